@@ -1,0 +1,67 @@
+"""Inputs the steps are graded on: the page's case, more public ones, and the hidden ones."""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import lab
+
+
+@dataclass(frozen=True)
+class Case:
+    """One sentence to run self-attention on."""
+
+    name: str
+    words: tuple
+    X: np.ndarray
+    W_Q: np.ndarray
+    W_K: np.ndarray
+    W_V: np.ndarray
+    hidden: bool = False
+    # Tags say what a case is for, so detectors can ask ("large" = overflows a naive exp).
+    tags: frozenset = field(default_factory=frozenset)
+
+    @property
+    def d_model(self):
+        return self.X.shape[1]
+
+    @property
+    def d_k(self):
+        return self.W_K.shape[1]
+
+    @property
+    def is_page(self):
+        return self.name == "page"
+
+
+def page_case():
+    W_Q, W_K, W_V = lab.page_weights()
+    return Case("page", lab.WORDS, lab.X.copy(), W_Q, W_K, W_V)
+
+
+def random_case(name, seed, n, d_model, d_k, d_v=None, scale=1.0, hidden=True, tags=()):
+    """A case with rounded random weights; words are distinct so idxmax names are unambiguous."""
+    rng = np.random.default_rng(seed)
+    d_v = d_k if d_v is None else d_v
+    X = np.round(rng.normal(size=(n, d_model)) * scale, 1)
+    W = [np.round(rng.normal(size=(d_model, width)) * 0.5, 1) for width in (d_k, d_k, d_v)]
+    words = tuple(SPARE_WORDS[(seed + i) % len(SPARE_WORDS)] + ("" if i < len(SPARE_WORDS) else str(i))
+                  for i in range(n))
+    return Case(name, words, X, *W, hidden=hidden, tags=frozenset(tags))
+
+
+SPARE_WORDS = ("고양이가", "생선을", "몰래", "먹고", "도망갔다", "어제", "비가", "많이", "왔다")
+
+
+def public_cases():
+    """The page's case and one where n, d_model and d_k all differ."""
+    wide = random_case("wide", seed=7, n=5, d_model=6, d_k=3, hidden=False)
+    return [page_case(), wide]
+
+
+def all_cases():
+    """Public cases, then hidden ones when the hidden module ships with this copy."""
+    try:
+        from .hidden import hidden_cases
+    except ImportError:
+        return public_cases()
+    return public_cases() + hidden_cases()

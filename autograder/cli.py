@@ -1,0 +1,100 @@
+"""Command line: `autograder check SUBMISSION [--json] [--lang ko|en]`."""
+import argparse
+import json
+import os
+import sys
+
+from . import __version__
+
+EXIT_ALL_PASSED, EXIT_LOST_POINTS, EXIT_CANNOT_RUN = 0, 1, 2
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(prog="autograder", description="Grades the self-attention lab.")
+    parser.add_argument("--version", action="version", version=f"autograder {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    check = commands.add_parser("check", help="grade one .py or .ipynb submission, step by step")
+    check.add_argument("submission", help="path to the student's .py or .ipynb file")
+    check.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    check.add_argument("--lang", choices=("ko", "en"), default="ko", help="feedback language (default ko)")
+    _add_limit_flags(check)
+
+    grade = commands.add_parser("grade", help="grade a whole class: a folder or an LMS .zip export")
+    grade.add_argument("submissions", help="folder (searched recursively) or .zip of submissions")
+    grade.add_argument("--out", required=True, help="folder for grades.csv, feedback/, results/, report.html")
+    grade.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel graders (default: cores)")
+    grade.add_argument("--lang", choices=("ko", "en"), default="ko", help="feedback language (default ko)")
+    grade.add_argument("--id-pattern", default=None, metavar="REGEX",
+                       help="regular expression whose group 'id' (or first group) is the student id")
+    _add_limit_flags(grade)
+
+    build = commands.add_parser("build", help="build the student half and the Otter autograder zip")
+    build.add_argument("--out", required=True, help="folder to write student/ and autograder/ into")
+    return parser
+
+
+def _add_limit_flags(parser):
+    parser.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                        help="seconds each step may run (default 10)")
+    parser.add_argument("--memory-mb", type=int, default=1024, metavar="MB",
+                        help="memory a submission may use (default 1024)")
+
+
+def limits_from(args):
+    from .sandbox.runner import Limits
+
+    if args.timeout <= 0 or args.memory_mb < 256:
+        raise SystemExit("autograder: --timeout must be positive and --memory-mb at least 256")
+    return Limits(step_seconds=args.timeout, load_seconds=args.timeout,
+                  memory_bytes=args.memory_mb * 1024 * 1024)
+
+
+def main(argv=None):
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit:
+        return EXIT_CANNOT_RUN if exit.code else EXIT_ALL_PASSED
+    try:
+        return COMMANDS[args.command](args)
+    except SystemExit as exit:
+        if isinstance(exit.code, str):
+            print(exit.code, file=sys.stderr)
+            return EXIT_CANNOT_RUN
+        raise
+    except KeyboardInterrupt:
+        return 130
+
+
+def run_check(args):
+    from .grading import grade_file
+    from .render import as_dict, as_text
+    from .sandbox.runner import Zygote
+
+    if not os.path.isfile(args.submission):
+        print(f"autograder: no such file: {args.submission}", file=sys.stderr)
+        return EXIT_CANNOT_RUN
+    limits = limits_from(args)
+    with Zygote() as zygote:
+        result = grade_file(args.submission, zygote, limits)
+    if args.json:
+        print(json.dumps(as_dict(result, args.lang), ensure_ascii=False, indent=2))
+    else:
+        print(as_text(result, args.lang), end="")
+    return EXIT_ALL_PASSED if result.all_passed else EXIT_LOST_POINTS
+
+
+def run_grade(args):
+    from .batch import run_batch
+
+    return run_batch(args, limits_from(args))
+
+
+def run_build(args):
+    from .otter.build import run_build as build
+
+    return build(args)
+
+
+COMMANDS = {"check": run_check, "grade": run_grade, "build": run_build}

@@ -1,0 +1,96 @@
+"""Grading one submission: plan the calls, run them in the sandbox, judge the outcomes."""
+from dataclasses import dataclass
+
+from . import reference
+from .cases import all_cases
+from .judge import StepResult, SubmissionResult, CaseResult, judge_step
+from .sandbox import codec
+from .sandbox.runner import Call, Limits, run
+from .steps import STEPS
+from .submission import read_submission
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Every probe of every step, built once from the cases and the reference."""
+
+    probes: dict  # step name -> [Probe]
+
+    @classmethod
+    def build(cls, cases=None, steps=STEPS):
+        cases = all_cases() if cases is None else cases
+        traces = [(case, reference.trace(case)) for case in cases]
+        return cls({step.name: [p for case, t in traces for p in step.probes(case, t)] for step in steps})
+
+    def calls(self):
+        """Calls in run order: steps that need the reference's helpers go last, in a child of their own."""
+        ordered = sorted(STEPS, key=lambda step: step.needs_helpers)
+        calls, probe_of = [], {}
+        for step in ordered:
+            helpers = reference.helper_source(step.name) if step.needs_helpers else None
+            for probe in self.probes[step.name]:
+                call = Call(len(calls), step.name, step.name,
+                            tuple(codec.encode(a) for a in probe.args), helpers)
+                calls.append(call)
+                probe_of[call.id] = probe
+        return calls, probe_of
+
+
+def grade_file(path, zygote, limits=Limits(), plan=None, display_name=None):
+    """Read and grade one file; unreadable files are graded as broken, never raised."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        return broken(display_name or str(path), "unreadable", error.strerror or str(error))
+    return grade_bytes(display_name or str(path), data, zygote, limits, plan)
+
+
+def grade_bytes(name, data, zygote, limits=Limits(), plan=None):
+    submission = read_submission(name, data)
+    if submission.problem:
+        return broken(name, submission.problem, submission.problem_detail)
+    plan = plan or Plan.build()
+    calls, probe_of = plan.calls()
+    outcome = run(zygote, submission.cells, calls, limits)
+    notes = [_note(event, submission) for event in outcome.load_events]
+    steps = []
+    for step in STEPS:
+        ids = [c.id for c in calls if c.step == step.name]
+        result = judge_step(step, [probe_of[i] for i in ids], [outcome.calls.get(i) for i in ids],
+                            outcome.names.get(step.name, "absent"), step.name in submission.stubs,
+                            _syntax_error_near(step.name, notes, submission))
+        if result.status == "timeout":
+            result.detail["seconds"] = limits.step_seconds
+        steps.append(result)
+    return SubmissionResult(name, steps, notes)
+
+
+def broken(name, problem, detail=""):
+    """A submission that could not be read: every step errors with the same cause."""
+    steps = [StepResult(step.name, 0.0, step.points, "error", [problem],
+                        [CaseResult("page", False, "", False, problem)], step.page_step)
+             for step in STEPS]
+    return SubmissionResult(name, steps, [{"code": "problem", "problem": problem, "detail": detail}])
+
+
+def _note(event, submission):
+    kind = event.get("ev")
+    note = {"code": kind}
+    cell = event.get("cell")
+    if isinstance(cell, int) and 0 <= cell < len(submission.cells):
+        note["filename"] = submission.cells[cell]["filename"]
+        note["cell"] = cell
+    note["line"] = event.get("line")
+    for key in ("type", "message"):
+        if key in event:
+            note[key] = str(event[key])[:300]
+    return note
+
+
+def _syntax_error_near(name, notes, submission):
+    for note in notes:
+        if note["code"] == "syntax_error" and "cell" in note:
+            if f"def {name}" in submission.cells[note["cell"]]["source"]:
+                return True
+    return False

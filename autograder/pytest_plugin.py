@@ -1,0 +1,1 @@
+"""pytest face of the grader: `pytest --submission PATH` gives one test per step."""

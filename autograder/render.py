@@ -1,0 +1,201 @@
+"""Turning verdict data into what people read: text per step in Korean or English, and JSON."""
+import tomllib
+from functools import lru_cache
+from importlib import resources
+
+from . import lab
+from .steps import STEPS_BY_NAME
+
+LANGUAGES = ("ko", "en")
+
+
+@lru_cache(maxsize=None)
+def catalog(lang):
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+    return tomllib.loads(resources.files("autograder.locale").joinpath(f"{lang}.toml").read_text("utf-8"))
+
+
+class Messages:
+    def __init__(self, lang):
+        self.table = catalog(lang)
+
+    def __call__(self, section, key, **params):
+        return self.table[section][key].format(**params)
+
+    def stepwise(self, section, step, code, **params):
+        """A step's own wording of a code when it has one, else the general one."""
+        key = f"{step}.{code}" if f"{step}.{code}" in self.table[section] else code
+        return self(section, key, **params) if key in self.table[section] else code
+
+
+def step_feedback(result, lang="ko"):
+    """Everything a student needs about one step, most useful first."""
+    say = Messages(lang)
+    lines = [say("text", "step_header", name=result.name, score=_points(result.score),
+                 max_score=_points(result.max_score), status=say("status", result.status))]
+    if result.status == "passed":
+        lines.append("  " + say("text", "passed_line", count=len({c.case for c in result.cases})))
+        return "\n".join(lines)
+    failing = [c for c in result.cases if not c.passed]
+    public = [c for c in failing if not c.hidden]
+    hidden = [c for c in failing if c.hidden]
+    if public:
+        first = public[0]
+        lines.append("  " + say("text", "case_failed", case=_case_name(say, first),
+                                title=say.stepwise("title", result.name, first.code)))
+        lines.extend("    " + line for line in _explain(say, result, first))
+        for other in public[1:]:
+            lines.append("  " + say("text", "case_failed", case=_case_name(say, other),
+                                    title=say.stepwise("title", result.name, other.code)))
+    if hidden:
+        titles = []
+        for case in hidden:
+            title = say.stepwise("title", result.name, case.code)
+            if title not in titles:
+                titles.append(title)
+        total_hidden = len([c for c in result.cases if c.hidden])
+        lines.append("  " + say("text", "hidden_summary", failed=len(hidden), total=total_hidden,
+                                titles=", ".join(titles)))
+    for code in result.mistakes:
+        lines.append("  " + say("text", "cause", text=_cause(say, result, code)))
+    lines.append("  " + say("text", "hint", text=_hint(say, result)))
+    return "\n".join(lines)
+
+
+def _points(value):
+    return f"{value:g}"
+
+
+def _case_name(say, case):
+    if case.hidden:
+        return say("text", "hidden_case")
+    if case.label:
+        return say("text", "public_case_labelled", case=case.case, label=case.label)
+    return say("text", "public_case", case=case.case)
+
+
+def _cause(say, result, code):
+    params = {"name": result.name, "seconds": result.detail.get("seconds", 0)}
+    return say.stepwise("cause", result.name, code, **params)
+
+
+def _hint(say, result):
+    step = STEPS_BY_NAME[result.name]
+    return say("hint", step.hint, page_step=step.page_step, hand=lab.HAND_SCORE)
+
+
+def _explain(say, result, case):
+    """The detail of one public failure, in numpy's order: criterion, shape, how many, how bad, values."""
+    d = case.detail
+    code = case.code
+    if code == "missing" and result.detail.get("defined_as", "absent") != "absent":
+        return [say("text", "defined_as", name=result.name, kind=result.detail["defined_as"])]
+    if "error" in d:
+        return _error_lines(say, d["error"])
+    if code == "mutates_input":
+        return [say("text", "mutated", argument=d["argument"])]
+    lines = []
+    if d.get("output") and len(STEPS_BY_NAME[result.name].outputs) > 1:
+        lines.append(say("text", "in_output", output=d["output"]))
+    if "expected_count" in d:
+        lines.append(say("text", "wrong_count", got=d["got"], expected_count=d["expected_count"],
+                         names=", ".join(d["names"])))
+    elif "got" in d and "mismatched" not in d:
+        lines.append(say("text", "no_return") if d.get("no_return") else say("text", "wrong_type", got=d["got"]))
+    if "got_shape" in d:
+        lines.append(say("text", "shape_mismatch", got_shape=_shape(d["got_shape"]),
+                         expected_shape=_shape(d["expected_shape"])))
+    if "count" in d and "where" in d:
+        lines.append(say("text", "not_finite", count=d["count"], total=d["total"], where=_where(say, d["where"])))
+    if "first" in d:
+        if d["first"]:
+            word, got, expected = d["first"]
+            lines.append(say("text", "mapping_mismatch", mismatched=d["mismatched"], total=d["total"],
+                             word=word, got=got, expected=expected))
+        if d.get("extra_keys"):
+            lines.append(say("text", "mapping_extra", keys=", ".join(d["extra_keys"])))
+    elif "mismatched" in d:
+        lines.append(say("text", "criterion", rtol=d["rtol"], atol=d["atol"]))
+        lines.append(say("text", "shape_ok", shape=_shape(d["shape"])))
+        lines.append(say("text", "mismatched", mismatched=d["mismatched"], total=d["total"],
+                         percent=100.0 * d["mismatched"] / max(d["total"], 1)))
+        lines.append(say("text", "worst_cell", where=_where(say, d["cell"]), got=d["got_value"],
+                         expected=d["expected_value"], difference=d["max_abs"]))
+        if "row_sums" in d:
+            lines.append(say("text", "row_sums", sums=d["row_sums"]))
+        lines.extend(say("text", "values_got", preview=d["got_preview"]).split("\n"))
+        lines.extend(say("text", "values_expected", preview=d["expected_preview"]).split("\n"))
+    return lines
+
+
+def _shape(shape):
+    return "(" + ", ".join(str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _where(say, cell):
+    if cell.get("row") is not None:
+        key = "where_row_word_column" if cell["column_is_word"] else "where_row_feature_column"
+        return say("text", key, row=cell["row"], column=cell["column"])
+    if cell.get("column") is not None:
+        return say("text", "where_word" if cell["column_is_word"] else "where_feature", column=cell["column"])
+    return "()"
+
+
+def _error_lines(say, error):
+    lines = [say("text", "error_message", type=error["type"], message=error["message"])]
+    for filename, line, function, text in error.get("frames", [])[-3:]:
+        lines.append(say("text", "error_line", place=say("text", "place_line", filename=filename, line=line),
+                         function=function, line=text))
+    return lines
+
+
+def load_notes(notes, lang="ko"):
+    """What happened while loading the file (syntax errors, skipped statements), as lines."""
+    say = Messages(lang)
+    lines = []
+    for note in notes:
+        code = note["code"]
+        if code == "problem":
+            key = note["problem"] if note["problem"] in say.table["problem"] else "unreadable"
+            lines.append(say("problem", key, detail=note.get("detail", "")))
+            continue
+        place = say("text", "place_line", filename=note.get("filename", "?"), line=note.get("line") or "?")
+        if code == "syntax_error":
+            lines.append(say("text", "load_syntax_error", place=place, message=note.get("message", "")))
+        elif code == "load_error":
+            lines.append(say("text", "load_error", place=place, type=note.get("type", ""),
+                             message=note.get("message", "")))
+        elif code in ("load_timeout", "load_crash"):
+            lines.append(say("text", code, place=place))
+        elif code == "sandbox_failed":
+            lines.append(say("text", "sandbox_failed"))
+    return lines
+
+
+def as_text(result, lang="ko"):
+    say = Messages(lang)
+    parts = []
+    notes = load_notes(result.notes, lang)
+    if notes:
+        parts.append(say("text", "load_heading") + "\n" + "\n".join("  " + n for n in notes))
+    parts.extend(step_feedback(step, lang) for step in result.steps)
+    total = say("text", "total", score=_points(result.score), max_score=_points(result.max_score))
+    if result.all_passed:
+        total += "  " + say("text", "all_passed")
+    parts.append(total)
+    return "\n\n".join(parts) + "\n"
+
+
+def as_dict(result, lang="ko"):
+    """The documented JSON shape of `autograder check --json`."""
+    notes = load_notes(result.notes, lang)
+    steps = []
+    for step in result.steps:
+        feedback = step_feedback(step, lang)
+        if notes and step.status != "passed":
+            feedback = "\n".join(notes) + "\n" + feedback
+        steps.append({"name": step.name, "score": step.score, "max_score": float(step.max_score),
+                      "status": step.status, "mistakes": list(step.mistakes), "feedback": feedback})
+    return {"submission": result.submission, "score": result.score,
+            "max_score": float(result.max_score), "steps": steps}

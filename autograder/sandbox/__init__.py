@@ -1,0 +1,1 @@
+"""Running untrusted submissions in separate processes; only plain data comes back."""

@@ -1,0 +1,163 @@
+"""Plain-data encoding of values that cross between the grader and a submission's process.
+
+Both sides import this module, so it uses only the standard library and numpy. Decoding never
+executes anything: it builds arrays, strings, numbers and containers, nothing else.
+"""
+import json
+import math
+
+import numpy as np
+
+MAX_ELEMENTS = 1_000_000
+MAX_ITEMS = 10_000
+MAX_DEPTH = 6
+MAX_TEXT = 2_000
+
+# Captured before any submission runs, so a submission that patches numpy cannot change them.
+_ndarray = np.ndarray
+_asarray = np.asarray
+_ravel = np.ravel
+
+
+def encode(value, depth=0):
+    """Describe `value` as JSON-ready data; anything unknown becomes its type name."""
+    if depth > MAX_DEPTH:
+        return {"t": "other", "type": "too deeply nested"}
+    if value is None:
+        return {"t": "none"}
+    if isinstance(value, (bool, np.bool_)):
+        return {"t": "number", "v": bool(value)}
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return {"t": "number", "v": _plain_number(value)}
+    if isinstance(value, (str, np.str_)):
+        return {"t": "str", "v": str.__str__(value)[:MAX_TEXT]}
+    if isinstance(value, _ndarray):
+        return _encode_array(_ndarray.view(value, _ndarray))
+    kind = _pandas_kind(value)
+    if kind == "DataFrame":
+        return {"t": "frame", "values": _encode_array(_asarray(value.to_numpy())),
+                "index": [encode(v, depth + 1) for v in list(value.index)[:MAX_ITEMS]],
+                "columns": [encode(v, depth + 1) for v in list(value.columns)[:MAX_ITEMS]]}
+    if kind == "Series":
+        return {"t": "series", "values": _encode_array(_asarray(value.to_numpy())),
+                "index": [encode(v, depth + 1) for v in list(value.index)[:MAX_ITEMS]]}
+    if type(value) in (list, tuple):
+        if len(value) > MAX_ITEMS:
+            return {"t": "other", "type": type(value).__name__ + " (too long)"}
+        return {"t": type(value).__name__, "items": [encode(v, depth + 1) for v in value]}
+    if type(value) is dict:
+        if len(value) > MAX_ITEMS:
+            return {"t": "other", "type": "dict (too long)"}
+        return {"t": "dict", "items": [[encode(k, depth + 1), encode(v, depth + 1)]
+                                       for k, v in dict.items(value)]}
+    return {"t": "other", "type": type(value).__qualname__[:100]}
+
+
+def _plain_number(value):
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)) and abs(int(value)) < 2**53:
+        return int(value)
+    return float(value)
+
+
+def _pandas_kind(value):
+    for klass in type(value).__mro__:
+        if klass.__module__.startswith("pandas") and klass.__name__ in ("DataFrame", "Series"):
+            return klass.__name__
+    return None
+
+
+def _encode_array(array):
+    if array.size > MAX_ELEMENTS:
+        return {"t": "other", "type": f"ndarray (too large: {array.size} elements)"}
+    kind = array.dtype.kind
+    if kind in "biuf":
+        data = _ndarray.tolist(_ravel(array.astype(np.float64)))
+    elif kind == "c":
+        return {"t": "other", "type": f"ndarray of {array.dtype}"}
+    else:
+        data = [str(v)[:MAX_TEXT] for v in _ndarray.tolist(_ravel(array))]
+    return {"t": "array", "dtype": array.dtype.str, "kind": kind, "shape": list(array.shape),
+            "data": data}
+
+
+def decode(data, depth=0):
+    """Rebuild plain Python/numpy values from `encode`'s output (trusted types only)."""
+    if depth > MAX_DEPTH + 2 or not isinstance(data, dict):
+        return Opaque("malformed")
+    tag = data.get("t")
+    if tag == "none":
+        return None
+    if tag == "number":
+        v = data.get("v")
+        return v if isinstance(v, (bool, int, float)) else Opaque("malformed")
+    if tag == "str":
+        return str(data.get("v", ""))
+    if tag == "array":
+        return _decode_array(data)
+    if tag in ("list", "tuple"):
+        items = [decode(v, depth + 1) for v in data.get("items", [])[:MAX_ITEMS]]
+        return items if tag == "list" else tuple(items)
+    if tag == "dict":
+        out = {}
+        for pair in data.get("items", [])[:MAX_ITEMS]:
+            key = decode(pair[0], depth + 1)
+            out[key if _hashable(key) else repr(key)] = decode(pair[1], depth + 1)
+        return out
+    if tag == "frame":
+        return Labelled("DataFrame", _decode_array(data.get("values", {})),
+                        [decode(v, depth + 1) for v in data.get("index", [])],
+                        [decode(v, depth + 1) for v in data.get("columns", [])])
+    if tag == "series":
+        return Labelled("Series", _decode_array(data.get("values", {})),
+                        [decode(v, depth + 1) for v in data.get("index", [])], None)
+    return Opaque(str(data.get("type", "unknown"))[:100])
+
+
+def _hashable(value):
+    return isinstance(value, (str, int, float, bool, tuple)) or value is None
+
+
+def _decode_array(data):
+    try:
+        shape = tuple(int(s) for s in data["shape"])
+        values = data["data"]
+        if math.prod(shape) != len(values) or len(values) > MAX_ELEMENTS:
+            return Opaque("malformed")
+        if data.get("kind") in ("b", "i", "u", "f"):
+            array = np.array([float(v) for v in values], dtype=np.float64).reshape(shape)
+            if data.get("kind") == "f" and data.get("dtype", "").endswith("4"):
+                array = array.astype(np.float32)
+            return array
+        return np.array([str(v) for v in values], dtype=object).reshape(shape)
+    except (KeyError, TypeError, ValueError):
+        return Opaque("malformed")
+
+
+class Opaque:
+    """A returned value the grader cannot use; only its type name is known."""
+
+    def __init__(self, type_name):
+        self.type_name = type_name
+
+    def __repr__(self):
+        return f"<{self.type_name}>"
+
+
+class Labelled:
+    """A pandas DataFrame or Series seen as values plus labels."""
+
+    def __init__(self, kind, values, index, columns):
+        self.kind, self.values, self.index, self.columns = kind, values, index, columns
+
+    def __repr__(self):
+        return f"<{self.kind} {getattr(self.values, 'shape', '?')}>"
+
+
+def dumps(obj):
+    return json.dumps(obj, ensure_ascii=False, allow_nan=True)
+
+
+def loads(text):
+    return json.loads(text)

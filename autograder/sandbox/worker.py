@@ -1,0 +1,148 @@
+"""The submission's side: run its code, call its functions, send back plain data.
+
+Runs in a forked child that holds no grader state: no reference, no cases, no expected values.
+Commands arrive one JSON line at a time; events leave one JSON line at a time.
+"""
+import ast
+import linecache
+import os
+import sys
+
+from . import codec
+
+STUDENT_FUNCTIONS = ("make_qkv", "scores", "softmax", "mix", "self_attention", "most_attended")
+MAX_FRAMES = 5
+
+
+class Channel:
+    def __init__(self, command_fd, event_fd):
+        self._commands = os.fdopen(command_fd, "r", encoding="utf-8", closefd=True)
+        self._event_fd = event_fd
+        # Captured now: a submission that replaces os.write cannot reach these references.
+        self._write = os.write
+        self._dumps = codec.dumps
+        self._readline = self._commands.readline
+
+    def receive(self):
+        line = self._readline()
+        return codec.loads(line) if line else {"cmd": "exit"}
+
+    def send(self, **event):
+        data = (self._dumps(event) + "\n").encode("utf-8")
+        while data:
+            written = self._write(self._event_fd, data)
+            data = data[written:]
+
+
+def serve(channel):
+    """Answer commands until told to exit."""
+    namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+    filenames = set()
+    while True:
+        command = channel.receive()
+        kind = command.get("cmd")
+        if kind == "load":
+            load(channel, namespace, filenames, command)
+        elif kind == "call":
+            call(channel, namespace, filenames, command)
+        else:
+            return
+
+
+def load(channel, namespace, filenames, command):
+    skip = {tuple(pair) for pair in command.get("skip", [])}
+    for c, cell in enumerate(command["cells"]):
+        filename = cell["filename"]
+        filenames.add(filename)
+        linecache.cache[filename] = (len(cell["source"]), None,
+                                     cell["source"].splitlines(True), filename)
+        try:
+            tree = ast.parse(cell["source"], filename)
+        except (SyntaxError, ValueError) as error:
+            channel.send(ev="syntax_error", cell=c, line=getattr(error, "lineno", None),
+                         message=str(getattr(error, "msg", error))[:300])
+            continue
+        except (RecursionError, MemoryError) as error:
+            channel.send(ev="syntax_error", cell=c, line=None, message=type(error).__name__)
+            continue
+        for k, statement in enumerate(tree.body):
+            if (c, k) in skip:
+                continue
+            channel.send(ev="stmt", cell=c, stmt=k, line=statement.lineno)
+            try:
+                code = compile(ast.Module([statement], type_ignores=[]), filename, "exec")
+                exec(code, namespace)
+            except BaseException as error:  # a submission's SystemExit must not end the load
+                channel.send(ev="load_error", cell=c, stmt=k, line=statement.lineno,
+                             **describe_exception(error, filenames))
+    channel.send(ev="loaded", names={name: kind_of(namespace.get(name, _ABSENT))
+                                     for name in STUDENT_FUNCTIONS})
+
+
+_ABSENT = object()
+
+
+def kind_of(value):
+    if value is _ABSENT:
+        return "absent"
+    if callable(value):
+        return "function"
+    return type(value).__name__[:60]
+
+
+def call(channel, namespace, filenames, command):
+    function = namespace.get(command["function"])
+    args = [codec.decode(a) for a in command["args"]]
+    args = [list(a) if isinstance(a, tuple) else a for a in args]
+    helpers = command.get("helpers")
+    if helpers:
+        # The other steps become the reference's, so this step is graded on its own.
+        helper_namespace = {"__name__": "reference_helpers"}
+        exec(compile(helpers, "<reference helpers>", "exec"), helper_namespace)
+        for name in STUDENT_FUNCTIONS:
+            if name in helper_namespace and name != command["function"]:
+                namespace[name] = helper_namespace[name]
+    channel.send(ev="started", id=command["id"])
+    try:
+        value = function(*args)
+    except BaseException as error:
+        channel.send(ev="raised", id=command["id"], **describe_exception(error, filenames))
+        return
+    try:
+        encoded = codec.encode(value)
+    except BaseException as error:
+        encoded = {"t": "other", "type": f"unreadable ({type(error).__name__})"}
+    channel.send(ev="returned", id=command["id"], value=encoded,
+                 args_after=[codec.encode(a) for a in args])
+
+
+def describe_exception(error, filenames):
+    """The error's type, message and the submission's own frames (never the grader's)."""
+    frames = []
+    tb = error.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename in filenames:
+            line = linecache.getline(code.co_filename, tb.tb_lineno).strip()
+            frames.append([code.co_filename, tb.tb_lineno, code.co_name, line[:200]])
+        tb = tb.tb_next
+    try:
+        message = str(error)[:500]
+    except BaseException:
+        message = ""
+    return {"type": type(error).__name__[:100], "message": message, "frames": frames[-MAX_FRAMES:]}
+
+
+def child_main(command_fd, event_fd):
+    """Entry point of a forked child: serve, then leave without running any cleanup hooks."""
+    status = 0
+    try:
+        serve(Channel(command_fd, event_fd))
+    except BaseException:
+        status = 70
+    finally:
+        try:
+            sys.stdout.flush()
+        except BaseException:
+            pass
+        os._exit(status)

@@ -1,0 +1,279 @@
+"""The one declaration of the lab's steps: names, points, inputs, expected values, known mistakes.
+
+Every grader (CLI, pytest, Otter, batch) renders this list; nothing else knows the steps.
+Each step is graded on the reference's outputs of the steps before it, so one mistake costs
+one step.
+"""
+import itertools
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+
+@dataclass(frozen=True)
+class Output:
+    """One value a step returns, and how to name its rows and columns in feedback."""
+
+    name: str
+    kind: str = "array"  # "array" or "mapping"
+    columns: str = "features"  # "words" when columns are words too (the n×n tables)
+    rows_sum_to_one: bool = False
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One call of a step's function on one case, with the values it must return."""
+
+    step: "Step"
+    case: object
+    trace: object
+    args: tuple
+    expected: tuple  # one entry per Output
+    label: str = ""  # tells apart several calls on one case (e.g. "1-D")
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A known mistake: what a student making it would return for a probe (or None: not applicable)."""
+
+    code: str
+    candidates: object  # Callable[[Probe], Iterable[tuple]]
+
+
+@dataclass(frozen=True)
+class Step:
+    name: str
+    points: float
+    page_step: int
+    params: tuple
+    outputs: tuple
+    make_probes: object = field(repr=False)  # Callable[[Step, Case, Trace], list[Probe]]
+    mistakes: tuple = ()
+    # Graded with the other steps replaced by the reference's (for the composed function).
+    needs_helpers: bool = False
+    hint: str = "generic"  # key of the hint in the message catalogs
+
+    def probes(self, case, trace):
+        return self.make_probes(self, case, trace)
+
+
+def _softmax(x, axis=-1):
+    shifted = np.exp(x - x.max(axis=axis, keepdims=True))
+    return shifted / shifted.sum(axis=axis, keepdims=True)
+
+
+def _quietly(function):
+    """Candidates may overflow or divide by zero on purpose (that is the mistake)."""
+    def wrapped(*args):
+        with np.errstate(all="ignore"):
+            return list(function(*args))
+    return wrapped
+
+
+def _one(step, case, trace, args, expected, label=""):
+    return Probe(step, case, trace, args, expected, label)
+
+
+# make_qkv ----------------------------------------------------------------------------------
+
+def _qkv_probes(step, case, t):
+    return [_one(step, case, t, (case.X, case.W_Q, case.W_K, case.W_V), (t.Q, t.K, t.V))]
+
+
+@_quietly
+def _qkv_order(p):
+    for order in itertools.permutations(range(3)):
+        if order != (0, 1, 2):
+            yield tuple(p.expected[i] for i in order)
+
+
+@_quietly
+def _same_weight(p):
+    X = p.case.X
+    projections = [X @ W for W in (p.case.W_Q, p.case.W_K, p.case.W_V)]
+    for position, source in itertools.permutations(range(3), 2):
+        if projections[source].shape == projections[position].shape:
+            candidate = list(projections)
+            candidate[position] = projections[source]
+            yield tuple(candidate)
+
+
+# scores ------------------------------------------------------------------------------------
+
+def _scores_probes(step, case, t):
+    return [_one(step, case, t, (t.Q, t.K), (t.scores,))]
+
+
+@_quietly
+def _elementwise(p):
+    Q, K = p.args
+    if Q.shape == K.shape:
+        yield (Q * K,)
+
+
+@_quietly
+def _scaled_early(p):
+    Q, K = p.args
+    yield (Q @ K.T / np.sqrt(K.shape[1]),)
+
+
+# softmax -----------------------------------------------------------------------------------
+
+def _softmax_probes(step, case, t):
+    return [_one(step, case, t, (t.scaled,), (t.weights,), "2-D"),
+            _one(step, case, t, (t.scaled[-1],), (t.weights[-1],), "1-D")]
+
+
+@_quietly
+def _wrong_axis(p):
+    (x,) = p.args
+    if x.ndim == 2 and x.shape[0] > 1:
+        yield (_softmax(x, axis=0),)
+
+
+@_quietly
+def _global_sum(p):
+    (x,) = p.args
+    if x.ndim == 2 and x.shape[0] > 1:
+        yield (np.exp(x) / np.exp(x).sum(),)
+        yield (np.exp(x - x.max()) / np.exp(x - x.max()).sum(),)
+
+
+@_quietly
+def _no_exp(p):
+    (x,) = p.args
+    yield (x / x.sum(axis=-1, keepdims=True),)
+    yield ((x - x.max(axis=-1, keepdims=True)) / (x - x.max(axis=-1, keepdims=True)).sum(axis=-1, keepdims=True),)
+
+
+@_quietly
+def _unstable(p):
+    (x,) = p.args
+    naive = np.exp(x) / np.exp(x).sum(axis=-1, keepdims=True)
+    if not np.all(np.isfinite(naive)):
+        yield (naive,)
+
+
+# mix ---------------------------------------------------------------------------------------
+
+def _mix_probes(step, case, t):
+    return [_one(step, case, t, (t.weights, t.V), (t.output,))]
+
+
+@_quietly
+def _transposed_weights(p):
+    weights, V = p.args
+    yield (weights.T @ V,)
+
+
+# self_attention ----------------------------------------------------------------------------
+
+def _attention_probes(step, case, t):
+    return [_one(step, case, t, (case.X, case.W_Q, case.W_K, case.W_V), (t.output, t.weights))]
+
+
+def _attention_with(p, divisor):
+    weights = _softmax(p.trace.scores / divisor)
+    return (weights @ p.trace.V, weights)
+
+
+@_quietly
+def _missing_scale(p):
+    yield _attention_with(p, 1.0)
+
+
+@_quietly
+def _scale_by_dk(p):
+    yield _attention_with(p, p.case.d_k)
+
+
+@_quietly
+def _scale_wrong_dim(p):
+    right = p.case.d_k
+    for wrong in {p.case.d_model, p.trace.V.shape[1]} - {right}:
+        yield _attention_with(p, np.sqrt(wrong))
+
+
+@_quietly
+def _scale_after_softmax(p):
+    plain = _softmax(p.trace.scores)
+    root = np.sqrt(p.case.d_k)
+    yield ((plain / root) @ p.trace.V, plain / root)
+    yield ((plain @ p.trace.V) / root, plain)
+
+
+@_quietly
+def _return_order(p):
+    yield (p.expected[1], p.expected[0])
+
+
+@_quietly
+def _fixed_page_scale(p):
+    if p.case.d_k != 4:
+        yield _attention_with(p, 2.0)
+
+
+# most_attended -----------------------------------------------------------------------------
+
+def _most_probes(step, case, t):
+    return [_one(step, case, t, (t.weights, list(case.words)), (t.most_attended,))]
+
+
+def _table(p):
+    weights, words = p.args
+    return pd.DataFrame(weights, index=words, columns=words)
+
+
+def _most_wrong_axis(p):
+    table = _table(p)
+    if table.shape[0] > 1:
+        yield (table.idxmax(axis=0).to_dict(),)
+
+
+def _indices_not_words(p):
+    weights, words = p.args
+    best = weights.argmax(axis=1)
+    yield ({word: int(i) for word, i in zip(words, best)},)
+    yield ({i: int(j) for i, j in enumerate(best)},)
+    yield ({i: words[j] for i, j in enumerate(best)},)
+
+
+def _argmin(p):
+    if len(p.args[1]) > 1:
+        yield (_table(p).idxmin(axis=1).to_dict(),)
+
+
+STEPS = (
+    Step("make_qkv", 2, 2, ("X", "W_Q", "W_K", "W_V"),
+         (Output("Q"), Output("K"), Output("V")), _qkv_probes,
+         (Mistake("qkv_order", _qkv_order), Mistake("same_weight", _same_weight)),
+         hint="make_qkv_shapes"),
+    Step("scores", 1, 3, ("Q", "K"), (Output("scores", columns="words"),), _scores_probes,
+         (Mistake("elementwise", _elementwise), Mistake("scaled_early", _scaled_early)),
+         hint="scores_hand"),
+    Step("softmax", 2, 4, ("x",), (Output("weights", columns="words", rows_sum_to_one=True),),
+         _softmax_probes,
+         (Mistake("unstable", _unstable), Mistake("wrong_axis", _wrong_axis),
+          Mistake("global_sum", _global_sum), Mistake("no_exp", _no_exp)),
+         hint="softmax_rows"),
+    Step("mix", 1, 5, ("weights", "V"), (Output("output"),), _mix_probes,
+         (Mistake("transposed_weights", _transposed_weights),), hint="mix_row"),
+    Step("self_attention", 3, 4, ("X", "W_Q", "W_K", "W_V"),
+         (Output("output"), Output("weights", columns="words", rows_sum_to_one=True)),
+         _attention_probes,
+         (Mistake("missing_scale", _missing_scale), Mistake("scale_by_dk", _scale_by_dk),
+          Mistake("hardcoded", _fixed_page_scale), Mistake("scale_wrong_dim", _scale_wrong_dim),
+          Mistake("scale_after_softmax", _scale_after_softmax),
+          Mistake("return_order", _return_order)),
+         needs_helpers=True, hint="self_attention_scale"),
+    Step("most_attended", 1, 4, ("weights", "words"), (Output("most_attended", kind="mapping"),),
+         _most_probes,
+         (Mistake("wrong_axis", _most_wrong_axis), Mistake("indices_not_words", _indices_not_words),
+          Mistake("argmin", _argmin)),
+         hint="most_attended_idxmax"),
+)
+
+FUNCTION_NAMES = tuple(step.name for step in STEPS)
+STEPS_BY_NAME = {step.name: step for step in STEPS}
+TOTAL_POINTS = sum(step.points for step in STEPS)

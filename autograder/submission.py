@@ -1,0 +1,126 @@
+"""Reading a submission file into code cells the sandbox can run (pure text work, no execution)."""
+import ast
+import json
+import re
+from dataclasses import dataclass, field
+
+MAX_BYTES = 20 * 1024 * 1024
+STUB_CALLS = {"NotImplementedError", "NotImplemented"}
+# Cell magics whose body is still ordinary Python.
+PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug"}
+_ASSIGNED_ESCAPE = re.compile(r"^(\s*)([A-Za-z_][\w\.\[\], ]*?)\s*=\s*[!%]")
+_HELP = re.compile(r"^\s*(\?\??[\w\.]+|[\w\.]+\?\??)\s*$")
+
+
+@dataclass
+class Submission:
+    name: str
+    cells: list = field(default_factory=list)  # [{"source": str, "filename": str}]
+    problem: str = None  # why it cannot be read at all: too_large, not_utf8, notebook_not_json, ...
+    problem_detail: str = ""
+    stubs: set = field(default_factory=set)  # step functions whose last definition is still a stub
+
+
+def read_submission(name, data):
+    """Turn the bytes of a .py or .ipynb file into cells; never raises on bad input."""
+    if len(data) > MAX_BYTES:
+        return Submission(name, problem="too_large", problem_detail=f"{len(data)}")
+    if not data.strip():
+        return Submission(name, problem="empty")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        return Submission(name, problem="not_utf8", problem_detail=f"byte {error.start}")
+    if name.lower().endswith(".ipynb"):
+        submission = _read_notebook(name, text)
+    else:
+        submission = Submission(name, cells=[{"source": text, "filename": _basename(name)}])
+    if submission.problem is None:
+        submission.stubs = find_stubs(submission.cells)
+    return submission
+
+
+def _basename(name):
+    return name.replace("\\", "/").rsplit("/", 1)[-1] or "submission.py"
+
+
+def _read_notebook(name, text):
+    try:
+        notebook = json.loads(text)
+    except ValueError as error:
+        return Submission(name, problem="notebook_not_json", problem_detail=str(error)[:200])
+    cells = notebook.get("cells") if isinstance(notebook, dict) else None
+    if not isinstance(cells, list):
+        return Submission(name, problem="notebook_malformed", problem_detail="no cell list")
+    code_cells = []
+    for number, cell in enumerate(cells, start=1):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        if isinstance(source, list) and all(isinstance(line, str) for line in source):
+            source = "".join(source)
+        if not isinstance(source, str):
+            return Submission(name, problem="notebook_malformed",
+                              problem_detail=f"cell {number} has no text")
+        code_cells.append({"source": without_ipython_syntax(source), "filename": f"<cell {number}>"})
+    return Submission(name, cells=code_cells)
+
+
+def without_ipython_syntax(source):
+    """Replace magics, shell escapes and help lines by no-ops, keeping line numbers."""
+    lines = source.split("\n")
+    first = next((line.strip() for line in lines if line.strip()), "")
+    if first.startswith("%%"):
+        magic = first[2:].split()[0] if len(first) > 2 else ""
+        if magic not in PYTHON_CELL_MAGICS:
+            return ""
+        index = next(i for i, line in enumerate(lines) if line.strip())
+        lines[index] = ""
+    cleaned = []
+    for line in lines:
+        stripped = line.lstrip()
+        indent = line[: len(line) - len(stripped)]
+        assigned = _ASSIGNED_ESCAPE.match(line)
+        if assigned:
+            cleaned.append(f"{assigned.group(1)}{assigned.group(2)} = None")
+        elif stripped.startswith(("%", "!")) or _HELP.match(line):
+            cleaned.append(indent + "pass")
+        else:
+            cleaned.append(line)
+    return "\n".join(cleaned)
+
+
+def find_stubs(cells):
+    """Names among the step functions whose last top-level definition does nothing yet."""
+    from .steps import FUNCTION_NAMES
+
+    last = {}
+    for cell in cells:
+        try:
+            tree = ast.parse(cell["source"])
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in FUNCTION_NAMES:
+                last[node.name] = _is_stub_body(node.body)
+    return {name for name, stub in last.items() if stub}
+
+
+def _is_stub_body(body):
+    for node in body:
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue  # docstring or a bare ...
+        if isinstance(node, ast.Pass):
+            continue
+        if isinstance(node, ast.Raise) and _raised_name(node.exc) in STUB_CALLS:
+            continue
+        if isinstance(node, ast.Return) and (node.value is None or isinstance(node.value, ast.Constant)):
+            continue
+        return False
+    return True
+
+
+def _raised_name(node):
+    if isinstance(node, ast.Call):
+        node = node.func
+    return node.id if isinstance(node, ast.Name) else None

@@ -1,0 +1,1 @@
+"""The reference solution of the self-attention lab (instructors only)."""
