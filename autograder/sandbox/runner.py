@@ -225,7 +225,8 @@ def _one_child(child, cells, pending, skip, seen_load, outcome, limits):
     """Drive one child; returns the step groups still to run (None when all are done)."""
     current = None
     try:
-        child.send(cmd="load", cells=cells, skip=skip)
+        module_name = "__main__" if any(c["filename"].startswith("<cell") for c in cells) else "submission"
+        child.send(cmd="load", cells=cells, skip=skip, module_name=module_name)
         deadline = time.monotonic() + limits.load_seconds
         while True:
             event = child.next_event(deadline)
