@@ -1,0 +1,202 @@
+"""Build self_attention_lab.ipynb from self_attention_lab.py, the lab's one source.
+
+The script is written in the percent format: `# %%` opens a code cell and `# %% [markdown]` a
+markdown cell whose lines are comments. Code cells become notebook cells by these rules:
+
+- a cell that only defines a step function -> code cell tagged "step:<name>", then a code cell
+  tagged "check:<name>" holding exactly `grader.check("<name>")`;
+- an `if __name__ == "__main__":` cell that creates the Otter grader -> the cell tagged
+  "grader-init"; any other such cell -> a demo cell holding its body; the demo cell right after a
+  step must open with `print(grader.check("<name>"))`, which the check cell replaces;
+- any other code cell is copied as it is.
+
+The notebook ends with the cells tagged "check-all" and "export". Steps must appear once each,
+in the order of autograder.steps.FUNCTION_NAMES.
+
+    .venv/bin/python assignments/build_notebook.py           # rewrite the notebook
+    .venv/bin/python assignments/build_notebook.py --check   # exit 1 if it is out of date
+"""
+import argparse
+import ast
+import pathlib
+import sys
+import textwrap
+
+import nbformat
+
+from autograder.steps import FUNCTION_NAMES
+
+HERE = pathlib.Path(__file__).resolve().parent
+SOURCE = HERE / "self_attention_lab.py"
+NOTEBOOK = HERE / "self_attention_lab.ipynb"
+
+CELL_MARK = "# %%"
+MARKDOWN_MARK = "# %% [markdown]"
+GRADER_INIT = 'import otter\ngrader = otter.Notebook(tests_dir="tests")'
+CHECK_ALL = "grader.check_all()"
+EXPORT = "grader.export(pdf=False)"
+KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+CLOSING_MARKDOWN = """## 제출하기
+
+아래 첫 셀은 모든 검사를 한 번에 다시 돌립니다. 둘째 셀은 이 노트북을 저장한 뒤 제출용 zip 파일을
+만듭니다. 노트북을 저장(Ctrl+S)하고 두 셀을 차례로 실행한 다음, 만들어진 zip 파일을 제출하세요."""
+
+
+def check_source(name):
+    return f'grader.check("{name}")'
+
+
+def split_cells(text):
+    """[(kind, source)] with kind "code" or "markdown"; text before the first mark must be comments."""
+    cells, kind, lines = [], None, []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.startswith(CELL_MARK):
+            if kind is not None:
+                cells.append((kind, lines))
+            kind = "markdown" if line.strip() == MARKDOWN_MARK else "code"
+            lines = []
+        elif kind is None:
+            if line.strip() and not line.lstrip().startswith("#"):
+                raise ValueError(f"line {number}: code before the first '{CELL_MARK}' mark")
+        else:
+            lines.append(line)
+    if kind is not None:
+        cells.append((kind, lines))
+    return [(kind, _markdown(lines) if kind == "markdown" else _trimmed(lines)) for kind, lines in cells]
+
+
+def _trimmed(lines):
+    return "\n".join(lines).strip("\n")
+
+
+def _markdown(lines):
+    text = []
+    for line in _trimmed(lines).splitlines():
+        if line == "#":
+            text.append("")
+        elif line.startswith("# "):
+            text.append(line[2:])
+        else:
+            raise ValueError(f"markdown cell line is not a '# ' comment: {line!r}")
+    return "\n".join(text)
+
+
+def _main_guard_body(tree, source):
+    """The dedented body of a cell that is one `if __name__ == "__main__":` block, else None."""
+    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.If):
+        return None
+    guard = tree.body[0]
+    test = ast.unparse(guard.test).replace("'", '"')
+    if test != '__name__ == "__main__"' or guard.orelse:
+        return None
+    lines = source.splitlines()[guard.lineno:]
+    return textwrap.dedent("\n".join(lines)).strip("\n")
+
+
+def _step_name(tree):
+    if len(tree.body) == 1 and isinstance(tree.body[0], ast.FunctionDef):
+        if tree.body[0].name in FUNCTION_NAMES:
+            return tree.body[0].name
+    return None
+
+
+def _opening_check(body):
+    """(name, rest of the body) when the body opens with print(grader.check("name"))."""
+    tree = ast.parse(body)
+    first = tree.body[0] if tree.body else None
+    call = first.value if isinstance(first, ast.Expr) else None
+    if isinstance(call, ast.Call) and ast.unparse(call.func) == "print" and len(call.args) == 1:
+        call = call.args[0]
+    if (isinstance(call, ast.Call) and ast.unparse(call.func) == "grader.check"
+            and len(call.args) == 1 and isinstance(call.args[0], ast.Constant)):
+        rest = body.splitlines()[first.end_lineno:]
+        return call.args[0].value, "\n".join(rest).strip("\n")
+    return None, body
+
+
+def cells_from_source(text):
+    """Notebook cells (nbformat nodes) for the percent-format source text."""
+    cells, steps, waiting_check = [], [], None
+    for kind, source in split_cells(text):
+        if kind == "markdown":
+            cells.append(_cell("markdown", source))
+            continue
+        tree = ast.parse(source)
+        body = _main_guard_body(tree, source)
+        if waiting_check and body is None:
+            raise ValueError(f"the cell after {waiting_check} must be a __main__ block that checks it")
+        name = _step_name(tree)
+        if name:
+            steps.append(name)
+            cells.append(_cell("code", source, f"step:{name}"))
+            cells.append(_cell("code", check_source(name), f"check:{name}"))
+            waiting_check = name
+        elif body is None:
+            cells.append(_cell("code", source))
+        elif "otter.Notebook" in body:
+            if body != GRADER_INIT:
+                raise ValueError(f"the grader cell must hold exactly:\n{GRADER_INIT}")
+            cells.append(_cell("code", GRADER_INIT, "grader-init"))
+        else:
+            checked, rest = _opening_check(body)
+            if checked != waiting_check:
+                expected = f"print(grader.check({waiting_check!r}))" if waiting_check else "no check"
+                raise ValueError(f"a __main__ block checks {checked!r}; expected {expected} here")
+            waiting_check = None
+            if rest:
+                cells.append(_cell("code", rest))
+    if waiting_check:
+        raise ValueError(f"{waiting_check} is never checked")
+    if tuple(steps) != FUNCTION_NAMES:
+        raise ValueError(f"step functions {steps} must be exactly {list(FUNCTION_NAMES)}, in order")
+    if not any(cell.metadata.get("tags") == ["grader-init"] for cell in cells):
+        raise ValueError("no __main__ block creates the Otter grader")
+    cells += [_cell("markdown", CLOSING_MARKDOWN), _cell("code", CHECK_ALL, "check-all"),
+              _cell("code", EXPORT, "export")]
+    for index, cell in enumerate(cells):
+        cell.id = f"cell-{index:02d}"  # fixed ids keep the build byte-for-byte repeatable
+    return cells
+
+
+def _cell(kind, source, tag=None):
+    if kind == "markdown":
+        return nbformat.v4.new_markdown_cell(source)
+    cell = nbformat.v4.new_code_cell(source)
+    if tag:
+        cell.metadata["tags"] = [tag]
+    return cell
+
+
+def build(text):
+    """The notebook (a validated NotebookNode) for the source text."""
+    notebook = nbformat.v4.new_notebook(cells=cells_from_source(text))
+    notebook.metadata = {"kernelspec": dict(KERNELSPEC),
+                         "language_info": {"name": "python"}}
+    nbformat.validate(notebook)
+    return notebook
+
+
+def render(text):
+    """The notebook file's exact text for the source text."""
+    return nbformat.writes(build(text)) + "\n"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Build the lab notebook from its .py twin.")
+    parser.add_argument("--check", action="store_true", help="exit 1 if the notebook is out of date")
+    args = parser.parse_args(argv)
+    fresh = render(SOURCE.read_text(encoding="utf-8"))
+    current = NOTEBOOK.read_text(encoding="utf-8") if NOTEBOOK.exists() else None
+    if args.check:
+        if fresh != current:
+            print(f"{NOTEBOOK.name} is out of date: run {pathlib.Path(__file__).name}", file=sys.stderr)
+            return 1
+        return 0
+    if fresh != current:
+        NOTEBOOK.write_text(fresh, encoding="utf-8")
+    print(f"wrote {NOTEBOOK.name}" if fresh != current else f"{NOTEBOOK.name} is up to date")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
