@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Set up, then grade the bundled sample submissions as a TA would.
+# Set up, then grade the bundled sample class as a TA would.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-for submission in samples/*; do
-    .venv/bin/autograder check "$submission" || true
-done
+.venv/bin/autograder grade samples --out sample-run
+echo "Report: $(pwd)/sample-run/report.html"
+echo "Grades: $(pwd)/sample-run/grades.csv; student feedback in sample-run/feedback/"

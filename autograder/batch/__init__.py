@@ -1,0 +1,117 @@
+"""`autograder grade`: a whole class, from a folder or an LMS .zip, into grades, feedback and a report.
+
+Resumable: each student's outputs are written whole, results/<id>.json last, and a later run
+skips students whose file, grader version and settings are unchanged.
+"""
+import hashlib
+import os
+import re
+import sys
+import time
+
+from ..submission import MAX_BYTES
+from .collect import Source, group_students
+from .outputs import fingerprint, load_record, remove_temporaries
+from .pool import Pool
+from .progress import progress_for
+from .report import grades_table, rows_for, write_grades, write_report
+
+EXIT_DONE, EXIT_INTERRUPTED = 0, 130
+
+
+def run_batch(args, limits):
+    if args.jobs < 1:
+        raise SystemExit("autograder: --jobs must be at least 1")
+    if args.id_pattern:
+        try:
+            re.compile(args.id_pattern)
+        except re.error as error:
+            raise SystemExit(f"autograder: --id-pattern is not a valid regular expression: {error}")
+    if not os.path.exists(args.submissions):
+        raise SystemExit(f"autograder: no such folder or file: {args.submissions}")
+    source = Source(args.submissions)
+    try:
+        return _grade_class(source, args, limits)
+    finally:
+        source.close()
+
+
+def _grade_class(source, args, limits):
+    out = args.out
+    folders = [out, os.path.join(out, "feedback"), os.path.join(out, "results")]
+    for folder in folders:
+        os.makedirs(folder, exist_ok=True)
+    remove_temporaries(folders)
+    started = time.monotonic()
+    students = group_students(source, args.id_pattern)
+    settings = {"lang": args.lang, "step_seconds": limits.step_seconds, "load_seconds": limits.load_seconds,
+                "memory_bytes": limits.memory_bytes}
+    records, resumed = {}, []
+    pool = Pool(min(args.jobs, len(students)), limits, args.lang, out) if students else None
+    progress = progress_for(len(students))
+
+    def on_record(record):
+        records[record["id"]] = record
+        progress.advance(f"{record['id']} {record['total']:g}/{record['max_total']:g}")
+
+    def tasks():
+        for student in students:
+            task = _task(source, student, settings)
+            earlier = load_record(out, student.id)
+            if earlier is not None and earlier.get("fingerprint") == task["key"]:
+                resumed.append(student.id)
+                on_record(earlier)
+                continue
+            yield task
+
+    try:
+        if pool is not None:
+            pool.run(tasks(), on_record)
+    except KeyboardInterrupt:
+        pool.kill()
+        progress.close()
+        remove_temporaries(folders)
+        print(f"autograder: interrupted after {len(records)} of {len(students)} students; "
+              "run the same command again to continue.", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if pool is not None:
+        pool.close()
+    progress.close()
+
+    ordered = [records[s.id] for s in students]
+    table = grades_table([row for s, r in zip(students, ordered) for row in rows_for(s, r)])
+    write_grades(os.path.join(out, "grades.csv"), table)
+    report = os.path.join(out, "report.html")
+    write_report(report, table, ordered, args.lang)
+    print(_summary(ordered, table, len(resumed), time.monotonic() - started, report))
+    return EXIT_DONE
+
+
+def _task(source, student, settings):
+    entry = student.chosen
+    superseded = [e.path for e in student.superseded]
+    data, problem = None, None
+    if not entry.gradable:
+        problem = ("unreadable", f"{os.path.splitext(entry.path)[1] or entry.path} ≠ .py / .ipynb")
+    elif entry.size > MAX_BYTES:
+        problem = ("too_large", str(entry.size))
+    else:
+        try:
+            data = source.read(entry)
+        except OSError as error:
+            problem = ("unreadable", error.strerror or str(error))
+    content = hashlib.sha256(data if data is not None else repr(problem).encode()).hexdigest()
+    return {"student": student.id, "file": entry.path, "data": data, "problem": problem,
+            "superseded": superseded, "key": fingerprint(content, entry.path, superseded, settings)}
+
+
+def _summary(records, table, resumed, seconds, report):
+    statuses = table["status"].fillna("")
+    graded = len(records) - resumed
+    totals = [r["total"] for r in records]
+    mean = f"; mean {sum(totals) / len(totals):.2f}/{records[0]['max_total']:g}" if records else ""
+    return (f"{len(records)} students ({len(table)} files) in {seconds:.1f} s: {graded} graded"
+            f" ({graded / max(seconds, 1e-9):.1f}/s), {resumed} unchanged since the last run,"
+            f" {int(statuses.str.startswith('broken').sum())} unreadable,"
+            f" {int(statuses.str.startswith('error').sum())} errors,"
+            f" {int(statuses.str.startswith('superseded').sum())} superseded{mean}. Report: {report}")

@@ -1,0 +1,138 @@
+"""What a graded submission leaves on disk: feedback/<id>.md and .html, results/<id>.json.
+
+Every file is written whole or not at all (temp file + os.replace). results/<id>.json is written
+last and carries the record a later run compares against to decide whether to grade again.
+"""
+import hashlib
+import html
+import json
+import os
+from functools import lru_cache
+from importlib import resources
+
+from .. import __version__
+from ..render import as_dict, as_text
+
+TEMP_SUFFIX = ".partial"
+RECORD_KEY = "autograder"
+
+LABELS = {
+    "ko": {"title": "셀프 어텐션 실습 채점 결과", "file": "채점한 파일", "superseded": "더 새 파일이 있어 채점하지 않은 파일"},
+    "en": {"title": "Self-attention lab feedback", "file": "Graded file", "superseded": "Older files, not graded"},
+}
+
+# The grading engine: any change here can change a grade, so it is part of the grader version.
+ENGINE_MODULES = ("cases", "hidden", "lab", "reference", "steps", "judge", "grading", "submission", "render",
+                  "batch.outputs", "batch.grader")
+
+
+@lru_cache(maxsize=None)
+def grader_version():
+    """autograder's version plus a hash of every source the grades depend on."""
+    digest = hashlib.sha256()
+    package = resources.files("autograder")
+    names = [f"{m.replace('.', '/')}.py" for m in ENGINE_MODULES]
+    names += sorted(f"sandbox/{p.name}" for p in package.joinpath("sandbox").iterdir() if p.name.endswith(".py"))
+    names += sorted(f"locale/{p.name}" for p in package.joinpath("locale").iterdir() if p.name.endswith(".toml"))
+    for name in names:
+        path = package.joinpath(name)
+        if path.is_file():
+            digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    from solutions import attention
+
+    with open(attention.__file__, "rb") as handle:
+        digest.update(b"solutions/attention.py\0" + handle.read())
+    return f"{__version__}+{digest.hexdigest()[:16]}"
+
+
+def fingerprint(content_hash, file, superseded, settings):
+    """Everything a student's outputs depend on; equal fingerprints mean nothing to regrade."""
+    parts = [content_hash, grader_version(), file, *superseded, json.dumps(settings, sort_keys=True)]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def write_atomic(path, text):
+    temporary = f"{path}.{os.getpid()}{TEMP_SUFFIX}"
+    with open(temporary, "w", encoding="utf-8", newline="") as handle:
+        handle.write(text)
+    os.replace(temporary, path)
+
+
+def remove_temporaries(folders):
+    """Temp files a killed run left behind; they were never renamed, so nothing refers to them."""
+    for folder in folders:
+        if not os.path.isdir(folder):
+            continue
+        for name in os.listdir(folder):
+            if name.endswith(TEMP_SUFFIX):
+                try:
+                    os.remove(os.path.join(folder, name))
+                except OSError:
+                    pass
+
+
+def output_paths(out_dir, student):
+    return {"md": os.path.join(out_dir, "feedback", f"{student}.md"),
+            "html": os.path.join(out_dir, "feedback", f"{student}.html"),
+            "json": os.path.join(out_dir, "results", f"{student}.json")}
+
+
+def record_of(result, student, file, key, superseded, status):
+    """The plain summary of one graded submission that grades.csv and the report are built from."""
+    return {"id": student, "file": file, "fingerprint": key, "grader": grader_version(),
+            "status": status, "total": result.score, "max_total": float(result.max_score),
+            "superseded": list(superseded),
+            "steps": {s.name: {"score": s.score, "max_score": float(s.max_score), "status": s.status,
+                               "mistakes": list(s.mistakes)} for s in result.steps}}
+
+
+def write_outputs(out_dir, result, record, lang):
+    """Feedback first, the results file (the record of completion) last."""
+    paths = output_paths(out_dir, record["id"])
+    text = as_text(result, lang)
+    write_atomic(paths["md"], feedback_markdown(record, text, lang))
+    write_atomic(paths["html"], feedback_html(record, text, lang))
+    write_atomic(paths["json"], json.dumps(gradescope_results(result, record, lang), ensure_ascii=False, indent=1))
+
+
+def feedback_markdown(record, text, lang):
+    label = LABELS[lang]
+    lines = [f"# {label['title']} — {record['id']}", "", f"{label['file']}: `{record['file']}`"]
+    if record["superseded"]:
+        lines.append(f"{label['superseded']}: " + ", ".join(f"`{name}`" for name in record["superseded"]))
+    return "\n".join(lines) + "\n\n```text\n" + text + "```\n"
+
+
+def feedback_html(record, text, lang):
+    label = LABELS[lang]
+    title = html.escape(f"{label['title']} — {record['id']}")
+    superseded = ""
+    if record["superseded"]:
+        superseded = (f"<p>{html.escape(label['superseded'])}: "
+                      + ", ".join(f"<code>{html.escape(n)}</code>" for n in record["superseded"]) + "</p>")
+    return (f"<!doctype html>\n<html lang=\"{lang}\"><head><meta charset=\"utf-8\"><title>{title}</title>"
+            "<style>body{font-family:sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}"
+            "pre{background:#f6f8fa;padding:1rem;white-space:pre-wrap}</style></head><body>"
+            f"<h1>{title}</h1><p>{html.escape(label['file'])}: <code>{html.escape(record['file'])}</code></p>"
+            f"{superseded}<pre>{html.escape(text)}</pre></body></html>\n")
+
+
+def gradescope_results(result, record, lang):
+    """Gradescope's results.json: one test per step; our record rides along in extra_data."""
+    data = as_dict(result, lang)
+    tests = [{"name": step["name"], "score": step["score"], "max_score": step["max_score"],
+              "output": step["feedback"], "visibility": "visible"} for step in data["steps"]]
+    return {"score": data["score"], "tests": tests, "extra_data": {RECORD_KEY: record}}
+
+
+def load_record(out_dir, student):
+    """The record of a finished earlier grading of this student, or None when any output is missing."""
+    paths = output_paths(out_dir, student)
+    if not (os.path.isfile(paths["md"]) and os.path.isfile(paths["html"])):
+        return None
+    try:
+        with open(paths["json"], encoding="utf-8") as handle:
+            record = json.load(handle)["extra_data"][RECORD_KEY]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return record if isinstance(record, dict) else None

@@ -1,0 +1,56 @@
+"""Progress of a batch: a rich bar on a terminal, a few plain lines otherwise."""
+import sys
+import time
+
+PLAIN_EVERY_SECONDS = 5.0
+PLAIN_EVERY_PERCENT = 10
+
+
+class PlainProgress:
+    def __init__(self, total, stream):
+        self.total, self.done, self.stream = total, 0, stream
+        self._last_time = time.monotonic()
+        self._last_percent = 0
+
+    def advance(self, label):
+        self.done += 1
+        percent = 100 * self.done // max(self.total, 1)
+        now = time.monotonic()
+        if (percent >= self._last_percent + PLAIN_EVERY_PERCENT or now - self._last_time >= PLAIN_EVERY_SECONDS
+                or self.done == self.total):
+            self._last_time, self._last_percent = now, percent - percent % PLAIN_EVERY_PERCENT
+            print(f"graded {self.done}/{self.total} ({percent}%) last: {label}", file=self.stream, flush=True)
+
+    def close(self):
+        pass
+
+
+class RichProgress:
+    """A bar without a refresh thread: worker processes are forked while it is shown."""
+
+    def __init__(self, total, stream):
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        self._progress = Progress(TextColumn("grading"), BarColumn(), MofNCompleteColumn(),
+                                  TimeRemainingColumn(), TextColumn("{task.fields[label]}"),
+                                  console=Console(file=stream), auto_refresh=False, transient=False)
+        self._task = self._progress.add_task("grading", total=total, label="")
+        self._progress.start()
+        self._last_refresh = 0.0
+
+    def advance(self, label):
+        self._progress.update(self._task, advance=1, label=label)
+        now = time.monotonic()
+        if now - self._last_refresh > 0.1:
+            self._last_refresh = now
+            self._progress.refresh()
+
+    def close(self):
+        self._progress.refresh()
+        self._progress.stop()
+
+
+def progress_for(total, stream=None):
+    stream = stream or sys.stderr
+    return RichProgress(total, stream) if stream.isatty() else PlainProgress(total, stream)

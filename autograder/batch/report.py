@@ -1,0 +1,173 @@
+"""grades.csv and report.html from the records of a class: tables with pandas, plots with matplotlib."""
+import base64
+import html
+import io
+from collections import Counter
+
+import pandas as pd
+
+from ..render import Messages
+from ..steps import STEPS, TOTAL_POINTS
+from .outputs import grader_version, write_atomic
+
+STEP_NAMES = [step.name for step in STEPS]
+COLUMNS = ["id", "file", "total", *STEP_NAMES, "status"]
+TOP_MISTAKES = 5
+HANGUL_FONTS = ("Noto Sans CJK KR", "Noto Sans KR", "NanumGothic", "Malgun Gothic", "AppleGothic", "UnDotum")
+
+WORDS = {
+    "ko": {"title": "셀프 어텐션 실습 — 반 전체 채점 보고서", "summary": "요약", "students": "학생",
+           "files": "받은 파일", "graded": "채점", "broken": "읽을 수 없는 파일", "errors": "채점 오류",
+           "superseded": "새 파일로 대체된 파일", "ignored": "제외한 파일", "mean": "평균", "median": "중앙값",
+           "full": "만점", "histogram": "점수 분포", "pass_rate": "단계별 통과율", "mistakes": "단계별 흔한 실수",
+           "step": "단계", "mistake": "실수", "meaning": "뜻", "count": "학생 수", "share": "비율",
+           "table": "전체 표", "chosen": "채점한 파일", "older": "대체된 파일", "none": "없음",
+           "version": "채점기 버전"},
+    "en": {"title": "Self-attention lab — class report", "summary": "Summary", "students": "Students",
+           "files": "Files received", "graded": "Graded", "broken": "Unreadable files", "errors": "Grading errors",
+           "superseded": "Files superseded by newer ones", "ignored": "Files ignored", "mean": "Mean",
+           "median": "Median", "full": "Full marks", "histogram": "Score distribution",
+           "pass_rate": "Pass rate per step", "mistakes": "Most frequent mistakes per step", "step": "Step",
+           "mistake": "Mistake", "meaning": "Meaning", "count": "Students", "share": "Share",
+           "table": "All files", "chosen": "Graded file", "older": "Superseded files", "none": "none",
+           "version": "Grader version"},
+}
+
+
+def rows_for(student, record):
+    """grades.csv rows of one student: the graded file, then every other file and why it was not graded."""
+    rows = [{"id": student.id, "file": record["file"], "total": record["total"],
+             **{name: record["steps"][name]["score"] for name in STEP_NAMES}, "status": record["status"]}]
+    for entry in student.superseded:
+        rows.append({"id": student.id, "file": entry.path, "status": f"superseded by {student.chosen.path}"})
+    for entry, reason in student.ignored:
+        why = "system file" if reason == "system_file" else "not a .py or .ipynb file"
+        rows.append({"id": student.id, "file": entry.path, "status": f"ignored: {why}"})
+    return rows
+
+
+def grades_table(rows):
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def write_grades(path, table):
+    # utf-8-sig: spreadsheet programs then read Korean names correctly.
+    write_atomic(path, "\ufeff" + table.to_csv(index=False))
+
+
+def write_report(path, table, records, lang):
+    write_atomic(path, report_html(table, records, lang))
+
+
+def report_html(table, records, lang):
+    words = WORDS[lang]
+    say = Messages(lang)
+    totals = pd.Series([r["total"] for r in records], dtype=float)
+    statuses = table["status"].fillna("")
+    counts = {
+        "students": len(records), "files": len(table),
+        "graded": int((statuses == "graded").sum()), "broken": int(statuses.str.startswith("broken").sum()),
+        "errors": int(statuses.str.startswith("error").sum()),
+        "superseded": int(statuses.str.startswith("superseded").sum()),
+        "ignored": int(statuses.str.startswith("ignored").sum()),
+        "mean": f"{totals.mean():.2f}" if len(totals) else "–",
+        "median": f"{totals.median():.2f}" if len(totals) else "–",
+        "full": int((totals >= TOTAL_POINTS).sum()),
+    }
+    summary = "".join(f"<tr><th>{html.escape(words[key])}</th><td>{value}</td></tr>" for key, value in counts.items())
+    pass_rates = {name: _share([r["steps"][name]["status"] == "passed" for r in records]) for name in STEP_NAMES}
+    parts = [
+        f"<h1>{html.escape(words['title'])}</h1>",
+        f"<p>{html.escape(words['version'])}: <code>{html.escape(grader_version())}</code></p>",
+        f"<h2>{html.escape(words['summary'])}</h2><table class=\"summary\">{summary}</table>",
+        f"<h2>{html.escape(words['histogram'])}</h2>", _png(_histogram(totals, lang), words["histogram"]),
+        f"<h2>{html.escape(words['pass_rate'])}</h2>", _png(_pass_rate_plot(pass_rates, lang), words["pass_rate"]),
+        f"<h2>{html.escape(words['mistakes'])}</h2>", _mistakes_table(records, words, say),
+        f"<h2>{html.escape(words['superseded'])}</h2>", _superseded_table(records, words),
+        f"<h2>{html.escape(words['table'])}</h2>",
+        table.to_html(index=False, na_rep="", classes="grades", border=0, float_format=lambda v: f"{v:g}"),
+    ]
+    style = ("body{font-family:sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem}"
+             "table{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid #ccc;padding:.2rem .5rem;"
+             "text-align:left}img{max-width:100%}")
+    return (f"<!doctype html>\n<html lang=\"{lang}\"><head><meta charset=\"utf-8\">"
+            f"<title>{html.escape(words['title'])}</title><style>{style}</style></head><body>\n"
+            + "\n".join(parts) + "\n</body></html>\n")
+
+
+def _share(flags):
+    return sum(flags) / len(flags) if flags else 0.0
+
+
+def _mistakes_table(records, words, say):
+    rows = []
+    for name in STEP_NAMES:
+        counter = Counter(code for r in records for code in r["steps"][name]["mistakes"])
+        for code, count in counter.most_common(TOP_MISTAKES):
+            rows.append({words["step"]: name, words["mistake"]: code,
+                         words["meaning"]: say.stepwise("title", name, code),
+                         words["count"]: count, words["share"]: f"{100 * count / len(records):.0f}%"})
+    if not rows:
+        return f"<p>{html.escape(words['none'])}</p>"
+    return pd.DataFrame(rows).to_html(index=False, border=0, classes="mistakes")
+
+
+def _superseded_table(records, words):
+    rows = [{words["students"]: r["id"], words["chosen"]: r["file"], words["older"]: ", ".join(r["superseded"])}
+            for r in records if r["superseded"]]
+    if not rows:
+        return f"<p>{html.escape(words['none'])}</p>"
+    return pd.DataFrame(rows).to_html(index=False, border=0, classes="superseded")
+
+
+def _pyplot(lang):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import font_manager, pyplot
+
+    available = {font.name for font in font_manager.fontManager.ttflist}
+    hangul = next((name for name in HANGUL_FONTS if name in available), None)
+    if hangul:
+        pyplot.rcParams["font.family"] = hangul
+    # Without a Hangul font Korean labels would show as boxes, so the axes fall back to English.
+    return pyplot, ("ko" if lang == "ko" and hangul else "en")
+
+
+AXES = {"ko": {"score": "총점", "students": "학생 수", "pass": "통과율 (%)"},
+        "en": {"score": "total score", "students": "students", "pass": "passed (%)"}}
+
+
+def _histogram(totals, lang):
+    pyplot, axes_lang = _pyplot(lang)
+    figure, axis = pyplot.subplots(figsize=(7, 3.2))
+    bins = [x - 0.5 for x in range(int(TOTAL_POINTS) + 2)]
+    axis.hist(totals.dropna(), bins=bins, color="#4c72b0", edgecolor="white")
+    axis.set_xlabel(AXES[axes_lang]["score"])
+    axis.set_ylabel(AXES[axes_lang]["students"])
+    axis.set_xticks(range(int(TOTAL_POINTS) + 1))
+    return figure
+
+
+def _pass_rate_plot(pass_rates, lang):
+    pyplot, axes_lang = _pyplot(lang)
+    figure, axis = pyplot.subplots(figsize=(7, 3.2))
+    names = list(pass_rates)
+    values = [100 * pass_rates[n] for n in names]
+    bars = axis.bar(names, values, color="#55a868")
+    axis.bar_label(bars, labels=[f"{v:.0f}%" for v in values])
+    axis.set_ylim(0, 110)
+    axis.set_ylabel(AXES[axes_lang]["pass"])
+    axis.tick_params(axis="x", labelrotation=15)
+    return figure
+
+
+def _png(figure, alt):
+    from matplotlib import pyplot
+
+    buffer = io.BytesIO()
+    figure.tight_layout()
+    figure.savefig(buffer, format="png", dpi=100)
+    pyplot.close(figure)
+    encoded = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return f"<img alt=\"{html.escape(alt)}\" src=\"data:image/png;base64,{encoded}\">"

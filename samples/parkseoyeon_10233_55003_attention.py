@@ -1,0 +1,31 @@
+import numpy as np
+import pandas as pd
+
+
+def make_qkv(X, W_Q, W_K, W_V):
+    return X @ W_Q, X @ W_K, X @ W_V
+
+
+def scores(Q, K):
+    return Q @ K.T
+
+
+def softmax(x):
+    # normalises each column instead of each row
+    e = np.exp(x - np.max(x, axis=0, keepdims=True))
+    return e / e.sum(axis=0, keepdims=True)
+
+
+def mix(weights, V):
+    return weights.T @ V
+
+
+def self_attention(X, W_Q, W_K, W_V):
+    Q, K, V = make_qkv(X, W_Q, W_K, W_V)
+    weights = softmax(scores(Q, K) / K.shape[1])
+    return mix(weights, V), weights
+
+
+def most_attended(weights, words):
+    table = pd.DataFrame(weights, index=words, columns=words)
+    return table.idxmax(axis=1).to_dict()
