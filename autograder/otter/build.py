@@ -1,0 +1,222 @@
+"""`autograder build --out DIR`: DIR/student/ (what students get) and DIR/autograder/ (the Otter zip).
+
+The student half holds the notebook, its .py twin, Otter test files with public checks only and
+the `attention_check` package (judge, renderer, catalogs and the public cases as data), never the
+reference, the hidden cases or the grading engine. The zip is made by `otter generate`; it
+installs this package from a wheel and grades through plugin.EngineGrading. The build grades the
+filled-in notebook (full marks) and the untouched stubs (zero) through the zip before it succeeds.
+"""
+import importlib.util
+import json
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import nbformat
+
+from ..steps import STEPS
+from .public_data import public_data
+from .wheel import write_wheel
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+NOTEBOOK = "self_attention_lab.ipynb"
+SCRIPT = "self_attention_lab.py"
+ZIP_NAME = "self_attention_lab-autograder.zip"
+CHECK_PACKAGE = "attention_check"
+PLUGIN = "autograder.otter.plugin.EngineGrading"
+# Engine modules the public checks reuse as they are; none of them computes expected values.
+SHARED_MODULES = ("judge.py", "render.py", "lab.py", "submission.py", "sandbox/__init__.py",
+                  "sandbox/codec.py", "sandbox/worker.py", "locale/__init__.py", "locale/ko.toml",
+                  "locale/en.toml")
+# render.py finds its catalogs by package name; in the copy that name is CHECK_PACKAGE.
+ENGINE_LOCALE = ('resources.files("autograder.locale")', 'resources.files(__package__ + ".locale")')
+KIT_MODULES = {"steps.py": "steps.py", "check.py": "check.py"}
+OTTER_CONFIG = {"show_hidden": True, "force_public_test_summary": True, "show_stdout": False,
+                "grade_from_log": False, "zips": False, "pdf": False}
+
+
+class BuildError(Exception):
+    pass
+
+
+def run_build(args):
+    out = pathlib.Path(args.out)
+    try:
+        report = build(out, step_seconds=getattr(args, "timeout", 10.0))
+    except BuildError as error:
+        print(f"autograder build: {error}", file=sys.stderr)
+        return 1
+    print(f"student half:    {out / 'student'}")
+    print(f"autograder zip:  {report['zip']}")
+    for line in report["checks"]:
+        print(f"self-check:      {line}")
+    return 0
+
+
+def build(out, root=ROOT, step_seconds=10.0, lang="ko", self_check=True):
+    """Write both halves under `out`; raise BuildError when the zip does not grade as it must."""
+    out, root = pathlib.Path(out), pathlib.Path(root)
+    assignments = root / "assignments"
+    for name in (NOTEBOOK, SCRIPT):
+        if not (assignments / name).is_file():
+            raise BuildError(f"missing {assignments / name}")
+    student = _fresh(out / "student")
+    write_student_half(student, assignments)
+    zip_path = write_autograder_zip(_fresh(out / "autograder"), root, student / "tests",
+                                    step_seconds, lang)
+    checks = check_zip(zip_path, assignments) if self_check else []
+    return {"student": student, "zip": zip_path, "checks": checks}
+
+
+def _fresh(folder):
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    return folder
+
+
+# Student half -------------------------------------------------------------------------------
+
+def write_student_half(student, assignments):
+    notebook = nbformat.read(assignments / NOTEBOOK, as_version=4)
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    nbformat.write(notebook, student / NOTEBOOK)
+    shutil.copy(assignments / SCRIPT, student / SCRIPT)
+    write_test_files(student / "tests")
+    write_check_package(student / CHECK_PACKAGE)
+
+
+def write_test_files(folder):
+    folder.mkdir(parents=True, exist_ok=True)
+    for step in STEPS:
+        (folder / f"{step.name}.py").write_text(test_file_source(step), encoding="utf-8")
+
+
+def test_file_source(step):
+    """An Otter exception-format test file: the step's public check, worth the step's points."""
+    return (f'"""Otter test for step {step.name}: public cases only (hidden cases are graded by the LMS)."""\n'
+            f"from otter.test_files import test_case\n\n"
+            f"OK_FORMAT = False\n\n"
+            f"name = {step.name!r}\n\n\n"
+            f"@test_case(name={step.name + ' (public)'!r}, points={step.points!r}, hidden=False)\n"
+            f"def public_cases(env):\n"
+            f"    from {CHECK_PACKAGE}.check import check_step\n\n"
+            f"    check_step({step.name!r}, env)\n")
+
+
+def write_check_package(folder):
+    engine = ROOT / "autograder"
+    for relative in SHARED_MODULES:
+        target = folder / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        text = (engine / relative).read_text("utf-8")
+        target.write_text(text.replace(*ENGINE_LOCALE) if relative == "render.py" else text, "utf-8")
+    for source, target in KIT_MODULES.items():
+        shutil.copy(pathlib.Path(__file__).parent / "kit" / source, folder / target)
+    (folder / "__init__.py").write_text(
+        '"""Public checks of the self-attention lab, for otter.Notebook (tests/*.py)."""\n', "utf-8")
+    (folder / "public_data.json").write_text(json.dumps(public_data(), ensure_ascii=False),
+                                             encoding="utf-8")
+
+
+# Autograder half ----------------------------------------------------------------------------
+
+def write_autograder_zip(folder, root, tests, step_seconds, lang):
+    with tempfile.TemporaryDirectory(prefix="autograder-build-") as staging:
+        staging = pathlib.Path(staging)
+        shutil.copytree(tests, staging / "tests")
+        wheel = write_wheel(root, staging)
+        config = dict(OTTER_CONFIG, plugins=[{PLUGIN: {"lang": lang, "step_seconds": step_seconds}}])
+        (staging / "otter_config.json").write_text(json.dumps(config, indent=2), "utf-8")
+        # Gradescope installs these in the grading image (otter generate adds otter-grader itself).
+        (staging / "requirements.txt").write_text(
+            "numpy>=1.26\npandas>=2.0\n" f"/autograder/source/files/{wheel.name}\n", "utf-8")
+        zip_path = folder / ZIP_NAME
+        version = f"{sys.version_info.major}.{sys.version_info.minor}"
+        _run([sys.executable, "-m", "otter", "generate", "-t", "tests", "-o", str(zip_path.resolve()),
+              "-c", "otter_config.json", "-r", "requirements.txt", "--python-version", version,
+              wheel.name], cwd=staging, what="otter generate")
+    return zip_path
+
+
+def _run(command, cwd, what, timeout=300):
+    try:
+        done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise BuildError(f"{what} did not finish within {timeout} s") from None
+    if done.returncode != 0:
+        raise BuildError(f"{what} failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+    return done
+
+
+# Self-check ---------------------------------------------------------------------------------
+
+def check_zip(zip_path, assignments):
+    """The reference must get full marks through the zip, the untouched stubs zero."""
+    fill = _load_fill(assignments)
+    notebook = nbformat.read(assignments / NOTEBOOK, as_version=4)
+    with tempfile.TemporaryDirectory(prefix="autograder-selfcheck-") as work:
+        work = pathlib.Path(work)
+        filled = work / "reference" / NOTEBOOK
+        stubs = work / "stubs" / NOTEBOOK
+        filled.parent.mkdir()
+        stubs.parent.mkdir()
+        nbformat.write(fill.fill_notebook(nbformat.from_dict(notebook)), filled)
+        nbformat.write(notebook, stubs)
+        started = time.monotonic()
+        graded = otter_run_many(zip_path, [filled, stubs])
+        seconds = time.monotonic() - started
+    lines, problems = [], []
+    for label, scores, want_full in (("reference", graded[0], True), ("stubs", graded[1], False)):
+        for step in STEPS:
+            score, max_score = scores.get(step.name, (None, None))
+            expected = step.points if want_full else 0
+            if score is None or abs(score - expected) > 1e-9 or abs(max_score - step.points) > 1e-9:
+                problems.append(f"{label}: step {step.name} scored {score}/{max_score}, expected "
+                                f"{expected}/{step.points}")
+        lines.append(f"{label}: {sum(s for s, _ in scores.values()):g} points")
+    if problems:
+        raise BuildError("the autograder zip does not grade as it must:\n  " + "\n  ".join(problems))
+    lines.append(f"two otter runs in {seconds:.1f} s")
+    return lines
+
+
+def _load_fill(assignments):
+    path = assignments / "fill.py"
+    if not path.is_file():
+        raise BuildError(f"missing {path}: the self-check needs it to fill in the reference")
+    spec = importlib.util.spec_from_file_location("assignment_fill", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def otter_run_many(zip_path, submissions, timeout=300):
+    """Run `otter run` on each submission (in parallel); per-step (score, max_score) for each."""
+    jobs = []
+    for submission in submissions:
+        out = submission.parent / "otter-out"
+        out.mkdir()
+        process = subprocess.Popen(
+            [sys.executable, "-m", "otter", "run", "-a", str(zip_path), "-o", str(out), str(submission)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        jobs.append((submission, out, process))
+    graded = []
+    for submission, out, process in jobs:
+        try:
+            output, _ = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            raise BuildError(f"otter run on {submission.name} did not finish within {timeout} s") from None
+        results = out / "results.json"
+        if process.returncode != 0 or not results.is_file():
+            raise BuildError(f"otter run on {submission.name} failed:\n{output[-3000:]}")
+        tests = json.loads(results.read_text("utf-8"))["tests"]
+        graded.append({t["name"]: (t["score"], t["max_score"]) for t in tests if "max_score" in t})
+    return graded

@@ -1,0 +1,135 @@
+"""Public checks for otter.Notebook: call the student's function on the public probes, judge, render.
+
+Runs inside the student's own kernel, for the student's own feedback; scores that count are
+decided by the autograder zip, never here.
+"""
+import contextlib
+import inspect
+import textwrap
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import steps
+from .judge import judge_step, _close
+from .render import step_feedback
+from .sandbox import codec
+from .sandbox.worker import describe_exception, kind_of
+from .submission import find_stubs
+
+
+@dataclass
+class Outcome:
+    kind: str  # "returned" | "raised"
+    value: object = None
+    args_after: list = None
+    error: dict = None
+
+
+def check_step(name, env, lang="ko"):
+    """Judge step `name` on the public cases; raise AssertionError with the feedback when it fails."""
+    result = judge_public(name, env)
+    if result.status != "passed":
+        raise AssertionError(step_feedback(result, lang))
+    return result
+
+
+def judge_public(name, env):
+    step = steps.STEPS_BY_NAME[name]
+    probes = steps.PROBES[name]
+    defined = kind_of(env[name]) if name in env else "absent"
+    if defined != "function":
+        return judge_step(step, probes, [None] * len(probes), defined, False)
+    function = env[name]
+    context = _reference_outputs(function, name) if step.needs_helpers else contextlib.nullcontext()
+    with context:
+        outcomes = [_call(function, probe) for probe in probes]
+    return judge_step(step, probes, outcomes, defined, _is_stub(function))
+
+
+def _call(function, probe):
+    args = [_copy(a) for a in probe.args]
+    try:
+        value = function(*args)
+    except Exception as error:
+        filenames = {getattr(getattr(function, "__code__", None), "co_filename", None)}
+        return Outcome("raised", error=describe_exception(error, filenames))
+    # The same plain-data round trip as the sandbox, so both graders judge the same values.
+    return Outcome("returned", value=_plain(value), args_after=[_plain(a) for a in args])
+
+
+def _plain(value):
+    return codec.decode(codec.loads(codec.dumps(codec.encode(value))))
+
+
+def _copy(value):
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    return list(value) if isinstance(value, (list, tuple)) else value
+
+
+def _is_stub(function):
+    try:
+        source = textwrap.dedent(inspect.getsource(function))
+    except (OSError, TypeError):
+        return False
+    return function.__name__ in find_stubs([{"source": source, "filename": "<check>"}])
+
+
+@contextlib.contextmanager
+def _reference_outputs(function, name):
+    """While `name` is checked, the other steps answer the public probes with the expected values.
+
+    A composed step is then judged on its own, as the autograder does; calls the probes do not
+    cover fall through to the student's own function.
+    """
+    namespace = getattr(function, "__globals__", {})
+    saved = {other: namespace.get(other, _ABSENT) for other in steps.FUNCTION_NAMES if other != name}
+    for other, own in saved.items():
+        namespace[other] = _answering(other, None if own is _ABSENT else own)
+    try:
+        yield
+    finally:
+        for other, own in saved.items():
+            if own is _ABSENT:
+                namespace.pop(other, None)
+            else:
+                namespace[other] = own
+
+
+_ABSENT = object()
+
+
+def _answering(name, own):
+    single = len(steps.STEPS_BY_NAME[name].outputs) == 1
+
+    def answer(*args):
+        for probe in steps.PROBES[name]:
+            if _same_args(args, probe.args):
+                values = tuple(_copy(v) for v in probe.expected)
+                return values[0] if single else values
+        if own is None:
+            raise NameError(f"name '{name}' is not defined")
+        return own(*args)
+
+    answer.__name__ = name
+    return answer
+
+
+def _same_args(got, known):
+    if len(got) != len(known):
+        return False
+    for a, b in zip(got, known):
+        if isinstance(b, np.ndarray):
+            try:
+                a = np.asarray(a, dtype=float)
+            except (TypeError, ValueError):
+                return False
+            if a.shape != b.shape or not _close(a, b):
+                return False
+        elif isinstance(b, (list, tuple)):
+            if not isinstance(a, (list, tuple)) or list(a) != list(b):
+                return False
+        elif a != b:
+            return False
+    return True
