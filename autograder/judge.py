@@ -1,4 +1,10 @@
-"""Judging: plain outcomes of calls in, verdict data out. No I/O, no language, no formatting."""
+"""Judging: plain outcomes of calls in, verdict data out. No I/O, no language, no formatting.
+
+Layers, as in PrairieLearn's checks: type → shape → finite → values. A failed value is then
+compared with what each known mistake of the step would have returned; a mistake is named only
+when the value matches its prediction and the prediction differs from the right answer.
+"""
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -8,6 +14,10 @@ from .sandbox.codec import Labelled
 RTOL = 1e-4  # loose enough for float32 work, tight enough for every mistake in the catalog
 ATOL = 1e-6
 PREVIEW = 6  # rows and columns shown of an array at most
+# Codes that say the function did not return a value at all.
+RAISED = {"exception", "crashed", "missing_transpose", "not_implemented", "not_run"}
+# Codes that only say "wrong" without naming why: the hardcoded rule may explain them.
+UNEXPLAINED = {"wrong_values", "wrong_shape"}
 
 
 @dataclass
@@ -18,6 +28,8 @@ class CaseResult:
     passed: bool
     code: str = None  # the mistake code when it failed
     detail: dict = field(default_factory=dict)  # numbers and labels for the message
+    matched: list = field(default_factory=list)  # every named mistake whose prediction this value equals
+    fallback: str = None  # the generic code, used when no named mistake is likely
 
 
 @dataclass
@@ -59,38 +71,92 @@ def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False):
         return StepResult(step.name, 0.0, step.points, "missing", mistakes, cases, step.page_step,
                           {"defined_as": defined})
     cases = [judge_call(p, o, is_stub) for p, o in zip(probes, outcomes)]
-    _mark_hardcoded(cases)
+    _choose_explanations(step, probes, cases)
+    _mark_hardcoded(probes, cases)
+    return StepResult(step.name, step_score(step.points, cases), step.points, _status(cases),
+                      _mistakes(cases), cases, step.page_step)
+
+
+def step_score(points, cases):
+    """points × passed cases / cases; a case with several calls passes only when all of them do."""
     per_case = {}
     for result in cases:
         per_case[result.case] = per_case.get(result.case, True) and result.passed
-    score = round(step.points * sum(per_case.values()) / len(per_case), 2)
+    if not per_case:
+        return 0.0
+    return round(points * sum(per_case.values()) / len(per_case), 2)
+
+
+def _mistakes(cases):
+    """Codes in the order a student should read them: public cases first."""
     mistakes = []
     for result in sorted(cases, key=lambda r: r.hidden):
-        if result.code and result.code != "not_run" and result.code not in mistakes:
+        if not result.passed and result.code != "not_run" and result.code not in mistakes:
             mistakes.append(result.code)
-    return StepResult(step.name, score, step.points, _status(cases), mistakes, cases, step.page_step)
+    return mistakes
 
 
 def _status(cases):
-    codes = {c.code for c in cases if not c.passed}
-    if not codes:
+    failing = [c for c in cases if not c.passed]
+    if not failing:
         return "passed"
+    codes = {c.code for c in failing}
     if "timeout" in codes:
         return "timeout"
-    if codes & {"exception", "crashed", "missing_transpose"}:
-        return "error"
-    if codes == {"not_implemented"} or codes == {"not_implemented", "not_run"}:
+    if codes <= {"not_implemented", "not_run"} and not any(c.passed for c in cases):
         return "not_implemented"
+    if codes & RAISED:
+        return "error"
     return "failed"
 
 
-def _mark_hardcoded(cases):
-    """Right on the page's case, wrong elsewhere with no better explanation: answers fit to the page."""
+def _choose_explanations(step, probes, cases):
+    """Name each failed call's mistake from the predictions its value matched.
+
+    A mistake is unlikely when a call that passed would have failed under it (the student got
+    that case right, so they did not make it). Among the likely ones, the mistake explaining most
+    failed calls wins, then the order of the step's declaration; with none left, the generic
+    code stays.
+    """
+    named = [c for c in cases if c.matched]
+    if not named:
+        return
+    order = [m.code for m in step.mistakes]
+    support = {code: sum(code in c.matched for c in cases) for code in order}
+    passing = [p for p, c in zip(probes, cases) if c.passed]
+    unlikely = {m.code for m in step.mistakes if any(_would_fail(p, m) for p in passing)}
+    for result in named:
+        likely = [code for code in result.matched if code not in unlikely]
+        if likely:
+            result.code = min(likely, key=lambda code: (-support[code], order.index(code)))
+        else:
+            result.code = result.fallback
+
+
+def _would_fail(probe, mistake):
+    candidates = [c for c in mistake.candidates(probe) if c is not None]
+    return bool(candidates) and not any(_matches(probe.step.outputs, list(probe.expected), c)
+                                        for c in candidates)
+
+
+def _mark_hardcoded(probes, cases):
+    """Right on the page's case, wrong with no better explanation on inputs of other sizes.
+
+    A failure on a case of the page's own sizes alone (the large-valued hidden one) says nothing
+    about fitted numbers, so it keeps its generic code.
+    """
     page = [c for c in cases if c.case == "page"]
-    if page and all(c.passed for c in page):
-        for c in cases:
-            if c.case != "page" and c.code in ("wrong_values", "wrong_shape"):
-                c.code = "hardcoded"
+    if not page or not all(c.passed for c in page):
+        return
+    page_sizes = next(_sizes(p.case) for p in probes if p.case.name == "page")
+    unexplained = [(p, c) for p, c in zip(probes, cases) if not c.passed and c.code in UNEXPLAINED]
+    if any(_sizes(p.case) != page_sizes for p, _ in unexplained):
+        for _, c in unexplained:
+            c.code = "hardcoded"
+
+
+def _sizes(case):
+    return (case.X.shape, case.W_Q.shape, case.W_K.shape, case.W_V.shape)
 
 
 def judge_call(probe, outcome, is_stub):
@@ -104,31 +170,48 @@ def judge_call(probe, outcome, is_stub):
                           detail={"error": outcome.error})
     if outcome.value is None and is_stub:
         return CaseResult(**base, passed=False, code="not_implemented")
-    passed, code, detail = check_value(probe, outcome.value)
+    passed, code, detail, matched = check_value(probe, outcome.value)
     if passed:
         mutated = _mutated_argument(probe, outcome.args_after)
         if mutated is not None:
             return CaseResult(**base, passed=False, code="mutates_input", detail={"argument": mutated})
         return CaseResult(**base, passed=True)
-    return CaseResult(**base, passed=False, code=code, detail=detail)
+    return CaseResult(**base, passed=False, code=matched[0] if matched else code, detail=detail,
+                      matched=matched, fallback=code)
+
+
+_MATMUL_SIZES = re.compile(r"size (\d+) is different from (\d+)")
+_DOT_SHAPES = re.compile(r"shapes \((\d+), ?(\d+)\) and \((\d+), ?(\d+)\) not aligned")
 
 
 def _code_for_error(probe, error):
     if error["type"] == "NotImplementedError":
         return "not_implemented"
-    if (probe.step.name == "scores" and error["type"] == "ValueError"
-            and ("matmul" in error["message"] or "aligned" in error["message"])):
+    if probe.step.name == "scores" and error["type"] == "ValueError" and _untransposed_product(probe, error):
         return "missing_transpose"
     return "exception"
 
 
+def _untransposed_product(probe, error):
+    """numpy's own words for Q @ K (or np.dot(Q, K)) with both operands (n, d_k)."""
+    n, d_k = probe.args[0].shape
+    message = error.get("message", "")
+    sizes = _MATMUL_SIZES.search(message)
+    if sizes and message.startswith("matmul"):
+        return tuple(map(int, sizes.groups())) == (n, d_k)
+    shapes = _DOT_SHAPES.search(message)
+    if shapes:
+        return tuple(map(int, shapes.groups())) == (n, d_k, n, d_k)
+    return False
+
+
 def check_value(probe, value):
-    """Layers: type → shape → finite → values; then named mistakes explain any failure."""
+    """(passed, generic code, detail, named mistakes the value matches)."""
     outputs = probe.step.outputs
     if len(outputs) > 1:
         if not isinstance(value, (tuple, list)) or len(value) != len(outputs):
             return False, "wrong_type", {"got": describe_type(value), "expected_count": len(outputs),
-                                         "names": [o.name for o in outputs]}
+                                         "names": [o.name for o in outputs]}, []
         values = list(value)
     else:
         values = [value]
@@ -139,13 +222,24 @@ def check_value(probe, value):
         if not ok:
             failures.append((code, dict(detail, output=output.name)))
     if not failures:
-        return True, None, {}
+        return True, None, {}, []
+    code, detail = failures[0]
+    return False, code, detail, _named(probe, values)
+
+
+def _named(probe, values):
+    """Codes of the step's mistakes whose prediction equals `values` and differs from the answer."""
+    outputs = probe.step.outputs
+    expected = list(probe.expected)
+    matched = []
     for mistake in probe.step.mistakes:
         for candidate in mistake.candidates(probe):
+            if candidate is None or _matches(outputs, expected, candidate):
+                continue  # a prediction equal to the right answer explains nothing
             if _matches(outputs, values, candidate):
-                return False, mistake.code, failures[0][1]
-    code, detail = failures[0]
-    return False, code, detail
+                matched.append(mistake.code)
+                break
+    return matched
 
 
 def describe_type(value):
@@ -181,17 +275,21 @@ def check_array(probe, output, got, expected):
             detail["no_return"] = True
         return False, "wrong_type", detail
     if array.shape != expected.shape:
+        detail = {"rtol": RTOL, "atol": _atol(expected), "got_shape": array.shape,
+                  "expected_shape": expected.shape, "got_preview": preview(array),
+                  "expected_preview": preview(expected)}
         if array.T.shape == expected.shape and _close(array.T, expected):
-            return False, "transposed", {"got_shape": array.shape, "expected_shape": expected.shape}
-        return False, "wrong_shape", {"got_shape": array.shape, "expected_shape": expected.shape}
-    finite = np.isfinite(array)
-    if not finite.all() and np.isfinite(expected).all():
-        bad = np.argwhere(~finite)
-        return False, "not_finite", {"count": int(bad.shape[0]), "total": int(array.size),
-                                     "where": _cell(probe, output, tuple(bad[0]))}
-    if not _close(array, expected):
-        return False, "wrong_values", _mismatch(probe, output, array, expected)
-    return True, None, {}
+            return False, "transposed", detail
+        return False, "wrong_shape", detail
+    if _close(array, expected):
+        return True, None, {}
+    detail = _mismatch(probe, output, array, expected)
+    if "not_finite" in detail:
+        return False, "not_finite", detail
+    if array.ndim == 2 and array.shape[0] == array.shape[1] and _close(array.T, expected):
+        # A square table read the other way round: same shape, rows and columns swapped.
+        return False, "transposed", detail
+    return False, "wrong_values", detail
 
 
 def _close(a, b):
@@ -208,18 +306,22 @@ def _mismatch(probe, output, got, expected):
     """The numbers a message needs, in assert_allclose's order: how many, how badly, which cell."""
     with np.errstate(all="ignore"):
         difference = np.abs(got - expected)
-        bad = ~np.isclose(got, expected, rtol=RTOL, atol=_atol(expected))
-    worst = np.unravel_index(int(np.nanargmax(np.where(bad, difference, -1))), got.shape) if got.ndim else ()
-    detail = {
-        "rtol": RTOL, "atol": _atol(expected), "shape": got.shape,
-        "mismatched": int(bad.sum()), "total": int(got.size),
-        "max_abs": float(np.nanmax(difference)),
-        "cell": _cell(probe, output, worst),
-        "got_value": float(got[worst]), "expected_value": float(expected[worst]),
-        "got_preview": preview(got), "expected_preview": preview(expected),
-    }
+        bad = ~np.isclose(got, expected, rtol=RTOL, atol=_atol(expected), equal_nan=True)
+    detail = {"rtol": RTOL, "atol": _atol(expected), "shape": got.shape,
+              "mismatched": int(bad.sum()), "total": int(got.size),
+              "got_preview": preview(got), "expected_preview": preview(expected)}
+    non_finite = ~np.isfinite(got) & np.isfinite(expected)
+    if non_finite.any():
+        detail["not_finite"] = {"count": int(non_finite.sum()),
+                                "where": _cell(probe, output, tuple(np.argwhere(non_finite)[0]))}
+    measurable = bad & np.isfinite(difference)
+    if measurable.any():
+        worst = np.unravel_index(int(np.argmax(np.where(measurable, difference, -1.0))), got.shape)
+        detail.update(cell=_cell(probe, output, worst), got_value=float(got[worst]),
+                      expected_value=float(expected[worst]), max_abs=float(difference[worst]))
     if output.rows_sum_to_one:
-        detail["row_sums"] = preview(got.sum(axis=-1))
+        with np.errstate(all="ignore"):
+            detail["row_sums"] = preview(got.sum(axis=-1))
     return detail
 
 
@@ -241,6 +343,7 @@ def _cell(probe, output, index):
 
 
 def preview(array):
+    """The values cut short: at most PREVIEW rows and columns, three decimals."""
     return np.array2string(np.asarray(array, dtype=float), precision=3, suppress_small=True,
                            threshold=PREVIEW * PREVIEW, edgeitems=PREVIEW // 2,
                            max_line_width=100)
@@ -267,8 +370,15 @@ def check_mapping(probe, output, got, expected):
         return True, None, {}
     wrong = [(k, normal.get(k), v) for k, v in expected.items() if normal.get(k) != v]
     return False, "wrong_values", {"mismatched": len(wrong), "total": len(expected),
-                                   "first": [str(x) for x in wrong[0]] if wrong else None,
-                                   "extra_keys": [str(k) for k in normal if k not in expected][:5]}
+                                   "first": [repr(x) for x in wrong[0]] if wrong else None,
+                                   "extra_keys": [str(k) for k in normal if k not in expected][:5],
+                                   "got_preview": _mapping_preview(normal),
+                                   "expected_preview": _mapping_preview(expected)}
+
+
+def _mapping_preview(mapping):
+    items = [f"{k!r}: {v!r}" for k, v in list(mapping.items())[:PREVIEW]]
+    return "{" + ", ".join(items) + (", …" if len(mapping) > PREVIEW else "") + "}"
 
 
 def _matches(outputs, values, candidate):

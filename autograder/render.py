@@ -30,37 +30,54 @@ class Messages:
 
 
 def step_feedback(result, lang="ko"):
-    """Everything a student needs about one step, most useful first."""
+    """Everything a student needs about one step: verdict, first public failure in detail,
+    hidden failures by name only, then likely causes and one hint to the page."""
     say = Messages(lang)
     lines = [say("text", "step_header", name=result.name, score=_points(result.score),
                  max_score=_points(result.max_score), status=say("status", result.status))]
     if result.status == "passed":
         lines.append("  " + say("text", "passed_line", count=len({c.case for c in result.cases})))
         return "\n".join(lines)
-    failing = [c for c in result.cases if not c.passed]
+    failing = [c for c in result.cases if not c.passed and c.code != "not_run"]
     public = [c for c in failing if not c.hidden]
     hidden = [c for c in failing if c.hidden]
-    if public:
-        first = public[0]
-        lines.append("  " + say("text", "case_failed", case=_case_name(say, first),
-                                title=say.stepwise("title", result.name, first.code)))
-        lines.extend("    " + line for line in _explain(say, result, first))
-        for other in public[1:]:
-            lines.append("  " + say("text", "case_failed", case=_case_name(say, other),
-                                    title=say.stepwise("title", result.name, other.code)))
+    for position, case in enumerate(public):
+        lines.append("  " + say("text", "case_failed", case=_case_name(say, case),
+                                title=say.stepwise("title", result.name, case.code)))
+        if position == 0:
+            lines.extend("    " + line for line in _explain(say, result, case))
     if hidden:
-        titles = []
-        for case in hidden:
-            title = say.stepwise("title", result.name, case.code)
-            if title not in titles:
-                titles.append(title)
-        total_hidden = len([c for c in result.cases if c.hidden])
-        lines.append("  " + say("text", "hidden_summary", failed=len(hidden), total=total_hidden,
-                                titles=", ".join(titles)))
+        lines.extend("  " + line for line in _hidden_lines(say, result, hidden, shown_error=any(
+            "error" in c.detail for c in public[:1])))
     for code in result.mistakes:
         lines.append("  " + say("text", "cause", text=_cause(say, result, code)))
-    lines.append("  " + say("text", "hint", text=_hint(say, result)))
+    lines.append("  " + say("text", "hint", page_step=result.page_step, text=_hint(say, result)))
     return "\n".join(lines)
+
+
+def _hidden_lines(say, result, hidden, shown_error):
+    """Hidden failures: how many cases and what they look like; never their inputs or values."""
+    titles = []
+    for case in hidden:
+        title = say.stepwise("title", result.name, case.code)
+        if title not in titles:
+            titles.append(title)
+    failed = len({c.case for c in hidden})
+    total = len({c.case for c in result.cases if c.hidden})
+    lines = [say("text", "hidden_summary", failed=failed, total=total, titles=", ".join(titles))]
+    errors = [c.detail["error"] for c in hidden if "error" in c.detail]
+    if errors and not shown_error:
+        # The error's type and the student's own line; its message may quote hidden sizes.
+        error = errors[0]
+        frames = error.get("frames") or []
+        if frames:
+            filename, line, function, text = frames[-1]
+            lines.append("  " + say("text", "hidden_error_at", type=error["type"], function=function,
+                                    place=say("text", "place_line", filename=filename, line=line),
+                                    line=text))
+        else:
+            lines.append("  " + say("text", "hidden_error", type=error["type"]))
+    return lines
 
 
 def _points(value):
@@ -80,9 +97,29 @@ def _cause(say, result, code):
     return say.stepwise("cause", result.name, code, **params)
 
 
+def page_facts():
+    """Numbers of the lab page that hints may quote (facts, taken from autograder.lab)."""
+    decimals, weights = lab.PRINTED["weights"]
+    _, output = lab.PRINTED["output"]
+    first = weights[0]
+    return {
+        "hand": lab.HAND_SCORE,
+        "first_word": lab.WORDS[0],
+        "second_word": lab.WORDS[1],
+        "first_row": " + ".join(f"{w:.{decimals}f}" for w in first),
+        "first_row_best": lab.WORDS[first.index(max(first))],
+        "first_row_best_weight": f"{max(first):.{decimals}f}",
+        "apple_row": "[" + ", ".join(f"{v:.2f}" for v in output[1]) + "]",
+        "most_attended": ", ".join(f"'{k}' → '{v}'" for k, v in lab.PRINTED_MOST_ATTENDED.items()),
+    }
+
+
 def _hint(say, result):
+    """One hint: the first mistake's own hint (for this step, else for any step), else the step's."""
     step = STEPS_BY_NAME[result.name]
-    return say("hint", step.hint, page_step=step.page_step, hand=lab.HAND_SCORE)
+    hints = say.table["hint"]
+    keys = [key for code in result.mistakes for key in (f"{result.name}.{code}", code) if key in hints]
+    return say("hint", keys[0] if keys else step.hint, **page_facts())
 
 
 def _explain(say, result, case):
@@ -101,31 +138,47 @@ def _explain(say, result, case):
     if "expected_count" in d:
         lines.append(say("text", "wrong_count", got=d["got"], expected_count=d["expected_count"],
                          names=", ".join(d["names"])))
-    elif "got" in d and "mismatched" not in d:
+        return lines
+    if "got" in d:
         lines.append(say("text", "no_return") if d.get("no_return") else say("text", "wrong_type", got=d["got"]))
+        return lines
+    if "first" in d:
+        return lines + _mapping_lines(say, d)
+    if "rtol" in d:
+        lines.append(say("text", "criterion", rtol=d["rtol"], atol=d["atol"]))
     if "got_shape" in d:
         lines.append(say("text", "shape_mismatch", got_shape=_shape(d["got_shape"]),
                          expected_shape=_shape(d["expected_shape"])))
-    if "count" in d and "where" in d:
-        lines.append(say("text", "not_finite", count=d["count"], total=d["total"], where=_where(say, d["where"])))
-    if "first" in d:
-        if d["first"]:
-            word, got, expected = d["first"]
-            lines.append(say("text", "mapping_mismatch", mismatched=d["mismatched"], total=d["total"],
-                             word=word, got=got, expected=expected))
-        if d.get("extra_keys"):
-            lines.append(say("text", "mapping_extra", keys=", ".join(d["extra_keys"])))
-    elif "mismatched" in d:
-        lines.append(say("text", "criterion", rtol=d["rtol"], atol=d["atol"]))
+    elif "shape" in d:
         lines.append(say("text", "shape_ok", shape=_shape(d["shape"])))
+    if "not_finite" in d:
+        bad = d["not_finite"]
+        lines.append(say("text", "not_finite", count=bad["count"], total=d["total"],
+                         where=_where(say, bad["where"])))
+    if "mismatched" in d:
         lines.append(say("text", "mismatched", mismatched=d["mismatched"], total=d["total"],
                          percent=100.0 * d["mismatched"] / max(d["total"], 1)))
+    if "cell" in d:
         lines.append(say("text", "worst_cell", where=_where(say, d["cell"]), got=d["got_value"],
                          expected=d["expected_value"], difference=d["max_abs"]))
-        if "row_sums" in d:
-            lines.append(say("text", "row_sums", sums=d["row_sums"]))
+    if "row_sums" in d:
+        lines.append(say("text", "row_sums", sums=d["row_sums"]))
+    if "got_preview" in d:
         lines.extend(say("text", "values_got", preview=d["got_preview"]).split("\n"))
         lines.extend(say("text", "values_expected", preview=d["expected_preview"]).split("\n"))
+    return lines
+
+
+def _mapping_lines(say, d):
+    lines = [say("text", "mapping_criterion"),
+             say("text", "mapping_mismatch", mismatched=d["mismatched"], total=d["total"])]
+    if d["first"]:
+        word, got, expected = d["first"]
+        lines.append(say("text", "mapping_first", word=word, got=got, expected=expected))
+    if d.get("extra_keys"):
+        lines.append(say("text", "mapping_extra", keys=", ".join(d["extra_keys"])))
+    lines.append(say("text", "values_got", preview=d["got_preview"]).replace("\n", " "))
+    lines.append(say("text", "values_expected", preview=d["expected_preview"]).replace("\n", " "))
     return lines
 
 
@@ -143,6 +196,7 @@ def _where(say, cell):
 
 
 def _error_lines(say, error):
+    """The student's error and their own lines (the worker keeps only frames of their file)."""
     lines = [say("text", "error_message", type=error["type"], message=error["message"])]
     for filename, line, function, text in error.get("frames", [])[-3:]:
         lines.append(say("text", "error_line", place=say("text", "place_line", filename=filename, line=line),

@@ -35,7 +35,12 @@ class Probe:
 
 @dataclass(frozen=True)
 class Mistake:
-    """A known mistake: what a student making it would return for a probe (or None: not applicable)."""
+    """A known mistake: what a student making it would return for a probe.
+
+    `candidates(probe)` yields one prediction per way of making the mistake (none when it cannot
+    be made on that probe). Predictions equal to the right answer are never reported, but they
+    should still be yielded: a passing case then counts as consistent with the mistake.
+    """
 
     code: str
     candidates: object  # Callable[[Probe], Iterable[tuple]]
@@ -110,12 +115,22 @@ def _elementwise(p):
     Q, K = p.args
     if Q.shape == K.shape:
         yield (Q * K,)
+        # Summing each row of Q * K gives only the matching pairs: the diagonal of the table.
+        yield ((Q * K).sum(axis=1),)
+        yield ((Q * K).sum(axis=1, keepdims=True),)
 
 
 @_quietly
 def _scaled_early(p):
     Q, K = p.args
     yield (Q @ K.T / np.sqrt(K.shape[1]),)
+
+
+@_quietly
+def _untransposed(p):
+    Q, K = p.args
+    if Q.shape[1] == K.shape[0]:  # only then does Q @ K run instead of raising
+        yield (Q @ K,)
 
 
 # softmax -----------------------------------------------------------------------------------
@@ -149,10 +164,15 @@ def _no_exp(p):
 
 @_quietly
 def _unstable(p):
+    """exp without subtracting a maximum, along rows, along columns or over the whole table."""
     (x,) = p.args
-    naive = np.exp(x) / np.exp(x).sum(axis=-1, keepdims=True)
-    if not np.all(np.isfinite(naive)):
-        yield (naive,)
+    sums = [lambda e: e.sum(axis=-1, keepdims=True)]
+    if x.ndim == 2 and x.shape[0] > 1:
+        sums += [lambda e: e.sum(axis=0, keepdims=True), lambda e: e.sum()]
+    for total in sums:
+        naive = np.exp(x) / total(np.exp(x))
+        if not np.all(np.isfinite(naive)):
+            yield (naive,)
 
 
 # mix ---------------------------------------------------------------------------------------
@@ -190,8 +210,9 @@ def _scale_by_dk(p):
 
 @_quietly
 def _scale_wrong_dim(p):
-    right = p.case.d_k
-    for wrong in {p.case.d_model, p.trace.V.shape[1]} - {right}:
+    # X's width, V's width or the number of words (K.shape[0]) in place of K's width. Each is
+    # yielded even where it equals d_k, so a case it gets right does not count against it.
+    for wrong in (p.case.d_model, p.trace.V.shape[1], p.trace.K.shape[0]):
         yield _attention_with(p, np.sqrt(wrong))
 
 
@@ -208,10 +229,12 @@ def _return_order(p):
     yield (p.expected[1], p.expected[0])
 
 
+PAGE_DIVISOR = 2.0  # √d_k for the page's d_k = 4
+
+
 @_quietly
 def _fixed_page_scale(p):
-    if p.case.d_k != 4:
-        yield _attention_with(p, 2.0)
+    yield _attention_with(p, PAGE_DIVISOR)
 
 
 # most_attended -----------------------------------------------------------------------------
@@ -250,7 +273,8 @@ STEPS = (
          (Mistake("qkv_order", _qkv_order), Mistake("same_weight", _same_weight)),
          hint="make_qkv_shapes"),
     Step("scores", 1, 3, ("Q", "K"), (Output("scores", columns="words"),), _scores_probes,
-         (Mistake("elementwise", _elementwise), Mistake("scaled_early", _scaled_early)),
+         (Mistake("elementwise", _elementwise), Mistake("scaled_early", _scaled_early),
+          Mistake("missing_transpose", _untransposed)),
          hint="scores_hand"),
     Step("softmax", 2, 4, ("x",), (Output("weights", columns="words", rows_sum_to_one=True),),
          _softmax_probes,
