@@ -56,16 +56,15 @@ def run_build(args):
     return 0
 
 
-def build(out, root=ROOT, step_seconds=10.0, lang="ko", self_check=True):
+def build(out, assignments=ROOT / "assignments", step_seconds=10.0, lang="ko", self_check=True):
     """Write both halves under `out`; raise BuildError when the zip does not grade as it must."""
-    out, root = pathlib.Path(out), pathlib.Path(root)
-    assignments = root / "assignments"
+    out, assignments = pathlib.Path(out), pathlib.Path(assignments)
     for name in (NOTEBOOK, SCRIPT):
         if not (assignments / name).is_file():
             raise BuildError(f"missing {assignments / name}")
     student = _fresh(out / "student")
     write_student_half(student, assignments)
-    zip_path = write_autograder_zip(_fresh(out / "autograder"), root, student / "tests",
+    zip_path = write_autograder_zip(_fresh(out / "autograder"), ROOT, student / "tests",
                                     step_seconds, lang)
     checks = check_zip(zip_path, assignments) if self_check else []
     return {"student": student, "zip": zip_path, "checks": checks}

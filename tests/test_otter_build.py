@@ -1,0 +1,254 @@
+"""`autograder build`: the student half (no reference, no hidden cases) and the autograder zip."""
+import ast
+import importlib
+import io
+import json
+import sys
+import zipfile
+
+import nbformat
+import pytest
+
+from autograder.cases import public_cases
+from autograder.grading import grade_file
+from autograder.hidden import hidden_cases
+from autograder.otter import build as otter_build
+from autograder.otter.plugin import remove_untrusted, without_otter_cells
+from autograder.otter.results import otter_test_files, public_view
+from autograder.render import step_feedback
+from autograder.steps import STEPS, TOTAL_POINTS
+
+from conftest import ROOT
+
+SOLUTION = ROOT / "solutions" / "attention.py"
+HIDDEN = ROOT / "autograder" / "hidden.py"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("build")
+    return otter_build.build(out, self_check=False)
+
+
+def every_file(folder):
+    """(name, bytes) of every file under folder, zip members included."""
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        data = path.read_bytes()
+        yield str(path.relative_to(folder)), data
+        if zipfile.is_zipfile(io.BytesIO(data)):
+            with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                for member in archive.namelist():
+                    yield f"{path.name}!{member}", archive.read(member)
+
+
+def reference_lines():
+    """Statements of the reference's step functions that compute an answer."""
+    source = SOLUTION.read_text("utf-8")
+    lines = []
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef):
+            for statement in node.body:
+                text = ast.get_source_segment(source, statement)
+                if any(mark in text for mark in ("@", "exp(", "idxmax", "sqrt", ".sum(")):
+                    lines.append(text)
+    return lines
+
+
+def test_reference_lines_are_found_by_the_scan():
+    lines = reference_lines()
+    assert "return Q @ K.T" in lines and len(lines) >= 6
+
+
+def test_student_half_holds_no_reference_and_no_hidden_case(built):
+    student = built["student"]
+    names = [name for name, _ in every_file(student)]
+    assert not [n for n in names if n.rsplit("/", 1)[-1] in ("hidden.py", "reference.py", "attention.py",
+                                                              "grading.py", "runner.py", "zygote.py")]
+    assert not [n for n in names if "solutions" in n]
+    hidden_text = HIDDEN.read_text("utf-8")
+    forbidden = reference_lines() + [case.name for case in hidden_cases()] + [
+        line.strip() for line in hidden_text.splitlines() if "random_case(" in line] + ["hidden_cases"]
+    for name, data in every_file(student):
+        text = data.decode("utf-8", "replace")
+        for needle in forbidden:
+            assert needle not in text, f"{needle!r} found in student/{name}"
+
+
+def test_student_half_has_the_notebook_twin_tests_and_public_checks(built):
+    student = built["student"]
+    assert (student / "self_attention_lab.ipynb").is_file() and (student / "self_attention_lab.py").is_file()
+    assert sorted(p.stem for p in (student / "tests").glob("*.py")) == sorted(s.name for s in STEPS)
+    notebook = nbformat.read(student / "self_attention_lab.ipynb", as_version=4)
+    assert all(not c.get("outputs") for c in notebook.cells if c.cell_type == "code")
+    data = json.loads((student / "attention_check" / "public_data.json").read_text("utf-8"))
+    assert [c["name"] for c in data["cases"]] == [c.name for c in public_cases()]
+    assert [s["name"] for s in data["steps"]] == [s.name for s in STEPS]
+
+
+def test_test_files_are_otter_exception_tests_worth_the_step_points(built):
+    from otter.test_files import create_test_file
+    from otter.nbmeta_config import NBMetadataConfig
+
+    for step in STEPS:
+        test_file = create_test_file(str(built["student"] / "tests" / f"{step.name}.py"), NBMetadataConfig())
+        assert test_file.name == step.name
+        assert test_file.possible == step.points
+        assert all(not case.hidden for case in test_file.test_cases)
+
+
+def test_autograder_half_is_one_otter_zip_carrying_the_engine(built):
+    zips = list((built["zip"].parent).iterdir())
+    assert zips == [built["zip"]] and built["zip"].suffix == ".zip"
+    with zipfile.ZipFile(built["zip"]) as archive:
+        members = set(archive.namelist())
+        assert {"run_autograder", "run_otter.py", "setup.sh", "environment.yml", "otter_config.json"} <= members
+        assert {f"tests/{s.name}.py" for s in STEPS} <= members
+        wheels = [m for m in members if m.startswith("files/") and m.endswith(".whl")]
+        assert len(wheels) == 1
+        config = json.loads(archive.read("otter_config.json"))
+        environment = archive.read("environment.yml").decode()
+        wheel_bytes = archive.read(wheels[0])
+    assert config["plugins"][0].keys() == {otter_build.PLUGIN}
+    assert config["show_hidden"] and not config["grade_from_log"]
+    for requirement in ("numpy", "pandas", "otter-grader", f"/autograder/source/{wheels[0]}"):
+        assert requirement in environment
+    with zipfile.ZipFile(io.BytesIO(wheel_bytes)) as wheel:
+        inside = set(wheel.namelist())
+        metadata = next(wheel.read(m).decode() for m in inside if m.endswith("METADATA"))
+    assert {"autograder/hidden.py", "solutions/attention.py", "autograder/locale/ko.toml",
+            "autograder/otter/plugin.py", "autograder/sandbox/zygote.py"} <= inside
+    assert "Requires-Dist: numpy" in metadata and "Requires-Dist: pandas" in metadata
+
+
+def test_the_public_check_package_works_without_the_engine(built, tmp_path):
+    """Imported with autograder and solutions blocked, as on a student's machine."""
+    script = f"""
+import importlib.abc, sys
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("autograder", "solutions"):
+            raise ImportError("blocked: " + name)
+sys.meta_path.insert(0, Block())
+sys.path.insert(0, {str(built['student'])!r})
+from attention_check.check import check_step
+import numpy as np
+def softmax(x):
+    e = np.exp(x - x.max(axis=0, keepdims=True))
+    return e / e.sum(axis=0, keepdims=True)
+try:
+    check_step("softmax", {{"softmax": softmax}}, "en")
+except AssertionError as error:
+    print(error)
+"""
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "softmax — 0/2" in done.stdout and "public case 'page'" in done.stdout
+
+
+def load_kit(student):
+    sys.path.insert(0, str(student))
+    try:
+        return importlib.import_module("attention_check.check")
+    finally:
+        sys.path.remove(str(student))
+
+
+def solution_namespace(**replacements):
+    namespace = {}
+    exec(compile(SOLUTION.read_text("utf-8"), str(SOLUTION), "exec"), namespace)
+    for name, source in replacements.items():
+        exec(source, namespace)
+    return namespace
+
+
+PLANTED = {
+    "softmax": "def softmax(x):\n    e = np.exp(x - x.max(axis=0, keepdims=True))\n"
+               "    return e / e.sum(axis=0, keepdims=True)\n",
+    "mix": "def mix(weights, V):\n    return weights.T @ V\n",
+    "self_attention": "def self_attention(X, W_Q, W_K, W_V):\n    Q, K, V = make_qkv(X, W_Q, W_K, W_V)\n"
+                      "    w = softmax(scores(Q, K))\n    return mix(w, V), w\n",
+}
+
+
+@pytest.mark.parametrize("planted", sorted(PLANTED))
+def test_public_checks_say_what_the_engine_says_on_public_cases(built, zygote, plan, tmp_path, planted):
+    kit = load_kit(built["student"])
+    try:
+        namespace = solution_namespace(**{planted: PLANTED[planted]})
+        path = tmp_path / "planted.py"
+        path.write_text(SOLUTION.read_text("utf-8") + "\n" + PLANTED[planted], "utf-8")
+        engine = grade_file(path, zygote, plan=plan)
+        for step in engine.steps:
+            public = kit.judge_public(step.name, namespace)
+            assert (public.score, public.status) == (public_view(step).score, public_view(step).status)
+            assert step_feedback(public, "en") == step_feedback(public_view(step), "en")
+        assert [s.name for s in engine.steps if s.status != "passed"] == [planted]
+    finally:
+        for name in [m for m in sys.modules if m.split(".")[0] == "attention_check"]:
+            del sys.modules[name]
+
+
+def test_public_check_of_the_composed_step_uses_expected_values_for_the_other_steps(built):
+    """A wrong softmax costs the softmax step only, on the student side as in the engine."""
+    kit = load_kit(built["student"])
+    try:
+        namespace = solution_namespace(softmax=PLANTED["softmax"])
+        own_softmax = namespace["softmax"]
+        assert kit.judge_public("self_attention", namespace).status == "passed"
+        assert kit.judge_public("softmax", namespace).status == "failed"
+        assert namespace["softmax"] is own_softmax  # the student's function is put back
+        with pytest.raises(AssertionError, match="softmax"):
+            kit.check_step("softmax", namespace)
+        assert kit.judge_public("mix", {}).status == "missing"
+    finally:
+        for name in [m for m in sys.modules if m.split(".")[0] == "attention_check"]:
+            del sys.modules[name]
+
+
+def test_otter_results_keep_the_engine_scores_and_split_public_from_hidden(zygote, plan, tmp_path):
+    path = tmp_path / "planted.py"
+    path.write_text(SOLUTION.read_text("utf-8") + "\n" + PLANTED["softmax"], "utf-8")
+    result = grade_file(path, zygote, plan=plan)
+    files = {tf.name: tf for tf in otter_test_files(result, "en")}
+    assert list(files) == [s.name for s in STEPS]
+    assert sum(tf.possible for tf in files.values()) == pytest.approx(TOTAL_POINTS)
+    for step in result.steps:
+        test_file = files[step.name]
+        assert test_file.score == step.score and test_file.possible == pytest.approx(step.max_score)
+        assert [c.hidden for c in test_file.test_cases] == [False, True]
+    softmax = files["softmax"]
+    public, hidden = softmax.test_case_results
+    assert not public.passed and "hidden case" not in public.message
+    assert "column" in public.message.lower()
+    assert "hidden" in hidden.message
+
+
+def test_remove_untrusted_deletes_logs_and_pickles_anywhere(tmp_path):
+    (tmp_path / "deep").mkdir()
+    for name in (".OTTER_LOG", "deep/x.pkl", "deep/y.PICKLE", "z.dill", "keep.ipynb", "keep.py"):
+        (tmp_path / name).write_bytes(b"data")
+    assert remove_untrusted(tmp_path) == [".OTTER_LOG", "deep/x.pkl", "deep/y.PICKLE", "z.dill"]
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["keep.ipynb", "keep.py"]
+
+
+def test_otter_plumbing_cells_are_emptied_before_grading():
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("import otter", metadata={"tags": ["grader-init"]}),
+        nbformat.v4.new_code_cell("def softmax(x):\n    return x", metadata={"tags": ["step:softmax"]}),
+        nbformat.v4.new_code_cell('grader.check("softmax")', metadata={"tags": ["check:softmax"]}),
+        nbformat.v4.new_code_cell("grader.export()", metadata={"tags": ["export"]}),
+    ])
+    data = nbformat.writes(notebook).encode()
+    cleaned = json.loads(without_otter_cells("lab.ipynb", data))
+    assert ["".join(c["source"]) for c in cleaned["cells"]] == ["", "def softmax(x):\n    return x", "", ""]
+    assert without_otter_cells("lab.py", b"grader.check('x')") == b"grader.check('x')"
+    assert without_otter_cells("lab.ipynb", b"{not json") == b"{not json"
+    assert without_otter_cells("lab.ipynb", b'{"cells": [1, {"metadata": []}]}') == \
+        b'{"cells": [1, {"metadata": []}]}'
+
+
+def test_build_refuses_assignments_without_the_notebook(tmp_path):
+    with pytest.raises(otter_build.BuildError, match="self_attention_lab.ipynb"):
+        otter_build.build(tmp_path / "out", assignments=tmp_path, self_check=False)

@@ -1,0 +1,184 @@
+"""The built autograder zip under the real `otter run`: scores, feedback, and what it refuses."""
+import argparse
+import json
+import pickle
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import nbformat
+import pytest
+
+from autograder.otter import build as otter_build
+from autograder.steps import STEPS
+
+from conftest import ROOT
+
+ASSIGNMENTS = ROOT / "assignments"
+sys.path.insert(0, str(ASSIGNMENTS))
+import fill  # noqa: E402  (assignments/ is not a package)
+
+sys.path.remove(str(ASSIGNMENTS))
+
+NOTEBOOK = ASSIGNMENTS / "self_attention_lab.ipynb"
+SCRIPT = ASSIGNMENTS / "self_attention_lab.py"
+STEP_SECONDS = 2.0
+
+# Planted mistakes, each the whole new body of one step function.
+MISTAKES = {
+    "softmax": "    e = np.exp(x - x.max(axis=0, keepdims=True))\n    return e / e.sum(axis=0, keepdims=True)\n",
+    "mix": "    return weights.T @ V\n",
+    "most_attended": "    table = pd.DataFrame(weights, index=words, columns=words)\n"
+                     "    return table.idxmin(axis=1).to_dict()\n",
+}
+PATCH_OTTER = '''import otter.test_files.abstract_test as _otter_tests
+_original = _otter_tests.TestCaseResult.__init__
+def _always_passed(self, test_case, message, passed):
+    _original(self, test_case, message, True)
+_otter_tests.TestCaseResult.__init__ = _always_passed
+'''
+
+
+class Marker:
+    """A pickle that, once loaded, creates a file: stands for code run by deserialising a log."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __reduce__(self):
+        return (shutil.copy, (__file__, self.path))
+
+
+def with_body(notebook, step, body):
+    changed = nbformat.reads(nbformat.writes(notebook), as_version=4)
+    for cell in changed.cells:
+        if f"step:{step}" in cell.metadata.get("tags", []):
+            header, _, _ = cell.source.partition('"""')
+            docstring_end = cell.source.index('"""', len(header) + 3) + 3
+            cell.source = cell.source[:docstring_end] + "\n" + body
+    return changed
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """Build once, then run `otter run` on every submission at the same time."""
+    work = tmp_path_factory.mktemp("otter")
+    built = otter_build.build(work / "build", step_seconds=STEP_SECONDS, self_check=False)
+    stubs = nbformat.read(NOTEBOOK, as_version=4)
+    reference = fill.fill_notebook(stubs)
+    planted = reference
+    for step, body in MISTAKES.items():
+        planted = with_body(planted, step, body)
+    attack = with_body(reference, "softmax", "    import time\n    time.sleep(10 ** 6)\n")
+    attack.cells.append(nbformat.v4.new_code_cell(PATCH_OTTER))
+    attack.cells.append(nbformat.v4.new_code_cell("import os\nos._exit(0)"))
+    marker = work / "log-was-loaded"
+    submissions = {}
+    for name, notebook in (("reference", reference), ("stubs", stubs), ("planted", planted),
+                           ("attack", attack)):
+        folder = work / name
+        folder.mkdir()
+        submissions[name] = folder / "self_attention_lab.ipynb"
+        nbformat.write(notebook, submissions[name])
+    (work / "script").mkdir()
+    submissions["script"] = work / "script" / "self_attention_lab.py"
+    submissions["script"].write_text(fill.fill_script(SCRIPT.read_text("utf-8")), "utf-8")
+    exported = work / "attack" / "exported.zip"
+    with zipfile.ZipFile(exported, "w") as archive:
+        archive.write(submissions["attack"], "self_attention_lab.ipynb")
+        archive.writestr(".OTTER_LOG", pickle.dumps(Marker(str(marker))))
+    submissions["attack"] = exported
+    processes = {}
+    for name, path in submissions.items():
+        out = path.parent / "out"
+        out.mkdir()
+        processes[name] = (out, subprocess.Popen(
+            [sys.executable, "-m", "otter", "run", "-a", str(built["zip"]), "-o", str(out), str(path)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+    results = {}
+    for name, (out, process) in processes.items():
+        output, _ = process.communicate(timeout=300)
+        assert process.returncode == 0, output[-3000:]
+        results[name] = json.loads((out / "results.json").read_text("utf-8"))
+    results["marker"] = marker
+    return results
+
+
+def per_step(results):
+    return {t["name"]: t for t in results["tests"] if "max_score" in t}
+
+
+def test_reference_notebook_and_script_get_full_marks(graded):
+    for name in ("reference", "script"):
+        steps = per_step(graded[name])
+        assert list(steps) == [s.name for s in STEPS]
+        for step in STEPS:
+            assert (steps[step.name]["score"], steps[step.name]["max_score"]) == (step.points, step.points)
+
+
+def test_untouched_stubs_get_zero_and_say_not_implemented(graded):
+    steps = per_step(graded["stubs"])
+    assert all(steps[s.name]["score"] == 0 and steps[s.name]["max_score"] == s.points for s in STEPS)
+    public = next(t for t in graded["stubs"]["tests"] if t["name"] == "Public Tests")
+    assert public["visibility"] == "visible"
+    assert public["output"].count("아직 구현하지 않았습니다") >= len(STEPS)
+
+
+def test_planted_mistakes_cost_their_steps_and_are_diagnosed(graded):
+    steps = per_step(graded["planted"])
+    for step in STEPS:
+        expected_full = step.name not in MISTAKES
+        assert (steps[step.name]["score"] == step.points) is expected_full, step.name
+    public = next(t for t in graded["planted"]["tests"] if t["name"] == "Public Tests")["output"]
+    assert "행이 아니라 열 방향으로 계산했습니다" in public  # softmax over columns
+    assert "각 열의 합이 1 이 되도록 나눴습니다" in public
+    assert "weights.T @ V" in public  # the transposed mix, named
+    assert "idxmin" in steps["most_attended"]["output"] or "가장 작은" in steps["most_attended"]["output"]
+
+
+def test_hidden_cases_are_shown_only_after_publication(graded):
+    tests = graded["planted"]["tests"]
+    public = next(t for t in tests if t["name"] == "Public Tests")
+    assert "숨은 사례" not in public["output"] and "hidden-" not in public["output"]
+    softmax = per_step(graded["planted"])["softmax"]
+    assert softmax["visibility"] == "after_published"
+    assert "숨은 사례" in softmax["output"]
+
+
+def test_hang_patch_exit_and_pickled_log_change_nothing(graded):
+    steps = per_step(graded["attack"])
+    assert steps["softmax"]["score"] == 0
+    assert "시간" in steps["softmax"]["output"]
+    for step in STEPS:
+        if step.name != "softmax":
+            assert steps[step.name]["score"] == step.points, step.name
+    assert not graded["marker"].exists()
+
+
+def test_build_command_checks_itself_and_reports(tmp_path, capsys):
+    from autograder.cli import main
+
+    assert main(["build", "--out", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out
+    assert "reference: 10 points" in printed and "stubs: 0 points" in printed
+    assert len(list((tmp_path / "autograder").glob("*.zip"))) == 1
+
+
+def test_build_fails_when_the_reference_does_not_get_full_marks(tmp_path):
+    assignments = tmp_path / "assignments"
+    assignments.mkdir()
+    shutil.copy(NOTEBOOK, assignments)
+    shutil.copy(SCRIPT, assignments)
+    (assignments / "fill.py").write_text("def fill_notebook(nb):\n    return nb\n", "utf-8")
+    with pytest.raises(otter_build.BuildError, match="reference: step make_qkv scored 0"):
+        otter_build.build(tmp_path / "out", assignments=assignments, step_seconds=STEP_SECONDS)
+
+
+def test_build_failure_exits_1_with_the_message(monkeypatch, capsys, tmp_path):
+    def failing(*args, **kwargs):
+        raise otter_build.BuildError("the autograder zip does not grade as it must")
+
+    monkeypatch.setattr(otter_build, "build", failing)
+    assert otter_build.run_build(argparse.Namespace(out=str(tmp_path))) == 1
+    assert "does not grade as it must" in capsys.readouterr().err
