@@ -1,0 +1,37 @@
+"""Planted mistake in softmax: shifts the caller's array in place. Every other function is right."""
+import math
+
+import numpy as np
+import pandas as pd
+
+
+def make_qkv(X, W_Q, W_K, W_V):
+    X32 = np.asarray(X, dtype=np.float32)
+    return tuple(np.matmul(X32, np.asarray(W, dtype=np.float32)) for W in (W_Q, W_K, W_V))
+
+
+def scores(Q, K):
+    return Q @ K.T
+
+
+def softmax(x):
+    x -= x.max(axis=-1, keepdims=True)
+    e = np.exp(x)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def mix(weights, V):
+    return np.einsum("ij,jd->id", weights, V)
+
+
+def self_attention(X, W_Q, W_K, W_V):
+    Q, K, V = make_qkv(X, W_Q, W_K, W_V)
+    d_k = Q.shape[1]
+    weights = softmax(np.dot(Q, K.T) / d_k ** 0.5)
+    return np.dot(weights, V), weights
+
+
+def most_attended(weights, words):
+    frame = pd.DataFrame(weights, columns=words)
+    frame.index = words
+    return {word: frame.loc[word].idxmax() for word in words}

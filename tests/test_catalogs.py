@@ -1,0 +1,97 @@
+"""The Korean and English catalogs say the same things: same keys, same placeholders, every code."""
+import string
+
+import pytest
+
+from autograder.render import LANGUAGES, catalog, page_facts
+from autograder.steps import STEPS, STEPS_BY_NAME
+
+STATUSES = ("passed", "failed", "error", "timeout", "missing", "not_implemented")
+# Codes the judge and the grading core report besides the steps' named mistakes.
+GENERAL_CODES = ("missing", "syntax_error", "not_implemented", "exception", "crashed", "timeout",
+                 "wrong_type", "wrong_shape", "transposed", "not_finite", "wrong_values",
+                 "mutates_input", "hardcoded", "missing_transpose", "return_order")
+LOAD_PROBLEMS = ("too_large", "empty", "not_utf8", "notebook_not_json", "notebook_malformed", "unreadable")
+
+
+def placeholders(text):
+    """(field, format spec) pairs of a message, in order; literal text ignored."""
+    return [(field, spec) for _, field, spec, _ in string.Formatter().parse(text) if field is not None]
+
+
+def entries(table):
+    return {(section, key): value for section, keys in table.items() for key, value in keys.items()}
+
+
+def test_same_sections_and_keys():
+    ko, en = entries(catalog("ko")), entries(catalog("en"))
+    assert set(ko) == set(en), set(ko) ^ set(en)
+
+
+@pytest.mark.parametrize("entry", sorted(entries(catalog("en"))), ids=lambda e: ".".join(e))
+def test_same_placeholders(entry):
+    ko_text, en_text = (entries(catalog(lang))[entry] for lang in ("ko", "en"))
+    assert sorted(placeholders(ko_text)) == sorted(placeholders(en_text))
+
+
+def test_placeholder_counts_differ_when_they_differ():
+    """The comparison itself notices a dropped or renamed placeholder."""
+    assert sorted(placeholders("{a} and {b:g}")) != sorted(placeholders("{a} and {b}"))
+    assert sorted(placeholders("{a}")) != sorted(placeholders("{c}"))
+
+
+def has_code(table, section, step, code):
+    return f"{step}.{code}" in table[section] or code in table[section]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_code_has_a_title_and_a_cause(lang):
+    table = catalog(lang)
+    for step in STEPS:
+        for code in GENERAL_CODES + tuple(m.code for m in step.mistakes):
+            for section in ("title", "cause"):
+                assert has_code(table, section, step.name, code), (section, step.name, code)
+    for problem in LOAD_PROBLEMS:
+        assert problem in table["problem"] and problem in table["title"] and problem in table["cause"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_statuses_and_step_hints_exist(lang):
+    table = catalog(lang)
+    assert set(STATUSES) <= set(table["status"])
+    for step in STEPS:
+        assert step.hint in table["hint"], step.name
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_step_specific_keys_name_real_steps_and_codes(lang):
+    table = catalog(lang)
+    for section in ("title", "cause", "hint"):
+        for key in table[section]:
+            if "." in key:
+                step, code = key.split(".", 1)
+                assert step in STEPS_BY_NAME, key
+                known = {m.code for m in STEPS_BY_NAME[step].mistakes} | set(GENERAL_CODES)
+                assert code in known, key
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_hints_only_use_page_facts(lang):
+    facts = set(page_facts())
+    for key, text in catalog(lang)["hint"].items():
+        assert {field for field, _ in placeholders(text)} <= facts, key
+        text.format(**page_facts())
+
+
+def test_page_facts_are_the_page_numbers():
+    facts = page_facts()
+    assert facts["hand"].endswith("= 0.34")
+    assert facts["first_row"] == "0.340 + 0.138 + 0.522"
+    assert facts["apple_row"] == "[-0.80, -1.53, -1.18, 1.02]"
+    assert (facts["first_row_best"], facts["first_row_best_weight"]) == ("먹었다", "0.522")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_catalog_text_mentions_tracebacks_or_internals(lang):
+    for (section, key), text in entries(catalog(lang)).items():
+        assert "Traceback" not in text and "autograder/" not in text, (section, key)
