@@ -8,7 +8,10 @@ MAX_BYTES = 20 * 1024 * 1024
 STUB_CALLS = {"NotImplementedError", "NotImplemented"}
 # Cell magics whose body is still ordinary Python.
 PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug"}
-_ASSIGNED_ESCAPE = re.compile(r"^(\s*)([A-Za-z_][\w\.\[\], ]*?)\s*=\s*[!%]")
+# Each character can match only one way (no nested or overlapping repeats), so a hostile line
+# of a million spaces costs linear time, not quadratic.
+_ASSIGNED_ESCAPE = re.compile(r"^([ \t]*)([A-Za-z_][\w.\[\],]*(?: +[\w.\[\],]+)*) *= *[!%]")
+_ESCAPE_AFTER_EQUALS = re.compile(r"= *[!%]")
 _HELP = re.compile(r"^\s*(\?\??[\w\.]+|[\w\.]+\?\??)\s*$")
 
 
@@ -49,6 +52,8 @@ def _read_notebook(name, text):
         notebook = json.loads(text)
     except ValueError as error:
         return Submission(name, problem="notebook_not_json", problem_detail=str(error)[:200])
+    except RecursionError:
+        return Submission(name, problem="notebook_not_json", problem_detail="nested too deeply")
     cells = notebook.get("cells") if isinstance(notebook, dict) else None
     if not isinstance(cells, list):
         return Submission(name, problem="notebook_malformed", problem_detail="no cell list")
@@ -80,7 +85,7 @@ def without_ipython_syntax(source):
     for line in lines:
         stripped = line.lstrip()
         indent = line[: len(line) - len(stripped)]
-        assigned = _ASSIGNED_ESCAPE.match(line)
+        assigned = _ASSIGNED_ESCAPE.match(line) if _ESCAPE_AFTER_EQUALS.search(line) else None
         if assigned:
             cleaned.append(f"{assigned.group(1)}{assigned.group(2)} = None")
         elif stripped.startswith(("%", "!")) or _HELP.match(line):

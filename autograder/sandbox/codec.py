@@ -82,57 +82,96 @@ def _encode_array(array):
             "data": data}
 
 
-def decode(data, depth=0):
-    """Rebuild plain Python/numpy values from `encode`'s output (trusted types only)."""
+def decode(data):
+    """Rebuild plain Python/numpy values from `encode`'s output (trusted types only).
+
+    The data may be forged by a submission: anything malformed becomes Opaque, never an error.
+    """
+    try:
+        return _decode(data, 0)
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError,
+            RecursionError, MemoryError):
+        return Opaque("malformed")
+
+
+def _decode(data, depth):
     if depth > MAX_DEPTH + 2 or not isinstance(data, dict):
         return Opaque("malformed")
     tag = data.get("t")
     if tag == "none":
         return None
     if tag == "number":
-        v = data.get("v")
-        return v if isinstance(v, (bool, int, float)) else Opaque("malformed")
+        return _number(data.get("v"))
     if tag == "str":
-        return str(data.get("v", ""))
+        v = data.get("v", "")
+        return v[:MAX_TEXT] if isinstance(v, str) else Opaque("malformed")
     if tag == "array":
         return _decode_array(data)
     if tag in ("list", "tuple"):
-        items = [decode(v, depth + 1) for v in data.get("items", [])[:MAX_ITEMS]]
+        items = [_decode(v, depth + 1) for v in _items(data)]
         return items if tag == "list" else tuple(items)
     if tag == "dict":
         out = {}
-        for pair in data.get("items", [])[:MAX_ITEMS]:
-            key = decode(pair[0], depth + 1)
-            out[key if _hashable(key) else repr(key)] = decode(pair[1], depth + 1)
+        for pair in _items(data):
+            key = _decode(pair[0], depth + 1)
+            out[_key(key)] = _decode(pair[1], depth + 1)
         return out
-    if tag == "frame":
-        return Labelled("DataFrame", _decode_array(data.get("values", {})),
-                        [decode(v, depth + 1) for v in data.get("index", [])],
-                        [decode(v, depth + 1) for v in data.get("columns", [])])
-    if tag == "series":
-        return Labelled("Series", _decode_array(data.get("values", {})),
-                        [decode(v, depth + 1) for v in data.get("index", [])], None)
-    return Opaque(str(data.get("type", "unknown"))[:100])
+    if tag in ("frame", "series"):
+        values = _decode_array(data.get("values"))
+        if not isinstance(values, np.ndarray) or values.ndim != (2 if tag == "frame" else 1):
+            return Opaque(f"{'DataFrame' if tag == 'frame' else 'Series'} of unreadable values")
+        index = [_key(_decode(v, depth + 1)) for v in _items(data, "index")]
+        if tag == "series":
+            return Labelled("Series", values, index, None)
+        return Labelled("DataFrame", values, index,
+                        [_key(_decode(v, depth + 1)) for v in _items(data, "columns")])
+    return Opaque(_text(data.get("type"), "unknown")[:100])
 
 
-def _hashable(value):
-    return isinstance(value, (str, int, float, bool, tuple)) or value is None
+def _number(v):
+    if isinstance(v, bool) or isinstance(v, float):
+        return v
+    if isinstance(v, int):
+        return v if abs(v) < 2**63 else float(v)  # float() of a huge int raises OverflowError
+    return Opaque("malformed")
+
+
+def _items(data, key="items"):
+    items = data.get(key, [])
+    if not isinstance(items, list):
+        raise TypeError("not a list")
+    return items[:MAX_ITEMS]
+
+
+def _text(value, default):
+    return value if isinstance(value, str) else default
+
+
+def _key(value):
+    """Keys and labels must be hashable: anything else stands in as its repr."""
+    hashable = isinstance(value, (str, int, float, bool)) or value is None or (
+        isinstance(value, tuple) and all(isinstance(v, (str, int, float, bool)) for v in value))
+    return value if hashable else repr(value)[:MAX_TEXT]
 
 
 def _decode_array(data):
-    try:
-        shape = tuple(int(s) for s in data["shape"])
-        values = data["data"]
-        if math.prod(shape) != len(values) or len(values) > MAX_ELEMENTS:
-            return Opaque("malformed")
-        if data.get("kind") in ("b", "i", "u", "f"):
-            array = np.array([float(v) for v in values], dtype=np.float64).reshape(shape)
-            if data.get("kind") == "f" and data.get("dtype", "").endswith("4"):
-                array = array.astype(np.float32)
-            return array
-        return np.array([str(v) for v in values], dtype=object).reshape(shape)
-    except (KeyError, TypeError, ValueError):
+    if not isinstance(data, dict):
         return Opaque("malformed")
+    shape, values = data.get("shape"), data.get("data")
+    if not isinstance(shape, list) or not isinstance(values, list) or len(shape) > 32 \
+            or not all(type(s) is int and 0 <= s <= MAX_ELEMENTS for s in shape) \
+            or math.prod(shape) != len(values) or len(values) > MAX_ELEMENTS:
+        return Opaque("malformed")
+    if data.get("kind") in ("b", "i", "u", "f"):
+        if not all(type(v) in (int, float, bool) for v in values):
+            return Opaque("malformed")
+        array = np.array([float(v) for v in values], dtype=np.float64).reshape(shape)
+        if data.get("kind") == "f" and _text(data.get("dtype"), "").endswith("4"):
+            array = array.astype(np.float32)
+        return array
+    if not all(isinstance(v, str) for v in values):
+        return Opaque("malformed")
+    return np.array([v[:MAX_TEXT] for v in values], dtype=object).reshape(shape)
 
 
 class Opaque:

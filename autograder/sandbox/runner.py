@@ -2,9 +2,11 @@
 
 Everything here returns plain outcome data; judging values happens elsewhere.
 """
+import fcntl
 import os
 import selectors
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -13,9 +15,21 @@ import time
 from dataclasses import dataclass, field
 
 from . import codec
+from .worker import STUDENT_FUNCTIONS
 
 MAX_EVENT_BYTES = 64 * 1024 * 1024
 MAX_RESTARTS = 12
+MAX_LOAD_EVENTS = 50
+MAX_FRAMES = 5
+AUTO = "auto"
+# Set to "off" to run children as the grader's own user, unconfined (debugging only).
+SANDBOX_SWITCH = "AUTOGRADER_SANDBOX"
+# As root, each zygote takes one user id of its own from this pool (no other process uses them),
+# so a child can signal no one else's process and nothing it leaves behind survives the run.
+SANDBOX_UIDS = range(620_000, 620_256)
+FALLBACK_USER = (65534, 65534)  # nobody, when the pool cannot be used
+ZYGOTE_ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
+                      "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
 @dataclass(frozen=True)
@@ -25,12 +39,19 @@ class Limits:
     memory_bytes: int = 1024 * 1024 * 1024
     file_bytes: int = 16 * 1024 * 1024
     processes: int = 64
-    user: tuple = None  # (uid, gid) to run as when the grader is root
+    # Who the child runs as when the grader is root: AUTO (an unprivileged user id of the
+    # zygote's own), (uid, gid), or None (stay root: debugging only).
+    user: object = AUTO
+    confine: bool = True  # Landlock: read only Python's files, write only the working directory
 
     def for_child(self):
         budget = int(self.load_seconds + 6 * self.step_seconds) + 5
         return {"memory_bytes": self.memory_bytes, "cpu_seconds": budget,
                 "file_bytes": self.file_bytes, "processes": self.processes}
+
+
+def sandbox_enabled():
+    return os.environ.get(SANDBOX_SWITCH, "on").strip().lower() not in ("off", "0", "no", "false")
 
 
 @dataclass(frozen=True)
@@ -59,6 +80,7 @@ class RunOutcome:
     names: dict = field(default_factory=dict)  # function name -> "function" | "absent" | type name
     load_events: list = field(default_factory=list)  # syntax/load errors and skipped statements
     calls: dict = field(default_factory=dict)  # call id -> CallOutcome
+    sandbox: dict = field(default_factory=dict)  # how children were confined: user, landlock, ...
 
 
 class ChildGone(Exception):
@@ -96,7 +118,7 @@ class Child:
         line, self._buffer = self._buffer.split(b"\n", 1)
         try:
             event = codec.loads(line.decode("utf-8"))
-        except ValueError:
+        except (ValueError, RecursionError, MemoryError):
             return {"ev": "garbled"}
         return event if isinstance(event, dict) else {"ev": "garbled"}
 
@@ -118,12 +140,19 @@ class Child:
 
 
 class Zygote:
-    """A warm forking server (see zygote.py); use as a context manager."""
+    """A warm forking server (see zygote.py); use as a context manager.
+
+    As root (and unless AUTOGRADER_SANDBOX=off) it holds one user id from SANDBOX_UIDS for its
+    children, and after every run kills whatever that user id still runs.
+    """
 
     def __init__(self, python=sys.executable):
         self._python = python
         self._process = None
         self._control = None
+        self._uid_lock = None
+        self.sandbox_user = None  # (uid, gid) children run as, when the grader is root
+        self.confinement = {}  # what the zygote reported it can do: landlock ABI, network
 
     def __enter__(self):
         self.start()
@@ -133,42 +162,68 @@ class Zygote:
         self.stop()
 
     def start(self):
+        if self.sandbox_user is None and os.geteuid() == 0 and sandbox_enabled():
+            self.sandbox_user = self._take_user()
         ours, theirs = socket.socketpair()
-        env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
-        env = {k: v for k, v in env.items() if not k.startswith(("AUTOGRADER_", "GITHUB_TOKEN"))}
+        # The child's own memory still holds the environment the zygote started with.
         self._process = subprocess.Popen(
             [self._python, "-I", "-m", "autograder.sandbox.zygote", str(theirs.fileno())],
-            pass_fds=[theirs.fileno()], env=env, stdin=subprocess.DEVNULL,
+            pass_fds=[theirs.fileno()], env=dict(ZYGOTE_ENVIRONMENT), stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tempfile.gettempdir())
         theirs.close()
         self._control = ours
         self._reader = ours.makefile("rb")
 
     def stop(self):
-        if self._process is None:
-            return
-        self._reader.close()
-        self._control.close()
-        try:
-            self._process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self._process.kill()
-            self._process.wait()
-        self._process = None
+        if self._process is not None:
+            self._reader.close()
+            self._control.close()
+            try:
+                self._process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+            self._process = None
+        self.sweep()
+        if self._uid_lock is not None:
+            self._uid_lock.close()
+            self._uid_lock = None
+            self.sandbox_user = None
 
     def alive(self):
         return self._process is not None and self._process.poll() is None
 
+    def user_for(self, limits):
+        """Who a child runs as under `limits` (None: the grader's own user)."""
+        if os.geteuid() != 0 or not sandbox_enabled():
+            return None
+        if limits.user == AUTO:
+            return self.sandbox_user
+        return None if limits.user is None else tuple(int(x) for x in limits.user)
+
     def spawn(self, workdir, limits):
-        if not self.alive():
-            self.stop()
-            self.start()
+        for attempt in range(2):
+            if not self.alive():
+                self.stop()
+                self.start()
+            try:
+                return self._spawn(workdir, limits)
+            except (OSError, ValueError, KeyError, RuntimeError):
+                self._kill_zygote()  # a zygote that answers wrongly is replaced, once
+        raise RuntimeError("the sandbox's zygote process stopped")
+
+    def _spawn(self, workdir, limits):
         command_r, command_w = os.pipe()
         event_r, event_w = os.pipe()
-        request = {"workdir": workdir, "limits": limits.for_child(), "user": limits.user}
+        request = {"workdir": workdir, "limits": limits.for_child(), "user": self.user_for(limits),
+                   "confine": bool(limits.confine) and sandbox_enabled()}
         try:
             socket.send_fds(self._control, [codec.dumps(request).encode()], [command_r, event_w])
             reply = self._reader.readline()
+        except BaseException:
+            os.close(command_w)
+            os.close(event_r)
+            raise
         finally:
             os.close(command_r)
             os.close(event_w)
@@ -176,8 +231,100 @@ class Zygote:
             os.close(command_w)
             os.close(event_r)
             raise RuntimeError("the sandbox's zygote process stopped")
-        pid = codec.loads(reply.decode())["pid"]
-        return Child(pid, os.fdopen(command_w, "w", encoding="utf-8"), event_r)
+        answer = codec.loads(reply.decode())
+        self.confinement = {k: answer.get(k) for k in ("landlock", "network_isolated")}
+        return Child(int(answer["pid"]), os.fdopen(command_w, "w", encoding="utf-8"), event_r)
+
+    def _kill_zygote(self):
+        if self._process is not None:
+            try:
+                self._process.kill()
+            except OSError:
+                pass
+
+    def sweep(self):
+        """Kill every process still running as this zygote's own user id (children never linger)."""
+        if self.sandbox_user is not None:
+            kill_processes_of(self.sandbox_user[0])
+
+    def _take_user(self):
+        """Lock one user id of the pool for this zygote; nobody when the pool is unusable."""
+        folder = _lock_folder()
+        if folder is None or not _uid_usable(SANDBOX_UIDS[-1]):
+            return FALLBACK_USER
+        for uid in SANDBOX_UIDS:
+            handle = open(os.path.join(folder, f"uid-{uid}.lock"), "a")
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                handle.close()
+                continue
+            self._uid_lock = handle
+            kill_processes_of(uid)  # left over by a grader that died mid-run
+            return (uid, uid)
+        return FALLBACK_USER
+
+
+def _lock_folder():
+    """A folder only root can write, for the locks that hand out user ids."""
+    for parent in ("/run", tempfile.gettempdir()):
+        folder = os.path.join(parent, "autograder-sandbox")
+        try:
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+            info = os.lstat(folder)
+        except OSError:
+            continue
+        if info.st_uid == 0 and os.path.isdir(folder) and not os.path.islink(folder) \
+                and info.st_mode & 0o022 == 0:
+            return folder
+    return None
+
+
+def _uid_usable(uid):
+    """Whether this user namespace maps `uid` (containers sometimes map only 0..65535)."""
+    try:
+        with open("/proc/self/uid_map") as handle:
+            ranges = [tuple(int(x) for x in line.split()) for line in handle if line.strip()]
+    except (OSError, ValueError):
+        return False
+    return any(inside <= uid < inside + count for inside, _, count in ranges)
+
+
+def kill_processes_of(uid, rounds=50):
+    """SIGKILL every process whose real user id is `uid`, until none is left (or rounds run out)."""
+    for _ in range(rounds):
+        found = False
+        for pid in _pids_of(uid):
+            found = True
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        if not found:
+            return True
+        time.sleep(0.005)
+    return False
+
+
+def _pids_of(uid):
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return []
+    pids = []
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/status") as handle:
+                fields = dict(line.split(":", 1) for line in handle if ":" in line)
+        except OSError:
+            continue
+        if fields.get("State", "").strip().startswith("Z"):
+            continue  # already dead, waiting to be reaped
+        if int(fields.get("Uid", "-1").split()[0]) == uid:
+            pids.append(int(name))
+    return pids
 
 
 def run(zygote, cells, calls, limits=Limits()):
@@ -191,9 +338,8 @@ def run(zygote, cells, calls, limits=Limits()):
     pending = _group_by_step(calls)
     seen_load = set()
     restarts = 0
-    workdir = tempfile.mkdtemp(prefix="autograder-run-")
+    workdir = _fresh_workdir(zygote.user_for(limits))
     try:
-        os.chmod(workdir, 0o777)
         while pending is not None:
             restarts += 1
             child = zygote.spawn(workdir, limits)
@@ -207,8 +353,30 @@ def run(zygote, cells, calls, limits=Limits()):
                         outcome.calls[call.id] = CallOutcome("not_run")
                 break
     finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+        zygote.sweep()
+        _remove_tree(workdir)
+    outcome.sandbox = dict(zygote.confinement, user=zygote.user_for(limits))
     return outcome
+
+
+def _fresh_workdir(user):
+    """An empty folder only the child's user can enter."""
+    workdir = tempfile.mkdtemp(prefix="autograder-run-")
+    if user is not None:
+        os.chown(workdir, user[0], user[1])
+    os.chmod(workdir, 0o700)
+    return workdir
+
+
+def _remove_tree(folder):
+    """Delete a child's working directory, whatever modes the child left on its contents."""
+    for root, dirs, _ in os.walk(folder):
+        for name in dirs:
+            try:
+                os.chmod(os.path.join(root, name), 0o700, follow_symlinks=False)
+            except (OSError, NotImplementedError):
+                pass
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def _group_by_step(calls):
@@ -234,15 +402,16 @@ def _one_child(child, cells, pending, skip, seen_load, outcome, limits):
                 return _skip_statement(current, "load_timeout", skip, outcome, pending)
             kind = event.get("ev")
             if kind == "stmt":
-                current = (event.get("cell"), event.get("stmt"), event.get("line"))
+                current = (_small_int(event.get("cell")), _small_int(event.get("stmt")),
+                           _small_int(event.get("line")))
             elif kind in ("syntax_error", "load_error"):
+                event = _plain_load_event(event)
                 key = (kind, event.get("cell"), event.get("stmt"))
-                if key not in seen_load:
+                if key not in seen_load and len(seen_load) < MAX_LOAD_EVENTS:
                     seen_load.add(key)
                     outcome.load_events.append(event)
             elif kind == "loaded":
-                names = event.get("names")
-                outcome.names = names if isinstance(names, dict) else {}
+                outcome.names = _plain_names(event.get("names"))
                 break
     except ChildGone:
         return _skip_statement(current, "load_crash", skip, outcome, pending)
@@ -293,15 +462,45 @@ def _make_call(child, call, deadline):
             continue
         kind = event.get("ev")
         if kind == "returned":
+            args_after = event.get("args_after")
+            if not isinstance(args_after, list) or len(args_after) != len(call.args):
+                # Only a forged event lacks the arguments: it must not dodge the mutation check.
+                return CallOutcome("crashed")
             return CallOutcome("returned", value=codec.decode(event.get("value")),
-                               args_after=[codec.decode(a) for a in event.get("args_after") or []])
+                               args_after=[codec.decode(a) for a in args_after])
         if kind == "raised":
             return CallOutcome("raised", error=_plain_error(event))
 
 
+def _small_int(value):
+    return value if type(value) is int and 0 <= value < 10**7 else None
+
+
+def _plain_text(value, limit):
+    return value[:limit] if isinstance(value, str) else ""
+
+
+def _plain_names(names):
+    """What the child says each function is: known names only, short strings only."""
+    if not isinstance(names, dict):
+        return {}
+    return {name: _plain_text(names.get(name), 60) or "absent" for name in STUDENT_FUNCTIONS}
+
+
+def _plain_load_event(event):
+    plain = {"ev": event.get("ev"), "cell": _small_int(event.get("cell")),
+             "stmt": _small_int(event.get("stmt")), "line": _small_int(event.get("line")),
+             "message": _plain_text(event.get("message"), 500)}
+    if event.get("ev") == "load_error":
+        plain.update(_plain_error(event))
+    return plain
+
+
 def _plain_error(event):
-    frames = [f for f in event.get("frames") or [] if isinstance(f, list) and len(f) == 4]
-    return {"type": str(event.get("type", "Exception"))[:100],
-            "message": str(event.get("message", ""))[:500],
-            "frames": [[str(f[0]), f[1] if isinstance(f[1], int) else None, str(f[2]), str(f[3])]
-                       for f in frames]}
+    frames = event.get("frames")
+    frames = [f for f in frames if isinstance(f, list) and len(f) == 4][-MAX_FRAMES:] \
+        if isinstance(frames, list) else []
+    return {"type": _plain_text(event.get("type"), 100) or "Exception",
+            "message": _plain_text(event.get("message"), 500),
+            "frames": [[_plain_text(f[0], 200), _small_int(f[1]), _plain_text(f[2], 100),
+                        _plain_text(f[3], 200)] for f in frames]}

@@ -3,6 +3,11 @@
 Started once by the grader with numpy and pandas already imported, so a child costs a fork,
 not an interpreter start. It never imports the reference or the cases, so a child inherits
 nothing worth snooping. Requests arrive on a Unix socket with the child's two pipe ends attached.
+
+Each child, before any submission code runs: leaves the zygote's session, gets a scrubbed
+environment and a fresh working directory, its resource limits, an unprivileged user (when the
+zygote is root), the parent-death signal, and a Landlock domain that lets it read only Python's
+own files, write only its working directory, open no TCP connection and signal nobody outside.
 """
 import ctypes
 import json
@@ -15,14 +20,35 @@ import sys
 import numpy  # noqa: F401  (imported once here so every child starts warm)
 import pandas  # noqa: F401
 
-from . import worker
+from . import landlock, worker
 
 PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
+CLONE_NEWNET = 0x40000000
+# Top-level names a child must never read: the reference and the grader with its hidden cases.
+PRIVATE_NAMES = ("solutions", "autograder")
+# Outside Python's own folders, the few system paths an honest submission may need to read.
+SYSTEM_READABLE = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/etc/localtime", "/etc/ld.so.cache")
+# Standard-library modules students reach for, loaded here so children need not find them on disk.
+WARM_MODULES = ("math", "cmath", "random", "statistics", "itertools", "functools", "collections",
+                "copy", "re", "json", "string", "time", "datetime", "fractions", "decimal",
+                "typing", "dataclasses", "pprint", "textwrap", "unicodedata", "numpy.linalg",
+                "numpy.random", "encodings.idna", "encodings.cp949", "encodings.euc_kr",
+                "encodings.utf_16", "encodings.latin_1")
+CHILD_ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
+                     "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+                     "MPLBACKEND": "Agg"}
+MAX_OPEN_FILES = 256
 
 
 def main(socket_fd):
     control = socket.socket(fileno=socket_fd)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps children for us
+    _warm_up()
+    _adopt_orphans()
+    network_isolated = _leave_network()
+    confinement = Confinement.prepare()
+    zygote_pid = os.getpid()
     while True:
         try:
             message, fds, _, _ = socket.recv_fds(control, 65536, 2)
@@ -34,32 +60,75 @@ def main(socket_fd):
         pid = os.fork()
         if pid == 0:
             control.close()
-            become_child(request, *fds)
+            become_child(request, *fds, confinement=confinement, zygote_pid=zygote_pid)
         for fd in fds:
             os.close(fd)
-        control.sendall((json.dumps({"pid": pid}) + "\n").encode())
+        reply = {"pid": pid, "landlock": confinement.abi, "network_isolated": network_isolated}
+        control.sendall((json.dumps(reply) + "\n").encode())
 
 
-def become_child(request, command_fd, event_fd):
-    """Shed the zygote's identity, apply the limits, then serve the grader."""
+def become_child(request, command_fd, event_fd, confinement=None, zygote_pid=None):
+    """Shed the zygote's identity, apply the limits, then serve the grader.
+
+    Any failure here ends the child before a line of the submission runs (fail closed).
+    """
     try:
         os.setsid()
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        _die_with_parent()
-        os.chdir(request["workdir"])
+        workdir = request["workdir"]
+        os.chdir(workdir)
         _quiet_standard_streams()
+        _scrub_environment(workdir)
         _apply_limits(request["limits"])
         _drop_privileges(request.get("user"))
+        # After the drop: changing credentials clears the parent-death signal.
+        _die_with_parent(zygote_pid)
+        _limit_processes(request["limits"])
+        keep = {command_fd, event_fd}
+        if confinement is not None:
+            if request.get("confine", True):
+                confinement.apply(workdir)
+            keep |= confinement.reroute_imports()
+        _close_other_files(keep)
     except BaseException:
         os._exit(71)
     worker.child_main(command_fd, event_fd)
 
 
-def _die_with_parent():
+def _warm_up():
+    for name in WARM_MODULES:
+        try:
+            __import__(name)
+        except ImportError:
+            pass
+
+
+def _adopt_orphans():
+    """Processes a submission leaves behind become our children, so the kernel reaps them."""
     try:
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     except (OSError, AttributeError):
         pass
+
+
+def _leave_network():
+    """As root, move into an empty network namespace: children cannot reach any network at all."""
+    if os.geteuid() != 0:
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.unshare(CLONE_NEWNET) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _die_with_parent(zygote_pid):
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+    if zygote_pid is not None and os.getppid() != zygote_pid:
+        os._exit(71)  # the zygote died before the signal was armed
 
 
 def _quiet_standard_streams():
@@ -67,6 +136,12 @@ def _quiet_standard_streams():
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
     os.close(devnull)
+
+
+def _scrub_environment(workdir):
+    """Nothing of the grader's environment (tokens, paths, settings) reaches the submission."""
+    os.environ.clear()
+    os.environ.update(CHILD_ENVIRONMENT, HOME=workdir, TMPDIR=workdir, MPLCONFIGDIR=workdir)
 
 
 def _apply_limits(limits):
@@ -79,19 +154,137 @@ def _apply_limits(limits):
     output = limits.get("file_bytes")
     if output:
         resource.setrlimit(resource.RLIMIT_FSIZE, (output, output))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    _lower(resource.RLIMIT_NOFILE, MAX_OPEN_FILES)
+
+
+def _limit_processes(limits):
+    """Only after the privilege drop: the kernel does not hold root to RLIMIT_NPROC."""
     processes = limits.get("processes")
-    if processes is not None and os.geteuid() != 0:
-        resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
+    if processes is not None:
+        _lower(resource.RLIMIT_NPROC, processes)
+
+
+def _lower(which, value):
+    soft, hard = resource.getrlimit(which)
+    if hard != resource.RLIM_INFINITY:
+        value = min(value, hard)
+    resource.setrlimit(which, (value, value))
 
 
 def _drop_privileges(user):
     """As root, become the unprivileged grading user; otherwise stay who we are."""
     if user is None or os.geteuid() != 0:
         return
-    uid, gid = user
+    uid, gid = (int(x) for x in user)
     os.setgroups([])
-    os.setgid(gid)
-    os.setuid(uid)
+    os.setresgid(gid, gid, gid)
+    os.setresuid(uid, uid, uid)
+    if os.geteuid() != uid or os.getegid() != gid or 0 in os.getgroups():
+        raise PermissionError("privileges were not dropped")
+
+
+def _close_other_files(keep):
+    highest = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    highest = MAX_OPEN_FILES if highest == resource.RLIM_INFINITY else highest
+    low = 3
+    for fd in sorted(keep) + [highest]:
+        if fd >= low:
+            os.closerange(low, fd)
+            low = fd + 1
+
+
+class Confinement:
+    """Open handles on everything a child may read, prepared once in the zygote."""
+
+    def __init__(self, abi, readable, import_dirs):
+        self.abi = abi
+        self.readable = readable  # [fd]: trees a child may read (and execute)
+        self.import_dirs = import_dirs  # [(path, fd)]: import folders, for rerouting
+
+    @classmethod
+    def prepare(cls):
+        abi = landlock.abi_version()
+        readable, import_dirs = [], []
+        for entry in dict.fromkeys(p for p in sys.path if p and os.path.isdir(p)):
+            fd = _open_path(entry)
+            if fd is None:
+                continue
+            import_dirs.append((entry, fd))
+            if _holds_private_code(entry):
+                readable += [f for f in (_open_path(os.path.join(entry, name))
+                                         for name in _public_entries(entry)) if f is not None]
+            else:
+                readable.append(fd)
+        readable += [f for f in map(_open_path, SYSTEM_READABLE) if f is not None]
+        return cls(abi, readable, import_dirs)
+
+    def apply(self, workdir):
+        """Enter the Landlock domain (nothing when the kernel has no Landlock)."""
+        if self.abi <= 0:
+            return
+        rules = [(fd, landlock.READ) for fd in self.readable]
+        own = os.open(workdir, os.O_PATH | os.O_DIRECTORY)
+        null = os.open(os.devnull, os.O_PATH)
+        rules += [(own, landlock.handled_fs(self.abi)),
+                  (null, landlock.READ_FILE | landlock.WRITE_FILE)]
+        try:
+            landlock.restrict(rules, self.abi)
+        finally:
+            os.close(own)
+            os.close(null)
+
+    def reroute_imports(self):
+        """Reach import folders the child's user cannot walk to (e.g. Python under a 0700 /root).
+
+        A handle opened by the zygote reaches the folder through /proc/self/fd without walking
+        its ancestors. Returns the handles that must stay open.
+        """
+        kept = set()
+        for path, fd in self.import_dirs:
+            if os.access(path, os.R_OK | os.X_OK):
+                continue
+            alias = f"/proc/self/fd/{fd}"
+            kept.add(fd)
+            sys.path[:] = [_rebase(p, path, alias) for p in sys.path]
+            for module in list(sys.modules.values()):
+                search = getattr(module, "__path__", None)
+                if type(search) is list:
+                    search[:] = [_rebase(p, path, alias) for p in search]
+        sys.path_importer_cache.clear()
+        return kept
+
+
+def _rebase(entry, old, new):
+    if entry == old:
+        return new
+    if isinstance(entry, str) and entry.startswith(old.rstrip(os.sep) + os.sep):
+        return new + entry[len(old.rstrip(os.sep)):]
+    return entry
+
+
+def _open_path(path):
+    try:
+        return os.open(path, os.O_PATH | os.O_CLOEXEC)
+    except OSError:
+        return None
+
+
+def _holds_private_code(folder):
+    return any(os.path.exists(os.path.join(folder, name)) for name in PRIVATE_NAMES)
+
+
+def _public_entries(folder):
+    """Modules and packages of an import folder, without the private ones and hidden files."""
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        if name.startswith(".") or name.split(".")[0] in PRIVATE_NAMES or name.startswith("__editable__"):
+            continue
+        if os.path.isdir(path) and (name.endswith((".dist-info", ".data", ".libs"))
+                                    or os.path.exists(os.path.join(path, "__init__.py"))):
+            yield name
+        elif name.endswith((".py", ".so", ".pth", ".pyd")):
+            yield name
 
 
 if __name__ == "__main__":
