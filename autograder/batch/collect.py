@@ -121,8 +121,8 @@ def student_id(path, depth, id_pattern=None):
     """The student a file belongs to, from its path relative to the class root.
 
     `depth` is how many leading folders every file shares (an export's wrapper folder).
-    Order: --id-pattern, Moodle folder or prefix, Canvas and Blackboard file names, the
-    student's own folder, then the file name without its extension.
+    Order: --id-pattern, a Moodle folder or prefix, the student's own folder (below the wrapper),
+    Canvas and Blackboard file names, then the file name without its extension.
     """
     if id_pattern is not None:
         match = id_pattern.search(path)
@@ -133,14 +133,14 @@ def student_id(path, depth, id_pattern=None):
         match = MOODLE.match(part)
         if match:
             return safe_id(match["id"])
+    inner = parts[depth:]
+    if len(inner) > 1:
+        return safe_id(inner[0])
     name = parts[-1]
     for pattern in (CANVAS, BLACKBOARD):
         match = pattern.match(name)
         if match:
             return safe_id(match["id"])
-    inner = parts[depth:]
-    if len(inner) > 1:
-        return safe_id(inner[0])
     return safe_id(os.path.splitext(name)[0])
 
 

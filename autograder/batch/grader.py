@@ -4,7 +4,6 @@ A submission may end the sandbox's zygote (its parent). The worker notices, rest
 and grades that submission as an error, so the next submission starts on a healthy sandbox.
 """
 import signal
-import time
 
 from ..grading import Plan, broken, grade_bytes
 from ..judge import CaseResult, StepResult, SubmissionResult
@@ -12,12 +11,11 @@ from ..sandbox.runner import Zygote
 from ..steps import STEPS
 from .outputs import record_of, write_outputs
 
-# How long a crashed run may take to show that it also took the zygote down.
-ZYGOTE_DEATH_GRACE = 0.2
+PF_EXITING = 0x4  # task flag in /proc/<pid>/stat: the process has begun to exit
 
 
 class WatchedZygote(Zygote):
-    """A Zygote that counts its starts, so a restart during one run is visible afterwards."""
+    """A Zygote that counts its starts and can tell, without waiting, that it was just killed."""
 
     starts = 0
 
@@ -29,13 +27,28 @@ class WatchedZygote(Zygote):
         self.stop()
         self.start()
 
-    def died_within(self, seconds):
-        deadline = time.monotonic() + seconds
-        while self.alive():
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(0.005)
+    def doomed(self):
+        """Dead, exiting, or holding a signal not yet acted on (a kill sent by the last submission).
+
+        A signal is pending from the moment kill() returns, so this sees a kill sent during the
+        last run even when the zygote has not died yet, and the next submission is not blamed.
+        """
+        if not self.alive():
+            return True
+        return process_doomed(self._process.pid)
+
+
+def process_doomed(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+        with open(f"/proc/{pid}/status") as handle:
+            status = dict(line.split(":", 1) for line in handle if ":" in line)
+    except (OSError, IndexError, ValueError):
         return True
+    if fields[0] in "ZXx" or int(fields[6]) & PF_EXITING:
+        return True
+    return any(int(status.get(key, "0").strip() or "0", 16) for key in ("SigPnd", "ShdPnd"))
 
 
 def grade_task(task, zygote, limits, plan):
@@ -54,17 +67,11 @@ def grade_task(task, zygote, limits, plan):
         except Exception:
             zygote.restart()
             starts = zygote.starts
-    if result is None or zygote.starts != starts or (_crashed(result) and zygote.died_within(ZYGOTE_DEATH_GRACE)):
-        if not zygote.alive():
-            zygote.restart()
+    if result is None or zygote.starts != starts or zygote.doomed():
+        zygote.restart()
         return ended_sandbox(task["file"]), "error: ended the grading sandbox"
     problem = next((n["problem"] for n in result.notes if n["code"] == "problem"), None)
     return result, f"broken: {problem}" if problem else "graded"
-
-
-def _crashed(result):
-    return (any("crashed" in step.mistakes for step in result.steps)
-            or any(note["code"] in ("load_crash", "sandbox_failed") for note in result.notes))
 
 
 def ended_sandbox(name, code="crashed"):
