@@ -38,6 +38,8 @@ def step_feedback(result, lang="ko"):
     if result.status == "passed":
         lines.append("  " + say("text", "passed_line", count=len({c.case for c in result.cases})))
         return "\n".join(lines)
+    if result.status == "missing":
+        return "\n".join(lines + _missing_lines(say, result))
     failing = [c for c in result.cases if not c.passed and c.code != "not_run"]
     public = [c for c in failing if not c.hidden]
     hidden = [c for c in failing if c.hidden]
@@ -53,6 +55,17 @@ def step_feedback(result, lang="ko"):
         lines.append("  " + say("text", "cause", text=_cause(say, result, code)))
     lines.append("  " + say("text", "hint", page_step=result.page_step, text=_hint(say, result)))
     return "\n".join(lines)
+
+
+def _missing_lines(say, result):
+    """No function to call: one line on why, its cause, and the hint; no per-case list."""
+    code = "syntax_error" if "syntax_error" in result.mistakes else "missing"
+    lines = ["  " + say.stepwise("title", result.name, code)]
+    if result.detail.get("defined_as", "absent") != "absent":
+        lines.append("    " + say("text", "defined_as", name=result.name, kind=result.detail["defined_as"]))
+    lines.append("  " + say("text", "cause", text=_cause(say, result, code)))
+    lines.append("  " + say("text", "hint", page_step=result.page_step, text=_hint(say, result)))
+    return lines
 
 
 def _hidden_lines(say, result, hidden, shown_error):
@@ -126,8 +139,6 @@ def _explain(say, result, case):
     """The detail of one public failure, in numpy's order: criterion, shape, how many, how bad, values."""
     d = case.detail
     code = case.code
-    if code == "missing" and result.detail.get("defined_as", "absent") != "absent":
-        return [say("text", "defined_as", name=result.name, kind=result.detail["defined_as"])]
     if "error" in d:
         return _error_lines(say, d["error"])
     if code == "mutates_input":
@@ -197,7 +208,10 @@ def _where(say, cell):
 
 def _error_lines(say, error):
     """The student's error and their own lines (the worker keeps only frames of their file)."""
-    lines = [say("text", "error_message", type=error["type"], message=error["message"])]
+    if error.get("message"):
+        lines = [say("text", "error_message", type=error["type"], message=error["message"])]
+    else:
+        lines = [say("text", "error_type", type=error["type"])]
     for filename, line, function, text in error.get("frames", [])[-3:]:
         lines.append(say("text", "error_line", place=say("text", "place_line", filename=filename, line=line),
                          function=function, line=text))

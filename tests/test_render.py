@@ -1,0 +1,196 @@
+"""What a student reads: numpy's order, words for cells, hidden cases kept hidden, no internals."""
+import re
+import string
+
+import numpy as np
+import pytest
+
+from autograder import lab
+from autograder.judge import SubmissionResult, judge_step
+from autograder.render import LANGUAGES, as_dict, as_text, catalog, step_feedback
+from autograder.sandbox.runner import CallOutcome
+from autograder.steps import STEPS, STEPS_BY_NAME
+
+
+def answer(probe):
+    return probe.expected if len(probe.expected) > 1 else probe.expected[0]
+
+
+def returned(probe, value):
+    return CallOutcome("returned", value=value,
+                       args_after=[a.copy() if isinstance(a, np.ndarray) else a for a in probe.args])
+
+
+def result_for(plan, step_name, outcome_of):
+    probes = plan.probes[step_name]
+    return judge_step(STEPS_BY_NAME[step_name], probes, [outcome_of(p) for p in probes], "function", False)
+
+
+def marker(lang, section, key):
+    """The longest fixed piece of a message (the text between its placeholders)."""
+    pieces = [literal.strip() for literal, *_ in string.Formatter().parse(catalog(lang)[section][key])]
+    return max(pieces, key=len)
+
+
+def line_of(text, lang, section, key):
+    lines = text.split("\n")
+    found = [i for i, line in enumerate(lines) if marker(lang, section, key) in line]
+    assert found, (key, text)
+    return found[0]
+
+
+def _softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def column_softmax(probe):
+    (x,) = probe.args
+    return returned(probe, _softmax(x, axis=0) if x.ndim == 2 else _softmax(x))
+
+
+def divide_by_dk(probe):
+    weights = _softmax(probe.trace.scores / probe.case.d_k)
+    return returned(probe, (weights @ probe.trace.V, weights))
+
+
+def elementwise(probe):
+    Q, K = probe.args
+    return returned(probe, Q * K)
+
+
+def indices(probe):
+    weights, words = probe.args
+    return returned(probe, {word: int(j) for word, j in zip(words, weights.argmax(axis=1))})
+
+
+ORDER = ("criterion", "shape_ok", "mismatched", "worst_cell", "values_got", "values_expected")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("step_name, student", [("softmax", column_softmax),
+                                                ("self_attention", divide_by_dk)])
+def test_value_mistake_reads_in_numpys_order_then_cause_then_hint(plan, lang, step_name, student):
+    text = step_feedback(result_for(plan, step_name, student), lang)
+    positions = [line_of(text, lang, "text", key) for key in ORDER]
+    positions += [line_of(text, lang, "text", "cause"), line_of(text, lang, "text", "hint")]
+    assert positions == sorted(positions) and len(set(positions)) == len(positions), text
+    assert "Traceback" not in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_worst_cell_is_named_by_its_words(plan, lang):
+    text = step_feedback(result_for(plan, "softmax", column_softmax), lang)
+    worst = text.split("\n")[line_of(text, lang, "text", "worst_cell")]
+    assert re.search(r"'(나는|사과를|먹었다)'.*'(나는|사과를|먹었다)'", worst), worst
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_shape_mistake_shows_both_shapes_before_the_values(plan, lang):
+    text = step_feedback(result_for(plan, "scores", elementwise), lang)
+    shape = line_of(text, lang, "text", "shape_mismatch")
+    assert line_of(text, lang, "text", "criterion") < shape < line_of(text, lang, "text", "values_got")
+    assert "(3, 4)" in text.split("\n")[shape] and "(3, 3)" in text.split("\n")[shape]
+    assert lab.HAND_SCORE in text.split("\n")[line_of(text, lang, "text", "hint")]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_mapping_mistake_names_the_first_wrong_word(plan, lang):
+    text = step_feedback(result_for(plan, "most_attended", indices), lang)
+    order = [line_of(text, lang, "text", key) for key in
+             ("mapping_criterion", "mapping_mismatch", "mapping_first", "values_got", "values_expected")]
+    assert order == sorted(order)
+    assert "'나는' → " in text.split("\n")[order[2]]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_wrong_axis_hint_says_which_sums_should_be_one(plan, lang):
+    text = step_feedback(result_for(plan, "softmax", column_softmax), lang)
+    hint = text.split("\n")[line_of(text, lang, "text", "hint")]
+    assert "0.340 + 0.138 + 0.522 = 1" in hint and "(" in hint and "4" in hint
+
+
+# Hidden cases -----------------------------------------------------------------------------
+
+def hidden_secrets(plan, step_name):
+    """Words and numbers that appear only in hidden cases."""
+    probes = plan.probes[step_name]
+    public_words = {w for p in probes if not p.case.hidden for w in p.case.words}
+    words = {w for p in probes if p.case.hidden for w in p.case.words} - public_words
+    numbers = set()
+    for probe in probes:
+        if probe.case.hidden:
+            for value in list(probe.expected) + [probe.case.X]:
+                for v in np.ravel(np.asarray(value, dtype=float)):
+                    numbers |= {f"{v:.3f}", f"{v:.4g}", f"{v + 1:.4g}"}
+    return words, {n for n in numbers if len(n.strip("-0.")) >= 3}
+
+
+def wrong_on_hidden(probe):
+    if not probe.case.hidden:
+        return returned(probe, answer(probe))
+    if probe.case.name.endswith("1"):
+        n = len(probe.case.words)
+        return CallOutcome("raised", error={
+            "type": "IndexError", "message": f"index {n} is out of bounds for '{probe.case.words[0]}'",
+            "frames": [["attention.py", 12, "mix", "out[i] = weights[i] @ V"]]})
+    return returned(probe, answer(probe) + 1)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_hidden_feedback_reveals_no_words_or_numbers(plan, lang):
+    result = result_for(plan, "mix", wrong_on_hidden)
+    # Right on the page, wrong on other sizes: the hidden values look fitted to the page.
+    assert result.status == "error" and set(result.mistakes) == {"exception", "hardcoded"}
+    text = step_feedback(result, lang)
+    words, numbers = hidden_secrets(plan, "mix")
+    assert words and numbers
+    assert not [w for w in words if w in text], text
+    assert not [n for n in numbers if n in text], text
+    assert "out of bounds" not in text  # the error's message may quote sizes; type and line may not
+    assert "IndexError" in text and "out[i] = weights[i] @ V" in text
+    hidden_total = len({p.case.name for p in plan.probes["mix"] if p.case.hidden})
+    assert f"{hidden_total}" in text.split("\n")[line_of(text, lang, "text", "hidden_summary")]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_hidden_summary_counts_cases_not_calls(plan, lang):
+    """softmax is called twice per case; 4 failing hidden cases are 4, not 8."""
+    def wrong_everywhere_hidden(probe):
+        return returned(probe, answer(probe) * 2 if probe.case.hidden else answer(probe))
+    text = step_feedback(result_for(plan, "softmax", wrong_everywhere_hidden), lang)
+    hidden = len({p.case.name for p in plan.probes["softmax"] if p.case.hidden})
+    summary = text.split("\n")[line_of(text, lang, "text", "hidden_summary")]
+    assert summary.count(str(hidden)) == 2 and str(2 * hidden) not in summary
+
+
+# Errors, timeouts, JSON -------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_student_error_shows_their_line_and_no_traceback(plan, lang):
+    error = {"type": "ValueError", "message": "shapes (3,3) and (4,3) not aligned",
+             "frames": [["attention.py", 20, "mix", "return np.dot(weights, V.T)"]]}
+    text = step_feedback(result_for(plan, "mix", lambda p: CallOutcome("raised", error=error)), lang)
+    assert "ValueError: shapes (3,3) and (4,3) not aligned" in text
+    assert "attention.py" in text and "20" in text and "return np.dot(weights, V.T)" in text
+    assert "Traceback" not in text and "autograder" not in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_timeout_says_the_limit(plan, lang):
+    result = result_for(plan, "mix", lambda p: CallOutcome("timeout"))
+    result.detail["seconds"] = 3
+    text = step_feedback(result, lang)
+    assert result.status == "timeout" and "3" in text.split("\n")[line_of(text, lang, "text", "cause")]
+
+
+def test_passed_steps_are_one_line_and_json_keeps_its_shape(plan):
+    steps = [result_for(plan, step.name, lambda p: returned(p, answer(p))) for step in STEPS]
+    steps[2] = result_for(plan, "softmax", column_softmax)
+    report = as_dict(SubmissionResult("s.py", steps), "en")
+    assert set(report) == {"submission", "score", "max_score", "steps"}
+    assert [s["name"] for s in report["steps"]] == [step.name for step in STEPS]
+    assert report["steps"][2]["mistakes"] == ["wrong_axis"]
+    assert report["steps"][0]["feedback"].count("\n") == 1
+    text = as_text(SubmissionResult("s.py", steps), "ko")
+    assert "합계" in text.splitlines()[-1]
