@@ -97,11 +97,11 @@ def _qkv_order(p):
 def _same_weight(p):
     X = p.case.X
     projections = [X @ W for W in (p.case.W_Q, p.case.W_K, p.case.W_V)]
+    # Shapes need not agree: with d_v ≠ d_k, V made with W_K is a (wrongly shaped) prediction too.
     for position, source in itertools.permutations(range(3), 2):
-        if projections[source].shape == projections[position].shape:
-            candidate = list(projections)
-            candidate[position] = projections[source]
-            yield tuple(candidate)
+        candidate = list(projections)
+        candidate[position] = projections[source]
+        yield tuple(candidate)
 
 
 # scores ------------------------------------------------------------------------------------
