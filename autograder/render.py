@@ -40,7 +40,7 @@ def step_feedback(result, lang="ko"):
         return "\n".join(lines)
     if result.status == "missing":
         return "\n".join(lines + _missing_lines(say, result))
-    failing = [c for c in result.cases if not c.passed and c.code != "not_run"]
+    failing = [c for c in result.cases if not c.passed]
     public = [c for c in failing if not c.hidden]
     hidden = [c for c in failing if c.hidden]
     for position, case in enumerate(public):
@@ -71,7 +71,8 @@ def _missing_lines(say, result):
 def _hidden_lines(say, result, hidden, shown_error):
     """Hidden failures: how many cases and what they look like; never their inputs or values."""
     titles = []
-    for case in hidden:
+    named = [c for c in hidden if c.code != "not_run"] or hidden
+    for case in named:
         title = say.stepwise("title", result.name, case.code)
         if title not in titles:
             titles.append(title)

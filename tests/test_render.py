@@ -177,11 +177,15 @@ def test_student_error_shows_their_line_and_no_traceback(plan, lang):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_timeout_says_the_limit(plan, lang):
-    result = result_for(plan, "mix", lambda p: CallOutcome("timeout"))
+def test_timeout_says_the_limit_and_counts_the_calls_it_stopped(plan, lang):
+    first = plan.probes["mix"][0]
+    result = result_for(plan, "mix", lambda p: CallOutcome("timeout" if p is first else "not_run"))
     result.detail["seconds"] = 3
     text = step_feedback(result, lang)
-    assert result.status == "timeout" and "3" in text.split("\n")[line_of(text, lang, "text", "cause")]
+    assert result.status == "timeout" and result.mistakes == ["timeout"]
+    assert "3" in text.split("\n")[line_of(text, lang, "text", "cause")]
+    hidden = len({p.case.name for p in plan.probes["mix"] if p.case.hidden})
+    assert text.split("\n")[line_of(text, lang, "text", "hidden_summary")].count(str(hidden)) == 2
 
 
 def test_passed_steps_are_one_line_and_json_keeps_its_shape(plan):
