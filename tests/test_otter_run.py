@@ -1,6 +1,7 @@
 """The built autograder zip under the real `otter run`: scores, feedback, and what it refuses."""
 import argparse
 import json
+import os
 import pickle
 import shutil
 import subprocess
@@ -37,6 +38,16 @@ _original = _otter_tests.TestCaseResult.__init__
 def _always_passed(self, test_case, message, passed):
     _original(self, test_case, message, True)
 _otter_tests.TestCaseResult.__init__ = _always_passed
+'''
+# Looks for the wheel that the zip installs (it holds the reference) where `otter run` unpacks it.
+STEAL_REFERENCE = '''import glob, sys
+for wheel in glob.glob("/tmp/tmp*/autograder/*/*.whl") + glob.glob("/tmp/tmp*/autograder/*/*/*.whl"):
+    sys.path.insert(0, wheel)
+    try:
+        from solutions.attention import make_qkv, scores, softmax, mix, self_attention, most_attended
+        break
+    except Exception:
+        sys.path.remove(wheel)
 '''
 
 
@@ -84,6 +95,10 @@ def graded(tmp_path_factory):
     (work / "script").mkdir()
     submissions["script"] = work / "script" / "self_attention_lab.py"
     submissions["script"].write_text(fill.fill_script(SCRIPT.read_text("utf-8")), "utf-8")
+    for name in ("steal", "steal_unconfined"):
+        (work / name).mkdir()
+        submissions[name] = work / name / "self_attention_lab.py"
+        submissions[name].write_text(STEAL_REFERENCE, "utf-8")
     exported = work / "attack" / "exported.zip"
     with zipfile.ZipFile(exported, "w") as archive:
         archive.write(submissions["attack"], "self_attention_lab.ipynb")
@@ -93,9 +108,11 @@ def graded(tmp_path_factory):
     for name, path in submissions.items():
         out = path.parent / "out"
         out.mkdir()
+        # The sandbox's own debugging switch shows what confinement prevents.
+        environment = dict(os.environ, AUTOGRADER_SANDBOX="off" if name.endswith("unconfined") else "on")
         processes[name] = (out, subprocess.Popen(
             [sys.executable, "-m", "otter", "run", "-a", str(built["zip"]), "-o", str(out), str(path)],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=environment))
     results = {}
     for name, (out, process) in processes.items():
         output, _ = process.communicate(timeout=300)
@@ -154,6 +171,12 @@ def test_hang_patch_exit_and_pickled_log_change_nothing(graded):
         if step.name != "softmax":
             assert steps[step.name]["score"] == step.points, step.name
     assert not graded["marker"].exists()
+
+
+def test_a_submission_cannot_load_the_reference_the_zip_installs(graded):
+    assert all(t["score"] == 0 for t in per_step(graded["steal"]).values())
+    # Without the sandbox's confinement the same file would take every point.
+    assert all(t["score"] == t["max_score"] for t in per_step(graded["steal_unconfined"]).values())
 
 
 def test_build_command_checks_itself_and_reports(tmp_path, capsys):
