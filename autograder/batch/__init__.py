@@ -47,7 +47,7 @@ def _grade_class(source, args, limits):
     settings = {"lang": args.lang, "step_seconds": limits.step_seconds, "load_seconds": limits.load_seconds,
                 "memory_bytes": limits.memory_bytes}
     records, resumed = {}, []
-    pool = Pool(min(args.jobs, len(students)), limits, args.lang, out) if students else None
+    pool = Pool(min(args.jobs, len(students)), limits, args.lang, out)
     progress = progress_for(len(students))
 
     def on_record(record):
@@ -65,8 +65,7 @@ def _grade_class(source, args, limits):
             yield task
 
     try:
-        if pool is not None:
-            pool.run(tasks(), on_record)
+        pool.run(tasks(), on_record)
     except KeyboardInterrupt:
         pool.kill()
         progress.close()
@@ -74,8 +73,7 @@ def _grade_class(source, args, limits):
         print(f"autograder: interrupted after {len(records)} of {len(students)} students; "
               "run the same command again to continue.", file=sys.stderr)
         return EXIT_INTERRUPTED
-    if pool is not None:
-        pool.close()
+    pool.close()
     progress.close()
 
     ordered = [records[s.id] for s in students]

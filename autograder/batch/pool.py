@@ -45,10 +45,16 @@ class Pool:
         # fork: workers start warm with everything already imported, in milliseconds.
         self._context = multiprocessing.get_context("fork")
         self._settings = (limits, lang, out_dir)
-        self._workers = [Worker(self._context, *self._settings) for _ in range(max(1, jobs))]
+        self._jobs = max(1, jobs)
+        self._workers = []
 
     def run(self, tasks, on_record):
         retry = deque()
+        first = next(tasks, None)
+        if first is None:
+            return  # nothing to grade: no worker is started at all
+        retry.append(first)
+        self._workers = [Worker(self._context, *self._settings) for _ in range(self._jobs)]
         exhausted = False
         while True:
             for worker in self._workers:
