@@ -99,6 +99,9 @@ def graded(tmp_path_factory):
         (work / name).mkdir()
         submissions[name] = work / name / "self_attention_lab.py"
         submissions[name].write_text(STEAL_REFERENCE, "utf-8")
+    (work / "binary").mkdir()
+    submissions["binary"] = work / "binary" / "self_attention_lab.py"
+    submissions["binary"].write_bytes(b"def softmax(x):\n    return x\n\xff\xfe\n")
     exported = work / "attack" / "exported.zip"
     with zipfile.ZipFile(exported, "w") as archive:
         archive.write(submissions["attack"], "self_attention_lab.ipynb")
@@ -177,6 +180,12 @@ def test_a_submission_cannot_load_the_reference_the_zip_installs(graded):
     assert all(t["score"] == 0 for t in per_step(graded["steal"]).values())
     # Without the sandbox's confinement the same file would take every point.
     assert all(t["score"] == t["max_score"] for t in per_step(graded["steal_unconfined"]).values())
+
+
+def test_a_file_that_is_not_text_is_graded_zero_with_the_reason(graded):
+    steps = per_step(graded["binary"])
+    assert [t["score"] for t in steps.values()] == [0] * len(STEPS)
+    assert "UTF-8" in steps["softmax"]["output"]
 
 
 def test_build_command_checks_itself_and_reports(tmp_path, capsys):

@@ -36,6 +36,9 @@ class EngineGrading(AbstractOtterPlugin):
         name = os.path.basename(self.submission_path)
         with open(self.submission_path, "rb") as handle:
             data = without_otter_cells(name, handle.read())
+        # Otter reads the file again later (a .py as text): give it nothing it could fail on.
+        with open(self.submission_path, "w", encoding="utf-8") as handle:
+            handle.write(nbformat.writes(nbformat.v4.new_notebook()) if name.endswith(".ipynb") else "")
         with Zygote() as zygote:
             self.result = grade_bytes(name, data, zygote, limits_from(self.plugin_config or {}))
 
