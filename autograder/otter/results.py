@@ -4,7 +4,7 @@ import dataclasses
 from otter.test_files import TestCase, TestCaseResult
 from otter.test_files.exception_test import ExceptionTestFile
 
-from ..judge import _status
+from ..judge import _status, step_score
 from ..render import step_feedback
 
 
@@ -43,11 +43,9 @@ def _test_file(step, lang):
 def public_view(step):
     """The step as judged on its public cases only (what the student-side check reports)."""
     cases = [c for c in step.cases if not c.hidden]
-    names = list(dict.fromkeys(c.case for c in cases))
-    passed = [n for n in names if all(c.passed for c in cases if c.case == n)]
     own_codes = {c.code for c in cases}
     hidden_codes = {c.code for c in step.cases if c.hidden} - own_codes
     mistakes = [m for m in step.mistakes if m not in hidden_codes]
     status = step.status if step.status == "missing" else _status(cases)
-    score = round(step.max_score * len(passed) / len(names), 2) if names else 0.0
-    return dataclasses.replace(step, score=score, status=status, mistakes=mistakes, cases=cases)
+    return dataclasses.replace(step, score=step_score(step.max_score, cases), status=status,
+                               mistakes=mistakes, cases=cases)
