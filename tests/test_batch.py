@@ -223,6 +223,8 @@ def test_zip_names_in_cp949_are_recovered():
     assert _member_name(info) == "김민수_attention.py"
     flagged = types.SimpleNamespace(filename="이지원.py", flag_bits=0x800)
     assert _member_name(flagged) == "이지원.py"
+    windows = types.SimpleNamespace(filename="lab\\kim\\attention.py", flag_bits=0)
+    assert _member_name(windows) == "lab/kim/attention.py"
 
 
 def test_a_student_with_only_other_files_is_still_listed(tmp_path):

@@ -102,19 +102,23 @@ class Source:
 
 
 def _member_name(info):
-    """Zip names from Korean Windows are often cp949 without the UTF-8 flag; undo the cp437 guess."""
+    """Zip names from Korean Windows are often cp949 without the UTF-8 flag; undo the cp437 guess.
+
+    Some Windows tools also write backslashes as separators.
+    """
     name = info.filename
     if not info.flag_bits & 0x800:
         try:
             raw = name.encode("cp437")
         except UnicodeEncodeError:
-            return name
-        for encoding in ("utf-8", "cp949"):
+            raw = None
+        for encoding in ("utf-8", "cp949") if raw is not None else ():
             try:
-                return raw.decode(encoding)
+                name = raw.decode(encoding)
+                break
             except UnicodeDecodeError:
                 continue
-    return name
+    return name.replace("\\", "/")
 
 
 def student_id(path, depth, id_pattern=None):

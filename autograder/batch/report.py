@@ -100,13 +100,15 @@ def _share(flags):
 
 
 def _mistakes_table(records, words, say):
+    """Mistakes in the code students wrote; unreadable files and grading errors are counted above."""
+    graded = [r for r in records if r["status"] == "graded"]
     rows = []
     for name in STEP_NAMES:
-        counter = Counter(code for r in records for code in r["steps"][name]["mistakes"])
+        counter = Counter(code for r in graded for code in r["steps"][name]["mistakes"])
         for code, count in counter.most_common(TOP_MISTAKES):
             rows.append({words["step"]: name, words["mistake"]: code,
                          words["meaning"]: say.stepwise("title", name, code),
-                         words["count"]: count, words["share"]: f"{100 * count / len(records):.0f}%"})
+                         words["count"]: count, words["share"]: f"{100 * count / len(graded):.0f}%"})
     if not rows:
         return f"<p>{html.escape(words['none'])}</p>"
     return pd.DataFrame(rows).to_html(index=False, border=0, classes="mistakes")
@@ -134,18 +136,20 @@ def _pyplot(lang):
     return pyplot, ("ko" if lang == "ko" and hangul else "en")
 
 
-AXES = {"ko": {"score": "총점", "students": "학생 수", "pass": "통과율 (%)"},
-        "en": {"score": "total score", "students": "students", "pass": "passed (%)"}}
+AXES = {"ko": {"score": "총점 (k: k점 이상 k+1점 미만)", "students": "학생 수", "pass": "통과율 (%)"},
+        "en": {"score": "total (k: from k to below k + 1)", "students": "students", "pass": "passed (%)"}}
 
 
 def _histogram(totals, lang):
     pyplot, axes_lang = _pyplot(lang)
     figure, axis = pyplot.subplots(figsize=(7, 3.2))
-    bins = [x - 0.5 for x in range(int(TOTAL_POINTS) + 2)]
-    axis.hist(totals.dropna(), bins=bins, color="#4c72b0", edgecolor="white")
+    # Bin k holds totals from k up to (not including) k + 1, so full marks stand alone.
+    edges = list(range(int(TOTAL_POINTS) + 2))
+    axis.hist(totals.dropna(), bins=edges, color="#4c72b0", edgecolor="white")
     axis.set_xlabel(AXES[axes_lang]["score"])
     axis.set_ylabel(AXES[axes_lang]["students"])
-    axis.set_xticks(range(int(TOTAL_POINTS) + 1))
+    axis.set_xticks([k + 0.5 for k in edges[:-1]], [str(k) for k in edges[:-1]])
+    axis.yaxis.get_major_locator().set_params(integer=True)
     return figure
 
 
