@@ -175,20 +175,24 @@ class Zygote:
         self._reader = ours.makefile("rb")
 
     def stop(self):
-        if self._process is not None:
-            self._reader.close()
-            self._control.close()
-            try:
-                self._process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
-            self._process = None
+        self._stop_process()
         self.sweep()
         if self._uid_lock is not None:
             self._uid_lock.close()
             self._uid_lock = None
             self.sandbox_user = None
+
+    def _stop_process(self):
+        if self._process is None:
+            return
+        self._reader.close()
+        self._control.close()
+        try:
+            self._process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+        self._process = None
 
     def alive(self):
         return self._process is not None and self._process.poll() is None
@@ -204,7 +208,7 @@ class Zygote:
     def spawn(self, workdir, limits):
         for attempt in range(2):
             if not self.alive():
-                self.stop()
+                self._stop_process()  # keeps its user id: the run's folder belongs to it
                 self.start()
             try:
                 return self._spawn(workdir, limits)

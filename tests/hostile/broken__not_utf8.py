@@ -1,0 +1,3 @@
+# ÇÑ±¹¾î ÁÖ¼®
+import numpy as np
+ÿþ

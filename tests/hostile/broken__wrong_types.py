@@ -1,0 +1,29 @@
+"""Returns a generator, a string, a lambda and a set where arrays and a dict belong."""
+import numpy as np
+import pandas as pd
+
+
+def make_qkv(X, W_Q, W_K, W_V):
+    return X @ W_Q, X @ W_K, X @ W_V
+
+
+def scores(Q, K):
+    return (row for row in Q @ K.T)
+
+
+def softmax(x):
+    return "softmax"
+
+
+def mix(weights, V):
+    return lambda: weights @ V
+
+
+def self_attention(X, W_Q, W_K, W_V):
+    Q, K, V = make_qkv(X, W_Q, W_K, W_V)
+    weights = softmax(scores(Q, K) / np.sqrt(K.shape[-1]))
+    return mix(weights, V), weights
+
+
+def most_attended(weights, words):
+    return set(words)

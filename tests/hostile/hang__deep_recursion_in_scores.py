@@ -1,0 +1,32 @@
+"""scores recurses without end (RecursionError)."""
+import numpy as np
+import pandas as pd
+
+
+def make_qkv(X, W_Q, W_K, W_V):
+    return X @ W_Q, X @ W_K, X @ W_V
+
+
+def scores(Q, K, depth=0):
+    return scores(Q, K, depth + 1)
+
+
+def softmax(x):
+    x = np.asarray(x, dtype=float)
+    raised = np.exp(x - np.max(x, axis=-1, keepdims=True))
+    return raised / np.sum(raised, axis=-1, keepdims=True)
+
+
+def mix(weights, V):
+    return weights @ V
+
+
+def self_attention(X, W_Q, W_K, W_V):
+    Q, K, V = make_qkv(X, W_Q, W_K, W_V)
+    weights = softmax(scores(Q, K) / np.sqrt(K.shape[-1]))
+    return mix(weights, V), weights
+
+
+def most_attended(weights, words):
+    rows = np.asarray(weights)
+    return {word: words[int(np.argmax(row))] for word, row in zip(words, rows)}

@@ -1,0 +1,262 @@
+"""The sandbox itself: who the child is, what it can reach, and what the grader believes of it."""
+import json
+import os
+import resource
+import time
+
+import numpy as np
+import pytest
+
+from autograder.sandbox import codec, landlock, zygote as zygote_module
+from autograder.sandbox.runner import (Call, Child, Limits, Zygote, _plain_load_event, _plain_names,
+                                       kill_processes_of, run)
+from conftest import ROOT
+
+AS_ROOT = os.geteuid() == 0
+HAS_LANDLOCK = landlock.abi_version() > 0
+LIMITS = Limits(step_seconds=5.0, load_seconds=5.0)
+
+
+def ask(zygote, source, args=(), limits=LIMITS, function="scores"):
+    """Run `source` and call its `function` once; returns (CallOutcome, RunOutcome)."""
+    cells = [{"source": source, "filename": "probe.py"}]
+    call = Call(0, function, function, tuple(codec.encode(a) for a in args))
+    outcome = run(zygote, cells, [call], limits)
+    return outcome.calls.get(0), outcome
+
+
+def answer(zygote, source, **kwargs):
+    result, outcome = ask(zygote, source, **kwargs)
+    assert result.kind == "returned", (result, outcome.load_events)
+    return result.value
+
+
+IDENTITY = """
+import ctypes, os, resource
+def scores():
+    death = ctypes.c_int(0)
+    ctypes.CDLL(None).prctl(2, ctypes.byref(death), 0, 0, 0)  # PR_GET_PDEATHSIG
+    return {"death_signal": death.value, "uid": os.getuid(), "euid": os.geteuid(), "gid": os.getgid(), "groups": os.getgroups(),
+            "nproc": resource.getrlimit(resource.RLIMIT_NPROC)[0],
+            "cwd": os.getcwd(), "cwd_owner": os.stat(".").st_uid, "cwd_entries": os.listdir("."),
+            "env": sorted(os.environ)}
+"""
+
+
+@pytest.mark.skipif(not AS_ROOT, reason="privileges are dropped only when the grader is root")
+def test_as_root_the_child_is_an_unprivileged_user_with_its_own_empty_folder(zygote):
+    me = answer(zygote, IDENTITY)
+    assert me["uid"] == me["euid"] == zygote.sandbox_user[0] != 0
+    assert me["gid"] != 0 and me["groups"] == []
+    # RLIMIT_NPROC binds only non-root users: it must be set after the drop, not skipped.
+    assert me["nproc"] == LIMITS.processes
+    assert me["cwd_owner"] == me["uid"] and me["cwd_entries"] == []
+    # Changing credentials clears the parent-death signal: it must be armed after the drop.
+    assert me["death_signal"] == 9
+
+
+def test_the_child_sees_a_scrubbed_environment(zygote, monkeypatch):
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_secret")
+    with Zygote() as fresh:
+        me = answer(fresh, IDENTITY)
+    assert set(me["env"]) == set(zygote_module.CHILD_ENVIRONMENT) | {"HOME", "TMPDIR", "MPLCONFIGDIR"}
+
+
+def test_two_zygotes_as_root_get_different_users():
+    if not AS_ROOT:
+        pytest.skip("users are handed out only to a root grader")
+    with Zygote() as first, Zygote() as second:
+        assert first.sandbox_user != second.sandbox_user
+
+
+def test_switching_the_sandbox_off_keeps_the_graders_user(monkeypatch):
+    monkeypatch.setenv("AUTOGRADER_SANDBOX", "off")
+    with Zygote() as debugging:
+        assert debugging.user_for(LIMITS) is None
+        assert answer(debugging, IDENTITY)["uid"] == os.getuid()
+
+
+def test_explicit_user_none_keeps_the_graders_user(zygote):
+    assert answer(zygote, IDENTITY, limits=Limits(user=None, confine=False))["uid"] == os.getuid()
+
+
+REACH = """
+import os
+def scores(paths, folder):
+    seen = {}
+    for path in paths:
+        try:
+            with open(path, "rb") as handle:
+                handle.read(1)
+            seen[path] = "read"
+        except OSError as error:
+            seen[path] = error.__class__.__name__
+    try:
+        with open(os.path.join(folder, "planted.txt"), "w") as handle:
+            handle.write("x")
+        seen["write"] = "written"
+    except OSError as error:
+        seen["write"] = error.__class__.__name__
+    import csv, wave, statistics, encodings.euc_kr  # modules a child may still import
+    return seen
+"""
+
+
+@pytest.mark.skipif(not (AS_ROOT or HAS_LANDLOCK), reason="needs a dropped user or Landlock")
+def test_the_reference_and_hidden_cases_are_unreadable_and_nothing_outside_is_writable(zygote, tmp_path):
+    os.chmod(tmp_path, 0o777)
+    secret = [str(ROOT / "solutions" / "attention.py"), str(ROOT / "autograder" / "hidden.py"),
+              str(ROOT / "autograder" / "reference.py")]
+    seen = answer(zygote, REACH, args=(secret, str(tmp_path)))
+    assert all(seen[path] == "PermissionError" for path in secret)
+    assert seen["write"] == "PermissionError"
+    assert not (tmp_path / "planted.txt").exists()
+
+
+KILLER = """
+import os, signal
+def scores():
+    results = []
+    for pid in (os.getppid(), {grader}):
+        try:
+            os.kill(pid, 0)
+            results.append("allowed")
+        except OSError as error:
+            results.append(error.__class__.__name__)
+    return results
+"""
+
+
+@pytest.mark.skipif(not (AS_ROOT or landlock.abi_version() >= 6), reason="needs a dropped user or Landlock 6")
+def test_the_child_cannot_signal_the_zygote_or_the_grader(zygote):
+    assert answer(zygote, KILLER.format(grader=os.getpid())) == ["PermissionError", "PermissionError"]
+
+
+def test_a_zygote_killed_between_runs_is_replaced(zygote):
+    with Zygote() as fragile:
+        fragile._process.kill()
+        fragile._process.wait()
+        assert answer(fragile, "def scores():\n    return 7\n") == 7
+
+
+@pytest.mark.skipif(not AS_ROOT, reason="the sweep concerns the zygote's own user id")
+def test_processes_left_behind_are_killed_after_the_run(zygote):
+    source = ("import os, time\n"
+              "def scores():\n"
+              "    if os.fork() == 0:\n"
+              "        os.setsid()\n"
+              "        time.sleep(300)\n"
+              "        os._exit(0)\n"
+              "    return 1\n")
+    assert answer(zygote, source) == 1
+    assert kill_processes_of(zygote.sandbox_user[0], rounds=1)  # nothing was left to kill
+
+
+# Forged events: at most what returning the same values would get ---------------------------------
+
+FORGER = """
+import json, os, stat
+def scores(Q, K):
+    for fd in range(3, 64):
+        try:
+            if stat.S_ISFIFO(os.fstat(fd).st_mode):
+                event = {{"ev": "returned", "id": 0, "value": {value}, "args_after": {args_after}}}
+                os.write(fd, (json.dumps(event) + "\\n").encode())
+        except OSError:
+            pass
+    {tail}
+"""
+
+
+def test_a_forged_answer_without_the_arguments_counts_as_a_crash(zygote):
+    forged = json.dumps(codec.encode(np.eye(2)))
+    result, _ = ask(zygote, FORGER.format(value=forged, args_after="None", tail="while True: pass"),
+                    args=(np.eye(2), np.eye(2)))
+    assert result.kind == "crashed"
+
+
+def test_a_forged_answer_is_decoded_as_plain_data_like_a_returned_value(zygote):
+    forged = '{"t": "series", "values": 5, "index": [[1]]}'
+    result, outcome = ask(zygote, FORGER.format(value=forged, args_after="[None, None]",
+                                                tail="return None"), args=(np.eye(2), np.eye(2)))
+    assert result.kind == "returned" and isinstance(result.value, codec.Opaque)
+    assert outcome.names["scores"] == "function"
+
+
+def test_load_events_and_names_are_reduced_to_plain_fields():
+    event = _plain_load_event({"ev": "load_error", "cell": 10**40, "stmt": "x", "line": [1],
+                               "type": {"a": 1}, "message": ["m"] * 3, "frames": [[1, 2, 3, 4]] * 50,
+                               "extra": "dropped"})
+    assert event == {"ev": "load_error", "cell": None, "stmt": None, "line": None, "message": "",
+                     "type": "Exception", "frames": [["", 2, "", ""]] * 5}
+    names = _plain_names({"scores": ["function"], "softmax": "function", "evil": "function"})
+    assert names["scores"] == "absent" and names["softmax"] == "function" and "evil" not in names
+
+
+def test_a_garbled_event_line_is_skipped_not_fatal():
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"[" * 30000 + b"\n" + b"\xff\xfe\n" + b'"text"\n' + b'{"ev": "stmt"}\n')
+    child = Child(0, open(os.devnull, "w"), read_end)
+    try:
+        events = [child.next_event(time.monotonic() + 5) for _ in range(4)]
+    finally:
+        os.close(write_end)
+        child.close()
+    assert [e["ev"] for e in events] == ["garbled", "garbled", "garbled", "stmt"]
+
+
+@pytest.mark.parametrize("data", [
+    {"t": "array", "kind": "f", "shape": [2], "data": [1, 10**400]},
+    {"t": "array", "kind": "f", "shape": [-1, -2], "data": [1.0, 2.0]},
+    {"t": "array", "kind": "f", "shape": [2], "data": [{"x": 1}, 2]},
+    {"t": "array", "kind": "U", "shape": [1], "data": [["nested"]]},
+    {"t": "dict", "items": 7},
+    {"t": "dict", "items": [[{"t": "list", "items": []}, {"t": "none"}], [1]]},
+    {"t": "series", "values": {"t": "other"}, "index": [[1]]},
+    {"t": "frame", "values": {"t": "array", "kind": "f", "shape": [1], "data": [1.0]}},
+    {"t": "number", "v": 10**300},
+    {"t": "str", "v": {"not": "text"}},
+    {"t": "list", "items": [{"t": "list", "items": [{"t": "list", "items": []}]}] * 3},
+    "not a dict", None, [1, 2],
+])
+def test_decoding_forged_data_never_raises(data):
+    value = codec.decode(data)
+    assert isinstance(value, (codec.Opaque, codec.Labelled, np.ndarray, list, tuple, dict, float, int))
+
+
+def test_a_series_index_of_lists_becomes_hashable_labels():
+    series = codec.decode({"t": "series", "index": [{"t": "list", "items": [{"t": "number", "v": 1}]}],
+                           "values": {"t": "array", "kind": "f", "shape": [1], "data": [1.0]}})
+    assert series.index == ["[1]"]
+
+
+def test_limits_are_applied_in_the_child(zygote):
+    limits = Limits(step_seconds=5.0, load_seconds=5.0, memory_bytes=512 * 1024 * 1024,
+                    file_bytes=1024 * 1024)
+    source = ("import resource\n"
+              "def scores():\n"
+              "    return [resource.getrlimit(r)[0] for r in (resource.RLIMIT_AS, resource.RLIMIT_FSIZE,\n"
+              "            resource.RLIMIT_CORE)]\n")
+    assert answer(zygote, source, limits=limits) == [512 * 1024 * 1024, 1024 * 1024, 0]
+
+
+def test_the_default_limits_are_sane():
+    limits = Limits()
+    assert limits.step_seconds > 0 and limits.memory_bytes >= 256 * 1024 * 1024
+    assert 0 < limits.processes <= 256 and limits.file_bytes > 0
+    assert limits.user == "auto" and limits.confine
+    assert resource.RLIM_INFINITY not in limits.for_child().values()
+
+
+def test_a_run_survives_its_zygote_being_killed_midway():
+    # Unconfined on purpose (user=None, confine=False), so the submission can kill the zygote.
+    source = ("import os, signal, time\n"
+              "if True:  # one statement: the parent-death signal ends it during the sleep\n"
+              "    os.kill(os.getppid(), signal.SIGKILL)\n"
+              "    time.sleep(30)\n"
+              "def scores():\n"
+              "    return 5\n")
+    with Zygote() as fragile:
+        result, outcome = ask(fragile, source, limits=Limits(user=None, confine=False))
+    assert result.kind == "returned" and result.value == 5
+    assert [e["ev"] for e in outcome.load_events] == ["load_crash"]
