@@ -39,6 +39,7 @@ def scores():
     return {"death_signal": death.value, "uid": os.getuid(), "euid": os.geteuid(), "gid": os.getgid(), "groups": os.getgroups(),
             "nproc": resource.getrlimit(resource.RLIMIT_NPROC)[0],
             "cwd": os.getcwd(), "cwd_owner": os.stat(".").st_uid, "cwd_entries": os.listdir("."),
+            "cwd_bytes": os.statvfs(".").f_blocks * os.statvfs(".").f_frsize,
             "env": sorted(os.environ)}
 """
 
@@ -51,6 +52,7 @@ def test_as_root_the_child_is_an_unprivileged_user_with_its_own_empty_folder(zyg
     # RLIMIT_NPROC binds only non-root users: it must be set after the drop, not skipped.
     assert me["nproc"] == LIMITS.processes
     assert me["cwd_owner"] == me["uid"] and me["cwd_entries"] == []
+    assert me["cwd_bytes"] == LIMITS.disk_bytes  # its own tmpfs bounds all it can write
     # Changing credentials clears the parent-death signal: it must be armed after the drop.
     assert me["death_signal"] == 9
 

@@ -37,7 +37,8 @@ class Limits:
     step_seconds: float = 10.0
     load_seconds: float = 10.0
     memory_bytes: int = 1024 * 1024 * 1024
-    file_bytes: int = 16 * 1024 * 1024
+    file_bytes: int = 16 * 1024 * 1024  # largest file a submission may write
+    disk_bytes: int = 64 * 1024 * 1024  # all it may write (as root: its own tmpfs)
     processes: int = 64
     # Who the child runs as when the grader is root: AUTO (an unprivileged user id of the
     # zygote's own), (uid, gid), or None (stay root: debugging only).
@@ -47,7 +48,8 @@ class Limits:
     def for_child(self):
         budget = int(self.load_seconds + 6 * self.step_seconds) + 5
         return {"memory_bytes": self.memory_bytes, "cpu_seconds": budget,
-                "file_bytes": self.file_bytes, "processes": self.processes}
+                "file_bytes": self.file_bytes, "disk_bytes": self.disk_bytes,
+                "processes": self.processes}
 
 
 def sandbox_enabled():

@@ -24,7 +24,8 @@ from . import landlock, worker
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
-CLONE_NEWNET = 0x40000000
+CLONE_NEWNET, CLONE_NEWNS = 0x40000000, 0x00020000
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 1 << 14, 1 << 18
 # Top-level names a child must never read: the reference and the grader with its hidden cases.
 PRIVATE_NAMES = ("solutions", "autograder")
 # Outside Python's own folders, the few system paths an honest submission may need to read.
@@ -76,6 +77,7 @@ def become_child(request, command_fd, event_fd, confinement=None, zygote_pid=Non
         os.setsid()
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         workdir = request["workdir"]
+        _private_disk(workdir, request["limits"].get("disk_bytes"), request.get("user"))
         os.chdir(workdir)
         _quiet_standard_streams()
         _scrub_environment(workdir)
@@ -120,6 +122,28 @@ def _leave_network():
         return libc.unshare(CLONE_NEWNET) == 0
     except (OSError, AttributeError):
         return False
+
+
+def _private_disk(workdir, size, user):
+    """As root, give the child its own size-limited tmpfs as working directory.
+
+    It lives in the child's own mount namespace, so it vanishes with the child's last process
+    and bounds everything the submission can write (Landlock allows writing nowhere else).
+    Without the privilege for it, the shared folder is used as it is.
+    """
+    if not size or os.geteuid() != 0:
+        return False
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.unshare(CLONE_NEWNS) != 0:
+        return False
+    # Nothing mounted here may leak back into the grader's view of the file system.
+    if libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+        raise OSError(ctypes.get_errno(), "cannot make the mount namespace private")
+    uid, gid = user if user is not None else (0, 0)
+    options = f"size={int(size)},nr_inodes=4096,mode=0700,uid={int(uid)},gid={int(gid)}".encode()
+    if libc.mount(b"tmpfs", workdir.encode(), b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, options) != 0:
+        raise OSError(ctypes.get_errno(), "cannot mount the working directory")
+    return True
 
 
 def _die_with_parent(zygote_pid):
