@@ -266,6 +266,13 @@ def test_rerun_regrades_only_what_is_missing_or_changed(small_class, tmp_path):
     assert "1 graded" in changed.stdout
     assert float(next(r for r in read_grades(out) if r["id"] == "correct")["mix"]) < 1
 
+    kept = json.loads((results / "10231.json").read_text("utf-8"))
+    fingerprint = kept["extra_data"]["autograder"]["fingerprint"]
+    (results / "10231.json").write_text(json.dumps({"extra_data": {"autograder": {"fingerprint": fingerprint}}}))
+    edited = grade_command(small_class, out)
+    assert "1 graded" in edited.stdout  # a record with fields missing is not trusted
+    assert json.loads((results / "10231.json").read_text("utf-8"))["score"] == 10.0
+
     in_english = grade_command(small_class, out, "--lang", "en")
     assert "4 graded" in in_english.stdout  # the feedback language is part of what was graded
 
@@ -341,6 +348,27 @@ def test_hostile_submissions_do_not_touch_other_grades(tmp_path):
     assert rows["sleeps"]["total"] == "8.0"  # the composed step uses the reference's make_qkv
     assert "ended the process" in (out / "feedback" / "kills_parent.md").read_text("utf-8") \
         or "프로세스" in (out / "feedback" / "kills_parent.md").read_text("utf-8")
+
+
+def test_a_fault_of_the_grader_is_an_error_row_not_a_lost_batch(tmp_path):
+    import multiprocessing
+    from autograder.batch.grader import worker_main
+
+    for folder in ("feedback", "results"):
+        (tmp_path / folder).mkdir()
+    context = multiprocessing.get_context("fork")
+    ours, theirs = context.Pipe()
+    worker = context.Process(target=worker_main, args=(theirs, Limits(step_seconds=2), "en", str(tmp_path)))
+    worker.start()
+    base = {"problem": None, "superseded": [], "key": "k"}
+    ours.send(dict(base, student="odd", file="odd.py", data=12345))  # not bytes: the engine raises
+    ours.send(dict(base, student="fine", file="fine.py", data=CORRECT))
+    odd, fine = ours.recv(), ours.recv()
+    ours.send(None)
+    worker.join(30)
+    assert odd["status"].startswith("error: the grader failed (TypeError") and odd["total"] == 0
+    assert fine["status"] == "graded" and fine["total"] == 10
+    assert (tmp_path / "results" / "odd.json").is_file()
 
 
 # Small parts ------------------------------------------------------------------------------------

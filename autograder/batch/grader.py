@@ -65,6 +65,8 @@ def grade_task(task, zygote, limits, plan):
             result = grade_bytes(task["file"], task["data"], zygote, limits, plan)
             break
         except Exception:
+            if zygote.starts == starts and not zygote.doomed():
+                raise  # the sandbox is fine: the fault is the grader's own
             zygote.restart()
             starts = zygote.starts
     if result is None or zygote.starts != starts or zygote.doomed():
@@ -101,7 +103,12 @@ def worker_main(connection, limits, lang, out_dir):
                 return
             if task is None:
                 return
-            result, status = grade_task(task, zygote, limits, plan)
-            connection.send(finish(task, result, status, out_dir, lang))
+            try:
+                result, status = grade_task(task, zygote, limits, plan)
+                record = finish(task, result, status, out_dir, lang)
+            except Exception as error:  # a fault of the grader, not of the submission
+                record = finish(task, ended_sandbox(task["file"], "not_run"),
+                                f"error: the grader failed ({type(error).__name__}: {error})"[:300], out_dir, lang)
+            connection.send(record)
     finally:
         zygote.stop()

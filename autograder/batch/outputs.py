@@ -12,6 +12,7 @@ from importlib import resources
 
 from .. import __version__
 from ..render import as_dict, as_text
+from ..steps import STEPS
 
 TEMP_SUFFIX = ".partial"
 RECORD_KEY = "autograder"
@@ -135,4 +136,16 @@ def load_record(out_dir, student):
             record = json.load(handle)["extra_data"][RECORD_KEY]
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    return record if isinstance(record, dict) else None
+    return record if _complete(record) else None
+
+
+def _complete(record):
+    """A record with every field grades.csv and the report read (an edited file is graded again)."""
+    try:
+        return (isinstance(record["id"], str) and isinstance(record["file"], str)
+                and isinstance(record["status"], str) and isinstance(record["superseded"], list)
+                and all(isinstance(record[k], (int, float)) for k in ("total", "max_total"))
+                and all(isinstance(record["steps"][s.name]["score"], (int, float))
+                        and isinstance(record["steps"][s.name]["mistakes"], list) for s in STEPS))
+    except (KeyError, TypeError):
+        return False
