@@ -140,3 +140,29 @@ def test_cli_keeps_the_graders_secrets_from_the_submission():
                GRADESCOPE_API_KEY="key")
     code, report = check_json("snoop__environment_variables.py", env=env)
     assert code == 0 and report["score"] == report["max_score"]
+
+
+def test_a_million_statements_are_never_parsed_in_the_graders_process(monkeypatch):
+    import ast
+
+    from autograder import submission
+
+    real_parse = ast.parse
+
+    def small_only(source, *args, **kwargs):
+        assert len(source) <= submission.MAX_PARSED_CHARS, "the grader parsed a huge cell"
+        return real_parse(source, *args, **kwargs)
+
+    monkeypatch.setattr(submission.ast, "parse", small_only)
+    source = (ROOT / "solutions" / "attention.py").read_text(encoding="utf-8") + "x = 1\n" * 1_000_000
+    read = submission.read_submission("big.py", source.encode())
+    assert read.problem is None and read.stubs == set()
+    stub = "def softmax(x):\n    raise NotImplementedError\n"
+    assert submission.read_submission("small.py", stub.encode()).stubs == {"softmax"}
+
+
+def test_a_million_statements_cost_only_their_own_grade(zygote, plan):
+    source = (ROOT / "solutions" / "attention.py").read_text(encoding="utf-8") + "x = 1\n" * 1_000_000
+    result = grade_bytes("big.py", source.encode(), zygote, LIMITS, plan)
+    assert [s.name for s in result.steps] == [s.name for s in STEPS]
+    assert result.notes and {n["code"] for n in result.notes} <= {"syntax_error", "load_timeout"}

@@ -479,7 +479,7 @@ def _make_call(child, call, deadline):
 
 
 def _small_int(value):
-    return value if type(value) is int and 0 <= value < 10**7 else None
+    return value if type(value) is int and -1 <= value < 10**7 else None
 
 
 def _plain_text(value, limit):

@@ -12,6 +12,7 @@ from . import codec
 
 STUDENT_FUNCTIONS = ("make_qkv", "scores", "softmax", "mix", "self_attention", "most_attended")
 MAX_FRAMES = 5
+WHOLE_CELL = -1  # statement number that stands for parsing the whole cell
 
 
 class Channel:
@@ -55,10 +56,14 @@ def load(channel, namespace, filenames, command):
     namespace["__name__"] = command.get("module_name", "__main__")
     skip = {tuple(pair) for pair in command.get("skip", [])}
     for c, cell in enumerate(command["cells"]):
+        if (c, WHOLE_CELL) in skip:
+            continue
         filename = cell["filename"]
         filenames.add(filename)
         linecache.cache[filename] = (len(cell["source"]), None,
                                      cell["source"].splitlines(True), filename)
+        # Parsing a huge cell can itself run out of time: the grader then skips the whole cell.
+        channel.send(ev="stmt", cell=c, stmt=WHOLE_CELL, line=1)
         try:
             tree = ast.parse(cell["source"], filename)
         except (SyntaxError, ValueError) as error:
