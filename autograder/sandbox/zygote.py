@@ -40,6 +40,7 @@ CHILD_ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
                      "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                      "MPLBACKEND": "Agg"}
 MAX_OPEN_FILES = 256
+HIGHEST_FD = 1 << 16
 
 
 def main(socket_fd):
@@ -209,10 +210,9 @@ def _drop_privileges(user):
 
 
 def _close_other_files(keep):
-    highest = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-    highest = MAX_OPEN_FILES if highest == resource.RLIM_INFINITY else highest
+    """Close every inherited descriptor but `keep` (the zygote may hold more than the new limit)."""
     low = 3
-    for fd in sorted(keep) + [highest]:
+    for fd in sorted(keep) + [HIGHEST_FD]:
         if fd >= low:
             os.closerange(low, fd)
             low = fd + 1
