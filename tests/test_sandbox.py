@@ -57,7 +57,7 @@ def test_as_root_the_child_is_an_unprivileged_user_with_its_own_empty_folder(zyg
     assert me["death_signal"] == 9
 
 
-def test_the_child_sees_a_scrubbed_environment(zygote, monkeypatch):
+def test_the_child_sees_a_scrubbed_environment(monkeypatch):
     monkeypatch.setenv("GITHUB_TOKEN", "ghp_secret")
     with Zygote() as fresh:
         me = answer(fresh, IDENTITY)
