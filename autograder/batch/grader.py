@@ -56,7 +56,7 @@ def grade_task(task, zygote, limits, plan):
     if task["problem"]:
         problem, detail = task["problem"]
         return broken(task["file"], problem, detail), f"broken: {problem}"
-    if not zygote.alive():
+    if zygote.doomed():
         zygote.restart()
     starts = zygote.starts
     result = None
