@@ -39,15 +39,24 @@ def _add_limit_flags(parser):
                         help="seconds each step may run (default 10)")
     parser.add_argument("--memory-mb", type=int, default=1024, metavar="MB",
                         help="memory a submission may use (default 1024)")
+    parser.add_argument("--processes", type=int, default=64, metavar="N",
+                        help="processes a submission may start, when graded as root (default 64)")
+    parser.add_argument("--disk-mb", type=int, default=64, metavar="MB",
+                        help="disk space a submission may write (default 64)")
+    parser.add_argument("--no-sandbox", action="store_true",
+                        help="run student code as yourself, unconfined (debugging only)")
 
 
 def limits_from(args):
     from .sandbox.runner import Limits
 
-    if args.timeout <= 0 or args.memory_mb < 256:
-        raise SystemExit("autograder: --timeout must be positive and --memory-mb at least 256")
+    if args.timeout <= 0 or args.memory_mb < 256 or args.processes < 1 or args.disk_mb < 1:
+        raise SystemExit("autograder: --timeout, --processes and --disk-mb must be positive "
+                         "and --memory-mb at least 256")
+    isolation = {"user": None, "confine": False} if args.no_sandbox else {}
     return Limits(step_seconds=args.timeout, load_seconds=args.timeout,
-                  memory_bytes=args.memory_mb * 1024 * 1024)
+                  memory_bytes=args.memory_mb * 1024 * 1024, processes=args.processes,
+                  disk_bytes=args.disk_mb * 1024 * 1024, **isolation)
 
 
 def main(argv=None):
