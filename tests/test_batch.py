@@ -170,6 +170,8 @@ def test_zip_export_with_nested_folders(tmp_path):
     assert rows[kim + "attention.py"]["id"] == "2001" and rows[kim + "attention.py"]["total"] == "10.0"
     assert rows[kim + "old/attention.ipynb"]["status"] == f"superseded by {kim}attention.py"
     assert rows[lee + "work/nested/attention.ipynb"]["status"] == "graded"
+    notebook = rows[lee + "work/nested/attention.ipynb"]
+    assert [float(notebook[n]) for n in STEP_NAMES] == [2.0, 1.0, 2.0, 1.0, 1.0, 0.17]  # as in the sample class
     assert rows[lee + "README.txt"]["status"] == "ignored: not a .py or .ipynb file"
     assert rows["Lab 1/__MACOSX/" + kim + "._attention.py"]["status"] == "ignored: system file"
     assert rows[park + "report.pdf"]["status"] == "broken: unreadable"
