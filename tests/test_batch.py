@@ -149,7 +149,7 @@ def test_report_has_plots_mistakes_and_the_table(folder_class):
 
 # A zip export with nested folders, Moodle style ---------------------------------------------------
 
-def test_zip_export_with_nested_folders(tmp_path):
+def test_zip_export_with_nested_folders(tmp_path, zygote, plan):
     export = tmp_path / "export.zip"
     kim, lee, park = ("Lab 1/Kim Minsu_2001_assignsubmission_file_/", "Lab 1/Lee Jiwon_2002_assignsubmission_file_/",
                       "Lab 1/Park Seo_2003_assignsubmission_file_/")
@@ -171,7 +171,8 @@ def test_zip_export_with_nested_folders(tmp_path):
     assert rows[kim + "old/attention.ipynb"]["status"] == f"superseded by {kim}attention.py"
     assert rows[lee + "work/nested/attention.ipynb"]["status"] == "graded"
     notebook = rows[lee + "work/nested/attention.ipynb"]
-    assert [float(notebook[n]) for n in STEP_NAMES] == [2.0, 1.0, 2.0, 1.0, 1.0, 0.17]  # as in the sample class
+    alone = grade_file(SAMPLES / "leejiwon_10232_55002_attention.ipynb", zygote, Limits(), plan)
+    assert [float(notebook[s.name]) for s in alone.steps] == [s.score for s in alone.steps]
     assert rows[lee + "README.txt"]["status"] == "ignored: not a .py or .ipynb file"
     assert rows["Lab 1/__MACOSX/" + kim + "._attention.py"]["status"] == "ignored: system file"
     assert rows[park + "report.pdf"]["status"] == "broken: unreadable"
