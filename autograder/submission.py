@@ -9,6 +9,9 @@ MAX_PARSED_CHARS = 256 * 1024  # larger cells are scanned for definitions, not p
 _TOP_LEVEL_DEF = re.compile(r"^(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 STUB_CALLS = {"NotImplementedError", "NotImplemented"}
 # Cell magics whose body is still ordinary Python.
+# Tags of the student notebook's checker cells (see assignments/build_notebook.py).
+CHECKER_TAGS = ("grader-init", "check-all", "export")
+CHECKER_TAG_PREFIXES = ("check:",)
 PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug"}
 # Each character can match only one way (no nested or overlapping repeats), so a hostile line
 # of a million spaces costs linear time, not quadratic.
@@ -61,7 +64,7 @@ def _read_notebook(name, text):
         return Submission(name, problem="notebook_malformed", problem_detail="no cell list")
     code_cells = []
     for number, cell in enumerate(cells, start=1):
-        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code" or is_checker_cell(cell):
             continue
         source = cell.get("source", "")
         if isinstance(source, list) and all(isinstance(line, str) for line in source):
@@ -71,6 +74,16 @@ def _read_notebook(name, text):
                               problem_detail=f"cell {number} has no text")
         code_cells.append({"source": without_ipython_syntax(source), "filename": f"<cell {number}>"})
     return Submission(name, cells=code_cells)
+
+
+def is_checker_cell(cell):
+    """The notebook's self-check plumbing (grader set-up, checks, export): not the student's work."""
+    metadata = cell.get("metadata") if isinstance(cell, dict) else None
+    tags = metadata.get("tags") if isinstance(metadata, dict) else None
+    if not isinstance(tags, list):
+        return False
+    return any(isinstance(tag, str) and (tag in CHECKER_TAGS or tag.startswith(CHECKER_TAG_PREFIXES))
+               for tag in tags)
 
 
 def without_ipython_syntax(source):

@@ -199,3 +199,23 @@ def test_bad_limit_is_a_usage_error(tmp_path):
     path.write_text("x = 1\n")
     process = check(path, "--timeout", "0")
     assert process.returncode == 2 and "--timeout" in process.stderr
+
+
+def test_checker_cells_of_the_student_notebook_are_not_graded(tmp_path):
+    """Cells tagged as the notebook's self-check plumbing never run as the student's work."""
+    tagged = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("raise SystemExit('grader-init ran')", metadata={"tags": ["grader-init"]}),
+        nbformat.v4.new_code_cell(REFERENCE.read_text(encoding="utf-8"), metadata={"tags": ["step:softmax"]}),
+        nbformat.v4.new_code_cell("1 / 0", metadata={"tags": ["check:softmax"]}),
+        nbformat.v4.new_code_cell("undefined_name", metadata={"tags": ["check-all"]}),
+        nbformat.v4.new_code_cell("undefined_name", metadata={"tags": ["export"]}),
+        nbformat.v4.new_code_cell("shown = 1 / 0"),
+    ])
+    tagged.cells[-1].metadata["tags"] = "not-a-list"  # as a hand-edited file might have it
+    path = tmp_path / "tagged.ipynb"
+    path.write_text(json.dumps(tagged), encoding="utf-8")
+    code, report = check_json(path, "--lang", "en")
+    assert code == 0 and report["score"] == 10.0
+    text = check(path, "--lang", "en").stdout
+    assert "<cell 6> line 1: ZeroDivisionError" in text
+    assert "<cell 1>" not in text and "<cell 3>" not in text and "NameError" not in text

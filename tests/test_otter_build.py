@@ -13,7 +13,7 @@ from autograder.cases import public_cases
 from autograder.grading import grade_file
 from autograder.hidden import hidden_cases
 from autograder.otter import build as otter_build
-from autograder.otter.plugin import remove_untrusted, without_otter_cells
+from autograder.otter.plugin import remove_untrusted
 from autograder.otter.results import otter_test_files, public_view
 from autograder.render import step_feedback
 from autograder.steps import STEPS, TOTAL_POINTS
@@ -231,22 +231,6 @@ def test_remove_untrusted_deletes_logs_and_pickles_anywhere(tmp_path):
         (tmp_path / name).write_bytes(b"data")
     assert remove_untrusted(tmp_path) == [".OTTER_LOG", "deep/x.pkl", "deep/y.PICKLE", "z.dill"]
     assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["keep.ipynb", "keep.py"]
-
-
-def test_otter_plumbing_cells_are_emptied_before_grading():
-    notebook = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell("import otter", metadata={"tags": ["grader-init"]}),
-        nbformat.v4.new_code_cell("def softmax(x):\n    return x", metadata={"tags": ["step:softmax"]}),
-        nbformat.v4.new_code_cell('grader.check("softmax")', metadata={"tags": ["check:softmax"]}),
-        nbformat.v4.new_code_cell("grader.export()", metadata={"tags": ["export"]}),
-    ])
-    data = nbformat.writes(notebook).encode()
-    cleaned = json.loads(without_otter_cells("lab.ipynb", data))
-    assert ["".join(c["source"]) for c in cleaned["cells"]] == ["", "def softmax(x):\n    return x", "", ""]
-    assert without_otter_cells("lab.py", b"grader.check('x')") == b"grader.check('x')"
-    assert without_otter_cells("lab.ipynb", b"{not json") == b"{not json"
-    assert without_otter_cells("lab.ipynb", b'{"cells": [1, {"metadata": []}]}') == \
-        b'{"cells": [1, {"metadata": []}]}'
 
 
 def test_build_refuses_assignments_without_the_notebook(tmp_path):

@@ -6,7 +6,6 @@ submission, time and memory limits, plain JSON back); Otter's kernel gets an emp
 no student code runs in the process that decides scores, and the results Otter reports are
 replaced by the engine's verdict.
 """
-import json
 import os
 
 import nbformat
@@ -18,9 +17,6 @@ from ..sandbox.runner import Limits, Zygote
 from .results import otter_test_files
 
 # Files that Otter or a student's kernel would deserialise; never read from a submission.
-# Cells of the notebook's Otter plumbing (grader set-up, checks, export): not the student's work.
-OTTER_CELL_TAGS = ("grader-init", "check-all", "export")
-OTTER_CELL_TAG_PREFIXES = ("check:",)
 UNTRUSTED_NAMES = {".OTTER_LOG"}
 UNTRUSTED_SUFFIXES = (".pkl", ".pickle", ".dill", ".joblib")
 
@@ -35,7 +31,7 @@ class EngineGrading(AbstractOtterPlugin):
         remove_untrusted(os.path.dirname(self.submission_path))
         name = os.path.basename(self.submission_path)
         with open(self.submission_path, "rb") as handle:
-            data = without_otter_cells(name, handle.read())
+            data = handle.read()  # the engine leaves out the notebook's checker cells itself
         # Otter reads the file again later (a .py as text): give it nothing it could fail on.
         with open(self.submission_path, "w", encoding="utf-8") as handle:
             handle.write(nbformat.writes(nbformat.v4.new_notebook()) if name.endswith(".ipynb") else "")
@@ -74,29 +70,3 @@ def remove_untrusted(folder):
                 os.remove(path)
                 removed.append(os.path.relpath(path, folder))
     return sorted(removed)
-
-
-def without_otter_cells(name, data):
-    """A notebook's bytes with the Otter plumbing cells emptied (cell numbers stay); others as they are."""
-    if not name.lower().endswith(".ipynb"):
-        return data
-    try:
-        notebook = json.loads(data)
-        plumbing = [cell for cell in notebook["cells"] if _is_otter_cell(cell)]
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return data  # the engine reports unreadable notebooks itself
-    if not plumbing:
-        return data
-    for cell in plumbing:
-        cell["source"] = ""
-    return json.dumps(notebook, ensure_ascii=False).encode("utf-8")
-
-
-def _is_otter_cell(cell):
-    if not isinstance(cell, dict) or not isinstance(cell.get("metadata"), dict):
-        return False
-    tags = cell["metadata"].get("tags", [])
-    if not isinstance(tags, list):
-        return False
-    return any(isinstance(tag, str) and (tag in OTTER_CELL_TAGS or tag.startswith(OTTER_CELL_TAG_PREFIXES))
-               for tag in tags)
