@@ -13,7 +13,7 @@ LANGUAGES = ("ko", "en")
 def catalog(lang):
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
-    return tomllib.loads(resources.files("autograder.locale").joinpath(f"{lang}.toml").read_text("utf-8"))
+    return tomllib.loads(resources.files(__package__ + ".locale").joinpath(f"{lang}.toml").read_text("utf-8"))
 
 
 class Messages:

@@ -31,8 +31,6 @@ PLUGIN = "autograder.otter.plugin.EngineGrading"
 SHARED_MODULES = ("judge.py", "render.py", "lab.py", "submission.py", "sandbox/__init__.py",
                   "sandbox/codec.py", "sandbox/worker.py", "locale/__init__.py", "locale/ko.toml",
                   "locale/en.toml")
-# render.py finds its catalogs by package name; in the copy that name is CHECK_PACKAGE.
-ENGINE_LOCALE = ('resources.files("autograder.locale")', 'resources.files(__package__ + ".locale")')
 KIT_MODULES = {"steps.py": "steps.py", "check.py": "check.py"}
 OTTER_CONFIG = {"show_hidden": True, "force_public_test_summary": True, "show_stdout": False,
                 "grade_from_log": False, "zips": False, "pdf": False}
@@ -113,8 +111,7 @@ def write_check_package(folder):
     for relative in SHARED_MODULES:
         target = folder / relative
         target.parent.mkdir(parents=True, exist_ok=True)
-        text = (engine / relative).read_text("utf-8")
-        target.write_text(text.replace(*ENGINE_LOCALE) if relative == "render.py" else text, "utf-8")
+        shutil.copy(engine / relative, target)
     for source, target in KIT_MODULES.items():
         shutil.copy(pathlib.Path(__file__).parent / "kit" / source, folder / target)
     (folder / "__init__.py").write_text(
