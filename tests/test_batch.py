@@ -356,6 +356,22 @@ def test_hostile_submissions_do_not_touch_other_grades(tmp_path):
         or "프로세스" in (out / "feedback" / "kills_parent.md").read_text("utf-8")
 
 
+def test_work_queued_behind_a_killed_worker_is_graded(tmp_path):
+    root = tmp_path / "class"
+    write(root / "a_kills_the_worker.py", HOSTILE["kills_the_worker.py"].encode())
+    write(root / "b_waits_in_the_queue.py", CORRECT)
+    write(root / "c_other_worker.py", CORRECT)
+    out = tmp_path / "out"
+    env = dict(os.environ, AUTOGRADER_SANDBOX="off")
+    # Two workers: the first holds a and b; c leaves the class drawn in full before a ends its worker.
+    finished = grade_command(root, out, "--jobs", "2", env=env)
+    assert finished.returncode == 0, finished.stderr
+    rows = {r["id"]: r for r in read_grades(out)}
+    assert rows["a_kills_the_worker"]["status"] == "error: ended the grading process"
+    for name in ("b_waits_in_the_queue", "c_other_worker"):
+        assert rows[name]["status"] == "graded" and rows[name]["total"] == "10.0"
+
+
 def test_a_fault_of_the_grader_is_an_error_row_not_a_lost_batch(tmp_path):
     import multiprocessing
     from autograder.batch.grader import worker_main

@@ -18,8 +18,13 @@ class Worker:
         self.tasks = deque()
 
     def send(self, task):
+        """False when the worker is gone; the task then stays the caller's."""
+        try:
+            self.connection.send(task)
+        except OSError:
+            return False
         self.tasks.append(task)
-        self.connection.send(task)
+        return True
 
     def stop(self, timeout=5):
         try:
@@ -49,35 +54,38 @@ class Pool:
         self._workers = []
 
     def run(self, tasks, on_record):
-        retry = deque()
+        waiting = deque()  # handed out before new tasks are drawn: retries of a dead worker's queue
         first = next(tasks, None)
         if first is None:
             return  # nothing to grade: no worker is started at all
-        retry.append(first)
+        waiting.append(first)
         self._workers = [Worker(self._context, *self._settings) for _ in range(self._jobs)]
-        exhausted = False
+        drawn_all = False
         while True:
             for worker in self._workers:
-                while not exhausted and len(worker.tasks) < QUEUED_PER_WORKER:
-                    task = retry.popleft() if retry else next(tasks, None)
-                    if task is None:
-                        exhausted = True
+                while len(worker.tasks) < QUEUED_PER_WORKER:
+                    if not waiting and not drawn_all:
+                        task = next(tasks, None)
+                        if task is None:
+                            drawn_all = True
+                        else:
+                            waiting.append(task)
+                    if not waiting:
                         break
-                    try:
-                        worker.send(task)
-                    except OSError:
-                        break  # found dead below
-            if exhausted and not any(w.tasks for w in self._workers):
-                return
+                    task = waiting.popleft()
+                    if not worker.send(task):
+                        waiting.appendleft(task)  # never delivered: not this task's fault
+                        break
             busy = [w for w in self._workers if w.tasks]
-            wait([w.connection for w in busy] + [w.process.sentinel for w in busy])
+            if not busy and not waiting and drawn_all:
+                return
+            if busy:
+                wait([w.connection for w in busy] + [w.process.sentinel for w in busy])
             for index, worker in enumerate(self._workers):
-                if not worker.tasks:
-                    continue
                 alive = self._drain(worker, on_record)
                 if not alive or not worker.process.is_alive():
                     self._drain(worker, on_record)
-                    self._replace(index, retry, on_record)
+                    self._replace(index, waiting, on_record)
 
     def _drain(self, worker, on_record):
         """Take every record the worker has sent; False when its end of the pipe is gone."""
@@ -90,14 +98,14 @@ class Pool:
             return False
         return True
 
-    def _replace(self, index, retry, on_record):
+    def _replace(self, index, waiting, on_record):
         """The task being graded ended the worker: it becomes an error; the queued ones go again."""
         worker = self._workers[index]
         if worker.tasks:
             task = worker.tasks.popleft()
             limits, lang, out_dir = self._settings
             on_record(finish(task, ended_sandbox(task["file"]), "error: ended the grading process", out_dir, lang))
-            retry.extend(worker.tasks)
+            waiting.extendleft(reversed(worker.tasks))
         worker.kill()
         self._workers[index] = Worker(self._context, *self._settings)
 
