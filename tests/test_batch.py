@@ -291,15 +291,15 @@ def test_killed_run_leaves_no_partial_file_and_resumes(tmp_path):
         write(root / f"student{n:02d}" / sample.name, sample.read_bytes())
     out = tmp_path / "out"
     command = [sys.executable, "-m", "autograder", "grade", str(root), "--out", str(out), "--jobs", "2"]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               start_new_session=True)
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and process.poll() is None:
         if (out / "results").is_dir() and len(list((out / "results").glob("*.json"))) >= 3:
             break
         time.sleep(0.01)
-    os.killpg(process.pid, signal.SIGKILL)  # the batch, its workers and their sandboxes at once
+    os.kill(process.pid, signal.SIGKILL)  # its workers die with it, mid-task
     process.wait()
+    time.sleep(0.5)
     for name in os.listdir(out / "results"):
         if not name.endswith(TEMP_SUFFIX):
             json.loads((out / "results" / name).read_text("utf-8"))  # whole, never half-written
@@ -324,6 +324,7 @@ HOSTILE = {
     "kills_the_worker.py": ("import os, signal\nzygote = os.getppid()\n"
                             "worker = int(open(f'/proc/{zygote}/stat').read().rsplit(')', 1)[1].split()[1])\n"
                             "os.kill(worker, signal.SIGKILL)\n"),
+    "stops_parent.py": "import os, signal\nos.kill(os.getppid(), signal.SIGSTOP)\n",
     "exits.py": "import os\nos._exit(3)\n",
     "sleeps.py": CORRECT.decode().replace("    return X @ W_Q, X @ W_K, X @ W_V",
                                           "    import time\n    while True:\n        time.sleep(1)"),
@@ -343,12 +344,13 @@ def test_hostile_submissions_do_not_touch_other_grades(tmp_path):
     finished = grade_command(root, out, "--timeout", "1", "--jobs", "2", env=env)
     assert finished.returncode == 0, finished.stderr
     rows = {r["id"]: r for r in read_grades(out)}
-    assert len(rows) == 8
+    assert len(rows) == 9
     for name in ("alice", "bob", "carol"):
         assert rows[name]["total"] == "10.0" and rows[name]["status"] == "graded"
     assert rows["kills_parent"]["status"] == "error: ended the grading sandbox"
     assert rows["kills_parent_in_a_call"]["status"] == "error: ended the grading sandbox"
     assert rows["kills_the_worker"]["status"] == "error: ended the grading process"
+    assert rows["stops_parent"]["status"] == "error: ended the grading sandbox"
     assert rows["exits"]["total"] == "0.0"
     assert rows["sleeps"]["make_qkv"] == "0.0" and rows["sleeps"]["scores"] == "1.0"
     assert rows["sleeps"]["total"] == "8.0"  # the composed step uses the reference's make_qkv
@@ -372,6 +374,24 @@ def test_work_queued_behind_a_killed_worker_is_graded(tmp_path):
         assert rows[name]["status"] == "graded" and rows[name]["total"] == "10.0"
 
 
+def test_a_worker_that_stops_answering_is_replaced(tmp_path, monkeypatch):
+    from autograder.batch.pool import Pool
+
+    monkeypatch.setenv("AUTOGRADER_SANDBOX", "off")  # so the submission may signal the worker
+    for folder in ("feedback", "results"):
+        (tmp_path / folder).mkdir()
+    stops_worker = HOSTILE["kills_the_worker.py"].replace("SIGKILL", "SIGSTOP").encode()
+    base = {"problem": None, "superseded": [], "key": "k"}
+    tasks = iter([dict(base, student="stops", file="stops.py", data=stops_worker),
+                  dict(base, student="after", file="after.py", data=CORRECT)])
+    records = {}
+    pool = Pool(1, Limits(step_seconds=2, load_seconds=2), "en", str(tmp_path), budget=3)
+    pool.run(tasks, lambda record: records.setdefault(record["id"], record))
+    pool.close()
+    assert records["stops"]["status"] == "error: grading did not finish in time"
+    assert records["after"]["status"] == "graded" and records["after"]["total"] == 10
+
+
 def test_a_fault_of_the_grader_is_an_error_row_not_a_lost_batch(tmp_path):
     import multiprocessing
     from autograder.batch.grader import worker_main
@@ -380,7 +400,8 @@ def test_a_fault_of_the_grader_is_an_error_row_not_a_lost_batch(tmp_path):
         (tmp_path / folder).mkdir()
     context = multiprocessing.get_context("fork")
     ours, theirs = context.Pipe()
-    worker = context.Process(target=worker_main, args=(theirs, Limits(step_seconds=2), "en", str(tmp_path)))
+    worker = context.Process(target=worker_main,
+                             args=(theirs, Limits(step_seconds=2), "en", str(tmp_path), os.getpid()))
     worker.start()
     base = {"problem": None, "superseded": [], "key": "k"}
     ours.send(dict(base, student="odd", file="odd.py", data=12345))  # not bytes: the engine raises

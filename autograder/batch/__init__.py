@@ -75,6 +75,7 @@ def _grade_class(source, args, limits):
         return EXIT_INTERRUPTED
     pool.close()
     progress.close()
+    remove_temporaries(folders)  # left by a worker ended mid-write
 
     ordered = [records[s.id] for s in students]
     table = grades_table([row for s, r in zip(students, ordered) for row in rows_for(s, r)])

@@ -3,6 +3,8 @@
 A submission may end the sandbox's zygote (its parent). The worker notices, restarts the zygote,
 and grades that submission as an error, so the next submission starts on a healthy sandbox.
 """
+import ctypes
+import os
 import signal
 
 from ..grading import Plan, broken, grade_bytes
@@ -12,6 +14,7 @@ from ..steps import STEPS
 from .outputs import record_of, write_outputs
 
 PF_EXITING = 0x4  # task flag in /proc/<pid>/stat: the process has begun to exit
+PR_SET_PDEATHSIG = 1
 
 
 class WatchedZygote(Zygote):
@@ -24,11 +27,13 @@ class WatchedZygote(Zygote):
         super().start()
 
     def restart(self):
+        if self.alive() and self.doomed():
+            self._process.kill()  # stopped or dying: waiting for it to exit could take long
         self.stop()
         self.start()
 
     def doomed(self):
-        """Dead, exiting, or holding a signal not yet acted on (a kill sent by the last submission).
+        """Dead, exiting, stopped, or holding a signal not yet acted on (sent by the last submission).
 
         A signal is pending from the moment kill() returns, so this sees a kill sent during the
         last run even when the zygote has not died yet, and the next submission is not blamed.
@@ -46,9 +51,19 @@ def process_doomed(pid):
             status = dict(line.split(":", 1) for line in handle if ":" in line)
     except (OSError, IndexError, ValueError):
         return True
-    if fields[0] in "ZXx" or int(fields[6]) & PF_EXITING:
+    if fields[0] in "ZXxTt" or int(fields[6]) & PF_EXITING:  # T: stopped, it would never answer
         return True
     return any(int(status.get(key, "0").strip() or "0", 16) for key in ("SigPnd", "ShdPnd"))
+
+
+def _die_with(parent):
+    """A batch killed with SIGKILL takes its workers along (and so their zygotes and children)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:
+        os._exit(1)  # the batch was gone before the signal was armed
 
 
 def grade_task(task, zygote, limits, plan):
@@ -89,9 +104,13 @@ def finish(task, result, status, out_dir, lang):
     return record
 
 
-def worker_main(connection, limits, lang, out_dir):
+def worker_main(connection, limits, lang, out_dir, batch_pid, inherited=()):
     """Serve tasks from the batch until it sends None or goes away."""
+    for other in inherited:
+        other.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the batch decides how an interrupt ends
+    os.setpgid(0, 0)  # a group of its own with its zygote, so the batch can end both at once
+    _die_with(batch_pid)
     plan = Plan.build()
     zygote = WatchedZygote()
     zygote.start()

@@ -1,21 +1,36 @@
-"""Worker processes that survive their submissions: a dead worker's task becomes an error and a
-fresh worker takes its place."""
+"""Worker processes that survive their submissions: a worker that dies or stops answering costs
+the task it was grading (an error row) and a fresh worker takes its place."""
 import multiprocessing
+import os
+import signal
+import time
 from collections import deque
 from multiprocessing.connection import wait
 
+from ..sandbox.runner import MAX_RESTARTS
 from .grader import ended_sandbox, finish, worker_main
 
 QUEUED_PER_WORKER = 2  # one grading, one waiting, so a worker never idles between tasks
+SLACK_SECONDS = 30
+
+
+def task_budget(limits):
+    """Seconds one task may take at most: every restart the runner allows, each at its limit."""
+    return (MAX_RESTARTS + 1) * (limits.load_seconds + limits.step_seconds) + 6 * limits.step_seconds \
+        + SLACK_SECONDS
 
 
 class Worker:
-    def __init__(self, context, limits, lang, out_dir):
+    def __init__(self, context, limits, lang, out_dir, others=()):
         self.connection, theirs = context.Pipe()
-        self.process = context.Process(target=worker_main, args=(theirs, limits, lang, out_dir), daemon=True)
+        # A forked worker holds copies of the batch's pipe ends; it closes them to see the batch go.
+        inherited = [self.connection, *(other.connection for other in others)]
+        self.process = context.Process(target=worker_main, daemon=True,
+                                       args=(theirs, limits, lang, out_dir, os.getpid(), inherited))
         self.process.start()
         theirs.close()
         self.tasks = deque()
+        self.head_since = None  # when the task it is grading now reached the head of its queue
 
     def send(self, task):
         """False when the worker is gone; the task then stays the caller's."""
@@ -23,8 +38,13 @@ class Worker:
             self.connection.send(task)
         except OSError:
             return False
+        if not self.tasks:
+            self.head_since = time.monotonic()
         self.tasks.append(task)
         return True
+
+    def overdue(self, budget, now):
+        return bool(self.tasks) and now - self.head_since > budget
 
     def stop(self, timeout=5):
         try:
@@ -38,6 +58,11 @@ class Worker:
         self.connection.close()
 
     def kill(self):
+        """The worker and everything it started (its zygote shares its process group)."""
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except OSError:
+            pass
         self.process.kill()
         self.process.join()
         self.connection.close()
@@ -46,10 +71,11 @@ class Worker:
 class Pool:
     """`jobs` graders fed from an iterator of tasks; every task yields exactly one record."""
 
-    def __init__(self, jobs, limits, lang, out_dir):
+    def __init__(self, jobs, limits, lang, out_dir, budget=None):
         # fork: workers start warm with everything already imported, in milliseconds.
         self._context = multiprocessing.get_context("fork")
         self._settings = (limits, lang, out_dir)
+        self._budget = task_budget(limits) if budget is None else budget
         self._jobs = max(1, jobs)
         self._workers = []
 
@@ -59,7 +85,8 @@ class Pool:
         if first is None:
             return  # nothing to grade: no worker is started at all
         waiting.append(first)
-        self._workers = [Worker(self._context, *self._settings) for _ in range(self._jobs)]
+        for _ in range(self._jobs):
+            self._workers.append(Worker(self._context, *self._settings, others=self._workers))
         drawn_all = False
         while True:
             for worker in self._workers:
@@ -80,12 +107,17 @@ class Pool:
             if not busy and not waiting and drawn_all:
                 return
             if busy:
-                wait([w.connection for w in busy] + [w.process.sentinel for w in busy])
+                now = time.monotonic()
+                soonest = min(w.head_since + self._budget for w in busy)
+                wait([w.connection for w in busy] + [w.process.sentinel for w in busy], max(0.0, soonest - now))
+            now = time.monotonic()
             for index, worker in enumerate(self._workers):
                 alive = self._drain(worker, on_record)
                 if not alive or not worker.process.is_alive():
                     self._drain(worker, on_record)
-                    self._replace(index, waiting, on_record)
+                    self._replace(index, waiting, on_record, "error: ended the grading process")
+                elif worker.overdue(self._budget, now):
+                    self._replace(index, waiting, on_record, "error: grading did not finish in time")
 
     def _drain(self, worker, on_record):
         """Take every record the worker has sent; False when its end of the pipe is gone."""
@@ -93,21 +125,23 @@ class Pool:
             while worker.tasks and worker.connection.poll():
                 record = worker.connection.recv()
                 worker.tasks.popleft()
+                worker.head_since = time.monotonic()
                 on_record(record)
         except (EOFError, OSError):
             return False
         return True
 
-    def _replace(self, index, waiting, on_record):
-        """The task being graded ended the worker: it becomes an error; the queued ones go again."""
+    def _replace(self, index, waiting, on_record, status):
+        """The task being graded ended or stalled the worker: it becomes an error; the queued ones go again."""
         worker = self._workers[index]
+        worker.kill()
         if worker.tasks:
             task = worker.tasks.popleft()
             limits, lang, out_dir = self._settings
-            on_record(finish(task, ended_sandbox(task["file"]), "error: ended the grading process", out_dir, lang))
+            on_record(finish(task, ended_sandbox(task["file"]), status, out_dir, lang))
             waiting.extendleft(reversed(worker.tasks))
-        worker.kill()
-        self._workers[index] = Worker(self._context, *self._settings)
+        others = [w for w in self._workers if w is not worker]
+        self._workers[index] = Worker(self._context, *self._settings, others=others)
 
     def close(self):
         for worker in self._workers:
