@@ -1,5 +1,6 @@
 """Grading one submission: plan the calls, run them in the sandbox, judge the outcomes."""
 from dataclasses import dataclass
+from functools import cached_property
 
 from . import reference
 from .cases import all_cases
@@ -22,8 +23,13 @@ class Plan:
         traces = [(case, reference.trace(case)) for case in cases]
         return cls({step.name: [p for case, t in traces for p in step.probes(case, t)] for step in steps})
 
+    @cached_property
     def calls(self):
-        """Calls in run order: steps that need the reference's helpers go last, in a child of their own."""
+        """(calls in run order, probe of each call id), encoded once per plan.
+
+        Steps that need the reference's helpers go last: once a child holds the reference's
+        functions, it answers no other step.
+        """
         ordered = sorted(STEPS, key=lambda step: step.needs_helpers)
         calls, probe_of = [], {}
         for step in ordered:
@@ -51,7 +57,7 @@ def grade_bytes(name, data, zygote, limits=Limits(), plan=None):
     if submission.problem:
         return broken(name, submission.problem, submission.problem_detail)
     plan = plan or Plan.build()
-    calls, probe_of = plan.calls()
+    calls, probe_of = plan.calls
     outcome = run(zygote, submission.cells, calls, limits)
     notes = [_note(event, submission) for event in outcome.load_events]
     steps = []

@@ -165,7 +165,10 @@ def _decode_array(data):
     if data.get("kind") in ("b", "i", "u", "f"):
         if not all(type(v) in (int, float, bool) for v in values):
             return Opaque("malformed")
-        array = np.array([float(v) for v in values], dtype=np.float64).reshape(shape)
+        try:
+            array = np.array(values, dtype=np.float64).reshape(shape)
+        except (OverflowError, ValueError):
+            return Opaque("malformed")
         if data.get("kind") == "f" and _text(data.get("dtype"), "").endswith("4"):
             array = array.astype(np.float32)
         return array

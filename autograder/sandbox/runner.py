@@ -4,6 +4,7 @@ Everything here returns plain outcome data; judging values happens elsewhere.
 """
 import fcntl
 import os
+import select
 import selectors
 import shutil
 import signal
@@ -99,8 +100,11 @@ class Child:
         self._selector.register(event_fd, selectors.EVENT_READ)
 
     def send(self, **command):
+        self.send_text(codec.dumps(command) + "\n")
+
+    def send_text(self, text):
         try:
-            self._commands.write(codec.dumps(command) + "\n")
+            self._commands.write(text)
             self._commands.flush()
         except (BrokenPipeError, OSError, ValueError) as error:
             raise ChildGone() from error
@@ -299,20 +303,31 @@ def _uid_usable(uid):
 def kill_processes_of(uid, rounds=50):
     """SIGKILL every process whose real user id is `uid`, until none is left (or rounds run out)."""
     for _ in range(rounds):
-        found = False
-        for pid in _pids_of(uid):
-            found = True
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-        if not found:
+        pids = _pids_of(uid)
+        if not pids:
             return True
-        time.sleep(0.005)
+        for pid in pids:
+            _kill_and_wait(pid)
     return False
 
 
+def _kill_and_wait(pid, seconds=0.5):
+    """Kill one process and wait until it has exited (a pidfd turns readable then)."""
+    try:
+        handle = os.pidfd_open(pid)
+    except OSError:
+        return  # already gone
+    try:
+        signal.pidfd_send_signal(handle, signal.SIGKILL)
+        select.select([handle], [], [], seconds)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)
+
+
 def _pids_of(uid):
+    """Live processes of `uid`; /proc/PID belongs to the process's user, so a stat tells."""
     try:
         names = os.listdir("/proc")
     except OSError:
@@ -322,6 +337,8 @@ def _pids_of(uid):
         if not name.isdigit():
             continue
         try:
+            if os.stat(f"/proc/{name}").st_uid != uid:
+                continue
             with open(f"/proc/{name}/status") as handle:
                 fields = dict(line.split(":", 1) for line in handle if ":" in line)
         except OSError:
@@ -422,19 +439,18 @@ def _one_child(child, cells, pending, skip, seen_load, outcome, limits):
     except ChildGone:
         return _skip_statement(current, "load_crash", skip, outcome, pending)
 
-    ran_any = False
     for index, group in enumerate(pending):
         function = group[0].function
         if outcome.names.get(function) != "function":
             continue
-        if group[0].helpers and ran_any:
-            # Reference helpers enter a child only after it has answered every other step.
-            return pending[index:]
-        ran_any = True
         deadline = time.monotonic() + limits.step_seconds
+        try:
+            sent = _send_calls(child, group)
+        except ChildGone:
+            sent = True  # each call below then reads as crashed
         for position, call in enumerate(group):
             try:
-                result = _make_call(child, call, deadline)
+                result = _await_call(child, call, deadline, sent)
             except ChildGone:
                 result = CallOutcome("crashed")
             outcome.calls[call.id] = result
@@ -457,9 +473,23 @@ def _skip_statement(current, reason, skip, outcome, pending):
     return pending
 
 
-def _make_call(child, call, deadline):
-    child.send(cmd="call", id=call.id, function=call.function, args=list(call.args),
-               helpers=call.helpers)
+PIPELINE_BYTES = 32 * 1024  # well below a pipe's buffer, so sending never blocks on the child
+
+
+def _send_calls(child, group):
+    """Send a step's calls at once when they fit the pipe; the child answers them in order."""
+    commands = [codec.dumps({"cmd": "call", "id": c.id, "function": c.function,
+                             "args": list(c.args), "helpers": c.helpers}) for c in group]
+    if sum(len(c) for c in commands) >= PIPELINE_BYTES:
+        return False
+    child.send_text("".join(command + "\n" for command in commands))
+    return True
+
+
+def _await_call(child, call, deadline, sent):
+    if not sent:
+        child.send(cmd="call", id=call.id, function=call.function, args=list(call.args),
+                   helpers=call.helpers)
     while True:
         event = child.next_event(deadline)
         if event is None:

@@ -105,11 +105,8 @@ def call(channel, namespace, filenames, command):
     helpers = command.get("helpers")
     if helpers:
         # The other steps become the reference's, so this step is graded on its own.
-        helper_namespace = {"__name__": "reference_helpers"}
-        exec(compile(helpers, "<reference helpers>", "exec"), helper_namespace)
-        for name in STUDENT_FUNCTIONS:
-            if name in helper_namespace and name != command["function"]:
-                namespace[name] = helper_namespace[name]
+        for name, helper in _helper_functions(helpers, command["function"]).items():
+            namespace[name] = helper
     channel.send(ev="started", id=command["id"])
     try:
         value = function(*args)
@@ -122,6 +119,20 @@ def call(channel, namespace, filenames, command):
         encoded = {"t": "other", "type": f"unreadable ({type(error).__name__})"}
     channel.send(ev="returned", id=command["id"], value=encoded,
                  args_after=[codec.encode(a) for a in args])
+
+
+_compiled_helpers = {}
+
+
+def _helper_functions(source, graded):
+    """The reference's other step functions, compiled once per child however often they are sent."""
+    if source not in _compiled_helpers:
+        helper_namespace = {"__name__": "reference_helpers"}
+        exec(compile(source, "<reference helpers>", "exec"), helper_namespace)
+        _compiled_helpers[source] = helper_namespace
+    helper_namespace = _compiled_helpers[source]
+    return {name: helper_namespace[name] for name in STUDENT_FUNCTIONS
+            if name in helper_namespace and name != graded}
 
 
 def describe_exception(error, filenames):

@@ -84,6 +84,9 @@ def become_child(request, command_fd, event_fd, confinement=None, zygote_pid=Non
         _scrub_environment(workdir)
         _apply_limits(request["limits"])
         _drop_privileges(request.get("user"))
+        # No exec may raise privileges again (setuid binaries), so every descendant keeps this
+        # user id as its owner in /proc, which is how the grader finds leftovers.
+        landlock.no_new_privileges()
         # After the drop: changing credentials clears the parent-death signal.
         _die_with_parent(zygote_pid)
         _limit_processes(request["limits"])
