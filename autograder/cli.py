@@ -77,7 +77,7 @@ def main(argv=None):
 
 
 def run_check(args):
-    from .grading import grade_file
+    from .grading import SandboxError, grade_file
     from .render import as_dict, as_text
     from .sandbox.runner import Zygote
 
@@ -85,8 +85,12 @@ def run_check(args):
         print(f"autograder: no such file: {args.submission}", file=sys.stderr)
         return EXIT_CANNOT_RUN
     limits = limits_from(args)
-    with Zygote() as zygote:
-        result = grade_file(args.submission, zygote, limits)
+    try:
+        with Zygote() as zygote:
+            result = grade_file(args.submission, zygote, limits)
+    except SandboxError as error:
+        print(f"autograder: {error}; nothing was graded (try --no-sandbox to diagnose)", file=sys.stderr)
+        return EXIT_CANNOT_RUN
     if args.json:
         print(json.dumps(as_dict(result, args.lang), ensure_ascii=False, indent=2))
     else:

@@ -42,6 +42,10 @@ class Plan:
         return calls, probe_of
 
 
+class SandboxError(RuntimeError):
+    """The sandbox failed before any student code ran; the submission cannot be graded now."""
+
+
 def grade_file(path, zygote, limits=Limits(), plan=None, display_name=None):
     """Read and grade one file; unreadable files are graded as broken, never raised."""
     try:
@@ -59,6 +63,9 @@ def grade_bytes(name, data, zygote, limits=Limits(), plan=None):
     plan = plan or Plan.build()
     calls, probe_of = plan.calls
     outcome = run(zygote, submission.cells, calls, limits)
+    if any(event.get("ev") == "sandbox_failed" for event in outcome.load_events):
+        # The child died before running a line of the submission: the grader's fault, not the student's.
+        raise SandboxError("the sandbox could not start a process to run the submission in")
     notes = [_note(event, submission) for event in outcome.load_events]
     steps = []
     for step in STEPS:

@@ -237,8 +237,6 @@ def load_notes(notes, lang="ko"):
                              message=note.get("message", "")))
         elif code in ("load_timeout", "load_crash"):
             lines.append(say("text", code, place=place))
-        elif code == "sandbox_failed":
-            lines.append(say("text", "sandbox_failed"))
     return lines
 
 
