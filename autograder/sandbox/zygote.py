@@ -15,6 +15,7 @@ import os
 import resource
 import signal
 import socket
+import stat
 import sys
 
 import numpy  # noqa: F401  (imported once here so every child starts warm)
@@ -50,6 +51,7 @@ def main(socket_fd):
     _adopt_orphans()
     network_isolated = _leave_network()
     confinement = Confinement.prepare()
+    rerouted = confinement.reroute_imports()
     zygote_pid = os.getpid()
     while True:
         try:
@@ -62,14 +64,15 @@ def main(socket_fd):
         pid = os.fork()
         if pid == 0:
             control.close()
-            become_child(request, *fds, confinement=confinement, zygote_pid=zygote_pid)
+            become_child(request, *fds, confinement=confinement, zygote_pid=zygote_pid,
+                         rerouted=rerouted)
         for fd in fds:
             os.close(fd)
         reply = {"pid": pid, "landlock": confinement.abi, "network_isolated": network_isolated}
         control.sendall((json.dumps(reply) + "\n").encode())
 
 
-def become_child(request, command_fd, event_fd, confinement=None, zygote_pid=None):
+def become_child(request, command_fd, event_fd, confinement=None, zygote_pid=None, rerouted=()):
     """Shed the zygote's identity, apply the limits, then serve the grader.
 
     Any failure here ends the child before a line of the submission runs (fail closed).
@@ -90,11 +93,9 @@ def become_child(request, command_fd, event_fd, confinement=None, zygote_pid=Non
         # After the drop: changing credentials clears the parent-death signal.
         _die_with_parent(zygote_pid)
         _limit_processes(request["limits"])
-        keep = {command_fd, event_fd}
-        if confinement is not None:
-            if request.get("confine", True):
-                confinement.apply(workdir)
-            keep |= confinement.reroute_imports()
+        keep = {command_fd, event_fd, *rerouted}
+        if confinement is not None and request.get("confine", True):
+            confinement.apply(workdir)
         _close_other_files(keep)
     except BaseException:
         os._exit(71)
@@ -262,14 +263,16 @@ class Confinement:
             os.close(null)
 
     def reroute_imports(self):
-        """Reach import folders the child's user cannot walk to (e.g. Python under a 0700 /root).
+        """Reach import folders a child's user cannot walk to (e.g. Python under a 0700 /root).
 
         A handle opened by the zygote reaches the folder through /proc/self/fd without walking
-        its ancestors. Returns the handles that must stay open.
+        its ancestors. Done once in the zygote (children inherit the paths and the handles):
+        rewriting every module's search path in each child costs milliseconds of copied pages.
+        Returns the handles every child must keep open.
         """
         kept = set()
         for path, fd in self.import_dirs:
-            if os.access(path, os.R_OK | os.X_OK):
+            if _others_can_enter(path):
                 continue
             alias = f"/proc/self/fd/{fd}"
             kept.add(fd)
@@ -280,6 +283,20 @@ class Confinement:
                     search[:] = [_rebase(p, path, alias) for p in search]
         sys.path_importer_cache.clear()
         return kept
+
+
+def _others_can_enter(path):
+    """Whether a user with no rights of its own can walk to `path` and list it (mode bits only)."""
+    path = os.path.abspath(path)
+    ancestors = [path]
+    while ancestors[-1] != os.path.dirname(ancestors[-1]):
+        ancestors.append(os.path.dirname(ancestors[-1]))
+    try:
+        if any(not os.stat(folder).st_mode & stat.S_IXOTH for folder in ancestors):
+            return False
+        return bool(os.stat(path).st_mode & stat.S_IROTH)
+    except OSError:
+        return False
 
 
 def _rebase(entry, old, new):
