@@ -294,6 +294,8 @@ def check_array(probe, output, got, expected):
 
 
 def _close(a, b):
+    if a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes():
+        return True  # the common case for a right answer, and far cheaper than allclose
     with np.errstate(all="ignore"):
         return bool(np.allclose(a, b, rtol=RTOL, atol=_atol(b), equal_nan=True))
 

@@ -98,6 +98,10 @@ def test_a_fork_bomb_leaves_no_process_behind(zygote, plan):
     assert_meets_expectations(name, grade_file(HOSTILE / name, zygote, LIMITS, plan))
     uid = zygote.user_for(LIMITS)[0]
     assert uid != 0
+    # Leftovers are swept before the zygote's next child starts (and when it stops).
+    honest = grade_file(ROOT / "solutions" / "attention.py", zygote, LIMITS, plan)
+    assert honest.score == honest.max_score
+    zygote.sweep()
     assert _pids_of(uid) == []
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from autograder.sandbox import codec, landlock, zygote as zygote_module
-from autograder.sandbox.runner import (Call, Child, Limits, Zygote, _plain_load_event, _plain_names,
+from autograder.sandbox.runner import (Call, Child, Limits, Zygote, _pids_of, _plain_load_event, _plain_names,
                                        kill_processes_of, run)
 from conftest import ROOT
 
@@ -151,6 +151,21 @@ def test_processes_left_behind_are_killed_after_the_run(zygote):
               "        os._exit(0)\n"
               "    return 1\n")
     assert answer(zygote, source) == 1
+    # The orphan is killed before the next child of this zygote starts, never alongside it.
+    real_spawn = zygote.spawn
+    alive_at_spawn = []
+
+    def watched_spawn(workdir, limits):
+        alive_at_spawn.append(_pids_of(zygote.sandbox_user[0]))
+        return real_spawn(workdir, limits)
+
+    zygote.spawn = watched_spawn
+    try:
+        assert answer(zygote, "def scores():\n    return 2\n") == 2
+    finally:
+        del zygote.spawn
+    assert alive_at_spawn == [[]]
+    zygote.sweep()
     assert kill_processes_of(zygote.sandbox_user[0], rounds=1)  # nothing was left to kill
 
 

@@ -67,6 +67,17 @@ class Call:
     args: tuple  # encoded with codec.encode
     helpers: str = None  # reference source for the other steps, when this step needs it
 
+    @property
+    def command(self):
+        """The call as one command line for the child (built once: a plan's calls never change)."""
+        try:
+            return self.__dict__["_command"]
+        except KeyError:
+            text = codec.dumps({"cmd": "call", "id": self.id, "function": self.function,
+                                "args": list(self.args), "helpers": self.helpers}) + "\n"
+            object.__setattr__(self, "_command", text)
+            return text
+
 
 @dataclass
 class CallOutcome:
@@ -361,10 +372,15 @@ def run(zygote, cells, calls, limits=Limits()):
     pending = _group_by_step(calls)
     seen_load = set()
     restarts = 0
+    # Whatever an earlier run left running under the sandbox user is gone before this run starts.
+    # (Sweeping before, not after, lets a killed child finish dying while the grader judges.)
+    zygote.sweep()
     workdir = _fresh_workdir(zygote.user_for(limits))
     try:
         while pending is not None:
             restarts += 1
+            if restarts > 1:
+                zygote.sweep()
             child = zygote.spawn(workdir, limits)
             try:
                 pending = _one_child(child, cells, pending, skip, seen_load, outcome, limits)
@@ -376,7 +392,6 @@ def run(zygote, cells, calls, limits=Limits()):
                         outcome.calls[call.id] = CallOutcome("not_run")
                 break
     finally:
-        zygote.sweep()
         _remove_tree(workdir)
     outcome.sandbox = dict(zygote.confinement, user=zygote.user_for(limits))
     return outcome
@@ -478,18 +493,16 @@ PIPELINE_BYTES = 32 * 1024  # well below a pipe's buffer, so sending never block
 
 def _send_calls(child, group):
     """Send a step's calls at once when they fit the pipe; the child answers them in order."""
-    commands = [codec.dumps({"cmd": "call", "id": c.id, "function": c.function,
-                             "args": list(c.args), "helpers": c.helpers}) for c in group]
-    if sum(len(c) for c in commands) >= PIPELINE_BYTES:
+    text = "".join(call.command for call in group)
+    if len(text) >= PIPELINE_BYTES:
         return False
-    child.send_text("".join(command + "\n" for command in commands))
+    child.send_text(text)
     return True
 
 
 def _await_call(child, call, deadline, sent):
     if not sent:
-        child.send(cmd="call", id=call.id, function=call.function, args=list(call.args),
-                   helpers=call.helpers)
+        child.send_text(call.command)
     while True:
         event = child.next_event(deadline)
         if event is None:
