@@ -401,7 +401,10 @@ def _matches(outputs, values, candidate):
 
 
 def _mutated_argument(probe, args_after):
+    """The first argument the call changed; None (in `args_after`) stands for "left as it was"."""
     for name, before, after in zip(probe.step.params, probe.args, args_after or []):
+        if after is None:
+            continue
         if isinstance(before, np.ndarray):
             after = as_array(after)
             if after is None or after.shape != before.shape or not np.array_equal(after, before, equal_nan=True):

@@ -85,7 +85,7 @@ class CallOutcome:
 
     kind: str  # "returned" | "raised" | "timeout" | "crashed" | "not_run"
     value: object = None
-    args_after: list = None
+    args_after: list = None  # per argument: its value after the call, None when left unchanged
     error: dict = None
 
 
@@ -516,7 +516,7 @@ def _await_call(child, call, deadline, sent):
                 # Only a forged event lacks the arguments: it must not dodge the mutation check.
                 return CallOutcome("crashed")
             return CallOutcome("returned", value=codec.decode(event.get("value")),
-                               args_after=[codec.decode(a) for a in args_after])
+                               args_after=[None if a is None else codec.decode(a) for a in args_after])
         if kind == "raised":
             return CallOutcome("raised", error=_plain_error(event))
 
