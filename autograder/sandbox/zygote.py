@@ -10,6 +10,7 @@ zygote is root), the parent-death signal, and a Landlock domain that lets it rea
 own files, write only its working directory, open no TCP connection and signal nobody outside.
 """
 import ctypes
+import gc
 import json
 import os
 import resource
@@ -52,6 +53,7 @@ def main(socket_fd):
     network_isolated = _leave_network()
     confinement = Confinement.prepare()
     rerouted = confinement.reroute_imports()
+    gc.freeze()  # a child's collections then skip the zygote's objects (no pages copied for them)
     zygote_pid = os.getpid()
     while True:
         try:
