@@ -56,12 +56,3 @@ def public_cases():
     """The page's case and one where n, d_model and d_k all differ."""
     wide = random_case("wide", seed=7, n=5, d_model=6, d_k=3, hidden=False)
     return [page_case(), wide]
-
-
-def all_cases():
-    """Public cases, then hidden ones when the hidden module ships with this copy."""
-    try:
-        from .hidden import hidden_cases
-    except ImportError:
-        return public_cases()
-    return public_cases() + hidden_cases()

@@ -3,7 +3,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from . import reference
-from .cases import all_cases
+from .cases import public_cases
 from .judge import StepResult, SubmissionResult, CaseResult, judge_step
 from .sandbox import codec
 from .sandbox.runner import Call, Limits, run
@@ -40,6 +40,13 @@ class Plan:
                 calls.append(call)
                 probe_of[call.id] = probe
         return calls, probe_of
+
+
+def all_cases():
+    """Public cases, then the hidden ones (the grader's copy always ships with them)."""
+    from .hidden import hidden_cases
+
+    return public_cases() + hidden_cases()
 
 
 class SandboxError(RuntimeError):

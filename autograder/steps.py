@@ -5,20 +5,12 @@ Each step is graded on the reference's outputs of the steps before it, so one mi
 one step.
 """
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-
-@dataclass(frozen=True)
-class Output:
-    """One value a step returns, and how to name its rows and columns in feedback."""
-
-    name: str
-    kind: str = "array"  # "array" or "mapping"
-    columns: str = "features"  # "words" when columns are words too (the n×n tables)
-    rows_sum_to_one: bool = False
+from .declaration import Mistake, Output, Step
 
 
 @dataclass(frozen=True)
@@ -31,36 +23,6 @@ class Probe:
     args: tuple
     expected: tuple  # one entry per Output
     label: str = ""  # tells apart several calls on one case (e.g. "1-D")
-
-
-@dataclass(frozen=True)
-class Mistake:
-    """A known mistake: what a student making it would return for a probe.
-
-    `candidates(probe)` yields one prediction per way of making the mistake (none when it cannot
-    be made on that probe). Predictions equal to the right answer are never reported, but they
-    should still be yielded: a passing case then counts as consistent with the mistake.
-    """
-
-    code: str
-    candidates: object  # Callable[[Probe], Iterable[tuple]]
-
-
-@dataclass(frozen=True)
-class Step:
-    name: str
-    points: float
-    page_step: int
-    params: tuple
-    outputs: tuple
-    make_probes: object = field(repr=False)  # Callable[[Step, Case, Trace], list[Probe]]
-    mistakes: tuple = ()
-    # Graded with the other steps replaced by the reference's (for the composed function).
-    needs_helpers: bool = False
-    hint: str = "generic"  # key of the hint in the message catalogs
-
-    def probes(self, case, trace):
-        return self.make_probes(self, case, trace)
 
 
 def _softmax(x, axis=-1):
@@ -269,33 +231,30 @@ def _argmin(p):
 
 STEPS = (
     Step("make_qkv", 2, 2, ("X", "W_Q", "W_K", "W_V"),
-         (Output("Q"), Output("K"), Output("V")), _qkv_probes,
+         (Output("Q"), Output("K"), Output("V")),
          (Mistake("qkv_order", _qkv_order), Mistake("same_weight", _same_weight)),
-         hint="make_qkv_shapes"),
-    Step("scores", 1, 3, ("Q", "K"), (Output("scores", columns="words"),), _scores_probes,
+         hint="make_qkv_shapes", make_probes=_qkv_probes),
+    Step("scores", 1, 3, ("Q", "K"), (Output("scores", columns="words"),),
          (Mistake("elementwise", _elementwise), Mistake("scaled_early", _scaled_early),
           Mistake("missing_transpose", _untransposed)),
-         hint="scores_hand"),
+         hint="scores_hand", make_probes=_scores_probes),
     Step("softmax", 2, 4, ("x",), (Output("weights", columns="words", rows_sum_to_one=True),),
-         _softmax_probes,
          (Mistake("unstable", _unstable), Mistake("wrong_axis", _wrong_axis),
           Mistake("global_sum", _global_sum), Mistake("no_exp", _no_exp)),
-         hint="softmax_rows"),
-    Step("mix", 1, 5, ("weights", "V"), (Output("output"),), _mix_probes,
-         (Mistake("transposed_weights", _transposed_weights),), hint="mix_row"),
+         hint="softmax_rows", make_probes=_softmax_probes),
+    Step("mix", 1, 5, ("weights", "V"), (Output("output"),),
+         (Mistake("transposed_weights", _transposed_weights),), hint="mix_row", make_probes=_mix_probes),
     Step("self_attention", 3, 4, ("X", "W_Q", "W_K", "W_V"),
          (Output("output"), Output("weights", columns="words", rows_sum_to_one=True)),
-         _attention_probes,
          (Mistake("missing_scale", _missing_scale), Mistake("scale_by_dk", _scale_by_dk),
           Mistake("hardcoded", _fixed_page_scale), Mistake("scale_wrong_dim", _scale_wrong_dim),
           Mistake("scale_after_softmax", _scale_after_softmax),
           Mistake("return_order", _return_order)),
-         needs_helpers=True, hint="self_attention_scale"),
+         needs_helpers=True, hint="self_attention_scale", make_probes=_attention_probes),
     Step("most_attended", 1, 4, ("weights", "words"), (Output("most_attended", kind="mapping"),),
-         _most_probes,
          (Mistake("wrong_axis", _most_wrong_axis), Mistake("indices_not_words", _indices_not_words),
           Mistake("argmin", _argmin)),
-         hint="most_attended_idxmax"),
+         hint="most_attended_idxmax", make_probes=_most_probes),
 )
 
 FUNCTION_NAMES = tuple(step.name for step in STEPS)

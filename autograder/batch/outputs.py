@@ -23,7 +23,8 @@ LABELS = {
 }
 
 # The grading engine: any change here can change a grade, so it is part of the grader version.
-ENGINE_MODULES = ("cases", "hidden", "lab", "reference", "steps", "judge", "grading", "submission", "render",
+ENGINE_MODULES = ("cases", "hidden", "lab", "reference", "declaration", "steps", "judge", "grading",
+                  "submission", "render",
                   "batch.outputs", "batch.grader")
 
 

@@ -28,9 +28,9 @@ ZIP_NAME = "self_attention_lab-autograder.zip"
 CHECK_PACKAGE = "attention_check"
 PLUGIN = "autograder.otter.plugin.EngineGrading"
 # Engine modules the public checks reuse as they are; none of them computes expected values.
-SHARED_MODULES = ("judge.py", "render.py", "lab.py", "submission.py", "sandbox/__init__.py",
-                  "sandbox/codec.py", "sandbox/worker.py", "locale/__init__.py", "locale/ko.toml",
-                  "locale/en.toml")
+SHARED_MODULES = ("judge.py", "render.py", "lab.py", "cases.py", "declaration.py", "submission.py",
+                  "sandbox/__init__.py", "sandbox/codec.py", "sandbox/worker.py",
+                  "locale/__init__.py", "locale/ko.toml", "locale/en.toml")
 KIT_MODULES = {"steps.py": "steps.py", "check.py": "check.py"}
 OTTER_CONFIG = {"show_hidden": True, "force_public_test_summary": True, "show_stdout": False,
                 "grade_from_log": False, "zips": False, "pdf": False}

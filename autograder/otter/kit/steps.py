@@ -7,46 +7,9 @@ import json
 from dataclasses import dataclass, field
 from importlib import resources
 
+from .cases import Case
+from .declaration import Mistake, Output, Step
 from .sandbox import codec
-
-
-@dataclass(frozen=True)
-class Output:
-    name: str
-    kind: str = "array"
-    columns: str = "features"
-    rows_sum_to_one: bool = False
-
-
-@dataclass(frozen=True)
-class Mistake:
-    code: str
-    candidates: object  # Callable[[Probe], list[tuple]]
-
-
-@dataclass(frozen=True, eq=False)
-class Case:
-    """A public case: its words and inputs (the judge compares sizes with the page's)."""
-
-    name: str
-    words: tuple
-    X: object
-    W_Q: object
-    W_K: object
-    W_V: object
-    hidden: bool = False
-
-    @property
-    def d_model(self):
-        return self.X.shape[1]
-
-    @property
-    def d_k(self):
-        return self.W_K.shape[1]
-
-    @property
-    def is_page(self):
-        return self.name == "page"
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,18 +20,6 @@ class Probe:
     expected: tuple
     label: str = ""
     candidates: dict = field(default_factory=dict)  # mistake code -> [tuple of outputs]
-
-
-@dataclass(frozen=True)
-class Step:
-    name: str
-    points: float
-    page_step: int
-    params: tuple
-    outputs: tuple
-    mistakes: tuple = ()
-    needs_helpers: bool = False
-    hint: str = "generic"
 
 
 def _stored(code):

@@ -1,0 +1,46 @@
+"""What a step is, as plain data: shared by the grading engine and the students' public checks.
+
+Nothing here computes an answer; autograder.steps fills these in for the lab.
+"""
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Output:
+    """One value a step returns, and how to name its rows and columns in feedback."""
+
+    name: str
+    kind: str = "array"  # "array" or "mapping"
+    columns: str = "features"  # "words" when columns are words too (the n×n tables)
+    rows_sum_to_one: bool = False
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A known mistake: what a student making it would return for a probe.
+
+    `candidates(probe)` yields one prediction per way of making the mistake (none when it cannot
+    be made on that probe). Predictions equal to the right answer are never reported, but they
+    should still be yielded: a passing case then counts as consistent with the mistake.
+    """
+
+    code: str
+    candidates: object  # Callable[[Probe], Iterable[tuple]]
+
+
+@dataclass(frozen=True)
+class Step:
+    name: str
+    points: float
+    page_step: int
+    params: tuple
+    outputs: tuple
+    mistakes: tuple = ()
+    # Graded with the other steps replaced by the reference's (for the composed function).
+    needs_helpers: bool = False
+    hint: str = "generic"  # key of the hint in the message catalogs
+    # Callable[[Step, Case, Trace], list[Probe]]; only the engine, which has the reference, sets it.
+    make_probes: object = field(default=None, repr=False, compare=False)
+
+    def probes(self, case, trace):
+        return self.make_probes(self, case, trace)
