@@ -4,7 +4,6 @@ import io
 import json
 import os
 import pathlib
-import shutil
 import signal
 import subprocess
 import sys
