@@ -2,14 +2,16 @@
 import json
 import os
 import resource
+import shutil
+import tempfile
 import time
 
 import numpy as np
 import pytest
 
 from autograder.sandbox import codec, landlock, zygote as zygote_module
-from autograder.sandbox.runner import (Call, Child, Limits, Zygote, _pids_of, _plain_load_event, _plain_names,
-                                       kill_processes_of, run)
+from autograder.sandbox.runner import (PF_EXITING, Call, Child, Limits, Zygote, _finished, _pids_of, _plain_load_event,
+                                       _plain_names, kill_processes_of, run)
 from conftest import ROOT
 
 AS_ROOT = os.geteuid() == 0
@@ -167,6 +169,62 @@ def test_processes_left_behind_are_killed_after_the_run(zygote):
     assert alive_at_spawn == [[]]
     zygote.sweep()
     assert kill_processes_of(zygote.sandbox_user[0], rounds=1)  # nothing was left to kill
+
+
+def _children_of(pid):
+    with open(f"/proc/{pid}/task/{pid}/children") as handle:
+        return [int(p) for p in handle.read().split()]
+
+
+def _name_of(pid):
+    with open(f"/proc/{pid}/comm") as handle:
+        return handle.read().strip()
+
+
+def test_the_zygote_keeps_a_spare_child_ready_and_replaces_one_killed_from_outside():
+    with Zygote() as fresh:
+        assert answer(fresh, "def scores():\n    return 1\n") == 1
+        zygote_pid = fresh._process.pid
+        spares = [p for p in _children_of(zygote_pid) if _name_of(p) == "grading-zygote"]
+        assert len(spares) == 1  # forked ahead of the next request, not yet anyone's sandbox
+        os.kill(spares[0], 9)
+        deadline = time.monotonic() + 5
+        while spares[0] in _children_of(zygote_pid) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert answer(fresh, "def scores():\n    return 2\n") == 2
+        assert fresh._process.pid == zygote_pid  # the same zygote forked a child on the spot
+
+
+def test_used_working_folders_are_gone_once_the_zygote_stops(monkeypatch):
+    # A folder of its own that the sandbox user may walk through, as the system's temp folder is.
+    folder = tempfile.mkdtemp(prefix="autograder-test-")
+    os.chmod(folder, 0o755)
+    monkeypatch.setattr(tempfile, "tempdir", folder)
+    writer = "def scores():\n    open('left.txt', 'w').write('x')\n    return 3\n"
+    try:
+        with Zygote() as fresh:
+            for _ in range(3):
+                assert answer(fresh, writer) == 3
+        assert os.listdir(folder) == []
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _status(state="S (sleeping)", pending="0000000000000000", threads="1"):
+    return {"State": state, "SigPnd": pending, "ShdPnd": "0000000000000000", "Threads": threads}
+
+
+@pytest.mark.parametrize("status, flags, finished", [
+    (_status(), 0, False),
+    (_status(state="T (stopped)"), 0, False),  # stopped, not dead: it is killed
+    (_status(pending="0000000000000100"), 0, True),  # SIGKILL on its way: never runs again
+    (_status(state="R (running)"), PF_EXITING, True),
+    (_status(state="Z (zombie)"), 0, True),
+    (_status(state="Z (zombie)", threads="3"), 0, False),  # its leader exited, two threads still run
+    (_status(threads="2"), PF_EXITING, False),
+])
+def test_the_sweep_skips_only_processes_that_can_never_run_again(status, flags, finished):
+    assert _finished(status, flags) is finished
 
 
 # Forged events: at most what returning the same values would get ---------------------------------

@@ -3,18 +3,15 @@
 A submission may end the sandbox's zygote (its parent). The worker notices, restarts the zygote,
 and grades that submission as an error, so the next submission starts on a healthy sandbox.
 """
-import ctypes
 import os
 import signal
 
 from ..grading import Plan, broken, grade_bytes
 from ..judge import CaseResult, StepResult, SubmissionResult
-from ..sandbox.runner import Zygote
+from ..sandbox import linux
+from ..sandbox.runner import PF_EXITING, Zygote
 from ..steps import STEPS
 from .outputs import record_of, write_outputs
-
-PF_EXITING = 0x4  # task flag in /proc/<pid>/stat: the process has begun to exit
-PR_SET_PDEATHSIG = 1
 
 
 class WatchedZygote(Zygote):
@@ -54,16 +51,6 @@ def process_doomed(pid):
     if fields[0] in "ZXxTt" or int(fields[6]) & PF_EXITING:  # T: stopped, it would never answer
         return True
     return any(int(status.get(key, "0").strip() or "0", 16) for key in ("SigPnd", "ShdPnd"))
-
-
-def _die_with(parent):
-    """A batch killed with SIGKILL takes its workers along (and so their zygotes and children)."""
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() != parent:
-        os._exit(1)  # the batch was gone before the signal was armed
 
 
 def grade_task(task, zygote, limits, plan):
@@ -110,7 +97,9 @@ def worker_main(connection, limits, lang, out_dir, batch_pid, inherited=()):
         other.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the batch decides how an interrupt ends
     os.setpgid(0, 0)  # a group of its own with its zygote, so the batch can end both at once
-    _die_with(batch_pid)
+    # A batch killed with SIGKILL takes its workers along (and so their zygotes and children).
+    linux.die_with_parent(batch_pid, 1)
+    linux.name_process("grading-worker")
     plan = Plan.build()
     zygote = WatchedZygote()
     zygote.start()

@@ -6,6 +6,8 @@ Every function degrades to "not available" on kernels or systems without it.
 import ctypes
 import os
 
+from . import linux
+
 _SYS_CREATE_RULESET, _SYS_ADD_RULE, _SYS_RESTRICT_SELF = 444, 445, 446  # same on every Linux arch
 _CREATE_RULESET_VERSION = 1
 _RULE_PATH_BENEATH = 1
@@ -32,10 +34,7 @@ class _PathBeneathAttr(ctypes.Structure):
 
 
 def _libc():
-    try:
-        return ctypes.CDLL(None, use_errno=True)
-    except OSError:
-        return None
+    return linux.libc()
 
 
 def abi_version():

@@ -4,7 +4,7 @@ Everything here returns plain outcome data; judging values happens elsewhere.
 """
 import fcntl
 import os
-import select
+import queue
 import selectors
 import shutil
 import signal
@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -168,6 +169,7 @@ class Zygote:
         self._process = None
         self._control = None
         self._uid_lock = None
+        self._remover = None
         self.sandbox_user = None  # (uid, gid) children run as, when the grader is root
         self.confinement = {}  # what the zygote reported it can do: landlock ABI, network
 
@@ -194,6 +196,9 @@ class Zygote:
     def stop(self):
         self._stop_process()
         self.sweep()
+        if self._remover is not None:
+            self._remover.finish()
+            self._remover = None
         if self._uid_lock is not None:
             self._uid_lock.close()
             self._uid_lock = None
@@ -253,8 +258,13 @@ class Zygote:
             os.close(event_r)
             raise RuntimeError("the sandbox's zygote process stopped")
         answer = codec.loads(reply.decode())
+        pid = int(answer["pid"])
+        if pid <= 0:  # never a pid to signal: kill(-1) would reach every process
+            os.close(command_w)
+            os.close(event_r)
+            raise RuntimeError("the sandbox's zygote sent no child")
         self.confinement = {k: answer.get(k) for k in ("landlock", "network_isolated")}
-        return Child(int(answer["pid"]), os.fdopen(command_w, "w", encoding="utf-8"), event_r)
+        return Child(pid, os.fdopen(command_w, "w", encoding="utf-8"), event_r)
 
     def _kill_zygote(self):
         if self._process is not None:
@@ -262,6 +272,16 @@ class Zygote:
                 self._process.kill()
             except OSError:
                 pass
+
+    def discard(self, workdir):
+        """Delete a run's working directory soon, off the grading path.
+
+        While the killed child still dies, removing its folder waits on the kernel to detach the
+        child's private disk (about a millisecond); nothing needs the folder gone sooner.
+        """
+        if self._remover is None:
+            self._remover = Remover()
+        self._remover.remove(workdir)
 
     def sweep(self):
         """Kill every process still running as this zygote's own user id (children never linger)."""
@@ -312,33 +332,42 @@ def _uid_usable(uid):
 
 
 def kill_processes_of(uid, rounds=50):
-    """SIGKILL every process whose real user id is `uid`, until none is left (or rounds run out)."""
+    """SIGKILL every process whose real user id is `uid`, until none can run code (or rounds run out).
+
+    A killed process is not waited for: once the kill is pending it never runs another
+    instruction of its own, and its memory is torn down while grading goes on.
+    """
     for _ in range(rounds):
         pids = _pids_of(uid)
         if not pids:
             return True
         for pid in pids:
-            _kill_and_wait(pid)
+            _kill(pid)
     return False
 
 
-def _kill_and_wait(pid, seconds=0.5):
-    """Kill one process and wait until it has exited (a pidfd turns readable then)."""
+def _kill(pid):
     try:
-        handle = os.pidfd_open(pid)
+        handle = os.pidfd_open(pid)  # a handle, so a reused pid is never the one signalled
     except OSError:
         return  # already gone
     try:
         signal.pidfd_send_signal(handle, signal.SIGKILL)
-        select.select([handle], [], [], seconds)
     except OSError:
         pass
     finally:
         os.close(handle)
 
 
+PF_EXITING = 0x4  # task flag in /proc/<pid>/stat: the process has begun to exit
+SIGKILL_PENDING = 1 << (signal.SIGKILL - 1)
+
+
 def _pids_of(uid):
-    """Live processes of `uid`; /proc/PID belongs to the process's user, so a stat tells."""
+    """Processes of `uid` that can still run code: not dead, not exiting, not already killed.
+
+    /proc/PID belongs to the process's user, so a stat finds the candidates cheaply.
+    """
     try:
         names = os.listdir("/proc")
     except OSError:
@@ -352,13 +381,23 @@ def _pids_of(uid):
                 continue
             with open(f"/proc/{name}/status") as handle:
                 fields = dict(line.split(":", 1) for line in handle if ":" in line)
-        except OSError:
+            with open(f"/proc/{name}/stat") as handle:
+                flags = int(handle.read().rsplit(")", 1)[1].split()[6])
+        except (OSError, IndexError, ValueError):
             continue
-        if fields.get("State", "").strip().startswith("Z"):
-            continue  # already dead, waiting to be reaped
-        if int(fields.get("Uid", "-1").split()[0]) == uid:
+        if int(fields.get("Uid", "-1").split()[0]) == uid and not _finished(fields, flags):
             pids.append(int(name))
     return pids
+
+
+def _finished(status, flags):
+    """Dead, or sure to die: a kill pending for it, or its only thread exiting."""
+    pending = (int(status.get(key, "0").strip() or "0", 16) for key in ("SigPnd", "ShdPnd"))
+    if any(mask & SIGKILL_PENDING for mask in pending):
+        return True
+    alone = status.get("Threads", "1").strip() in ("0", "1")
+    # A leader that has exited while other threads run is a zombie too: those threads still act.
+    return alone and (status.get("State", "").strip()[:1] in "ZX" or bool(flags & PF_EXITING))
 
 
 def run(zygote, cells, calls, limits=Limits()):
@@ -392,7 +431,7 @@ def run(zygote, cells, calls, limits=Limits()):
                         outcome.calls[call.id] = CallOutcome("not_run")
                 break
     finally:
-        _remove_tree(workdir)
+        zygote.discard(workdir)
     outcome.sandbox = dict(zygote.confinement, user=zygote.user_for(limits))
     return outcome
 
@@ -404,6 +443,26 @@ def _fresh_workdir(user):
         os.chown(workdir, user[0], user[1])
     os.chmod(workdir, 0o700)
     return workdir
+
+
+class Remover:
+    """Deletes folders on a thread of its own, in order; finish() waits until all are gone."""
+
+    def __init__(self):
+        self._queue = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._work, name="autograder-remover", daemon=True)
+        self._thread.start()
+
+    def remove(self, folder):
+        self._queue.put(folder)
+
+    def finish(self):
+        self._queue.put(None)
+        self._thread.join()
+
+    def _work(self):
+        while (folder := self._queue.get()) is not None:
+            _remove_tree(folder)
 
 
 def _remove_tree(folder):

@@ -22,10 +22,8 @@ import sys
 import numpy  # noqa: F401  (imported once here so every child starts warm)
 import pandas  # noqa: F401
 
-from . import landlock, worker
+from . import landlock, linux, worker
 
-PR_SET_PDEATHSIG = 1
-PR_SET_CHILD_SUBREAPER = 36
 CLONE_NEWNET, CLONE_NEWNS = 0x40000000, 0x00020000
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 1 << 14, 1 << 18
 # Top-level names a child must never read: the reference and the grader with its hidden cases.
@@ -47,14 +45,17 @@ HIGHEST_FD = 1 << 16
 
 def main(socket_fd):
     control = socket.socket(fileno=socket_fd)
+    linux.name_process("grading-zygote")
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps children for us
     _warm_up()
-    _adopt_orphans()
+    linux.adopt_orphans()  # orphans a submission leaves become ours, so the kernel reaps them
     network_isolated = _leave_network()
     confinement = Confinement.prepare()
     rerouted = confinement.reroute_imports()
     gc.freeze()  # a child's collections then skip the zygote's objects (no pages copied for them)
     zygote_pid = os.getpid()
+    forked = lambda: _fork_spare(control, confinement, zygote_pid, rerouted)  # noqa: E731
+    spare = forked()
     while True:
         try:
             message, fds, _, _ = socket.recv_fds(control, 65536, 2)
@@ -62,16 +63,56 @@ def main(socket_fd):
             return
         if not message:
             return
-        request = json.loads(message)
-        pid = os.fork()
-        if pid == 0:
-            control.close()
-            become_child(request, *fds, confinement=confinement, zygote_pid=zygote_pid,
-                         rerouted=rerouted)
+        json.loads(message)  # a request that is not JSON ends the zygote, never a child
+        pid = spare.hand_over(message, fds)
+        if pid is None:  # the spare is gone (killed from outside): fork one for this request
+            pid = forked().hand_over(message, fds)
+        if pid is None:
+            return  # cannot start a child: the grader sees the zygote stop and says so
         for fd in fds:
             os.close(fd)
         reply = {"pid": pid, "landlock": confinement.abi, "network_isolated": network_isolated}
         control.sendall((json.dumps(reply) + "\n").encode())
+        # Forked now, while the grader talks to the child just handed over, so that the next
+        # request does not wait for a fork.
+        spare = forked()
+
+
+class Spare:
+    """A child forked ahead of its request, waiting on a socket of its own for it."""
+
+    def __init__(self, pid, handle):
+        self.pid, self.handle = pid, handle
+
+    def hand_over(self, message, fds):
+        """The spare's pid once it holds the request; None when it is gone."""
+        try:
+            socket.send_fds(self.handle, [message], fds)
+        except OSError:
+            return None
+        finally:
+            self.handle.close()
+        return self.pid
+
+
+def _fork_spare(control, confinement, zygote_pid, rerouted):
+    ours, theirs = socket.socketpair()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            control.close()
+            ours.close()
+            linux.die_with_parent(zygote_pid, 71)
+            message, fds, _, _ = socket.recv_fds(theirs, 65536, 2)
+            theirs.close()
+            if not message or len(fds) != 2:
+                os._exit(0)  # the zygote stopped, or sent nothing usable
+            request = json.loads(message)
+        except BaseException:
+            os._exit(71)
+        become_child(request, *fds, confinement=confinement, zygote_pid=zygote_pid, rerouted=rerouted)
+    theirs.close()
+    return Spare(pid, ours)
 
 
 def become_child(request, command_fd, event_fd, confinement=None, zygote_pid=None, rerouted=()):
@@ -81,6 +122,7 @@ def become_child(request, command_fd, event_fd, confinement=None, zygote_pid=Non
     """
     try:
         os.setsid()
+        linux.name_process("student-code")
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         workdir = request["workdir"]
         _private_disk(workdir, request["limits"].get("disk_bytes"), request.get("user"))
@@ -93,7 +135,7 @@ def become_child(request, command_fd, event_fd, confinement=None, zygote_pid=Non
         # user id as its owner in /proc, which is how the grader finds leftovers.
         landlock.no_new_privileges()
         # After the drop: changing credentials clears the parent-death signal.
-        _die_with_parent(zygote_pid)
+        linux.die_with_parent(zygote_pid, 71)
         _limit_processes(request["limits"])
         keep = {command_fd, event_fd, *rerouted}
         if confinement is not None and request.get("confine", True):
@@ -132,21 +174,12 @@ def _exercise_numpy_and_pandas():
     frame.div(frame.sum(axis=1), axis=0), frame.apply(numpy.exp), pandas.Series(words).tolist()
 
 
-def _adopt_orphans():
-    """Processes a submission leaves behind become our children, so the kernel reaps them."""
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
-
-
 def _leave_network():
     """As root, move into an empty network namespace: children cannot reach any network at all."""
     if os.geteuid() != 0:
         return False
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.unshare(CLONE_NEWNET) == 0
+        return linux.libc().unshare(CLONE_NEWNET) == 0
     except (OSError, AttributeError):
         return False
 
@@ -160,7 +193,7 @@ def _private_disk(workdir, size, user):
     """
     if not size or os.geteuid() != 0:
         return False
-    libc = ctypes.CDLL(None, use_errno=True)
+    libc = linux.libc()
     if libc.unshare(CLONE_NEWNS) != 0:
         return False
     # Nothing mounted here may leak back into the grader's view of the file system.
@@ -171,15 +204,6 @@ def _private_disk(workdir, size, user):
     if libc.mount(b"tmpfs", workdir.encode(), b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, options) != 0:
         raise OSError(ctypes.get_errno(), "cannot mount the working directory")
     return True
-
-
-def _die_with_parent(zygote_pid):
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
-    if zygote_pid is not None and os.getppid() != zygote_pid:
-        os._exit(71)  # the zygote died before the signal was armed
 
 
 def _quiet_standard_streams():
