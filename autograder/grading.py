@@ -41,6 +41,35 @@ class Plan:
                 probe_of[call.id] = probe
         return calls, probe_of
 
+    @cached_property
+    def call_ids(self):
+        calls, _ = self.calls
+        return {step.name: [c.id for c in calls if c.step == step.name] for step in STEPS}
+
+    @cached_property
+    def _verdicts(self):
+        return {}
+
+    def verdict(self, step, facts, outcomes):
+        """judge_step, once per distinct answer: a class mostly repeats a few answers per step.
+
+        Only outcomes the child sent as events are remembered (by their bytes); a step that ran
+        out of time is judged afresh, its result being completed afterwards.
+        """
+        _, probe_of = self.calls
+        probes = [probe_of[i] for i in self.call_ids[step.name]]
+        events = tuple(o.event if o is not None else None for o in outcomes)
+        key = (step.name, facts, events) if all(events) or facts[0] != "function" else None
+        if key is not None and key in self._verdicts:
+            return self._verdicts[key]
+        result = judge_step(step, probes, outcomes, *facts)
+        if key is not None and len(self._verdicts) < MAX_VERDICTS:
+            self._verdicts[key] = result
+        return result
+
+
+MAX_VERDICTS = 2048  # remembered step verdicts per plan, all steps together
+
 
 def all_cases():
     """Public cases, then the hidden ones (the grader's copy always ships with them)."""
@@ -76,10 +105,11 @@ def grade_bytes(name, data, zygote, limits=Limits(), plan=None):
     notes = [_note(event, submission) for event in outcome.load_events]
     steps = []
     for step in STEPS:
-        ids = [c.id for c in calls if c.step == step.name]
-        result = judge_step(step, [probe_of[i] for i in ids], [outcome.calls.get(i) for i in ids],
-                            outcome.names.get(step.name, "absent"), step.name in submission.stubs,
-                            _syntax_error_near(step.name, notes, submission))
+        ids = plan.call_ids[step.name]
+        outcomes = [outcome.calls.get(i) for i in ids]
+        facts = (outcome.names.get(step.name, "absent"), step.name in submission.stubs,
+                 _syntax_error_near(step.name, notes, submission))
+        result = plan.verdict(step, facts, outcomes)
         if result.status == "timeout":
             result.detail["seconds"] = limits.step_seconds
         steps.append(result)

@@ -29,9 +29,29 @@ class Messages:
         return self(section, key, **params) if key in self.table[section] else code
 
 
+_rendered = {}  # (id of a step result, lang) -> (the result, its text); see step_feedback
+MAX_RENDERED = 4096
+
+
 def step_feedback(result, lang="ko"):
     """Everything a student needs about one step: verdict, first public failure in detail,
-    hidden failures by name only, then likely causes and one hint to the page."""
+    hidden failures by name only, then likely causes and one hint to the page.
+
+    Step results are never changed once complete, and a grader hands the same result object
+    to every submission that answered alike, so each is rendered once per language.
+    """
+    key = (id(result), lang)
+    seen = _rendered.get(key)
+    if seen is not None and seen[0] is result:
+        return seen[1]
+    text = _step_text(result, lang)
+    if len(_rendered) >= MAX_RENDERED:
+        _rendered.clear()
+    _rendered[key] = (result, text)  # holding the result keeps its id from being reused
+    return text
+
+
+def _step_text(result, lang):
     say = Messages(lang)
     lines = [say("text", "step_header", name=result.name, score=_points(result.score),
                  max_score=_points(result.max_score), status=say("status", result.status))]

@@ -94,7 +94,7 @@ def write_outputs(out_dir, result, record, lang):
     text = as_text(result, lang)
     write_atomic(paths["md"], feedback_markdown(record, text, lang))
     write_atomic(paths["html"], feedback_html(record, text, lang))
-    write_atomic(paths["json"], json.dumps(gradescope_results(result, record, lang), ensure_ascii=False, indent=1))
+    write_atomic(paths["json"], json.dumps(gradescope_results(result, record, lang), ensure_ascii=False))
 
 
 def feedback_markdown(record, text, lang):
