@@ -107,8 +107,10 @@ def grade_bytes(name, data, zygote, limits=Limits(), plan=None):
     for step in STEPS:
         ids = plan.call_ids[step.name]
         outcomes = [outcome.calls.get(i) for i in ids]
-        facts = (outcome.names.get(step.name, "absent"), step.name in submission.stubs,
-                 _syntax_error_near(step.name, notes, submission))
+        # Whether the function is a stub matters only for a call that returned None.
+        stub = any(o is not None and o.kind == "returned" and o.value is None for o in outcomes) \
+            and step.name in submission.stubs
+        facts = (outcome.names.get(step.name, "absent"), stub, _syntax_error_near(step.name, notes, submission))
         result = plan.verdict(step, facts, outcomes)
         if result.status == "timeout":
             result.detail["seconds"] = limits.step_seconds

@@ -3,6 +3,7 @@ import ast
 import json
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 MAX_BYTES = 20 * 1024 * 1024
 MAX_PARSED_CHARS = 256 * 1024  # larger cells are scanned for definitions, not parsed
@@ -26,7 +27,11 @@ class Submission:
     cells: list = field(default_factory=list)  # [{"source": str, "filename": str}]
     problem: str = None  # why it cannot be read at all: too_large, not_utf8, notebook_not_json, ...
     problem_detail: str = ""
-    stubs: set = field(default_factory=set)  # step functions whose last definition is still a stub
+
+    @cached_property
+    def stubs(self):
+        """Step functions whose last definition is still a stub (parsed when first asked)."""
+        return find_stubs(self.cells) if self.problem is None else set()
 
 
 def read_submission(name, data):
@@ -43,8 +48,6 @@ def read_submission(name, data):
         submission = _read_notebook(name, text)
     else:
         submission = Submission(name, cells=[{"source": text, "filename": _basename(name)}])
-    if submission.problem is None:
-        submission.stubs = find_stubs(submission.cells)
     return submission
 
 
