@@ -47,6 +47,7 @@ def main(socket_fd):
     control = socket.socket(fileno=socket_fd)
     linux.name_process("grading-zygote")
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps children for us
+    _scrub_environment()
     _warm_up()
     linux.adopt_orphans()  # orphans a submission leaves become ours, so the kernel reaps them
     network_isolated = _leave_network()
@@ -128,7 +129,7 @@ def become_child(request, command_fd, event_fd, confinement=None, zygote_pid=Non
         _private_disk(workdir, request["limits"].get("disk_bytes"), request.get("user"))
         os.chdir(workdir)
         _quiet_standard_streams()
-        _scrub_environment(workdir)
+        _point_home_at(workdir)
         _apply_limits(request["limits"])
         _drop_privileges(request.get("user"))
         # No exec may raise privileges again (setuid binaries), so every descendant keeps this
@@ -213,10 +214,17 @@ def _quiet_standard_streams():
     os.close(devnull)
 
 
-def _scrub_environment(workdir):
-    """Nothing of the grader's environment (tokens, paths, settings) reaches the submission."""
+def _scrub_environment():
+    """Nothing of the grader's environment (tokens, paths, settings) reaches a submission.
+
+    Done once in the zygote, so a child only adds its own folders (see _point_home_at).
+    """
     os.environ.clear()
-    os.environ.update(CHILD_ENVIRONMENT, HOME=workdir, TMPDIR=workdir, MPLCONFIGDIR=workdir)
+    os.environ.update(CHILD_ENVIRONMENT)
+
+
+def _point_home_at(workdir):
+    os.environ.update(HOME=workdir, TMPDIR=workdir, MPLCONFIGDIR=workdir)
 
 
 def _apply_limits(limits):
