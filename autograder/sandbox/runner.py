@@ -26,6 +26,8 @@ MAX_RESTARTS = 12
 MAX_LOAD_EVENTS = 50
 MAX_FRAMES = 5
 MAX_REMEMBERED = 64  # decoded outcomes kept per call
+DEFAULT_PIPE_BYTES = 64 * 1024  # Linux's pipe buffer
+WIDE_PIPE_BYTES = 256 * 1024
 AUTO = "auto"
 # Set to "off" to run children as the grader's own user, unconfined (debugging only).
 SANDBOX_SWITCH = "AUTOGRADER_SANDBOX"
@@ -146,8 +148,9 @@ def parse_event(line):
 
 
 class Child:
-    def __init__(self, pid, command_file, event_fd):
+    def __init__(self, pid, command_file, event_fd, pipe_bytes=DEFAULT_PIPE_BYTES):
         self.pid = pid
+        self.pipe_bytes = pipe_bytes  # what the command pipe holds: writing less never blocks
         self._commands = command_file
         self._events = event_fd
         self._buffer = b""
@@ -284,6 +287,7 @@ class Zygote:
 
     def _spawn(self, workdir, limits):
         command_r, command_w = os.pipe()
+        pipe_bytes = _widen_pipe(command_w)
         event_r, event_w = os.pipe()
         request = {"workdir": workdir, "limits": limits.for_child(), "user": self.user_for(limits),
                    "confine": bool(limits.confine) and sandbox_enabled()}
@@ -308,7 +312,7 @@ class Zygote:
             os.close(event_r)
             raise RuntimeError("the sandbox's zygote sent no child")
         self.confinement = {k: answer.get(k) for k in ("landlock", "network_isolated")}
-        return Child(pid, os.fdopen(command_w, "w", encoding="utf-8"), event_r)
+        return Child(pid, os.fdopen(command_w, "w", encoding="utf-8"), event_r, pipe_bytes)
 
     def _kill_zygote(self):
         if self._process is not None:
@@ -348,6 +352,17 @@ class Zygote:
             kill_processes_of(uid)  # left over by a grader that died mid-run
             return (uid, uid)
         return FALLBACK_USER
+
+
+def _widen_pipe(fd):
+    """Ask for a command pipe that holds every call of a run; returns what it holds."""
+    try:
+        return fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, WIDE_PIPE_BYTES)
+    except OSError:
+        try:
+            return fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ)
+        except OSError:
+            return DEFAULT_PIPE_BYTES
 
 
 def _lock_folder():
@@ -557,15 +572,26 @@ def _one_child(child, cells, pending, skip, seen_load, outcome, limits):
     except ChildGone:
         return _skip_statement(current, "load_crash", skip, outcome, pending)
 
-    for index, group in enumerate(pending):
-        function = group[0].function
-        if outcome.names.get(function) != "function":
-            continue
-        deadline = time.monotonic() + limits.step_seconds
+    runnable = [(index, group) for index, group in enumerate(pending)
+                if outcome.names.get(group[0].function) == "function"]
+    # Every step's calls at once when they fit the pipe: the child then runs from the first call
+    # to the last without waiting for the grader between steps.
+    text = "".join(call.command for _, group in runnable for call in group)
+    sent_all = len(text) < child.pipe_bytes // 2
+    if sent_all:
         try:
-            sent = _send_calls(child, group)
+            child.send_text(text)
         except ChildGone:
-            sent = True  # each call below then reads as crashed
+            pass  # each call below then reads as crashed
+    started = time.monotonic()  # a step's time starts when the step before it has answered
+    for index, group in runnable:
+        deadline = started + limits.step_seconds
+        sent = sent_all
+        if not sent_all:
+            try:
+                sent = _send_calls(child, group)
+            except ChildGone:
+                sent = True  # each call below then reads as crashed
         for position, call in enumerate(group):
             try:
                 result = _await_call(child, call, deadline, sent)
@@ -576,6 +602,7 @@ def _one_child(child, cells, pending, skip, seen_load, outcome, limits):
                 for later in group[position + 1:]:
                     outcome.calls[later.id] = CallOutcome("not_run")
                 return pending[index + 1:] or None
+        started = time.monotonic()
     return None
 
 
@@ -591,13 +618,10 @@ def _skip_statement(current, reason, skip, outcome, pending):
     return pending
 
 
-PIPELINE_BYTES = 32 * 1024  # well below a pipe's buffer, so sending never blocks on the child
-
-
 def _send_calls(child, group):
     """Send a step's calls at once when they fit the pipe; the child answers them in order."""
     text = "".join(call.command for call in group)
-    if len(text) >= PIPELINE_BYTES:
+    if len(text) >= child.pipe_bytes // 2:
         return False
     child.send_text(text)
     return True
