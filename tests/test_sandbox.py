@@ -315,6 +315,22 @@ def test_limits_are_applied_in_the_child(zygote):
     assert answer(zygote, source, limits=limits) == [512 * 1024 * 1024, 1024 * 1024, 0]
 
 
+def test_each_step_has_its_own_time_limit_though_all_calls_are_sent_at_once(zygote):
+    source = ("import time\n"
+              "def scores():\n    time.sleep(0.6)\n    return 1\n"
+              "def softmax():\n    time.sleep(0.6)\n    return 2\n"
+              "def mix():\n    while True:\n        pass\n"
+              "def most_attended():\n    return 4\n")
+    calls = [Call(0, "scores", "scores", ()), Call(1, "softmax", "softmax", ()),
+             Call(2, "mix", "mix", ()), Call(3, "mix", "mix", ()), Call(4, "most_attended", "most_attended", ())]
+    limits = Limits(step_seconds=1.0, load_seconds=5.0)
+    outcome = run(zygote, [{"source": source, "filename": "probe.py"}], calls, limits)
+    kinds = [outcome.calls[i].kind for i in range(5)]
+    # Together the first two steps take longer than one step may: each is still within its own.
+    assert kinds == ["returned", "returned", "timeout", "not_run", "returned"]
+    assert outcome.calls[4].value == 4  # the step after the endless one runs in a fresh child
+
+
 def test_the_default_limits_are_sane():
     limits = Limits()
     assert limits.step_seconds > 0 and limits.memory_bytes >= 256 * 1024 * 1024
