@@ -339,6 +339,26 @@ def test_the_default_limits_are_sane():
     assert resource.RLIM_INFINITY not in limits.for_child().values()
 
 
+def test_an_error_in_one_statement_does_not_stop_the_ones_after_it(zygote):
+    source = ("def boom():\n    raise KeyError('k')\n"
+              "a = 1\n"
+              "rows = [\n    boom(),\n]\n"
+              "def scores():\n    return a\n")
+    result, outcome = ask(zygote, source)
+    assert result.kind == "returned" and result.value == 1
+    [error] = outcome.load_events
+    # Named by the statement's first line, like every load error; the frames say where inside.
+    assert (error["ev"], error["stmt"], error["line"], error["type"]) == ("load_error", 2, 4, "KeyError")
+    assert [frame[1] for frame in error["frames"]] == [5, 2]
+
+
+def test_a_statement_that_hangs_at_load_is_named_once_and_skipped(zygote):
+    source = "x = 7\nwhile True:\n    pass\ndef scores():\n    return x\n"
+    result, outcome = ask(zygote, source, limits=Limits(step_seconds=5.0, load_seconds=1.0))
+    assert result.kind == "returned" and result.value == 7
+    assert [(e["ev"], e["stmt"], e["line"]) for e in outcome.load_events] == [("load_timeout", 1, 2)]
+
+
 def test_a_run_survives_its_zygote_being_killed_midway():
     # Unconfined on purpose (user=None, confine=False), so the submission can kill the zygote.
     source = ("import os, signal, time\n"

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import codec
-from .worker import STUDENT_FUNCTIONS
+from .worker import AT_ONCE, STUDENT_FUNCTIONS
 
 MAX_EVENT_BYTES = 64 * 1024 * 1024
 MAX_RESTARTS = 12
@@ -614,7 +614,8 @@ def _skip_statement(current, reason, skip, outcome, pending):
         return None
     cell, stmt, line = current
     skip.append([cell, stmt])
-    outcome.load_events.append({"ev": reason, "cell": cell, "stmt": stmt, "line": line})
+    if stmt != AT_ONCE:  # a cell run at once is run statement by statement next: nothing to say yet
+        outcome.load_events.append({"ev": reason, "cell": cell, "stmt": stmt, "line": line})
     return pending
 
 
@@ -658,7 +659,7 @@ def _await_call(child, call, deadline, sent):
 
 
 def _small_int(value):
-    return value if type(value) is int and -1 <= value < 10**7 else None
+    return value if type(value) is int and AT_ONCE <= value < 10**7 else None
 
 
 def _plain_text(value, limit):

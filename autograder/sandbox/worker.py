@@ -15,6 +15,7 @@ from . import codec
 STUDENT_FUNCTIONS = ("make_qkv", "scores", "softmax", "mix", "self_attention", "most_attended")
 MAX_FRAMES = 5
 WHOLE_CELL = -1  # statement number that stands for parsing the whole cell
+AT_ONCE = -2  # statement number that stands for running the whole cell at once
 
 
 class Channel:
@@ -53,6 +54,13 @@ def serve(channel):
 
 
 def load(channel, namespace, filenames, command):
+    """Run the cells in order; an error in one top-level statement does not stop the next ones.
+
+    A cell first runs whole, compiled at once (the common case, and the cheap one). Only when it
+    raises is it parsed, to name the statement that failed and run the ones after it one by one.
+    A cell that hung or ended the process while running whole is run statement by statement by
+    the next child (the grader asks for it), so the statement to skip can be named.
+    """
     # A notebook runs as __main__ (as in Jupyter); a .py file as an imported module, so its
     # `if __name__ == "__main__":` demo does not run during grading.
     namespace["__name__"] = command.get("module_name", "__main__")
@@ -64,29 +72,83 @@ def load(channel, namespace, filenames, command):
         filenames.add(filename)
         linecache.cache[filename] = (len(cell["source"]), None,
                                      cell["source"].splitlines(True), filename)
-        # Parsing a huge cell can itself run out of time: the grader then skips the whole cell.
-        channel.send(ev="stmt", cell=c, stmt=WHOLE_CELL, line=1)
-        try:
-            tree = ast.parse(cell["source"], filename)
-        except (SyntaxError, ValueError) as error:
-            channel.send(ev="syntax_error", cell=c, line=getattr(error, "lineno", None),
-                         message=str(getattr(error, "msg", error))[:300])
-            continue
-        except (RecursionError, MemoryError) as error:
-            channel.send(ev="syntax_error", cell=c, line=None, message=type(error).__name__)
-            continue
-        for k, statement in enumerate(tree.body):
-            if (c, k) in skip:
+        first = 0
+        if (c, AT_ONCE) not in skip:
+            channel.send(ev="stmt", cell=c, stmt=AT_ONCE, line=1)
+            failed = _run_whole(cell["source"], filename, namespace)
+            if failed is _DONE:
                 continue
-            channel.send(ev="stmt", cell=c, stmt=k, line=statement.lineno)
-            try:
-                code = compile(ast.Module([statement], type_ignores=[]), filename, "exec")
-                exec(code, namespace)
-            except BaseException as error:  # a submission's SystemExit must not end the load
-                channel.send(ev="load_error", cell=c, stmt=k, line=statement.lineno,
-                             **describe_exception(error, filenames))
+            if failed is not _UNCOMPILED:
+                line, error = failed
+                first = _report_failed_statement(channel, c, cell["source"], filename, filenames, line, error)
+                if first is None:
+                    continue
+        _run_statements(channel, c, cell["source"], filename, namespace, filenames, skip, first)
     channel.send(ev="loaded", names={name: kind_of(namespace.get(name, _ABSENT))
                                      for name in STUDENT_FUNCTIONS})
+
+
+_DONE, _UNCOMPILED = object(), object()
+
+
+def _run_whole(source, filename, namespace):
+    """_DONE, _UNCOMPILED (the statement-by-statement path reports why), or (line, error)."""
+    try:
+        code = compile(source, filename, "exec")
+    except BaseException:
+        return _UNCOMPILED
+    try:
+        exec(code, namespace)
+    except BaseException as error:  # a submission's SystemExit must not end the load
+        return _module_line(error, filename), error
+    return _DONE
+
+
+def _module_line(error, filename):
+    """The line of the cell's own top-level code that was running when `error` went up."""
+    tb = error.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_filename == filename and code.co_name == "<module>":
+            return tb.tb_lineno
+        tb = tb.tb_next
+    return None
+
+
+def _report_failed_statement(channel, c, source, filename, filenames, line, error):
+    """Send the load error of the statement holding `line`; the number of the next statement."""
+    try:
+        body = ast.parse(source, filename).body
+    except BaseException:
+        body = []
+    k = next((k for k, s in enumerate(body) if s.lineno <= (line or 0) <= s.end_lineno), None)
+    channel.send(ev="load_error", cell=c, stmt=k, line=line if k is None else body[k].lineno,
+                 **describe_exception(error, filenames))
+    return None if k is None else k + 1
+
+
+def _run_statements(channel, c, source, filename, namespace, filenames, skip, first):
+    # Parsing a huge cell can itself run out of time: the grader then skips the whole cell.
+    channel.send(ev="stmt", cell=c, stmt=WHOLE_CELL, line=1)
+    try:
+        tree = ast.parse(source, filename)
+    except (SyntaxError, ValueError) as error:
+        channel.send(ev="syntax_error", cell=c, line=getattr(error, "lineno", None),
+                     message=str(getattr(error, "msg", error))[:300])
+        return
+    except (RecursionError, MemoryError) as error:
+        channel.send(ev="syntax_error", cell=c, line=None, message=type(error).__name__)
+        return
+    for k, statement in enumerate(tree.body):
+        if k < first or (c, k) in skip:
+            continue
+        channel.send(ev="stmt", cell=c, stmt=k, line=statement.lineno)
+        try:
+            code = compile(ast.Module([statement], type_ignores=[]), filename, "exec")
+            exec(code, namespace)
+        except BaseException as error:  # a submission's SystemExit must not end the load
+            channel.send(ev="load_error", cell=c, stmt=k, line=statement.lineno,
+                         **describe_exception(error, filenames))
 
 
 _ABSENT = object()
