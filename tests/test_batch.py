@@ -149,6 +149,39 @@ def test_report_has_plots_mistakes_and_the_table(folder_class):
     assert temporaries(out) == []
 
 
+def _report_inputs(out):
+    from autograder.batch.outputs import load_record
+    from autograder.batch.report import grades_table
+
+    records = [load_record(out, path.stem) for path in sorted((out / "results").glob("*.json"))]
+    rows = [{"id": r["id"], "file": r["file"], "total": r["total"], "status": r["status"],
+             **{name: r["steps"][name]["score"] for name in STEP_NAMES}} for r in records]
+    return grades_table(rows), records
+
+
+def test_the_report_writing_process_writes_what_the_batch_would(folder_class, tmp_path):
+    from autograder.batch.report import ReportWriter, write_report
+
+    _, out, _ = folder_class
+    table, records = _report_inputs(out)
+    write_report(tmp_path / "here.html", table, records, "en")
+    ReportWriter("en").write(tmp_path / "there.html", table, records, "en")
+    assert (tmp_path / "there.html").read_bytes() == (tmp_path / "here.html").read_bytes()
+
+
+def test_a_report_writing_process_that_is_gone_leaves_the_report_to_the_batch(folder_class, tmp_path):
+    from autograder.batch.report import ReportWriter
+
+    _, out, _ = folder_class
+    table, records = _report_inputs(out)
+    writer = ReportWriter("en")
+    os.kill(writer._process.pid, signal.SIGKILL)
+    writer._process.join()
+    writer.write(tmp_path / "report.html", table, records, "en")
+    assert "<img" in (tmp_path / "report.html").read_text("utf-8")
+    writer.close()  # a second close is harmless
+
+
 # A zip export with nested folders, Moodle style ---------------------------------------------------
 
 def test_zip_export_with_nested_folders(tmp_path, zygote, plan):

@@ -14,7 +14,7 @@ from .collect import Source, group_students
 from .outputs import fingerprint, load_record, remove_temporaries
 from .pool import Pool
 from .progress import progress_for
-from .report import grades_table, rows_for, write_grades, write_report
+from .report import ReportWriter, grades_table, rows_for, write_grades
 
 EXIT_DONE, EXIT_INTERRUPTED = 0, 130
 
@@ -47,6 +47,29 @@ def _grade_class(source, args, limits):
     settings = {"lang": args.lang, "step_seconds": limits.step_seconds, "load_seconds": limits.load_seconds,
                 "memory_bytes": limits.memory_bytes}
     records, resumed = {}, []
+    reporter = ReportWriter(args.lang)  # loads matplotlib while the class is graded
+    try:
+        interrupted = _grade_all(source, students, settings, args, limits, records, resumed)
+        if interrupted:
+            remove_temporaries(folders)
+            print(f"autograder: interrupted after {len(records)} of {len(students)} students; "
+                  "run the same command again to continue.", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        remove_temporaries(folders)  # left by a worker ended mid-write
+        ordered = [records[s.id] for s in students]
+        table = grades_table([row for s, r in zip(students, ordered) for row in rows_for(s, r)])
+        write_grades(os.path.join(out, "grades.csv"), table)
+        report = os.path.join(out, "report.html")
+        reporter.write(report, table, ordered, args.lang)
+    finally:
+        reporter.close()
+    print(_summary(ordered, table, len(resumed), time.monotonic() - started, report))
+    return EXIT_DONE
+
+
+def _grade_all(source, students, settings, args, limits, records, resumed):
+    """Grade every student not graded already into `records`; True when interrupted."""
+    out = args.out
     pool = Pool(min(args.jobs, len(students)), limits, args.lang, out)
     progress = progress_for(len(students))
 
@@ -69,21 +92,10 @@ def _grade_class(source, args, limits):
     except KeyboardInterrupt:
         pool.kill()
         progress.close()
-        remove_temporaries(folders)
-        print(f"autograder: interrupted after {len(records)} of {len(students)} students; "
-              "run the same command again to continue.", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return True
     pool.close()
     progress.close()
-    remove_temporaries(folders)  # left by a worker ended mid-write
-
-    ordered = [records[s.id] for s in students]
-    table = grades_table([row for s, r in zip(students, ordered) for row in rows_for(s, r)])
-    write_grades(os.path.join(out, "grades.csv"), table)
-    report = os.path.join(out, "report.html")
-    write_report(report, table, ordered, args.lang)
-    print(_summary(ordered, table, len(resumed), time.monotonic() - started, report))
-    return EXIT_DONE
+    return False
 
 
 def _task(source, student, settings):

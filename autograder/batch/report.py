@@ -2,11 +2,16 @@
 import base64
 import html
 import io
+import multiprocessing
+import os
+import signal
 from collections import Counter
+from multiprocessing.connection import wait
 
 import pandas as pd
 
 from ..render import Messages
+from ..sandbox import linux
 from ..steps import STEPS, TOTAL_POINTS
 from .outputs import grader_version, write_atomic
 
@@ -57,6 +62,59 @@ def write_grades(path, table):
 
 def write_report(path, table, records, lang):
     write_atomic(path, report_html(table, records, lang))
+
+
+class ReportWriter:
+    """Writes report.html in a process started before grading, which loads matplotlib meanwhile.
+
+    Loading matplotlib and its fonts takes a few tenths of a second; done while the class is
+    graded, it is no longer part of the run's single-core end. If that process fails or is gone,
+    the report is written here instead.
+    """
+
+    def __init__(self, lang):
+        context = multiprocessing.get_context("fork")
+        self._connection, theirs = context.Pipe()
+        self._process = context.Process(target=_serve_one_report, args=(theirs, lang, os.getpid()),
+                                        daemon=True, name="report-writer")
+        self._process.start()
+        theirs.close()
+
+    def write(self, path, table, records, lang):
+        try:
+            self._connection.send((path, table, records, lang))
+            wait([self._connection, self._process.sentinel])
+            if self._connection.poll() and self._connection.recv() is None:
+                return
+        except (OSError, EOFError):
+            pass
+        finally:
+            self.close()
+        write_report(path, table, records, lang)
+
+    def close(self):
+        """Stop the process (if still running); safe to call more than once."""
+        if self._process.is_alive():
+            self._process.kill()
+        self._process.join()
+        self._connection.close()
+
+
+def _serve_one_report(connection, lang, parent):
+    linux.die_with_parent(parent, 0)
+    linux.name_process("report-writer")
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the batch decides how an interrupt ends
+    try:
+        _pyplot(lang)
+        job = connection.recv()
+    except (EOFError, OSError):
+        return
+    try:
+        write_report(*job)
+    except Exception as error:  # the batch writes the report itself, and sees the error there
+        connection.send(repr(error))
+    else:
+        connection.send(None)
 
 
 def report_html(table, records, lang):
