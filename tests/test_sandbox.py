@@ -290,6 +290,11 @@ def test_a_garbled_event_line_is_skipped_not_fatal():
     {"t": "series", "values": {"t": "other"}, "index": [[1]]},
     {"t": "frame", "values": {"t": "array", "kind": "f", "shape": [1], "data": [1.0]}},
     {"t": "number", "v": 10**300},
+    {"t": "array", "kind": "f", "shape": [2], "f8": "not base64!"},
+    {"t": "array", "kind": "f", "shape": [3], "f8": "AAAAAAAA8D8AAAAAAAAAQA=="},  # 2 numbers, not 3
+    {"t": "array", "kind": "f", "shape": [10**6, 10**6], "f8": ""},
+    {"t": "array", "kind": "U", "shape": [1], "f8": "AAAAAAAA8D8="},
+    {"t": "array", "kind": "f", "shape": [1], "f8": ["AAAAAAAA8D8="]},
     {"t": "str", "v": {"not": "text"}},
     {"t": "list", "items": [{"t": "list", "items": [{"t": "list", "items": []}]}] * 3},
     "not a dict", None, [1, 2],
@@ -297,6 +302,20 @@ def test_a_garbled_event_line_is_skipped_not_fatal():
 def test_decoding_forged_data_never_raises(data):
     value = codec.decode(data)
     assert isinstance(value, (codec.Opaque, codec.Labelled, np.ndarray, list, tuple, dict, float, int))
+
+
+@pytest.mark.parametrize("array", [
+    np.array([[0.1, -2.5e-300], [np.inf, np.nan]]), np.arange(6, dtype=np.float32).reshape(2, 3) / 7,
+    np.array([3, -4], dtype=np.int64), np.array([True, False]), np.zeros((0, 4)),
+    np.array([1.5, 2.5], dtype=">f8"), np.arange(12.0).reshape(3, 4).T,
+])
+def test_numeric_arrays_cross_exactly_as_bytes(array):
+    encoded = json.loads(codec.dumps(codec.encode(array)))
+    assert "f8" in encoded and "data" not in encoded
+    back = codec.decode(encoded)
+    assert back.shape == array.shape and back.flags.writeable
+    assert back.dtype == (np.float32 if array.dtype == np.float32 else np.float64)
+    np.testing.assert_array_equal(back, array.astype(back.dtype))
 
 
 def test_a_series_index_of_lists_becomes_hashable_labels():

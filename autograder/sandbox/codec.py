@@ -3,6 +3,7 @@
 Both sides import this module, so it uses only the standard library and numpy. Decoding never
 executes anything: it builds arrays, strings, numbers and containers, nothing else.
 """
+import base64
 import json
 import math
 
@@ -17,6 +18,10 @@ MAX_TEXT = 2_000
 _ndarray = np.ndarray
 _asarray = np.asarray
 _ravel = np.ravel
+_ascontiguousarray = np.ascontiguousarray
+_tobytes = np.ndarray.tobytes
+_FLOAT64 = np.dtype("<f8")
+_b64encode = base64.b64encode
 
 
 def encode(value, depth=0):
@@ -72,14 +77,15 @@ def _encode_array(array):
     if array.size > MAX_ELEMENTS:
         return {"t": "other", "type": f"ndarray (too large: {array.size} elements)"}
     kind = array.dtype.kind
+    header = {"t": "array", "dtype": array.dtype.str, "kind": kind, "shape": list(array.shape)}
     if kind in "biuf":
-        data = _ndarray.tolist(_ravel(array.astype(np.float64)))
-    elif kind == "c":
+        # The float64 bytes, little-endian, in base64: exact, and far cheaper than writing and
+        # reading every number as text.
+        raw = _tobytes(_ascontiguousarray(array, dtype=_FLOAT64))
+        return {**header, "f8": _b64encode(raw).decode("ascii")}
+    if kind == "c":
         return {"t": "other", "type": f"ndarray of {array.dtype}"}
-    else:
-        data = [str(v)[:MAX_TEXT] for v in _ndarray.tolist(_ravel(array))]
-    return {"t": "array", "dtype": array.dtype.str, "kind": kind, "shape": list(array.shape),
-            "data": data}
+    return {**header, "data": [str(v)[:MAX_TEXT] for v in _ndarray.tolist(_ravel(array))]}
 
 
 def decode(data):
@@ -157,6 +163,8 @@ def _key(value):
 def _decode_array(data):
     if not isinstance(data, dict):
         return Opaque("malformed")
+    if "f8" in data:
+        return _decode_float_bytes(data)
     shape, values = data.get("shape"), data.get("data")
     if not isinstance(shape, list) or not isinstance(values, list) or len(shape) > 32 \
             or not all(type(s) is int and 0 <= s <= MAX_ELEMENTS for s in shape) \
@@ -175,6 +183,28 @@ def _decode_array(data):
     if not all(isinstance(v, str) for v in values):
         return Opaque("malformed")
     return np.array([v[:MAX_TEXT] for v in values], dtype=object).reshape(shape)
+
+
+def _decode_float_bytes(data):
+    shape, text = data.get("shape"), data.get("f8")
+    if not _plain_shape(shape) or not isinstance(text, str) or data.get("kind") not in ("b", "i", "u", "f") \
+            or len(text) > 4 * MAX_ELEMENTS * 8 // 3 + 4:
+        return Opaque("malformed")
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except ValueError:
+        return Opaque("malformed")
+    if len(raw) != 8 * math.prod(shape):
+        return Opaque("malformed")
+    array = np.frombuffer(raw, dtype=_FLOAT64).reshape(shape).astype(np.float64)  # a writable copy
+    if data.get("kind") == "f" and _text(data.get("dtype"), "").endswith("4"):
+        array = array.astype(np.float32)
+    return array
+
+
+def _plain_shape(shape):
+    return isinstance(shape, list) and len(shape) <= 32 \
+        and all(type(s) is int and 0 <= s <= MAX_ELEMENTS for s in shape) and math.prod(shape) <= MAX_ELEMENTS
 
 
 class Opaque:
