@@ -22,6 +22,8 @@ from . import codec
 from .worker import AT_ONCE, STUDENT_FUNCTIONS
 
 MAX_EVENT_BYTES = 64 * 1024 * 1024
+# Below malloc's mmap threshold: a larger read buffer is mapped and unmapped on every read.
+READ_BYTES = 64 * 1024
 MAX_RESTARTS = 12
 MAX_LOAD_EVENTS = 50
 MAX_FRAMES = 5
@@ -154,6 +156,7 @@ class Child:
         self._commands = command_file
         self._events = event_fd
         self._buffer = b""
+        self._start = 0  # where the unread part of _buffer begins
         self._selector = selectors.DefaultSelector()
         self._selector.register(event_fd, selectors.EVENT_READ)
 
@@ -174,17 +177,22 @@ class Child:
 
     def next_line(self, deadline):
         """The next event's bytes, without the newline; None and ChildGone as in next_event."""
-        while b"\n" not in self._buffer:
+        end = self._buffer.find(b"\n", self._start)
+        while end < 0:
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not self._selector.select(remaining):
                 return None
-            chunk = os.read(self._events, 1 << 20)
+            chunk = os.read(self._events, READ_BYTES)
             if not chunk:
                 raise ChildGone()
-            self._buffer += chunk
+            searched = len(self._buffer) - self._start
+            self._buffer = self._buffer[self._start:] + chunk
+            self._start = 0
             if len(self._buffer) > MAX_EVENT_BYTES:
                 raise ChildGone()
-        line, self._buffer = self._buffer.split(b"\n", 1)
+            end = self._buffer.find(b"\n", searched)
+        line = self._buffer[self._start:end]
+        self._start = end + 1
         return line
 
     def kill(self):
