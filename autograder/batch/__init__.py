@@ -49,7 +49,7 @@ def _grade_class(source, args, limits):
     records, resumed = {}, []
     reporter = ReportWriter(args.lang)  # loads matplotlib while the class is graded
     try:
-        interrupted = _grade_all(source, students, settings, args, limits, records, resumed)
+        interrupted = _grade_all(source, students, settings, args, limits, records, resumed, reporter)
         if interrupted:
             remove_temporaries(folders)
             print(f"autograder: interrupted after {len(records)} of {len(students)} students; "
@@ -67,13 +67,14 @@ def _grade_class(source, args, limits):
     return EXIT_DONE
 
 
-def _grade_all(source, students, settings, args, limits, records, resumed):
+def _grade_all(source, students, settings, args, limits, records, resumed, reporter):
     """Grade every student not graded already into `records`; True when interrupted."""
     out = args.out
     pool = Pool(min(args.jobs, len(students)), limits, args.lang, out)
     progress = progress_for(len(students))
 
     def on_record(record):
+        reporter.prepare()  # grading is under way: the start is no longer slowed by it
         records[record["id"]] = record
         progress.advance(f"{record['id']} {record['total']:g}/{record['max_total']:g}")
 

@@ -64,12 +64,16 @@ def write_report(path, table, records, lang):
     write_atomic(path, report_html(table, records, lang))
 
 
+PREPARE = "prepare"
+
+
 class ReportWriter:
     """Writes report.html in a process started before grading, which loads matplotlib meanwhile.
 
     Loading matplotlib and its fonts takes a few tenths of a second; done while the class is
-    graded, it is no longer part of the run's single-core end. If that process fails or is gone,
-    the report is written here instead.
+    graded (once prepare() says grading is under way, so it does not slow the start), it is no
+    longer part of the run's single-core end. If that process fails or is gone, the report is
+    written here instead.
     """
 
     def __init__(self, lang):
@@ -79,6 +83,16 @@ class ReportWriter:
                                         daemon=True, name="report-writer")
         self._process.start()
         theirs.close()
+        self._prepared = False
+
+    def prepare(self):
+        """Load matplotlib now; once is enough."""
+        if not self._prepared:
+            self._prepared = True
+            try:
+                self._connection.send(PREPARE)
+            except OSError:
+                pass
 
     def write(self, path, table, records, lang):
         try:
@@ -105,8 +119,10 @@ def _serve_one_report(connection, lang, parent):
     linux.name_process("report-writer")
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the batch decides how an interrupt ends
     try:
-        _pyplot(lang)
         job = connection.recv()
+        if job == PREPARE:
+            _pyplot(lang)
+            job = connection.recv()
     except (EOFError, OSError):
         return
     try:
