@@ -224,9 +224,8 @@ def test_checker_cells_of_the_student_notebook_are_not_graded(tmp_path):
 def test_a_sandbox_that_cannot_start_is_the_graders_failure(zygote, monkeypatch, tmp_path):
     """A child that dies before any student line runs is no student's fault: nothing is graded."""
     from autograder.grading import SandboxError, grade_bytes
-    from autograder.sandbox import runner
 
     # A working directory that does not exist: every child fails while it is being set up.
-    monkeypatch.setattr(runner, "_fresh_workdir", lambda user: str(tmp_path / "gone"))
+    monkeypatch.setattr(zygote, "workdir_for", lambda limits: str(tmp_path / "gone"))
     with pytest.raises(SandboxError):
         grade_bytes("a.py", REFERENCE.read_bytes(), zygote)

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from autograder.sandbox import codec, landlock, zygote as zygote_module
-from autograder.sandbox.runner import (PF_EXITING, Call, Child, Limits, Zygote, _finished, _pids_of, _plain_load_event,
-                                       _plain_names, kill_processes_of, run)
+from autograder.sandbox.runner import (PF_EXITING, Call, Child, ChildGone, Limits, Zygote, _finished, _pids_of,
+                                       _plain_load_event, _plain_names, kill_processes_of, run)
 from conftest import ROOT
 
 AS_ROOT = os.geteuid() == 0
@@ -193,6 +193,26 @@ def test_the_zygote_keeps_a_spare_child_ready_and_replaces_one_killed_from_outsi
             time.sleep(0.01)
         assert answer(fresh, "def scores():\n    return 2\n") == 2
         assert fresh._process.pid == zygote_pid  # the same zygote forked a child on the spot
+
+
+@pytest.mark.skipif(not AS_ROOT, reason="private disks are mounted only when the grader is root")
+def test_runs_share_one_folder_but_never_see_each_others_files():
+    writer = ("import os\n"
+              "def scores():\n"
+              "    open('secret.txt', 'w').write('answers')\n"
+              "    return sorted(os.listdir('.'))\n")
+    with Zygote() as fresh:
+        assert answer(fresh, writer) == ["secret.txt"]
+        assert answer(fresh, writer) == ["secret.txt"]  # not two: the first run's disk is gone
+        [home] = fresh._homes.values()
+        assert os.listdir(home) == []  # every child wrote on a disk of its own, mounted over it
+        # A child told its folder is shared refuses to run when it cannot mount a disk of its own.
+        child = fresh.spawn(home, Limits(disk_bytes=0))
+        try:
+            with pytest.raises(ChildGone):
+                child.next_event(time.monotonic() + 5)
+        finally:
+            child.kill()
 
 
 def test_used_working_folders_are_gone_once_the_zygote_stops(monkeypatch):

@@ -225,6 +225,7 @@ class Zygote:
         self._control = None
         self._uid_lock = None
         self._remover = None
+        self._homes = {}  # user -> the one working folder of all its runs (see workdir_for)
         self.sandbox_user = None  # (uid, gid) children run as, when the grader is root
         self.confinement = {}  # what the zygote reported it can do: landlock ABI, network
 
@@ -251,6 +252,9 @@ class Zygote:
     def stop(self):
         self._stop_process()
         self.sweep()
+        for home in self._homes.values():
+            _remove_tree(home)
+        self._homes.clear()
         if self._remover is not None:
             self._remover.finish()
             self._remover = None
@@ -298,7 +302,8 @@ class Zygote:
         pipe_bytes = _widen_pipe(command_w)
         event_r, event_w = os.pipe()
         request = {"workdir": workdir, "limits": limits.for_child(), "user": self.user_for(limits),
-                   "confine": bool(limits.confine) and sandbox_enabled()}
+                   "confine": bool(limits.confine) and sandbox_enabled(),
+                   "private_disk": workdir in self._homes.values()}
         try:
             socket.send_fds(self._control, [codec.dumps(request).encode()], [command_r, event_w])
             reply = self._reader.readline()
@@ -319,7 +324,7 @@ class Zygote:
             os.close(command_w)
             os.close(event_r)
             raise RuntimeError("the sandbox's zygote sent no child")
-        self.confinement = {k: answer.get(k) for k in ("landlock", "network_isolated")}
+        self.confinement = {k: answer.get(k) for k in ("landlock", "network_isolated", "private_disk")}
         return Child(pid, os.fdopen(command_w, "w", encoding="utf-8"), event_r, pipe_bytes)
 
     def _kill_zygote(self):
@@ -329,12 +334,29 @@ class Zygote:
             except OSError:
                 pass
 
+    def workdir_for(self, limits):
+        """The folder the next run works in.
+
+        Once the zygote has said that each child mounts a private disk of its own on its folder
+        (root, with a disk limit), nothing a child writes reaches the folder itself, so one
+        folder serves every run (and the child refuses to start if it cannot mount). Otherwise
+        each run gets a new folder, removed after it (see discard).
+        """
+        user = self.user_for(limits)
+        if not (self.confinement.get("private_disk") and limits.disk_bytes):
+            return _fresh_workdir(user)
+        if user not in self._homes:
+            self._homes[user] = _fresh_workdir(user)
+        return self._homes[user]
+
     def discard(self, workdir):
-        """Delete a run's working directory soon, off the grading path.
+        """Delete a run's working directory soon, off the grading path (not a shared one).
 
         While the killed child still dies, removing its folder waits on the kernel to detach the
         child's private disk (about a millisecond); nothing needs the folder gone sooner.
         """
+        if workdir in self._homes.values():
+            return
         if self._remover is None:
             self._remover = Remover()
         self._remover.remove(workdir)
@@ -481,7 +503,7 @@ def run(zygote, cells, calls, limits=Limits()):
     # Whatever an earlier run left running under the sandbox user is gone before this run starts.
     # (Sweeping before, not after, lets a killed child finish dying while the grader judges.)
     zygote.sweep()
-    workdir = _fresh_workdir(zygote.user_for(limits))
+    workdir = zygote.workdir_for(limits)
     try:
         while pending is not None:
             restarts += 1

@@ -51,6 +51,8 @@ def main(socket_fd):
     _warm_up()
     linux.adopt_orphans()  # orphans a submission leaves become ours, so the kernel reaps them
     network_isolated = _leave_network()
+    global MOUNTS_PRIVATE
+    MOUNTS_PRIVATE = _isolate_mounts()
     confinement = Confinement.prepare()
     rerouted = confinement.reroute_imports()
     gc.freeze()  # a child's collections then skip the zygote's objects (no pages copied for them)
@@ -64,7 +66,7 @@ def main(socket_fd):
             return
         if not message:
             return
-        json.loads(message)  # a request that is not JSON ends the zygote, never a child
+        request = json.loads(message)  # a request that is not JSON ends the zygote, never a child
         pid = spare.hand_over(message, fds)
         if pid is None:  # the spare is gone (killed from outside): fork one for this request
             pid = forked().hand_over(message, fds)
@@ -72,10 +74,13 @@ def main(socket_fd):
             return  # cannot start a child: the grader sees the zygote stop and says so
         for fd in fds:
             os.close(fd)
-        reply = {"pid": pid, "landlock": confinement.abi, "network_isolated": network_isolated}
+        reply = {"pid": pid, "landlock": confinement.abi, "network_isolated": network_isolated,
+                 "private_disk": MOUNTS_PRIVATE}
         control.sendall((json.dumps(reply) + "\n").encode())
         # Forked now, while the grader talks to the child just handed over, so that the next
-        # request does not wait for a fork.
+        # request does not wait for a fork; it inherits the folders of this request's child.
+        if os.environ.get("HOME") != request.get("workdir"):
+            _point_home_at(str(request.get("workdir")))
         spare = forked()
 
 
@@ -126,10 +131,13 @@ def become_child(request, command_fd, event_fd, confinement=None, zygote_pid=Non
         linux.name_process("student-code")
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         workdir = request["workdir"]
-        _private_disk(workdir, request["limits"].get("disk_bytes"), request.get("user"))
+        private = _private_disk(workdir, request["limits"].get("disk_bytes"), request.get("user"))
+        if request.get("private_disk") and not private:
+            raise PermissionError("the folder is shared between runs: it must not be written to")
         os.chdir(workdir)
         _quiet_standard_streams()
-        _point_home_at(workdir)
+        if os.environ.get("HOME") != workdir:  # usually set already: the zygote's last request
+            _point_home_at(workdir)
         _apply_limits(request["limits"])
         _drop_privileges(request.get("user"))
         # No exec may raise privileges again (setuid binaries), so every descendant keeps this
@@ -185,6 +193,22 @@ def _leave_network():
         return False
 
 
+MOUNTS_PRIVATE = False  # set in the zygote: its mounts propagate nowhere, so its children's won't
+
+
+def _isolate_mounts():
+    """As root, a mount namespace of the zygote's own whose mounts propagate nowhere.
+
+    Done once here, so each child only copies it; True when children can mount private disks.
+    """
+    if os.geteuid() != 0:
+        return False
+    libc = linux.libc()
+    if libc.unshare(CLONE_NEWNS) != 0:
+        return False
+    return libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) == 0
+
+
 def _private_disk(workdir, size, user):
     """As root, give the child its own size-limited tmpfs as working directory.
 
@@ -198,7 +222,7 @@ def _private_disk(workdir, size, user):
     if libc.unshare(CLONE_NEWNS) != 0:
         return False
     # Nothing mounted here may leak back into the grader's view of the file system.
-    if libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+    if not MOUNTS_PRIVATE and libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0:
         raise OSError(ctypes.get_errno(), "cannot make the mount namespace private")
     uid, gid = user if user is not None else (0, 0)
     options = f"size={int(size)},nr_inodes=4096,mode=0700,uid={int(uid)},gid={int(gid)}".encode()
