@@ -63,12 +63,14 @@ class Plan:
         if key is not None and key in self._verdicts:
             return self._verdicts[key]
         result = judge_step(step, probes, outcomes, *facts)
-        if key is not None and len(self._verdicts) < MAX_VERDICTS:
+        if key is not None:
+            if len(self._verdicts) >= MAX_VERDICTS:
+                self._verdicts.clear()  # memory stays bounded; the common answers come back first
             self._verdicts[key] = result
         return result
 
 
-MAX_VERDICTS = 2048  # remembered step verdicts per plan, all steps together
+MAX_VERDICTS = 256  # remembered step verdicts per plan, all steps together
 
 
 def all_cases():

@@ -30,7 +30,7 @@ class Messages:
 
 
 _rendered = {}  # (id of a step result, lang) -> (the result, its text); see step_feedback
-MAX_RENDERED = 4096
+MAX_RENDERED = 256
 
 
 def step_feedback(result, lang="ko"):

@@ -27,7 +27,7 @@ READ_BYTES = 64 * 1024
 MAX_RESTARTS = 12
 MAX_LOAD_EVENTS = 50
 MAX_FRAMES = 5
-MAX_REMEMBERED = 64  # decoded outcomes kept per call
+MAX_REMEMBERED = 16  # decoded outcomes kept per call
 DEFAULT_PIPE_BYTES = 64 * 1024  # Linux's pipe buffer
 WIDE_PIPE_BYTES = 256 * 1024
 AUTO = "auto"
@@ -86,11 +86,12 @@ class Call:
         made read-only: one outcome object now serves many submissions.
         """
         seen = self.__dict__.setdefault("_seen", {})
-        if len(seen) < MAX_REMEMBERED:
-            _freeze(outcome.value)
-            for value in outcome.args_after or ():
-                _freeze(value)
-            seen[outcome.event] = outcome
+        if len(seen) >= MAX_REMEMBERED:
+            seen.clear()  # memory stays bounded; the common answers come back first
+        _freeze(outcome.value)
+        for value in outcome.args_after or ():
+            _freeze(value)
+        seen[outcome.event] = outcome
 
     @property
     def command(self):
