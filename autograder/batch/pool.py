@@ -30,6 +30,7 @@ class Worker:
         self.process.start()
         theirs.close()
         self.tasks = deque()
+        self.asked_to_stop = False
         self.head_since = None  # when the task it is grading now reached the head of its queue
 
     def send(self, task):
@@ -46,11 +47,17 @@ class Worker:
     def overdue(self, budget, now):
         return bool(self.tasks) and now - self.head_since > budget
 
-    def stop(self, timeout=5):
+    def ask_to_stop(self):
+        if self.asked_to_stop:
+            return
+        self.asked_to_stop = True
         try:
             self.connection.send(None)
         except OSError:
             pass
+
+    def stop(self, timeout=5):
+        self.ask_to_stop()
         self.process.join(timeout)
         if self.process.is_alive():
             self.process.kill()
@@ -144,6 +151,8 @@ class Pool:
         self._workers[index] = Worker(self._context, *self._settings, others=others)
 
     def close(self):
+        for worker in self._workers:  # all at once: each then stops its zygote meanwhile
+            worker.ask_to_stop()
         for worker in self._workers:
             worker.stop()
 

@@ -411,3 +411,6 @@ def _public_entries(folder):
 
 if __name__ == "__main__":
     main(int(sys.argv[1]))
+    # Nothing to flush or clean up: skipping the interpreter's teardown of numpy and pandas saves
+    # tens of milliseconds at the end of every batch.
+    os._exit(0)
