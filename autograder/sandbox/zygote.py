@@ -2,7 +2,9 @@
 
 Started once by the grader with numpy and pandas already imported, so a child costs a fork,
 not an interpreter start. It never imports the reference or the cases, so a child inherits
-nothing worth snooping. Requests arrive on a Unix socket with the child's two pipe ends attached.
+nothing worth snooping. Requests arrive on a Unix socket with the child's two pipe ends attached;
+each is handed to a child forked ahead of it (the spare), and the next spare is forked while the
+grader talks to that child.
 
 Each child, before any submission code runs: leaves the zygote's session, gets a scrubbed
 environment and a fresh working directory, its resource limits, an unprivileged user (when the
@@ -57,7 +59,9 @@ def main(socket_fd):
     rerouted = confinement.reroute_imports()
     gc.freeze()  # a child's collections then skip the zygote's objects (no pages copied for them)
     zygote_pid = os.getpid()
-    forked = lambda: _fork_spare(control, confinement, zygote_pid, rerouted)  # noqa: E731
+    def forked():
+        return _fork_spare(control, confinement, zygote_pid, rerouted)
+
     spare = forked()
     while True:
         try:
