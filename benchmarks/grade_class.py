@@ -215,7 +215,7 @@ def main():
         mixed = build_class(work / "mixed", args.count)
         python_only = build_class(work / "py", args.count, kinds=(".py",))
         notebooks = build_class(work / "ipynb", args.count, kinds=(".ipynb",))
-        quarter = build_class(work / "py-quarter", max(1, args.count // 4), kinds=(".py",))
+        double = build_class(work / "py-double", 2 * args.count, kinds=(".py",))
         labels = {}
         for _, label in mixed:
             labels[label] = labels.get(label, 0) + 1
@@ -229,8 +229,8 @@ def main():
             rates[name] = size / seconds
             print(f"autograder grade, {name:>16}: {size:5d} in {seconds:6.2f} s = {size / seconds:7.1f} /s")
         print("peak memory (PSS of the whole process tree, sampled 5 times a second, which slows these runs):")
-        for name, folder, size in (("py, quarter size", work / "py-quarter", len(quarter)),
-                                   ("py, full size", work / "py", len(python_only))):
+        for name, folder, size in (("py, full size", work / "py", len(python_only)),
+                                   ("py, double size", work / "py-double", len(double))):
             seconds, peak, _ = grade_ours(folder, work / f"out-memory-{folder.name}", args.jobs, sample_memory=True)
             print(f"autograder grade, {name:>16}: {size:5d} in {seconds:6.2f} s, peak memory {peak:6.0f} MiB")
         again, _, summary = grade_ours(work / "mixed", work / "out-mixed", args.jobs)
