@@ -99,9 +99,21 @@ def run_check(args):
 
 
 def run_grade(args):
-    from .batch import run_batch
+    from .sandbox.runner import Zygote
 
-    return run_batch(args, limits_from(args))
+    limits = limits_from(args)
+    # Started before the batch loads its own modules, so that both load at the same time; the
+    # workers adopt them.
+    early = [Zygote() for _ in range(max(0, min(args.jobs, os.cpu_count() or 1)))]
+    try:
+        for zygote in early:
+            zygote.start()
+        from .batch import run_batch
+
+        return run_batch(args, limits, early)
+    finally:
+        for zygote in early:
+            zygote.reap()
 
 
 def run_build(args):

@@ -353,9 +353,24 @@ HOSTILE = {
     "kills_parent.py": "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n",
     "kills_parent_in_a_call.py": CORRECT.decode().replace(
         "    return X @ W_Q, X @ W_K, X @ W_V", "    import os\n    os.kill(os.getppid(), 9)\n    return X @ W_Q"),
-    "kills_the_worker.py": ("import os, signal\nzygote = os.getppid()\n"
-                            "worker = int(open(f'/proc/{zygote}/stat').read().rsplit(')', 1)[1].split()[1])\n"
-                            "os.kill(worker, signal.SIGKILL)\n"),
+    # Unconfined (AUTOGRADER_SANDBOX=off): finds the process at the other end of its own pipes
+    # (the worker grading it) and kills it.
+    "kills_the_worker.py": ("import os, signal\n"
+                            "def pipes(pid):\n"
+                            "    found = set()\n"
+                            "    try:\n"
+                            "        for fd in os.listdir(f'/proc/{pid}/fd'):\n"
+                            "            try:\n"
+                            "                found.add(os.readlink(f'/proc/{pid}/fd/{fd}'))\n"
+                            "            except OSError:\n"
+                            "                pass\n"
+                            "    except OSError:\n"
+                            "        pass\n"
+                            "    return {link for link in found if link.startswith('pipe:')}\n"
+                            "mine = pipes(os.getpid())\n"
+                            "for pid in [p for p in os.listdir('/proc') if p.isdigit() and int(p) != os.getpid()]:\n"
+                            "    if mine & pipes(pid):\n"
+                            "        os.kill(int(pid), signal.SIGKILL)\n"),
     "stops_parent.py": "import os, signal\nos.kill(os.getppid(), signal.SIGSTOP)\n",
     "exits.py": "import os\nos._exit(3)\n",
     "sleeps.py": CORRECT.decode().replace("    return X @ W_Q, X @ W_K, X @ W_V",

@@ -215,6 +215,29 @@ def test_runs_share_one_folder_but_never_see_each_others_files():
             child.kill()
 
 
+def test_a_zygote_started_by_one_process_serves_the_one_it_forks_and_is_reaped_by_the_first():
+    import multiprocessing
+
+    started = Zygote()
+    started.start()
+    pid = started._process.pid
+
+    def adopter(report):
+        started.adopt()
+        report.send(answer(started, "def scores():\n    return 6\n"))
+        started.stop()  # killed: other processes may hold its socket
+
+    theirs, ours = multiprocessing.get_context("fork").Pipe()
+    child = multiprocessing.get_context("fork").Process(target=adopter, args=(theirs,))
+    child.start()
+    assert ours.recv() == 6
+    child.join(10)
+    assert child.exitcode == 0
+    started.reap()
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # gone, and reaped: not even a zombie is left
+
+
 def test_used_working_folders_are_gone_once_the_zygote_stops(monkeypatch):
     # A folder of its own that the sandbox user may walk through, as the system's temp folder is.
     folder = tempfile.mkdtemp(prefix="autograder-test-")

@@ -19,7 +19,7 @@ from .report import ReportWriter, grades_table, rows_for, write_grades
 EXIT_DONE, EXIT_INTERRUPTED = 0, 130
 
 
-def run_batch(args, limits):
+def run_batch(args, limits, zygotes=()):
     if args.jobs < 1:
         raise SystemExit("autograder: --jobs must be at least 1")
     if args.id_pattern:
@@ -31,12 +31,12 @@ def run_batch(args, limits):
         raise SystemExit(f"autograder: no such folder or file: {args.submissions}")
     source = Source(args.submissions)
     try:
-        return _grade_class(source, args, limits)
+        return _grade_class(source, args, limits, zygotes)
     finally:
         source.close()
 
 
-def _grade_class(source, args, limits):
+def _grade_class(source, args, limits, zygotes):
     out = args.out
     folders = [out, os.path.join(out, "feedback"), os.path.join(out, "results")]
     for folder in folders:
@@ -49,7 +49,8 @@ def _grade_class(source, args, limits):
     records, resumed = {}, []
     reporter = ReportWriter(args.lang)  # loads matplotlib while the class is graded
     try:
-        interrupted = _grade_all(source, students, settings, args, limits, records, resumed, reporter)
+        interrupted = _grade_all(source, students, settings, args, limits, records, resumed, reporter,
+                                 zygotes)
         if interrupted:
             remove_temporaries(folders)
             print(f"autograder: interrupted after {len(records)} of {len(students)} students; "
@@ -67,10 +68,10 @@ def _grade_class(source, args, limits):
     return EXIT_DONE
 
 
-def _grade_all(source, students, settings, args, limits, records, resumed, reporter):
+def _grade_all(source, students, settings, args, limits, records, resumed, reporter, zygotes):
     """Grade every student not graded already into `records`; True when interrupted."""
     out = args.out
-    pool = Pool(min(args.jobs, len(students)), limits, args.lang, out)
+    pool = Pool(min(args.jobs, len(students)), limits, args.lang, out, zygotes=zygotes)
     progress = progress_for(len(students))
 
     def on_record(record):

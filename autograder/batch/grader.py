@@ -9,48 +9,9 @@ import signal
 from ..grading import Plan, broken, grade_bytes
 from ..judge import CaseResult, StepResult, SubmissionResult
 from ..sandbox import linux
-from ..sandbox.runner import PF_EXITING, Zygote
+from ..sandbox.runner import Zygote
 from ..steps import STEPS
 from .outputs import record_of, write_outputs
-
-
-class WatchedZygote(Zygote):
-    """A Zygote that counts its starts and can tell, without waiting, that it was just killed."""
-
-    starts = 0
-
-    def start(self):
-        self.starts += 1
-        super().start()
-
-    def restart(self):
-        if self.alive() and self.doomed():
-            self._process.kill()  # stopped or dying: waiting for it to exit could take long
-        self.stop()
-        self.start()
-
-    def doomed(self):
-        """Dead, exiting, stopped, or holding a signal not yet acted on (sent by the last submission).
-
-        A signal is pending from the moment kill() returns, so this sees a kill sent during the
-        last run even when the zygote has not died yet, and the next submission is not blamed.
-        """
-        if not self.alive():
-            return True
-        return process_doomed(self._process.pid)
-
-
-def process_doomed(pid):
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            fields = handle.read().rsplit(")", 1)[1].split()
-        with open(f"/proc/{pid}/status") as handle:
-            status = dict(line.split(":", 1) for line in handle if ":" in line)
-    except (OSError, IndexError, ValueError):
-        return True
-    if fields[0] in "ZXxTt" or int(fields[6]) & PF_EXITING:  # T: stopped, it would never answer
-        return True
-    return any(int(status.get(key, "0").strip() or "0", 16) for key in ("SigPnd", "ShdPnd"))
 
 
 def grade_task(task, zygote, limits, plan):
@@ -91,8 +52,11 @@ def finish(task, result, status, out_dir, lang):
     return record
 
 
-def worker_main(connection, limits, lang, out_dir, batch_pid, inherited=()):
-    """Serve tasks from the batch until it sends None or goes away."""
+def worker_main(connection, limits, lang, out_dir, batch_pid, inherited=(), zygote=None):
+    """Serve tasks from the batch until it sends None or goes away.
+
+    `zygote`: one the batch started before forking this worker, to adopt; else one is started.
+    """
     for other in inherited:
         other.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the batch decides how an interrupt ends
@@ -101,8 +65,11 @@ def worker_main(connection, limits, lang, out_dir, batch_pid, inherited=()):
     linux.die_with_parent(batch_pid, 1)
     linux.name_process("grading-worker")
     plan = Plan.build()
-    zygote = WatchedZygote()
-    zygote.start()
+    if zygote is None:
+        zygote = Zygote()
+        zygote.start()
+    else:
+        zygote.adopt()
     try:
         while True:
             try:

@@ -21,12 +21,12 @@ def task_budget(limits):
 
 
 class Worker:
-    def __init__(self, context, limits, lang, out_dir, others=()):
+    def __init__(self, context, limits, lang, out_dir, others=(), zygote=None):
         self.connection, theirs = context.Pipe()
         # A forked worker holds copies of the batch's pipe ends; it closes them to see the batch go.
         inherited = [self.connection, *(other.connection for other in others)]
         self.process = context.Process(target=worker_main, daemon=True,
-                                       args=(theirs, limits, lang, out_dir, os.getpid(), inherited))
+                                       args=(theirs, limits, lang, out_dir, os.getpid(), inherited, zygote))
         self.process.start()
         theirs.close()
         self.tasks = deque()
@@ -78,13 +78,14 @@ class Worker:
 class Pool:
     """`jobs` graders fed from an iterator of tasks; every task yields exactly one record."""
 
-    def __init__(self, jobs, limits, lang, out_dir, budget=None):
+    def __init__(self, jobs, limits, lang, out_dir, budget=None, zygotes=()):
         # fork: workers start warm with everything already imported, in milliseconds.
         self._context = multiprocessing.get_context("fork")
         self._settings = (limits, lang, out_dir)
         self._budget = task_budget(limits) if budget is None else budget
         self._jobs = max(1, jobs)
         self._workers = []
+        self._zygotes = list(zygotes)  # started early by the batch: the first workers adopt them
 
     def run(self, tasks, on_record):
         waiting = deque()  # handed out before new tasks are drawn: retries of a dead worker's queue
@@ -92,8 +93,9 @@ class Pool:
         if first is None:
             return  # nothing to grade: no worker is started at all
         waiting.append(first)
-        for _ in range(self._jobs):
-            self._workers.append(Worker(self._context, *self._settings, others=self._workers))
+        for index in range(self._jobs):
+            zygote = self._zygotes[index] if index < len(self._zygotes) else None
+            self._workers.append(Worker(self._context, *self._settings, others=self._workers, zygote=zygote))
         drawn_all = False
         while True:
             for worker in self._workers:
@@ -142,6 +144,8 @@ class Pool:
         """The task being graded ended or stalled the worker: it becomes an error; the queued ones go again."""
         worker = self._workers[index]
         worker.kill()
+        if index < len(self._zygotes):
+            self._zygotes[index].reap()  # the zygote it had adopted, if any: the new one starts its own
         if worker.tasks:
             task = worker.tasks.popleft()
             limits, lang, out_dir = self._settings
@@ -159,3 +163,5 @@ class Pool:
     def kill(self):
         for worker in self._workers:
             worker.kill()
+        for zygote in self._zygotes:
+            zygote.reap()

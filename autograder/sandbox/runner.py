@@ -5,6 +5,7 @@ Everything here returns plain outcome data; judging values happens elsewhere.
 import fcntl
 import os
 import queue
+import select
 import selectors
 import shutil
 import signal
@@ -218,11 +219,17 @@ class Zygote:
 
     As root (and unless AUTOGRADER_SANDBOX=off) it holds one user id from SANDBOX_UIDS for its
     children, and after every run kills whatever that user id still runs.
+
+    A process may start a zygote and fork the one that uses it (see adopt): the zygote then
+    loads numpy and pandas while the starting process still loads its own modules.
     """
+
+    starts = 0
 
     def __init__(self, python=sys.executable):
         self._python = python
         self._process = None
+        self._started_here = None  # the Popen, kept by the process that started it, to reap it
         self._control = None
         self._uid_lock = None
         self._remover = None
@@ -238,6 +245,7 @@ class Zygote:
         self.stop()
 
     def start(self):
+        self.starts += 1
         if self.sandbox_user is None and os.geteuid() == 0 and sandbox_enabled():
             self.sandbox_user = self._take_user()
         ours, theirs = socket.socketpair()
@@ -246,6 +254,7 @@ class Zygote:
             [self._python, "-I", "-m", "autograder.sandbox.zygote", str(theirs.fileno())],
             pass_fds=[theirs.fileno()], env=dict(ZYGOTE_ENVIRONMENT), stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tempfile.gettempdir())
+        self._started_here = self._process
         theirs.close()
         self._control = ours
         self._reader = ours.makefile("rb")
@@ -269,12 +278,55 @@ class Zygote:
             return
         self._reader.close()
         self._control.close()
-        try:
-            self._process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
+        if isinstance(self._process, AdoptedProcess):
+            # Other processes forked by the starter hold its socket too, so it would never see
+            # the end of it: it is killed (it has nothing to save; its children die with it).
             self._process.kill()
-            self._process.wait()
+            self._process.wait(timeout=5)
+            self._process.close()
+        else:
+            try:
+                self._process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
         self._process = None
+
+    def adopt(self):
+        """Take over, after a fork, a zygote the parent process started.
+
+        Only the parent can reap it (see reap); here it is watched through a pidfd.
+        """
+        if self._process is not None:
+            self._process = AdoptedProcess(self._process.pid)
+        self._started_here = None
+
+    def reap(self):
+        """In the process that started it, once the one that adopted it is done: end and reap it."""
+        process, self._started_here = self._started_here, None
+        if process is None:
+            return
+        for handle in (self._reader, self._control, self._uid_lock):
+            if handle is not None:
+                handle.close()
+        process.kill()
+        process.wait()
+
+    def restart(self):
+        if self.alive() and self.doomed():
+            self._process.kill()  # stopped or dying: waiting for it to exit could take long
+        self.stop()
+        self.start()
+
+    def doomed(self):
+        """Dead, exiting, stopped, or holding a signal not yet acted on (sent by the last submission).
+
+        A signal is pending from the moment kill() returns, so this sees a kill sent during the
+        last run even when the zygote has not died yet, and the next submission is not blamed.
+        """
+        if not self.alive():
+            return True
+        return process_doomed(self._process.pid)
 
     def alive(self):
         return self._process is not None and self._process.poll() is None
@@ -394,6 +446,49 @@ def _widen_pipe(fd):
             return fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ)
         except OSError:
             return DEFAULT_PIPE_BYTES
+
+
+class AdoptedProcess:
+    """The part of Popen a Zygote uses, for a process another process started (through a pidfd)."""
+
+    def __init__(self, pid):
+        self.pid = pid
+        self._handle = os.pidfd_open(pid)
+
+    def poll(self):
+        return -1 if _readable(self._handle, 0) else None
+
+    def wait(self, timeout=None):
+        if not _readable(self._handle, timeout):
+            raise subprocess.TimeoutExpired("zygote", timeout)
+        return -1
+
+    def kill(self):
+        try:
+            signal.pidfd_send_signal(self._handle, signal.SIGKILL)
+        except OSError:
+            pass
+
+    def close(self):
+        os.close(self._handle)
+
+
+def _readable(fd, timeout):
+    """A pidfd turns readable when its process has exited."""
+    return bool(select.select([fd], [], [], timeout)[0])
+
+
+def process_doomed(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+        with open(f"/proc/{pid}/status") as handle:
+            status = dict(line.split(":", 1) for line in handle if ":" in line)
+    except (OSError, IndexError, ValueError):
+        return True
+    if fields[0] in "ZXxTt" or int(fields[6]) & PF_EXITING:  # T: stopped, it would never answer
+        return True
+    return any(int(status.get(key, "0").strip() or "0", 16) for key in ("SigPnd", "ShdPnd"))
 
 
 def _lock_folder():
