@@ -479,16 +479,30 @@ def _readable(fd, timeout):
 
 
 def process_doomed(pid):
+    state = _process_state(pid)
+    if state is None:
+        return True
+    status, flags = state
+    if status.get("State", "").strip()[:1] in "ZXxTt" or flags & PF_EXITING:  # T: stopped, it would never answer
+        return True
+    return any(_pending(status))
+
+
+def _process_state(pid):
+    """(the fields of /proc/PID/status, the task flags of /proc/PID/stat); None when it is gone."""
     try:
-        with open(f"/proc/{pid}/stat") as handle:
-            fields = handle.read().rsplit(")", 1)[1].split()
         with open(f"/proc/{pid}/status") as handle:
             status = dict(line.split(":", 1) for line in handle if ":" in line)
+        with open(f"/proc/{pid}/stat") as handle:
+            flags = int(handle.read().rsplit(")", 1)[1].split()[6])
     except (OSError, IndexError, ValueError):
-        return True
-    if fields[0] in "ZXxTt" or int(fields[6]) & PF_EXITING:  # T: stopped, it would never answer
-        return True
-    return any(int(status.get(key, "0").strip() or "0", 16) for key in ("SigPnd", "ShdPnd"))
+        return None
+    return status, flags
+
+
+def _pending(status):
+    """The signal masks pending for the thread and for the whole process."""
+    return (int(status.get(key, "0").strip() or "0", 16) for key in ("SigPnd", "ShdPnd"))
 
 
 def _lock_folder():
@@ -564,21 +578,17 @@ def _pids_of(uid):
         try:
             if os.stat(f"/proc/{name}").st_uid != uid:
                 continue
-            with open(f"/proc/{name}/status") as handle:
-                fields = dict(line.split(":", 1) for line in handle if ":" in line)
-            with open(f"/proc/{name}/stat") as handle:
-                flags = int(handle.read().rsplit(")", 1)[1].split()[6])
-        except (OSError, IndexError, ValueError):
+        except OSError:
             continue
-        if int(fields.get("Uid", "-1").split()[0]) == uid and not _finished(fields, flags):
+        state = _process_state(name)
+        if state is not None and int(state[0].get("Uid", "-1").split()[0]) == uid and not _finished(*state):
             pids.append(int(name))
     return pids
 
 
 def _finished(status, flags):
     """Dead, or sure to die: a kill pending for it, or its only thread exiting."""
-    pending = (int(status.get(key, "0").strip() or "0", 16) for key in ("SigPnd", "ShdPnd"))
-    if any(mask & SIGKILL_PENDING for mask in pending):
+    if any(mask & SIGKILL_PENDING for mask in _pending(status)):
         return True
     alone = status.get("Threads", "1").strip() in ("0", "1")
     # A leader that has exited while other threads run is a zombie too: those threads still act.
