@@ -56,13 +56,12 @@ class Plan:
         Only outcomes the child sent as events are remembered (by their bytes); a step that ran
         out of time is judged afresh, its result being completed afterwards.
         """
-        _, probe_of = self.calls
-        probes = [probe_of[i] for i in self.call_ids[step.name]]
         events = tuple(o.event if o is not None else None for o in outcomes)
         key = (step.name, facts, events) if all(events) or facts[0] != "function" else None
         if key is not None and key in self._verdicts:
             return self._verdicts[key]
-        result = judge_step(step, probes, outcomes, *facts)
+        _, probe_of = self.calls
+        result = judge_step(step, [probe_of[i] for i in self.call_ids[step.name]], outcomes, *facts)
         if key is not None:
             if len(self._verdicts) >= MAX_VERDICTS:
                 self._verdicts.clear()  # memory stays bounded; the common answers come back first
@@ -99,7 +98,7 @@ def grade_bytes(name, data, zygote, limits=Limits(), plan=None):
     if submission.problem:
         return broken(name, submission.problem, submission.problem_detail)
     plan = plan or Plan.build()
-    calls, probe_of = plan.calls
+    calls, _ = plan.calls
     outcome = run(zygote, submission.cells, calls, limits)
     if any(event.get("ev") == "sandbox_failed" for event in outcome.load_events):
         # The child died before running a line of the submission: the grader's fault, not the student's.
