@@ -72,7 +72,7 @@ def load(channel, namespace, filenames, command):
         filenames.add(filename)
         linecache.cache[filename] = (len(cell["source"]), None,
                                      cell["source"].splitlines(True), filename)
-        first = 0
+        first, body = 0, None
         if (c, AT_ONCE) not in skip:
             channel.send(ev="stmt", cell=c, stmt=AT_ONCE, line=1)
             failed = _run_whole(cell["source"], filename, namespace)
@@ -80,10 +80,11 @@ def load(channel, namespace, filenames, command):
                 continue
             if failed is not _UNCOMPILED:
                 line, error = failed
-                first = _report_failed_statement(channel, c, cell["source"], filename, filenames, line, error)
+                first, body = _report_failed_statement(channel, c, cell["source"], filename, filenames,
+                                                       line, error)
                 if first is None:
                     continue
-        _run_statements(channel, c, cell["source"], filename, namespace, filenames, skip, first)
+        _run_statements(channel, c, cell["source"], filename, namespace, filenames, skip, first, body)
     channel.send(ev="loaded", names={name: kind_of(namespace.get(name, _ABSENT))
                                      for name in STUDENT_FUNCTIONS})
 
@@ -116,7 +117,8 @@ def _module_line(error, filename):
 
 
 def _report_failed_statement(channel, c, source, filename, filenames, line, error):
-    """Send the load error of the statement holding `line`; the number of the next statement."""
+    """Send the load error of the statement holding `line`; (the next statement's number, the
+    cell's statements), the number None when the statement cannot be told."""
     try:
         body = ast.parse(source, filename).body
     except BaseException:
@@ -124,22 +126,27 @@ def _report_failed_statement(channel, c, source, filename, filenames, line, erro
     k = next((k for k, s in enumerate(body) if s.lineno <= (line or 0) <= s.end_lineno), None)
     channel.send(ev="load_error", cell=c, stmt=k, line=line if k is None else body[k].lineno,
                  **describe_exception(error, filenames))
-    return None if k is None else k + 1
+    return (None if k is None else k + 1), body
 
 
-def _run_statements(channel, c, source, filename, namespace, filenames, skip, first):
+def _parse_statements(channel, c, source, filename):
     # Parsing a huge cell can itself run out of time: the grader then skips the whole cell.
     channel.send(ev="stmt", cell=c, stmt=WHOLE_CELL, line=1)
     try:
-        tree = ast.parse(source, filename)
+        return ast.parse(source, filename).body
     except (SyntaxError, ValueError) as error:
         channel.send(ev="syntax_error", cell=c, line=getattr(error, "lineno", None),
                      message=str(getattr(error, "msg", error))[:300])
-        return
     except (RecursionError, MemoryError) as error:
         channel.send(ev="syntax_error", cell=c, line=None, message=type(error).__name__)
-        return
-    for k, statement in enumerate(tree.body):
+    return []
+
+
+def _run_statements(channel, c, source, filename, namespace, filenames, skip, first, body=None):
+    """Run the cell's top-level statements from `first` on, one by one (`body`: parsed already)."""
+    if body is None:
+        body = _parse_statements(channel, c, source, filename)
+    for k, statement in enumerate(body):
         if k < first or (c, k) in skip:
             continue
         channel.send(ev="stmt", cell=c, stmt=k, line=statement.lineno)
