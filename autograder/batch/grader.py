@@ -60,7 +60,9 @@ def worker_main(connection, limits, lang, out_dir, batch_pid, inherited=(), zygo
     for other in inherited:
         other.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the batch decides how an interrupt ends
-    os.setpgid(0, 0)  # a group of its own with its zygote, so the batch can end both at once
+    # A group of its own with a zygote it starts, so the batch can end both at once (a zygote it
+    # adopted belongs to the batch, which ends and reaps it itself).
+    os.setpgid(0, 0)
     # A batch killed with SIGKILL takes its workers along (and so their zygotes and children).
     linux.die_with_parent(batch_pid, 1)
     linux.name_process("grading-worker")

@@ -65,7 +65,7 @@ class Worker:
         self.connection.close()
 
     def kill(self):
-        """The worker and everything it started (its zygote shares its process group)."""
+        """The worker and everything it started (a zygote it started shares its process group)."""
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except OSError:
