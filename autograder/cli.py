@@ -15,7 +15,7 @@ def build_parser():
     commands = parser.add_subparsers(dest="command", required=True)
 
     check = commands.add_parser("check", help="grade one .py or .ipynb submission, step by step")
-    check.add_argument("submission", help="path to the student's .py or .ipynb file")
+    check.add_argument("submission", help="path to the student's .py, .ipynb or Otter export .zip file")
     check.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     check.add_argument("--lang", choices=("ko", "en"), default="ko", help="feedback language (default ko)")
     _add_limit_flags(check)
@@ -27,6 +27,8 @@ def build_parser():
     grade.add_argument("--lang", choices=("ko", "en"), default="ko", help="feedback language (default ko)")
     grade.add_argument("--id-pattern", default=None, metavar="REGEX",
                        help="regular expression whose group 'id' (or first group) is the student id")
+    grade.add_argument("--allow-merged-ids", action="store_true",
+                       help="exit 0 even when files of differently named students share an id")
     _add_limit_flags(grade)
 
     build = commands.add_parser("build", help="build the student half and the Otter autograder zip")
@@ -77,25 +79,64 @@ def main(argv=None):
 
 
 def run_check(args):
-    from .grading import SandboxError, grade_file
-    from .render import as_dict, as_text
+    from .grading import SandboxError, grade_bytes
+    from .render import as_dict, as_text, one_line, printable
     from .sandbox.runner import Zygote
 
-    if not os.path.isfile(args.submission):
-        print(f"autograder: no such file: {args.submission}", file=sys.stderr)
+    shown = one_line(args.submission)
+    data = read_for_check(args.submission, shown)
+    if data is None:
         return EXIT_CANNOT_RUN
     limits = limits_from(args)
     try:
         with Zygote() as zygote:
-            result = grade_file(args.submission, zygote, limits)
+            result = grade_bytes(args.submission, data, zygote, limits)
     except SandboxError as error:
         print(f"autograder: {error}; nothing was graded (try --no-sandbox to diagnose)", file=sys.stderr)
         return EXIT_CANNOT_RUN
     if args.json:
-        print(json.dumps(as_dict(result, args.lang), ensure_ascii=False, indent=2))
+        print(json_for_terminal(as_dict(result, args.lang)))
     else:
-        print(as_text(result, args.lang), end="")
+        print(printable(as_text(result, args.lang)), end="")
     return EXIT_ALL_PASSED if result.all_passed else EXIT_LOST_POINTS
+
+
+def read_for_check(path, shown):
+    """The submission's bytes, or None after saying why it cannot be graded.
+
+    Only a regular file is read (a link to one is followed; a FIFO, device or folder is refused
+    without blocking), at most MAX_BYTES + 1 bytes; a .zip must be the one Otter's export() writes.
+    """
+    from .submission import MAX_BYTES, NotAnOtterExport, NotARegularFile, otter_export_notebook, read_regular_file
+
+    try:
+        data = read_regular_file(path)
+    except FileNotFoundError:
+        print(f"autograder: no such file: {shown}", file=sys.stderr)
+        return None
+    except NotARegularFile as error:
+        print(f"autograder: {shown} is {error.strerror}; give the .py, .ipynb or Otter export .zip file itself",
+              file=sys.stderr)
+        return None
+    except OSError as error:
+        print(f"autograder: cannot read {shown}: {error.strerror or error}", file=sys.stderr)
+        return None
+    if path.lower().endswith(".zip") and len(data) <= MAX_BYTES:
+        try:
+            otter_export_notebook(data)
+        except NotAnOtterExport as refusal:
+            print(f"autograder: {shown} is not a zip that otter's export() wrote ({one_line(refusal.detail)}); "
+                  "give the .py or .ipynb file, or the zip from grader.export()", file=sys.stderr)
+            return None
+    return data
+
+
+def json_for_terminal(data):
+    """JSON with every character a terminal could act on escaped (C1 controls, bidi marks too)."""
+    from .render import INVISIBLE
+
+    text = json.dumps(data, ensure_ascii=False, indent=2)
+    return INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def run_grade(args):

@@ -1,4 +1,5 @@
 """Turning verdict data into what people read: text per step in Korean or English, and JSON."""
+import re
 import tomllib
 from functools import lru_cache
 from importlib import resources
@@ -16,12 +17,46 @@ def catalog(lang):
     return tomllib.loads(resources.files(__package__ + ".locale").joinpath(f"{lang}.toml").read_text("utf-8"))
 
 
+# Characters a terminal, an editor or a browser acts on instead of showing: C0 and C1 controls
+# (ANSI escape sequences start with ESC or CSI), DEL, bidirectional overrides, line separators.
+INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
+                        "\u202a-\u202e\u2066-\u2069\ufeff]")
+_LINE_BREAKS = re.compile("[\n\r\t\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
+                          "\u202a-\u202e\u2066-\u2069\ufeff]")
+
+
+def printable(text, newlines=True):
+    """`text` with every control character shown as an escape (ESC as \\x1b), never acted on.
+
+    newlines=True keeps line feeds and tabs (multi-line feedback); False escapes them too, for a
+    value that must stay on its line (a file name, an exception message, a CSV cell).
+    """
+    pattern = INVISIBLE if newlines else _LINE_BREAKS
+    return pattern.sub(_escape, str(text))
+
+
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escape(match):
+    if match.group() in _NAMED_ESCAPES:
+        return _NAMED_ESCAPES[match.group()]
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def one_line(value):
+    """A value the student controls, in a line of feedback: it cannot start a line of its own."""
+    return printable(value, newlines=False)
+
+
 class Messages:
     def __init__(self, lang):
         self.table = catalog(lang)
 
     def __call__(self, section, key, **params):
-        return self.table[section][key].format(**params)
+        safe = {name: printable(value) if isinstance(value, str) else value for name, value in params.items()}
+        return self.table[section][key].format(**safe)
 
     def stepwise(self, section, step, code, **params):
         """A step's own wording of a code when it has one, else the general one."""
@@ -82,7 +117,7 @@ def _missing_lines(say, result):
     code = "syntax_error" if "syntax_error" in result.mistakes else "missing"
     lines = ["  " + say.stepwise("title", result.name, code)]
     if result.detail.get("defined_as", "absent") != "absent":
-        lines.append("    " + say("text", "defined_as", name=result.name, kind=result.detail["defined_as"]))
+        lines.append("    " + say("text", "defined_as", name=result.name, kind=one_line(result.detail["defined_as"])))
     lines.append("  " + say("text", "cause", text=_cause(say, result, code)))
     lines.append("  " + say("text", "hint", page_step=result.page_step, text=_hint(say, result)))
     return lines
@@ -106,11 +141,12 @@ def _hidden_lines(say, result, hidden, shown_error):
         frames = error.get("frames") or []
         if frames:
             filename, line, function, text = frames[-1]
-            lines.append("  " + say("text", "hidden_error_at", type=error["type"], function=function,
-                                    place=say("text", "place_line", filename=filename, line=line),
-                                    line=text))
+            lines.append("  " + say("text", "hidden_error_at", type=one_line(error["type"]),
+                                    function=one_line(function),
+                                    place=say("text", "place_line", filename=one_line(filename), line=line),
+                                    line=one_line(text)))
         else:
-            lines.append("  " + say("text", "hidden_error", type=error["type"]))
+            lines.append("  " + say("text", "hidden_error", type=one_line(error["type"])))
     return lines
 
 
@@ -172,7 +208,7 @@ def _explain(say, result, case):
                          names=", ".join(d["names"])))
         return lines
     if "got" in d:
-        lines.append(say("text", "no_return") if d.get("no_return") else say("text", "wrong_type", got=d["got"]))
+        lines.append(say("text", "no_return") if d.get("no_return") else say("text", "wrong_type", got=one_line(d["got"])))
         return lines
     if "first" in d:
         return lines + _mapping_lines(say, d)
@@ -206,9 +242,9 @@ def _mapping_lines(say, d):
              say("text", "mapping_mismatch", mismatched=d["mismatched"], total=d["total"])]
     if d["first"]:
         word, got, expected = d["first"]
-        lines.append(say("text", "mapping_first", word=word, got=got, expected=expected))
+        lines.append(say("text", "mapping_first", word=one_line(word), got=one_line(got), expected=expected))
     if d.get("extra_keys"):
-        lines.append(say("text", "mapping_extra", keys=", ".join(d["extra_keys"])))
+        lines.append(say("text", "mapping_extra", keys=one_line(", ".join(map(str, d["extra_keys"])))))
     lines.append(say("text", "values_got", preview=d["got_preview"]).replace("\n", " "))
     lines.append(say("text", "values_expected", preview=d["expected_preview"]).replace("\n", " "))
     return lines
@@ -230,12 +266,13 @@ def _where(say, cell):
 def _error_lines(say, error):
     """The student's error and their own lines (the worker keeps only frames of their file)."""
     if error.get("message"):
-        lines = [say("text", "error_message", type=error["type"], message=error["message"])]
+        lines = [say("text", "error_message", type=one_line(error["type"]), message=one_line(error["message"]))]
     else:
-        lines = [say("text", "error_type", type=error["type"])]
+        lines = [say("text", "error_type", type=one_line(error["type"]))]
     for filename, line, function, text in error.get("frames", [])[-3:]:
-        lines.append(say("text", "error_line", place=say("text", "place_line", filename=filename, line=line),
-                         function=function, line=text))
+        lines.append(say("text", "error_line", place=say("text", "place_line", filename=one_line(filename),
+                                                         line=line),
+                         function=one_line(function), line=one_line(text)))
     return lines
 
 
@@ -247,14 +284,15 @@ def load_notes(notes, lang="ko"):
         code = note["code"]
         if code == "problem":
             key = note["problem"] if note["problem"] in say.table["problem"] else "unreadable"
-            lines.append(say("problem", key, detail=note.get("detail", "")))
+            lines.append(say("problem", key, detail=one_line(note.get("detail", ""))))
             continue
-        place = say("text", "place_line", filename=note.get("filename", "?"), line=note.get("line") or "?")
+        place = say("text", "place_line", filename=one_line(note.get("filename", "?")),
+                    line=note.get("line") or "?")
         if code == "syntax_error":
-            lines.append(say("text", "load_syntax_error", place=place, message=note.get("message", "")))
+            lines.append(say("text", "load_syntax_error", place=place, message=one_line(note.get("message", ""))))
         elif code == "load_error":
-            lines.append(say("text", "load_error", place=place, type=note.get("type", ""),
-                             message=note.get("message", "")))
+            lines.append(say("text", "load_error", place=place, type=one_line(note.get("type", "")),
+                             message=one_line(note.get("message", ""))))
         elif code in ("load_timeout", "load_crash"):
             lines.append(say("text", code, place=place))
     return lines
@@ -284,5 +322,5 @@ def as_dict(result, lang="ko"):
             feedback = "\n".join(notes) + "\n" + feedback
         steps.append({"name": step.name, "score": step.score, "max_score": float(step.max_score),
                       "status": step.status, "mistakes": list(step.mistakes), "feedback": feedback})
-    return {"submission": result.submission, "score": result.score,
+    return {"submission": one_line(result.submission), "score": result.score,
             "max_score": float(result.max_score), "steps": steps}

@@ -1,11 +1,20 @@
 """Reading a submission file into code cells the sandbox can run (pure text work, no execution)."""
 import ast
+import io
 import json
+import os
 import re
+import stat
+import zipfile
 from dataclasses import dataclass, field
 from functools import cached_property
 
 MAX_BYTES = 20 * 1024 * 1024
+# An Otter export holds a notebook, its log, a name file and a few attachments; more is not one.
+MAX_EXPORT_MEMBERS = 1000
+# Names `otter.Notebook.export()` writes besides the notebook (otter/check/notebook.py).
+OTTER_LOG = ".OTTER_LOG"
+OTTER_ZIP_NAME = "__zip_filename__"
 MAX_PARSED_CHARS = 256 * 1024  # larger cells are scanned for definitions, not parsed
 _TOP_LEVEL_DEF = re.compile(r"^(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 STUB_CALLS = {"NotImplementedError", "NotImplemented"}
@@ -35,9 +44,15 @@ class Submission:
 
 
 def read_submission(name, data):
-    """Turn the bytes of a .py or .ipynb file into cells; never raises on bad input."""
+    """Turn the bytes of a .py, .ipynb or Otter export .zip into cells; never raises on bad input."""
     if len(data) > MAX_BYTES:
         return Submission(name, problem="too_large", problem_detail=f"{len(data)}")
+    if name.lower().endswith(".zip"):
+        try:
+            inner, data = otter_export_notebook(data)
+        except NotAnOtterExport as refusal:
+            return Submission(name, problem=refusal.problem, problem_detail=refusal.detail)
+        name = f"{name}/{inner}"
     if not data.strip():
         return Submission(name, problem="empty")
     try:
@@ -49,6 +64,109 @@ def read_submission(name, data):
     else:
         submission = Submission(name, cells=[{"source": text, "filename": _basename(name)}])
     return submission
+
+
+class NotAnOtterExport(ValueError):
+    """A .zip that is not the one `otter.Notebook.export()` writes, or whose notebook cannot be read."""
+
+    def __init__(self, detail, problem="not_otter_export"):
+        super().__init__(detail)
+        self.problem, self.detail = problem, detail
+
+
+def otter_export_notebook(data):
+    """(name, bytes) of the notebook inside the zip `otter.Notebook(...).export()` writes.
+
+    Otter writes the notebook at the top of the zip, `__zip_filename__`, usually `.OTTER_LOG`
+    (a pickle: never unpickled, never even read here), maybe a PDF, a `.otter` file and files the
+    student attached. Accepted: a zip with one of Otter's own marker members and exactly one
+    top-level notebook, a regular member of at most MAX_BYTES. Every member is addressed by its
+    ZipInfo, never by name, and the notebook is read with a cap, whatever size the zip declares.
+    Raises NotAnOtterExport with the reason otherwise.
+    """
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, ValueError, EOFError, NotImplementedError) as error:
+        raise NotAnOtterExport(f"not a readable zip: {error}"[:200], "unreadable") from None
+    with archive:
+        members = archive.infolist()
+        if len(members) > MAX_EXPORT_MEMBERS:
+            raise NotAnOtterExport(f"{len(members)} files in the zip")
+        names = {info.filename for info in members}
+        if not names & {OTTER_LOG, OTTER_ZIP_NAME}:
+            raise NotAnOtterExport(f"no {OTTER_ZIP_NAME} or {OTTER_LOG}: not written by otter's export()")
+        notebooks = [info for info in members if not info.is_dir() and "/" not in info.filename
+                     and info.filename.lower().endswith(".ipynb")]
+        if len(notebooks) != 1:
+            raise NotAnOtterExport(f"{len(notebooks)} notebooks at the top of the zip, expected 1")
+        notebook = notebooks[0]
+        if not zip_member_is_regular(notebook):
+            raise NotAnOtterExport("the notebook in the zip is a link or a special file")
+        if notebook.flag_bits & 0x1:
+            raise NotAnOtterExport("the notebook in the zip is encrypted", "unreadable")
+        if notebook.file_size > MAX_BYTES:
+            raise NotAnOtterExport(f"{notebook.file_size}", "too_large")
+        try:
+            with archive.open(notebook) as handle:
+                content = handle.read(MAX_BYTES + 1)
+        except (zipfile.BadZipFile, RuntimeError, NotImplementedError, EOFError, ValueError, OSError) as error:
+            raise NotAnOtterExport(f"the notebook in the zip cannot be read: {error}"[:200], "unreadable") from None
+        if len(content) > MAX_BYTES:
+            raise NotAnOtterExport(f"more than {MAX_BYTES}", "too_large")
+        return notebook.filename, content
+
+
+def zip_member_is_regular(info):
+    """False for members a Unix zip tool stored as symbolic links, FIFOs or devices."""
+    kind = stat.S_IFMT(info.external_attr >> 16)
+    return kind in (0, stat.S_IFREG, stat.S_IFDIR)  # 0: a zip tool that records no file type
+
+
+class NotARegularFile(OSError):
+    """The path names a FIFO, device, socket, folder or (when links are refused) a symbolic link."""
+
+
+def read_regular_file(path, follow_links=True, limit=MAX_BYTES, dir_fd=None):
+    """The bytes of a regular file, at most `limit` + 1 of them (so callers can tell "too large").
+
+    Opened non-blocking (a FIFO never hangs the open), checked with fstat on the open descriptor
+    (no race between the check and the read). With follow_links=False a symbolic link as the last
+    part of the path is refused (O_NOFOLLOW). Raises NotARegularFile or OSError.
+    """
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    if not follow_links:
+        flags |= os.O_NOFOLLOW
+    try:
+        descriptor = os.open(path, flags, dir_fd=dir_fd)
+    except OSError as error:
+        if not follow_links and error.errno == 40:  # ELOOP: the last part is a link
+            raise NotARegularFile(error.errno, "a symbolic link") from None
+        raise
+    try:
+        kind = file_kind(os.fstat(descriptor).st_mode)
+        if kind != "regular file":
+            raise NotARegularFile(0, f"a {kind}, not a regular file")
+        os.set_blocking(descriptor, True)
+        chunks, remaining = [], limit + 1
+        while remaining > 0:
+            chunk = os.read(descriptor, min(remaining, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
+
+
+def file_kind(mode):
+    """Words for what an inode is, for messages ("FIFO", "character device", ...)."""
+    for test, word in ((stat.S_ISREG, "regular file"), (stat.S_ISDIR, "folder"), (stat.S_ISLNK, "symbolic link"),
+                       (stat.S_ISFIFO, "FIFO"), (stat.S_ISCHR, "character device"),
+                       (stat.S_ISBLK, "block device"), (stat.S_ISSOCK, "socket")):
+        if test(mode):
+            return word
+    return "special file"
 
 
 def _basename(name):

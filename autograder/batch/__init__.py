@@ -9,14 +9,15 @@ import re
 import sys
 import time
 
+from ..render import printable
 from ..submission import MAX_BYTES
-from .collect import Source, group_students
+from .collect import EXPORT, Source, group_students
 from .outputs import fingerprint, load_record, remove_temporaries
 from .pool import Pool
 from .progress import progress_for
 from .report import ReportWriter, grades_table, rows_for, write_grades
 
-EXIT_DONE, EXIT_INTERRUPTED = 0, 130
+EXIT_DONE, EXIT_MERGED_IDS, EXIT_INTERRUPTED = 0, 3, 130
 
 
 def run_batch(args, limits, zygotes=()):
@@ -43,7 +44,8 @@ def _grade_class(source, args, limits, zygotes):
         os.makedirs(folder, exist_ok=True)
     remove_temporaries(folders)
     started = time.monotonic()
-    students = group_students(source, args.id_pattern)
+    everyone = group_students(source, args.id_pattern)
+    students = [s for s in everyone if s.chosen is not None]
     settings = {"lang": args.lang, "step_seconds": limits.step_seconds, "load_seconds": limits.load_seconds,
                 "memory_bytes": limits.memory_bytes}
     records, resumed = {}, []
@@ -58,14 +60,31 @@ def _grade_class(source, args, limits, zygotes):
             return EXIT_INTERRUPTED
         remove_temporaries(folders)  # left by a worker ended mid-write
         ordered = [records[s.id] for s in students]
-        table = grades_table([row for s, r in zip(students, ordered) for row in rows_for(s, r)])
+        table = grades_table([row for s in everyone for row in rows_for(s, records.get(s.id))])
         write_grades(os.path.join(out, "grades.csv"), table)
         report = os.path.join(out, "report.html")
         reporter.write(report, table, ordered, args.lang)
     finally:
         reporter.close()
-    print(_summary(ordered, table, len(resumed), time.monotonic() - started, report))
+    print(printable(_summary(ordered, table, len(resumed), time.monotonic() - started, report)))
+    merged = [s for s in students if s.merged]
+    if merged:
+        print(merged_warning(merged, getattr(args, "allow_merged_ids", False)), file=sys.stderr)
+        if not getattr(args, "allow_merged_ids", False):
+            return EXIT_MERGED_IDS
     return EXIT_DONE
+
+
+def merged_warning(students, allowed):
+    """The loud part: files whose names say different students, filed under one id."""
+    lines = [f"autograder: WARNING: {len(students)} student id(s) hold files of differently named students; "
+             "one file was graded for each id and the others are listed as superseded:"]
+    for student in students:
+        lines.append(f"  {student.id}: " + "; ".join(student.merged))
+    lines.append("  Check these rows in grades.csv (status 'merged: ...'), or give --id-pattern. "
+                 + ("--allow-merged-ids was given: exit status 0." if allowed else
+                    "Exit status 3; --allow-merged-ids accepts the merge."))
+    return printable("\n".join(lines))
 
 
 def _grade_all(source, students, settings, args, limits, records, resumed, reporter, zygotes):
@@ -77,7 +96,7 @@ def _grade_all(source, students, settings, args, limits, records, resumed, repor
     def on_record(record):
         reporter.prepare()  # grading is under way: the start is no longer slowed by it
         records[record["id"]] = record
-        progress.advance(f"{record['id']} {record['total']:g}/{record['max_total']:g}")
+        progress.advance(printable(f"{record['id']} {record['total']:g}/{record['max_total']:g}", newlines=False))
 
     def tasks():
         for student in students:
@@ -104,7 +123,11 @@ def _task(source, student, settings):
     entry = student.chosen
     superseded = [e.path for e in student.superseded]
     data, problem = None, None
-    if not entry.gradable:
+    if entry.refused:
+        problem = ("not_regular_file", entry.refused)
+    elif entry.path.lower().endswith(EXPORT) and entry.export:
+        problem = ("not_otter_export", entry.export)
+    elif not entry.gradable:
         problem = ("unreadable", f"{os.path.splitext(entry.path)[1] or entry.path} ≠ .py / .ipynb")
     elif entry.size > MAX_BYTES:
         problem = ("too_large", str(entry.size))
@@ -113,6 +136,9 @@ def _task(source, student, settings):
             data = source.read(entry)
         except OSError as error:
             problem = ("unreadable", error.strerror or str(error))
+        else:
+            if len(data) > MAX_BYTES:  # grew since it was listed
+                data, problem = None, ("too_large", f"> {MAX_BYTES}")
     content = hashlib.sha256(data if data is not None else repr(problem).encode()).hexdigest()
     return {"student": student.id, "file": entry.path, "data": data, "problem": problem,
             "superseded": superseded, "key": fingerprint(content, entry.path, superseded, settings)}

@@ -2,24 +2,38 @@
 
 Pure bookkeeping: names, dates and sizes in, one Entry per file out. Reading bytes happens
 through Source.read, so a class of any size is never held in memory at once.
+
+The class folder is not trusted: only regular files are read, opened without following links
+and with a size cap; links, FIFOs, devices and unsafe archive names are listed, never read.
 """
 import os
 import re
+import stat
 import time
 import zipfile
 from dataclasses import dataclass, field
 
+from ..submission import (MAX_BYTES, NotAnOtterExport, file_kind, otter_export_notebook, read_regular_file,
+                          zip_member_is_regular)
+
 GRADABLE = (".py", ".ipynb")
+EXPORT = ".zip"  # graded when it is the zip Otter's export() writes
 # Left by operating systems and editors, never by the student on purpose.
 SYSTEM_DIRS = {"__MACOSX", ".ipynb_checkpoints", "__pycache__", ".git"}
 SYSTEM_FILES = {".DS_Store", "Thumbs.db", "desktop.ini"}
+# Bytes all archive members read in one run may decompress to (every member is capped at
+# MAX_BYTES too, and only the chosen file of each student is read).
+MAX_ARCHIVE_BYTES = 4 * 1024 ** 3
+MAX_ARCHIVE_MEMBERS = 200_000
 
-# Moodle: "Full Name_123456_assignsubmission_file_" (a folder, or a prefix of the file name).
-MOODLE = re.compile(r"^(?P<name>.+?)_(?P<id>\d+)_assign(?:submission|feedback)_[a-z]+_", re.I)
+# Moodle's own folder per student: "Full Name_123456_assignsubmission_file_" (the whole part).
+MOODLE_FOLDER = re.compile(r"^(?P<name>.+)_(?P<id>\d+)_assign(?:submission|feedback)_[a-z]+_?$", re.I)
+# Moodle's prefix of a file name: "Full Name_123456_assignsubmission_file_attention.py".
+MOODLE_PREFIX = re.compile(r"^(?P<name>.+?)_(?P<id>\d+)_assign(?:submission|feedback)_[a-z]+_", re.I)
 # Canvas: "lastfirst_12345_67890_attention.ipynb", late ones "lastfirst_LATE_12345_67890_...".
 CANVAS = re.compile(r"^(?P<name>[^_/]+?)(?:_late)?_(?P<id>\d+)_(?P<file_id>\d+)_(?P<original>.+)$", re.I)
-# Blackboard: "Lab 1_jdoe_attempt_2024-03-01-12-30-45_attention.py".
-BLACKBOARD = re.compile(r"^(?P<assignment>.+?)_(?P<id>[^_]+)_attempt_\d{4}(?:-\d{2}){5}(?:_(?P<original>.+))?$")
+# Blackboard: "Lab 1_jdoe_attempt_2024-03-01-12-30-45_attention.py" (head = assignment_username).
+BLACKBOARD = re.compile(r"^(?P<head>.+?)_attempt_(?P<date>\d{4}(?:-\d{2}){5})(?:[_.].*)?$")
 
 
 @dataclass(frozen=True)
@@ -30,11 +44,17 @@ class Entry:
     student: str  # file-name-safe student id
     stamp: float  # modification time (zip entry date_time or file mtime), seconds
     size: int
-    member: str = ""  # the zip member name, for zip exports
+    index: int = -1  # position of the member in a zip export: members are read by it, never by name
+    refused: str = ""  # why it is never read: "a symbolic link", "a FIFO, not a regular file", ...
+    owner: str = ""  # who its name says it belongs to (rule and raw name), to notice merged ids
+    export: str = ""  # for a .zip: "" when it is an Otter export, else why it is not one
 
     @property
     def gradable(self):
-        return self.path.lower().endswith(GRADABLE)
+        if self.refused:
+            return False
+        lower = self.path.lower()
+        return lower.endswith(GRADABLE) or (lower.endswith(EXPORT) and not self.export)
 
     @property
     def system_file(self):
@@ -45,12 +65,27 @@ class Entry:
 
 @dataclass
 class Student:
-    """A student's files: the one that counts and the ones it supersedes."""
+    """A student's files: the one that counts and the ones it supersedes.
+
+    `chosen` is None for an id that holds system files only (listed as ignored, never graded).
+    """
 
     id: str
     chosen: Entry
     superseded: list = field(default_factory=list)  # [Entry], newest first
     ignored: list = field(default_factory=list)  # [(Entry, reason)]
+    merged: list = field(default_factory=list)  # owners of different names filed under this id
+
+
+@dataclass(frozen=True)
+class Found:
+    """A file as listed, before anyone says whose it is."""
+
+    path: str
+    stamp: float
+    size: int
+    index: int = -1
+    refused: str = ""
 
 
 class Source:
@@ -59,46 +94,136 @@ class Source:
     def __init__(self, location):
         self.location = os.fspath(location)
         self._zip = None
+        self._root_fd = None
+        self._members = []
+        self._archive_bytes = 0
         if os.path.isdir(self.location):
             self.kind = "folder"
-        elif zipfile.is_zipfile(self.location):
+            self._root_fd = os.open(self.location, os.O_RDONLY | os.O_DIRECTORY)
+        elif _is_regular(self.location) and zipfile.is_zipfile(self.location):
             self.kind = "zip"
-            self._zip = zipfile.ZipFile(self.location)
+            try:
+                self._zip = zipfile.ZipFile(self.location)
+            except (zipfile.BadZipFile, OSError, ValueError, EOFError) as error:
+                raise SystemExit(f"autograder: {self.location} is not a readable .zip file ({error})")
+            self._members = self._zip.infolist()
+            if len(self._members) > MAX_ARCHIVE_MEMBERS:
+                raise SystemExit(f"autograder: {self.location} holds {len(self._members)} files; "
+                                 f"at most {MAX_ARCHIVE_MEMBERS} are read")
         else:
             raise SystemExit(f"autograder: {self.location} is neither a folder nor a .zip file")
 
     def close(self):
         if self._zip is not None:
             self._zip.close()
+        if self._root_fd is not None:
+            os.close(self._root_fd)
+            self._root_fd = None
 
     def files(self):
-        """(relative path, mtime, size, zip member) of every file, sorted by path."""
-        if self.kind == "zip":
-            found = [(_member_name(info), time.mktime(info.date_time + (0, 0, -1)), info.file_size,
-                      info.filename) for info in self._zip.infolist() if not info.is_dir()]
-        else:
-            found = []
-            for folder, dirs, names in os.walk(self.location):
-                dirs.sort()
-                for name in names:
-                    full = os.path.join(folder, name)
-                    try:
-                        stat = os.stat(full)
-                    except OSError:
-                        stat = None
-                    relative = os.path.relpath(full, self.location).replace(os.sep, "/")
-                    found.append((relative, stat.st_mtime if stat else 0.0, stat.st_size if stat else 0, ""))
-        return sorted(found)
+        """Every file as a Found, sorted by path (then by position in the archive)."""
+        found = self._zip_files() if self.kind == "zip" else self._folder_files()
+        return sorted(found, key=lambda f: (f.path, f.index))
 
-    def read(self, entry):
-        """The file's bytes; OSError (or zipfile's errors, as OSError) when it cannot be read."""
+    def _zip_files(self):
+        found = []
+        for index, info in enumerate(self._members):
+            if info.is_dir():
+                continue
+            name = _member_name(info)
+            refused = ""
+            if _unsafe_member_name(name):
+                refused = "an unsafe name in the archive"
+            elif not zip_member_is_regular(info):
+                refused = f"a {file_kind(info.external_attr >> 16)} in the archive"
+            found.append(Found(_display_path(name), _zip_stamp(info), info.file_size, index, refused))
+        return found
+
+    def _folder_files(self):
+        found = []
+
+        def unreadable(error):
+            relative = os.path.relpath(error.filename or self.location, self.location).replace(os.sep, "/")
+            found.append(Found(relative, 0.0, 0, refused=f"a folder that cannot be read ({error.strerror})"))
+
+        for folder, dirs, names in os.walk(self.location, onerror=unreadable):
+            dirs.sort()
+            for name in list(dirs):
+                full = os.path.join(folder, name)
+                if os.path.islink(full):  # os.walk does not descend into it; listed, never followed
+                    dirs.remove(name)
+                    names.append(name)
+            for name in names:
+                full = os.path.join(folder, name)
+                relative = os.path.relpath(full, self.location).replace(os.sep, "/")
+                try:
+                    status = os.lstat(full)
+                except OSError as error:
+                    found.append(Found(relative, 0.0, 0, refused=f"cannot be read ({error.strerror})"))
+                    continue
+                kind = file_kind(status.st_mode)
+                refused = "" if kind == "regular file" else \
+                    ("a symbolic link" if kind == "symbolic link" else f"a {kind}, not a regular file")
+                found.append(Found(relative, status.st_mtime, status.st_size, refused=refused))
+        return found
+
+    def read(self, entry, limit=MAX_BYTES):
+        """The file's bytes, at most `limit` + 1 of them; OSError when it cannot or must not be read."""
+        if entry.refused:
+            raise OSError(0, entry.refused)
         if self.kind == "zip":
-            try:
-                return self._zip.read(entry.member)
-            except (zipfile.BadZipFile, RuntimeError, NotImplementedError, EOFError, ValueError) as error:
-                raise OSError(str(error)) from error
-        with open(os.path.join(self.location, entry.path), "rb") as handle:
-            return handle.read()
+            return self._read_member(self._members[entry.index], limit)
+        parts = entry.path.split("/")
+        directory = self._root_fd
+        opened = []
+        try:
+            for part in parts[:-1]:  # every folder on the way opened without following links
+                directory = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=directory)
+                opened.append(directory)
+            return read_regular_file(parts[-1], follow_links=False, limit=limit, dir_fd=directory)
+        finally:
+            for descriptor in opened:
+                os.close(descriptor)
+
+    def _read_member(self, info, limit):
+        if info.file_size > limit:  # never decompressed
+            raise OSError(0, f"larger than {limit} bytes")
+        if self._archive_bytes + info.file_size > MAX_ARCHIVE_BYTES:
+            raise OSError(0, f"the archive's members together decompress to more than {MAX_ARCHIVE_BYTES} bytes")
+        self._archive_bytes += info.file_size
+        try:
+            with self._zip.open(info) as handle:  # zipfile stops at the declared size
+                return handle.read(limit + 1)
+        except (zipfile.BadZipFile, RuntimeError, NotImplementedError, EOFError, ValueError) as error:
+            raise OSError(0, str(error)[:200]) from error
+
+    def export_problem(self, found):
+        """For a .zip in the class: "" when it is an Otter export, else why it is not one."""
+        try:
+            data = self.read(Entry(found.path, "", found.stamp, found.size, found.index, found.refused))
+        except OSError as error:
+            return error.strerror or str(error)
+        if len(data) > MAX_BYTES:
+            return f"larger than {MAX_BYTES} bytes"
+        try:
+            otter_export_notebook(data)
+        except NotAnOtterExport as refusal:
+            return refusal.detail
+        return ""
+
+
+def _is_regular(path):
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _zip_stamp(info):
+    try:
+        return time.mktime(tuple(info.date_time) + (0, 0, -1))
+    except (OverflowError, ValueError, TypeError):
+        return 0.0
 
 
 def _member_name(info):
@@ -121,31 +246,108 @@ def _member_name(info):
     return name.replace("\\", "/")
 
 
-def student_id(path, depth, id_pattern=None):
-    """The student a file belongs to, from its path relative to the class root.
+def _unsafe_member_name(name):
+    """An absolute name, a drive letter, or a '..' part: no LMS writes one."""
+    parts = name.split("/")
+    return name.startswith("/") or re.match(r"^[A-Za-z]:", name) is not None or ".." in parts or "\0" in name
 
-    `depth` is how many leading folders every file shares (an export's wrapper folder).
-    Order: --id-pattern, a Moodle folder or prefix, the student's own folder (below the wrapper),
-    Canvas and Blackboard file names, then the file name without its extension.
+
+def _display_path(name):
+    return "/".join(part for part in name.split("/") if part not in ("", "."))
+
+
+class Naming:
+    """Whose each file is, from its path; built from the whole class.
+
+    Only the parts an LMS writes name the student: Moodle's folder (the outermost folder, never
+    one inside it), the prefix of a Canvas, Blackboard or Moodle file name (when several rules
+    match, the one whose prefix ends first: the student's own file name comes after it), then
+    the student's folder below a shared wrapper, then the file name. --id-pattern comes first.
     """
-    if id_pattern is not None:
-        match = id_pattern.search(path)
+
+    def __init__(self, paths, id_pattern=None):
+        self.pattern = re.compile(id_pattern) if isinstance(id_pattern, str) else id_pattern
+        real = [_without_system_dirs(p) for p in paths if not _is_system(p)]
+        self.depth = shared_depth(real)
+        self.assignment = _blackboard_assignment([BLACKBOARD.match(p.split("/")[-1]) for p in real])
+
+    def identify(self, path):
+        """(student id, owner): the owner says which rule named it and from what raw text."""
+        if self.pattern is not None:
+            match = self.pattern.search(path)
+            if match:
+                return safe_id(_group(match)), f"pattern:{_group(match)}"
+        parts = _without_system_dirs(path).split("/")
+        for part in parts[:min(self.depth + 1, len(parts) - 1)]:
+            match = MOODLE_FOLDER.match(part)
+            if match:
+                return safe_id(match["id"]), f"moodle folder:{part}"
+        folder = "/".join(parts[:-1])
+        named = self._from_file_name(parts[-1])
+        if named is not None:
+            rule, student, raw = named
+            return safe_id(student), f"{rule}:{folder}/{raw}"
+        inner = parts[self.depth:]
+        if len(inner) > 1:
+            return safe_id(inner[0]), f"folder:{'/'.join(parts[:self.depth + 1])}"
+        stem = os.path.splitext(parts[-1])[0]
+        return safe_id(stem), f"file name:{folder}/{stem}"
+
+    def _from_file_name(self, name):
+        """(rule, student, raw owner) of the LMS prefix of a file name that ends first, or None."""
+        found = []
+        match = CANVAS.match(name)
         if match:
-            return safe_id(_group(match))
-    parts = path.split("/")
-    for part in parts:
-        match = MOODLE.match(part)
+            found.append((match.start("original"), "canvas", match["id"], f"{match['name']}_{match['id']}"))
+        match = MOODLE_PREFIX.match(name)
         if match:
-            return safe_id(match["id"])
-    inner = parts[depth:]
-    if len(inner) > 1:
-        return safe_id(inner[0])
-    name = parts[-1]
-    for pattern in (CANVAS, BLACKBOARD):
-        match = pattern.match(name)
+            found.append((match.end(), "moodle", match["id"], f"{match['name']}_{match['id']}"))
+        match = BLACKBOARD.match(name)
         if match:
-            return safe_id(match["id"])
-    return safe_id(os.path.splitext(name)[0])
+            found.append((match.end("date"), "blackboard", self._blackboard_user(match["head"]), match["head"]))
+        if not found:
+            return None
+        _, rule, student, raw = min(found)
+        return rule, student, raw
+
+    def _blackboard_user(self, head):
+        if self.assignment and head.startswith(self.assignment + "_") and len(head) > len(self.assignment) + 1:
+            return head[len(self.assignment) + 1:]
+        return _blackboard_split(head)
+
+
+def _blackboard_split(head):
+    """Username from "assignment_username" alone: usernames have no spaces; else the first '_'."""
+    space = head.rfind(" ")
+    cut = head.find("_", space + 1)
+    return head[cut + 1:] if 0 <= cut < len(head) - 1 else head
+
+
+def _blackboard_assignment(matches):
+    """The assignment name every Blackboard file of the class starts with, "" when unknown.
+
+    Heads with a space are split after it (usernames have none); otherwise the '_'-separated
+    words all heads share, leaving each at least one word of username.
+    """
+    heads = sorted({m["head"] for m in matches if m})
+    if len(heads) < 2 or any(" " in head for head in heads):
+        return ""
+    words = [head.split("_") for head in heads]
+    shared = 0
+    while all(len(w) > shared + 1 for w in words) and len({w[shared] for w in words}) == 1:
+        shared += 1
+    return "_".join(words[0][:shared])
+
+
+def _without_system_dirs(path):
+    return "/".join(part for part in path.split("/") if part not in SYSTEM_DIRS)
+
+
+def student_id(path, depth, id_pattern=None):
+    """The student a file belongs to when it is alone (tests and tools); see Naming."""
+    naming = Naming([path], id_pattern)
+    naming.depth = depth
+    return naming.identify(path)[0]
 
 
 def _group(match):
@@ -174,8 +376,10 @@ def shared_depth(paths):
 
 
 def newest_first(entries):
-    """Newest modification time first; on a tie the later name in natural order wins (a-10 over a-2)."""
-    return sorted(entries, key=lambda e: (e.stamp, _natural(os.path.splitext(e.path)[0]), e.path), reverse=True)
+    """Newest modification time first; on a tie the later name in natural order wins (a-10 over a-2),
+    and of two archive members with the same name, the later one in the archive."""
+    return sorted(entries, key=lambda e: (e.stamp, _natural(os.path.splitext(e.path)[0]), e.path, e.index),
+                  reverse=True)
 
 
 def _natural(text):
@@ -185,24 +389,43 @@ def _natural(text):
 def group_students(source, id_pattern=None):
     """Every file of the class, grouped by student, the newest gradable one chosen."""
     files = source.files()
-    pattern = re.compile(id_pattern) if id_pattern else None
-    real = [f for f in files if not _is_system(f[0])]
-    depth = shared_depth([f[0] for f in real])
+    naming = Naming([f.path for f in files], id_pattern)
     by_student = {}
-    for path, stamp, size, member in files:
-        entry = Entry(path, student_id(path, depth, pattern), stamp, size, member)
+    for found in files:
+        student, owner = naming.identify(found.path)
+        export = ""
+        if found.path.lower().endswith(EXPORT) and not found.refused:
+            export = source.export_problem(found)
+        entry = Entry(found.path, student, found.stamp, found.size, found.index, found.refused, owner, export)
         by_student.setdefault(entry.student, []).append(entry)
     students = []
     for student, entries in sorted(by_student.items()):
+        if all(e.system_file for e in entries):
+            # Only what an operating system left (a __MACOSX copy of a folder): listed, never graded.
+            students.append(Student(student, None, [], [(e, ignored_reason(e)) for e in entries]))
+            continue
         candidates = newest_first([e for e in entries if e.gradable and not e.system_file])
         others = [e for e in entries if not (e.gradable and not e.system_file)]
         if not candidates:
             # Nothing gradable: the newest other file stands for the student, graded as unreadable.
-            useful = newest_first([e for e in others if not e.system_file]) or newest_first(others)
+            useful = newest_first([e for e in others if not e.system_file])
             candidates, others = useful[:1], [e for e in others if e is not useful[0]]
-        ignored = [(e, "system_file" if e.system_file else "not_gradable") for e in others]
-        students.append(Student(student, candidates[0], candidates[1:], ignored))
+        ignored = [(e, ignored_reason(e)) for e in others]
+        owners = sorted({e.owner for e in entries if not e.system_file})
+        students.append(Student(student, candidates[0], candidates[1:], ignored,
+                                owners if len(owners) > 1 else []))
     return students
+
+
+def ignored_reason(entry):
+    """Why a file that is not the student's graded one was not read, in words for grades.csv."""
+    if entry.system_file:
+        return "system file"
+    if entry.refused:
+        return entry.refused
+    if entry.path.lower().endswith(EXPORT):
+        return f"a .zip that is not an Otter export ({entry.export})"
+    return "not a .py or .ipynb file"
 
 
 def _is_system(path):

@@ -7,11 +7,12 @@ import hashlib
 import html
 import json
 import os
+import re
 from functools import lru_cache
 from importlib import resources
 
 from .. import __version__
-from ..render import as_dict, as_text
+from ..render import as_dict, as_text, one_line, printable
 from ..steps import STEPS
 
 TEMP_SUFFIX = ".partial"
@@ -98,25 +99,45 @@ def write_outputs(out_dir, result, record, lang):
 
 
 def feedback_markdown(record, text, lang):
+    """The feedback as Markdown: names in code spans, the text in a fence nothing inside can close."""
     label = LABELS[lang]
-    lines = [f"# {label['title']} — {record['id']}", "", f"{label['file']}: `{record['file']}`"]
+    text = printable(text)
+    lines = [f"# {label['title']} — {markdown_text(record['id'])}", "", f"{label['file']}: {code_span(record['file'])}"]
     if record["superseded"]:
-        lines.append(f"{label['superseded']}: " + ", ".join(f"`{name}`" for name in record["superseded"]))
-    return "\n".join(lines) + "\n\n```text\n" + text + "```\n"
+        lines.append(f"{label['superseded']}: " + ", ".join(code_span(name) for name in record["superseded"]))
+    fence = "`" * max(3, longest_backtick_run(text) + 1)
+    return "\n".join(lines) + f"\n\n{fence}text\n" + text + ("" if text.endswith("\n") else "\n") + f"{fence}\n"
+
+
+def longest_backtick_run(text):
+    return max((len(run) for run in re.findall(r"`+", text)), default=0)
+
+
+def code_span(value):
+    """Inline code holding `value` on one line; its delimiters are longer than any backtick run inside."""
+    text = one_line(value)
+    ticks = "`" * (longest_backtick_run(text) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def markdown_text(value):
+    """Plain text in Markdown: one line, every ASCII punctuation mark backslash-escaped (no HTML, no markup)."""
+    return re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", one_line(value))
 
 
 def feedback_html(record, text, lang):
     label = LABELS[lang]
-    title = html.escape(f"{label['title']} — {record['id']}")
+    title = html.escape(one_line(f"{label['title']} — {record['id']}"))
     superseded = ""
     if record["superseded"]:
         superseded = (f"<p>{html.escape(label['superseded'])}: "
-                      + ", ".join(f"<code>{html.escape(n)}</code>" for n in record["superseded"]) + "</p>")
+                      + ", ".join(f"<code>{html.escape(one_line(n))}</code>" for n in record["superseded"]) + "</p>")
     return (f"<!doctype html>\n<html lang=\"{lang}\"><head><meta charset=\"utf-8\"><title>{title}</title>"
             "<style>body{font-family:sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}"
             "pre{background:#f6f8fa;padding:1rem;white-space:pre-wrap}</style></head><body>"
-            f"<h1>{title}</h1><p>{html.escape(label['file'])}: <code>{html.escape(record['file'])}</code></p>"
-            f"{superseded}<pre>{html.escape(text)}</pre></body></html>\n")
+            f"<h1>{title}</h1><p>{html.escape(label['file'])}: <code>{html.escape(one_line(record['file']))}</code></p>"
+            f"{superseded}<pre>{html.escape(printable(text))}</pre></body></html>\n")
 
 
 def gradescope_results(result, record, lang):

@@ -10,7 +10,7 @@ from multiprocessing.connection import wait
 
 import pandas as pd
 
-from ..render import Messages
+from ..render import Messages, one_line, printable
 from ..sandbox import linux
 from ..steps import STEPS, TOTAL_POINTS
 from .outputs import grader_version, write_atomic
@@ -23,15 +23,17 @@ HANGUL_FONTS = ("Noto Sans CJK KR", "Noto Sans KR", "NanumGothic", "Malgun Gothi
 WORDS = {
     "ko": {"title": "셀프 어텐션 실습 — 반 전체 채점 보고서", "summary": "요약", "students": "학생",
            "files": "받은 파일", "graded": "채점", "broken": "읽을 수 없는 파일", "errors": "채점 오류",
-           "superseded": "새 파일로 대체된 파일", "ignored": "제외한 파일", "mean": "평균", "median": "중앙값",
-           "full": "만점", "histogram": "점수 분포", "pass_rate": "단계별 통과율", "mistakes": "단계별 흔한 실수",
+           "superseded": "새 파일로 대체된 파일", "ignored": "제외한 파일",
+           "merged": "이름이 다른 학생인데 같은 ID 로 합쳐진 파일 (grades.csv 의 merged 행을 확인하십시오)",
+           "mean": "평균", "median": "중앙값", "full": "만점", "histogram": "점수 분포", "pass_rate": "단계별 통과율", "mistakes": "단계별 흔한 실수",
            "step": "단계", "mistake": "실수", "meaning": "뜻", "count": "학생 수", "share": "비율",
            "table": "전체 표", "chosen": "채점한 파일", "older": "대체된 파일", "none": "없음",
            "version": "채점기 버전"},
     "en": {"title": "Self-attention lab — class report", "summary": "Summary", "students": "Students",
            "files": "Files received", "graded": "Graded", "broken": "Unreadable files", "errors": "Grading errors",
-           "superseded": "Files superseded by newer ones", "ignored": "Files ignored", "mean": "Mean",
-           "median": "Median", "full": "Full marks", "histogram": "Score distribution",
+           "superseded": "Files superseded by newer ones", "ignored": "Files ignored",
+           "merged": "Files of differently named students under one id (check the 'merged' rows)",
+           "mean": "Mean", "median": "Median", "full": "Full marks", "histogram": "Score distribution",
            "pass_rate": "Pass rate per step", "mistakes": "Most frequent mistakes per step", "step": "Step",
            "mistake": "Mistake", "meaning": "Meaning", "count": "Students", "share": "Share",
            "table": "All files", "chosen": "Graded file", "older": "Superseded files", "none": "none",
@@ -41,13 +43,21 @@ WORDS = {
 
 def rows_for(student, record):
     """grades.csv rows of one student: the graded file, then every other file and why it was not graded."""
-    rows = [{"id": student.id, "file": record["file"], "total": record["total"],
-             **{name: record["steps"][name]["score"] for name in STEP_NAMES}, "status": record["status"]}]
+    chosen = student.chosen
+    rows = []
+    if chosen is not None:
+        rows.append({"id": student.id, "file": record["file"], "total": record["total"],
+                     **{name: record["steps"][name]["score"] for name in STEP_NAMES}, "status": record["status"]})
     for entry in student.superseded:
-        rows.append({"id": student.id, "file": entry.path, "status": f"superseded by {student.chosen.path}"})
+        if entry.path == chosen.path:
+            status = "superseded by a later archive member of the same name"
+        elif student.merged and entry.owner != chosen.owner:
+            status = f"merged: superseded by {chosen.path}, a file of another name ({chosen.owner})"
+        else:
+            status = f"superseded by {chosen.path}"
+        rows.append({"id": student.id, "file": entry.path, "status": status})
     for entry, reason in student.ignored:
-        why = "system file" if reason == "system_file" else "not a .py or .ipynb file"
-        rows.append({"id": student.id, "file": entry.path, "status": f"ignored: {why}"})
+        rows.append({"id": student.id, "file": entry.path, "status": f"ignored: {reason}"})
     return rows
 
 
@@ -55,9 +65,25 @@ def grades_table(rows):
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
+# A cell starting with one of these is a formula to Excel, LibreOffice and Google Sheets.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def spreadsheet_text(value):
+    """A text cell no spreadsheet runs: control characters made visible, a formula start quoted
+    with a leading "'" (OWASP's CSV injection advice). Numbers are left alone."""
+    if not isinstance(value, str):
+        return value
+    text = printable(value, newlines=False)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def write_grades(path, table):
+    safe = table.copy()
+    for column in ("id", "file", "status"):
+        safe[column] = safe[column].map(spreadsheet_text)
     # utf-8-sig: spreadsheet programs then read Korean names correctly.
-    write_atomic(path, "\ufeff" + table.to_csv(index=False))
+    write_atomic(path, "\ufeff" + safe.to_csv(index=False))
 
 
 def write_report(path, table, records, lang):
@@ -144,6 +170,7 @@ def report_html(table, records, lang):
         "errors": int(statuses.str.startswith("error").sum()),
         "superseded": int(statuses.str.startswith("superseded").sum()),
         "ignored": int(statuses.str.startswith("ignored").sum()),
+        "merged": int(statuses.str.startswith("merged").sum()),
         "mean": f"{totals.mean():.2f}" if len(totals) else "–",
         "median": f"{totals.median():.2f}" if len(totals) else "–",
         "full": int((totals >= TOTAL_POINTS).sum()),
@@ -159,7 +186,8 @@ def report_html(table, records, lang):
         f"<h2>{html.escape(words['mistakes'])}</h2>", _mistakes_table(records, words, say),
         f"<h2>{html.escape(words['superseded'])}</h2>", _superseded_table(records, words),
         f"<h2>{html.escape(words['table'])}</h2>",
-        table.to_html(index=False, na_rep="", classes="grades", border=0, float_format=lambda v: f"{v:g}"),
+        _displayed(table).to_html(index=False, na_rep="", classes="grades", border=0,
+                                  float_format=lambda v: f"{v:g}"),
     ]
     style = ("body{font-family:sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem}"
              "table{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid #ccc;padding:.2rem .5rem;"
@@ -167,6 +195,14 @@ def report_html(table, records, lang):
     return (f"<!doctype html>\n<html lang=\"{lang}\"><head><meta charset=\"utf-8\">"
             f"<title>{html.escape(words['title'])}</title><style>{style}</style></head><body>\n"
             + "\n".join(parts) + "\n</body></html>\n")
+
+
+def _displayed(table):
+    """The table as shown: control characters in names made visible (pandas escapes the HTML)."""
+    shown = table.copy()
+    for column in ("id", "file", "status"):
+        shown[column] = shown[column].map(lambda v: one_line(v) if isinstance(v, str) else v)
+    return shown
 
 
 def _share(flags):
@@ -189,7 +225,8 @@ def _mistakes_table(records, words, say):
 
 
 def _superseded_table(records, words):
-    rows = [{words["students"]: r["id"], words["chosen"]: r["file"], words["older"]: ", ".join(r["superseded"])}
+    rows = [{words["students"]: one_line(r["id"]), words["chosen"]: one_line(r["file"]),
+             words["older"]: ", ".join(one_line(name) for name in r["superseded"])}
             for r in records if r["superseded"]]
     if not rows:
         return f"<p>{html.escape(words['none'])}</p>"
