@@ -80,7 +80,7 @@ def main(argv=None):
 
 def run_check(args):
     from .grading import SandboxError, grade_bytes
-    from .render import as_dict, as_text, one_line, printable
+    from .render import as_dict, as_text, json_text, one_line, printable
     from .sandbox.runner import Zygote
 
     shown = one_line(args.submission)
@@ -95,7 +95,7 @@ def run_check(args):
         print(f"autograder: {error}; nothing was graded (try --no-sandbox to diagnose)", file=sys.stderr)
         return EXIT_CANNOT_RUN
     if args.json:
-        print(json_for_terminal(as_dict(result, args.lang)))
+        print(json_text(as_dict(result, args.lang), indent=2))
     else:
         print(printable(as_text(result, args.lang)), end="")
     return EXIT_ALL_PASSED if result.all_passed else EXIT_LOST_POINTS
@@ -107,6 +107,7 @@ def read_for_check(path, shown):
     Only a regular file is read (a link to one is followed; a FIFO, device or folder is refused
     without blocking), at most MAX_BYTES + 1 bytes; a .zip must be the one Otter's export() writes.
     """
+    from .render import one_line
     from .submission import MAX_BYTES, NotAnOtterExport, NotARegularFile, otter_export_notebook, read_regular_file
 
     try:
@@ -129,14 +130,6 @@ def read_for_check(path, shown):
                   "give the .py or .ipynb file, or the zip from grader.export()", file=sys.stderr)
             return None
     return data
-
-
-def json_for_terminal(data):
-    """JSON with every character a terminal could act on escaped (C1 controls, bidi marks too)."""
-    from .render import INVISIBLE
-
-    text = json.dumps(data, ensure_ascii=False, indent=2)
-    return INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def run_grade(args):

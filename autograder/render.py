@@ -45,6 +45,16 @@ def _escape(match):
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+def json_text(data, **options):
+    """JSON of `data` (Unicode kept readable) in which no character a terminal, an editor or a
+    browser acts on appears raw: JSON escapes C0 controls itself; C1 controls and bidirectional
+    marks are escaped here too. Loads back to exactly `data`."""
+    import json
+
+    text = json.dumps(data, ensure_ascii=False, **options)
+    return INVISIBLE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
 def one_line(value):
     """A value the student controls, in a line of feedback: it cannot start a line of its own."""
     return printable(value, newlines=False)

@@ -12,7 +12,7 @@ from functools import lru_cache
 from importlib import resources
 
 from .. import __version__
-from ..render import as_dict, as_text, one_line, printable
+from ..render import as_dict, as_text, json_text, one_line, printable
 from ..steps import STEPS
 
 TEMP_SUFFIX = ".partial"
@@ -95,7 +95,7 @@ def write_outputs(out_dir, result, record, lang):
     text = as_text(result, lang)
     write_atomic(paths["md"], feedback_markdown(record, text, lang))
     write_atomic(paths["html"], feedback_html(record, text, lang))
-    write_atomic(paths["json"], json.dumps(gradescope_results(result, record, lang), ensure_ascii=False))
+    write_atomic(paths["json"], json_text(gradescope_results(result, record, lang)))
 
 
 def feedback_markdown(record, text, lang):

@@ -50,7 +50,7 @@ def rows_for(student, record):
                      **{name: record["steps"][name]["score"] for name in STEP_NAMES}, "status": record["status"]})
     for entry in student.superseded:
         if entry.path == chosen.path:
-            status = "superseded by a later archive member of the same name"
+            status = f"superseded by {chosen.path} (archive member {chosen.index + 1}, the same name)"
         elif student.merged and entry.owner != chosen.owner:
             status = f"merged: superseded by {chosen.path}, a file of another name ({chosen.owner})"
         else:

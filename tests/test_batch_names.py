@@ -1,0 +1,80 @@
+"""Whose file is whose: only the part an LMS writes names the student, never the student's own file name."""
+import re
+
+import pytest
+
+from autograder.batch.collect import Naming, student_id
+
+
+def ids(paths, pattern=None):
+    naming = Naming(paths, pattern)
+    return {path: naming.identify(path)[0] for path in paths}
+
+
+@pytest.mark.parametrize("path, expected", [
+    # A Canvas student's own file named like a Moodle upload of student 10001.
+    ("mallory_10004_50005_x_10001_assignsubmission_file_.py", "10004"),
+    ("mallory_LATE_10004_50005_x_10001_assignsubmission_file_.py", "10004"),
+    # ... like a Blackboard upload of alice.
+    ("mallory_10004_50005_Lab 1_alice_attempt_2024-03-01-12-30-45_a.py", "10004"),
+    # A Moodle prefix followed by a Canvas- or Blackboard-looking original name.
+    ("Mallory Kim_10004_assignsubmission_file_x_10001_50000_y.py", "10004"),
+    ("Mallory Kim_10004_assignsubmission_file_Lab 1_alice_attempt_2024-03-01-12-30-45_a.py", "10004"),
+    # A Blackboard student's original name carrying another attempt prefix or a Moodle prefix.
+    ("Lab 1_mallory_attempt_2024-03-01-12-30-45_Lab 1_alice_attempt_2024-03-01-12-30-46_a.py", "mallory"),
+    ("Lab 1_mallory_attempt_2024-03-01-12-30-45_x_10001_assignsubmission_file_.py", "mallory"),
+])
+def test_the_students_own_file_name_never_names_another_student(path, expected):
+    assert student_id(path, 0) == expected
+
+
+def test_a_folder_inside_a_moodle_folder_is_the_students_own():
+    paths = ["Lab 1/Mallory_10004_assignsubmission_file_/Alice_10001_assignsubmission_file_/attention.py",
+             "Lab 1/Alice_10001_assignsubmission_file_/attention.py",
+             "Lab 1/Mallory_10004_assignsubmission_file_/kimminsu_10231_55001_attention.py"]
+    assert list(ids(paths).values()) == ["10004", "10001", "10004"]
+
+
+def test_a_moodle_class_of_one_student_with_a_lookalike_folder():
+    # One student: the wrapper and the student's folders are all shared; the outermost LMS folder wins.
+    paths = ["Kim_2001_assignsubmission_file_/Lee_2002_assignsubmission_file_/a.py",
+             "Kim_2001_assignsubmission_file_/Lee_2002_assignsubmission_file_/b.py"]
+    assert set(ids(paths).values()) == {"2001"}
+
+
+def test_a_moodle_full_name_that_contains_a_moodle_folder_name():
+    assert student_id("Eve_10001_assignsubmission_file__10004_assignsubmission_file_/a.py", 0) == "10004"
+
+
+def test_canvas_names_in_section_folders_are_students_not_the_folders():
+    paths = ["section_A/kim_10231_55001_attention.py", "section_A/lee_10232_55002_attention.ipynb",
+             "section_B/park_10233_55003_attention.py", "section_B/park_10233_55009_attention-1.py"]
+    assert list(ids(paths).values()) == ["10231", "10232", "10233", "10233"]
+
+
+@pytest.mark.parametrize("paths, expected", [
+    (["Lab 1_kim_ms_attempt_2024-03-01-12-30-45_attention.py"], ["kim_ms"]),
+    (["Lab 1_final_kim_ms_attempt_2024-03-01-12-30-45.txt"], ["final_kim_ms"]),  # a space decides alone
+    (["Lab1_kim_ms_attempt_2024-03-01-12-30-45_a.py", "Lab1_lee_attempt_2024-03-01-12-30-45_a.py"],
+     ["kim_ms", "lee"]),
+    (["Lab_1_kim_ms_attempt_2024-03-01-12-30-45_a.py", "Lab_1_lee_j_attempt_2024-03-01-12-30-45_a.py",
+      "Lab_1_park_attempt_2024-03-01-12-30-45_a.py"], ["kim_ms", "lee_j", "park"]),
+])
+def test_blackboard_usernames_keep_their_underscores(paths, expected):
+    assert list(ids(paths).values()) == expected
+
+
+def test_id_pattern_takes_the_leftmost_match_the_lms_part():
+    pattern = re.compile(r"_(?P<id>\d{5})_")
+    assert student_id("mallory_10004_50005_x_10001_assignsubmission_file_.py", 0, pattern) == "10004"
+
+
+def test_owners_tell_different_names_apart_and_same_names_together():
+    naming = Naming(["kimminsu_10231_55001_a.py", "kimminsu_LATE_10231_55002_a.py", "lee_10231_55003_a.py"])
+    owners = [naming.identify(p)[1] for p in ("kimminsu_10231_55001_a.py", "kimminsu_LATE_10231_55002_a.py",
+                                               "lee_10231_55003_a.py")]
+    assert owners[0] == owners[1] != owners[2]
+    stems = Naming(["kim.py", "kim.ipynb", "kim minsu.py", "kim_minsu.py"])
+    assert stems.identify("kim.py") == stems.identify("kim.ipynb")
+    assert stems.identify("kim minsu.py")[0] == stems.identify("kim_minsu.py")[0]
+    assert stems.identify("kim minsu.py")[1] != stems.identify("kim_minsu.py")[1]
