@@ -381,3 +381,69 @@ def test_check_refuses_other_zips_and_what_is_not_a_file_without_hanging(tmp_pat
         finished = check(path, timeout=60)
         assert finished.returncode == 2 and word in finished.stderr, finished.stderr
         assert "Traceback" not in finished.stderr
+
+
+# Every display attack of the hostile corpus, through both commands ----------------------------------
+
+DISPLAY_ATTACKS = sorted(p for p in (ROOT / "tests" / "hostile").iterdir() if p.name.startswith("display__"))
+RAW = ("\x1b", "\x9b", "\x07", "\u202e", "\u2066", "\u2028")
+
+
+@pytest.mark.parametrize("path", DISPLAY_ATTACKS, ids=lambda p: p.name)
+def test_check_shows_display_attacks_as_text(path):
+    for extra in ((), ("--json",)):
+        finished = check(path, *extra)
+        assert finished.returncode == 1, finished.stderr
+        assert not any(ch in finished.stdout + finished.stderr for ch in RAW)
+        assert "\n# Total" not in finished.stdout and "<script>" not in finished.stdout.split("\n", 1)[0]
+
+
+# 5. Whatever some submissions do, the class is graded as if they were not there ---------------------
+
+HONEST = {"kimminsu_10231_55001_attention.py": (SAMPLES / "kimminsu_10231_55001_attention.py").read_bytes(),
+          "leejiwon_10232_55002_attention.ipynb": NOTEBOOK,
+          "parkseoyeon_10233_55003_attention.py": (SAMPLES / "parkseoyeon_10233_55003_attention.py").read_bytes(),
+          "choi_10240_55040_attention.py": CORRECT}
+
+
+def test_the_nastiest_class_is_graded_and_honest_grades_equal_a_clean_run(tmp_path, export_zip):
+    clean, nasty = tmp_path / "clean", tmp_path / "nasty"
+    for folder in (clean, nasty):
+        for name, data in HONEST.items():
+            write(folder / name, data, age_days=1)
+    write(clean / "han_10241_55041_export.zip", export_zip, age_days=1)
+    write(nasty / "han_10241_55041_export.zip", export_zip, age_days=1)
+    # 1: a newer upload named to be filed as kimminsu (10231)
+    write(nasty / "mallory_10004_50005_x_10231_assignsubmission_file_.py", STUB)
+    # 2: formulas, escape sequences and a fence-breaking exception
+    for name in ("=cmd|' /C calc'!A0.py", "@SUM(1).py", ANSI_NAME):
+        write(nasty / name, CORRECT)
+    write(nasty / "fence_10005_1_attention.py", FENCE_BREAKER)
+    for attack in DISPLAY_ATTACKS:
+        write(nasty / attack.name, attack.read_bytes())
+    # 3: links, a FIFO, a device, a folder link; zips with links, traversal, bombs
+    (nasty / "link_10006_1_attention.py").symlink_to(REFERENCE)
+    os.mkfifo(nasty / "fifo_10007_1_attention.py")
+    (nasty / "zero_10008_1_attention.py").symlink_to("/dev/zero")
+    (nasty / "samples_link").symlink_to(SAMPLES)
+    write(nasty / "bomb_10009_1_export.zip", zip_bytes([bomb_member("a.ipynb"), ("__zip_filename__", b"e")]))
+    write(nasty / "plain_10010_1_sub.zip", zip_bytes([symlink_member("attention.py", b"/etc/passwd"),
+                                                     ("../../x.py", CORRECT)]))
+    # 4: an export whose log is a pickle that would run code when loaded
+    evil_log = b"cos\nsystem\n(S'touch " + str(tmp_path / "pwned").encode() + b"'\ntR."
+    write(nasty / "log_10011_1_export.zip", zip_bytes([("attention.ipynb", NOTEBOOK), (".OTTER_LOG", evil_log),
+                                                       ("__zip_filename__", b"e.zip")]))
+    results = {}
+    for name, folder in (("clean", clean), ("nasty", nasty)):
+        out = tmp_path / f"out-{name}"
+        finished = grade(folder, out, "--timeout", "3", timeout=400)
+        assert finished.returncode == 0, finished.stderr[-3000:]
+        results[name] = {r["file"]: r for r in rows_of(out)}
+    assert not (tmp_path / "pwned").exists()
+    honest_files = [*HONEST, "han_10241_55041_export.zip"]
+    for file in honest_files:
+        assert results["nasty"][file] == results["clean"][file], file
+        assert results["clean"][file]["status"] == "graded"
+    assert results["nasty"]["log_10011_1_export.zip"]["total"] == results["clean"]["leejiwon_10232_55002_attention.ipynb"]["total"]
+    expected_rows = len(honest_files) + 3 + 1 + len(DISPLAY_ATTACKS) + 1 + 3 + 1 + 2 + 1
+    assert len(results["nasty"]) == expected_rows
