@@ -86,7 +86,7 @@ def otter_export_notebook(data):
     """
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, ValueError, EOFError, NotImplementedError) as error:
+    except (zipfile.BadZipFile, ValueError, EOFError, NotImplementedError, OverflowError, OSError) as error:
         raise NotAnOtterExport(f"not a readable zip: {error}"[:200], "unreadable") from None
     with archive:
         members = archive.infolist()
@@ -109,7 +109,8 @@ def otter_export_notebook(data):
         try:
             with archive.open(notebook) as handle:
                 content = handle.read(MAX_BYTES + 1)
-        except (zipfile.BadZipFile, RuntimeError, NotImplementedError, EOFError, ValueError, OSError) as error:
+        except (zipfile.BadZipFile, RuntimeError, NotImplementedError, EOFError, ValueError, OSError,
+                OverflowError) as error:
             raise NotAnOtterExport(f"the notebook in the zip cannot be read: {error}"[:200], "unreadable") from None
         if len(content) > MAX_BYTES:
             raise NotAnOtterExport(f"more than {MAX_BYTES}", "too_large")

@@ -332,6 +332,20 @@ def test_other_zips_are_refused_with_the_reason(members, problem):
     assert read_submission("x.zip", b"PK\x03\x04 not a zip").problem == "unreadable"
 
 
+def test_a_damaged_export_is_a_reason_never_an_exception(export_zip):
+    import random
+
+    rng = random.Random(7)
+    problems = set()
+    for _ in range(300):
+        damaged = bytearray(export_zip)
+        for _ in range(rng.randint(1, 8)):
+            damaged[rng.randrange(len(damaged))] = rng.randrange(256)
+        damaged = damaged[:rng.randrange(len(damaged) // 2, len(damaged) + 1)]
+        problems.add(read_submission("export.zip", bytes(damaged)).problem)
+    assert "unreadable" in problems
+
+
 def test_the_otter_log_is_never_read(export_zip, monkeypatch):
     opened = []
     real_open = zipfile.ZipFile.open
@@ -447,3 +461,11 @@ def test_the_nastiest_class_is_graded_and_honest_grades_equal_a_clean_run(tmp_pa
     assert results["nasty"]["log_10011_1_export.zip"]["total"] == results["clean"]["leejiwon_10232_55002_attention.ipynb"]["total"]
     expected_rows = len(honest_files) + 3 + 1 + len(DISPLAY_ATTACKS) + 1 + 3 + 1 + 2 + 1
     assert len(results["nasty"]) == expected_rows
+
+
+def test_grade_refuses_a_fifo_or_device_as_the_class_without_hanging(tmp_path):
+    fifo = tmp_path / "class.zip"
+    os.mkfifo(fifo)
+    for path in (fifo, pathlib.Path("/dev/zero")):
+        finished = grade(path, tmp_path / "out", timeout=60)
+        assert finished.returncode == 2 and "neither a folder nor a .zip" in finished.stderr

@@ -198,3 +198,25 @@ def test_passed_steps_are_one_line_and_json_keeps_its_shape(plan):
     assert report["steps"][0]["feedback"].count("\n") == 1
     text = as_text(SubmissionResult("s.py", steps), "ko")
     assert "합계" in text.splitlines()[-1]
+
+
+# Strings the student controls --------------------------------------------------------------
+
+CONTROLS = ("\x1b", "\x9b", "\x07", "\r", "\u202e", "\u2028")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_student_strings_stay_on_their_line_and_never_reach_a_terminal_raw(plan, lang):
+    error = {"type": "\x1b[2JEvil\u202e", "message": "a\n# Total 10 / 10\x1b[32m\r\x9b0m",
+             "frames": [["attention\x07.py", 20, "mix\u2028", "return 1  # \x1b]0;title\x07"]]}
+    text = step_feedback(result_for(plan, "mix", lambda p: CallOutcome("raised", error=error)), lang)
+    assert not any(ch in text for ch in CONTROLS)
+    assert "\\x1b[2JEvil\\u202e: a\\n# Total 10 / 10\\x1b[32m\\r\\x9b0m" in text
+    assert not any(line.startswith("# Total") for line in text.split("\n"))
+    notes = [{"code": "load_error", "filename": "<cell 1>\n", "line": 3, "type": "X\x1b", "message": "m\nn"},
+             {"code": "problem", "problem": "not_utf8", "detail": "byte 3\x1b[31m\n"}]
+    result = SubmissionResult("s\x1b.py", [result_for(plan, s.name, lambda p: returned(p, answer(p)))
+                                            for s in STEPS], notes)
+    for shown in (as_text(result, lang), str(as_dict(result, lang))):
+        assert not any(ch in shown for ch in CONTROLS)
+    assert as_dict(result, lang)["submission"] == "s\\x1b.py"
