@@ -78,3 +78,17 @@ def test_owners_tell_different_names_apart_and_same_names_together():
     assert stems.identify("kim.py") == stems.identify("kim.ipynb")
     assert stems.identify("kim minsu.py")[0] == stems.identify("kim_minsu.py")[0]
     assert stems.identify("kim minsu.py")[1] != stems.identify("kim_minsu.py")[1]
+
+
+def test_students_own_folders_name_them_whatever_their_files_are_called():
+    paths = ["class/10001/attention.py", "class/10004/bob_10001_50009_attention.py", "class/10004/notes.py",
+             "class/student07/kimminsu_10231_55001_attention.py", "class/student08/kimminsu_10231_55001_attention.py"]
+    assert list(ids(paths).values()) == ["10001", "10004", "10004", "student07", "student08"]
+
+
+def test_a_folder_of_two_lms_named_students_makes_every_folder_a_group():
+    paths = ["class/10001/attention.py", "class/10004/bob_10001_50009_a.py", "class/10004/carol_10009_50010_b.py"]
+    naming = Naming(paths)
+    found = [naming.identify(p) for p in paths]
+    assert [student for student, _ in found] == ["10001", "10001", "10009"]
+    assert found[0][1] != found[1][1]  # different owners under one id: reported as merged

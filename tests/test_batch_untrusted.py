@@ -114,7 +114,9 @@ def test_a_canvas_upload_named_like_moodle_does_not_replace_another_students_gra
 def test_files_of_differently_named_students_under_one_id_stop_the_run_loudly(tmp_path):
     root = tmp_path / "class"
     write(root / "wrapper" / "10001" / "attention.py", CORRECT, age_days=2)
-    write(root / "wrapper" / "10004" / "bob_10001_50009_attention.py", STUB)  # a Canvas lookalike
+    # Two Canvas lookalikes make the student folders look like section folders: the loud case.
+    write(root / "wrapper" / "10004" / "bob_10001_50009_attention.py", STUB)
+    write(root / "wrapper" / "10004" / "carol_10009_50010_attention.py", STUB)
     write(root / "wrapper" / "10002" / "attention.py", CORRECT)
     out = tmp_path / "out"
     finished = grade(root, out)
@@ -123,7 +125,8 @@ def test_files_of_differently_named_students_under_one_id_stop_the_run_loudly(tm
     rows = rows_of(out)  # still written: nothing is lost
     merged = [r for r in rows if r["status"].startswith("merged:")]
     assert len(merged) == 1 and merged[0]["id"] == "10001"
-    assert {r["id"] for r in rows} == {"10001", "10002"}
+    assert {r["id"] for r in rows} == {"10001", "10002", "10009"}
+    assert merged[0]["file"] == "wrapper/10001/attention.py"  # the newer lookalike was graded: hence exit 3
     allowed = grade(root, out, "--allow-merged-ids")
     assert allowed.returncode == 0 and "WARNING" in allowed.stderr
 

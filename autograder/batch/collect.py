@@ -263,6 +263,10 @@ class Naming:
     one inside it), the prefix of a Canvas, Blackboard or Moodle file name (when several rules
     match, the one whose prefix ends first: the student's own file name comes after it), then
     the student's folder below a shared wrapper, then the file name. --id-pattern comes first.
+
+    Folders below the wrapper are either the students' own (a TA's layout: the folder names the
+    student, whatever the files inside are called) or groups of LMS-named files (section
+    folders): when any of them holds LMS names of two students, all of them are groups.
     """
 
     def __init__(self, paths, id_pattern=None):
@@ -270,6 +274,13 @@ class Naming:
         real = [_without_system_dirs(p) for p in paths if not _is_system(p)]
         self.depth = shared_depth(real)
         self.assignment = _blackboard_assignment([BLACKBOARD.match(p.split("/")[-1]) for p in real])
+        owners = {}
+        for path in real:
+            parts = path.split("/")
+            named = self._from_file_name(parts[-1]) if len(parts) - self.depth > 1 else None
+            if named is not None:
+                owners.setdefault(parts[self.depth], set()).add(named[2])
+        self.grouping_folders = any(len(names) > 1 for names in owners.values())
 
     def identify(self, path):
         """(student id, owner): the owner says which rule named it and from what raw text."""
@@ -283,11 +294,11 @@ class Naming:
             if match:
                 return safe_id(match["id"]), f"moodle folder:{part}"
         folder = "/".join(parts[:-1])
-        named = self._from_file_name(parts[-1])
+        inner = parts[self.depth:]
+        named = self._from_file_name(parts[-1]) if len(inner) == 1 or self.grouping_folders else None
         if named is not None:
             rule, student, raw = named
             return safe_id(student), f"{rule}:{folder}/{raw}"
-        inner = parts[self.depth:]
         if len(inner) > 1:
             return safe_id(inner[0]), f"folder:{'/'.join(parts[:self.depth + 1])}"
         stem = os.path.splitext(parts[-1])[0]
