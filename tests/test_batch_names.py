@@ -92,3 +92,13 @@ def test_a_folder_of_two_lms_named_students_makes_every_folder_a_group():
     found = [naming.identify(p) for p in paths]
     assert [student for student, _ in found] == ["10001", "10001", "10009"]
     assert found[0][1] != found[1][1]  # different owners under one id: reported as merged
+
+
+def test_hangul_names_decomposed_by_macos_are_the_same_student():
+    import unicodedata
+
+    composed, decomposed = "김민수.py", unicodedata.normalize("NFD", "김민수.ipynb")
+    naming = Naming([composed, decomposed])
+    assert naming.identify(composed) == (naming.identify(decomposed)[0], naming.identify(composed)[1])
+    assert naming.identify(composed)[1] == naming.identify(decomposed)[1]
+    assert naming.identify(decomposed)[0] == "김민수"

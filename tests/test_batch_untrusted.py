@@ -472,3 +472,12 @@ def test_grade_refuses_a_fifo_or_device_as_the_class_without_hanging(tmp_path):
     for path in (fifo, pathlib.Path("/dev/zero")):
         finished = grade(path, tmp_path / "out", timeout=60)
         assert finished.returncode == 2 and "neither a folder nor a .zip" in finished.stderr
+
+
+def test_ids_that_differ_only_in_case_are_reported(tmp_path):
+    root = tmp_path / "class"
+    write(root / "Kim.py", CORRECT)
+    write(root / "kim.py", CORRECT)
+    finished = grade(root, tmp_path / "out")
+    assert finished.returncode == 3 and "differ only in case" in finished.stderr and "Kim, kim" in finished.stderr
+    assert len(rows_of(tmp_path / "out")) == 2

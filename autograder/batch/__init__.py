@@ -9,7 +9,7 @@ import re
 import sys
 import time
 
-from ..render import printable
+from ..render import one_line, printable
 from ..submission import MAX_BYTES
 from .collect import EXPORT, Source, group_students
 from .outputs import fingerprint, load_record, remove_temporaries
@@ -68,22 +68,39 @@ def _grade_class(source, args, limits, zygotes):
         reporter.close()
     print(printable(_summary(ordered, table, len(resumed), time.monotonic() - started, report)))
     merged = [s for s in students if s.merged]
-    if merged:
-        print(merged_warning(merged, getattr(args, "allow_merged_ids", False)), file=sys.stderr)
-        if not getattr(args, "allow_merged_ids", False):
+    clashes = case_clashes(s.id for s in students)
+    if merged or clashes:
+        allowed = getattr(args, "allow_merged_ids", False)
+        print(merged_warning(merged, clashes, allowed), file=sys.stderr)
+        if not allowed:
             return EXIT_MERGED_IDS
     return EXIT_DONE
 
 
-def merged_warning(students, allowed):
-    """The loud part: files whose names say different students, filed under one id."""
-    lines = [f"autograder: WARNING: {len(students)} student id(s) hold files of differently named students; "
-             "one file was graded for each id and the others are listed as superseded:"]
-    for student in students:
-        lines.append(f"  {student.id}: " + "; ".join(student.merged))
-    lines.append("  Check these rows in grades.csv (status 'merged: ...'), or give --id-pattern. "
+def case_clashes(ids):
+    """Groups of ids that differ only in case: their feedback files are one file on macOS or Windows."""
+    groups = {}
+    for student in ids:
+        groups.setdefault(student.casefold(), []).append(student)
+    return [sorted(group) for group in groups.values() if len(group) > 1]
+
+
+def merged_warning(students, clashes, allowed):
+    """The loud part: files whose names say different students, filed under one id (or under ids
+    a case-insensitive disk cannot tell apart)."""
+    lines = []
+    if students:
+        lines.append(f"autograder: WARNING: {len(students)} student id(s) hold files of differently named "
+                     "students; one file was graded for each id and the others are listed as 'merged: ...':")
+        lines.extend(f"  {student.id}: " + "; ".join(one_line(owner) for owner in student.merged)
+                     for student in students)
+    if clashes:
+        lines.append("autograder: WARNING: ids that differ only in case (their feedback/ and results/ files "
+                     "overwrite each other on macOS and Windows disks):")
+        lines.extend("  " + ", ".join(group) for group in clashes)
+    lines.append("  Check these rows in grades.csv, or give --id-pattern. "
                  + ("--allow-merged-ids was given: exit status 0." if allowed else
-                    "Exit status 3; --allow-merged-ids accepts the merge."))
+                    "Exit status 3; --allow-merged-ids accepts them."))
     return printable("\n".join(lines))
 
 

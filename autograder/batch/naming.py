@@ -4,6 +4,7 @@ Pure text work on paths relative to the class root ("/" separators).
 """
 import os
 import re
+import unicodedata
 
 # Left by operating systems and editors, never by the student on purpose.
 SYSTEM_DIRS = {"__MACOSX", ".ipynb_checkpoints", "__pycache__", ".git"}
@@ -34,7 +35,7 @@ class Naming:
 
     def __init__(self, paths, id_pattern=None):
         self.pattern = re.compile(id_pattern) if isinstance(id_pattern, str) else id_pattern
-        real = [_without_system_dirs(p) for p in paths if not is_system_path(p)]
+        real = [_without_system_dirs(unicodedata.normalize("NFC", p)) for p in paths if not is_system_path(p)]
         self.depth = shared_depth(real)
         self.assignment = _blackboard_assignment([BLACKBOARD.match(p.split("/")[-1]) for p in real])
         owners = {}
@@ -46,7 +47,11 @@ class Naming:
         self.grouping_folders = any(len(names) > 1 for names in owners.values())
 
     def identify(self, path):
-        """(student id, owner): the owner says which rule named it and from what raw text."""
+        """(student id, owner): the owner says which rule named it and from what raw text.
+
+        Names are compared in Unicode NFC: macOS writes Hangul decomposed (NFD), Windows composed.
+        """
+        path = unicodedata.normalize("NFC", path)
         if self.pattern is not None:
             match = self.pattern.search(path)
             if match:
