@@ -119,7 +119,8 @@ def _blackboard_assignment(matches):
 
 
 def _without_system_dirs(path):
-    return "/".join(part for part in path.split("/") if part not in SYSTEM_DIRS)
+    """The path as it names its student: no system folders, no empty, '.' or '..' parts."""
+    return "/".join(part for part in path.split("/") if part not in SYSTEM_DIRS and part not in ("", ".", ".."))
 
 
 def student_id(path, depth, id_pattern=None):
