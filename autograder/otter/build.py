@@ -75,7 +75,8 @@ def build(out, assignments=ROOT / "assignments", step_seconds=10.0, lang="ko", s
           image=None):
     """Write both halves under `out`; raise BuildError when the zip does not grade as it must.
 
-    `image`: an emulation.GradingImage to self-check in (a fresh one is made when None).
+    `image`: an emulation.GradingImage to self-check in (a fresh venv is made when None; a given
+    one keeps its venv, and the zip's setup.sh installs this build's wheel into it).
     """
     out, assignments = pathlib.Path(out), pathlib.Path(assignments)
     if step_seconds <= 0 or memory_mb < 256:
@@ -221,7 +222,7 @@ def check_zip(zip_path, assignments, image=None):
         try:
             if image is None:
                 image = GradingImage(pathlib.Path(work) / "image")
-                image.install(zip_path)
+            image.install(zip_path)
             graded = {label: image.grade(zip_path, {NOTEBOOK: data})
                       for label, data in (("reference", reference), ("stubs", stubs))}
         except EmulationError as error:
@@ -229,6 +230,8 @@ def check_zip(zip_path, assignments, image=None):
     lines, problems = [], []
     for label, want_full in (("reference", True), ("stubs", False)):
         run = graded[label]
+        if run.returncode != 0:
+            problems.append(f"{label}: run_autograder exited {run.returncode}:\n{run.output[-1500:]}")
         scores = {t["name"]: (t["score"], t["max_score"]) for t in run.results["tests"] if "max_score" in t}
         for step in STEPS:
             score, max_score = scores.get(step.name, (None, None))

@@ -77,7 +77,9 @@ class GradingImage:
         return environment
 
     def grade(self, zip_path, files, private_mount=False, timeout=600):
-        """Run the zip's run_autograder on one submission ({relative path: bytes}) as Gradescope does.
+        """Run the zip's run_autograder on one submission as Gradescope does.
+
+        files: {relative path: bytes, or a pathlib.Path the file is a symbolic link to}.
 
         private_mount: lay the folders out at the real /autograder, in a private mount namespace
         (root only); otherwise at a temporary root named by AUTOGRADER_ROOT.
@@ -88,7 +90,10 @@ class GradingImage:
             for relative, data in files.items():
                 target = root / "submission" / relative
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(data)
+                if isinstance(data, pathlib.Path):
+                    target.symlink_to(data)  # a link the student planted
+                else:
+                    target.write_bytes(data)
             (root / "submission").mkdir(parents=True, exist_ok=True)
             (root / "results").mkdir()
             (root / "submission_metadata.json").write_text("{}", "utf-8")

@@ -30,19 +30,32 @@ DEFAULT_SETTINGS = {"lang": "ko", "step_seconds": 10.0, "memory_mb": 1024, "visi
 
 def main(argv=None):
     root = pathlib.Path(os.environ.get("AUTOGRADER_ROOT", ROOT))
-    settings = load_settings(root / "source" / CONFIG)
+    results = root / "results" / "results.json"
     try:
-        name, data, problem = choose_submission(root / "submission")
-    except Exception:  # never expected; still, the student gets a results.json
-        traceback.print_exc()
-        name, data, problem = "submission", None, ("grader_failed", "reading the submission")
-    result, status = grade_safely(name, data, problem, settings)
-    from .results import gradescope_results
+        settings = load_settings(root / "source" / CONFIG)
+        try:
+            name, data, problem = choose_submission(root / "submission")
+        except Exception:  # never expected; still, the student gets a results.json
+            traceback.print_exc()
+            name, data, problem = "submission", None, ("grader_failed", "reading the submission")
+        result, status = grade_safely(name, data, problem, settings)
+        from .results import gradescope_results
 
-    write_json(root / "results" / "results.json",
-               gradescope_results(result, settings["lang"], settings["visibility"]))
+        write_json(results, gradescope_results(result, settings["lang"], settings["visibility"]))
+    except Exception:  # the package itself is broken: results.json says so, in plain words
+        traceback.print_exc()
+        write_json(results, GRADER_BROKEN)
+        return 1
     print(f"{result.submission}: {result.score:g} / {result.max_score:g}")
     return status
+
+
+GRADER_BROKEN = {"score": 0, "stdout_visibility": "hidden",
+                 "output": "채점기가 이 제출물을 채점하지 못했습니다. 학생의 잘못이 아니니 조교에게 다시 채점을 "
+                           "요청하세요.\nThe grader could not grade this submission. This is not your fault: "
+                           "ask your TA to grade it again.",
+                 "tests": [{"name": "Autograder error", "status": "failed", "visibility": "visible",
+                            "output": "see the autograder's output (visible to instructors)"}]}
 
 
 def load_settings(path):
@@ -60,12 +73,14 @@ def load_settings(path):
 
 def grade_safely(name, data, problem, settings):
     """(SubmissionResult, exit status): a failure of the grader itself is graded as such, status 1."""
-    from ..grading import broken, grade_bytes
-    from ..sandbox.runner import Limits, Zygote
+    from ..grading import broken
 
     if problem:
         return broken(name, *problem), 0
     try:
+        from ..grading import grade_bytes
+        from ..sandbox.runner import Limits, Zygote
+
         seconds = float(settings["step_seconds"])
         limits = Limits(step_seconds=seconds, load_seconds=seconds,
                         memory_bytes=int(settings["memory_mb"]) * 1024 * 1024)
