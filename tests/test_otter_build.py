@@ -260,3 +260,29 @@ def test_remove_untrusted_deletes_logs_and_pickles_anywhere(tmp_path):
 def test_build_refuses_assignments_without_the_notebook(tmp_path):
     with pytest.raises(otter_build.BuildError, match="self_attention_lab.ipynb"):
         otter_build.build(tmp_path / "out", assignments=tmp_path, self_check=False)
+
+
+def test_the_plugin_stands_in_for_otters_kernel_once_and_refuses_other_otter_versions(tmp_path, monkeypatch):
+    import otter
+    from otter.run.run_autograder.runners import python_runner
+    from otter.run.run_autograder.utils import OtterRuntimeError
+
+    from autograder.otter.plugin import EngineGrading, EngineResults
+
+    submission = tmp_path / "self_attention_lab.py"
+    submission.write_text(SOLUTION.read_text("utf-8"), "utf-8")
+    (tmp_path / ".OTTER_LOG").write_bytes(b"never loaded")
+    original = python_runner.grade_notebook
+    plugin = EngineGrading(str(submission), {}, {"lang": "en", "step_seconds": 5})
+    plugin.before_grading(None)
+    try:
+        assert python_runner.grade_notebook is not original
+        results = python_runner.grade_notebook(str(submission), script=True)
+    finally:
+        python_runner.grade_notebook = original
+    assert isinstance(results, EngineResults) and not (tmp_path / ".OTTER_LOG").exists()
+    assert results.to_gradescope_dict(None)["score"] == TOTAL_POINTS
+    monkeypatch.setattr(otter, "__version__", "7.1.0")
+    with pytest.raises(OtterRuntimeError, match="7.0.0"):
+        EngineGrading(str(submission), {}, {}).before_grading(None)
+    assert python_runner.grade_notebook is original

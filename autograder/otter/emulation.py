@@ -7,6 +7,7 @@ Used by the build's self-check (at a private root) and by the test suite (also a
 import json
 import os
 import pathlib
+import shlex
 import shutil
 import subprocess
 import sys
@@ -101,9 +102,10 @@ class GradingImage:
             shutil.copy2(root / "source" / "run_autograder", root / "run_autograder")
             if private_mount:
                 os.makedirs("/autograder", exist_ok=True)
-                script = (f"mount -t tmpfs -o mode=755 tmpfs /autograder && cp -a {root}/. /autograder/"
+                staged = shlex.quote(str(root))
+                script = (f"mount -t tmpfs -o mode=755 tmpfs /autograder && cp -a {staged}/. /autograder/"
                           f" && cd /autograder/submission && /autograder/run_autograder; status=$?;"
-                          f" cp /autograder/results/results.json {root}/results/ 2>/dev/null; exit $status")
+                          f" cp /autograder/results/results.json {staged}/results/ 2>/dev/null; exit $status")
                 command = ["unshare", "--mount", "--propagation", "private", "bash", "-c", script]
                 environment, cwd = self.environment(), "/"
             else:

@@ -16,7 +16,7 @@ from otter.run.run_autograder.runners import python_runner
 from otter.run.run_autograder.utils import OtterRuntimeError
 from otter.test_files import GradingResults
 
-from .gradescope import DEFAULT_SETTINGS, grade_safely
+from .gradescope import DEFAULT_SETTINGS, grade_safely, read_regular
 from .results import gradescope_results
 
 SUPPORTED_OTTER = "7.0.0"
@@ -51,9 +51,8 @@ class EngineGrading(AbstractOtterPlugin):
         remove_untrusted(os.path.dirname(self.submission_path))
         settings = {**DEFAULT_SETTINGS, **(self.plugin_config or {})}
         name = os.path.basename(self.submission_path)
-        with open(self.submission_path, "rb") as handle:
-            data = handle.read()
-        result, _ = grade_safely(name, data, None, settings)
+        data, problem = read_regular(self.submission_path)
+        result, _ = grade_safely(name, data, problem, settings)
         engine = EngineResults(gradescope_results(result, settings["lang"], settings["visibility"]))
         original = python_runner.grade_notebook
 
