@@ -33,6 +33,19 @@ def build_parser():
 
     build = commands.add_parser("build", help="build the student half and the Otter autograder zip")
     build.add_argument("--out", required=True, help="folder to write student/ and autograder/ into")
+    build.add_argument("--lang", choices=("ko", "en"), default="ko", help="feedback language (default ko)")
+    build.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                       help="seconds each step may run on the LMS (default 10)")
+    build.add_argument("--memory-mb", type=int, default=1024, metavar="MB",
+                       help="memory a submission may use on the LMS (default 1024)")
+    build.add_argument("--visibility", choices=("visible", "after_published", "hidden"),
+                       default="after_published",
+                       help="when students see each step's score and full feedback: at once, after "
+                            "grades are published (default), or never; public feedback is always shown")
+    build.add_argument("--requirements", metavar="FILE",
+                       help="more pip requirements for the grading image (e.g. packages students may import)")
+    build.add_argument("--setup-script", metavar="FILE",
+                       help="shell commands setup.sh runs before pip (e.g. apt-get install ...)")
     return parser
 
 

@@ -14,7 +14,7 @@ from autograder.grading import grade_file
 from autograder.hidden import hidden_cases
 from autograder.otter import build as otter_build
 from autograder.otter.plugin import remove_untrusted
-from autograder.otter.results import otter_test_files, public_view
+from autograder.otter.results import gradescope_results, public_view
 from autograder.render import step_feedback
 from autograder.steps import STEPS, TOTAL_POINTS
 
@@ -96,28 +96,56 @@ def test_test_files_are_otter_exception_tests_worth_the_step_points(built):
         assert all(not case.hidden for case in test_file.test_cases)
 
 
-def test_autograder_half_is_one_otter_zip_carrying_the_engine(built):
+def test_autograder_half_is_one_zip_carrying_the_engine_and_a_lean_setup(built):
     zips = list((built["zip"].parent).iterdir())
     assert zips == [built["zip"]] and built["zip"].suffix == ".zip"
     with zipfile.ZipFile(built["zip"]) as archive:
         members = set(archive.namelist())
-        assert {"run_autograder", "run_otter.py", "setup.sh", "environment.yml", "otter_config.json"} <= members
-        assert {f"tests/{s.name}.py" for s in STEPS} <= members
         wheels = [m for m in members if m.startswith("files/") and m.endswith(".whl")]
         assert len(wheels) == 1
+        assert members == {"run_autograder", "setup.sh", "requirements.txt", "otter_config.json",
+                           *wheels, *(f"tests/{s.name}.py" for s in STEPS)}
+        modes = {info.filename: info.external_attr >> 16 for info in archive.infolist()}
         config = json.loads(archive.read("otter_config.json"))
-        environment = archive.read("environment.yml").decode()
+        setup = archive.read("setup.sh").decode()
+        commands = "\n".join(line for line in setup.splitlines() if not line.lstrip().startswith("#"))
+        run = archive.read("run_autograder").decode()
+        requirements = archive.read("requirements.txt").decode().split()
         wheel_bytes = archive.read(wheels[0])
+    assert modes["run_autograder"] & 0o111 and modes["setup.sh"] & 0o111
     assert config["plugins"][0].keys() == {otter_build.PLUGIN}
-    assert config["show_hidden"] and not config["grade_from_log"]
-    for requirement in ("numpy", "pandas", "otter-grader", f"/autograder/source/{wheels[0]}"):
-        assert requirement in environment
+    assert config["plugins"][0][otter_build.PLUGIN] == {"lang": "ko", "step_seconds": 10.0, "memory_mb": 1024,
+                                                        "visibility": "after_published"}
+    assert not config["grade_from_log"]
+    assert requirements == ["numpy>=1.26", "pandas>=2.0", f"./{wheels[0]}"]
+    # pip into the image's own Python; nothing else is fetched or installed.
+    for word in ("apt", "conda", "mamba", "miniforge", "playwright", "wget", "curl", "otter-grader"):
+        assert word not in commands.lower(), word
+    assert "python3 -m pip install -r requirements.txt" in setup
+    assert "python3 -I -m autograder.otter.gradescope" in run and 'cd "$work"' in run
     with zipfile.ZipFile(io.BytesIO(wheel_bytes)) as wheel:
         inside = set(wheel.namelist())
         metadata = next(wheel.read(m).decode() for m in inside if m.endswith("METADATA"))
+        generator = next(wheel.read(m).decode() for m in inside if m.endswith("/WHEEL"))
     assert {"autograder/hidden.py", "solutions/attention.py", "autograder/locale/ko.toml",
-            "autograder/otter/plugin.py", "autograder/sandbox/zygote.py"} <= inside
+            "autograder/otter/gradescope.py", "autograder/sandbox/zygote.py"} <= inside
+    assert not [m for m in inside if "__pycache__" in m or m.startswith(("tests/", "build/"))]
     assert "Requires-Dist: numpy" in metadata and "Requires-Dist: pandas" in metadata
+    assert "Generator: setuptools" in generator  # made by the build backend, not by hand
+
+
+def test_extra_requirements_and_setup_commands_go_into_the_zip(tmp_path):
+    built = otter_build.build(tmp_path, self_check=False, lang="en", step_seconds=5, memory_mb=2048,
+                              visibility="hidden", extra_requirements="scipy>=1.10\n",
+                              setup_script="apt-get install -y graphviz")
+    with zipfile.ZipFile(built["zip"]) as archive:
+        requirements = archive.read("requirements.txt").decode().split()
+        setup = archive.read("setup.sh").decode()
+        config = json.loads(archive.read("otter_config.json"))
+    assert requirements[:3] == ["numpy>=1.26", "pandas>=2.0", "scipy>=1.10"]
+    assert setup.index("apt-get install -y graphviz") < setup.index("pip install -r")
+    assert config["plugins"][0][otter_build.PLUGIN] == {"lang": "en", "step_seconds": 5, "memory_mb": 2048,
+                                                        "visibility": "hidden"}
 
 
 def test_the_public_check_package_works_without_the_engine(built, tmp_path):
@@ -207,22 +235,18 @@ def test_public_check_of_the_composed_step_uses_expected_values_for_the_other_st
             del sys.modules[name]
 
 
-def test_otter_results_keep_the_engine_scores_and_split_public_from_hidden(zygote, plan, tmp_path):
+def test_results_keep_the_engine_scores_and_split_public_from_hidden(zygote, plan, tmp_path):
     path = tmp_path / "planted.py"
     path.write_text(SOLUTION.read_text("utf-8") + "\n" + PLANTED["softmax"], "utf-8")
     result = grade_file(path, zygote, plan=plan)
-    files = {tf.name: tf for tf in otter_test_files(result, "en")}
-    assert list(files) == [s.name for s in STEPS]
-    assert sum(tf.possible for tf in files.values()) == pytest.approx(TOTAL_POINTS)
-    for step in result.steps:
-        test_file = files[step.name]
-        assert test_file.score == step.score and test_file.possible == pytest.approx(step.max_score)
-        assert [c.hidden for c in test_file.test_cases] == [False, True]
-    softmax = files["softmax"]
-    public, hidden = softmax.test_case_results
-    assert not public.passed and "hidden case" not in public.message
-    assert "column" in public.message.lower()
-    assert "hidden" in hidden.message
+    public, *entries = gradescope_results(result, "en")["tests"]
+    assert [e["name"] for e in entries] == [s.name for s in STEPS]
+    assert sum(e["max_score"] for e in entries) == pytest.approx(TOTAL_POINTS)
+    for step, entry in zip(result.steps, entries):
+        assert (entry["score"], entry["max_score"]) == (step.score, step.max_score)
+        assert entry["output"] == step_feedback(step, "en")
+    assert "hidden case" not in public["output"] and "column" in public["output"].lower()
+    assert "hidden" in entries[2]["output"]
 
 
 def test_remove_untrusted_deletes_logs_and_pickles_anywhere(tmp_path):
@@ -236,3 +260,29 @@ def test_remove_untrusted_deletes_logs_and_pickles_anywhere(tmp_path):
 def test_build_refuses_assignments_without_the_notebook(tmp_path):
     with pytest.raises(otter_build.BuildError, match="self_attention_lab.ipynb"):
         otter_build.build(tmp_path / "out", assignments=tmp_path, self_check=False)
+
+
+def test_the_plugin_stands_in_for_otters_kernel_once_and_refuses_other_otter_versions(tmp_path, monkeypatch):
+    import otter
+    from otter.run.run_autograder.runners import python_runner
+    from otter.run.run_autograder.utils import OtterRuntimeError
+
+    from autograder.otter.plugin import EngineGrading, EngineResults
+
+    submission = tmp_path / "self_attention_lab.py"
+    submission.write_text(SOLUTION.read_text("utf-8"), "utf-8")
+    (tmp_path / ".OTTER_LOG").write_bytes(b"never loaded")
+    original = python_runner.grade_notebook
+    plugin = EngineGrading(str(submission), {}, {"lang": "en", "step_seconds": 5})
+    plugin.before_grading(None)
+    try:
+        assert python_runner.grade_notebook is not original
+        results = python_runner.grade_notebook(str(submission), script=True)
+    finally:
+        python_runner.grade_notebook = original
+    assert isinstance(results, EngineResults) and not (tmp_path / ".OTTER_LOG").exists()
+    assert results.to_gradescope_dict(None)["score"] == TOTAL_POINTS
+    monkeypatch.setattr(otter, "__version__", "7.1.0")
+    with pytest.raises(OtterRuntimeError, match="7.0.0"):
+        EngineGrading(str(submission), {}, {}).before_grading(None)
+    assert python_runner.grade_notebook is original

@@ -15,6 +15,7 @@ from autograder.otter import build as otter_build
 from autograder.steps import STEPS
 
 from conftest import ROOT
+from test_gradescope import shadowing_files
 
 ASSIGNMENTS = ROOT / "assignments"
 sys.path.insert(0, str(ASSIGNMENTS))
@@ -107,6 +108,16 @@ def graded(tmp_path_factory):
         archive.write(submissions["attack"], "self_attention_lab.ipynb")
         archive.writestr(".OTTER_LOG", pickle.dumps(Marker(str(marker))))
     submissions["attack"] = exported
+    # A zip (otter run unpacks it into the submission folder) with modules that Otter's kernel,
+    # started there, would run first.
+    markers = work / "markers"
+    markers.mkdir()
+    (work / "shadowing").mkdir()
+    submissions["shadowing"] = work / "shadowing" / "shadowing.zip"
+    with zipfile.ZipFile(submissions["shadowing"], "w") as archive:
+        archive.writestr("self_attention_lab.ipynb", nbformat.writes(stubs))
+        for name, data in shadowing_files(markers).items():
+            archive.writestr(name, data)
     processes = {}
     for name, path in submissions.items():
         out = path.parent / "out"
@@ -122,6 +133,7 @@ def graded(tmp_path_factory):
         assert process.returncode == 0, output[-3000:]
         results[name] = json.loads((out / "results.json").read_text("utf-8"))
     results["marker"] = marker
+    results["markers"] = markers
     return results
 
 
@@ -188,23 +200,9 @@ def test_a_file_that_is_not_text_is_graded_zero_with_the_reason(graded):
     assert "UTF-8" in steps["softmax"]["output"]
 
 
-def test_build_command_checks_itself_and_reports(tmp_path, capsys):
-    from autograder.cli import main
-
-    assert main(["build", "--out", str(tmp_path)]) == 0
-    printed = capsys.readouterr().out
-    assert "reference: 10 points" in printed and "stubs: 0 points" in printed
-    assert len(list((tmp_path / "autograder").glob("*.zip"))) == 1
-
-
-def test_build_fails_when_the_reference_does_not_get_full_marks(tmp_path):
-    assignments = tmp_path / "assignments"
-    assignments.mkdir()
-    shutil.copy(NOTEBOOK, assignments)
-    shutil.copy(SCRIPT, assignments)
-    (assignments / "fill.py").write_text("def fill_notebook(nb):\n    return nb\n", "utf-8")
-    with pytest.raises(otter_build.BuildError, match="reference: step make_qkv scored 0"):
-        otter_build.build(tmp_path / "out", assignments=assignments, step_seconds=STEP_SECONDS)
+def test_modules_beside_the_notebook_never_run_and_no_kernel_starts(graded):
+    assert all(t["score"] == 0 for t in per_step(graded["shadowing"]).values())
+    assert sorted(p.name for p in graded["markers"].iterdir()) == []
 
 
 def test_build_failure_exits_1_with_the_message(monkeypatch, capsys, tmp_path):
@@ -212,5 +210,7 @@ def test_build_failure_exits_1_with_the_message(monkeypatch, capsys, tmp_path):
         raise otter_build.BuildError("the autograder zip does not grade as it must")
 
     monkeypatch.setattr(otter_build, "build", failing)
-    assert otter_build.run_build(argparse.Namespace(out=str(tmp_path))) == 1
+    arguments = argparse.Namespace(out=str(tmp_path), timeout=10.0, lang="ko", memory_mb=1024,
+                                   visibility="after_published", requirements=None, setup_script=None)
+    assert otter_build.run_build(arguments) == 1
     assert "does not grade as it must" in capsys.readouterr().err

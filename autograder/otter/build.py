@@ -1,39 +1,43 @@
-"""`autograder build --out DIR`: DIR/student/ (what students get) and DIR/autograder/ (the Otter zip).
+"""`autograder build --out DIR`: DIR/student/ (what students get) and DIR/autograder/ (the LMS zip).
 
 The student half holds the notebook, its .py twin, Otter test files with public checks only and
 the `attention_check` package (judge, renderer, catalogs and the public cases as data), never the
-reference, the hidden cases or the grading engine. The zip is made by `otter generate`; it
-installs this package from a wheel and grades through plugin.EngineGrading. The build grades the
-filled-in notebook (full marks) and the untouched stubs (zero) through the zip before it succeeds.
+reference, the hidden cases or the grading engine. The zip installs this package from a wheel
+with pip (setup.sh) and grades with `python3 -I -m autograder.otter.gradescope` (run_autograder);
+`otter run -a ZIP` grades through plugin.EngineGrading. Before the build succeeds, the zip is
+installed into a fresh Python environment and must give the filled-in notebook full marks and the
+untouched stubs zero there, as on the LMS (see emulation.py).
 """
 import importlib.util
 import json
 import pathlib
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
+import zipfile
 
 import nbformat
 
 from ..steps import STEPS
+from .gradescope import CONFIG, PLUGIN
 from .public_data import public_data
-from .wheel import write_wheel
+from .results import VISIBILITIES
+from .wheel import WheelError, write_wheel
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 NOTEBOOK = "self_attention_lab.ipynb"
 SCRIPT = "self_attention_lab.py"
 ZIP_NAME = "self_attention_lab-autograder.zip"
 CHECK_PACKAGE = "attention_check"
-PLUGIN = "autograder.otter.plugin.EngineGrading"
 # Engine modules the public checks reuse as they are; none of them computes expected values.
 SHARED_MODULES = ("judge.py", "render.py", "lab.py", "cases.py", "declaration.py", "submission.py",
                   "sandbox/__init__.py", "sandbox/codec.py", "sandbox/worker.py",
                   "locale/__init__.py", "locale/ko.toml", "locale/en.toml")
 KIT_MODULES = {"steps.py": "steps.py", "check.py": "check.py"}
+# Read by `otter run -a ZIP` only; the zip's own run_autograder reads the plugin's settings.
 OTTER_CONFIG = {"show_hidden": True, "force_public_test_summary": True, "show_stdout": False,
                 "grade_from_log": False, "zips": False, "pdf": False}
+MIN_PYTHON = (3, 11)
 
 
 class BuildError(Exception):
@@ -43,7 +47,10 @@ class BuildError(Exception):
 def run_build(args):
     out = pathlib.Path(args.out)
     try:
-        report = build(out, step_seconds=getattr(args, "timeout", 10.0))
+        report = build(out, step_seconds=args.timeout, lang=args.lang, memory_mb=args.memory_mb,
+                       visibility=args.visibility,
+                       extra_requirements=_read_optional(args.requirements),
+                       setup_script=_read_optional(args.setup_script))
     except BuildError as error:
         print(f"autograder build: {error}", file=sys.stderr)
         return 1
@@ -54,17 +61,37 @@ def run_build(args):
     return 0
 
 
-def build(out, assignments=ROOT / "assignments", step_seconds=10.0, lang="ko", self_check=True):
-    """Write both halves under `out`; raise BuildError when the zip does not grade as it must."""
+def _read_optional(path):
+    if not path:
+        return ""
+    try:
+        return pathlib.Path(path).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise BuildError(f"cannot read {path}: {error}") from None
+
+
+def build(out, assignments=ROOT / "assignments", step_seconds=10.0, lang="ko", self_check=True,
+          memory_mb=1024, visibility="after_published", extra_requirements="", setup_script="",
+          image=None):
+    """Write both halves under `out`; raise BuildError when the zip does not grade as it must.
+
+    `image`: an emulation.GradingImage to self-check in (a fresh venv is made when None; a given
+    one keeps its venv, and the zip's setup.sh installs this build's wheel into it).
+    """
     out, assignments = pathlib.Path(out), pathlib.Path(assignments)
+    if step_seconds <= 0 or memory_mb < 256:
+        raise BuildError("--timeout must be positive and --memory-mb at least 256")
+    if visibility not in VISIBILITIES:
+        raise BuildError(f"--visibility must be one of {', '.join(VISIBILITIES)}")
     for name in (NOTEBOOK, SCRIPT):
         if not (assignments / name).is_file():
             raise BuildError(f"missing {assignments / name}")
     student = _fresh(out / "student")
     write_student_half(student, assignments)
-    zip_path = write_autograder_zip(_fresh(out / "autograder"), ROOT, student / "tests",
-                                    step_seconds, lang)
-    checks = check_zip(zip_path, assignments) if self_check else []
+    settings = {"lang": lang, "step_seconds": step_seconds, "memory_mb": memory_mb, "visibility": visibility}
+    zip_path = write_autograder_zip(_fresh(out / "autograder"), ROOT, student / "tests", settings,
+                                    extra_requirements, setup_script)
+    checks = check_zip(zip_path, assignments, image) if self_check else []
     return {"student": student, "zip": zip_path, "checks": checks}
 
 
@@ -122,63 +149,100 @@ def write_check_package(folder):
 
 # Autograder half ----------------------------------------------------------------------------
 
-def write_autograder_zip(folder, root, tests, step_seconds, lang):
+RUN_AUTOGRADER = """#!/usr/bin/env bash
+# Grades the submission with the self-attention lab's engine. Nothing of the submission is
+# imported or run in this process tree outside the engine's sandbox: Python starts isolated (-I:
+# neither the current folder nor PYTHON* variables reach sys.path) in an empty folder of its own,
+# and the engine reads the submission's bytes and runs them in a confined child.
+set -u
+work="$(mktemp -d)"
+cd "$work" || exit 1
+python3 -I -m autograder.otter.gradescope
+status=$?
+cd / && rm -rf "$work"
+exit $status
+"""
+
+SETUP_SH = """#!/usr/bin/env bash
+# Installs the grader into the image's own Python with pip: no apt, no conda, no browser.
+set -euo pipefail
+cd "${{AUTOGRADER_ROOT:-/autograder}}/source"
+{setup_script}
+python3 -c 'import sys; sys.exit(0 if sys.version_info >= {min_python} else "the grader needs Python {min_text} or newer; this image has " + sys.version.split()[0])'
+python3 -m pip --version >/dev/null 2>&1 || python3 -m ensurepip --upgrade
+export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore PIP_BREAK_SYSTEM_PACKAGES=1 PIP_NO_INPUT=1
+python3 -m pip install -r requirements.txt
+# The wheel again, so that a rebuilt zip of the same version replaces an older install.
+python3 -m pip install --no-deps --force-reinstall ./files/{wheel}
+python3 -I -c 'import autograder.otter.gradescope'
+"""
+
+
+def write_autograder_zip(folder, root, tests, settings, extra_requirements="", setup_script=""):
+    """The LMS zip: run_autograder, setup.sh, requirements.txt, otter_config.json, tests/, files/."""
     with tempfile.TemporaryDirectory(prefix="autograder-build-") as staging:
-        staging = pathlib.Path(staging)
-        shutil.copytree(tests, staging / "tests")
-        wheel = write_wheel(root, staging)
-        config = dict(OTTER_CONFIG, plugins=[{PLUGIN: {"lang": lang, "step_seconds": step_seconds}}])
-        (staging / "otter_config.json").write_text(json.dumps(config, indent=2), "utf-8")
-        # Gradescope installs these in the grading image (otter generate adds otter-grader itself).
-        (staging / "requirements.txt").write_text(
-            "numpy>=1.26\npandas>=2.0\n" f"/autograder/source/files/{wheel.name}\n", "utf-8")
+        try:
+            wheel = write_wheel(root, pathlib.Path(staging))
+        except WheelError as error:
+            raise BuildError(str(error)) from None
+        config = dict(OTTER_CONFIG, plugins=[{PLUGIN: settings}])
+        requirements = "numpy>=1.26\npandas>=2.0\n" + extra_requirements.strip() + "\n" + f"./files/{wheel.name}\n"
+        setup = SETUP_SH.format(setup_script=setup_script.strip(), wheel=wheel.name,
+                                min_python=MIN_PYTHON, min_text=".".join(map(str, MIN_PYTHON)))
         zip_path = folder / ZIP_NAME
-        version = f"{sys.version_info.major}.{sys.version_info.minor}"
-        _run([sys.executable, "-m", "otter", "generate", "-t", "tests", "-o", str(zip_path.resolve()),
-              "-c", "otter_config.json", "-r", "requirements.txt", "--python-version", version,
-              wheel.name], cwd=staging, what="otter generate")
+        with zipfile.ZipFile(zip_path, "w", zipfile.ZIP_DEFLATED) as archive:
+            _add(archive, "run_autograder", RUN_AUTOGRADER, executable=True)
+            _add(archive, "setup.sh", setup, executable=True)
+            _add(archive, "requirements.txt", requirements.replace("\n\n", "\n"))
+            _add(archive, CONFIG, json.dumps(config, indent=2))
+            for test in sorted(pathlib.Path(tests).glob("*.py")):
+                _add(archive, f"tests/{test.name}", test.read_text("utf-8"))
+            _add(archive, f"files/{wheel.name}", wheel.read_bytes())
     return zip_path
 
 
-def _run(command, cwd, what, timeout=300):
-    try:
-        done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise BuildError(f"{what} did not finish within {timeout} s") from None
-    if done.returncode != 0:
-        raise BuildError(f"{what} failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
-    return done
+def _add(archive, name, data, executable=False):
+    info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = (0o755 if executable else 0o644) << 16
+    archive.writestr(info, data)
 
 
 # Self-check ---------------------------------------------------------------------------------
 
-def check_zip(zip_path, assignments):
-    """The reference must get full marks through the zip, the untouched stubs zero."""
+def check_zip(zip_path, assignments, image=None):
+    """Graded as on the LMS, from the installed wheel: the reference full marks, the stubs zero."""
+    from .emulation import EmulationError, GradingImage
+
     fill = _load_fill(assignments)
     notebook = nbformat.read(assignments / NOTEBOOK, as_version=4)
+    reference = nbformat.writes(fill.fill_notebook(nbformat.from_dict(notebook))).encode()
+    stubs = nbformat.writes(notebook).encode()
     with tempfile.TemporaryDirectory(prefix="autograder-selfcheck-") as work:
-        work = pathlib.Path(work)
-        filled = work / "reference" / NOTEBOOK
-        stubs = work / "stubs" / NOTEBOOK
-        filled.parent.mkdir()
-        stubs.parent.mkdir()
-        nbformat.write(fill.fill_notebook(nbformat.from_dict(notebook)), filled)
-        nbformat.write(notebook, stubs)
-        started = time.monotonic()
-        graded = otter_run_many(zip_path, [filled, stubs])
-        seconds = time.monotonic() - started
+        try:
+            if image is None:
+                image = GradingImage(pathlib.Path(work) / "image")
+            image.install(zip_path)
+            graded = {label: image.grade(zip_path, {NOTEBOOK: data})
+                      for label, data in (("reference", reference), ("stubs", stubs))}
+        except EmulationError as error:
+            raise BuildError(f"the autograder zip does not install or run: {error}") from None
     lines, problems = [], []
-    for label, scores, want_full in (("reference", graded[0], True), ("stubs", graded[1], False)):
+    for label, want_full in (("reference", True), ("stubs", False)):
+        run = graded[label]
+        if run.returncode != 0:
+            problems.append(f"{label}: run_autograder exited {run.returncode}:\n{run.output[-1500:]}")
+        scores = {t["name"]: (t["score"], t["max_score"]) for t in run.results["tests"] if "max_score" in t}
         for step in STEPS:
             score, max_score = scores.get(step.name, (None, None))
             expected = step.points if want_full else 0
             if score is None or abs(score - expected) > 1e-9 or abs(max_score - step.points) > 1e-9:
                 problems.append(f"{label}: step {step.name} scored {score}/{max_score}, expected "
                                 f"{expected}/{step.points}")
-        lines.append(f"{label}: {sum(s for s, _ in scores.values()):g} points")
+        lines.append(f"{label}: {sum(s for s, _ in scores.values()):g} points ({run.seconds:.1f} s)")
     if problems:
         raise BuildError("the autograder zip does not grade as it must:\n  " + "\n  ".join(problems))
-    lines.append(f"two otter runs in {seconds:.1f} s")
+    lines.append(f"graded by {image.describe()}")
     return lines
 
 
@@ -190,29 +254,3 @@ def _load_fill(assignments):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def otter_run_many(zip_path, submissions, timeout=300):
-    """Run `otter run` on each submission (in parallel); per-step (score, max_score) for each."""
-    jobs = []
-    for submission in submissions:
-        out = submission.parent / "otter-out"
-        out.mkdir()
-        process = subprocess.Popen(
-            [sys.executable, "-m", "otter", "run", "-a", str(zip_path), "-o", str(out), str(submission)],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        jobs.append((submission, out, process))
-    graded = []
-    for submission, out, process in jobs:
-        try:
-            output, _ = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.communicate()
-            raise BuildError(f"otter run on {submission.name} did not finish within {timeout} s") from None
-        results = out / "results.json"
-        if process.returncode != 0 or not results.is_file():
-            raise BuildError(f"otter run on {submission.name} failed:\n{output[-3000:]}")
-        tests = json.loads(results.read_text("utf-8"))["tests"]
-        graded.append({t["name"]: (t["score"], t["max_score"]) for t in tests if "max_score" in t})
-    return graded

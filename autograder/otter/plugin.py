@@ -1,63 +1,66 @@
-"""The Otter plugin that grades with this package's engine instead of Otter's kernel.
+"""The Otter plugin behind `otter run -a ZIP`: grade with the engine; Otter's kernel never starts.
 
-Otter runs tests inside the student's kernel, with no time limit, and unpickles what that
-kernel writes. Here the submission FILE is graded by the sandboxed engine (one forked child per
-submission, time and memory limits, plain JSON back); Otter's kernel gets an empty notebook, so
-no student code runs in the process that decides scores, and the results Otter reports are
-replaced by the engine's verdict.
+Otter would run the submission (and every test, hidden ones too) in a Jupyter kernel started with
+`python -m ipykernel_launcher` inside the submission folder, where a student's own
+`ipykernel_launcher.py`, `otter/` or `numpy.py` runs first, as the grader's user, and the results
+come back by pickle. Here `before_grading` reads the submission FILE's bytes, grades them in the
+engine's sandbox, and puts in place of Otter's `grade_notebook` (for this run) a function that
+returns the engine's verdict: no kernel, no logging server, no pickle from the submission side.
+The zip's own entry point on the LMS (gradescope.py) does not go through Otter at all.
 """
 import os
 
-import nbformat
+import otter
 from otter.plugins import AbstractOtterPlugin
+from otter.run.run_autograder.runners import python_runner
+from otter.run.run_autograder.utils import OtterRuntimeError
+from otter.test_files import GradingResults
 
-from ..grading import grade_bytes
-from ..render import Messages, load_notes
-from ..sandbox.runner import Limits, Zygote
-from .results import otter_test_files
+from .gradescope import DEFAULT_SETTINGS, grade_safely, read_regular
+from .results import gradescope_results
 
-# Files that Otter or a student's kernel would deserialise; never read from a submission.
+SUPPORTED_OTTER = "7.0.0"
+# Files that Otter would deserialise (the log, with dill); never read from a submission.
 UNTRUSTED_NAMES = {".OTTER_LOG"}
 UNTRUSTED_SUFFIXES = (".pkl", ".pickle", ".dill", ".joblib")
 
 
-class EngineGrading(AbstractOtterPlugin):
-    """Config keys (otter_config.json): lang ("ko"|"en"), step_seconds, memory_mb."""
+class EngineResults(GradingResults):
+    """Otter's results object carrying the engine's results.json (plain data, safe to pickle)."""
 
-    result = None
+    def __init__(self, gradescope):
+        super().__init__([])
+        self.gradescope = gradescope
+
+    def to_gradescope_dict(self, ag_config):
+        return self.gradescope
+
+    def summary(self, public_only=False):
+        return "\n\n".join(test.get("output", "") for test in self.gradescope["tests"][:1])
+
+
+class EngineGrading(AbstractOtterPlugin):
+    """Config keys (otter_config.json): lang, step_seconds, memory_mb, visibility."""
 
     def before_grading(self, config):
-        # Runs before Otter looks for .OTTER_LOG (which it would load with dill).
+        if otter.__version__ != SUPPORTED_OTTER or not hasattr(python_runner, "grade_notebook"):
+            # Never fall back to Otter's kernel: refuse instead (Otter reports the error).
+            raise OtterRuntimeError(f"this autograder supports otter-grader {SUPPORTED_OTTER} only, "
+                                    f"not {otter.__version__}")
+        # Otter loads .OTTER_LOG with dill right after this hook; it must be gone before.
         remove_untrusted(os.path.dirname(self.submission_path))
+        settings = {**DEFAULT_SETTINGS, **(self.plugin_config or {})}
         name = os.path.basename(self.submission_path)
-        with open(self.submission_path, "rb") as handle:
-            data = handle.read()  # the engine leaves out the notebook's checker cells itself
-        # Otter reads the file again later (a .py as text): give it nothing it could fail on.
-        with open(self.submission_path, "w", encoding="utf-8") as handle:
-            handle.write(nbformat.writes(nbformat.v4.new_notebook()) if name.endswith(".ipynb") else "")
-        with Zygote() as zygote:
-            self.result = grade_bytes(name, data, zygote, limits_from(self.plugin_config or {}))
+        data, problem = read_regular(self.submission_path)
+        result, _ = grade_safely(name, data, problem, settings)
+        engine = EngineResults(gradescope_results(result, settings["lang"], settings["visibility"]))
+        original = python_runner.grade_notebook
 
-    def before_execution(self, submission):
-        """Otter's kernel gets an empty notebook: the submission itself never runs there."""
-        return nbformat.v4.new_notebook()
+        def engine_verdict(*args, **kwargs):
+            python_runner.grade_notebook = original
+            return engine
 
-    def after_grading(self, results):
-        lang = (self.plugin_config or {}).get("lang", "ko")
-        results.results = {tf.name: tf for tf in otter_test_files(self.result, lang)}
-        notes = load_notes(self.result.notes, lang)
-        if notes:
-            results.set_output(Messages(lang)("text", "load_heading") + "\n"
-                               + "\n".join("  " + note for note in notes))
-        # The kernel ran no submission code; whatever it reported is superseded by the verdict.
-        results._catastrophic_error = None
-
-
-def limits_from(config):
-    seconds = float(config.get("step_seconds", 10.0))
-    memory = int(config.get("memory_mb", 1024)) * 1024 * 1024
-    # The sandbox's defaults pick the unprivileged user (as root, as on Gradescope) and confinement.
-    return Limits(step_seconds=seconds, load_seconds=seconds, memory_bytes=memory)
+        python_runner.grade_notebook = engine_verdict
 
 
 def remove_untrusted(folder):

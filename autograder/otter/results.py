@@ -1,43 +1,56 @@
-"""Engine verdicts as Otter results: one test file per step, its public and hidden cases apart."""
+"""Engine verdicts as a Gradescope results.json (the shape Otter writes), as plain data.
+
+Used by the zip's own entry point (gradescope.py, where Otter is not installed) and by the Otter
+plugin (`otter run -a ZIP`), so both paths write the same file for the same verdict.
+"""
 import dataclasses
 
-from otter.test_files import TestCase, TestCaseResult
-from otter.test_files.exception_test import ExceptionTestFile
-
 from ..judge import _status, step_score
-from ..render import step_feedback
+from ..render import Messages, load_notes, step_feedback
+
+VISIBILITIES = ("visible", "after_published", "hidden")
+PUBLIC_TESTS = "Public Tests"
 
 
-def otter_test_files(result, lang="ko"):
-    """One Otter test file per step of a SubmissionResult, scored exactly as the engine scored it.
+def gradescope_results(result, lang="ko", visibility="after_published"):
+    """results.json for one SubmissionResult.
 
-    The public test case carries the feedback on the public cases (what a student sees at once);
-    the hidden one carries the whole diagnosis, shown on the LMS after grades are published.
+    "Public Tests" (visible at once) holds the feedback on the public cases; one scored entry per
+    step holds the whole diagnosis with `visibility`. The public text names points only when the
+    scored entries are visible at once, and then the step's real score: it never shows a number
+    the scored entries contradict before they are published.
     """
-    return [_test_file(step, lang) for step in result.steps]
+    if visibility not in VISIBILITIES:
+        raise ValueError(f"visibility must be one of {', '.join(VISIBILITIES)}")
+    say = Messages(lang)
+    notes = load_notes(result.notes, lang)
+    loading = say("text", "load_heading") + "\n" + "\n".join("  " + note for note in notes) if notes else ""
+    public_parts = [loading] if loading else []
+    public_parts += [public_feedback(step, lang, visibility) for step in result.steps]
+    tests = [{"name": PUBLIC_TESTS, "visibility": "visible",
+              "status": "passed" if all(public_view(s).status == "passed" for s in result.steps) else "failed",
+              "output": "\n\n".join(public_parts)}]
+    for step in result.steps:
+        tests.append({"name": step.name, "score": round(step.score, 5), "max_score": round(float(step.max_score), 5),
+                      "status": "passed" if step.status == "passed" else "failed",
+                      "visibility": visibility, "output": step_feedback(step, lang)})
+    output = {"score": round(sum(t["score"] for t in tests[1:]), 5), "stdout_visibility": "hidden",
+              "tests": tests}
+    if loading:
+        output["output"] = loading
+    return output
 
 
-def _test_file(step, lang):
-    names = {c.case for c in step.cases}
-    hidden_names = {c.case for c in step.cases if c.hidden}
+def public_feedback(step, lang, visibility):
+    """The public cases' feedback; its header shows points only when they are visible at once."""
     public = public_view(step)
-    # (label, hidden, passed, what the message renders, share of the step's points)
-    parts = [("public", False, public.status == "passed", public,
-              step.max_score * len(names - hidden_names) / len(names))]
-    if hidden_names:
-        parts.append(("hidden", True, all(c.passed for c in step.cases if c.hidden), step,
-                      step.max_score * len(hidden_names) / len(names)))
-    cases, outcomes = [], []
-    for label, hidden, passed, shown, points in parts:
-        message = step_feedback(shown, lang)
-        case = TestCase(name=f"{step.name} ({label})", body=None, hidden=hidden, points=points,
-                        success_message=None, failure_message=None)
-        cases.append(case)
-        outcomes.append(TestCaseResult(test_case=case, message=message, passed=passed))
-    test_file = ExceptionTestFile(step.name, f"tests/{step.name}.py", cases, all_or_nothing=False)
-    test_file.test_case_results = outcomes
-    test_file.update_score(step.score)
-    return test_file
+    text = step_feedback(public, lang)
+    if visibility == "visible":
+        header = step_feedback(step, lang).split("\n", 1)[0]
+    else:
+        say = Messages(lang)
+        header = say("text", "public_step_header", name=step.name, status=say("status", public.status))
+    return "\n".join([header] + text.split("\n")[1:])
 
 
 def public_view(step):

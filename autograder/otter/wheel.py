@@ -1,55 +1,51 @@
-"""A wheel of this package (engine, hidden cases, reference) for the autograder zip to install."""
-import base64
-import hashlib
+"""A wheel of this package (engine, hidden cases, reference) for the autograder zip to install.
+
+Built by the project's own build backend (`pip wheel --no-deps`), from a copy of the sources, so
+that a stale `build/` folder in the working tree can never leak old files into the wheel.
+"""
 import pathlib
-import tomllib
-import zipfile
+import shutil
+import subprocess
+import sys
+import tempfile
 
-PACKAGES = ("autograder", "solutions")
-DATA_SUFFIXES = (".py", ".toml")
-
-
-def write_wheel(root, folder):
-    """Write `<name>-<version>-py3-none-any.whl` from the sources under `root`; returns its path."""
-    root = pathlib.Path(root)
-    project = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))["project"]
-    name = project["name"].replace("-", "_")
-    version = project["version"]
-    info = f"{name}-{version}.dist-info"
-    path = pathlib.Path(folder) / f"{name}-{version}-py3-none-any.whl"
-    files = {}
-    for package in PACKAGES:
-        for source in sorted((root / package).rglob("*")):
-            if source.is_file() and source.suffix in DATA_SUFFIXES and "__pycache__" not in source.parts:
-                files[source.relative_to(root).as_posix()] = source.read_bytes()
-    files[f"{info}/METADATA"] = _metadata(project, name, version).encode()
-    files[f"{info}/WHEEL"] = (b"Wheel-Version: 1.0\nGenerator: autograder build\n"
-                              b"Root-Is-Purelib: true\nTag: py3-none-any\n")
-    files[f"{info}/entry_points.txt"] = _entry_points(project).encode()
-    record = [f"{arcname},sha256={_digest(data)},{len(data)}" for arcname, data in files.items()]
-    files[f"{info}/RECORD"] = ("\n".join(record + [f"{info}/RECORD,,"]) + "\n").encode()
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as wheel:
-        for arcname, data in files.items():
-            wheel.writestr(zipfile.ZipInfo(arcname, date_time=(2020, 1, 1, 0, 0, 0)), data,
-                           zipfile.ZIP_DEFLATED)
-    return path
+SOURCES = ("pyproject.toml", "README.md", "autograder", "solutions")
+IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build", "dist")
 
 
-def _metadata(project, name, version):
-    lines = ["Metadata-Version: 2.1", f"Name: {name}", f"Version: {version}",
-             f"Summary: {project.get('description', '')}"]
-    if "requires-python" in project:
-        lines.append(f"Requires-Python: {project['requires-python']}")
-    lines += [f"Requires-Dist: {requirement}" for requirement in project.get("dependencies", [])]
-    return "\n".join(lines) + "\n"
+class WheelError(RuntimeError):
+    pass
 
 
-def _entry_points(project):
-    sections = {"console_scripts": project.get("scripts", {})}
-    sections.update(project.get("entry-points", {}))
-    return "".join(f"[{group}]\n" + "".join(f"{key} = {value}\n" for key, value in entries.items()) + "\n"
-                   for group, entries in sections.items() if entries)
+def write_wheel(root, folder, python=sys.executable, timeout=300):
+    """Build `<name>-<version>-py3-none-any.whl` from the sources under `root` into `folder`."""
+    root, folder = pathlib.Path(root), pathlib.Path(folder)
+    with tempfile.TemporaryDirectory(prefix="autograder-wheel-") as staging:
+        staging = pathlib.Path(staging)
+        for name in SOURCES:
+            source = root / name
+            if source.is_dir():
+                shutil.copytree(source, staging / "src" / name, ignore=IGNORED)
+            else:
+                (staging / "src").mkdir(exist_ok=True)
+                shutil.copy(source, staging / "src" / name)
+        out = staging / "out"
+        command = [python, "-m", "pip", "wheel", "--no-deps", "--quiet", "--disable-pip-version-check",
+                   "-w", str(out), str(staging / "src")]
+        done = _pip(command, timeout)
+        if done.returncode != 0:
+            # Offline: build with the setuptools already installed here instead of a fresh one.
+            done = _pip(command[:4] + ["--no-build-isolation"] + command[4:], timeout)
+        wheels = sorted(out.glob("*.whl")) if done.returncode == 0 else []
+        if len(wheels) != 1:
+            raise WheelError(f"building the wheel failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+        target = folder / wheels[0].name
+        shutil.move(str(wheels[0]), target)
+    return target
 
 
-def _digest(data):
-    return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+def _pip(command, timeout):
+    try:
+        return subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise WheelError(f"building the wheel did not finish within {timeout} s") from None

@@ -1,0 +1,196 @@
+"""The autograder zip's grading entry point: `python3 -I -m autograder.otter.gradescope`.
+
+The zip's `run_autograder` starts it from an empty folder of its own. It never imports, executes
+or unpickles anything from the submission folder: it reads the bytes of one .ipynb or .py (or of
+the notebook inside an exported .zip, in memory), grades them in the engine's sandbox and writes
+`results/results.json`. Every submission gets a results.json that says what happened; only a
+failure of the grader itself exits non-zero (after writing one that says so).
+"""
+import io
+import json
+import os
+import pathlib
+import stat
+import sys
+import traceback
+import zipfile
+
+from ..submission import MAX_BYTES
+
+ROOT = "/autograder"
+CONFIG = "otter_config.json"
+PLUGIN = "autograder.otter.plugin.EngineGrading"
+GRADABLE = (".ipynb", ".py")
+IGNORED_FOLDERS = {"__MACOSX", ".ipynb_checkpoints", "__pycache__", ".git"}
+MAX_ENTRIES = 10_000  # files and folders looked at in a submission (or a zip), at most
+
+
+DEFAULT_SETTINGS = {"lang": "ko", "step_seconds": 10.0, "memory_mb": 1024, "visibility": "after_published"}
+
+
+def main(argv=None):
+    root = pathlib.Path(os.environ.get("AUTOGRADER_ROOT", ROOT))
+    results = root / "results" / "results.json"
+    try:
+        settings = load_settings(root / "source" / CONFIG)
+        try:
+            name, data, problem = choose_submission(root / "submission")
+        except Exception:  # never expected; still, the student gets a results.json
+            traceback.print_exc()
+            name, data, problem = "submission", None, ("grader_failed", "reading the submission")
+        result, status = grade_safely(name, data, problem, settings)
+        from .results import gradescope_results
+
+        write_json(results, gradescope_results(result, settings["lang"], settings["visibility"]))
+    except Exception:  # the package itself is broken: results.json says so, in plain words
+        traceback.print_exc()
+        write_json(results, GRADER_BROKEN)
+        return 1
+    print(f"{result.submission}: {result.score:g} / {result.max_score:g}")
+    return status
+
+
+GRADER_BROKEN = {"score": 0, "stdout_visibility": "hidden",
+                 "output": "채점기가 이 제출물을 채점하지 못했습니다. 학생의 잘못이 아니니 조교에게 다시 채점을 "
+                           "요청하세요.\nThe grader could not grade this submission. This is not your fault: "
+                           "ask your TA to grade it again.",
+                 "tests": [{"name": "Autograder error", "status": "failed", "visibility": "visible",
+                            "output": "see the autograder's output (visible to instructors)"}]}
+
+
+def load_settings(path):
+    """The plugin's settings in the zip's otter_config.json (written by `autograder build`)."""
+    settings = dict(DEFAULT_SETTINGS)
+    try:
+        config = json.loads(path.read_text("utf-8"))
+        for plugin in config.get("plugins", []):
+            if isinstance(plugin, dict) and PLUGIN in plugin:
+                settings.update(plugin[PLUGIN] or {})
+    except (OSError, ValueError, AttributeError) as error:
+        print(f"autograder: {path}: {error}; using the default settings", file=sys.stderr)
+    return settings
+
+
+def grade_safely(name, data, problem, settings):
+    """(SubmissionResult, exit status): a failure of the grader itself is graded as such, status 1."""
+    from ..grading import broken
+
+    if problem:
+        return broken(name, *problem), 0
+    try:
+        from ..grading import grade_bytes
+        from ..sandbox.runner import Limits, Zygote
+
+        seconds = float(settings["step_seconds"])
+        limits = Limits(step_seconds=seconds, load_seconds=seconds,
+                        memory_bytes=int(settings["memory_mb"]) * 1024 * 1024)
+        with Zygote() as zygote:
+            return grade_bytes(name, data, zygote, limits), 0
+    except Exception as error:
+        traceback.print_exc()
+        return broken(name, "grader_failed", type(error).__name__), 1
+
+
+# Choosing the file ----------------------------------------------------------------------------
+
+def choose_submission(folder):
+    """(name, bytes, problem) of the one file to grade; problem = (code, detail) or None.
+
+    Reads regular files only (no symbolic link is followed); a .zip (as `grader.export()` makes
+    it) is opened in memory and only its notebook or script is read: its log never is.
+    """
+    files = list_files(folder)
+    chosen, problem = pick(files)
+    if problem:
+        return "submission", None, problem
+    name = chosen
+    data, problem = read_regular(folder / name)
+    if problem or not name.lower().endswith(".zip"):
+        return name, data, problem
+    return unpack_export(name, data)
+
+
+def list_files(folder):
+    """Relative paths of the regular files under folder (ignored folders and links left out)."""
+    found, pending, seen = [], [pathlib.Path(".")], 0
+    while pending and seen < MAX_ENTRIES:
+        relative = pending.pop()
+        try:
+            entries = sorted(os.scandir(folder / relative), key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            seen += 1
+            if entry.is_symlink() or entry.name.startswith("."):
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name not in IGNORED_FOLDERS:
+                    pending.append(relative / entry.name)
+            elif entry.is_file(follow_symlinks=False):
+                found.append((relative / entry.name).as_posix())
+    return found
+
+
+def pick(names, wanted=("self_attention_lab.ipynb", "self_attention_lab.py")):
+    """The file to grade among relative names: a notebook before a script before a zip.
+
+    Among several of a kind, the one with the assignment's own name (the shallowest); several
+    others are a problem to report, never a guess.
+    """
+    for suffixes in ((".ipynb",), (".py",), (".zip",)):
+        candidates = [n for n in names if n.lower().endswith(suffixes)
+                      and not any(part in IGNORED_FOLDERS for part in n.split("/"))]
+        if not candidates:
+            continue
+        named = sorted((n for n in candidates if n.rsplit("/", 1)[-1] in wanted), key=lambda n: n.count("/"))
+        if named:
+            return named[0], None
+        if len(candidates) == 1:
+            return candidates[0], None
+        return None, ("several_submissions", ", ".join(sorted(candidates)[:5]))
+    return None, ("no_submission", ", ".join(sorted(names)[:5]) or "-")
+
+
+def read_regular(path):
+    """Bytes of a regular file, opened without following links and read to at most MAX_BYTES + 1."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        return None, ("unreadable", error.strerror or str(error))
+    with os.fdopen(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return None, ("unreadable", "not a regular file")
+        data = handle.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        return None, ("too_large", f"> {MAX_BYTES}")
+    return data, None
+
+
+def unpack_export(name, data):
+    """The notebook (or script) inside an exported zip, read in memory; nothing else is read."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            members = {info.filename: info for info in archive.infolist()[:MAX_ENTRIES]
+                       if not info.is_dir() and not info.filename.rsplit("/", 1)[-1].startswith(".")}
+            inner, problem = pick([m for m in members if not m.lower().endswith(".zip")])
+            if problem:
+                return name, None, problem
+            with archive.open(members[inner]) as member:
+                content = member.read(MAX_BYTES + 1)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError, OSError,
+            EOFError, ValueError) as error:
+        return name, None, ("zip_unreadable", str(error)[:200])
+    if len(content) > MAX_BYTES:
+        return f"{name}/{inner}", None, ("too_large", f"> {MAX_BYTES}")
+    return f"{name}/{inner}", content, None
+
+
+def write_json(path, data):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(data, ensure_ascii=False, indent=2), "utf-8")
+    os.replace(partial, path)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
