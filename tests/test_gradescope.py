@@ -25,6 +25,7 @@ from autograder.otter import build as otter_build
 from autograder.otter import gradescope
 from autograder.otter.emulation import GradingImage
 from autograder.otter.results import gradescope_results
+from autograder.submission import read_submission
 from autograder.steps import STEPS, STEPS_BY_NAME, TOTAL_POINTS
 
 from conftest import ROOT
@@ -301,16 +302,16 @@ def zip_of(members):
     return buffer.getvalue()
 
 
-def test_an_export_zip_is_read_in_memory_without_its_log(tmp_path, monkeypatch):
+def test_an_export_zip_is_graded_from_its_notebook_without_its_log(tmp_path, monkeypatch):
     loaded = []
     monkeypatch.setattr(pickle, "loads", lambda *a, **k: loaded.append(a))
     data = zip_of({"self_attention_lab.ipynb": b"{}", ".OTTER_LOG": b"not read", "__zip_filename__": b"x"})
-    assert gradescope.unpack_export("s.zip", data) == ("s.zip/self_attention_lab.ipynb", b"{}", None)
-    assert loaded == []
-    assert gradescope.unpack_export("s.zip", b"PK\x03\x04 broken")[2][0] == "zip_unreadable"
-    assert gradescope.unpack_export("s.zip", zip_of({".OTTER_LOG": b"x"}))[2][0] == "no_submission"
-    monkeypatch.setattr(gradescope, "MAX_BYTES", 10)
-    assert gradescope.unpack_export("s.zip", zip_of({"a.ipynb": b"x" * 11}))[2][0] == "too_large"
+    (tmp_path / "s.zip").write_bytes(data)
+    assert gradescope.choose_submission(tmp_path) == ("s.zip", data, None)
+    submission = read_submission("s.zip", data)
+    assert submission.name == "s.zip/self_attention_lab.ipynb" and loaded == []
+    assert read_submission("s.zip", b"PK\x03\x04 broken").problem == "unreadable"
+    assert read_submission("s.zip", zip_of({"a.ipynb": b"{}"})).problem == "not_otter_export"
 
 
 def test_only_regular_files_are_read(tmp_path):

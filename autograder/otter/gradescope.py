@@ -6,16 +6,13 @@ the notebook inside an exported .zip, in memory), grades them in the engine's sa
 `results/results.json`. Every submission gets a results.json that says what happened; only a
 failure of the grader itself exits non-zero (after writing one that says so).
 """
-import io
 import json
 import os
 import pathlib
-import stat
 import sys
 import traceback
-import zipfile
 
-from ..submission import MAX_BYTES
+from ..submission import MAX_BYTES, read_regular_file
 
 ROOT = "/autograder"
 CONFIG = "otter_config.json"
@@ -96,8 +93,8 @@ def grade_safely(name, data, problem, settings):
 def choose_submission(folder):
     """(name, bytes, problem) of the one file to grade; problem = (code, detail) or None.
 
-    Reads regular files only (no symbolic link is followed); a .zip (as `grader.export()` makes
-    it) is opened in memory and only its notebook or script is read: its log never is.
+    Reads regular files only (no symbolic link is followed). A .zip is passed on whole: grading
+    reads the notebook of an Otter export in memory (its log never) and refuses any other zip.
     """
     files = list_files(folder)
     chosen, problem = pick(files)
@@ -105,9 +102,7 @@ def choose_submission(folder):
         return "submission", None, problem
     name = chosen
     data, problem = read_regular(folder / name)
-    if problem or not name.lower().endswith(".zip"):
-        return name, data, problem
-    return unpack_export(name, data)
+    return name, data, problem  # an export .zip is opened by read_submission, in memory
 
 
 def list_files(folder):
@@ -152,37 +147,14 @@ def pick(names, wanted=("self_attention_lab.ipynb", "self_attention_lab.py")):
 
 
 def read_regular(path):
-    """Bytes of a regular file, opened without following links and read to at most MAX_BYTES + 1."""
+    """(bytes, None) of a regular file opened without following links, else (None, (code, detail))."""
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
-    except OSError as error:
+        data = read_regular_file(path, follow_links=False)
+    except OSError as error:  # NotARegularFile included: links, FIFOs, devices
         return None, ("unreadable", error.strerror or str(error))
-    with os.fdopen(descriptor, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            return None, ("unreadable", "not a regular file")
-        data = handle.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
         return None, ("too_large", f"> {MAX_BYTES}")
     return data, None
-
-
-def unpack_export(name, data):
-    """The notebook (or script) inside an exported zip, read in memory; nothing else is read."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            members = {info.filename: info for info in archive.infolist()[:MAX_ENTRIES]
-                       if not info.is_dir() and not info.filename.rsplit("/", 1)[-1].startswith(".")}
-            inner, problem = pick([m for m in members if not m.lower().endswith(".zip")])
-            if problem:
-                return name, None, problem
-            with archive.open(members[inner]) as member:
-                content = member.read(MAX_BYTES + 1)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, RuntimeError, OSError,
-            EOFError, ValueError) as error:
-        return name, None, ("zip_unreadable", str(error)[:200])
-    if len(content) > MAX_BYTES:
-        return f"{name}/{inner}", None, ("too_large", f"> {MAX_BYTES}")
-    return f"{name}/{inner}", content, None
 
 
 def write_json(path, data):
