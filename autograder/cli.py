@@ -47,26 +47,35 @@ def _add_limit_flags(parser):
                         help="run student code as yourself, unconfined (debugging only)")
 
 
-def limits_from(args):
-    from .sandbox.runner import Limits
-
+def check_limit_flags(args):
     if args.timeout <= 0 or args.memory_mb < 256 or args.processes < 1 or args.disk_mb < 1:
         raise SystemExit("autograder: --timeout, --processes and --disk-mb must be positive "
                          "and --memory-mb at least 256")
+
+
+def limits_from(args):
+    from .sandbox.runner import Limits
+
+    check_limit_flags(args)
     isolation = {"user": None, "confine": False} if args.no_sandbox else {}
     return Limits(step_seconds=args.timeout, load_seconds=args.timeout,
                   memory_bytes=args.memory_mb * 1024 * 1024, processes=args.processes,
                   disk_bytes=args.disk_mb * 1024 * 1024, **isolation)
 
 
-def main(argv=None):
+def main(argv=None, exit_when_checked=False):
+    """Run one command; its exit code.
+
+    With `exit_when_checked` (the `autograder` command itself), a `check` ends the process as
+    soon as its output is flushed: tearing down numpy and pandas would only add tens of ms.
+    """
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit:
         return EXIT_CANNOT_RUN if exit.code else EXIT_ALL_PASSED
     try:
-        return COMMANDS[args.command](args)
+        code = COMMANDS[args.command](args)
     except SystemExit as exit:
         if isinstance(exit.code, str):
             print(exit.code, file=sys.stderr)
@@ -74,23 +83,55 @@ def main(argv=None):
         raise
     except KeyboardInterrupt:
         return 130
+    if exit_when_checked and args.command == "check":
+        _exit_now(code)
+    return code
+
+
+def script():
+    """The `autograder` command."""
+    sys.exit(main(exit_when_checked=True))
+
+
+def _exit_now(code):
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            code = code or EXIT_CANNOT_RUN  # the verdict did not reach its reader
+    os._exit(code)
 
 
 def run_check(args):
-    from .grading import SandboxError, grade_file
-    from .render import as_dict, as_text
-    from .sandbox.runner import Zygote
-
     if not os.path.isfile(args.submission):
         print(f"autograder: no such file: {args.submission}", file=sys.stderr)
         return EXIT_CANNOT_RUN
+    check_limit_flags(args)
+    from .sandbox.launch import SINGLE_THREADED, start_zygote
+
+    # Judging one submission multiplies small arrays only: BLAS threads would just spin.
+    for name, value in SINGLE_THREADED.items():
+        os.environ.setdefault(name, value)
+
+    # Started before this process loads anything heavy (numpy, pandas, the reference), so that
+    # both load at the same time: a check takes about one import of numpy and pandas, not two.
+    launched = start_zygote()
+    from .sandbox.runner import Zygote
+
     limits = limits_from(args)
+    zygote = Zygote()
     try:
-        with Zygote() as zygote:
+        zygote.start(launched)
+        from .grading import SandboxError, grade_file
+        from .render import as_dict, as_text
+
+        try:
             result = grade_file(args.submission, zygote, limits)
-    except SandboxError as error:
-        print(f"autograder: {error}; nothing was graded (try --no-sandbox to diagnose)", file=sys.stderr)
-        return EXIT_CANNOT_RUN
+        except SandboxError as error:
+            print(f"autograder: {error}; nothing was graded (try --no-sandbox to diagnose)", file=sys.stderr)
+            return EXIT_CANNOT_RUN
+    finally:
+        zygote.stop()
     if args.json:
         print(json.dumps(as_dict(result, args.lang), ensure_ascii=False, indent=2))
     else:
