@@ -159,15 +159,32 @@ def readable_paths(trees, private):
     down to it. Symbolic links are followed before deciding, so none leads into private code.
     """
     private = {os.path.realpath(p) for p in private}
+    public_of = {}
     seen = set()
     out = []
+
+    def public(folder):
+        if folder not in public_of:
+            try:
+                public_of[folder] = set(public_entries(folder, os.listdir(folder)))
+            except OSError:
+                public_of[folder] = set()
+        return public_of[folder]
 
     def holds_private(path):
         prefix = path.rstrip(os.sep) + os.sep
         return any(p == path or p.startswith(prefix) for p in private)
 
+    def hidden_inside_private(path):
+        """Beneath a private folder, but not beneath one of its public entries (reached by a link)."""
+        for folder in private:
+            prefix = folder.rstrip(os.sep) + os.sep
+            if path.startswith(prefix) and path[len(prefix):].split(os.sep)[0] not in public(folder):
+                return True
+        return False
+
     def visit(path):
-        if path in seen:
+        if path in seen or hidden_inside_private(path):
             return
         seen.add(path)
         if not holds_private(path):
@@ -177,9 +194,8 @@ def readable_paths(trees, private):
             entries = list(os.scandir(path))
         except OSError:
             return
-        public = set(public_entries(path, [e.name for e in entries])) if path in private else None
         for entry in entries:
-            if public is not None and entry.name not in public:
+            if path in private and entry.name not in public(path):
                 continue
             try:
                 symlink = entry.is_symlink()
