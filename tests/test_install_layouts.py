@@ -54,8 +54,12 @@ def shared_folder():
 
 @pytest.fixture(scope="module")
 def wheel(shared_folder):
+    """Built from a copy of the tree: the build backend leaves build/ and .egg-info behind."""
+    source = shared_folder / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".venv", ".git", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis", "out"))
     out = shared_folder / "wheel"
-    run([sys.executable, "-m", "pip", "wheel", ROOT, "--no-deps", "--disable-pip-version-check",
+    run([sys.executable, "-m", "pip", "wheel", source, "--no-deps", "--disable-pip-version-check",
          "-q", "-w", out])
     [built] = out.glob("self_attention_autograder-*.whl")
     return built
