@@ -62,26 +62,35 @@ def _add_limit_flags(parser):
                         help="run student code as yourself, unconfined (debugging only)")
 
 
-def limits_from(args):
-    from .sandbox.runner import Limits
-
+def check_limit_flags(args):
     if args.timeout <= 0 or args.memory_mb < 256 or args.processes < 1 or args.disk_mb < 1:
         raise SystemExit("autograder: --timeout, --processes and --disk-mb must be positive "
                          "and --memory-mb at least 256")
+
+
+def limits_from(args):
+    from .sandbox.runner import Limits
+
+    check_limit_flags(args)
     isolation = {"user": None, "confine": False} if args.no_sandbox else {}
     return Limits(step_seconds=args.timeout, load_seconds=args.timeout,
                   memory_bytes=args.memory_mb * 1024 * 1024, processes=args.processes,
                   disk_bytes=args.disk_mb * 1024 * 1024, **isolation)
 
 
-def main(argv=None):
+def main(argv=None, exit_when_checked=False):
+    """Run one command; its exit code.
+
+    With `exit_when_checked` (the `autograder` command itself), a `check` ends the process as
+    soon as its output is flushed: tearing down numpy and pandas would only add tens of ms.
+    """
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit:
         return EXIT_CANNOT_RUN if exit.code else EXIT_ALL_PASSED
     try:
-        return COMMANDS[args.command](args)
+        code = COMMANDS[args.command](args)
     except SystemExit as exit:
         if isinstance(exit.code, str):
             print(exit.code, file=sys.stderr)
@@ -89,24 +98,61 @@ def main(argv=None):
         raise
     except KeyboardInterrupt:
         return 130
+    if exit_when_checked and args.command == "check":
+        _exit_now(code)
+    return code
+
+
+def script():
+    """The `autograder` command."""
+    sys.exit(main(exit_when_checked=True))
+
+
+def _exit_now(code):
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            code = code or EXIT_CANNOT_RUN  # the verdict did not reach its reader
+    os._exit(code)
 
 
 def run_check(args):
-    from .grading import SandboxError, grade_bytes
-    from .render import as_dict, as_text, json_text, one_line, printable
+    check_limit_flags(args)
+    from .sandbox.launch import SINGLE_THREADED, start_zygote
+
+    # Judging one submission multiplies small arrays only: BLAS threads would just spin.
+    for name, value in SINGLE_THREADED.items():
+        os.environ.setdefault(name, value)
+
+    # Started before this process loads anything heavy (numpy, pandas, the reference), so that
+    # both load at the same time: a check takes about one import of numpy and pandas, not two.
+    launched = start_zygote()
+    from .render import one_line
+
+    data = read_for_check(args.submission, one_line(args.submission))
+    if data is None:
+        process, control = launched
+        process.kill()
+        process.wait()
+        control.close()
+        return EXIT_CANNOT_RUN
     from .sandbox.runner import Zygote
 
-    shown = one_line(args.submission)
-    data = read_for_check(args.submission, shown)
-    if data is None:
-        return EXIT_CANNOT_RUN
     limits = limits_from(args)
+    zygote = Zygote()
     try:
-        with Zygote() as zygote:
+        zygote.start(launched)
+        from .grading import SandboxError, grade_bytes
+        from .render import as_dict, as_text, json_text, printable
+
+        try:
             result = grade_bytes(args.submission, data, zygote, limits)
-    except SandboxError as error:
-        print(f"autograder: {error}; nothing was graded (try --no-sandbox to diagnose)", file=sys.stderr)
-        return EXIT_CANNOT_RUN
+        except SandboxError as error:
+            print(f"autograder: {error}; nothing was graded (try --no-sandbox to diagnose)", file=sys.stderr)
+            return EXIT_CANNOT_RUN
+    finally:
+        zygote.stop()
     if args.json:
         print(json_text(as_dict(result, args.lang), indent=2))
     else:

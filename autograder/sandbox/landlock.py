@@ -2,9 +2,14 @@
 
 Landlock needs no privileges (only no_new_privs), so it also protects when the grader is not root.
 Every function degrades to "not available" on kernels or systems without it.
+
+A ruleset keeps its rules in the kernel: a path is opened only for the time it takes to add its
+rule, so a ruleset of thousands of rules costs its builder one descriptor. A process may enter
+several rulesets one after the other; it may then do only what every one of them allows.
 """
 import ctypes
 import os
+import stat
 
 from . import linux
 
@@ -65,37 +70,64 @@ def no_new_privileges():
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
 
 
-def restrict(rules, abi):
-    """Allow only `rules` ([(fd, access)] of open paths) from now on; also no TCP, no outside signals.
+class Ruleset:
+    """A Landlock ruleset: the file accesses it governs and the paths where it allows them.
 
-    Returns the ABI used. Raises OSError when Landlock refuses (callers decide whether that is fatal).
+    `isolate` also forbids TCP (ABI >= 4) and signals or abstract sockets reaching outside the
+    domain (ABI >= 6). Raises OSError when the kernel refuses to create it.
     """
-    libc = _libc()
-    handled = handled_fs(abi)
-    attr = _RulesetAttr(handled, (_NET_BIND_TCP | _NET_CONNECT_TCP) if abi >= 4 else 0,
-                        (_SCOPE_ABSTRACT_UNIX_SOCKET | _SCOPE_SIGNAL) if abi >= 6 else 0)
-    size = 8 if abi < 4 else (16 if abi < 6 else 24)
-    ruleset = libc.syscall(_SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size),
-                           ctypes.c_uint32(0))
-    if ruleset < 0:
-        raise OSError(ctypes.get_errno(), "landlock_create_ruleset failed")
-    try:
-        for fd, access in rules:
-            if not _is_directory(fd):
-                access &= _FILE_ONLY
-            beneath = _PathBeneathAttr(access & handled, fd)
-            if libc.syscall(_SYS_ADD_RULE, ctypes.c_int(ruleset), ctypes.c_int(_RULE_PATH_BENEATH),
-                            ctypes.byref(beneath), ctypes.c_uint32(0)) != 0:
-                raise OSError(ctypes.get_errno(), "landlock_add_rule failed")
-        no_new_privileges()
-        if libc.syscall(_SYS_RESTRICT_SELF, ctypes.c_int(ruleset), ctypes.c_uint32(0)) != 0:
+
+    def __init__(self, abi, fs_access, isolate=False):
+        self.abi = abi
+        self.handled = fs_access & handled_fs(abi)
+        network = (_NET_BIND_TCP | _NET_CONNECT_TCP) if isolate and abi >= 4 else 0
+        scoped = (_SCOPE_ABSTRACT_UNIX_SOCKET | _SCOPE_SIGNAL) if isolate and abi >= 6 else 0
+        attr = _RulesetAttr(self.handled, network, scoped)
+        size = 8 if abi < 4 else (16 if abi < 6 else 24)
+        fd = _libc().syscall(_SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size),
+                             ctypes.c_uint32(0))
+        if fd < 0:
+            raise OSError(ctypes.get_errno(), "landlock_create_ruleset failed")
+        self.fd = fd
+        os.set_inheritable(fd, False)  # only a child forked by its owner shares it, never an exec
+
+    def allow(self, path, access):
+        """Allow `access` beneath `path`; False when the path cannot be opened (it is then not allowed)."""
+        try:
+            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        except OSError:
+            return False
+        try:
+            self.allow_fd(fd, access)
+        finally:
+            os.close(fd)  # the kernel keeps its own reference to the file
+        return True
+
+    def allow_fd(self, fd, access):
+        """Allow `access` beneath the file or folder that `fd` (an O_PATH descriptor will do) is."""
+        if not stat.S_ISDIR(os.fstat(fd).st_mode):
+            access &= _FILE_ONLY
+        beneath = _PathBeneathAttr(access & self.handled, fd)
+        if _libc().syscall(_SYS_ADD_RULE, ctypes.c_int(self.fd), ctypes.c_int(_RULE_PATH_BENEATH),
+                           ctypes.byref(beneath), ctypes.c_uint32(0)) != 0:
+            raise OSError(ctypes.get_errno(), "landlock_add_rule failed")
+
+    def enforce(self):
+        """Enter the ruleset's domain for good (needs no_new_privileges first).
+
+        The kernel copies the rules into the new domain; later changes to this ruleset do not
+        reach it.
+        """
+        if _libc().syscall(_SYS_RESTRICT_SELF, ctypes.c_int(self.fd), ctypes.c_uint32(0)) != 0:
             raise OSError(ctypes.get_errno(), "landlock_restrict_self failed")
-    finally:
-        os.close(ruleset)
-    return abi
 
+    def close(self):
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
 
-def _is_directory(fd):
-    import stat
+    def __enter__(self):
+        return self
 
-    return stat.S_ISDIR(os.fstat(fd).st_mode)
+    def __exit__(self, *exc):
+        self.close()

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import codec
+from . import codec, launch
 from .worker import AT_ONCE, STUDENT_FUNCTIONS
 
 MAX_EVENT_BYTES = 64 * 1024 * 1024
@@ -38,8 +38,7 @@ SANDBOX_SWITCH = "AUTOGRADER_SANDBOX"
 # so a child can signal no one else's process and nothing it leaves behind survives the run.
 SANDBOX_UIDS = range(620_000, 620_256)
 FALLBACK_USER = (65534, 65534)  # nobody, when the pool cannot be used
-ZYGOTE_ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
-                      "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+ZYGOTE_ENVIRONMENT = launch.ZYGOTE_ENVIRONMENT
 
 
 @dataclass(frozen=True)
@@ -244,20 +243,14 @@ class Zygote:
     def __exit__(self, *exc):
         self.stop()
 
-    def start(self):
+    def start(self, launched=None):
+        """Start the zygote; or take over `launched`, one launch.start_zygote started earlier."""
         self.starts += 1
         if self.sandbox_user is None and os.geteuid() == 0 and sandbox_enabled():
             self.sandbox_user = self._take_user()
-        ours, theirs = socket.socketpair()
-        # The child's own memory still holds the environment the zygote started with.
-        self._process = subprocess.Popen(
-            [self._python, "-I", "-m", "autograder.sandbox.zygote", str(theirs.fileno())],
-            pass_fds=[theirs.fileno()], env=dict(ZYGOTE_ENVIRONMENT), stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tempfile.gettempdir())
+        self._process, self._control = launched or launch.start_zygote(self._python)
         self._started_here = self._process
-        theirs.close()
-        self._control = ours
-        self._reader = ours.makefile("rb")
+        self._reader = self._control.makefile("rb")
 
     def stop(self):
         self._stop_process()

@@ -18,20 +18,16 @@ import os
 import resource
 import signal
 import socket
-import stat
 import sys
 
 import numpy  # noqa: F401  (imported once here so every child starts warm)
 import pandas  # noqa: F401
 
 from . import landlock, linux, worker
+from .confinement import Confinement
 
 CLONE_NEWNET, CLONE_NEWNS = 0x40000000, 0x00020000
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 1 << 14, 1 << 18
-# Top-level names a child must never read: the reference and the grader with its hidden cases.
-PRIVATE_NAMES = ("solutions", "autograder")
-# Outside Python's own folders, the few system paths an honest submission may need to read.
-SYSTEM_READABLE = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/etc/localtime", "/etc/ld.so.cache")
 # Standard-library modules students reach for, loaded here so children need not find them on disk.
 WARM_MODULES = ("math", "cmath", "random", "statistics", "itertools", "functools", "collections",
                 "copy", "re", "json", "string", "time", "datetime", "fractions", "decimal",
@@ -42,6 +38,7 @@ CHILD_ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
                      "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                      "MPLBACKEND": "Agg"}
 MAX_OPEN_FILES = 256
+DISK_FOLDER = "disk"  # where, inside the run's folder, a child mounts its private disk
 HIGHEST_FD = 1 << 16
 
 
@@ -71,6 +68,10 @@ def main(socket_fd):
         if not message:
             return
         request = json.loads(message)  # a request that is not JSON ends the zygote, never a child
+        folder = _prepare_folder(request)
+        if confinement.admit(request.get("workdir")):
+            spare.discard()  # it holds the read rules as they were: one forked now holds them all
+            spare = forked()
         pid = spare.hand_over(message, fds)
         if pid is None:  # the spare is gone (killed from outside): fork one for this request
             pid = forked().hand_over(message, fds)
@@ -83,8 +84,8 @@ def main(socket_fd):
         control.sendall((json.dumps(reply) + "\n").encode())
         # Forked now, while the grader talks to the child just handed over, so that the next
         # request does not wait for a fork; it inherits the folders of this request's child.
-        if os.environ.get("HOME") != request.get("workdir"):
-            _point_home_at(str(request.get("workdir")))
+        if os.environ.get("HOME") != folder:
+            _point_home_at(folder)
         spare = forked()
 
 
@@ -103,6 +104,10 @@ class Spare:
         finally:
             self.handle.close()
         return self.pid
+
+    def discard(self):
+        """The spare ends at once, having received nothing."""
+        self.handle.close()
 
 
 def _fork_spare(control, confinement, zygote_pid, rerouted):
@@ -134,10 +139,10 @@ def become_child(request, command_fd, event_fd, confinement=None, zygote_pid=Non
         os.setsid()
         linux.name_process("student-code")
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-        workdir = request["workdir"]
-        private = _private_disk(workdir, request["limits"].get("disk_bytes"), request.get("user"))
-        if request.get("private_disk") and not private:
+        disk = _private_disk(request["workdir"], request["limits"].get("disk_bytes"), request.get("user"))
+        if request.get("private_disk") and disk is None:
             raise PermissionError("the folder is shared between runs: it must not be written to")
+        workdir = disk or request["workdir"]
         os.chdir(workdir)
         _quiet_standard_streams()
         if os.environ.get("HOME") != workdir:  # usually set already: the zygote's last request
@@ -214,25 +219,53 @@ def _isolate_mounts():
 
 
 def _private_disk(workdir, size, user):
-    """As root, give the child its own size-limited tmpfs as working directory.
+    """As root, give the child its own size-limited tmpfs to work in; the folder it is mounted on.
 
     It lives in the child's own mount namespace, so it vanishes with the child's last process
-    and bounds everything the submission can write (Landlock allows writing nowhere else).
-    Without the privilege for it, the shared folder is used as it is.
+    and bounds everything the submission can write (Landlock allows writing nowhere else). It is
+    mounted on the folder the zygote prepared inside the run's folder (see _prepare_folder), or
+    on the run's folder itself. Without the privilege for it (None), the folder is used as it is.
     """
     if not size or os.geteuid() != 0:
-        return False
+        return None
     libc = linux.libc()
     if libc.unshare(CLONE_NEWNS) != 0:
-        return False
+        return None
     # Nothing mounted here may leak back into the grader's view of the file system.
     if not MOUNTS_PRIVATE and libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0:
         raise OSError(ctypes.get_errno(), "cannot make the mount namespace private")
+    inner = os.path.join(workdir, DISK_FOLDER)
+    target = inner if os.path.isdir(inner) and os.path.ismount(workdir) else workdir
     uid, gid = user if user is not None else (0, 0)
     options = f"size={int(size)},nr_inodes=4096,mode=0700,uid={int(uid)},gid={int(gid)}".encode()
-    if libc.mount(b"tmpfs", workdir.encode(), b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, options) != 0:
+    if libc.mount(b"tmpfs", target.encode(), b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, options) != 0:
         raise OSError(ctypes.get_errno(), "cannot mount the working directory")
-    return True
+    return target
+
+
+def _prepare_folder(request):
+    """The folder the request's child will work in; as root, prepared for its private disk.
+
+    Landlock ignores rules on a folder that a mount hides, so a disk mounted on the run's folder
+    itself could be allowed only in each child (see confinement). Instead, in the zygote's own
+    mount namespace (the grader never sees it), a tiny root-owned tmpfs covers the run's folder
+    once, with one empty folder inside where each child mounts its disk: the read layer then
+    names the run's folder once for every child.
+    """
+    workdir = request.get("workdir")
+    if not isinstance(workdir, str):
+        return str(workdir)
+    inner = os.path.join(workdir, DISK_FOLDER)
+    if not (MOUNTS_PRIVATE and (request.get("limits") or {}).get("disk_bytes")):
+        return workdir
+    if os.path.ismount(workdir) and os.path.isdir(inner):
+        return inner
+    libc = linux.libc()
+    options = b"size=16k,nr_inodes=8,mode=0755"
+    if libc.mount(b"tmpfs", workdir.encode(), b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, options) != 0:
+        return workdir
+    os.mkdir(inner, 0o755)
+    return inner
 
 
 def _quiet_standard_streams():
@@ -302,115 +335,6 @@ def _close_other_files(keep):
         if fd >= low:
             os.closerange(low, fd)
             low = fd + 1
-
-
-class Confinement:
-    """Open handles on everything a child may read, prepared once in the zygote."""
-
-    def __init__(self, abi, readable, import_dirs):
-        self.abi = abi
-        self.readable = readable  # [fd]: trees a child may read (and execute)
-        self.import_dirs = import_dirs  # [(path, fd)]: import folders, for rerouting
-
-    @classmethod
-    def prepare(cls):
-        abi = landlock.abi_version()
-        readable, import_dirs = [], []
-        for entry in dict.fromkeys(p for p in sys.path if p and os.path.isdir(p)):
-            fd = _open_path(entry)
-            if fd is None:
-                continue
-            import_dirs.append((entry, fd))
-            if _holds_private_code(entry):
-                readable += [f for f in (_open_path(os.path.join(entry, name))
-                                         for name in _public_entries(entry)) if f is not None]
-            else:
-                readable.append(fd)
-        readable += [f for f in map(_open_path, SYSTEM_READABLE) if f is not None]
-        return cls(abi, readable, import_dirs)
-
-    def apply(self, workdir):
-        """Enter the Landlock domain (nothing when the kernel has no Landlock)."""
-        if self.abi <= 0:
-            return
-        rules = [(fd, landlock.READ) for fd in self.readable]
-        own = os.open(workdir, os.O_PATH | os.O_DIRECTORY)
-        null = os.open(os.devnull, os.O_PATH)
-        rules += [(own, landlock.handled_fs(self.abi)),
-                  (null, landlock.READ_FILE | landlock.WRITE_FILE)]
-        try:
-            landlock.restrict(rules, self.abi)
-        finally:
-            os.close(own)
-            os.close(null)
-
-    def reroute_imports(self):
-        """Reach import folders a child's user cannot walk to (e.g. Python under a 0700 /root).
-
-        A handle opened by the zygote reaches the folder through /proc/self/fd without walking
-        its ancestors. Done once in the zygote (children inherit the paths and the handles):
-        rewriting every module's search path in each child costs milliseconds of copied pages.
-        Returns the handles every child must keep open.
-        """
-        kept = set()
-        for path, fd in self.import_dirs:
-            if _others_can_enter(path):
-                continue
-            alias = f"/proc/self/fd/{fd}"
-            kept.add(fd)
-            sys.path[:] = [_rebase(p, path, alias) for p in sys.path]
-            for module in list(sys.modules.values()):
-                search = getattr(module, "__path__", None)
-                if type(search) is list:
-                    search[:] = [_rebase(p, path, alias) for p in search]
-        sys.path_importer_cache.clear()
-        return kept
-
-
-def _others_can_enter(path):
-    """Whether a user with no rights of its own can walk to `path` and list it (mode bits only)."""
-    path = os.path.abspath(path)
-    ancestors = [path]
-    while ancestors[-1] != os.path.dirname(ancestors[-1]):
-        ancestors.append(os.path.dirname(ancestors[-1]))
-    try:
-        if any(not os.stat(folder).st_mode & stat.S_IXOTH for folder in ancestors):
-            return False
-        return bool(os.stat(path).st_mode & stat.S_IROTH)
-    except OSError:
-        return False
-
-
-def _rebase(entry, old, new):
-    if entry == old:
-        return new
-    if isinstance(entry, str) and entry.startswith(old.rstrip(os.sep) + os.sep):
-        return new + entry[len(old.rstrip(os.sep)):]
-    return entry
-
-
-def _open_path(path):
-    try:
-        return os.open(path, os.O_PATH | os.O_CLOEXEC)
-    except OSError:
-        return None
-
-
-def _holds_private_code(folder):
-    return any(os.path.exists(os.path.join(folder, name)) for name in PRIVATE_NAMES)
-
-
-def _public_entries(folder):
-    """Modules and packages of an import folder, without the private ones and hidden files."""
-    for name in sorted(os.listdir(folder)):
-        path = os.path.join(folder, name)
-        if name.startswith(".") or name.split(".")[0] in PRIVATE_NAMES or name.startswith("__editable__"):
-            continue
-        if os.path.isdir(path) and (name.endswith((".dist-info", ".data", ".libs"))
-                                    or os.path.exists(os.path.join(path, "__init__.py"))):
-            yield name
-        elif name.endswith((".py", ".so", ".pth", ".pyd")):
-            yield name
 
 
 if __name__ == "__main__":
