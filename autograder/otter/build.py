@@ -6,6 +6,7 @@ reference, the hidden cases or the grading engine. The zip is made by `otter gen
 installs this package from a wheel and grades through plugin.EngineGrading. The build grades the
 filled-in notebook (full marks) and the untouched stubs (zero) through the zip before it succeeds.
 """
+import hashlib
 import importlib.util
 import json
 import pathlib
@@ -31,7 +32,10 @@ PLUGIN = "autograder.otter.plugin.EngineGrading"
 SHARED_MODULES = ("judge.py", "render.py", "lab.py", "cases.py", "declaration.py", "submission.py",
                   "sandbox/__init__.py", "sandbox/codec.py", "sandbox/worker.py",
                   "locale/__init__.py", "locale/ko.toml", "locale/en.toml")
-KIT_MODULES = {"steps.py": "steps.py", "check.py": "check.py"}
+KIT_MODULES = {"steps.py": "steps.py", "check.py": "check.py", "cli.py": "cli.py",
+               "__main__.py": "__main__.py"}
+# Where the notebook carries the public tests and the check package (see assignments/grader_setup.py).
+PAYLOAD_KEY = "self_attention_lab"
 OTTER_CONFIG = {"show_hidden": True, "force_public_test_summary": True, "show_stdout": False,
                 "grade_from_log": False, "zips": False, "pdf": False}
 
@@ -78,20 +82,43 @@ def _fresh(folder):
 # Student half -------------------------------------------------------------------------------
 
 def write_student_half(student, assignments):
+    """The notebook (public tests and checks in its metadata), its .py twin, tests/, the check
+    package, README.md and requirements.txt: everything a student needs, nothing more."""
+    files = student_files()
     notebook = nbformat.read(assignments / NOTEBOOK, as_version=4)
     for cell in notebook.cells:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
+    notebook.metadata[PAYLOAD_KEY] = notebook_payload(files)
     nbformat.write(notebook, student / NOTEBOOK)
     shutil.copy(assignments / SCRIPT, student / SCRIPT)
-    write_test_files(student / "tests")
-    write_check_package(student / CHECK_PACKAGE)
+    for relative, text in files.items():
+        target = student / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    (student / "requirements.txt").write_text(STUDENT_REQUIREMENTS, encoding="utf-8")
+    (student / "README.md").write_text(STUDENT_README, encoding="utf-8")
 
 
-def write_test_files(folder):
-    folder.mkdir(parents=True, exist_ok=True)
-    for step in STEPS:
-        (folder / f"{step.name}.py").write_text(test_file_source(step), encoding="utf-8")
+def student_files():
+    """{relative path: text} of tests/ and the check package (public cases only, no reference)."""
+    files = {f"tests/{step.name}.py": test_file_source(step) for step in STEPS}
+    engine = ROOT / "autograder"
+    for relative in SHARED_MODULES:
+        files[f"{CHECK_PACKAGE}/{relative}"] = (engine / relative).read_text("utf-8")
+    for source, target in KIT_MODULES.items():
+        files[f"{CHECK_PACKAGE}/{target}"] = (pathlib.Path(__file__).parent / "kit" / source).read_text("utf-8")
+    files[f"{CHECK_PACKAGE}/__init__.py"] = (
+        '"""Public checks of the self-attention lab: otter.Notebook (tests/*.py) and '
+        '`python -m attention_check FILE`."""\n')
+    files[f"{CHECK_PACKAGE}/public_data.json"] = json.dumps(public_data(), ensure_ascii=False)
+    return dict(sorted(files.items()))
+
+
+def notebook_payload(files):
+    """What the notebook's first cell unpacks, so its checks run with nothing but the .ipynb."""
+    digest = hashlib.sha256(json.dumps(files, sort_keys=True).encode("utf-8")).hexdigest()[:16]
+    return {"version": digest, "package": CHECK_PACKAGE, "files": files}
 
 
 def test_file_source(step):
@@ -106,18 +133,51 @@ def test_file_source(step):
             f"    check_step({step.name!r}, env)\n")
 
 
-def write_check_package(folder):
-    engine = ROOT / "autograder"
-    for relative in SHARED_MODULES:
-        target = folder / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(engine / relative, target)
-    for source, target in KIT_MODULES.items():
-        shutil.copy(pathlib.Path(__file__).parent / "kit" / source, folder / target)
-    (folder / "__init__.py").write_text(
-        '"""Public checks of the self-attention lab, for otter.Notebook (tests/*.py)."""\n', "utf-8")
-    (folder / "public_data.json").write_text(json.dumps(public_data(), ensure_ascii=False),
-                                             encoding="utf-8")
+STUDENT_REQUIREMENTS = "otter-grader>=7,<8\nnumpy>=1.26\npandas>=2.0\n"
+
+STUDENT_README = f"""# 3장 실습 1 — self-attention 손으로 풀기
+
+## 이 폴더에 든 것
+
+| 파일 | 쓰임 |
+| --- | --- |
+| `{NOTEBOOK}` | 실습 노트북. 여기에 함수를 완성합니다. |
+| `{SCRIPT}` | 같은 실습의 `.py` 판 (노트북 대신 편집기에서 풀고 싶을 때) |
+| `tests/`, `{CHECK_PACKAGE}/` | 공개 테스트와 검사 코드 (고치지 마세요) |
+| `requirements.txt` | 설치할 패키지 목록 |
+
+## 설치 (한 번만)
+
+Python 3.11 이상에서 이 폴더로 이동한 뒤 다음 명령 하나를 실행합니다.
+
+```bash
+pip install -r requirements.txt
+```
+
+## 노트북으로 풀기
+
+Jupyter 에서 `{NOTEBOOK}` 를 열고 맨 위의 채점 준비 셀부터 차례로 실행합니다. 함수마다 바로 아래의
+`grader.check(...)` 셀이 공개 테스트로 검사하고, 틀리면 무엇이 왜 틀렸는지 알려 줍니다.
+
+**Colab** 이나 노트북 파일 하나만 받은 경우에도 그대로 됩니다. 공개 테스트가 노트북 파일 안에 들어 있고,
+채점 준비 셀이 otter-grader 가 없으면 설치합니다 (처음 한 번 1~2분).
+
+## 터미널에서 검사하기
+
+```bash
+python -m {CHECK_PACKAGE} {NOTEBOOK}
+python -m {CHECK_PACKAGE} {SCRIPT} --lang en     # 영어 피드백
+```
+
+이 폴더에서 실행합니다. 모든 단계를 공개 테스트로 검사해 점수와 피드백을 보여 줍니다.
+종료 코드는 모두 통과면 0, 틀린 단계가 있으면 1, 파일이 없는 등 검사를 못 하면 2 입니다.
+
+## 제출하기
+
+노트북 맨 끝의 두 셀을 실행해 만든 zip 파일(Colab 에서는 다운로드한 `.ipynb` 파일)을 제출합니다.
+최종 점수는 공개 테스트에 더해 숨은 테스트(다른 크기의 입력, 아주 큰 값 등)로 매겨집니다. 공개 테스트를
+모두 통과했더라도 낱말 수나 벡터 길이를 숫자로 적어 넣었다면 점수를 잃을 수 있습니다.
+"""
 
 
 # Autograder half ----------------------------------------------------------------------------
