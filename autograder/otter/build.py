@@ -52,6 +52,7 @@ def run_build(args):
         print(f"autograder build: {error}", file=sys.stderr)
         return 1
     print(f"student half:    {out / 'student'}")
+    print(f"classroom repo:  {out / 'classroom'}")
     print(f"autograder zip:  {report['zip']}")
     for line in report["checks"]:
         print(f"self-check:      {line}")
@@ -66,10 +67,11 @@ def build(out, assignments=ROOT / "assignments", step_seconds=10.0, lang="ko", s
             raise BuildError(f"missing {assignments / name}")
     student = _fresh(out / "student")
     write_student_half(student, assignments)
+    classroom = write_classroom_template(_fresh(out / "classroom"), student)
     zip_path = write_autograder_zip(_fresh(out / "autograder"), ROOT, student / "tests",
                                     step_seconds, lang)
     checks = check_zip(zip_path, assignments) if self_check else []
-    return {"student": student, "zip": zip_path, "checks": checks}
+    return {"student": student, "classroom": classroom, "zip": zip_path, "checks": checks}
 
 
 def _fresh(folder):
@@ -177,6 +179,24 @@ python -m {CHECK_PACKAGE} {SCRIPT} --lang en     # 영어 피드백
 노트북 맨 끝의 두 셀을 실행해 만든 zip 파일(Colab 에서는 다운로드한 `.ipynb` 파일)을 제출합니다.
 최종 점수는 공개 테스트에 더해 숨은 테스트(다른 크기의 입력, 아주 큰 값 등)로 매겨집니다. 공개 테스트를
 모두 통과했더라도 낱말 수나 벡터 길이를 숫자로 적어 넣었다면 점수를 잃을 수 있습니다.
+"""
+
+
+def write_classroom_template(folder, student):
+    """A GitHub Classroom template repository: the student half plus classroom/ (the workflow)."""
+    shutil.copytree(student, folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "classroom", folder, dirs_exist_ok=True)
+    with open(folder / "README.md", "a", encoding="utf-8") as readme:
+        readme.write(CLASSROOM_README)
+    return folder
+
+
+CLASSROOM_README = """
+## GitHub Classroom
+
+이 저장소에 push 할 때마다 GitHub Actions 가 노트북을 공개 테스트로 단계마다 검사하고, 통과한 단계의
+점수를 Classroom 에 보여 줍니다 (Actions 탭에서 단계별 피드백을 볼 수 있습니다). 이 점수는 진행 상황을
+알려 주는 참고용입니다. 최종 점수는 제출한 노트북을 강의의 채점기가 숨은 테스트까지 포함해 매깁니다.
 """
 
 

@@ -31,6 +31,8 @@ def build_parser():
     parser.add_argument("submission", help="검사할 .py 또는 .ipynb 파일")
     parser.add_argument("--lang", choices=("ko", "en"), default="ko", help="피드백 언어 (기본 ko)")
     parser.add_argument("--json", action="store_true", help="JSON 객체 하나로 출력")
+    parser.add_argument("--step", action="append", choices=steps.FUNCTION_NAMES, default=None,
+                        help="이 단계만 검사 (여러 번 쓸 수 있음, 기본은 모든 단계)")
     parser.add_argument("--timeout", type=float, default=10.0, metavar="S",
                         help="단계마다 함수 한 번 호출에 줄 시간(초, 기본 10)")
     return parser
@@ -49,7 +51,7 @@ def main(argv=None):
         return EXIT_CANNOT_RUN
     if os.environ.get(_CHILD) != "1":
         return _in_child(argv if argv is not None else sys.argv[1:])
-    result = check_file(args.submission, args.timeout)
+    result = check_file(args.submission, args.timeout, args.step)
     if args.json:
         print(json.dumps(as_dict(result, args.lang), ensure_ascii=False, indent=2))
     else:
@@ -74,16 +76,18 @@ def _in_child(argv):
     return EXIT_CANNOT_RUN
 
 
-def check_file(path, step_seconds=10.0):
-    """SubmissionResult of the file on the public cases (load notes as the engine writes them)."""
+def check_file(path, step_seconds=10.0, only=None):
+    """SubmissionResult of the file on the public cases (load notes as the engine writes them);
+    `only`: the names of the steps to check (default: every step)."""
+    names = [name for name in steps.FUNCTION_NAMES if not only or name in only]
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as error:
-        return broken(path, "unreadable", error.strerror or str(error))
+        return broken(path, names, "unreadable", error.strerror or str(error))
     submission = read_submission(path, data)
     if submission.problem:
-        return broken(path, submission.problem, submission.problem_detail)
+        return broken(path, names, submission.problem, submission.problem_detail)
     events = _Events()
     namespace = {"__name__": "__main__", "__builtins__": __builtins__}
     notebook = any(cell["filename"].startswith("<cell") for cell in submission.cells)
@@ -95,7 +99,7 @@ def check_file(path, step_seconds=10.0):
                  if event.get("ev") in ("load_error", "syntax_error")]
         call = _with_deadline(step_seconds)
         results = []
-        for name in steps.FUNCTION_NAMES:
+        for name in names:
             result = judge_public(name, namespace, is_stub=name in submission.stubs,
                                   syntax_suspect=_syntax_error_near(name, notes, submission), call=call)
             if result.status == "timeout":
@@ -104,11 +108,11 @@ def check_file(path, step_seconds=10.0):
     return SubmissionResult(path, results, notes)
 
 
-def broken(name, problem, detail=""):
+def broken(name, names, problem, detail=""):
     """A file that could not be read: every step errors with the same cause."""
     results = [StepResult(step.name, 0.0, step.points, "error", [problem],
                           [CaseResult("page", False, "", False, problem)], step.page_step)
-               for step in steps.STEPS]
+               for step in steps.STEPS if step.name in names]
     return SubmissionResult(name, results, [{"code": "problem", "problem": problem, "detail": detail}])
 
 
