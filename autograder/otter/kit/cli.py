@@ -65,8 +65,10 @@ _CHILD = "ATTENTION_CHECK_CHILD"
 def _in_child(argv):
     """Check in a child process: a file that ends its process (os._exit) cannot end the check
     without a word."""
-    done = subprocess.run([sys.executable, "-m", __package__, *argv], env={**os.environ, _CHILD: "1"},
-                          stdout=subprocess.PIPE)
+    home = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the folder holding the package
+    path = os.pathsep.join(filter(None, [home, os.environ.get("PYTHONPATH")]))
+    done = subprocess.run([sys.executable, "-m", __package__, *argv],
+                          env={**os.environ, _CHILD: "1", "PYTHONPATH": path}, stdout=subprocess.PIPE)
     sys.stdout.buffer.write(done.stdout)
     sys.stdout.flush()
     if done.returncode in (EXIT_ALL_PASSED, EXIT_LOST_POINTS, EXIT_CANNOT_RUN):
