@@ -22,7 +22,9 @@ def _prepare_grader(key="self_attention_lab"):
                 return None, None
         named = [globals().get("__vsc_ipynb_file__"), os.environ.get("JPY_SESSION_NAME")]
         paths = [p for p in named if p and p.endswith(".ipynb")]
-        for path in paths + sorted(glob.glob("*.ipynb"), key=os.path.getmtime, reverse=True):
+        newest_first = sorted(glob.glob("*.ipynb"), reverse=True,
+                              key=lambda p: os.path.getmtime(p) if os.path.isfile(p) else 0)
+        for path in paths + newest_first:
             for candidate in (path, os.path.basename(path)):
                 try:
                     with open(candidate, encoding="utf-8") as handle:

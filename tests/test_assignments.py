@@ -362,3 +362,29 @@ def test_script_imported_as_a_module_prints_nothing():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout == ""
+
+
+GRADER_SETUP_PROBE = '''import importlib.abc, subprocess, sys
+calls = []
+class NoOtterYet(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == "otter" and not calls:
+            raise ImportError("No module named 'otter'")
+sys.meta_path.insert(0, NoOtterYet())
+subprocess.run = lambda command, **kwargs: calls.append(command)
+try:
+    exec(compile(open({setup!r}, encoding="utf-8").read(), "setup", "exec"), {{"__name__": "__main__"}})
+except RuntimeError as error:
+    print("ERROR", error)
+print("PIP", calls)
+'''
+
+
+def test_grader_setup_installs_otter_when_missing_then_says_what_is_wrong(tmp_path):
+    """Where otter-grader is missing, the cell pip-installs it; without its metadata it says so."""
+    probe = GRADER_SETUP_PROBE.format(setup=str(ASSIGNMENTS / "grader_setup.py"))
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"PIP [[{sys.executable!r}, '-m', 'pip', 'install', '-q', 'otter-grader>=7,<8']]" in done.stdout
+    assert "ERROR 이 노트북에서 검사 데이터를 찾지 못했습니다" in done.stdout
