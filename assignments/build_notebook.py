@@ -6,7 +6,8 @@ markdown cell whose lines are comments. Code cells become notebook cells by thes
 - a cell that only defines a step function -> code cell tagged "step:<name>", then a code cell
   tagged "check:<name>" holding exactly `grader.check("<name>")`;
 - an `if __name__ == "__main__":` cell that creates the Otter grader -> the cell tagged
-  "grader-init"; any other such cell -> a demo cell holding its body; the demo cell right after a
+  "grader-init", holding grader_setup.py (it installs otter-grader when missing and reads the
+  public tests from the notebook's metadata, which `autograder build` fills in); any other such cell -> a demo cell holding its body; the demo cell right after a
   step must open with `print(grader.check("<name>"))`, which the check cell replaces;
 - any other code cell is copied as it is.
 
@@ -29,17 +30,24 @@ from autograder.steps import FUNCTION_NAMES
 HERE = pathlib.Path(__file__).resolve().parent
 SOURCE = HERE / "self_attention_lab.py"
 NOTEBOOK = HERE / "self_attention_lab.ipynb"
+GRADER_SETUP_FILE = HERE / "grader_setup.py"
 
 CELL_MARK = "# %%"
 MARKDOWN_MARK = "# %% [markdown]"
-GRADER_INIT = 'import otter\ngrader = otter.Notebook(tests_dir="tests")'
+# The .py twin's grader, run beside the student half's tests/ and attention_check/.
+SCRIPT_GRADER_INIT = 'import otter\ngrader = otter.Notebook(tests_dir="tests")'
+# The notebook's first code cell: works with nothing but the .ipynb (Colab, a fresh Jupyter).
+GRADER_SETUP = GRADER_SETUP_FILE.read_text(encoding="utf-8").strip("\n")
 CHECK_ALL = "grader.check_all()"
 EXPORT = "grader.export(pdf=False)"
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 CLOSING_MARKDOWN = """## 제출하기
 
-아래 첫 셀은 모든 검사를 한 번에 다시 돌립니다. 둘째 셀은 이 노트북을 저장한 뒤 제출용 zip 파일을
-만듭니다. 노트북을 저장(Ctrl+S)하고 두 셀을 차례로 실행한 다음, 만들어진 zip 파일을 제출하세요."""
+아래 첫 셀은 모든 검사를 한 번에 다시 돌립니다. 둘째 셀은 이 노트북으로 제출용 zip 파일을 만듭니다.
+노트북을 저장(Ctrl+S)하고 두 셀을 차례로 실행한 다음, 만들어진 zip 파일을 제출하세요.
+
+Colab 에서는 zip 파일을 만들 수 없습니다. 첫 셀만 실행해 모든 검사를 확인한 뒤, 메뉴의
+파일 → 다운로드 → .ipynb 다운로드로 받은 노트북 파일을 그대로 제출하세요."""
 
 
 def check_source(name):
@@ -134,9 +142,11 @@ def cells_from_source(text):
         elif body is None:
             cells.append(_cell("code", source))
         elif "otter.Notebook" in body:
-            if body != GRADER_INIT:
-                raise ValueError(f"the grader cell must hold exactly:\n{GRADER_INIT}")
-            cells.append(_cell("code", GRADER_INIT, "grader-init"))
+            if body != SCRIPT_GRADER_INIT:
+                raise ValueError(f"the grader cell must hold exactly:\n{SCRIPT_GRADER_INIT}")
+            setup = _cell("code", GRADER_SETUP, "grader-init")
+            setup.metadata["cellView"] = "form"  # Colab shows the title, the code folded
+            cells.append(setup)
         else:
             checked, rest = _opening_check(body)
             if checked != waiting_check:

@@ -3,8 +3,9 @@
 # "# %%" 줄이 셀의 경계입니다. VS Code, PyCharm, Spyder 에서는 셀 단위로 하나씩 실행할 수 있습니다.
 # 노트북 self_attention_lab.ipynb 는 이 파일을 바탕으로 만들어집니다 (build_notebook.py).
 # 채점기는 이 파일을 모듈로 불러오므로 `if __name__ == "__main__":` 블록은 채점 중에는 실행되지 않습니다.
-#   채점:  autograder check self_attention_lab.py
-#   실행:  python self_attention_lab.py   (단계마다 Otter 검사도 하므로 검사 파일 폴더 tests/ 가 옆에 있어야 합니다)
+# 나눠 받은 폴더(README.md, tests/, attention_check/ 가 함께 있는 폴더)에서 실행합니다.
+#   검사:  python -m attention_check self_attention_lab.py   (공개 테스트로 단계마다 무엇이 왜 틀렸는지 알려 줍니다)
+#   실행:  python self_attention_lab.py   (단계마다 Otter 검사도 합니다. 설치할 것은 README.md 에 있습니다)
 
 # %% [markdown]
 # # 3장 실습 1 — "나는 사과를 먹었다" 의 self-attention 을 손으로 풀기
@@ -22,11 +23,14 @@
 # | 마무리 | 낱말마다 가장 크게 참고한 상대 찾기 | `most_attended` |
 #
 # **이렇게 진행하세요**
+# - 맨 먼저 바로 아래의 채점 준비 셀을 실행합니다. Colab 이나 처음 쓰는 Jupyter 에서는 otter-grader 를
+#   설치하느라 1~2분 걸릴 수 있습니다. 노트북 파일 하나만 있어도 모든 검사가 됩니다.
 # - 각 함수의 `raise NotImplementedError` 줄을 지우고 그 자리에 계산을 씁니다. 함수 이름과 인자는 그대로 둡니다.
 # - 함수 설명(docstring)에 인자의 모양과 돌려줘야 할 값이 적혀 있습니다.
 # - 함수 바로 다음의 `grader.check(...)` 셀은 방금 쓴 함수 하나만 검사합니다. 그 뒤의 셀들은
 #   여러분의 함수로 표를 찍어 보는 곳입니다. 찍힌 숫자를 "나와야 할 값" 과 맞춰 보세요.
-# - 터미널의 `autograder check 파일이름` 은 단계마다 무엇이 왜 틀렸는지 한국어로 설명해 줍니다.
+# - 검사 셀은 단계마다 무엇이 왜 틀렸는지 한국어로 설명해 줍니다. 나눠 받은 폴더가 통째로 있다면
+#   터미널에서 `python -m attention_check 파일이름` 으로 모든 단계를 한 번에 검사할 수도 있습니다.
 
 # %%
 if __name__ == "__main__":

@@ -53,6 +53,15 @@ SPARE_WORDS = ("고양이가", "생선을", "몰래", "먹고", "도망갔다", 
 
 
 def public_cases():
-    """The page's case and one where n, d_model and d_k all differ."""
+    """The page's case, one where n, d_model and d_k all differ, one with large values and one
+    with a single word (an answer that squeezes away the word axis fails there).
+
+    "large" has scaled scores near a thousand (a naive exp overflows there, as in the hidden
+    cases) and d_v ≠ d_k, so a student's public checks catch what the hidden cases would. Its
+    words, and the single word's, are among "wide"'s, so the hidden cases keep words of their own.
+    """
     wide = random_case("wide", seed=7, n=5, d_model=6, d_k=3, hidden=False)
-    return [page_case(), wide]
+    large = random_case("large", seed=133, n=4, d_model=3, d_k=2, d_v=5, scale=30.0, hidden=False,
+                        tags={"large"})
+    one_word = random_case("one-word", seed=9, n=1, d_model=4, d_k=3, d_v=2, hidden=False)
+    return [page_case(), wide, large, one_word]

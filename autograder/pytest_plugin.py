@@ -1,54 +1,78 @@
-"""pytest face of the grader: `pytest --submission PATH` reports one test per step.
+"""pytest face of the grader: `pytest --submission PATH` adds one test per step to the run.
 
 For courses that grade with pytest-based tools (GitHub Classroom and the like). The submission is
-graded once, in the same sandbox as `autograder check`; each step's item fails with the same
-feedback text a student gets from the CLI.
+graded once, by `autograder check --json` in a fresh interpreter (`python -I`, started in a folder
+of its own), so nothing in the submission's folder (a conftest.py, a module named like ours, a
+sitecustomize.py, PYTHONPATH) reaches the grading. Each step's item fails with the same feedback
+text a student gets from the CLI. Other tests of the run are collected and run as usual.
+
+What pytest runs inside a repository the student controls is the student's: the run, the plugin
+and the workflow can all be changed there. Grades a course can trust come from `autograder
+check`/`grade` or the Otter zip run by staff (docs/SECURITY.md).
 """
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
 import pytest
 
-from .steps import STEPS
+from .steps import FUNCTION_NAMES
+
+EXIT_ALL_PASSED, EXIT_LOST_POINTS = 0, 1  # autograder check's own exit codes for a graded file
 
 
 def pytest_addoption(parser):
     group = parser.getgroup("self-attention autograder")
     group.addoption("--submission", default=None, metavar="PATH",
                     help="grade this .py or .ipynb submission, one test per step")
+    group.addoption("--submission-step", action="append", default=None, choices=FUNCTION_NAMES,
+                    metavar="STEP", help="only this step's test (repeatable; default: every step)")
     group.addoption("--submission-lang", default="ko", choices=("ko", "en"),
                     help="feedback language for --submission (default ko)")
     group.addoption("--submission-timeout", default=10.0, type=float, metavar="S",
                     help="seconds each step may run (default 10)")
 
 
-def pytest_collection_modifyitems(session, config, items):
+def pytest_configure(config):
     path = config.getoption("submission")
     if not path:
         return
-    grading = SubmissionGrading(path, config.getoption("submission_lang"),
-                                config.getoption("submission_timeout"))
-    config.stash[GRADING] = grading
-    items[:] = [StepItem.from_parent(session, name=step.name, step_name=step.name,
-                                     grading=grading) for step in STEPS]
+    if config.getoption("submission_timeout") <= 0:
+        raise pytest.UsageError("--submission-timeout must be positive")
+    if os.path.isdir(path):
+        raise pytest.UsageError(f"--submission: a folder, not a file: {path}")
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as error:
+        reason = "no such file" if isinstance(error, FileNotFoundError) else (error.strerror or str(error))
+        raise pytest.UsageError(f"--submission: {reason}: {path}") from None
+    config.stash[GRADING] = SubmissionGrading(
+        os.path.abspath(path), config.getoption("submission_lang"),
+        config.getoption("submission_timeout"))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session, config, items):
+    """Add the steps' items to whatever else was collected (before -k and -m select)."""
+    grading = config.stash.get(GRADING, None)
+    if grading is None:
+        return
+    wanted = config.getoption("submission_step") or FUNCTION_NAMES
+    name = os.path.basename(grading.path)
+    collector = SubmissionCollector.from_parent(session, name=name, nodeid=name, grading=grading,
+                                                steps=wanted)
+    items.extend(session.genitems(collector))
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     grading = config.stash.get(GRADING, None)
     if grading is None or grading.result is None:
         return
-    from .render import Messages
-
-    say = Messages(grading.lang)
-    result = grading.result
     terminalreporter.write_sep("=", "self-attention autograder")
-    for line in _load_lines(grading):
-        terminalreporter.write_line(line)
-    terminalreporter.write_line(say("text", "total", score=f"{result.score:g}",
-                                    max_score=f"{result.max_score:g}"))
-
-
-def _load_lines(grading):
-    from .render import load_notes
-
-    return load_notes(grading.result.notes, grading.lang)
+    terminalreporter.write_line(grading.total_line())
 
 
 GRADING = pytest.StashKey()
@@ -59,24 +83,59 @@ class SubmissionGrading:
 
     def __init__(self, path, lang, timeout):
         self.path, self.lang, self.timeout = path, lang, timeout
-        self.result = None
+        self.result = self.failure = None
 
     def step(self, name):
-        if self.result is None:
-            self.result = self._grade()
-        return next(s for s in self.result.steps if s.name == name)
+        if self.failure is None and self.result is None:
+            try:
+                self.result = grade_in_fresh_interpreter(self.path, self.lang, self.timeout)
+            except GradingFailed as failure:
+                self.failure = failure
+        if self.failure is not None:
+            raise self.failure
+        return next(s for s in self.result["steps"] if s["name"] == name)
 
-    def _grade(self):
-        import os
+    def total_line(self):
+        from .render import Messages, _points
 
-        from .grading import grade_file
-        from .sandbox.runner import Limits, Zygote
+        return Messages(self.lang)("text", "total", score=_points(self.result["score"]),
+                                   max_score=_points(self.result["max_score"]))
 
-        if not os.path.isfile(self.path):
-            raise pytest.UsageError(f"--submission: no such file: {self.path}")
-        with Zygote() as zygote:
-            return grade_file(self.path, zygote,
-                              Limits(step_seconds=self.timeout, load_seconds=self.timeout))
+
+class GradingFailed(Exception):
+    """The grader itself could not run; no step gets a result."""
+
+
+def grade_in_fresh_interpreter(path, lang, timeout):
+    """`autograder check --json` in `python -I`, run in an empty folder; its JSON result."""
+    command = [sys.executable, "-I", "-m", "autograder", "check", path, "--json", "--lang", lang,
+               "--timeout", repr(float(timeout))]
+    with tempfile.TemporaryDirectory(prefix="autograder-pytest-") as folder:
+        done = subprocess.run(command, cwd=folder, capture_output=True, text=True, encoding="utf-8",
+                              # loading, six steps, restarts after a hang: well beyond what grading takes
+                              timeout=60 + 20 * timeout * len(FUNCTION_NAMES))
+    if done.returncode not in (EXIT_ALL_PASSED, EXIT_LOST_POINTS):
+        raise GradingFailed(f"autograder check exited with {done.returncode}:\n{done.stderr[-2000:]}")
+    try:
+        return json.loads(done.stdout)
+    except ValueError:
+        raise GradingFailed(f"autograder check printed no JSON result:\n{done.stdout[-2000:]}") from None
+
+
+class SubmissionCollector(pytest.Collector):
+    """The submission as a collector: one item per step."""
+
+    def __init__(self, *, grading, steps, **kwargs):
+        super().__init__(**kwargs)
+        self.grading, self.steps = grading, tuple(steps)
+
+    def collect(self):
+        for name in FUNCTION_NAMES:
+            if name in self.steps:
+                yield StepItem.from_parent(self, name=name, step_name=name)
+
+    def reportinfo(self):
+        return self.grading.path, None, os.path.basename(self.grading.path)
 
 
 class StepFailed(Exception):
@@ -84,22 +143,20 @@ class StepFailed(Exception):
 
 
 class StepItem(pytest.Item):
-    def __init__(self, *, step_name, grading, **kwargs):
+    def __init__(self, *, step_name, **kwargs):
         super().__init__(**kwargs)
         self.step_name = step_name
-        self.grading = grading
+        self.grading = self.parent.grading
 
     def runtest(self):
-        from .render import step_feedback
-
         result = self.grading.step(self.step_name)
-        self.user_properties.append(("score", result.score))
-        self.user_properties.append(("max_score", result.max_score))
-        if result.status != "passed":
-            raise StepFailed(step_feedback(result, self.grading.lang))
+        self.user_properties.append(("score", result["score"]))
+        self.user_properties.append(("max_score", result["max_score"]))
+        if result["status"] != "passed":
+            raise StepFailed(result["feedback"])
 
     def repr_failure(self, excinfo, style=None):
-        if isinstance(excinfo.value, StepFailed):
+        if isinstance(excinfo.value, (StepFailed, GradingFailed)):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style)
 

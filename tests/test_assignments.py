@@ -17,7 +17,8 @@ from conftest import ROOT
 ASSIGNMENTS = ROOT / "assignments"
 SCRIPT = ASSIGNMENTS / "self_attention_lab.py"
 NOTEBOOK = ASSIGNMENTS / "self_attention_lab.ipynb"
-GRADER_INIT = 'import otter\ngrader = otter.Notebook(tests_dir="tests")'
+SCRIPT_GRADER_INIT = 'import otter\ngrader = otter.Notebook(tests_dir="tests")'
+GRADER_SETUP = (ASSIGNMENTS / "grader_setup.py").read_text(encoding="utf-8").strip("\n")
 # Values the lab page prints; a correct run of the lab must print them too.
 PAGE_PRINTS = ["(3, 4)", "0.34", "-1.46", "4.92", "0.340  0.138  0.522", "0.824  0.009  0.166",
                "[1. 1. 1.]", "[-0.8  -1.53 -1.18  1.02]",
@@ -101,7 +102,7 @@ def test_tagged_cells_follow_the_contract_order(notebook):
 
 
 def test_tagged_cells_hold_the_exact_otter_calls(notebook):
-    assert cell_with_tag(notebook, "grader-init").source == GRADER_INIT
+    assert cell_with_tag(notebook, "grader-init").source == GRADER_SETUP
     for name in FUNCTION_NAMES:
         assert cell_with_tag(notebook, f"check:{name}").source == f'grader.check("{name}")'
     assert cell_with_tag(notebook, "check-all").source == "grader.check_all()"
@@ -193,6 +194,22 @@ def test_setup_reproduces_the_page_inputs():
     assert module.words == list(case.words)
     for name in ("X", "W_Q", "W_K", "W_V"):
         np.testing.assert_array_equal(getattr(module, name), getattr(case, name))
+
+
+def test_grader_setup_installs_otter_only_when_missing_and_never_names_the_engine():
+    tree = ast.parse(GRADER_SETUP)
+    code = ast.unparse(tree)
+    assert "pip" in code and "otter-grader" in code
+    guarded = [node for node in ast.walk(tree) if isinstance(node, ast.Try)
+               and any(ast.unparse(h.type) == "ImportError" for h in node.handlers)]
+    assert guarded and "pip" in ast.unparse(guarded[0].handlers[0])
+    assert "autograder" not in GRADER_SETUP and "solutions" not in GRADER_SETUP
+    assert "%" not in [line.lstrip()[:1] for line in GRADER_SETUP.splitlines()]  # no magics
+
+
+def test_script_tells_how_to_check_without_the_instructors_package(script_text):
+    assert "python -m attention_check" in script_text
+    assert "autograder check" not in script_text
 
 
 # The builder ---------------------------------------------------------------------------------
@@ -345,3 +362,29 @@ def test_script_imported_as_a_module_prints_nothing():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout == ""
+
+
+GRADER_SETUP_PROBE = '''import importlib.abc, subprocess, sys
+calls = []
+class NoOtterYet(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == "otter" and not calls:
+            raise ImportError("No module named 'otter'")
+sys.meta_path.insert(0, NoOtterYet())
+subprocess.run = lambda command, **kwargs: calls.append(command)
+try:
+    exec(compile(open({setup!r}, encoding="utf-8").read(), "setup", "exec"), {{"__name__": "__main__"}})
+except RuntimeError as error:
+    print("ERROR", error)
+print("PIP", calls)
+'''
+
+
+def test_grader_setup_installs_otter_when_missing_then_says_what_is_wrong(tmp_path):
+    """Where otter-grader is missing, the cell pip-installs it; without its metadata it says so."""
+    probe = GRADER_SETUP_PROBE.format(setup=str(ASSIGNMENTS / "grader_setup.py"))
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"PIP [[{sys.executable!r}, '-m', 'pip', 'install', '-q', 'otter-grader>=7,<8']]" in done.stdout
+    assert "ERROR 이 노트북에서 검사 데이터를 찾지 못했습니다" in done.stdout

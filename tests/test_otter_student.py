@@ -1,13 +1,21 @@
-"""The student half in a real Jupyter kernel: otter.Notebook checks, check_all and export."""
+"""The student half in a real Jupyter kernel and a terminal: otter.Notebook checks, check_all,
+export, the notebook alone (Colab, a fresh Jupyter) and `python -m attention_check`."""
 import json
+import os
+import pathlib
+import re
 import subprocess
 import sys
+import time
 
 import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from autograder.cases import public_cases
+from autograder.grading import Plan, grade_file
 from autograder.otter import build as otter_build
+from autograder.render import as_dict
 from autograder.steps import STEPS
 
 from conftest import ROOT
@@ -18,16 +26,23 @@ import fill  # noqa: E402  (assignments/ is not a package)
 
 sys.path.remove(str(ASSIGNMENTS))
 
-# First cell of every run: the engine and the reference cannot be imported, as on a student's machine.
-BLOCK_ENGINE = '''import importlib.abc, sys
+CORPUS = sorted(p for p in (ROOT / "tests" / "corpus").rglob("*") if p.suffix in (".py", ".ipynb"))
+
+# First cell of every run: the engine and the reference cannot be imported, and nothing of this
+# repository is on sys.path, as on a student's machine.
+BLOCK_ENGINE = f'''import importlib.abc, sys
 class _Block(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
         if name.split(".")[0] in ("autograder", "solutions"):
             raise ImportError("not on a student's machine: " + name)
 sys.meta_path.insert(0, _Block())
+assert not [p for p in sys.path if p and p.startswith({str(ROOT)!r})], sys.path
 '''
+# Last cell: where the checks came from.
+WHERE_CHECKS_CAME_FROM = 'import sys\nprint("CHECKS FROM", sys.modules["attention_check"].__file__)'
 WRONG_AXIS = ("    e = np.exp(x - x.max(axis=0, keepdims=True))\n"
               "    return e / e.sum(axis=0, keepdims=True)\n")
+UNSTABLE = "    return np.exp(x) / np.exp(x).sum(axis=-1, keepdims=True)\n"
 
 
 @pytest.fixture(scope="module")
@@ -36,28 +51,46 @@ def student(tmp_path_factory):
     return otter_build.build(out, self_check=False)["student"]
 
 
-def run_in_kernel(notebook, folder):
+def planted(notebook, step, body):
+    """The notebook with `step`'s body (after its docstring) replaced."""
+    for cell in notebook.cells:
+        if f"step:{step}" in cell.metadata.get("tags", []):
+            end = cell.source.index('"""', cell.source.index('"""') + 3) + 3
+            cell.source = cell.source[:end] + "\n" + body
+    return notebook
+
+
+def run_in_kernel(notebook, folder, save_as="self_attention_lab.ipynb", first_cells=()):
     """Save the notebook in `folder` (export zips the saved file), run it there; tag -> outputs."""
-    nbformat.write(notebook, folder / "self_attention_lab.ipynb")
+    if save_as:
+        nbformat.write(notebook, folder / save_as)
     running = nbformat.reads(nbformat.writes(notebook), as_version=4)
-    running.cells.insert(0, nbformat.v4.new_code_cell(BLOCK_ENGINE))
-    NotebookClient(running, timeout=120, kernel_name="python3", allow_errors=True,
+    for index, source in enumerate((BLOCK_ENGINE, *first_cells)):
+        running.cells.insert(index, nbformat.v4.new_code_cell(source))
+    running.cells.append(nbformat.v4.new_code_cell(WHERE_CHECKS_CAME_FROM))
+    NotebookClient(running, timeout=300, kernel_name="python3", allow_errors=True,
                    resources={"metadata": {"path": str(folder)}}).execute()
     outputs = {}
-    for cell in running.cells:
-        for tag in cell.metadata.get("tags", []):
-            outputs[tag] = "\n".join(
-                str(o.get("data", {}).get("text/plain", "")) + o.get("text", "")
-                + o.get("ename", "") + o.get("evalue", "") for o in cell.get("outputs", []))
+    for index, cell in enumerate(running.cells):
+        text = "\n".join(
+            str(o.get("data", {}).get("text/plain", "")) + o.get("text", "")
+            + o.get("ename", "") + o.get("evalue", "") for o in cell.get("outputs", []))
+        for tag in cell.metadata.get("tags", []) or [f"cell-{index}"]:
+            outputs[tag] = text
+    outputs["checks-from"] = outputs[f"cell-{len(running.cells) - 1}"]
     return outputs
 
 
 def test_filled_notebook_passes_every_check_and_its_export_gets_full_marks(student, tmp_path):
+    # Another notebook in the folder, saved later: export must still zip the lab.
+    nbformat.write(nbformat.v4.new_notebook(), student / "scratch.ipynb")
     notebook = fill.fill_notebook(nbformat.read(student / "self_attention_lab.ipynb", as_version=4))
     outputs = run_in_kernel(notebook, student)
+    (student / "scratch.ipynb").unlink()
     for step in STEPS:
         assert outputs[f"check:{step.name}"] == f"{step.name} results: All test cases passed!"
     assert outputs["check-all"].count("All test cases passed!") == len(STEPS)
+    assert "Error" not in outputs["export"], outputs["export"]
     exported = sorted(student.glob("self_attention_lab_*.zip"))
     assert len(exported) == 1
     zip_path = next((student.parent / "autograder").glob("*.zip"))
@@ -73,11 +106,7 @@ def test_filled_notebook_passes_every_check_and_its_export_gets_full_marks(stude
 
 def test_a_mistake_shows_the_same_diagnosis_as_autograder_check(student):
     filled = fill.fill_notebook(nbformat.read(student / "self_attention_lab.ipynb", as_version=4))
-    for cell in filled.cells:
-        if "step:softmax" in cell.metadata.get("tags", []):
-            end = cell.source.index('"""', cell.source.index('"""') + 3) + 3
-            cell.source = cell.source[:end] + "\n" + WRONG_AXIS
-    outputs = run_in_kernel(filled, student)
+    outputs = run_in_kernel(planted(filled, "softmax", WRONG_AXIS), student)
     assert "행이 아니라 열 방향으로 계산했습니다" in outputs["check:softmax"]
     assert "공개 사례 'page'" in outputs["check:softmax"]
     assert "숨은 사례" not in outputs["check:softmax"]
@@ -91,6 +120,140 @@ def test_filled_script_runs_its_checks_from_the_student_folder(student):
     script.write_text(fill.fill_script((student / "self_attention_lab.py").read_text("utf-8")), "utf-8")
     done = subprocess.run([sys.executable, script.name], cwd=student, capture_output=True, text=True,
                           timeout=120)
+    script.unlink()
     assert done.returncode == 0, done.stderr[-2000:]
     for step in STEPS:
         assert f"{step.name} results: All test cases passed!" in done.stdout
+
+
+# The notebook alone: Colab, or a fresh Jupyter with nothing but the .ipynb ------------------------
+
+@pytest.fixture
+def alone(tmp_path):
+    folder = tmp_path / "only-the-notebook"
+    folder.mkdir()
+    return folder
+
+
+def test_the_notebook_alone_passes_every_check_when_filled(student, alone):
+    notebook = fill.fill_notebook(nbformat.read(student / "self_attention_lab.ipynb", as_version=4))
+    outputs = run_in_kernel(notebook, alone, first_cells=[
+        'import importlib.util\nassert importlib.util.find_spec("attention_check") is None'])
+    assert sorted(p.name for p in alone.iterdir() if p.suffix != ".zip") == [
+        ".OTTER_LOG", "self_attention_lab.ipynb"]
+    for step in STEPS:
+        assert outputs[f"check:{step.name}"] == f"{step.name} results: All test cases passed!"
+    assert outputs["check-all"].count("All test cases passed!") == len(STEPS)
+    checks_from = pathlib.Path(outputs["checks-from"].split("CHECKS FROM", 1)[1].strip())
+    assert ROOT not in checks_from.parents and student not in checks_from.parents
+
+
+def test_the_notebook_alone_catches_an_unstable_softmax_in_korean(student, alone):
+    notebook = fill.fill_notebook(nbformat.read(student / "self_attention_lab.ipynb", as_version=4))
+    outputs = run_in_kernel(planted(notebook, "softmax", UNSTABLE), alone)
+    assert "All test cases passed" not in outputs["check:softmax"]
+    assert "공개 사례 'large'" in outputs["check:softmax"]
+    assert "최댓값" in outputs["check:softmax"]  # the catalog's explanation of the unstable mistake
+    for step in STEPS:
+        if step.name != "softmax":
+            assert outputs[f"check:{step.name}"] == f"{step.name} results: All test cases passed!"
+
+
+FAKE_COLAB = '''import json, sys, types
+google = types.ModuleType("google")
+colab = types.ModuleType("google.colab")
+message = types.ModuleType("google.colab._message")
+def blocking_request(name, request="", timeout_sec=5):
+    assert name == "get_ipynb"
+    with open({path!r}, encoding="utf-8") as handle:
+        return {{"ipynb": json.load(handle)}}
+message.blocking_request = blocking_request
+google.colab, colab._message = colab, message
+sys.modules.update({{"google": google, "google.colab": colab, "google.colab._message": message}})
+'''
+
+
+def test_on_colab_the_checks_come_from_the_notebook_colab_hands_over(student, alone, tmp_path):
+    """Colab keeps the notebook out of the working folder; the first cell asks Colab for it."""
+    notebook = fill.fill_notebook(nbformat.read(student / "self_attention_lab.ipynb", as_version=4))
+    notebook = planted(notebook, "softmax", WRONG_AXIS)
+    drive = tmp_path / "drive"
+    drive.mkdir()
+    nbformat.write(notebook, drive / "Copy of self_attention_lab.ipynb")
+    outputs = run_in_kernel(notebook, alone, save_as=None, first_cells=[
+        FAKE_COLAB.format(path=str(drive / "Copy of self_attention_lab.ipynb"))])
+    assert not list(alone.glob("*.ipynb"))
+    assert "행이 아니라 열 방향으로 계산했습니다" in outputs["check:softmax"]
+    assert outputs["check:mix"] == "mix results: All test cases passed!"
+
+
+def test_student_half_names_only_what_it_ships(student):
+    readme = (student / "README.md").read_text("utf-8")
+    assert "pip install -r requirements.txt" in readme
+    assert "python -m attention_check" in readme
+    assert "otter-grader" in (student / "requirements.txt").read_text("utf-8")
+    notebook = nbformat.read(student / "self_attention_lab.ipynb", as_version=4)
+    texts = [readme, (student / "self_attention_lab.py").read_text("utf-8")]
+    texts += [cell.source for cell in notebook.cells]
+    for text in texts:
+        assert "autograder check" not in text and "autograder " not in text
+    for path in student.rglob("*.py"):
+        assert not re.search(r"^\s*(import|from)\s+(autograder|solutions)\b", path.read_text("utf-8"),
+                             re.MULTILINE), path
+
+
+def test_notebook_metadata_carries_the_public_checks_and_nothing_hidden(student):
+    notebook = json.loads((student / "self_attention_lab.ipynb").read_text("utf-8"))
+    payload = notebook["metadata"][otter_build.PAYLOAD_KEY]
+    on_disk = {p.relative_to(student).as_posix(): p.read_text("utf-8")
+               for folder in ("tests", "attention_check") for p in (student / folder).rglob("*")
+               if p.is_file() and "__pycache__" not in p.parts}
+    assert payload["files"] == on_disk
+    text = json.dumps(payload, ensure_ascii=False)
+    assert "hidden-" not in text and "hidden_cases" not in text
+    assert (ROOT / "solutions" / "attention.py").read_text("utf-8") not in text
+    assert f'key="{otter_build.PAYLOAD_KEY}"' in "".join(notebook["cells"][1]["source"])
+
+
+# python -m attention_check: the students' own command line -------------------------------------
+
+def check_command(student, path, *extra):
+    return subprocess.run([sys.executable, "-m", "attention_check", str(path), *extra], cwd=student,
+                          capture_output=True, text=True, timeout=300,
+                          env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+
+
+@pytest.fixture(scope="module")
+def public_plan():
+    return Plan.build(public_cases())
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=[p.name for p in CORPUS])
+def test_command_line_check_says_what_the_engine_says_on_public_cases(student, zygote, public_plan, path):
+    done = check_command(student, path, "--json")
+    if path.name == "mix__crashed__exit.py":  # os._exit ends the check's own process
+        assert done.returncode == 2 and "프로세스를 끝냈습니다" in done.stderr
+        return
+    engine = as_dict(grade_file(path, zygote, plan=public_plan), "ko")
+    got = json.loads(done.stdout)
+    assert done.returncode == (0 if engine["score"] == engine["max_score"] else 1)
+    assert got["steps"] == engine["steps"]
+    assert got["score"] == engine["score"]
+
+
+def test_command_line_check_reads_the_stubs_and_the_reference(student, tmp_path):
+    stubs = check_command(student, ASSIGNMENTS / "self_attention_lab.ipynb")
+    assert stubs.returncode == 1 and "합계 0 / 10점" in stubs.stdout
+    reference = check_command(student, ROOT / "solutions" / "attention.py", "--lang", "en")
+    assert reference.returncode == 0 and "10 / 10" in reference.stdout
+    missing = check_command(student, tmp_path / "nothing.py")
+    assert missing.returncode == 2 and "파일이 없습니다" in missing.stderr
+
+
+def test_command_line_check_stops_a_step_that_runs_too_long(student):
+    started = time.monotonic()
+    done = check_command(student, ROOT / "tests" / "corpus" / "mix__timeout__endless_loop.py",
+                         "--timeout", "1", "--json")
+    steps = {step["name"]: step["status"] for step in json.loads(done.stdout)["steps"]}
+    assert steps["mix"] == "timeout" and steps["softmax"] == "passed"
+    assert time.monotonic() - started < 250  # it ended; the deadline itself is not measured

@@ -8,6 +8,7 @@ with pip (setup.sh) and grades with `python3 -I -m autograder.otter.gradescope` 
 installed into a fresh Python environment and must give the filled-in notebook full marks and the
 untouched stubs zero there, as on the LMS (see emulation.py).
 """
+import hashlib
 import importlib.util
 import json
 import pathlib
@@ -33,7 +34,10 @@ CHECK_PACKAGE = "attention_check"
 SHARED_MODULES = ("judge.py", "render.py", "lab.py", "cases.py", "declaration.py", "submission.py",
                   "sandbox/__init__.py", "sandbox/codec.py", "sandbox/worker.py",
                   "locale/__init__.py", "locale/ko.toml", "locale/en.toml")
-KIT_MODULES = {"steps.py": "steps.py", "check.py": "check.py"}
+KIT_MODULES = {"steps.py": "steps.py", "check.py": "check.py", "cli.py": "cli.py",
+               "__main__.py": "__main__.py"}
+# Where the notebook carries the public tests and the check package (see assignments/grader_setup.py).
+PAYLOAD_KEY = "self_attention_lab"
 # Read by `otter run -a ZIP` only; the zip's own run_autograder reads the plugin's settings.
 OTTER_CONFIG = {"show_hidden": True, "force_public_test_summary": True, "show_stdout": False,
                 "grade_from_log": False, "zips": False, "pdf": False}
@@ -55,6 +59,7 @@ def run_build(args):
         print(f"autograder build: {error}", file=sys.stderr)
         return 1
     print(f"student half:    {out / 'student'}")
+    print(f"classroom repo:  {out / 'classroom'}")
     print(f"autograder zip:  {report['zip']}")
     for line in report["checks"]:
         print(f"self-check:      {line}")
@@ -88,11 +93,12 @@ def build(out, assignments=ROOT / "assignments", step_seconds=10.0, lang="ko", s
             raise BuildError(f"missing {assignments / name}")
     student = _fresh(out / "student")
     write_student_half(student, assignments)
+    classroom = write_classroom_template(_fresh(out / "classroom"), student)
     settings = {"lang": lang, "step_seconds": step_seconds, "memory_mb": memory_mb, "visibility": visibility}
     zip_path = write_autograder_zip(_fresh(out / "autograder"), ROOT, student / "tests", settings,
                                     extra_requirements, setup_script)
     checks = check_zip(zip_path, assignments, image) if self_check else []
-    return {"student": student, "zip": zip_path, "checks": checks}
+    return {"student": student, "classroom": classroom, "zip": zip_path, "checks": checks}
 
 
 def _fresh(folder):
@@ -105,20 +111,43 @@ def _fresh(folder):
 # Student half -------------------------------------------------------------------------------
 
 def write_student_half(student, assignments):
+    """The notebook (public tests and checks in its metadata), its .py twin, tests/, the check
+    package, README.md and requirements.txt: everything a student needs, nothing more."""
+    files = student_files()
     notebook = nbformat.read(assignments / NOTEBOOK, as_version=4)
     for cell in notebook.cells:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
+    notebook.metadata[PAYLOAD_KEY] = notebook_payload(files)
     nbformat.write(notebook, student / NOTEBOOK)
     shutil.copy(assignments / SCRIPT, student / SCRIPT)
-    write_test_files(student / "tests")
-    write_check_package(student / CHECK_PACKAGE)
+    for relative, text in files.items():
+        target = student / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    (student / "requirements.txt").write_text(STUDENT_REQUIREMENTS, encoding="utf-8")
+    (student / "README.md").write_text(STUDENT_README, encoding="utf-8")
 
 
-def write_test_files(folder):
-    folder.mkdir(parents=True, exist_ok=True)
-    for step in STEPS:
-        (folder / f"{step.name}.py").write_text(test_file_source(step), encoding="utf-8")
+def student_files():
+    """{relative path: text} of tests/ and the check package (public cases only, no reference)."""
+    files = {f"tests/{step.name}.py": test_file_source(step) for step in STEPS}
+    engine = ROOT / "autograder"
+    for relative in SHARED_MODULES:
+        files[f"{CHECK_PACKAGE}/{relative}"] = (engine / relative).read_text("utf-8")
+    for source, target in KIT_MODULES.items():
+        files[f"{CHECK_PACKAGE}/{target}"] = (pathlib.Path(__file__).parent / "kit" / source).read_text("utf-8")
+    files[f"{CHECK_PACKAGE}/__init__.py"] = (
+        '"""Public checks of the self-attention lab: otter.Notebook (tests/*.py) and '
+        '`python -m attention_check FILE`."""\n')
+    files[f"{CHECK_PACKAGE}/public_data.json"] = json.dumps(public_data(), ensure_ascii=False)
+    return dict(sorted(files.items()))
+
+
+def notebook_payload(files):
+    """What the notebook's first cell unpacks, so its checks run with nothing but the .ipynb."""
+    digest = hashlib.sha256(json.dumps(files, sort_keys=True).encode("utf-8")).hexdigest()[:16]
+    return {"version": digest, "package": CHECK_PACKAGE, "files": files}
 
 
 def test_file_source(step):
@@ -133,18 +162,69 @@ def test_file_source(step):
             f"    check_step({step.name!r}, env)\n")
 
 
-def write_check_package(folder):
-    engine = ROOT / "autograder"
-    for relative in SHARED_MODULES:
-        target = folder / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(engine / relative, target)
-    for source, target in KIT_MODULES.items():
-        shutil.copy(pathlib.Path(__file__).parent / "kit" / source, folder / target)
-    (folder / "__init__.py").write_text(
-        '"""Public checks of the self-attention lab, for otter.Notebook (tests/*.py)."""\n', "utf-8")
-    (folder / "public_data.json").write_text(json.dumps(public_data(), ensure_ascii=False),
-                                             encoding="utf-8")
+STUDENT_REQUIREMENTS = "otter-grader>=7,<8\nnumpy>=1.26\npandas>=2.0\n"
+
+STUDENT_README = f"""# 3장 실습 1 — self-attention 손으로 풀기
+
+## 이 폴더에 든 것
+
+| 파일 | 쓰임 |
+| --- | --- |
+| `{NOTEBOOK}` | 실습 노트북. 여기에 함수를 완성합니다. |
+| `{SCRIPT}` | 같은 실습의 `.py` 판 (노트북 대신 편집기에서 풀고 싶을 때) |
+| `tests/`, `{CHECK_PACKAGE}/` | 공개 테스트와 검사 코드 (고치지 마세요) |
+| `requirements.txt` | 설치할 패키지 목록 |
+
+## 설치 (한 번만)
+
+Python 3.11 이상에서 이 폴더로 이동한 뒤 다음 명령 하나를 실행합니다.
+
+```bash
+pip install -r requirements.txt
+```
+
+## 노트북으로 풀기
+
+Jupyter 에서 `{NOTEBOOK}` 를 열고 맨 위의 채점 준비 셀부터 차례로 실행합니다. 함수마다 바로 아래의
+`grader.check(...)` 셀이 공개 테스트로 검사하고, 틀리면 무엇이 왜 틀렸는지 알려 줍니다.
+
+**Colab** 이나 노트북 파일 하나만 받은 경우에도 그대로 됩니다. 공개 테스트가 노트북 파일 안에 들어 있고,
+채점 준비 셀이 otter-grader 가 없으면 설치합니다 (처음 한 번 1~2분).
+
+## 터미널에서 검사하기
+
+```bash
+python -m {CHECK_PACKAGE} {NOTEBOOK}
+python -m {CHECK_PACKAGE} {SCRIPT} --lang en     # 영어 피드백
+```
+
+이 폴더에서 실행합니다. 모든 단계를 공개 테스트로 검사해 점수와 피드백을 보여 줍니다.
+종료 코드는 모두 통과면 0, 틀린 단계가 있으면 1, 파일이 없는 등 검사를 못 하면 2 입니다.
+
+## 제출하기
+
+노트북 맨 끝의 두 셀을 실행해 만든 zip 파일(Colab 에서는 다운로드한 `.ipynb` 파일)을 제출합니다.
+최종 점수는 공개 테스트에 더해 숨은 테스트(다른 크기의 입력, 아주 큰 값 등)로 매겨집니다. 공개 테스트를
+모두 통과했더라도 낱말 수나 벡터 길이를 숫자로 적어 넣었다면 점수를 잃을 수 있습니다.
+"""
+
+
+def write_classroom_template(folder, student):
+    """A GitHub Classroom template repository: the student half plus classroom/ (the workflow)."""
+    shutil.copytree(student, folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "classroom", folder, dirs_exist_ok=True)
+    with open(folder / "README.md", "a", encoding="utf-8") as readme:
+        readme.write(CLASSROOM_README)
+    return folder
+
+
+CLASSROOM_README = """
+## GitHub Classroom
+
+이 저장소에 push 할 때마다 GitHub Actions 가 노트북을 공개 테스트로 단계마다 검사하고, 통과한 단계의
+점수를 Classroom 에 보여 줍니다 (Actions 탭에서 단계별 피드백을 볼 수 있습니다). 이 점수는 진행 상황을
+알려 주는 참고용입니다. 최종 점수는 제출한 노트북을 강의의 채점기가 숨은 테스트까지 포함해 매깁니다.
+"""
 
 
 # Autograder half ----------------------------------------------------------------------------

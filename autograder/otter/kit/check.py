@@ -34,20 +34,27 @@ def check_step(name, env, lang="ko"):
     return result
 
 
-def judge_public(name, env):
+def judge_public(name, env, is_stub=None, syntax_suspect=False, call=None):
+    """StepResult of step `name` on the public cases, calling the function found in `env`.
+
+    `is_stub` (default: read from the function's source) and `syntax_suspect` are the facts the
+    engine reads from the file; `call(function, probe)` may replace the plain in-process call.
+    """
     step = steps.STEPS_BY_NAME[name]
     probes = steps.PROBES[name]
     defined = kind_of(env[name]) if name in env else "absent"
     if defined != "function":
-        return judge_step(step, probes, [None] * len(probes), defined, False)
+        return judge_step(step, probes, [None] * len(probes), defined, False, syntax_suspect)
     function = env[name]
     context = _reference_outputs(function, name) if step.needs_helpers else contextlib.nullcontext()
     with context:
-        outcomes = [_call(function, probe) for probe in probes]
-    return judge_step(step, probes, outcomes, defined, _is_stub(function))
+        outcomes = [(call or call_probe)(function, probe) for probe in probes]
+    stub = _is_stub(function) if is_stub is None else is_stub
+    return judge_step(step, probes, outcomes, defined, stub, syntax_suspect)
 
 
-def _call(function, probe):
+def call_probe(function, probe):
+    """Call the function on a copy of the probe's arguments; what it did, as plain data."""
     args = [_copy(a) for a in probe.args]
     try:
         value = function(*args)
