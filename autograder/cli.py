@@ -3,6 +3,7 @@ import argparse
 import json
 import os
 import sys
+import traceback
 
 from . import __version__
 
@@ -74,6 +75,10 @@ def main(argv=None):
         raise
     except KeyboardInterrupt:
         return 130
+    except Exception:  # a fault of the grader: never reported as the student's lost points (exit 1)
+        traceback.print_exc()
+        print("autograder: internal error; nothing was graded", file=sys.stderr)
+        return EXIT_CANNOT_RUN
 
 
 def run_check(args):
