@@ -456,4 +456,8 @@ def _mutated_argument(probe, args_after):
             after = as_array(after)
             if after is None or after.shape != before.shape or not np.array_equal(after, before, equal_nan=True):
                 return name
+        elif isinstance(before, (list, tuple)):  # the words
+            if not isinstance(after, (list, tuple)) or len(after) != len(before) \
+                    or any(type(a) is not str or a != b for a, b in zip(after, before)):
+                return name
     return None
