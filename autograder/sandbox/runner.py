@@ -28,7 +28,7 @@ from .worker import AT_ONCE, STUDENT_FUNCTIONS
 ANSWER_BYTES = 256 * 1024  # a call's answer, unless the plan gives the call its own bound
 LOAD_EVENT_BYTES = 64 * 1024  # any event while the cells load (messages are cut at 500 characters)
 HELPER_REQUEST_BYTES = 1024 * 1024
-MAX_RUN_BYTES = 64 * 1024 * 1024
+MAX_RUN_BYTES = 128 * 1024 * 1024  # the cells load once per child, and may print each time
 # Below malloc's mmap threshold: a larger read buffer is mapped and unmapped on every read.
 READ_BYTES = 64 * 1024
 MAX_RESTARTS = 12
@@ -859,7 +859,8 @@ def _await_call(child, call, clock, sent, helper=None):
             helped += 1
             started = time.monotonic()
             _answer_helper(child, call, event, helper, helped, clock.deadline)
-            clock.deadline += time.monotonic() - started
+            if helped <= MAX_HELPER_REQUESTS:  # refusals are not added: a flood of them still ends
+                clock.deadline += time.monotonic() - started
             continue
         if event.get("id") != call.id:
             continue
@@ -897,12 +898,24 @@ def _answer_helper(child, call, event, helper, count, deadline):
     elif not isinstance(args, list) or len(args) > 8:
         answer = {"error": {"type": "TypeError", "message": "unreadable arguments"}}
     else:
-        try:
-            answer = {"value": helper(name, [codec.decode(a) for a in args])}
-        except HelperRefused as refused:
-            kind, message = refused.args
-            answer = {"error": {"type": kind, "message": message}}
+        key = (helper, name, codec.dumps(args))
+        answer = _HELPER_ANSWERS.get(key)
+        if answer is None:
+            try:
+                answer = {"value": helper(name, [codec.decode(a) for a in args])}
+            except HelperRefused as refused:
+                kind, message = refused.args
+                answer = {"error": {"type": kind, "message": message}}
+            if len(key[2]) <= REMEMBERED_EVENT_BYTES:
+                if len(_HELPER_ANSWERS) >= MAX_HELPER_ANSWERS:
+                    _HELPER_ANSWERS.clear()
+                _HELPER_ANSWERS[key] = answer
     child.send(deadline, cmd="helper_answer", seq=seq, **answer)
+
+
+# A class asks mostly the same helper questions: answers are kept by the request's exact text.
+_HELPER_ANSWERS = {}
+MAX_HELPER_ANSWERS = 256
 
 
 def _small_int(value):
