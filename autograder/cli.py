@@ -3,6 +3,7 @@ import argparse
 import json
 import os
 import sys
+import traceback
 
 from . import __version__
 
@@ -98,6 +99,10 @@ def main(argv=None, exit_when_checked=False):
         raise
     except KeyboardInterrupt:
         return 130
+    except Exception:  # a fault of the grader: never reported as the student's lost points (exit 1)
+        traceback.print_exc()
+        print("autograder: internal error; nothing was graded", file=sys.stderr)
+        return EXIT_CANNOT_RUN
     if exit_when_checked and args.command == "check":
         _exit_now(code)
     return code

@@ -27,16 +27,17 @@ class Plan:
     def calls(self):
         """(calls in run order, probe of each call id), encoded once per plan.
 
-        Steps that need the reference's helpers go last: once a child holds the reference's
-        functions, it answers no other step.
+        Steps graded with the other steps' functions go last, and the grader answers those
+        functions itself (helper requests): the child never holds reference code, and by the
+        time it may ask for the other steps' values it has answered every other step.
         """
         ordered = sorted(STEPS, key=lambda step: step.needs_helpers)
         calls, probe_of = [], {}
         for step in ordered:
-            helpers = reference.helper_source(step.name) if step.needs_helpers else None
+            helpers = reference_helpers(step)
             for probe in self.probes[step.name]:
-                call = Call(len(calls), step.name, step.name,
-                            tuple(codec.encode(a) for a in probe.args), helpers)
+                args = tuple(codec.encode(a) for a in probe.args)
+                call = Call(len(calls), step.name, step.name, args, helpers, answer_bytes(args, probe.expected))
                 calls.append(call)
                 probe_of[call.id] = probe
         return calls, probe_of
@@ -57,7 +58,8 @@ class Plan:
         out of time is judged afresh, its result being completed afterwards.
         """
         events = tuple(o.event if o is not None else None for o in outcomes)
-        key = (step.name, facts, events) if all(events) or facts[0] != "function" else None
+        small = sum(len(e) for e in events if e) <= VERDICT_EVENT_BYTES
+        key = (step.name, facts, events) if small and (all(events) or facts[0] != "function") else None
         if key is not None and key in self._verdicts:
             return self._verdicts[key]
         _, probe_of = self.calls
@@ -70,6 +72,27 @@ class Plan:
 
 
 MAX_VERDICTS = 256  # remembered step verdicts per plan, all steps together
+VERDICT_EVENT_BYTES = 64 * 1024  # a step's events are remembered with its verdict only when this small
+ANSWER_SLACK = 16  # a right answer written as lists of numbers takes about 3 times its encoded size
+ANSWER_FLOOR = 64 * 1024
+
+
+def reference_helpers(step):
+    """The step functions the grader answers with the reference's while `step` runs.
+
+    Every other step for a composed step, so that it is graded on its own; none otherwise.
+    """
+    if not step.needs_helpers:
+        return ()
+    return tuple(other.name for other in STEPS if other.name != step.name)
+
+
+def answer_bytes(encoded_args, expected):
+    """The largest answer event read for a call: the right answer and the arguments sent back
+    changed, many times over. Anything larger cannot be a right answer."""
+    size = sum(len(codec.dumps(codec.encode(value))) for value in expected)
+    size += sum(len(codec.dumps(arg)) for arg in encoded_args)
+    return ANSWER_FLOOR + ANSWER_SLACK * size
 
 
 def all_cases():
@@ -99,7 +122,7 @@ def grade_bytes(name, data, zygote, limits=Limits(), plan=None):
         return broken(name, submission.problem, submission.problem_detail)
     plan = plan or Plan.build()
     calls, _ = plan.calls
-    outcome = run(zygote, submission.cells, calls, limits)
+    outcome = run(zygote, submission.cells, calls, limits, reference.answer_helper)
     if any(event.get("ev") == "sandbox_failed" for event in outcome.load_events):
         # The child died before running a line of the submission: the grader's fault, not the student's.
         raise SandboxError("the sandbox could not start a process to run the submission in")

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .sandbox.codec import Labelled
+from .sandbox.codec import Labelled, Opaque, clean_text
 
 RTOL = 1e-4  # loose enough for float32 work, tight enough for every mistake in the catalog
 ATOL = 1e-6
@@ -186,9 +186,10 @@ _DOT_SHAPES = re.compile(r"shapes \((\d+), ?(\d+)\) and \((\d+), ?(\d+)\) not al
 
 
 def _code_for_error(probe, error):
-    if error["type"] == "NotImplementedError":
+    kind = error.get("type") if isinstance(error, dict) else None
+    if kind == "NotImplementedError":
         return "not_implemented"
-    if probe.step.name == "scores" and error["type"] == "ValueError" and _untransposed_product(probe, error):
+    if probe.step.name == "scores" and kind == "ValueError" and _untransposed_product(probe, error):
         return "missing_transpose"
     return "exception"
 
@@ -196,7 +197,9 @@ def _code_for_error(probe, error):
 def _untransposed_product(probe, error):
     """numpy's own words for Q @ K (or np.dot(Q, K)) with both operands (n, d_k)."""
     n, d_k = probe.args[0].shape
-    message = error.get("message", "")
+    message = error.get("message")
+    if not isinstance(message, str):
+        return False
     sizes = _MATMUL_SIZES.search(message)
     if sizes and message.startswith("matmul"):
         return tuple(map(int, sizes.groups())) == (n, d_k)
@@ -245,12 +248,14 @@ def _named(probe, values):
 
 def describe_type(value):
     if isinstance(value, Labelled):
-        return value.kind
+        return str(value.kind)[:20]
     if value is None:
         return "None"
     if isinstance(value, np.ndarray):
         return f"ndarray of {value.dtype}"
-    return getattr(value, "type_name", type(value).__name__)
+    if isinstance(value, Opaque):
+        return clean_text(value.type_name, 100) if isinstance(value.type_name, str) else "object"
+    return clean_text(type(value).__name__, 100)
 
 
 def as_array(value):
@@ -261,9 +266,10 @@ def as_array(value):
         return value.astype(float) if value.dtype.kind in "biuf" else None
     if isinstance(value, (list, tuple, int, float)) and not isinstance(value, bool):
         try:
-            array = np.asarray(value, dtype=float)
-        except (TypeError, ValueError):
-            return None
+            with np.errstate(all="ignore"):
+                array = np.asarray(value, dtype=float)
+        except (TypeError, ValueError, OverflowError, RecursionError, MemoryError):
+            return None  # not numbers, ragged, nested too deeply, or an int no float can hold
         return array
     return None
 
@@ -353,34 +359,75 @@ def preview(array):
 
 
 def _as_mapping(value):
+    """A dict of plain keys and values (see _plain_item) for dict-like values; None otherwise.
+
+    Whatever the value holds (arrays, nested containers, NaN, subclasses), comparing the result
+    with an expected mapping of words only compares strings and numbers: it never raises.
+    """
     if isinstance(value, Labelled) and value.kind == "Series":
-        return dict(zip(value.index, np.asarray(value.values).tolist()))
-    return value if isinstance(value, dict) else None
+        values = value.values
+        try:
+            items = list(zip(value.index, values.tolist() if isinstance(values, np.ndarray) else values))
+        except TypeError:
+            return None
+    elif isinstance(value, dict):
+        items = list(dict.items(value))
+    else:
+        return None
+    return {_plain_item(k): _plain_item(v) for k, v in items}
 
 
-def _normal(value):
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
+class _Other:
+    """A mapping value that is not a string or a number: equal to nothing but itself."""
+
+    def __init__(self, kind):
+        self.kind = kind
+
+    def __repr__(self):
+        return f"<{self.kind}>"
+
+
+def _plain_item(value):
+    """A string, a number (whole floats as ints), None or _Other: values whose == cannot raise."""
+    if value is None or type(value) is bool:
+        return value
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        value = int(value)
+        return value if abs(value) < 2**63 else _Other("int too large")
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        return int(value) if value.is_integer() and abs(value) < 2**63 else value
+    return _Other(describe_type(value))
 
 
 def check_mapping(probe, output, got, expected):
     mapping = _as_mapping(got)
     if mapping is None:
         return False, "wrong_type", {"got": describe_type(got), "no_return": got is None}
-    normal = {_normal(k): _normal(v) for k, v in mapping.items()}
-    if normal == expected:
+    if mapping == expected:
         return True, None, {}
-    wrong = [(k, normal.get(k), v) for k, v in expected.items() if normal.get(k) != v]
+    wrong = [(k, mapping.get(k), v) for k, v in expected.items() if mapping.get(k) != v]
     return False, "wrong_values", {"mismatched": len(wrong), "total": len(expected),
-                                   "first": [repr(x) for x in wrong[0]] if wrong else None,
-                                   "extra_keys": [str(k) for k in normal if k not in expected][:5],
-                                   "got_preview": _mapping_preview(normal),
+                                   "first": [_short_repr(x) for x in wrong[0]] if wrong else None,
+                                   "extra_keys": [_short_text(k) for k in mapping if k not in expected][:5],
+                                   "got_preview": _mapping_preview(mapping),
                                    "expected_preview": _mapping_preview(expected)}
 
 
+def _short_repr(value, limit=60):
+    """repr cut short; repr escapes control characters, so a cut repr is still one clean line."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _short_text(value, limit=60):
+    return clean_text(value if isinstance(value, str) else _short_repr(value), limit)
+
+
 def _mapping_preview(mapping):
-    items = [f"{k!r}: {v!r}" for k, v in list(mapping.items())[:PREVIEW]]
+    items = [f"{_short_repr(k)}: {_short_repr(v)}" for k, v in list(mapping.items())[:PREVIEW]]
     return "{" + ", ".join(items) + (", …" if len(mapping) > PREVIEW else "") + "}"
 
 
@@ -390,7 +437,7 @@ def _matches(outputs, values, candidate):
     for output, got, want in zip(outputs, values, candidate):
         if output.kind == "mapping":
             mapping = _as_mapping(got)
-            if mapping is None or {_normal(k): _normal(v) for k, v in mapping.items()} != want:
+            if mapping is None or mapping != _as_mapping(want):
                 return False
             continue
         array = as_array(got)
@@ -408,5 +455,9 @@ def _mutated_argument(probe, args_after):
         if isinstance(before, np.ndarray):
             after = as_array(after)
             if after is None or after.shape != before.shape or not np.array_equal(after, before, equal_nan=True):
+                return name
+        elif isinstance(before, (list, tuple)):  # the words
+            if not isinstance(after, (list, tuple)) or len(after) != len(before) \
+                    or any(type(a) is not str or a != b for a, b in zip(after, before)):
                 return name
     return None

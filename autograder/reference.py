@@ -1,12 +1,13 @@
 """Expected values: the reference solution run on each case, every intermediate kept."""
-import ast
 import inspect
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
 from solutions import attention as solution
+
+from .sandbox import codec
+from .sandbox.runner import HelperRefused
 
 
 @dataclass(frozen=True)
@@ -32,12 +33,51 @@ def trace(case):
                  solution.most_attended(weights, list(case.words)))
 
 
-@lru_cache(maxsize=None)
-def helper_source(excluded):
-    """Source of the reference's step functions other than `excluded`, with their imports."""
-    source = inspect.getsource(solution)
-    tree = ast.parse(source)
-    kept = [node for node in tree.body
-            if isinstance(node, (ast.Import, ast.ImportFrom))
-            or (isinstance(node, ast.FunctionDef) and node.name != excluded)]
-    return ast.unparse(ast.Module(kept, type_ignores=[]))
+MAX_HELPER_SIDE = 64  # rows or columns of an array a helper is asked about (the cases have at most 8)
+MAX_WORD_CHARS = 100
+
+
+def answer_helper(name, args):
+    """The reference's value of step function `name` on `args`, encoded for the child.
+
+    Asked by a submission's composed step (self_attention) through the sandbox, so `args` are
+    untrusted decoded values: arrays of at most MAX_HELPER_SIDE rows and columns, words as
+    short strings, the reference's own number of arguments. Anything else, and anything the
+    reference raises, is refused with the error the child then raises.
+    """
+    function = _HELPERS.get(name)
+    if function is None:
+        raise HelperRefused("NameError", f"{name!r} is not a step function")
+    params = list(inspect.signature(function).parameters)
+    if len(args) != len(params):
+        raise HelperRefused("TypeError", f"{name}() takes {len(params)} arguments ({len(args)} given)")
+    values = [_helper_words(arg) if param == "words" else _helper_array(arg, param)
+              for param, arg in zip(params, args)]
+    try:
+        with np.errstate(all="ignore"):
+            value = function(*values)
+    except Exception as error:  # numpy's shape errors and the like: the child raises them
+        raise HelperRefused(type(error).__name__, str(error)[:200]) from None
+    return codec.encode(value)
+
+
+_HELPERS = {name: getattr(solution, name) for name in ("make_qkv", "scores", "softmax", "mix", "most_attended")}
+
+
+def _helper_array(value, param):
+    if isinstance(value, (list, tuple)) or (isinstance(value, np.ndarray) and value.dtype.kind in "biuf"):
+        try:
+            array = np.asarray(value, dtype=float)
+        except (TypeError, ValueError, OverflowError):
+            array = None
+        if array is not None and array.ndim in (1, 2) and max(array.shape, default=0) <= MAX_HELPER_SIDE:
+            return array
+    raise HelperRefused("TypeError", f"{param} must be a 1-D or 2-D array of numbers, "
+                                     f"at most {MAX_HELPER_SIDE} on a side")
+
+
+def _helper_words(value):
+    if isinstance(value, (list, tuple)) and len(value) <= MAX_HELPER_SIDE \
+            and all(type(w) is str and len(w) <= MAX_WORD_CHARS for w in value):
+        return list(value)
+    raise HelperRefused("TypeError", f"words must be a list of at most {MAX_HELPER_SIDE} short strings")

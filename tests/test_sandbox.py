@@ -157,9 +157,9 @@ def test_processes_left_behind_are_killed_after_the_run(zygote):
     real_spawn = zygote.spawn
     alive_at_spawn = []
 
-    def watched_spawn(workdir, limits):
+    def watched_spawn(workdir, limits, *rest):
         alive_at_spawn.append(_pids_of(zygote.sandbox_user[0]))
-        return real_spawn(workdir, limits)
+        return real_spawn(workdir, limits, *rest)
 
     zygote.spawn = watched_spawn
     try:
@@ -314,7 +314,7 @@ def test_load_events_and_names_are_reduced_to_plain_fields():
 def test_a_garbled_event_line_is_skipped_not_fatal():
     read_end, write_end = os.pipe()
     os.write(write_end, b"[" * 30000 + b"\n" + b"\xff\xfe\n" + b'"text"\n' + b'{"ev": "stmt"}\n')
-    child = Child(0, open(os.devnull, "w"), read_end)
+    child = Child(0, os.open(os.devnull, os.O_WRONLY), read_end)
     try:
         events = [child.next_event(time.monotonic() + 5) for _ in range(4)]
     finally:

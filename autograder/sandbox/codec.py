@@ -6,6 +6,7 @@ executes anything: it builds arrays, strings, numbers and containers, nothing el
 import base64
 import json
 import math
+import re
 
 import numpy as np
 
@@ -131,7 +132,7 @@ def _decode(data, depth):
             return Labelled("Series", values, index, None)
         return Labelled("DataFrame", values, index,
                         [_key(_decode(v, depth + 1)) for v in _items(data, "columns")])
-    return Opaque(_text(data.get("type"), "unknown")[:100])
+    return Opaque(clean_text(_text(data.get("type"), "unknown"), 100))
 
 
 def _number(v):
@@ -225,6 +226,22 @@ class Labelled:
 
     def __repr__(self):
         return f"<{self.kind} {getattr(self.values, 'shape', '?')}>"
+
+
+# Terminal escape sequences (CSI, OSC, and the two-character ones), then single control
+# characters: C0 but newline and tab, DEL, C1, and the bidirectional overrides that reorder text.
+_ESCAPE_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]?|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[ -~]?)"
+                              r"|\x9b[0-?]*[ -/]*[@-~]?|\x9d[^\x07\x1b]*\x07?")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def clean_text(text, limit):
+    """`text` as a grader may show it: at most `limit` characters, no control characters.
+
+    Cut before cleaning (a huge string costs no more than `limit` does), then cut again.
+    """
+    text = str.__str__(text)[:4 * limit]
+    return _CONTROL.sub("", _ESCAPE_SEQUENCE.sub("", text))[:limit]
 
 
 def dumps(obj):

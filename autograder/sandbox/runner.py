@@ -22,13 +22,21 @@ import numpy as np
 from . import codec, launch
 from .worker import AT_ONCE, STUDENT_FUNCTIONS
 
-MAX_EVENT_BYTES = 64 * 1024 * 1024
+# What the grader reads of a child before parsing it: one event over its limit is skipped
+# unparsed (an answer that large is a wrong answer), and a run that sends more than
+# MAX_RUN_BYTES in all is stopped.
+ANSWER_BYTES = 256 * 1024  # a call's answer, unless the plan gives the call its own bound
+LOAD_EVENT_BYTES = 64 * 1024  # any event while the cells load (messages are cut at 500 characters)
+HELPER_REQUEST_BYTES = 1024 * 1024
+MAX_RUN_BYTES = 128 * 1024 * 1024  # the cells load once per child, and may print each time
 # Below malloc's mmap threshold: a larger read buffer is mapped and unmapped on every read.
 READ_BYTES = 64 * 1024
 MAX_RESTARTS = 12
 MAX_LOAD_EVENTS = 50
 MAX_FRAMES = 5
 MAX_REMEMBERED = 16  # decoded outcomes kept per call
+REMEMBERED_EVENT_BYTES = 16 * 1024  # only answers this small are remembered
+MAX_HELPER_REQUESTS = 32  # helper calls answered per call of a step; later ones get an error
 DEFAULT_PIPE_BYTES = 64 * 1024  # Linux's pipe buffer
 WIDE_PIPE_BYTES = 256 * 1024
 AUTO = "auto"
@@ -73,7 +81,10 @@ class Call:
     step: str
     function: str
     args: tuple  # encoded with codec.encode
-    helpers: str = None  # reference source for the other steps, when this step needs it
+    # Step functions the grader answers itself during this call (helper requests): the choice
+    # is the grader's, per call; the child's own functions stand for every other name.
+    helpers: tuple = ()
+    answer_bytes: int = ANSWER_BYTES  # the largest answer event read; a larger one is a wrong answer
 
     def known(self, event):
         """The outcome already decoded from this very event, if a child sent it before."""
@@ -85,6 +96,8 @@ class Call:
         Most submissions of a class answer alike, so decoding is mostly skipped. Its arrays are
         made read-only: one outcome object now serves many submissions.
         """
+        if outcome.event is None or len(outcome.event) > REMEMBERED_EVENT_BYTES:
+            return  # a large answer is rare and costly to keep: it is decoded again if it comes back
         seen = self.__dict__.setdefault("_seen", {})
         if len(seen) >= MAX_REMEMBERED:
             seen.clear()  # memory stays bounded; the common answers come back first
@@ -100,7 +113,7 @@ class Call:
             return self.__dict__["_command"]
         except KeyError:
             text = codec.dumps({"cmd": "call", "id": self.id, "function": self.function,
-                                "args": list(self.args), "helpers": self.helpers}) + "\n"
+                                "args": list(self.args), "helpers": list(self.helpers)}) + "\n"
             object.__setattr__(self, "_command", text)
             return text
 
@@ -142,6 +155,28 @@ class ChildGone(Exception):
     pass
 
 
+class OutputSpent(ChildGone):
+    """The run has sent more than MAX_RUN_BYTES: nothing more of it is read."""
+
+
+class HelperRefused(Exception):
+    """A helper request the grader does not answer with a value: (type name, message) for the child."""
+
+
+TOO_LARGE = object()  # next_line's answer for an event over its limit (skipped, never parsed)
+
+
+class ReadBudget:
+    """The bytes one run may still send, over all its children."""
+
+    def __init__(self, total=MAX_RUN_BYTES):
+        self.left = total
+
+    @property
+    def spent(self):
+        return self.left < 0
+
+
 def parse_event(line):
     try:
         event = codec.loads(line.decode("utf-8"))
@@ -151,50 +186,78 @@ def parse_event(line):
 
 
 class Child:
-    def __init__(self, pid, command_file, event_fd, pipe_bytes=DEFAULT_PIPE_BYTES):
+    def __init__(self, pid, command_fd, event_fd, pipe_bytes=DEFAULT_PIPE_BYTES, budget=None):
         self.pid = pid
         self.pipe_bytes = pipe_bytes  # what the command pipe holds: writing less never blocks
-        self._commands = command_file
+        self._commands = command_fd
+        os.set_blocking(command_fd, False)  # a child that stops reading cannot stall the grader
         self._events = event_fd
-        self._buffer = b""
-        self._start = 0  # where the unread part of _buffer begins
+        self._buffer = bytearray()  # read, not yet returned; consumed lines are cut from its front
+        self._scanned = 0  # how far _buffer is known to hold no newline
+        self._skipping = False  # inside an event over its limit: dropped up to its newline
+        self._budget = budget or ReadBudget()
         self._selector = selectors.DefaultSelector()
         self._selector.register(event_fd, selectors.EVENT_READ)
 
-    def send(self, **command):
-        self.send_text(codec.dumps(command) + "\n")
+    def send(self, deadline=None, **command):
+        self.send_text(codec.dumps(command) + "\n", deadline)
 
-    def send_text(self, text):
-        try:
-            self._commands.write(text)
-            self._commands.flush()
-        except (BrokenPipeError, OSError, ValueError) as error:
-            raise ChildGone() from error
+    def send_text(self, text, deadline=None):
+        """Write all of `text`; ChildGone when the child is gone or has not read it by `deadline`."""
+        data = memoryview(text.encode("utf-8"))
+        while data:
+            try:
+                written = os.write(self._commands, data)
+            except BlockingIOError:
+                written = 0
+            except (BrokenPipeError, OSError, ValueError) as error:
+                raise ChildGone() from error
+            data = data[written:]
+            if data:
+                remaining = (deadline if deadline is not None else time.monotonic() + 60) - time.monotonic()
+                if remaining <= 0 or not select.select([], [self._commands], [], remaining)[1]:
+                    raise ChildGone()
 
-    def next_event(self, deadline):
-        """The next event, None when the deadline passes first; ChildGone when the child is gone."""
-        line = self.next_line(deadline)
+    def next_event(self, deadline, limit=LOAD_EVENT_BYTES):
+        """The next event, None when the deadline passes first; ChildGone when the child is gone.
+
+        An event over `limit` bytes reads as garbled (it is never parsed).
+        """
+        line = self.next_line(deadline, limit)
+        if line is TOO_LARGE:
+            return {"ev": "garbled"}
         return None if line is None else parse_event(line)
 
-    def next_line(self, deadline):
-        """The next event's bytes, without the newline; None and ChildGone as in next_event."""
-        end = self._buffer.find(b"\n", self._start)
-        while end < 0:
+    def next_line(self, deadline, limit=LOAD_EVENT_BYTES):
+        """The next event's bytes, without the newline; TOO_LARGE for one over `limit` bytes.
+
+        None and ChildGone as in next_event; OutputSpent once the run has sent too much. Reading
+        is linear in what the child sends: each byte is appended once and scanned once.
+        """
+        buffer = self._buffer
+        while True:
+            end = buffer.find(b"\n", self._scanned)
+            if end >= 0:
+                skipped, self._skipping = self._skipping, False
+                line = TOO_LARGE if skipped or end > limit else bytes(buffer[:end])
+                del buffer[:end + 1]  # cutting a bytearray's front is cheap: no copy of the rest
+                self._scanned = 0
+                return line
+            self._scanned = len(buffer)
+            if len(buffer) > limit:
+                buffer.clear()  # the rest of this event is dropped as it comes
+                self._scanned = 0
+                self._skipping = True
             remaining = deadline - time.monotonic()
             if remaining <= 0 or not self._selector.select(remaining):
                 return None
             chunk = os.read(self._events, READ_BYTES)
             if not chunk:
                 raise ChildGone()
-            searched = len(self._buffer) - self._start
-            self._buffer = self._buffer[self._start:] + chunk
-            self._start = 0
-            if len(self._buffer) > MAX_EVENT_BYTES:
-                raise ChildGone()
-            end = self._buffer.find(b"\n", searched)
-        line = self._buffer[self._start:end]
-        self._start = end + 1
-        return line
+            self._budget.left -= len(chunk)
+            if self._budget.spent:
+                raise OutputSpent()
+            buffer += chunk
 
     def kill(self):
         for target in (lambda: os.killpg(self.pid, 9), lambda: os.kill(self.pid, 9)):
@@ -206,7 +269,7 @@ class Child:
 
     def close(self):
         self._selector.close()
-        for closer in (self._commands.close, lambda: os.close(self._events)):
+        for closer in (lambda: os.close(self._commands), lambda: os.close(self._events)):
             try:
                 closer()
             except OSError:
@@ -332,18 +395,18 @@ class Zygote:
             return self.sandbox_user
         return None if limits.user is None else tuple(int(x) for x in limits.user)
 
-    def spawn(self, workdir, limits):
+    def spawn(self, workdir, limits, budget=None):
         for attempt in range(2):
             if not self.alive():
                 self._stop_process()  # keeps its user id: the run's folder belongs to it
                 self.start()
             try:
-                return self._spawn(workdir, limits)
+                return self._spawn(workdir, limits, budget)
             except (OSError, ValueError, KeyError, RuntimeError):
                 self._kill_zygote()  # a zygote that answers wrongly is replaced, once
         raise RuntimeError("the sandbox's zygote process stopped")
 
-    def _spawn(self, workdir, limits):
+    def _spawn(self, workdir, limits, budget=None):
         command_r, command_w = os.pipe()
         pipe_bytes = _widen_pipe(command_w)
         event_r, event_w = os.pipe()
@@ -371,7 +434,7 @@ class Zygote:
             os.close(event_r)
             raise RuntimeError("the sandbox's zygote sent no child")
         self.confinement = {k: answer.get(k) for k in ("landlock", "network_isolated", "private_disk")}
-        return Child(pid, os.fdopen(command_w, "w", encoding="utf-8"), event_r, pipe_bytes)
+        return Child(pid, command_w, event_r, pipe_bytes, budget)
 
     def _kill_zygote(self):
         if self._process is not None:
@@ -588,17 +651,20 @@ def _finished(status, flags):
     return alone and (status.get("State", "").strip()[:1] in "ZX" or bool(flags & PF_EXITING))
 
 
-def run(zygote, cells, calls, limits=Limits()):
+def run(zygote, cells, calls, limits=Limits(), helper=None):
     """Load `cells` in fresh children and make `calls` (grouped by step, in order).
 
     A statement that hangs or ends the process while loading is skipped on the next try; a step
-    whose calls run out of time or end the process costs that step only.
+    whose calls run out of time or end the process costs that step only. `helper(name, args)`
+    answers a call's helper requests (see Call.helpers) with an encoded value, or raises
+    HelperRefused; without it every helper request is refused.
     """
     outcome = RunOutcome()
     skip = []
     pending = _group_by_step(calls)
     seen_load = set()
     restarts = 0
+    budget = ReadBudget()
     # Whatever an earlier run left running under the sandbox user is gone before this run starts.
     # (Sweeping before, not after, lets a killed child finish dying while the grader judges.)
     zygote.sweep()
@@ -608,15 +674,19 @@ def run(zygote, cells, calls, limits=Limits()):
             restarts += 1
             if restarts > 1:
                 zygote.sweep()
-            child = zygote.spawn(workdir, limits)
+                # Nothing an earlier child wrote reaches the next one (with a private disk per
+                # child, the folder is only where each mounts its own).
+                zygote.discard(workdir)
+                workdir = zygote.workdir_for(limits)
+            child = zygote.spawn(workdir, limits, budget)
             try:
-                pending = _one_child(child, cells, pending, skip, seen_load, outcome, limits)
+                pending = _one_child(child, cells, pending, skip, seen_load, outcome, limits, helper)
             finally:
                 child.kill()
-            if pending is not None and restarts > MAX_RESTARTS:
+            if pending is not None and (restarts > MAX_RESTARTS or budget.spent):
                 for group in pending:
                     for call in group:
-                        outcome.calls[call.id] = CallOutcome("not_run")
+                        outcome.calls.setdefault(call.id, CallOutcome("not_run"))
                 break
     finally:
         zygote.discard(workdir)
@@ -674,13 +744,13 @@ def _group_by_step(calls):
     return groups
 
 
-def _one_child(child, cells, pending, skip, seen_load, outcome, limits):
+def _one_child(child, cells, pending, skip, seen_load, outcome, limits, helper=None):
     """Drive one child; returns the step groups still to run (None when all are done)."""
     current = None
     try:
         module_name = "__main__" if any(c["filename"].startswith("<cell") for c in cells) else "submission"
-        child.send(cmd="load", cells=cells, skip=skip, module_name=module_name)
         deadline = time.monotonic() + limits.load_seconds
+        child.send(deadline, cmd="load", cells=cells, skip=skip, module_name=module_name)
         while True:
             event = child.next_event(deadline)
             if event is None:
@@ -703,36 +773,40 @@ def _one_child(child, cells, pending, skip, seen_load, outcome, limits):
 
     runnable = [(index, group) for index, group in enumerate(pending)
                 if outcome.names.get(group[0].function) == "function"]
-    # Every step's calls at once when they fit the pipe: the child then runs from the first call
-    # to the last without waiting for the grader between steps.
-    text = "".join(call.command for _, group in runnable for call in group)
-    sent_all = len(text) < child.pipe_bytes // 2
-    if sent_all:
+    # A step's calls are sent only once the step before it has answered: the commands a child
+    # can read hold the inputs of the step it is answering, never another step's answer (the
+    # weights mix is called with are softmax's right answer). A step graded with helpers runs
+    # in a child of its own: the other steps' inputs hold its answers (those same weights are
+    # self_attention's), and its helpers answer the other steps.
+    for position, (index, group) in enumerate(runnable):
+        alone = bool(group[0].helpers)
+        if alone and position > 0:
+            return pending[index:]
+        clock = StepClock(time.monotonic() + limits.step_seconds)
         try:
-            child.send_text(text)
+            sent = _send_calls(child, group, clock.deadline)
         except ChildGone:
-            pass  # each call below then reads as crashed
-    started = time.monotonic()  # a step's time starts when the step before it has answered
-    for index, group in runnable:
-        deadline = started + limits.step_seconds
-        sent = sent_all
-        if not sent_all:
+            sent = True  # each call below then reads as crashed
+        for number, call in enumerate(group):
             try:
-                sent = _send_calls(child, group)
-            except ChildGone:
-                sent = True  # each call below then reads as crashed
-        for position, call in enumerate(group):
-            try:
-                result = _await_call(child, call, deadline, sent)
+                result = _await_call(child, call, clock, sent, helper)
             except ChildGone:
                 result = CallOutcome("crashed")
             outcome.calls[call.id] = result
             if result.kind in ("timeout", "crashed"):
-                for later in group[position + 1:]:
+                for later in group[number + 1:]:
                     outcome.calls[later.id] = CallOutcome("not_run")
                 return pending[index + 1:] or None
-        started = time.monotonic()
+        if alone:
+            return pending[index + 1:] or None
     return None
+
+
+class StepClock:
+    """A step's deadline; time the grader spends answering the step's helper requests is added."""
+
+    def __init__(self, deadline):
+        self.deadline = deadline
 
 
 def _skip_statement(current, reason, skip, outcome, pending):
@@ -748,29 +822,44 @@ def _skip_statement(current, reason, skip, outcome, pending):
     return pending
 
 
-def _send_calls(child, group):
+def _send_calls(child, group, deadline):
     """Send a step's calls at once when they fit the pipe; the child answers them in order."""
     text = "".join(call.command for call in group)
     if len(text) >= child.pipe_bytes // 2:
         return False
-    child.send_text(text)
+    child.send_text(text, deadline)
     return True
 
 
-def _await_call(child, call, deadline, sent):
+def _await_call(child, call, clock, sent, helper=None):
     if not sent:
-        child.send_text(call.command)
+        child.send_text(call.command, clock.deadline)
+    helped = 0
     while True:
-        line = child.next_line(deadline)
+        line = child.next_line(clock.deadline, max(call.answer_bytes, HELPER_REQUEST_BYTES))
         if line is None:
             return CallOutcome("timeout")
+        if line is TOO_LARGE:
+            # Far larger than any right answer: a wrong one, never parsed.
+            return CallOutcome("returned", value=codec.Opaque("answer too large to read"),
+                               args_after=[None] * len(call.args))
         known = call.known(line)
         if known is not None:
             return known
         event = parse_event(line)
+        kind = event.get("ev")
+        if kind == "helper":
+            helped += 1
+            started = time.monotonic()
+            _answer_helper(child, call, event, helper, helped, clock.deadline)
+            if helped <= MAX_HELPER_REQUESTS:  # refusals are not added: a flood of them still ends
+                clock.deadline += time.monotonic() - started
+            continue
         if event.get("id") != call.id:
             continue
-        kind = event.get("ev")
+        if len(line) > call.answer_bytes:
+            return CallOutcome("returned", value=codec.Opaque("answer too large to read"),
+                               args_after=[None] * len(call.args))
         if kind == "returned":
             args_after = event.get("args_after")
             if not isinstance(args_after, list) or len(args_after) != len(call.args):
@@ -787,12 +876,48 @@ def _await_call(child, call, deadline, sent):
         return outcome
 
 
+def _answer_helper(child, call, event, helper, count, deadline):
+    """Answer one helper request of the running call: a value, or an error the child raises.
+
+    Everything in the request is untrusted: only the call's own helpers, a bounded number of
+    times, with arguments the helper checks (see grading's reference helpers).
+    """
+    seq = _small_int(event.get("seq"))
+    name, args = event.get("name"), event.get("args")
+    if event.get("id") != call.id or name not in call.helpers or helper is None:
+        answer = {"error": {"type": "NameError", "message": f"{_plain_text(name, 40)!r} is not answered here"}}
+    elif count > MAX_HELPER_REQUESTS:
+        answer = {"error": {"type": "RuntimeError", "message": f"more than {MAX_HELPER_REQUESTS} helper calls"}}
+    elif not isinstance(args, list) or len(args) > 8:
+        answer = {"error": {"type": "TypeError", "message": "unreadable arguments"}}
+    else:
+        key = (helper, name, codec.dumps(args))
+        answer = _HELPER_ANSWERS.get(key)
+        if answer is None:
+            try:
+                answer = {"value": helper(name, [codec.decode(a) for a in args])}
+            except HelperRefused as refused:
+                kind, message = refused.args
+                answer = {"error": {"type": kind, "message": message}}
+            if len(key[2]) <= REMEMBERED_EVENT_BYTES:
+                if len(_HELPER_ANSWERS) >= MAX_HELPER_ANSWERS:
+                    _HELPER_ANSWERS.clear()
+                _HELPER_ANSWERS[key] = answer
+    child.send(deadline, cmd="helper_answer", seq=seq, **answer)
+
+
+# A class asks mostly the same helper questions: answers are kept by the request's exact text.
+_HELPER_ANSWERS = {}
+MAX_HELPER_ANSWERS = 256
+
+
 def _small_int(value):
     return value if type(value) is int and AT_ONCE <= value < 10**7 else None
 
 
 def _plain_text(value, limit):
-    return value[:limit] if isinstance(value, str) else ""
+    """A string from the child, cut short and without control characters; "" for anything else."""
+    return codec.clean_text(value, limit) if isinstance(value, str) else ""
 
 
 def _plain_names(names):

@@ -1,9 +1,12 @@
 """The submission's side: run its code, call its functions, send back plain data.
 
 Runs in a forked child that holds no grader state: no reference, no cases, no expected values.
-Commands arrive one JSON line at a time; events leave one JSON line at a time.
+Commands arrive one JSON line at a time; events leave one JSON line at a time. A step graded with
+other steps' functions (self_attention) calls them through proxies: each call is a "helper"
+event, answered by the grader with the value alone, so no reference code ever reaches this process.
 """
 import ast
+import collections
 import linecache
 import os
 import sys
@@ -26,10 +29,29 @@ class Channel:
         self._write = os.write
         self._dumps = codec.dumps
         self._readline = self._commands.readline
+        self._loads = codec.loads
+        self._waiting = collections.deque()  # commands read while a helper's answer was awaited
+        self._asked = 0  # helper requests sent: each answer names the request it answers
 
     def receive(self):
+        if self._waiting:
+            return self._waiting.popleft()
         line = self._readline()
-        return codec.loads(line) if line else {"cmd": "exit"}
+        return self._loads(line) if line else {"cmd": "exit"}
+
+    def ask_helper(self, call_id, name, args):
+        """Send one helper request and wait for its answer (commands that arrive first are kept)."""
+        self._asked += 1
+        self.send(ev="helper", id=call_id, seq=self._asked, name=name, args=args)
+        while True:
+            line = self._readline()
+            if not line:
+                return {"error": {"type": "RuntimeError", "message": "the grader stopped answering"}}
+            command = self._loads(line)
+            if command.get("cmd") != "helper_answer":
+                self._waiting.append(command)
+            elif command.get("seq") == self._asked:
+                return command
 
     def send(self, **event):
         data = (self._dumps(event) + "\n").encode("utf-8")
@@ -49,7 +71,7 @@ def serve(channel):
             load(channel, namespace, filenames, command)
         elif kind == "call":
             call(channel, namespace, filenames, command)
-        else:
+        elif kind != "helper_answer":  # an answer nobody waits for any more is dropped
             return
 
 
@@ -173,17 +195,25 @@ def call(channel, namespace, filenames, command):
     function = namespace.get(command["function"])
     args = [codec.decode(a) for a in command["args"]]
     args = [list(a) if isinstance(a, tuple) else a for a in args]
-    helpers = command.get("helpers")
-    if helpers:
-        # The other steps become the reference's, so this step is graded on its own.
-        for name, helper in _helper_functions(helpers, command["function"]).items():
-            namespace[name] = helper
+    # The grader names the step functions it answers itself during this call, so the step is
+    # graded on its own; the names are bound back to the submission's own afterwards.
+    helpers = [name for name in command.get("helpers") or () if name in STUDENT_FUNCTIONS
+               and name != command["function"]]
+    own = {name: namespace.get(name, _ABSENT) for name in helpers}
+    for name in helpers:
+        namespace[name] = _proxy(channel, command["id"], name)
     pristine = [_copy(a) for a in args]
     try:
         value = function(*args)
     except BaseException as error:
         channel.send(ev="raised", id=command["id"], **describe_exception(error, filenames))
         return
+    finally:
+        for name, function_of_its_own in own.items():
+            if function_of_its_own is _ABSENT:
+                namespace.pop(name, None)
+            else:
+                namespace[name] = function_of_its_own
     try:
         encoded = codec.encode(value)
     except BaseException as error:
@@ -211,18 +241,23 @@ def _unchanged(after, before):
     return type(after) is list and type(before) is list and list.__eq__(after, before) is True
 
 
-_compiled_helpers = {}
+_ANSWER_ERRORS = {"ValueError": ValueError, "TypeError": TypeError, "IndexError": IndexError,
+                  "KeyError": KeyError, "NameError": NameError}
 
 
-def _helper_functions(source, graded):
-    """The reference's other step functions, compiled once per child however often they are sent."""
-    if source not in _compiled_helpers:
-        helper_namespace = {"__name__": "reference_helpers"}
-        exec(compile(source, "<reference helpers>", "exec"), helper_namespace)
-        _compiled_helpers[source] = helper_namespace
-    helper_namespace = _compiled_helpers[source]
-    return {name: helper_namespace[name] for name in STUDENT_FUNCTIONS
-            if name in helper_namespace and name != graded}
+def _proxy(channel, call_id, name):
+    """A stand-in for step function `name` whose value the grader computes, one call at a time."""
+    encode, decode = codec.encode, codec.decode
+
+    def helper(*args):
+        answer = channel.ask_helper(call_id, name, [encode(a) for a in args])
+        error = answer.get("error")
+        if isinstance(error, dict):
+            raise _ANSWER_ERRORS.get(error.get("type"), RuntimeError)(str(error.get("message", ""))[:300])
+        return decode(answer.get("value"))
+
+    helper.__name__ = helper.__qualname__ = name
+    return helper
 
 
 def describe_exception(error, filenames):
