@@ -3,7 +3,6 @@ import argparse
 import json
 import os
 import pickle
-import shutil
 import subprocess
 import sys
 import zipfile
@@ -15,7 +14,7 @@ from autograder.otter import build as otter_build
 from autograder.steps import STEPS
 
 from conftest import ROOT
-from test_gradescope import shadowing_files
+from test_gradescope import Marker, shadowing_files, with_body
 
 ASSIGNMENTS = ROOT / "assignments"
 sys.path.insert(0, str(ASSIGNMENTS))
@@ -50,26 +49,6 @@ for wheel in glob.glob("/tmp/tmp*/autograder/*/*.whl") + glob.glob("/tmp/tmp*/au
     except Exception:
         sys.path.remove(wheel)
 '''
-
-
-class Marker:
-    """A pickle that, once loaded, creates a file: stands for code run by deserialising a log."""
-
-    def __init__(self, path):
-        self.path = path
-
-    def __reduce__(self):
-        return (shutil.copy, (__file__, self.path))
-
-
-def with_body(notebook, step, body):
-    changed = nbformat.reads(nbformat.writes(notebook), as_version=4)
-    for cell in changed.cells:
-        if f"step:{step}" in cell.metadata.get("tags", []):
-            header, _, _ = cell.source.partition('"""')
-            docstring_end = cell.source.index('"""', len(header) + 3) + 3
-            cell.source = cell.source[:docstring_end] + "\n" + body
-    return changed
 
 
 @pytest.fixture(scope="module")
