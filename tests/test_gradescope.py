@@ -14,7 +14,6 @@ import pickle
 import shutil
 import subprocess
 import sys
-import time
 import zipfile
 from unittest.mock import ANY
 
@@ -28,7 +27,7 @@ from autograder.otter.results import gradescope_results
 from autograder.submission import read_submission
 from autograder.steps import STEPS, STEPS_BY_NAME, TOTAL_POINTS
 
-from conftest import ROOT
+from conftest import GRADESCOPE_STEP_SECONDS as STEP_SECONDS, ROOT, UNRELATED_PACKAGES
 
 ASSIGNMENTS = ROOT / "assignments"
 sys.path.insert(0, str(ASSIGNMENTS))
@@ -39,9 +38,6 @@ sys.path.remove(str(ASSIGNMENTS))
 NOTEBOOK = ASSIGNMENTS / "self_attention_lab.ipynb"
 SCRIPT = ASSIGNMENTS / "self_attention_lab.py"
 HOSTILE = ROOT / "tests" / "hostile"
-STEP_SECONDS = 3.0
-# Unrelated top-level packages beside the grader in the emulated platform's site-packages.
-UNRELATED_PACKAGES = int(os.environ.get("GRADESCOPE_EMULATION_PACKAGES", "300"))
 IS_ROOT = os.geteuid() == 0
 # Modules that Otter's kernel, Otter itself, the check kit or Python's start-up would import if
 # the submission folder were on a sys.path; each leaves a marker if it ever runs.
@@ -109,13 +105,11 @@ def shadowing_files(marker_dir):
 
 
 @pytest.fixture(scope="session")
-def emulation(tmp_path_factory):
+def emulation(tmp_path_factory, gradescope_image):
     """The built zip, installed once in a fresh venv; every submission graded through it."""
     work = tmp_path_factory.mktemp("gradescope")
-    built = otter_build.build(work / "build", step_seconds=STEP_SECONDS, self_check=False)
-    started = time.monotonic()
-    image = GradingImage(work / "image", extra_packages=UNRELATED_PACKAGES).install(built["zip"])
-    install_seconds = time.monotonic() - started
+    built, image, install_seconds = gradescope_image["zip"], gradescope_image["image"], gradescope_image["seconds"]
+    built = {"zip": built}
     markers = work / "markers"
     markers.mkdir()
     markers.chmod(0o777)

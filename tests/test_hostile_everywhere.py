@@ -1,4 +1,5 @@
-"""The whole hostile corpus through the two other graders: `autograder grade` and `otter run`.
+"""The whole hostile corpus through the other faces: `autograder grade`, `otter run`, the zip's
+Gradescope entry point and `pytest --submission`.
 
 tests/test_hostile.py runs each file through the engine alone; here every file is graded the way
 a TA (one class, honest students among the hostile ones) and the LMS (the built Otter zip) grade
@@ -6,6 +7,9 @@ it, against the same expectations (tests/hostile/EXPECTED.json).
 """
 import csv
 import json
+import os
+import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -105,4 +109,49 @@ def test_no_hostile_file_gains_a_point_through_otter_run(otter_zip, tmp_path):
             assert EXPECTED[name].get("problem") in ("notebook_not_json", "not_utf8"), (name, output)
             continue
         scores = {t["name"]: (t["score"], t["max_score"]) for t in results["tests"] if "max_score" in t}
+        assert_scores_meet_expectations(name, scores)
+
+
+def test_no_hostile_file_gains_a_point_through_the_gradescope_entry_point(gradescope_image):
+    """Each file as the one submission of the zip's run_autograder, installed as on the platform."""
+    image, zip_path = gradescope_image["image"], gradescope_image["zip"]
+    is_root = os.geteuid() == 0
+
+    def grade(name):
+        files = {"self_attention_lab" + pathlib.Path(name).suffix: (HOSTILE / name).read_bytes()}
+        return image.grade(zip_path, files, private_mount=is_root)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = dict(zip(PROTECTED, pool.map(grade, PROTECTED)))
+    for name, run in runs.items():
+        assert run.returncode == 0, (name, run.output)  # exit 1 only for a failure of the grader
+        scores = {t["name"]: (t["score"], t["max_score"]) for t in run.results["tests"] if "max_score" in t}
+        assert_scores_meet_expectations(name, scores)
+        assert run.results["score"] == pytest.approx(sum(score for score, _ in scores.values()), abs=0.01)
+
+
+def pytest_scores(submission, work):
+    """{step: (score, max_score)} from the JUnit properties of `pytest --submission FILE`."""
+    folder = work / submission.name.replace(".", "_")
+    folder.mkdir()
+    report = folder / "report.xml"
+    process = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--submission", str(submission),
+         "--submission-timeout", str(STEP_SECONDS), f"--junitxml={report}", "-o", "junit_family=xunit1"],
+        capture_output=True, text=True, timeout=600, cwd=folder)
+    assert process.returncode in (0, 1), (submission.name, process.stdout[-2000:], process.stderr[-2000:])
+    text = report.read_text(encoding="utf-8")
+    found = {}
+    for case in re.finditer(r'<testcase [^>]*name="(\w+)"[^>]*>(.*?)</testcase>', text, re.S):
+        values = dict(re.findall(r'<property name="(\w+)" value="([^"]*)"', case.group(2)))
+        if "score" in values:
+            found[case.group(1)] = (float(values["score"]), float(values["max_score"]))
+    return found
+
+
+def test_no_hostile_file_gains_a_point_through_pytest(tmp_path):
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = dict(zip(PROTECTED, pool.map(lambda name: pytest_scores(HOSTILE / name, tmp_path), PROTECTED)))
+    for name, scores in runs.items():
+        assert set(scores) == {step.name for step in STEPS}, name
         assert_scores_meet_expectations(name, scores)
