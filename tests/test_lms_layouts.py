@@ -313,6 +313,11 @@ def test_files_of_another_class_in_out_are_reported_and_moved_aside(two_students
     assert done.returncode == 0, done.stderr
     assert "3 file(s)" in done.stderr and "feedback/99999.md" in done.stderr and "--move-stale" in done.stderr
     assert (out / "results" / "99999.json").exists()
+    # 2 + 1 + 1/3 + 1/3 + 1 + 1: the exact sum, rounded once, everywhere the total is shown.
+    stub = chosen_rows(read_grades(out))["10232"]
+    assert (stub["total"], stub["softmax"], stub["mix"]) == ("5.67", "0.33", "0.33")
+    assert json.loads((out / "results" / "10232.json").read_text("utf-8"))["score"] == 5.67
+    assert "합계 5.67 / 10점" in (out / "feedback" / "10232.md").read_text("utf-8")
     moved = grade(two_students, out, "--move-stale")
     assert moved.returncode == 0
     assert sorted(p.name for p in (out / "results").iterdir()) == ["10231.json", "10232.json"]
@@ -372,3 +377,97 @@ def test_resume_takes_the_late_policy_into_account(tmp_path):
 def test_malformed_late_policies_exit_2(two_students, tmp_path, arguments, message):
     done = grade(two_students, tmp_path / "out", *arguments)
     assert done.returncode == 2 and message in done.stderr
+
+
+# The pieces, without grading ----------------------------------------------------------------------
+
+def test_totals_sum_exact_step_scores_and_round_once():
+    from autograder.batch.outputs import record_of
+    from autograder.judge import StepResult, SubmissionResult, step_score
+    from autograder.render import as_dict, as_text
+
+    third = step_score(1, [types_case("a", True), types_case("b", False), types_case("c", False)])
+    assert third == 1 / 3
+    scores = [2, 1, third, third, 1, 1]
+    from autograder.steps import STEPS
+
+    result = SubmissionResult("x.py", [StepResult(step.name, score, step.points, "passed", [], [], step.page_step)
+                                       for step, score in zip(STEPS, scores)])
+    assert result.score == 5.67
+    record = record_of(result, "kim", "x.py", "key", [], "graded")
+    assert record["total"] == record["raw_total"] == 5.67
+    assert [step["score"] for step in record["steps"].values()] == [2, 1, 0.33, 0.33, 1, 1]
+    data = as_dict(result, "en")
+    assert data["score"] == 5.67 and [s["score"] for s in data["steps"]][2] == 0.33
+    assert "Total 5.67 / 10 points" in as_text(result, "en")
+
+
+def types_case(name, passed):
+    from autograder.judge import CaseResult
+
+    return CaseResult(name, False, "", passed, "" if passed else "wrong_values")
+
+
+def test_late_policies():
+    from datetime import timedelta
+
+    from autograder.batch.late import deduction, lateness, parse_due, parse_policy, penalised
+
+    policy = parse_policy("10%/day, max=25%")
+    assert (policy.percent, policy.per_day, policy.cap) == (10, True, 25)
+    assert parse_policy("20%") .per_day is False
+    due = parse_due("2024-03-01T23:59:59+09:00")
+    assert parse_due("2024-03-01").hour == 23  # a date alone: the end of that day
+    minute_late = (due + timedelta(minutes=1)).isoformat()
+    assert lateness(minute_late, False, due) == (True, 1)  # a day begun counts whole
+    assert lateness((due + timedelta(days=1, seconds=1)).isoformat(), False, due) == (True, 2)
+    assert lateness(due.isoformat(), False, due) == (False, 0)  # on the dot is on time
+    assert lateness("", False, due, due.timestamp() + 10 * 24 * 3600) == (False, 0)  # a file's time never counts
+    assert lateness("", True, due, due.timestamp() + 3 * 24 * 3600 - 5) == (True, 3)  # LMS flag: the file counts days
+    assert lateness("", True, None) == (True, 1)
+    assert [deduction(policy, True, days) for days in (0, 1, 2, 3, 9)] == [0, 10, 20, 25, 25]
+    assert deduction(parse_policy("20%"), True, 5) == 20 and deduction(policy, False, 3) == 0
+    assert deduction(None, True, 3) == 0
+    assert penalised(9.33, 10) == 8.4 and penalised(5.67, 0) == 5.67
+    for bad in ("10", "10%/week", "-5%", "10%/day,max=150%", "10%/day,max="):
+        with pytest.raises(ValueError):
+            parse_policy(bad)
+
+
+def test_gradescope_metadata_subset_parser():
+    from autograder.batch.metadata import blackboard_receipt_name, decode, gradescope_submitters, iso_time
+
+    people = gradescope_submitters(GRADESCOPE_METADATA)
+    assert set(people) == {"submission_4411", "submission_4412", "submission_4413"}
+    kim = people["submission_4411"]
+    assert (kim.sid, kim.name, kim.email, kim.created_at) == ("10231", "김민수", "kim@example.com",
+                                                             "2024-03-01T12:30:45+09:00")
+    group = people["submission_4413"]
+    assert (group.sid, group.name) == ("", "Park Seoyeon / Choi Junho")
+    other = gradescope_submitters('submission_7:\n  :submitters:\n    - :name: "O\'Neil, Sam"\n'
+                                  "      :sid: 4\n  :created_at: 2024-01-02T03:04:05Z\nnot_a_submission:\n"
+                                  "  :submitters:\n  - :name: x\n")
+    assert other == {"submission_7": other["submission_7"]}
+    assert (other["submission_7"].name, other["submission_7"].sid) == ("O'Neil, Sam", "4")
+    assert other["submission_7"].created_at == "2024-01-02T03:04:05+00:00"
+    assert gradescope_submitters("!!python/object:os.system\n") == {} and gradescope_submitters("") == {}
+    assert iso_time("yesterday") == "" and iso_time("2024-03-01 12:30 +0900") == "2024-03-01T12:30:00+09:00"
+    assert blackboard_receipt_name("Name: 김민수 (kim_ms)\nAssignment: Lab 1") == "김민수"
+    assert blackboard_receipt_name("no name here") == ""
+    assert decode("Name: 김민수".encode("cp949")) == "Name: 김민수"
+
+
+def test_metadata_files_are_told_from_submissions():
+    from autograder.batch.naming import Naming
+
+    paths = ["export/submission_1/attention.py", "export/submission_metadata.yml",
+             "export/submission_1/submission_metadata.yml",
+             "Lab 1_kim_ms_attempt_2024-03-01-12-30-45.txt", "Lab 1_kim_ms_attempt_2024-03-01-12-30-45_notes.txt",
+             "kim_10231_55001_Lab 1_x_attempt_2024-03-01-12-30-45.txt",
+             "Kim_1_assignsubmission_onlinetext_/onlinetext.html", "Kim_1_assignsubmission_file_/a.py"]
+    naming = Naming(paths[:3])
+    assert [naming.metadata_kind(p) for p in paths[:3]] == ["", "Gradescope submission list", ""]
+    naming = Naming(paths[3:])
+    assert [naming.metadata_kind(p) for p in paths[3:]] == ["Blackboard receipt", "", "", "Moodle online text", ""]
+    # One Moodle student's two folders are one owner: not reported as merged.
+    assert naming.identify(paths[6]) == naming.identify(paths[7])
