@@ -471,3 +471,21 @@ def test_metadata_files_are_told_from_submissions():
     assert [naming.metadata_kind(p) for p in paths[3:]] == ["Blackboard receipt", "", "", "Moodle online text", ""]
     # One Moodle student's two folders are one owner: not reported as merged.
     assert naming.identify(paths[6]) == naming.identify(paths[7])
+
+
+def test_two_gradescope_submissions_given_one_sid_are_merged_ids(tmp_path):
+    from autograder.batch.collect import Source, group_students
+
+    write(tmp_path / "e" / "submission_1" / "attention.py", CORRECT)
+    write(tmp_path / "e" / "submission_2" / "attention.py", STUB)
+    write(tmp_path / "e" / "submission_metadata.yml",
+          b":submission_1:\n  :submitters:\n  - :name: Kim\n    :sid: '7'\n"
+          b":submission_2:\n  :submitters:\n  - :name: Mallory\n    :sid: '7'\n")
+    source = Source(tmp_path)
+    try:
+        students = {s.id: s for s in group_students(source)}
+    finally:
+        source.close()
+    assert set(students) == {"", "7"}
+    assert students["7"].merged == ["gradescope:e/submission_1", "gradescope:e/submission_2"]
+    assert students[""].chosen is None
