@@ -128,6 +128,9 @@ def test_canvas_in_section_folders_zip(tmp_path):
                                                           "10234": "no"}
     assert float(graded["10232"]["late_penalty"]) == 10
     assert float(graded["10232"]["total"]) == round(float(graded["10232"]["raw_total"]) * 0.9, 2)
+    feedback = (out / "feedback" / "10232.md").read_text("utf-8")
+    assert "LMS가 이 제출물을 마감(2024-03-01 23:59:59" in feedback and "1일 늦은 것으로" in feedback
+    assert "지연" not in (out / "feedback" / "10231.md").read_text("utf-8")
 
 
 # Moodle -----------------------------------------------------------------------------------------
@@ -471,6 +474,12 @@ def test_metadata_files_are_told_from_submissions():
     assert [naming.metadata_kind(p) for p in paths[3:]] == ["Blackboard receipt", "", "", "Moodle online text", ""]
     # One Moodle student's two folders are one owner: not reported as merged.
     assert naming.identify(paths[6]) == naming.identify(paths[7])
+    flat = ["Kim_1_assignsubmission_onlinetext_onlinetext.html", "Kim_1_assignsubmission_file_attention.py",
+            "kim_10231_55001_Kim_1_assignsubmission_onlinetext_x.py"]
+    naming = Naming(flat)
+    assert [naming.metadata_kind(p) for p in flat] == ["Moodle online text", "", ""]
+    assert naming.identify(flat[0]) == naming.identify(flat[1]) == ("1", "moodle:/Kim_1")
+    assert naming.about(flat[1])["name"] == "Kim"
 
 
 def test_two_gradescope_submissions_given_one_sid_are_merged_ids(tmp_path):

@@ -83,7 +83,7 @@ class Naming:
             match = MOODLE_FOLDER.match(part)
             if match:
                 return "Moodle online text" if match["plugin"].lower() == "onlinetext" else ""
-        if named is not None and named[0] == "moodle" and named[4].get("plugin", "").lower() == "onlinetext":
+        if named is not None and named[0] == "moodle" and named[3].get("plugin", "").lower() == "onlinetext":
             return "Moodle online text"
         return ""
 
