@@ -498,3 +498,19 @@ def test_two_gradescope_submissions_given_one_sid_are_merged_ids(tmp_path):
     assert set(students) == {"", "7"}
     assert students["7"].merged == ["gradescope:e/submission_1", "gradescope:e/submission_2"]
     assert students[""].chosen is None
+
+
+def test_the_newest_blackboard_attempt_by_its_name_not_its_zip_date(tmp_path):
+    from autograder.batch.collect import Source, group_students
+
+    archive = tmp_path / "gradebook.zip"
+    newer, older = "2024-03-02-09-00-00", "2024-03-01-12-30-45"
+    zip_of(archive, [(f"Lab 1_kim_ms_attempt_{newer}_attention.py", CORRECT, (2024, 3, 5, 0, 0, 0)),
+                     (f"Lab 1_kim_ms_attempt_{older}_attention-1.py", STUB, (2024, 3, 6, 0, 0, 0))])
+    source = Source(archive)
+    try:
+        [kim] = group_students(source)
+    finally:
+        source.close()
+    assert kim.chosen.path == f"Lab 1_kim_ms_attempt_{newer}_attention.py"
+    assert kim.lms_time == "2024-03-02T09:00:00"

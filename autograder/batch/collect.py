@@ -311,7 +311,7 @@ def group_students(source, id_pattern=None):
             students.append(Student(student, None, [], [(e, ignored_reason(e)) for e in entries],
                                     name=next((n for n in named if n), "") or _name_from_receipts(source, entries)))
             continue
-        candidates = newest_first([e for e in entries if e.gradable and not e.system_file])
+        candidates = _newest_by_lms([e for e in entries if e.gradable and not e.system_file], naming)
         others = [e for e in entries if not (e.gradable and not e.system_file)]
         if not candidates:
             # Nothing gradable: the newest other file stands for the student, graded as unreadable.
@@ -325,6 +325,17 @@ def group_students(source, id_pattern=None):
                                 about["name"] or _name_from_receipts(source, entries),
                                 about["time"], about["late"]))
     return students
+
+
+def _newest_by_lms(entries, naming):
+    """newest_first, but by the submission times the LMS wrote (Blackboard's attempt names) when
+    every file has one: a zip's or a disk's file times may all be the day of the download."""
+    ordered = newest_first(entries)
+    times = [naming.about(e.path)["time"] for e in ordered]
+    if ordered and all(times) and len({len(t) for t in times}) == 1:  # one format: compared as text
+        when = dict(zip((id(e) for e in ordered), times))
+        ordered = sorted(ordered, key=lambda e: when[id(e)], reverse=True)
+    return ordered
 
 
 def _read_text(source, found):
