@@ -514,3 +514,19 @@ def test_the_newest_blackboard_attempt_by_its_name_not_its_zip_date(tmp_path):
         source.close()
     assert kim.chosen.path == f"Lab 1_kim_ms_attempt_{newer}_attention.py"
     assert kim.lms_time == "2024-03-02T09:00:00"
+
+
+def test_a_gradescope_list_that_cannot_be_read_says_so(tmp_path, monkeypatch):
+    from autograder.batch import collect
+
+    write(tmp_path / "e" / "submission_1" / "attention.py", CORRECT)
+    write(tmp_path / "e" / "submission_metadata.yml", b":submission_1:\n  :submitters:\n  - :name: K\n    :sid: '7'\n")
+    monkeypatch.setattr(collect, "MAX_METADATA_BYTES", 10)
+    source = collect.Source(tmp_path)
+    try:
+        students = {s.id: s for s in collect.group_students(source)}
+    finally:
+        source.close()
+    assert set(students) == {"", "submission_1"}  # named by its folder, as without metadata
+    [(_, reason)] = students[""].ignored
+    assert reason == "LMS metadata: Gradescope submission list, not read (unreadable or larger than 10 bytes)"

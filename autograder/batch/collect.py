@@ -280,9 +280,11 @@ def group_students(source, id_pattern=None):
     paths = [f.path for f in files]
     naming = Naming(paths, id_pattern)
     lists = [f for f in files if naming.metadata_kind(f.path) == GRADESCOPE_LIST]
-    submitters = {}
+    submitters, unread = {}, set()
     for found in lists:
         text = _read_text(source, found)
+        if text is None:
+            unread.add(found.path)
         submitters.update(gradescope_submitters(text) if text is not None else {})
     if submitters:
         naming = Naming(paths, id_pattern, submitters)
@@ -291,8 +293,9 @@ def group_students(source, id_pattern=None):
     for found in files:
         kind = naming.metadata_kind(found.path)
         if kind == GRADESCOPE_LIST:
-            class_files.append(Entry(found.path, "", found.stamp, found.size, found.index, found.refused,
-                                     "", "", kind))
+            refused = found.refused or (f"unreadable or larger than {MAX_METADATA_BYTES} bytes"
+                                        if found.path in unread else "")
+            class_files.append(Entry(found.path, "", found.stamp, found.size, found.index, refused, "", "", kind))
             continue
         student, owner = naming.identify(found.path)
         export = ""
