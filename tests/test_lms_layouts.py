@@ -530,3 +530,15 @@ def test_a_gradescope_list_that_cannot_be_read_says_so(tmp_path, monkeypatch):
     assert set(students) == {"", "submission_1"}  # named by its folder, as without metadata
     [(_, reason)] = students[""].ignored
     assert reason == "LMS metadata: Gradescope submission list, not read (unreadable or larger than 10 bytes)"
+
+
+def test_a_copied_class_with_new_file_times_is_not_graded_again(two_students, tmp_path):
+    out = tmp_path / "out"
+    assert grade(two_students, out).returncode == 0
+    for path in two_students.iterdir():
+        os.utime(path, (time.time() - 3 * DAY, time.time() - 3 * DAY))
+    again = grade(two_students, out)
+    assert "2 unchanged since the last run" in again.stdout
+    times = {r["id"]: r["submitted_at"] for r in chosen_rows(read_grades(out)).values()}
+    expected = time.strftime("%Y-%m-%dT%H:%M", time.localtime(time.time() - 3 * DAY))
+    assert all(value.startswith(expected) for value in times.values()), times  # the new times, all the same

@@ -271,7 +271,10 @@ def _task(source, student, settings):
             if len(data) > MAX_BYTES:  # grew since it was listed
                 data, problem = None, ("too_large", f"> {MAX_BYTES}")
     content = hashlib.sha256(data if data is not None else repr(problem).encode()).hexdigest()
-    own_settings = {**{k: v for k, v in settings.items() if k != "late"}, "late": settings["late"][student.id]}
+    late = dict(settings["late"][student.id])
+    if not (late["late"] and late["policy"]):
+        late.pop("submitted_at")  # shown in the feedback only then: a copied file's new time regrades nothing
+    own_settings = {**{k: v for k, v in settings.items() if k != "late"}, "late": late}
     return {"student": student.id, "file": entry.path, "data": data, "problem": problem,
             "superseded": superseded, "key": fingerprint(content, entry.path, superseded, own_settings)}
 

@@ -50,7 +50,7 @@ def rows_for(student, record):
     who = {"id": student.id, "name": student.name}
     if chosen is not None:
         late = record.get("late") or {}
-        rows.append({**who, "file": record["file"], "submitted_at": late.get("submitted_at") or student.submitted_at,
+        rows.append({**who, "file": record["file"], "submitted_at": student.submitted_at,
                      "late": "yes" if late.get("late") else "no", "total": record["total"],
                      "raw_total": record.get("raw_total", record["total"]), "late_penalty": late.get("percent", 0.0),
                      **{name: record["steps"][name]["score"] for name in STEP_NAMES}, "status": record["status"]})
