@@ -40,13 +40,14 @@ def chosen_rows(rows):
     return {r["id"]: r for r in graded}
 
 
-def assert_class(out, expected, metadata_rows=0):
+def assert_class(out, expected, metadata_rows=0, listed_only=()):
     """Exactly the expected students were graded, once each, under these ids and names; no other row
-    names anyone else (LMS metadata lists ride under id "")."""
+    names anyone else (LMS metadata lists ride under id ""; `listed_only`: students who sent no file)."""
     rows = read_grades(out)
     graded = chosen_rows(rows)
     assert {i: r["name"] for i, r in graded.items()} == expected
-    assert {r["id"] for r in rows} <= set(expected) | {""} | {r["id"] for r in rows if r["status"].startswith("ignored")}
+    assert {r["id"] for r in rows} == set(expected) | set(listed_only) | ({""} if metadata_rows else set())
+    assert all(r["status"].startswith("ignored") for r in rows if r["id"] in listed_only)
     assert sum(r["id"] == "" for r in rows) == metadata_rows
     assert sorted(p.stem for p in (out / "results").iterdir()) == sorted(expected)
     return rows, graded
@@ -150,7 +151,7 @@ def test_moodle_folders_with_cp949_names_and_online_text(tmp_path):
     done = grade(archive, out)
     # The same student's file and online-text folders are one student, not a merge (exit 0).
     assert done.returncode == 0, done.stderr
-    rows, graded = assert_class(out, {"123456": "김민수", "123457": "이지원"})
+    rows, graded = assert_class(out, {"123456": "김민수", "123457": "이지원"}, listed_only=["123458"])
     online = {r["file"]: r for r in rows if "onlinetext" in r["file"]}
     assert {r["id"] for r in online.values()} == {"123457", "123458"}
     assert all(r["status"] == "ignored: LMS metadata: Moodle online text, not graded" for r in online.values())
@@ -195,7 +196,7 @@ def test_blackboard_receipts_and_attempts(tmp_path):
     done = grade(archive, out, "--due", "2024-03-01T23:59:59", "--late-penalty", "10%/day,max=50%",
                  "--lang", "en")
     assert done.returncode == 0, done.stderr
-    rows, graded = assert_class(out, {"kim_ms": "Kim Minsu", "lee_jw": "Lee Jiwon"})
+    rows, graded = assert_class(out, {"kim_ms": "Kim Minsu", "lee_jw": "Lee Jiwon"}, listed_only=["park_sy"])
     kim = graded["kim_ms"]
     assert kim["file"] == "Lab 1_kim_ms_attempt_2024-03-02-09-00-00_attention.py"
     assert kim["submitted_at"] == "2024-03-02T09:00:00" and kim["late"] == "yes"
