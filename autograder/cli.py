@@ -30,6 +30,14 @@ def build_parser():
                        help="regular expression whose group 'id' (or first group) is the student id")
     grade.add_argument("--allow-merged-ids", action="store_true",
                        help="exit 0 even when files of differently named students share an id")
+    grade.add_argument("--allow-pattern-misses", action="store_true",
+                       help="go on (exit 0) when --id-pattern matches some or none of the files")
+    grade.add_argument("--move-stale", action="store_true",
+                       help="move files in --out that belong to no student of this run to DIR/stale/")
+    grade.add_argument("--due", default=None, metavar="DATETIME",
+                       help="deadline, ISO 8601 (2024-03-01T23:59+09:00; no offset: this computer's zone)")
+    grade.add_argument("--late-penalty", default=None, metavar="RULE",
+                       help="late policy with --due: 10%%/day, 10%%/day,max=50%% (days begun count whole) or 20%% once")
     _add_limit_flags(grade)
 
     build = commands.add_parser("build", help="build the student half and the Otter autograder zip")

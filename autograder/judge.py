@@ -78,13 +78,16 @@ def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False):
 
 
 def step_score(points, cases):
-    """points × passed cases / cases; a case with several calls passes only when all of them do."""
+    """points × passed cases / cases, exact; a case with several calls passes only when all of them do.
+
+    Not rounded: the total sums exact step scores and is rounded once (see SubmissionResult.score).
+    """
     per_case = {}
     for result in cases:
         per_case[result.case] = per_case.get(result.case, True) and result.passed
     if not per_case:
         return 0.0
-    return round(points * sum(per_case.values()) / len(per_case), 2)
+    return points * sum(per_case.values()) / len(per_case)
 
 
 def _mistakes(cases):

@@ -161,7 +161,7 @@ def _hidden_lines(say, result, hidden, shown_error):
 
 
 def _points(value):
-    return f"{value:g}"
+    return f"{round(value, 2):g}"
 
 
 def _case_name(say, case):
@@ -330,7 +330,7 @@ def as_dict(result, lang="ko"):
         feedback = step_feedback(step, lang)
         if notes and step.status != "passed":
             feedback = "\n".join(notes) + "\n" + feedback
-        steps.append({"name": step.name, "score": step.score, "max_score": float(step.max_score),
+        steps.append({"name": step.name, "score": round(step.score, 2), "max_score": float(step.max_score),
                       "status": step.status, "mistakes": list(step.mistakes), "feedback": feedback})
     return {"submission": one_line(result.submission), "score": result.score,
             "max_score": float(result.max_score), "steps": steps}

@@ -6,18 +6,21 @@ skips students whose file, grader version and settings are unchanged.
 import hashlib
 import os
 import re
+import shutil
 import sys
 import time
 
 from ..render import one_line, printable
 from ..submission import MAX_BYTES
 from .collect import EXPORT, Source, group_students
-from .outputs import fingerprint, load_record, remove_temporaries
+from .late import deduction, lateness, parse_due, parse_policy
+from .outputs import TEMP_SUFFIX, fingerprint, load_record, remove_temporaries
 from .pool import Pool
 from .progress import progress_for
-from .report import ReportWriter, grades_table, rows_for, write_grades
+from .report import ReportWriter, class_counts, grades_table, rows_for, write_grades
 
-EXIT_DONE, EXIT_MERGED_IDS, EXIT_INTERRUPTED = 0, 3, 130
+EXIT_DONE, EXIT_CANNOT_RUN, EXIT_MERGED_IDS, EXIT_PATTERN_MISSES, EXIT_INTERRUPTED = 0, 2, 3, 4, 130
+SHOWN_AT_MOST = 20  # files named in a warning; the rest are counted
 
 
 def run_batch(args, limits, zygotes=()):
@@ -28,6 +31,7 @@ def run_batch(args, limits, zygotes=()):
             re.compile(args.id_pattern)
         except re.error as error:
             raise SystemExit(f"autograder: --id-pattern is not a valid regular expression: {error}")
+    args.due_time, args.policy = late_settings(args)
     if not os.path.exists(args.submissions):
         raise SystemExit(f"autograder: no such folder or file: {args.submissions}")
     source = Source(args.submissions)
@@ -37,17 +41,36 @@ def run_batch(args, limits, zygotes=()):
         source.close()
 
 
+def late_settings(args):
+    """(due datetime or None, Policy or None) from --due and --late-penalty; exit 2 when malformed."""
+    due_text, policy_text = getattr(args, "due", None), getattr(args, "late_penalty", None)
+    try:
+        due = parse_due(due_text) if due_text else None
+        policy = parse_policy(policy_text) if policy_text else None
+    except ValueError as error:
+        raise SystemExit(f"autograder: {error}")
+    if policy is not None and due is None:
+        raise SystemExit("autograder: --late-penalty needs --due (the deadline it counts days from)")
+    return due, policy
+
+
 def _grade_class(source, args, limits, zygotes):
     out = args.out
+    started = time.monotonic()
+    everyone = group_students(source, args.id_pattern)
+    misses = pattern_misses(everyone) if args.id_pattern else None
+    allow_misses = getattr(args, "allow_pattern_misses", False)
+    if misses is not None and misses[1] and len(misses[0]) == misses[1] and not allow_misses:
+        print(pattern_warning(args.id_pattern, *misses, allowed=False, stopped=True), file=sys.stderr)
+        return EXIT_CANNOT_RUN
     folders = [out, os.path.join(out, "feedback"), os.path.join(out, "results")]
     for folder in folders:
         os.makedirs(folder, exist_ok=True)
     remove_temporaries(folders)
-    started = time.monotonic()
-    everyone = group_students(source, args.id_pattern)
     students = [s for s in everyone if s.chosen is not None]
     settings = {"lang": args.lang, "step_seconds": limits.step_seconds, "load_seconds": limits.load_seconds,
                 "memory_bytes": limits.memory_bytes}
+    settings["late"] = {student.id: late_facts(student, args.due_time, args.policy) for student in students}
     records, resumed = {}, []
     reporter = ReportWriter(args.lang)  # loads matplotlib while the class is graded
     try:
@@ -67,14 +90,104 @@ def _grade_class(source, args, limits, zygotes):
     finally:
         reporter.close()
     print(printable(_summary(ordered, table, len(resumed), time.monotonic() - started, report)))
+    status = EXIT_DONE
+    stale = stale_outputs(out, {s.id for s in students})
+    if stale:
+        moved = move_stale(out, stale) if getattr(args, "move_stale", False) else None
+        print(stale_warning(out, stale, moved), file=sys.stderr)
+    no_file = [s for s in everyone if s.chosen is None and s.id and any(e.metadata for e, _ in s.ignored)]
+    if no_file:
+        print(printable("autograder: note: LMS metadata but no submitted file (not graded, no feedback): "
+                        + ", ".join(one_line(s.id) for s in no_file)), file=sys.stderr)
+    if misses is not None and misses[0]:
+        print(pattern_warning(args.id_pattern, *misses, allowed=allow_misses), file=sys.stderr)
+        if not allow_misses:
+            status = EXIT_PATTERN_MISSES
     merged = [s for s in students if s.merged]
     clashes = case_clashes(s.id for s in students)
     if merged or clashes:
         allowed = getattr(args, "allow_merged_ids", False)
         print(merged_warning(merged, clashes, allowed), file=sys.stderr)
         if not allowed:
-            return EXIT_MERGED_IDS
-    return EXIT_DONE
+            status = EXIT_MERGED_IDS
+    return status
+
+
+def late_facts(student, due, policy):
+    """What the feedback and grades.csv say about one student's lateness, and the deduction."""
+    late, days = lateness(student.lms_time, student.lms_late, due, student.chosen.stamp)
+    facts = {"late": late, "days": days, "percent": deduction(policy, late, days),
+             "submitted_at": student.submitted_at, "due": due.isoformat() if due is not None else "",
+             "flagged_only": bool(late and student.lms_late and not student.lms_time),
+             "policy": None}
+    if policy is not None:
+        facts["policy"] = {"percent": policy.percent, "per_day": policy.per_day, "cap": policy.cap,
+                           "text": policy.text}
+    return facts
+
+
+def pattern_misses(everyone):
+    """([paths --id-pattern did not match], how many files it was tried on): submissions only."""
+    tried = [e for s in everyone for e in ([s.chosen] if s.chosen else []) + s.superseded
+             + [e for e, _ in s.ignored] if not e.system_file and not e.metadata]
+    return sorted(e.path for e in tried if not e.owner.startswith("pattern:")), len(tried)
+
+
+def pattern_warning(pattern, missed, tried, allowed, stopped=False):
+    shown = "\n".join(f"  {one_line(path)}" for path in missed[:SHOWN_AT_MOST])
+    more = f"\n  ... and {len(missed) - SHOWN_AT_MOST} more" if len(missed) > SHOWN_AT_MOST else ""
+    if stopped:
+        head = (f"autograder: --id-pattern {one_line(pattern)} matches none of the {tried} submitted files; "
+                "nothing was graded. Check the pattern against these paths (relative to SUBMISSIONS), "
+                "or give --allow-pattern-misses to name students by the LMS's rules:")
+    else:
+        head = (f"autograder: WARNING: --id-pattern {one_line(pattern)} matched {tried - len(missed)} of {tried} "
+                "submitted files; these were named by the LMS's rules instead:")
+    tail = "" if stopped else ("\n  --allow-pattern-misses was given: exit status 0." if allowed else
+                               "\n  Exit status 4; --allow-pattern-misses accepts them.")
+    return printable(head + "\n" + shown + more + tail)
+
+
+def stale_outputs(out, ids):
+    """Files in feedback/ and results/ that belong to no student of this run (an earlier class, a
+    renamed id), as paths relative to `out`."""
+    stale = []
+    for folder, suffixes in (("feedback", (".md", ".html")), ("results", (".json",))):
+        directory = os.path.join(out, folder)
+        for name in sorted(os.listdir(directory)) if os.path.isdir(directory) else ():
+            if name.endswith(TEMP_SUFFIX):
+                continue
+            stem, suffix = os.path.splitext(name)
+            if suffix not in suffixes or stem not in ids:
+                stale.append(f"{folder}/{name}")
+    return stale
+
+
+def move_stale(out, stale):
+    """Move each stale file to out/stale/<same path> (never over another file); the new paths."""
+    moved = []
+    for relative in stale:
+        target = os.path.join(out, "stale", relative)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        base, number = target, 1
+        while os.path.lexists(target):
+            target = f"{base}.{number}"
+            number += 1
+        shutil.move(os.path.join(out, relative), target)
+        moved.append(os.path.relpath(target, out))
+    return moved
+
+
+def stale_warning(out, stale, moved):
+    shown = "\n".join(f"  {one_line(path)}" for path in stale[:SHOWN_AT_MOST])
+    more = f"\n  ... and {len(stale) - SHOWN_AT_MOST} more" if len(stale) > SHOWN_AT_MOST else ""
+    if moved is None:
+        tail = "\n  They are not this class's: give --move-stale to move them to " \
+               f"{one_line(os.path.join(out, 'stale'))}/ (nothing is deleted)."
+    else:
+        tail = f"\n  Moved to {one_line(os.path.join(out, 'stale'))}/."
+    return printable(f"autograder: WARNING: {len(stale)} file(s) in {one_line(out)} belong to no student "
+                     "of this run:\n" + shown + more + tail)
 
 
 def case_clashes(ids):
@@ -118,6 +231,7 @@ def _grade_all(source, students, settings, args, limits, records, resumed, repor
     def tasks():
         for student in students:
             task = _task(source, student, settings)
+            task["late"] = settings["late"][student.id]
             earlier = load_record(out, student.id)
             if earlier is not None and earlier.get("fingerprint") == task["key"]:
                 resumed.append(student.id)
@@ -157,17 +271,21 @@ def _task(source, student, settings):
             if len(data) > MAX_BYTES:  # grew since it was listed
                 data, problem = None, ("too_large", f"> {MAX_BYTES}")
     content = hashlib.sha256(data if data is not None else repr(problem).encode()).hexdigest()
+    late = dict(settings["late"][student.id])
+    if not (late["late"] and late["policy"]):
+        late.pop("submitted_at")  # shown in the feedback only then: a copied file's new time regrades nothing
+    own_settings = {**{k: v for k, v in settings.items() if k != "late"}, "late": late}
     return {"student": student.id, "file": entry.path, "data": data, "problem": problem,
-            "superseded": superseded, "key": fingerprint(content, entry.path, superseded, settings)}
+            "superseded": superseded, "key": fingerprint(content, entry.path, superseded, own_settings)}
 
 
 def _summary(records, table, resumed, seconds, report):
-    statuses = table["status"].fillna("")
-    graded = len(records) - resumed
-    totals = [r["total"] for r in records]
-    mean = f"; mean {sum(totals) / len(totals):.2f}/{records[0]['max_total']:g}" if records else ""
-    return (f"{len(records)} students ({len(table)} files) in {seconds:.1f} s: {graded} graded"
-            f" ({graded / max(seconds, 1e-9):.1f}/s), {resumed} unchanged since the last run,"
-            f" {int(statuses.str.startswith('broken').sum())} unreadable,"
-            f" {int(statuses.str.startswith('error').sum())} errors,"
-            f" {int(statuses.str.startswith('superseded').sum())} superseded{mean}. Report: {report}")
+    """One line for the terminal; the counts are report.html's (class_counts)."""
+    counts = class_counts(table, records)
+    newly = len(records) - resumed
+    mean = f"; mean {counts['mean']}/{records[0]['max_total']:g}" if records else ""
+    return (f"{counts['students']} students ({counts['files']} files) in {seconds:.1f} s:"
+            f" {counts['graded']} graded, {counts['broken']} unreadable, {counts['errors']} errors,"
+            f" {counts['superseded']} superseded, {counts['merged']} merged, {counts['ignored']} ignored"
+            f" ({newly} graded now, {newly / max(seconds, 1e-9):.1f}/s; {resumed} unchanged since the last run)"
+            f"{mean}. Report: {report}")

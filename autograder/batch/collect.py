@@ -15,7 +15,11 @@ from dataclasses import dataclass, field
 
 from ..submission import (MAX_BYTES, NotAnOtterExport, file_kind, otter_export_notebook, read_regular_file,
                           zip_member_is_regular)
+from .late import file_time
+from .metadata import MAX_METADATA_BYTES, blackboard_receipt_name, decode, gradescope_submitters
 from .naming import Naming, is_system_path, safe_id, shared_depth, student_id  # noqa: F401 (re-exported)
+
+GRADESCOPE_LIST = "Gradescope submission list"
 
 GRADABLE = (".py", ".ipynb")
 EXPORT = ".zip"  # graded when it is the zip Otter's export() writes
@@ -37,10 +41,11 @@ class Entry:
     refused: str = ""  # why it is never read: "a symbolic link", "a FIFO, not a regular file", ...
     owner: str = ""  # who its name says it belongs to (rule and raw name), to notice merged ids
     export: str = ""  # for a .zip: "" when it is an Otter export, else why it is not one
+    metadata: str = ""  # which LMS metadata file it is ("Blackboard receipt", ...): read, never graded
 
     @property
     def gradable(self):
-        if self.refused:
+        if self.refused or self.metadata:
             return False
         lower = self.path.lower()
         return lower.endswith(GRADABLE) or (lower.endswith(EXPORT) and not self.export)
@@ -62,6 +67,16 @@ class Student:
     superseded: list = field(default_factory=list)  # [Entry], newest first
     ignored: list = field(default_factory=list)  # [(Entry, reason)]
     merged: list = field(default_factory=list)  # owners of different names filed under this id
+    name: str = ""  # the name the LMS gives (Moodle's full name, Canvas's lastfirst, ...), "" if none
+    lms_time: str = ""  # ISO 8601 submission time the LMS wrote, "" if none
+    lms_late: bool = False  # the LMS marked the submission late (Canvas's LATE)
+
+    @property
+    def submitted_at(self):
+        """When the chosen file was handed in: the LMS's time, else the file's own time."""
+        if self.lms_time:
+            return self.lms_time
+        return file_time(self.chosen.stamp) if self.chosen is not None else ""
 
 
 @dataclass(frozen=True)
@@ -255,40 +270,107 @@ def _natural(text):
 
 
 def group_students(source, id_pattern=None):
-    """Every file of the class, grouped by student, the newest gradable one chosen."""
+    """Every file of the class, grouped by student, the newest gradable one chosen.
+
+    LMS metadata files are read for names, student ids and times, and listed, never graded:
+    Gradescope's submission list (its rows get the id ""), Blackboard's receipts and Moodle's
+    online text (under their student).
+    """
     files = source.files()
-    naming = Naming([f.path for f in files], id_pattern)
+    paths = [f.path for f in files]
+    naming = Naming(paths, id_pattern)
+    lists = [f for f in files if naming.metadata_kind(f.path) == GRADESCOPE_LIST]
+    submitters, unread = {}, set()
+    for found in lists:
+        text = _read_text(source, found)
+        if text is None:
+            unread.add(found.path)
+        submitters.update(gradescope_submitters(text) if text is not None else {})
+    if submitters:
+        naming = Naming(paths, id_pattern, submitters)
     by_student = {}
+    class_files = []
     for found in files:
+        kind = naming.metadata_kind(found.path)
+        if kind == GRADESCOPE_LIST:
+            refused = found.refused or (f"unreadable or larger than {MAX_METADATA_BYTES} bytes"
+                                        if found.path in unread else "")
+            class_files.append(Entry(found.path, "", found.stamp, found.size, found.index, refused, "", "", kind))
+            continue
         student, owner = naming.identify(found.path)
         export = ""
-        if found.path.lower().endswith(EXPORT) and not found.refused:
+        if found.path.lower().endswith(EXPORT) and not found.refused and not kind:
             export = source.export_problem(found)
-        entry = Entry(found.path, student, found.stamp, found.size, found.index, found.refused, owner, export)
+        entry = Entry(found.path, student, found.stamp, found.size, found.index, found.refused, owner, export, kind)
         by_student.setdefault(entry.student, []).append(entry)
     students = []
+    if class_files:
+        students.append(Student("", None, [], [(e, ignored_reason(e)) for e in class_files]))
     for student, entries in sorted(by_student.items()):
-        if all(e.system_file for e in entries):
-            # Only what an operating system left (a __MACOSX copy of a folder): listed, never graded.
-            students.append(Student(student, None, [], [(e, ignored_reason(e)) for e in entries]))
+        if all(e.system_file or e.metadata for e in entries):
+            # Only what an operating system or the LMS left (a __MACOSX copy, a receipt of an
+            # attempt without a file): listed, never graded.
+            named = [naming.about(e.path)["name"] for e in entries if not e.system_file]
+            students.append(Student(student, None, [], [(e, ignored_reason(e)) for e in entries],
+                                    name=next((n for n in named if n), "") or _name_from_receipts(source, entries)))
             continue
-        candidates = newest_first([e for e in entries if e.gradable and not e.system_file])
+        candidates = _newest_by_lms([e for e in entries if e.gradable and not e.system_file], naming)
         others = [e for e in entries if not (e.gradable and not e.system_file)]
         if not candidates:
             # Nothing gradable: the newest other file stands for the student, graded as unreadable.
-            useful = newest_first([e for e in others if not e.system_file])
+            useful = newest_first([e for e in others if not e.system_file and not e.metadata])
             candidates, others = useful[:1], [e for e in others if e is not useful[0]]
         ignored = [(e, ignored_reason(e)) for e in others]
         owners = sorted({e.owner for e in entries if not e.system_file})
+        about = naming.about(candidates[0].path)
         students.append(Student(student, candidates[0], candidates[1:], ignored,
-                                owners if len(owners) > 1 else []))
+                                owners if len(owners) > 1 else [],
+                                about["name"] or _name_from_receipts(source, entries),
+                                about["time"], about["late"]))
     return students
+
+
+def _newest_by_lms(entries, naming):
+    """newest_first, but by the submission times the LMS wrote (Blackboard's attempt names) when
+    every file has one: a zip's or a disk's file times may all be the day of the download."""
+    ordered = newest_first(entries)
+    times = [naming.about(e.path)["time"] for e in ordered]
+    if ordered and all(times) and len({len(t) for t in times}) == 1:  # one format: compared as text
+        when = dict(zip((id(e) for e in ordered), times))
+        ordered = sorted(ordered, key=lambda e: when[id(e)], reverse=True)
+    return ordered
+
+
+def _read_text(source, found):
+    """A metadata file's text, or None when it cannot or must not be read."""
+    entry = Entry(found.path, "", found.stamp, found.size, found.index, found.refused)
+    try:
+        data = source.read(entry, limit=MAX_METADATA_BYTES)
+    except OSError:
+        return None
+    return None if len(data) > MAX_METADATA_BYTES else decode(data)
+
+
+def _name_from_receipts(source, entries):
+    """The student's name in their newest Blackboard receipt that has one, else ""."""
+    for entry in newest_first([e for e in entries if e.metadata == "Blackboard receipt"]):
+        text = _read_text(source, entry)
+        name = blackboard_receipt_name(text) if text is not None else ""
+        if name:
+            return name
+    return ""
 
 
 def ignored_reason(entry):
     """Why a file that is not the student's graded one was not read, in words for grades.csv."""
     if entry.system_file:
         return "system file"
+    if entry.metadata:
+        if entry.refused:
+            return f"LMS metadata: {entry.metadata}, not read ({entry.refused})"
+        read = {GRADESCOPE_LIST: ", read for names, student ids and times",
+                "Blackboard receipt": ", read for the name"}.get(entry.metadata, "")
+        return f"LMS metadata: {entry.metadata}{read}, not graded"
     if entry.refused:
         return entry.refused
     if entry.path.lower().endswith(EXPORT):

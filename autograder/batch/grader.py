@@ -47,7 +47,8 @@ def ended_sandbox(name, code="crashed"):
 
 
 def finish(task, result, status, out_dir, lang):
-    record = record_of(result, task["student"], task["file"], task["key"], task["superseded"], status)
+    record = record_of(result, task["student"], task["file"], task["key"], task["superseded"], status,
+                       task.get("late"))
     write_outputs(out_dir, result, record, lang)
     return record
 

@@ -12,7 +12,8 @@ from functools import lru_cache
 from importlib import resources
 
 from .. import __version__
-from ..render import as_dict, as_text, json_text, one_line, printable
+from .late import penalised
+from ..render import Messages, as_dict, as_text, json_text, one_line, printable
 from ..steps import STEPS
 
 TEMP_SUFFIX = ".partial"
@@ -26,7 +27,7 @@ LABELS = {
 # The grading engine: any change here can change a grade, so it is part of the grader version.
 ENGINE_MODULES = ("cases", "hidden", "lab", "reference", "declaration", "steps", "judge", "grading",
                   "submission", "render",
-                  "batch.outputs", "batch.grader")
+                  "batch.outputs", "batch.grader", "batch.late")
 
 
 @lru_cache(maxsize=None)
@@ -80,22 +81,54 @@ def output_paths(out_dir, student):
             "json": os.path.join(out_dir, "results", f"{student}.json")}
 
 
-def record_of(result, student, file, key, superseded, status):
-    """The plain summary of one graded submission that grades.csv and the report are built from."""
+def record_of(result, student, file, key, superseded, status, late=None):
+    """The plain summary of one graded submission that grades.csv and the report are built from.
+
+    Step scores are kept to hundredths for display; the totals are the exact step scores summed,
+    then rounded once (1/3 + 1/3 + ... is not a sum of 0.33s). `late`: the task's lateness and
+    policy (see batch.late); `total` is then the penalised total and `raw_total` the one before.
+    """
+    raw_total = result.score
+    late = dict(late or {"late": False, "days": 0, "percent": 0.0})
+    total = penalised(raw_total, late.get("percent", 0.0))
     return {"id": student, "file": file, "fingerprint": key, "grader": grader_version(),
-            "status": status, "total": result.score, "max_total": float(result.max_score),
-            "superseded": list(superseded),
-            "steps": {s.name: {"score": s.score, "max_score": float(s.max_score), "status": s.status,
+            "status": status, "total": total, "raw_total": raw_total, "max_total": float(result.max_score),
+            "late": late, "superseded": list(superseded),
+            "steps": {s.name: {"score": round(s.score, 2), "max_score": float(s.max_score), "status": s.status,
                                "mistakes": list(s.mistakes)} for s in result.steps}}
+
+
+def late_text(record, lang):
+    """One sentence for the student on the late policy applied to them, or "" when none was."""
+    late = record.get("late") or {}
+    policy = late.get("policy")
+    if not late.get("late") or not policy:
+        return ""
+    say = Messages(lang)
+    rule = say("late", "per_day" if policy["per_day"] else "once", percent=policy["percent"], cap=policy["cap"])
+    return say("late", "flagged" if late.get("flagged_only") else "applied", due=shown_time(late.get("due", "")),
+               submitted=shown_time(late.get("submitted_at", "")), days=late.get("days", 0), rule=rule,
+               percent=late.get("percent", 0.0), raw=f"{record['raw_total']:g}", total=f"{record['total']:g}")
+
+
+def shown_time(iso):
+    """"2024-03-01T23:59:00+09:00" as "2024-03-01 23:59:00 +09:00" for people; "?" when unknown."""
+    if not iso:
+        return "?"
+    text = iso.replace("T", " ", 1)
+    return re.sub(r"([+-]\d\d:\d\d)$", r" \1", text)
 
 
 def write_outputs(out_dir, result, record, lang):
     """Feedback first, the results file (the record of completion) last."""
     paths = output_paths(out_dir, record["id"])
     text = as_text(result, lang)
+    late = late_text(record, lang)
+    if late:
+        text = text + "\n" + late + "\n"
     write_atomic(paths["md"], feedback_markdown(record, text, lang))
     write_atomic(paths["html"], feedback_html(record, text, lang))
-    write_atomic(paths["json"], json_text(gradescope_results(result, record, lang)))
+    write_atomic(paths["json"], json_text(gradescope_results(result, record, lang, late)))
 
 
 def feedback_markdown(record, text, lang):
@@ -140,12 +173,18 @@ def feedback_html(record, text, lang):
             f"{superseded}<pre>{html.escape(printable(text))}</pre></body></html>\n")
 
 
-def gradescope_results(result, record, lang):
-    """Gradescope's results.json: one test per step; our record rides along in extra_data."""
+def gradescope_results(result, record, lang, late=""):
+    """Gradescope's results.json: one test per step; our record rides along in extra_data.
+
+    `score` is the total after any late deduction, which `output` then explains.
+    """
     data = as_dict(result, lang)
     tests = [{"name": step["name"], "score": step["score"], "max_score": step["max_score"],
               "output": step["feedback"], "visibility": "visible"} for step in data["steps"]]
-    return {"score": data["score"], "tests": tests, "extra_data": {RECORD_KEY: record}}
+    results = {"score": record["total"], "tests": tests, "extra_data": {RECORD_KEY: record}}
+    if late:
+        results["output"] = late
+    return results
 
 
 def load_record(out_dir, student):
@@ -166,7 +205,8 @@ def _complete(record):
     try:
         return (isinstance(record["id"], str) and isinstance(record["file"], str)
                 and isinstance(record["status"], str) and isinstance(record["superseded"], list)
-                and all(isinstance(record[k], (int, float)) for k in ("total", "max_total"))
+                and all(isinstance(record[k], (int, float)) for k in ("total", "raw_total", "max_total"))
+                and isinstance(record["late"], dict)
                 and all(isinstance(record["steps"][s.name]["score"], (int, float))
                         and isinstance(record["steps"][s.name]["mistakes"], list) for s in STEPS))
     except (KeyError, TypeError):

@@ -16,7 +16,9 @@ from ..steps import STEPS, TOTAL_POINTS
 from .outputs import grader_version, write_atomic
 
 STEP_NAMES = [step.name for step in STEPS]
-COLUMNS = ["id", "file", "total", *STEP_NAMES, "status"]
+COLUMNS = ["id", "name", "file", "submitted_at", "late", "total", "raw_total", "late_penalty", *STEP_NAMES,
+           "status"]
+TEXT_COLUMNS = ("id", "name", "file", "submitted_at", "late", "status")
 TOP_MISTAKES = 5
 HANGUL_FONTS = ("Noto Sans CJK KR", "Noto Sans KR", "NanumGothic", "Malgun Gothic", "AppleGothic", "UnDotum")
 
@@ -45,8 +47,12 @@ def rows_for(student, record):
     """grades.csv rows of one student: the graded file, then every other file and why it was not graded."""
     chosen = student.chosen
     rows = []
+    who = {"id": student.id, "name": student.name}
     if chosen is not None:
-        rows.append({"id": student.id, "file": record["file"], "total": record["total"],
+        late = record.get("late") or {}
+        rows.append({**who, "file": record["file"], "submitted_at": student.submitted_at,
+                     "late": "yes" if late.get("late") else "no", "total": record["total"],
+                     "raw_total": record.get("raw_total", record["total"]), "late_penalty": late.get("percent", 0.0),
                      **{name: record["steps"][name]["score"] for name in STEP_NAMES}, "status": record["status"]})
     for entry in student.superseded:
         if entry.path == chosen.path:
@@ -55,9 +61,9 @@ def rows_for(student, record):
             status = f"merged: superseded by {chosen.path}, a file of another name ({chosen.owner})"
         else:
             status = f"superseded by {chosen.path}"
-        rows.append({"id": student.id, "file": entry.path, "status": status})
+        rows.append({**who, "file": entry.path, "status": status})
     for entry, reason in student.ignored:
-        rows.append({"id": student.id, "file": entry.path, "status": f"ignored: {reason}"})
+        rows.append({**who, "file": entry.path, "status": f"ignored: {reason}"})
     return rows
 
 
@@ -80,7 +86,7 @@ def spreadsheet_text(value):
 
 def write_grades(path, table):
     safe = table.copy()
-    for column in ("id", "file", "status"):
+    for column in TEXT_COLUMNS:
         safe[column] = safe[column].map(spreadsheet_text)
     # utf-8-sig: spreadsheet programs then read Korean names correctly.
     write_atomic(path, "\ufeff" + safe.to_csv(index=False))
@@ -159,12 +165,15 @@ def _serve_one_report(connection, lang, parent):
         connection.send(None)
 
 
-def report_html(table, records, lang):
-    words = WORDS[lang]
-    say = Messages(lang)
+def class_counts(table, records):
+    """The class in numbers, as both the terminal summary and report.html give them.
+
+    Counted from the statuses in grades.csv: "graded" is a file graded as readable code, a broken
+    or unreadable one is counted under "broken" only.
+    """
     totals = pd.Series([r["total"] for r in records], dtype=float)
     statuses = table["status"].fillna("")
-    counts = {
+    return {
         "students": len(records), "files": len(table),
         "graded": int((statuses == "graded").sum()), "broken": int(statuses.str.startswith("broken").sum()),
         "errors": int(statuses.str.startswith("error").sum()),
@@ -175,6 +184,13 @@ def report_html(table, records, lang):
         "median": f"{totals.median():.2f}" if len(totals) else "–",
         "full": int((totals >= TOTAL_POINTS).sum()),
     }
+
+
+def report_html(table, records, lang):
+    words = WORDS[lang]
+    say = Messages(lang)
+    counts = class_counts(table, records)
+    totals = pd.Series([r["total"] for r in records], dtype=float)
     summary = "".join(f"<tr><th>{html.escape(words[key])}</th><td>{value}</td></tr>" for key, value in counts.items())
     pass_rates = {name: _share([r["steps"][name]["status"] == "passed" for r in records]) for name in STEP_NAMES}
     parts = [
@@ -200,7 +216,7 @@ def report_html(table, records, lang):
 def _displayed(table):
     """The table as shown: control characters in names made visible (pandas escapes the HTML)."""
     shown = table.copy()
-    for column in ("id", "file", "status"):
+    for column in TEXT_COLUMNS:
         shown[column] = shown[column].map(lambda v: one_line(v) if isinstance(v, str) else v)
     return shown
 
