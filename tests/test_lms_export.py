@@ -344,3 +344,34 @@ def test_the_runs_new_columns_are_read_when_present(tmp_path, capsys):
     sheet = canvas_sheet(tmp_path / "grades.csv")
     code, _, stderr = export(capsys, "canvas", run, "--sheet", sheet, "--out", tmp_path / "o.csv", "--column", "5501")
     assert code == 3 and "10235  3/10  최준호" in stderr
+
+
+def test_a_run_named_by_student_numbers_is_matched_by_sis_user_id(tmp_path, capsys):
+    run = make_run(tmp_path / "run", [("2024001", 7.5, "graded"), ("2024002", 10.0, "graded")])
+    sheet = canvas_sheet(tmp_path / "sheet.csv")
+    code, stdout, stderr = export(capsys, "canvas", run, "--sheet", sheet, "--out", tmp_path / "o.csv",
+                                  "--column", "5501")
+    assert code == 0, stderr
+    assert "(matched by SIS User ID)" in stdout
+    assert {r[1]: r[5] for r in read_back(tmp_path / "o.csv", "utf-8-sig")[2:]} == {
+        "10231": "75", "10232": "100", "10233": "", "10299": ""}
+    assert "2024003  박, 서연" in stderr
+
+
+def test_blackboard_run_named_by_student_numbers_is_matched_by_student_id(tmp_path, capsys):
+    run = make_run(tmp_path / "run", [("2024002", 4.0, "graded")])
+    sheet = blackboard_sheet(tmp_path / "gc.csv", ",", "utf-8", b"")
+    code, stdout, stderr = export(capsys, "blackboard", run, "--sheet", sheet, "--out", tmp_path / "o.csv",
+                                  "--column", "1003")
+    assert code == 0, stderr
+    assert "(matched by Student ID)" in stdout
+    assert [r[8] for r in read_back(tmp_path / "o.csv", "utf-8")[1:]] == ["", "8"]
+
+
+def test_a_run_of_another_class_fills_nothing_and_says_so(tmp_path, run, capsys):
+    other = make_run(tmp_path / "other", [("99001", 7.5, "graded")])
+    code, stdout, stderr = export(capsys, "canvas", other, "--sheet", canvas_sheet(tmp_path / "s.csv"),
+                                  "--out", tmp_path / "o.csv", "--column", "5501")
+    assert code == 3 and "0 of 3 students" in stdout and "(matched by ID)" in stdout
+    assert "99001  7.5/10" in stderr
+    assert [r[5] for r in read_back(tmp_path / "o.csv", "utf-8-sig")[2:]] == ["", "55", "", ""]

@@ -4,7 +4,8 @@
 "Comma delimited" gives a .csv. Every cell is quoted. Header: "Last Name", "First Name",
 "Username", "Student ID", "Last Access", "Availability", then one column per Grade Center column
 named "Lab 1 [Total Pts: 10 Score] |123456" (calculated ones say "Total Pts: up to ..." and
-cannot be uploaded). The run's ids are usernames, from Blackboard's submission file names.
+cannot be uploaded). The run's ids are usernames, from Blackboard's submission file names (or
+student numbers, matched with "Student ID", when the run was named by them).
 """
 import re
 
@@ -29,7 +30,9 @@ def layout(sheet, wanted):
     column = header.index(title)
     maximum = float(GRADE_COLUMN.match(title)["max"])
     first, last = sheet.column("First Name"), sheet.column("Last Name")
-    seats = [Seat(index, row[username].strip(), f"{row[last]}, {row[first]}" if first is not None else row[last],
-                  maximum)
+    identities = ["Username"] + (["Student ID"] if "Student ID" in header else [])
+    where = [header.index(name) for name in identities]
+    seats = [Seat(index, tuple(row[i].strip() for i in where),
+                  f"{row[last]}, {row[first]}" if first is not None else row[last], maximum)
              for index, row in enumerate(sheet.rows[1:], start=1) if row[username].strip()]
-    return Layout(column, title, seats)
+    return Layout(column, title, seats, identities=tuple(identities))

@@ -4,7 +4,8 @@ Header: Student, ID, SIS User ID, SIS Login ID, Section, then one column per ass
 "Lab 1 (12345)" (12345 is the assignment's id), then read-only totals. Under it a
 "    Points Possible" row, sometimes a "Manual Posting" row, then one row per student; the test
 student ("Student, Test") is not a student. `ID` is the Canvas user id that Canvas puts in the
-names of downloaded submissions (lastfirst_<user id>_<submission id>_file), so the run's ids.
+names of downloaded submissions (lastfirst_<user id>_<submission id>_file), so the run's ids;
+a run named by student numbers or logins is matched by SIS User ID or SIS Login ID instead.
 """
 import re
 
@@ -33,7 +34,9 @@ def layout(sheet, wanted):
         raise UsageError("the sheet has no \"Points Possible\" row under its header: export the "
                          "gradebook from Canvas again (Grades → Export → CSV)")
     maximum = number(possible[column])
-    seats = [Seat(index, row[id_column].strip(), row[0], maximum)
+    identities = ["ID"] + [name for name in ("SIS User ID", "SIS Login ID") if name in header]
+    where = [header.index(name) for name in identities]
+    seats = [Seat(index, tuple(row[i].strip() for i in where), row[0], maximum)
              for index, row in enumerate(sheet.rows[1:], start=1)
              if row[id_column].strip().isdigit() and row[0].strip().lower() not in TEST_STUDENT]
-    return Layout(column, title, seats)
+    return Layout(column, title, seats, identities=tuple(identities))

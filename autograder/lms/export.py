@@ -59,7 +59,7 @@ def run_export(args):
     if warnings:
         print(printable("\n".join(warnings)), file=sys.stderr)
     print(printable(f"{len(filled.written)} of {len(layout.seats)} students in the sheet filled in "
-                    f"{layout.title!r}; {len(filled.no_submission)} without a submission, "
+                    f"{layout.title!r} (matched by {filled.matched_by}); {len(filled.no_submission)} without a submission, "
                     f"{len(filled.not_in_sheet)} graded but not in the sheet. Wrote: " + ", ".join(written)))
     if filled.not_in_sheet and not args.allow_unmatched:
         print("autograder: exit status 3: graded students are missing from the sheet (their grades are "
@@ -122,7 +122,7 @@ def unmatched_lines(filled):
 
 def export_report(args, filled, zipped):
     lines = [f"autograder export {args.lms}", f"run: {args.graded}", f"sheet: {args.sheet}", f"written: {args.out}",
-             f"column: {filled.title}", f"filled: {len(filled.written)}",
+             f"column: {filled.title}", f"matched by: {filled.matched_by}", f"filled: {len(filled.written)}",
              f"in the sheet without a submission: {len(filled.no_submission)}",
              f"graded but not in the sheet: {len(filled.not_in_sheet)}", ""]
     lines += [line.removeprefix("autograder: ") for line in unmatched_lines(filled)]

@@ -3,7 +3,7 @@
 An LMS module reads its sheet's layout (which column, which rows are students, each one's LMS id
 and maximum); this module matches those ids with the run's, scales, and says who did not match.
 """
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .sheet import number, points_text
 
@@ -16,9 +16,13 @@ class UsageError(ValueError):
 class Seat:
     """One student's row in the sheet."""
     row: int            # index into sheet.rows
-    key: str            # the LMS's id, the one the run's ids come from
+    keys: tuple         # the student's ids in the layout's identity columns, the LMS's own first
     name: str           # as the sheet shows it
     maximum: float | None
+
+    @property
+    def key(self):
+        return self.keys[0]
 
 
 @dataclass
@@ -26,6 +30,7 @@ class Layout:
     column: int                 # index of the grade column
     title: str                  # its header, as shown to the TA
     seats: list
+    identities: tuple = ("ID",)  # headers of the columns in Seat.keys
     comment: int | None = None  # Moodle's feedback comments column
     decimals_fixed: bool = False  # "7.50" rather than "7.5" (Moodle writes its own grades so)
 
@@ -34,6 +39,7 @@ class Layout:
 class Filled:
     """What filling did: the rows written, and the students on one side only."""
     title: str
+    matched_by: str = ""
     written: list = field(default_factory=list)       # (seat, graded, grade text)
     replaced: list = field(default_factory=list)      # (seat, old text, new text): a grade was there
     no_submission: list = field(default_factory=list)  # seats nobody graded
@@ -44,15 +50,19 @@ class Filled:
 def fill(sheet, layout, run, comment_for=None):
     """Write the run's totals (scaled to each seat's maximum) into the layout's column of `sheet`.
 
-    Ids match exactly, else ignoring case when that names one student only. Seats without a
-    submission keep what they hold.
+    Ids are matched in one identity column: the LMS's own id, unless another (a student number,
+    a login) matches more of the run's ids. Exactly, else ignoring case when that names one
+    student only. Seats without a submission keep what they hold.
     """
-    filled = Filled(layout.title)
+    which = identity_column(layout, run)
+    filled = Filled(layout.title, matched_by=layout.identities[which])
+    seats = [replace(seat, keys=(seat.keys[which],)) for seat in layout.seats]
+    seats = [seat for seat in seats if seat.key]
     by_fold = {}
     for student in run.values():
         by_fold.setdefault(student.id.casefold(), []).append(student)
     matched = set()
-    for seat in layout.seats:
+    for seat in seats:
         student = run.get(seat.key)
         if student is None:
             same = by_fold.get(seat.key.casefold(), [])
@@ -75,6 +85,14 @@ def fill(sheet, layout, run, comment_for=None):
         filled.written.append((seat, student, text))
     filled.not_in_sheet = sorted((s for s in run.values() if s.id not in matched), key=lambda s: s.id)
     return filled
+
+
+def identity_column(layout, run):
+    """Index of the identity column that names the most of the run's students (the first on a tie)."""
+    folded = {student.casefold() for student in run}
+    counts = [sum(1 for seat in layout.seats if seat.keys[i] and seat.keys[i].casefold() in folded)
+              for i in range(len(layout.identities))]
+    return counts.index(max(counts)) if counts else 0
 
 
 def choose(columns, wanted, what):

@@ -41,9 +41,10 @@ def layout(sheet, wanted):
     for index, row in enumerate(sheet.rows[1:], start=1):
         match = PARTICIPANT.match(row[identifier].strip())
         if match:
-            seats.append(Seat(index, match["id"], row[full_name] if full_name is not None else "",
+            seats.append(Seat(index, (match["id"],), row[full_name] if full_name is not None else "",
                               number(row[maximum])))
-    return Layout(sheet.header.index(title), title, seats, comment=sheet.column(FEEDBACK), decimals_fixed=True)
+    return Layout(sheet.header.index(title), title, seats, identities=("Identifier",),
+                  comment=sheet.column(FEEDBACK), decimals_fixed=True)
 
 
 def comment(lang):
