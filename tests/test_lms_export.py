@@ -375,3 +375,9 @@ def test_a_run_of_another_class_fills_nothing_and_says_so(tmp_path, run, capsys)
     assert code == 3 and "0 of 3 students" in stdout and "(matched by ID)" in stdout
     assert "99001  7.5/10" in stderr
     assert [r[5] for r in read_back(tmp_path / "o.csv", "utf-8-sig")[2:]] == ["", "55", "", ""]
+
+
+def test_an_out_file_that_cannot_be_written_is_an_error_not_a_traceback(tmp_path, run, capsys):
+    code, _, stderr = export(capsys, "canvas", run, "--sheet", canvas_sheet(tmp_path / "s.csv"),
+                             "--out", tmp_path / "no" / "such" / "o.csv", "--column", "5501")
+    assert code == 2 and "cannot write" in stderr and "No such file or directory" in stderr

@@ -42,16 +42,11 @@ def run_export(args):
         data = sheet_bytes(sheet)
     except SheetError as error:
         raise SystemExit(f"autograder: {error}") from None
-    _write_bytes(args.out, data)
-    written = [args.out]
-    zipped = []
-    if args.lms == "moodle":
-        archive = feedback_zip_path(args.out)
-        zipped = write_feedback_zip(archive, filled)
-        written.append(archive)
-    report = report_path(args.out)
-    write_atomic(report, printable(export_report(args, filled, zipped)))
-    written.append(report)
+    try:
+        written, zipped = _write_all(args, data, filled)
+    except OSError as error:
+        raise SystemExit(f"autograder: cannot write {one_line(error.filename or args.out)}: "
+                         f"{error.strerror or error}") from None
     warnings = unmatched_lines(filled)
     if zipped:
         warnings.append("autograder: no feedback file in the run (so none in the zip) for: "
@@ -66,6 +61,20 @@ def run_export(args):
               "not in it); --allow-unmatched exits 0.", file=sys.stderr)
         return EXIT_UNMATCHED
     return EXIT_DONE
+
+
+def _write_all(args, data, filled):
+    """The filled sheet, Moodle's feedback zip, the report: (paths written, students left out of the zip)."""
+    _write_bytes(args.out, data)
+    written, zipped = [args.out], []
+    if args.lms == "moodle":
+        archive = feedback_zip_path(args.out)
+        zipped = write_feedback_zip(archive, filled)
+        written.append(archive)
+    report = report_path(args.out)
+    write_atomic(report, printable(export_report(args, filled, zipped)))
+    written.append(report)
+    return written, zipped
 
 
 def feedback_zip_path(out):
