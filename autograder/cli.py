@@ -1,4 +1,4 @@
-"""Command line: `autograder check SUBMISSION [--json] [--lang ko|en]`."""
+"""Command line: `autograder check`, `grade`, `export` and `build`."""
 import argparse
 import json
 import os
@@ -39,6 +39,18 @@ def build_parser():
     grade.add_argument("--late-penalty", default=None, metavar="RULE",
                        help="late policy with --due: 10%%/day, 10%%/day,max=50%% (days begun count whole) or 20%% once")
     _add_limit_flags(grade)
+
+    export = commands.add_parser("export", help="fill the grade sheet downloaded from the LMS with a run's grades")
+    export.add_argument("lms", choices=("canvas", "moodle", "blackboard"), help="which LMS wrote the sheet")
+    export.add_argument("graded", metavar="GRADED_DIR", help="the --out folder of `autograder grade`")
+    export.add_argument("--sheet", required=True, help="the grade sheet as downloaded from the LMS")
+    export.add_argument("--out", required=True, help="file to write, for the LMS to import as it is")
+    export.add_argument("--column", default=None, metavar="NAME",
+                        help="the sheet's column to fill (its header, name or id); needed when it has several")
+    export.add_argument("--lang", choices=("ko", "en"), default="ko",
+                        help="language of Moodle's feedback comment (default ko)")
+    export.add_argument("--allow-unmatched", action="store_true",
+                        help="exit 0 even when graded students are missing from the sheet")
 
     build = commands.add_parser("build", help="build the student half and the Otter autograder zip")
     build.add_argument("--out", required=True, help="folder to write student/ and autograder/ into")
@@ -228,4 +240,10 @@ def run_build(args):
     return build(args)
 
 
-COMMANDS = {"check": run_check, "grade": run_grade, "build": run_build}
+def run_export(args):
+    from .lms.export import run_export as export
+
+    return export(args)
+
+
+COMMANDS = {"check": run_check, "grade": run_grade, "export": run_export, "build": run_build}

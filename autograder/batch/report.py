@@ -4,8 +4,11 @@ import html
 import io
 import multiprocessing
 import os
+import re
 import signal
+import urllib.parse
 from collections import Counter
+from functools import lru_cache
 from multiprocessing.connection import wait
 
 import pandas as pd
@@ -20,7 +23,14 @@ COLUMNS = ["id", "name", "file", "submitted_at", "late", "total", "raw_total", "
            "status"]
 TEXT_COLUMNS = ("id", "name", "file", "submitted_at", "late", "status")
 TOP_MISTAKES = 5
-HANGUL_FONTS = ("Noto Sans CJK KR", "Noto Sans KR", "NanumGothic", "Malgun Gothic", "AppleGothic", "UnDotum")
+# Fonts with Hangul, in the order the page asks for them (Linux, macOS, Windows), then the rest
+# matplotlib may find. Any face of a Noto CJK collection has every Hangul syllable.
+HANGUL_FONTS = ("Noto Sans CJK KR", "Noto Sans KR", "Apple SD Gothic Neo", "Malgun Gothic", "NanumGothic",
+                "NanumBarunGothic", "AppleGothic", "UnDotum", "Noto Sans CJK JP", "Noto Sans CJK SC",
+                "Noto Sans CJK TC", "Noto Serif CJK KR", "Baekmuk Gulim", "Source Han Sans KR")
+# A font file whose name says it may hold Hangul (matplotlib's cache does not know fonts
+# installed after it was built).
+HANGUL_FILE_HINT = re.compile(r"cjk|kr|korean|nanum|malgun|gothic|gulim|batang|dotum|hangul|unfonts|sourcehan", re.I)
 
 WORDS = {
     "ko": {"title": "셀프 어텐션 실습 — 반 전체 채점 보고서", "summary": "요약", "students": "학생",
@@ -92,8 +102,8 @@ def write_grades(path, table):
     write_atomic(path, "\ufeff" + safe.to_csv(index=False))
 
 
-def write_report(path, table, records, lang):
-    write_atomic(path, report_html(table, records, lang))
+def write_report(path, table, records, lang, counts=None):
+    write_atomic(path, report_html(table, records, lang, counts))
 
 
 PREPARE = "prepare"
@@ -126,9 +136,9 @@ class ReportWriter:
             except OSError:
                 pass
 
-    def write(self, path, table, records, lang):
+    def write(self, path, table, records, lang, counts=None):
         try:
-            self._connection.send((path, table, records, lang))
+            self._connection.send((path, table, records, lang, counts))
             wait([self._connection, self._process.sentinel])
             if self._connection.poll() and self._connection.recv() is None:
                 return
@@ -136,7 +146,7 @@ class ReportWriter:
             pass
         finally:
             self.close()
-        write_report(path, table, records, lang)
+        write_report(path, table, records, lang, counts)
 
     def close(self):
         """Stop the process (if still running); safe to call more than once."""
@@ -186,80 +196,266 @@ def class_counts(table, records):
     }
 
 
-def report_html(table, records, lang):
-    words = WORDS[lang]
-    say = Messages(lang)
-    counts = class_counts(table, records)
+# Column headers of the full table; step columns keep the function's name.
+COLUMN_WORDS = {
+    "ko": {"id": "ID", "name": "이름", "file": "파일", "total": "총점", "status": "상태",
+           "submitted_at": "제출 시각", "late": "지각", "raw_total": "감점 전 총점", "late_penalty": "지각 감점"},
+    "en": {"id": "ID", "name": "Name", "file": "File", "total": "Total", "status": "Status",
+           "submitted_at": "Submitted", "late": "Late", "raw_total": "Total before penalty",
+           "late_penalty": "Late penalty"},
+}
+CAPTIONS = {
+    "ko": {"histogram": "가로축: 총점 (k: k점 이상 k+1점 미만), 세로축: 학생 수",
+           "pass_rate": "가로축: 단계, 세로축: 모든 테스트를 통과한 학생의 비율 (%)",
+           "sort": "열 제목을 누르면 그 열로 정렬합니다. ID 를 누르면 그 학생의 피드백이 열립니다.",
+           "late_yes": "지각"},
+    "en": {"histogram": "Horizontal: total (k: from k to below k + 1); vertical: students",
+           "pass_rate": "Horizontal: step; vertical: share of students who passed every test (%)",
+           "sort": "Click a column header to sort by it. Click an ID to open that student's feedback.",
+           "late_yes": "late"},
+}
+NUMERIC_COLUMNS = ("total", "raw_total", "late_penalty", *STEP_NAMES)
+TRUE_TEXTS = {"true", "yes", "1", "late", "y"}
+
+# Korean-first: Linux (Noto CJK), macOS, Windows, older Linux and Windows fonts, then any sans-serif.
+FONT_STACK = ('"Noto Sans CJK KR", "Noto Sans KR", "Apple SD Gothic Neo", "Malgun Gothic", "맑은 고딕", '
+              '"NanumGothic", "NanumBarunGothic", system-ui, sans-serif')
+STYLE = (":root{font-family:" + FONT_STACK + "}"
+         "body{max-width:72rem;margin:2rem auto;padding:0 1rem;line-height:1.5;word-break:keep-all;"
+         "overflow-wrap:break-word}"
+         ".scroll{overflow-x:auto;max-width:100%}"
+         "table{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid #ccc;padding:.2rem .5rem;"
+         "text-align:left;vertical-align:top}th{white-space:nowrap}"
+         "td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
+         "table.grades td{max-width:24rem;overflow-wrap:anywhere}table.grades thead th{position:sticky;top:0;background:#f6f8fa}"
+         "th button{font:inherit;font-weight:bold;border:0;background:none;padding:0;cursor:pointer;"
+         "text-align:left;color:inherit}"
+         "th[aria-sort=ascending] button::after{content:' \\25B2'}"
+         "th[aria-sort=descending] button::after{content:' \\25BC'}"
+         "figure{margin:.5rem 0}figcaption{color:#555;font-size:.9rem}img{max-width:100%;height:auto}"
+         ".note{color:#555;font-size:.9rem}")
+
+# Sorts a table.sortable by the clicked column: numbers (data-sort) as numbers, text in natural order.
+SORT_SCRIPT = """
+document.querySelectorAll("table.sortable").forEach(function (table) {
+  var heads = table.tHead.rows[0].cells;
+  function key(cell) {
+    var value = cell.getAttribute("data-sort");
+    return value !== null && value !== "" && !isNaN(value) ? parseFloat(value) : cell.textContent.trim();
+  }
+  Array.prototype.forEach.call(heads, function (th, column) {
+    var button = document.createElement("button");
+    button.type = "button";
+    while (th.firstChild) button.appendChild(th.firstChild);
+    th.appendChild(button);
+    button.addEventListener("click", function () {
+      var direction = th.getAttribute("aria-sort") === "ascending" ? -1 : 1;
+      Array.prototype.forEach.call(heads, function (h) { h.removeAttribute("aria-sort"); });
+      th.setAttribute("aria-sort", direction === 1 ? "ascending" : "descending");
+      var body = table.tBodies[0];
+      var rows = Array.prototype.slice.call(body.rows);
+      rows.sort(function (a, b) {
+        var x = key(a.cells[column]), y = key(b.cells[column]);
+        if (typeof x === "number" && typeof y === "number") return (x - y) * direction;
+        if (typeof x === "number") return -1;
+        if (typeof y === "number") return 1;
+        return x.localeCompare(y, undefined, {numeric: true}) * direction;
+      });
+      rows.forEach(function (row) { body.appendChild(row); });
+    });
+  });
+});
+"""
+
+# A Korean page on a machine with no Hangul font: two different syllables drawn alike are both
+# the missing-glyph box, so the labels switch to their English twins (names stay as they are).
+HANGUL_FALLBACK_SCRIPT = """
+(function () {
+  var canvas = document.createElement("canvas");
+  canvas.width = canvas.height = 32;
+  var context = canvas.getContext("2d");
+  if (!context) return;
+  var family = getComputedStyle(document.documentElement).fontFamily;
+  function pixels(text) {
+    context.clearRect(0, 0, 32, 32);
+    context.font = "24px " + family;
+    context.fillText(text, 2, 26);
+    return Array.prototype.join.call(context.getImageData(0, 0, 32, 32).data);
+  }
+  if (pixels("\\uac00") !== pixels("\\ud7a3")) return;
+  document.documentElement.lang = "en";
+  document.documentElement.setAttribute("data-hangul", "missing");
+  document.querySelectorAll("[data-en]").forEach(function (element) {
+    element.textContent = element.getAttribute("data-en");
+  });
+})();
+"""
+
+
+class Labels:
+    """Labels in the run's language; on a Korean page each carries its English twin (data-en)."""
+
+    def __init__(self, lang):
+        self.lang = lang
+
+    def __call__(self, table, key):
+        text = html.escape(table[self.lang][key])
+        if self.lang == "en":
+            return text
+        return f"<span data-en=\"{html.escape(table['en'][key])}\">{text}</span>"
+
+    def text(self, korean, english):
+        if self.lang == "en":
+            return html.escape(english)
+        return f"<span data-en=\"{html.escape(english)}\">{html.escape(korean)}</span>"
+
+
+def report_html(table, records, lang, counts=None):
+    """The class report; `counts` are the batch's own (the CLI summary's), else counted here."""
+    label = Labels(lang)
+    counts = class_counts(table, records) if counts is None else counts
     totals = pd.Series([r["total"] for r in records], dtype=float)
-    summary = "".join(f"<tr><th>{html.escape(words[key])}</th><td>{value}</td></tr>" for key, value in counts.items())
+    summary = "".join(f"<tr><th>{label(WORDS, key) if key in WORDS['en'] else html.escape(str(key))}</th>"
+                      f"<td class=\"num\">{html.escape(str(value))}</td></tr>" for key, value in counts.items())
     pass_rates = {name: _share([r["steps"][name]["status"] == "passed" for r in records]) for name in STEP_NAMES}
     parts = [
-        f"<h1>{html.escape(words['title'])}</h1>",
-        f"<p>{html.escape(words['version'])}: <code>{html.escape(grader_version())}</code></p>",
-        f"<h2>{html.escape(words['summary'])}</h2><table class=\"summary\">{summary}</table>",
-        f"<h2>{html.escape(words['histogram'])}</h2>", _png(_histogram(totals, lang), words["histogram"]),
-        f"<h2>{html.escape(words['pass_rate'])}</h2>", _png(_pass_rate_plot(pass_rates, lang), words["pass_rate"]),
-        f"<h2>{html.escape(words['mistakes'])}</h2>", _mistakes_table(records, words, say),
-        f"<h2>{html.escape(words['superseded'])}</h2>", _superseded_table(records, words),
-        f"<h2>{html.escape(words['table'])}</h2>",
-        _displayed(table).to_html(index=False, na_rep="", classes="grades", border=0,
-                                  float_format=lambda v: f"{v:g}"),
+        f"<h1>{label(WORDS, 'title')}</h1>",
+        f"<p>{label(WORDS, 'version')}: <code>{html.escape(grader_version())}</code></p>",
+        f"<h2>{label(WORDS, 'summary')}</h2><div class=\"scroll\"><table class=\"summary\">{summary}</table></div>",
+        f"<h2>{label(WORDS, 'histogram')}</h2>",
+        _figure(_histogram(totals, lang), WORDS[lang]["histogram"], label(CAPTIONS, "histogram")),
+        f"<h2>{label(WORDS, 'pass_rate')}</h2>",
+        _figure(_pass_rate_plot(pass_rates, lang), WORDS[lang]["pass_rate"], label(CAPTIONS, "pass_rate")),
+        f"<h2>{label(WORDS, 'mistakes')}</h2>", _mistakes_table(records, label),
+        f"<h2>{label(WORDS, 'superseded')}</h2>", _superseded_table(records, label),
+        f"<h2>{label(WORDS, 'table')}</h2>", f"<p class=\"note\">{label(CAPTIONS, 'sort')}</p>",
+        _grades_table(table, {r["id"] for r in records}, label),
     ]
-    style = ("body{font-family:sans-serif;max-width:72rem;margin:2rem auto;padding:0 1rem}"
-             "table{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid #ccc;padding:.2rem .5rem;"
-             "text-align:left}img{max-width:100%}")
+    scripts = SORT_SCRIPT + (HANGUL_FALLBACK_SCRIPT if lang == "ko" else "")
     return (f"<!doctype html>\n<html lang=\"{lang}\"><head><meta charset=\"utf-8\">"
-            f"<title>{html.escape(words['title'])}</title><style>{style}</style></head><body>\n"
-            + "\n".join(parts) + "\n</body></html>\n")
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{html.escape(WORDS[lang]['title'])}</title><style>{STYLE}</style></head><body>\n"
+            + "\n".join(parts) + f"\n<script>{scripts}</script>\n</body></html>\n")
 
 
-def _displayed(table):
-    """The table as shown: control characters in names made visible (pandas escapes the HTML)."""
-    shown = table.copy()
-    for column in TEXT_COLUMNS:
-        shown[column] = shown[column].map(lambda v: one_line(v) if isinstance(v, str) else v)
-    return shown
+def _html_table(css_class, headers, rows):
+    """A table in a box that scrolls sideways by itself; headers are HTML, each row a list of
+    (cell HTML, attributes) pairs."""
+    head = "".join(f"<th scope=\"col\">{header}</th>" for header in headers)
+    body = "".join("<tr>" + "".join(f"<td{attributes}>{cell}</td>" for cell, attributes in row) + "</tr>\n"
+                   for row in rows)
+    return (f"<div class=\"scroll\"><table class=\"{css_class}\"><thead><tr>{head}</tr></thead>"
+            f"<tbody>\n{body}</tbody></table></div>")
+
+
+def _grades_table(table, linked, label):
+    """Every row of grades.csv, sortable; each id links to that student's feedback/<id>.html."""
+    columns = [c for c in table.columns]
+    headers = [label(COLUMN_WORDS, c) if c in COLUMN_WORDS["en"] else html.escape(c) for c in columns]
+    rows = []
+    for values in table.itertuples(index=False):
+        row = []
+        for column, value in zip(columns, values):
+            row.append(_grades_cell(column, value, linked, label))
+        rows.append(row)
+    return _html_table("grades sortable", headers, rows)
+
+
+def _grades_cell(column, value, linked, label):
+    missing = value is None or (isinstance(value, float) and value != value)
+    if column in NUMERIC_COLUMNS:
+        if missing or not isinstance(value, (int, float)):
+            return ("" if missing else html.escape(one_line(value)), " class=\"num\"")
+        return (f"{value:g}", f" class=\"num\" data-sort=\"{value!r}\"")
+    if missing:
+        return ("", "")
+    if column == "late":
+        truthy = value is True or str(value).strip().lower() in TRUE_TEXTS
+        falsy = value is False or str(value).strip().lower() in ("", "false", "no", "0")
+        if truthy or falsy:
+            return (label(CAPTIONS, "late_yes") if truthy else "", "")
+    text = html.escape(one_line(value))
+    if column == "id" and value in linked:
+        target = urllib.parse.quote(f"feedback/{value}.html")
+        return (f"<a href=\"{html.escape(target)}\">{text}</a>", "")
+    return (text, "")
 
 
 def _share(flags):
     return sum(flags) / len(flags) if flags else 0.0
 
 
-def _mistakes_table(records, words, say):
+def _mistakes_table(records, label):
     """Mistakes in the code students wrote; unreadable files and grading errors are counted above."""
     graded = [r for r in records if r["status"] == "graded"]
+    say = {lang: Messages(lang) for lang in ("ko", "en")}
     rows = []
     for name in STEP_NAMES:
         counter = Counter(code for r in graded for code in r["steps"][name]["mistakes"])
         for code, count in counter.most_common(TOP_MISTAKES):
-            rows.append({words["step"]: name, words["mistake"]: code,
-                         words["meaning"]: say.stepwise("title", name, code),
-                         words["count"]: count, words["share"]: f"{100 * count / len(graded):.0f}%"})
+            meaning = label.text(say["ko"].stepwise("title", name, code), say["en"].stepwise("title", name, code))
+            rows.append([(html.escape(name), ""), (f"<code>{html.escape(code)}</code>", ""), (meaning, ""),
+                         (str(count), f" class=\"num\" data-sort=\"{count}\""),
+                         (f"{100 * count / len(graded):.0f}%", f" class=\"num\" data-sort=\"{count}\"")])
     if not rows:
-        return f"<p>{html.escape(words['none'])}</p>"
-    return pd.DataFrame(rows).to_html(index=False, border=0, classes="mistakes")
+        return f"<p>{label(WORDS, 'none')}</p>"
+    headers = [label(WORDS, key) for key in ("step", "mistake", "meaning", "count", "share")]
+    return _html_table("mistakes sortable", headers, rows)
 
 
-def _superseded_table(records, words):
-    rows = [{words["students"]: one_line(r["id"]), words["chosen"]: one_line(r["file"]),
-             words["older"]: ", ".join(one_line(name) for name in r["superseded"])}
+def _superseded_table(records, label):
+    rows = [[(html.escape(one_line(r["id"])), ""), (html.escape(one_line(r["file"])), ""),
+             (html.escape(", ".join(one_line(name) for name in r["superseded"])), "")]
             for r in records if r["superseded"]]
     if not rows:
-        return f"<p>{html.escape(words['none'])}</p>"
-    return pd.DataFrame(rows).to_html(index=False, border=0, classes="superseded")
+        return f"<p>{label(WORDS, 'none')}</p>"
+    return _html_table("superseded sortable", [label(WORDS, key) for key in ("students", "chosen", "older")], rows)
+
+
+@lru_cache(maxsize=None)
+def _hangul_font():
+    """The name of a font matplotlib can draw Hangul with, or None.
+
+    matplotlib's font cache predates fonts installed after it was built, so font files whose
+    names suggest Hangul are added to it first; a font counts only if it has the glyph.
+    """
+    from matplotlib import font_manager
+    from matplotlib.ft2font import FT2Font
+
+    def names():
+        return {font.name for font in font_manager.fontManager.ttflist}
+
+    if not names().intersection(HANGUL_FONTS):
+        for path in font_manager.findSystemFonts():
+            if HANGUL_FILE_HINT.search(os.path.basename(path)):
+                try:
+                    font_manager.fontManager.addfont(path)
+                except (OSError, RuntimeError, ValueError):
+                    continue
+    available = names()
+    for name in HANGUL_FONTS:
+        if name not in available:
+            continue
+        try:
+            path = font_manager.findfont(font_manager.FontProperties(family=name), fallback_to_default=False)
+            if FT2Font(path).get_char_index(ord("한")):
+                return name
+        except (OSError, RuntimeError, ValueError):
+            continue
+    return None
 
 
 def _pyplot(lang):
     import matplotlib
 
     matplotlib.use("Agg")
-    from matplotlib import font_manager, pyplot
+    from matplotlib import pyplot
 
-    available = {font.name for font in font_manager.fontManager.ttflist}
-    hangul = next((name for name in HANGUL_FONTS if name in available), None)
+    hangul = _hangul_font()
     if hangul:
-        pyplot.rcParams["font.family"] = hangul
-    # Without a Hangul font Korean labels would show as boxes, so the axes fall back to English.
+        pyplot.rcParams["font.family"] = [hangul, "DejaVu Sans"]
+    # Without a Hangul font Korean labels would show as boxes: the image then speaks English,
+    # and the caption under it (HTML, in the run's language) says what the axes are.
     return pyplot, ("ko" if lang == "ko" and hangul else "en")
 
 
@@ -293,7 +489,7 @@ def _pass_rate_plot(pass_rates, lang):
     return figure
 
 
-def _png(figure, alt):
+def _figure(figure, alt, caption):
     from matplotlib import pyplot
 
     buffer = io.BytesIO()
@@ -301,4 +497,5 @@ def _png(figure, alt):
     figure.savefig(buffer, format="png", dpi=100)
     pyplot.close(figure)
     encoded = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return f"<img alt=\"{html.escape(alt)}\" src=\"data:image/png;base64,{encoded}\">"
+    return (f"<figure><img decoding=\"sync\" alt=\"{html.escape(alt)}\" width=\"700\" height=\"320\" "
+            f"src=\"data:image/png;base64,{encoded}\"><figcaption>{caption}</figcaption></figure>")

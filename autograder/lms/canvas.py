@@ -1,0 +1,42 @@
+"""Canvas gradebook export (Grades → Export → CSV), filled for Grades → Import.
+
+Header: Student, ID, SIS User ID, SIS Login ID, Section, then one column per assignment named
+"Lab 1 (12345)" (12345 is the assignment's id), then read-only totals. Under it a
+"    Points Possible" row, sometimes a "Manual Posting" row, then one row per student; the test
+student ("Student, Test") is not a student. `ID` is the Canvas user id that Canvas puts in the
+names of downloaded submissions (lastfirst_<user id>_<submission id>_file), so the run's ids;
+a run named by student numbers or logins is matched by SIS User ID or SIS Login ID instead.
+"""
+import re
+
+from .fill import Layout, Seat, UsageError, choose
+from .sheet import SheetError, number
+
+ASSIGNMENT = re.compile(r"^(?P<name>.+) \((?P<id>\d+)\)$")
+TEST_STUDENT = {"student, test", "test student"}
+
+
+def layout(sheet, wanted):
+    header = sheet.header
+    if not header or header[0].lstrip("\ufeff") != "Student" or sheet.column("ID") is None:
+        raise SheetError("not a Canvas gradebook export: its header starts with Student, ID, "
+                         "SIS User ID, SIS Login ID, Section")
+    columns = {}
+    for index, title in enumerate(header):
+        match = ASSIGNMENT.match(title)
+        if match and index > sheet.column("ID"):
+            columns[title] = {match["name"], match["id"]}
+    title = choose(columns, wanted, "assignment column")
+    column = header.index(title)
+    id_column = sheet.column("ID")
+    possible = next((row for row in sheet.rows[1:] if row[0].strip() == "Points Possible"), None)
+    if possible is None:
+        raise UsageError("the sheet has no \"Points Possible\" row under its header: export the "
+                         "gradebook from Canvas again (Grades → Export → CSV)")
+    maximum = number(possible[column])
+    identities = ["ID"] + [name for name in ("SIS User ID", "SIS Login ID") if name in header]
+    where = [header.index(name) for name in identities]
+    seats = [Seat(index, tuple(row[i].strip() for i in where), row[0], maximum)
+             for index, row in enumerate(sheet.rows[1:], start=1)
+             if row[id_column].strip().isdigit() and row[0].strip().lower() not in TEST_STUDENT]
+    return Layout(column, title, seats, identities=tuple(identities))

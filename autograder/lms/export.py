@@ -1,0 +1,143 @@
+"""`autograder export {canvas,moodle,blackboard} GRADED_DIR --sheet SHEET --out FILE`: the I/O edge.
+
+Reads the run and the sheet the TA downloaded, fills the grade column (fill.py), writes the sheet
+back in its own format, Moodle's feedback zip beside it, and a short report of who matched.
+"""
+import os
+import sys
+import zipfile
+
+from ..batch.outputs import write_atomic
+from ..render import one_line, printable
+from . import blackboard, canvas, moodle
+from .fill import UsageError, fill
+from .graded import RunError, read_run
+from .sheet import SheetError, read_sheet, sheet_bytes
+
+LAYOUTS = {"canvas": canvas.layout, "moodle": moodle.layout, "blackboard": blackboard.layout}
+EXIT_DONE, EXIT_UNMATCHED = 0, 3
+
+
+def run_export(args):
+    try:
+        run = read_run(args.graded)
+    except RunError as error:
+        raise SystemExit(f"autograder: {error}") from None
+    try:
+        with open(args.sheet, "rb") as handle:
+            sheet = read_sheet(handle.read())
+        layout = LAYOUTS[args.lms](sheet, args.column)
+    except OSError as error:
+        raise SystemExit(f"autograder: cannot read {one_line(args.sheet)}: {error.strerror or error}") from None
+    except (SheetError, UsageError) as error:
+        raise SystemExit(printable(f"autograder: {one_line(args.sheet)}: {error}")) from None
+    comment = moodle.comment(args.lang) if args.lms == "moodle" else None
+    filled = fill(sheet, layout, run, comment)
+    if filled.no_maximum:
+        raise SystemExit(printable(
+            f"autograder: no maximum grade in the sheet for {len(filled.no_maximum)} student(s) "
+            f"({', '.join(seat.key for seat in filled.no_maximum[:5])}); is {layout.title!r} graded in points? "
+            "Nothing was written."))
+    try:
+        data = sheet_bytes(sheet)
+    except SheetError as error:
+        raise SystemExit(f"autograder: {error}") from None
+    try:
+        written, zipped = _write_all(args, data, filled)
+    except OSError as error:
+        raise SystemExit(f"autograder: cannot write {one_line(error.filename or args.out)}: "
+                         f"{error.strerror or error}") from None
+    warnings = unmatched_lines(filled)
+    if zipped:
+        warnings.append("autograder: no feedback file in the run (so none in the zip) for: "
+                        + ", ".join(s.id for s in zipped))
+    if warnings:
+        print(printable("\n".join(warnings)), file=sys.stderr)
+    print(printable(f"{len(filled.written)} of {len(layout.seats)} students in the sheet filled in "
+                    f"{layout.title!r} (matched by {filled.matched_by}); {len(filled.no_submission)} without a submission, "
+                    f"{len(filled.not_in_sheet)} graded but not in the sheet. Wrote: " + ", ".join(written)))
+    if filled.not_in_sheet and not args.allow_unmatched:
+        print("autograder: exit status 3: graded students are missing from the sheet (their grades are "
+              "not in it); --allow-unmatched exits 0.", file=sys.stderr)
+        return EXIT_UNMATCHED
+    return EXIT_DONE
+
+
+def _write_all(args, data, filled):
+    """The filled sheet, Moodle's feedback zip, the report: (paths written, students left out of the zip)."""
+    _write_bytes(args.out, data)
+    written, zipped = [args.out], []
+    if args.lms == "moodle":
+        archive = feedback_zip_path(args.out)
+        zipped = write_feedback_zip(archive, filled)
+        written.append(archive)
+    report = report_path(args.out)
+    write_atomic(report, printable(export_report(args, filled, zipped)))
+    written.append(report)
+    return written, zipped
+
+
+def feedback_zip_path(out):
+    """Beside --out: a name with "feedback" in it, ending in .zip."""
+    stem = os.path.splitext(out)[0]
+    return f"{stem}-feedback.zip"
+
+
+def report_path(out):
+    return f"{os.path.splitext(out)[0]}-report.txt"
+
+
+def write_feedback_zip(path, filled):
+    """One folder per filled participant, named as Moodle names it, holding the HTML feedback.
+
+    Returns the students left out because the run has no feedback file for them.
+    """
+    missing = []
+    temporary = f"{path}.{os.getpid()}.partial"
+    with zipfile.ZipFile(temporary, "w", zipfile.ZIP_DEFLATED) as archive:
+        for seat, student, _ in filled.written:
+            if not student.feedback:
+                missing.append(student)
+                continue
+            folder = moodle.feedback_folder(seat.name, seat.key)
+            with open(student.feedback, "rb") as handle:
+                archive.writestr(f"{folder}/{moodle.FEEDBACK_FILE}", handle.read())
+    os.replace(temporary, path)
+    return missing
+
+
+def _write_bytes(path, data):
+    temporary = f"{path}.{os.getpid()}.partial"
+    with open(temporary, "wb") as handle:
+        handle.write(data)
+    os.replace(temporary, path)
+
+
+def unmatched_lines(filled):
+    lines = []
+    if filled.not_in_sheet:
+        lines.append(f"autograder: WARNING: {len(filled.not_in_sheet)} graded student(s) are not in the sheet "
+                     "(their grades are not in the file):")
+        lines += [f"  {s.id}  {s.total:g}/{s.max_total:g}  {one_line(s.name or s.file)}" for s in filled.not_in_sheet]
+    if filled.no_submission:
+        lines.append(f"autograder: {len(filled.no_submission)} student(s) in the sheet have no graded "
+                     "submission (their cells are left as they were):")
+        lines += [f"  {seat.key}  {one_line(seat.name)}" for seat in filled.no_submission]
+    if filled.replaced:
+        lines.append(f"autograder: {len(filled.replaced)} grade(s) already in the sheet were replaced:")
+        lines += [f"  {seat.key}  {one_line(seat.name)}: {one_line(old)} → {new}" for seat, old, new in filled.replaced]
+    return lines
+
+
+def export_report(args, filled, zipped):
+    lines = [f"autograder export {args.lms}", f"run: {args.graded}", f"sheet: {args.sheet}", f"written: {args.out}",
+             f"column: {filled.title}", f"matched by: {filled.matched_by}", f"filled: {len(filled.written)}",
+             f"in the sheet without a submission: {len(filled.no_submission)}",
+             f"graded but not in the sheet: {len(filled.not_in_sheet)}", ""]
+    lines += [line.removeprefix("autograder: ") for line in unmatched_lines(filled)]
+    if args.lms == "moodle":
+        lines.append(f"feedback zip: {feedback_zip_path(args.out)} "
+                     f"({len(filled.written) - len(zipped)} participant folders)")
+        if zipped:
+            lines.append("no feedback file in the run for: " + ", ".join(s.id for s in zipped))
+    return "\n".join(lines) + "\n"

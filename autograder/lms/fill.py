@@ -1,0 +1,114 @@
+"""Filling a sheet's grade column with a run's totals, the same way for every LMS (pure data).
+
+An LMS module reads its sheet's layout (which column, which rows are students, each one's LMS id
+and maximum); this module matches those ids with the run's, scales, and says who did not match.
+"""
+from dataclasses import dataclass, field, replace
+
+from .sheet import number, points_text
+
+
+class UsageError(ValueError):
+    """The sheet or --column does not say which column to fill; the message lists the choices."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One student's row in the sheet."""
+    row: int            # index into sheet.rows
+    keys: tuple         # the student's ids in the layout's identity columns, the LMS's own first
+    name: str           # as the sheet shows it
+    maximum: float | None
+
+    @property
+    def key(self):
+        return self.keys[0]
+
+
+@dataclass
+class Layout:
+    column: int                 # index of the grade column
+    title: str                  # its header, as shown to the TA
+    seats: list
+    identities: tuple = ("ID",)  # headers of the columns in Seat.keys
+    comment: int | None = None  # Moodle's feedback comments column
+    decimals_fixed: bool = False  # "7.50" rather than "7.5" (Moodle writes its own grades so)
+
+
+@dataclass
+class Filled:
+    """What filling did: the rows written, and the students on one side only."""
+    title: str
+    matched_by: str = ""
+    written: list = field(default_factory=list)       # (seat, graded, grade text)
+    replaced: list = field(default_factory=list)      # (seat, old text, new text): a grade was there
+    no_submission: list = field(default_factory=list)  # seats nobody graded
+    not_in_sheet: list = field(default_factory=list)   # graded students with no seat
+    no_maximum: list = field(default_factory=list)     # seats whose maximum is missing or not a number
+
+
+def fill(sheet, layout, run, comment_for=None):
+    """Write the run's totals (scaled to each seat's maximum) into the layout's column of `sheet`.
+
+    Ids are matched in one identity column: the LMS's own id, unless another (a student number,
+    a login) matches more of the run's ids. Exactly, else ignoring case when that names one
+    student only. Seats without a submission keep what they hold.
+    """
+    which = identity_column(layout, run)
+    filled = Filled(layout.title, matched_by=layout.identities[which])
+    seats = [replace(seat, keys=(seat.keys[which],)) for seat in layout.seats]
+    seats = [seat for seat in seats if seat.key]
+    by_fold = {}
+    for student in run.values():
+        by_fold.setdefault(student.id.casefold(), []).append(student)
+    matched = set()
+    for seat in seats:
+        student = run.get(seat.key)
+        if student is None:
+            same = by_fold.get(seat.key.casefold(), [])
+            student = same[0] if len(same) == 1 and same[0].id not in matched else None
+        if student is None:
+            filled.no_submission.append(seat)
+            continue
+        matched.add(student.id)
+        if seat.maximum is None or seat.maximum <= 0:
+            filled.no_maximum.append(seat)
+            continue
+        grade = student.total / student.max_total * seat.maximum
+        text = f"{round(grade, 2):.2f}" if layout.decimals_fixed else points_text(grade)
+        old = sheet.rows[seat.row][layout.column]
+        if old.strip() and number(old) != number(text):
+            filled.replaced.append((seat, old, text))
+        sheet.rows[seat.row][layout.column] = text
+        if layout.comment is not None and comment_for is not None:
+            sheet.rows[seat.row][layout.comment] = comment_for(student, text, seat)
+        filled.written.append((seat, student, text))
+    filled.not_in_sheet = sorted((s for s in run.values() if s.id not in matched), key=lambda s: s.id)
+    return filled
+
+
+def identity_column(layout, run):
+    """Index of the identity column that names the most of the run's students (the first on a tie)."""
+    folded = {student.casefold() for student in run}
+    counts = [sum(1 for seat in layout.seats if seat.keys[i] and seat.keys[i].casefold() in folded)
+              for i in range(len(layout.identities))]
+    return counts.index(max(counts)) if counts else 0
+
+
+def choose(columns, wanted, what):
+    """The one column of `columns` ({header: aliases}) that `wanted` names, or the only one when
+    `wanted` is None; otherwise a UsageError listing the choices."""
+    if not columns:
+        raise UsageError(f"the sheet has no {what}")
+    choices = "\n".join(f"  {header}" for header in columns)
+    if wanted is None:
+        if len(columns) == 1:
+            return next(iter(columns))
+        raise UsageError(f"the sheet has {len(columns)} {what}s; name one with --column:\n{choices}")
+    found = [header for header, aliases in columns.items() if wanted == header or wanted in aliases]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise UsageError(f"--column {wanted!r} names {len(found)} {what}s; give the whole header:\n"
+                         + "\n".join(f"  {h}" for h in found))
+    raise UsageError(f"--column {wanted!r} is not one of the sheet's {what}s; choices:\n{choices}")

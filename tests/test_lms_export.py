@@ -1,0 +1,383 @@
+"""`autograder export`: a run's totals into the grade sheets Canvas, Moodle and Blackboard import."""
+import csv
+import io
+import json
+import pathlib
+import re
+import zipfile
+
+import pytest
+
+from autograder.cli import main
+from autograder.lms.fill import UsageError, choose
+from autograder.lms.moodle import feedback_folder
+from autograder.lms.sheet import read_sheet, sheet_bytes
+
+BOM8, BOM16 = "\ufeff".encode("utf-8"), b"\xff\xfe"
+
+
+# A finished run, as `autograder grade` leaves it ------------------------------------------------
+
+def make_run(folder, students, extra_columns=()):
+    """grades.csv (UTF-8 with BOM), results/<id>.json and feedback/<id>.html for (id, total, status)."""
+    (folder / "feedback").mkdir(parents=True)
+    (folder / "results").mkdir()
+    columns = ["id", *extra_columns, "file", "total", "make_qkv", "status"]
+    rows = []
+    for student, total, status, *extra in students:
+        rows.append({"id": student, "file": f"{student}_attention.py", "total": f"{total:.2f}",
+                     "make_qkv": "1.0", "status": status, **dict(zip(extra_columns, extra))})
+        record = {"id": student, "total": total, "max_total": 10.0, "status": status}
+        (folder / "results" / f"{student}.json").write_text(
+            json.dumps({"score": total, "extra_data": {"autograder": record}}), "utf-8")
+        (folder / "feedback" / f"{student}.html").write_text(
+            f"<!doctype html><html lang=\"ko\"><body>{student}: {total}/10 피드백</body></html>", "utf-8")
+    # a superseded file: a row without a total, never a grade of its own
+    rows.append({"id": students[0][0], "file": "older.py", "status": f"superseded by {students[0][0]}_attention.py"})
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=columns)
+    writer.writeheader()
+    writer.writerows(rows)
+    (folder / "grades.csv").write_text("\ufeff" + buffer.getvalue(), "utf-8")
+    return folder
+
+
+def export(capsys, *argv):
+    code = main(["export", *map(str, argv)])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def read_back(path, encoding, delimiter=","):
+    """The written file read with the csv module in the sheet's own dialect."""
+    return list(csv.reader(io.StringIO(path.read_bytes().decode(encoding), newline=""), delimiter=delimiter))
+
+
+# Canvas -----------------------------------------------------------------------------------------
+
+CANVAS_HEADER = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Lab 1: 셀프 어텐션 (5501)",
+                 "Quiz 1 (5502)", "Current Score", "Unposted Current Score", "Final Score", "Unposted Final Score"]
+CANVAS_ROWS = [
+    ["    Points Possible", "", "", "", "", "100.00", "5.00", "(read only)", "(read only)", "(read only)", "(read only)"],
+    ["김, 민수", "10231", "2024001", "minsu.kim", "분반 A", "", "4.00", "80", "80", "80", "80"],
+    ["이, 지원", "10232", "2024002", "jiwon.lee", "분반 A", "55", "5.00", "90", "90", "90", "90"],
+    ["박, 서연", "10233", "2024003", "seoyeon.park", "분반 B", "", "", "", "", "", ""],
+    ["Student, Test", "10299", "", "", "분반 A", "", "", "", "", "", ""],
+]
+
+
+def canvas_sheet(path, header=CANVAS_HEADER, rows=CANVAS_ROWS, encoding="utf-8", bom=BOM8, line_end="\r\n"):
+    buffer = io.StringIO(newline="")
+    csv.writer(buffer, lineterminator=line_end).writerows([header, *rows])
+    path.write_bytes(bom + buffer.getvalue().encode(encoding))
+    return path
+
+
+@pytest.fixture
+def run(tmp_path):
+    return make_run(tmp_path / "run", [("10231", 7.5, "graded"), ("10232", 10.0, "graded"),
+                                       ("10235", 5.67, "graded"), ("10240", 0.0, "broken: unreadable")])
+
+
+def test_canvas_fills_the_assignment_column_scaled_to_points_possible(tmp_path, run, capsys):
+    sheet = canvas_sheet(tmp_path / "2026-11-30T1200_Grades-TP101.csv")
+    out = tmp_path / "import.csv"
+    code, stdout, stderr = export(capsys, "canvas", run, "--sheet", sheet, "--out", out,
+                                  "--column", "Lab 1: 셀프 어텐션", "--allow-unmatched")
+    assert code == 0, stderr
+    assert out.read_bytes().startswith(BOM8) and b"\r\n" in out.read_bytes()
+    rows = read_back(out, "utf-8-sig")
+    assert rows[0] == CANVAS_HEADER
+    assert rows[1] == CANVAS_ROWS[0]  # Points Possible untouched
+    grades = {row[1]: row[5] for row in rows[2:]}
+    assert grades == {"10231": "75", "10232": "100", "10233": "", "10299": ""}
+    # only the grade cells changed
+    for written, original in zip(rows[1:], CANVAS_ROWS):
+        assert written[:5] + written[6:] == original[:5] + original[6:]
+    assert "2 of 3 students" in stdout
+
+
+def test_canvas_reports_who_is_on_one_side_only(tmp_path, run, capsys):
+    sheet = canvas_sheet(tmp_path / "grades.csv")
+    out = tmp_path / "import.csv"
+    code, _, stderr = export(capsys, "canvas", run, "--sheet", sheet, "--out", out, "--column", "5501")
+    assert code == 3  # grades that are not in the file are not silently dropped
+    assert re.search(r"2 graded student\(s\) are not in the sheet", stderr)
+    assert "10235  5.67/10" in stderr and "10240  0/10" in stderr
+    assert "1 student(s) in the sheet have no graded submission" in stderr and "10233  박, 서연" in stderr
+    assert "10299" not in stderr  # Canvas's test student is nobody's grade
+    assert "55 → 100" in stderr  # a grade already in the sheet is named when replaced
+    report = (tmp_path / "import-report.txt").read_text("utf-8")
+    assert "graded but not in the sheet: 2" in report and "박, 서연" in report and "10235" in report
+    assert out.is_file()
+
+
+def test_canvas_without_column_takes_the_only_assignment_or_lists_them(tmp_path, run, capsys):
+    sheet = canvas_sheet(tmp_path / "grades.csv")
+    code, _, stderr = export(capsys, "canvas", run, "--sheet", sheet, "--out", tmp_path / "o.csv")
+    assert code == 2 and not (tmp_path / "o.csv").exists()
+    assert "name one with --column" in stderr
+    assert "Lab 1: 셀프 어텐션 (5501)" in stderr and "Quiz 1 (5502)" in stderr and "Current Score" not in stderr
+    code, _, stderr = export(capsys, "canvas", run, "--sheet", sheet, "--out", tmp_path / "o.csv", "--column", "Lab 2")
+    assert code == 2 and "'Lab 2' is not one of the sheet's assignment columns" in stderr
+
+    only = [h for i, h in enumerate(CANVAS_HEADER) if i != 6]
+    rows = [[c for i, c in enumerate(r) if i != 6] for r in CANVAS_ROWS]
+    sheet = canvas_sheet(tmp_path / "one.csv", only, rows)
+    code, _, stderr = export(capsys, "canvas", run, "--sheet", sheet, "--out", tmp_path / "o.csv", "--allow-unmatched")
+    assert code == 0, stderr
+    assert {r[1]: r[5] for r in read_back(tmp_path / "o.csv", "utf-8-sig")[2:]}["10231"] == "75"
+
+
+def test_canvas_sheet_saved_by_korean_excel_stays_cp949_without_bom(tmp_path, run, capsys):
+    sheet = canvas_sheet(tmp_path / "grades.csv", encoding="cp949", bom=b"", line_end="\n")
+    out = tmp_path / "import.csv"
+    assert export(capsys, "canvas", run, "--sheet", sheet, "--out", out, "--column", "5501", "--allow-unmatched")[0] == 0
+    data = out.read_bytes()
+    assert not data.startswith(BOM8) and b"\r\n" not in data
+    rows = read_back(out, "cp949")
+    assert rows[2][:2] == ["김, 민수", "10231"] and rows[2][5] == "75"
+
+
+def test_canvas_without_points_possible_or_not_canvas_is_refused(tmp_path, run, capsys):
+    sheet = canvas_sheet(tmp_path / "grades.csv", rows=CANVAS_ROWS[1:])
+    code, _, stderr = export(capsys, "canvas", run, "--sheet", sheet, "--out", tmp_path / "o.csv", "--column", "5501")
+    assert code == 2 and "Points Possible" in stderr and not (tmp_path / "o.csv").exists()
+    code, _, stderr = export(capsys, "canvas", run, "--sheet", moodle_sheet(tmp_path / "m.csv"),
+                             "--out", tmp_path / "o.csv")
+    assert code == 2 and "not a Canvas gradebook export" in stderr
+
+
+def test_canvas_export_of_a_real_run_matches_canvas_user_ids(tmp_path, capsys):
+    """Canvas-named downloads graded by `autograder grade`, then exported: ids are Canvas's ID column."""
+    from autograder.cli import main as cli
+
+    samples = pathlib.Path(__file__).resolve().parents[1] / "samples"
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    for sample in samples.glob("*_*_*_*"):
+        (folder / sample.name).write_bytes(sample.read_bytes())
+    assert cli(["grade", str(folder), "--out", str(tmp_path / "run"), "--jobs", "1", "--lang", "en"]) == 0
+    capsys.readouterr()
+    header = CANVAS_HEADER[:6]
+    rows = [["    Points Possible", "", "", "", "", "10"]] + [
+        [f"학생{n}", str(n), "", "", "", ""] for n in (10231, 10232, 10233, 10234, 10235, 10236)]
+    sheet = canvas_sheet(tmp_path / "sheet.csv", header, rows)
+    code, stdout, stderr = export(capsys, "canvas", tmp_path / "run", "--sheet", sheet, "--out", tmp_path / "o.csv")
+    assert code == 0, stderr
+    with open(tmp_path / "run" / "grades.csv", encoding="utf-8-sig") as handle:
+        totals = {r["id"]: float(r["total"]) for r in csv.DictReader(handle) if r["total"]}
+    written = {r[1]: r[5] for r in read_back(tmp_path / "o.csv", "utf-8-sig")[2:]}
+    assert set(totals) == {"10231", "10232", "10233", "10234", "10235"}
+    for student, total in totals.items():
+        assert float(written[student]) == pytest.approx(total, abs=0.005)
+    assert written["10236"] == "" and "10236" in stderr
+
+
+# Moodle -----------------------------------------------------------------------------------------
+
+MOODLE_HEADER = ["Identifier", "Full name", "Email address", "Status", "Grade", "Maximum grade",
+                 "Grade can be changed", "Last modified (submission)", "Online text", "Last modified (grade)",
+                 "Feedback comments"]
+MOODLE_ROWS = [
+    ["Participant 123456", "김민수", "minsu@example.ac.kr", "Submitted for grading", "", "10.00", "Yes",
+     "Monday, 30 November 2026, 9:00 AM", "", "-", ""],
+    ["Participant 123457", "Lee_Ji won", "jiwon@example.ac.kr", "Submitted for grading", "", "100.00", "Yes",
+     "Monday, 30 November 2026, 9:10 AM", "", "-", ""],
+    ["Participant 123458", "박서연", "seoyeon@example.ac.kr", "No submission", "", "10.00", "Yes", "-", "", "-", ""],
+]
+
+
+def moodle_sheet(path, rows=MOODLE_ROWS):
+    buffer = io.StringIO(newline="")
+    csv.writer(buffer, lineterminator="\n").writerows([MOODLE_HEADER, *rows])
+    path.write_bytes(buffer.getvalue().encode("utf-8"))
+    return path
+
+
+@pytest.fixture
+def moodle_run(tmp_path):
+    return make_run(tmp_path / "run", [("123456", 7.5, "graded"), ("123457", 5.67, "graded")])
+
+
+def test_moodle_worksheet_gets_grades_and_a_feedback_comment(tmp_path, moodle_run, capsys):
+    sheet = moodle_sheet(tmp_path / "Grades-Lab 1.csv")
+    out = tmp_path / "upload.csv"
+    code, _, stderr = export(capsys, "moodle", moodle_run, "--sheet", sheet, "--out", out)
+    assert code == 0, stderr
+    assert not out.read_bytes().startswith(BOM8)
+    rows = read_back(out, "utf-8")
+    assert rows[0] == MOODLE_HEADER
+    by_id = {r[0]: r for r in rows[1:]}
+    assert by_id["Participant 123456"][4] == "7.50"
+    assert by_id["Participant 123457"][4] == "56.70"  # 5.67 of 10, on a worksheet out of 100
+    assert by_id["Participant 123458"][4] == ""
+    comment = by_id["Participant 123456"][10]
+    assert "7.50/10" in comment and "feedback.html" in comment and "습니다" in comment
+    for written, original in zip(rows[1:], MOODLE_ROWS):
+        assert written[:4] + written[5:10] == original[:4] + original[5:10]
+    assert "123458  박서연" in stderr
+
+
+def test_moodle_feedback_zip_uses_moodles_folder_naming(tmp_path, moodle_run, capsys):
+    sheet = moodle_sheet(tmp_path / "worksheet.csv")
+    out = tmp_path / "upload.csv"
+    assert export(capsys, "moodle", moodle_run, "--sheet", sheet, "--out", out, "--lang", "en")[0] == 0
+    archives = [p for p in tmp_path.iterdir() if "feedback" in p.name and p.name.endswith(".zip")]
+    assert archives == [tmp_path / "upload-feedback.zip"]
+    with zipfile.ZipFile(archives[0]) as archive:
+        names = sorted(archive.namelist())
+        assert names == ["Lee Ji won_123457_assignsubmission_file_/feedback.html",
+                         "김민수_123456_assignsubmission_file_/feedback.html"]
+        assert "123456: 7.5/10 피드백" in archive.read(names[1]).decode("utf-8")
+        # Korean names flagged as UTF-8, so Moodle does not read them as cp437
+        assert all(info.flag_bits & 0x800 for info in archive.infolist() if not info.filename.isascii())
+    # What Moodle's zip importer reads: the second '_' part of the folder is the participant,
+    # the third and fourth the plugin; each matches a row of the worksheet.
+    participants = {r[0].removeprefix("Participant "): r[1] for r in MOODLE_ROWS}
+    for name in names:
+        folder = name.split("/")[0]
+        parts = folder.split("_", 4)
+        assert parts[1] in participants and parts[2:4] == ["assignsubmission", "file"]
+        assert parts[0] == participants[parts[1]].replace("_", " ")
+    assert "Autograder total: 7.50/10" in read_back(out, "utf-8")[1][10]
+
+
+def test_moodle_folder_names_drop_what_moodle_cannot_name_files_with():
+    assert feedback_folder("김 민수", "7") == "김 민수_7_assignsubmission_file_"
+    assert feedback_folder('A/B: "C"_D', "8") == "AB C D_8_assignsubmission_file_"
+    assert feedback_folder("", "9") == "Participant_9_assignsubmission_file_"
+
+
+def test_moodle_scale_grade_without_maximum_writes_nothing(tmp_path, moodle_run, capsys):
+    rows = [row[:5] + [""] + row[6:] for row in MOODLE_ROWS]
+    out = tmp_path / "upload.csv"
+    code, _, stderr = export(capsys, "moodle", moodle_run, "--sheet", moodle_sheet(tmp_path / "w.csv", rows),
+                             "--out", out)
+    assert code == 2 and "no maximum grade" in stderr and not out.exists()
+
+
+# Blackboard -------------------------------------------------------------------------------------
+
+BB_HEADER = ["Last Name", "First Name", "Username", "Student ID", "Last Access", "Availability",
+             "Weighted Total [Total Pts: up to 0 Percentage] |1001", "Total [Total Pts: up to 30 Score] |1002",
+             "Lab 1 셀프 어텐션 [Total Pts: 20 Score] |1003", "Quiz [Total Pts: 10 Score] |1004"]
+BB_ROWS = [
+    ["김", "민수", "kim_ms", "2024001", "2026-11-30 9:00:00 AM KST", "Available", "", "", "", "8"],
+    ["이", "지원", "lee_jw", "2024002", "2026-11-30 9:05:00 AM KST", "Available", "", "", "", ""],
+]
+
+
+def blackboard_sheet(path, delimiter, encoding, bom):
+    buffer = io.StringIO(newline="")
+    csv.writer(buffer, delimiter=delimiter, quoting=csv.QUOTE_ALL, lineterminator="\r\n").writerows(
+        [BB_HEADER, *BB_ROWS])
+    path.write_bytes(bom + buffer.getvalue().encode(encoding))
+    return path
+
+
+@pytest.mark.parametrize("name, delimiter, encoding, bom", [
+    ("gc_TP101_fullgc_2026-11-30-12-00-00.xls", "\t", "utf-16-le", BOM16),
+    ("gc_TP101_fullgc_2026-11-30-12-00-00.csv", ",", "utf-8", b""),
+])
+def test_blackboard_keeps_its_encoding_delimiter_and_quotes(tmp_path, capsys, name, delimiter, encoding, bom):
+    run = make_run(tmp_path / "run", [("kim_ms", 7.5, "graded"), ("LEE_JW", 10.0, "graded")])
+    sheet = blackboard_sheet(tmp_path / name, delimiter, encoding, bom)
+    out = tmp_path / ("upload" + pathlib.Path(name).suffix)
+    code, _, stderr = export(capsys, "blackboard", run, "--sheet", sheet, "--out", out, "--column", "Lab 1 셀프 어텐션")
+    assert code == 0, stderr
+    data = out.read_bytes()
+    assert data.startswith(bom) and (bom or not data.startswith(BOM16))
+    text = data[len(bom):].decode(encoding)
+    assert text.startswith('"Last Name"' + delimiter + '"First Name"') and text.endswith("\r\n")
+    rows = read_back(out, encoding, delimiter) if not bom else list(
+        csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+    assert rows[0] == BB_HEADER
+    assert [r[8] for r in rows[1:]] == ["15", "20"]  # out of 20; the username matched ignoring case
+    assert [r[9] for r in rows[1:]] == ["8", ""]
+
+
+def test_blackboard_lists_only_point_columns_that_can_be_uploaded(tmp_path, capsys):
+    run = make_run(tmp_path / "run", [("kim_ms", 7.5, "graded")])
+    sheet = blackboard_sheet(tmp_path / "gc.xls", "\t", "utf-16-le", BOM16)
+    code, _, stderr = export(capsys, "blackboard", run, "--sheet", sheet, "--out", tmp_path / "o.xls")
+    assert code == 2
+    assert "Lab 1 셀프 어텐션 [Total Pts: 20 Score] |1003" in stderr and "Quiz [Total Pts: 10 Score] |1004" in stderr
+    assert "Weighted Total" not in stderr and "Total [Total Pts: up to" not in stderr
+
+
+# The sheet, in and out --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("bom, encoding, delimiter, quote_all, line_end", [
+    (BOM8, "utf-8", ",", False, "\r\n"), (b"", "utf-8", ",", True, "\n"),
+    (BOM16, "utf-16-le", "\t", True, "\r\n"), (b"", "cp949", ",", False, "\r\n"),
+])
+def test_a_sheet_is_written_back_byte_for_byte(bom, encoding, delimiter, quote_all, line_end):
+    rows = [["이름", "ID", "점수, 쉼표"], ["홍, 길동", "1", 'say "hi"'], ["김철수", "2", ""]]
+    buffer = io.StringIO(newline="")
+    csv.writer(buffer, delimiter=delimiter, lineterminator=line_end,
+               quoting=csv.QUOTE_ALL if quote_all else csv.QUOTE_MINIMAL).writerows(rows)
+    data = bom + buffer.getvalue().encode(encoding)
+    sheet = read_sheet(data)
+    assert (sheet.rows, sheet.delimiter, sheet.quote_all, sheet.line_end) == (rows, delimiter, quote_all, line_end)
+    assert sheet_bytes(sheet) == data
+
+
+def test_choose_names_the_only_column_or_asks():
+    assert choose({"Lab 1 (5)": {"Lab 1", "5"}}, None, "column") == "Lab 1 (5)"
+    assert choose({"Lab 1 (5)": {"Lab 1", "5"}, "Lab 1 (6)": {"Lab 1", "6"}}, "6", "column") == "Lab 1 (6)"
+    with pytest.raises(UsageError, match="names 2 columns"):
+        choose({"Lab 1 (5)": {"Lab 1", "5"}, "Lab 1 (6)": {"Lab 1", "6"}}, "Lab 1", "column")
+    with pytest.raises(UsageError, match="no column"):
+        choose({}, None, "column")
+
+
+def test_a_folder_that_is_not_a_run_is_refused(tmp_path, capsys):
+    sheet = canvas_sheet(tmp_path / "sheet.csv")
+    code, _, stderr = export(capsys, "canvas", tmp_path, "--sheet", sheet, "--out", tmp_path / "o.csv")
+    assert code == 2 and "no grades.csv" in stderr
+
+
+def test_the_runs_new_columns_are_read_when_present(tmp_path, capsys):
+    run = make_run(tmp_path / "run", [("10231", 7.5, "graded", "김민수", "yes"), ("10235", 3.0, "graded", "최준호", "")],
+                   extra_columns=("name", "late"))
+    sheet = canvas_sheet(tmp_path / "grades.csv")
+    code, _, stderr = export(capsys, "canvas", run, "--sheet", sheet, "--out", tmp_path / "o.csv", "--column", "5501")
+    assert code == 3 and "10235  3/10  최준호" in stderr
+
+
+def test_a_run_named_by_student_numbers_is_matched_by_sis_user_id(tmp_path, capsys):
+    run = make_run(tmp_path / "run", [("2024001", 7.5, "graded"), ("2024002", 10.0, "graded")])
+    sheet = canvas_sheet(tmp_path / "sheet.csv")
+    code, stdout, stderr = export(capsys, "canvas", run, "--sheet", sheet, "--out", tmp_path / "o.csv",
+                                  "--column", "5501")
+    assert code == 0, stderr
+    assert "(matched by SIS User ID)" in stdout
+    assert {r[1]: r[5] for r in read_back(tmp_path / "o.csv", "utf-8-sig")[2:]} == {
+        "10231": "75", "10232": "100", "10233": "", "10299": ""}
+    assert "2024003  박, 서연" in stderr
+
+
+def test_blackboard_run_named_by_student_numbers_is_matched_by_student_id(tmp_path, capsys):
+    run = make_run(tmp_path / "run", [("2024002", 4.0, "graded")])
+    sheet = blackboard_sheet(tmp_path / "gc.csv", ",", "utf-8", b"")
+    code, stdout, stderr = export(capsys, "blackboard", run, "--sheet", sheet, "--out", tmp_path / "o.csv",
+                                  "--column", "1003")
+    assert code == 0, stderr
+    assert "(matched by Student ID)" in stdout
+    assert [r[8] for r in read_back(tmp_path / "o.csv", "utf-8")[1:]] == ["", "8"]
+
+
+def test_a_run_of_another_class_fills_nothing_and_says_so(tmp_path, run, capsys):
+    other = make_run(tmp_path / "other", [("99001", 7.5, "graded")])
+    code, stdout, stderr = export(capsys, "canvas", other, "--sheet", canvas_sheet(tmp_path / "s.csv"),
+                                  "--out", tmp_path / "o.csv", "--column", "5501")
+    assert code == 3 and "0 of 3 students" in stdout and "(matched by ID)" in stdout
+    assert "99001  7.5/10" in stderr
+    assert [r[5] for r in read_back(tmp_path / "o.csv", "utf-8-sig")[2:]] == ["", "55", "", ""]
+
+
+def test_an_out_file_that_cannot_be_written_is_an_error_not_a_traceback(tmp_path, run, capsys):
+    code, _, stderr = export(capsys, "canvas", run, "--sheet", canvas_sheet(tmp_path / "s.csv"),
+                             "--out", tmp_path / "no" / "such" / "o.csv", "--column", "5501")
+    assert code == 2 and "cannot write" in stderr and "No such file or directory" in stderr
