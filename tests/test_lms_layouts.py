@@ -317,11 +317,12 @@ def test_files_of_another_class_in_out_are_reported_and_moved_aside(two_students
     assert done.returncode == 0, done.stderr
     assert "3 file(s)" in done.stderr and "feedback/99999.md" in done.stderr and "--move-stale" in done.stderr
     assert (out / "results" / "99999.json").exists()
-    # 2 + 1 + 1/3 + 1/3 + 1 + 1: the exact sum, rounded once, everywhere the total is shown.
+    # 2 + 1 + 2 * 2/8 + 3/8 + 3 * 4/8 + 1: the same total everywhere it is shown (the exact
+    # sum rounded once is tested on its own below, with thirds).
     stub = chosen_rows(read_grades(out))["10232"]
-    assert (stub["total"], stub["softmax"], stub["mix"]) == ("5.67", "0.33", "0.33")
-    assert json.loads((out / "results" / "10232.json").read_text("utf-8"))["score"] == 5.67
-    assert "합계 5.67 / 10점" in (out / "feedback" / "10232.md").read_text("utf-8")
+    assert (stub["total"], stub["softmax"], stub["mix"]) == ("6.38", "0.5", "0.38")
+    assert json.loads((out / "results" / "10232.json").read_text("utf-8"))["score"] == 6.38
+    assert "합계 6.38 / 10점" in (out / "feedback" / "10232.md").read_text("utf-8")
     moved = grade(two_students, out, "--move-stale")
     assert moved.returncode == 0
     assert sorted(p.name for p in (out / "results").iterdir()) == ["10231.json", "10232.json"]
@@ -344,7 +345,7 @@ def test_summary_and_report_give_the_same_counts(tmp_path):
     done = grade(root, out, "--lang", "en")
     assert done.returncode == 0, done.stderr
     report = (out / "report.html").read_text("utf-8")
-    shown = dict(re.findall(r"<tr><th>([^<]+)</th><td>([^<]+)</td></tr>", report))
+    shown = dict(re.findall(r"<tr><th>([^<]+)</th><td[^>]*>([^<]+)</td></tr>", report))
     assert (shown["Graded"], shown["Unreadable files"], shown["Files superseded by newer ones"]) == ("2", "1", "1")
     assert "3 students (4 files)" in done.stdout
     assert "2 graded, 1 unreadable, 0 errors, 1 superseded" in done.stdout

@@ -4,6 +4,7 @@ resolve, sortable columns, and Korean that reads with or without a Hangul font i
 Needs Debian's chromium (and fonts-noto-cjk for the Korean screenshot); .ci/run installs both.
 Without chromium these tests are skipped, except under CI=true, where they fail.
 """
+import csv
 import html.parser
 import json
 import os
@@ -150,10 +151,10 @@ def test_columns_sort_by_number_in_the_browser(chromium, graded, tmp_path):
     seen = measure(chromium, graded / "report.html", tmp_path)
     assert "sortError" not in seen, seen.get("sortError")
     totals = {}
-    for line in (graded / "grades.csv").read_text("utf-8-sig").splitlines()[1:]:
-        cells = line.split(",")
-        if cells[2]:
-            totals[cells[0]] = float(cells[2])
+    with open(graded / "grades.csv", encoding="utf-8-sig", newline="") as handle:
+        for row in csv.DictReader(handle):
+            if row["total"]:
+                totals[row["id"]] = float(row["total"])
     graded_ids = [i for i in seen["ascending"] if i in totals]
     assert [totals[i] for i in graded_ids] == sorted(totals.values())
     assert seen["ascending"][:len(totals)] == graded_ids  # rows without a total come last
