@@ -374,6 +374,7 @@ def check_mapping(probe, output, got, expected):
     wrong = [(k, normal.get(k), v) for k, v in expected.items() if normal.get(k) != v]
     return False, "wrong_values", {"mismatched": len(wrong), "total": len(expected),
                                    "first": [repr(x) for x in wrong[0]] if wrong else None,
+                                   "first_missing": bool(wrong) and wrong[0][0] not in normal,
                                    "extra_keys": [str(k) for k in normal if k not in expected][:5],
                                    "got_preview": _mapping_preview(normal),
                                    "expected_preview": _mapping_preview(expected)}
