@@ -1,5 +1,5 @@
-#@title 채점 준비 (고치지 말고 실행만 하세요)
-# 처음 실행할 때는 otter-grader 를 설치하느라 1~2분 걸릴 수 있습니다.
+#@title 채점 준비(고치지 말고 실행만 하십시오)
+# 처음 실행할 때는 otter-grader를 설치하느라 1~2분 걸릴 수 있습니다.
 # 검사에 쓰는 공개 테스트는 이 노트북 파일 안(메타데이터)에 들어 있어, 노트북 파일 하나만 있으면 됩니다.
 def _prepare_grader(key="self_attention_lab"):
     import glob, importlib, json, os, subprocess, sys
@@ -7,13 +7,13 @@ def _prepare_grader(key="self_attention_lab"):
     try:
         import otter
     except ImportError:
-        print("otter-grader 를 설치합니다 ...")
+        print("otter-grader를 설치합니다 ...")
         subprocess.run([sys.executable, "-m", "pip", "install", "-q", "otter-grader>=7,<8"], check=True)
         importlib.invalidate_caches()
         import otter
 
     def this_notebook():
-        """(노트북 경로, 노트북 내용). Colab 에서는 경로 없이 내용만 받습니다."""
+        """(노트북 경로, 노트북 내용). Colab에서는 경로 없이 내용만 받습니다."""
         if "google.colab" in sys.modules:
             try:
                 from google.colab import _message
@@ -40,7 +40,7 @@ def _prepare_grader(key="self_attention_lab"):
         if os.path.isdir("tests"):
             return otter.Notebook(tests_dir="tests")
         raise RuntimeError("이 노트북에서 검사 데이터를 찾지 못했습니다. "
-                           "나눠 받은 노트북 파일을 그대로 열었는지 확인하세요.")
+                           "나눠 받은 노트북 파일을 그대로 열었는지 확인하십시오.")
     payload = notebook["metadata"][key]
     folder = os.path.join(os.path.expanduser("~"), ".cache", key, payload["version"])
     for relative, text in payload["files"].items():

@@ -414,6 +414,7 @@ def check_mapping(probe, output, got, expected):
     wrong = [(k, mapping.get(k), v) for k, v in expected.items() if mapping.get(k) != v]
     return False, "wrong_values", {"mismatched": len(wrong), "total": len(expected),
                                    "first": [_short_repr(x) for x in wrong[0]] if wrong else None,
+                                   "first_missing": bool(wrong) and wrong[0][0] not in mapping,
                                    "extra_keys": [_short_text(k) for k in mapping if k not in expected][:5],
                                    "got_preview": _mapping_preview(mapping),
                                    "expected_preview": _mapping_preview(expected)}

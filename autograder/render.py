@@ -60,8 +60,25 @@ def one_line(value):
     return printable(value, newlines=False)
 
 
+# Korean counts positions from one, in words: 첫 번째, 두 번째, … 열 번째, then 11번째.
+KOREAN_ORDINALS = ("첫", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열")
+NOTEBOOK_CELL = re.compile(r"<cell (\d+)>")
+
+
+def position(index, lang):
+    """How a 0-based column or position reads: Korean says the ordinal counted from one
+    ("두 번째" for index 1); English keeps the index NumPy uses ("1")."""
+    if lang != "ko" or not isinstance(index, int):
+        return str(index)
+    number = index + 1
+    if 1 <= number <= len(KOREAN_ORDINALS):
+        return f"{KOREAN_ORDINALS[number - 1]} 번째"
+    return f"{number}번째"
+
+
 class Messages:
     def __init__(self, lang):
+        self.lang = lang
         self.table = catalog(lang)
 
     def __call__(self, section, key, **params):
@@ -116,8 +133,10 @@ def _step_text(result, lang):
     if hidden:
         lines.extend("  " + line for line in _hidden_lines(say, result, hidden, shown_error=any(
             "error" in c.detail for c in public[:1])))
-    for code in result.mistakes:
-        lines.append("  " + say("text", "cause", text=_cause(say, result, code)))
+    for rank, code in enumerate(result.mistakes):
+        # Each further code comes from other cases than the first: say so, not "likely cause" twice.
+        key = "cause" if rank == 0 else "cause_other"
+        lines.append("  " + say("text", key, text=_cause(say, result, code)))
     lines.append("  " + say("text", "hint", page_step=result.page_step, text=_hint(say, result)))
     return "\n".join(lines)
 
@@ -143,7 +162,7 @@ def _hidden_lines(say, result, hidden, shown_error):
             titles.append(title)
     failed = len({c.case for c in hidden})
     total = len({c.case for c in result.cases if c.hidden})
-    lines = [say("text", "hidden_summary", failed=failed, total=total, titles=", ".join(titles))]
+    lines = [say("text", "hidden_summary", failed=failed, total=total, titles=say("text", "title_separator").join(titles))]
     errors = [c.detail["error"] for c in hidden if "error" in c.detail]
     if errors and not shown_error:
         # The error's type and the student's own line; its message may quote hidden sizes.
@@ -153,7 +172,7 @@ def _hidden_lines(say, result, hidden, shown_error):
             filename, line, function, text = frames[-1]
             lines.append("  " + say("text", "hidden_error_at", type=one_line(error["type"]),
                                     function=one_line(function),
-                                    place=say("text", "place_line", filename=one_line(filename), line=line),
+                                    place=_place(say, filename, line),
                                     line=one_line(text)))
         else:
             lines.append("  " + say("text", "hidden_error", type=one_line(error["type"])))
@@ -252,7 +271,10 @@ def _mapping_lines(say, d):
              say("text", "mapping_mismatch", mismatched=d["mismatched"], total=d["total"])]
     if d["first"]:
         word, got, expected = d["first"]
-        lines.append(say("text", "mapping_first", word=one_line(word), got=one_line(got), expected=expected))
+        if d.get("first_missing"):
+            lines.append(say("text", "mapping_first_missing", word=one_line(word), expected=expected))
+        else:
+            lines.append(say("text", "mapping_first", word=one_line(word), got=one_line(got), expected=expected))
     if d.get("extra_keys"):
         lines.append(say("text", "mapping_extra", keys=one_line(", ".join(map(str, d["extra_keys"])))))
     lines.append(say("text", "values_got", preview=d["got_preview"]).replace("\n", " "))
@@ -265,12 +287,24 @@ def _shape(shape):
 
 
 def _where(say, cell):
+    """A cell named by its words; a column that is not a word, by its position."""
+    column = cell.get("column")
+    if column is not None and not cell["column_is_word"]:
+        column = position(column, say.lang)
     if cell.get("row") is not None:
         key = "where_row_word_column" if cell["column_is_word"] else "where_row_feature_column"
-        return say("text", key, row=cell["row"], column=cell["column"])
-    if cell.get("column") is not None:
-        return say("text", "where_word" if cell["column_is_word"] else "where_feature", column=cell["column"])
+        return say("text", key, row=cell["row"], column=column)
+    if column is not None:
+        return say("text", "where_word" if cell["column_is_word"] else "where_feature", column=column)
     return "()"
+
+
+def _place(say, filename, line):
+    """Where a line is: in a notebook, its cell's number (notebook cells are named "<cell N>")."""
+    cell = NOTEBOOK_CELL.fullmatch(filename)
+    if cell:
+        return say("text", "place_cell", cell=int(cell.group(1)), line=line)
+    return say("text", "place_line", filename=one_line(filename), line=line)
 
 
 def _error_lines(say, error):
@@ -280,8 +314,7 @@ def _error_lines(say, error):
     else:
         lines = [say("text", "error_type", type=one_line(error["type"]))]
     for filename, line, function, text in error.get("frames", [])[-3:]:
-        lines.append(say("text", "error_line", place=say("text", "place_line", filename=one_line(filename),
-                                                         line=line),
+        lines.append(say("text", "error_line", place=_place(say, filename, line),
                          function=one_line(function), line=one_line(text)))
     return lines
 
@@ -296,8 +329,7 @@ def load_notes(notes, lang="ko"):
             key = note["problem"] if note["problem"] in say.table["problem"] else "unreadable"
             lines.append(say("problem", key, detail=one_line(note.get("detail", ""))))
             continue
-        place = say("text", "place_line", filename=one_line(note.get("filename", "?")),
-                    line=note.get("line") or "?")
+        place = _place(say, str(note.get("filename", "?")), note.get("line") or "?")
         if code == "syntax_error":
             lines.append(say("text", "load_syntax_error", place=place, message=one_line(note.get("message", ""))))
         elif code == "load_error":

@@ -1,4 +1,5 @@
 """The Korean and English catalogs say the same things: same keys, same placeholders, every code."""
+import re
 import string
 
 import pytest
@@ -95,3 +96,40 @@ def test_page_facts_are_the_page_numbers():
 def test_no_catalog_text_mentions_tracebacks_or_internals(lang):
     for (section, key), text in entries(catalog(lang)).items():
         assert "Traceback" not in text and "autograder/" not in text, (section, key)
+
+
+# How the Korean catalog speaks: 합니다체 only, particles on their word, a TA's words.
+HAEYO_ENDINGS = re.compile(r"(세요|어요|아요|해요|예요|에요|죠)[.!?)]?(\s|$)")
+# A particle cut off from the word before it: "JSON 이", "export() 가", "√d_k 로", "1 이어야".
+LOOSE_PARTICLE = re.compile(r"[A-Za-z0-9_)\]}'\"] (이|가|을|를|은|는|의|로|으로|와|과|이고|이어야|입니다)(\s|[.,)]|$)")
+TRANSLATED_WORDS = ("사례", "받은 값", "받은 것", "벌써", "고쳐 썼", "문장", "<cell", "번 열", "번 자리")
+
+
+def korean_entries():
+    return sorted(entries(catalog("ko")).items())
+
+
+@pytest.mark.parametrize("entry, text", korean_entries(), ids=lambda e: ".".join(e) if isinstance(e, tuple) else "")
+def test_korean_is_formal_polite_throughout(entry, text):
+    assert not HAEYO_ENDINGS.search(text), text
+
+
+@pytest.mark.parametrize("entry, text", korean_entries(), ids=lambda e: ".".join(e) if isinstance(e, tuple) else "")
+def test_korean_particles_sit_on_their_word(entry, text):
+    assert not LOOSE_PARTICLE.search(text), text
+
+
+@pytest.mark.parametrize("entry, text", korean_entries(), ids=lambda e: ".".join(e) if isinstance(e, tuple) else "")
+def test_korean_uses_the_words_students_use(entry, text):
+    assert not [word for word in TRANSLATED_WORDS if word in text], text
+
+
+def test_the_style_checks_catch_what_they_are_for():
+    assert HAEYO_ENDINGS.search("return 을 빠뜨리지 않았는지 보세요.")
+    assert HAEYO_ENDINGS.search("모든 단계를 통과했습니다. 수고했어요!")
+    assert not HAEYO_ENDINGS.search("확인하십시오. 맞습니다.")
+    for loose in ("올바른 JSON 이 아닙니다", "otter 의 export() 가", "√d_k 로 나눴습니다", "모두 1 이어야 합니다",
+                  "'{name}' 를 정의하는"):
+        assert LOOSE_PARTICLE.search(loose), loose
+    for tight in ("올바른 JSON이 아닙니다", "otter의 export()가", "(Q, K, V) 순서로", "행렬곱 Q @ K.T가 필요합니다"):
+        assert not LOOSE_PARTICLE.search(tight), tight

@@ -143,7 +143,7 @@ def test_planted_mistakes_cost_their_steps_and_are_diagnosed(graded):
         assert (steps[step.name]["score"] == step.points) is expected_full, step.name
     public = next(t for t in graded["planted"]["tests"] if t["name"] == "Public Tests")["output"]
     assert "행이 아니라 열 방향으로 계산했습니다" in public  # softmax over columns
-    assert "각 열의 합이 1 이 되도록 나눴습니다" in public
+    assert "각 열의 합이 1이 되도록 나눴습니다" in public
     assert "weights.T @ V" in public  # the transposed mix, named
     assert "idxmin" in steps["most_attended"]["output"] or "가장 작은" in steps["most_attended"]["output"]
 
@@ -151,10 +151,10 @@ def test_planted_mistakes_cost_their_steps_and_are_diagnosed(graded):
 def test_hidden_cases_are_shown_only_after_publication(graded):
     tests = graded["planted"]["tests"]
     public = next(t for t in tests if t["name"] == "Public Tests")
-    assert "숨은 사례" not in public["output"] and "hidden-" not in public["output"]
+    assert "숨은 테스트" not in public["output"] and "hidden-" not in public["output"]
     softmax = per_step(graded["planted"])["softmax"]
     assert softmax["visibility"] == "after_published"
-    assert "숨은 사례" in softmax["output"]
+    assert "숨은 테스트" in softmax["output"]
 
 
 def test_hang_patch_exit_and_pickled_log_change_nothing(graded):

@@ -108,8 +108,8 @@ def test_a_mistake_shows_the_same_diagnosis_as_autograder_check(student):
     filled = fill.fill_notebook(nbformat.read(student / "self_attention_lab.ipynb", as_version=4))
     outputs = run_in_kernel(planted(filled, "softmax", WRONG_AXIS), student)
     assert "행이 아니라 열 방향으로 계산했습니다" in outputs["check:softmax"]
-    assert "공개 사례 'page'" in outputs["check:softmax"]
-    assert "숨은 사례" not in outputs["check:softmax"]
+    assert "공개 테스트 'page'" in outputs["check:softmax"]
+    assert "숨은 테스트" not in outputs["check:softmax"]
     for step in STEPS:
         if step.name != "softmax":
             assert outputs[f"check:{step.name}"] == f"{step.name} results: All test cases passed!"
@@ -152,7 +152,7 @@ def test_the_notebook_alone_catches_an_unstable_softmax_in_korean(student, alone
     notebook = fill.fill_notebook(nbformat.read(student / "self_attention_lab.ipynb", as_version=4))
     outputs = run_in_kernel(planted(notebook, "softmax", UNSTABLE), alone)
     assert "All test cases passed" not in outputs["check:softmax"]
-    assert "공개 사례 'large'" in outputs["check:softmax"]
+    assert "공개 테스트 'large'" in outputs["check:softmax"]
     assert "최댓값" in outputs["check:softmax"]  # the catalog's explanation of the unstable mistake
     for step in STEPS:
         if step.name != "softmax":
@@ -232,7 +232,7 @@ def public_plan():
 def test_command_line_check_says_what_the_engine_says_on_public_cases(student, zygote, public_plan, path):
     done = check_command(student, path, "--json")
     if path.name == "mix__crashed__exit.py":  # os._exit ends the check's own process
-        assert done.returncode == 2 and "프로세스를 끝냈습니다" in done.stderr
+        assert done.returncode == 2 and "프로세스를 종료시켰습니다" in done.stderr
         return
     engine = as_dict(grade_file(path, zygote, plan=public_plan), "ko")
     got = json.loads(done.stdout)

@@ -7,7 +7,7 @@ import pytest
 
 from autograder import lab
 from autograder.judge import SubmissionResult, judge_step
-from autograder.render import LANGUAGES, as_dict, as_text, catalog, step_feedback
+from autograder.render import LANGUAGES, as_dict, as_text, catalog, load_notes, position, step_feedback
 from autograder.sandbox.runner import CallOutcome
 from autograder.steps import STEPS, STEPS_BY_NAME
 
@@ -220,3 +220,132 @@ def test_student_strings_stay_on_their_line_and_never_reach_a_terminal_raw(plan,
     for shown in (as_text(result, lang), str(as_dict(result, lang))):
         assert not any(ch in shown for ch in CONTROLS)
     assert as_dict(result, lang)["submission"] == "s\\x1b.py"
+
+
+
+# Positions and places ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("index, words", [(0, "첫 번째"), (1, "두 번째"), (2, "세 번째"), (3, "네 번째"),
+                                          (9, "열 번째"), (10, "11번째"), (63, "64번째")])
+def test_korean_counts_positions_from_one_in_words(index, words):
+    assert position(index, "ko") == words
+
+
+def test_english_keeps_the_index_numpy_uses():
+    assert [position(i, "en") for i in (0, 1, 10)] == ["0", "1", "10"]
+
+
+def feature_cell_result(plan):
+    """self_attention's output: rows are words, columns are features (no words)."""
+    result = result_for(plan, "self_attention", divide_by_dk)
+    page = next(c for c in result.cases if c.case == "page" and not c.passed)
+    assert not page.detail["cell"]["column_is_word"]
+    return result, page.detail["cell"]
+
+
+def test_a_feature_column_reads_as_an_ordinal_in_korean(plan):
+    result, cell = feature_cell_result(plan)
+    text = step_feedback(result, "ko")
+    worst = text.split("\n")[line_of(text, "ko", "text", "worst_cell")]
+    assert f"('{cell['row']}' 행, {position(cell['index'][1], 'ko')} 열)" in worst, worst
+    assert "번 열" not in worst
+
+
+def test_a_feature_column_keeps_its_index_in_english(plan):
+    result, cell = feature_cell_result(plan)
+    text = step_feedback(result, "en")
+    worst = text.split("\n")[line_of(text, "en", "text", "worst_cell")]
+    assert f"row '{cell['row']}', column {cell['index'][1]} " in worst, worst
+
+
+def test_a_word_cell_reads_row_then_column_in_korean(plan):
+    text = step_feedback(result_for(plan, "softmax", column_softmax), "ko")
+    worst = text.split("\n")[line_of(text, "ko", "text", "worst_cell")]
+    assert re.search(r"\('[^']+' 행, '[^']+' 열\)", worst), worst
+
+
+NOTEBOOK_NOTES = [{"code": "syntax_error", "filename": "<cell 8>", "line": 1, "message": "expected ':'"},
+                  {"code": "load_error", "filename": "<cell 9>", "line": 7, "type": "NameError",
+                   "message": "name 'x' is not defined"}]
+
+
+def test_notebook_places_name_the_cell_in_korean_words():
+    syntax, error = load_notes(NOTEBOOK_NOTES, "ko")
+    assert syntax.startswith("8번째 셀 1번째 줄: ") and error.startswith("9번째 셀 7번째 줄: ")
+    assert "<cell" not in syntax + error and "문장" not in error
+
+
+def test_notebook_places_stay_as_they_were_in_english():
+    syntax, error = load_notes(NOTEBOOK_NOTES, "en")
+    assert syntax.startswith("<cell 8> line 1: ") and error.startswith("<cell 9> line 7: ")
+
+
+@pytest.mark.parametrize("lang, place", [("ko", "5번째 셀 3번째 줄"), ("en", "<cell 5> line 3")])
+def test_an_error_in_a_notebook_cell_names_the_cell(plan, lang, place):
+    error = {"type": "ValueError", "message": "bad", "frames": [["<cell 5>", 3, "mix", "return V.T"]]}
+    text = step_feedback(result_for(plan, "mix", lambda p: CallOutcome("raised", error=error)), lang)
+    assert place in text.split("\n")[line_of(text, lang, "text", "error_line")]
+
+
+def test_a_file_named_like_a_cell_but_not_one_keeps_its_name():
+    (note,) = load_notes([{"code": "load_timeout", "filename": "<cell 8>.py", "line": 2}], "ko")
+    assert note.startswith("<cell 8>.py 2번째 줄: ")
+
+
+# Dict answers --------------------------------------------------------------------------
+
+def without_first_word(probe):
+    weights, words = probe.args
+    best = {word: words[j] for word, j in zip(words, np.asarray(weights).argmax(axis=1))}
+    return returned(probe, {word: other for word, other in best.items() if word != words[0]})
+
+
+def first_word_to_none(probe):
+    weights, words = probe.args
+    best = {word: words[j] for word, j in zip(words, np.asarray(weights).argmax(axis=1))}
+    return returned(probe, {**best, words[0]: None})
+
+
+@pytest.mark.parametrize("lang, says", [("ko", "내 사전에 '나는' 키가 없습니다"), ("en", "'나는' is missing")])
+def test_a_missing_key_is_called_missing_not_none(plan, lang, says):
+    text = step_feedback(result_for(plan, "most_attended", without_first_word), lang)
+    first = [line for line in text.split("\n") if says in line]
+    assert first and "None" not in first[0], text
+
+
+@pytest.mark.parametrize("lang, says", [("ko", "'나는' → 내 값 None"), ("en", "'나는' → got None")])
+def test_a_key_present_with_none_shows_its_none(plan, lang, says):
+    text = step_feedback(result_for(plan, "most_attended", first_word_to_none), lang)
+    assert says in text, text
+
+
+# Several mistakes in one step ---------------------------------------------------------------
+
+def column_softmax_without_max(probe):
+    (x,) = probe.args
+    with np.errstate(all="ignore"):
+        e = np.exp(x)
+        return returned(probe, e / e.sum(axis=0, keepdims=True))
+
+
+def test_a_second_cause_in_korean_says_it_comes_from_other_tests(plan):
+    result = result_for(plan, "softmax", column_softmax_without_max)
+    assert result.mistakes == ["wrong_axis", "unstable"]
+    lines = step_feedback(result, "ko").split("\n")
+    assert [line.split(":")[0].strip() for line in lines if "짐작되는 원인:" in line] == [
+        "짐작되는 원인", "다른 테스트에서 짐작되는 원인"]
+
+
+def test_a_second_cause_in_english_is_worded_as_before(plan):
+    lines = step_feedback(result_for(plan, "softmax", column_softmax_without_max), "en").split("\n")
+    assert sum(line.strip().startswith("Likely cause: ") for line in lines) == 2
+
+
+@pytest.mark.parametrize("lang, separator", [("ko", " / "), ("en", ", ")])
+def test_hidden_titles_are_listed_with_the_languages_separator(plan, lang, separator):
+    result = result_for(plan, "mix", wrong_on_hidden)
+    say = catalog(lang)["title"]
+    text = step_feedback(result, lang)
+    summary = text.split("\n")[line_of(text, lang, "text", "hidden_summary")]
+    titles = [say[code] for code in ("exception", "hardcoded")]
+    assert separator.join(titles) in summary or separator.join(reversed(titles)) in summary, summary

@@ -36,7 +36,7 @@ WORDS = {
     "ko": {"title": "셀프 어텐션 실습 — 반 전체 채점 보고서", "summary": "요약", "students": "학생",
            "files": "받은 파일", "graded": "채점", "broken": "읽을 수 없는 파일", "errors": "채점 오류",
            "superseded": "새 파일로 대체된 파일", "ignored": "제외한 파일",
-           "merged": "이름이 다른 학생인데 같은 ID 로 합쳐진 파일 (grades.csv 의 merged 행을 확인하십시오)",
+           "merged": "이름이 다른 학생인데 같은 ID로 합쳐진 파일(grades.csv의 merged 행을 확인하십시오)",
            "mean": "평균", "median": "중앙값", "full": "만점", "histogram": "점수 분포", "pass_rate": "단계별 통과율", "mistakes": "단계별 흔한 실수",
            "step": "단계", "mistake": "실수", "meaning": "뜻", "count": "학생 수", "share": "비율",
            "table": "전체 표", "chosen": "채점한 파일", "older": "대체된 파일", "none": "없음",
@@ -207,7 +207,7 @@ COLUMN_WORDS = {
 CAPTIONS = {
     "ko": {"histogram": "가로축: 총점 (k: k점 이상 k+1점 미만), 세로축: 학생 수",
            "pass_rate": "가로축: 단계, 세로축: 모든 테스트를 통과한 학생의 비율 (%)",
-           "sort": "열 제목을 누르면 그 열로 정렬합니다. ID 를 누르면 그 학생의 피드백이 열립니다.",
+           "sort": "열 제목을 누르면 그 열로 정렬합니다. ID를 누르면 그 학생의 피드백이 열립니다.",
            "late_yes": "지각"},
     "en": {"histogram": "Horizontal: total (k: from k to below k + 1); vertical: students",
            "pass_rate": "Horizontal: step; vertical: share of students who passed every test (%)",

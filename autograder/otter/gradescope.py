@@ -48,8 +48,8 @@ def main(argv=None):
 
 
 GRADER_BROKEN = {"score": 0, "stdout_visibility": "hidden",
-                 "output": "채점기가 이 제출물을 채점하지 못했습니다. 학생의 잘못이 아니니 조교에게 다시 채점을 "
-                           "요청하세요.\nThe grader could not grade this submission. This is not your fault: "
+                 "output": "채점기가 이 제출물을 채점하지 못했습니다. 학생의 잘못이 아니니 조교에게 다시 채점해 달라고 "
+                           "요청하십시오.\nThe grader could not grade this submission. This is not your fault: "
                            "ask your TA to grade it again.",
                  "tests": [{"name": "Autograder error", "status": "failed", "visibility": "visible",
                             "output": "see the autograder's output (visible to instructors)"}]}

@@ -29,12 +29,12 @@ def build_parser():
         prog="python -m attention_check",
         description="셀프 어텐션 실습의 공개 테스트로 제출 파일을 단계별로 검사합니다.")
     parser.add_argument("submission", help="검사할 .py 또는 .ipynb 파일")
-    parser.add_argument("--lang", choices=("ko", "en"), default="ko", help="피드백 언어 (기본 ko)")
-    parser.add_argument("--json", action="store_true", help="JSON 객체 하나로 출력")
+    parser.add_argument("--lang", choices=("ko", "en"), default="ko", help="피드백 언어(기본: ko)")
+    parser.add_argument("--json", action="store_true", help="결과를 JSON 객체 하나로 출력")
     parser.add_argument("--step", action="append", choices=steps.FUNCTION_NAMES, default=None,
-                        help="이 단계만 검사 (여러 번 쓸 수 있음, 기본은 모든 단계)")
+                        help="이 단계만 검사(여러 번 쓸 수 있음. 기본: 모든 단계)")
     parser.add_argument("--timeout", type=float, default=10.0, metavar="S",
-                        help="단계마다 함수 한 번 호출에 줄 시간(초, 기본 10)")
+                        help="함수를 한 번 호출할 때 기다릴 시간(초, 기본: 10)")
     return parser
 
 
@@ -47,7 +47,7 @@ def main(argv=None):
         print(f"attention_check: 파일이 없습니다: {args.submission}", file=sys.stderr)
         return EXIT_CANNOT_RUN
     if args.timeout <= 0:
-        print("attention_check: --timeout 은 0 보다 커야 합니다", file=sys.stderr)
+        print("attention_check: --timeout은 0보다 커야 합니다.", file=sys.stderr)
         return EXIT_CANNOT_RUN
     if os.environ.get(_CHILD) != "1":
         return _in_child(argv if argv is not None else sys.argv[1:])
@@ -73,8 +73,8 @@ def _in_child(argv):
     sys.stdout.flush()
     if done.returncode in (EXIT_ALL_PASSED, EXIT_LOST_POINTS, EXIT_CANNOT_RUN):
         return done.returncode
-    print(f"attention_check: 검사 도중 제출 파일이 프로세스를 끝냈습니다 (종료 코드 {done.returncode}). "
-          "os._exit 나 무한 재귀 같은 코드가 있는지 확인하세요.", file=sys.stderr)
+    print(f"attention_check: 검사 도중 제출 파일이 프로세스를 종료시켰습니다(종료 코드 {done.returncode}). "
+          "os._exit나 무한 재귀 같은 코드가 있는지 확인하십시오.", file=sys.stderr)
     return EXIT_CANNOT_RUN
 
 
