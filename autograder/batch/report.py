@@ -214,6 +214,7 @@ CAPTIONS = {
            "sort": "Click a column header to sort by it. Click an ID to open that student's feedback.",
            "late_yes": "late"},
 }
+WRAPPED_COLUMNS = ("file", "status")
 NUMERIC_COLUMNS = ("total", "raw_total", "late_penalty", *STEP_NAMES)
 TRUE_TEXTS = {"true", "yes", "1", "late", "y"}
 
@@ -227,7 +228,8 @@ STYLE = (":root{font-family:" + FONT_STACK + "}"
          "table{border-collapse:collapse;margin:.5rem 0}th,td{border:1px solid #ccc;padding:.2rem .5rem;"
          "text-align:left;vertical-align:top}th{white-space:nowrap}"
          "td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
-         "table.grades td{max-width:24rem;overflow-wrap:anywhere}table.grades thead th{position:sticky;top:0;background:#f6f8fa}"
+         "table.grades td{white-space:nowrap}"
+         "table.grades td.wrap{white-space:normal;min-width:12rem;max-width:24rem;overflow-wrap:anywhere}table.grades thead th{position:sticky;top:0;background:#f6f8fa}"
          "th button{font:inherit;font-weight:bold;border:0;background:none;padding:0;cursor:pointer;"
          "text-align:left;color:inherit}"
          "th[aria-sort=ascending] button::after{content:' \\25B2'}"
@@ -378,7 +380,8 @@ def _grades_cell(column, value, linked, label):
     if column == "id" and value in linked:
         target = urllib.parse.quote(f"feedback/{value}.html")
         return (f"<a href=\"{html.escape(target)}\">{text}</a>", "")
-    return (text, "")
+    # Long free text wraps in a column of readable width; ids, times and words stay on one line.
+    return (text, " class=\"wrap\"" if column in WRAPPED_COLUMNS else "")
 
 
 def _share(flags):
