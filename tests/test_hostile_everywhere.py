@@ -9,7 +9,6 @@ import csv
 import json
 import os
 import pathlib
-import re
 import shutil
 import subprocess
 import sys
@@ -21,6 +20,7 @@ from autograder.otter import build as otter_build
 from autograder.steps import STEPS
 from conftest import ROOT
 from test_hostile import EXPECTED, HOSTILE, unavailable
+from test_pytest_plugin import run_pytest, scores_in
 
 STEP_SECONDS = 2
 HONEST = {"honest_reference.py": ROOT / "solutions" / "attention.py",
@@ -134,19 +134,9 @@ def pytest_scores(submission, work):
     """{step: (score, max_score)} from the JUnit properties of `pytest --submission FILE`."""
     folder = work / submission.name.replace(".", "_")
     folder.mkdir()
-    report = folder / "report.xml"
-    process = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--submission", str(submission),
-         "--submission-timeout", str(STEP_SECONDS), f"--junitxml={report}", "-o", "junit_family=xunit1"],
-        capture_output=True, text=True, timeout=600, cwd=folder)
+    process, report = run_pytest(folder, submission, "--submission-timeout", str(STEP_SECONDS))
     assert process.returncode in (0, 1), (submission.name, process.stdout[-2000:], process.stderr[-2000:])
-    text = report.read_text(encoding="utf-8")
-    found = {}
-    for case in re.finditer(r'<testcase [^>]*name="(\w+)"[^>]*>(.*?)</testcase>', text, re.S):
-        values = dict(re.findall(r'<property name="(\w+)" value="([^"]*)"', case.group(2)))
-        if "score" in values:
-            found[case.group(1)] = (float(values["score"]), float(values["max_score"]))
-    return found
+    return scores_in(report)
 
 
 def test_no_hostile_file_gains_a_point_through_pytest(tmp_path):
