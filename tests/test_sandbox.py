@@ -177,15 +177,29 @@ def _children_of(pid):
 
 
 def _name_of(pid):
-    with open(f"/proc/{pid}/comm") as handle:
-        return handle.read().strip()
+    """The process's name; None once it is gone (the last run's child may still be exiting)."""
+    try:
+        with open(f"/proc/{pid}/comm") as handle:
+            return handle.read().strip()
+    except (ProcessLookupError, FileNotFoundError):
+        return None
+
+
+def _spares_of(zygote_pid, seconds=5):
+    """The zygote's children that are still zygotes (forked ahead, no run yet), once there are any."""
+    deadline = time.monotonic() + seconds
+    while True:
+        spares = [p for p in _children_of(zygote_pid) if _name_of(p) == "grading-zygote"]
+        if spares or time.monotonic() > deadline:
+            return spares
+        time.sleep(0.01)
 
 
 def test_the_zygote_keeps_a_spare_child_ready_and_replaces_one_killed_from_outside():
     with Zygote() as fresh:
         assert answer(fresh, "def scores():\n    return 1\n") == 1
         zygote_pid = fresh._process.pid
-        spares = [p for p in _children_of(zygote_pid) if _name_of(p) == "grading-zygote"]
+        spares = _spares_of(zygote_pid)
         assert len(spares) == 1  # forked ahead of the next request, not yet anyone's sandbox
         os.kill(spares[0], 9)
         deadline = time.monotonic() + 5
