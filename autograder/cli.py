@@ -11,17 +11,19 @@ EXIT_ALL_PASSED, EXIT_LOST_POINTS, EXIT_CANNOT_RUN = 0, 1, 2
 
 
 def build_parser():
-    parser = argparse.ArgumentParser(prog="autograder", description="Grades the self-attention lab.")
+    parser = argparse.ArgumentParser(prog="autograder", description="Grades the course's labs, step by step.")
     parser.add_argument("--version", action="version", version=f"autograder {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
     check = commands.add_parser("check", help="grade one .py or .ipynb submission, step by step")
+    _add_lab_flag(check)
     check.add_argument("submission", help="path to the student's .py, .ipynb or Otter export .zip file")
     check.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     check.add_argument("--lang", choices=("ko", "en"), default="ko", help="feedback language (default ko)")
     _add_limit_flags(check)
 
     grade = commands.add_parser("grade", help="grade a whole class: a folder or an LMS .zip export")
+    _add_lab_flag(grade)
     grade.add_argument("submissions", help="folder (searched recursively) or .zip of submissions")
     grade.add_argument("--out", required=True, help="folder for grades.csv, feedback/, results/, report.html")
     grade.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel graders (default: cores)")
@@ -41,6 +43,7 @@ def build_parser():
     _add_limit_flags(grade)
 
     export = commands.add_parser("export", help="fill the grade sheet downloaded from the LMS with a run's grades")
+    _add_lab_flag(export)
     export.add_argument("lms", choices=("canvas", "moodle", "blackboard"), help="which LMS wrote the sheet")
     export.add_argument("graded", metavar="GRADED_DIR", help="the --out folder of `autograder grade`")
     export.add_argument("--sheet", required=True, help="the grade sheet as downloaded from the LMS")
@@ -53,6 +56,7 @@ def build_parser():
                         help="exit 0 even when graded students are missing from the sheet")
 
     build = commands.add_parser("build", help="build the student half and the Otter autograder zip")
+    _add_lab_flag(build)
     build.add_argument("--out", required=True, help="folder to write student/ and autograder/ into")
     build.add_argument("--lang", choices=("ko", "en"), default="ko", help="feedback language (default ko)")
     build.add_argument("--timeout", type=float, default=10.0, metavar="S",
@@ -68,6 +72,21 @@ def build_parser():
     build.add_argument("--setup-script", metavar="FILE",
                        help="shell commands setup.sh runs before pip (e.g. apt-get install ...)")
     return parser
+
+
+def _add_lab_flag(parser):
+    parser.add_argument("--lab", default=None, metavar="NAME",
+                        help="which lab (default: the only one installed, else the one the files are for)")
+
+
+def choose_lab(args, datas=()):
+    """The Lab of `--lab`, or the one to default to; exit 2 with the reason when there is none."""
+    from .registry import LabNotFound, choose
+
+    try:
+        return choose(args.lab, datas)
+    except LabNotFound as error:
+        raise SystemExit(f"autograder: {error}")
 
 
 def _add_limit_flags(parser):
@@ -164,24 +183,25 @@ def run_check(args):
         return EXIT_CANNOT_RUN
     from .sandbox.runner import Zygote
 
-    limits = limits_from(args)
     zygote = Zygote()
     try:
         zygote.start(launched)
-        from .grading import SandboxError, grade_bytes
+        limits = limits_from(args)
+        lab = choose_lab(args, [data])
+        from .grading import Plan, SandboxError, grade_bytes
         from .render import as_dict, as_text, json_text, printable
 
         try:
-            result = grade_bytes(args.submission, data, zygote, limits)
+            result = grade_bytes(args.submission, data, zygote, Plan.build(lab), limits)
         except SandboxError as error:
             print(f"autograder: {error}; nothing was graded (try --no-sandbox to diagnose)", file=sys.stderr)
             return EXIT_CANNOT_RUN
     finally:
         zygote.stop()
     if args.json:
-        print(json_text(as_dict(result, args.lang), indent=2))
+        print(json_text(as_dict(result, lab, args.lang), indent=2))
     else:
-        print(printable(as_text(result, args.lang)), end="")
+        print(printable(as_text(result, lab, args.lang)), end="")
     return EXIT_ALL_PASSED if result.all_passed else EXIT_LOST_POINTS
 
 

@@ -1,6 +1,6 @@
 """What a step is, as plain data: shared by the grading engine and the students' public checks.
 
-Nothing here computes an answer; autograder.steps fills these in for the lab.
+Nothing here computes an answer; each lab's package fills these in for its steps.
 """
 from dataclasses import dataclass, field
 
@@ -29,6 +29,15 @@ class Mistake:
 
 
 @dataclass(frozen=True)
+class ErrorMistake:
+    """A known mistake told by the error it raises: `matches(probe, error)` with the error as
+    plain data ({"type": ..., "message": ...})."""
+
+    code: str
+    matches: object  # Callable[[Probe, dict], bool]
+
+
+@dataclass(frozen=True)
 class Step:
     name: str
     points: float
@@ -39,8 +48,21 @@ class Step:
     # Graded with the other steps replaced by the reference's (for the composed function).
     needs_helpers: bool = False
     hint: str = "generic"  # key of the hint in the message catalogs
+    error_mistakes: tuple = ()  # ErrorMistake: known mistakes that raise instead of returning
     # Callable[[Step, Case, Trace], list[Probe]]; only the engine, which has the reference, sets it.
     make_probes: object = field(default=None, repr=False, compare=False)
 
     def probes(self, case, trace):
         return self.make_probes(self, case, trace)
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One call of a step's function on one case, with the values it must return."""
+
+    step: Step
+    case: object
+    trace: object
+    args: tuple
+    expected: tuple  # one entry per Output
+    label: str = ""  # tells apart several calls on one case (e.g. "1-D")

@@ -2,26 +2,30 @@
 from dataclasses import dataclass
 from functools import cached_property
 
-from . import reference
-from .cases import public_cases
+from .helpers import HelperAnswers
 from .judge import StepResult, SubmissionResult, CaseResult, judge_step
 from .sandbox import codec
 from .sandbox.runner import Call, Limits, run
-from .steps import STEPS
 from .submission import read_submission
 
 
 @dataclass(frozen=True)
 class Plan:
-    """Every probe of every step, built once from the cases and the reference."""
+    """Every probe of every step of a lab, built once from its cases and its reference."""
 
+    lab: object
     probes: dict  # step name -> [Probe]
 
     @classmethod
-    def build(cls, cases=None, steps=STEPS):
-        cases = all_cases() if cases is None else cases
-        traces = [(case, reference.trace(case)) for case in cases]
-        return cls({step.name: [p for case, t in traces for p in step.probes(case, t)] for step in steps})
+    def build(cls, lab, cases=None):
+        """The plan on `cases`, by default the lab's public cases then its hidden ones."""
+        cases = lab.all_cases() if cases is None else cases
+        traces = [(case, lab.trace(case)) for case in cases]
+        return cls(lab, {step.name: [p for case, t in traces for p in step.probes(case, t)] for step in lab.steps})
+
+    @cached_property
+    def helper_answers(self):
+        return HelperAnswers(self.lab.helpers() if self.lab.helpers else {})
 
     @cached_property
     def calls(self):
@@ -31,10 +35,10 @@ class Plan:
         functions itself (helper requests): the child never holds reference code, and by the
         time it may ask for the other steps' values it has answered every other step.
         """
-        ordered = sorted(STEPS, key=lambda step: step.needs_helpers)
+        ordered = sorted(self.lab.steps, key=lambda step: step.needs_helpers)
         calls, probe_of = [], {}
         for step in ordered:
-            helpers = reference_helpers(step)
+            helpers = reference_helpers(self.lab, step)
             for probe in self.probes[step.name]:
                 args = tuple(codec.encode(a) for a in probe.args)
                 call = Call(len(calls), step.name, step.name, args, helpers, answer_bytes(args, probe.expected))
@@ -45,7 +49,7 @@ class Plan:
     @cached_property
     def call_ids(self):
         calls, _ = self.calls
-        return {step.name: [c.id for c in calls if c.step == step.name] for step in STEPS}
+        return {step.name: [c.id for c in calls if c.step == step.name] for step in self.lab.steps}
 
     @cached_property
     def _verdicts(self):
@@ -63,7 +67,8 @@ class Plan:
         if key is not None and key in self._verdicts:
             return self._verdicts[key]
         _, probe_of = self.calls
-        result = judge_step(step, [probe_of[i] for i in self.call_ids[step.name]], outcomes, *facts)
+        result = judge_step(step, [probe_of[i] for i in self.call_ids[step.name]], outcomes, *facts,
+                            page=self.lab.page_case)
         if key is not None:
             if len(self._verdicts) >= MAX_VERDICTS:
                 self._verdicts.clear()  # memory stays bounded; the common answers come back first
@@ -77,14 +82,14 @@ ANSWER_SLACK = 16  # a right answer written as lists of numbers takes about 3 ti
 ANSWER_FLOOR = 64 * 1024
 
 
-def reference_helpers(step):
+def reference_helpers(lab, step):
     """The step functions the grader answers with the reference's while `step` runs.
 
     Every other step for a composed step, so that it is graded on its own; none otherwise.
     """
     if not step.needs_helpers:
         return ()
-    return tuple(other.name for other in STEPS if other.name != step.name)
+    return tuple(other.name for other in lab.steps if other.name != step.name)
 
 
 def answer_bytes(encoded_args, expected):
@@ -95,45 +100,38 @@ def answer_bytes(encoded_args, expected):
     return ANSWER_FLOOR + ANSWER_SLACK * size
 
 
-def all_cases():
-    """Public cases, then the hidden ones (the grader's copy always ships with them)."""
-    from .hidden import hidden_cases
-
-    return public_cases() + hidden_cases()
-
-
 class SandboxError(RuntimeError):
     """The sandbox failed before any student code ran; the submission cannot be graded now."""
 
 
-def grade_file(path, zygote, limits=Limits(), plan=None, display_name=None):
+def grade_file(path, zygote, plan, limits=Limits(), display_name=None):
     """Read and grade one file; unreadable files are graded as broken, never raised."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as error:
-        return broken(display_name or str(path), "unreadable", error.strerror or str(error))
-    return grade_bytes(display_name or str(path), data, zygote, limits, plan)
+        return broken(plan.lab, display_name or str(path), "unreadable", error.strerror or str(error))
+    return grade_bytes(display_name or str(path), data, zygote, plan, limits)
 
 
-def grade_bytes(name, data, zygote, limits=Limits(), plan=None):
+def grade_bytes(name, data, zygote, plan, limits=Limits()):
+    lab = plan.lab
     submission = read_submission(name, data)
     if submission.problem:
-        return broken(name, submission.problem, submission.problem_detail)
-    plan = plan or Plan.build()
+        return broken(lab, name, submission.problem, submission.problem_detail)
     calls, _ = plan.calls
-    outcome = run(zygote, submission.cells, calls, limits, reference.answer_helper)
+    outcome = run(zygote, submission.cells, calls, limits, plan.helper_answers)
     if any(event.get("ev") == "sandbox_failed" for event in outcome.load_events):
         # The child died before running a line of the submission: the grader's fault, not the student's.
         raise SandboxError("the sandbox could not start a process to run the submission in")
     notes = [_note(event, submission) for event in outcome.load_events]
     steps = []
-    for step in STEPS:
+    for step in lab.steps:
         ids = plan.call_ids[step.name]
         outcomes = [outcome.calls.get(i) for i in ids]
         # Whether the function is a stub matters only for a call that returned None.
         stub = any(o is not None and o.kind == "returned" and o.value is None for o in outcomes) \
-            and step.name in submission.stubs
+            and step.name in submission.stubs(lab.function_names)
         facts = (outcome.names.get(step.name, "absent"), stub, _syntax_error_near(step.name, notes, submission))
         result = plan.verdict(step, facts, outcomes)
         if result.status == "timeout":
@@ -142,12 +140,14 @@ def grade_bytes(name, data, zygote, limits=Limits(), plan=None):
     return SubmissionResult(name, steps, notes)
 
 
-def broken(name, problem, detail=""):
-    """A submission that could not be read: every step errors with the same cause."""
-    steps = [StepResult(step.name, 0.0, step.points, "error", [problem],
-                        [CaseResult("page", False, "", False, problem)], step.page_step)
-             for step in STEPS]
-    return SubmissionResult(name, steps, [{"code": "problem", "problem": problem, "detail": detail}])
+def broken(lab, name, code, detail=None):
+    """Every step errors with one cause: a file that could not be read (`detail` says why, and a
+    load note carries it), or a run that ended the sandbox or the grader ("crashed", "not_run")."""
+    steps = [StepResult(step.name, 0.0, step.points, "error", [code],
+                        [CaseResult(lab.page_case, False, "", False, code)], step.page_step)
+             for step in lab.steps]
+    notes = [] if detail is None else [{"code": "problem", "problem": code, "detail": detail}]
+    return SubmissionResult(name, steps, notes)
 
 
 def _note(event, submission):

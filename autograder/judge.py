@@ -15,7 +15,7 @@ RTOL = 1e-4  # loose enough for float32 work, tight enough for every mistake in 
 ATOL = 1e-6
 PREVIEW = 6  # rows and columns shown of an array at most
 # Codes that say the function did not return a value at all.
-RAISED = {"exception", "crashed", "missing_transpose", "not_implemented", "not_run"}
+RAISED = {"exception", "crashed", "not_implemented", "not_run"}
 # Codes that only say "wrong" without naming why: the hardcoded rule may explain them.
 UNEXPLAINED = {"wrong_values", "wrong_shape"}
 
@@ -63,8 +63,11 @@ class SubmissionResult:
         return all(s.status == "passed" for s in self.steps)
 
 
-def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False):
-    """Verdict for one step from its probes and what each call did (None: never called)."""
+def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False, page="page"):
+    """Verdict for one step from its probes and what each call did (None: never called).
+
+    `page` names the case whose numbers the lab page prints (answers fitted to it are told apart).
+    """
     if defined != "function":
         mistakes = ["missing"] + (["syntax_error"] if syntax_suspect else [])
         cases = [CaseResult(p.case.name, p.case.hidden, p.label, False, "missing") for p in probes]
@@ -72,8 +75,8 @@ def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False):
                           {"defined_as": defined})
     cases = [judge_call(p, o, is_stub) for p, o in zip(probes, outcomes)]
     _choose_explanations(step, probes, cases)
-    _mark_hardcoded(probes, cases)
-    return StepResult(step.name, step_score(step.points, cases), step.points, _status(cases),
+    _mark_hardcoded(probes, cases, page)
+    return StepResult(step.name, step_score(step.points, cases), step.points, _status(step, cases),
                       _mistakes(cases), cases, step.page_step)
 
 
@@ -99,7 +102,7 @@ def _mistakes(cases):
     return mistakes
 
 
-def _status(cases):
+def _status(step, cases):
     failing = [c for c in cases if not c.passed]
     if not failing:
         return "passed"
@@ -109,7 +112,7 @@ def _status(cases):
     only_stubs = "not_implemented" in codes and codes <= {"not_implemented", "not_run"}
     if only_stubs and not any(c.passed for c in cases):
         return "not_implemented"
-    if codes & RAISED:
+    if codes & (RAISED | {m.code for m in step.error_mistakes}):
         return "error"
     return "failed"
 
@@ -143,24 +146,20 @@ def _would_fail(probe, mistake):
                                         for c in candidates)
 
 
-def _mark_hardcoded(probes, cases):
+def _mark_hardcoded(probes, cases, page):
     """Right on the page's case, wrong with no better explanation on inputs of other sizes.
 
     A failure on a case of the page's own sizes alone (the large-valued hidden one) says nothing
     about fitted numbers, so it keeps its generic code.
     """
-    page = [c for c in cases if c.case == "page"]
-    if not page or not all(c.passed for c in page):
+    on_page = [c for c in cases if c.case == page]
+    if not on_page or not all(c.passed for c in on_page):
         return
-    page_sizes = next(_sizes(p.case) for p in probes if p.case.name == "page")
+    page_sizes = next(p.case.sizes() for p in probes if p.case.name == page)
     unexplained = [(p, c) for p, c in zip(probes, cases) if not c.passed and c.code in UNEXPLAINED]
-    if any(_sizes(p.case) != page_sizes for p, _ in unexplained):
+    if any(p.case.sizes() != page_sizes for p, _ in unexplained):
         for _, c in unexplained:
             c.code = "hardcoded"
-
-
-def _sizes(case):
-    return (case.X.shape, case.W_Q.shape, case.W_K.shape, case.W_V.shape)
 
 
 def judge_call(probe, outcome, is_stub):
@@ -184,32 +183,14 @@ def judge_call(probe, outcome, is_stub):
                       matched=matched, fallback=code)
 
 
-_MATMUL_SIZES = re.compile(r"size (\d+) is different from (\d+)")
-_DOT_SHAPES = re.compile(r"shapes \((\d+), ?(\d+)\) and \((\d+), ?(\d+)\) not aligned")
-
-
 def _code_for_error(probe, error):
     kind = error.get("type") if isinstance(error, dict) else None
     if kind == "NotImplementedError":
         return "not_implemented"
-    if probe.step.name == "scores" and kind == "ValueError" and _untransposed_product(probe, error):
-        return "missing_transpose"
+    for mistake in probe.step.error_mistakes:
+        if isinstance(error, dict) and mistake.matches(probe, error):
+            return mistake.code
     return "exception"
-
-
-def _untransposed_product(probe, error):
-    """numpy's own words for Q @ K (or np.dot(Q, K)) with both operands (n, d_k)."""
-    n, d_k = probe.args[0].shape
-    message = error.get("message")
-    if not isinstance(message, str):
-        return False
-    sizes = _MATMUL_SIZES.search(message)
-    if sizes and message.startswith("matmul"):
-        return tuple(map(int, sizes.groups())) == (n, d_k)
-    shapes = _DOT_SHAPES.search(message)
-    if shapes:
-        return tuple(map(int, shapes.groups())) == (n, d_k, n, d_k)
-    return False
 
 
 def check_value(probe, value):

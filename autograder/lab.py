@@ -1,35 +1,105 @@
-"""Facts of the lab page: the sentence, the word vectors, the seeded weights, the printed values."""
+"""What the engine is handed: a lab, as data. The engine imports no lab; it renders what a Lab declares.
+
+A lab package (see labs/) builds one `Lab` and names it in the "autograder.labs" entry-point
+group; `autograder.registry` finds it by name. The students' check kit builds a public `Lab` from
+data (no trace, no helpers, no hidden cases) and renders it with the same code.
+"""
+import tomllib
+from dataclasses import dataclass
+from functools import cached_property
+from importlib import resources
+
 import numpy as np
 
-WORDS = ("나는", "사과를", "먹었다")
 
-X = np.array([[1, 0, 1, 0],
-              [0, 2, 0, 1],
-              [1, 1, 0, 2]], dtype=float)
+@dataclass(frozen=True, eq=False)
+class Case:
+    """One input the steps are graded on: its name, the words labelling rows and columns, and
+    the lab's named input arrays (read as attributes: `case.X`)."""
 
-PAGE_SEED = 0
+    name: str
+    words: tuple
+    inputs: dict
+    hidden: bool = False
+
+    def __getattr__(self, key):
+        inputs = self.__dict__.get("inputs")
+        if inputs is not None and key in inputs:
+            return inputs[key]
+        raise AttributeError(key)
+
+    def sizes(self):
+        """The shapes of the case's arrays: two cases of one size can only tell apart fitted values."""
+        return tuple((key, np.shape(value)) for key, value in self.inputs.items())
+
+    def shapes_text(self):
+        """'X (5, 6), W_Q (6, 3), …': what a student may know of a hidden case (never its values)."""
+        return ", ".join(f"{key} {tuple(np.shape(v))}" for key, v in self.inputs.items()
+                         if isinstance(v, np.ndarray))
 
 
-def page_weights(seed=PAGE_SEED, d_model=4, d_k=4):
-    """W_Q, W_K, W_V drawn in that order from numpy's legacy global generator, as on the page."""
-    state = np.random.get_state()
-    try:
-        np.random.seed(seed)
-        return tuple(np.round(np.random.randn(d_model, d_k) * 0.5, 1) for _ in range(3))
-    finally:
-        np.random.set_state(state)
+def _nothing():
+    return ()
 
 
-# Every number the page prints, with the number of decimals it prints them to.
-PRINTED = {
-    "Q": (2, [[0.8, 0.4, 0.6, 1.8], [2.2, -0.9, 1.2, 0.0], [2.6, -0.1, 1.4, 1.4]]),
-    "K": (2, [[1.8, -0.8, 0.2, -0.5], [-1.8, 1.3, 0.9, -0.6], [1.0, 1.6, 0.8, -0.4]]),
-    "scores": (2, [[0.34, -1.46, 1.20], [4.92, -4.05, 1.72], [4.34, -4.39, 3.00]]),
-    "weights": (3, [[0.340, 0.138, 0.522], [0.824, 0.009, 0.166], [0.656, 0.008, 0.336]]),
-    "row_sums": (3, [1.0, 1.0, 1.0]),
-    "output": (2, [[-0.39, -0.86, -1.35, 0.74], [-0.80, -1.53, -1.18, 1.02],
-                   [-0.72, -1.38, -1.27, 0.96]]),
-}
-PRINTED_MOST_ATTENDED = {"나는": "먹었다", "사과를": "나는", "먹었다": "나는"}
-# The hand computation of scores[0, 0] that the page walks through in step 3.
-HAND_SCORE = "0.8×1.8 + 0.4×-0.8 + 0.6×0.2 + 1.8×-0.5 = 0.34"
+@dataclass(frozen=True)
+class Lab:
+    """Everything the engine needs to know about one lab."""
+
+    name: str  # what `--lab` takes
+    titles: dict  # {"ko": ..., "en": ...}, for report and feedback headings
+    steps: tuple  # declaration.Step, in the order the students meet them
+    public_cases: object  # () -> [Case]; the first is the page's
+    hidden_cases: object = _nothing  # () -> [Case]; absent from the students' kit
+    trace: object = None  # Case -> the reference's intermediate values (grader only)
+    helpers: object = None  # () -> {step name: reference function}, answering composed steps
+    hint_facts: object = dict  # () -> {name: text}: the page's numbers hints may quote
+    catalog_package: str = None  # package holding locale/ko.toml and locale/en.toml
+    catalog_tables: dict = None  # {lang: table}, instead of a package (the students' kit)
+    notebook: str = ""  # the file students submit, e.g. "self_attention_lab.ipynb"
+    script: str = ""  # its .py twin
+    assignment_package: str = None  # package holding the notebook and its twin
+    page_case: str = "page"  # the case whose numbers the lab page prints
+    version_files: tuple = ()  # (package, file) pairs whose bytes version the grades
+
+    @cached_property
+    def steps_by_name(self):
+        return {step.name: step for step in self.steps}
+
+    @cached_property
+    def function_names(self):
+        return tuple(step.name for step in self.steps)
+
+    @cached_property
+    def total_points(self):
+        return sum(step.points for step in self.steps)
+
+    def title(self, lang):
+        return self.titles.get(lang) or self.titles.get("en") or self.name
+
+    def all_cases(self):
+        return list(self.public_cases()) + list(self.hidden_cases())
+
+    def catalog(self, lang):
+        """The lab's own messages in `lang` (the engine's general ones are merged by render)."""
+        if self.catalog_tables is not None:
+            return self.catalog_tables.get(lang, {})
+        if self.catalog_package is None:
+            return {}
+        return _catalog(self.catalog_package, lang)
+
+    def assignment_file(self, name):
+        """A file of the lab's assignment folder (the notebook or its twin), as a Traversable."""
+        return resources.files(self.assignment_package).joinpath(name)
+
+
+_tables = {}
+
+
+def _catalog(package, lang):
+    key = (package, lang)
+    if key not in _tables:
+        folder = resources.files(package).joinpath("locale")
+        path = folder.joinpath(f"{lang}.toml")
+        _tables[key] = tomllib.loads(path.read_text("utf-8")) if path.is_file() else {}
+    return _tables[key]

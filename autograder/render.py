@@ -4,17 +4,24 @@ import tomllib
 from functools import lru_cache
 from importlib import resources
 
-from . import lab
-from .steps import STEPS_BY_NAME
-
 LANGUAGES = ("ko", "en")
 
 
 @lru_cache(maxsize=None)
-def catalog(lang):
+def engine_catalog(lang):
+    """The engine's general messages in `lang`: statuses, layout, load problems, generic codes."""
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
     return tomllib.loads(resources.files(__package__ + ".locale").joinpath(f"{lang}.toml").read_text("utf-8"))
+
+
+def catalog(lang, lab=None):
+    """The engine's messages with the lab's own added; a key the lab also has takes the lab's text."""
+    table = {section: dict(keys) for section, keys in engine_catalog(lang).items()}
+    if lab is not None:
+        for section, keys in lab.catalog(lang).items():
+            table.setdefault(section, {}).update(keys)
+    return table
 
 
 # Characters a terminal, an editor or a browser acts on instead of showing: C0 and C1 controls
@@ -77,11 +84,14 @@ def position(index, lang):
 
 
 class Messages:
-    def __init__(self, lang):
+    def __init__(self, lang, lab=None):
         self.lang = lang
-        self.table = catalog(lang)
+        self.lab = lab
+        self.table = _merged(lang, lab)
 
     def __call__(self, section, key, **params):
+        if self.lab is not None:
+            params.setdefault("notebook", self.lab.notebook)
         safe = {name: printable(value) if isinstance(value, str) else value for name, value in params.items()}
         return self.table[section][key].format(**safe)
 
@@ -91,30 +101,20 @@ class Messages:
         return self(section, key, **params) if key in self.table[section] else code
 
 
-_rendered = {}  # (id of a step result, lang) -> (the result, its text); see step_feedback
-MAX_RENDERED = 256
+_merged_tables = {}
 
 
-def step_feedback(result, lang="ko"):
+def _merged(lang, lab):
+    key = (lang, None if lab is None else lab.name, id(lab))
+    if key not in _merged_tables:
+        _merged_tables[key] = (lab, catalog(lang, lab))  # the lab is held so its id stays its own
+    return _merged_tables[key][1]
+
+
+def step_feedback(result, lab, lang="ko"):
     """Everything a student needs about one step: verdict, first public failure in detail,
-    hidden failures by name only, then likely causes and one hint to the page.
-
-    Step results are never changed once complete, and a grader hands the same result object
-    to every submission that answered alike, so each is rendered once per language.
-    """
-    key = (id(result), lang)
-    seen = _rendered.get(key)
-    if seen is not None and seen[0] is result:
-        return seen[1]
-    text = _step_text(result, lang)
-    if len(_rendered) >= MAX_RENDERED:
-        _rendered.clear()
-    _rendered[key] = (result, text)  # holding the result keeps its id from being reused
-    return text
-
-
-def _step_text(result, lang):
-    say = Messages(lang)
+    hidden failures by name only, then likely causes and one hint to the page."""
+    say = Messages(lang, lab)
     lines = [say("text", "step_header", name=result.name, score=_points(result.score),
                  max_score=_points(result.max_score), status=say("status", result.status))]
     if result.status == "passed":
@@ -196,29 +196,13 @@ def _cause(say, result, code):
     return say.stepwise("cause", result.name, code, **params)
 
 
-def page_facts():
-    """Numbers of the lab page that hints may quote (facts, taken from autograder.lab)."""
-    decimals, weights = lab.PRINTED["weights"]
-    _, output = lab.PRINTED["output"]
-    first = weights[0]
-    return {
-        "hand": lab.HAND_SCORE,
-        "first_word": lab.WORDS[0],
-        "second_word": lab.WORDS[1],
-        "first_row": " + ".join(f"{w:.{decimals}f}" for w in first),
-        "first_row_best": lab.WORDS[first.index(max(first))],
-        "first_row_best_weight": f"{max(first):.{decimals}f}",
-        "apple_row": "[" + ", ".join(f"{v:.2f}" for v in output[1]) + "]",
-        "most_attended": ", ".join(f"'{k}' → '{v}'" for k, v in lab.PRINTED_MOST_ATTENDED.items()),
-    }
-
-
 def _hint(say, result):
     """One hint: the first mistake's own hint (for this step, else for any step), else the step's."""
-    step = STEPS_BY_NAME[result.name]
+    step = say.lab.steps_by_name[result.name]
     hints = say.table["hint"]
     keys = [key for code in result.mistakes for key in (f"{result.name}.{code}", code) if key in hints]
-    return say("hint", keys[0] if keys else step.hint, **page_facts())
+    key = keys[0] if keys else step.hint
+    return say("hint", key if key in hints else "generic", **say.lab.hint_facts())
 
 
 def _explain(say, result, case):
@@ -230,7 +214,7 @@ def _explain(say, result, case):
     if code == "mutates_input":
         return [say("text", "mutated", argument=d["argument"])]
     lines = []
-    if d.get("output") and len(STEPS_BY_NAME[result.name].outputs) > 1:
+    if d.get("output") and len(say.lab.steps_by_name[result.name].outputs) > 1:
         lines.append(say("text", "in_output", output=d["output"]))
     if "expected_count" in d:
         lines.append(say("text", "wrong_count", got=d["got"], expected_count=d["expected_count"],
@@ -319,9 +303,9 @@ def _error_lines(say, error):
     return lines
 
 
-def load_notes(notes, lang="ko"):
+def load_notes(notes, lab, lang="ko"):
     """What happened while loading the file (syntax errors, skipped statements), as lines."""
-    say = Messages(lang)
+    say = Messages(lang, lab)
     lines = []
     for note in notes:
         code = note["code"]
@@ -340,13 +324,13 @@ def load_notes(notes, lang="ko"):
     return lines
 
 
-def as_text(result, lang="ko"):
-    say = Messages(lang)
+def as_text(result, lab, lang="ko"):
+    say = Messages(lang, lab)
     parts = []
-    notes = load_notes(result.notes, lang)
+    notes = load_notes(result.notes, lab, lang)
     if notes:
         parts.append(say("text", "load_heading") + "\n" + "\n".join("  " + n for n in notes))
-    parts.extend(step_feedback(step, lang) for step in result.steps)
+    parts.extend(step_feedback(step, lab, lang) for step in result.steps)
     total = say("text", "total", score=_points(result.score), max_score=_points(result.max_score))
     if result.all_passed:
         total += "  " + say("text", "all_passed")
@@ -354,15 +338,15 @@ def as_text(result, lang="ko"):
     return "\n\n".join(parts) + "\n"
 
 
-def as_dict(result, lang="ko"):
+def as_dict(result, lab, lang="ko"):
     """The documented JSON shape of `autograder check --json`."""
-    notes = load_notes(result.notes, lang)
+    notes = load_notes(result.notes, lab, lang)
     steps = []
     for step in result.steps:
-        feedback = step_feedback(step, lang)
+        feedback = step_feedback(step, lab, lang)
         if notes and step.status != "passed":
             feedback = "\n".join(notes) + "\n" + feedback
         steps.append({"name": step.name, "score": round(step.score, 2), "max_score": float(step.max_score),
                       "status": step.status, "mistakes": list(step.mistakes), "feedback": feedback})
-    return {"submission": one_line(result.submission), "score": result.score,
+    return {"submission": one_line(result.submission), "lab": lab.name, "score": result.score,
             "max_score": float(result.max_score), "steps": steps}

@@ -7,7 +7,6 @@ import re
 import stat
 import zipfile
 from dataclasses import dataclass, field
-from functools import cached_property
 
 MAX_BYTES = 20 * 1024 * 1024
 # An Otter export holds a notebook, its log, a name file and a few attachments; more is not one.
@@ -37,10 +36,13 @@ class Submission:
     problem: str = None  # why it cannot be read at all: too_large, not_utf8, notebook_not_json, ...
     problem_detail: str = ""
 
-    @cached_property
-    def stubs(self):
-        """Step functions whose last definition is still a stub (parsed when first asked)."""
-        return find_stubs(self.cells) if self.problem is None else set()
+    def stubs(self, names):
+        """Which of the functions `names` are, at their last definition, still stubs."""
+        names = tuple(names)
+        known = self.__dict__.setdefault("_stubs", {})
+        if names not in known:
+            known[names] = find_stubs(self.cells, names) if self.problem is None else set()
+        return known[names]
 
 
 def read_submission(name, data):
@@ -232,20 +234,18 @@ def without_ipython_syntax(source):
     return "\n".join(cleaned)
 
 
-def find_stubs(cells):
-    """Names among the step functions whose last top-level definition does nothing yet.
+def find_stubs(cells, function_names):
+    """Names among `function_names` whose last top-level definition does nothing yet.
 
     Runs in the grader's process, so huge cells are only scanned, never parsed: parsing a few
     megabytes of one-line statements takes seconds and gigabytes. A stub is small; a definition
     in a huge cell counts as written.
     """
-    from .steps import FUNCTION_NAMES
-
     last = {}
     for cell in cells:
         if len(cell["source"]) > MAX_PARSED_CHARS:
             for name in _TOP_LEVEL_DEF.findall(cell["source"]):
-                if name in FUNCTION_NAMES:
+                if name in function_names:
                     last[name] = False
             continue
         try:
@@ -253,7 +253,7 @@ def find_stubs(cells):
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         for node in tree.body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in FUNCTION_NAMES:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in function_names:
                 last[node.name] = _is_stub_body(node.body)
     return {name for name, stub in last.items() if stub}
 

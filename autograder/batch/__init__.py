@@ -68,6 +68,7 @@ def _grade_class(source, args, limits, zygotes):
         os.makedirs(folder, exist_ok=True)
     remove_temporaries(folders)
     students = [s for s in everyone if s.chosen is not None]
+    lab = _lab_for(args, source, students)
     settings = {"lang": args.lang, "step_seconds": limits.step_seconds, "load_seconds": limits.load_seconds,
                 "memory_bytes": limits.memory_bytes}
     settings["late"] = {student.id: late_facts(student, args.due_time, args.policy) for student in students}
@@ -75,7 +76,7 @@ def _grade_class(source, args, limits, zygotes):
     reporter = ReportWriter(args.lang)  # loads matplotlib while the class is graded
     try:
         interrupted = _grade_all(source, students, settings, args, limits, records, resumed, reporter,
-                                 zygotes)
+                                 zygotes, lab)
         if interrupted:
             remove_temporaries(folders)
             print(f"autograder: interrupted after {len(records)} of {len(students)} students; "
@@ -83,13 +84,13 @@ def _grade_class(source, args, limits, zygotes):
             return EXIT_INTERRUPTED
         remove_temporaries(folders)  # left by a worker ended mid-write
         ordered = [records[s.id] for s in students]
-        table = grades_table([row for s in everyone for row in rows_for(s, records.get(s.id))])
+        table = grades_table([row for s in everyone for row in rows_for(s, records.get(s.id), lab)], lab)
         write_grades(os.path.join(out, "grades.csv"), table)
         report = os.path.join(out, "report.html")
-        reporter.write(report, table, ordered, args.lang)
+        reporter.write(report, table, ordered, lab, args.lang)
     finally:
         reporter.close()
-    print(printable(_summary(ordered, table, len(resumed), time.monotonic() - started, report)))
+    print(printable(_summary(ordered, table, len(resumed), time.monotonic() - started, report, lab)))
     status = EXIT_DONE
     stale = stale_outputs(out, {s.id for s in students})
     if stale:
@@ -217,10 +218,29 @@ def merged_warning(students, clashes, allowed):
     return printable("\n".join(lines))
 
 
-def _grade_all(source, students, settings, args, limits, records, resumed, reporter, zygotes):
+def _lab_for(args, source, students):
+    """The lab of --lab, else the only one, else the one the class's files are for; exit 2 if none."""
+    from ..registry import LabNotFound, choose
+
+    def datas():
+        for student in students:
+            entry = student.chosen
+            if entry.gradable and not entry.refused and entry.size <= MAX_BYTES:
+                try:
+                    yield source.read(entry)
+                except OSError:
+                    continue
+
+    try:
+        return choose(getattr(args, "lab", None), datas())
+    except LabNotFound as error:
+        raise SystemExit(f"autograder: {error}")
+
+
+def _grade_all(source, students, settings, args, limits, records, resumed, reporter, zygotes, lab):
     """Grade every student not graded already into `records`; True when interrupted."""
     out = args.out
-    pool = Pool(min(args.jobs, len(students)), limits, args.lang, out, zygotes=zygotes)
+    pool = Pool(min(args.jobs, len(students)), limits, lab, args.lang, out, zygotes=zygotes)
     progress = progress_for(len(students))
 
     def on_record(record):
@@ -230,9 +250,9 @@ def _grade_all(source, students, settings, args, limits, records, resumed, repor
 
     def tasks():
         for student in students:
-            task = _task(source, student, settings)
+            task = _task(source, student, settings, lab)
             task["late"] = settings["late"][student.id]
-            earlier = load_record(out, student.id)
+            earlier = load_record(out, student.id, lab)
             if earlier is not None and earlier.get("fingerprint") == task["key"]:
                 resumed.append(student.id)
                 on_record(earlier)
@@ -250,7 +270,7 @@ def _grade_all(source, students, settings, args, limits, records, resumed, repor
     return False
 
 
-def _task(source, student, settings):
+def _task(source, student, settings, lab):
     entry = student.chosen
     superseded = [e.path for e in student.superseded]
     data, problem = None, None
@@ -276,12 +296,12 @@ def _task(source, student, settings):
         late.pop("submitted_at")  # shown in the feedback only then: a copied file's new time regrades nothing
     own_settings = {**{k: v for k, v in settings.items() if k != "late"}, "late": late}
     return {"student": student.id, "file": entry.path, "data": data, "problem": problem,
-            "superseded": superseded, "key": fingerprint(content, entry.path, superseded, own_settings)}
+            "superseded": superseded, "key": fingerprint(content, entry.path, superseded, own_settings, lab)}
 
 
-def _summary(records, table, resumed, seconds, report):
+def _summary(records, table, resumed, seconds, report, lab):
     """One line for the terminal; the counts are report.html's (class_counts)."""
-    counts = class_counts(table, records)
+    counts = class_counts(table, records, lab)
     newly = len(records) - resumed
     mean = f"; mean {counts['mean']}/{records[0]['max_total']:g}" if records else ""
     return (f"{counts['students']} students ({counts['files']} files) in {seconds:.1f} s:"

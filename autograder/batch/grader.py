@@ -7,10 +7,8 @@ import os
 import signal
 
 from ..grading import Plan, broken, grade_bytes
-from ..judge import CaseResult, StepResult, SubmissionResult
 from ..sandbox import linux
 from ..sandbox.runner import Zygote
-from ..steps import STEPS
 from .outputs import record_of, write_outputs
 
 
@@ -18,14 +16,14 @@ def grade_task(task, zygote, limits, plan):
     """(SubmissionResult, status) for one task; never raises for anything the submission does."""
     if task["problem"]:
         problem, detail = task["problem"]
-        return broken(task["file"], problem, detail), f"broken: {problem}"
+        return broken(plan.lab, task["file"], problem, detail), f"broken: {problem}"
     if zygote.doomed():
         zygote.restart()
     starts = zygote.starts
     result = None
     for _ in range(2):  # a zygote that died for another reason gets one fresh try
         try:
-            result = grade_bytes(task["file"], task["data"], zygote, limits, plan)
+            result = grade_bytes(task["file"], task["data"], zygote, plan, limits)
             break
         except Exception:
             if zygote.starts == starts and not zygote.doomed():
@@ -34,26 +32,19 @@ def grade_task(task, zygote, limits, plan):
             starts = zygote.starts
     if result is None or zygote.starts != starts or zygote.doomed():
         zygote.restart()
-        return ended_sandbox(task["file"]), "error: ended the grading sandbox"
+        return broken(plan.lab, task["file"], "crashed"), "error: ended the grading sandbox"
     problem = next((n["problem"] for n in result.notes if n["code"] == "problem"), None)
     return result, f"broken: {problem}" if problem else "graded"
 
 
-def ended_sandbox(name, code="crashed"):
-    """Every step errors: the submission took down the process that grades it."""
-    steps = [StepResult(step.name, 0.0, step.points, "error", [code],
-                        [CaseResult("page", False, "", False, code)], step.page_step) for step in STEPS]
-    return SubmissionResult(name, steps, [])
-
-
-def finish(task, result, status, out_dir, lang):
+def finish(task, result, status, out_dir, lab, lang):
     record = record_of(result, task["student"], task["file"], task["key"], task["superseded"], status,
-                       task.get("late"))
-    write_outputs(out_dir, result, record, lang)
+                       lab, task.get("late"))
+    write_outputs(out_dir, result, record, lab, lang)
     return record
 
 
-def worker_main(connection, limits, lang, out_dir, batch_pid, inherited=(), zygote=None):
+def worker_main(connection, limits, lab, lang, out_dir, batch_pid, inherited=(), zygote=None):
     """Serve tasks from the batch until it sends None or goes away.
 
     `zygote`: one the batch started before forking this worker, to adopt; else one is started.
@@ -67,7 +58,7 @@ def worker_main(connection, limits, lang, out_dir, batch_pid, inherited=(), zygo
     # A batch killed with SIGKILL takes its workers along (and so their zygotes and children).
     linux.die_with_parent(batch_pid, 1)
     linux.name_process("grading-worker")
-    plan = Plan.build()
+    plan = Plan.build(lab)
     if zygote is None:
         zygote = Zygote()
         zygote.start()
@@ -83,10 +74,10 @@ def worker_main(connection, limits, lang, out_dir, batch_pid, inherited=(), zygo
                 return
             try:
                 result, status = grade_task(task, zygote, limits, plan)
-                record = finish(task, result, status, out_dir, lang)
+                record = finish(task, result, status, out_dir, lab, lang)
             except Exception as error:  # a fault of the grader, not of the submission
-                record = finish(task, ended_sandbox(task["file"], "not_run"),
-                                f"error: the grader failed ({type(error).__name__}: {error})"[:300], out_dir, lang)
+                record = finish(task, broken(lab, task["file"], "not_run"),
+                                f"error: the grader failed ({type(error).__name__}: {error})"[:300], out_dir, lab, lang)
             connection.send(record)
     finally:
         zygote.stop()

@@ -14,44 +14,45 @@ from importlib import resources
 from .. import __version__
 from .late import penalised
 from ..render import Messages, as_dict, as_text, json_text, one_line, printable
-from ..steps import STEPS
 
 TEMP_SUFFIX = ".partial"
 RECORD_KEY = "autograder"
 
 LABELS = {
-    "ko": {"title": "셀프 어텐션 실습 채점 결과", "file": "채점한 파일", "superseded": "더 새 파일이 있어 채점하지 않은 파일"},
-    "en": {"title": "Self-attention lab feedback", "file": "Graded file", "superseded": "Older files, not graded"},
+    "ko": {"title": "채점 결과", "file": "채점한 파일", "superseded": "더 새 파일이 있어 채점하지 않은 파일"},
+    "en": {"title": "feedback", "file": "Graded file", "superseded": "Older files, not graded"},
 }
 
 # The grading engine: any change here can change a grade, so it is part of the grader version.
-ENGINE_MODULES = ("cases", "hidden", "lab", "reference", "declaration", "steps", "judge", "grading",
-                  "submission", "render",
+ENGINE_MODULES = ("lab", "helpers", "declaration", "judge", "grading", "submission", "render",
                   "batch.outputs", "batch.grader", "batch.late")
 
 
-@lru_cache(maxsize=None)
-def grader_version():
-    """autograder's version plus a hash of every source the grades depend on."""
-    digest = hashlib.sha256()
-    package = resources.files("autograder")
-    names = [f"{m.replace('.', '/')}.py" for m in ENGINE_MODULES]
-    names += sorted(f"sandbox/{p.name}" for p in package.joinpath("sandbox").iterdir() if p.name.endswith(".py"))
-    names += sorted(f"locale/{p.name}" for p in package.joinpath("locale").iterdir() if p.name.endswith(".toml"))
-    for name in names:
-        path = package.joinpath(name)
-        if path.is_file():
-            digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
-    from solutions import attention
+def grader_version(lab):
+    """autograder's version plus a hash of every source the lab's grades depend on."""
+    return _grader_version(lab.name, tuple(lab.version_files), lab.catalog_package)
 
-    with open(attention.__file__, "rb") as handle:
-        digest.update(b"solutions/attention.py\0" + handle.read())
+
+@lru_cache(maxsize=None)
+def _grader_version(name, version_files, catalog_package):
+    digest = hashlib.sha256(name.encode() + b"\0")
+    package = resources.files("autograder")
+    files = [("autograder", f"{m.replace('.', '/')}.py") for m in ENGINE_MODULES]
+    files += sorted(("autograder", f"sandbox/{p.name}") for p in package.joinpath("sandbox").iterdir()
+                    if p.name.endswith(".py"))
+    files += [("autograder", f"locale/{lang}.toml") for lang in ("ko", "en")]
+    if catalog_package:
+        files += [(catalog_package, f"locale/{lang}.toml") for lang in ("ko", "en")]
+    for owner, relative in files + list(version_files):
+        path = resources.files(owner).joinpath(relative)
+        if path.is_file():
+            digest.update(f"{owner}/{relative}".encode() + b"\0" + path.read_bytes() + b"\0")
     return f"{__version__}+{digest.hexdigest()[:16]}"
 
 
-def fingerprint(content_hash, file, superseded, settings):
+def fingerprint(content_hash, file, superseded, settings, lab):
     """Everything a student's outputs depend on; equal fingerprints mean nothing to regrade."""
-    parts = [content_hash, grader_version(), file, *superseded, json.dumps(settings, sort_keys=True)]
+    parts = [content_hash, grader_version(lab), file, *superseded, json.dumps(settings, sort_keys=True)]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
@@ -81,7 +82,7 @@ def output_paths(out_dir, student):
             "json": os.path.join(out_dir, "results", f"{student}.json")}
 
 
-def record_of(result, student, file, key, superseded, status, late=None):
+def record_of(result, student, file, key, superseded, status, lab, late=None):
     """The plain summary of one graded submission that grades.csv and the report are built from.
 
     Step scores are kept to hundredths for display; the totals are the exact step scores summed,
@@ -91,7 +92,7 @@ def record_of(result, student, file, key, superseded, status, late=None):
     raw_total = result.score
     late = dict(late or {"late": False, "days": 0, "percent": 0.0})
     total = penalised(raw_total, late.get("percent", 0.0))
-    return {"id": student, "file": file, "fingerprint": key, "grader": grader_version(),
+    return {"id": student, "file": file, "fingerprint": key, "grader": grader_version(lab), "lab": lab.name,
             "status": status, "total": total, "raw_total": raw_total, "max_total": float(result.max_score),
             "late": late, "superseded": list(superseded),
             "steps": {s.name: {"score": round(s.score, 2), "max_score": float(s.max_score), "status": s.status,
@@ -119,23 +120,23 @@ def shown_time(iso):
     return re.sub(r"([+-]\d\d:\d\d)$", r" \1", text)
 
 
-def write_outputs(out_dir, result, record, lang):
+def write_outputs(out_dir, result, record, lab, lang):
     """Feedback first, the results file (the record of completion) last."""
     paths = output_paths(out_dir, record["id"])
-    text = as_text(result, lang)
+    text = as_text(result, lab, lang)
     late = late_text(record, lang)
     if late:
         text = text + "\n" + late + "\n"
-    write_atomic(paths["md"], feedback_markdown(record, text, lang))
-    write_atomic(paths["html"], feedback_html(record, text, lang))
-    write_atomic(paths["json"], json_text(gradescope_results(result, record, lang, late)))
+    write_atomic(paths["md"], feedback_markdown(record, text, lab, lang))
+    write_atomic(paths["html"], feedback_html(record, text, lab, lang))
+    write_atomic(paths["json"], json_text(gradescope_results(result, record, lab, lang, late)))
 
 
-def feedback_markdown(record, text, lang):
+def feedback_markdown(record, text, lab, lang):
     """The feedback as Markdown: names in code spans, the text in a fence nothing inside can close."""
     label = LABELS[lang]
     text = printable(text)
-    lines = [f"# {label['title']} — {markdown_text(record['id'])}", "", f"{label['file']}: {code_span(record['file'])}"]
+    lines = [f"# {markdown_text(lab.title(lang))} {label['title']} — {markdown_text(record['id'])}", "", f"{label['file']}: {code_span(record['file'])}"]
     if record["superseded"]:
         lines.append(f"{label['superseded']}: " + ", ".join(code_span(name) for name in record["superseded"]))
     fence = "`" * max(3, longest_backtick_run(text) + 1)
@@ -159,9 +160,9 @@ def markdown_text(value):
     return re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", one_line(value))
 
 
-def feedback_html(record, text, lang):
+def feedback_html(record, text, lab, lang):
     label = LABELS[lang]
-    title = html.escape(one_line(f"{label['title']} — {record['id']}"))
+    title = html.escape(one_line(f"{lab.title(lang)} {label['title']} — {record['id']}"))
     superseded = ""
     if record["superseded"]:
         superseded = (f"<p>{html.escape(label['superseded'])}: "
@@ -173,12 +174,12 @@ def feedback_html(record, text, lang):
             f"{superseded}<pre>{html.escape(printable(text))}</pre></body></html>\n")
 
 
-def gradescope_results(result, record, lang, late=""):
+def gradescope_results(result, record, lab, lang, late=""):
     """Gradescope's results.json: one test per step; our record rides along in extra_data.
 
     `score` is the total after any late deduction, which `output` then explains.
     """
-    data = as_dict(result, lang)
+    data = as_dict(result, lab, lang)
     tests = [{"name": step["name"], "score": step["score"], "max_score": step["max_score"],
               "output": step["feedback"], "visibility": "visible"} for step in data["steps"]]
     results = {"score": record["total"], "tests": tests, "extra_data": {RECORD_KEY: record}}
@@ -187,7 +188,7 @@ def gradescope_results(result, record, lang, late=""):
     return results
 
 
-def load_record(out_dir, student):
+def load_record(out_dir, student, lab):
     """The record of a finished earlier grading of this student, or None when any output is missing."""
     paths = output_paths(out_dir, student)
     if not (os.path.isfile(paths["md"]) and os.path.isfile(paths["html"])):
@@ -197,10 +198,10 @@ def load_record(out_dir, student):
             record = json.load(handle)["extra_data"][RECORD_KEY]
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    return record if _complete(record) else None
+    return record if _complete(record, lab) else None
 
 
-def _complete(record):
+def _complete(record, lab):
     """A record with every field grades.csv and the report read (an edited file is graded again)."""
     try:
         return (isinstance(record["id"], str) and isinstance(record["file"], str)
@@ -208,6 +209,6 @@ def _complete(record):
                 and all(isinstance(record[k], (int, float)) for k in ("total", "raw_total", "max_total"))
                 and isinstance(record["late"], dict)
                 and all(isinstance(record["steps"][s.name]["score"], (int, float))
-                        and isinstance(record["steps"][s.name]["mistakes"], list) for s in STEPS))
+                        and isinstance(record["steps"][s.name]["mistakes"], list) for s in lab.steps))
     except (KeyError, TypeError):
         return False

@@ -8,7 +8,8 @@ from collections import deque
 from multiprocessing.connection import wait
 
 from ..sandbox.runner import MAX_RESTARTS
-from .grader import ended_sandbox, finish, worker_main
+from ..grading import broken
+from .grader import finish, worker_main
 
 QUEUED_PER_WORKER = 2  # one grading, one waiting, so a worker never idles between tasks
 SLACK_SECONDS = 30
@@ -21,12 +22,12 @@ def task_budget(limits):
 
 
 class Worker:
-    def __init__(self, context, limits, lang, out_dir, others=(), zygote=None):
+    def __init__(self, context, limits, lab, lang, out_dir, others=(), zygote=None):
         self.connection, theirs = context.Pipe()
         # A forked worker holds copies of the batch's pipe ends; it closes them to see the batch go.
         inherited = [self.connection, *(other.connection for other in others)]
         self.process = context.Process(target=worker_main, daemon=True,
-                                       args=(theirs, limits, lang, out_dir, os.getpid(), inherited, zygote))
+                                       args=(theirs, limits, lab, lang, out_dir, os.getpid(), inherited, zygote))
         self.process.start()
         theirs.close()
         self.tasks = deque()
@@ -78,10 +79,10 @@ class Worker:
 class Pool:
     """`jobs` graders fed from an iterator of tasks; every task yields exactly one record."""
 
-    def __init__(self, jobs, limits, lang, out_dir, budget=None, zygotes=()):
+    def __init__(self, jobs, limits, lab, lang, out_dir, budget=None, zygotes=()):
         # fork: workers start warm with everything already imported, in milliseconds.
         self._context = multiprocessing.get_context("fork")
-        self._settings = (limits, lang, out_dir)
+        self._settings = (limits, lab, lang, out_dir)
         self._budget = task_budget(limits) if budget is None else budget
         self._jobs = max(1, jobs)
         self._workers = []
@@ -148,8 +149,8 @@ class Pool:
             self._zygotes[index].reap()  # the zygote it had adopted, if any: the new one starts its own
         if worker.tasks:
             task = worker.tasks.popleft()
-            limits, lang, out_dir = self._settings
-            on_record(finish(task, ended_sandbox(task["file"]), status, out_dir, lang))
+            limits, lab, lang, out_dir = self._settings
+            on_record(finish(task, broken(lab, task["file"], "crashed"), status, out_dir, lab, lang))
             waiting.extendleft(reversed(worker.tasks))
         others = [w for w in self._workers if w is not worker]
         self._workers[index] = Worker(self._context, *self._settings, others=others)

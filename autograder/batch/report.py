@@ -15,12 +15,9 @@ import pandas as pd
 
 from ..render import Messages, one_line, printable
 from ..sandbox import linux
-from ..steps import STEPS, TOTAL_POINTS
 from .outputs import grader_version, write_atomic
 
-STEP_NAMES = [step.name for step in STEPS]
-COLUMNS = ["id", "name", "file", "submitted_at", "late", "total", "raw_total", "late_penalty", *STEP_NAMES,
-           "status"]
+LEADING_COLUMNS = ("id", "name", "file", "submitted_at", "late", "total", "raw_total", "late_penalty")
 TEXT_COLUMNS = ("id", "name", "file", "submitted_at", "late", "status")
 TOP_MISTAKES = 5
 # Fonts with Hangul, in the order the page asks for them (Linux, macOS, Windows), then the rest
@@ -33,7 +30,7 @@ HANGUL_FONTS = ("Noto Sans CJK KR", "Noto Sans KR", "Apple SD Gothic Neo", "Malg
 HANGUL_FILE_HINT = re.compile(r"cjk|kr|korean|nanum|malgun|gothic|gulim|batang|dotum|hangul|unfonts|sourcehan", re.I)
 
 WORDS = {
-    "ko": {"title": "셀프 어텐션 실습 — 반 전체 채점 보고서", "summary": "요약", "students": "학생",
+    "ko": {"title": "반 전체 채점 보고서", "summary": "요약", "students": "학생",
            "files": "받은 파일", "graded": "채점", "broken": "읽을 수 없는 파일", "errors": "채점 오류",
            "superseded": "새 파일로 대체된 파일", "ignored": "제외한 파일",
            "merged": "이름이 다른 학생인데 같은 ID로 합쳐진 파일(grades.csv의 merged 행을 확인하십시오)",
@@ -41,7 +38,7 @@ WORDS = {
            "step": "단계", "mistake": "실수", "meaning": "뜻", "count": "학생 수", "share": "비율",
            "table": "전체 표", "chosen": "채점한 파일", "older": "대체된 파일", "none": "없음",
            "version": "채점기 버전"},
-    "en": {"title": "Self-attention lab — class report", "summary": "Summary", "students": "Students",
+    "en": {"title": "class report", "summary": "Summary", "students": "Students",
            "files": "Files received", "graded": "Graded", "broken": "Unreadable files", "errors": "Grading errors",
            "superseded": "Files superseded by newer ones", "ignored": "Files ignored",
            "merged": "Files of differently named students under one id (check the 'merged' rows)",
@@ -53,7 +50,12 @@ WORDS = {
 }
 
 
-def rows_for(student, record):
+def columns_for(lab):
+    """grades.csv's columns: who and which file, the totals, one column per step, the status."""
+    return [*LEADING_COLUMNS, *lab.function_names, "status"]
+
+
+def rows_for(student, record, lab):
     """grades.csv rows of one student: the graded file, then every other file and why it was not graded."""
     chosen = student.chosen
     rows = []
@@ -63,7 +65,8 @@ def rows_for(student, record):
         rows.append({**who, "file": record["file"], "submitted_at": student.submitted_at,
                      "late": "yes" if late.get("late") else "no", "total": record["total"],
                      "raw_total": record.get("raw_total", record["total"]), "late_penalty": late.get("percent", 0.0),
-                     **{name: record["steps"][name]["score"] for name in STEP_NAMES}, "status": record["status"]})
+                     **{name: record["steps"][name]["score"] for name in lab.function_names},
+                     "status": record["status"]})
     for entry in student.superseded:
         if entry.path == chosen.path:
             status = f"superseded by {chosen.path} (archive member {chosen.index + 1}, the same name)"
@@ -77,8 +80,8 @@ def rows_for(student, record):
     return rows
 
 
-def grades_table(rows):
-    return pd.DataFrame(rows, columns=COLUMNS)
+def grades_table(rows, lab):
+    return pd.DataFrame(rows, columns=columns_for(lab))
 
 
 # A cell starting with one of these is a formula to Excel, LibreOffice and Google Sheets.
@@ -102,8 +105,8 @@ def write_grades(path, table):
     write_atomic(path, "\ufeff" + safe.to_csv(index=False))
 
 
-def write_report(path, table, records, lang, counts=None):
-    write_atomic(path, report_html(table, records, lang, counts))
+def write_report(path, table, records, lab, lang, counts=None):
+    write_atomic(path, report_html(table, records, lab, lang, counts))
 
 
 PREPARE = "prepare"
@@ -136,9 +139,9 @@ class ReportWriter:
             except OSError:
                 pass
 
-    def write(self, path, table, records, lang, counts=None):
+    def write(self, path, table, records, lab, lang, counts=None):
         try:
-            self._connection.send((path, table, records, lang, counts))
+            self._connection.send((path, table, records, lab, lang, counts))
             wait([self._connection, self._process.sentinel])
             if self._connection.poll() and self._connection.recv() is None:
                 return
@@ -146,7 +149,7 @@ class ReportWriter:
             pass
         finally:
             self.close()
-        write_report(path, table, records, lang, counts)
+        write_report(path, table, records, lab, lang, counts)
 
     def close(self):
         """Stop the process (if still running); safe to call more than once."""
@@ -175,7 +178,7 @@ def _serve_one_report(connection, lang, parent):
         connection.send(None)
 
 
-def class_counts(table, records):
+def class_counts(table, records, lab):
     """The class in numbers, as both the terminal summary and report.html give them.
 
     Counted from the statuses in grades.csv: "graded" is a file graded as readable code, a broken
@@ -192,7 +195,7 @@ def class_counts(table, records):
         "merged": int(statuses.str.startswith("merged").sum()),
         "mean": f"{totals.mean():.2f}" if len(totals) else "–",
         "median": f"{totals.median():.2f}" if len(totals) else "–",
-        "full": int((totals >= TOTAL_POINTS).sum()),
+        "full": int((totals >= lab.total_points).sum()),
     }
 
 
@@ -215,7 +218,7 @@ CAPTIONS = {
            "late_yes": "late"},
 }
 WRAPPED_COLUMNS = ("file", "status")
-NUMERIC_COLUMNS = ("total", "raw_total", "late_penalty", *STEP_NAMES)
+NUMERIC_COLUMNS = ("total", "raw_total", "late_penalty")  # and every step's column
 TRUE_TEXTS = {"true", "yes", "1", "late", "y"}
 
 # Korean-first: Linux (Noto CJK), macOS, Windows, older Linux and Windows fonts, then any sans-serif.
@@ -312,31 +315,34 @@ class Labels:
         return f"<span data-en=\"{html.escape(english)}\">{html.escape(korean)}</span>"
 
 
-def report_html(table, records, lang, counts=None):
+def report_html(table, records, lab, lang, counts=None):
     """The class report; `counts` are the batch's own (the CLI summary's), else counted here."""
     label = Labels(lang)
-    counts = class_counts(table, records) if counts is None else counts
+    counts = class_counts(table, records, lab) if counts is None else counts
     totals = pd.Series([r["total"] for r in records], dtype=float)
     summary = "".join(f"<tr><th>{label(WORDS, key) if key in WORDS['en'] else html.escape(str(key))}</th>"
                       f"<td class=\"num\">{html.escape(str(value))}</td></tr>" for key, value in counts.items())
-    pass_rates = {name: _share([r["steps"][name]["status"] == "passed" for r in records]) for name in STEP_NAMES}
+    pass_rates = {name: _share([r["steps"][name]["status"] == "passed" for r in records])
+                  for name in lab.function_names}
+    titles = {code: f"{lab.title(code)} — {WORDS[code]['title']}" for code in ("ko", "en")}
+    title = titles[lang]
     parts = [
-        f"<h1>{label(WORDS, 'title')}</h1>",
-        f"<p>{label(WORDS, 'version')}: <code>{html.escape(grader_version())}</code></p>",
+        f"<h1>{label.text(titles['ko'], titles['en'])}</h1>",
+        f"<p>{label(WORDS, 'version')}: <code>{html.escape(grader_version(lab))}</code></p>",
         f"<h2>{label(WORDS, 'summary')}</h2><div class=\"scroll\"><table class=\"summary\">{summary}</table></div>",
         f"<h2>{label(WORDS, 'histogram')}</h2>",
-        _figure(_histogram(totals, lang), WORDS[lang]["histogram"], label(CAPTIONS, "histogram")),
+        _figure(_histogram(totals, lang, lab.total_points), WORDS[lang]["histogram"], label(CAPTIONS, "histogram")),
         f"<h2>{label(WORDS, 'pass_rate')}</h2>",
         _figure(_pass_rate_plot(pass_rates, lang), WORDS[lang]["pass_rate"], label(CAPTIONS, "pass_rate")),
-        f"<h2>{label(WORDS, 'mistakes')}</h2>", _mistakes_table(records, label),
+        f"<h2>{label(WORDS, 'mistakes')}</h2>", _mistakes_table(records, label, lab),
         f"<h2>{label(WORDS, 'superseded')}</h2>", _superseded_table(records, label),
         f"<h2>{label(WORDS, 'table')}</h2>", f"<p class=\"note\">{label(CAPTIONS, 'sort')}</p>",
-        _grades_table(table, {r["id"] for r in records}, label),
+        _grades_table(table, {r["id"] for r in records}, label, set(lab.function_names)),
     ]
     scripts = SORT_SCRIPT + (HANGUL_FALLBACK_SCRIPT if lang == "ko" else "")
     return (f"<!doctype html>\n<html lang=\"{lang}\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{html.escape(WORDS[lang]['title'])}</title><style>{STYLE}</style></head><body>\n"
+            f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>\n"
             + "\n".join(parts) + f"\n<script>{scripts}</script>\n</body></html>\n")
 
 
@@ -350,7 +356,7 @@ def _html_table(css_class, headers, rows):
             f"<tbody>\n{body}</tbody></table></div>")
 
 
-def _grades_table(table, linked, label):
+def _grades_table(table, linked, label, step_columns):
     """Every row of grades.csv, sortable; each id links to that student's feedback/<id>.html."""
     columns = [c for c in table.columns]
     headers = [label(COLUMN_WORDS, c) if c in COLUMN_WORDS["en"] else html.escape(c) for c in columns]
@@ -358,14 +364,14 @@ def _grades_table(table, linked, label):
     for values in table.itertuples(index=False):
         row = []
         for column, value in zip(columns, values):
-            row.append(_grades_cell(column, value, linked, label))
+            row.append(_grades_cell(column, value, linked, label, column in step_columns))
         rows.append(row)
     return _html_table("grades sortable", headers, rows)
 
 
-def _grades_cell(column, value, linked, label):
+def _grades_cell(column, value, linked, label, is_step=False):
     missing = value is None or (isinstance(value, float) and value != value)
-    if column in NUMERIC_COLUMNS:
+    if column in NUMERIC_COLUMNS or is_step:
         if missing or not isinstance(value, (int, float)):
             return ("" if missing else html.escape(one_line(value)), " class=\"num\"")
         return (f"{value:g}", f" class=\"num\" data-sort=\"{value!r}\"")
@@ -388,12 +394,12 @@ def _share(flags):
     return sum(flags) / len(flags) if flags else 0.0
 
 
-def _mistakes_table(records, label):
+def _mistakes_table(records, label, lab):
     """Mistakes in the code students wrote; unreadable files and grading errors are counted above."""
     graded = [r for r in records if r["status"] == "graded"]
-    say = {lang: Messages(lang) for lang in ("ko", "en")}
+    say = {lang: Messages(lang, lab) for lang in ("ko", "en")}
     rows = []
-    for name in STEP_NAMES:
+    for name in lab.function_names:
         counter = Counter(code for r in graded for code in r["steps"][name]["mistakes"])
         for code, count in counter.most_common(TOP_MISTAKES):
             meaning = label.text(say["ko"].stepwise("title", name, code), say["en"].stepwise("title", name, code))
@@ -466,11 +472,11 @@ AXES = {"ko": {"score": "총점 (k: k점 이상 k+1점 미만)", "students": "�
         "en": {"score": "total (k: from k to below k + 1)", "students": "students", "pass": "passed (%)"}}
 
 
-def _histogram(totals, lang):
+def _histogram(totals, lang, total_points):
     pyplot, axes_lang = _pyplot(lang)
     figure, axis = pyplot.subplots(figsize=(7, 3.2))
     # Bin k holds totals from k up to (not including) k + 1, so full marks stand alone.
-    edges = list(range(int(TOTAL_POINTS) + 2))
+    edges = list(range(int(total_points) + 2))
     axis.hist(totals.dropna(), bins=edges, color="#4c72b0", edgecolor="white")
     axis.set_xlabel(AXES[axes_lang]["score"])
     axis.set_ylabel(AXES[axes_lang]["students"])

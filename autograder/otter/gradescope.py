@@ -22,7 +22,8 @@ IGNORED_FOLDERS = {"__MACOSX", ".ipynb_checkpoints", "__pycache__", ".git"}
 MAX_ENTRIES = 10_000  # files and folders looked at in a submission (or a zip), at most
 
 
-DEFAULT_SETTINGS = {"lang": "ko", "step_seconds": 10.0, "memory_mb": 1024, "visibility": "after_published"}
+DEFAULT_SETTINGS = {"lab": None, "lang": "ko", "step_seconds": 10.0, "memory_mb": 1024,
+                    "visibility": "after_published"}
 
 
 def main(argv=None):
@@ -30,15 +31,18 @@ def main(argv=None):
     results = root / "results" / "results.json"
     try:
         settings = load_settings(root / "source" / CONFIG)
+        from ..registry import load
+
+        lab = load(settings["lab"])
         try:
-            name, data, problem = choose_submission(root / "submission")
+            name, data, problem = choose_submission(root / "submission", (lab.notebook, lab.script))
         except Exception:  # never expected; still, the student gets a results.json
             traceback.print_exc()
             name, data, problem = "submission", None, ("grader_failed", "reading the submission")
-        result, status = grade_safely(name, data, problem, settings)
+        result, status = grade_safely(lab, name, data, problem, settings)
         from .results import gradescope_results
 
-        write_json(results, gradescope_results(result, settings["lang"], settings["visibility"]))
+        write_json(results, gradescope_results(result, lab, settings["lang"], settings["visibility"]))
     except Exception:  # the package itself is broken: results.json says so, in plain words
         traceback.print_exc()
         write_json(results, GRADER_BROKEN)
@@ -68,36 +72,36 @@ def load_settings(path):
     return settings
 
 
-def grade_safely(name, data, problem, settings):
+def grade_safely(lab, name, data, problem, settings):
     """(SubmissionResult, exit status): a failure of the grader itself is graded as such, status 1."""
     from ..grading import broken
 
     if problem:
-        return broken(name, *problem), 0
+        return broken(lab, name, *problem), 0
     try:
-        from ..grading import grade_bytes
+        from ..grading import Plan, grade_bytes
         from ..sandbox.runner import Limits, Zygote
 
         seconds = float(settings["step_seconds"])
         limits = Limits(step_seconds=seconds, load_seconds=seconds,
                         memory_bytes=int(settings["memory_mb"]) * 1024 * 1024)
         with Zygote() as zygote:
-            return grade_bytes(name, data, zygote, limits), 0
+            return grade_bytes(name, data, zygote, Plan.build(lab), limits), 0
     except Exception as error:
         traceback.print_exc()
-        return broken(name, "grader_failed", type(error).__name__), 1
+        return broken(lab, name, "grader_failed", type(error).__name__), 1
 
 
 # Choosing the file ----------------------------------------------------------------------------
 
-def choose_submission(folder):
+def choose_submission(folder, wanted):
     """(name, bytes, problem) of the one file to grade; problem = (code, detail) or None.
 
     Reads regular files only (no symbolic link is followed). A .zip is passed on whole: grading
     reads the notebook of an Otter export in memory (its log never) and refuses any other zip.
     """
     files = list_files(folder)
-    chosen, problem = pick(files)
+    chosen, problem = pick(files, wanted)
     if problem:
         return "submission", None, problem
     name = chosen
@@ -126,7 +130,7 @@ def list_files(folder):
     return found
 
 
-def pick(names, wanted=("self_attention_lab.ipynb", "self_attention_lab.py")):
+def pick(names, wanted):
     """The file to grade among relative names: a notebook before a script before a zip.
 
     Among several of a kind, the one with the assignment's own name (the shallowest); several

@@ -40,7 +40,7 @@ class EngineResults(GradingResults):
 
 
 class EngineGrading(AbstractOtterPlugin):
-    """Config keys (otter_config.json): lang, step_seconds, memory_mb, visibility."""
+    """Config keys (otter_config.json): lab, lang, step_seconds, memory_mb, visibility."""
 
     def before_grading(self, config):
         if otter.__version__ != SUPPORTED_OTTER or not hasattr(python_runner, "grade_notebook"):
@@ -52,8 +52,11 @@ class EngineGrading(AbstractOtterPlugin):
         settings = {**DEFAULT_SETTINGS, **(self.plugin_config or {})}
         name = os.path.basename(self.submission_path)
         data, problem = read_regular(self.submission_path)
-        result, _ = grade_safely(name, data, problem, settings)
-        engine = EngineResults(gradescope_results(result, settings["lang"], settings["visibility"]))
+        from ..registry import load
+
+        lab = load(settings["lab"])
+        result, _ = grade_safely(lab, name, data, problem, settings)
+        engine = EngineResults(gradescope_results(result, lab, settings["lang"], settings["visibility"]))
         original = python_runner.grade_notebook
 
         def engine_verdict(*args, **kwargs):

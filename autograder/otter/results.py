@@ -12,7 +12,7 @@ VISIBILITIES = ("visible", "after_published", "hidden")
 PUBLIC_TESTS = "Public Tests"
 
 
-def gradescope_results(result, lang="ko", visibility="after_published"):
+def gradescope_results(result, lab, lang="ko", visibility="after_published"):
     """results.json for one SubmissionResult.
 
     "Public Tests" (visible at once) holds the feedback on the public cases; one scored entry per
@@ -22,18 +22,18 @@ def gradescope_results(result, lang="ko", visibility="after_published"):
     """
     if visibility not in VISIBILITIES:
         raise ValueError(f"visibility must be one of {', '.join(VISIBILITIES)}")
-    say = Messages(lang)
-    notes = load_notes(result.notes, lang)
+    say = Messages(lang, lab)
+    notes = load_notes(result.notes, lab, lang)
     loading = say("text", "load_heading") + "\n" + "\n".join("  " + note for note in notes) if notes else ""
     public_parts = [loading] if loading else []
-    public_parts += [public_feedback(step, lang, visibility) for step in result.steps]
+    public_parts += [public_feedback(step, lab, lang, visibility) for step in result.steps]
     tests = [{"name": PUBLIC_TESTS, "visibility": "visible",
-              "status": "passed" if all(public_view(s).status == "passed" for s in result.steps) else "failed",
+              "status": "passed" if all(public_view(s, lab).status == "passed" for s in result.steps) else "failed",
               "output": "\n\n".join(public_parts)}]
     for step in result.steps:
         tests.append({"name": step.name, "score": round(step.score, 5), "max_score": round(float(step.max_score), 5),
                       "status": "passed" if step.status == "passed" else "failed",
-                      "visibility": visibility, "output": step_feedback(step, lang)})
+                      "visibility": visibility, "output": step_feedback(step, lab, lang)})
     output = {"score": round(sum(t["score"] for t in tests[1:]), 5), "stdout_visibility": "hidden",
               "tests": tests}
     if loading:
@@ -41,24 +41,24 @@ def gradescope_results(result, lang="ko", visibility="after_published"):
     return output
 
 
-def public_feedback(step, lang, visibility):
+def public_feedback(step, lab, lang, visibility):
     """The public cases' feedback; its header shows points only when they are visible at once."""
-    public = public_view(step)
-    text = step_feedback(public, lang)
+    public = public_view(step, lab)
+    text = step_feedback(public, lab, lang)
     if visibility == "visible":
-        header = step_feedback(step, lang).split("\n", 1)[0]
+        header = step_feedback(step, lab, lang).split("\n", 1)[0]
     else:
-        say = Messages(lang)
+        say = Messages(lang, lab)
         header = say("text", "public_step_header", name=step.name, status=say("status", public.status))
     return "\n".join([header] + text.split("\n")[1:])
 
 
-def public_view(step):
+def public_view(step, lab):
     """The step as judged on its public cases only (what the student-side check reports)."""
     cases = [c for c in step.cases if not c.hidden]
     own_codes = {c.code for c in cases}
     hidden_codes = {c.code for c in step.cases if c.hidden} - own_codes
     mistakes = [m for m in step.mistakes if m not in hidden_codes]
-    status = step.status if step.status == "missing" else _status(cases)
+    status = step.status if step.status == "missing" else _status(lab.steps_by_name[step.name], cases)
     return dataclasses.replace(step, score=step_score(step.max_score, cases), status=status,
                                mistakes=mistakes, cases=cases)

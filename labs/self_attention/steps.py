@@ -1,28 +1,15 @@
 """The one declaration of the lab's steps: names, points, inputs, expected values, known mistakes.
 
-Every grader (CLI, pytest, Otter, batch) renders this list; nothing else knows the steps.
-Each step is graded on the reference's outputs of the steps before it, so one mistake costs
-one step.
+Every grader (CLI, pytest, Otter, batch) renders this list. Each step is graded on the
+reference's outputs of the steps before it, so one mistake costs one step.
 """
 import itertools
-from dataclasses import dataclass
+import re
 
 import numpy as np
 import pandas as pd
 
-from .declaration import Mistake, Output, Step
-
-
-@dataclass(frozen=True)
-class Probe:
-    """One call of a step's function on one case, with the values it must return."""
-
-    step: "Step"
-    case: object
-    trace: object
-    args: tuple
-    expected: tuple  # one entry per Output
-    label: str = ""  # tells apart several calls on one case (e.g. "1-D")
+from autograder.declaration import ErrorMistake, Mistake, Output, Probe, Step
 
 
 def _softmax(x, axis=-1):
@@ -40,6 +27,11 @@ def _quietly(function):
 
 def _one(step, case, trace, args, expected, label=""):
     return Probe(step, case, trace, args, expected, label)
+
+
+def _sizes_read(text, pattern):
+    found = pattern.search(text)
+    return tuple(map(int, found.groups())) if found else None
 
 
 # make_qkv ----------------------------------------------------------------------------------
@@ -93,6 +85,21 @@ def _untransposed(p):
     Q, K = p.args
     if Q.shape[1] == K.shape[0]:  # only then does Q @ K run instead of raising
         yield (Q @ K,)
+
+
+_MATMUL_SIZES = re.compile(r"size (\d+) is different from (\d+)")
+_DOT_SHAPES = re.compile(r"shapes \((\d+), ?(\d+)\) and \((\d+), ?(\d+)\) not aligned")
+
+
+def _untransposed_product(probe, error):
+    """numpy's own words for Q @ K (or np.dot(Q, K)) with both operands (n, d_k)."""
+    n, d_k = probe.args[0].shape
+    message = error.get("message")
+    if error.get("type") != "ValueError" or not isinstance(message, str):
+        return False
+    if message.startswith("matmul"):
+        return _sizes_read(message, _MATMUL_SIZES) == (n, d_k)
+    return _sizes_read(message, _DOT_SHAPES) == (n, d_k, n, d_k)
 
 
 # softmax -----------------------------------------------------------------------------------
@@ -237,7 +244,8 @@ STEPS = (
     Step("scores", 1, 3, ("Q", "K"), (Output("scores", columns="words"),),
          (Mistake("elementwise", _elementwise), Mistake("scaled_early", _scaled_early),
           Mistake("missing_transpose", _untransposed)),
-         hint="scores_hand", make_probes=_scores_probes),
+         hint="scores_hand", make_probes=_scores_probes,
+         error_mistakes=(ErrorMistake("missing_transpose", _untransposed_product),)),
     Step("softmax", 2, 4, ("x",), (Output("weights", columns="words", rows_sum_to_one=True),),
          (Mistake("unstable", _unstable), Mistake("wrong_axis", _wrong_axis),
           Mistake("global_sum", _global_sum), Mistake("no_exp", _no_exp)),

@@ -1,52 +1,32 @@
-"""Inputs the steps are graded on: the page's case, more public ones, and the hidden ones."""
-from dataclasses import dataclass, field
-
+"""Inputs the steps are graded on: the page's case and more public ones (hidden ones: hidden.py)."""
 import numpy as np
 
-from . import lab
+from autograder.lab import Case
+
+from . import page
 
 
-@dataclass(frozen=True)
-class Case:
-    """One sentence to run self-attention on."""
-
-    name: str
-    words: tuple
-    X: np.ndarray
-    W_Q: np.ndarray
-    W_K: np.ndarray
-    W_V: np.ndarray
-    hidden: bool = False
-    # Tags say what a case is for, so detectors can ask ("large" = overflows a naive exp).
-    tags: frozenset = field(default_factory=frozenset)
-
-    @property
-    def d_model(self):
-        return self.X.shape[1]
-
-    @property
-    def d_k(self):
-        return self.W_K.shape[1]
-
-    @property
-    def is_page(self):
-        return self.name == "page"
+def make_case(name, words, X, W_Q, W_K, W_V, hidden=False):
+    return Case(name, tuple(words), {"X": X, "W_Q": W_Q, "W_K": W_K, "W_V": W_V}, hidden)
 
 
 def page_case():
-    W_Q, W_K, W_V = lab.page_weights()
-    return Case("page", lab.WORDS, lab.X.copy(), W_Q, W_K, W_V)
+    W_Q, W_K, W_V = page.page_weights()
+    return make_case("page", page.WORDS, page.X.copy(), W_Q, W_K, W_V)
 
 
-def random_case(name, seed, n, d_model, d_k, d_v=None, scale=1.0, hidden=True, tags=()):
-    """A case with rounded random weights; words are distinct so idxmax names are unambiguous."""
+def random_case(name, seed, n, d_model, d_k, d_v=None, scale=1.0, hidden=True):
+    """A case with rounded random weights; words are distinct so idxmax names are unambiguous.
+
+    A `scale` of 30 makes scaled scores reach the hundreds: exp without the max subtracted overflows.
+    """
     rng = np.random.default_rng(seed)
     d_v = d_k if d_v is None else d_v
     X = np.round(rng.normal(size=(n, d_model)) * scale, 1)
     W = [np.round(rng.normal(size=(d_model, width)) * 0.5, 1) for width in (d_k, d_k, d_v)]
     words = tuple(SPARE_WORDS[(seed + i) % len(SPARE_WORDS)] + ("" if i < len(SPARE_WORDS) else str(i))
                   for i in range(n))
-    return Case(name, words, X, *W, hidden=hidden, tags=frozenset(tags))
+    return make_case(name, words, X, *W, hidden=hidden)
 
 
 SPARE_WORDS = ("고양이가", "생선을", "몰래", "먹고", "도망갔다", "어제", "비가", "많이", "왔다")
@@ -61,7 +41,6 @@ def public_cases():
     words, and the single word's, are among "wide"'s, so the hidden cases keep words of their own.
     """
     wide = random_case("wide", seed=7, n=5, d_model=6, d_k=3, hidden=False)
-    large = random_case("large", seed=133, n=4, d_model=3, d_k=2, d_v=5, scale=30.0, hidden=False,
-                        tags={"large"})
+    large = random_case("large", seed=133, n=4, d_model=3, d_k=2, d_v=5, scale=30.0, hidden=False)
     one_word = random_case("one-word", seed=9, n=1, d_model=4, d_k=3, d_v=2, hidden=False)
     return [page_case(), wide, large, one_word]
