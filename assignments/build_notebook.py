@@ -1,4 +1,4 @@
-"""Build self_attention_lab.ipynb from self_attention_lab.py, the lab's one source.
+"""Build each lab's notebook from its .py twin, the assignment's one source (both live in the lab's package).
 
 The script is written in the percent format: `# %%` opens a code cell and `# %% [markdown]` a
 markdown cell whose lines are comments. Code cells become notebook cells by these rules:
@@ -12,10 +12,10 @@ markdown cell whose lines are comments. Code cells become notebook cells by thes
 - any other code cell is copied as it is.
 
 The notebook ends with the cells tagged "check-all" and "export". Steps must appear once each,
-in the order of autograder.steps.FUNCTION_NAMES.
+in the order the lab declares them. The notebook's metadata names its lab ("autograder_lab").
 
-    .venv/bin/python assignments/build_notebook.py           # rewrite the notebook
-    .venv/bin/python assignments/build_notebook.py --check   # exit 1 if it is out of date
+    .venv/bin/python assignments/build_notebook.py                      # rewrite every lab's notebook
+    .venv/bin/python assignments/build_notebook.py --lab NAME --check   # exit 1 if it is out of date
 """
 import argparse
 import ast
@@ -25,11 +25,9 @@ import textwrap
 
 import nbformat
 
-from autograder.steps import FUNCTION_NAMES
+from autograder import registry
 
 HERE = pathlib.Path(__file__).resolve().parent
-SOURCE = HERE / "self_attention_lab.py"
-NOTEBOOK = HERE / "self_attention_lab.ipynb"
 GRADER_SETUP_FILE = HERE / "grader_setup.py"
 
 CELL_MARK = "# %%"
@@ -101,9 +99,9 @@ def _main_guard_body(tree, source):
     return textwrap.dedent("\n".join(lines)).strip("\n")
 
 
-def _step_name(tree):
+def _step_name(tree, function_names):
     if len(tree.body) == 1 and isinstance(tree.body[0], ast.FunctionDef):
-        if tree.body[0].name in FUNCTION_NAMES:
+        if tree.body[0].name in function_names:
             return tree.body[0].name
     return None
 
@@ -122,8 +120,8 @@ def _opening_check(body):
     return None, body
 
 
-def cells_from_source(text):
-    """Notebook cells (nbformat nodes) for the percent-format source text."""
+def cells_from_source(text, function_names):
+    """Notebook cells (nbformat nodes) for the percent-format source text of a lab with these steps."""
     cells, steps, waiting_check = [], [], None
     for kind, source in split_cells(text):
         if kind == "markdown":
@@ -133,7 +131,7 @@ def cells_from_source(text):
         body = _main_guard_body(tree, source)
         if waiting_check and body is None:
             raise ValueError(f"the cell after {waiting_check} must be a __main__ block that checks it")
-        name = _step_name(tree)
+        name = _step_name(tree, function_names)
         if name:
             steps.append(name)
             cells.append(_cell("code", source, f"step:{name}"))
@@ -157,8 +155,8 @@ def cells_from_source(text):
                 cells.append(_cell("code", rest))
     if waiting_check:
         raise ValueError(f"{waiting_check} is never checked")
-    if tuple(steps) != FUNCTION_NAMES:
-        raise ValueError(f"step functions {steps} must be exactly {list(FUNCTION_NAMES)}, in order")
+    if tuple(steps) != tuple(function_names):
+        raise ValueError(f"step functions {steps} must be exactly {list(function_names)}, in order")
     if not any(cell.metadata.get("tags") == ["grader-init"] for cell in cells):
         raise ValueError("no __main__ block creates the Otter grader")
     cells += [_cell("markdown", CLOSING_MARKDOWN), _cell("code", CHECK_ALL, "check-all"),
@@ -177,35 +175,48 @@ def _cell(kind, source, tag=None):
     return cell
 
 
-def build(text):
-    """The notebook (a validated NotebookNode) for the source text."""
-    notebook = nbformat.v4.new_notebook(cells=cells_from_source(text))
+def build(text, lab):
+    """The notebook (a validated NotebookNode) for the source text of `lab`'s assignment."""
+    notebook = nbformat.v4.new_notebook(cells=cells_from_source(text, lab.function_names))
     notebook.metadata = {"kernelspec": dict(KERNELSPEC),
-                         "language_info": {"name": "python"}}
+                         "language_info": {"name": "python"},
+                         registry.METADATA_KEY: lab.name}
     nbformat.validate(notebook)
     return notebook
 
 
-def render(text):
+def render(text, lab):
     """The notebook file's exact text for the source text."""
-    return nbformat.writes(build(text)) + "\n"
+    return nbformat.writes(build(text, lab)) + "\n"
+
+
+def assignment_paths(lab):
+    """(the .py twin, the notebook) of a lab, in its package's folder."""
+    return (pathlib.Path(str(lab.assignment_file(lab.script))),
+            pathlib.Path(str(lab.assignment_file(lab.notebook))))
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description="Build the lab notebook from its .py twin.")
-    parser.add_argument("--check", action="store_true", help="exit 1 if the notebook is out of date")
+    parser = argparse.ArgumentParser(description="Build each lab's notebook from its .py twin.")
+    parser.add_argument("--lab", action="append", default=None, metavar="NAME",
+                        help="only this lab (repeatable; default: every installed lab)")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a notebook is out of date")
     args = parser.parse_args(argv)
-    fresh = render(SOURCE.read_text(encoding="utf-8"))
-    current = NOTEBOOK.read_text(encoding="utf-8") if NOTEBOOK.exists() else None
-    if args.check:
+    status = 0
+    for name in args.lab or registry.lab_names():
+        lab = registry.load(name)
+        source, notebook = assignment_paths(lab)
+        fresh = render(source.read_text(encoding="utf-8"), lab)
+        current = notebook.read_text(encoding="utf-8") if notebook.exists() else None
+        if args.check:
+            if fresh != current:
+                print(f"{notebook.name} is out of date: run {pathlib.Path(__file__).name}", file=sys.stderr)
+                status = 1
+            continue
         if fresh != current:
-            print(f"{NOTEBOOK.name} is out of date: run {pathlib.Path(__file__).name}", file=sys.stderr)
-            return 1
-        return 0
-    if fresh != current:
-        NOTEBOOK.write_text(fresh, encoding="utf-8")
-    print(f"wrote {NOTEBOOK.name}" if fresh != current else f"{NOTEBOOK.name} is up to date")
-    return 0
+            notebook.write_text(fresh, encoding="utf-8")
+        print(f"wrote {notebook.name}" if fresh != current else f"{notebook.name} is up to date")
+    return status
 
 
 if __name__ == "__main__":

@@ -2,38 +2,50 @@
 
 API (assignments/ is not a package: `sys.path.insert(0, "assignments"); import fill`):
 
-    fill_script(text, keep_checks=True) -> str
+    fill_script(text, keep_checks=True, lab=None) -> str
         The .py twin's text with every step function filled.
-    fill_notebook(nb, keep_checks=True) -> NotebookNode
+    fill_notebook(nb, keep_checks=True, lab=None) -> NotebookNode
         A filled copy of the notebook (the argument is left untouched); only the cells tagged
         "step:<name>" change.
-    reference_bodies() -> {name: body source}
+    reference_bodies(lab) -> {name: body source}
 
+`lab` is a Lab (autograder.registry.load(NAME)); by default the one the text or notebook is for.
 A filled function keeps its signature and its Korean docstring and gets the body of the function
-of the same name in solutions/attention.py. Both raise ValueError when a step function is missing.
+of the same name in the lab's reference solution. Both raise ValueError when a step function is missing.
 With keep_checks=False the Otter parts become no-ops so the result runs with neither Otter nor its
 test files: the notebook's cells tagged grader-init, check:<name>, check-all and export hold
 `pass`, and in the script the grader set-up and each `print(grader.check(...))` become `pass`.
 """
 import ast
 import copy
+import importlib
+import json
 import pathlib
 import textwrap
 
-from autograder.steps import FUNCTION_NAMES
-from solutions import attention
+from autograder import registry
 
 NO_OP = "pass"
 OTTER_TAGS = ("grader-init", "check-all", "export")
 
 
-def reference_bodies():
+def lab_of(text, lab=None):
+    """`lab`, else the lab whose assignment `text` (a .py twin or a notebook's JSON) is."""
+    if lab is not None:
+        return lab
+    name = registry.guess([text.encode("utf-8")])
+    if name is None:
+        raise ValueError("cannot tell which lab this assignment is for: pass lab=")
+    return registry.load(name)
+
+
+def reference_bodies(lab):
     """Each reference step function's body without its docstring, dedented."""
-    source = pathlib.Path(attention.__file__).read_text(encoding="utf-8")
+    source = pathlib.Path(importlib.import_module(lab.solution).__file__).read_text(encoding="utf-8")
     lines = source.splitlines()
     bodies = {}
     for node in ast.parse(source).body:
-        if isinstance(node, ast.FunctionDef) and node.name in FUNCTION_NAMES:
+        if isinstance(node, ast.FunctionDef) and node.name in lab.function_names:
             statements = node.body[1:] if ast.get_docstring(node) is not None else node.body
             chunk = lines[statements[0].lineno - 1:node.end_lineno]
             bodies[node.name] = textwrap.dedent("\n".join(chunk))
@@ -58,8 +70,9 @@ def _fill_functions(text, bodies, required):
     return "\n".join(lines), found
 
 
-def fill_script(text, keep_checks=True):
-    text, _ = _fill_functions(text, reference_bodies(), FUNCTION_NAMES)
+def fill_script(text, keep_checks=True, lab=None):
+    lab = lab_of(text, lab)
+    text, _ = _fill_functions(text, reference_bodies(lab), lab.function_names)
     return text if keep_checks else _without_otter(text)
 
 
@@ -78,9 +91,10 @@ def _without_otter(text):
     return "\n".join(lines)
 
 
-def fill_notebook(nb, keep_checks=True):
+def fill_notebook(nb, keep_checks=True, lab=None):
+    lab = lab_of(json.dumps(nb), lab)
     filled = copy.deepcopy(nb)
-    bodies = reference_bodies()
+    bodies = reference_bodies(lab)
     done = []
     for cell in filled.cells:
         tags = cell.get("metadata", {}).get("tags", [])
@@ -91,7 +105,7 @@ def fill_notebook(nb, keep_checks=True):
                 done += names
             elif not keep_checks and (tag in OTTER_TAGS or tag.startswith("check:")):
                 cell.source = NO_OP
-    missing = [name for name in FUNCTION_NAMES if name not in done]
+    missing = [name for name in lab.function_names if name not in done]
     if missing:
         raise ValueError(f"no cell tagged step:{missing[0]} to fill")
     return filled

@@ -1,3 +1,3 @@
-"""Autograder for the self-attention lab ("나는 사과를 먹었다")."""
+"""Autograder for the labs of a course on Transformers: per-step feedback in Korean and English."""
 
 __version__ = "0.1.0"

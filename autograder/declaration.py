@@ -30,11 +30,15 @@ class Mistake:
 
 @dataclass(frozen=True)
 class ErrorMistake:
-    """A known mistake told by the error it raises: `matches(probe, error)` with the error as
-    plain data ({"type": ..., "message": ...})."""
+    """A known mistake told by the error it raises.
+
+    `messages(probe)` yields (exception type name, regular expression) pairs: a call on that probe
+    raising that type with a message the expression finds made the mistake. Patterns are data, so
+    the students' kit carries them per public probe.
+    """
 
     code: str
-    matches: object  # Callable[[Probe, dict], bool]
+    messages: object  # Callable[[Probe], Iterable[tuple[str, str]]]
 
 
 @dataclass(frozen=True)

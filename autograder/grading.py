@@ -3,10 +3,10 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from .helpers import HelperAnswers
-from .judge import StepResult, SubmissionResult, CaseResult, judge_step
+from .judge import SubmissionResult, broken, judge_step
 from .sandbox import codec
 from .sandbox.runner import Call, Limits, run
-from .submission import read_submission
+from .submission import load_note, read_submission, syntax_error_near
 
 
 @dataclass(frozen=True)
@@ -124,7 +124,7 @@ def grade_bytes(name, data, zygote, plan, limits=Limits()):
     if any(event.get("ev") == "sandbox_failed" for event in outcome.load_events):
         # The child died before running a line of the submission: the grader's fault, not the student's.
         raise SandboxError("the sandbox could not start a process to run the submission in")
-    notes = [_note(event, submission) for event in outcome.load_events]
+    notes = [load_note(event, submission) for event in outcome.load_events]
     steps = []
     for step in lab.steps:
         ids = plan.call_ids[step.name]
@@ -132,41 +132,9 @@ def grade_bytes(name, data, zygote, plan, limits=Limits()):
         # Whether the function is a stub matters only for a call that returned None.
         stub = any(o is not None and o.kind == "returned" and o.value is None for o in outcomes) \
             and step.name in submission.stubs(lab.function_names)
-        facts = (outcome.names.get(step.name, "absent"), stub, _syntax_error_near(step.name, notes, submission))
+        facts = (outcome.names.get(step.name, "absent"), stub, syntax_error_near(step.name, notes, submission))
         result = plan.verdict(step, facts, outcomes)
         if result.status == "timeout":
             result.detail["seconds"] = limits.step_seconds
         steps.append(result)
     return SubmissionResult(name, steps, notes)
-
-
-def broken(lab, name, code, detail=None):
-    """Every step errors with one cause: a file that could not be read (`detail` says why, and a
-    load note carries it), or a run that ended the sandbox or the grader ("crashed", "not_run")."""
-    steps = [StepResult(step.name, 0.0, step.points, "error", [code],
-                        [CaseResult(lab.page_case, False, "", False, code)], step.page_step)
-             for step in lab.steps]
-    notes = [] if detail is None else [{"code": "problem", "problem": code, "detail": detail}]
-    return SubmissionResult(name, steps, notes)
-
-
-def _note(event, submission):
-    kind = event.get("ev")
-    note = {"code": kind}
-    cell = event.get("cell")
-    if isinstance(cell, int) and 0 <= cell < len(submission.cells):
-        note["filename"] = submission.cells[cell]["filename"]
-        note["cell"] = cell
-    note["line"] = event.get("line")
-    for key in ("type", "message"):
-        if key in event:
-            note[key] = str(event[key])[:300]
-    return note
-
-
-def _syntax_error_near(name, notes, submission):
-    for note in notes:
-        if note["code"] == "syntax_error" and "cell" in note:
-            if f"def {name}" in submission.cells[note["cell"]]["source"]:
-                return True
-    return False

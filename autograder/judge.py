@@ -187,9 +187,12 @@ def _code_for_error(probe, error):
     kind = error.get("type") if isinstance(error, dict) else None
     if kind == "NotImplementedError":
         return "not_implemented"
-    for mistake in probe.step.error_mistakes:
-        if isinstance(error, dict) and mistake.matches(probe, error):
-            return mistake.code
+    message = error.get("message") if isinstance(error, dict) else None
+    if isinstance(message, str):
+        for mistake in probe.step.error_mistakes:
+            if any(kind == type_name and re.search(pattern, message)
+                   for type_name, pattern in mistake.messages(probe)):
+                return mistake.code
     return "exception"
 
 
@@ -446,3 +449,14 @@ def _mutated_argument(probe, args_after):
                     or any(type(a) is not str or a != b for a, b in zip(after, before)):
                 return name
     return None
+
+
+def broken(lab, name, code, detail=None, only=None):
+    """Every step (of `only`, when given) errors with one cause: a file that could not be read
+    (`detail` says why, and a load note carries it), or a run that ended the sandbox or the
+    grader ("crashed", "not_run")."""
+    steps = [StepResult(step.name, 0.0, step.points, "error", [code],
+                        [CaseResult(lab.page_case, False, "", False, code)], step.page_step)
+             for step in lab.steps if only is None or step.name in only]
+    notes = [] if detail is None else [{"code": "problem", "problem": code, "detail": detail}]
+    return SubmissionResult(name, steps, notes)

@@ -61,6 +61,7 @@ class Lab:
     assignment_package: str = None  # package holding the notebook and its twin
     page_case: str = "page"  # the case whose numbers the lab page prints
     version_files: tuple = ()  # (package, file) pairs whose bytes version the grades
+    solution: str = None  # module of the reference solution (the notebook tools fill stubs from it)
 
     @cached_property
     def steps_by_name(self):

@@ -18,16 +18,16 @@ import tempfile
 
 import pytest
 
-from .steps import FUNCTION_NAMES
-
 EXIT_ALL_PASSED, EXIT_LOST_POINTS = 0, 1  # autograder check's own exit codes for a graded file
 
 
 def pytest_addoption(parser):
-    group = parser.getgroup("self-attention autograder")
+    group = parser.getgroup("lab autograder")
     group.addoption("--submission", default=None, metavar="PATH",
                     help="grade this .py or .ipynb submission, one test per step")
-    group.addoption("--submission-step", action="append", default=None, choices=FUNCTION_NAMES,
+    group.addoption("--submission-lab", default=None, metavar="NAME",
+                    help="the lab it is for (default: the only one installed, else the one the file is for)")
+    group.addoption("--submission-step", action="append", default=None,
                     metavar="STEP", help="only this step's test (repeatable; default: every step)")
     group.addoption("--submission-lang", default="ko", choices=("ko", "en"),
                     help="feedback language for --submission (default ko)")
@@ -44,14 +44,27 @@ def pytest_configure(config):
     if os.path.isdir(path):
         raise pytest.UsageError(f"--submission: a folder, not a file: {path}")
     try:
-        with open(path, "rb"):
-            pass
+        with open(path, "rb") as handle:
+            head = handle.read(MAX_GUESS_BYTES)
     except OSError as error:
         reason = "no such file" if isinstance(error, FileNotFoundError) else (error.strerror or str(error))
         raise pytest.UsageError(f"--submission: {reason}: {path}") from None
+    from .registry import LabNotFound, choose
+
+    try:
+        lab = choose(config.getoption("submission_lab"), [head])
+    except LabNotFound as error:
+        raise pytest.UsageError(f"--submission-lab: {error}") from None
+    unknown = [s for s in config.getoption("submission_step") or () if s not in lab.function_names]
+    if unknown:
+        raise pytest.UsageError(f"--submission-step: {', '.join(unknown)} is not a step of {lab.name} "
+                                f"(choose from {', '.join(lab.function_names)})")
     config.stash[GRADING] = SubmissionGrading(
-        os.path.abspath(path), config.getoption("submission_lang"),
+        os.path.abspath(path), lab.name, lab.function_names, config.getoption("submission_lang"),
         config.getoption("submission_timeout"))
+
+
+MAX_GUESS_BYTES = 20 * 1024 * 1024  # as much as the grader reads of a submission
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -60,7 +73,7 @@ def pytest_collection_modifyitems(session, config, items):
     grading = config.stash.get(GRADING, None)
     if grading is None:
         return
-    wanted = config.getoption("submission_step") or FUNCTION_NAMES
+    wanted = config.getoption("submission_step") or grading.steps
     name = os.path.basename(grading.path)
     collector = SubmissionCollector.from_parent(session, name=name, nodeid=name, grading=grading,
                                                 steps=wanted)
@@ -71,7 +84,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     grading = config.stash.get(GRADING, None)
     if grading is None or grading.result is None:
         return
-    terminalreporter.write_sep("=", "self-attention autograder")
+    terminalreporter.write_sep("=", f"autograder: {grading.lab}")
     terminalreporter.write_line(grading.total_line())
 
 
@@ -81,14 +94,15 @@ GRADING = pytest.StashKey()
 class SubmissionGrading:
     """Grades the submission the first time a step asks, then answers from memory."""
 
-    def __init__(self, path, lang, timeout):
-        self.path, self.lang, self.timeout = path, lang, timeout
+    def __init__(self, path, lab, steps, lang, timeout):
+        self.path, self.lab, self.steps, self.lang, self.timeout = path, lab, tuple(steps), lang, timeout
         self.result = self.failure = None
 
     def step(self, name):
         if self.failure is None and self.result is None:
             try:
-                self.result = grade_in_fresh_interpreter(self.path, self.lang, self.timeout)
+                self.result = grade_in_fresh_interpreter(self.path, self.lab, len(self.steps), self.lang,
+                                                         self.timeout)
             except GradingFailed as failure:
                 self.failure = failure
         if self.failure is not None:
@@ -106,14 +120,14 @@ class GradingFailed(Exception):
     """The grader itself could not run; no step gets a result."""
 
 
-def grade_in_fresh_interpreter(path, lang, timeout):
+def grade_in_fresh_interpreter(path, lab, steps, lang, timeout):
     """`autograder check --json` in `python -I`, run in an empty folder; its JSON result."""
-    command = [sys.executable, "-I", "-m", "autograder", "check", path, "--json", "--lang", lang,
-               "--timeout", repr(float(timeout))]
+    command = [sys.executable, "-I", "-m", "autograder", "check", path, "--lab", lab, "--json",
+               "--lang", lang, "--timeout", repr(float(timeout))]
     with tempfile.TemporaryDirectory(prefix="autograder-pytest-") as folder:
         done = subprocess.run(command, cwd=folder, capture_output=True, text=True, encoding="utf-8",
-                              # loading, six steps, restarts after a hang: well beyond what grading takes
-                              timeout=60 + 20 * timeout * len(FUNCTION_NAMES))
+                              # loading, every step, restarts after a hang: well beyond what grading takes
+                              timeout=60 + 20 * timeout * steps)
     if done.returncode not in (EXIT_ALL_PASSED, EXIT_LOST_POINTS):
         raise GradingFailed(f"autograder check exited with {done.returncode}:\n{done.stderr[-2000:]}")
     try:
@@ -130,7 +144,7 @@ class SubmissionCollector(pytest.Collector):
         self.grading, self.steps = grading, tuple(steps)
 
     def collect(self):
-        for name in FUNCTION_NAMES:
+        for name in self.grading.steps:
             if name in self.steps:
                 yield StepItem.from_parent(self, name=name, step_name=name)
 

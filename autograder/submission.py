@@ -276,3 +276,23 @@ def _raised_name(node):
     if isinstance(node, ast.Call):
         node = node.func
     return node.id if isinstance(node, ast.Name) else None
+
+
+def load_note(event, submission):
+    """A loading event of the run (a syntax error, a skipped statement) as a note on the file."""
+    note = {"code": event.get("ev")}
+    cell = event.get("cell")
+    if isinstance(cell, int) and 0 <= cell < len(submission.cells):
+        note["filename"] = submission.cells[cell]["filename"]
+        note["cell"] = cell
+    note["line"] = event.get("line")
+    for key in ("type", "message"):
+        if key in event:
+            note[key] = str(event[key])[:300]
+    return note
+
+
+def syntax_error_near(name, notes, submission):
+    """Whether a cell defining `name` failed to parse (then the function is missing for that reason)."""
+    return any(note["code"] == "syntax_error" and "cell" in note
+               and f"def {name}" in submission.cells[note["cell"]]["source"] for note in notes)

@@ -44,7 +44,7 @@ def seconds(command):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("submission", nargs="?", default=str(ROOT / "solutions" / "attention.py"))
+    parser.add_argument("submission", nargs="?", default=str(ROOT / "solutions" / "self_attention.py"))
     parser.add_argument("-n", "--rounds", type=int, default=15)
     parser.add_argument("--python", default=sys.executable, help="interpreter of the install to measure")
     args = parser.parse_args()

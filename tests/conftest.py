@@ -3,6 +3,7 @@ import pathlib
 import time
 
 import pytest
+from labs.self_attention import LAB
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -19,7 +20,7 @@ def zygote():
 def plan():
     from autograder.grading import Plan
 
-    return Plan.build()
+    return Plan.build(LAB)
 
 
 # The emulated platform's step limit, and how many unrelated top-level packages sit beside the

@@ -8,15 +8,16 @@ import nbformat
 import numpy as np
 import pytest
 
-from autograder.cases import page_case
+from labs.self_attention.cases import page_case
 from autograder.grading import grade_file
-from autograder.steps import FUNCTION_NAMES, STEPS_BY_NAME, TOTAL_POINTS
+from labs.self_attention.steps import FUNCTION_NAMES, STEPS_BY_NAME, TOTAL_POINTS
 
 from conftest import ROOT
 
 ASSIGNMENTS = ROOT / "assignments"
-SCRIPT = ASSIGNMENTS / "self_attention_lab.py"
-NOTEBOOK = ASSIGNMENTS / "self_attention_lab.ipynb"
+LAB_FOLDER = ROOT / "labs" / "self_attention"
+SCRIPT = LAB_FOLDER / "self_attention_lab.py"
+NOTEBOOK = LAB_FOLDER / "self_attention_lab.ipynb"
 SCRIPT_GRADER_INIT = 'import otter\ngrader = otter.Notebook(tests_dir="tests")'
 GRADER_SETUP = (ASSIGNMENTS / "grader_setup.py").read_text(encoding="utf-8").strip("\n")
 # Values the lab page prints; a correct run of the lab must print them too.

@@ -19,7 +19,8 @@ from autograder.batch.outputs import TEMP_SUFFIX, write_atomic
 from autograder.batch.progress import PlainProgress, progress_for
 from autograder.grading import grade_file
 from autograder.sandbox.runner import Limits
-from autograder.steps import STEPS
+from labs.self_attention.steps import STEPS
+from labs.self_attention import LAB
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -96,7 +97,7 @@ def test_scores_equal_grading_each_file_alone(folder_class, zygote, plan):
     graded = [r for r in read_grades(out) if not r["status"].startswith("superseded")]
     assert len(graded) == 10
     for row in graded:
-        alone = grade_file(root / row["file"], zygote, Limits(), plan)
+        alone = grade_file(root / row["file"], zygote, plan, Limits())
         assert float(row["total"]) == pytest.approx(alone.score), row["file"]
         for step in alone.steps:
             assert float(row[step.name]) == round(step.score, 2), (row["file"], step.name)
@@ -126,8 +127,8 @@ def test_feedback_is_what_the_student_sees(folder_class, zygote, plan):
     markdown = (out / "feedback" / "10235.md").read_text("utf-8")
     assert "jungharin_10235_55017_attention-1.py" in markdown
     assert "jungharin_10235_55005_attention.py" in markdown  # named as superseded
-    alone = grade_file(root / "jungharin_10235_55017_attention-1.py", zygote, Limits(), plan)
-    assert as_text(alone, "en") in markdown
+    alone = grade_file(root / "jungharin_10235_55017_attention-1.py", zygote, plan, Limits())
+    assert as_text(alone, LAB, "en") in markdown
     page = (out / "feedback" / "10234.html").read_text("utf-8")
     assert page.startswith("<!doctype html>") and "not valid JSON" in page
     assert sorted(p.name for p in (out / "feedback").iterdir()) == \
@@ -157,7 +158,7 @@ def _report_inputs(out):
     records = [load_record(out, path.stem) for path in sorted((out / "results").glob("*.json"))]
     rows = [{"id": r["id"], "file": r["file"], "total": r["total"], "status": r["status"],
              **{name: r["steps"][name]["score"] for name in STEP_NAMES}} for r in records]
-    return grades_table(rows), records
+    return grades_table(rows, LAB), records
 
 
 def test_the_report_writing_process_writes_what_the_batch_would(folder_class, tmp_path):
@@ -207,7 +208,7 @@ def test_zip_export_with_nested_folders(tmp_path, zygote, plan):
     assert rows[kim + "old/attention.ipynb"]["status"] == f"superseded by {kim}attention.py"
     assert rows[lee + "work/nested/attention.ipynb"]["status"] == "graded"
     notebook = rows[lee + "work/nested/attention.ipynb"]
-    alone = grade_file(SAMPLES / "leejiwon_10232_55002_attention.ipynb", zygote, Limits(), plan)
+    alone = grade_file(SAMPLES / "leejiwon_10232_55002_attention.ipynb", zygote, plan, Limits())
     assert [float(notebook[s.name]) for s in alone.steps] == [round(s.score, 2) for s in alone.steps]
     assert rows[lee + "README.txt"]["status"] == "ignored: not a .py or .ipynb file"
     assert rows["Lab 1/__MACOSX/" + kim + "._attention.py"]["status"] == "ignored: system file"

@@ -24,7 +24,7 @@ from autograder.submission import (MAX_BYTES, NotAnOtterExport, NotARegularFile,
 from conftest import ROOT
 
 SAMPLES = ROOT / "samples"
-REFERENCE = ROOT / "solutions" / "attention.py"
+REFERENCE = ROOT / "solutions" / "self_attention.py"
 CORRECT = (SAMPLES / "correct.py").read_bytes()
 NOTEBOOK = (SAMPLES / "leejiwon_10232_55002_attention.ipynb").read_bytes()
 STEP_NAMES = ["make_qkv", "scores", "softmax", "mix", "self_attention", "most_attended"]
@@ -289,7 +289,7 @@ def test_hostile_zip_members_are_listed_and_the_class_graded(tmp_path):
     nested_bomb = zip_bytes([bomb_member("attention.ipynb"), ("__zip_filename__", b"x.zip")])
     with zipfile.ZipFile(export, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in [("alice_10001_1_attention.py", CORRECT),
-                           symlink_member("mallory_10004_1_attention.py", b"../../solutions/attention.py"),
+                           symlink_member("mallory_10004_1_attention.py", b"../../solutions/self_attention.py"),
                            ("../../evil_10005_1_attention.py", CORRECT),
                            ("/abs_10006_1_attention.py", CORRECT),
                            bomb_member("bomb_10007_1_attention.py"),

@@ -5,7 +5,7 @@ import string
 import pytest
 
 from autograder.render import LANGUAGES, catalog, page_facts
-from autograder.steps import STEPS, STEPS_BY_NAME
+from labs.self_attention.steps import STEPS, STEPS_BY_NAME
 
 STATUSES = ("passed", "failed", "error", "timeout", "missing", "not_implemented")
 # Codes the judge and the grading core report besides the steps' named mistakes.

@@ -6,7 +6,7 @@ import sys
 
 from conftest import ROOT
 
-REFERENCE = ROOT / "solutions" / "attention.py"
+REFERENCE = ROOT / "solutions" / "self_attention.py"
 
 SPY = """
 import os, sys

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from autograder.otter import build as otter_build
-from autograder.steps import STEPS, TOTAL_POINTS
+from labs.self_attention.steps import STEPS, TOTAL_POINTS
 
 from conftest import ROOT
 

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import ROOT
 
-REFERENCE = ROOT / "solutions" / "attention.py"
+REFERENCE = ROOT / "solutions" / "self_attention.py"
 STEP_NAMES = ["make_qkv", "scores", "softmax", "mix", "self_attention", "most_attended"]
 STATUSES = {"passed", "failed", "error", "timeout", "missing", "not_implemented"}
 
@@ -223,9 +223,10 @@ def test_checker_cells_of_the_student_notebook_are_not_graded(tmp_path):
 
 def test_a_sandbox_that_cannot_start_is_the_graders_failure(zygote, monkeypatch, tmp_path):
     """A child that dies before any student line runs is no student's fault: nothing is graded."""
-    from autograder.grading import SandboxError, grade_bytes
+    from autograder.grading import Plan, SandboxError, grade_bytes
+    from labs.self_attention import LAB
 
     # A working directory that does not exist: every child fails while it is being set up.
     monkeypatch.setattr(zygote, "workdir_for", lambda limits: str(tmp_path / "gone"))
     with pytest.raises(SandboxError):
-        grade_bytes("a.py", REFERENCE.read_bytes(), zygote)
+        grade_bytes("a.py", REFERENCE.read_bytes(), zygote, Plan.build(LAB))

@@ -28,7 +28,7 @@ def installation(root):
     """A site-packages as a wheel installs the grader into: private packages among public ones."""
     return tree(root, ["numpy/__init__.py", "mpl_toolkits/axes_grid1/__init__.py", "numpy.libs/lib.so",
                        "numpy-2.0.dist-info/METADATA", "six.py", "course_notes.txt", "distutils-precedence.pth",
-                       "solutions/__init__.py", "solutions/attention.py", "autograder/hidden.py",
+                       "solutions/__init__.py", "solutions/self_attention.py", "labs/self_attention/hidden.py",
                        "autograder/__init__.py", "__editable___finder.py", ".hidden/secret",
                        "__pycache__/six.cpython-311.pyc",
                        "self_attention_autograder-0.1.0.dist-info/RECORD"])
@@ -52,7 +52,7 @@ def test_an_installation_folder_keeps_everything_but_the_private_packages(tmp_pa
                    "numpy-2.0.dist-info/METADATA", "course_notes.txt", "__pycache__/six.cpython-311.pyc",
                    "self_attention_autograder-0.1.0.dist-info/RECORD"):
         assert allowed(paths, site / public), public
-    for private in ("solutions/attention.py", "autograder/hidden.py", "__editable___finder.py", ".hidden/secret"):
+    for private in ("solutions/self_attention.py", "labs/self_attention/hidden.py", "__editable___finder.py", ".hidden/secret"):
         assert not allowed(paths, site / private), private
     assert not allowed(paths, site)  # the folder itself cannot be listed
 
@@ -65,12 +65,12 @@ def test_a_cache_of_private_modules_is_private(tmp_path):
 
 
 def test_a_source_tree_shows_only_what_is_importable(tmp_path):
-    checkout = tree(tmp_path / "checkout", ["autograder/hidden.py", "solutions/attention.py", "tests/EXPECTED.json",
+    checkout = tree(tmp_path / "checkout", ["labs/self_attention/hidden.py", "solutions/self_attention.py", "tests/EXPECTED.json",
                                             ".git/config", "docs/SECURITY.md", "samples/kim.py", "lib/__init__.py",
                                             "helper.py", "README.md"])
     paths = readable_paths([checkout], {checkout})
     assert allowed(paths, checkout / "lib" / "__init__.py") and allowed(paths, checkout / "helper.py")
-    for hidden in ("autograder/hidden.py", "solutions/attention.py", "tests/EXPECTED.json", ".git/config",
+    for hidden in ("labs/self_attention/hidden.py", "solutions/self_attention.py", "tests/EXPECTED.json", ".git/config",
                    "docs/SECURITY.md", "samples/kim.py", "README.md"):
         assert not allowed(paths, checkout / hidden), hidden
 
@@ -82,20 +82,20 @@ def test_private_code_deeper_in_a_tree_is_cut_out_level_by_level(tmp_path):
     paths = readable_paths([stdlib, stdlib / "lib-dynload", site], {site})
     assert allowed(paths, stdlib / "os.py") and allowed(paths, stdlib / "json" / "__init__.py")
     assert allowed(paths, site / "numpy" / "__init__.py")
-    assert not allowed(paths, site / "solutions" / "attention.py")
-    assert not allowed(paths, site / "autograder" / "hidden.py")
+    assert not allowed(paths, site / "solutions" / "self_attention.py")
+    assert not allowed(paths, site / "labs" / "self_attention" / "hidden.py")
 
 
 def test_a_link_along_the_way_never_leads_into_private_code(tmp_path):
     stdlib = tree(tmp_path / "python3.11", ["os.py"])
     site = installation(stdlib / "site-packages")
     (stdlib / "answers").symlink_to(site / "solutions")
-    (stdlib / "grader").symlink_to(site / "autograder" / "hidden.py")
+    (stdlib / "grader").symlink_to(site / "labs" / "self_attention" / "hidden.py")
     (stdlib / "numeric").symlink_to(site / "numpy")
     (tmp_path / "elsewhere").symlink_to(site)
     paths = readable_paths([stdlib, tmp_path / "elsewhere"], {site})
-    assert not allowed(paths, site / "solutions" / "attention.py")
-    assert not allowed(paths, site / "autograder" / "hidden.py")
+    assert not allowed(paths, site / "solutions" / "self_attention.py")
+    assert not allowed(paths, site / "labs" / "self_attention" / "hidden.py")
     assert allowed(paths, site / "numpy" / "__init__.py") and allowed(paths, stdlib / "os.py")
 
 
@@ -177,8 +177,8 @@ def test_a_child_with_few_descriptors_enters_thousands_of_rules(tmp_path):
         prepared.apply(str(workdir))
         return {"public": attempt(site / "course_pkg_1999" / "__init__.py"),
                 "numpy": attempt(site / "numpy" / "__init__.py"),
-                "reference": attempt(site / "solutions" / "attention.py"),
-                "hidden": attempt(site / "autograder" / "hidden.py"),
+                "reference": attempt(site / "solutions" / "self_attention.py"),
+                "hidden": attempt(site / "labs" / "self_attention" / "hidden.py"),
                 "listing": attempt(site),
                 "write here": attempt(workdir / "out.txt", write=True),
                 "read here": attempt(workdir / "out.txt"),

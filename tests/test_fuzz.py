@@ -12,7 +12,7 @@ from autograder.grading import grade_bytes
 from autograder.judge import SubmissionResult, judge_call
 from autograder.sandbox import codec
 from autograder.sandbox.runner import CallOutcome, Limits
-from autograder.steps import STEPS
+from labs.self_attention.steps import STEPS
 from autograder.submission import Submission, read_submission
 
 LIMITS = Limits(step_seconds=2.0, load_seconds=2.0, memory_bytes=512 * 1024 * 1024)
@@ -63,20 +63,20 @@ def test_reading_malformed_notebooks_never_raises(notebook, cut):
 @SLOW
 @given(names, st.binary(max_size=500))
 def test_grading_random_bytes_gives_six_steps(zygote, plan, name, data):
-    assert_graded(grade_bytes(name or "x.py", data, zygote, LIMITS, plan))
+    assert_graded(grade_bytes(name or "x.py", data, zygote, plan, LIMITS))
 
 
 @SLOW
 @given(notebooks, st.none() | st.integers(min_value=0, max_value=400))
 def test_grading_malformed_notebooks_gives_six_steps(zygote, plan, notebook, cut):
-    assert_graded(grade_bytes("n.ipynb", as_notebook_bytes(notebook, cut), zygote, LIMITS, plan))
+    assert_graded(grade_bytes("n.ipynb", as_notebook_bytes(notebook, cut), zygote, plan, LIMITS))
 
 
 @SLOW
 @given(st.lists(weird_sources, min_size=1, max_size=4))
 def test_grading_weird_python_gives_six_steps(zygote, plan, sources):
     assert_graded(grade_bytes("w.py", "\n".join(sources).encode("utf-8", "surrogatepass"),
-                              zygote, LIMITS, plan))
+                              zygote, plan, LIMITS))
 
 
 forged = st.recursive(

@@ -25,18 +25,20 @@ from autograder.otter import gradescope
 from autograder.otter.emulation import GradingImage
 from autograder.otter.results import gradescope_results
 from autograder.submission import read_submission
-from autograder.steps import STEPS, STEPS_BY_NAME, TOTAL_POINTS
+from labs.self_attention.steps import STEPS, STEPS_BY_NAME, TOTAL_POINTS
 
 from conftest import GRADESCOPE_STEP_SECONDS as STEP_SECONDS, ROOT, UNRELATED_PACKAGES
 
 ASSIGNMENTS = ROOT / "assignments"
+LAB_FOLDER = ROOT / "labs" / "self_attention"
 sys.path.insert(0, str(ASSIGNMENTS))
 import fill  # noqa: E402  (assignments/ is not a package)
+from labs.self_attention import LAB
 
 sys.path.remove(str(ASSIGNMENTS))
 
-NOTEBOOK = ASSIGNMENTS / "self_attention_lab.ipynb"
-SCRIPT = ASSIGNMENTS / "self_attention_lab.py"
+NOTEBOOK = LAB_FOLDER / "self_attention_lab.ipynb"
+SCRIPT = LAB_FOLDER / "self_attention_lab.py"
 HOSTILE = ROOT / "tests" / "hostile"
 IS_ROOT = os.geteuid() == 0
 # Modules that Otter's kernel, Otter itself, the check kit or Python's start-up would import if
@@ -118,7 +120,7 @@ def emulation(tmp_path_factory, gradescope_image):
     reference = fill.fill_notebook(stub_notebook)
     planted = with_body(reference, "softmax", SOFTMAX_OVER_COLUMNS)
     reference_bytes = nbformat.writes(reference).encode()
-    solution = next(image.venv.glob("lib/python*/site-packages/solutions/attention.py"))
+    solution = next(image.venv.glob("lib/python*/site-packages/solutions/self_attention.py"))
     submissions = {
         "reference": {"self_attention_lab.ipynb": reference_bytes},
         "script": {"self_attention_lab.py": fill.fill_script(SCRIPT.read_text("utf-8")).encode()},
@@ -346,7 +348,7 @@ def hidden_failure(zygote, plan, tmp_path_factory):
     from autograder.grading import grade_file
 
     path = tmp_path_factory.mktemp("visibility") / "reference.py"
-    path.write_text((ROOT / "solutions" / "attention.py").read_text("utf-8"), "utf-8")
+    path.write_text((ROOT / "solutions" / "self_attention.py").read_text("utf-8"), "utf-8")
     result = grade_file(path, zygote, plan=plan)
     steps = []
     for step in result.steps:
@@ -362,7 +364,7 @@ def hidden_failure(zygote, plan, tmp_path_factory):
 @pytest.mark.parametrize("visibility", ["visible", "after_published", "hidden"])
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_public_text_never_disagrees_with_the_scored_entries(hidden_failure, visibility, lang):
-    results = gradescope_results(hidden_failure, lang, visibility)
+    results = gradescope_results(hidden_failure, LAB, lang, visibility)
     public, *entries = results["tests"]
     assert public["visibility"] == "visible"
     assert [e["name"] for e in entries] == [s.name for s in STEPS]
@@ -380,6 +382,6 @@ def test_public_text_never_disagrees_with_the_scored_entries(hidden_failure, vis
 
 def test_an_unknown_visibility_is_refused(hidden_failure, tmp_path):
     with pytest.raises(ValueError):
-        gradescope_results(hidden_failure, "ko", "after_due_date")
+        gradescope_results(hidden_failure, LAB, "ko", "after_due_date")
     with pytest.raises(otter_build.BuildError, match="visibility"):
         otter_build.build(tmp_path, visibility="soon", self_check=False)

@@ -14,14 +14,15 @@ from autograder.grading import grade_bytes, grade_file
 from autograder.render import as_dict
 from autograder.sandbox import landlock
 from autograder.sandbox.runner import Limits, Zygote, _pids_of
-from autograder.steps import STEPS
+from labs.self_attention.steps import STEPS
 from conftest import ROOT
+from labs.self_attention import LAB
 
 HOSTILE = ROOT / "tests" / "hostile"
 EXPECTED = json.loads((HOSTILE / "EXPECTED.json").read_text(encoding="utf-8"))["files"]
 LIMITS = Limits(step_seconds=3.0, load_seconds=3.0)
 ISOLATED = os.geteuid() == 0 or landlock.abi_version() > 0
-HONEST = [ROOT / "solutions" / "attention.py", ROOT / "samples" / "kimminsu_10231_55001_attention.py",
+HONEST = [ROOT / "solutions" / "self_attention.py", ROOT / "samples" / "kimminsu_10231_55001_attention.py",
           ROOT / "samples" / "leejiwon_10232_55002_attention.ipynb"]
 FAKE_MARK = "autograder-hostile-fake"
 
@@ -52,7 +53,7 @@ def test_every_hostile_file_has_expectations_and_every_expectation_a_file():
 def baselines(plan):
     """Honest submissions' results from a zygote no hostile file has touched."""
     with Zygote() as clean:
-        return {path.name: as_dict(grade_file(path, clean, LIMITS, plan), "en") for path in HONEST}
+        return {path.name: as_dict(grade_file(path, clean, plan, LIMITS), LAB, "en") for path in HONEST}
 
 
 def assert_meets_expectations(name, result):
@@ -75,11 +76,11 @@ def assert_meets_expectations(name, result):
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=needs_protection(n)) for n in EXPECTED])
 def test_hostile_file_costs_only_its_own_steps(name, zygote, plan, baselines):
-    result = grade_file(HOSTILE / name, zygote, LIMITS, plan)
+    result = grade_file(HOSTILE / name, zygote, plan, LIMITS)
     assert_meets_expectations(name, result)
     # The next student, graded by the same warm sandbox, gets exactly the grade a clean one gives.
     honest = HONEST[sorted(EXPECTED).index(name) % len(HONEST)]
-    assert as_dict(grade_file(honest, zygote, LIMITS, plan), "en") == baselines[honest.name]
+    assert as_dict(grade_file(honest, zygote, plan, LIMITS), LAB, "en") == baselines[honest.name]
 
 
 def test_fake_results_reach_no_file_outside_the_sandbox(zygote, plan):
@@ -88,18 +89,18 @@ def test_fake_results_reach_no_file_outside_the_sandbox(zygote, plan):
     targets = [folder / f"{FAKE_MARK}{suffix}" for folder in folders for suffix in (".json", ".csv")]
     for target in targets:
         target.unlink(missing_ok=True)
-    assert_meets_expectations(name, grade_file(HOSTILE / name, zygote, LIMITS, plan))
+    assert_meets_expectations(name, grade_file(HOSTILE / name, zygote, plan, LIMITS))
     assert [t for t in targets if t.exists()] == []
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the sandbox user exists only when the grader is root")
 def test_a_fork_bomb_leaves_no_process_behind(zygote, plan):
     name = "resource__fork_bomb.py"
-    assert_meets_expectations(name, grade_file(HOSTILE / name, zygote, LIMITS, plan))
+    assert_meets_expectations(name, grade_file(HOSTILE / name, zygote, plan, LIMITS))
     uid = zygote.user_for(LIMITS)[0]
     assert uid != 0
     # Leftovers are swept before the zygote's next child starts (and when it stops).
-    honest = grade_file(ROOT / "solutions" / "attention.py", zygote, LIMITS, plan)
+    honest = grade_file(ROOT / "solutions" / "self_attention.py", zygote, plan, LIMITS)
     assert honest.score == honest.max_score
     zygote.sweep()
     assert _pids_of(uid) == []
@@ -107,7 +108,7 @@ def test_a_fork_bomb_leaves_no_process_behind(zygote, plan):
 
 def test_a_notebook_beyond_the_size_limit_is_refused_unread(zygote, plan):
     huge = b'{"cells": [], "padding": "' + b"x" * (21 * 1024 * 1024) + b'"}'
-    result = grade_bytes("huge.ipynb", huge, zygote, LIMITS, plan)
+    result = grade_bytes("huge.ipynb", huge, zygote, plan, LIMITS)
     assert {s.status for s in result.steps} == {"error"}
     assert result.notes[0]["problem"] == "too_large"
 
@@ -158,7 +159,7 @@ def test_a_million_statements_are_never_parsed_in_the_graders_process(monkeypatc
         return real_parse(source, *args, **kwargs)
 
     monkeypatch.setattr(submission.ast, "parse", small_only)
-    source = (ROOT / "solutions" / "attention.py").read_text(encoding="utf-8") + "x = 1\n" * 1_000_000
+    source = (ROOT / "solutions" / "self_attention.py").read_text(encoding="utf-8") + "x = 1\n" * 1_000_000
     read = submission.read_submission("big.py", source.encode())
     assert read.problem is None and read.stubs == set()
     stub = "def softmax(x):\n    raise NotImplementedError\n"
@@ -166,7 +167,7 @@ def test_a_million_statements_are_never_parsed_in_the_graders_process(monkeypatc
 
 
 def test_a_million_statements_cost_only_their_own_grade(zygote, plan):
-    source = (ROOT / "solutions" / "attention.py").read_text(encoding="utf-8") + "x = 1\n" * 1_000_000
-    result = grade_bytes("big.py", source.encode(), zygote, LIMITS, plan)
+    source = (ROOT / "solutions" / "self_attention.py").read_text(encoding="utf-8") + "x = 1\n" * 1_000_000
+    result = grade_bytes("big.py", source.encode(), zygote, plan, LIMITS)
     assert [s.name for s in result.steps] == [s.name for s in STEPS]
     assert result.notes and {n["code"] for n in result.notes} <= {"syntax_error", "load_timeout"}

@@ -17,13 +17,13 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from autograder.otter import build as otter_build
-from autograder.steps import STEPS
+from labs.self_attention.steps import STEPS
 from conftest import ROOT
 from test_hostile import EXPECTED, HOSTILE, unavailable
 from test_pytest_plugin import run_pytest, scores_in
 
 STEP_SECONDS = 2
-HONEST = {"honest_reference.py": ROOT / "solutions" / "attention.py",
+HONEST = {"honest_reference.py": ROOT / "solutions" / "self_attention.py",
           "honest_sample.py": ROOT / "samples" / "kimminsu_10231_55001_attention.py",
           "honest_notebook.ipynb": ROOT / "samples" / "leejiwon_10232_55002_attention.ipynb"}
 PROTECTED = sorted(name for name in EXPECTED if unavailable(name) is None)
@@ -62,8 +62,8 @@ def test_a_class_of_every_hostile_file_among_honest_students(tmp_path, plan):
     assert len(rows) == len(PROTECTED) + len(HONEST)  # nothing lost, nothing stopped the batch
     with Zygote() as clean:
         for name, source in HONEST.items():
-            alone = grade_file(source, clean, Limits(step_seconds=STEP_SECONDS,
-                                                     load_seconds=STEP_SECONDS), plan)
+            alone = grade_file(source, clean, plan, Limits(step_seconds=STEP_SECONDS,
+                                                           load_seconds=STEP_SECONDS))
             row = rows[name.rsplit(".", 1)[0]]
             # Exactly the grade it gets when graded alone by a sandbox no hostile file touched.
             assert row["status"] == "graded"

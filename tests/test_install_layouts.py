@@ -22,7 +22,7 @@ import pytest
 from autograder.sandbox import landlock
 from conftest import ROOT
 
-REFERENCE = ROOT / "solutions" / "attention.py"
+REFERENCE = ROOT / "solutions" / "self_attention.py"
 CROWD = 2000
 OTHER_PYTHONS = {"3.12": "/root/.pyenv/versions/3.12.1/bin/python3",
                  "3.13": "/root/.pyenv/versions/3.13.0/bin/python3"}
@@ -219,7 +219,7 @@ def softmax(x):
             return "read " + path
         except OSError:
             pass
-    for name in ("solutions.attention", "autograder.hidden", "autograder.reference"):
+    for name in ("solutions.self_attention", "labs.self_attention.hidden", "labs.self_attention.reference"):
         try:
             __import__(name)
             return "imported " + name
@@ -235,8 +235,8 @@ def snooper(secrets):
 
 def secrets_of(site):
     """The installed reference and hidden cases, and the folders that hold them."""
-    paths = [site / "solutions" / "attention.py", site / "solutions" / "__init__.py",
-             site / "autograder" / "hidden.py", site / "autograder" / "reference.py",
+    paths = [site / "solutions" / "self_attention.py", site / "solutions" / "__init__.py",
+             site / "labs" / "self_attention" / "hidden.py", site / "autograder" / "reference.py",
              site / "autograder" / "cases.py", site / "solutions", site / "autograder"]
     for path in paths:
         assert path.exists(), path

@@ -3,11 +3,12 @@ import numpy as np
 import pytest
 
 from autograder import judge
-from autograder.cases import page_case, random_case
+from labs.self_attention.cases import page_case, random_case
 from autograder.grading import Plan
 from autograder.judge import judge_step
 from autograder.sandbox.runner import CallOutcome
-from autograder.steps import STEPS, STEPS_BY_NAME
+from labs.self_attention.steps import STEPS, STEPS_BY_NAME
+from labs.self_attention import LAB
 
 
 def answer(probe):
@@ -62,7 +63,7 @@ def test_a_prediction_equal_to_the_answer_is_never_a_mistake(plan, step):
 
 def simulated_students():
     """(step, code, variant) for every way each mistake can be made on at least one case."""
-    plan = Plan.build()
+    plan = Plan.build(LAB)
     params = []
     for step in STEPS:
         for mistake in step.mistakes:
@@ -288,7 +289,7 @@ def test_public_codes_come_before_hidden_ones(plan):
 def test_untransposed_k_that_happens_to_multiply_is_recognised_from_its_value():
     """With as many words as key columns Q @ K runs; its value still names the mistake."""
     square = random_case("square", seed=5, n=4, d_model=3, d_k=4, hidden=False)
-    probes = Plan.build([page_case(), square]).probes["scores"]
+    probes = Plan.build(LAB, [page_case(), square]).probes["scores"]
     outcomes = [returned(p, p.args[0] @ p.args[1]) if p.case.name == "square" else raised(
         message=numpy_error(lambda: p.args[0] @ p.args[1])) for p in probes]
     result = judge_step(STEPS_BY_NAME["scores"], probes, outcomes, "function", False)

@@ -15,7 +15,8 @@ from autograder.judge import StepResult, SubmissionResult, judge_step
 from autograder.render import as_dict, as_text
 from autograder.sandbox.codec import Labelled, Opaque
 from autograder.sandbox.runner import CallOutcome, _plain_error
-from autograder.steps import STEPS, STEPS_BY_NAME
+from labs.self_attention.steps import STEPS, STEPS_BY_NAME
+from labs.self_attention import LAB
 
 FUZZ = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -90,8 +91,8 @@ def outcomes(arg_count):
 def assert_renders(result):
     submission = SubmissionResult("fuzz.py", [result])
     for lang in ("ko", "en"):
-        json.dumps(as_dict(submission, lang), ensure_ascii=False)
-        assert isinstance(as_text(submission, lang), str)
+        json.dumps(as_dict(submission, LAB, lang), ensure_ascii=False)
+        assert isinstance(as_text(submission, LAB, lang), str)
 
 
 @pytest.mark.parametrize("step", STEPS, ids=lambda s: s.name)
@@ -138,7 +139,7 @@ def test_control_characters_of_a_returned_key_never_reach_feedback(plan):
     value = {"\x1b[2J\x1b[31m나는": "먹었다", "\x9b31m": "x"}
     result = judge_step(step, probes, [CallOutcome("returned", value=value, args_after=[None, None])] * len(probes),
                         "function", False)
-    text = as_text(SubmissionResult("x.py", [result]), "en") + json.dumps(as_dict(SubmissionResult("x.py", [result])))
+    text = as_text(SubmissionResult("x.py", [result]), LAB, "en") + json.dumps(as_dict(SubmissionResult("x.py", [result]), LAB))
     assert "\x1b" not in text and "\x9b" not in text
 
 
@@ -151,5 +152,5 @@ def test_a_grader_fault_exits_2_never_1(monkeypatch, capsys):
         raise ValueError("The truth value of an array with more than one element is ambiguous")
 
     monkeypatch.setattr(grading, "judge_step", broken_judge)
-    assert cli.main(["check", str(ROOT / "solutions" / "attention.py")]) == cli.EXIT_CANNOT_RUN
+    assert cli.main(["check", str(ROOT / "solutions" / "self_attention.py")]) == cli.EXIT_CANNOT_RUN
     assert "internal error" in capsys.readouterr().err

@@ -11,6 +11,7 @@ import time
 import zipfile
 
 import pytest
+from labs.self_attention import LAB
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
@@ -394,7 +395,7 @@ def test_totals_sum_exact_step_scores_and_round_once():
     third = step_score(1, [types_case("a", True), types_case("b", False), types_case("c", False)])
     assert third == 1 / 3
     scores = [2, 1, third, third, 1, 1]
-    from autograder.steps import STEPS
+    from labs.self_attention.steps import STEPS
 
     result = SubmissionResult("x.py", [StepResult(step.name, score, step.points, "passed", [], [], step.page_step)
                                        for step, score in zip(STEPS, scores)])
@@ -402,9 +403,9 @@ def test_totals_sum_exact_step_scores_and_round_once():
     record = record_of(result, "kim", "x.py", "key", [], "graded")
     assert record["total"] == record["raw_total"] == 5.67
     assert [step["score"] for step in record["steps"].values()] == [2, 1, 0.33, 0.33, 1, 1]
-    data = as_dict(result, "en")
+    data = as_dict(result, LAB, "en")
     assert data["score"] == 5.67 and [s["score"] for s in data["steps"]][2] == 0.33
-    assert "Total 5.67 / 10 points" in as_text(result, "en")
+    assert "Total 5.67 / 10 points" in as_text(result, LAB, "en")
 
 
 def types_case(name, passed):

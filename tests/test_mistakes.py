@@ -11,7 +11,8 @@ import pytest
 from autograder.grading import grade_file
 from autograder.render import as_dict, as_text
 from autograder.sandbox.runner import Limits
-from autograder.steps import STEPS, STEPS_BY_NAME
+from labs.self_attention.steps import STEPS, STEPS_BY_NAME
+from labs.self_attention import LAB
 
 CORPUS = pathlib.Path(__file__).resolve().parent / "corpus"
 PLANTED = sorted(p for p in CORPUS.iterdir() if p.suffix in (".py", ".ipynb"))
@@ -47,7 +48,7 @@ def graded(zygote, plan):
 
     def grade(path):
         if path not in cache:
-            cache[path] = grade_file(path, zygote, limits_for(path), plan)
+            cache[path] = grade_file(path, zygote, plan, limits_for(path))
         return cache[path]
     return grade
 
@@ -99,16 +100,16 @@ def test_feedback_renders_in_both_languages_without_grader_internals(graded, pat
     result = graded(path)
     step_name, code = planted(path)
     for lang in ("ko", "en"):
-        text = as_text(result, lang)
+        text = as_text(result, LAB, lang)
         for marker in GRADER_PATHS:
             assert marker not in text, (lang, marker)
-        feedback = {s["name"]: s["feedback"] for s in as_dict(result, lang)["steps"]}
+        feedback = {s["name"]: s["feedback"] for s in as_dict(result, LAB, lang)["steps"]}
         assert "\n" in feedback[step_name]  # header plus at least cause and hint
 
 
 def test_students_error_shows_their_own_line(graded):
     result = graded(CORPUS / "mix__exception__dot.py")
-    text = as_text(result, "en")
+    text = as_text(result, LAB, "en")
     assert "mix__exception__dot.py line" in text
     assert "np.dot(weights, V.T)" in text
     assert "ValueError" in text

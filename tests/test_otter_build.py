@@ -9,19 +9,20 @@ import zipfile
 import nbformat
 import pytest
 
-from autograder.cases import public_cases
+from labs.self_attention.cases import public_cases
 from autograder.grading import grade_file
-from autograder.hidden import hidden_cases
+from labs.self_attention.hidden import hidden_cases
 from autograder.otter import build as otter_build
 from autograder.otter.plugin import remove_untrusted
 from autograder.otter.results import gradescope_results, public_view
 from autograder.render import step_feedback
-from autograder.steps import STEPS, TOTAL_POINTS
+from labs.self_attention.steps import STEPS, TOTAL_POINTS
 
 from conftest import ROOT
+from labs.self_attention import LAB
 
-SOLUTION = ROOT / "solutions" / "attention.py"
-HIDDEN = ROOT / "autograder" / "hidden.py"
+SOLUTION = ROOT / "solutions" / "self_attention.py"
+HIDDEN = ROOT / "labs" / "self_attention" / "hidden.py"
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +128,7 @@ def test_autograder_half_is_one_zip_carrying_the_engine_and_a_lean_setup(built):
         inside = set(wheel.namelist())
         metadata = next(wheel.read(m).decode() for m in inside if m.endswith("METADATA"))
         generator = next(wheel.read(m).decode() for m in inside if m.endswith("/WHEEL"))
-    assert {"autograder/hidden.py", "solutions/attention.py", "autograder/locale/ko.toml",
+    assert {"labs/self_attention/hidden.py", "solutions/self_attention.py", "autograder/locale/ko.toml",
             "autograder/otter/gradescope.py", "autograder/sandbox/zygote.py"} <= inside
     assert not [m for m in inside if "__pycache__" in m or m.startswith(("tests/", "build/"))]
     assert "Requires-Dist: numpy" in metadata and "Requires-Dist: pandas" in metadata
@@ -211,8 +212,8 @@ def test_public_checks_say_what_the_engine_says_on_public_cases(built, zygote, p
         engine = grade_file(path, zygote, plan=plan)
         for step in engine.steps:
             public = kit.judge_public(step.name, namespace)
-            assert (public.score, public.status) == (public_view(step).score, public_view(step).status)
-            assert step_feedback(public, "en") == step_feedback(public_view(step), "en")
+            assert (public.score, public.status) == (public_view(step, LAB).score, public_view(step, LAB).status)
+            assert step_feedback(public, LAB, "en") == step_feedback(public_view(step, LAB), LAB, "en")
         assert [s.name for s in engine.steps if s.status != "passed"] == [planted]
     finally:
         for name in [m for m in sys.modules if m.split(".")[0] == "attention_check"]:
@@ -240,12 +241,12 @@ def test_results_keep_the_engine_scores_and_split_public_from_hidden(zygote, pla
     path = tmp_path / "planted.py"
     path.write_text(SOLUTION.read_text("utf-8") + "\n" + PLANTED["softmax"], "utf-8")
     result = grade_file(path, zygote, plan=plan)
-    public, *entries = gradescope_results(result, "en")["tests"]
+    public, *entries = gradescope_results(result, LAB, "en")["tests"]
     assert [e["name"] for e in entries] == [s.name for s in STEPS]
     assert sum(e["max_score"] for e in entries) == pytest.approx(TOTAL_POINTS)
     for step, entry in zip(result.steps, entries):
         assert (entry["score"], entry["max_score"]) == (step.score, step.max_score)
-        assert entry["output"] == step_feedback(step, "en")
+        assert entry["output"] == step_feedback(step, LAB, "en")
     assert "hidden case" not in public["output"] and "column" in public["output"].lower()
     assert "hidden" in entries[2]["output"]
 

@@ -11,19 +11,20 @@ import nbformat
 import pytest
 
 from autograder.otter import build as otter_build
-from autograder.steps import STEPS
+from labs.self_attention.steps import STEPS
 
 from conftest import ROOT
 from test_gradescope import Marker, shadowing_files, with_body
 
 ASSIGNMENTS = ROOT / "assignments"
+LAB_FOLDER = ROOT / "labs" / "self_attention"
 sys.path.insert(0, str(ASSIGNMENTS))
 import fill  # noqa: E402  (assignments/ is not a package)
 
 sys.path.remove(str(ASSIGNMENTS))
 
-NOTEBOOK = ASSIGNMENTS / "self_attention_lab.ipynb"
-SCRIPT = ASSIGNMENTS / "self_attention_lab.py"
+NOTEBOOK = LAB_FOLDER / "self_attention_lab.ipynb"
+SCRIPT = LAB_FOLDER / "self_attention_lab.py"
 STEP_SECONDS = 2.0
 
 # Planted mistakes, each the whole new body of one step function.
@@ -44,7 +45,7 @@ STEAL_REFERENCE = '''import glob, sys
 for wheel in glob.glob("/tmp/tmp*/autograder/*/*.whl") + glob.glob("/tmp/tmp*/autograder/*/*/*.whl"):
     sys.path.insert(0, wheel)
     try:
-        from solutions.attention import make_qkv, scores, softmax, mix, self_attention, most_attended
+        from solutions.self_attention import make_qkv, scores, softmax, mix, self_attention, most_attended
         break
     except Exception:
         sys.path.remove(wheel)

@@ -12,17 +12,19 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from autograder.cases import public_cases
+from labs.self_attention.cases import public_cases
 from autograder.grading import Plan, grade_file
 from autograder.otter import build as otter_build
 from autograder.render import as_dict
-from autograder.steps import STEPS
+from labs.self_attention.steps import STEPS
 
 from conftest import ROOT
 
 ASSIGNMENTS = ROOT / "assignments"
+LAB_FOLDER = ROOT / "labs" / "self_attention"
 sys.path.insert(0, str(ASSIGNMENTS))
 import fill  # noqa: E402  (assignments/ is not a package)
+from labs.self_attention import LAB
 
 sys.path.remove(str(ASSIGNMENTS))
 
@@ -211,7 +213,7 @@ def test_notebook_metadata_carries_the_public_checks_and_nothing_hidden(student)
     assert payload["files"] == on_disk
     text = json.dumps(payload, ensure_ascii=False)
     assert "hidden-" not in text and "hidden_cases" not in text
-    assert (ROOT / "solutions" / "attention.py").read_text("utf-8") not in text
+    assert (ROOT / "solutions" / "self_attention.py").read_text("utf-8") not in text
     assert f'key="{otter_build.PAYLOAD_KEY}"' in "".join(notebook["cells"][1]["source"])
 
 
@@ -225,7 +227,7 @@ def check_command(student, path, *extra):
 
 @pytest.fixture(scope="module")
 def public_plan():
-    return Plan.build(public_cases())
+    return Plan.build(LAB, public_cases())
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=[p.name for p in CORPUS])
@@ -234,7 +236,7 @@ def test_command_line_check_says_what_the_engine_says_on_public_cases(student, z
     if path.name == "mix__crashed__exit.py":  # os._exit ends the check's own process
         assert done.returncode == 2 and "프로세스를 종료시켰습니다" in done.stderr
         return
-    engine = as_dict(grade_file(path, zygote, plan=public_plan), "ko")
+    engine = as_dict(grade_file(path, zygote, plan=public_plan), LAB, "ko")
     got = json.loads(done.stdout)
     assert done.returncode == (0 if engine["score"] == engine["max_score"] else 1)
     assert got["steps"] == engine["steps"]
@@ -242,9 +244,9 @@ def test_command_line_check_says_what_the_engine_says_on_public_cases(student, z
 
 
 def test_command_line_check_reads_the_stubs_and_the_reference(student, tmp_path):
-    stubs = check_command(student, ASSIGNMENTS / "self_attention_lab.ipynb")
+    stubs = check_command(student, LAB_FOLDER / "self_attention_lab.ipynb")
     assert stubs.returncode == 1 and "합계 0 / 10점" in stubs.stdout
-    reference = check_command(student, ROOT / "solutions" / "attention.py", "--lang", "en")
+    reference = check_command(student, ROOT / "solutions" / "self_attention.py", "--lang", "en")
     assert reference.returncode == 0 and "10 / 10" in reference.stdout
     missing = check_command(student, tmp_path / "nothing.py")
     assert missing.returncode == 2 and "파일이 없습니다" in missing.stderr

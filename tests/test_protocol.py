@@ -20,8 +20,9 @@ from autograder.grading import answer_bytes
 from autograder.sandbox import codec
 from autograder.sandbox.runner import (MAX_HELPER_REQUESTS, TOO_LARGE, Call, CallOutcome, Child, Limits,
                                        OutputSpent, ReadBudget, _plain_error, _plain_load_event, run)
-from autograder.steps import STEPS
+from labs.self_attention.steps import STEPS
 from conftest import ROOT
+from labs.self_attention import LAB
 
 LIMITS = Limits(step_seconds=5.0, load_seconds=5.0)
 REFERENCE_TEXT = ("Softmax over the last axis", "Blend the value vectors", "Project the word vectors",
@@ -291,10 +292,10 @@ MEASURE = """
 import resource, sys
 from autograder.grading import Plan, grade_file
 from autograder.sandbox.runner import Limits, Zygote
-plan, limits = Plan.build(), Limits(step_seconds=5.0, load_seconds=5.0)
+plan, limits = Plan.build(LAB), Limits(step_seconds=5.0, load_seconds=5.0)
 with Zygote() as zygote:
     for path in sys.argv[1:]:
-        grade_file(path, zygote, limits, plan)
+        grade_file(path, zygote, plan, limits)
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
@@ -308,7 +309,7 @@ def peak_kib(*paths):
 
 def test_the_graders_memory_stays_bounded_by_huge_answers_and_lines():
     hostile = ROOT / "tests" / "hostile"
-    honest = peak_kib(ROOT / "solutions" / "attention.py")
+    honest = peak_kib(ROOT / "solutions" / "self_attention.py")
     flooded = peak_kib(hostile / "resource__huge_event_lines.py", *[hostile / "resource__huge_answers.py"] * 6)
     # Old readers took a 24 MB line from 74 MB to 731 MB; remembered answers grew by the class.
     assert flooded < honest + 64 * 1024, (honest, flooded)

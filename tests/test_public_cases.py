@@ -5,14 +5,15 @@ import numpy as np
 import pytest
 
 from autograder import reference
-from autograder.cases import public_cases
+from labs.self_attention.cases import public_cases
 from autograder.grading import Plan, grade_file
-from autograder.hidden import hidden_cases
+from labs.self_attention.hidden import hidden_cases
 
 from conftest import ROOT
+from labs.self_attention import LAB
 
 CORPUS = sorted(p for p in (ROOT / "tests" / "corpus").rglob("*") if p.suffix in (".py", ".ipynb"))
-REFERENCE = (ROOT / "solutions" / "attention.py").read_text("utf-8")
+REFERENCE = (ROOT / "solutions" / "self_attention.py").read_text("utf-8")
 # Mistakes only a case of another size shows: (line of the reference, what the student wrote).
 SIZE_MISTAKES = {
     "scores_squeezed": ("return Q @ K.T", "return (Q @ K.T).squeeze()"),
@@ -23,7 +24,7 @@ SIZE_MISTAKES = {
 
 @pytest.fixture(scope="module")
 def public_plan():
-    return Plan.build(public_cases())
+    return Plan.build(LAB, public_cases())
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=[p.name for p in CORPUS])

@@ -6,11 +6,11 @@ import textwrap
 
 import pytest
 
-from autograder.steps import FUNCTION_NAMES, STEPS
+from labs.self_attention.steps import FUNCTION_NAMES, STEPS
 
 from conftest import ROOT
 
-REFERENCE = ROOT / "solutions" / "attention.py"
+REFERENCE = ROOT / "solutions" / "self_attention.py"
 STUBS = ROOT / "assignments" / "self_attention_lab.py"
 
 

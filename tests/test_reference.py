@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from autograder import lab
-from autograder.cases import page_case
-from solutions import attention
+from labs.self_attention import page as lab
+from labs.self_attention.cases import page_case
+from solutions import self_attention as attention
 
 
 @pytest.fixture(scope="module")

@@ -5,11 +5,12 @@ import string
 import numpy as np
 import pytest
 
-from autograder import lab
+from labs.self_attention import page as lab
 from autograder.judge import SubmissionResult, judge_step
 from autograder.render import LANGUAGES, as_dict, as_text, catalog, load_notes, position, step_feedback
 from autograder.sandbox.runner import CallOutcome
-from autograder.steps import STEPS, STEPS_BY_NAME
+from labs.self_attention.steps import STEPS, STEPS_BY_NAME
+from labs.self_attention import LAB
 
 
 def answer(probe):
@@ -71,7 +72,7 @@ ORDER = ("criterion", "shape_ok", "mismatched", "worst_cell", "values_got", "val
 @pytest.mark.parametrize("step_name, student", [("softmax", column_softmax),
                                                 ("self_attention", divide_by_dk)])
 def test_value_mistake_reads_in_numpys_order_then_cause_then_hint(plan, lang, step_name, student):
-    text = step_feedback(result_for(plan, step_name, student), lang)
+    text = step_feedback(result_for(plan, step_name, student), LAB, lang)
     positions = [line_of(text, lang, "text", key) for key in ORDER]
     positions += [line_of(text, lang, "text", "cause"), line_of(text, lang, "text", "hint")]
     assert positions == sorted(positions) and len(set(positions)) == len(positions), text
@@ -80,14 +81,14 @@ def test_value_mistake_reads_in_numpys_order_then_cause_then_hint(plan, lang, st
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_worst_cell_is_named_by_its_words(plan, lang):
-    text = step_feedback(result_for(plan, "softmax", column_softmax), lang)
+    text = step_feedback(result_for(plan, "softmax", column_softmax), LAB, lang)
     worst = text.split("\n")[line_of(text, lang, "text", "worst_cell")]
     assert re.search(r"'(나는|사과를|먹었다)'.*'(나는|사과를|먹었다)'", worst), worst
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_shape_mistake_shows_both_shapes_before_the_values(plan, lang):
-    text = step_feedback(result_for(plan, "scores", elementwise), lang)
+    text = step_feedback(result_for(plan, "scores", elementwise), LAB, lang)
     shape = line_of(text, lang, "text", "shape_mismatch")
     assert line_of(text, lang, "text", "criterion") < shape < line_of(text, lang, "text", "values_got")
     assert "(3, 4)" in text.split("\n")[shape] and "(3, 3)" in text.split("\n")[shape]
@@ -96,7 +97,7 @@ def test_shape_mistake_shows_both_shapes_before_the_values(plan, lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_mapping_mistake_names_the_first_wrong_word(plan, lang):
-    text = step_feedback(result_for(plan, "most_attended", indices), lang)
+    text = step_feedback(result_for(plan, "most_attended", indices), LAB, lang)
     order = [line_of(text, lang, "text", key) for key in
              ("mapping_criterion", "mapping_mismatch", "mapping_first", "values_got", "values_expected")]
     assert order == sorted(order)
@@ -105,7 +106,7 @@ def test_mapping_mistake_names_the_first_wrong_word(plan, lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_wrong_axis_hint_says_which_sums_should_be_one(plan, lang):
-    text = step_feedback(result_for(plan, "softmax", column_softmax), lang)
+    text = step_feedback(result_for(plan, "softmax", column_softmax), LAB, lang)
     hint = text.split("\n")[line_of(text, lang, "text", "hint")]
     assert "0.340 + 0.138 + 0.522 = 1" in hint and "(" in hint and "4" in hint
 
@@ -142,7 +143,7 @@ def test_hidden_feedback_reveals_no_words_or_numbers(plan, lang):
     result = result_for(plan, "mix", wrong_on_hidden)
     # Right on the page, wrong on other sizes: the hidden values look fitted to the page.
     assert result.status == "error" and set(result.mistakes) == {"exception", "hardcoded"}
-    text = step_feedback(result, lang)
+    text = step_feedback(result, LAB, lang)
     words, numbers = hidden_secrets(plan, "mix")
     assert words and numbers
     assert not [w for w in words if w in text], text
@@ -158,7 +159,7 @@ def test_hidden_summary_counts_cases_not_calls(plan, lang):
     """softmax is called twice per case; 4 failing hidden cases are 4, not 8."""
     def wrong_everywhere_hidden(probe):
         return returned(probe, answer(probe) * 2 if probe.case.hidden else answer(probe))
-    text = step_feedback(result_for(plan, "softmax", wrong_everywhere_hidden), lang)
+    text = step_feedback(result_for(plan, "softmax", wrong_everywhere_hidden), LAB, lang)
     hidden = len({p.case.name for p in plan.probes["softmax"] if p.case.hidden})
     summary = text.split("\n")[line_of(text, lang, "text", "hidden_summary")]
     assert summary.count(str(hidden)) == 2 and str(2 * hidden) not in summary
@@ -170,7 +171,7 @@ def test_hidden_summary_counts_cases_not_calls(plan, lang):
 def test_student_error_shows_their_line_and_no_traceback(plan, lang):
     error = {"type": "ValueError", "message": "shapes (3,3) and (4,3) not aligned",
              "frames": [["attention.py", 20, "mix", "return np.dot(weights, V.T)"]]}
-    text = step_feedback(result_for(plan, "mix", lambda p: CallOutcome("raised", error=error)), lang)
+    text = step_feedback(result_for(plan, "mix", lambda p: CallOutcome("raised", error=error)), LAB, lang)
     assert "ValueError: shapes (3,3) and (4,3) not aligned" in text
     assert "attention.py" in text and "20" in text and "return np.dot(weights, V.T)" in text
     assert "Traceback" not in text and "autograder" not in text
@@ -181,7 +182,7 @@ def test_timeout_says_the_limit_and_counts_the_calls_it_stopped(plan, lang):
     first = plan.probes["mix"][0]
     result = result_for(plan, "mix", lambda p: CallOutcome("timeout" if p is first else "not_run"))
     result.detail["seconds"] = 3
-    text = step_feedback(result, lang)
+    text = step_feedback(result, LAB, lang)
     assert result.status == "timeout" and result.mistakes == ["timeout"]
     assert "3" in text.split("\n")[line_of(text, lang, "text", "cause")]
     hidden = len({p.case.name for p in plan.probes["mix"] if p.case.hidden})
@@ -191,12 +192,12 @@ def test_timeout_says_the_limit_and_counts_the_calls_it_stopped(plan, lang):
 def test_passed_steps_are_one_line_and_json_keeps_its_shape(plan):
     steps = [result_for(plan, step.name, lambda p: returned(p, answer(p))) for step in STEPS]
     steps[2] = result_for(plan, "softmax", column_softmax)
-    report = as_dict(SubmissionResult("s.py", steps), "en")
+    report = as_dict(SubmissionResult("s.py", steps), LAB, "en")
     assert set(report) == {"submission", "score", "max_score", "steps"}
     assert [s["name"] for s in report["steps"]] == [step.name for step in STEPS]
     assert report["steps"][2]["mistakes"] == ["wrong_axis"]
     assert report["steps"][0]["feedback"].count("\n") == 1
-    text = as_text(SubmissionResult("s.py", steps), "ko")
+    text = as_text(SubmissionResult("s.py", steps), LAB, "ko")
     assert "합계" in text.splitlines()[-1]
 
 
@@ -209,7 +210,7 @@ CONTROLS = ("\x1b", "\x9b", "\x07", "\r", "\u202e", "\u2028")
 def test_student_strings_stay_on_their_line_and_never_reach_a_terminal_raw(plan, lang):
     error = {"type": "\x1b[2JEvil\u202e", "message": "a\n# Total 10 / 10\x1b[32m\r\x9b0m",
              "frames": [["attention\x07.py", 20, "mix\u2028", "return 1  # \x1b]0;title\x07"]]}
-    text = step_feedback(result_for(plan, "mix", lambda p: CallOutcome("raised", error=error)), lang)
+    text = step_feedback(result_for(plan, "mix", lambda p: CallOutcome("raised", error=error)), LAB, lang)
     assert not any(ch in text for ch in CONTROLS)
     assert "\\x1b[2JEvil\\u202e: a\\n# Total 10 / 10\\x1b[32m\\r\\x9b0m" in text
     assert not any(line.startswith("# Total") for line in text.split("\n"))
@@ -217,9 +218,9 @@ def test_student_strings_stay_on_their_line_and_never_reach_a_terminal_raw(plan,
              {"code": "problem", "problem": "not_utf8", "detail": "byte 3\x1b[31m\n"}]
     result = SubmissionResult("s\x1b.py", [result_for(plan, s.name, lambda p: returned(p, answer(p)))
                                             for s in STEPS], notes)
-    for shown in (as_text(result, lang), str(as_dict(result, lang))):
+    for shown in (as_text(result, LAB, lang), str(as_dict(result, LAB, lang))):
         assert not any(ch in shown for ch in CONTROLS)
-    assert as_dict(result, lang)["submission"] == "s\\x1b.py"
+    assert as_dict(result, LAB, lang)["submission"] == "s\\x1b.py"
 
 
 
@@ -245,7 +246,7 @@ def feature_cell_result(plan):
 
 def test_a_feature_column_reads_as_an_ordinal_in_korean(plan):
     result, cell = feature_cell_result(plan)
-    text = step_feedback(result, "ko")
+    text = step_feedback(result, LAB, "ko")
     worst = text.split("\n")[line_of(text, "ko", "text", "worst_cell")]
     assert f"('{cell['row']}' 행, {position(cell['index'][1], 'ko')} 열)" in worst, worst
     assert "번 열" not in worst
@@ -253,13 +254,13 @@ def test_a_feature_column_reads_as_an_ordinal_in_korean(plan):
 
 def test_a_feature_column_keeps_its_index_in_english(plan):
     result, cell = feature_cell_result(plan)
-    text = step_feedback(result, "en")
+    text = step_feedback(result, LAB, "en")
     worst = text.split("\n")[line_of(text, "en", "text", "worst_cell")]
     assert f"row '{cell['row']}', column {cell['index'][1]} " in worst, worst
 
 
 def test_a_word_cell_reads_row_then_column_in_korean(plan):
-    text = step_feedback(result_for(plan, "softmax", column_softmax), "ko")
+    text = step_feedback(result_for(plan, "softmax", column_softmax), LAB, "ko")
     worst = text.split("\n")[line_of(text, "ko", "text", "worst_cell")]
     assert re.search(r"\('[^']+' 행, '[^']+' 열\)", worst), worst
 
@@ -270,25 +271,25 @@ NOTEBOOK_NOTES = [{"code": "syntax_error", "filename": "<cell 8>", "line": 1, "m
 
 
 def test_notebook_places_name_the_cell_in_korean_words():
-    syntax, error = load_notes(NOTEBOOK_NOTES, "ko")
+    syntax, error = load_notes(NOTEBOOK_NOTES, LAB, "ko")
     assert syntax.startswith("8번째 셀 1번째 줄: ") and error.startswith("9번째 셀 7번째 줄: ")
     assert "<cell" not in syntax + error and "문장" not in error
 
 
 def test_notebook_places_stay_as_they_were_in_english():
-    syntax, error = load_notes(NOTEBOOK_NOTES, "en")
+    syntax, error = load_notes(NOTEBOOK_NOTES, LAB, "en")
     assert syntax.startswith("<cell 8> line 1: ") and error.startswith("<cell 9> line 7: ")
 
 
 @pytest.mark.parametrize("lang, place", [("ko", "5번째 셀 3번째 줄"), ("en", "<cell 5> line 3")])
 def test_an_error_in_a_notebook_cell_names_the_cell(plan, lang, place):
     error = {"type": "ValueError", "message": "bad", "frames": [["<cell 5>", 3, "mix", "return V.T"]]}
-    text = step_feedback(result_for(plan, "mix", lambda p: CallOutcome("raised", error=error)), lang)
+    text = step_feedback(result_for(plan, "mix", lambda p: CallOutcome("raised", error=error)), LAB, lang)
     assert place in text.split("\n")[line_of(text, lang, "text", "error_line")]
 
 
 def test_a_file_named_like_a_cell_but_not_one_keeps_its_name():
-    (note,) = load_notes([{"code": "load_timeout", "filename": "<cell 8>.py", "line": 2}], "ko")
+    (note,) = load_notes([{"code": "load_timeout", "filename": "<cell 8>.py", "line": 2}], LAB, "ko")
     assert note.startswith("<cell 8>.py 2번째 줄: ")
 
 
@@ -308,14 +309,14 @@ def first_word_to_none(probe):
 
 @pytest.mark.parametrize("lang, says", [("ko", "내 사전에 '나는' 키가 없습니다"), ("en", "'나는' is missing")])
 def test_a_missing_key_is_called_missing_not_none(plan, lang, says):
-    text = step_feedback(result_for(plan, "most_attended", without_first_word), lang)
+    text = step_feedback(result_for(plan, "most_attended", without_first_word), LAB, lang)
     first = [line for line in text.split("\n") if says in line]
     assert first and "None" not in first[0], text
 
 
 @pytest.mark.parametrize("lang, says", [("ko", "'나는' → 내 값 None"), ("en", "'나는' → got None")])
 def test_a_key_present_with_none_shows_its_none(plan, lang, says):
-    text = step_feedback(result_for(plan, "most_attended", first_word_to_none), lang)
+    text = step_feedback(result_for(plan, "most_attended", first_word_to_none), LAB, lang)
     assert says in text, text
 
 
@@ -331,13 +332,13 @@ def column_softmax_without_max(probe):
 def test_a_second_cause_in_korean_says_it_comes_from_other_tests(plan):
     result = result_for(plan, "softmax", column_softmax_without_max)
     assert result.mistakes == ["wrong_axis", "unstable"]
-    lines = step_feedback(result, "ko").split("\n")
+    lines = step_feedback(result, LAB, "ko").split("\n")
     assert [line.split(":")[0].strip() for line in lines if "짐작되는 원인:" in line] == [
         "짐작되는 원인", "다른 테스트에서 짐작되는 원인"]
 
 
 def test_a_second_cause_in_english_is_worded_as_before(plan):
-    lines = step_feedback(result_for(plan, "softmax", column_softmax_without_max), "en").split("\n")
+    lines = step_feedback(result_for(plan, "softmax", column_softmax_without_max), LAB, "en").split("\n")
     assert sum(line.strip().startswith("Likely cause: ") for line in lines) == 2
 
 
@@ -345,7 +346,7 @@ def test_a_second_cause_in_english_is_worded_as_before(plan):
 def test_hidden_titles_are_listed_with_the_languages_separator(plan, lang, separator):
     result = result_for(plan, "mix", wrong_on_hidden)
     say = catalog(lang)["title"]
-    text = step_feedback(result, lang)
+    text = step_feedback(result, LAB, lang)
     summary = text.split("\n")[line_of(text, lang, "text", "hidden_summary")]
     titles = [say[code] for code in ("exception", "hardcoded")]
     assert separator.join(titles) in summary or separator.join(reversed(titles)) in summary, summary

@@ -8,7 +8,8 @@ import pytest
 
 from autograder.batch import report
 from autograder.batch.report import FONT_STACK, report_html
-from autograder.steps import STEPS
+from labs.self_attention.steps import STEPS
+from labs.self_attention import LAB
 
 STEP_NAMES = [s.name for s in STEPS]
 
@@ -32,41 +33,41 @@ def test_the_font_stack_puts_korean_fonts_first_and_ends_in_a_generic_family():
     families = [f.strip().strip('"') for f in FONT_STACK.split(",")]
     assert families[0] == "Noto Sans CJK KR" and families[-1] == "sans-serif"
     assert {"Apple SD Gothic Neo", "Malgun Gothic"} <= set(families)
-    page = report_html(table_of([record("김민수", 7.5)]), [record("김민수", 7.5)], "ko")
+    page = report_html(table_of([record("김민수", 7.5)]), [record("김민수", 7.5)], LAB, "ko")
     assert FONT_STACK in page
 
 
 def test_labels_follow_the_run_language_and_carry_english_twins_on_korean_pages():
     records = [record("김민수", 7.5)]
-    korean = report_html(table_of(records), records, "ko")
+    korean = report_html(table_of(records), records, LAB, "ko")
     assert '<html lang="ko">' in korean and "전체 표" in korean
     assert '<span data-en="All files">전체 표</span>' in korean
     assert '<span data-en="Total">총점</span>' in korean
-    english = report_html(table_of(records), records, "en")
+    english = report_html(table_of(records), records, LAB, "en")
     assert "전체 표" not in english and "data-en" not in english and "<th scope=\"col\">Total</th>" in english
 
 
 def test_each_row_links_to_the_feedback_file_with_the_id_quoted():
     records = [record("a#b%c", 5.0), record("이지원", 6.0)]
     table = pd.concat([table_of(records), pd.DataFrame([{"id": "이지원", "file": "old.py", "status": "superseded by 이지원.py"}])])
-    page = report_html(table, records, "en")
+    page = report_html(table, records, LAB, "en")
     assert '<a href="feedback/a%23b%25c.html">a#b%c</a>' in page
     assert page.count('href="feedback/%EC%9D%B4%EC%A7%80%EC%9B%90.html"') == 2  # the superseded row too
 
 
 def test_the_late_column_is_shown_when_the_data_has_one():
     records = [record("a", 5.0), record("b", 6.0)]
-    with_late = report_html(table_of(records, late=["True", "False"]), records, "ko")
+    with_late = report_html(table_of(records, late=["True", "False"]), records, LAB, "ko")
     assert '<span data-en="Late">지각</span></th>' in with_late
     assert with_late.count('<span data-en="late">지각</span></td>') == 1
-    without = report_html(table_of(records), records, "ko")
+    without = report_html(table_of(records), records, LAB, "ko")
     assert "지각" not in without
 
 
 def test_the_summary_shows_the_counts_the_batch_passes():
     records = [record("a", 5.0, "graded"), record("b", 0.0, "broken: empty")]
     counts = {"students": 2, "graded": 1, "broken": 1, "mean": "2.50"}
-    page = report_html(table_of(records), records, "en", counts)
+    page = report_html(table_of(records), records, LAB, "en", counts)
     summary = re.search(r'<table class="summary">(.*?)</table>', page).group(1)
     assert re.findall(r"<th>(.*?)</th><td[^>]*>(.*?)</td>", summary) == [
         ("Students", "2"), ("Graded", "1"), ("Unreadable files", "1"), ("Mean", "2.50")]
@@ -74,7 +75,7 @@ def test_the_summary_shows_the_counts_the_batch_passes():
 
 def test_tables_scroll_inside_themselves_and_sort_without_losing_rows_when_scripts_are_off():
     records = [record("a", 5.0)]
-    page = report_html(table_of(records), records, "en")
+    page = report_html(table_of(records), records, LAB, "en")
     assert '<div class="scroll"><table class="grades sortable">' in page
     assert ".scroll{overflow-x:auto" in page
     assert re.search(r"<tbody>\s*<tr><td><a href", page)  # the rows are in the page, not built by the script

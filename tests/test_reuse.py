@@ -6,9 +6,10 @@ import pytest
 from autograder.grading import Plan, grade_file
 from autograder.render import as_dict, step_feedback
 from conftest import ROOT
+from labs.self_attention import LAB
 
 CORPUS = ROOT / "tests" / "corpus"
-REFERENCE = ROOT / "solutions" / "attention.py"
+REFERENCE = ROOT / "solutions" / "self_attention.py"
 # Right and wrong answers interleaved, so each is graded right after a remembered other one.
 CLASS = [REFERENCE, CORPUS / "softmax__wrong_axis__loops.py", REFERENCE,
          CORPUS / "scores__elementwise__star.py", CORPUS / "softmax__wrong_axis__loops.py",
@@ -18,15 +19,15 @@ CLASS = [REFERENCE, CORPUS / "softmax__wrong_axis__loops.py", REFERENCE,
 
 @pytest.fixture(scope="module")
 def shared_plan():
-    return Plan.build()
+    return Plan.build(LAB)
 
 
 def test_grades_with_a_shared_plan_equal_grades_with_a_fresh_plan_each(zygote, shared_plan):
     for path in CLASS:
         shared = grade_file(path, zygote, plan=shared_plan, display_name=path.name)
-        fresh = grade_file(path, zygote, plan=Plan.build(), display_name=path.name)
+        fresh = grade_file(path, zygote, plan=Plan.build(LAB), display_name=path.name)
         for lang in ("ko", "en"):
-            assert as_dict(shared, lang) == as_dict(fresh, lang), path.name
+            assert as_dict(shared, LAB, lang) == as_dict(fresh, LAB, lang), path.name
 
 
 def test_the_same_answers_get_the_same_verdict_objects(zygote, shared_plan):
@@ -50,5 +51,5 @@ def test_remembered_outcomes_cannot_be_changed_in_place(zygote, shared_plan):
 def test_a_step_is_rendered_once_per_language(zygote, shared_plan):
     result = grade_file(CORPUS / "softmax__wrong_axis__loops.py", zygote, plan=shared_plan)
     step = result.steps[2]
-    assert step_feedback(step, "ko") is step_feedback(step, "ko")
-    assert step_feedback(step, "en") != step_feedback(step, "ko")
+    assert step_feedback(step, LAB, "ko") is step_feedback(step, LAB, "ko")
+    assert step_feedback(step, LAB, "en") != step_feedback(step, LAB, "ko")

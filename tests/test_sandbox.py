@@ -109,7 +109,7 @@ def scores(paths, folder):
 @pytest.mark.skipif(not (AS_ROOT or HAS_LANDLOCK), reason="needs a dropped user or Landlock")
 def test_the_reference_and_hidden_cases_are_unreadable_and_nothing_outside_is_writable(zygote, tmp_path):
     os.chmod(tmp_path, 0o777)
-    secret = [str(ROOT / "solutions" / "attention.py"), str(ROOT / "autograder" / "hidden.py"),
+    secret = [str(ROOT / "solutions" / "self_attention.py"), str(ROOT / "labs" / "self_attention" / "hidden.py"),
               str(ROOT / "autograder" / "reference.py")]
     seen = answer(zygote, REACH, args=(secret, str(tmp_path)))
     assert all(seen[path] == "PermissionError" for path in secret)

@@ -18,9 +18,18 @@ LAYOUTS = {"canvas": canvas.layout, "moodle": moodle.layout, "blackboard": black
 EXIT_DONE, EXIT_UNMATCHED = 0, 3
 
 
+def _lab(args):
+    from ..registry import LabNotFound, choose
+
+    try:
+        return choose(getattr(args, "lab", None))
+    except LabNotFound as error:
+        raise SystemExit(f"autograder: {error}") from None
+
+
 def run_export(args):
     try:
-        run = read_run(args.graded)
+        run = read_run(args.graded, default_max=lambda: _lab(args).total_points)
     except RunError as error:
         raise SystemExit(f"autograder: {error}") from None
     try:

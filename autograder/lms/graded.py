@@ -2,11 +2,9 @@
 import csv
 import io
 import json
+import dataclasses
 import os
 from dataclasses import dataclass
-
-from ..steps import TOTAL_POINTS
-
 
 @dataclass(frozen=True)
 class Graded:
@@ -24,12 +22,13 @@ class RunError(ValueError):
     """The folder is not a finished grading run."""
 
 
-def read_run(folder):
+def read_run(folder, default_max=None):
     """{id: Graded} of every student graded in `folder` (the row of grades.csv that has a total).
 
     Columns beyond id, file, total and status (name, submitted_at, late) are used when present.
     The total is grades.csv's; results/<id>.json gives the maximum and, when it agrees with the
-    rounded total, the unrounded value.
+    rounded total, the unrounded value. A student without a readable results file gets the
+    maximum the others have, else `default_max()` (the lab's full marks).
     """
     path = os.path.join(folder, "grades.csv")
     try:
@@ -55,10 +54,18 @@ def read_run(folder):
         feedback = os.path.join(folder, "feedback", f"{student}.html")
         students[student] = Graded(
             id=student, total=total,
-            max_total=float(maximum) if isinstance(maximum, (int, float)) and maximum > 0 else float(TOTAL_POINTS),
+            max_total=float(maximum) if isinstance(maximum, (int, float)) and maximum > 0 else None,
             status=row.get("status") or "", file=_unquoted(row.get("file") or ""),
             name=_unquoted(row.get("name") or ""), late=row.get("late") or "",
             feedback=feedback if os.path.isfile(feedback) else "")
+    known = {g.max_total for g in students.values() if g.max_total is not None}
+    unknown = [g for g in students.values() if g.max_total is None]
+    if unknown:
+        fallback = max(known) if known else (float(default_max()) if default_max else None)
+        if fallback is None:
+            raise RunError(f"{folder}: no results file says what full marks are")
+        for graded in unknown:
+            students[graded.id] = dataclasses.replace(graded, max_total=fallback)
     return students
 
 

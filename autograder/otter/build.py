@@ -1,13 +1,15 @@
-"""`autograder build --out DIR`: DIR/student/ (what students get) and DIR/autograder/ (the LMS zip).
+"""`autograder build --lab NAME --out DIR`: DIR/student/ (what students get) and DIR/autograder/ (the LMS zip).
 
-The student half holds the notebook, its .py twin, Otter test files with public checks only and
-the `attention_check` package (judge, renderer, catalogs and the public cases as data), never the
-reference, the hidden cases or the grading engine. The zip installs this package from a wheel
+The student half holds the lab's notebook, its .py twin, Otter test files with public checks only
+and the `attention_check` package: the engine's `autograder.kit` subpackage shipped whole with
+every engine module it imports (judge, renderer, catalogs), and the lab's public cases as data;
+never a reference, a hidden case or the grading engine. The zip installs this package from a wheel
 with pip (setup.sh) and grades with `python3 -I -m autograder.otter.gradescope` (run_autograder);
 `otter run -a ZIP` grades through plugin.EngineGrading. Before the build succeeds, the zip is
 installed into a fresh Python environment and must give the filled-in notebook full marks and the
 untouched stubs zero there, as on the LMS (see emulation.py).
 """
+import ast
 import hashlib
 import importlib.util
 import json
@@ -16,28 +18,22 @@ import shutil
 import sys
 import tempfile
 import zipfile
+from importlib import resources
 
 import nbformat
 
-from ..steps import STEPS
+from .classroom import workflow
 from .gradescope import CONFIG, PLUGIN
 from .public_data import public_data
 from .results import VISIBILITIES
 from .wheel import WheelError, write_wheel
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-NOTEBOOK = "self_attention_lab.ipynb"
-SCRIPT = "self_attention_lab.py"
-ZIP_NAME = "self_attention_lab-autograder.zip"
 CHECK_PACKAGE = "attention_check"
-# Engine modules the public checks reuse as they are; none of them computes expected values.
-SHARED_MODULES = ("judge.py", "render.py", "lab.py", "cases.py", "declaration.py", "submission.py",
-                  "sandbox/__init__.py", "sandbox/codec.py", "sandbox/worker.py",
-                  "locale/__init__.py", "locale/ko.toml", "locale/en.toml")
-KIT_MODULES = {"steps.py": "steps.py", "check.py": "check.py", "cli.py": "cli.py",
-               "__main__.py": "__main__.py"}
+KIT = "kit"  # the engine's subpackage the check package is made of
+KIT_DATA = ("locale/ko.toml", "locale/en.toml")  # read with importlib.resources, not imported
 # Where the notebook carries the public tests and the check package (see assignments/grader_setup.py).
-PAYLOAD_KEY = "self_attention_lab"
+PAYLOAD_KEY = "autograder_kit"
 # Read by `otter run -a ZIP` only; the zip's own run_autograder reads the plugin's settings.
 OTTER_CONFIG = {"show_hidden": True, "force_public_test_summary": True, "show_stdout": False,
                 "grade_from_log": False, "zips": False, "pdf": False}
@@ -49,9 +45,16 @@ class BuildError(Exception):
 
 
 def run_build(args):
+    from ..registry import LabNotFound, choose
+
     out = pathlib.Path(args.out)
     try:
-        report = build(out, step_seconds=args.timeout, lang=args.lang, memory_mb=args.memory_mb,
+        lab = choose(args.lab)
+    except LabNotFound as error:
+        print(f"autograder build: {error}", file=sys.stderr)
+        return 2
+    try:
+        report = build(out, lab, step_seconds=args.timeout, lang=args.lang, memory_mb=args.memory_mb,
                        visibility=args.visibility,
                        extra_requirements=_read_optional(args.requirements),
                        setup_script=_read_optional(args.setup_script))
@@ -75,29 +78,30 @@ def _read_optional(path):
         raise BuildError(f"cannot read {path}: {error}") from None
 
 
-def build(out, assignments=ROOT / "assignments", step_seconds=10.0, lang="ko", self_check=True,
+def build(out, lab, step_seconds=10.0, lang="ko", self_check=True,
           memory_mb=1024, visibility="after_published", extra_requirements="", setup_script="",
           image=None):
-    """Write both halves under `out`; raise BuildError when the zip does not grade as it must.
+    """Write both halves of `lab` under `out`; raise BuildError when the zip does not grade as it must.
 
     `image`: an emulation.GradingImage to self-check in (a fresh venv is made when None; a given
     one keeps its venv, and the zip's setup.sh installs this build's wheel into it).
     """
-    out, assignments = pathlib.Path(out), pathlib.Path(assignments)
+    out = pathlib.Path(out)
     if step_seconds <= 0 or memory_mb < 256:
         raise BuildError("--timeout must be positive and --memory-mb at least 256")
     if visibility not in VISIBILITIES:
         raise BuildError(f"--visibility must be one of {', '.join(VISIBILITIES)}")
-    for name in (NOTEBOOK, SCRIPT):
-        if not (assignments / name).is_file():
-            raise BuildError(f"missing {assignments / name}")
+    for name in (lab.notebook, lab.script):
+        if not lab.assignment_file(name).is_file():
+            raise BuildError(f"missing {name} in {lab.assignment_package}")
     student = _fresh(out / "student")
-    write_student_half(student, assignments)
-    classroom = write_classroom_template(_fresh(out / "classroom"), student)
-    settings = {"lang": lang, "step_seconds": step_seconds, "memory_mb": memory_mb, "visibility": visibility}
+    write_student_half(student, lab)
+    classroom = write_classroom_template(_fresh(out / "classroom"), student, lab)
+    settings = {"lab": lab.name, "lang": lang, "step_seconds": step_seconds, "memory_mb": memory_mb,
+                "visibility": visibility}
     zip_path = write_autograder_zip(_fresh(out / "autograder"), ROOT, student / "tests", settings,
-                                    extra_requirements, setup_script)
-    checks = check_zip(zip_path, assignments, image) if self_check else []
+                                    extra_requirements, setup_script, zip_name(lab))
+    checks = check_zip(zip_path, lab, image) if self_check else []
     return {"student": student, "classroom": classroom, "zip": zip_path, "checks": checks}
 
 
@@ -110,38 +114,92 @@ def _fresh(folder):
 
 # Student half -------------------------------------------------------------------------------
 
-def write_student_half(student, assignments):
+def zip_name(lab):
+    return f"{pathlib.Path(lab.notebook).stem}-autograder.zip"
+
+
+def write_student_half(student, lab):
     """The notebook (public tests and checks in its metadata), its .py twin, tests/, the check
     package, README.md and requirements.txt: everything a student needs, nothing more."""
-    files = student_files()
-    notebook = nbformat.read(assignments / NOTEBOOK, as_version=4)
+    files = student_files(lab)
+    notebook = nbformat.reads(lab.assignment_file(lab.notebook).read_text("utf-8"), as_version=4)
     for cell in notebook.cells:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
     notebook.metadata[PAYLOAD_KEY] = notebook_payload(files)
-    nbformat.write(notebook, student / NOTEBOOK)
-    shutil.copy(assignments / SCRIPT, student / SCRIPT)
+    nbformat.write(notebook, student / lab.notebook)
+    (student / lab.script).write_bytes(lab.assignment_file(lab.script).read_bytes())
     for relative, text in files.items():
         target = student / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
     (student / "requirements.txt").write_text(STUDENT_REQUIREMENTS, encoding="utf-8")
-    (student / "README.md").write_text(STUDENT_README, encoding="utf-8")
+    (student / "README.md").write_text(student_readme(lab), encoding="utf-8")
 
 
-def student_files():
+def student_files(lab):
     """{relative path: text} of tests/ and the check package (public cases only, no reference)."""
-    files = {f"tests/{step.name}.py": test_file_source(step) for step in STEPS}
-    engine = ROOT / "autograder"
-    for relative in SHARED_MODULES:
-        files[f"{CHECK_PACKAGE}/{relative}"] = (engine / relative).read_text("utf-8")
-    for source, target in KIT_MODULES.items():
-        files[f"{CHECK_PACKAGE}/{target}"] = (pathlib.Path(__file__).parent / "kit" / source).read_text("utf-8")
+    files = {f"tests/{step.name}.py": test_file_source(step) for step in lab.steps}
+    engine = resources.files("autograder")
+    for relative in kit_modules():
+        files[f"{CHECK_PACKAGE}/{relative}"] = engine.joinpath(relative).read_text("utf-8")
     files[f"{CHECK_PACKAGE}/__init__.py"] = (
-        '"""Public checks of the self-attention lab: otter.Notebook (tests/*.py) and '
-        '`python -m attention_check FILE`."""\n')
-    files[f"{CHECK_PACKAGE}/public_data.json"] = json.dumps(public_data(), ensure_ascii=False)
+        f'"""Public checks of {lab.title("en")}: otter.Notebook (tests/*.py) and '
+        f'`python -m {CHECK_PACKAGE} FILE`."""\n')
+    files[f"{CHECK_PACKAGE}/__main__.py"] = "import sys\n\nfrom .kit.cli import main\n\nsys.exit(main())\n"
+    files[f"{CHECK_PACKAGE}/{KIT}/public_data.json"] = json.dumps(public_data(lab), ensure_ascii=False)
     return dict(sorted(files.items()))
+
+
+def kit_modules():
+    """Paths (inside the autograder package) of the kit and of every engine module it imports,
+    with the packages holding them and the catalogs: the check package ships these whole.
+
+    Every import among them must be relative (the package is renamed when shipped); an absolute
+    import of autograder, or of a lab, stops the build.
+    """
+    engine = pathlib.Path(str(resources.files("autograder")))
+    wanted = sorted(p.relative_to(engine).as_posix() for p in (engine / KIT).glob("*.py"))
+    found = set()
+    while wanted:
+        relative = wanted.pop()
+        if relative in found:
+            continue
+        found.add(relative)
+        parts = relative.split("/")
+        for depth in range(1, len(parts)):  # the packages on the way
+            init = "/".join(parts[:depth] + ["__init__.py"])
+            if init not in found:
+                wanted.append(init)
+        wanted.extend(_relative_imports(engine, relative))
+    return sorted(found) + list(KIT_DATA)
+
+
+def _relative_imports(engine, relative):
+    tree = ast.parse((engine / relative).read_text("utf-8"))
+    package = relative.split("/")[:-1]
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names = [node.module or ""]
+        else:
+            names = []
+        for name in names:
+            if name.split(".")[0] in ("autograder", "labs", "solutions"):
+                raise BuildError(f"autograder/{relative} imports {name}: the check kit's modules import "
+                                 "each other relatively and never a lab")
+        if not isinstance(node, ast.ImportFrom) or node.level == 0:
+            continue
+        base = package[:len(package) - (node.level - 1)] if node.level > 1 else package
+        module = base + (node.module.split(".") if node.module else [])
+        candidates = [module] if node.module else [module + [alias.name] for alias in node.names]
+        for parts in candidates:
+            for path in ("/".join(parts) + ".py", "/".join(parts + ["__init__.py"])):
+                if (engine / path).is_file():
+                    found.append(path)
+    return found
 
 
 def notebook_payload(files):
@@ -164,14 +222,16 @@ def test_file_source(step):
 
 STUDENT_REQUIREMENTS = "otter-grader>=7,<8\nnumpy>=1.26\npandas>=2.0\n"
 
-STUDENT_README = f"""# 3장 실습 1 — self-attention 손으로 풀기
+def student_readme(lab):
+    """README.md of the student half, in Korean."""
+    return f"""# {lab.title("ko")}
 
 ## 이 폴더에 든 것
 
 | 파일 | 쓰임 |
 | --- | --- |
-| `{NOTEBOOK}` | 실습 노트북. 여기에 함수를 완성합니다. |
-| `{SCRIPT}` | 같은 실습의 `.py` 판 (노트북 대신 편집기에서 풀고 싶을 때) |
+| `{lab.notebook}` | 실습 노트북. 여기에 함수를 완성합니다. |
+| `{lab.script}` | 같은 실습의 `.py` 판 (노트북 대신 편집기에서 풀고 싶을 때) |
 | `tests/`, `{CHECK_PACKAGE}/` | 공개 테스트와 검사 코드 (고치지 마십시오) |
 | `requirements.txt` | 설치할 패키지 목록 |
 
@@ -185,7 +245,7 @@ pip install -r requirements.txt
 
 ## 노트북으로 풀기
 
-Jupyter에서 `{NOTEBOOK}`를 열고 맨 위의 채점 준비 셀부터 차례로 실행합니다. 함수마다 바로 아래의
+Jupyter에서 `{lab.notebook}`를 열고 맨 위의 채점 준비 셀부터 차례로 실행합니다. 함수마다 바로 아래의
 `grader.check(...)` 셀이 공개 테스트로 검사하고, 틀리면 무엇이 왜 틀렸는지 알려 줍니다.
 
 **Colab**이나 노트북 파일 하나만 받은 경우에도 그대로 됩니다. 공개 테스트가 노트북 파일 안에 들어 있고,
@@ -194,8 +254,8 @@ Jupyter에서 `{NOTEBOOK}`를 열고 맨 위의 채점 준비 셀부터 차례�
 ## 터미널에서 검사하기
 
 ```bash
-python -m {CHECK_PACKAGE} {NOTEBOOK}
-python -m {CHECK_PACKAGE} {SCRIPT} --lang en     # 영어 피드백
+python -m {CHECK_PACKAGE} {lab.notebook}
+python -m {CHECK_PACKAGE} {lab.script} --lang en     # 영어 피드백
 ```
 
 이 폴더에서 실행합니다. 모든 단계를 공개 테스트로 검사해 점수와 피드백을 보여 줍니다.
@@ -209,10 +269,12 @@ python -m {CHECK_PACKAGE} {SCRIPT} --lang en     # 영어 피드백
 """
 
 
-def write_classroom_template(folder, student):
+def write_classroom_template(folder, student, lab):
     """A GitHub Classroom template repository: the student half plus classroom/ (the workflow)."""
     shutil.copytree(student, folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(ROOT / "classroom", folder, dirs_exist_ok=True)
+    workflows = folder / ".github" / "workflows"
+    workflows.mkdir(parents=True, exist_ok=True)
+    (workflows / "classroom.yml").write_text(workflow(lab, CHECK_PACKAGE), encoding="utf-8")
     with open(folder / "README.md", "a", encoding="utf-8") as readme:
         readme.write(CLASSROOM_README)
     return folder
@@ -230,7 +292,7 @@ CLASSROOM_README = """
 # Autograder half ----------------------------------------------------------------------------
 
 RUN_AUTOGRADER = """#!/usr/bin/env bash
-# Grades the submission with the self-attention lab's engine. Nothing of the submission is
+# Grades the submission with the lab engine. Nothing of the submission is
 # imported or run in this process tree outside the engine's sandbox: Python starts isolated (-I:
 # neither the current folder nor PYTHON* variables reach sys.path) in an empty folder of its own,
 # and the engine reads the submission's bytes and runs them in a confined child.
@@ -258,7 +320,8 @@ python3 -I -c 'import autograder.otter.gradescope'
 """
 
 
-def write_autograder_zip(folder, root, tests, settings, extra_requirements="", setup_script=""):
+def write_autograder_zip(folder, root, tests, settings, extra_requirements="", setup_script="",
+                         name="autograder.zip"):
     """The LMS zip: run_autograder, setup.sh, requirements.txt, otter_config.json, tests/, files/."""
     with tempfile.TemporaryDirectory(prefix="autograder-build-") as staging:
         try:
@@ -269,7 +332,7 @@ def write_autograder_zip(folder, root, tests, settings, extra_requirements="", s
         requirements = "numpy>=1.26\npandas>=2.0\n" + extra_requirements.strip() + "\n" + f"./files/{wheel.name}\n"
         setup = SETUP_SH.format(setup_script=setup_script.strip(), wheel=wheel.name,
                                 min_python=MIN_PYTHON, min_text=".".join(map(str, MIN_PYTHON)))
-        zip_path = folder / ZIP_NAME
+        zip_path = folder / name
         with zipfile.ZipFile(zip_path, "w", zipfile.ZIP_DEFLATED) as archive:
             _add(archive, "run_autograder", RUN_AUTOGRADER, executable=True)
             _add(archive, "setup.sh", setup, executable=True)
@@ -290,20 +353,20 @@ def _add(archive, name, data, executable=False):
 
 # Self-check ---------------------------------------------------------------------------------
 
-def check_zip(zip_path, assignments, image=None):
+def check_zip(zip_path, lab, image=None):
     """Graded as on the LMS, from the installed wheel: the reference full marks, the stubs zero."""
     from .emulation import EmulationError, GradingImage
 
-    fill = _load_fill(assignments)
-    notebook = nbformat.read(assignments / NOTEBOOK, as_version=4)
-    reference = nbformat.writes(fill.fill_notebook(nbformat.from_dict(notebook))).encode()
+    fill = _load_fill(ROOT / "assignments")
+    notebook = nbformat.reads(lab.assignment_file(lab.notebook).read_text("utf-8"), as_version=4)
+    reference = nbformat.writes(fill.fill_notebook(nbformat.from_dict(notebook), lab=lab)).encode()
     stubs = nbformat.writes(notebook).encode()
     with tempfile.TemporaryDirectory(prefix="autograder-selfcheck-") as work:
         try:
             if image is None:
                 image = GradingImage(pathlib.Path(work) / "image")
             image.install(zip_path)
-            graded = {label: image.grade(zip_path, {NOTEBOOK: data})
+            graded = {label: image.grade(zip_path, {lab.notebook: data})
                       for label, data in (("reference", reference), ("stubs", stubs))}
         except EmulationError as error:
             raise BuildError(f"the autograder zip does not install or run: {error}") from None
@@ -313,7 +376,7 @@ def check_zip(zip_path, assignments, image=None):
         if run.returncode != 0:
             problems.append(f"{label}: run_autograder exited {run.returncode}:\n{run.output[-1500:]}")
         scores = {t["name"]: (t["score"], t["max_score"]) for t in run.results["tests"] if "max_score" in t}
-        for step in STEPS:
+        for step in lab.steps:
             score, max_score = scores.get(step.name, (None, None))
             expected = step.points if want_full else 0
             if score is None or abs(score - expected) > 1e-9 or abs(max_score - step.points) > 1e-9:

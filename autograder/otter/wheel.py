@@ -1,4 +1,4 @@
-"""A wheel of this package (engine, hidden cases, reference) for the autograder zip to install.
+"""A wheel of this project (engine, labs with their hidden cases, references) for the autograder zip to install.
 
 Built by the project's own build backend (`pip wheel --no-deps`), from a copy of the sources, so
 that a stale `build/` folder in the working tree can never leak old files into the wheel.
@@ -9,7 +9,7 @@ import subprocess
 import sys
 import tempfile
 
-SOURCES = ("pyproject.toml", "README.md", "autograder", "solutions")
+SOURCES = ("pyproject.toml", "README.md", "autograder", "labs", "solutions")
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build", "dist")
 
 

@@ -22,8 +22,9 @@ import sys
 
 from . import landlock
 
-# Top-level names a child must never read: the reference and the grader with its hidden cases.
-PRIVATE_NAMES = ("solutions", "autograder")
+# Top-level names a child must never read: the references, the labs with their hidden cases,
+# and the grader.
+PRIVATE_NAMES = ("solutions", "labs", "autograder")
 # Outside Python's own folders, the few system paths an honest submission may need to read.
 SYSTEM_READABLE = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/etc/localtime", "/etc/ld.so.cache")
 # Distinct working folders the read layer collects before it is built afresh (each pins the

@@ -38,6 +38,7 @@ LAB = Lab(
     notebook="self_attention_lab.ipynb",
     script="self_attention_lab.py",
     assignment_package=__name__,
+    solution="solutions.self_attention",
     version_files=((__name__, "steps.py"), (__name__, "cases.py"), (__name__, "hidden.py"),
                    (__name__, "reference.py"), ("solutions", "self_attention.py")),
 )

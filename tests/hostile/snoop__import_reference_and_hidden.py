@@ -11,8 +11,8 @@ STOLEN = {}
 
 
 def _steal():
-    for name in ("solutions.attention", "solutions", "autograder.reference", "autograder.hidden",
-                 "autograder.cases"):
+    for name in ("solutions.self_attention", "solutions", "labs.self_attention.reference", "labs.self_attention.hidden",
+                 "autograder.cases", "labs.self_attention.cases", "labs.self_attention", "labs"):
         try:
             module = importlib.import_module(name)
             if hasattr(module, "softmax"):
@@ -33,8 +33,8 @@ def _steal():
     for root in list(roots) + ["/work", "/autograder", "/srv", "/home", "/root", os.getcwd(), "/"]:
         for up in range(5):
             base = os.path.abspath(os.path.join(root, *([".."] * up)))
-            for pattern in ("solutions/attention.py", "*/solutions/attention.py",
-                            "autograder/hidden.py", "*/autograder/hidden.py", "source/solutions/*.py"):
+            for pattern in ("solutions/self_attention.py", "*/solutions/self_attention.py",
+                            "labs/self_attention/hidden.py", "*/labs/self_attention/hidden.py", "source/solutions/*.py"):
                 candidates.update(glob.glob(os.path.join(base, pattern)))
     for path in sorted(candidates):
         try:

@@ -1,4 +1,5 @@
-"""`python -m attention_check FILE`: the public checks of the lab from a terminal.
+"""`python -m attention_check FILE`: the public checks of the lab from a terminal (the kit's package
+is named by `autograder build`; in the engine's own tree it is `autograder.kit`).
 
 For a student's own .py or .ipynb, in the folder the student half was unpacked in: public cases
 only, the same feedback as `autograder check` gives on them. The file runs in this process, as
@@ -14,48 +15,57 @@ import subprocess
 import sys
 import threading
 
-from . import steps
+from ..judge import SubmissionResult, broken
+from ..render import as_dict, as_text
+from ..sandbox.worker import describe_exception, load
+from ..submission import load_note, read_submission, syntax_error_near
+from . import public
 from .check import Outcome, call_probe, judge_public
-from .judge import CaseResult, StepResult, SubmissionResult
-from .render import as_dict, as_text
-from .sandbox.worker import describe_exception, load
-from .submission import read_submission
 
 EXIT_ALL_PASSED, EXIT_LOST_POINTS, EXIT_CANNOT_RUN = 0, 1, 2
 
 
-def build_parser():
+def build_parser(lab):
     parser = argparse.ArgumentParser(
-        prog="python -m attention_check",
-        description="셀프 어텐션 실습의 공개 테스트로 제출 파일을 단계별로 검사합니다.")
+        prog=f"python -m {_top_package()}",
+        description=f"{lab.title('ko')}: 공개 테스트로 제출 파일을 단계별로 검사합니다.")
     parser.add_argument("submission", help="검사할 .py 또는 .ipynb 파일")
     parser.add_argument("--lang", choices=("ko", "en"), default="ko", help="피드백 언어(기본: ko)")
     parser.add_argument("--json", action="store_true", help="결과를 JSON 객체 하나로 출력")
-    parser.add_argument("--step", action="append", choices=steps.FUNCTION_NAMES, default=None,
+    parser.add_argument("--step", action="append", choices=lab.function_names, default=None,
                         help="이 단계만 검사(여러 번 쓸 수 있음. 기본: 모든 단계)")
     parser.add_argument("--timeout", type=float, default=10.0, metavar="S",
                         help="함수를 한 번 호출할 때 기다릴 시간(초, 기본: 10)")
     return parser
 
 
+def _top_package():
+    return __package__.split(".")[0]
+
+
 def main(argv=None):
     try:
-        args = build_parser().parse_args(argv)
+        lab, _ = public.load()
+    except public.NoPublicData as error:
+        print(f"{_top_package()}: {error}", file=sys.stderr)
+        return EXIT_CANNOT_RUN
+    try:
+        args = build_parser(lab).parse_args(argv)
     except SystemExit as exit:
         return EXIT_CANNOT_RUN if exit.code else EXIT_ALL_PASSED
     if not os.path.isfile(args.submission):
-        print(f"attention_check: 파일이 없습니다: {args.submission}", file=sys.stderr)
+        print(f"{_top_package()}: 파일이 없습니다: {args.submission}", file=sys.stderr)
         return EXIT_CANNOT_RUN
     if args.timeout <= 0:
-        print("attention_check: --timeout은 0보다 커야 합니다.", file=sys.stderr)
+        print(f"{_top_package()}: --timeout은 0보다 커야 합니다.", file=sys.stderr)
         return EXIT_CANNOT_RUN
     if os.environ.get(_CHILD) != "1":
         return _in_child(argv if argv is not None else sys.argv[1:])
     result = check_file(args.submission, args.timeout, args.step)
     if args.json:
-        print(json.dumps(as_dict(result, args.lang), ensure_ascii=False, indent=2))
+        print(json.dumps(as_dict(result, lab, args.lang), ensure_ascii=False, indent=2))
     else:
-        print(as_text(result, args.lang), end="")
+        print(as_text(result, lab, args.lang), end="")
     return EXIT_ALL_PASSED if result.all_passed else EXIT_LOST_POINTS
 
 
@@ -65,7 +75,8 @@ _CHILD = "ATTENTION_CHECK_CHILD"
 def _in_child(argv):
     """Check in a child process: a file that ends its process (os._exit) cannot end the check
     without a word."""
-    home = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the folder holding the package
+    top = sys.modules[_top_package()].__file__
+    home = os.path.dirname(os.path.dirname(os.path.abspath(top)))  # the folder holding the package
     path = os.pathsep.join(filter(None, [home, os.environ.get("PYTHONPATH")]))
     done = subprocess.run([sys.executable, "-m", __package__, *argv],
                           env={**os.environ, _CHILD: "1", "PYTHONPATH": path}, stdout=subprocess.PIPE)
@@ -73,7 +84,7 @@ def _in_child(argv):
     sys.stdout.flush()
     if done.returncode in (EXIT_ALL_PASSED, EXIT_LOST_POINTS, EXIT_CANNOT_RUN):
         return done.returncode
-    print(f"attention_check: 검사 도중 제출 파일이 프로세스를 종료시켰습니다(종료 코드 {done.returncode}). "
+    print(f"{_top_package()}: 검사 도중 제출 파일이 프로세스를 종료시켰습니다(종료 코드 {done.returncode}). "
           "os._exit나 무한 재귀 같은 코드가 있는지 확인하십시오.", file=sys.stderr)
     return EXIT_CANNOT_RUN
 
@@ -81,15 +92,16 @@ def _in_child(argv):
 def check_file(path, step_seconds=10.0, only=None):
     """SubmissionResult of the file on the public cases (load notes as the engine writes them);
     `only`: the names of the steps to check (default: every step)."""
-    names = [name for name in steps.FUNCTION_NAMES if not only or name in only]
+    lab, _ = public.load()
+    names = [name for name in lab.function_names if not only or name in only]
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as error:
-        return broken(path, names, "unreadable", error.strerror or str(error))
+        return broken(lab, path, "unreadable", error.strerror or str(error), names)
     submission = read_submission(path, data)
     if submission.problem:
-        return broken(path, names, submission.problem, submission.problem_detail)
+        return broken(lab, path, submission.problem, submission.problem_detail, names)
     events = _Events()
     namespace = {"__name__": "__main__", "__builtins__": __builtins__}
     notebook = any(cell["filename"].startswith("<cell") for cell in submission.cells)
@@ -97,25 +109,17 @@ def check_file(path, step_seconds=10.0, only=None):
         # A .py runs as an imported module, so its `if __name__ == "__main__":` demo stays quiet.
         load(events, namespace, set(), {"cells": submission.cells,
                                         "module_name": "__main__" if notebook else "submission"})
-        notes = [_note(event, submission) for event in events.sent
+        notes = [load_note(event, submission) for event in events.sent
                  if event.get("ev") in ("load_error", "syntax_error")]
         call = _with_deadline(step_seconds)
         results = []
         for name in names:
-            result = judge_public(name, namespace, is_stub=name in submission.stubs,
-                                  syntax_suspect=_syntax_error_near(name, notes, submission), call=call)
+            result = judge_public(name, namespace, is_stub=name in submission.stubs(lab.function_names),
+                                  syntax_suspect=syntax_error_near(name, notes, submission), call=call)
             if result.status == "timeout":
                 result.detail["seconds"] = step_seconds
             results.append(result)
     return SubmissionResult(path, results, notes)
-
-
-def broken(name, names, problem, detail=""):
-    """A file that could not be read: every step errors with the same cause."""
-    results = [StepResult(step.name, 0.0, step.points, "error", [problem],
-                          [CaseResult("page", False, "", False, problem)], step.page_step)
-               for step in steps.STEPS if step.name in names]
-    return SubmissionResult(name, results, [{"code": "problem", "problem": problem, "detail": detail}])
 
 
 class _Events:
@@ -126,22 +130,6 @@ class _Events:
 
     def send(self, **event):
         self.sent.append(event)
-
-
-def _note(event, submission):
-    note = {"code": event["ev"], "line": event.get("line")}
-    cell = event.get("cell")
-    if isinstance(cell, int) and 0 <= cell < len(submission.cells):
-        note["filename"], note["cell"] = submission.cells[cell]["filename"], cell
-    for key in ("type", "message"):
-        if key in event:
-            note[key] = str(event[key])[:300]
-    return note
-
-
-def _syntax_error_near(name, notes, submission):
-    return any(note["code"] == "syntax_error" and "cell" in note
-               and f"def {name}" in submission.cells[note["cell"]]["source"] for note in notes)
 
 
 @contextlib.contextmanager

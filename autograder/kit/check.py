@@ -10,12 +10,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import steps
-from .judge import judge_step, _close
-from .render import step_feedback
-from .sandbox import codec
-from .sandbox.worker import describe_exception, kind_of
-from .submission import find_stubs
+from ..judge import judge_step, _close
+from ..render import step_feedback
+from ..sandbox import codec
+from ..sandbox.worker import describe_exception, kind_of
+from ..submission import find_stubs
+from . import public
 
 
 @dataclass
@@ -30,7 +30,7 @@ def check_step(name, env, lang="ko"):
     """Judge step `name` on the public cases; raise AssertionError with the feedback when it fails."""
     result = judge_public(name, env)
     if result.status != "passed":
-        raise AssertionError(step_feedback(result, lang))
+        raise AssertionError(step_feedback(result, public.load()[0], lang))
     return result
 
 
@@ -40,17 +40,18 @@ def judge_public(name, env, is_stub=None, syntax_suspect=False, call=None):
     `is_stub` (default: read from the function's source) and `syntax_suspect` are the facts the
     engine reads from the file; `call(function, probe)` may replace the plain in-process call.
     """
-    step = steps.STEPS_BY_NAME[name]
-    probes = steps.PROBES[name]
+    lab, probes_of = public.load()
+    step = lab.steps_by_name[name]
+    probes = probes_of[name]
     defined = kind_of(env[name]) if name in env else "absent"
     if defined != "function":
-        return judge_step(step, probes, [None] * len(probes), defined, False, syntax_suspect)
+        return judge_step(step, probes, [None] * len(probes), defined, False, syntax_suspect, lab.page_case)
     function = env[name]
     context = _reference_outputs(function, name) if step.needs_helpers else contextlib.nullcontext()
     with context:
         outcomes = [(call or call_probe)(function, probe) for probe in probes]
-    stub = _is_stub(function) if is_stub is None else is_stub
-    return judge_step(step, probes, outcomes, defined, stub, syntax_suspect)
+    stub = _is_stub(function, lab.function_names) if is_stub is None else is_stub
+    return judge_step(step, probes, outcomes, defined, stub, syntax_suspect, lab.page_case)
 
 
 def call_probe(function, probe):
@@ -75,12 +76,12 @@ def _copy(value):
     return list(value) if isinstance(value, (list, tuple)) else value
 
 
-def _is_stub(function):
+def _is_stub(function, names):
     try:
         source = textwrap.dedent(inspect.getsource(function))
     except (OSError, TypeError):
         return False
-    return function.__name__ in find_stubs([{"source": source, "filename": "<check>"}])
+    return function.__name__ in find_stubs([{"source": source, "filename": "<check>"}], names)
 
 
 @contextlib.contextmanager
@@ -91,7 +92,7 @@ def _reference_outputs(function, name):
     cover fall through to the student's own function.
     """
     namespace = getattr(function, "__globals__", {})
-    saved = {other: namespace.get(other, _ABSENT) for other in steps.FUNCTION_NAMES if other != name}
+    saved = {other: namespace.get(other, _ABSENT) for other in public.load()[0].function_names if other != name}
     for other, own in saved.items():
         namespace[other] = _answering(other, None if own is _ABSENT else own)
     try:
@@ -108,10 +109,11 @@ _ABSENT = object()
 
 
 def _answering(name, own):
-    single = len(steps.STEPS_BY_NAME[name].outputs) == 1
+    lab, probes_of = public.load()
+    single = len(lab.steps_by_name[name].outputs) == 1
 
     def answer(*args):
-        for probe in steps.PROBES[name]:
+        for probe in probes_of[name]:
             if _same_args(args, probe.args):
                 values = tuple(_copy(v) for v in probe.expected)
                 return values[0] if single else values

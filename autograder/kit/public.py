@@ -1,0 +1,77 @@
+"""The lab as the students' check kit sees it: a public Lab and its probes, read from data.
+
+`autograder build` writes public_data.json beside this package's copy in the student half: the
+steps, the public cases with their expected values and known-mistake values, and the lab's own
+catalog text. It holds no hidden case and no code that computes an answer.
+"""
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+
+from ..declaration import ErrorMistake, Mistake, Output, Step
+from ..lab import Case, Lab
+from ..sandbox import codec
+
+DATA_FILE = "public_data.json"
+
+
+@dataclass(frozen=True, eq=False)
+class Probe:
+    step: Step
+    case: Case
+    args: tuple
+    expected: tuple
+    label: str = ""
+    candidates: dict = field(default_factory=dict)  # mistake code -> [tuple of outputs]
+    error_messages: dict = field(default_factory=dict)  # error mistake code -> [(type, pattern)]
+
+
+class NoPublicData(RuntimeError):
+    """The kit runs from the engine's own tree, where no lab's public data was written."""
+
+
+def _stored(code):
+    return lambda probe: probe.candidates.get(code, [])
+
+
+def _stored_messages(code):
+    return lambda probe: probe.error_messages.get(code, [])
+
+
+@lru_cache(maxsize=1)
+def load(text=None):
+    """(Lab, {step name: [Probe]}) of the kit's lab."""
+    if text is None:
+        path = resources.files(__package__).joinpath(DATA_FILE)
+        if not path.is_file():
+            raise NoPublicData(f"no {DATA_FILE} here: the check kit runs from the student half that "
+                               "`autograder build` writes")
+        text = path.read_text("utf-8")
+    data = json.loads(text)
+    cases = {c["name"]: Case(c["name"], tuple(c["words"]),
+                             {key: codec.decode(value) for key, value in c["inputs"].items()})
+             for c in data["cases"]}
+    steps, probes = [], {}
+    for record in data["steps"]:
+        step = Step(record["name"], record["points"], record["page_step"], tuple(record["params"]),
+                    tuple(Output(**o) for o in record["outputs"]),
+                    tuple(Mistake(code, _stored(code)) for code in record["mistakes"]),
+                    record["needs_helpers"], record["hint"],
+                    error_mistakes=tuple(ErrorMistake(code, _stored_messages(code))
+                                         for code in record["error_mistakes"]))
+        steps.append(step)
+        probes[step.name] = [
+            Probe(step, cases[p["case"]],
+                  tuple(codec.decode(a) for a in p["args"]),
+                  tuple(codec.decode(e) for e in p["expected"]), p["label"],
+                  {code: [tuple(codec.decode(v) for v in candidate) for candidate in candidates]
+                   for code, candidates in p["candidates"].items()},
+                  {code: [tuple(pair) for pair in pairs] for code, pairs in p["error_messages"].items()})
+            for p in data["probes"][step.name]]
+    facts = dict(data["hint_facts"])
+    public = tuple(cases.values())
+    lab = Lab(name=data["lab"], titles=data["titles"], steps=tuple(steps), public_cases=lambda: public,
+              hint_facts=lambda: facts, catalog_tables=data["catalog"], notebook=data["notebook"],
+              script=data["script"], page_case=data["page_case"])
+    return lab, probes
