@@ -25,7 +25,7 @@ class Plan:
 
     @cached_property
     def helper_answers(self):
-        return HelperAnswers(self.lab.helpers() if self.lab.helpers else {})
+        return HelperAnswers(self.lab.helpers() if self.lab.helpers else {}, self.lab.max_ndim)
 
     @cached_property
     def calls(self):

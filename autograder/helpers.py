@@ -15,12 +15,13 @@ class HelperAnswers:
 
     Asked by a submission's composed step through the sandbox, so `args` are untrusted decoded
     values: arrays of at most MAX_HELPER_SIDE rows and columns (of any number of dimensions up to
-    the lab's), lists of short strings, the reference's own number of arguments. Anything else,
+    the lab's `max_ndim`), lists of short strings, the reference's own number of arguments. Anything else,
     and anything the reference raises, is refused with the error the child then raises.
     """
 
-    def __init__(self, functions):
+    def __init__(self, functions, max_ndim=2):
         self.functions = dict(functions)
+        self.max_ndim = max_ndim
 
     def __call__(self, name, args):
         function = self.functions.get(name)
@@ -29,7 +30,7 @@ class HelperAnswers:
         params = list(inspect.signature(function).parameters)
         if len(args) != len(params):
             raise HelperRefused("TypeError", f"{name}() takes {len(params)} arguments ({len(args)} given)")
-        values = [_helper_value(arg, param) for param, arg in zip(params, args)]
+        values = [_helper_value(arg, param, self.max_ndim) for param, arg in zip(params, args)]
         try:
             with np.errstate(all="ignore"):
                 value = function(*values)
@@ -38,7 +39,7 @@ class HelperAnswers:
         return codec.encode(value)
 
 
-def _helper_value(value, param):
+def _helper_value(value, param, max_ndim):
     if isinstance(value, (list, tuple)) and value and all(type(w) is str for w in value):
         if len(value) <= MAX_HELPER_SIDE and all(len(w) <= MAX_WORD_CHARS for w in value):
             return list(value)
@@ -50,7 +51,7 @@ def _helper_value(value, param):
             array = np.asarray(value, dtype=float)
         except (TypeError, ValueError, OverflowError):
             array = None
-        if array is not None and 1 <= array.ndim <= 3 and max(array.shape, default=0) <= MAX_HELPER_SIDE:
+        if array is not None and 1 <= array.ndim <= max_ndim and max(array.shape, default=0) <= MAX_HELPER_SIDE:
             return array
-    raise HelperRefused("TypeError", f"{param} must be an array of numbers (1 to 3 dimensions), "
+    raise HelperRefused("TypeError", f"{param} must be an array of numbers (1 to {max_ndim} dimensions), "
                                      f"at most {MAX_HELPER_SIDE} on a side")

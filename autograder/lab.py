@@ -62,6 +62,7 @@ class Lab:
     page_case: str = "page"  # the case whose numbers the lab page prints
     version_files: tuple = ()  # (package, file) pairs whose bytes version the grades
     solution: str = None  # module of the reference solution (the notebook tools fill stubs from it)
+    max_ndim: int = 2  # dimensions of the arrays steps take and return; deeper helper requests are refused
 
     @cached_property
     def steps_by_name(self):

@@ -4,8 +4,18 @@ import string
 
 import pytest
 
-from autograder.render import LANGUAGES, catalog, page_facts
+from autograder.render import LANGUAGES, catalog as merged_catalog
+from labs.self_attention import LAB
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME
+
+def catalog(lang):
+    """What a student of the self-attention lab reads: the engine's messages with the lab's."""
+    return merged_catalog(lang, LAB)
+
+
+def page_facts():
+    return LAB.hint_facts()
+
 
 STATUSES = ("passed", "failed", "error", "timeout", "missing", "not_implemented")
 # Codes the judge and the grading core report besides the steps' named mistakes.

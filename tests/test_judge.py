@@ -92,7 +92,7 @@ def test_dividing_by_two_is_hardcoded_even_where_d_k_is_two(plan):
     """On a case with d_k = 2, ÷2 is also ÷d_k; the page passing rules that reading out."""
     step = STEPS_BY_NAME["self_attention"]
     probes = plan.probes["self_attention"]
-    assert any(p.case.d_k == 2 for p in probes)
+    assert any(p.case.W_K.shape[1] == 2 for p in probes)
 
     def outcome(probe):
         weights = _softmax(probe.trace.scores / 2.0)
@@ -100,7 +100,7 @@ def test_dividing_by_two_is_hardcoded_even_where_d_k_is_two(plan):
     result = judge_step(step, probes, [outcome(p) for p in probes], "function", False)
     assert result.mistakes == ["hardcoded"]
     by_case = {c.case: c for c in result.cases}
-    small = next(p.case.name for p in probes if p.case.d_k == 2)
+    small = next(p.case.name for p in probes if p.case.W_K.shape[1] == 2)
     assert set(by_case[small].matched) >= {"scale_by_dk", "hardcoded"} or by_case[small].passed
 
 
@@ -269,7 +269,7 @@ def test_hardcoded_needs_the_page_right_and_another_size_wrong(plan):
     assert verdict(plan, "mix", page_wrong).mistakes == ["wrong_values"]
 
     same_sizes = {p.case.name for p in plan.probes["mix"]
-                  if judge._sizes(p.case) == judge._sizes(plan.probes["mix"][0].case)} - {"page"}
+                  if p.case.sizes() == plan.probes["mix"][0].case.sizes()} - {"page"}
     assert same_sizes, "a hidden case with the page's sizes"
 
     def wrong_on_same_sizes_only(probe):

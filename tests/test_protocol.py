@@ -15,7 +15,9 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from autograder import reference
+from autograder.helpers import HelperAnswers
+from autograder.sandbox.runner import HelperRefused
+from labs.self_attention import reference
 from autograder.grading import answer_bytes
 from autograder.sandbox import codec
 from autograder.sandbox.runner import (MAX_HELPER_REQUESTS, TOO_LARGE, Call, CallOutcome, Child, Limits,
@@ -28,8 +30,10 @@ LIMITS = Limits(step_seconds=5.0, load_seconds=5.0)
 REFERENCE_TEXT = ("Softmax over the last axis", "Blend the value vectors", "Project the word vectors",
                   "idxmax", "def make_qkv", "def softmax")
 
+ANSWERS = HelperAnswers(reference.helpers())
 
-def run_calls(zygote, source, calls, helper=reference.answer_helper):
+
+def run_calls(zygote, source, calls, helper=ANSWERS):
     return run(zygote, [{"source": source, "filename": "probe.py"}], calls, LIMITS, helper)
 
 
@@ -169,15 +173,15 @@ def test_without_an_answering_helper_every_request_is_refused(zygote):
 
 
 def test_helper_answers_refuse_strange_arguments_without_running_them():
-    with pytest.raises(reference.HelperRefused):
-        reference.answer_helper("scores", [np.zeros((65, 2)), np.zeros((65, 2))])
-    with pytest.raises(reference.HelperRefused):
-        reference.answer_helper("most_attended", [np.eye(2), ["a", 3]])
-    with pytest.raises(reference.HelperRefused):
-        reference.answer_helper("self_attention", [np.eye(2)] * 4)
-    with pytest.raises(reference.HelperRefused):
-        reference.answer_helper("softmax", [codec.Opaque("x")])
-    assert codec.decode(reference.answer_helper("most_attended", [np.eye(2), ["a", "b"]])) == {"a": "a", "b": "b"}
+    with pytest.raises(HelperRefused):
+        ANSWERS("scores", [np.zeros((65, 2)), np.zeros((65, 2))])
+    with pytest.raises(HelperRefused):
+        ANSWERS("most_attended", [np.eye(2), ["a", 3]])
+    with pytest.raises(HelperRefused):
+        ANSWERS("self_attention", [np.eye(2)] * 4)
+    with pytest.raises(HelperRefused):
+        ANSWERS("softmax", [codec.Opaque("x")])
+    assert codec.decode(ANSWERS("most_attended", [np.eye(2), ["a", "b"]])) == {"a": "a", "b": "b"}
 
 
 # What the grader reads ---------------------------------------------------------------------------
@@ -292,6 +296,7 @@ MEASURE = """
 import resource, sys
 from autograder.grading import Plan, grade_file
 from autograder.sandbox.runner import Limits, Zygote
+from labs.self_attention import LAB
 plan, limits = Plan.build(LAB), Limits(step_seconds=5.0, load_seconds=5.0)
 with Zygote() as zygote:
     for path in sys.argv[1:]:

@@ -4,7 +4,7 @@ import pathlib
 import numpy as np
 import pytest
 
-from autograder import reference
+from labs.self_attention import reference
 from labs.self_attention.cases import public_cases
 from autograder.grading import Plan, grade_file
 from labs.self_attention.hidden import hidden_cases
@@ -50,8 +50,11 @@ def test_public_checks_catch_mistakes_that_only_other_sizes_show(zygote, plan, p
 
 
 def test_a_public_case_overflows_a_naive_exp_on_both_softmax_probes():
-    hidden_large = [case for case in hidden_cases() if "large" in case.tags]
-    public_large = [case for case in public_cases() if "large" in case.tags]
+    def large(case):  # inputs scaled up 30 times: scaled scores reach the hundreds
+        return np.abs(case.X).max() > 10
+
+    hidden_large = [case for case in hidden_cases() if large(case)]
+    public_large = [case for case in public_cases() if large(case)]
     assert hidden_large and public_large
     for case in public_large:
         scaled = reference.trace(case).scaled
@@ -64,5 +67,5 @@ def test_public_cases_cover_the_shapes_of_the_hidden_ones():
     """d_v ≠ d_k, n = 1 and n, d_model, d_k all different appear among the public cases too."""
     public = public_cases()
     assert any(case.X.shape[0] == 1 for case in public)
-    assert any(case.W_V.shape[1] != case.d_k for case in public)
-    assert any(len({case.X.shape[0], case.d_model, case.d_k}) == 3 for case in public)
+    assert any(case.W_V.shape[1] != case.W_K.shape[1] for case in public)
+    assert any(len({case.X.shape[0], case.X.shape[1], case.W_K.shape[1]}) == 3 for case in public)

@@ -162,21 +162,21 @@ def _missing_scale(p):
 
 @_quietly
 def _scale_by_dk(p):
-    yield _attention_with(p, p.case.d_k)
+    yield _attention_with(p, p.case.W_K.shape[1])
 
 
 @_quietly
 def _scale_wrong_dim(p):
     # X's width, V's width or the number of words (K.shape[0]) in place of K's width. Each is
     # yielded even where it equals d_k, so a case it gets right does not count against it.
-    for wrong in (p.case.d_model, p.trace.V.shape[1], p.trace.K.shape[0]):
+    for wrong in (p.case.X.shape[1], p.trace.V.shape[1], p.trace.K.shape[0]):
         yield _attention_with(p, np.sqrt(wrong))
 
 
 @_quietly
 def _scale_after_softmax(p):
     plain = _softmax(p.trace.scores)
-    root = np.sqrt(p.case.d_k)
+    root = np.sqrt(p.case.W_K.shape[1])
     yield ((plain / root) @ p.trace.V, plain / root)
     yield ((plain @ p.trace.V) / root, plain)
 
