@@ -1,7 +1,7 @@
 #@title 채점 준비(고치지 말고 실행만 하십시오)
 # 처음 실행할 때는 otter-grader를 설치하느라 1~2분 걸릴 수 있습니다.
 # 검사에 쓰는 공개 테스트는 이 노트북 파일 안(메타데이터)에 들어 있어, 노트북 파일 하나만 있으면 됩니다.
-def _prepare_grader(key="autograder_kit"):
+def _prepare_grader(key="check_kit"):
     import glob, importlib, json, os, subprocess, sys
 
     try:

@@ -36,7 +36,7 @@ def gradescope_image(tmp_path_factory):
     from autograder.otter.emulation import GradingImage
 
     work = tmp_path_factory.mktemp("gradescope-image")
-    built = otter_build.build(work / "build", step_seconds=GRADESCOPE_STEP_SECONDS, self_check=False)
+    built = otter_build.build(work / "build", LAB, step_seconds=GRADESCOPE_STEP_SECONDS, self_check=False)
     started = time.monotonic()
     image = GradingImage(work / "image", extra_packages=UNRELATED_PACKAGES).install(built["zip"])
     return {"zip": built["zip"], "image": image, "seconds": time.monotonic() - started}

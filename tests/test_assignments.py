@@ -12,6 +12,7 @@ from labs.self_attention.cases import page_case
 from autograder.grading import grade_file
 from labs.self_attention.steps import FUNCTION_NAMES, STEPS_BY_NAME, TOTAL_POINTS
 
+from labs.self_attention import LAB
 from conftest import ROOT
 
 ASSIGNMENTS = ROOT / "assignments"
@@ -216,11 +217,11 @@ def test_script_tells_how_to_check_without_the_instructors_package(script_text):
 # The builder ---------------------------------------------------------------------------------
 
 def test_committed_notebook_is_a_fresh_build(builder, script_text):
-    assert NOTEBOOK.read_text(encoding="utf-8") == builder.render(script_text)
+    assert NOTEBOOK.read_text(encoding="utf-8") == builder.render(script_text, LAB)
 
 
 def test_build_is_repeatable(builder, script_text):
-    assert builder.render(script_text) == builder.render(script_text)
+    assert builder.render(script_text, LAB) == builder.render(script_text, LAB)
 
 
 def test_builder_check_mode_from_the_command_line():
@@ -232,11 +233,11 @@ def test_builder_check_mode_from_the_command_line():
 def test_builder_rewrites_a_stale_notebook(builder, monkeypatch, tmp_path, capsys):
     target = tmp_path / "lab.ipynb"
     target.write_text("{}", encoding="utf-8")
-    monkeypatch.setattr(builder, "NOTEBOOK", target)
-    assert builder.main(["--check"]) == 1
-    assert builder.main([]) == 0
+    monkeypatch.setattr(builder, "assignment_paths", lambda lab: (SCRIPT, target))
+    assert builder.main(["--lab", "self_attention", "--check"]) == 1
+    assert builder.main(["--lab", "self_attention"]) == 0
     assert target.read_text(encoding="utf-8") == NOTEBOOK.read_text(encoding="utf-8")
-    assert builder.main(["--check"]) == 0
+    assert builder.main(["--lab", "self_attention", "--check"]) == 0
     assert "out of date" in capsys.readouterr().err
 
 
@@ -267,7 +268,7 @@ def test_builder_refuses_a_broken_source(builder, script_text, problem):
     broken = BROKEN_SOURCES[problem](script_text)
     assert broken != script_text
     with pytest.raises(ValueError):
-        builder.render(broken)
+        builder.render(broken, LAB)
 
 
 # The fill helper -----------------------------------------------------------------------------

@@ -16,18 +16,19 @@ from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "assignments"))
 import fill  # noqa: E402  (assignments/ is not a package)
+from labs.self_attention import LAB
 
 sys.path.remove(str(ROOT / "assignments"))
 
-WORKFLOW = ROOT / "classroom" / ".github" / "workflows" / "classroom.yml"
 COMMAND_GRADER = "classroom-resources/autograding-command-grader@v1"
 REPORTER = "classroom-resources/autograding-grading-reporter@v1"
 UNSTABLE = "    return np.exp(x) / np.exp(x).sum(axis=-1, keepdims=True)\n"
 
 
 @pytest.fixture(scope="module")
-def workflow():
-    return yaml.safe_load(WORKFLOW.read_text("utf-8"))
+def workflow(template):
+    """The workflow the build writes into the lab's template repository."""
+    return yaml.safe_load((template / ".github" / "workflows" / "classroom.yml").read_text("utf-8"))
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +40,7 @@ def steps_of(workflow):
 @pytest.fixture(scope="module")
 def template(tmp_path_factory):
     out = tmp_path_factory.mktemp("build")
-    return otter_build.build(out, self_check=False)["classroom"]
+    return otter_build.build(out, LAB, self_check=False)["classroom"]
 
 
 def graders(steps):

@@ -234,19 +234,20 @@ def test_the_build_self_check_grades_through_the_installed_wheel(emulation, tmp_
     try:
         with pytest.raises(otter_build.BuildError, match="(?s)reference: run_autograder exited 1.*"
                                                          "No module named 'solutions'"):
-            otter_build.build(tmp_path / "out", step_seconds=STEP_SECONDS, image=image)
+            otter_build.build(tmp_path / "out", LAB, step_seconds=STEP_SECONDS, image=image)
     finally:
         image.install(emulation["zip"])
 
 
-def test_build_fails_when_the_reference_does_not_get_full_marks(emulation, tmp_path):
-    assignments = tmp_path / "assignments"
-    assignments.mkdir()
-    shutil.copy(NOTEBOOK, assignments)
-    shutil.copy(SCRIPT, assignments)
-    (assignments / "fill.py").write_text("def fill_notebook(nb):\n    return nb\n", "utf-8")
+def test_build_fails_when_the_reference_does_not_get_full_marks(emulation, tmp_path, monkeypatch):
+    class LeavesTheStubs:
+        @staticmethod
+        def fill_notebook(nb, lab=None):
+            return nb
+
+    monkeypatch.setattr(otter_build, "_load_fill", lambda folder: LeavesTheStubs)
     with pytest.raises(otter_build.BuildError, match="reference: step make_qkv scored 0"):
-        otter_build.build(tmp_path / "out", assignments=assignments, step_seconds=STEP_SECONDS,
+        otter_build.build(tmp_path / "out", LAB, step_seconds=STEP_SECONDS,
                           image=GradingImage(emulation["image"].folder))
 
 
@@ -267,7 +268,7 @@ def test_build_command_takes_its_flags_and_checks_itself(emulation, tmp_path, mo
     zip_path, = (tmp_path / "autograder").glob("*.zip")
     with zipfile.ZipFile(zip_path) as archive:
         config = json.loads(archive.read("otter_config.json"))
-    assert config["plugins"] == [{otter_build.PLUGIN: {"lang": "en", "step_seconds": 4.0, "memory_mb": 512,
+    assert config["plugins"] == [{otter_build.PLUGIN: {"lab": "self_attention", "lang": "en", "step_seconds": 4.0, "memory_mb": 512,
                                                        "visibility": "visible"}}]
 
 
@@ -286,7 +287,7 @@ def test_build_command_takes_its_flags_and_checks_itself(emulation, tmp_path, mo
     ([], None, "no_submission"),
 ])
 def test_the_file_to_grade_is_chosen_or_the_reason_given(names, chosen, problem):
-    picked, why = gradescope.pick(names)
+    picked, why = gradescope.pick(names, (LAB.notebook, LAB.script))
     assert picked == chosen and (why[0] if why else None) == problem
 
 
@@ -303,7 +304,7 @@ def test_an_export_zip_is_graded_from_its_notebook_without_its_log(tmp_path, mon
     monkeypatch.setattr(pickle, "loads", lambda *a, **k: loaded.append(a))
     data = zip_of({"self_attention_lab.ipynb": b"{}", ".OTTER_LOG": b"not read", "__zip_filename__": b"x"})
     (tmp_path / "s.zip").write_bytes(data)
-    assert gradescope.choose_submission(tmp_path) == ("s.zip", data, None)
+    assert gradescope.choose_submission(tmp_path, (LAB.notebook, LAB.script)) == ("s.zip", data, None)
     submission = read_submission("s.zip", data)
     assert submission.name == "s.zip/self_attention_lab.ipynb" and loaded == []
     assert read_submission("s.zip", b"PK\x03\x04 broken").problem == "unreadable"
@@ -316,7 +317,7 @@ def test_only_regular_files_are_read(tmp_path):
     (tmp_path / "sub" / "real.py").write_text("x = 1\n")
     (tmp_path / "link.py").symlink_to(tmp_path / "sub" / "real.py")
     assert gradescope.list_files(tmp_path) == ["sub/real.py"]
-    assert gradescope.choose_submission(tmp_path) == ("sub/real.py", b"x = 1\n", None)
+    assert gradescope.choose_submission(tmp_path, (LAB.notebook, LAB.script)) == ("sub/real.py", b"x = 1\n", None)
     for special in ("self_attention_lab.ipynb", "link.py"):
         assert gradescope.read_regular(tmp_path / special) == (None, ("unreadable", ANY))
 
@@ -384,4 +385,4 @@ def test_an_unknown_visibility_is_refused(hidden_failure, tmp_path):
     with pytest.raises(ValueError):
         gradescope_results(hidden_failure, LAB, "ko", "after_due_date")
     with pytest.raises(otter_build.BuildError, match="visibility"):
-        otter_build.build(tmp_path, visibility="soon", self_check=False)
+        otter_build.build(tmp_path, LAB, visibility="soon", self_check=False)

@@ -21,6 +21,7 @@ from labs.self_attention.steps import STEPS
 from conftest import ROOT
 from test_hostile import EXPECTED, HOSTILE, unavailable
 from test_pytest_plugin import run_pytest, scores_in
+from labs.self_attention import LAB
 
 STEP_SECONDS = 2
 HONEST = {"honest_reference.py": ROOT / "solutions" / "self_attention.py",
@@ -77,7 +78,7 @@ def test_a_class_of_every_hostile_file_among_honest_students(tmp_path, plan):
 
 @pytest.fixture(scope="module")
 def otter_zip(tmp_path_factory):
-    built = otter_build.build(tmp_path_factory.mktemp("hostile-otter") / "build",
+    built = otter_build.build(tmp_path_factory.mktemp("hostile-otter") / "build", LAB,
                               step_seconds=STEP_SECONDS, lang="en", self_check=False)
     return built["zip"]
 

@@ -28,7 +28,7 @@ HIDDEN = ROOT / "labs" / "self_attention" / "hidden.py"
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("build")
-    return otter_build.build(out, self_check=False)
+    return otter_build.build(out, LAB, self_check=False)
 
 
 def every_file(folder):
@@ -68,7 +68,7 @@ def test_student_half_holds_no_reference_and_no_hidden_case(built):
     assert not [n for n in names if "solutions" in n]
     hidden_text = HIDDEN.read_text("utf-8")
     forbidden = reference_lines() + [case.name for case in hidden_cases()] + [
-        line.strip() for line in hidden_text.splitlines() if "random_case(" in line] + ["hidden_cases"]
+        line.strip() for line in hidden_text.splitlines() if "random_case(" in line] + ["def hidden_cases"]
     for name, data in every_file(student):
         text = data.decode("utf-8", "replace")
         for needle in forbidden:
@@ -81,7 +81,7 @@ def test_student_half_has_the_notebook_twin_tests_and_public_checks(built):
     assert sorted(p.stem for p in (student / "tests").glob("*.py")) == sorted(s.name for s in STEPS)
     notebook = nbformat.read(student / "self_attention_lab.ipynb", as_version=4)
     assert all(not c.get("outputs") for c in notebook.cells if c.cell_type == "code")
-    data = json.loads((student / "attention_check" / "public_data.json").read_text("utf-8"))
+    data = json.loads((student / "attention_check" / "kit" / "public_data.json").read_text("utf-8"))
     assert [c["name"] for c in data["cases"]] == [c.name for c in public_cases()]
     assert [s["name"] for s in data["steps"]] == [s.name for s in STEPS]
 
@@ -115,7 +115,7 @@ def test_autograder_half_is_one_zip_carrying_the_engine_and_a_lean_setup(built):
         wheel_bytes = archive.read(wheels[0])
     assert modes["run_autograder"] & 0o111 and modes["setup.sh"] & 0o111
     assert config["plugins"][0].keys() == {otter_build.PLUGIN}
-    assert config["plugins"][0][otter_build.PLUGIN] == {"lang": "ko", "step_seconds": 10.0, "memory_mb": 1024,
+    assert config["plugins"][0][otter_build.PLUGIN] == {"lab": "self_attention", "lang": "ko", "step_seconds": 10.0, "memory_mb": 1024,
                                                         "visibility": "after_published"}
     assert not config["grade_from_log"]
     assert requirements == ["numpy>=1.26", "pandas>=2.0", f"./{wheels[0]}"]
@@ -136,7 +136,7 @@ def test_autograder_half_is_one_zip_carrying_the_engine_and_a_lean_setup(built):
 
 
 def test_extra_requirements_and_setup_commands_go_into_the_zip(tmp_path):
-    built = otter_build.build(tmp_path, self_check=False, lang="en", step_seconds=5, memory_mb=2048,
+    built = otter_build.build(tmp_path, LAB, self_check=False, lang="en", step_seconds=5, memory_mb=2048,
                               visibility="hidden", extra_requirements="scipy>=1.10\n",
                               setup_script="apt-get install -y graphviz")
     with zipfile.ZipFile(built["zip"]) as archive:
@@ -145,7 +145,7 @@ def test_extra_requirements_and_setup_commands_go_into_the_zip(tmp_path):
         config = json.loads(archive.read("otter_config.json"))
     assert requirements[:3] == ["numpy>=1.26", "pandas>=2.0", "scipy>=1.10"]
     assert setup.index("apt-get install -y graphviz") < setup.index("pip install -r")
-    assert config["plugins"][0][otter_build.PLUGIN] == {"lang": "en", "step_seconds": 5, "memory_mb": 2048,
+    assert config["plugins"][0][otter_build.PLUGIN] == {"lab": "self_attention", "lang": "en", "step_seconds": 5, "memory_mb": 2048,
                                                         "visibility": "hidden"}
 
 
@@ -159,7 +159,7 @@ class Block(importlib.abc.MetaPathFinder):
             raise ImportError("blocked: " + name)
 sys.meta_path.insert(0, Block())
 sys.path.insert(0, {str(built['student'])!r})
-from attention_check.check import check_step
+from attention_check.kit.check import check_step
 import numpy as np
 def softmax(x):
     e = np.exp(x - x.max(axis=0, keepdims=True))
@@ -180,7 +180,7 @@ except AssertionError as error:
 def load_kit(student):
     sys.path.insert(0, str(student))
     try:
-        return importlib.import_module("attention_check.check")
+        return importlib.import_module("attention_check.kit.check")
     finally:
         sys.path.remove(str(student))
 
@@ -259,9 +259,12 @@ def test_remove_untrusted_deletes_logs_and_pickles_anywhere(tmp_path):
     assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["keep.ipynb", "keep.py"]
 
 
-def test_build_refuses_assignments_without_the_notebook(tmp_path):
-    with pytest.raises(otter_build.BuildError, match="self_attention_lab.ipynb"):
-        otter_build.build(tmp_path / "out", assignments=tmp_path, self_check=False)
+def test_build_refuses_a_lab_without_its_notebook(tmp_path):
+    import dataclasses
+
+    with pytest.raises(otter_build.BuildError, match="missing_lab.ipynb"):
+        otter_build.build(tmp_path / "out", dataclasses.replace(LAB, notebook="missing_lab.ipynb"),
+                          self_check=False)
 
 
 def test_the_plugin_stands_in_for_otters_kernel_once_and_refuses_other_otter_versions(tmp_path, monkeypatch):

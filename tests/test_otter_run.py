@@ -20,6 +20,7 @@ ASSIGNMENTS = ROOT / "assignments"
 LAB_FOLDER = ROOT / "labs" / "self_attention"
 sys.path.insert(0, str(ASSIGNMENTS))
 import fill  # noqa: E402  (assignments/ is not a package)
+from labs.self_attention import LAB
 
 sys.path.remove(str(ASSIGNMENTS))
 
@@ -56,7 +57,7 @@ for wheel in glob.glob("/tmp/tmp*/autograder/*/*.whl") + glob.glob("/tmp/tmp*/au
 def graded(tmp_path_factory):
     """Build once, then run `otter run` on every submission at the same time."""
     work = tmp_path_factory.mktemp("otter")
-    built = otter_build.build(work / "build", step_seconds=STEP_SECONDS, self_check=False)
+    built = otter_build.build(work / "build", LAB, step_seconds=STEP_SECONDS, self_check=False)
     stubs = nbformat.read(NOTEBOOK, as_version=4)
     reference = fill.fill_notebook(stubs)
     planted = reference

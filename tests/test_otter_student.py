@@ -50,7 +50,7 @@ UNSTABLE = "    return np.exp(x) / np.exp(x).sum(axis=-1, keepdims=True)\n"
 @pytest.fixture(scope="module")
 def student(tmp_path_factory):
     out = tmp_path_factory.mktemp("student-build")
-    return otter_build.build(out, self_check=False)["student"]
+    return otter_build.build(out, LAB, self_check=False)["student"]
 
 
 def planted(notebook, step, body):
@@ -212,7 +212,7 @@ def test_notebook_metadata_carries_the_public_checks_and_nothing_hidden(student)
                if p.is_file() and "__pycache__" not in p.parts}
     assert payload["files"] == on_disk
     text = json.dumps(payload, ensure_ascii=False)
-    assert "hidden-" not in text and "hidden_cases" not in text
+    assert "hidden-" not in text and "def hidden_cases" not in text
     assert (ROOT / "solutions" / "self_attention.py").read_text("utf-8") not in text
     assert f'key="{otter_build.PAYLOAD_KEY}"' in "".join(notebook["cells"][1]["source"])
 

@@ -33,7 +33,7 @@ CHECK_PACKAGE = "attention_check"
 KIT = "kit"  # the engine's subpackage the check package is made of
 KIT_DATA = ("locale/ko.toml", "locale/en.toml")  # read with importlib.resources, not imported
 # Where the notebook carries the public tests and the check package (see assignments/grader_setup.py).
-PAYLOAD_KEY = "autograder_kit"
+PAYLOAD_KEY = "check_kit"
 # Read by `otter run -a ZIP` only; the zip's own run_autograder reads the plugin's settings.
 OTTER_CONFIG = {"show_hidden": True, "force_public_test_summary": True, "show_stdout": False,
                 "grade_from_log": False, "zips": False, "pdf": False}
@@ -216,7 +216,7 @@ def test_file_source(step):
             f"name = {step.name!r}\n\n\n"
             f"@test_case(name={step.name + ' (public)'!r}, points={step.points!r}, hidden=False)\n"
             f"def public_cases(env):\n"
-            f"    from {CHECK_PACKAGE}.check import check_step\n\n"
+            f"    from {CHECK_PACKAGE}.{KIT}.check import check_step\n\n"
             f"    check_step({step.name!r}, env)\n")
 
 
