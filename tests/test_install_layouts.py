@@ -236,8 +236,8 @@ def snooper(secrets):
 def secrets_of(site):
     """The installed reference and hidden cases, and the folders that hold them."""
     paths = [site / "solutions" / "self_attention.py", site / "solutions" / "__init__.py",
-             site / "labs" / "self_attention" / "hidden.py", site / "autograder" / "reference.py",
-             site / "autograder" / "cases.py", site / "solutions", site / "autograder"]
+             site / "labs" / "self_attention" / "hidden.py", site / "labs" / "self_attention" / "reference.py",
+             site / "labs" / "self_attention" / "cases.py", site / "solutions", site / "labs", site / "autograder"]
     for path in paths:
         assert path.exists(), path
     return [str(p) for p in paths]
