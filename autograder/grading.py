@@ -122,7 +122,8 @@ def grade_bytes(name, data, zygote, limits=Limits(), plan=None):
         return broken(name, submission.problem, submission.problem_detail)
     plan = plan or Plan.build()
     calls, _ = plan.calls
-    outcome = run(zygote, submission.cells, calls, limits, reference.answer_helper)
+    outcome = run(zygote, submission.cells, calls, limits, reference.answer_helper,
+                  functions=[step.name for step in STEPS])
     if any(event.get("ev") == "sandbox_failed" for event in outcome.load_events):
         # The child died before running a line of the submission: the grader's fault, not the student's.
         raise SandboxError("the sandbox could not start a process to run the submission in")

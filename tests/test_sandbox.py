@@ -321,7 +321,7 @@ def test_load_events_and_names_are_reduced_to_plain_fields():
                                "extra": "dropped"})
     assert event == {"ev": "load_error", "cell": None, "stmt": None, "line": None, "message": "",
                      "type": "Exception", "frames": [["", 2, "", ""]] * 5}
-    names = _plain_names({"scores": ["function"], "softmax": "function", "evil": "function"})
+    names = _plain_names({"scores": ["function"], "softmax": "function", "evil": "function"}, ("scores", "softmax"))
     assert names["scores"] == "absent" and names["softmax"] == "function" and "evil" not in names
 
 

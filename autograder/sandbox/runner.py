@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import codec, launch
-from .worker import AT_ONCE, STUDENT_FUNCTIONS
+from .worker import AT_ONCE
 
 # What the grader reads of a child before parsing it: one event over its limit is skipped
 # unparsed (an answer that large is a wrong answer), and a run that sends more than
@@ -651,14 +651,17 @@ def _finished(status, flags):
     return alone and (status.get("State", "").strip()[:1] in "ZX" or bool(flags & PF_EXITING))
 
 
-def run(zygote, cells, calls, limits=Limits(), helper=None):
+def run(zygote, cells, calls, limits=Limits(), helper=None, functions=None):
     """Load `cells` in fresh children and make `calls` (grouped by step, in order).
 
     A statement that hangs or ends the process while loading is skipped on the next try; a step
     whose calls run out of time or end the process costs that step only. `helper(name, args)`
     answers a call's helper requests (see Call.helpers) with an encoded value, or raises
-    HelperRefused; without it every helper request is refused.
+    HelperRefused; without it every helper request is refused. `functions`: the lab's function
+    names, each reported in RunOutcome.names (default: the names the calls use); every call's
+    function and helpers must be among them.
     """
+    functions = lab_functions(calls, functions)
     outcome = RunOutcome()
     skip = []
     pending = _group_by_step(calls)
@@ -680,7 +683,8 @@ def run(zygote, cells, calls, limits=Limits(), helper=None):
                 workdir = zygote.workdir_for(limits)
             child = zygote.spawn(workdir, limits, budget)
             try:
-                pending = _one_child(child, cells, pending, skip, seen_load, outcome, limits, helper)
+                pending = _one_child(child, cells, functions, pending, skip, seen_load, outcome, limits,
+                                     helper)
             finally:
                 child.kill()
             if pending is not None and (restarts > MAX_RESTARTS or budget.spent):
@@ -692,6 +696,20 @@ def run(zygote, cells, calls, limits=Limits(), helper=None):
         zygote.discard(workdir)
     outcome.sandbox = dict(zygote.confinement, user=zygote.user_for(limits))
     return outcome
+
+
+def lab_functions(calls, functions=None):
+    """The function names a run reports on: `functions`, or those the calls use, in order."""
+    used = tuple(dict.fromkeys(name for call in calls for name in (call.function, *call.helpers)))
+    if functions is None:
+        return used
+    functions = tuple(functions)
+    if not all(isinstance(name, str) and name.isidentifier() for name in functions):
+        raise ValueError(f"function names must be identifiers: {functions!r}")
+    unknown = [name for name in used if name not in functions]
+    if unknown:
+        raise ValueError(f"calls name functions outside {functions!r}: {unknown!r}")
+    return functions
 
 
 def _fresh_workdir(user):
@@ -744,13 +762,14 @@ def _group_by_step(calls):
     return groups
 
 
-def _one_child(child, cells, pending, skip, seen_load, outcome, limits, helper=None):
+def _one_child(child, cells, functions, pending, skip, seen_load, outcome, limits, helper=None):
     """Drive one child; returns the step groups still to run (None when all are done)."""
     current = None
     try:
         module_name = "__main__" if any(c["filename"].startswith("<cell") for c in cells) else "submission"
         deadline = time.monotonic() + limits.load_seconds
-        child.send(deadline, cmd="load", cells=cells, skip=skip, module_name=module_name)
+        child.send(deadline, cmd="load", cells=cells, skip=skip, module_name=module_name,
+                   functions=list(functions))
         while True:
             event = child.next_event(deadline)
             if event is None:
@@ -766,7 +785,7 @@ def _one_child(child, cells, pending, skip, seen_load, outcome, limits, helper=N
                     seen_load.add(key)
                     outcome.load_events.append(event)
             elif kind == "loaded":
-                outcome.names = _plain_names(event.get("names"))
+                outcome.names = _plain_names(event.get("names"), functions)
                 break
     except ChildGone:
         return _skip_statement(current, "load_crash", skip, outcome, pending)
@@ -774,10 +793,10 @@ def _one_child(child, cells, pending, skip, seen_load, outcome, limits, helper=N
     runnable = [(index, group) for index, group in enumerate(pending)
                 if outcome.names.get(group[0].function) == "function"]
     # A step's calls are sent only once the step before it has answered: the commands a child
-    # can read hold the inputs of the step it is answering, never another step's answer (the
-    # weights mix is called with are softmax's right answer). A step graded with helpers runs
-    # in a child of its own: the other steps' inputs hold its answers (those same weights are
-    # self_attention's), and its helpers answer the other steps.
+    # can read hold the inputs of the step it is answering, never another step's answer (one
+    # step's input is often an earlier step's right answer). A step graded with helpers runs in
+    # a child of its own: the other steps' inputs may hold its answers (a composed step returns
+    # what its last part returns), and its helpers answer the other steps.
     for position, (index, group) in enumerate(runnable):
         alone = bool(group[0].helpers)
         if alone and position > 0:
@@ -920,11 +939,11 @@ def _plain_text(value, limit):
     return codec.clean_text(value, limit) if isinstance(value, str) else ""
 
 
-def _plain_names(names):
-    """What the child says each function is: known names only, short strings only."""
+def _plain_names(names, functions):
+    """What the child says each of `functions` is: those names only, short strings only."""
     if not isinstance(names, dict):
         return {}
-    return {name: _plain_text(names.get(name), 60) or "absent" for name in STUDENT_FUNCTIONS}
+    return {name: _plain_text(names.get(name), 60) or "absent" for name in functions}
 
 
 def _plain_load_event(event):
