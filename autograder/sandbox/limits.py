@@ -10,6 +10,8 @@ SANDBOX_SWITCH = "AUTOGRADER_SANDBOX"
 
 @dataclass(frozen=True)
 class Limits:
+    """What a child may use and who it runs as; the one place their defaults are set."""
+
     step_seconds: float = 10.0
     load_seconds: float = 10.0
     memory_bytes: int = 1024 * MB

@@ -5,6 +5,7 @@ import shutil
 import tempfile
 import threading
 
+
 def fresh_workdir(user):
     """An empty folder only the child's user can enter."""
     workdir = tempfile.mkdtemp(prefix="autograder-run-")
