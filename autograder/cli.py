@@ -112,10 +112,8 @@ def limits_from(args):
     from .sandbox.runner import Limits
 
     check_limit_flags(args)
-    isolation = {"user": None, "confine": False} if args.no_sandbox else {}
-    return Limits(step_seconds=args.timeout, load_seconds=args.timeout,
-                  memory_bytes=args.memory_mb * 1024 * 1024, processes=args.processes,
-                  disk_bytes=args.disk_mb * 1024 * 1024, **isolation)
+    return Limits.from_options(seconds=args.timeout, memory_mb=args.memory_mb, processes=args.processes,
+                               disk_mb=args.disk_mb, isolated=not args.no_sandbox)
 
 
 def main(argv=None, exit_when_checked=False):

@@ -120,7 +120,8 @@ def grade_bytes(name, data, zygote, plan, limits=Limits()):
     if submission.problem:
         return broken(lab, name, submission.problem, submission.problem_detail)
     calls, _ = plan.calls
-    outcome = run(zygote, submission.cells, calls, limits, plan.helper_answers)
+    outcome = run(zygote, submission.cells, calls, limits, plan.helper_answers,
+                  functions=lab.function_names)
     if any(event.get("ev") == "sandbox_failed" for event in outcome.load_events):
         # The child died before running a line of the submission: the grader's fault, not the student's.
         raise SandboxError("the sandbox could not start a process to run the submission in")

@@ -13,7 +13,8 @@ import pytest
 from autograder.grading import grade_bytes, grade_file
 from autograder.render import as_dict
 from autograder.sandbox import landlock
-from autograder.sandbox.runner import Limits, Zygote, _pids_of
+from autograder.sandbox.processes import _pids_of
+from autograder.sandbox.runner import Limits, Zygote
 from labs.self_attention.steps import STEPS
 from conftest import ROOT
 from labs.self_attention import LAB

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from autograder.judge import StepResult, SubmissionResult, judge_step
 from autograder.render import as_dict, as_text
 from autograder.sandbox.codec import Labelled, Opaque
-from autograder.sandbox.runner import CallOutcome, _plain_error
+from autograder.sandbox.protocol import CallOutcome, plain_error
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME
 from labs.self_attention import LAB
 
@@ -77,7 +77,7 @@ values = st.recursive(scalars | arrays(),
 # Errors reach the judge as the grader takes them in from the child's (untrusted) event.
 errors = st.fixed_dictionaries({}, optional={"type": scalars, "message": scalars,
                                              "frames": st.lists(st.lists(scalars, max_size=4), max_size=3)}
-                               ).map(_plain_error)
+                               ).map(plain_error)
 
 
 def outcomes(arg_count):

@@ -20,8 +20,10 @@ from autograder.sandbox.runner import HelperRefused
 from labs.self_attention import reference
 from autograder.grading import answer_bytes
 from autograder.sandbox import codec
-from autograder.sandbox.runner import (MAX_HELPER_REQUESTS, TOO_LARGE, Call, CallOutcome, Child, Limits,
-                                       OutputSpent, ReadBudget, _plain_error, _plain_load_event, run)
+from autograder.sandbox.child_pipes import TOO_LARGE, Child, OutputSpent, ReadBudget
+from autograder.sandbox.driver import MAX_HELPER_REQUESTS
+from autograder.sandbox.protocol import plain_error, plain_load_event
+from autograder.sandbox.runner import Call, CallOutcome, Limits, run
 from labs.self_attention.steps import STEPS
 from conftest import ROOT
 from labs.self_attention import LAB
@@ -279,9 +281,9 @@ def test_only_small_answers_are_remembered():
 
 def test_text_from_the_child_is_cut_short_and_free_of_control_characters():
     hostile = "\x1b[2J\x1b]0;title\x07ok\x9b31m\u202e\x00\r\tline\n" + "z" * 10_000
-    error = _plain_error({"type": "Value\x1b[31mError", "message": hostile,
+    error = plain_error({"type": "Value\x1b[31mError", "message": hostile,
                           "frames": [["f\x1b.py", 3, "g\x07", hostile]]})
-    load = _plain_load_event({"ev": "syntax_error", "message": hostile})
+    load = plain_load_event({"ev": "syntax_error", "message": hostile})
     texts = [error["type"], error["message"], *error["frames"][0][::2], error["frames"][0][3], load["message"]]
     assert error["type"] == "ValueError" and error["message"].startswith("ok\tline\n")
     for text in texts:

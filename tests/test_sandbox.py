@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 
 from autograder.sandbox import codec, landlock, zygote as zygote_module
-from autograder.sandbox.runner import (PF_EXITING, Call, Child, ChildGone, Limits, Zygote, _finished, _pids_of,
-                                       _plain_load_event, _plain_names, kill_processes_of, run)
+from autograder.sandbox.child_pipes import Child, ChildGone
+from autograder.sandbox.processes import PF_EXITING, _finished, _pids_of, kill_processes_of
+from autograder.sandbox.protocol import plain_load_event, plain_names
+from autograder.sandbox.runner import Call, Limits, Zygote, run
 from conftest import ROOT
 
 AS_ROOT = os.geteuid() == 0
@@ -110,7 +112,7 @@ def scores(paths, folder):
 def test_the_reference_and_hidden_cases_are_unreadable_and_nothing_outside_is_writable(zygote, tmp_path):
     os.chmod(tmp_path, 0o777)
     secret = [str(ROOT / "solutions" / "self_attention.py"), str(ROOT / "labs" / "self_attention" / "hidden.py"),
-              str(ROOT / "autograder" / "reference.py")]
+              str(ROOT / "labs" / "self_attention" / "reference.py")]
     seen = answer(zygote, REACH, args=(secret, str(tmp_path)))
     assert all(seen[path] == "PermissionError" for path in secret)
     assert seen["write"] == "PermissionError"
@@ -316,12 +318,12 @@ def test_a_forged_answer_is_decoded_as_plain_data_like_a_returned_value(zygote):
 
 
 def test_load_events_and_names_are_reduced_to_plain_fields():
-    event = _plain_load_event({"ev": "load_error", "cell": 10**40, "stmt": "x", "line": [1],
+    event = plain_load_event({"ev": "load_error", "cell": 10**40, "stmt": "x", "line": [1],
                                "type": {"a": 1}, "message": ["m"] * 3, "frames": [[1, 2, 3, 4]] * 50,
                                "extra": "dropped"})
     assert event == {"ev": "load_error", "cell": None, "stmt": None, "line": None, "message": "",
                      "type": "Exception", "frames": [["", 2, "", ""]] * 5}
-    names = _plain_names({"scores": ["function"], "softmax": "function", "evil": "function"})
+    names = plain_names({"scores": ["function"], "softmax": "function", "evil": "function"}, ("scores", "softmax"))
     assert names["scores"] == "absent" and names["softmax"] == "function" and "evil" not in names
 
 

@@ -82,9 +82,7 @@ def grade_safely(lab, name, data, problem, settings):
         from ..grading import Plan, grade_bytes
         from ..sandbox.runner import Limits, Zygote
 
-        seconds = float(settings["step_seconds"])
-        limits = Limits(step_seconds=seconds, load_seconds=seconds,
-                        memory_bytes=int(settings["memory_mb"]) * 1024 * 1024)
+        limits = Limits.from_options(seconds=settings["step_seconds"], memory_mb=settings["memory_mb"])
         with Zygote() as zygote:
             return grade_bytes(name, data, zygote, Plan.build(lab), limits), 0
     except Exception as error:

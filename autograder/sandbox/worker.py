@@ -1,9 +1,10 @@
 """The submission's side: run its code, call its functions, send back plain data.
 
 Runs in a forked child that holds no grader state: no reference, no cases, no expected values.
-Commands arrive one JSON line at a time; events leave one JSON line at a time. A step graded with
-other steps' functions (self_attention) calls them through proxies: each call is a "helper"
-event, answered by the grader with the value alone, so no reference code ever reaches this process.
+Commands arrive one JSON line at a time; events leave one JSON line at a time. The load command
+names the lab's functions (this module knows no lab). A step graded with other steps' functions
+calls them through proxies: each call is a "helper" event, answered by the grader with the value
+alone, so no reference code ever reaches this process.
 """
 import ast
 import collections
@@ -15,7 +16,6 @@ import numpy as np
 
 from . import codec
 
-STUDENT_FUNCTIONS = ("make_qkv", "scores", "softmax", "mix", "self_attention", "most_attended")
 MAX_FRAMES = 5
 WHOLE_CELL = -1  # statement number that stands for parsing the whole cell
 AT_ONCE = -2  # statement number that stands for running the whole cell at once
@@ -64,19 +64,23 @@ def serve(channel):
     """Answer commands until told to exit."""
     namespace = {"__name__": "__main__", "__builtins__": __builtins__}
     filenames = set()
+    functions = ()
     while True:
         command = channel.receive()
         kind = command.get("cmd")
         if kind == "load":
-            load(channel, namespace, filenames, command)
+            functions = load(channel, namespace, filenames, command)
         elif kind == "call":
-            call(channel, namespace, filenames, command)
+            call(channel, namespace, filenames, command, functions)
         elif kind != "helper_answer":  # an answer nobody waits for any more is dropped
             return
 
 
 def load(channel, namespace, filenames, command):
     """Run the cells in order; an error in one top-level statement does not stop the next ones.
+
+    Returns the lab's function names the command gave (its "functions"); the "loaded" event says
+    what each of them is in the submission.
 
     A cell first runs whole, compiled at once (the common case, and the cheap one). Only when it
     raises is it parsed, to name the statement that failed and run the ones after it one by one.
@@ -86,6 +90,7 @@ def load(channel, namespace, filenames, command):
     # A notebook runs as __main__ (as in Jupyter); a .py file as an imported module, so its
     # `if __name__ == "__main__":` demo does not run during grading.
     namespace["__name__"] = command.get("module_name", "__main__")
+    functions = tuple(name for name in command.get("functions") or () if isinstance(name, str))
     skip = {tuple(pair) for pair in command.get("skip", [])}
     for c, cell in enumerate(command["cells"]):
         if (c, WHOLE_CELL) in skip:
@@ -107,8 +112,8 @@ def load(channel, namespace, filenames, command):
                 if first is None:
                     continue
         _run_statements(channel, c, cell["source"], filename, namespace, filenames, skip, first, body)
-    channel.send(ev="loaded", names={name: kind_of(namespace.get(name, _ABSENT))
-                                     for name in STUDENT_FUNCTIONS})
+    channel.send(ev="loaded", names={name: kind_of(namespace.get(name, _ABSENT)) for name in functions})
+    return functions
 
 
 _DONE, _UNCOMPILED = object(), object()
@@ -191,13 +196,14 @@ def kind_of(value):
     return type(value).__name__[:60]
 
 
-def call(channel, namespace, filenames, command):
+def call(channel, namespace, filenames, command, functions=()):
+    """Call one of the submission's functions; `functions`: the lab's names (see load)."""
     function = namespace.get(command["function"])
     args = [codec.decode(a) for a in command["args"]]
     args = [list(a) if isinstance(a, tuple) else a for a in args]
     # The grader names the step functions it answers itself during this call, so the step is
     # graded on its own; the names are bound back to the submission's own afterwards.
-    helpers = [name for name in command.get("helpers") or () if name in STUDENT_FUNCTIONS
+    helpers = [name for name in command.get("helpers") or () if name in functions
                and name != command["function"]]
     own = {name: namespace.get(name, _ABSENT) for name in helpers}
     for name in helpers:

@@ -1,0 +1,143 @@
+"""The grader's ends of one child's pipes: commands written without blocking, events read in
+bounded, linear time."""
+import fcntl
+import os
+import select
+import selectors
+import time
+
+from . import codec
+from .protocol import parse_event
+
+# What the grader reads of a child before parsing it: one event over its limit is skipped
+# unparsed, and a run that sends more than MAX_RUN_BYTES in all is stopped.
+LOAD_EVENT_BYTES = 64 * 1024  # any event while the cells load (messages are cut at 500 characters)
+MAX_RUN_BYTES = 128 * 1024 * 1024  # the cells load once per child, and may print each time
+# Below malloc's mmap threshold: a larger read buffer is mapped and unmapped on every read.
+READ_BYTES = 64 * 1024
+DEFAULT_PIPE_BYTES = 64 * 1024  # Linux's pipe buffer
+WIDE_PIPE_BYTES = 256 * 1024
+
+
+class ChildGone(Exception):
+    pass
+
+
+class OutputSpent(ChildGone):
+    """The run has sent more than MAX_RUN_BYTES: nothing more of it is read."""
+
+
+TOO_LARGE = object()  # next_line's answer for an event over its limit (skipped, never parsed)
+
+
+class ReadBudget:
+    """The bytes one run may still send, over all its children."""
+
+    def __init__(self, total=MAX_RUN_BYTES):
+        self.left = total
+
+    @property
+    def spent(self):
+        return self.left < 0
+
+
+class Child:
+    def __init__(self, pid, command_fd, event_fd, pipe_bytes=DEFAULT_PIPE_BYTES, budget=None):
+        self.pid = pid
+        self.pipe_bytes = pipe_bytes  # what the command pipe holds: writing less never blocks
+        self._commands = command_fd
+        os.set_blocking(command_fd, False)  # a child that stops reading cannot stall the grader
+        self._events = event_fd
+        self._buffer = bytearray()  # read, not yet returned; consumed lines are cut from its front
+        self._scanned = 0  # how far _buffer is known to hold no newline
+        self._skipping = False  # inside an event over its limit: dropped up to its newline
+        self._budget = budget or ReadBudget()
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(event_fd, selectors.EVENT_READ)
+
+    def send(self, deadline=None, **command):
+        self.send_text(codec.dumps(command) + "\n", deadline)
+
+    def send_text(self, text, deadline=None):
+        """Write all of `text`; ChildGone when the child is gone or has not read it by `deadline`."""
+        data = memoryview(text.encode("utf-8"))
+        while data:
+            try:
+                written = os.write(self._commands, data)
+            except BlockingIOError:
+                written = 0
+            except (BrokenPipeError, OSError, ValueError) as error:
+                raise ChildGone() from error
+            data = data[written:]
+            if data:
+                remaining = (deadline if deadline is not None else time.monotonic() + 60) - time.monotonic()
+                if remaining <= 0 or not select.select([], [self._commands], [], remaining)[1]:
+                    raise ChildGone()
+
+    def next_event(self, deadline, limit=LOAD_EVENT_BYTES):
+        """The next event, None when the deadline passes first; ChildGone when the child is gone.
+
+        An event over `limit` bytes reads as garbled (it is never parsed).
+        """
+        line = self.next_line(deadline, limit)
+        if line is TOO_LARGE:
+            return {"ev": "garbled"}
+        return None if line is None else parse_event(line)
+
+    def next_line(self, deadline, limit=LOAD_EVENT_BYTES):
+        """The next event's bytes, without the newline; TOO_LARGE for one over `limit` bytes.
+
+        None and ChildGone as in next_event; OutputSpent once the run has sent too much. Reading
+        is linear in what the child sends: each byte is appended once and scanned once.
+        """
+        buffer = self._buffer
+        while True:
+            end = buffer.find(b"\n", self._scanned)
+            if end >= 0:
+                skipped, self._skipping = self._skipping, False
+                line = TOO_LARGE if skipped or end > limit else bytes(buffer[:end])
+                del buffer[:end + 1]  # cutting a bytearray's front is cheap: no copy of the rest
+                self._scanned = 0
+                return line
+            self._scanned = len(buffer)
+            if len(buffer) > limit:
+                buffer.clear()  # the rest of this event is dropped as it comes
+                self._scanned = 0
+                self._skipping = True
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not self._selector.select(remaining):
+                return None
+            chunk = os.read(self._events, READ_BYTES)
+            if not chunk:
+                raise ChildGone()
+            self._budget.left -= len(chunk)
+            if self._budget.spent:
+                raise OutputSpent()
+            buffer += chunk
+
+    def kill(self):
+        for target in (lambda: os.killpg(self.pid, 9), lambda: os.kill(self.pid, 9)):
+            try:
+                target()
+            except (ProcessLookupError, PermissionError):
+                pass
+        self.close()
+
+    def close(self):
+        self._selector.close()
+        for closer in (lambda: os.close(self._commands), lambda: os.close(self._events)):
+            try:
+                closer()
+            except OSError:
+                pass
+
+
+def widen_pipe(fd):
+    """Ask for a command pipe that holds every call of a run; returns what it holds."""
+    try:
+        return fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, WIDE_PIPE_BYTES)
+    except OSError:
+        try:
+            return fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ)
+        except OSError:
+            return DEFAULT_PIPE_BYTES

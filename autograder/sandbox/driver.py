@@ -1,0 +1,257 @@
+"""Running a submission's calls: load its cells in a child, make the calls step by step, answer
+helper requests, and start a fresh child after a hang or a crash.
+
+Everything here returns plain outcome data; judging values happens elsewhere.
+"""
+import time
+
+from . import codec
+from .child_pipes import TOO_LARGE, ChildGone, ReadBudget
+from .limits import Limits
+from .protocol import (REMEMBERED_EVENT_BYTES, CallOutcome, HelperRefused, RunOutcome, parse_event,
+                       plain_error, plain_load_event, plain_names, plain_text, small_int)
+from .worker import AT_ONCE
+
+HELPER_REQUEST_BYTES = 1024 * 1024  # the largest helper request read while a call runs
+MAX_RESTARTS = 12
+MAX_LOAD_EVENTS = 50
+MAX_HELPER_REQUESTS = 32  # helper calls answered per call of a step; later ones get an error
+
+
+def run(zygote, cells, calls, limits=Limits(), helper=None, functions=None):
+    """Load `cells` in fresh children and make `calls` (grouped by step, in order).
+
+    A statement that hangs or ends the process while loading is skipped on the next try; a step
+    whose calls run out of time or end the process costs that step only. `helper(name, args)`
+    answers a call's helper requests (see Call.helpers) with an encoded value, or raises
+    HelperRefused; without it every helper request is refused. `functions`: the lab's function
+    names, each reported in RunOutcome.names (default: the names the calls use); every call's
+    function and helpers must be among them.
+    """
+    functions = lab_functions(calls, functions)
+    outcome = RunOutcome()
+    skip = []
+    pending = _group_by_step(calls)
+    seen_load = set()
+    restarts = 0
+    budget = ReadBudget()
+    # Whatever an earlier run left running under the sandbox user is gone before this run starts.
+    # (Sweeping before, not after, lets a killed child finish dying while the grader judges.)
+    zygote.sweep()
+    workdir = zygote.workdir_for(limits)
+    try:
+        while pending is not None:
+            restarts += 1
+            if restarts > 1:
+                zygote.sweep()
+                # Nothing an earlier child wrote reaches the next one (with a private disk per
+                # child, the folder is only where each mounts its own).
+                zygote.discard(workdir)
+                workdir = zygote.workdir_for(limits)
+            child = zygote.spawn(workdir, limits, budget)
+            try:
+                pending = _one_child(child, cells, functions, pending, skip, seen_load, outcome, limits,
+                                     helper)
+            finally:
+                child.kill()
+            if pending is not None and (restarts > MAX_RESTARTS or budget.spent):
+                for group in pending:
+                    for call in group:
+                        outcome.calls.setdefault(call.id, CallOutcome("not_run"))
+                break
+    finally:
+        zygote.discard(workdir)
+    outcome.sandbox = dict(zygote.confinement, user=zygote.user_for(limits))
+    return outcome
+
+
+def lab_functions(calls, functions=None):
+    """The function names a run reports on: `functions`, or those the calls use, in order."""
+    used = tuple(dict.fromkeys(name for call in calls for name in (call.function, *call.helpers)))
+    if functions is None:
+        return used
+    functions = tuple(functions)
+    if not all(isinstance(name, str) and name.isidentifier() for name in functions):
+        raise ValueError(f"function names must be identifiers: {functions!r}")
+    unknown = [name for name in used if name not in functions]
+    if unknown:
+        raise ValueError(f"calls name functions outside {functions!r}: {unknown!r}")
+    return functions
+
+
+def _group_by_step(calls):
+    groups = []
+    for call in calls:
+        if groups and groups[-1][0].step == call.step:
+            groups[-1].append(call)
+        else:
+            groups.append([call])
+    return groups
+
+
+def _one_child(child, cells, functions, pending, skip, seen_load, outcome, limits, helper=None):
+    """Drive one child; returns the step groups still to run (None when all are done)."""
+    current = None
+    try:
+        module_name = "__main__" if any(c["filename"].startswith("<cell") for c in cells) else "submission"
+        deadline = time.monotonic() + limits.load_seconds
+        child.send(deadline, cmd="load", cells=cells, skip=skip, module_name=module_name,
+                   functions=list(functions))
+        while True:
+            event = child.next_event(deadline)
+            if event is None:
+                return _skip_statement(current, "load_timeout", skip, outcome, pending)
+            kind = event.get("ev")
+            if kind == "stmt":
+                current = (small_int(event.get("cell")), small_int(event.get("stmt")),
+                           small_int(event.get("line")))
+            elif kind in ("syntax_error", "load_error"):
+                event = plain_load_event(event)
+                key = (kind, event.get("cell"), event.get("stmt"))
+                if key not in seen_load and len(seen_load) < MAX_LOAD_EVENTS:
+                    seen_load.add(key)
+                    outcome.load_events.append(event)
+            elif kind == "loaded":
+                outcome.names = plain_names(event.get("names"), functions)
+                break
+    except ChildGone:
+        return _skip_statement(current, "load_crash", skip, outcome, pending)
+
+    runnable = [(index, group) for index, group in enumerate(pending)
+                if outcome.names.get(group[0].function) == "function"]
+    # A step's calls are sent only once the step before it has answered: the commands a child
+    # can read hold the inputs of the step it is answering, never another step's answer (one
+    # step's input is often an earlier step's right answer). A step graded with helpers runs in
+    # a child of its own: the other steps' inputs may hold its answers (a composed step returns
+    # what its last part returns), and its helpers answer the other steps.
+    for position, (index, group) in enumerate(runnable):
+        alone = bool(group[0].helpers)
+        if alone and position > 0:
+            return pending[index:]
+        clock = StepClock(time.monotonic() + limits.step_seconds)
+        try:
+            sent = _send_calls(child, group, clock.deadline)
+        except ChildGone:
+            sent = True  # each call below then reads as crashed
+        for number, call in enumerate(group):
+            try:
+                result = _await_call(child, call, clock, sent, helper)
+            except ChildGone:
+                result = CallOutcome("crashed")
+            outcome.calls[call.id] = result
+            if result.kind in ("timeout", "crashed"):
+                for later in group[number + 1:]:
+                    outcome.calls[later.id] = CallOutcome("not_run")
+                return pending[index + 1:] or None
+        if alone:
+            return pending[index + 1:] or None
+    return None
+
+
+class StepClock:
+    """A step's deadline; time the grader spends answering the step's helper requests is added."""
+
+    def __init__(self, deadline):
+        self.deadline = deadline
+
+
+def _skip_statement(current, reason, skip, outcome, pending):
+    """Note the statement that hung or ended the process; the next child skips it."""
+    if current is None:
+        # No statement of the submission had started: retrying cannot help.
+        outcome.load_events.append({"ev": "sandbox_failed"})
+        return None
+    cell, stmt, line = current
+    skip.append([cell, stmt])
+    if stmt != AT_ONCE:  # a cell run at once is run statement by statement next: nothing to say yet
+        outcome.load_events.append({"ev": reason, "cell": cell, "stmt": stmt, "line": line})
+    return pending
+
+
+def _send_calls(child, group, deadline):
+    """Send a step's calls at once when they fit the pipe; the child answers them in order."""
+    text = "".join(call.command for call in group)
+    if len(text) >= child.pipe_bytes // 2:
+        return False
+    child.send_text(text, deadline)
+    return True
+
+
+def _await_call(child, call, clock, sent, helper=None):
+    if not sent:
+        child.send_text(call.command, clock.deadline)
+    helped = 0
+    while True:
+        line = child.next_line(clock.deadline, max(call.answer_bytes, HELPER_REQUEST_BYTES))
+        if line is None:
+            return CallOutcome("timeout")
+        if line is TOO_LARGE:
+            # Far larger than any right answer: a wrong one, never parsed.
+            return CallOutcome("returned", value=codec.Opaque("answer too large to read"),
+                               args_after=[None] * len(call.args))
+        known = call.known(line)
+        if known is not None:
+            return known
+        event = parse_event(line)
+        kind = event.get("ev")
+        if kind == "helper":
+            helped += 1
+            started = time.monotonic()
+            _answer_helper(child, call, event, helper, helped, clock.deadline)
+            if helped <= MAX_HELPER_REQUESTS:  # refusals are not added: a flood of them still ends
+                clock.deadline += time.monotonic() - started
+            continue
+        if event.get("id") != call.id:
+            continue
+        if len(line) > call.answer_bytes:
+            return CallOutcome("returned", value=codec.Opaque("answer too large to read"),
+                               args_after=[None] * len(call.args))
+        if kind == "returned":
+            args_after = event.get("args_after")
+            if not isinstance(args_after, list) or len(args_after) != len(call.args):
+                # Only a forged event lacks the arguments: it must not dodge the mutation check.
+                return CallOutcome("crashed")
+            outcome = CallOutcome("returned", value=codec.decode(event.get("value")),
+                                  args_after=[None if a is None else codec.decode(a) for a in args_after],
+                                  event=line)
+        elif kind == "raised":
+            outcome = CallOutcome("raised", error=plain_error(event), event=line)
+        else:
+            continue
+        call.remember(outcome)
+        return outcome
+
+
+def _answer_helper(child, call, event, helper, count, deadline):
+    """Answer one helper request of the running call: a value, or an error the child raises.
+
+    Everything in the request is untrusted: only the call's own helpers, a bounded number of
+    times, with arguments the helper checks (see grading's reference helpers).
+    """
+    seq = small_int(event.get("seq"))
+    name, args = event.get("name"), event.get("args")
+    if event.get("id") != call.id or name not in call.helpers or helper is None:
+        answer = {"error": {"type": "NameError", "message": f"{plain_text(name, 40)!r} is not answered here"}}
+    elif count > MAX_HELPER_REQUESTS:
+        answer = {"error": {"type": "RuntimeError", "message": f"more than {MAX_HELPER_REQUESTS} helper calls"}}
+    elif not isinstance(args, list) or len(args) > 8:
+        answer = {"error": {"type": "TypeError", "message": "unreadable arguments"}}
+    else:
+        key = (helper, name, codec.dumps(args))
+        answer = _HELPER_ANSWERS.get(key)
+        if answer is None:
+            try:
+                answer = {"value": helper(name, [codec.decode(a) for a in args])}
+            except HelperRefused as refused:
+                kind, message = refused.args
+                answer = {"error": {"type": kind, "message": message}}
+            if len(key[2]) <= REMEMBERED_EVENT_BYTES:
+                if len(_HELPER_ANSWERS) >= MAX_HELPER_ANSWERS:
+                    _HELPER_ANSWERS.clear()
+                _HELPER_ANSWERS[key] = answer
+    child.send(deadline, cmd="helper_answer", seq=seq, **answer)
+
+
+# A class asks mostly the same helper questions: answers are kept by the request's exact text.
+_HELPER_ANSWERS = {}
+MAX_HELPER_ANSWERS = 256

@@ -1,0 +1,142 @@
+"""What crosses the pipes, seen from the grader: calls as commands, outcomes as plain data.
+
+Everything a child sends is untrusted: its events are reduced to short plain fields here.
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import codec
+from .worker import AT_ONCE
+
+# The largest answer event read: one over it is skipped unparsed (an answer that large is a
+# wrong answer). See child_pipes for the other bounds on what the grader reads.
+ANSWER_BYTES = 256 * 1024  # a call's answer, unless the plan gives the call its own bound
+MAX_FRAMES = 5
+MAX_REMEMBERED = 16  # decoded outcomes kept per call
+REMEMBERED_EVENT_BYTES = 16 * 1024  # only answers this small are remembered
+
+
+@dataclass(frozen=True)
+class Call:
+    """One call of a student function on plain arguments."""
+
+    id: int
+    step: str
+    function: str
+    args: tuple  # encoded with codec.encode
+    # Step functions the grader answers itself during this call (helper requests): the choice
+    # is the grader's, per call; the child's own functions stand for every other name.
+    helpers: tuple = ()
+    answer_bytes: int = ANSWER_BYTES  # the largest answer event read; a larger one is a wrong answer
+
+    def known(self, event):
+        """The outcome already decoded from this very event, if a child sent it before."""
+        return self.__dict__.get("_seen", {}).get(event)
+
+    def remember(self, outcome):
+        """Keep a decoded outcome for the next child that sends the same bytes.
+
+        Most submissions of a class answer alike, so decoding is mostly skipped. Its arrays are
+        made read-only: one outcome object now serves many submissions.
+        """
+        if outcome.event is None or len(outcome.event) > REMEMBERED_EVENT_BYTES:
+            return  # a large answer is rare and costly to keep: it is decoded again if it comes back
+        seen = self.__dict__.setdefault("_seen", {})
+        if len(seen) >= MAX_REMEMBERED:
+            seen.clear()  # memory stays bounded; the common answers come back first
+        _freeze(outcome.value)
+        for value in outcome.args_after or ():
+            _freeze(value)
+        seen[outcome.event] = outcome
+
+    @property
+    def command(self):
+        """The call as one command line for the child (built once: a plan's calls never change)."""
+        try:
+            return self.__dict__["_command"]
+        except KeyError:
+            text = codec.dumps({"cmd": "call", "id": self.id, "function": self.function,
+                                "args": list(self.args), "helpers": list(self.helpers)}) + "\n"
+            object.__setattr__(self, "_command", text)
+            return text
+
+
+def _freeze(value):
+    if isinstance(value, np.ndarray):
+        value.flags.writeable = False
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _freeze(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _freeze(item)
+    elif isinstance(value, codec.Labelled):
+        _freeze(value.values)
+
+
+@dataclass
+class CallOutcome:
+    """What happened to one call: returned a value, raised, ran out of time or took the process down."""
+
+    kind: str  # "returned" | "raised" | "timeout" | "crashed" | "not_run"
+    value: object = None
+    args_after: list = None  # per argument: its value after the call, None when left unchanged
+    error: dict = None
+    # The child's event, byte for byte: equal events are equal outcomes (see Call.known).
+    event: bytes = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class RunOutcome:
+    names: dict = field(default_factory=dict)  # function name -> "function" | "absent" | type name
+    load_events: list = field(default_factory=list)  # syntax/load errors and skipped statements
+    calls: dict = field(default_factory=dict)  # call id -> CallOutcome
+    sandbox: dict = field(default_factory=dict)  # how children were confined: user, landlock, ...
+
+
+class HelperRefused(Exception):
+    """A helper request the grader does not answer with a value: (type name, message) for the child."""
+
+
+def parse_event(line):
+    try:
+        event = codec.loads(line.decode("utf-8"))
+    except (ValueError, RecursionError, MemoryError):
+        return {"ev": "garbled"}
+    return event if isinstance(event, dict) else {"ev": "garbled"}
+
+
+def small_int(value):
+    return value if type(value) is int and AT_ONCE <= value < 10**7 else None
+
+
+def plain_text(value, limit):
+    """A string from the child, cut short and without control characters; "" for anything else."""
+    return codec.clean_text(value, limit) if isinstance(value, str) else ""
+
+
+def plain_names(names, functions):
+    """What the child says each of `functions` is: those names only, short strings only."""
+    if not isinstance(names, dict):
+        return {}
+    return {name: plain_text(names.get(name), 60) or "absent" for name in functions}
+
+
+def plain_load_event(event):
+    plain = {"ev": event.get("ev"), "cell": small_int(event.get("cell")),
+             "stmt": small_int(event.get("stmt")), "line": small_int(event.get("line")),
+             "message": plain_text(event.get("message"), 500)}
+    if event.get("ev") == "load_error":
+        plain.update(plain_error(event))
+    return plain
+
+
+def plain_error(event):
+    frames = event.get("frames")
+    frames = [f for f in frames if isinstance(f, list) and len(f) == 4][-MAX_FRAMES:] \
+        if isinstance(frames, list) else []
+    return {"type": plain_text(event.get("type"), 100) or "Exception",
+            "message": plain_text(event.get("message"), 500),
+            "frames": [[plain_text(f[0], 200), small_int(f[1]), plain_text(f[2], 100),
+                        plain_text(f[3], 200)] for f in frames]}

@@ -1,0 +1,39 @@
+"""Limits: defaulted in one place, built from a command's or a platform's options."""
+import pytest
+
+from autograder.sandbox.limits import MB, Limits
+
+
+def test_no_option_keeps_every_default():
+    assert Limits.from_options() == Limits()
+    assert Limits.from_options(seconds=None, memory_mb=None, processes=None, disk_mb=None) == Limits()
+
+
+def test_options_are_read_in_their_units():
+    limits = Limits.from_options(seconds="3", memory_mb="512", processes=8.0, disk_mb=5)
+    assert (limits.step_seconds, limits.load_seconds) == (3.0, 3.0)
+    assert type(limits.step_seconds) is float
+    assert (limits.memory_bytes, limits.processes, limits.disk_bytes) == (512 * MB, 8, 5 * MB)
+    assert (limits.file_bytes, limits.user, limits.confine) == (Limits().file_bytes, Limits().user, True)
+
+
+def test_only_isolated_false_drops_the_user_and_the_confinement():
+    assert (Limits.from_options(isolated=False).user, Limits.from_options(isolated=False).confine) == (None, False)
+    assert Limits.from_options(seconds=2, isolated=True).user == Limits().user
+
+
+def test_options_that_are_not_numbers_are_refused():
+    with pytest.raises(ValueError):
+        Limits.from_options(seconds="ten")
+    with pytest.raises((TypeError, ValueError)):
+        Limits.from_options(memory_mb=[1024])
+
+
+def test_the_command_and_the_platform_default_to_the_same_limits():
+    from autograder.cli import build_parser, limits_from
+    from autograder.otter.gradescope import DEFAULT_SETTINGS
+
+    assert limits_from(build_parser().parse_args(["check", "x.py"])) == Limits()
+    assert limits_from(build_parser().parse_args(["grade", "x", "--out", "y"])) == Limits()
+    assert Limits.from_options(seconds=DEFAULT_SETTINGS["step_seconds"],
+                               memory_mb=DEFAULT_SETTINGS["memory_mb"]) == Limits()
