@@ -12,7 +12,7 @@ import pytest
 
 from autograder.sandbox import codec, worker
 from autograder.sandbox.runner import Call, HelperRefused, Limits, run
-from autograder.steps import STEPS
+from labs.self_attention.steps import STEPS
 
 LIMITS = Limits(step_seconds=5.0, load_seconds=5.0)
 SANDBOX = pathlib.Path(worker.__file__).parent
