@@ -1,5 +1,5 @@
 """Grading one submission: plan the calls, run them in the sandbox, judge the outcomes."""
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from .helpers import HelperAnswers
@@ -136,6 +136,6 @@ def grade_bytes(name, data, zygote, plan, limits=Limits()):
         facts = (outcome.names.get(step.name, "absent"), stub, syntax_error_near(step.name, notes, submission))
         result = plan.verdict(step, facts, outcomes)
         if result.status == "timeout":
-            result.detail["seconds"] = limits.step_seconds
+            result = replace(result, detail={**result.detail, "seconds": limits.step_seconds})
         steps.append(result)
     return SubmissionResult(name, steps, notes)

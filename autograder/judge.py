@@ -5,7 +5,7 @@ compared with what each known mistake of the step would have returned; a mistake
 when the value matches its prediction and the prediction differs from the right answer.
 """
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -20,7 +20,7 @@ RAISED = {"exception", "crashed", "not_implemented", "not_run"}
 UNEXPLAINED = {"wrong_values", "wrong_shape"}
 
 
-@dataclass
+@dataclass(frozen=True)
 class CaseResult:
     case: str
     hidden: bool
@@ -32,7 +32,7 @@ class CaseResult:
     fallback: str = None  # the generic code, used when no named mistake is likely
 
 
-@dataclass
+@dataclass(frozen=True)
 class StepResult:
     name: str
     score: float
@@ -44,7 +44,7 @@ class StepResult:
     detail: dict = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(frozen=True)
 class SubmissionResult:
     submission: str
     steps: list
@@ -74,8 +74,8 @@ def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False, p
         return StepResult(step.name, 0.0, step.points, "missing", mistakes, cases, step.page_step,
                           {"defined_as": defined})
     cases = [judge_call(p, o, is_stub) for p, o in zip(probes, outcomes)]
-    _choose_explanations(step, probes, cases)
-    _mark_hardcoded(probes, cases, page)
+    cases = _choose_explanations(step, probes, cases)
+    cases = _mark_hardcoded(probes, cases, page)
     return StepResult(step.name, step_score(step.points, cases), step.points, _status(step, cases),
                       _mistakes(cases), cases, step.page_step)
 
@@ -125,19 +125,20 @@ def _choose_explanations(step, probes, cases):
     failed calls wins, then the order of the step's declaration; with none left, the generic
     code stays.
     """
-    named = [c for c in cases if c.matched]
-    if not named:
-        return
+    if not any(c.matched for c in cases):
+        return cases
     order = [m.code for m in step.mistakes]
     support = {code: sum(code in c.matched for c in cases) for code in order}
     passing = [p for p, c in zip(probes, cases) if c.passed]
     unlikely = {m.code for m in step.mistakes if any(_would_fail(p, m) for p in passing)}
-    for result in named:
-        likely = [code for code in result.matched if code not in unlikely]
-        if likely:
-            result.code = min(likely, key=lambda code: (-support[code], order.index(code)))
-        else:
-            result.code = result.fallback
+    chosen = []
+    for result in cases:
+        if result.matched:
+            likely = [code for code in result.matched if code not in unlikely]
+            code = min(likely, key=lambda code: (-support[code], order.index(code))) if likely else result.fallback
+            result = replace(result, code=code)
+        chosen.append(result)
+    return chosen
 
 
 def _would_fail(probe, mistake):
@@ -154,12 +155,12 @@ def _mark_hardcoded(probes, cases, page):
     """
     on_page = [c for c in cases if c.case == page]
     if not on_page or not all(c.passed for c in on_page):
-        return
+        return cases
     page_sizes = next(p.case.sizes() for p in probes if p.case.name == page)
     unexplained = [(p, c) for p, c in zip(probes, cases) if not c.passed and c.code in UNEXPLAINED]
-    if any(p.case.sizes() != page_sizes for p, _ in unexplained):
-        for _, c in unexplained:
-            c.code = "hardcoded"
+    if not any(p.case.sizes() != page_sizes for p, _ in unexplained):
+        return cases
+    return [replace(c, code="hardcoded") if not c.passed and c.code in UNEXPLAINED else c for c in cases]
 
 
 def judge_call(probe, outcome, is_stub):

@@ -1,6 +1,7 @@
 """Turning verdict data into what people read: text per step in Korean or English, and JSON."""
 import re
 import tomllib
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
@@ -324,29 +325,55 @@ def load_notes(notes, lab, lang="ko"):
     return lines
 
 
-def as_text(result, lab, lang="ko"):
+@dataclass(frozen=True)
+class Feedback:
+    """One submission's feedback, rendered once; text, JSON, Otter and pytest all read from it."""
+
+    lab: str
+    submission: str
+    score: float
+    max_score: float
+    all_passed: bool
+    load_heading: str  # "" when loading went well
+    notes: tuple  # one line per load note
+    steps: tuple  # (StepResult, its text) per step
+    total: str
+
+
+def feedback(result, lab, lang="ko"):
     say = Messages(lang, lab)
-    parts = []
-    notes = load_notes(result.notes, lab, lang)
-    if notes:
-        parts.append(say("text", "load_heading") + "\n" + "\n".join("  " + n for n in notes))
-    parts.extend(step_feedback(step, lab, lang) for step in result.steps)
+    notes = tuple(load_notes(result.notes, lab, lang))
     total = say("text", "total", score=_points(result.score), max_score=_points(result.max_score))
     if result.all_passed:
         total += "  " + say("text", "all_passed")
-    parts.append(total)
+    return Feedback(lab.name, one_line(result.submission), result.score, float(result.max_score),
+                    result.all_passed, say("text", "load_heading") if notes else "", notes,
+                    tuple((step, step_feedback(step, lab, lang)) for step in result.steps), total)
+
+
+def text_of(rendered):
+    """The feedback as the terminal and feedback/<id>.md show it."""
+    parts = [rendered.load_heading + "\n" + "\n".join("  " + n for n in rendered.notes)] if rendered.notes else []
+    parts.extend(text for _, text in rendered.steps)
+    parts.append(rendered.total)
     return "\n\n".join(parts) + "\n"
 
 
-def as_dict(result, lab, lang="ko"):
-    """The documented JSON shape of `autograder check --json`."""
-    notes = load_notes(result.notes, lab, lang)
+def json_of(rendered):
+    """The documented JSON shape of `autograder check --json`; load notes lead each lost step's text."""
     steps = []
-    for step in result.steps:
-        feedback = step_feedback(step, lab, lang)
-        if notes and step.status != "passed":
-            feedback = "\n".join(notes) + "\n" + feedback
+    for step, text in rendered.steps:
+        if rendered.notes and step.status != "passed":
+            text = "\n".join(rendered.notes) + "\n" + text
         steps.append({"name": step.name, "score": round(step.score, 2), "max_score": float(step.max_score),
-                      "status": step.status, "mistakes": list(step.mistakes), "feedback": feedback})
-    return {"submission": one_line(result.submission), "lab": lab.name, "score": result.score,
-            "max_score": float(result.max_score), "steps": steps}
+                      "status": step.status, "mistakes": list(step.mistakes), "feedback": text})
+    return {"submission": rendered.submission, "lab": rendered.lab, "score": rendered.score,
+            "max_score": rendered.max_score, "steps": steps}
+
+
+def as_text(result, lab, lang="ko"):
+    return text_of(feedback(result, lab, lang))
+
+
+def as_dict(result, lab, lang="ko"):
+    return json_of(feedback(result, lab, lang))

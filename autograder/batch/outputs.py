@@ -13,7 +13,7 @@ from importlib import resources
 
 from .. import __version__
 from .late import penalised
-from ..render import Messages, as_dict, as_text, json_text, one_line, printable
+from ..render import Messages, feedback, json_of, json_text, one_line, printable, text_of
 
 TEMP_SUFFIX = ".partial"
 RECORD_KEY = "autograder"
@@ -123,13 +123,14 @@ def shown_time(iso):
 def write_outputs(out_dir, result, record, lab, lang):
     """Feedback first, the results file (the record of completion) last."""
     paths = output_paths(out_dir, record["id"])
-    text = as_text(result, lab, lang)
+    rendered = feedback(result, lab, lang)
+    text = text_of(rendered)
     late = late_text(record, lang)
     if late:
         text = text + "\n" + late + "\n"
     write_atomic(paths["md"], feedback_markdown(record, text, lab, lang))
     write_atomic(paths["html"], feedback_html(record, text, lab, lang))
-    write_atomic(paths["json"], json_text(gradescope_results(result, record, lab, lang, late)))
+    write_atomic(paths["json"], json_text(gradescope_results(rendered, record, late)))
 
 
 def feedback_markdown(record, text, lab, lang):
@@ -174,12 +175,12 @@ def feedback_html(record, text, lab, lang):
             f"{superseded}<pre>{html.escape(printable(text))}</pre></body></html>\n")
 
 
-def gradescope_results(result, record, lab, lang, late=""):
+def gradescope_results(rendered, record, late=""):
     """Gradescope's results.json: one test per step; our record rides along in extra_data.
 
     `score` is the total after any late deduction, which `output` then explains.
     """
-    data = as_dict(result, lab, lang)
+    data = json_of(rendered)
     tests = [{"name": step["name"], "score": step["score"], "max_score": step["max_score"],
               "output": step["feedback"], "visibility": "visible"} for step in data["steps"]]
     results = {"score": record["total"], "tests": tests, "extra_data": {RECORD_KEY: record}}

@@ -141,7 +141,7 @@ class ReportWriter:
 
     def write(self, path, table, records, lab, lang, counts=None):
         try:
-            self._connection.send((path, table, records, lab, lang, counts))
+            self._connection.send((path, table, records, lab.name, lang, counts))
             wait([self._connection, self._process.sentinel])
             if self._connection.poll() and self._connection.recv() is None:
                 return
@@ -171,7 +171,10 @@ def _serve_one_report(connection, lang, parent):
     except (EOFError, OSError):
         return
     try:
-        write_report(*job)
+        from ..registry import load
+
+        path, table, records, lab_name, lang, counts = job
+        write_report(path, table, records, load(lab_name), lang, counts)
     except Exception as error:  # the batch writes the report itself, and sees the error there
         connection.send(repr(error))
     else:

@@ -7,6 +7,7 @@ in the student's own notebook; scores that count are decided by the course's gra
 """
 import argparse
 import contextlib
+import dataclasses
 import io
 import json
 import os
@@ -117,7 +118,7 @@ def check_file(path, step_seconds=10.0, only=None):
             result = judge_public(name, namespace, is_stub=name in submission.stubs(lab.function_names),
                                   syntax_suspect=syntax_error_near(name, notes, submission), call=call)
             if result.status == "timeout":
-                result.detail["seconds"] = step_seconds
+                result = dataclasses.replace(result, detail={**result.detail, "seconds": step_seconds})
             results.append(result)
     return SubmissionResult(path, results, notes)
 
