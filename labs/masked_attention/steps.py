@@ -179,9 +179,11 @@ def _softmax_unstable(p):
 
 @_quietly
 def _softmax_wrong_axis(p):
+    """A fixed axis=0 or axis=1: along the heads or the columns of (heads, n, n), along the
+    columns or (rightly) the rows of (n, n)."""
     x, mask = p.args
-    if x.shape[-1] > 1:
-        yield (_softmax(_blocked(x, mask), axis=-2),)
+    for axis in range(min(x.ndim, 2)):
+        yield (_softmax(_blocked(x, mask), axis=axis),)
 
 
 # merge_heads -------------------------------------------------------------------------------
@@ -283,7 +285,9 @@ def _attention_no_projection(p):
 
 @_quietly
 def _attention_single_head(p):
-    yield _attention(p, heads=1)
+    output, weights = _attention(p, heads=1)
+    yield (output, weights[0])  # one (n, n) table, as single-head attention returns it
+    yield (output, weights)
 
 
 @_quietly
