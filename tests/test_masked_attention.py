@@ -53,6 +53,10 @@ SILENT_ON_PAGE = {
 }
 
 
+def case_named(name):
+    return next(case for case in public_cases() + hidden_cases() if case.name == name)
+
+
 def steps_by_name():
     return {step.name: step for step in LAB.steps}
 
@@ -88,9 +92,10 @@ def test_the_lab_stands_alone():
 
 def test_cases_public_first_page_first_and_hidden_apart():
     public, hidden = public_cases(), hidden_cases()
-    assert [c.name for c in public] == ["page", "wide", "large", "one-word"]
+    assert [c.name for c in public] == ["page", "wide", "wide-heads", "large", "one-word"]
     assert not any(c.hidden for c in public) and all(c.hidden for c in hidden) and len(hidden) == 4
     sizes = {(c.X.shape, c.n_heads) for c in public}
+    assert len(sizes) == len(public)
     for case in hidden:
         assert (case.X.shape, case.n_heads) not in sizes, case.name
         assert not set(case.words) & {w for c in public for w in c.words}, case.name
@@ -103,7 +108,7 @@ def test_cases_public_first_page_first_and_hidden_apart():
 def test_page_case_draws_the_four_weights_from_seed_0():
     np.random.seed(0)
     drawn = [np.round(np.random.randn(4, 4) * 0.5, 1) for _ in range(4)]
-    case = public_cases()[0]
+    case = case_named("page")
     for name, matrix in zip(("W_Q", "W_K", "W_V", "W_O"), drawn):
         np.testing.assert_array_equal(getattr(case, name), matrix)
     np.testing.assert_array_equal(case.X, page.X)
@@ -155,7 +160,7 @@ def test_reference_matches_a_computation_by_loops(case):
 
 
 def test_page_case_facts():
-    t = LAB.trace(public_cases()[0])
+    t = LAB.trace(case_named("page"))
     assert t.mask.dtype == bool
     assert t.mask.tolist() == [[True, False, False], [True, True, False], [True, True, True]]
     assert t.weights.shape == (2, 3, 3) and t.output.shape == (3, 4)
@@ -186,7 +191,7 @@ def test_reference_takes_a_mask_of_ones_and_zeros_and_one_dimensional_rows():
 
 
 def test_large_case_overflows_a_naive_exp():
-    t = LAB.trace(public_cases()[2])
+    t = LAB.trace(case_named("large"))
     with np.errstate(all="ignore"):
         assert not np.all(np.isfinite(np.exp(np.where(t.mask, t.scaled, -np.inf))))
 
@@ -199,7 +204,7 @@ def mistakes():
 
 @pytest.mark.parametrize("step, mistake", mistakes(), ids=lambda x: getattr(x, "name", getattr(x, "code", "")))
 def test_every_mistake_differs_from_the_answer_on_the_page(step, mistake):
-    case = public_cases()[0]
+    case = case_named("page")
     probes = step.probes(case, LAB.trace(case))
     predictions = [(p, c) for p in probes for c in mistake.candidates(p)]
     if (step.name, mistake.code) in SILENT_ON_PAGE:
@@ -214,7 +219,7 @@ def test_every_mistake_differs_from_the_answer_on_the_page(step, mistake):
 
 def test_silent_mistakes_speak_elsewhere():
     by_name = steps_by_name()
-    large = public_cases()[2]
+    large = case_named("large")
     probes = by_name["masked_softmax"].probes(large, LAB.trace(large))
     unstable = next(m for m in by_name["masked_softmax"].mistakes if m.code == "unstable")
     assert all(list(unstable.candidates(p)) for p in probes)
@@ -231,7 +236,7 @@ def test_renormalised_mask_after_softmax_differs_where_the_visible_weights_under
     scores = np.array([[0.0, 900.0], [0.0, 1.0]])
     mask = np.array([[True, False], [True, True]])
     expected = solution.masked_softmax(scores, mask)
-    probe = step.probes(public_cases()[0], LAB.trace(public_cases()[0]))[0]
+    probe = step.probes(case_named("page"), LAB.trace(case_named("page")))[0]
     probe = type(probe)(step, probe.case, probe.trace, (scores, mask), (expected,), "2-D")
     plain, renormalised = mistake.candidates(probe)
     assert np.isnan(renormalised[0][0]).all() and not right(probe.expected, renormalised, step.outputs)
@@ -247,7 +252,7 @@ def error_of(function, *args):
 
 def test_error_mistakes_match_numpys_own_words_and_nothing_else():
     by_name = steps_by_name()
-    page_case = public_cases()[0]
+    page_case = case_named("page")
     t = LAB.trace(page_case)
     split = by_name["split_heads"]
     probe = split.probes(page_case, t)[0]
@@ -260,7 +265,7 @@ def test_error_mistakes_match_numpys_own_words_and_nothing_else():
     assert not split_words.matches(probe, reshape_error) and not float_division.matches(probe, reshape_error)
     assert not split_words.matches(probe, {"type": "ValueError", "message": None})
     # Where the words do divide evenly np.split does not raise: the value is told instead.
-    large = public_cases()[2]
+    large = case_named("large")
     assert not split_words.matches(split.probes(large, LAB.trace(large))[0],
                                    {"type": "ValueError", "message": "array split does not result in an equal division"})
 

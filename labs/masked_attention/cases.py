@@ -38,10 +38,15 @@ SPARE_WORDS = ("우리는", "어제", "바닷가에서", "조개를", "주웠다
 
 
 def public_cases():
-    """The page's case; one where n, d_model and n_heads all differ from it; one with large
+    """The page's case; one where n, d_model and n_heads all differ from it; one whose heads are
+    wider than the page's (d_head = 4: a divisor √2 written in fails there); one with large
     values, where a softmax that does not subtract the row maximum overflows; one single word
-    (its mask is one cell, and an answer that squeezes away an axis fails there)."""
+    (its mask is one cell, and an answer that squeezes away an axis fails there).
+
+    The large and single-word cases cannot tell a wrong divisor: their weights do not depend on it.
+    """
     wide = random_case("wide", seed=7, n=5, d_model=6, n_heads=3, hidden=False)
-    large = random_case("large", seed=31, n=4, d_model=8, n_heads=2, scale=30.0, hidden=False)
+    wide_heads = random_case("wide-heads", seed=12, n=4, d_model=8, n_heads=2, hidden=False)
+    large = random_case("large", seed=25, n=4, d_model=6, n_heads=2, scale=30.0, hidden=False)
     one_word = random_case("one-word", seed=9, n=1, d_model=6, n_heads=2, hidden=False)
-    return [page_case(), wide, large, one_word]
+    return [page_case(), wide, wide_heads, large, one_word]

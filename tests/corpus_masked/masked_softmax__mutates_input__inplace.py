@@ -13,7 +13,7 @@ def causal_mask(n):
 
 
 def masked_softmax(scores, mask):
-    scores[mask == 0] = -np.inf
+    scores[..., mask == 0] = -np.inf
     e = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 
