@@ -32,6 +32,7 @@ from solutions import masked_attention as solution
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 LAB_FOLDER = ROOT / "labs" / "masked_attention"
 TWIN = LAB_FOLDER / "masked_attention_lab.py"
+NOTEBOOK = LAB_FOLDER / "masked_attention_lab.ipynb"
 CORPUS = pathlib.Path(__file__).resolve().parent / "corpus_masked"
 PLANTED = sorted(p for p in CORPUS.iterdir() if p.suffix == ".py")
 CORRECT = sorted((CORPUS / "correct").glob("*.py"))
@@ -340,8 +341,8 @@ def twin_module(text, name="twin"):
     return namespace
 
 
-def filled(text):
-    """The twin with each step function's body replaced by the reference's (docstring kept)."""
+def filled(text, required=LAB.function_names):
+    """`text` with each step function's body replaced by the reference's (docstring kept)."""
     reference = pathlib.Path(solution.__file__).read_text(encoding="utf-8")
     bodies = {}
     for node in ast.parse(reference).body:
@@ -351,7 +352,7 @@ def filled(text):
             bodies[node.name] = textwrap.dedent("\n".join(lines))
     lines = text.split("\n")
     nodes = [n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef) and n.name in LAB.function_names]
-    assert sorted(n.name for n in nodes) == sorted(LAB.function_names)
+    assert sorted(n.name for n in nodes) == sorted(required)
     for node in sorted(nodes, key=lambda n: n.lineno, reverse=True):
         start = node.body[0].end_lineno  # after the docstring
         lines[start:node.end_lineno] = textwrap.indent(bodies[node.name], "    ").split("\n")
@@ -478,6 +479,45 @@ def test_untouched_twin_is_not_implemented_everywhere(grade):
     assert [(s.name, s.status, s.score) for s in result.steps] == \
         [(n, "not_implemented", 0.0) for n in LAB.function_names]
     assert not result.notes
+
+
+def notebook_cells():
+    return json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+
+
+def cell_source(cell):
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+def test_notebook_steps_are_the_twins_functions():
+    """The notebook is built from the twin: same step functions, in order, each with its check."""
+    twin = TWIN.read_text(encoding="utf-8")
+    twin_sources = {node.name: ast.get_source_segment(twin, node) for node in ast.parse(twin).body
+                    if isinstance(node, ast.FunctionDef)}
+    tags = [cell["metadata"].get("tags", [""])[0] for cell in notebook_cells() if cell["cell_type"] == "code"]
+    steps = [t.split(":", 1)[1] for t in tags if t.startswith("step:")]
+    assert tuple(steps) == LAB.function_names
+    assert [t.split(":", 1)[1] for t in tags if t.startswith("check:")] == steps
+    for cell in notebook_cells():
+        tag = cell["metadata"].get("tags", [""])[0]
+        if tag.startswith("step:"):
+            assert cell_source(cell).strip() == twin_sources[tag[5:]].strip(), tag
+    metadata = json.loads(NOTEBOOK.read_text(encoding="utf-8"))["metadata"]
+    assert metadata.get(registry.METADATA_KEY) == LAB.name
+    markdown = [cell_source(c) for c in notebook_cells() if c["cell_type"] == "markdown"]
+    assert any("0.208 0.376 0.416" in text for text in markdown)
+
+
+def test_filled_notebook_gets_full_marks_and_the_untouched_one_none(grade):
+    notebook = json.loads(NOTEBOOK.read_text(encoding="utf-8"))
+    untouched = grade(NOTEBOOK.name, NOTEBOOK.read_bytes())
+    assert [s.status for s in untouched.steps] == ["not_implemented"] * len(LAB.steps)
+    for cell in notebook["cells"]:
+        tag = cell["metadata"].get("tags", [""])[0]
+        if tag.startswith("step:"):
+            cell["source"] = filled(cell_source(cell), required=(tag[5:],))
+    result = grade(NOTEBOOK.name, json.dumps(notebook, ensure_ascii=False).encode())
+    assert [s.status for s in result.steps] == ["passed"] * len(LAB.steps) and result.score == 10
 
 
 def planted(path):
