@@ -502,6 +502,13 @@ def test_notebook_steps_are_the_twins_functions():
         tag = cell["metadata"].get("tags", [""])[0]
         if tag.startswith("step:"):
             assert cell_source(cell).strip() == twin_sources[tag[5:]].strip(), tag
+    # Every markdown cell of the twin, as the notebook shows it.
+    blocks = re.split(r"^# %%.*$", twin, flags=re.MULTILINE)
+    marks = re.findall(r"^# %%.*$", twin, flags=re.MULTILINE)
+    twin_markdown = ["\n".join(line[2:] if line.startswith("# ") else "" for line in block.strip("\n").splitlines())
+                     for mark, block in zip(marks, blocks[1:]) if mark.strip() == "# %% [markdown]"]
+    notebook_markdown = [cell_source(c) for c in notebook_cells() if c["cell_type"] == "markdown"]
+    assert notebook_markdown[:len(twin_markdown)] == twin_markdown
     metadata = json.loads(NOTEBOOK.read_text(encoding="utf-8"))["metadata"]
     assert metadata.get(registry.METADATA_KEY) == LAB.name
     markdown = [cell_source(c) for c in notebook_cells() if c["cell_type"] == "markdown"]

@@ -95,7 +95,8 @@ def split_heads(M, n_heads):
         n_heads -- 헤드 수 (정수)
     돌려줄 값:
         (n_heads, n, d_head) 배열. d_head = d_model // n_heads.
-        h번째 헤드 [h]는 M의 열 h*d_head부터 (h+1)*d_head 앞까지, 곧 M[:, h*d_head:(h+1)*d_head]이다.
+        인덱스 h의 헤드는 M[:, h*d_head:(h+1)*d_head]이다. 곧 첫 번째 헤드는 M의 첫 d_head개 열,
+        두 번째 헤드는 그다음 d_head개 열을 받는다.
     """
     raise NotImplementedError
 
@@ -229,7 +230,7 @@ def merge_heads(H):
     입력:
         H -- (n_heads, n, d_head) 배열
     돌려줄 값:
-        (n, n_heads * d_head) 배열. i번째 행은 H[0, i], H[1, i], … 를 차례로 이어 붙인 것이다.
+        (n, n_heads * d_head) 배열. 낱말 i의 행은 H[0, i], H[1, i], …를 차례로 이어 붙인 것이다.
     """
     raise NotImplementedError
 
