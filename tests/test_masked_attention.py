@@ -637,3 +637,15 @@ def test_a_plain_zygote_grades_this_lab(plan):
         result = grade_bytes("masked_attention_lab.py", filled(TWIN.read_text(encoding="utf-8")).encode(),
                              plain, plan, Limits())
     assert [s.status for s in result.steps] == ["passed"] * len(LAB.steps)
+
+
+def test_the_lab_ships_in_the_package():
+    """Entry point, package and package data: an installed (not editable) grader has the lab."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["entry-points"]["autograder.labs"]["masked_attention"] == "labs.masked_attention:LAB"
+    assert "labs*" in project["tool"]["setuptools"]["packages"]["find"]["include"]
+    data = project["tool"]["setuptools"]["package-data"]["labs.masked_attention"]
+    for name in ("locale/ko.toml", "locale/en.toml", LAB.script, LAB.notebook):
+        assert any(pathlib.PurePath(name).match(pattern) for pattern in data), name
