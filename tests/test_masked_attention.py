@@ -18,7 +18,6 @@ import numpy as np
 import pytest
 
 from autograder import registry
-from autograder.declaration import Mistake
 from autograder.grading import Plan, grade_bytes
 from autograder.judge import _matches
 from autograder.render import as_dict, as_text, catalog

@@ -245,7 +245,7 @@ def _attention(p, divisor=None, mask=None, weigh=None, project=True, heads=None)
 @_quietly
 def _attention_after(p):
     for variant in range(2):
-        yield _attention(p, weigh=lambda x, m: list(_after_softmax(x, m))[variant])
+        yield _attention(p, weigh=lambda x, m, v=variant: list(_after_softmax(x, m))[v])
 
 
 @_quietly
