@@ -1,0 +1,55 @@
+"""Chapter 3, lab 2: masked multi-head self-attention for "나는 사과를 먹었다"."""
+from autograder.lab import Lab
+
+from . import page
+from .cases import public_cases
+from .hidden import hidden_cases
+from .reference import helpers, trace
+from .steps import STEPS
+
+
+def _row(values, decimals):
+    return "[" + ", ".join(f"{v:.{decimals}f}" for v in values) + "]"
+
+
+def hint_facts():
+    """Numbers of the lab's page (its notebook) that hints may quote."""
+    _, heads = page.PRINTED["Q_heads"]
+    decimals, weights = page.PRINTED["weights"]
+    _, mask = page.PRINTED["mask"]
+    out_decimals, output = page.PRINTED["output"]
+    d_model = page.X.shape[1]
+    return {
+        "first_word": page.WORDS[0],
+        "second_word": page.WORDS[1],
+        "last_word": page.WORDS[-1],
+        "n_words": str(len(page.WORDS)),
+        "n_heads": str(page.N_HEADS),
+        "d_model": str(d_model),
+        "d_head": str(d_model // page.N_HEADS),
+        "q_first_row": _row([*heads[0][0], *heads[1][0]], 1),
+        "head_1_first_row": _row(heads[0][0], 1),
+        "head_2_first_row": _row(heads[1][0], 1),
+        "mask_second_row": "[" + ", ".join(str(bool(v)) for v in mask[1]) + "]",
+        "head_2_second_row": _row(weights[1][1], decimals),
+        "output_first_row": _row(output[0], out_decimals),
+    }
+
+
+LAB = Lab(
+    name="masked_attention",
+    titles={"ko": "3장 실습 2 — 마스크를 씌운 멀티헤드 어텐션",
+            "en": "Chapter 3, lab 2 — masked multi-head self-attention"},
+    steps=STEPS,
+    public_cases=public_cases,
+    hidden_cases=hidden_cases,
+    trace=trace,
+    helpers=helpers,
+    hint_facts=hint_facts,
+    catalog_package=__name__,
+    notebook="masked_attention_lab.ipynb",
+    script="masked_attention_lab.py",
+    assignment_package=__name__,
+    version_files=((__name__, "steps.py"), (__name__, "cases.py"), (__name__, "hidden.py"),
+                   (__name__, "reference.py"), ("solutions", "masked_attention.py")),
+)

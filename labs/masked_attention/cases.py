@@ -1,0 +1,52 @@
+"""Inputs the steps are graded on: the page's case and more public ones (hidden ones: hidden.py)."""
+import numpy as np
+
+from autograder.lab import Case
+
+from . import page
+
+
+def make_case(name, words, X, W_Q, W_K, W_V, W_O, n_heads, hidden=False):
+    inputs = {"X": X, "W_Q": W_Q, "W_K": W_K, "W_V": W_V, "W_O": W_O, "n_heads": int(n_heads)}
+    return Case(name, tuple(words), inputs, hidden)
+
+
+def page_case():
+    return make_case("page", page.WORDS, page.X.copy(), *page.page_weights(), page.N_HEADS)
+
+
+def random_case(name, seed, n, d_model, n_heads, scale=1.0, hidden=True, words=None):
+    """A case with rounded random weights; d_model must be a multiple of n_heads.
+
+    A `scale` of 30 makes the scaled scores reach the thousands: exp without the row maximum
+    subtracted overflows there.
+    """
+    if d_model % n_heads:
+        raise ValueError(f"d_model = {d_model} is not a multiple of n_heads = {n_heads}")
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.normal(size=(n, d_model)) * scale, 1)
+    W_Q, W_K, W_V, W_O = (np.round(rng.normal(size=(d_model, d_model)) * 0.5, 1) for _ in range(4))
+    return make_case(name, _words(words or SPARE_WORDS, seed, n), X, W_Q, W_K, W_V, W_O, n_heads, hidden)
+
+
+def _words(pool, seed, n):
+    """n distinct words from `pool`, starting at a place the seed picks (numbered past its end)."""
+    return tuple(pool[(seed + i) % len(pool)] + ("" if i < len(pool) else str(i)) for i in range(n))
+
+
+SPARE_WORDS = ("우리는", "어제", "바닷가에서", "조개를", "주웠다", "파도가", "높았다")
+
+
+def public_cases():
+    """The page's case; one where n, d_model and n_heads all differ from it; one whose heads are
+    wider than the page's (d_head = 4: a divisor √2 written in fails there); one with large
+    values, where a softmax that does not subtract the row maximum overflows; one single word
+    (its mask is one cell, and an answer that squeezes away an axis fails there).
+
+    The large and single-word cases cannot tell a wrong divisor: their weights do not depend on it.
+    """
+    wide = random_case("wide", seed=7, n=5, d_model=6, n_heads=3, hidden=False)
+    wide_heads = random_case("wide-heads", seed=12, n=4, d_model=8, n_heads=2, hidden=False)
+    large = random_case("large", seed=25, n=4, d_model=6, n_heads=2, scale=30.0, hidden=False)
+    one_word = random_case("one-word", seed=9, n=1, d_model=6, n_heads=2, hidden=False)
+    return [page_case(), wide, wide_heads, large, one_word]
