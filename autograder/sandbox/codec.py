@@ -178,9 +178,7 @@ def _decode_array(data):
             array = np.array(values, dtype=np.float64).reshape(shape)
         except (OverflowError, ValueError):
             return Opaque("malformed")
-        if data.get("kind") == "f" and _text(data.get("dtype"), "").endswith("4"):
-            array = array.astype(np.float32)
-        return array
+        return _restore_dtype(array, data)
     if not all(isinstance(v, str) for v in values):
         return Opaque("malformed")
     return np.array([v[:MAX_TEXT] for v in values], dtype=object).reshape(shape)
@@ -198,8 +196,15 @@ def _decode_float_bytes(data):
     if len(raw) != 8 * math.prod(shape):
         return Opaque("malformed")
     array = np.frombuffer(raw, dtype=_FLOAT64).reshape(shape).astype(np.float64)  # a writable copy
+    return _restore_dtype(array, data)
+
+
+def _restore_dtype(array, data):
+    """float32 stays float32 and a boolean array (a mask) stays boolean; other numbers are float64."""
     if data.get("kind") == "f" and _text(data.get("dtype"), "").endswith("4"):
-        array = array.astype(np.float32)
+        return array.astype(np.float32)
+    if data.get("kind") == "b":
+        return array != 0
     return array
 
 

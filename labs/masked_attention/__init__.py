@@ -50,6 +50,8 @@ LAB = Lab(
     notebook="masked_attention_lab.ipynb",
     script="masked_attention_lab.py",
     assignment_package=__name__,
+    solution="solutions.masked_attention",
+    max_ndim=3,  # heads × words × features
     version_files=((__name__, "steps.py"), (__name__, "cases.py"), (__name__, "hidden.py"),
                    (__name__, "reference.py"), ("solutions", "masked_attention.py")),
 )

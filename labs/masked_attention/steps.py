@@ -3,7 +3,6 @@
 Each step is graded on the reference's outputs of the steps before it, so one mistake costs one
 step. A mistake's candidates are what a student making it would return for the probe.
 """
-import re
 
 import numpy as np
 
@@ -31,11 +30,6 @@ def _blocked(x, mask):
 def _merge(H):
     n_heads, n, d_head = H.shape
     return H.transpose(1, 0, 2).reshape(n, n_heads * d_head)
-
-
-def _error_says(error, kind, pattern):
-    message = error.get("message")
-    return error.get("type") == kind and isinstance(message, str) and pattern.search(message) is not None
 
 
 # split_heads -------------------------------------------------------------------------------
@@ -71,18 +65,16 @@ def _split_words(p):
         yield (np.stack(np.split(M, n_heads, axis=0)),)
 
 
-_UNEQUAL_SPLIT = re.compile(r"array split does not result in an equal division")
-_FLOAT_SIZE = re.compile(r"'float' object cannot be interpreted as an integer")
-
-
-def _split_words_error(probe, error):
+def _split_words_error(probe):
+    """np.split along the words, where the words do not divide into the heads."""
     M, n_heads = probe.args[0], probe.args[1]
-    return M.shape[0] % n_heads != 0 and _error_says(error, "ValueError", _UNEQUAL_SPLIT)
+    if M.shape[0] % n_heads != 0:
+        yield "ValueError", r"array split does not result in an equal division"
 
 
-def _float_division_error(probe, error):
+def _float_division_error(probe):
     """d_head = d_model / n_heads is a float, and reshape refuses float sizes."""
-    return _error_says(error, "TypeError", _FLOAT_SIZE)
+    yield "TypeError", r"'float' object cannot be interpreted as an integer"
 
 
 # causal_mask -------------------------------------------------------------------------------
