@@ -326,6 +326,8 @@ def _cell(probe, output, index):
     """Name a cell by its words: rows are always words; columns are words for the n×n tables."""
     words = list(probe.case.words)
     index = tuple(int(i) for i in index)
+    if len(index) > 2:  # a stack of tables (heads, say): which table, then the cell in it
+        return {**_cell(probe, output, index[-2:]), "blocks": list(index[:-2]), "index": list(index)}
     if len(index) == 2:
         row, column = index
         return {"row": words[row] if row < len(words) else str(row),

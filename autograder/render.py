@@ -272,7 +272,12 @@ def _shape(shape):
 
 
 def _where(say, cell):
-    """A cell named by its words; a column that is not a word, by its position."""
+    """A cell named by its words; a column that is not a word, by its position; in a stack of
+    tables, the table by its position first ("두 번째 헤드의 …")."""
+    if cell.get("blocks"):
+        inner = _where(say, {**cell, "blocks": None})
+        ordinal = ", ".join(position(i, say.lang) for i in cell["blocks"])
+        return say("text", "where_in_block", ordinal=ordinal, block=say("text", "block"), where=inner)
     column = cell.get("column")
     if column is not None and not cell["column_is_word"]:
         column = position(column, say.lang)

@@ -625,3 +625,21 @@ def test_the_lab_ships_in_the_package():
     data = project["tool"]["setuptools"]["package-data"]["labs.masked_attention"]
     for name in ("locale/ko.toml", "locale/en.toml", LAB.script, LAB.notebook):
         assert any(pathlib.PurePath(name).match(pattern) for pattern in data), name
+
+
+INTERLEAVED_SPLIT = '''
+import numpy as np
+
+
+def split_heads(M, n_heads):
+    return np.stack([M[:, h::n_heads] for h in range(n_heads)])
+'''
+
+
+def test_a_cell_of_a_stack_of_tables_is_named_by_its_head_then_its_words(grade):
+    result = grade("interleaved.py", INTERLEAVED_SPLIT.encode())
+    (split,) = [s for s in result.steps if s.name == "split_heads"]
+    assert split.mistakes[0] == "split_interleaved"
+    korean, english = (as_text(result, LAB, lang) for lang in ("ko", "en"))
+    assert "(첫 번째 헤드의 '사과를' 행, 두 번째 열)" in korean
+    assert "at head 0, row '사과를', column 1" in english
