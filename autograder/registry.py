@@ -39,6 +39,7 @@ def guess(datas):
     labs = {name: load(name) for name in lab_names()}
     votes = {}
     for data in datas:
+        data = _inside_export(data)
         name = _declared(data, labs) or _by_functions(data, labs)
         if name is not None:
             votes[name] = votes.get(name, 0) + 1
@@ -51,6 +52,18 @@ def guess(datas):
 
 
 METADATA_KEY = "autograder_lab"
+
+
+def _inside_export(data):
+    """The notebook inside the zip Otter's export() writes, else the bytes as they are."""
+    if not isinstance(data, bytes) or not data.startswith(b"PK"):
+        return data
+    from .submission import NotAnOtterExport, otter_export_notebook
+
+    try:
+        return otter_export_notebook(data)[1]
+    except NotAnOtterExport:
+        return b""
 
 
 def _declared(data, labs):

@@ -87,7 +87,8 @@ def test_every_file_has_a_row_with_the_right_status(folder_class):
     assert status["han_10304_4_attention.py"] == "superseded by han_10304_9_attention.ipynb"
     assert status["han_10304_9_attention.ipynb"] == "broken: notebook_not_json"
     assert list(rows[0]) == ["id", "name", "file", "submitted_at", "late", "total", "raw_total", "late_penalty",
-                             *STEP_NAMES, "status"]
+                             *STEP_NAMES, "status", "lab"]
+    assert {r["lab"] for r in rows} == {"self_attention"}
     superseded = [r for r in rows if r["status"].startswith("superseded")]
     assert all(r["total"] == "" for r in superseded)
 
@@ -155,7 +156,7 @@ def _report_inputs(out):
     from autograder.batch.outputs import load_record
     from autograder.batch.report import grades_table
 
-    records = [load_record(out, path.stem) for path in sorted((out / "results").glob("*.json"))]
+    records = [load_record(out, path.stem, LAB) for path in sorted((out / "results").glob("*.json"))]
     rows = [{"id": r["id"], "file": r["file"], "total": r["total"], "status": r["status"],
              **{name: r["steps"][name]["score"] for name in STEP_NAMES}} for r in records]
     return grades_table(rows, LAB), records
@@ -166,8 +167,8 @@ def test_the_report_writing_process_writes_what_the_batch_would(folder_class, tm
 
     _, out, _ = folder_class
     table, records = _report_inputs(out)
-    write_report(tmp_path / "here.html", table, records, "en")
-    ReportWriter("en").write(tmp_path / "there.html", table, records, "en")
+    write_report(tmp_path / "here.html", table, records, LAB, "en")
+    ReportWriter("en").write(tmp_path / "there.html", table, records, LAB, "en")
     assert (tmp_path / "there.html").read_bytes() == (tmp_path / "here.html").read_bytes()
 
 
@@ -179,7 +180,7 @@ def test_a_report_writing_process_that_is_gone_leaves_the_report_to_the_batch(fo
     writer = ReportWriter("en")
     os.kill(writer._process.pid, signal.SIGKILL)
     writer._process.join()
-    writer.write(tmp_path / "report.html", table, records, "en")
+    writer.write(tmp_path / "report.html", table, records, LAB, "en")
     assert "<img" in (tmp_path / "report.html").read_text("utf-8")
     writer.close()  # a second close is harmless
 
@@ -434,7 +435,7 @@ def test_a_worker_that_stops_answering_is_replaced(tmp_path, monkeypatch):
     tasks = iter([dict(base, student="stops", file="stops.py", data=stops_worker),
                   dict(base, student="after", file="after.py", data=CORRECT)])
     records = {}
-    pool = Pool(1, Limits(step_seconds=2, load_seconds=2), "en", str(tmp_path), budget=3)
+    pool = Pool(1, Limits(step_seconds=2, load_seconds=2), LAB, "en", str(tmp_path), budget=3)
     pool.run(tasks, lambda record: records.setdefault(record["id"], record))
     pool.close()
     assert records["stops"]["status"] == "error: grading did not finish in time"
@@ -450,12 +451,15 @@ def test_a_fault_of_the_grader_is_an_error_row_not_a_lost_batch(tmp_path):
     context = multiprocessing.get_context("fork")
     ours, theirs = context.Pipe()
     worker = context.Process(target=worker_main,
-                             args=(theirs, Limits(step_seconds=2), "en", str(tmp_path), os.getpid()))
+                             args=(theirs, Limits(step_seconds=2), LAB, "en", str(tmp_path), os.getpid()))
     worker.start()
     base = {"problem": None, "superseded": [], "key": "k"}
     ours.send(dict(base, student="odd", file="odd.py", data=12345))  # not bytes: the engine raises
     ours.send(dict(base, student="fine", file="fine.py", data=CORRECT))
-    odd, fine = ours.recv(), ours.recv()
+    assert ours.poll(120), "the worker answered nothing"
+    odd = ours.recv()
+    assert ours.poll(120)
+    fine = ours.recv()
     ours.send(None)
     worker.join(30)
     assert odd["status"].startswith("error: the grader failed (TypeError") and odd["total"] == 0
@@ -512,7 +516,10 @@ def test_missing_or_wrong_input_exits_2(tmp_path):
 
 def test_empty_class_still_writes_a_report(tmp_path):
     (tmp_path / "empty").mkdir()
-    finished = grade_command(tmp_path / "empty", tmp_path / "out")
+    unnamed = grade_command(tmp_path / "empty", tmp_path / "unnamed")
+    # No file says which lab it is for: with several labs installed, --lab must.
+    assert unnamed.returncode == 2 and "--lab" in unnamed.stderr
+    finished = grade_command(tmp_path / "empty", tmp_path / "out", "--lab", "self_attention")
     assert finished.returncode == 0, finished.stderr
     assert read_grades(tmp_path / "out") == []
     assert (tmp_path / "out" / "report.html").is_file()

@@ -21,6 +21,7 @@ from autograder.batch.report import spreadsheet_text
 from autograder.render import one_line, printable
 from autograder.submission import (MAX_BYTES, NotAnOtterExport, NotARegularFile, otter_export_notebook,
                                    read_regular_file, read_submission)
+from labs.self_attention import LAB
 from conftest import ROOT
 
 SAMPLES = ROOT / "samples"
@@ -180,7 +181,7 @@ def test_spreadsheet_cells_never_start_a_formula(text, shown):
 def test_a_fence_in_an_exception_message_stays_inside_the_feedbacks_code_block():
     record = {"id": "x", "file": "a``b.py", "superseded": ["`c.py"]}
     text = "■ softmax\n```\n</pre><img src=x onerror=alert(1)>\n# Total 10 / 10\n````\n"
-    page = MarkdownIt("commonmark").render(feedback_markdown(record, text, "en"))
+    page = MarkdownIt("commonmark").render(feedback_markdown(record, text, LAB, "en"))
     assert "<img" not in page and "<h1>Total" not in page and "Total 10 / 10" in page
     assert page.count("<pre>") == 1 and page.count("<h1>") == 1
     assert code_span("a``b") == "```a``b```" and code_span("`c") == "`` `c ``"

@@ -400,7 +400,7 @@ def test_totals_sum_exact_step_scores_and_round_once():
     result = SubmissionResult("x.py", [StepResult(step.name, score, step.points, "passed", [], [], step.page_step)
                                        for step, score in zip(STEPS, scores)])
     assert result.score == 5.67
-    record = record_of(result, "kim", "x.py", "key", [], "graded")
+    record = record_of(result, "kim", "x.py", "key", [], "graded", LAB)
     assert record["total"] == record["raw_total"] == 5.67
     assert [step["score"] for step in record["steps"].values()] == [2, 1, 0.33, 0.33, 1, 1]
     data = as_dict(result, LAB, "en")

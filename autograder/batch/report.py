@@ -18,7 +18,7 @@ from ..sandbox import linux
 from .outputs import grader_version, write_atomic
 
 LEADING_COLUMNS = ("id", "name", "file", "submitted_at", "late", "total", "raw_total", "late_penalty")
-TEXT_COLUMNS = ("id", "name", "file", "submitted_at", "late", "status")
+TEXT_COLUMNS = ("id", "name", "file", "submitted_at", "late", "status", "lab")
 TOP_MISTAKES = 5
 # Fonts with Hangul, in the order the page asks for them (Linux, macOS, Windows), then the rest
 # matplotlib may find. Any face of a Noto CJK collection has every Hangul syllable.
@@ -51,8 +51,9 @@ WORDS = {
 
 
 def columns_for(lab):
-    """grades.csv's columns: who and which file, the totals, one column per step, the status."""
-    return [*LEADING_COLUMNS, *lab.function_names, "status"]
+    """grades.csv's columns: who and which file, the totals, one column per step, the status and
+    the lab graded (a run grades one lab; the column says which, on every row)."""
+    return [*LEADING_COLUMNS, *lab.function_names, "status", "lab"]
 
 
 def rows_for(student, record, lab):
@@ -66,7 +67,7 @@ def rows_for(student, record, lab):
                      "late": "yes" if late.get("late") else "no", "total": record["total"],
                      "raw_total": record.get("raw_total", record["total"]), "late_penalty": late.get("percent", 0.0),
                      **{name: record["steps"][name]["score"] for name in lab.function_names},
-                     "status": record["status"]})
+                     "status": record["status"], "lab": lab.name})
     for entry in student.superseded:
         if entry.path == chosen.path:
             status = f"superseded by {chosen.path} (archive member {chosen.index + 1}, the same name)"
@@ -74,9 +75,9 @@ def rows_for(student, record, lab):
             status = f"merged: superseded by {chosen.path}, a file of another name ({chosen.owner})"
         else:
             status = f"superseded by {chosen.path}"
-        rows.append({**who, "file": entry.path, "status": status})
+        rows.append({**who, "file": entry.path, "status": status, "lab": lab.name})
     for entry, reason in student.ignored:
-        rows.append({**who, "file": entry.path, "status": f"ignored: {reason}"})
+        rows.append({**who, "file": entry.path, "status": f"ignored: {reason}", "lab": lab.name})
     return rows
 
 
@@ -205,10 +206,10 @@ def class_counts(table, records, lab):
 # Column headers of the full table; step columns keep the function's name.
 COLUMN_WORDS = {
     "ko": {"id": "ID", "name": "이름", "file": "파일", "total": "총점", "status": "상태",
-           "submitted_at": "제출 시각", "late": "지각", "raw_total": "감점 전 총점", "late_penalty": "지각 감점"},
+           "submitted_at": "제출 시각", "late": "지각", "raw_total": "감점 전 총점", "late_penalty": "지각 감점", "lab": "실습"},
     "en": {"id": "ID", "name": "Name", "file": "File", "total": "Total", "status": "Status",
            "submitted_at": "Submitted", "late": "Late", "raw_total": "Total before penalty",
-           "late_penalty": "Late penalty"},
+           "late_penalty": "Late penalty", "lab": "Lab"},
 }
 CAPTIONS = {
     "ko": {"histogram": "가로축: 총점 (k: k점 이상 k+1점 미만), 세로축: 학생 수",
