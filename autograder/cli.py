@@ -6,6 +6,9 @@ import sys
 import traceback
 
 from . import __version__
+from .sandbox.limits import MB, Limits
+
+DEFAULT_LIMITS = Limits()
 
 EXIT_ALL_PASSED, EXIT_LOST_POINTS, EXIT_CANNOT_RUN = 0, 1, 2
 
@@ -59,10 +62,10 @@ def build_parser():
     _add_lab_flag(build)
     build.add_argument("--out", required=True, help="folder to write student/ and autograder/ into")
     build.add_argument("--lang", choices=("ko", "en"), default="ko", help="feedback language (default ko)")
-    build.add_argument("--timeout", type=float, default=10.0, metavar="S",
-                       help="seconds each step may run on the LMS (default 10)")
-    build.add_argument("--memory-mb", type=int, default=1024, metavar="MB",
-                       help="memory a submission may use on the LMS (default 1024)")
+    build.add_argument("--timeout", type=float, default=DEFAULT_LIMITS.step_seconds, metavar="S",
+                       help="seconds each step may run on the LMS (default %(default)g)")
+    build.add_argument("--memory-mb", type=int, default=DEFAULT_LIMITS.memory_bytes // MB, metavar="MB",
+                       help="memory a submission may use on the LMS (default %(default)d)")
     build.add_argument("--visibility", choices=("visible", "after_published", "hidden"),
                        default="after_published",
                        help="when students see each step's score and full feedback: at once, after "
@@ -90,14 +93,14 @@ def choose_lab(args, datas=()):
 
 
 def _add_limit_flags(parser):
-    parser.add_argument("--timeout", type=float, default=10.0, metavar="S",
-                        help="seconds each step may run (default 10)")
-    parser.add_argument("--memory-mb", type=int, default=1024, metavar="MB",
-                        help="memory a submission may use (default 1024)")
-    parser.add_argument("--processes", type=int, default=64, metavar="N",
-                        help="processes a submission may start, when graded as root (default 64)")
-    parser.add_argument("--disk-mb", type=int, default=64, metavar="MB",
-                        help="disk space a submission may write (default 64)")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_LIMITS.step_seconds, metavar="S",
+                        help="seconds each step may run (default %(default)g)")
+    parser.add_argument("--memory-mb", type=int, default=DEFAULT_LIMITS.memory_bytes // MB, metavar="MB",
+                        help="memory a submission may use (default %(default)d)")
+    parser.add_argument("--processes", type=int, default=DEFAULT_LIMITS.processes, metavar="N",
+                        help="processes a submission may start, when graded as root (default %(default)d)")
+    parser.add_argument("--disk-mb", type=int, default=DEFAULT_LIMITS.disk_bytes // MB, metavar="MB",
+                        help="disk space a submission may write (default %(default)d)")
     parser.add_argument("--no-sandbox", action="store_true",
                         help="run student code as yourself, unconfined (debugging only)")
 
@@ -109,8 +112,6 @@ def check_limit_flags(args):
 
 
 def limits_from(args):
-    from .sandbox.runner import Limits
-
     check_limit_flags(args)
     return Limits.from_options(seconds=args.timeout, memory_mb=args.memory_mb, processes=args.processes,
                                disk_mb=args.disk_mb, isolated=not args.no_sandbox)

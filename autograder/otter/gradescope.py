@@ -12,6 +12,7 @@ import pathlib
 import sys
 import traceback
 
+from ..sandbox.limits import MB, Limits
 from ..submission import MAX_BYTES, read_regular_file
 
 ROOT = "/autograder"
@@ -22,8 +23,8 @@ IGNORED_FOLDERS = {"__MACOSX", ".ipynb_checkpoints", "__pycache__", ".git"}
 MAX_ENTRIES = 10_000  # files and folders looked at in a submission (or a zip), at most
 
 
-DEFAULT_SETTINGS = {"lab": None, "lang": "ko", "step_seconds": 10.0, "memory_mb": 1024,
-                    "visibility": "after_published"}
+DEFAULT_SETTINGS = {"lab": None, "lang": "ko", "step_seconds": Limits().step_seconds,
+                    "memory_mb": Limits().memory_bytes // MB, "visibility": "after_published"}
 
 
 def main(argv=None):
