@@ -81,7 +81,7 @@ def grade_safely(lab, name, data, problem, settings):
         return broken(lab, name, *problem), 0
     try:
         from ..grading import Plan, grade_bytes
-        from ..sandbox.runner import Limits, Zygote
+        from ..sandbox.runner import Zygote
 
         limits = Limits.from_options(seconds=settings["step_seconds"], memory_mb=settings["memory_mb"])
         with Zygote() as zygote:
