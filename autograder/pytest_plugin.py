@@ -54,7 +54,7 @@ def pytest_configure(config):
     try:
         lab = choose(config.getoption("submission_lab"), [head])
     except LabNotFound as error:
-        raise pytest.UsageError(f"--submission-lab: {error}") from None
+        raise pytest.UsageError(f"--submission-lab: {str(error).replace('--lab', '--submission-lab')}") from None
     unknown = [s for s in config.getoption("submission_step") or () if s not in lab.function_names]
     if unknown:
         raise pytest.UsageError(f"--submission-step: {', '.join(unknown)} is not a step of {lab.name} "

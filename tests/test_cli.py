@@ -122,7 +122,10 @@ def test_grader_cannot_run_exits_2(args):
 def test_unreadable_files_are_graded_as_broken(tmp_path, name, content, problem):
     path = tmp_path / name
     path.write_bytes(content)
-    code, report = check_json(path)
+    # A broken file cannot say which lab it is for: with several labs installed, --lab does.
+    unnamed = check(path, "--json")
+    assert unnamed.returncode == 2 and "--lab" in unnamed.stderr and not unnamed.stdout
+    code, report = check_json(path, "--lab", "self_attention")
     assert code == 1
     assert_contract(report)
     for step in report["steps"]:

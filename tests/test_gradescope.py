@@ -258,7 +258,7 @@ def test_build_command_takes_its_flags_and_checks_itself(emulation, tmp_path, mo
     folder = emulation["image"].folder
     monkeypatch.setattr(emulation_module, "GradingImage", lambda _: GradingImage(folder))
     try:
-        status = main(["build", "--out", str(tmp_path), "--lang", "en", "--timeout", "4",
+        status = main(["build", "--lab", "self_attention", "--out", str(tmp_path), "--lang", "en", "--timeout", "4",
                        "--memory-mb", "512", "--visibility", "visible"])
     finally:
         emulation["image"].install(emulation["zip"])

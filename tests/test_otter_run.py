@@ -191,7 +191,7 @@ def test_build_failure_exits_1_with_the_message(monkeypatch, capsys, tmp_path):
         raise otter_build.BuildError("the autograder zip does not grade as it must")
 
     monkeypatch.setattr(otter_build, "build", failing)
-    arguments = argparse.Namespace(out=str(tmp_path), timeout=10.0, lang="ko", memory_mb=1024,
+    arguments = argparse.Namespace(out=str(tmp_path), lab="self_attention", timeout=10.0, lang="ko", memory_mb=1024,
                                    visibility="after_published", requirements=None, setup_script=None)
     assert otter_build.run_build(arguments) == 1
     assert "does not grade as it must" in capsys.readouterr().err

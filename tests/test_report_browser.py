@@ -141,10 +141,10 @@ def test_the_page_does_not_overflow_at_1280_px_with_or_without_hangul_fonts(chro
 def test_korean_labels_with_a_hangul_font_and_english_without(chromium, graded, tmp_path):
     with_fonts = measure(chromium, graded / "report.html", tmp_path / "fonts")
     assert with_fonts["hangul"] is None and with_fonts["lang"] == "ko"
-    assert with_fonts["title"] == "셀프 어텐션 실습 — 반 전체 채점 보고서"
+    assert with_fonts["title"] == "3장 실습 1 — self-attention 손으로 풀기 — 반 전체 채점 보고서"
     without = measure(chromium, graded / "report.html", tmp_path / "latin", latin_only=True)
     assert without["hangul"] == "missing" and without["lang"] == "en"
-    assert without["title"] == "Self-attention lab — class report"
+    assert without["title"] == "Chapter 3, lab 1 — self-attention by hand — class report"
 
 
 def test_columns_sort_by_number_in_the_browser(chromium, graded, tmp_path):

@@ -48,8 +48,13 @@ def test_remembered_outcomes_cannot_be_changed_in_place(zygote, shared_plan):
     assert arrays and not any(a.flags.writeable for a in arrays)
 
 
-def test_a_step_is_rendered_once_per_language(zygote, shared_plan):
+def test_one_rendering_feeds_the_text_and_the_json(zygote, shared_plan):
+    from autograder.render import feedback, json_of, text_of
+
     result = grade_file(CORPUS / "softmax__wrong_axis__loops.py", zygote, plan=shared_plan)
-    step = result.steps[2]
-    assert step_feedback(step, LAB, "ko") is step_feedback(step, LAB, "ko")
-    assert step_feedback(step, LAB, "en") != step_feedback(step, LAB, "ko")
+    for lang in ("ko", "en"):
+        rendered = feedback(result, LAB, lang)
+        softmax = json_of(rendered)["steps"][2]
+        assert softmax["feedback"] == step_feedback(result.steps[2], LAB, lang)
+        assert softmax["feedback"] in text_of(rendered)
+    assert json_of(feedback(result, LAB, "en")) != json_of(feedback(result, LAB, "ko"))

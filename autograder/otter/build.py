@@ -49,7 +49,7 @@ def run_build(args):
 
     out = pathlib.Path(args.out)
     try:
-        lab = choose(args.lab)
+        lab = choose(getattr(args, "lab", None))
     except LabNotFound as error:
         print(f"autograder build: {error}", file=sys.stderr)
         return 2

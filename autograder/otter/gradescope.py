@@ -32,14 +32,12 @@ def main(argv=None):
     results = root / "results" / "results.json"
     try:
         settings = load_settings(root / "source" / CONFIG)
-        from ..registry import load
-
-        lab = load(settings["lab"])
         try:
-            name, data, problem = choose_submission(root / "submission", (lab.notebook, lab.script))
+            name, data, problem = choose_submission(root / "submission", assignment_names(settings["lab"]))
         except Exception:  # never expected; still, the student gets a results.json
             traceback.print_exc()
             name, data, problem = "submission", None, ("grader_failed", "reading the submission")
+        lab = lab_for(settings, name, data)
         result, status = grade_safely(lab, name, data, problem, settings)
         from .results import gradescope_results
 
@@ -71,6 +69,27 @@ def load_settings(path):
     except (OSError, ValueError, AttributeError) as error:
         print(f"autograder: {path}: {error}; using the default settings", file=sys.stderr)
     return settings
+
+
+def assignment_names(lab_name):
+    """The file names a submission of the lab (or of any installed lab, when none is set) has."""
+    from ..registry import lab_names, load
+
+    labs = [load(lab_name)] if lab_name else [load(name) for name in lab_names()]
+    return tuple(name for lab in labs for name in (lab.notebook, lab.script))
+
+
+def lab_for(settings, name, data):
+    """The zip's lab (`autograder build` writes it), else the lab whose assignment file has the
+    submission's name, else the one its content is for."""
+    from ..registry import choose, lab_names, load
+
+    if not settings["lab"]:
+        base = os.path.basename(str(name))
+        named = [lab for lab in map(load, lab_names()) if base in (lab.notebook, lab.script)]
+        if len(named) == 1:
+            return named[0]
+    return choose(settings["lab"], [data] if data else [])
 
 
 def grade_safely(lab, name, data, problem, settings):

@@ -16,7 +16,7 @@ from otter.run.run_autograder.runners import python_runner
 from otter.run.run_autograder.utils import OtterRuntimeError
 from otter.test_files import GradingResults
 
-from .gradescope import DEFAULT_SETTINGS, grade_safely, read_regular
+from .gradescope import DEFAULT_SETTINGS, grade_safely, lab_for, read_regular
 from .results import gradescope_results
 
 SUPPORTED_OTTER = "7.0.0"
@@ -52,9 +52,7 @@ class EngineGrading(AbstractOtterPlugin):
         settings = {**DEFAULT_SETTINGS, **(self.plugin_config or {})}
         name = os.path.basename(self.submission_path)
         data, problem = read_regular(self.submission_path)
-        from ..registry import load
-
-        lab = load(settings["lab"])
+        lab = lab_for(settings, name, data)
         result, _ = grade_safely(lab, name, data, problem, settings)
         engine = EngineResults(gradescope_results(result, lab, settings["lang"], settings["visibility"]))
         original = python_runner.grade_notebook
