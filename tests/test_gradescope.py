@@ -23,6 +23,7 @@ import pytest
 from autograder.otter import build as otter_build
 from autograder.otter import gradescope
 from autograder.otter.emulation import GradingImage
+from autograder import registry
 from autograder.otter.results import gradescope_results
 from autograder.submission import read_submission
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME, TOTAL_POINTS
@@ -270,6 +271,30 @@ def test_build_command_takes_its_flags_and_checks_itself(emulation, tmp_path, mo
         config = json.loads(archive.read("otter_config.json"))
     assert config["plugins"] == [{otter_build.PLUGIN: {"lab": "self_attention", "lang": "en", "step_seconds": 4.0, "memory_mb": 512,
                                                        "visibility": "visible"}}]
+
+
+def test_the_second_labs_zip_checks_itself_where_the_first_ones_does(emulation, tmp_path, monkeypatch, capsys):
+    """One zip per lab: the masked-attention lab's installs and grades in the same emulated image."""
+    from autograder.cli import main
+    from autograder.otter import emulation as emulation_module
+
+    folder = emulation["image"].folder
+    monkeypatch.setattr(emulation_module, "GradingImage", lambda _: GradingImage(folder))
+    try:
+        status = main(["build", "--lab", "masked_attention", "--out", str(tmp_path), "--timeout", "4"])
+    finally:
+        emulation["image"].install(emulation["zip"])
+    printed = capsys.readouterr()
+    assert status == 0, printed.err
+    assert "reference: 10 points" in printed.out and "stubs: 0 points" in printed.out
+    zip_path, = (tmp_path / "autograder").glob("*.zip")
+    assert zip_path.name == "masked_attention_lab-autograder.zip"
+    with zipfile.ZipFile(zip_path) as archive:
+        config = json.loads(archive.read("otter_config.json"))
+        tests = sorted(n for n in archive.namelist() if n.startswith("tests/"))
+    assert config["plugins"][0][otter_build.PLUGIN]["lab"] == "masked_attention"
+    assert tests == sorted(f"tests/{name}.py" for name in registry.load("masked_attention").function_names)
+    assert (tmp_path / "student" / "masked_attention_lab.ipynb").is_file()
 
 
 # Choosing and reading the file, without a grading machine -------------------------------------

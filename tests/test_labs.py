@@ -216,3 +216,39 @@ def test_import_contracts_hold():
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert "broken" in done.stdout and " 0 broken" in done.stdout
+
+
+@pytest.fixture(scope="module")
+def student_halves(tmp_path_factory):
+    """Each lab's student half as `autograder build` writes it (no self-check: see test_gradescope)."""
+    from autograder.otter import build as otter_build
+
+    out = tmp_path_factory.mktemp("halves")
+    return {name: otter_build.build(out / name, lab(name), self_check=False)["student"] for name in LAB_NAMES}
+
+
+@pytest.mark.parametrize("name", LAB_NAMES)
+def test_the_students_kit_of_each_lab_checks_its_own_assignment(name, student_halves, submissions):
+    """`python -m attention_check` in the lab's student half: public cases, the lab's own steps."""
+    half = student_halves[name]
+    runs = {}
+    for kind in ("filled", "stubs"):
+        done = subprocess.run([sys.executable, "-m", "attention_check", str(submissions[name][kind]), "--json"],
+                              capture_output=True, text=True, timeout=300, cwd=half)
+        runs[kind] = (done.returncode, json.loads(done.stdout) if done.stdout.strip() else done.stderr)
+    found = lab(name)
+    code, report = runs["filled"]
+    assert code == 0, report
+    assert report["lab"] == name and [s["name"] for s in report["steps"]] == list(found.function_names)
+    code, report = runs["stubs"]
+    assert code == 1 and {s["status"] for s in report["steps"]} == {"not_implemented"}
+
+
+@pytest.mark.parametrize("name", LAB_NAMES)
+def test_pytest_grades_each_lab_with_one_item_per_step(name, submissions, tmp_path):
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--submission",
+                           str(submissions[name]["filled"]), "-o", "addopts=", "--rootdir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert f"{len(lab(name).steps)} passed" in done.stdout
+    assert f"autograder: {name}" in done.stdout
