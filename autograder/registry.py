@@ -1,6 +1,7 @@
 """Finding labs by name: every installed lab names its `Lab` in the "autograder.labs" entry points."""
 import json
 import re
+from functools import lru_cache
 from importlib import metadata
 
 GROUP = "autograder.labs"
@@ -10,8 +11,9 @@ class LabNotFound(LookupError):
     """No lab of that name, or none could be chosen; the message says what there is."""
 
 
+@lru_cache(maxsize=1)
 def lab_names():
-    return sorted({entry.name for entry in metadata.entry_points(group=GROUP)})
+    return tuple(sorted({entry.name for entry in metadata.entry_points(group=GROUP)}))
 
 
 def load(name=None):
@@ -23,10 +25,15 @@ def load(name=None):
         if len(names) > 1:
             raise LabNotFound(f"several labs are installed ({', '.join(names)}): choose one with --lab")
         name = names[0]
-    entries = [entry for entry in metadata.entry_points(group=GROUP) if entry.name == name]
-    if not entries:
+    if name not in names:
         raise LabNotFound(f"no lab named {name!r}; installed: {', '.join(names)}")
-    return entries[0].load()
+    return _loaded(name)
+
+
+@lru_cache(maxsize=None)
+def _loaded(name):
+    (entry,) = [entry for entry in metadata.entry_points(group=GROUP) if entry.name == name][:1]
+    return entry.load()
 
 
 def guess(datas):
@@ -36,11 +43,13 @@ def guess(datas):
     step functions the files define most, when one lab clearly leads. Files that say nothing
     (empty, broken) do not vote.
     """
-    labs = {name: load(name) for name in lab_names()}
+    return winner(each_lab(datas))
+
+
+def winner(said):
+    """The lab most files say they are for (None says nothing), when one clearly leads."""
     votes = {}
-    for data in datas:
-        data = _inside_export(data)
-        name = _declared(data, labs) or _by_functions(data, labs)
+    for name in said:
         if name is not None:
             votes[name] = votes.get(name, 0) + 1
     if not votes:
@@ -49,6 +58,14 @@ def guess(datas):
     if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
         return None
     return ranked[0][0]
+
+
+def each_lab(datas):
+    """Per submission (bytes), the name of the lab it says it is for, or None."""
+    labs = {name: load(name) for name in lab_names()}
+    for data in datas:
+        data = _inside_export(data)
+        yield _declared(data, labs) or _by_functions(data, labs)
 
 
 METADATA_KEY = "autograder_lab"
@@ -110,12 +127,16 @@ def _source_text(data):
     return sources
 
 
+class Said(list):
+    """Lab names the files were already read for (each_lab's), to choose without reading again."""
+
+
 def choose(name=None, datas=()):
     """The Lab to grade with: `name` when given, else the only installed one, else the one the
     submissions `datas` (an iterable of bytes, read only when needed) were written for."""
     if name is not None or len(lab_names()) <= 1:
         return load(name)
-    guessed = guess(datas)
+    guessed = winner(datas) if isinstance(datas, Said) else guess(datas)
     if guessed is None:
         raise LabNotFound(f"several labs are installed ({', '.join(lab_names())}) and the submissions "
                           "do not say which one they are for: choose one with --lab")

@@ -252,3 +252,23 @@ def test_pytest_grades_each_lab_with_one_item_per_step(name, submissions, tmp_pa
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert f"{len(lab(name).steps)} passed" in done.stdout
     assert f"autograder: {name}" in done.stdout
+
+
+def test_a_class_folder_is_graded_as_one_lab_and_strays_are_named(submissions, tmp_path):
+    """Most files are lab 1's: the run grades lab 1, names the file written for lab 2, loses no one."""
+    first, second = "self_attention", "masked_attention"
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for student in ("kim_1", "lee_2"):
+        (folder / f"{student}.py").write_bytes(submissions[first]["filled"].read_bytes())
+    (folder / "park_3.py").write_bytes(submissions[second]["filled"].read_bytes())
+    done = subprocess.run([sys.executable, "-m", "autograder", "grade", str(folder), "--out", str(tmp_path / "out"),
+                           "--id-pattern", r"_(\d+)\.py$"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert f"graded as {first}" in done.stderr and f"3 ({second})" in done.stderr
+    import csv
+
+    with open(tmp_path / "out" / "grades.csv", encoding="utf-8-sig", newline="") as handle:
+        rows = {row["id"]: row for row in csv.DictReader(handle)}
+    assert set(rows) == {"1", "2", "3"} and {row["lab"] for row in rows.values()} == {first}
+    assert float(rows["1"]["total"]) == 10 and float(rows["3"]["total"]) == 0

@@ -220,21 +220,30 @@ def merged_warning(students, clashes, allowed):
 
 def _lab_for(args, source, students):
     """The lab of --lab, else the only one, else the one the class's files are for; exit 2 if none."""
-    from ..registry import LabNotFound, choose
+    from ..registry import LabNotFound, Said, choose, each_lab, lab_names
 
-    def datas():
-        for student in students:
+    said = {}
+    if len(lab_names()) > 1:
+        for student in students:  # one file in memory at a time
             entry = student.chosen
             if entry.gradable and not entry.refused and entry.size <= MAX_BYTES:
                 try:
-                    yield source.read(entry)
+                    said[student.id] = next(each_lab([source.read(entry)]))
                 except OSError:
                     continue
-
     try:
-        return choose(getattr(args, "lab", None), datas())
+        lab = choose(getattr(args, "lab", None), Said(said.values()))
     except LabNotFound as error:
         raise SystemExit(f"autograder: {error}")
+    if said:
+        others = [(who, name) for who, name in said.items() if name not in (None, lab.name)]
+        if others:
+            shown = ", ".join(f"{one_line(who)} ({name})" for who, name in others[:SHOWN_AT_MOST])
+            more = f" and {len(others) - SHOWN_AT_MOST} more" if len(others) > SHOWN_AT_MOST else ""
+            print(f"autograder: warning: graded as {lab.name}, but {len(others)} file(s) look written for "
+                  f"another lab: {shown}{more}. A run grades one lab; check these students' files.",
+                  file=sys.stderr)
+    return lab
 
 
 def _grade_all(source, students, settings, args, limits, records, resumed, reporter, zygotes, lab):
