@@ -148,7 +148,7 @@ def timed(command, sample_memory=True, **kwargs):
 
 
 def grade_ours(folder, out, jobs, sample_memory=False):
-    seconds, peak, finished = timed([str(BIN / "autograder"), "grade", str(folder), "--out", str(out),
+    seconds, peak, finished = timed([str(BIN / "autograder"), "grade", str(folder), "--lab", "self_attention", "--out", str(out),
                                      "--jobs", str(jobs)], sample_memory=sample_memory, cwd=ROOT)
     if finished.returncode != 0:
         raise SystemExit(f"autograder grade failed:\n{finished.stderr}")
@@ -162,7 +162,7 @@ def otter_zip(work, given):
     if shutil.which("otter", path=str(BIN)) is None:
         return None, "otter is not installed in this environment"
     build = work / "build"
-    finished = subprocess.run([str(BIN / "autograder"), "build", "--out", str(build)], capture_output=True,
+    finished = subprocess.run([str(BIN / "autograder"), "build", "--lab", "self_attention", "--out", str(build)], capture_output=True,
                               text=True, cwd=ROOT)
     zips = sorted((build / "autograder").glob("*.zip")) if (build / "autograder").is_dir() else []
     if finished.returncode != 0 or not zips:
