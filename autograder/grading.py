@@ -55,7 +55,7 @@ class Plan:
     def _verdicts(self):
         return {}
 
-    def verdict(self, step, facts, outcomes):
+    def verdict(self, step, facts, outcomes, variant=()):
         """judge_step, once per distinct answer: a class mostly repeats a few answers per step.
 
         Only outcomes the child sent as events are remembered (by their bytes); a step that ran
@@ -63,7 +63,7 @@ class Plan:
         """
         events = tuple(o.event if o is not None else None for o in outcomes)
         small = sum(len(e) for e in events if e) <= VERDICT_EVENT_BYTES
-        key = (step.name, facts, events) if small and (all(events) or facts[0] != "function") else None
+        key = (step.name, facts, tuple(variant), events) if small and (all(events) or facts[0] != "function") else None
         if key is not None and key in self._verdicts:
             return self._verdicts[key]
         _, probe_of = self.calls
@@ -120,22 +120,50 @@ def grade_bytes(name, data, zygote, plan, limits=Limits()):
     if submission.problem:
         return broken(lab, name, submission.problem, submission.problem_detail)
     calls, _ = plan.calls
+    composed = {step.name for step in lab.steps if step.needs_helpers}
+    # First the steps that stand alone, then the composed ones, which call the student's own
+    # functions where those passed and the reference's only where they did not.
+    outcome = _run(zygote, submission, [c for c in calls if c.step not in composed], limits, plan)
+    notes = [load_note(event, submission) for event in outcome.load_events]
+    results = {}
+    for step in lab.steps:
+        if step.name not in composed:
+            results[step.name] = _judged(step, outcome, outcome, submission, notes, plan, limits)
+    own = {name for name, result in results.items() if result.status == "passed"}
+    later = [replace(c, helpers=tuple(h for h in c.helpers if h not in own)) for c in calls if c.step in composed]
+    if later:
+        second = _run(zygote, submission, later, limits, plan, skip=outcome.skip)
+        for step in lab.steps:
+            if step.name in composed:
+                helpers = reference_helpers(lab, step)
+                results[step.name] = _judged(step, outcome, second, submission, notes, plan, limits,
+                                             own=tuple(h for h in helpers if h in own),
+                                             replaced=tuple(h for h in helpers if h not in own))
+    return SubmissionResult(name, [results[step.name] for step in lab.steps], notes)
+
+
+def _run(zygote, submission, calls, limits, plan, skip=()):
     outcome = run(zygote, submission.cells, calls, limits, plan.helper_answers,
-                  functions=lab.function_names)
+                  functions=plan.lab.function_names, skip=skip)
     if any(event.get("ev") == "sandbox_failed" for event in outcome.load_events):
         # The child died before running a line of the submission: the grader's fault, not the student's.
         raise SandboxError("the sandbox could not start a process to run the submission in")
-    notes = [load_note(event, submission) for event in outcome.load_events]
-    steps = []
-    for step in lab.steps:
-        ids = plan.call_ids[step.name]
-        outcomes = [outcome.calls.get(i) for i in ids]
-        # Whether the function is a stub matters only for a call that returned None.
-        stub = any(o is not None and o.kind == "returned" and o.value is None for o in outcomes) \
-            and step.name in submission.stubs(lab.function_names)
-        facts = (outcome.names.get(step.name, "absent"), stub, syntax_error_near(step.name, notes, submission))
-        result = plan.verdict(step, facts, outcomes)
-        if result.status == "timeout":
-            result = replace(result, detail={**result.detail, "seconds": limits.step_seconds})
-        steps.append(result)
-    return SubmissionResult(name, steps, notes)
+    return outcome
+
+
+def _judged(step, loaded, outcome, submission, notes, plan, limits, own=None, replaced=None):
+    """The step's verdict from the run that made its calls (`loaded`: the run whose load the
+    names and notes come from); a composed step says which helpers were the student's own."""
+    ids = plan.call_ids[step.name]
+    outcomes = [outcome.calls.get(i) for i in ids]
+    # Whether the function is a stub matters only for a call that returned None.
+    stub = any(o is not None and o.kind == "returned" and o.value is None for o in outcomes) \
+        and step.name in submission.stubs(plan.lab.function_names)
+    facts = (loaded.names.get(step.name, "absent"), stub, syntax_error_near(step.name, notes, submission))
+    result = plan.verdict(step, facts, outcomes, variant=replaced or ())
+    extra = {}
+    if result.status == "timeout":
+        extra["seconds"] = limits.step_seconds
+    if replaced is not None and result.status != "missing":
+        extra.update(own_helpers=list(own), reference_helpers=list(replaced))
+    return replace(result, detail={**result.detail, **extra}) if extra else result

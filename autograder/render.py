@@ -120,7 +120,7 @@ def step_feedback(result, lab, lang="ko"):
                  max_score=_points(result.max_score), status=say("status", result.status))]
     if result.status == "passed":
         lines.append("  " + say("text", "passed_line", count=len({c.case for c in result.cases})))
-        return "\n".join(lines)
+        return "\n".join(lines + _helper_lines(say, result))
     if result.status == "missing":
         return "\n".join(lines + _missing_lines(say, result))
     failing = [c for c in result.cases if not c.passed]
@@ -138,8 +138,20 @@ def step_feedback(result, lab, lang="ko"):
         # Each further code comes from other cases than the first: say so, not "likely cause" twice.
         key = "cause" if rank == 0 else "cause_other"
         lines.append("  " + say("text", key, text=_cause(say, result, code)))
+    lines.extend(_helper_lines(say, result))
     lines.append("  " + say("text", "hint", page_step=result.page_step, text=_hint(say, result)))
     return "\n".join(lines)
+
+
+def _helper_lines(say, result):
+    """For a composed step: which other step functions the grader answered with the reference's
+    (the student's did not pass their steps); the rest ran as the student wrote them."""
+    replaced = result.detail.get("reference_helpers")
+    if not replaced:
+        return []
+    own = result.detail.get("own_helpers") or []
+    return ["  " + say("text", "helpers_replaced", replaced=", ".join(replaced),
+                       own=", ".join(own) if own else say("text", "none"))]
 
 
 def _missing_lines(say, result):

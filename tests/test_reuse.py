@@ -33,7 +33,9 @@ def test_grades_with_a_shared_plan_equal_grades_with_a_fresh_plan_each(zygote, s
 def test_the_same_answers_get_the_same_verdict_objects(zygote, shared_plan):
     first = grade_file(REFERENCE, zygote, plan=shared_plan)
     again = grade_file(REFERENCE, zygote, plan=shared_plan)
-    assert all(a is b for a, b in zip(first.steps, again.steps))
+    # A step's verdict is judged once; a composed step's copy also says whose helpers ran.
+    assert all(a is b for a, b in zip(first.steps, again.steps) if not LAB.steps_by_name[a.name].needs_helpers)
+    assert first.steps == again.steps
     wrong = grade_file(CORPUS / "softmax__wrong_axis__loops.py", zygote, plan=shared_plan)
     by_name = {s.name: s for s in wrong.steps}
     assert by_name["softmax"] is not first.steps[[s.name for s in first.steps].index("softmax")]

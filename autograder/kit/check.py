@@ -4,7 +4,10 @@ Runs inside the student's own kernel, for the student's own feedback; scores tha
 decided by the autograder zip, never here.
 """
 import contextlib
+import dataclasses
 import inspect
+import io
+import warnings
 import textwrap
 from dataclasses import dataclass
 
@@ -13,7 +16,7 @@ import numpy as np
 from ..judge import judge_step, _close
 from ..render import step_feedback
 from ..sandbox import codec
-from ..sandbox.worker import describe_exception, kind_of
+from ..sandbox.worker import _as_defaults, describe_exception, kind_of, stand_in_refusal
 from ..submission import find_stubs
 from . import public
 
@@ -34,11 +37,13 @@ def check_step(name, env, lang="ko"):
     return result
 
 
-def judge_public(name, env, is_stub=None, syntax_suspect=False, call=None):
+def judge_public(name, env, is_stub=None, syntax_suspect=False, call=None, passing=None):
     """StepResult of step `name` on the public cases, calling the function found in `env`.
 
     `is_stub` (default: read from the function's source) and `syntax_suspect` are the facts the
     engine reads from the file; `call(function, probe)` may replace the plain in-process call.
+    For a composed step, `passing` names the other steps already known to pass (else they are
+    checked here first, with `call`): those run as the student wrote them.
     """
     lab, probes_of = public.load()
     step = lab.steps_by_name[name]
@@ -47,11 +52,28 @@ def judge_public(name, env, is_stub=None, syntax_suspect=False, call=None):
     if defined != "function":
         return judge_step(step, probes, [None] * len(probes), defined, False, syntax_suspect, lab.page_case)
     function = env[name]
-    context = _reference_outputs(function, name) if step.needs_helpers else contextlib.nullcontext()
+    if step.needs_helpers and passing is None:
+        passing = _passing_others(lab, name, env, call)
+    context = _reference_outputs(function, name, passing) if step.needs_helpers else contextlib.nullcontext()
     with context:
         outcomes = [(call or call_probe)(function, probe) for probe in probes]
     stub = _is_stub(function, lab.function_names) if is_stub is None else is_stub
-    return judge_step(step, probes, outcomes, defined, stub, syntax_suspect, lab.page_case)
+    result = judge_step(step, probes, outcomes, defined, stub, syntax_suspect, lab.page_case)
+    if step.needs_helpers:  # as the engine says it: which other functions ran as written
+        others = [other for other in lab.function_names if other != name]
+        result = dataclasses.replace(result, detail={**result.detail,
+                                                     "own_helpers": [o for o in others if o in passing],
+                                                     "reference_helpers": [o for o in others if o not in passing]})
+    return result
+
+
+def _passing_others(lab, name, env, call):
+    """The other (plain) steps whose own functions pass their public checks, found quietly: their
+    checks are the student's to run, and their warnings are not this step's output."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"), contextlib.redirect_stdout(io.StringIO()):
+        warnings.simplefilter("ignore")
+        return {other.name for other in lab.steps if other.name != name and not other.needs_helpers
+                and judge_public(other.name, env, call=call).status == "passed"}
 
 
 def call_probe(function, probe):
@@ -85,14 +107,16 @@ def _is_stub(function, names):
 
 
 @contextlib.contextmanager
-def _reference_outputs(function, name):
-    """While `name` is checked, the other steps answer the public probes with the expected values.
+def _reference_outputs(function, name, passing):
+    """While `name` is checked, the other steps the student has not got right answer the public
+    probes with the expected values; those that pass their own public checks run as written.
 
     A composed step is then judged on its own, as the autograder does; calls the probes do not
     cover fall through to the student's own function.
     """
     namespace = getattr(function, "__globals__", {})
-    saved = {other: namespace.get(other, _ABSENT) for other in public.load()[0].function_names if other != name}
+    others = [other for other in public.load()[0].function_names if other != name]
+    saved = {other: namespace.get(other, _ABSENT) for other in others if other not in passing}
     for other, own in saved.items():
         namespace[other] = _answering(other, None if own is _ABSENT else own)
     try:
@@ -112,7 +136,11 @@ def _answering(name, own):
     lab, probes_of = public.load()
     single = len(lab.steps_by_name[name].outputs) == 1
 
-    def answer(*args):
+    def answer(*args, **keywords):
+        if keywords:  # as the grader's stand-in does (see sandbox.worker._proxy)
+            args, keywords = _as_defaults(own, args, keywords)
+        if keywords:
+            raise stand_in_refusal(name, keywords)
         for probe in probes_of[name]:
             if _same_args(args, probe.args):
                 values = tuple(_copy(v) for v in probe.expected)

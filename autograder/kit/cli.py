@@ -113,14 +113,17 @@ def check_file(path, step_seconds=10.0, only=None):
         notes = [load_note(event, submission) for event in events.sent
                  if event.get("ev") in ("load_error", "syntax_error")]
         call = _with_deadline(step_seconds)
-        results = []
-        for name in names:
+        results = {}
+        # Composed steps last: they run the student's own functions where those passed.
+        for name in sorted(names, key=lambda n: lab.steps_by_name[n].needs_helpers):
+            passing = {done for done, result in results.items() if result.status == "passed"}
             result = judge_public(name, namespace, is_stub=name in submission.stubs(lab.function_names),
-                                  syntax_suspect=syntax_error_near(name, notes, submission), call=call)
+                                  syntax_suspect=syntax_error_near(name, notes, submission), call=call,
+                                  passing=None if only else passing)
             if result.status == "timeout":
                 result = dataclasses.replace(result, detail={**result.detail, "seconds": step_seconds})
-            results.append(result)
-    return SubmissionResult(path, results, notes)
+            results[name] = result
+    return SubmissionResult(path, [results[name] for name in names], notes)
 
 
 class _Events:

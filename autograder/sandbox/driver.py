@@ -18,7 +18,7 @@ MAX_LOAD_EVENTS = 50
 MAX_HELPER_REQUESTS = 32  # helper calls answered per call of a step; later ones get an error
 
 
-def run(zygote, cells, calls, limits=Limits(), helper=None, functions=None):
+def run(zygote, cells, calls, limits=Limits(), helper=None, functions=None, skip=()):
     """Load `cells` in fresh children and make `calls` (grouped by step, in order).
 
     A statement that hangs or ends the process while loading is skipped on the next try; a step
@@ -26,11 +26,13 @@ def run(zygote, cells, calls, limits=Limits(), helper=None, functions=None):
     answers a call's helper requests (see Call.helpers) with an encoded value, or raises
     HelperRefused; without it every helper request is refused. `functions`: the lab's function
     names, each reported in RunOutcome.names (default: the names the calls use); every call's
-    function and helpers must be among them.
+    function and helpers must be among them. `skip`: statements an earlier run of the same cells
+    found hanging or ending the process (that run's RunOutcome.skip), skipped from the start.
     """
     functions = lab_functions(calls, functions)
     outcome = RunOutcome()
-    skip = []
+    skip = [list(pair) for pair in skip]
+    outcome.skip = skip
     pending = _group_by_step(calls)
     seen_load = set()
     restarts = 0

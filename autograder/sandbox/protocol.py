@@ -93,6 +93,7 @@ class RunOutcome:
     load_events: list = field(default_factory=list)  # syntax/load errors and skipped statements
     calls: dict = field(default_factory=dict)  # call id -> CallOutcome
     sandbox: dict = field(default_factory=dict)  # how children were confined: user, landlock, ...
+    skip: list = field(default_factory=list)  # [cell, statement] pairs a later run of the cells skips
 
 
 class HelperRefused(Exception):

@@ -207,7 +207,7 @@ def call(channel, namespace, filenames, command, functions=()):
                and name != command["function"]]
     own = {name: namespace.get(name, _ABSENT) for name in helpers}
     for name in helpers:
-        namespace[name] = _proxy(channel, command["id"], name)
+        namespace[name] = _proxy(channel, command["id"], name, own[name])
     pristine = [_copy(a) for a in args]
     try:
         value = function(*args)
@@ -251,11 +251,20 @@ _ANSWER_ERRORS = {"ValueError": ValueError, "TypeError": TypeError, "IndexError"
                   "KeyError": KeyError, "NameError": NameError}
 
 
-def _proxy(channel, call_id, name):
-    """A stand-in for step function `name` whose value the grader computes, one call at a time."""
+def _proxy(channel, call_id, name, own=_ABSENT):
+    """A stand-in for step function `name` whose value the grader computes, one call at a time.
+
+    The student's composed function calls it as it calls their own `name`: keyword arguments
+    their own function gives as defaults anyway (`softmax(x, dim=-1)` where their softmax says
+    `dim=-1`) change nothing and are dropped; any other is refused with a message that says why.
+    """
     encode, decode = codec.encode, codec.decode
 
-    def helper(*args):
+    def helper(*args, **keywords):
+        if keywords:
+            args, keywords = _as_defaults(own, args, keywords)
+        if keywords:
+            raise stand_in_refusal(name, keywords)
         answer = channel.ask_helper(call_id, name, [encode(a) for a in args])
         error = answer.get("error")
         if isinstance(error, dict):
@@ -264,6 +273,32 @@ def _proxy(channel, call_id, name):
 
     helper.__name__ = helper.__qualname__ = name
     return helper
+
+
+def stand_in_refusal(name, keywords):
+    return TypeError(f"{name}() here is the grader's stand-in for your own {name}, which did not pass its "
+                     f"step; it takes the step's arguments by position only, not "
+                     f"{', '.join(sorted(keywords))[:100]}")
+
+
+def _as_defaults(own, args, keywords):
+    """(args, keywords left) once keywords equal to the defaults of the student's own function
+    are dropped; anything that cannot be read safely stays, and is refused by the caller."""
+    try:
+        import inspect
+
+        parameters = inspect.signature(own).parameters
+        left = {}
+        for key, value in keywords.items():
+            parameter = parameters.get(key)
+            default = parameter.default if parameter is not None else inspect.Parameter.empty
+            same = default is not inspect.Parameter.empty and type(default) in (int, float, str, bool, type(None)) \
+                and type(value) is type(default) and value == default
+            if not same:
+                left[key] = value
+        return args, left
+    except Exception:
+        return args, keywords
 
 
 def describe_exception(error, filenames):
