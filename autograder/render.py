@@ -333,7 +333,9 @@ def load_notes(notes, lab, lang="ko"):
             continue
         place = _place(say, str(note.get("filename", "?")), note.get("line") or "?")
         if code == "syntax_error":
-            lines.append(say("text", "load_syntax_error", place=place, message=one_line(note.get("message", ""))))
+            in_notebook = NOTEBOOK_CELL.fullmatch(str(note.get("filename", "")))
+            lines.append(say("text", "load_syntax_error" if in_notebook else "load_syntax_error_script",
+                             place=place, message=one_line(note.get("message", ""))))
         elif code == "load_error":
             lines.append(say("text", "load_error", place=place, type=one_line(note.get("type", "")),
                              message=one_line(note.get("message", ""))))

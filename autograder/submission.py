@@ -64,8 +64,55 @@ def read_submission(name, data):
     if name.lower().endswith(".ipynb"):
         submission = _read_notebook(name, text)
     else:
-        submission = Submission(name, cells=[{"source": text, "filename": _basename(name)}])
+        submission = Submission(name, cells=script_cells(text, _basename(name)))
     return submission
+
+
+CELL_MARK = re.compile(r"^# ?%%")
+TOP_LEVEL_START = re.compile(r"^(?:(?:async[ \t]+)?def[ \t]|class[ \t(:]|@)")
+MAX_SCRIPT_CELLS = 200
+MAX_SPLIT_LINES = 5000
+
+
+def script_cells(text, filename):
+    """A .py file as cells, so that a syntax error costs only its part of the file: a file that
+    compiles stays whole; one that does not is cut at its `# %%` marks (the twin's cells), else
+    before each top-level definition. Each cell is padded
+    with blank lines to its place, so every message names the file's own line numbers. A file
+    too long or split too finely stays one cell."""
+    lines = text.splitlines(True)
+    if len(lines) > MAX_SPLIT_LINES or len(text) > MAX_PARSED_CHARS or _compiles(text, filename):
+        return [{"source": text, "filename": filename}]
+    marked = [i for i, line in enumerate(lines) if CELL_MARK.match(line)]
+    starts = marked or _definition_starts(lines)
+    starts = sorted({0, *starts})
+    if len(starts) == 1 or len(starts) > MAX_SCRIPT_CELLS:
+        return [{"source": text, "filename": filename}]
+    ends = starts[1:] + [len(lines)]
+    return [{"source": "\n" * start + "".join(lines[start:end]), "filename": filename}
+            for start, end in zip(starts, ends) if "".join(lines[start:end]).strip()]
+
+
+def _compiles(text, filename):
+    try:
+        compile(text, filename, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def _definition_starts(lines):
+    """Line indexes where a top-level definition (with its decorators) begins; only lines that
+    start in column 0 are read."""
+    starts, previous_decorator = [], False
+    for index, line in enumerate(lines):
+        if TOP_LEVEL_START.match(line):
+            if not previous_decorator:
+                starts.append(index)
+            previous_decorator = line.startswith("@")
+        elif line.strip() and not line.startswith((" ", "\t", "#")):
+            previous_decorator = False
+    return starts
 
 
 class NotAnOtterExport(ValueError):

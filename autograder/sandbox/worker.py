@@ -97,8 +97,7 @@ def load(channel, namespace, filenames, command):
             continue
         filename = cell["filename"]
         filenames.add(filename)
-        linecache.cache[filename] = (len(cell["source"]), None,
-                                     cell["source"].splitlines(True), filename)
+        _remember_lines(filename, cell["source"])
         first, body = 0, None
         if (c, AT_ONCE) not in skip:
             channel.send(ev="stmt", cell=c, stmt=AT_ONCE, line=1)
@@ -117,6 +116,20 @@ def load(channel, namespace, filenames, command):
 
 
 _DONE, _UNCOMPILED = object(), object()
+
+
+def _remember_lines(filename, source):
+    """Traceback lines for `filename`. Cells of one .py file share its name, each padded with blank
+    lines to its place in the file: their lines are laid over each other, so every line shows."""
+    lines = source.splitlines(True)
+    known = linecache.cache.get(filename)
+    if known and known[3] == filename and len(known[2]) <= len(lines) + len(known[2]):
+        merged = list(known[2]) + ["\n"] * max(0, len(lines) - len(known[2]))
+        for index, line in enumerate(lines):
+            if line.strip():
+                merged[index] = line
+        lines = merged
+    linecache.cache[filename] = (sum(map(len, lines)), None, lines, filename)
 
 
 def _run_whole(source, filename, namespace):
