@@ -323,25 +323,52 @@ def _error_lines(say, error):
 
 def load_notes(notes, lab, lang="ko"):
     """What happened while loading the file (syntax errors, skipped statements), as lines."""
+    return [text for _, text in noted(notes, lab, lang)]
+
+
+def noted(notes, lab, lang="ko"):
+    """(note, its line of text) for each load note a student should read."""
     say = Messages(lang, lab)
-    lines = []
+    found = []
     for note in notes:
-        code = note["code"]
-        if code == "problem":
-            key = note["problem"] if note["problem"] in say.table["problem"] else "unreadable"
-            lines.append(say("problem", key, detail=one_line(note.get("detail", ""))))
-            continue
-        place = _place(say, str(note.get("filename", "?")), note.get("line") or "?")
-        if code == "syntax_error":
-            in_notebook = NOTEBOOK_CELL.fullmatch(str(note.get("filename", "")))
-            lines.append(say("text", "load_syntax_error" if in_notebook else "load_syntax_error_script",
-                             place=place, message=one_line(note.get("message", ""))))
-        elif code == "load_error":
-            lines.append(say("text", "load_error", place=place, type=one_line(note.get("type", "")),
-                             message=one_line(note.get("message", ""))))
-        elif code in ("load_timeout", "load_crash"):
-            lines.append(say("text", code, place=place))
-    return lines
+        text = _note_text(say, note)
+        if text:
+            found.append((note, text))
+    return found
+
+
+def _note_text(say, note):
+    code = note["code"]
+    if code == "problem":
+        key = note["problem"] if note["problem"] in say.table["problem"] else "unreadable"
+        return say("problem", key, detail=one_line(note.get("detail", "")))
+    place = _place(say, str(note.get("filename", "?")), note.get("line") or "?")
+    if code == "syntax_error":
+        in_notebook = NOTEBOOK_CELL.fullmatch(str(note.get("filename", "")))
+        return say("text", "load_syntax_error" if in_notebook else "load_syntax_error_script",
+                   place=place, message=one_line(note.get("message", "")))
+    if code == "load_error":
+        return say("text", "load_error", place=place, type=one_line(note.get("type", "")),
+                   message=one_line(note.get("message", "")))
+    if code in ("load_timeout", "load_crash"):
+        return say("text", code, place=place)
+    return None
+
+
+def note_record(note, text):
+    """A load note as `--json` carries it: where, what, and the sentence a student reads."""
+    record = {"code": note["code"] if note["code"] != "problem" else note.get("problem", "problem")}
+    if note.get("filename") is not None:
+        record["file"] = one_line(note["filename"])
+    if isinstance(note.get("line"), int):
+        record["line"] = note["line"]
+    if isinstance(note.get("cell"), int) and NOTEBOOK_CELL.fullmatch(str(note.get("filename", ""))):
+        record["cell"] = note["cell"]
+    for key in ("type", "message"):
+        if note.get(key):
+            record[key] = one_line(note[key])
+    record["text"] = text
+    return record
 
 
 @dataclass(frozen=True)
@@ -355,18 +382,21 @@ class Feedback:
     all_passed: bool
     load_heading: str  # "" when loading went well
     notes: tuple  # one line per load note
+    note_records: tuple  # the same notes as data (see note_record)
     steps: tuple  # (StepResult, its text) per step
     total: str
 
 
 def feedback(result, lab, lang="ko"):
     say = Messages(lang, lab)
-    notes = tuple(load_notes(result.notes, lab, lang))
+    pairs = noted(result.notes, lab, lang)
+    notes = tuple(text for _, text in pairs)
     total = say("text", "total", score=_points(result.score), max_score=_points(result.max_score))
     if result.all_passed:
         total += "  " + say("text", "all_passed")
     return Feedback(lab.name, one_line(result.submission), result.score, float(result.max_score),
                     result.all_passed, say("text", "load_heading") if notes else "", notes,
+                    tuple(note_record(note, text) for note, text in pairs),
                     tuple((step, step_feedback(step, lab, lang)) for step in result.steps), total)
 
 
@@ -387,7 +417,7 @@ def json_of(rendered):
         steps.append({"name": step.name, "score": round(step.score, 2), "max_score": float(step.max_score),
                       "status": step.status, "mistakes": list(step.mistakes), "feedback": text})
     return {"submission": rendered.submission, "lab": rendered.lab, "score": rendered.score,
-            "max_score": rendered.max_score, "steps": steps}
+            "max_score": rendered.max_score, "steps": steps, "notes": list(rendered.note_records)}
 
 
 def as_text(result, lab, lang="ko"):

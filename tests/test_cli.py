@@ -41,7 +41,9 @@ def as_notebook(*sources):
 
 
 def assert_contract(report):
-    assert set(report) == {"submission", "lab", "score", "max_score", "steps"}
+    assert set(report) == {"submission", "lab", "score", "max_score", "steps", "notes"}
+    for note in report["notes"]:
+        assert {"code", "text"} <= set(note) and isinstance(note["text"], str)
     assert [step["name"] for step in report["steps"]] == STEP_NAMES
     for step in report["steps"]:
         assert set(step) == {"name", "score", "max_score", "status", "mistakes", "feedback"}

@@ -193,7 +193,7 @@ def test_passed_steps_are_one_line_and_json_keeps_its_shape(plan):
     steps = [result_for(plan, step.name, lambda p: returned(p, answer(p))) for step in STEPS]
     steps[2] = result_for(plan, "softmax", column_softmax)
     report = as_dict(SubmissionResult("s.py", steps), LAB, "en")
-    assert set(report) == {"submission", "lab", "score", "max_score", "steps"}
+    assert set(report) == {"submission", "lab", "score", "max_score", "steps", "notes"}
     assert [s["name"] for s in report["steps"]] == [step.name for step in STEPS]
     assert report["steps"][2]["mistakes"] == ["wrong_axis"]
     assert report["steps"][0]["feedback"].count("\n") == 1

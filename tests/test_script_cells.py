@@ -82,3 +82,14 @@ def test_files_split_too_finely_or_too_long_stay_whole():
     many = "".join(f"def f{i}():\n    pass\n" for i in range(MAX_SCRIPT_CELLS + 5))
     assert len(script_cells(many, "a.py")) == 1
     assert len(read_submission("x.py", ("x = 1\n" * 10_000 + "def f():\n    pass\n").encode()).cells) == 1
+
+
+def test_json_output_carries_the_load_notes_with_their_line_and_cause(graded):
+    from autograder.render import as_dict
+
+    result = graded("mine.py", BROKEN_SOFTMAX)
+    line = BROKEN_SOFTMAX.splitlines().index("    shifted = np.exp(x - x.max(axis=-1, keepdims=True)") + 1
+    for lang, words in (("ko", "번째 줄"), ("en", "line")):
+        (note,) = as_dict(result, LAB, lang)["notes"]
+        assert note["code"] == "syntax_error" and note["line"] == line and note["file"] == "mine.py"
+        assert "cell" not in note and words in note["text"]

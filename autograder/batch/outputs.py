@@ -183,7 +183,8 @@ def gradescope_results(rendered, record, late=""):
     data = json_of(rendered)
     tests = [{"name": step["name"], "score": step["score"], "max_score": step["max_score"],
               "output": step["feedback"], "visibility": "visible"} for step in data["steps"]]
-    results = {"score": record["total"], "tests": tests, "extra_data": {RECORD_KEY: record}}
+    results = {"score": record["total"], "tests": tests,
+               "extra_data": {RECORD_KEY: record, "notes": data["notes"]}}
     if late:
         results["output"] = late
     return results
