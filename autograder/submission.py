@@ -234,6 +234,7 @@ def _read_notebook(name, text):
     if not isinstance(cells, list):
         return Submission(name, problem="notebook_malformed", problem_detail="no cell list")
     code_cells = []
+    graders = set()  # names bound to an otter.Notebook in the cells so far
     for number, cell in enumerate(cells, start=1):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code" or is_checker_cell(cell):
             continue
@@ -243,8 +244,54 @@ def _read_notebook(name, text):
         if not isinstance(source, str):
             return Submission(name, problem="notebook_malformed",
                               problem_detail=f"cell {number} has no text")
-        code_cells.append({"source": without_ipython_syntax(source), "filename": f"<cell {number}>"})
+        source = without_ipython_syntax(source)
+        if does_only_checking(source, graders):
+            continue
+        code_cells.append({"source": source, "filename": f"<cell {number}>"})
     return Submission(name, cells=code_cells)
+
+
+CHECKER_METHODS = {"check", "check_all", "export", "submit", "to_pdf", "run_plugin"}
+
+
+def does_only_checking(source, graders):
+    """Whether a cell only sets up or runs Otter's checks (`import otter`, `grader =
+    otter.Notebook(...)`, `grader.check("softmax")`, ...), as untagged copies of the checker cells
+    in Colab or pasted notebooks are. Names bound to a Notebook are added to `graders`."""
+    if not source.strip() or len(source) > MAX_PARSED_CHARS:
+        return False
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    found = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import) and all(alias.name.split(".")[0] == "otter" for alias in node.names):
+            continue
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "otter":
+            continue
+        if isinstance(node, ast.Assign) and _is_notebook(node.value) and \
+                all(isinstance(target, ast.Name) for target in node.targets):
+            found |= {target.id for target in node.targets}
+            continue
+        if isinstance(node, ast.Expr) and _is_check_call(node.value, graders | found):
+            continue
+        return False
+    graders |= found
+    return True
+
+
+def _is_notebook(node):
+    return isinstance(node, ast.Call) and ast.unparse(node.func) in ("otter.Notebook", "Notebook")
+
+
+def _is_check_call(node, graders):
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("print", "display") \
+            and len(node.args) == 1:
+        node = node.args[0]
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name) and node.func.value.id in graders
+            and node.func.attr in CHECKER_METHODS)
 
 
 def is_checker_cell(cell):

@@ -90,6 +90,10 @@ def load(channel, namespace, filenames, command):
     # A notebook runs as __main__ (as in Jupyter); a .py file as an imported module, so its
     # `if __name__ == "__main__":` demo does not run during grading.
     namespace["__name__"] = command.get("module_name", "__main__")
+    if namespace["__name__"] == "__main__":
+        # What a Jupyter kernel gives every notebook without an import.
+        namespace.setdefault("display", _display)
+        namespace.setdefault("get_ipython", _get_ipython)
     functions = tuple(name for name in command.get("functions") or () if isinstance(name, str))
     skip = {tuple(pair) for pair in command.get("skip", [])}
     for c, cell in enumerate(command["cells"]):
@@ -116,6 +120,23 @@ def load(channel, namespace, filenames, command):
 
 
 _DONE, _UNCOMPILED = object(), object()
+
+
+def _display(*objects, **options):
+    """IPython's display(): nothing is shown while grading."""
+
+
+class _Shell:
+    """get_ipython() while grading: every method (run_line_magic, system, ...) does nothing."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return lambda *args, **kwargs: None
+
+
+def _get_ipython():
+    return _Shell()
 
 
 def _remember_lines(filename, source):

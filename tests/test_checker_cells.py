@@ -1,0 +1,60 @@
+"""Untagged copies of Otter's checker cells (Colab, pasted notebooks) are recognised by what they
+do and left out; a notebook gets the names a Jupyter kernel gives (display, get_ipython)."""
+import json
+
+import pytest
+
+from autograder.grading import Plan, grade_bytes
+from autograder.render import as_dict
+from autograder.sandbox.runner import Limits
+from autograder.submission import does_only_checking
+from conftest import ROOT
+from labs.self_attention import LAB
+
+CORRECT = (ROOT / "samples" / "correct.py").read_text("utf-8")
+
+
+def notebook(*sources):
+    cells = [{"cell_type": "code", "metadata": {}, "source": source, "outputs": [], "execution_count": None}
+             for source in sources]
+    return json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}).encode()
+
+
+@pytest.fixture(scope="module")
+def graded(zygote):
+    plan = Plan.build(LAB)
+    return lambda data: grade_bytes("colab.ipynb", data, zygote, plan, Limits(step_seconds=5, load_seconds=5))
+
+
+@pytest.mark.parametrize("cells", [
+    ("import otter\ngrader = otter.Notebook('self_attention_lab.ipynb')", CORRECT, 'grader.check("softmax")',
+     "grader.check_all()", "grader.export(pdf=False)"),
+    ("from otter import Notebook\ncheck = Notebook()", CORRECT, 'print(check.check("mix"))',
+     "display(check.check_all())"),
+])
+def test_untagged_checker_cells_leave_no_notes_and_cost_nothing(graded, cells):
+    result = graded(notebook(*cells))
+    assert result.score == result.max_score and result.notes == []
+
+
+def test_the_kernels_own_names_are_there(graded):
+    result = graded(notebook(CORRECT, "import pandas as pd\ndisplay(pd.DataFrame([[1.0]]))",
+                             "get_ipython().run_line_magic('matplotlib', 'inline')"))
+    assert result.score == result.max_score and result.notes == []
+
+
+def test_a_cell_with_work_besides_a_check_still_runs_and_its_error_is_noted(graded):
+    result = graded(notebook(CORRECT, "x = 1\ngrader.check('softmax')"))
+    assert result.score == result.max_score
+    (note,) = as_dict(result, LAB, "en")["notes"]
+    assert note["code"] == "load_error" and note["type"] == "NameError"
+
+
+def test_only_checking_is_told_by_what_a_cell_does():
+    graders = set()
+    assert does_only_checking("import otter\ng = otter.Notebook()", graders) and graders == {"g"}
+    assert does_only_checking("g.check('x')\nprint(g.check_all())", graders)
+    assert not does_only_checking("other.check('x')", graders)
+    assert not does_only_checking("import otter\ng.check('x')\ny = 2", graders)
+    assert not does_only_checking("import numpy as np", graders)
+    assert not does_only_checking("", graders) and not does_only_checking("def f(:", graders)
