@@ -82,6 +82,17 @@ class Lab:
     def all_cases(self):
         return list(self.public_cases()) + list(self.hidden_cases())
 
+    @cached_property
+    def case_shapes(self):
+        """{case name: (its inputs' shapes as text, the inputs whose shape differs from the page's)}:
+        what a student may learn of a hidden case. Never its values."""
+        cases = self.all_cases()
+        page = next((c for c in cases if c.name == self.page_case), None)
+        page_shapes = dict(page.sizes()) if page is not None else {}
+        return {case.name: (case.shapes_text(),
+                            [key for key, shape in case.sizes() if page_shapes.get(key) != shape])
+                for case in cases}
+
     def catalog(self, lang):
         """The lab's own messages in `lang` (the engine's general ones are merged by render)."""
         if self.catalog_tables is not None:

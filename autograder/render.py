@@ -176,6 +176,12 @@ def _hidden_lines(say, result, hidden, shown_error):
     failed = len({c.case for c in hidden})
     total = len({c.case for c in result.cases if c.hidden})
     lines = [say("text", "hidden_summary", failed=failed, total=total, titles=say("text", "title_separator").join(titles))]
+    shapes = say.lab.case_shapes if say.lab is not None else {}
+    for case in dict.fromkeys(c.case for c in hidden):
+        if case in shapes and shapes[case][0]:
+            text, differ = shapes[case]
+            lines.append("  " + say("text", "hidden_shapes", case=case, shapes=text,
+                                    differ=", ".join(differ) if differ else say("text", "none")))
     errors = [c.detail["error"] for c in hidden if "error" in c.detail]
     if errors and not shown_error:
         # The error's type and the student's own line; its message may quote hidden sizes.

@@ -58,3 +58,21 @@ def test_only_checking_is_told_by_what_a_cell_does():
     assert not does_only_checking("import otter\ng.check('x')\ny = 2", graders)
     assert not does_only_checking("import numpy as np", graders)
     assert not does_only_checking("", graders) and not does_only_checking("def f(:", graders)
+
+
+STACKED = CORRECT.replace("    return X @ W_Q, X @ W_K, X @ W_V",
+                          "    Q, K, V = X @ np.stack([W_Q, W_K, W_V])\n    return Q, K, V")
+
+
+def test_a_failure_on_hidden_cases_names_their_shapes_never_their_values(zygote):
+    """np.stack fails only where d_v differs from d_k: the student learns which shapes those were."""
+    from labs.self_attention.hidden import hidden_cases
+
+    result = grade_bytes("stack.py", STACKED.encode(), zygote, Plan.build(LAB), Limits(step_seconds=5))
+    korean = as_dict(result, LAB, "ko")["steps"][0]["feedback"]
+    english = as_dict(result, LAB, "en")["steps"][0]["feedback"]
+    assert "숨은 테스트 'hidden-2'의 입력 모양: X (4, 8), W_Q (8, 5), W_K (8, 5), W_V (8, 6). 페이지와 모양이 다른 입력: X, W_Q, W_K, W_V." in korean
+    assert "Hidden case 'hidden-2' has inputs of shapes X (4, 8)" in english
+    hidden = {case.name: case for case in hidden_cases()}
+    for value in hidden["hidden-2"].X.ravel()[:6]:
+        assert f"{value:.1f}" not in korean.split("hidden-2")[1].split("\n")[0].replace("(4, 8)", "")
