@@ -105,8 +105,9 @@ def _labels(words, count, as_words):
 
 def _svg(table, words, columns, bad, scale, sums, say, kind):
     rows, cols = table.shape
-    row_labels = _labels(words, rows, True)
-    col_labels = _labels(words, cols, columns == "words")
+    # A table of another shape (a transposed answer) has no words where they would be.
+    row_labels = _labels(words, rows, rows == len(words))
+    col_labels = _labels(words, cols, columns == "words" and cols == len(words))
     left = int(max(_text_width(s) for s in row_labels) + 10)
     top = 22
     extra = CELL_W + 8 if sums else 0
