@@ -103,7 +103,7 @@ def _labels(words, count, as_words):
     return [str(i + 1) for i in range(count)]
 
 
-def _svg(table, words, columns, bad, scale, sums, say, kind):
+def _svg(table, words, columns, bad, scale, sums, say, kind, number=None):
     rows, cols = table.shape
     # A table of another shape (a transposed answer) has no words where they would be.
     row_labels = _labels(words, rows, rows == len(words))
@@ -130,7 +130,7 @@ def _svg(table, words, columns, bad, scale, sums, say, kind):
             out.append(f'<rect class="ag-cell" data-row="{i}" data-col="{j}" x="{x}" y="{y}" width="{CELL_W}" '
                        f'height="{CELL_H}" fill="{fill}" stroke="#888" stroke-width=".5"/>'
                        f'<text x="{x + CELL_W / 2:.1f}" y="{y + CELL_H / 2 + 4:.1f}" text-anchor="middle" '
-                       f'fill="{ink}">{_number(value)}</text>')
+                       f'fill="{ink}">{(number or _number)(value)}</text>')
             if bad is not None and bad.shape == table.shape and bad[i, j]:
                 outlines.append(f'<rect class="ag-bad" data-row="{i}" data-col="{j}" x="{x + 1.5}" y="{y + 1.5}" '
                                 f'width="{CELL_W - 3}" height="{CELL_H - 3}" fill="none" stroke="#000" '
@@ -201,15 +201,43 @@ PAGE_STYLE = (":root{font-family:" + FONT_STACK + ";color-scheme:light dark}"
 
 
 def wrong_cells(result, page="page"):
-    """[[index…], …] of the cells outside the tolerance on the page's case, for the class report;
-    None when the page's case has no table to compare (passed, not kept, other shape)."""
+    """{"shape", "cells": [[index…], …], "words", "columns"} of the cells outside the tolerance on
+    the page's case, for the class report; None when there is no table to compare there."""
     case = next((c for c in result.cases if c.case == page and not c.passed and "values" in c.detail), None)
     if case is None:
         return None
-    got, expected = as_floats(case.detail["values"]["got"]), as_floats(case.detail["values"]["expected"])
+    values = case.detail["values"]
+    got, expected = as_floats(values["got"]), as_floats(values["expected"])
     if got.shape != expected.shape:
         return None
-    return [[int(i) for i in index] for index in np.argwhere(mismatched(got, expected))]
+    return {"shape": list(got.shape), "cells": [[int(i) for i in index] for index in np.argwhere(mismatched(got, expected))],
+            "words": list(values["words"]), "columns": values["columns"]}
+
+
+def class_map_html(records_cells, students, lang="ko"):
+    """How often each cell of the page's case was wrong across a class, one map per table.
+
+    `records_cells`: the wrong_cells of every student whose step was judged on that table.
+    """
+    usable = [c for c in records_cells if isinstance(c, dict) and isinstance(c.get("shape"), list)]
+    if not usable or not students:
+        return ""
+    shape = max((tuple(c["shape"]) for c in usable), key=lambda s: sum(tuple(x["shape"]) == s for x in usable))
+    counts = np.zeros(shape)
+    for cells in usable:
+        if tuple(cells["shape"]) == shape:
+            for index in cells["cells"]:
+                counts[tuple(index)] += 1
+    share = counts / students
+    tables = share if share.ndim == 3 else share[None]
+    say = LABELS[lang]
+    parts = [f'<div class="ag-maps"><style>{STYLE}</style><div class="ag-row">']
+    for t, table in enumerate(tables):
+        svg = _svg(table, usable[0]["words"], usable[0]["columns"], None, (0.0, 1.0), False, say, "class",
+                   number=lambda v: f"{100 * v:.0f}%")
+        title = say["table"].format(n=t + 1) if len(tables) > 1 else ""
+        parts.append(_figure(title, svg))
+    return "".join(parts) + "</div></div>"
 
 
 def html_page(body, lang="ko", title=""):

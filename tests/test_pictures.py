@@ -146,7 +146,8 @@ def test_one_map_set_per_failed_table_step_with_the_words_as_labels(graded, name
     if got.shape == expected.shape:
         wrong = {tuple(i) for i in np.argwhere(pictures.mismatched(got, expected)).tolist()}
         assert maps[2]["bad"] == wrong and (bad is None or len(wrong) == bad)
-        assert record["steps"][step]["wrong_cells"] == sorted([list(w) for w in wrong])
+        assert sorted(record["steps"][step]["wrong_cells"]["cells"]) == sorted([list(w) for w in wrong])
+        assert record["steps"][step]["wrong_cells"]["shape"] == list(got.shape)
     json.dumps(record)
 
 
@@ -209,3 +210,23 @@ def test_pages_render_in_a_browser_with_and_without_hangul_fonts(graded, tmp_pat
                 if keep:
                     os.makedirs(keep, exist_ok=True)
                     shutil.copy(shot, os.path.join(keep, shot.name))
+
+
+def test_the_class_report_counts_wrong_cells_and_links_one_example_per_mistake(graded):
+    from autograder.batch.report import Labels, _cell_maps, _mistakes_table
+
+    records = []
+    for student, name in (("s1", "softmax__wrong_axis__loops.py"), ("s2", "softmax__wrong_axis__pandas.py"),
+                          ("s0", "correct/dot.py")):
+        record = record_of(graded(name), student, name, "", [], "graded", LAB)
+        records.append(json.loads(json.dumps(record)))  # as read back from results/<id>.json
+    maps = _cell_maps(records, Labels("en"), LAB, "en")
+    softmax = maps[maps.index("<h3>softmax</h3>"):]
+    cells = [data for tag, attrs, data in elements(softmax) if tag == "text"][6:6 + 9]
+    assert cells == ["67%"] * 9  # two students of three had every cell wrong
+    assert "<h3>make_qkv</h3>" not in maps
+    table = _mistakes_table(records, Labels("ko"), LAB)
+    assert 'href="feedback/s1.html#step-softmax"' in table and "s2.html" not in table
+    old = [dict(r, steps={k: {key: v for key, v in step.items() if key != "wrong_cells"}
+                          for k, step in r["steps"].items()}) for r in records]
+    assert "<svg" not in _cell_maps(old, Labels("en"), LAB, "en")  # records written before: no maps, no crash
