@@ -113,7 +113,7 @@ def _svg(table, words, columns, bad, scale, sums, say, kind, number=None):
     extra = CELL_W + 8 if sums else 0
     bottom = CELL_H + 4 if sums else 4
     width, height = left + cols * CELL_W + extra + 2, top + rows * CELL_H + bottom
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="ag-map ag-{kind}" width="{width}" height="{height}" '
+    out = [f'<svg class="ag-map ag-{kind}" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family=\'{FONT_STACK}\' font-size="{FONT}" role="img">']
     for j, label in enumerate(col_labels):
         out.append(f'<text class="ag-col" x="{left + (j + .5) * CELL_W:.1f}" y="{top - 7}" text-anchor="middle" '
