@@ -23,6 +23,7 @@ def build_parser():
     check.add_argument("submission", help="path to the student's .py, .ipynb or Otter export .zip file")
     check.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     check.add_argument("--lang", choices=("ko", "en"), default="ko", help="feedback language (default ko)")
+    check.add_argument("--html", metavar="OUT", help="also write the feedback as an HTML page with heat-maps to OUT")
     _add_limit_flags(check)
 
     grade = commands.add_parser("grade", help="grade a whole class: a folder or an LMS .zip export")
@@ -197,6 +198,15 @@ def run_check(args):
             return EXIT_CANNOT_RUN
     finally:
         zygote.stop()
+    if args.html:
+        from .batch.outputs import feedback_html, write_atomic
+
+        record = {"id": one_line(os.path.basename(args.submission)), "file": one_line(args.submission), "superseded": []}
+        try:
+            write_atomic(args.html, feedback_html(record, as_text(result, lab, args.lang), lab, args.lang, result))
+        except OSError as error:
+            print(f"autograder: cannot write {one_line(args.html)}: {one_line(error.strerror or error)}", file=sys.stderr)
+            return EXIT_CANNOT_RUN
     if args.json:
         print(json_text(as_dict(result, lab, args.lang), indent=2))
     else:

@@ -77,8 +77,10 @@ def run_in_kernel(notebook, folder, save_as="self_attention_lab.ipynb", first_ce
         text = "\n".join(
             str(o.get("data", {}).get("text/plain", "")) + o.get("text", "")
             + o.get("ename", "") + o.get("evalue", "") for o in cell.get("outputs", []))
+        rich = "".join(str(o.get("data", {}).get("text/html", "")) for o in cell.get("outputs", []))
         for tag in cell.metadata.get("tags", []) or [f"cell-{index}"]:
             outputs[tag] = text
+            outputs[tag + ":html"] = rich
     outputs["checks-from"] = outputs[f"cell-{len(running.cells) - 1}"]
     return outputs
 
@@ -112,9 +114,15 @@ def test_a_mistake_shows_the_same_diagnosis_as_autograder_check(student):
     assert "행이 아니라 열 방향으로 계산했습니다" in outputs["check:softmax"]
     assert "공개 테스트 'page'" in outputs["check:softmax"]
     assert "숨은 테스트" not in outputs["check:softmax"]
+    # In the kernel the same check shows the heat-maps of the page's case; a passing check shows none.
+    shown = outputs["check:softmax:html"]
+    assert shown.count('class="ag-maps"') == 1 and shown.count("<svg") == 3
+    assert "1 나는" in shown and "제출한 값" in shown and "<script" not in shown
+    assert shown.count('class="ag-bad"') == 3 * 9  # every cell of a wrong-axis softmax is off
     for step in STEPS:
         if step.name != "softmax":
             assert outputs[f"check:{step.name}"] == f"{step.name} results: All test cases passed!"
+            assert "ag-maps" not in outputs[f"check:{step.name}:html"]
 
 
 def test_filled_script_runs_its_checks_from_the_student_folder(student):

@@ -13,7 +13,8 @@ from importlib import resources
 
 from .. import __version__
 from .late import penalised
-from ..render import Messages, feedback, json_of, json_text, one_line, printable, text_of
+from .. import pictures
+from ..render import Messages, feedback, json_of, json_text, one_line, printable, step_feedback, text_of
 
 TEMP_SUFFIX = ".partial"
 RECORD_KEY = "autograder"
@@ -24,7 +25,7 @@ LABELS = {
 }
 
 # The grading engine: any change here can change a grade, so it is part of the grader version.
-ENGINE_MODULES = ("lab", "helpers", "declaration", "judge", "grading", "submission", "render",
+ENGINE_MODULES = ("lab", "helpers", "declaration", "judge", "grading", "submission", "render", "pictures",
                   "batch.outputs", "batch.grader", "batch.late")
 
 
@@ -96,7 +97,8 @@ def record_of(result, student, file, key, superseded, status, lab, late=None):
             "status": status, "total": total, "raw_total": raw_total, "max_total": float(result.max_score),
             "late": late, "superseded": list(superseded),
             "steps": {s.name: {"score": round(s.score, 2), "max_score": float(s.max_score), "status": s.status,
-                               "mistakes": list(s.mistakes)} for s in result.steps}}
+                               "mistakes": list(s.mistakes), "wrong_cells": pictures.wrong_cells(s, lab.page_case)}
+                      for s in result.steps}}
 
 
 def late_text(record, lang):
@@ -129,7 +131,7 @@ def write_outputs(out_dir, result, record, lab, lang):
     if late:
         text = text + "\n" + late + "\n"
     write_atomic(paths["md"], feedback_markdown(record, text, lab, lang))
-    write_atomic(paths["html"], feedback_html(record, text, lab, lang))
+    write_atomic(paths["html"], feedback_html(record, text, lab, lang, result))
     write_atomic(paths["json"], json_text(gradescope_results(rendered, record, late)))
 
 
@@ -161,18 +163,39 @@ def markdown_text(value):
     return re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", one_line(value))
 
 
-def feedback_html(record, text, lab, lang):
+def feedback_html(record, text, lab, lang, result=None):
+    """The student's page: per step a coloured verdict, its feedback and, for a failed table, heat-maps.
+
+    Without `result` (or for load notes) the whole text stays one block, as before.
+    """
     label = LABELS[lang]
     title = html.escape(one_line(f"{lab.title(lang)} {label['title']} — {record['id']}"))
     superseded = ""
     if record["superseded"]:
         superseded = (f"<p>{html.escape(label['superseded'])}: "
                       + ", ".join(f"<code>{html.escape(one_line(n))}</code>" for n in record["superseded"]) + "</p>")
-    return (f"<!doctype html>\n<html lang=\"{lang}\"><head><meta charset=\"utf-8\"><title>{title}</title>"
-            "<style>body{font-family:sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}"
-            "pre{background:#f6f8fa;padding:1rem;white-space:pre-wrap}</style></head><body>"
-            f"<h1>{title}</h1><p>{html.escape(label['file'])}: <code>{html.escape(one_line(record['file']))}</code></p>"
-            f"{superseded}<pre>{html.escape(printable(text))}</pre></body></html>\n")
+    head = (f"<h1>{title}</h1><p>{html.escape(label['file'])}: <code>{html.escape(one_line(record['file']))}</code></p>"
+            f"{superseded}")
+    body = (feedback_sections(result, lab, lang, text) if result is not None
+            else f"<pre>{html.escape(printable(text))}</pre>")
+    return pictures.html_page(head + body, lang, one_line(f"{lab.title(lang)} {label['title']} — {record['id']}"))
+
+
+def feedback_sections(result, lab, lang, text=""):
+    """One <section> per step; the lines of `text` not about a step (load notes, lateness) come first."""
+    step_texts = [printable(step_feedback(step, lab, lang)) for step in result.steps]
+    rest = printable(text)
+    for part in step_texts:
+        rest = rest.replace(part, "")
+    parts = [f"<pre class=\"notes\">{html.escape(rest.strip())}</pre>"] if rest.strip() else []
+    for step, part in zip(result.steps, step_texts):
+        verdict = "pass" if step.status == "passed" else "fail"
+        first, _, more = part.partition("\n")
+        maps = "" if step.status == "passed" else pictures.step_maps(step, lang, lab.page_case)
+        parts.append(f"<section class=\"step {verdict}\" id=\"step-{html.escape(step.name)}\">"
+                     f"<h2>{html.escape(first)}</h2>"
+                     + (f"<pre>{html.escape(more)}</pre>" if more.strip() else "") + maps + "</section>")
+    return "".join(parts)
 
 
 def gradescope_results(rendered, record, late=""):

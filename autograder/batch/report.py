@@ -13,6 +13,7 @@ from multiprocessing.connection import wait
 
 import pandas as pd
 
+from .. import pictures
 from ..render import Messages, one_line, printable
 from ..sandbox import linux
 from .outputs import grader_version, write_atomic
@@ -37,7 +38,7 @@ WORDS = {
            "mean": "평균", "median": "중앙값", "full": "만점", "histogram": "점수 분포", "pass_rate": "단계별 통과율", "mistakes": "단계별 흔한 실수",
            "step": "단계", "mistake": "실수", "meaning": "뜻", "count": "학생 수", "share": "비율",
            "table": "전체 표", "chosen": "채점한 파일", "older": "대체된 파일", "none": "없음",
-           "version": "채점기 버전"},
+           "version": "채점기 버전", "example": "예시 학생", "cells": "단계별로 자주 틀린 칸"},
     "en": {"title": "class report", "summary": "Summary", "students": "Students",
            "files": "Files received", "graded": "Graded", "broken": "Unreadable files", "errors": "Grading errors",
            "superseded": "Files superseded by newer ones", "ignored": "Files ignored",
@@ -46,7 +47,7 @@ WORDS = {
            "pass_rate": "Pass rate per step", "mistakes": "Most frequent mistakes per step", "step": "Step",
            "mistake": "Mistake", "meaning": "Meaning", "count": "Students", "share": "Share",
            "table": "All files", "chosen": "Graded file", "older": "Superseded files", "none": "none",
-           "version": "Grader version"},
+           "version": "Grader version", "example": "Example", "cells": "Cells most often wrong per step"},
 }
 
 
@@ -215,11 +216,13 @@ CAPTIONS = {
     "ko": {"histogram": "가로축: 총점 (k: k점 이상 k+1점 미만), 세로축: 학생 수",
            "pass_rate": "가로축: 단계, 세로축: 모든 테스트를 통과한 학생의 비율 (%)",
            "sort": "열 제목을 누르면 그 열로 정렬합니다. ID를 누르면 그 학생의 피드백이 열립니다.",
-           "late_yes": "지각"},
+           "late_yes": "지각",
+           "cells": "페이지 테스트의 각 칸을 틀린 학생의 비율입니다(채점한 학생 전체 기준). 진할수록 많이 틀렸습니다."},
     "en": {"histogram": "Horizontal: total (k: from k to below k + 1); vertical: students",
            "pass_rate": "Horizontal: step; vertical: share of students who passed every test (%)",
            "sort": "Click a column header to sort by it. Click an ID to open that student's feedback.",
-           "late_yes": "late"},
+           "late_yes": "late",
+           "cells": "Share of graded students whose value in each cell of the page's case was wrong; darker is more."},
 }
 WRAPPED_COLUMNS = ("file", "status")
 NUMERIC_COLUMNS = ("total", "raw_total", "late_penalty")  # and every step's column
@@ -339,6 +342,8 @@ def report_html(table, records, lab, lang, counts=None):
         f"<h2>{label(WORDS, 'pass_rate')}</h2>",
         _figure(_pass_rate_plot(pass_rates, lang), WORDS[lang]["pass_rate"], label(CAPTIONS, "pass_rate")),
         f"<h2>{label(WORDS, 'mistakes')}</h2>", _mistakes_table(records, label, lab),
+        f"<h2>{label(WORDS, 'cells')}</h2>", f"<p class=\"note\">{label(CAPTIONS, 'cells')}</p>",
+        _cell_maps(records, label, lab, lang),
         f"<h2>{label(WORDS, 'superseded')}</h2>", _superseded_table(records, label),
         f"<h2>{label(WORDS, 'table')}</h2>", f"<p class=\"note\">{label(CAPTIONS, 'sort')}</p>",
         _grades_table(table, {r["id"] for r in records}, label, set(lab.function_names)),
@@ -407,13 +412,28 @@ def _mistakes_table(records, label, lab):
         counter = Counter(code for r in graded for code in r["steps"][name]["mistakes"])
         for code, count in counter.most_common(TOP_MISTAKES):
             meaning = label.text(say["ko"].stepwise("title", name, code), say["en"].stepwise("title", name, code))
+            example = min(r["id"] for r in graded if code in r["steps"][name]["mistakes"])
+            link = html.escape(urllib.parse.quote(f"feedback/{example}.html") + f"#step-{name}")
             rows.append([(html.escape(name), ""), (f"<code>{html.escape(code)}</code>", ""), (meaning, ""),
                          (str(count), f" class=\"num\" data-sort=\"{count}\""),
-                         (f"{100 * count / len(graded):.0f}%", f" class=\"num\" data-sort=\"{count}\"")])
+                         (f"{100 * count / len(graded):.0f}%", f" class=\"num\" data-sort=\"{count}\""),
+                         (f"<a href=\"{link}\">{html.escape(one_line(example))}</a>", "")])
     if not rows:
         return f"<p>{label(WORDS, 'none')}</p>"
-    headers = [label(WORDS, key) for key in ("step", "mistake", "meaning", "count", "share")]
+    headers = [label(WORDS, key) for key in ("step", "mistake", "meaning", "count", "share", "example")]
     return _html_table("mistakes sortable", headers, rows)
+
+
+def _cell_maps(records, label, lab, lang):
+    """Per step, the share of graded students who had each cell of the page's case wrong."""
+    graded = [r for r in records if r["status"] == "graded"]
+    parts = []
+    for name in lab.function_names:
+        cells = [r["steps"][name].get("wrong_cells") for r in graded]
+        drawn = pictures.class_map_html(cells, len(graded), lang)
+        if drawn:
+            parts.append(f"<h3>{html.escape(name)}</h3>{drawn}")
+    return "".join(parts) or f"<p>{label(WORDS, 'none')}</p>"
 
 
 def _superseded_table(records, label):

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..judge import judge_step, _close
+from ..pictures import step_maps
 from ..render import step_feedback
 from ..sandbox import codec
 from ..sandbox.worker import _as_defaults, describe_exception, kind_of, stand_in_refusal
@@ -33,8 +34,36 @@ def check_step(name, env, lang="ko"):
     """Judge step `name` on the public cases; raise AssertionError with the feedback when it fails."""
     result = judge_public(name, env)
     if result.status != "passed":
-        raise AssertionError(step_feedback(result, public.load()[0], lang))
+        lab = public.load()[0]
+        show_in_notebook(step_maps(result, lang, lab.page_case))
+        raise AssertionError(step_feedback(result, lab, lang))
     return result
+
+
+def show_in_notebook(fragment):
+    """Display an HTML fragment in a Jupyter, JupyterLab or Colab kernel; nothing elsewhere.
+
+    A terminal (or an Otter grading run, which is no kernel) keeps the plain AssertionError text.
+    """
+    if not fragment or not in_kernel():
+        return
+    try:
+        from IPython.display import HTML, display
+
+        display(HTML(fragment))
+    except Exception:  # noqa: BLE001 - a picture that cannot be shown must never change a check
+        pass
+
+
+def in_kernel():
+    import sys
+
+    ipython = sys.modules.get("IPython")
+    try:
+        shell = ipython.get_ipython() if ipython is not None else None
+    except Exception:  # noqa: BLE001
+        return False
+    return shell is not None and getattr(shell, "kernel", None) is not None
 
 
 def judge_public(name, env, is_stub=None, syntax_suspect=False, call=None, passing=None):
