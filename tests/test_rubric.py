@@ -92,3 +92,19 @@ def test_an_instructor_declared_share_overrides_the_default():
 def test_defaults_order_the_shares_as_declared(step):
     r = step.rubric or rubric.DEFAULT
     assert r.share_of("hardcoded") == 0 < r.share_of("some_formula") < r.share_of("unstable") < r.share_of("mutates_input") < 1
+
+
+@pytest.mark.parametrize("lang, words", [("ko", "채점 기준"), ("en", "Grading rule")])
+def test_feedback_states_the_rule_applied(plan, lang, words):
+    from autograder import render
+    from labs.self_attention import LAB
+
+    def outcome(probe):
+        after = [a * 0 if isinstance(a, np.ndarray) else a for a in probe.args]
+        return returned(probe, answer(probe), args_after=after)
+    named = render.step_feedback(verdict(plan, "mix", outcome), LAB, lang)
+    assert words in named and "80%" in named
+    unknown = render.step_feedback(verdict(plan, "mix", lambda p: returned(p, answer(p) * 3)), LAB, lang)
+    assert words in unknown and "0" in unknown.splitlines()[-1]
+    passed = render.step_feedback(verdict(plan, "mix", lambda p: returned(p, answer(p))), LAB, lang)
+    assert words not in passed
