@@ -108,3 +108,13 @@ def test_feedback_states_the_rule_applied(plan, lang, words):
     assert words in unknown and "0" in unknown.splitlines()[-1]
     passed = render.step_feedback(verdict(plan, "mix", lambda p: returned(p, answer(p))), LAB, lang)
     assert words not in passed
+
+
+def test_the_public_view_states_the_rule_on_public_tests_only(plan):
+    from autograder.otter.results import public_view
+    from labs.self_attention import LAB
+
+    result = verdict(plan, "mix", lambda p: returned(p, answer(p) if p.case.hidden else answer(p) * 3))
+    public = public_view(result, LAB)
+    assert result.detail["rubric"]["total"] > public.detail["rubric"]["total"]
+    assert public.detail["rubric"]["passed"] == 0 and public.score == 0
