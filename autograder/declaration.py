@@ -55,6 +55,12 @@ class Step:
     error_mistakes: tuple = ()  # ErrorMistake: known mistakes that raise instead of returning
     # Callable[[Step, Case, Trace], list[Probe]]; only the engine, which has the reference, sets it.
     make_probes: object = field(default=None, repr=False, compare=False)
+    rubric: object = None  # autograder.rubric.Rubric; None: the default shares
+
+    def named_codes(self):
+        """Codes that name a mistake of this step (the rubric gives each its share)."""
+        return ({m.code for m in self.mistakes} | {m.code for m in self.error_mistakes}
+                | {"mutates_input", "hardcoded"})
 
     def probes(self, case, trace):
         return self.make_probes(self, case, trace)

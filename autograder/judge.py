@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from . import rubric
 from .sandbox.codec import Labelled, Opaque, clean_text
 
 RTOL = 1e-4  # loose enough for float32 work, tight enough for every mistake in the catalog
@@ -77,8 +78,11 @@ def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False, p
     cases = [judge_call(p, o, is_stub) for p, o in zip(probes, outcomes)]
     cases = _choose_explanations(step, probes, cases)
     cases = _mark_hardcoded(probes, cases, page)
-    return StepResult(step.name, step_score(step.points, cases), step.points, _status(step, cases),
-                      _mistakes(cases), cases, step.page_step)
+    degenerate = {p.case.name for p in probes if rubric.is_degenerate(p.case)}
+    points, rule = rubric.score(step.points, cases, step.named_codes(), degenerate,
+                                step.rubric or rubric.DEFAULT)
+    return StepResult(step.name, points, step.points, _status(step, cases),
+                      _mistakes(cases), cases, step.page_step, {"rubric": rule})
 
 
 def step_score(points, cases):

@@ -140,6 +140,7 @@ def step_feedback(result, lab, lang="ko"):
         lines.append("  " + say("text", key, text=_cause(say, result, code)))
     lines.extend(_helper_lines(say, result))
     lines.append("  " + say("text", "hint", page_step=result.page_step, text=_hint(say, result)))
+    lines.extend("  " + line for line in _rubric_lines(say, result))
     return "\n".join(lines)
 
 
@@ -152,6 +153,17 @@ def _helper_lines(say, result):
     own = result.detail.get("own_helpers") or []
     return ["  " + say("text", "helpers_replaced", replaced=", ".join(replaced),
                        own=", ".join(own) if own else say("text", "none"))]
+
+
+def _rubric_lines(say, result):
+    """The grading rule that gave this step's points, when it was not all or nothing by a pass."""
+    rule = result.detail.get("rubric", {})
+    if rule.get("rule") == "mistake":
+        return [say("text", "rubric_mistake", percent=rule["percent"],
+                    title=say.stepwise("title", result.name, rule["code"]))]
+    if rule.get("rule") == "cases" and rule["total"]:
+        return [say("text", "rubric_cases", passed=rule["passed"], total=rule["total"])]
+    return []
 
 
 def _missing_lines(say, result):

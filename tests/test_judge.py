@@ -183,7 +183,7 @@ def test_changing_an_input_in_place_fails_even_with_the_right_value(plan):
         after = [a * 0 if isinstance(a, np.ndarray) else a for a in probe.args]
         return returned(probe, answer(probe), args_after=after)
     result = verdict(plan, "softmax", outcome)
-    assert result.mistakes == ["mutates_input"] and result.score == 0
+    assert result.mistakes == ["mutates_input"] and 0 < result.score < result.max_score  # every value right: most points kept
 
 
 def test_missing_function_and_syntax_error():
@@ -227,14 +227,18 @@ def test_not_implemented_error_counts_as_not_implemented(plan):
 # Scoring and status -----------------------------------------------------------------------
 
 def test_score_is_points_times_passed_cases_over_cases(plan):
-    """softmax has two calls per case; one failed call fails its whole case, once."""
+    """softmax has two calls per case; one failed call fails its whole case, once.
+
+    Nothing names the failure, so the score is the share of non-degenerate cases passed."""
     def outcome(probe):
-        if probe.case.name == "wide" and probe.label == "1-D":
+        if probe.case.name == "page" and probe.label == "1-D":
             return returned(probe, answer(probe) * 2)
         return returned(probe, answer(probe))
     result = verdict(plan, "softmax", outcome)
-    cases = len({p.case.name for p in plan.probes["softmax"]})
+    cases = len({p.case.name for p in plan.probes["softmax"] if len(p.case.words) > 1})
+    assert result.mistakes == ["wrong_values"]
     assert result.score == 2 * (cases - 1) / cases  # exact: the total is rounded once, not each step
+    assert result.detail["rubric"] == {"rule": "cases", "passed": cases - 1, "total": cases}
 
 
 def test_status_precedence(plan):

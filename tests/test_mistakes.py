@@ -26,7 +26,7 @@ CONTRACT = {
     "scaled_early", "wrong_axis", "global_sum", "no_exp", "unstable", "missing_scale",
     "scale_by_dk", "scale_wrong_dim", "scale_after_softmax", "transposed_weights",
     "indices_not_words", "argmin", "missing", "syntax_error", "missing_transpose",
-    "return_order", "crashed", "timeout",
+    "return_order", "crashed", "timeout", "global_max", "skip_first_word", "scale_half_dk",
 }
 GRADER_PATHS = ("autograder/", "sandbox", "site-packages", "Traceback", str(CORPUS.parent.parent))
 

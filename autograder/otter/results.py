@@ -5,7 +5,8 @@ plugin (`otter run -a ZIP`), so both paths write the same file for the same verd
 """
 import dataclasses
 
-from ..judge import _status, step_score
+from .. import rubric
+from ..judge import _status
 from ..render import Messages, load_notes, step_feedback
 
 VISIBILITIES = ("visible", "after_published", "hidden")
@@ -60,5 +61,13 @@ def public_view(step, lab):
     hidden_codes = {c.code for c in step.cases if c.hidden} - own_codes
     mistakes = [m for m in step.mistakes if m not in hidden_codes]
     status = step.status if step.status == "missing" else _status(lab.steps_by_name[step.name], cases)
-    return dataclasses.replace(step, score=step_score(step.max_score, cases), status=status,
-                               mistakes=mistakes, cases=cases)
+    # The rubric applied to the public cases alone, as the students' kit applies it.
+    declared = lab.steps_by_name[step.name]
+    degenerate = {c.name for c in lab.public_cases() if rubric.is_degenerate(c)}
+    score, rule = rubric.score(step.max_score, cases, declared.named_codes(), degenerate,
+                               declared.rubric or rubric.DEFAULT)
+    detail = dict(step.detail, rubric=rule) if "rubric" in step.detail else step.detail
+    if step.status == "missing":
+        score = 0.0
+    return dataclasses.replace(step, score=score, status=status,
+                               mistakes=mistakes, cases=cases, detail=detail)

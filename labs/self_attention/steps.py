@@ -134,6 +134,14 @@ def _unstable(p):
 
 # mix ---------------------------------------------------------------------------------------
 
+@_quietly
+def _global_max(p):
+    """The table's one maximum subtracted instead of each row's: rows far below it underflow."""
+    (x,) = p.args
+    shifted = np.exp(x - x.max())
+    yield (shifted / shifted.sum(axis=-1, keepdims=True),)
+
+
 def _mix_probes(step, case, t):
     return [_one(step, case, t, (t.weights, t.V), (t.output,))]
 
@@ -142,6 +150,13 @@ def _mix_probes(step, case, t):
 def _transposed_weights(p):
     weights, V = p.args
     yield (weights.T @ V,)
+
+
+@_quietly
+def _skip_first_word(p):
+    """A loop over range(1, n): the first word's term left out of every sum."""
+    weights, V = p.args
+    yield (weights[:, 1:] @ V[1:],)
 
 
 # self_attention ----------------------------------------------------------------------------
@@ -153,6 +168,15 @@ def _attention_probes(step, case, t):
 def _attention_with(p, divisor):
     weights = _softmax(p.trace.scores / divisor)
     return (weights @ p.trace.V, weights)
+
+
+@_quietly
+def _scale_half_dk(p):
+    # `scale = d_k ** 1/2` is d_k/2 (√d_k only where d_k = 4, as on the page), and
+    # `scores / d_k ** 1/2` is (scores / d_k) / 2: a divisor of 2·d_k.
+    d_k = p.case.W_K.shape[1]
+    yield _attention_with(p, d_k / 2)
+    yield _attention_with(p, 2 * d_k)
 
 
 @_quietly
@@ -236,14 +260,16 @@ STEPS = (
          error_mistakes=(ErrorMistake("missing_transpose", _untransposed_product),)),
     Step("softmax", 2, 4, ("x",), (Output("weights", columns="words", rows_sum_to_one=True),),
          (Mistake("unstable", _unstable), Mistake("wrong_axis", _wrong_axis),
-          Mistake("global_sum", _global_sum), Mistake("no_exp", _no_exp)),
+          Mistake("global_sum", _global_sum), Mistake("no_exp", _no_exp),
+          Mistake("global_max", _global_max)),
          hint="softmax_rows", make_probes=_softmax_probes),
     Step("mix", 1, 5, ("weights", "V"), (Output("output"),),
-         (Mistake("transposed_weights", _transposed_weights),), hint="mix_row", make_probes=_mix_probes),
+         (Mistake("transposed_weights", _transposed_weights), Mistake("skip_first_word", _skip_first_word)),
+         hint="mix_row", make_probes=_mix_probes),
     Step("self_attention", 3, 4, ("X", "W_Q", "W_K", "W_V"),
          (Output("output"), Output("weights", columns="words", rows_sum_to_one=True)),
          (Mistake("missing_scale", _missing_scale), Mistake("scale_by_dk", _scale_by_dk),
-          Mistake("hardcoded", _fixed_page_scale), Mistake("scale_wrong_dim", _scale_wrong_dim),
+          Mistake("scale_half_dk", _scale_half_dk), Mistake("hardcoded", _fixed_page_scale), Mistake("scale_wrong_dim", _scale_wrong_dim),
           Mistake("scale_after_softmax", _scale_after_softmax),
           Mistake("return_order", _return_order)),
          needs_helpers=True, hint="self_attention_scale", make_probes=_attention_probes),

@@ -1,4 +1,4 @@
-"""Planted mistake in softmax: subtracts the maximum of the whole table: far-below rows underflow to 0/0. Every other function is right."""
+"""Planted mistake in softmax: subtracts the whole table's maximum instead of each row's (named global_max, formerly only not_finite)."""
 import math
 
 import numpy as np

@@ -1,0 +1,66 @@
+"""How a step's points follow from its verdict: declared data, editable per step.
+
+A pass earns every point. A failure explained by a named mistake keeps that mistake's declared
+share (a mutated input keeps most, a wrong formula little, an answer fitted to the page nothing).
+A failure nothing names earns the share of non-degenerate cases passed: a case so small that a
+wrong formula is right on it (one word: `mix` returning V) earns no credit on its own.
+"""
+from dataclasses import dataclass, field
+
+# Mistakes every step can make, beside the ones it declares.
+ALWAYS_NAMED = {"mutates_input", "hardcoded"}
+
+DEFAULT_SHARES = {
+    "mutates_input": 0.8,  # every value right; the caller's array changed
+    "unstable": 0.7,  # right formula, no max subtracted
+    "global_max": 0.7,
+    "rounded": 0.7,
+    "hardcoded": 0.0,  # fits the page's numbers: nothing learned is shown
+}
+FORMULA_SHARE = 0.25  # any other named mistake: the formula is wrong
+
+
+@dataclass(frozen=True)
+class Rubric:
+    """Share of a step's points kept per named mistake; `formula` for mistakes not listed."""
+
+    shares: dict = field(default_factory=lambda: dict(DEFAULT_SHARES))
+    formula: float = FORMULA_SHARE
+
+    def share_of(self, code):
+        return self.shares.get(code, self.formula)
+
+
+DEFAULT = Rubric()
+
+
+def is_degenerate(case):
+    """A case too small to tell a formula apart: one word."""
+    words = getattr(case, "words", None)
+    return words is not None and len(words) <= 1
+
+
+def score(points, cases, named=ALWAYS_NAMED, degenerate=(), rubric=DEFAULT):
+    """(points earned, the rule applied) for one step's case results.
+
+    `named` holds the codes that name a mistake (others, like wrong_values or exception, only say
+    that something failed). `degenerate` holds the names of cases that earn no credit alone. A case with several calls
+    passes only when all of them do. Not rounded: totals are rounded once.
+    """
+    per_case = {}
+    for result in cases:
+        per_case[result.case] = per_case.get(result.case, True) and result.passed
+    if not per_case:
+        return 0.0, {"rule": "no_cases"}
+    if all(per_case.values()):
+        return float(points), {"rule": "passed"}
+    failing = {c.code for c in cases if not c.passed}
+    if failing and failing <= set(named):
+        code = min(failing, key=rubric.share_of)
+        share = rubric.share_of(code)
+        return points * share, {"rule": "mistake", "code": code, "percent": round(share * 100)}
+    counted = [name for name in per_case if name not in degenerate]
+    if not counted:
+        return 0.0, {"rule": "cases", "passed": 0, "total": 0}
+    passed = sum(per_case[name] for name in counted)
+    return points * passed / len(counted), {"rule": "cases", "passed": passed, "total": len(counted)}
