@@ -16,6 +16,7 @@ DEFAULT_SHARES = {
     "global_max": 0.7,
     "rounded": 0.7,
     "hardcoded": 0.0,  # fits the page's numbers: nothing learned is shown
+    "uses_globals": 0.0,  # the page's values whatever the arguments: the same
 }
 FORMULA_SHARE = 0.25  # any other named mistake: the formula is wrong
 

@@ -52,6 +52,15 @@ def _same_weight(p):
         candidate = list(projections)
         candidate[position] = projections[source]
         yield tuple(candidate)
+    for source in range(3):  # one W pasted into all three
+        yield (projections[source],) * 3
+
+
+@_quietly
+def _rounded(p):
+    """Values rounded as the page prints them (1 to 3 decimals) before being returned."""
+    for decimals in (1, 2, 3):
+        yield tuple(np.round(value, decimals) for value in p.expected)
 
 
 # scores ------------------------------------------------------------------------------------
@@ -248,34 +257,76 @@ def _argmin(p):
         yield (_table(p).idxmin(axis=1).to_dict(),)
 
 
+def _excludes_self(p):
+    """Each word's own column left out of its candidates (the diagonal masked)."""
+    weights, words = p.args
+    if len(words) > 1:
+        masked = np.array(weights, dtype=float)
+        np.fill_diagonal(masked, -np.inf)
+        yield (pd.DataFrame(masked, index=words, columns=words).idxmax(axis=1).to_dict(),)
+
+
+@_quietly
+def _no_keepdims(p):
+    """The row maximum or the row sum taken without keepdims: it broadcasts along the other axis."""
+    (x,) = p.args
+    if x.ndim == 2 and x.shape[0] == x.shape[1] and x.shape[0] > 1:
+        for flat_max, flat_sum in ((True, True), (True, False), (False, True)):
+            top = x.max(axis=-1) if flat_max else x.max(axis=-1, keepdims=True)
+            e = np.exp(x - top)
+            yield (e / (e.sum(axis=-1) if flat_sum else e.sum(axis=-1, keepdims=True)),)
+
+
+@_quietly
+def _uses_globals(p):
+    """self_attention computed from the notebook's page values, whatever its arguments: on every
+    case it returns what the page's case gives."""
+    page = _page_trace()
+    yield (page.output, page.weights)
+
+
+def _page_trace():
+    from . import cases, reference
+
+    global _PAGE_TRACE
+    if _PAGE_TRACE is None:
+        _PAGE_TRACE = reference.trace(cases.page_case())
+    return _PAGE_TRACE
+
+
+_PAGE_TRACE = None
+
+
 STEPS = (
     Step("make_qkv", 2, 2, ("X", "W_Q", "W_K", "W_V"),
          (Output("Q"), Output("K"), Output("V")),
-         (Mistake("qkv_order", _qkv_order), Mistake("same_weight", _same_weight)),
+         (Mistake("qkv_order", _qkv_order), Mistake("same_weight", _same_weight), Mistake("rounded", _rounded)),
          hint="make_qkv_shapes", make_probes=_qkv_probes),
     Step("scores", 1, 3, ("Q", "K"), (Output("scores", columns="words"),),
          (Mistake("elementwise", _elementwise), Mistake("scaled_early", _scaled_early),
-          Mistake("missing_transpose", _untransposed)),
+          Mistake("missing_transpose", _untransposed), Mistake("rounded", _rounded)),
          hint="scores_hand", make_probes=_scores_probes,
          error_mistakes=(ErrorMistake("missing_transpose", _untransposed_product),)),
     Step("softmax", 2, 4, ("x",), (Output("weights", columns="words", rows_sum_to_one=True),),
          (Mistake("unstable", _unstable), Mistake("wrong_axis", _wrong_axis),
           Mistake("global_sum", _global_sum), Mistake("no_exp", _no_exp),
-          Mistake("global_max", _global_max)),
+          Mistake("global_max", _global_max), Mistake("no_keepdims", _no_keepdims), Mistake("rounded", _rounded)),
          hint="softmax_rows", make_probes=_softmax_probes),
     Step("mix", 1, 5, ("weights", "V"), (Output("output"),),
-         (Mistake("transposed_weights", _transposed_weights), Mistake("skip_first_word", _skip_first_word)),
+         (Mistake("transposed_weights", _transposed_weights), Mistake("skip_first_word", _skip_first_word),
+          Mistake("rounded", _rounded)),
          hint="mix_row", make_probes=_mix_probes),
     Step("self_attention", 3, 4, ("X", "W_Q", "W_K", "W_V"),
          (Output("output"), Output("weights", columns="words", rows_sum_to_one=True)),
          (Mistake("missing_scale", _missing_scale), Mistake("scale_by_dk", _scale_by_dk),
           Mistake("scale_half_dk", _scale_half_dk), Mistake("hardcoded", _fixed_page_scale), Mistake("scale_wrong_dim", _scale_wrong_dim),
           Mistake("scale_after_softmax", _scale_after_softmax),
-          Mistake("return_order", _return_order)),
+          Mistake("return_order", _return_order), Mistake("uses_globals", _uses_globals),
+          Mistake("rounded", _rounded)),
          needs_helpers=True, hint="self_attention_scale", make_probes=_attention_probes),
     Step("most_attended", 1, 4, ("weights", "words"), (Output("most_attended", kind="mapping"),),
          (Mistake("wrong_axis", _most_wrong_axis), Mistake("indices_not_words", _indices_not_words),
-          Mistake("argmin", _argmin)),
+          Mistake("argmin", _argmin), Mistake("excludes_self", _excludes_self)),
          hint="most_attended_idxmax", make_probes=_most_probes),
 )
 
