@@ -1,4 +1,6 @@
 """Grading one submission: plan the calls, run them in the sandbox, judge the outcomes."""
+import difflib
+import re
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -139,7 +141,44 @@ def grade_bytes(name, data, zygote, plan, limits=Limits()):
                 results[step.name] = _judged(step, outcome, second, submission, notes, plan, limits,
                                              own=tuple(h for h in helpers if h in own),
                                              replaced=tuple(h for h in helpers if h not in own))
-    return SubmissionResult(name, [results[step.name] for step in lab.steps], notes)
+    module = missing_module(notes)
+    steps = [_blamed_on_module(results[step.name], module) if module else results[step.name] for step in lab.steps]
+    return SubmissionResult(name, steps, notes)
+
+
+MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
+
+
+def missing_module(notes):
+    """The module an import of the file could not find, if one."""
+    for note in notes:
+        if note.get("code") == "load_error" and note.get("type") in ("ModuleNotFoundError", "ImportError"):
+            found = MISSING_MODULE.search(str(note.get("message", "")))
+            if found:
+                return found.group(1)
+    return None
+
+
+def _blamed_on_module(result, module):
+    """A step that failed on a NameError after an import failed: the import is the likely cause."""
+    errors = [c.detail.get("error", {}).get("type") for c in result.cases if not c.passed and c.detail]
+    if result.status not in ("error", "missing") or ("NameError" not in errors and result.status != "missing"):
+        return result
+    return replace(result, mistakes=["missing_module"] + [m for m in result.mistakes if m not in ("missing_module", "exception")],
+                   detail={**result.detail, "module": module})
+
+
+DEFINED = re.compile(r"^[ \t]*def[ \t]+([A-Za-z_]\w*)[ \t]*\(", re.MULTILINE)
+
+
+def similar_definition(name, submission, function_names):
+    """A function the file defines under a name close to `name` ("sofmax"), when one is."""
+    defined = {found for cell in submission.cells for found in DEFINED.findall(cell["source"][:MAX_SCANNED])}
+    close = difflib.get_close_matches(name, sorted(defined - set(function_names)), n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
+MAX_SCANNED = 1024 * 1024  # of a cell's text, looking for definitions
 
 
 def _run(zygote, submission, calls, limits, plan, skip=()):
@@ -162,6 +201,10 @@ def _judged(step, loaded, outcome, submission, notes, plan, limits, own=None, re
     facts = (loaded.names.get(step.name, "absent"), stub, syntax_error_near(step.name, notes, submission))
     result = plan.verdict(step, facts, outcomes, variant=replaced or ())
     extra = {}
+    if result.status == "missing":
+        similar = similar_definition(step.name, submission, plan.lab.function_names)
+        if similar:
+            extra["similar"] = similar
     if result.status == "timeout":
         extra["seconds"] = limits.step_seconds
     if replaced is not None and result.status != "missing":

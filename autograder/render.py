@@ -172,6 +172,8 @@ def _missing_lines(say, result):
     lines = ["  " + say.stepwise("title", result.name, code)]
     if result.detail.get("defined_as", "absent") != "absent":
         lines.append("    " + say("text", "defined_as", name=result.name, kind=one_line(result.detail["defined_as"])))
+    if result.detail.get("similar"):
+        lines.append("    " + say("text", "did_you_mean", similar=one_line(result.detail["similar"]), name=result.name))
     lines.append("  " + say("text", "cause", text=_cause(say, result, code)))
     lines.append("  " + say("text", "hint", page_step=result.page_step, text=_hint(say, result)))
     return lines
@@ -223,7 +225,8 @@ def _case_name(say, case):
 
 
 def _cause(say, result, code):
-    params = {"name": result.name, "seconds": result.detail.get("seconds", 0)}
+    params = {"name": result.name, "seconds": result.detail.get("seconds", 0),
+              "module": result.detail.get("module", "")}
     return say.stepwise("cause", result.name, code, **params)
 
 

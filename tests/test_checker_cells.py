@@ -76,3 +76,23 @@ def test_a_failure_on_hidden_cases_names_their_shapes_never_their_values(zygote)
     hidden = {case.name: case for case in hidden_cases()}
     for value in hidden["hidden-2"].X.ravel()[:6]:
         assert f"{value:.1f}" not in korean.split("hidden-2")[1].split("\n")[0].replace("(4, 8)", "")
+
+
+def test_a_misspelled_function_name_gets_a_did_you_mean(zygote):
+    text = CORRECT.replace("def softmax(x):", "def sofmax(x):").replace("weights = softmax(", "weights = sofmax(")
+    result = grade_bytes("s.py", text.encode(), zygote, Plan.build(LAB), Limits(step_seconds=5))
+    softmax = next(s for s in as_dict(result, LAB, "ko")["steps"] if s["name"] == "softmax")
+    assert softmax["status"] == "missing"
+    assert "이름이 비슷한 함수가 있습니다: sofmax. 함수 이름을 softmax(으)로 고치십시오." in softmax["feedback"]
+
+
+def test_a_module_the_grader_lacks_is_named_as_the_cause_of_the_steps_it_breaks(zygote):
+    text = CORRECT.replace("import pandas as pd\n", "import pandas as pd\nfrom scipy.special import softmax as sp\n")
+    text = text.replace("    x = np.asarray(x, dtype=float)\n", "    return sp(x, axis=-1)\n")
+    result = grade_bytes("s.py", text.encode(), zygote, Plan.build(LAB), Limits(step_seconds=5))
+    report = as_dict(result, LAB, "ko")
+    softmax = next(s for s in report["steps"] if s["name"] == "softmax")
+    assert softmax["mistakes"] == ["missing_module"]
+    assert "짐작되는 원인: scipy 모듈을 불러오지 못해" in softmax["feedback"]
+    assert [n["type"] for n in report["notes"]] == ["ModuleNotFoundError"]
+    assert all(s["mistakes"] == [] for s in report["steps"] if s["name"] != "softmax")

@@ -27,7 +27,7 @@ LAB_NAMES = registry.lab_names()
 # Codes the judge, the grading core and the loader report for any lab.
 GENERAL_CODES = tuple(sorted(RAISED | UNEXPLAINED | {"missing", "syntax_error", "timeout", "wrong_type",
                                                         "transposed", "not_finite", "mutates_input",
-                                                        "hardcoded"} - {"not_run"}))
+                                                        "hardcoded", "rounded", "missing_module"} - {"not_run"}))
 
 
 def lab(name):

@@ -27,6 +27,7 @@ CONTRACT = {
     "scale_by_dk", "scale_wrong_dim", "scale_after_softmax", "transposed_weights",
     "indices_not_words", "argmin", "missing", "syntax_error", "missing_transpose",
     "return_order", "crashed", "timeout", "global_max", "skip_first_word", "scale_half_dk",
+    "rounded", "no_keepdims", "uses_globals", "excludes_self",
 }
 GRADER_PATHS = ("autograder/", "sandbox", "site-packages", "Traceback", str(CORPUS.parent.parent))
 

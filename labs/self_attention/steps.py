@@ -59,8 +59,8 @@ def _same_weight(p):
 @_quietly
 def _rounded(p):
     """Values rounded as the page prints them (1 to 3 decimals) before being returned."""
-    for decimals in (1, 2, 3):
-        yield tuple(np.round(value, decimals) for value in p.expected)
+    for decimals in itertools.product((1, 2, 3), repeat=len(p.expected)):
+        yield tuple(np.round(value, d) for value, d in zip(p.expected, decimals))
 
 
 # scores ------------------------------------------------------------------------------------
