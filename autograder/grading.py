@@ -1,5 +1,4 @@
 """Grading one submission: plan the calls, run them in the sandbox, judge the outcomes."""
-import difflib
 import re
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -8,7 +7,7 @@ from .helpers import HelperAnswers
 from .judge import SubmissionResult, broken, judge_step
 from .sandbox import codec
 from .sandbox.runner import Call, Limits, run
-from .submission import load_note, read_submission, syntax_error_near
+from .submission import load_note, read_submission, similar_definition, syntax_error_near
 
 
 @dataclass(frozen=True)
@@ -166,19 +165,6 @@ def _blamed_on_module(result, module):
         return result
     return replace(result, mistakes=["missing_module"] + [m for m in result.mistakes if m not in ("missing_module", "exception")],
                    detail={**result.detail, "module": module})
-
-
-DEFINED = re.compile(r"^[ \t]*def[ \t]+([A-Za-z_]\w*)[ \t]*\(", re.MULTILINE)
-
-
-def similar_definition(name, submission, function_names):
-    """A function the file defines under a name close to `name` ("sofmax"), when one is."""
-    defined = {found for cell in submission.cells for found in DEFINED.findall(cell["source"][:MAX_SCANNED])}
-    close = difflib.get_close_matches(name, sorted(defined - set(function_names)), n=1, cutoff=0.75)
-    return close[0] if close else None
-
-
-MAX_SCANNED = 1024 * 1024  # of a cell's text, looking for definitions
 
 
 def _run(zygote, submission, calls, limits, plan, skip=()):

@@ -1,5 +1,6 @@
 """Reading a submission file into code cells the sandbox can run (pure text work, no execution)."""
 import ast
+import difflib
 import io
 import json
 import os
@@ -390,3 +391,14 @@ def syntax_error_near(name, notes, submission):
     """Whether a cell defining `name` failed to parse (then the function is missing for that reason)."""
     return any(note["code"] == "syntax_error" and "cell" in note
                and f"def {name}" in submission.cells[note["cell"]]["source"] for note in notes)
+
+
+DEFINED = re.compile(r"^[ \t]*def[ \t]+([A-Za-z_]\w*)[ \t]*\(", re.MULTILINE)
+MAX_SCANNED = 1024 * 1024  # of a cell's text, looking for definitions
+
+
+def similar_definition(name, submission, function_names):
+    """A function the file defines under a name close to `name` ("sofmax"), when one is."""
+    defined = {found for cell in submission.cells for found in DEFINED.findall(cell["source"][:MAX_SCANNED])}
+    close = difflib.get_close_matches(name, sorted(defined - set(function_names)), n=1, cutoff=0.75)
+    return close[0] if close else None

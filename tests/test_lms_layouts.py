@@ -318,12 +318,12 @@ def test_files_of_another_class_in_out_are_reported_and_moved_aside(two_students
     assert done.returncode == 0, done.stderr
     assert "3 file(s)" in done.stderr and "feedback/99999.md" in done.stderr and "--move-stale" in done.stderr
     assert (out / "results" / "99999.json").exists()
-    # 2 + 1 + 2 * 2/8 + 3/8 + 3 * 4/8 + 1: the same total everywhere it is shown (the exact
-    # sum rounded once is tested on its own below, with thirds).
+    # The rubric's shares, summed exactly: the same total everywhere it is shown (the exact sum
+    # rounded once is tested on its own below, with thirds).
     stub = chosen_rows(read_grades(out))["10232"]
-    assert (stub["total"], stub["softmax"], stub["mix"]) == ("6.38", "0.5", "0.38")
-    assert json.loads((out / "results" / "10232.json").read_text("utf-8"))["score"] == 6.38
-    assert "합계 6.38 / 10점" in (out / "feedback" / "10232.md").read_text("utf-8")
+    assert (stub["total"], stub["softmax"], stub["mix"]) == ("5.5", "0.5", "0.25")
+    assert json.loads((out / "results" / "10232.json").read_text("utf-8"))["score"] == 5.5
+    assert "합계 5.5 / 10점" in (out / "feedback" / "10232.md").read_text("utf-8")
     moved = grade(two_students, out, "--move-stale")
     assert moved.returncode == 0
     assert sorted(p.name for p in (out / "results").iterdir()) == ["10231.json", "10232.json"]

@@ -19,7 +19,7 @@ import threading
 from ..judge import SubmissionResult, broken
 from ..render import as_dict, as_text
 from ..sandbox.worker import describe_exception, load
-from ..submission import load_note, read_submission, syntax_error_near
+from ..submission import load_note, read_submission, similar_definition, syntax_error_near
 from . import public
 from .check import Outcome, call_probe, judge_public
 
@@ -122,6 +122,10 @@ def check_file(path, step_seconds=10.0, only=None):
                                   passing=None if only else passing)
             if result.status == "timeout":
                 result = dataclasses.replace(result, detail={**result.detail, "seconds": step_seconds})
+            if result.status == "missing":  # as the engine says it (grading._judged)
+                similar = similar_definition(name, submission, lab.function_names)
+                if similar:
+                    result = dataclasses.replace(result, detail={**result.detail, "similar": similar})
             results[name] = result
     return SubmissionResult(path, [results[name] for name in names], notes)
 

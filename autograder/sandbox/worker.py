@@ -289,7 +289,7 @@ def _proxy(channel, call_id, name, own=_ABSENT):
     """A stand-in for step function `name` whose value the grader computes, one call at a time.
 
     The student's composed function calls it as it calls their own `name`: keyword arguments
-    their own function gives as defaults anyway (`softmax(x, dim=-1)` where their softmax says
+    their own function gives as defaults anyway (`f(x, dim=-1)` where their own `f` says
     `dim=-1`) change nothing and are dropped; any other is refused with a message that says why.
     """
     encode, decode = codec.encode, codec.decode
