@@ -133,6 +133,8 @@ def grade_bytes(name, data, zygote, plan, limits=Limits()):
     own = {name for name, result in results.items() if result.status == "passed"}
     later = [replace(c, helpers=tuple(h for h in c.helpers if h not in own)) for c in calls if c.step in composed]
     if later:
+        if zygote.doomed():  # the file stopped or ended the sandbox itself: a fresh one for the rest
+            zygote.restart()
         second = _run(zygote, submission, later, limits, plan, skip=outcome.skip)
         for step in lab.steps:
             if step.name in composed:
