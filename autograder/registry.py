@@ -1,6 +1,5 @@
 """Finding labs by name: every installed lab names its `Lab` in the "autograder.labs" entry points."""
 import json
-import re
 from functools import lru_cache
 from importlib import metadata
 
@@ -92,15 +91,14 @@ def _declared(data, labs):
     return name if isinstance(name, str) and name in labs else None
 
 
-DEFINITION = re.compile(r"^[ \t]*def[ \t]+([A-Za-z_]\w*)[ \t]*\(", re.MULTILINE)
-
-
 def _by_functions(data, labs):
     """Names are read with a pattern, not a parser: a file with a syntax error still votes."""
     sources = _source_text(data)
     if sources is None:
         return None
-    defined = {name for source in sources for name in DEFINITION.findall(source)}
+    from .submission import DEFINED
+
+    defined = {name for source in sources for name in DEFINED.findall(source)}
     scores = sorted(((len(defined & set(lab.function_names)), name) for name, lab in labs.items()), reverse=True)
     if not scores or scores[0][0] == 0 or (len(scores) > 1 and scores[0][0] == scores[1][0]):
         return None
