@@ -26,6 +26,7 @@ class Mistake:
 
     code: str
     candidates: object  # Callable[[Probe], Iterable[tuple]]
+    size: int = 1  # how many changes to the computation it takes (see autograder.error_model)
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,18 @@ class ErrorMistake:
 
     code: str
     messages: object  # Callable[[Probe], Iterable[tuple[str, str]]]
+
+
+@dataclass(frozen=True)
+class Link:
+    """A composed step's mistake that is the other half of a helper step's, named as one:
+    `code` in the composed step, while step `helper` made `helper_code`, becomes `becomes`
+    (the division moved from self_attention into scores: each alone looks like another mistake)."""
+
+    helper: str
+    helper_code: str
+    code: str
+    becomes: str
 
 
 @dataclass(frozen=True)
@@ -56,11 +69,13 @@ class Step:
     # Callable[[Step, Case, Trace], list[Probe]]; only the engine, which has the reference, sets it.
     make_probes: object = field(default=None, repr=False, compare=False)
     rubric: object = None  # autograder.rubric.Rubric; None: the default shares
+    links: tuple = ()  # Link: for a composed step, mistakes told together with a helper step's
 
     def named_codes(self):
         """Codes that name a mistake of this step (the rubric gives each its share)."""
         return ({m.code for m in self.mistakes} | {m.code for m in self.error_mistakes}
-                | {"mutates_input", "hardcoded"})
+                | {link.becomes for link in self.links}
+                | {"mutates_input", "hardcoded", "nondeterministic", "ignores_arguments"})
 
     def probes(self, case, trace):
         return self.make_probes(self, case, trace)

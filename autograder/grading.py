@@ -4,7 +4,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from .helpers import HelperAnswers
-from .judge import SubmissionResult, broken, judge_step
+from .judge import SubmissionResult, broken, judge_step, linked
 from .sandbox import codec
 from .sandbox.runner import Call, Limits, run
 from .submission import load_note, read_submission, similar_definition, syntax_error_near
@@ -139,9 +139,10 @@ def grade_bytes(name, data, zygote, plan, limits=Limits()):
         for step in lab.steps:
             if step.name in composed:
                 helpers = reference_helpers(lab, step)
-                results[step.name] = _judged(step, outcome, second, submission, notes, plan, limits,
-                                             own=tuple(h for h in helpers if h in own),
-                                             replaced=tuple(h for h in helpers if h not in own))
+                result = _judged(step, outcome, second, submission, notes, plan, limits,
+                                 own=tuple(h for h in helpers if h in own),
+                                 replaced=tuple(h for h in helpers if h not in own))
+                results[step.name] = linked(step, result, results)
     module = missing_module(notes)
     steps = [_blamed_on_module(results[step.name], module) if module else results[step.name] for step in lab.steps]
     return SubmissionResult(name, steps, notes)

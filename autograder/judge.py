@@ -4,6 +4,7 @@ Layers, as in PrairieLearn's checks: type → shape → finite → values. A fai
 compared with what each known mistake of the step would have returned; a mistake is named only
 when the value matches its prediction and the prediction differs from the right answer.
 """
+import itertools
 import re
 from dataclasses import dataclass, field, replace
 
@@ -76,13 +77,31 @@ def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False, p
         return StepResult(step.name, 0.0, step.points, "missing", mistakes, cases, step.page_step,
                           {"defined_as": defined})
     cases = [judge_call(p, o, is_stub) for p, o in zip(probes, outcomes)]
-    cases = _choose_explanations(step, probes, cases)
-    cases = _mark_hardcoded(probes, cases, page)
+    cases = _choose_explanations(step, probes, cases, outcomes)
+    cases = _mark_hardcoded(probes, cases, page)  # right on the page only: fitted to it, first
+    cases, ignored = _mark_observed(step, probes, cases, outcomes)
     degenerate = {p.case.name for p in probes if rubric.is_degenerate(p.case)}
     points, rule = rubric.score(step.points, cases, step.named_codes(), degenerate,
                                 step.rubric or rubric.DEFAULT)
+    detail = {"rubric": rule, **({"ignored": ignored} if ignored else {})}
     return StepResult(step.name, points, step.points, _status(step, cases),
-                      _mistakes(cases), cases, step.page_step, {"rubric": rule})
+                      _mistakes(cases), cases, step.page_step, detail)
+
+
+def linked(step, result, others):
+    """`result` of a composed step, its mistake renamed when it is the other half of a helper's
+    (see declaration.Link); `others` maps step names to their results."""
+    failing = [c for c in result.cases if not c.passed]
+    for link in step.links:
+        helper = others.get(link.helper)
+        if helper is None or link.helper_code not in helper.mistakes:
+            continue
+        if failing and all(c.code == link.code for c in failing):
+            cases = [replace(c, code=link.becomes) if not c.passed else c for c in result.cases]
+            points, rule = rubric.score(step.points, cases, step.named_codes(), (), step.rubric or rubric.DEFAULT)
+            return replace(result, cases=cases, mistakes=_mistakes(cases), score=points,
+                           detail={**result.detail, "rubric": rule})
+    return result
 
 
 def step_score(points, cases):
@@ -122,34 +141,147 @@ def _status(step, cases):
     return "failed"
 
 
-def _choose_explanations(step, probes, cases):
+def _choose_explanations(step, probes, cases, outcomes=None):
     """Name each failed call's mistake from the predictions its value matched.
 
     A mistake is unlikely when a call that passed would have failed under it (the student got
     that case right, so they did not make it). Among the likely ones, the mistake explaining most
-    failed calls wins, then the order of the step's declaration; with none left, the generic
-    code stays.
+    failed calls wins, then the smaller one (a single change before a pair), then the order of
+    the step's declaration; with none left, the generic code stays.
     """
     if not any(c.matched for c in cases):
         return cases
-    order = [m.code for m in step.mistakes]
+    if outcomes is not None:
+        cases = _matched_everywhere(step, probes, cases, outcomes)
+    order = list(dict.fromkeys(m.code for m in step.mistakes))
+    size = {}
+    for mistake in step.mistakes:
+        size.setdefault(mistake.code, mistake.size)
     support = {code: sum(code in c.matched for c in cases) for code in order}
     passing = [p for p, c in zip(probes, cases) if c.passed]
-    unlikely = {m.code for m in step.mistakes if any(_would_fail(p, m) for p in passing)}
+    candidates = {code for c in cases for code in c.matched}
+    # A code is unlikely when every way of making it fails a call that passed.
+    unlikely = {code for code in candidates
+                if all(any(_would_fail(p, m) for p in passing) for m in step.mistakes if m.code == code)}
     chosen = []
     for result in cases:
         if result.matched:
             likely = [code for code in result.matched if code not in unlikely]
-            code = min(likely, key=lambda code: (-support[code], order.index(code))) if likely else result.fallback
+            code = min(likely, key=lambda code: (-support[code], size[code], order.index(code))) \
+                if likely else result.fallback
             result = replace(result, code=code)
         chosen.append(result)
     return chosen
 
 
+def _matched_everywhere(step, probes, cases, outcomes):
+    """Each failed call's matches, completed so that codes compare on every failed call.
+
+    Pairs are searched on a call only when no single change explains it. So a code found on one
+    call is also tried on the others (√d_k = 1 hides a missing division on one case); and when
+    no code explains every failed call (rounding everywhere, overflow on one case), the pairs
+    are tried on all of them: one explanation true everywhere beats two true in parts.
+    """
+    failed = [(i, probe, _values_of(probe, outcome.value))
+              for i, (probe, result, outcome) in enumerate(zip(probes, cases, outcomes))
+              if not result.passed and outcome is not None and outcome.kind == "returned"]
+    matched = {i: list(cases[i].matched) for i, _, _ in failed}
+    found = list(dict.fromkeys(code for c in cases for code in c.matched))
+
+    def explains_all(code, mistakes):
+        return all(code in matched[i] or any(_predicts(probe, m, values) for m in mistakes)
+                   for i, probe, values in failed)
+
+    by_code = {}
+    for mistake in step.mistakes:
+        by_code.setdefault(mistake.code, []).append(mistake)
+    for code in found:
+        for i, probe, values in failed:
+            if code not in matched[i] and any(_predicts(probe, m, values) for m in by_code[code]):
+                matched[i].append(code)
+    if not any(all(code in matched[i] for i, _, _ in failed) for code in found):
+        for code, mistakes in by_code.items():
+            if code not in found and mistakes[0].size > 1 and explains_all(code, mistakes):
+                for i, _, _ in failed:
+                    matched[i].append(code)
+                break
+    return [replace(c, matched=matched[i]) if i in matched and matched[i] != c.matched else c
+            for i, c in enumerate(cases)]
+
+
+def _predicts(probe, mistake, values):
+    outputs, got = probe.step.outputs, _prepared(probe.step.outputs, values)
+    return any(_matches_prepared(outputs, got, candidate) for candidate in predictions(probe, mistake)[0])
+
+
+MAX_PREDICTIONS = 20_000  # (probe, mistake) pairs remembered; a plan holds a few thousand
+_predictions = {}
+
+
+def predictions(probe, mistake):
+    """(the mistake's predictions on the probe that differ from the right answer, whether one
+    equals it). They depend on the probe alone, never on the student: computed once per plan."""
+    key = (id(probe), id(mistake))
+    hit = _predictions.get(key)
+    if hit is not None and hit[0] is probe and hit[1] is mistake:
+        return hit[2], hit[3]
+    outputs, expected = probe.step.outputs, _prepared(probe.step.outputs, list(probe.expected))
+    differ, equal = [], False
+    for candidate in mistake.candidates(probe):
+        if candidate is None:
+            continue
+        candidate = _prepared_candidate(outputs, candidate)
+        if _matches_prepared(outputs, expected, candidate):
+            equal = True
+        else:
+            differ.append(candidate)
+    if len(_predictions) >= MAX_PREDICTIONS:
+        _predictions.clear()
+    _predictions[key] = (probe, mistake, differ, equal)  # the objects are held, so ids stay theirs
+    return differ, equal
+
+
+def _values_of(probe, value):
+    return list(value) if len(probe.step.outputs) > 1 else [value]
+
+
 def _would_fail(probe, mistake):
-    candidates = [c for c in mistake.candidates(probe) if c is not None]
-    return bool(candidates) and not any(_matches(probe.step.outputs, list(probe.expected), c)
-                                        for c in candidates)
+    differ, equal = predictions(probe, mistake)
+    return bool(differ) and not equal
+
+
+def _mark_observed(step, probes, cases, outcomes):
+    """What two calls show together, where no mistake explains the values: the same arguments
+    gave different values (random numbers), or other arguments gave the very same values while
+    the right answers differ (the function does not use them). Returns (cases, arguments ignored).
+    """
+    returned = [(i, p, o.value) for i, (p, c, o) in enumerate(zip(probes, cases, outcomes))
+                if o is not None and o.kind == "returned" and not c.passed]
+    found, ignored = {}, []
+    for (i, first, got_first), (j, second, got_second) in itertools.combinations(returned, 2):
+        if first.label != second.label or not {cases[i].code, cases[j].code} <= UNEXPLAINED:
+            continue
+        differ = [name for name, a, b in zip(step.params, first.args, second.args) if not _same_argument(a, b)]
+        same_values = _matches(step.outputs, _values_of(first, got_first), _values_of(second, got_second))
+        if not differ and not same_values:
+            found[i] = found[j] = "nondeterministic"
+        elif differ and same_values and not _matches(step.outputs, list(first.expected), second.expected):
+            found.setdefault(i, "ignores_arguments")
+            found.setdefault(j, "ignores_arguments")
+            ignored = ignored or differ
+    if not found:
+        return cases, []
+    # The evidence is about the function, not one case: it explains every unexplained failure.
+    code = "nondeterministic" if "nondeterministic" in found.values() else "ignores_arguments"
+    return [replace(c, code=code) if not c.passed and c.code in UNEXPLAINED else c for c in cases], \
+        ignored if code == "ignores_arguments" else []
+
+
+def _same_argument(a, b):
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape \
+            and bool(np.array_equal(a, b, equal_nan=True))
+    return a == b
 
 
 def _mark_hardcoded(probes, cases, page):
@@ -227,15 +359,14 @@ def check_value(probe, value):
 def _named(probe, values):
     """Codes of the step's mistakes whose prediction equals `values` and differs from the answer."""
     outputs = probe.step.outputs
-    expected = list(probe.expected)
+    got = _prepared(outputs, values)
     matched = []
-    for mistake in probe.step.mistakes:
-        for candidate in mistake.candidates(probe):
-            if candidate is None or _matches(outputs, expected, candidate):
-                continue  # a prediction equal to the right answer explains nothing
-            if _matches(outputs, values, candidate):
-                matched.append(mistake.code)
-                break
+    for mistake in sorted(probe.step.mistakes, key=lambda m: m.size):
+        if mistake.size > 1 and matched:
+            break  # the smallest explanation wins: pairs are searched only when no single change fits
+        if mistake.code not in matched and any(_matches_prepared(outputs, got, candidate)
+                                               for candidate in predictions(probe, mistake)[0]):
+            matched.append(mistake.code)
     return matched
 
 
@@ -443,17 +574,44 @@ def _mapping_preview(mapping):
 
 
 def _matches(outputs, values, candidate):
-    if len(candidate) != len(values):
-        return False
-    for output, got, want in zip(outputs, values, candidate):
+    return _matches_prepared(outputs, _prepared(outputs, values), _prepared_candidate(outputs, candidate))
+
+
+def _prepared(outputs, values):
+    """Values as the comparison reads them (float arrays, plain mappings), converted once."""
+    return [_as_mapping(v) if o.kind == "mapping" else as_array(v) for o, v in zip(outputs, values)] \
+        if len(values) == len(outputs) else None
+
+
+def _prepared_candidate(outputs, candidate):
+    """A prediction as the comparison reads it: per array, (values, atol, first value)."""
+    prepared = []
+    for output, want in zip(outputs, candidate):
         if output.kind == "mapping":
-            mapping = _as_mapping(got)
-            if mapping is None or mapping != _as_mapping(want):
+            prepared.append(_as_mapping(want))
+        else:
+            want = np.asarray(want, dtype=float)
+            prepared.append((want, _atol(want), float(want.flat[0]) if want.size else None))
+    return prepared if len(prepared) == len(candidate) else None
+
+
+def _matches_prepared(outputs, got, candidate):
+    if got is None or candidate is None or len(candidate) != len(got):
+        return False
+    for output, value, want in zip(outputs, got, candidate):
+        if value is None:
+            return False
+        if output.kind == "mapping":
+            if value != want:
                 return False
             continue
-        array = as_array(got)
-        want = np.asarray(want, dtype=float)
-        if array is None or array.shape != want.shape or not _close(array, want):
+        want, atol, first = want
+        if value.shape != want.shape:
+            return False
+        # allclose's own test on the first cell, in plain floats: most wrong predictions stop here.
+        if first is not None and abs(float(value.flat[0]) - first) > atol + RTOL * abs(first):
+            return False
+        if not _close(value, want):
             return False
     return True
 

@@ -5,6 +5,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from .error_model import JOIN, parts
+
 LANGUAGES = ("ko", "en")
 
 
@@ -97,9 +99,15 @@ class Messages:
         return self.table[section][key].format(**safe)
 
     def stepwise(self, section, step, code, **params):
-        """A step's own wording of a code when it has one, else the general one."""
+        """A step's own wording of a code when it has one, else the general one; a combined
+        code ("a+b", see autograder.error_model) is told as its two mistakes."""
         key = f"{step}.{code}" if f"{step}.{code}" in self.table[section] else code
-        return self(section, key, **params) if key in self.table[section] else code
+        if key in self.table[section]:
+            return self(section, key, **params)
+        if section in ("title", "cause") and code.count(JOIN) == 1:
+            first, second = (self.stepwise(section, step, part, **params) for part in parts(code))
+            return self("text", f"combined_{section}", first=first, second=second)
+        return code
 
 
 _merged_tables = {}
@@ -226,7 +234,8 @@ def _case_name(say, case):
 
 def _cause(say, result, code):
     params = {"name": result.name, "seconds": result.detail.get("seconds", 0),
-              "module": result.detail.get("module", "")}
+              "module": result.detail.get("module", ""),
+              "arguments": ", ".join(result.detail.get("ignored", []))}
     return say.stepwise("cause", result.name, code, **params)
 
 
@@ -234,7 +243,8 @@ def _hint(say, result):
     """One hint: the first mistake's own hint (for this step, else for any step), else the step's."""
     step = say.lab.steps_by_name[result.name]
     hints = say.table["hint"]
-    keys = [key for code in result.mistakes for key in (f"{result.name}.{code}", code) if key in hints]
+    codes = [part for code in result.mistakes for part in (code, *parts(code))]
+    keys = [key for code in codes for key in (f"{result.name}.{code}", code) if key in hints]
     key = keys[0] if keys else step.hint
     return say("hint", key if key in hints else "generic", **say.lab.hint_facts())
 

@@ -8,7 +8,7 @@ wrong formula is right on it (one word: `mix` returning V) earns no credit on it
 from dataclasses import dataclass, field
 
 # Mistakes every step can make, beside the ones it declares.
-ALWAYS_NAMED = {"mutates_input", "hardcoded"}
+ALWAYS_NAMED = {"mutates_input", "hardcoded", "nondeterministic", "ignores_arguments"}
 
 DEFAULT_SHARES = {
     "mutates_input": 0.8,  # every value right; the caller's array changed
@@ -17,6 +17,8 @@ DEFAULT_SHARES = {
     "rounded": 0.7,
     "hardcoded": 0.0,  # fits the page's numbers: nothing learned is shown
     "uses_globals": 0.0,  # the page's values whatever the arguments: the same
+    "ignores_arguments": 0.0,  # the same values for other arguments: nothing computed from them
+    "nondeterministic": 0.0,  # other values on every call (random numbers): nothing to grade
 }
 FORMULA_SHARE = 0.25  # any other named mistake: the formula is wrong
 
@@ -29,7 +31,11 @@ class Rubric:
     formula: float = FORMULA_SHARE
 
     def share_of(self, code):
-        return self.shares.get(code, self.formula)
+        """A combined mistake ("a+b", see autograder.error_model) keeps the product of its parts' shares."""
+        share = 1.0
+        for part in code.split("+"):
+            share *= self.shares.get(part, self.formula)
+        return share
 
 
 DEFAULT = Rubric()

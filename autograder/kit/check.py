@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..judge import judge_step, _close
+from ..judge import _close, judge_step, linked
 from ..pictures import step_maps
 from ..render import step_feedback
 from ..sandbox import codec
@@ -66,13 +66,13 @@ def in_kernel():
     return shell is not None and getattr(shell, "kernel", None) is not None
 
 
-def judge_public(name, env, is_stub=None, syntax_suspect=False, call=None, passing=None):
+def judge_public(name, env, is_stub=None, syntax_suspect=False, call=None, others=None):
     """StepResult of step `name` on the public cases, calling the function found in `env`.
 
     `is_stub` (default: read from the function's source) and `syntax_suspect` are the facts the
     engine reads from the file; `call(function, probe)` may replace the plain in-process call.
-    For a composed step, `passing` names the other steps already known to pass (else they are
-    checked here first, with `call`): those run as the student wrote them.
+    For a composed step, `others` holds the other steps' results when already known (else they
+    are checked here first, with `call`): those that passed run as the student wrote them.
     """
     lab, probes_of = public.load()
     step = lab.steps_by_name[name]
@@ -81,28 +81,30 @@ def judge_public(name, env, is_stub=None, syntax_suspect=False, call=None, passi
     if defined != "function":
         return judge_step(step, probes, [None] * len(probes), defined, False, syntax_suspect, lab.page_case)
     function = env[name]
-    if step.needs_helpers and passing is None:
-        passing = _passing_others(lab, name, env, call)
+    if step.needs_helpers and others is None:
+        others = _others_judged(lab, name, env, call)
+    passing = {other for other, result in (others or {}).items() if result.status == "passed"}
     context = _reference_outputs(function, name, passing) if step.needs_helpers else contextlib.nullcontext()
     with context:
         outcomes = [(call or call_probe)(function, probe) for probe in probes]
     stub = _is_stub(function, lab.function_names) if is_stub is None else is_stub
     result = judge_step(step, probes, outcomes, defined, stub, syntax_suspect, lab.page_case)
     if step.needs_helpers:  # as the engine says it: which other functions ran as written
-        others = [other for other in lab.function_names if other != name]
+        helpers = [other for other in lab.function_names if other != name]
         result = dataclasses.replace(result, detail={**result.detail,
-                                                     "own_helpers": [o for o in others if o in passing],
-                                                     "reference_helpers": [o for o in others if o not in passing]})
+                                                     "own_helpers": [o for o in helpers if o in passing],
+                                                     "reference_helpers": [o for o in helpers if o not in passing]})
+        result = linked(step, result, others)
     return result
 
 
-def _passing_others(lab, name, env, call):
-    """The other (plain) steps whose own functions pass their public checks, found quietly: their
-    checks are the student's to run, and their warnings are not this step's output."""
+def _others_judged(lab, name, env, call):
+    """The other (plain) steps' results, found quietly: their checks are the student's to run,
+    and their warnings are not this step's output."""
     with warnings.catch_warnings(), np.errstate(all="ignore"), contextlib.redirect_stdout(io.StringIO()):
         warnings.simplefilter("ignore")
-        return {other.name for other in lab.steps if other.name != name and not other.needs_helpers
-                and judge_public(other.name, env, call=call).status == "passed"}
+        return {other.name: judge_public(other.name, env, call=call)
+                for other in lab.steps if other.name != name and not other.needs_helpers}
 
 
 def call_probe(function, probe):

@@ -116,10 +116,9 @@ def check_file(path, step_seconds=10.0, only=None):
         results = {}
         # Composed steps last: they run the student's own functions where those passed.
         for name in sorted(names, key=lambda n: lab.steps_by_name[n].needs_helpers):
-            passing = {done for done, result in results.items() if result.status == "passed"}
             result = judge_public(name, namespace, is_stub=name in submission.stubs(lab.function_names),
                                   syntax_suspect=syntax_error_near(name, notes, submission), call=call,
-                                  passing=None if only else passing)
+                                  others=None if only else dict(results))
             if result.status == "timeout":
                 result = dataclasses.replace(result, detail={**result.detail, "seconds": step_seconds})
             if result.status == "missing":  # as the engine says it (grading._judged)

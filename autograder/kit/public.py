@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
-from ..declaration import ErrorMistake, Mistake, Output, Step
+from ..declaration import ErrorMistake, Link, Mistake, Output, Step
 from ..lab import Case, Lab
+from ..rubric import Rubric
 from ..sandbox import codec
 
 DATA_FILE = "public_data.json"
@@ -23,7 +24,7 @@ class Probe:
     args: tuple
     expected: tuple
     label: str = ""
-    candidates: dict = field(default_factory=dict)  # mistake code -> [tuple of outputs]
+    candidates: list = field(default_factory=list)  # per mistake of the step, in order: [tuple of outputs]
     error_messages: dict = field(default_factory=dict)  # error mistake code -> [(type, pattern)]
 
 
@@ -31,8 +32,17 @@ class NoPublicData(RuntimeError):
     """The kit runs from the engine's own tree, where no lab's public data was written."""
 
 
-def _stored(code):
-    return lambda probe: probe.candidates.get(code, [])
+def _predictions(record):
+    """Per mistake, its predictions: values stored once per probe, referred to by index
+    (None: the right answer itself)."""
+    values = [codec.decode(v) for v in record["values"]]
+    expected = tuple(codec.decode(e) for e in record["expected"])
+    return [[expected if indexes is None else tuple(values[i] for i in indexes) for indexes in predictions]
+            for predictions in record["candidates"]]
+
+
+def _stored(index):
+    return lambda probe: probe.candidates[index] if index < len(probe.candidates) else []
 
 
 def _stored_messages(code):
@@ -56,17 +66,19 @@ def load(text=None):
     for record in data["steps"]:
         step = Step(record["name"], record["points"], record["page_step"], tuple(record["params"]),
                     tuple(Output(**o) for o in record["outputs"]),
-                    tuple(Mistake(code, _stored(code)) for code in record["mistakes"]),
+                    tuple(Mistake(m["code"], _stored(index), m["size"])
+                          for index, m in enumerate(record["mistakes"])),
                     record["needs_helpers"], record["hint"],
                     error_mistakes=tuple(ErrorMistake(code, _stored_messages(code))
-                                         for code in record["error_mistakes"]))
+                                         for code in record["error_mistakes"]),
+                    rubric=Rubric(**record["rubric"]) if record.get("rubric") else None,
+                    links=tuple(Link(**link) for link in record.get("links", ())))
         steps.append(step)
         probes[step.name] = [
             Probe(step, cases[p["case"]],
                   tuple(codec.decode(a) for a in p["args"]),
                   tuple(codec.decode(e) for e in p["expected"]), p["label"],
-                  {code: [tuple(codec.decode(v) for v in candidate) for candidate in candidates]
-                   for code, candidates in p["candidates"].items()},
+                  _predictions(p),
                   {code: [tuple(pair) for pair in pairs] for code, pairs in p["error_messages"].items()})
             for p in data["probes"][step.name]]
     facts = dict(data["hint_facts"])

@@ -1,5 +1,8 @@
 """Build-time: a lab's public probes, expected values, known-mistake values and text, as JSON data."""
 import dataclasses
+import json
+
+import numpy as np
 
 from ..grading import Plan
 from ..render import LANGUAGES
@@ -22,9 +25,11 @@ def public_data(lab, cases=None):
         "steps": [{"name": step.name, "points": step.points, "page_step": step.page_step,
                    "params": list(step.params),
                    "outputs": [dataclasses.asdict(output) for output in step.outputs],
-                   "mistakes": [mistake.code for mistake in step.mistakes],
+                   "mistakes": [{"code": mistake.code, "size": mistake.size} for mistake in step.mistakes],
                    "error_mistakes": [mistake.code for mistake in step.error_mistakes],
-                   "needs_helpers": step.needs_helpers, "hint": step.hint}
+                   "needs_helpers": step.needs_helpers, "hint": step.hint,
+                   "links": [dataclasses.asdict(link) for link in step.links],
+                   "rubric": None if step.rubric is None else dataclasses.asdict(step.rubric)}
                   for step in lab.steps],
         "probes": {step.name: [_probe_record(step, probe) for probe in plan.probes[step.name]]
                    for step in lab.steps},
@@ -32,14 +37,52 @@ def public_data(lab, cases=None):
 
 
 def _probe_record(step, probe):
+    arrays, index_of = [], {}
+
+    def stored(value):
+        encoded = codec.encode(_compact(value))
+        key = json.dumps(encoded, sort_keys=True)
+        if key not in index_of:
+            index_of[key] = len(arrays)
+            arrays.append(encoded)
+        return index_of[key]
+
+    def prediction(candidate):
+        """Indexes into the probe's table of distinct values; None stands for the right answer."""
+        return None if _equal(candidate, probe.expected) else [stored(v) for v in candidate]
+
     return {
         "case": probe.case.name,
         "label": probe.label,
         "args": [codec.encode(arg) for arg in probe.args],
         "expected": [codec.encode(value) for value in probe.expected],
-        "candidates": {mistake.code: [[codec.encode(v) for v in candidate]
-                                      for candidate in mistake.candidates(probe)]
-                       for mistake in step.mistakes},
+        # One list per mistake, in the step's order (several mistakes may share a code).
+        "candidates": [[prediction(candidate) for candidate in mistake.candidates(probe)]
+                       for mistake in step.mistakes],
+        "values": arrays,
         "error_messages": {mistake.code: [list(pair) for pair in mistake.messages(probe)]
                            for mistake in step.error_mistakes},
     }
+
+
+FLOAT32_MAX = 1e38
+
+
+def _compact(value):
+    """Predictions are compared within the judge's tolerance (1e-4): float32 keeps them, at half the size."""
+    if isinstance(value, np.ndarray) and value.dtype.kind == "f" and value.size and \
+            np.nanmax(np.abs(np.where(np.isinf(value), 0, value)), initial=0) < FLOAT32_MAX:
+        return value.astype(np.float32)
+    return value
+
+
+def _equal(candidate, expected):
+    return len(candidate) == len(expected) and all(
+        _same(a, b) for a, b in zip(candidate, expected))
+
+
+def _same(a, b):
+    if isinstance(b, np.ndarray):
+        a = np.asarray(a)
+        return a.shape == b.shape and a.dtype.kind in "biuf" and bool(np.array_equal(a, b, equal_nan=True))
+    return a == b
