@@ -4,6 +4,8 @@ import string
 
 import pytest
 
+from autograder.error_model import parts
+
 from autograder.render import LANGUAGES, catalog as merged_catalog
 from labs.self_attention import LAB
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME
@@ -59,7 +61,7 @@ def has_code(table, section, step, code):
 def test_every_code_has_a_title_and_a_cause(lang):
     table = catalog(lang)
     for step in STEPS:
-        for code in GENERAL_CODES + tuple(m.code for m in step.mistakes):
+        for code in GENERAL_CODES + tuple(part for m in step.mistakes for part in parts(m.code)):
             for section in ("title", "cause"):
                 assert has_code(table, section, step.name, code), (section, step.name, code)
     for problem in LOAD_PROBLEMS:

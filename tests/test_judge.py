@@ -67,10 +67,43 @@ def simulated_students():
     params = []
     for step in STEPS:
         for mistake in step.mistakes:
+            if mistake.size > 1:
+                continue  # pairs: see test_a_pair_of_mistakes_gets_an_explanation_true_on_every_case
             ways = max(len(distinct(p, mistake)) for p in plan.probes[step.name])
             params += [pytest.param(step.name, mistake.code, variant,
                                     id=f"{step.name}-{mistake.code}-{variant}") for variant in range(ways)]
     return params
+
+
+def simulated_pairs():
+    return [pytest.param(step.name, index, id=f"{step.name}-{mistake.code}")
+            for step in STEPS for index, mistake in enumerate(step.mistakes) if mistake.size > 1]
+
+
+@pytest.mark.parametrize("step_name, index", simulated_pairs())
+def test_a_pair_of_mistakes_gets_an_explanation_true_on_every_case(plan, step_name, index):
+    """Two changes at once (the error model's pairs): the code named is the smallest one whose
+    predictions reproduce the student's values on every failed case, not one true on some."""
+    step = STEPS_BY_NAME[step_name]
+    mistake = step.mistakes[index]
+    predictions = {id(p): distinct(p, mistake) for p in plan.probes[step_name]}
+    if not any(predictions.values()):
+        pytest.skip("the pair changes nothing on these cases")
+
+    def outcome(probe):
+        options = predictions[id(probe)]
+        return returned(probe, options[0] if options else answer(probe))
+    result = verdict(plan, step_name, outcome)
+    assert result.status != "passed"
+    named = result.mistakes[0]
+    assert named in {m.code for m in step.mistakes}, result.mistakes
+    chosen = [m for m in step.mistakes if m.code == named]
+    assert min(m.size for m in chosen) <= mistake.size
+    for probe, case in zip(plan.probes[step_name], result.cases):
+        if not case.passed:
+            value = outcome(probe).value
+            values = list(value) if len(step.outputs) > 1 else [value]
+            assert any(judge._predicts(probe, m, values) for m in chosen), (case.case, named)
 
 
 @pytest.mark.parametrize("step_name, code, variant", simulated_students())
@@ -116,7 +149,8 @@ def test_column_softmax_without_max_names_both_mistakes(plan):
             e = np.exp(x)
             return returned(probe, e / e.sum(axis=0, keepdims=True))
     result = verdict(plan, "softmax", outcome)
-    assert result.mistakes == ["wrong_axis", "unstable"]
+    # One explanation true on every case (the error model's pair), not two true in parts.
+    assert result.mistakes == ["wrong_axis+unstable"]
 
 
 def test_mistake_contradicted_by_a_passing_case_is_not_named(plan):

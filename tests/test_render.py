@@ -329,17 +329,38 @@ def column_softmax_without_max(probe):
         return returned(probe, e / e.sum(axis=0, keepdims=True))
 
 
+def column_softmax_then_off_on_hidden(probe):
+    """Columns on the public tests; on the hidden ones, values nothing explains."""
+    if probe.case.hidden:
+        return returned(probe, answer(probe) + 0.5)
+    return column_softmax(probe)
+
+
 def test_a_second_cause_in_korean_says_it_comes_from_other_tests(plan):
-    result = result_for(plan, "softmax", column_softmax_without_max)
-    assert result.mistakes == ["wrong_axis", "unstable"]
+    result = result_for(plan, "softmax", column_softmax_then_off_on_hidden)
+    assert result.mistakes[0] == "wrong_axis" and len(result.mistakes) == 2
     lines = step_feedback(result, LAB, "ko").split("\n")
     assert [line.split(":")[0].strip() for line in lines if "짐작되는 원인:" in line] == [
         "짐작되는 원인", "다른 테스트에서 짐작되는 원인"]
 
 
 def test_a_second_cause_in_english_is_worded_as_before(plan):
-    lines = step_feedback(result_for(plan, "softmax", column_softmax_without_max), LAB, "en").split("\n")
+    lines = step_feedback(result_for(plan, "softmax", column_softmax_then_off_on_hidden), LAB, "en").split("\n")
     assert sum(line.strip().startswith("Likely cause: ") for line in lines) == 2
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_two_mistakes_at_once_are_told_as_one_cause_with_both_parts(plan, lang):
+    """Columns and no maximum subtracted: one explanation true on every test, in both words."""
+    result = result_for(plan, "softmax", column_softmax_without_max)
+    assert result.mistakes == ["wrong_axis+unstable"]
+    text = step_feedback(result, LAB, lang)
+    table = catalog(lang, LAB)
+    for part in ("wrong_axis", "unstable"):
+        assert table["title"][part] in text and table["cause"][part] in text, part
+    causes = [line for line in text.split("\n") if line.strip().startswith(("짐작되는 원인", "Likely cause"))]
+    assert len(causes) == 1
+    assert "wrong_axis+unstable" not in text
 
 
 @pytest.mark.parametrize("lang, separator", [("ko", " / "), ("en", ", ")])

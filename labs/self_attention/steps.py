@@ -8,12 +8,10 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from autograder.declaration import ErrorMistake, Mistake, Output, Probe, Step
+from autograder.declaration import ErrorMistake, Link, Mistake, Output, Probe, Step
+from autograder.rubric import DEFAULT_SHARES, Rubric
 
-
-def _softmax(x, axis=-1):
-    shifted = np.exp(x - x.max(axis=axis, keepdims=True))
-    return shifted / shifted.sum(axis=axis, keepdims=True)
+from . import model
 
 
 def _quietly(function):
@@ -69,32 +67,9 @@ def _scores_probes(step, case, t):
     return [_one(step, case, t, (t.Q, t.K), (t.scores,))]
 
 
-@_quietly
-def _elementwise(p):
-    Q, K = p.args
-    if Q.shape == K.shape:
-        yield (Q * K,)
-        # Summing each row of Q * K gives only the matching pairs: the diagonal of the table.
-        yield ((Q * K).sum(axis=1),)
-        yield ((Q * K).sum(axis=1, keepdims=True),)
-
-
-@_quietly
-def _scaled_early(p):
-    Q, K = p.args
-    yield (Q @ K.T / np.sqrt(K.shape[1]),)
-
-
-@_quietly
-def _untransposed(p):
-    Q, K = p.args
-    if Q.shape[1] == K.shape[0]:  # only then does Q @ K run instead of raising
-        yield (Q @ K,)
-
-
 def _untransposed_product(probe):
     """numpy's own words for Q @ K (or np.dot(Q, K)) with both operands (n, d_k)."""
-    n, d_k = probe.args[0].shape
+    n, d_k = probe.trace.Q.shape
     yield "ValueError", rf"^matmul\b.*\bsize {n} is different from {d_k}\b"
     yield "ValueError", rf"shapes \({n}, ?{d_k}\) and \({n}, ?{d_k}\) not aligned"
 
@@ -106,125 +81,16 @@ def _softmax_probes(step, case, t):
             _one(step, case, t, (t.scaled[-1],), (t.weights[-1],), "1-D")]
 
 
-@_quietly
-def _wrong_axis(p):
-    (x,) = p.args
-    if x.ndim == 2 and x.shape[0] > 1:
-        yield (_softmax(x, axis=0),)
-
-
-@_quietly
-def _global_sum(p):
-    (x,) = p.args
-    if x.ndim == 2 and x.shape[0] > 1:
-        yield (np.exp(x) / np.exp(x).sum(),)
-        yield (np.exp(x - x.max()) / np.exp(x - x.max()).sum(),)
-
-
-@_quietly
-def _no_exp(p):
-    (x,) = p.args
-    yield (x / x.sum(axis=-1, keepdims=True),)
-    yield ((x - x.max(axis=-1, keepdims=True)) / (x - x.max(axis=-1, keepdims=True)).sum(axis=-1, keepdims=True),)
-
-
-@_quietly
-def _unstable(p):
-    """exp without subtracting a maximum, along rows, along columns or over the whole table."""
-    (x,) = p.args
-    sums = [lambda e: e.sum(axis=-1, keepdims=True)]
-    if x.ndim == 2 and x.shape[0] > 1:
-        sums += [lambda e: e.sum(axis=0, keepdims=True), lambda e: e.sum()]
-    for total in sums:
-        naive = np.exp(x) / total(np.exp(x))
-        if not np.all(np.isfinite(naive)):
-            yield (naive,)
-
-
 # mix ---------------------------------------------------------------------------------------
-
-@_quietly
-def _global_max(p):
-    """The table's one maximum subtracted instead of each row's: rows far below it underflow."""
-    (x,) = p.args
-    shifted = np.exp(x - x.max())
-    yield (shifted / shifted.sum(axis=-1, keepdims=True),)
-
 
 def _mix_probes(step, case, t):
     return [_one(step, case, t, (t.weights, t.V), (t.output,))]
-
-
-@_quietly
-def _transposed_weights(p):
-    weights, V = p.args
-    yield (weights.T @ V,)
-
-
-@_quietly
-def _skip_first_word(p):
-    """A loop over range(1, n): the first word's term left out of every sum."""
-    weights, V = p.args
-    yield (weights[:, 1:] @ V[1:],)
 
 
 # self_attention ----------------------------------------------------------------------------
 
 def _attention_probes(step, case, t):
     return [_one(step, case, t, (case.X, case.W_Q, case.W_K, case.W_V), (t.output, t.weights))]
-
-
-def _attention_with(p, divisor):
-    weights = _softmax(p.trace.scores / divisor)
-    return (weights @ p.trace.V, weights)
-
-
-@_quietly
-def _scale_half_dk(p):
-    # `scale = d_k ** 1/2` is d_k/2 (√d_k only where d_k = 4, as on the page), and
-    # `scores / d_k ** 1/2` is (scores / d_k) / 2: a divisor of 2·d_k.
-    d_k = p.case.W_K.shape[1]
-    yield _attention_with(p, d_k / 2)
-    yield _attention_with(p, 2 * d_k)
-
-
-@_quietly
-def _missing_scale(p):
-    yield _attention_with(p, 1.0)
-
-
-@_quietly
-def _scale_by_dk(p):
-    yield _attention_with(p, p.case.W_K.shape[1])
-
-
-@_quietly
-def _scale_wrong_dim(p):
-    # X's width, V's width or the number of words (K.shape[0]) in place of K's width. Each is
-    # yielded even where it equals d_k, so a case it gets right does not count against it.
-    for wrong in (p.case.X.shape[1], p.trace.V.shape[1], p.trace.K.shape[0]):
-        yield _attention_with(p, np.sqrt(wrong))
-
-
-@_quietly
-def _scale_after_softmax(p):
-    plain = _softmax(p.trace.scores)
-    root = np.sqrt(p.case.W_K.shape[1])
-    yield ((plain / root) @ p.trace.V, plain / root)
-    yield ((plain @ p.trace.V) / root, plain)
-
-
-@_quietly
-def _return_order(p):
-    yield (p.expected[1], p.expected[0])
-
-
-PAGE_DIVISOR = 2.0  # √d_k for the page's d_k = 4
-
-
-@_quietly
-def _fixed_page_scale(p):
-    yield _attention_with(p, PAGE_DIVISOR)
 
 
 # most_attended -----------------------------------------------------------------------------
@@ -267,17 +133,6 @@ def _excludes_self(p):
 
 
 @_quietly
-def _no_keepdims(p):
-    """The row maximum or the row sum taken without keepdims: it broadcasts along the other axis."""
-    (x,) = p.args
-    if x.ndim == 2 and x.shape[0] == x.shape[1] and x.shape[0] > 1:
-        for flat_max, flat_sum in ((True, True), (True, False), (False, True)):
-            top = x.max(axis=-1) if flat_max else x.max(axis=-1, keepdims=True)
-            e = np.exp(x - top)
-            yield (e / (e.sum(axis=-1) if flat_sum else e.sum(axis=-1, keepdims=True)),)
-
-
-@_quietly
 def _uses_globals(p):
     """self_attention computed from the notebook's page values, whatever its arguments: on every
     case it returns what the page's case gives."""
@@ -302,28 +157,21 @@ STEPS = (
          (Output("Q"), Output("K"), Output("V")),
          (Mistake("qkv_order", _qkv_order), Mistake("same_weight", _same_weight), Mistake("rounded", _rounded)),
          hint="make_qkv_shapes", make_probes=_qkv_probes),
-    Step("scores", 1, 3, ("Q", "K"), (Output("scores", columns="words"),),
-         (Mistake("elementwise", _elementwise), Mistake("scaled_early", _scaled_early),
-          Mistake("missing_transpose", _untransposed), Mistake("rounded", _rounded)),
+    Step("scores", 1, 3, ("Q", "K"), (Output("scores", columns="words"),), model.SCORES.mistakes(),
          hint="scores_hand", make_probes=_scores_probes,
          error_mistakes=(ErrorMistake("missing_transpose", _untransposed_product),)),
     Step("softmax", 2, 4, ("x",), (Output("weights", columns="words", rows_sum_to_one=True),),
-         (Mistake("unstable", _unstable), Mistake("wrong_axis", _wrong_axis),
-          Mistake("global_sum", _global_sum), Mistake("no_exp", _no_exp),
-          Mistake("global_max", _global_max), Mistake("no_keepdims", _no_keepdims), Mistake("rounded", _rounded)),
-         hint="softmax_rows", make_probes=_softmax_probes),
-    Step("mix", 1, 5, ("weights", "V"), (Output("output"),),
-         (Mistake("transposed_weights", _transposed_weights), Mistake("skip_first_word", _skip_first_word),
-          Mistake("rounded", _rounded)),
+         model.SOFTMAX_STEP.mistakes(), hint="softmax_rows", make_probes=_softmax_probes),
+    Step("mix", 1, 5, ("weights", "V"), (Output("output"),), model.MIX.mistakes(),
          hint="mix_row", make_probes=_mix_probes),
     Step("self_attention", 3, 4, ("X", "W_Q", "W_K", "W_V"),
          (Output("output"), Output("weights", columns="words", rows_sum_to_one=True)),
-         (Mistake("missing_scale", _missing_scale), Mistake("scale_by_dk", _scale_by_dk),
-          Mistake("scale_half_dk", _scale_half_dk), Mistake("hardcoded", _fixed_page_scale), Mistake("scale_wrong_dim", _scale_wrong_dim),
-          Mistake("scale_after_softmax", _scale_after_softmax),
-          Mistake("return_order", _return_order), Mistake("uses_globals", _uses_globals),
-          Mistake("rounded", _rounded)),
-         needs_helpers=True, hint="self_attention_scale", make_probes=_attention_probes),
+         (Mistake("uses_globals", _uses_globals),) + model.ATTENTION.mistakes(),
+         needs_helpers=True, hint="self_attention_scale", make_probes=_attention_probes,
+         error_mistakes=(ErrorMistake("missing_transpose", _untransposed_product),),
+         # scores divided already, so this function does not: right together, each wrong alone.
+         links=(Link("scores", "scaled_early", "missing_scale", "scale_moved"),),
+         rubric=Rubric(shares={**DEFAULT_SHARES, "scale_moved": 0.8})),
     Step("most_attended", 1, 4, ("weights", "words"), (Output("most_attended", kind="mapping"),),
          (Mistake("wrong_axis", _most_wrong_axis), Mistake("indices_not_words", _indices_not_words),
           Mistake("argmin", _argmin), Mistake("excludes_self", _excludes_self)),

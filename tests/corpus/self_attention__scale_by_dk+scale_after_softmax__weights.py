@@ -1,0 +1,32 @@
+"""Planted pair in self_attention: divides by d_k, and after the softmax, on the weights."""
+import numpy as np
+import pandas as pd
+
+
+def make_qkv(X, W_Q, W_K, W_V):
+    return X @ W_Q, X @ W_K, X @ W_V
+
+
+def scores(Q, K):
+    return Q @ K.T
+
+
+def softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def mix(weights, V):
+    return weights @ V
+
+
+def self_attention(X, W_Q, W_K, W_V):
+    Q, K, V = make_qkv(X, W_Q, W_K, W_V)
+    d_k = Q.shape[-1]
+    weights = softmax(scores(Q, K)) / d_k
+    return mix(weights, V), weights
+
+
+def most_attended(weights, words):
+    return pd.DataFrame(weights, index=words, columns=words).idxmax(axis=1).to_dict()
+

@@ -1,0 +1,208 @@
+"""The error model (single changes, then pairs), mistakes told across two steps, and what two
+calls show together (random numbers, ignored arguments): on toy computations and on real files."""
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from autograder.declaration import Output, Probe, Step
+from autograder.error_model import ErrorModel, Point, Several, parts
+from autograder.grading import grade_bytes
+from autograder.judge import judge_step
+from autograder.otter import build as otter_build
+from autograder.render import as_text
+from autograder.sandbox.runner import CallOutcome
+from labs.self_attention import LAB
+
+# A toy step: y = (x - shift) / divisor, with two places to go wrong.
+
+
+def _toy(probe, at):
+    (x,) = probe.args
+    shift = at("shift", x.mean(), no_shift=0.0)
+    divisor = at("divisor", 2.0, by_three=3.0, by_four_or_five=Several(4.0, 5.0),
+                 only_for_long=10.0 if x.size > 3 else None)
+    if divisor is None:
+        raise ValueError("not on short inputs")
+    return ((x - shift) / divisor,)
+
+
+TOY = ErrorModel(_toy, (Point("shift", ("no_shift",)), Point("divisor", ("by_three", "by_four_or_five", "only_for_long"))))
+TOY_STEP = Step("toy", 1, 1, ("x",), (Output("y"),), TOY.mistakes())
+
+
+class _Case:
+    hidden = False
+    words = ("a", "b", "c")
+
+    def __init__(self, name):
+        self.name = name
+
+    def sizes(self):
+        return ()
+
+
+def _probe(x, name="c"):
+    x = np.asarray(x, dtype=float)
+    return Probe(TOY_STEP, _Case(name), None, (x,), ((x - x.mean()) / 2.0,))
+
+
+def test_the_model_yields_single_changes_first_then_pairs_at_two_different_points():
+    codes = [(m.code, m.size) for m in TOY.mistakes()]
+    assert codes[:4] == [("no_shift", 1), ("by_three", 1), ("by_four_or_five", 1), ("only_for_long", 1)]
+    assert ("no_shift+by_three", 2) in codes
+    assert not any(size == 2 and "by_three" in code and "by_four" in code for code, size in codes)  # one point
+    assert parts("no_shift+by_three") == ("no_shift", "by_three")
+
+
+def test_several_ways_of_one_mistake_are_each_a_prediction_and_pairs_combine_them():
+    probe = _probe([1.0, 2.0, 6.0])
+    several = next(m for m in TOY.mistakes() if m.code == "by_four_or_five")
+    assert [c[0].tolist() for c in several.candidates(probe)] == [[-0.5, -0.25, 0.75], [-0.4, -0.2, 0.6]]
+    pair = next(m for m in TOY.mistakes() if m.code == "no_shift+by_four_or_five")
+    assert [c[0].tolist() for c in pair.candidates(probe)] == [[0.25, 0.5, 1.5], [0.2, 0.4, 1.2]]
+
+
+def test_a_change_that_cannot_be_made_or_raises_predicts_nothing():
+    only_long = next(m for m in TOY.mistakes() if m.code == "only_for_long")
+    assert list(only_long.candidates(_probe([1.0, 2.0, 6.0]))) == []
+    assert len(list(only_long.candidates(_probe([1.0, 2.0, 6.0, 7.0])))) == 1
+
+
+def _verdict(student):
+    probes = [_probe([1.0, 2.0, 6.0], "one"), _probe([0.0, 3.0, -1.0, 4.0], "two"), _probe([5.0, 5.0, 8.0], "three")]
+    outcomes = [CallOutcome("returned", value=student(p.args[0]), args_after=[None]) for p in probes]
+    return judge_step(TOY_STEP, probes, outcomes, "function", False, page="one")
+
+
+def test_a_single_change_is_named_by_its_code():
+    assert _verdict(lambda x: (x - x.mean()) / 3.0).mistakes == ["by_three"]
+
+
+def test_two_changes_at_once_are_named_as_the_pair():
+    assert _verdict(lambda x: x / 5.0).mistakes == ["no_shift+by_four_or_five"]
+
+
+def test_values_nothing_explains_stay_unexplained():
+    assert _verdict(lambda x: x * 7.0).mistakes == ["wrong_values"]
+
+
+# On real files: mistakes across two steps --------------------------------------------------
+
+RIGHT = '''
+import numpy as np
+import pandas as pd
+
+
+def make_qkv(X, W_Q, W_K, W_V):
+    return X @ W_Q, X @ W_K, X @ W_V
+
+
+def scores(Q, K):
+    return Q @ K.T
+
+
+def softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def mix(weights, V):
+    return weights @ V
+
+
+def self_attention(X, W_Q, W_K, W_V):
+    Q, K, V = make_qkv(X, W_Q, W_K, W_V)
+    weights = softmax(scores(Q, K) / np.sqrt(K.shape[1]))
+    return mix(weights, V), weights
+
+
+def most_attended(weights, words):
+    return pd.DataFrame(weights, index=words, columns=words).idxmax(axis=1).to_dict()
+'''
+SCORES_DIVIDES = RIGHT.replace("    return Q @ K.T\n", "    return Q @ K.T / np.sqrt(K.shape[1])\n")
+MOVED = SCORES_DIVIDES.replace("softmax(scores(Q, K) / np.sqrt(K.shape[1]))", "softmax(scores(Q, K))")
+RANDOM_UNSEEDED = RIGHT.replace("    return X @ W_Q, X @ W_K, X @ W_V\n", (
+    "    W_Q = np.random.randn(*W_Q.shape)\n"
+    "    W_K = np.random.randn(*W_K.shape)\n"
+    "    W_V = np.random.randn(*W_V.shape)\n"
+    "    return X @ W_Q, X @ W_K, X @ W_V\n"))
+RANDOM_SEEDED = RANDOM_UNSEEDED.replace("    W_Q = np.random.randn", "    np.random.seed(42)\n    W_Q = np.random.randn")
+
+
+@pytest.fixture(scope="module")
+def graded(zygote, plan):
+    return lambda source: grade_bytes("s.py", source.encode(), zygote, plan)
+
+
+def by_name(result):
+    return {step.name: step for step in result.steps}
+
+
+def test_the_division_moved_into_scores_is_told_as_one_mistake_across_the_two_steps(graded):
+    result = by_name(graded(MOVED))
+    assert result["scores"].mistakes == ["scaled_early"]
+    attention = result["self_attention"]
+    assert attention.mistakes == ["scale_moved"]
+    assert attention.detail["rubric"] == {"rule": "mistake", "code": "scale_moved", "percent": 80}
+    assert attention.score == pytest.approx(0.8 * attention.max_score)
+    assert "scores로 옮겼습니다" in as_text(graded(MOVED), LAB, "ko")
+
+
+def test_dividing_in_scores_and_again_in_self_attention_costs_scores_only(graded):
+    """With scores failing, the reference's scores stands in: self_attention is right as written."""
+    result = by_name(graded(SCORES_DIVIDES))
+    assert result["scores"].mistakes == ["scaled_early"]
+    assert result["self_attention"].status == "passed"
+
+
+def test_a_missing_division_with_a_right_scores_is_not_called_moved(graded):
+    result = by_name(graded(RIGHT.replace("softmax(scores(Q, K) / np.sqrt(K.shape[1]))", "softmax(scores(Q, K))")))
+    assert result["scores"].status == "passed"
+    assert result["self_attention"].mistakes == ["missing_scale"]
+
+
+# On real files: what two calls show together ----------------------------------------------
+
+@pytest.mark.parametrize("source, code", [(RANDOM_UNSEEDED, "nondeterministic"),
+                                          (RANDOM_SEEDED, "ignores_arguments")])
+def test_weights_drawn_inside_the_function_are_named_from_what_the_calls_show(graded, source, code):
+    result = graded(source)
+    step = by_name(result)["make_qkv"]
+    assert step.mistakes == [code] and step.score == 0
+    if code == "ignores_arguments":
+        assert step.detail["ignored"] == ["W_Q", "W_K", "W_V"]
+        assert "W_Q, W_K, W_V만 다른 두 입력" in as_text(result, LAB, "ko")
+    assert all(s.status == "passed" for name, s in by_name(result).items() if name not in ("make_qkv",))
+
+
+def test_the_page_answer_written_in_is_still_called_hardcoded_not_ignored(graded):
+    source = RIGHT.replace(
+        "    return pd.DataFrame(weights, index=words, columns=words).idxmax(axis=1).to_dict()\n",
+        "    return {'나는': '먹었다', '사과를': '나는', '먹었다': '나는'}\n")
+    step = by_name(graded(source))["most_attended"]
+    assert step.mistakes and set(step.mistakes) <= {"hardcoded", "wrong_values"}
+    assert "ignores_arguments" not in step.mistakes
+
+
+# The students' kit tells the moved division too ------------------------------------------
+
+@pytest.fixture(scope="module")
+def student_half(tmp_path_factory):
+    out = tmp_path_factory.mktemp("half")
+    return otter_build.build(out, LAB, self_check=False)["student"]
+
+
+def test_the_students_kit_names_the_moved_division_and_a_pair(student_half, tmp_path):
+    pair = RIGHT.replace("softmax(scores(Q, K) / np.sqrt(K.shape[1]))", "softmax(scores(Q, K)) / K.shape[1]")
+    for source, step, code in ((MOVED, "self_attention", "scale_moved"),
+                               (pair, "self_attention", "scale_by_dk+scale_after_softmax")):
+        path = tmp_path / f"{code}.py"
+        path.write_text(source, encoding="utf-8")
+        done = subprocess.run([sys.executable, "-m", "attention_check", str(path), "--json"],
+                              capture_output=True, text=True, timeout=300, cwd=student_half)
+        report = json.loads(done.stdout)
+        found = {s["name"]: s for s in report["steps"]}
+        assert found[step]["mistakes"][:1] == [code], found[step]
