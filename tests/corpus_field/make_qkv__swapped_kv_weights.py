@@ -1,0 +1,35 @@
+"""Student builds K with W_V and V with W_K (returns them in the right order)."""
+import numpy as np
+import pandas as pd
+
+
+def make_qkv(X, W_Q, W_K, W_V):
+    Q = X @ W_Q
+    K = X @ W_V
+    V = X @ W_K
+    return Q, K, V
+
+
+def scores(Q, K):
+    return Q @ K.T
+
+
+def softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def mix(weights, V):
+    return weights @ V
+
+
+def self_attention(X, W_Q, W_K, W_V):
+    Q, K, V = make_qkv(X, W_Q, W_K, W_V)
+    d_k = K.shape[1]
+    weights = softmax(scores(Q, K) / np.sqrt(d_k))
+    return mix(weights, V), weights
+
+
+def most_attended(weights, words):
+    attn = pd.DataFrame(weights, index=words, columns=words)
+    return attn.idxmax(axis=1).to_dict()

@@ -1,0 +1,35 @@
+"""Student writes W_Q.T @ X.T (column-vector habit from linear algebra), returning Q, K, V transposed."""
+import numpy as np
+import pandas as pd
+
+
+def make_qkv(X, W_Q, W_K, W_V):
+    # q = W x  (열벡터)
+    Q = W_Q.T @ X.T
+    K = W_K.T @ X.T
+    V = W_V.T @ X.T
+    return Q, K, V
+
+
+def scores(Q, K):
+    return Q @ K.T
+
+
+def softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def mix(weights, V):
+    return weights @ V
+
+
+def self_attention(X, W_Q, W_K, W_V):
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    weights = softmax(scores(Q, K) / np.sqrt(K.shape[1]))
+    return mix(weights, V), weights
+
+
+def most_attended(weights, words):
+    attn = pd.DataFrame(weights, index=words, columns=words)
+    return attn.idxmax(axis=1).to_dict()

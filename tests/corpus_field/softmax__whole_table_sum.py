@@ -1,0 +1,30 @@
+"""Student divides by the sum of the whole table (e.sum() with no axis), so only the entire table sums to 1."""
+import numpy as np
+import pandas as pd
+
+
+def make_qkv(X, W_Q, W_K, W_V):
+    return np.dot(X, W_Q), np.dot(X, W_K), np.dot(X, W_V)
+
+
+def scores(Q, K):
+    return np.dot(Q, K.T)
+
+
+def softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum()
+
+
+def mix(weights, V):
+    return np.dot(weights, V)
+
+
+def self_attention(X, W_Q, W_K, W_V):
+    Q, K, V = make_qkv(X, W_Q, W_K, W_V)
+    weights = softmax(scores(Q, K) / np.sqrt(K.shape[1]))
+    return mix(weights, V), weights
+
+
+def most_attended(weights, words):
+    return pd.DataFrame(weights, index=words, columns=words).idxmax(axis=1).to_dict()
