@@ -144,7 +144,8 @@ def grade_bytes(name, data, zygote, plan, limits=Limits()):
                                  replaced=tuple(h for h in helpers if h not in own))
                 results[step.name] = linked(step, result, results)
     module = missing_module(notes)
-    steps = [_blamed_on_module(results[step.name], module) if module else results[step.name] for step in lab.steps]
+    steps = [_blamed_on_module(results[step.name], module or _module_raised(results[step.name]))
+             for step in lab.steps]
     return SubmissionResult(name, steps, notes)
 
 
@@ -161,10 +162,25 @@ def missing_module(notes):
     return None
 
 
+def _module_raised(result):
+    """The module a step's own import (inside the function) could not find, if one."""
+    for case in result.cases:
+        error = case.detail.get("error") if not case.passed and case.detail else None
+        if isinstance(error, dict) and error.get("type") == "ModuleNotFoundError":
+            found = MISSING_MODULE.search(str(error.get("message", "")))
+            if found:
+                return found.group(1)
+    return None
+
+
 def _blamed_on_module(result, module):
-    """A step that failed on a NameError after an import failed: the import is the likely cause."""
+    """A step that failed on a NameError after an import failed, or on an import of its own:
+    the missing module is the likely cause."""
+    if not module:
+        return result
     errors = [c.detail.get("error", {}).get("type") for c in result.cases if not c.passed and c.detail]
-    if result.status not in ("error", "missing") or ("NameError" not in errors and result.status != "missing"):
+    if result.status not in ("error", "missing") or (
+            not {"NameError", "ModuleNotFoundError"} & set(errors) and result.status != "missing"):
         return result
     return replace(result, mistakes=["missing_module"] + [m for m in result.mistakes if m not in ("missing_module", "exception")],
                    detail={**result.detail, "module": module})

@@ -136,8 +136,8 @@ def _status(step, cases):
     only_stubs = "not_implemented" in codes and codes <= {"not_implemented", "not_run"}
     if only_stubs and not any(c.passed for c in cases):
         return "not_implemented"
-    if codes & (RAISED | {m.code for m in step.error_mistakes}):
-        return "error"
+    if codes & RAISED or any("error" in c.detail for c in failing):
+        return "error"  # a call raised (a mistake told by its error too), not only returned wrong values
     return "failed"
 
 
@@ -160,9 +160,14 @@ def _choose_explanations(step, probes, cases, outcomes=None):
     support = {code: sum(code in c.matched for c in cases) for code in order}
     passing = [p for p, c in zip(probes, cases) if c.passed]
     candidates = {code for c in cases for code in c.matched}
-    # A code is unlikely when every way of making it fails a call that passed.
+    # A code is unlikely when every way of making it fails a call that passed, or when it explains
+    # only one-word tests while larger ones failed too (on one word, unlike formulas agree).
     unlikely = {code for code in candidates
                 if all(any(_would_fail(p, m) for p in passing) for m in step.mistakes if m.code == code)}
+    degenerate = [rubric.is_degenerate(p.case) for p in probes]
+    if not all(d for d, c in zip(degenerate, cases) if not c.passed):
+        unlikely |= {code for code in candidates
+                     if not any(code in c.matched for d, c in zip(degenerate, cases) if not d)}
     chosen = []
     for result in cases:
         if result.matched:
@@ -227,7 +232,11 @@ def predictions(probe, mistake):
         return hit[2], hit[3]
     outputs, expected = probe.step.outputs, _prepared(probe.step.outputs, list(probe.expected))
     differ, equal = [], False
-    for candidate in mistake.candidates(probe):
+    try:
+        candidates = list(mistake.candidates(probe))
+    except Exception:  # a lab's faulty prediction names nothing; it must never cost a grade
+        candidates = []
+    for candidate in candidates:
         if candidate is None:
             continue
         candidate = _prepared_candidate(outputs, candidate)
@@ -288,7 +297,8 @@ def _mark_hardcoded(probes, cases, page):
     """Right on the page's case, wrong with no better explanation on inputs of other sizes.
 
     A failure on a case of the page's own sizes alone (the large-valued hidden one) says nothing
-    about fitted numbers, so it keeps its generic code.
+    about fitted numbers, so it keeps its generic code. Once fitted numbers are shown, a plain
+    error on inputs of other sizes (the page's sizes written in) is told as the same mistake.
     """
     on_page = [c for c in cases if c.case == page]
     if not on_page or not all(c.passed for c in on_page):
@@ -297,7 +307,11 @@ def _mark_hardcoded(probes, cases, page):
     unexplained = [(p, c) for p, c in zip(probes, cases) if not c.passed and c.code in UNEXPLAINED]
     if not any(p.case.sizes() != page_sizes for p, _ in unexplained):
         return cases
-    return [replace(c, code="hardcoded") if not c.passed and c.code in UNEXPLAINED else c for c in cases]
+
+    def fitted(probe, result):
+        return not result.passed and (result.code in UNEXPLAINED or (
+            result.code == "exception" and probe.case.sizes() != page_sizes))
+    return [replace(c, code="hardcoded") if fitted(p, c) else c for p, c in zip(probes, cases)]
 
 
 def judge_call(probe, outcome, is_stub):

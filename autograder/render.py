@@ -141,7 +141,7 @@ def step_feedback(result, lab, lang="ko"):
             lines.extend("    " + line for line in _explain(say, result, case))
     if hidden:
         lines.extend("  " + line for line in _hidden_lines(say, result, hidden, shown_error=any(
-            "error" in c.detail for c in public[:1])))
+            "error" in c.detail for c in public[:1]), public_codes={c.code for c in public}))
     for rank, code in enumerate(result.mistakes):
         # Each further code comes from other cases than the first: say so, not "likely cause" twice.
         key = "cause" if rank == 0 else "cause_other"
@@ -187,8 +187,11 @@ def _missing_lines(say, result):
     return lines
 
 
-def _hidden_lines(say, result, hidden, shown_error):
-    """Hidden failures: how many cases and what they look like; never their inputs or values."""
+def _hidden_lines(say, result, hidden, shown_error, public_codes=frozenset()):
+    """Hidden failures: how many cases and what they look like; never their inputs or values.
+
+    A hidden test's shapes are told when its failure is not one a public test already shows.
+    """
     titles = []
     named = [c for c in hidden if c.code != "not_run"] or hidden
     for case in named:
@@ -199,7 +202,7 @@ def _hidden_lines(say, result, hidden, shown_error):
     total = len({c.case for c in result.cases if c.hidden})
     lines = [say("text", "hidden_summary", failed=failed, total=total, titles=say("text", "title_separator").join(titles))]
     shapes = say.lab.case_shapes if say.lab is not None else {}
-    for case in dict.fromkeys(c.case for c in hidden):
+    for case in dict.fromkeys(c.case for c in hidden if c.code not in public_codes):
         if case in shapes and shapes[case][0]:
             text, differ = shapes[case]
             lines.append("  " + say("text", "hidden_shapes", case=case, shapes=text,

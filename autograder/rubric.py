@@ -8,7 +8,7 @@ wrong formula is right on it (one word: `mix` returning V) earns no credit on it
 from dataclasses import dataclass, field
 
 # Mistakes every step can make, beside the ones it declares.
-ALWAYS_NAMED = {"mutates_input", "hardcoded", "nondeterministic", "ignores_arguments"}
+ALWAYS_NAMED = {"mutates_input", "hardcoded", "nondeterministic", "ignores_arguments", "transposed"}
 
 DEFAULT_SHARES = {
     "mutates_input": 0.8,  # every value right; the caller's array changed

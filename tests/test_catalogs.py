@@ -84,7 +84,8 @@ def test_step_specific_keys_name_real_steps_and_codes(lang):
             if "." in key:
                 step, code = key.split(".", 1)
                 assert step in STEPS_BY_NAME, key
-                known = {m.code for m in STEPS_BY_NAME[step].mistakes} | set(GENERAL_CODES)
+                known = {part for m in STEPS_BY_NAME[step].mistakes + STEPS_BY_NAME[step].error_mistakes
+                         for part in parts(m.code)} | set(GENERAL_CODES)
                 assert code in known, key
 
 

@@ -13,6 +13,7 @@ own files, write only its working directory, open no TCP connection and signal n
 """
 import ctypes
 import gc
+import io
 import json
 import os
 import resource
@@ -193,6 +194,13 @@ def _exercise_numpy_and_pandas():
     frame.idxmax(axis=1).to_dict(), frame.idxmin(axis=0).to_dict(), frame.T, frame.to_numpy()
     frame.div(frame.sum(axis=1), axis=0), frame.apply(numpy.exp), frame.round(2), frame.loc["가"]
     pandas.Series(labels).tolist(), pandas.Series(x[0]).to_dict()
+    # Printing is imported lazily too, and a confined child cannot import anything new: a
+    # student's print(table) inside a step must not raise where it runs in Jupyter.
+    series = frame.loc["가"]
+    for value in (frame, series, frame.round(3), x, x.astype(numpy.float32), series.to_frame()):
+        repr(value), str(value), format(value)
+    frame.to_string(), series.to_string(), frame.to_html(), frame.describe(), frame.info(buf=io.StringIO())
+    numpy.array2string(x, precision=3), numpy.set_printoptions(), repr(numpy.float64(1.5))
 
 
 def _leave_network():

@@ -17,7 +17,7 @@ PAGE_DIVISOR = 2.0  # √d_k for the page's d_k = 4: the number a page-fitted an
 
 def scores_of(Q, K, at):
     product = at("product", "matmul", elementwise=Several("cells", "diagonal", "diagonal_column"),
-                 missing_transpose="untransposed")
+                 missing_transpose="untransposed", transposed_q="q_transposed")
     if product == "cells":
         return Q * K
     if product == "diagonal":  # summing each row of Q * K: only each word with itself
@@ -26,20 +26,28 @@ def scores_of(Q, K, at):
         return (Q * K).sum(axis=1, keepdims=True)
     if product == "untransposed":
         return Q @ K  # runs only where K's shape happens to allow it
+    if product == "q_transposed":
+        return Q.T @ K  # the transpose on the other operand: a (d_k, d_k) table
     return Q @ K.T
 
 
 def softmax_of(x, at):
-    axis = at("softmax_axis", -1, wrong_axis=0, global_sum=None)
-    shift = at("shift", "own", unstable="none", global_max="table")
+    axis = at("softmax_axis", -1, wrong_axis=0)
+    # The whole table's sum (and, for some, its maximum too) in place of each row's.
+    whole = at("normaliser", "rows", global_sum=Several("sum", "max_and_sum"))
+    shift = at("shift", "own", unstable=Several("none", "row_min"), global_max="table")
+    if whole == "max_and_sum":
+        shift = "table"
     dropped = at("keepdims", (), no_keepdims=Several(("max", "sum"), ("max",), ("sum",)))
     form = at("exp", "exp", no_exp=Several("raw", "raw_shifted"))
     if form == "raw":
         e = x
     else:
-        top = {"own": x.max(axis=axis, keepdims="max" not in dropped), "none": 0.0, "table": x.max()}[shift]
+        keep = "max" not in dropped
+        top = {"own": lambda: x.max(axis=axis, keepdims=keep), "row_min": lambda: x.min(axis=axis, keepdims=keep),
+               "none": lambda: 0.0, "table": x.max}[shift]()
         e = np.exp(x - top) if form == "exp" else x - top
-    weights = e / e.sum(axis=axis, keepdims="sum" not in dropped)
+    weights = e / (e.sum() if whole != "rows" else e.sum(axis=axis, keepdims="sum" not in dropped))
     first_row = at("softmax_rows", "computed", skip_first_word=Several("zeros", "unchanged"))
     return _first_row(weights, first_row, x)
 
@@ -63,20 +71,24 @@ def _first_row(table, how, before):
     return np.concatenate([first[None], table[1:]])
 
 
-def attention_of(Q, K, V, d_model, at):
-    """self_attention from Q, K, V: (output, weights)."""
+def attention_of(X, Q, K, V, at):
+    """self_attention from X and its Q, K, V: (output, weights)."""
     n, d_k = K.shape
-    raw = scores_of(Q, K, at)
+    d_model = X.shape[1]
+    raw = scores_of(Q, at("key_matrix", K, scores_other_matrix=Several(Q, V)), at)
     divisor = at("divisor", np.sqrt(d_k), missing_scale=1.0, scale_by_dk=d_k,
                  # `d_k ** 1/2` is d_k/2; `scores / d_k ** 1/2` is (scores / d_k) / 2
                  scale_half_dk=Several(d_k / 2, 2 * d_k),
                  scale_wrong_dim=Several(np.sqrt(d_model), np.sqrt(V.shape[1]), np.sqrt(n)),
                  hardcoded=PAGE_DIVISOR)
-    place = at("scale_place", "scores", scale_after_softmax=Several("weights", "output"))
-    weights = softmax_of(raw / divisor if place == "scores" else raw, at)
+    # After softmax instead of before, or after it as well (divided twice).
+    place = at("scale_place", "scores", scale_after_softmax=Several("weights", "output", "weights_too"))
+    weights = softmax_of(raw / divisor if place in ("scores", "weights_too") else raw, at)
     if place == "weights":
         weights = weights / divisor
-    output = mix_of(weights, V, at)
+    if place == "weights_too":
+        weights = weights / np.sqrt(d_k)
+    output = mix_of(weights, at("mixed_matrix", V, mixes_other_matrix=Several(X, Q, K)), at)
     if place == "output":
         output = output / divisor
     return at("returned", (output, weights), return_order=(weights, output))
@@ -91,12 +103,14 @@ def _rounded(values, at):
 def _scores_step(p, at):
     Q, K = p.args
     divisor = at("scores_scale", 1.0, scaled_early=np.sqrt(K.shape[1]))
-    return _rounded((scores_of(Q, K, at) / divisor,), at)
+    return _rounded((scores_of(Q, at("key_matrix", K, scores_other_matrix=Q), at) / divisor,), at)
 
 
 def _softmax_step(p, at):
     (x,) = p.args
-    return _rounded((softmax_of(x, at),), at)
+    # Scaling inside softmax, where only the scores' own width (the number of words) is at hand.
+    divisor = at("softmax_scale", 1.0, scaled_inside=np.sqrt(x.shape[-1]))
+    return _rounded((softmax_of(x / divisor, at),), at)
 
 
 def _mix_step(p, at):
@@ -106,21 +120,24 @@ def _mix_step(p, at):
 
 def _attention_step(p, at):
     t = p.trace
-    return _rounded(attention_of(t.Q, t.K, t.V, p.case.X.shape[1], at), at)
+    return _rounded(attention_of(p.case.X, t.Q, t.K, t.V, at), at)
 
 
 ROUNDING = Point("rounding", ("rounded",))
-PRODUCT = Point("product", ("elementwise", "missing_transpose"))
-SOFTMAX = (Point("softmax_axis", ("wrong_axis", "global_sum")), Point("shift", ("unstable", "global_max")),
+PRODUCT = Point("product", ("elementwise", "missing_transpose", "transposed_q"))
+SOFTMAX = (Point("softmax_axis", ("wrong_axis",)), Point("normaliser", ("global_sum",)),
+           Point("shift", ("unstable", "global_max")),
            Point("keepdims", ("no_keepdims",)), Point("exp", ("no_exp",)),
            Point("softmax_rows", ("skip_first_word",)))
 MIXING = Point("mixing", ("transposed_weights", "skip_first_word"))
 
-SCORES = ErrorModel(_scores_step, (PRODUCT, Point("scores_scale", ("scaled_early",)), ROUNDING))
-SOFTMAX_STEP = ErrorModel(_softmax_step, SOFTMAX + (ROUNDING,))
+KEY = Point("key_matrix", ("scores_other_matrix",))
+SCORES = ErrorModel(_scores_step, (PRODUCT, KEY, Point("scores_scale", ("scaled_early",)), ROUNDING))
+SOFTMAX_STEP = ErrorModel(_softmax_step, SOFTMAX + (Point("softmax_scale", ("scaled_inside",)), ROUNDING))
 MIX = ErrorModel(_mix_step, (MIXING, ROUNDING))
 ATTENTION = ErrorModel(_attention_step, (
     Point("divisor", ("missing_scale", "scale_by_dk", "scale_half_dk", "scale_wrong_dim", "hardcoded")),
     # Q @ K written inline raises rather than returns: the step's error mistakes tell it.
-    Point("scale_place", ("scale_after_softmax",)), Point("product", ("elementwise",)), *SOFTMAX, MIXING,
+    Point("scale_place", ("scale_after_softmax",)), Point("product", ("elementwise",)), KEY, *SOFTMAX, MIXING,
+    Point("mixed_matrix", ("mixes_other_matrix",)),
     Point("returned", ("return_order",)), ROUNDING))

@@ -61,6 +61,30 @@ def _rounded(p):
         yield tuple(np.round(value, d) for value, d in zip(p.expected, decimals))
 
 
+@_quietly
+def _weights_transposed(p):
+    """X @ W.T (a linear layer's habit): runs only where each W is square."""
+    X, weights = p.case.X, (p.case.W_Q, p.case.W_K, p.case.W_V)
+    if all(W.shape[0] == W.shape[1] for W in weights):
+        yield tuple(X @ W.T for W in weights)
+
+
+def _weights_transposed_error(probe):
+    n, d_model = probe.case.X.shape
+    for W in (probe.case.W_Q, probe.case.W_V):
+        width = W.shape[1]
+        if width != d_model:
+            yield "ValueError", rf"^matmul\b.*\bsize {width} is different from {d_model}\b"
+            yield "ValueError", rf"shapes \({n}, ?{d_model}\) and \({width}, ?{d_model}\) not aligned"
+
+
+def _stacked_weights(probe):
+    """W_Q, W_K, W_V stacked into one array: numpy refuses where d_v ≠ d_k."""
+    yield "ValueError", r"all input arrays must have the same shape"
+    yield "ValueError", r"inhomogeneous shape"
+    yield "ValueError", r"could not broadcast input array from shape"
+
+
 # scores ------------------------------------------------------------------------------------
 
 def _scores_probes(step, case, t):
@@ -81,10 +105,33 @@ def _softmax_probes(step, case, t):
             _one(step, case, t, (t.scaled[-1],), (t.weights[-1],), "1-D")]
 
 
+def _fixed_axis(probe):
+    """axis=1 written in: the single row (a 1-D input) has no second axis."""
+    yield "AxisError", r"axis 1 is out of bounds for array of dimension 1"
+
+
 # mix ---------------------------------------------------------------------------------------
 
 def _mix_probes(step, case, t):
     return [_one(step, case, t, (t.weights, t.V), (t.output,))]
+
+
+def _mix_errors(probe, swapped):
+    weights, V = probe.args
+    n, d_v = V.shape
+    if swapped:  # V @ weights
+        yield "ValueError", rf"^matmul\b.*\bsize {n} is different from {d_v}\b"
+        yield "ValueError", rf"shapes \({n}, ?{d_v}\) and \({n}, ?{n}\) not aligned"
+    else:  # weights * V
+        yield "ValueError", rf"could not be broadcast together with shapes \({n},{n}\) \({n},{d_v}\)"
+        yield "ValueError", rf"could not be broadcast together with shapes \({n},{d_v}\) \({n},{n}\)"
+
+
+@_quietly
+def _operands_swapped(p):
+    weights, V = p.args
+    if V.shape[1] == weights.shape[0]:  # only then does V @ weights run instead of raising
+        yield (V @ weights,)
 
 
 # self_attention ----------------------------------------------------------------------------
@@ -155,22 +202,32 @@ _PAGE_TRACE = None
 STEPS = (
     Step("make_qkv", 2, 2, ("X", "W_Q", "W_K", "W_V"),
          (Output("Q"), Output("K"), Output("V")),
-         (Mistake("qkv_order", _qkv_order), Mistake("same_weight", _same_weight), Mistake("rounded", _rounded)),
-         hint="make_qkv_shapes", make_probes=_qkv_probes),
+         (Mistake("qkv_order", _qkv_order), Mistake("same_weight", _same_weight), Mistake("rounded", _rounded),
+          Mistake("weights_transposed", _weights_transposed)),
+         hint="make_qkv_shapes", make_probes=_qkv_probes,
+         error_mistakes=(ErrorMistake("weights_transposed", _weights_transposed_error),
+                         ErrorMistake("stacked_weights", _stacked_weights))),
     Step("scores", 1, 3, ("Q", "K"), (Output("scores", columns="words"),), model.SCORES.mistakes(),
          hint="scores_hand", make_probes=_scores_probes,
          error_mistakes=(ErrorMistake("missing_transpose", _untransposed_product),)),
     Step("softmax", 2, 4, ("x",), (Output("weights", columns="words", rows_sum_to_one=True),),
-         model.SOFTMAX_STEP.mistakes(), hint="softmax_rows", make_probes=_softmax_probes),
-    Step("mix", 1, 5, ("weights", "V"), (Output("output"),), model.MIX.mistakes(),
-         hint="mix_row", make_probes=_mix_probes),
+         model.SOFTMAX_STEP.mistakes(), hint="softmax_rows", make_probes=_softmax_probes,
+         error_mistakes=(ErrorMistake("fixed_axis", _fixed_axis),),
+         # Right on every table, wrong on a single row only.
+         rubric=Rubric(shares={**DEFAULT_SHARES, "fixed_axis": 0.5})),
+    Step("mix", 1, 5, ("weights", "V"), (Output("output"),),
+         model.MIX.mistakes() + (Mistake("operands_swapped", _operands_swapped),),
+         hint="mix_row", make_probes=_mix_probes,
+         error_mistakes=(ErrorMistake("elementwise", lambda p: _mix_errors(p, swapped=False)),
+                         ErrorMistake("operands_swapped", lambda p: _mix_errors(p, swapped=True)))),
     Step("self_attention", 3, 4, ("X", "W_Q", "W_K", "W_V"),
          (Output("output"), Output("weights", columns="words", rows_sum_to_one=True)),
          (Mistake("uses_globals", _uses_globals),) + model.ATTENTION.mistakes(),
          needs_helpers=True, hint="self_attention_scale", make_probes=_attention_probes,
          error_mistakes=(ErrorMistake("missing_transpose", _untransposed_product),),
          # scores divided already, so this function does not: right together, each wrong alone.
-         links=(Link("scores", "scaled_early", "missing_scale", "scale_moved"),),
+         links=(Link("scores", "scaled_early", "missing_scale", "scale_moved"),
+                Link("softmax", "scaled_inside", "missing_scale", "scale_in_softmax")),
          rubric=Rubric(shares={**DEFAULT_SHARES, "scale_moved": 0.8})),
     Step("most_attended", 1, 4, ("weights", "words"), (Output("most_attended", kind="mapping"),),
          (Mistake("wrong_axis", _most_wrong_axis), Mistake("indices_not_words", _indices_not_words),

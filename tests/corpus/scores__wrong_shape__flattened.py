@@ -1,0 +1,40 @@
+"""Planted mistake in scores: the table flattened into one long row. Every other function is right."""
+import math
+
+import numpy as np
+import pandas as pd
+
+
+def make_qkv(X, W_Q, W_K, W_V):
+    project = lambda W: np.einsum("nd,dk->nk", X, W)
+    return project(W_Q), project(W_K), project(W_V)
+
+
+def scores(Q, K):
+    return (Q @ K.T).reshape(-1)  # one long row of scores
+
+
+def softmax(x):
+    x32 = np.asarray(x, dtype=np.float32)
+    e = np.exp(x32 - x32.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def mix(weights, V):
+    return weights @ V
+
+
+def self_attention(X, W_Q, W_K, W_V):
+    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
+    scaled = Q @ K.T / np.sqrt(K.shape[-1])
+    e = np.exp(scaled - scaled.max(axis=1, keepdims=True))
+    weights = e / e.sum(axis=1, keepdims=True)
+    return weights @ V, weights
+
+
+def most_attended(weights, words):
+    answer = {}
+    for i, word in enumerate(words):
+        best = max(range(len(words)), key=lambda j: weights[i][j])
+        answer[word] = words[best]
+    return answer
