@@ -146,3 +146,86 @@ def test_the_style_checks_catch_what_they_are_for():
         assert LOOSE_PARTICLE.search(loose), loose
     for tight in ("올바른 JSON이 아닙니다", "otter의 export()가", "(Q, K, V) 순서로", "행렬곱 Q @ K.T가 필요합니다"):
         assert not LOOSE_PARTICLE.search(tight), tight
+
+
+# One word for one thing, in every lab's catalog and in the Korean of the students' files: the W
+# matrices are 변환 행렬 (가중치 is the attention weights), the tables 점수표 and 가중치표, a word
+# is 낱말, the page's example 예제; a row is 행 (줄 is a line of code or of printed output).
+OTHER_NAMES = ("가중치 행렬", "비율표", "가중치 표", "점수 표", "단어", "페이지의 예에서")
+ROW_AS_LINE = re.compile(r"줄마다|그 줄|한 줄의 값|[0-9]줄 [0-9]칸")
+
+
+def every_lab():
+    from autograder import registry
+    return [registry.load(name) for name in registry.lab_names()]
+
+
+def every_korean_text():
+    """(where, text) of every Korean catalog entry of every lab, and each lab's student .py."""
+    for lab in every_lab():
+        for (section, key), text in entries(merged_catalog("ko", lab)).items():
+            yield f"{lab.name}:{section}.{key}", text
+        yield lab.script, lab.assignment_file(lab.script).read_text(encoding="utf-8")
+
+
+def names_used_for_another(text):
+    return [name for name in OTHER_NAMES if name in text] + ROW_AS_LINE.findall(text)
+
+
+def test_every_korean_text_calls_one_thing_by_one_name():
+    found = [(where, names_used_for_another(text)) for where, text in every_korean_text()]
+    assert not [f for f in found if f[1]], [f for f in found if f[1]]
+
+
+def test_the_one_name_check_catches_the_other_names():
+    for text in ("같은 가중치 행렬을 두 번 썼습니다", "(n, n) 비율표", "관련 점수 표를 만든다",
+                 "페이지의 예에서는 맞지만", "그 줄 전체 eˣ의 합", "줄마다 낱말 이름이 붙은", "3줄 4칸의 표"):
+        assert names_used_for_another(text), text
+    for text in ("같은 변환 행렬을 두 번 썼습니다", "(n, n) 가중치표", "점수표를 만든다", "내 코드의 줄",
+                 "3번째 셀 2번째 줄", "두 줄 모두 `0.34`"):
+        assert not names_used_for_another(text), text
+
+
+# In markdown a particle also sits on `code` and on **bold**: "`X`라도", "**W_Q → W_K → W_V**여야".
+LOOSE_AFTER_MARKUP = re.compile(r"[`*] (라도|여야|이|가|을|를|은|는|의|로|으로|와|과|이고|입니다)(\s|[.,)]|$)")
+
+
+def test_the_students_files_follow_the_house_style_too():
+    for lab in every_lab():
+        text = lab.assignment_file(lab.script).read_text(encoding="utf-8")
+        for rule in (HAEYO_ENDINGS, LOOSE_PARTICLE, LOOSE_AFTER_MARKUP):
+            assert not rule.search(text), (lab.script, rule.search(text))
+
+
+def test_the_markup_particle_check_catches_a_loose_particle():
+    assert LOOSE_AFTER_MARKUP.search("같은 `X` 라도 곱하는")
+    assert LOOSE_AFTER_MARKUP.search("**W_Q → W_K → W_V** 여야 하니")
+    assert not LOOSE_AFTER_MARKUP.search("같은 `X`라도 곱하는 `W_O`를")
+
+
+# Mistakes the step's own hint does not fit (it points at a check the mistake passes, or at another
+# part of the formula): each has a hint of its own, in its step's wording or the code's.
+MISTAKES_NEEDING_THEIR_OWN_HINT = {
+    "self_attention": (("make_qkv", "qkv_order"), ("make_qkv", "same_weight"), ("make_qkv", "rounded"),
+                       ("scores", "transposed"), ("scores", "wrong_shape"), ("scores", "rounded"),
+                       ("softmax", "no_exp"), ("softmax", "global_max"), ("softmax", "no_keepdims"),
+                       ("softmax", "rounded"), ("softmax", "unstable"), ("softmax", "mutates_input"),
+                       ("mix", "rounded"), ("self_attention", "return_order"),
+                       ("self_attention", "uses_globals"), ("self_attention", "wrong_type"),
+                       ("self_attention", "rounded"), ("most_attended", "hardcoded")),
+    "masked_attention": (("split_heads", "float_division"), ("multi_head_attention", "float_division"),
+                         ("multi_head_attention", "return_order"), ("multi_head_attention", "wrong_type"),
+                         ("masked_softmax", "mutates_input")),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("lab_name", sorted(MISTAKES_NEEDING_THEIR_OWN_HINT))
+def test_a_mistake_the_step_hint_misleads_has_its_own_hint(lab_name, lang):
+    from autograder import registry
+    lab = registry.load(lab_name)
+    hints = merged_catalog(lang, lab)["hint"]
+    for step, code in MISTAKES_NEEDING_THEIR_OWN_HINT[lab_name]:
+        assert f"{step}.{code}" in hints or code in hints, (step, code)
+        named = lab.steps_by_name[step].mistakes + lab.steps_by_name[step].error_mistakes
+        assert code in {m.code for m in named} | set(GENERAL_CODES) | {"rounded"}, (step, code)

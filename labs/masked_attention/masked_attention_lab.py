@@ -225,7 +225,7 @@ if __name__ == "__main__":
 
 # %%
 def merge_heads(H):
-    """헤드별 결과를 이어 붙여 낱말마다 한 줄로 만든다 (split_heads의 역연산).
+    """헤드별 결과를 이어 붙여 낱말마다 한 행으로 만든다 (split_heads의 역연산).
 
     입력:
         H -- (n_heads, n, d_head) 배열
