@@ -246,7 +246,8 @@ def _hint(say, result):
     """One hint: the first mistake's own hint (for this step, else for any step), else the step's."""
     step = say.lab.steps_by_name[result.name]
     hints = say.table["hint"]
-    codes = [part for code in result.mistakes for part in (code, *parts(code))]
+    # The first cause's hint (a pair's: its first part's), not a later cause's.
+    codes = [part for code in result.mistakes[:1] for part in (code, *parts(code))]
     keys = [key for code in codes for key in (f"{result.name}.{code}", code) if key in hints]
     key = keys[0] if keys else step.hint
     return say("hint", key if key in hints else "generic", **say.lab.hint_facts())

@@ -376,3 +376,18 @@ def test_hidden_titles_are_listed_with_the_languages_separator(plan, lang, separ
     summary = text.split("\n")[line_of(text, lang, "text", "hidden_summary")]
     titles = [say[code] for code in ("exception", "hardcoded")]
     assert separator.join(titles) in summary or separator.join(reversed(titles)) in summary, summary
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_hint_follows_the_first_cause_not_a_later_one(plan, lang):
+    """missing_scale has no hint of its own and rounded has one: the step's d_k hint still shows."""
+    from dataclasses import replace
+
+    result = result_for(plan, "self_attention", lambda p: returned(p, answer(p)))
+    result = replace(result, status="failed", mistakes=["missing_scale", "rounded"], score=0.0)
+    text = step_feedback(result, LAB, lang)
+    hints = catalog(lang, LAB)["hint"]
+    assert "rounded" in hints
+    facts = LAB.hint_facts()
+    assert hints["self_attention_scale"].format(**facts) in text
+    assert hints["rounded"].format(**facts) not in text
