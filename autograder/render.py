@@ -166,6 +166,9 @@ def _helper_lines(say, result):
 def _rubric_lines(say, result):
     """The grading rule that gave this step's points, when it was not all or nothing by a pass."""
     rule = result.detail.get("rubric", {})
+    if rule.get("rule") == "mistake" and rule["code"].count(JOIN) == 1:
+        first, second = (say.stepwise("title", result.name, part) for part in parts(rule["code"]))
+        return [say("text", "rubric_pair", percent=rule["percent"], first=first, second=second)]
     if rule.get("rule") == "mistake":
         return [say("text", "rubric_mistake", percent=rule["percent"],
                     title=say.stepwise("title", result.name, rule["code"]))]

@@ -64,11 +64,24 @@ STACKED = CORRECT.replace("    return X @ W_Q, X @ W_K, X @ W_V",
                           "    Q, K, V = X @ np.stack([W_Q, W_K, W_V])\n    return Q, K, V")
 
 
+# A loop over at most six columns of X: right on every public test (d_model ≤ 6), wrong on the
+# hidden one where d_model = 8.
+SIX_COLUMNS = CORRECT.replace("    return X @ W_Q, X @ W_K, X @ W_V", """    outputs = []
+    for W in (W_Q, W_K, W_V):
+        out = np.zeros((X.shape[0], W.shape[1]))
+        for k in range(min(X.shape[1], 6)):
+            out += np.outer(X[:, k], W[k])
+        outputs.append(out)
+    return tuple(outputs)""")
+
+
 def test_a_failure_on_hidden_cases_names_their_shapes_never_their_values(zygote):
-    """np.stack fails only where d_v differs from d_k: the student learns which shapes those were."""
+    """A loop that stops at six columns fails only where d_model = 8: the student learns which
+    shapes those were."""
     from labs.self_attention.hidden import hidden_cases
 
-    result = grade_bytes("stack.py", STACKED.encode(), zygote, Plan.build(LAB), Limits(step_seconds=5))
+    result = grade_bytes("six.py", SIX_COLUMNS.encode(), zygote, Plan.build(LAB), Limits(step_seconds=5))
+    assert result.steps[0].status == "failed" and all(c.passed for c in result.steps[0].cases if not c.hidden)
     korean = as_dict(result, LAB, "ko")["steps"][0]["feedback"]
     english = as_dict(result, LAB, "en")["steps"][0]["feedback"]
     assert "숨은 테스트 'hidden-2'의 입력 모양: X (4, 8), W_Q (8, 5), W_K (8, 5), W_V (8, 6). 페이지와 모양이 다른 입력: X, W_Q, W_K, W_V." in korean
@@ -76,6 +89,15 @@ def test_a_failure_on_hidden_cases_names_their_shapes_never_their_values(zygote)
     hidden = {case.name: case for case in hidden_cases()}
     for value in hidden["hidden-2"].X.ravel()[:6]:
         assert f"{value:.1f}" not in korean.split("hidden-2")[1].split("\n")[0].replace("(4, 8)", "")
+
+
+def test_stacked_weights_are_named_on_the_public_test_where_d_v_differs(zygote):
+    result = grade_bytes("stack.py", STACKED.encode(), zygote, Plan.build(LAB), Limits(step_seconds=5))
+    step = result.steps[0]
+    assert step.mistakes == ["stacked_weights"]
+    korean = as_dict(result, LAB, "ko")["steps"][0]["feedback"]
+    assert "공개 테스트 'large'" in korean and "d_k = 2, d_v = 5" in korean
+    assert "의 입력 모양" not in korean  # the public test shows it already: no hidden shapes repeated
 
 
 def test_a_misspelled_function_name_gets_a_did_you_mean(zygote):
