@@ -277,6 +277,9 @@ def does_only_checking(source, graders):
             continue
         if isinstance(node, ast.Expr) and _is_check_call(node.value, graders | found):
             continue
+        if isinstance(node, ast.For) and not node.orelse and all(  # for q in [...]: grader.check(q)
+                isinstance(inner, ast.Expr) and _is_check_call(inner.value, graders | found) for inner in node.body):
+            continue
         return False
     graders |= found
     return True

@@ -31,6 +31,8 @@ def graded(zygote):
      "grader.check_all()", "grader.export(pdf=False)"),
     ("from otter import Notebook\ncheck = Notebook()", CORRECT, 'print(check.check("mix"))',
      "display(check.check_all())"),
+    ("import otter\ngrader = otter.Notebook()", CORRECT,
+     'for q in ["make_qkv", "scores", "softmax"]:\n    grader.check(q)'),
 ])
 def test_untagged_checker_cells_leave_no_notes_and_cost_nothing(graded, cells):
     result = graded(notebook(*cells))
@@ -58,6 +60,8 @@ def test_only_checking_is_told_by_what_a_cell_does():
     assert not does_only_checking("import otter\ng.check('x')\ny = 2", graders)
     assert not does_only_checking("import numpy as np", graders)
     assert not does_only_checking("", graders) and not does_only_checking("def f(:", graders)
+    assert does_only_checking("for q in ['a', 'b']:\n    g.check(q)", graders)
+    assert not does_only_checking("for q in ['a', 'b']:\n    g.check(q)\n    print(q)", graders)
 
 
 STACKED = CORRECT.replace("    return X @ W_Q, X @ W_K, X @ W_V",
