@@ -4,10 +4,13 @@
 steps, the public cases with their expected values and known-mistake values, and the lab's own
 catalog text. It holds no hidden case and no code that computes an answer.
 """
+import base64
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
+
+import numpy as np
 
 from ..declaration import ErrorMistake, Link, Mistake, Output, Step
 from ..lab import Case, Lab
@@ -34,11 +37,23 @@ class NoPublicData(RuntimeError):
 
 def _predictions(record):
     """Per mistake, its predictions: values stored once per probe, referred to by index
-    (None: the right answer itself)."""
-    values = [codec.decode(v) for v in record["values"]]
+    (None: the right answer itself); float arrays are slices of the probe's blob."""
+    blob = base64.b64decode(record.get("blob", ""))
+    values = [_unpacked(v, blob) if isinstance(v, dict) and "packed" in v else codec.decode(v)
+              for v in record["values"]]
     expected = tuple(codec.decode(e) for e in record["expected"])
     return [[expected if indexes is None else tuple(values[i] for i in indexes) for indexes in predictions]
             for predictions in record["candidates"]]
+
+
+def _unpacked(entry, blob):
+    dtype = np.dtype(entry["packed"])
+    if dtype.kind != "f":
+        raise ValueError("packed predictions are float arrays")
+    shape = tuple(int(n) for n in entry["shape"])
+    count = int(np.prod(shape, dtype=np.int64))
+    start = int(entry["at"])
+    return np.frombuffer(blob, dtype=dtype, count=count, offset=start).reshape(shape).copy()
 
 
 def _stored(index):

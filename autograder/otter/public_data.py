@@ -1,4 +1,5 @@
 """Build-time: a lab's public probes, expected values, known-mistake values and text, as JSON data."""
+import base64
 import dataclasses
 import json
 
@@ -37,14 +38,22 @@ def public_data(lab, cases=None):
 
 
 def _probe_record(step, probe):
-    arrays, index_of = [], {}
+    values, index_of, blob = [], {}, bytearray()
 
     def stored(value):
-        encoded = codec.encode(_compact(value))
-        key = json.dumps(encoded, sort_keys=True)
+        """The value's index in the probe's table; float arrays' bytes go to one shared blob."""
+        value = _compact(value)
+        if isinstance(value, np.ndarray) and value.dtype.kind == "f":
+            key = (value.dtype.str, value.shape, value.tobytes())
+        else:
+            key = json.dumps(codec.encode(value), sort_keys=True)
         if key not in index_of:
-            index_of[key] = len(arrays)
-            arrays.append(encoded)
+            index_of[key] = len(values)
+            if isinstance(key, tuple):
+                values.append({"packed": key[0], "shape": list(value.shape), "at": len(blob)})
+                blob.extend(key[2])
+            else:
+                values.append(codec.encode(value))
         return index_of[key]
 
     def prediction(candidate):
@@ -59,7 +68,8 @@ def _probe_record(step, probe):
         # One list per mistake, in the step's order (several mistakes may share a code).
         "candidates": [[prediction(candidate) for candidate in mistake.candidates(probe)]
                        for mistake in step.mistakes],
-        "values": arrays,
+        "values": values,
+        "blob": base64.b64encode(bytes(blob)).decode("ascii"),
         "error_messages": {mistake.code: [list(pair) for pair in mistake.messages(probe)]
                            for mistake in step.error_mistakes},
     }
