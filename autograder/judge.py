@@ -271,7 +271,7 @@ def _mark_observed(step, probes, cases, outcomes):
         if first.label != second.label or not {cases[i].code, cases[j].code} <= UNEXPLAINED:
             continue
         differ = [name for name, a, b in zip(step.params, first.args, second.args) if not _same_argument(a, b)]
-        same_values = _matches(step.outputs, _values_of(first, got_first), _values_of(second, got_second))
+        same_values = _same_values(step.outputs, _values_of(first, got_first), _values_of(second, got_second))
         if not differ and not same_values:
             found[i] = found[j] = "nondeterministic"
         elif differ and same_values and not _matches(step.outputs, list(first.expected), second.expected):
@@ -284,6 +284,22 @@ def _mark_observed(step, probes, cases, outcomes):
     code = "nondeterministic" if "nondeterministic" in found.values() else "ignores_arguments"
     return [replace(c, code=code) if not c.passed and c.code in UNEXPLAINED else c for c in cases], \
         ignored if code == "ignores_arguments" else []
+
+
+def _same_values(outputs, first, second):
+    """Whether two of the student's own return values are the same (within the tolerance)."""
+    a, b = _prepared(outputs, first), _prepared(outputs, second)
+    if a is None or b is None:
+        return False
+    for output, x, y in zip(outputs, a, b):
+        if x is None or y is None:
+            return False
+        if output.kind == "mapping":
+            if x != y:
+                return False
+        elif x.shape != y.shape or not _close(x, y):
+            return False
+    return True
 
 
 def _same_argument(a, b):
@@ -604,7 +620,9 @@ def _prepared_candidate(outputs, candidate):
         if output.kind == "mapping":
             prepared.append(_as_mapping(want))
         else:
-            want = np.asarray(want, dtype=float)
+            want = as_array(want) if not isinstance(want, np.ndarray) else want.astype(float, copy=False)
+            if want is None:
+                return None  # a prediction that is not numbers predicts nothing
             prepared.append((want, _atol(want), float(want.flat[0]) if want.size else None))
     return prepared if len(prepared) == len(candidate) else None
 
