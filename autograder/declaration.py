@@ -75,7 +75,8 @@ class Step:
         """Codes that name a mistake of this step (the rubric gives each its share)."""
         return ({m.code for m in self.mistakes} | {m.code for m in self.error_mistakes}
                 | {link.becomes for link in self.links}
-                | {"mutates_input", "hardcoded", "nondeterministic", "ignores_arguments", "transposed"})
+                | {"mutates_input", "hardcoded", "nondeterministic", "ignores_arguments", "transposed",
+                   "fits_own_helpers"})
 
     def probes(self, case, trace):
         return self.make_probes(self, case, trace)

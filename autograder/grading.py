@@ -4,7 +4,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from .helpers import HelperAnswers
-from .judge import SubmissionResult, broken, judge_step, linked
+from .judge import SubmissionResult, broken, fits_own_helpers, judge_step, linked
 from .sandbox import codec
 from .sandbox.runner import Call, Limits, run
 from .submission import load_note, read_submission, similar_definition, syntax_error_near
@@ -143,10 +143,33 @@ def grade_bytes(name, data, zygote, plan, limits=Limits()):
                                  own=tuple(h for h in helpers if h in own),
                                  replaced=tuple(h for h in helpers if h not in own))
                 results[step.name] = linked(step, result, results)
+        results.update(_with_own_helpers(zygote, submission, plan, limits, outcome, notes, results, composed))
     module = missing_module(notes)
     steps = [_blamed_on_module(results[step.name], module or _module_raised(results[step.name]))
              for step in lab.steps]
     return SubmissionResult(name, steps, notes)
+
+
+def _with_own_helpers(zygote, submission, plan, limits, loaded, notes, results, composed):
+    """Composed steps that failed with the reference standing in for some helpers, run once more
+    with every helper the student's own: right that way, the step only follows its helpers'
+    mistakes (Q, V, K returned and unpacked in that order), and is told so (see judge.fits_own_helpers)."""
+    lab = plan.lab
+    again = [name for name in composed if results[name].status not in ("passed", "missing")
+             and results[name].detail.get("reference_helpers")]
+    if not again:
+        return {}
+    calls, _ = plan.calls
+    if zygote.doomed():
+        zygote.restart()
+    third = _run(zygote, submission, [replace(c, helpers=()) for c in calls if c.step in again], limits, plan,
+                 skip=loaded.skip)
+    updated = {}
+    for name in again:
+        step = lab.steps_by_name[name]
+        with_own = _judged(step, loaded, third, submission, notes, plan, limits)
+        updated[name] = fits_own_helpers(step, results[name], with_own)
+    return updated
 
 
 MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")

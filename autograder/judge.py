@@ -104,6 +104,20 @@ def linked(step, result, others):
     return result
 
 
+def fits_own_helpers(step, result, with_own):
+    """`result` of a composed step that failed with the reference standing in for some helpers;
+    `with_own`, the same step run with all the student's own. Right that way, the step follows its
+    helpers' mistakes: named so (its share kept), unless a declared Link names it more precisely."""
+    if result.status in ("passed", "missing") or with_own.status != "passed":
+        return result
+    if any(link.becomes in result.mistakes for link in step.links):
+        return result
+    cases = [replace(c, code="fits_own_helpers") if not c.passed else c for c in result.cases]
+    points, rule = rubric.score(step.points, cases, step.named_codes(), (), step.rubric or rubric.DEFAULT)
+    return replace(result, cases=cases, mistakes=_mistakes(cases), score=points, status="failed",
+                   detail={**result.detail, "rubric": rule})
+
+
 def step_score(points, cases):
     """points × passed cases / cases, exact; a case with several calls passes only when all of them do.
 

@@ -241,7 +241,8 @@ def _case_name(say, case):
 def _cause(say, result, code):
     params = {"name": result.name, "seconds": result.detail.get("seconds", 0),
               "module": result.detail.get("module", ""),
-              "arguments": ", ".join(result.detail.get("ignored", []))}
+              "arguments": ", ".join(result.detail.get("ignored", [])),
+              "helpers": ", ".join(result.detail.get("reference_helpers", []))}
     return say.stepwise("cause", result.name, code, **params)
 
 

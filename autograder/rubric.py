@@ -8,7 +8,8 @@ wrong formula is right on it (one word: `mix` returning V) earns no credit on it
 from dataclasses import dataclass, field
 
 # Mistakes every step can make, beside the ones it declares.
-ALWAYS_NAMED = {"mutates_input", "hardcoded", "nondeterministic", "ignores_arguments", "transposed"}
+ALWAYS_NAMED = {"mutates_input", "hardcoded", "nondeterministic", "ignores_arguments", "transposed",
+                "fits_own_helpers"}
 
 DEFAULT_SHARES = {
     "mutates_input": 0.8,  # every value right; the caller's array changed
@@ -19,6 +20,7 @@ DEFAULT_SHARES = {
     "uses_globals": 0.0,  # the page's values whatever the arguments: the same
     "ignores_arguments": 0.0,  # the same values for other arguments: nothing computed from them
     "nondeterministic": 0.0,  # other values on every call (random numbers): nothing to grade
+    "fits_own_helpers": 0.8,  # right with the student's own helpers, whose steps pay already
 }
 FORMULA_SHARE = 0.25  # any other named mistake: the formula is wrong
 

@@ -206,3 +206,33 @@ def test_the_students_kit_names_the_moved_division_and_a_pair(student_half, tmp_
         report = json.loads(done.stdout)
         found = {s["name"]: s for s in report["steps"]}
         assert found[step]["mistakes"][:1] == [code], found[step]
+
+
+# A composed step written to fit the student's own helpers --------------------------------
+
+QVK = RIGHT.replace("    return X @ W_Q, X @ W_K, X @ W_V\n", "    return X @ W_Q, X @ W_V, X @ W_K\n").replace(
+    "    Q, K, V = make_qkv(X, W_Q, W_K, W_V)\n", "    Q, V, K = make_qkv(X, W_Q, W_K, W_V)\n")
+
+
+def test_a_composed_step_right_with_the_students_own_helpers_keeps_most_of_its_points(graded):
+    result = by_name(graded(QVK))
+    assert result["make_qkv"].mistakes == ["qkv_order"]
+    attention = result["self_attention"]
+    assert attention.mistakes == ["fits_own_helpers"] and attention.score == pytest.approx(0.8 * 3)
+    text = as_text(graded(QVK), LAB, "ko")
+    assert "내 다른 함수(make_qkv)와 함께 쓰면 값이 맞지만" in text
+
+
+def test_a_composed_step_wrong_even_with_its_own_helpers_keeps_its_own_mistake(graded):
+    source = QVK.replace("softmax(scores(Q, K) / np.sqrt(K.shape[1]))", "softmax(scores(Q, K))")
+    attention = by_name(graded(source))["self_attention"]
+    assert "fits_own_helpers" not in attention.mistakes and attention.score < 0.8 * 3
+
+
+def test_the_students_kit_tells_a_step_written_to_fit_its_own_helpers(student_half, tmp_path):
+    path = tmp_path / "qvk.py"
+    path.write_text(QVK, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "attention_check", str(path), "--json"],
+                          capture_output=True, text=True, timeout=300, cwd=student_half)
+    found = {s["name"]: s for s in json.loads(done.stdout)["steps"]}
+    assert found["self_attention"]["mistakes"] == ["fits_own_helpers"]

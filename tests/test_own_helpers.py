@@ -85,12 +85,22 @@ def test_a_failed_helper_is_replaced_by_the_reference_and_the_feedback_says_so(g
     assert "Answered by the grader with the reference (their steps did not pass): softmax." in english
 
 
-def test_a_keyword_that_changes_the_call_is_refused_with_the_reason(graded):
+def test_a_keyword_that_changes_the_call_runs_the_students_own_function(graded):
+    """Their softmax fails (always columns); their self_attention asks for dim=0, which the
+    step's function does not promise: their own softmax answers, and the columns show there."""
     result = graded("self_attention", source(axis="0", call=OTHER_AXIS_CALL))
     composed = steps(result)["self_attention"]
-    assert composed.status == "error" and composed.score == 0
-    error = next(c.detail["error"] for c in composed.cases if "error" in c.detail)
-    assert "stand-in for your own softmax, which did not pass its step" in error["message"]
+    assert composed.status == "failed" and composed.mistakes[:1] == ["wrong_axis"]
+
+
+def test_a_failed_default_is_not_charged_to_a_composed_step_that_asks_for_the_right_axis(graded):
+    """softmax(x, dim=0) by default fails its step; self_attention calls it with dim=-1, which
+    is right: their own softmax runs for that call and self_attention keeps its points."""
+    text = source(axis="dim", call=OWN_CALL).decode().replace("def softmax(x, dim=-1):", "def softmax(x, dim=0):")
+    result = graded("self_attention", text.encode())
+    by_name = steps(result)
+    assert by_name["softmax"].status == "failed"
+    assert by_name["self_attention"].status == "passed", by_name["self_attention"].mistakes
 
 
 MASKED = '''

@@ -290,13 +290,17 @@ def _proxy(channel, call_id, name, own=_ABSENT):
 
     The student's composed function calls it as it calls their own `name`: keyword arguments
     their own function gives as defaults anyway (`f(x, dim=-1)` where their own `f` says
-    `dim=-1`) change nothing and are dropped; any other is refused with a message that says why.
+    `dim=-1`) change nothing and are dropped. A call with any other keyword (`f(x, dim=-1)` where
+    their own `f` says `dim=0`) asks for something the step's function does not promise: it runs
+    their own function as they call it; without one, it is refused with a message that says why.
     """
     encode, decode = codec.encode, codec.decode
 
     def helper(*args, **keywords):
         if keywords:
             args, keywords = _as_defaults(own, args, keywords)
+        if keywords and callable(own) and own is not _ABSENT:
+            return own(*args, **keywords)
         if keywords:
             raise stand_in_refusal(name, keywords)
         answer = channel.ask_helper(call_id, name, [encode(a) for a in args])
