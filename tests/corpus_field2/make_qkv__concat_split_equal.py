@@ -1,0 +1,36 @@
+"""One fused product X @ [W_Q | W_K | W_V] split into three equal parts: wrong whenever d_v differs from d_k."""
+import numpy as np
+import pandas as pd
+
+
+def make_qkv(X, W_Q, W_K, W_V):
+    # 행렬곱 한 번으로 (GPU처럼)
+    W = np.concatenate([W_Q, W_K, W_V], axis=1)
+    QKV = X @ W
+    Q, K, V = np.split(QKV, 3, axis=1)
+    return Q, K, V
+
+
+def scores(Q, K):
+    return Q @ K.T
+
+
+def softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def mix(weights, V):
+    return weights @ V
+
+
+def self_attention(X, W_Q, W_K, W_V):
+    Q, K, V = make_qkv(X, W_Q, W_K, W_V)
+    d_k = K.shape[1]
+    weights = softmax(scores(Q, K) / np.sqrt(d_k))
+    return mix(weights, V), weights
+
+
+def most_attended(weights, words):
+    df = pd.DataFrame(weights, index=words, columns=words)
+    return df.idxmax(axis=1).to_dict()

