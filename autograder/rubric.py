@@ -2,7 +2,8 @@
 
 A pass earns every point. A failure explained by a named mistake keeps that mistake's declared
 share (a mutated input keeps most, a wrong formula little, an answer fitted to the page nothing).
-A failure nothing names earns the share of non-degenerate cases passed: a case so small that a
+A failure nothing names earns the share of cases passed, a degenerate case counting only when
+failed: a case so small that a
 wrong formula is right on it (one word: `mix` returning V) earns no credit on its own.
 """
 from dataclasses import dataclass, field
@@ -68,7 +69,8 @@ def score(points, cases, named=ALWAYS_NAMED, degenerate=(), rubric=DEFAULT):
         code = min(failing, key=rubric.share_of)
         share = rubric.share_of(code)
         return points * share, {"rule": "mistake", "code": code, "percent": round(share * 100)}
-    counted = [name for name in per_case if name not in degenerate]
+    # A degenerate case earns nothing when passed (a wrong formula may pass it) and costs when failed.
+    counted = [name for name in per_case if name not in degenerate or not per_case[name]]
     if not counted:
         return 0.0, {"rule": "cases", "passed": 0, "total": 0}
     passed = sum(per_case[name] for name in counted)

@@ -69,6 +69,13 @@ def test_unknown_failure_scores_the_share_of_non_degenerate_cases_passed():
     assert points == 2 and rule == {"rule": "cases", "passed": 2, "total": 3}
 
 
+def test_a_failed_degenerate_case_costs_its_share():
+    """(x).squeeze() is wrong on one word only: it loses that case's share, not nothing."""
+    cases = [case("a", True), case("b", True), case("one", False, "wrong_shape")]
+    points, rule = rubric.score(3, cases, degenerate={"one"})
+    assert points == 2 and rule == {"rule": "cases", "passed": 2, "total": 3}
+
+
 def test_a_named_mistake_takes_its_declared_share_and_the_harshest_wins():
     cases = [case("a", False, "mutates_input"), case("b", False, "scale_by_dk")]
     points, rule = rubric.score(4, cases, named={"mutates_input", "scale_by_dk"})
