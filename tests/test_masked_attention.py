@@ -50,6 +50,7 @@ EQUAL_BY_DESIGN = {
 SILENT_ON_PAGE = {
     ("split_heads", "split_words"): "3 words do not split into 2 heads: np.split raises (an ErrorMistake)",
     ("masked_softmax", "unstable"): "the page's scores are small: a naive exp does not overflow",
+    ("multi_head_attention", "hardcoded"): "the page's own √2 is right on the page, by definition",
 }
 
 
@@ -309,7 +310,7 @@ def test_every_code_has_a_title_and_a_cause_and_every_hint_renders(lang):
     table = catalog(lang, LAB)
     own = LAB.catalog(lang)
     for step in LAB.steps:
-        codes = {m.code for m in step.mistakes} | {m.code for m in step.error_mistakes}
+        codes = ({m.code for m in step.mistakes} | {m.code for m in step.error_mistakes}) - set(GENERAL_CODES)
         for code in codes:
             for section in ("title", "cause"):
                 assert f"{step.name}.{code}" in own[section] or code in own[section], (section, step.name, code)

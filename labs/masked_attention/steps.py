@@ -8,6 +8,8 @@ import numpy as np
 
 from autograder.declaration import ErrorMistake, Mistake, Output, Probe, Step
 
+from . import page
+
 
 def _quietly(function):
     """Candidates may overflow or give 0/0 on purpose (that is the mistake)."""
@@ -266,6 +268,12 @@ def _attention_scale_d_model(p):
 
 
 @_quietly
+def _attention_page_scale(p):
+    """The page's √d_head written in (d_model = 4 in two heads: √2), whatever the sizes."""
+    yield _attention(p, divisor=np.sqrt(page.X.shape[1] // page.N_HEADS))
+
+
+@_quietly
 def _attention_missing_scale(p):
     yield _attention(p, divisor=1.0)
 
@@ -316,6 +324,7 @@ STEPS = (
           Mistake("mask_no_diagonal", _attention_no_diagonal),
           Mistake("scale_by_d_model", _attention_scale_d_model),
           Mistake("missing_scale", _attention_missing_scale),
+          Mistake("hardcoded", _attention_page_scale),
           Mistake("no_output_projection", _attention_no_projection),
           Mistake("single_head", _attention_single_head),
           Mistake("return_order", _attention_return_order)),
