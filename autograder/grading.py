@@ -155,7 +155,8 @@ def _with_own_helpers(zygote, submission, plan, limits, loaded, notes, results, 
     with every helper the student's own: right that way, the step only follows its helpers'
     mistakes (Q, V, K returned and unpacked in that order), and is told so (see judge.fits_own_helpers)."""
     lab = plan.lab
-    again = [name for name in composed if results[name].status not in ("passed", "missing")
+    # Not after a timeout: a second endless run would only double the wait.
+    again = [name for name in composed if results[name].status in ("failed", "error")
              and results[name].detail.get("reference_helpers")]
     if not again:
         return {}

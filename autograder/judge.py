@@ -639,7 +639,7 @@ def _prepared_candidate(outputs, candidate):
         if output.kind == "mapping":
             prepared.append(_as_mapping(want))
         else:
-            want = as_array(want) if not isinstance(want, np.ndarray) else want.astype(float, copy=False)
+            want = as_array(want)
             if want is None:
                 return None  # a prediction that is not numbers predicts nothing
             prepared.append((want, _atol(want), float(want.flat[0]) if want.size else None))
