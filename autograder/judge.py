@@ -97,11 +97,15 @@ def linked(step, result, others):
         if helper is None or link.helper_code not in helper.mistakes:
             continue
         if failing and all(c.code == link.code for c in failing):
-            cases = [replace(c, code=link.becomes) if not c.passed else c for c in result.cases]
-            points, rule = rubric.score(step.points, cases, step.named_codes(), (), step.rubric or rubric.DEFAULT)
-            return replace(result, cases=cases, mistakes=_mistakes(cases), score=points,
-                           detail={**result.detail, "rubric": rule})
+            return _failures_named(step, result, link.becomes)
     return result
+
+
+def helpers_used(helpers, passing):
+    """For a composed step's detail: which helpers ran as the student wrote them (their steps
+    pass), and which the reference answered."""
+    return {"own_helpers": [h for h in helpers if h in passing],
+            "reference_helpers": [h for h in helpers if h not in passing]}
 
 
 def fits_own_helpers(step, result, with_own):
@@ -112,9 +116,14 @@ def fits_own_helpers(step, result, with_own):
         return result
     if any(link.becomes in result.mistakes for link in step.links):
         return result
-    cases = [replace(c, code="fits_own_helpers") if not c.passed else c for c in result.cases]
+    return replace(_failures_named(step, result, "fits_own_helpers"), status="failed")
+
+
+def _failures_named(step, result, code):
+    """`result` with every failed case named `code`, and scored again by the step's rubric."""
+    cases = [replace(c, code=code) if not c.passed else c for c in result.cases]
     points, rule = rubric.score(step.points, cases, step.named_codes(), (), step.rubric or rubric.DEFAULT)
-    return replace(result, cases=cases, mistakes=_mistakes(cases), score=points, status="failed",
+    return replace(result, cases=cases, mistakes=_mistakes(cases), score=points,
                    detail={**result.detail, "rubric": rule})
 
 
@@ -285,7 +294,7 @@ def _mark_observed(step, probes, cases, outcomes):
         if first.label != second.label or not {cases[i].code, cases[j].code} <= UNEXPLAINED:
             continue
         differ = [name for name, a, b in zip(step.params, first.args, second.args) if not _same_argument(a, b)]
-        same_values = _same_values(step.outputs, _values_of(first, got_first), _values_of(second, got_second))
+        same_values = _matches(step.outputs, _values_of(first, got_first), _values_of(second, got_second))
         if not differ and not same_values:
             found[i] = found[j] = "nondeterministic"
         elif differ and same_values and not _matches(step.outputs, list(first.expected), second.expected):
@@ -298,22 +307,6 @@ def _mark_observed(step, probes, cases, outcomes):
     code = "nondeterministic" if "nondeterministic" in found.values() else "ignores_arguments"
     return [replace(c, code=code) if not c.passed and c.code in UNEXPLAINED else c for c in cases], \
         ignored if code == "ignores_arguments" else []
-
-
-def _same_values(outputs, first, second):
-    """Whether two of the student's own return values are the same (within the tolerance)."""
-    a, b = _prepared(outputs, first), _prepared(outputs, second)
-    if a is None or b is None:
-        return False
-    for output, x, y in zip(outputs, a, b):
-        if x is None or y is None:
-            return False
-        if output.kind == "mapping":
-            if x != y:
-                return False
-        elif x.shape != y.shape or not _close(x, y):
-            return False
-    return True
 
 
 def _same_argument(a, b):
