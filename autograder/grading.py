@@ -4,7 +4,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from .helpers import HelperAnswers
-from .judge import SubmissionResult, broken, fits_own_helpers, judge_step, linked
+from .judge import SubmissionResult, broken, fits_own_helpers, helpers_used, judge_step, linked
 from .sandbox import codec
 from .sandbox.runner import Call, Limits, run
 from .submission import load_note, read_submission, similar_definition, syntax_error_near
@@ -39,7 +39,7 @@ class Plan:
         ordered = sorted(self.lab.steps, key=lambda step: step.needs_helpers)
         calls, probe_of = [], {}
         for step in ordered:
-            helpers = reference_helpers(self.lab, step)
+            helpers = self.lab.helpers_of(step)
             for probe in self.probes[step.name]:
                 args = tuple(codec.encode(a) for a in probe.args)
                 call = Call(len(calls), step.name, step.name, args, helpers, answer_bytes(args, probe.expected))
@@ -81,16 +81,6 @@ MAX_VERDICTS = 256  # remembered step verdicts per plan, all steps together
 VERDICT_EVENT_BYTES = 64 * 1024  # a step's events are remembered with its verdict only when this small
 ANSWER_SLACK = 16  # a right answer written as lists of numbers takes about 3 times its encoded size
 ANSWER_FLOOR = 64 * 1024
-
-
-def reference_helpers(lab, step):
-    """The step functions the grader answers with the reference's while `step` runs.
-
-    Every other step for a composed step, so that it is graded on its own; none otherwise.
-    """
-    if not step.needs_helpers:
-        return ()
-    return tuple(other.name for other in lab.steps if other.name != step.name)
 
 
 def answer_bytes(encoded_args, expected):
@@ -138,10 +128,7 @@ def grade_bytes(name, data, zygote, plan, limits=Limits()):
         second = _run(zygote, submission, later, limits, plan, skip=outcome.skip)
         for step in lab.steps:
             if step.name in composed:
-                helpers = reference_helpers(lab, step)
-                result = _judged(step, outcome, second, submission, notes, plan, limits,
-                                 own=tuple(h for h in helpers if h in own),
-                                 replaced=tuple(h for h in helpers if h not in own))
+                result = _judged(step, outcome, second, submission, notes, plan, limits, passing=own)
                 results[step.name] = linked(step, result, results)
         results.update(_with_own_helpers(zygote, submission, plan, limits, outcome, notes, results, composed))
     module = missing_module(notes)
@@ -219,16 +206,18 @@ def _run(zygote, submission, calls, limits, plan, skip=()):
     return outcome
 
 
-def _judged(step, loaded, outcome, submission, notes, plan, limits, own=None, replaced=None):
+def _judged(step, loaded, outcome, submission, notes, plan, limits, passing=None):
     """The step's verdict from the run that made its calls (`loaded`: the run whose load the
-    names and notes come from); a composed step says which helpers were the student's own."""
+    names and notes come from); a composed step run with the student's own functions where
+    they are `passing` says which helpers were the student's own."""
     ids = plan.call_ids[step.name]
     outcomes = [outcome.calls.get(i) for i in ids]
     # Whether the function is a stub matters only for a call that returned None.
     stub = any(o is not None and o.kind == "returned" and o.value is None for o in outcomes) \
         and step.name in submission.stubs(plan.lab.function_names)
     facts = (loaded.names.get(step.name, "absent"), stub, syntax_error_near(step.name, notes, submission))
-    result = plan.verdict(step, facts, outcomes, variant=replaced or ())
+    helpers = plan.lab.helpers_of(step) if passing is not None else ()
+    result = plan.verdict(step, facts, outcomes, variant=tuple(h for h in helpers if h not in passing))
     extra = {}
     if result.status == "missing":
         similar = similar_definition(step.name, submission, plan.lab.function_names)
@@ -236,6 +225,6 @@ def _judged(step, loaded, outcome, submission, notes, plan, limits, own=None, re
             extra["similar"] = similar
     if result.status == "timeout":
         extra["seconds"] = limits.step_seconds
-    if replaced is not None and result.status != "missing":
-        extra.update(own_helpers=list(own), reference_helpers=list(replaced))
+    if passing is not None and result.status != "missing":
+        extra.update(helpers_used(helpers, passing))
     return replace(result, detail={**result.detail, **extra}) if extra else result

@@ -76,6 +76,13 @@ class Lab:
     def total_points(self):
         return sum(step.points for step in self.steps)
 
+    def helpers_of(self, step):
+        """The other step functions a composed step calls (the grader may answer them with the
+        reference's, so that the step is graded on its own); none for a plain step."""
+        if not step.needs_helpers:
+            return ()
+        return tuple(other.name for other in self.steps if other.name != step.name)
+
     def title(self, lang):
         return self.titles.get(lang) or self.titles.get("en") or self.name
 

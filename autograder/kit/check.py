@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..judge import _close, fits_own_helpers, judge_step, linked
+from ..judge import _close, fits_own_helpers, helpers_used, judge_step, linked
 from ..pictures import step_maps
 from ..render import step_feedback
 from ..sandbox import codec
@@ -90,10 +90,8 @@ def judge_public(name, env, is_stub=None, syntax_suspect=False, call=None, other
     stub = _is_stub(function, lab.function_names) if is_stub is None else is_stub
     result = judge_step(step, probes, outcomes, defined, stub, syntax_suspect, lab.page_case)
     if step.needs_helpers:  # as the engine says it: which other functions ran as written
-        helpers = [other for other in lab.function_names if other != name]
-        result = dataclasses.replace(result, detail={**result.detail,
-                                                     "own_helpers": [o for o in helpers if o in passing],
-                                                     "reference_helpers": [o for o in helpers if o not in passing]})
+        helpers = lab.helpers_of(step)
+        result = dataclasses.replace(result, detail={**result.detail, **helpers_used(helpers, passing)})
         result = linked(step, result, others)
         if result.status not in ("passed", "missing") and result.detail["reference_helpers"]:
             with _reference_outputs(function, name, set(helpers)):  # every helper the student's own
