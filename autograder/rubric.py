@@ -8,6 +8,8 @@ wrong formula is right on it (one word: `mix` returning V) earns no credit on it
 """
 from dataclasses import dataclass, field
 
+from .error_model import parts
+
 # Mistakes every step can make, beside the ones it declares.
 ALWAYS_NAMED = {"mutates_input", "hardcoded", "nondeterministic", "ignores_arguments", "transposed",
                 "fits_own_helpers"}
@@ -36,7 +38,7 @@ class Rubric:
     def share_of(self, code):
         """A combined mistake ("a+b", see autograder.error_model) keeps the product of its parts' shares."""
         share = 1.0
-        for part in code.split("+"):
+        for part in parts(code):
             share *= self.shares.get(part, self.formula)
         return share
 

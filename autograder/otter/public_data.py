@@ -6,6 +6,7 @@ import json
 import numpy as np
 
 from ..grading import Plan
+from ..judge import _matches
 from ..render import LANGUAGES
 from ..sandbox import codec
 
@@ -58,7 +59,7 @@ def _probe_record(step, probe):
 
     def prediction(candidate):
         """Indexes into the probe's table of distinct values; None stands for the right answer."""
-        return None if _equal(candidate, probe.expected) else [stored(v) for v in candidate]
+        return None if _matches(step.outputs, list(probe.expected), candidate) else [stored(v) for v in candidate]
 
     return {
         "case": probe.case.name,
@@ -84,15 +85,3 @@ def _compact(value):
             np.nanmax(np.abs(np.where(np.isinf(value), 0, value)), initial=0) < FLOAT32_MAX:
         return value.astype(np.float32)
     return value
-
-
-def _equal(candidate, expected):
-    return len(candidate) == len(expected) and all(
-        _same(a, b) for a, b in zip(candidate, expected))
-
-
-def _same(a, b):
-    if isinstance(b, np.ndarray):
-        a = np.asarray(a)
-        return a.shape == b.shape and a.dtype.kind in "biuf" and bool(np.array_equal(a, b, equal_nan=True))
-    return a == b
