@@ -52,6 +52,13 @@ class SubmissionResult:
     submission: str
     steps: list
     notes: list = field(default_factory=list)  # load problems: [{"code": ..., ...}]
+    # The steps judged on the public tests alone, from public outcomes only (what a student is
+    # shown before grades are published); None where no hidden test was run.
+    public: list = None
+
+    @property
+    def public_steps(self):
+        return self.steps if self.public is None else self.public
 
     @property
     def score(self):
@@ -348,6 +355,11 @@ def judge_call(probe, outcome, is_stub):
         return CaseResult(**base, passed=False, code="not_run")
     if outcome.kind in ("timeout", "crashed"):
         return CaseResult(**base, passed=False, code=outcome.kind)
+    refused = getattr(outcome, "refused", None)
+    if outcome.kind == "raised" and refused:
+        # The grader's own record: a stand-in was asked something the reference never asks it.
+        return CaseResult(**base, passed=False, code="stand_in_refused",
+                          detail={"error": outcome.error, "refused": dict(refused[0])})
     if outcome.kind == "raised":
         return CaseResult(**base, passed=False, code=_code_for_error(probe, outcome.error),
                           detail={"error": outcome.error})

@@ -6,6 +6,7 @@ from functools import lru_cache
 from importlib import resources
 
 from .error_model import JOIN, parts
+from .stand_in import MAX_REQUESTS
 
 LANGUAGES = ("ko", "en")
 
@@ -261,6 +262,10 @@ def _explain(say, result, case):
     """The detail of one public failure, in numpy's order: criterion, shape, how many, how bad, values."""
     d = case.detail
     code = case.code
+    if "refused" in d:
+        refused = d["refused"]
+        return [say("text", f"refused_{refused['reason']}", helper=one_line(refused["helper"]),
+                    most=MAX_REQUESTS)] + _frame_lines(say, d.get("error") or {})
     if "error" in d:
         return _error_lines(say, d["error"])
     if code == "mutates_input":
@@ -354,10 +359,12 @@ def _error_lines(say, error):
         lines = [say("text", "error_message", type=one_line(error["type"]), message=one_line(error["message"]))]
     else:
         lines = [say("text", "error_type", type=one_line(error["type"]))]
-    for filename, line, function, text in error.get("frames", [])[-3:]:
-        lines.append(say("text", "error_line", place=_place(say, filename, line),
-                         function=one_line(function), line=one_line(text)))
-    return lines
+    return lines + _frame_lines(say, error)
+
+
+def _frame_lines(say, error):
+    return [say("text", "error_line", place=_place(say, filename, line), function=one_line(function),
+                line=one_line(text)) for filename, line, function, text in error.get("frames", [])[-3:]]
 
 
 def load_notes(notes, lab, lang="ko"):
