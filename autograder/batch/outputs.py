@@ -24,31 +24,43 @@ LABELS = {
     "en": {"title": "feedback", "file": "Graded file", "superseded": "Older files, not graded"},
 }
 
-# The grading engine: any change here can change a grade, so it is part of the grader version.
-ENGINE_MODULES = ("lab", "helpers", "declaration", "judge", "grading", "submission", "render", "pictures",
-                  "batch.outputs", "batch.grader", "batch.late")
-
-
 def grader_version(lab):
-    """autograder's version plus a hash of every source the lab's grades depend on."""
-    return _grader_version(lab.name, tuple(lab.version_files), lab.catalog_package)
+    """autograder's version plus a hash of every source the lab's grades and feedback depend on."""
+    return _grader_version(lab.name, tuple(dict.fromkeys(p for p in (lab.catalog_package, lab.assignment_package) if p)),
+                           lab.solution or "", tuple(lab.version_files))
+
+
+# What is hashed: code and catalogs. Any of it can change a grade or the feedback, so all of it is
+# hashed, none of it chosen by hand (a forgotten module would leave stale grades after a rerun).
+HASHED = (".py", ".toml")
 
 
 @lru_cache(maxsize=None)
-def _grader_version(name, version_files, catalog_package):
+def _grader_version(name, packages, solution, version_files):
     digest = hashlib.sha256(name.encode() + b"\0")
-    package = resources.files("autograder")
-    files = [("autograder", f"{m.replace('.', '/')}.py") for m in ENGINE_MODULES]
-    files += sorted(("autograder", f"sandbox/{p.name}") for p in package.joinpath("sandbox").iterdir()
-                    if p.name.endswith(".py"))
-    files += [("autograder", f"locale/{lang}.toml") for lang in ("ko", "en")]
-    if catalog_package:
-        files += [(catalog_package, f"locale/{lang}.toml") for lang in ("ko", "en")]
+    files = _sources("autograder") + [source for package in packages for source in _sources(package)]
+    if solution:
+        owner, _, module = solution.rpartition(".")
+        files.append((owner, f"{module}.py"))
     for owner, relative in files + list(version_files):
         path = resources.files(owner).joinpath(relative)
         if path.is_file():
             digest.update(f"{owner}/{relative}".encode() + b"\0" + path.read_bytes() + b"\0")
     return f"{__version__}+{digest.hexdigest()[:16]}"
+
+
+def _sources(package):
+    """(package, relative path) of every code and catalog file in `package`, its subpackages too."""
+    found = []
+
+    def walk(folder, prefix):
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+            if entry.is_dir() and entry.name != "__pycache__":
+                walk(entry, f"{prefix}{entry.name}/")
+            elif entry.is_file() and entry.name.endswith(HASHED):
+                found.append((package, prefix + entry.name))
+    walk(resources.files(package), "")
+    return found
 
 
 def fingerprint(content_hash, file, superseded, settings, lab):
