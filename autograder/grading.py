@@ -193,15 +193,16 @@ def _with_own_helpers(zygote, submission, plan, limits, loaded, notes, results, 
     # Not after a timeout: a second endless run would only double the wait.
     again = {scope: [name for name in composed if results[scope][name].status in ("failed", "error")
                      and results[scope][name].detail.get("reference_helpers")] for scope in SCOPES}
-    # A public failure is a failure of all tests too: every step the public view runs again, the
-    # whole grade runs again.
-    if not again[ALL]:
-        return
+    # Each scope's calls only: a step whose hidden test ran out of time is run again on its
+    # public tests alone, for the public view.
     calls, _ = plan.calls
+    wanted = [replace(c, helpers=()) for c in calls
+              if any(c.step in again[scope] and plan.in_scope(c, scope) for scope in SCOPES)]
+    if not wanted:
+        return
     if zygote.doomed():
         zygote.restart()
-    third = _run(zygote, submission, [replace(c, helpers=()) for c in calls if c.step in again[ALL]], limits, plan,
-                 skip=loaded.skip)
+    third = _run(zygote, submission, wanted, limits, plan, skip=loaded.skip)
     for scope in SCOPES:
         for name in again[scope]:
             step = lab.steps_by_name[name]

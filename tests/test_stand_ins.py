@@ -299,3 +299,22 @@ def test_a_composed_step_with_a_stand_in_is_named_or_told_why_not(zygote, plan, 
         assert "softmax() 호출에는 채점기가 답하지 않았습니다" in ko and "참조 풀이" in ko
         assert "The grader did not answer this call of softmax()" in en
         assert "LookupError" not in ko  # the grader's own sentence, not the child's exception
+
+
+def test_a_hidden_timeout_still_lets_the_public_view_try_the_students_own_helpers(zygote, plan, tmp_path):
+    """self_attention loops forever on one hidden test (six words) and is right only with the
+    student's own make_qkv (Q, V, K returned and unpacked in that order): the grade says timeout;
+    the public view runs the public tests again with the student's own helpers, as the kit does."""
+    path = tmp_path / "own_helpers.py"
+    path.write_text(SOLUTION.read_text("utf-8") + (
+        "\n\ndef make_qkv(X, W_Q, W_K, W_V):\n    return X @ W_Q, X @ W_V, X @ W_K\n\n\n"
+        "def self_attention(X, W_Q, W_K, W_V):\n"
+        "    while X.shape[0] == 6:\n        pass\n"
+        "    Q, V, K = make_qkv(X, W_Q, W_K, W_V)\n"
+        "    w = softmax(scores(Q, K) / np.sqrt(K.shape[1]))\n"
+        "    return mix(w, V), w\n"), "utf-8")
+    result = grade_file(path, zygote, plan, Limits(step_seconds=2.0, load_seconds=5.0))
+    full = {s.name: s for s in result.steps}
+    public = {s.name: s for s in result.public_steps}
+    assert full["self_attention"].status == "timeout"
+    assert public["self_attention"].mistakes == ["fits_own_helpers"] and public["self_attention"].score > 0
