@@ -48,8 +48,20 @@ def test_a_moodle_full_name_that_contains_a_moodle_folder_name():
 
 def test_canvas_names_in_section_folders_are_students_not_the_folders():
     paths = ["section_A/kim_10231_55001_attention.py", "section_A/lee_10232_55002_attention.ipynb",
-             "section_B/park_10233_55003_attention.py", "section_B/park_10233_55009_attention-1.py"]
-    assert list(ids(paths).values()) == ["10231", "10232", "10233", "10233"]
+             "section_B/park_10233_55003_attention.py", "section_B/choi_10234_55009_attention-1.py",
+             "section_C/han_10235_55010_attention.py"]
+    assert list(ids(paths).values()) == ["10231", "10232", "10233", "10234", "10235"]
+
+
+def test_one_folder_of_several_lms_names_is_one_students_folder():
+    # Two section folders of which one holds a single student look exactly like one student's folder
+    # of planted names beside a classmate's: one folder never decides the class's layout.
+    paths = ["class/section_A/kim_10231_55001_attention.py", "class/section_A/lee_10232_55002_attention.py",
+             "class/section_B/park_10233_55003_attention.py"]
+    naming = Naming(paths)
+    assert [naming.identify(p)[0] for p in paths] == ["section_A", "section_A", "section_B"]
+    assert naming.several == {"section_A": 2} and not naming.sections
+    assert [naming.lookalike(p) for p in paths] == ["canvas kim_10231", "canvas lee_10232", "canvas park_10233"]
 
 
 @pytest.mark.parametrize("paths, expected", [
@@ -86,12 +98,13 @@ def test_students_own_folders_name_them_whatever_their_files_are_called():
     assert list(ids(paths).values()) == ["10001", "10004", "10004", "student07", "student08"]
 
 
-def test_a_folder_of_two_lms_named_students_makes_every_folder_a_group():
+def test_a_students_folder_of_two_lms_named_students_stays_theirs():
     paths = ["class/10001/attention.py", "class/10004/bob_10001_50009_a.py", "class/10004/carol_10009_50010_b.py"]
     naming = Naming(paths)
     found = [naming.identify(p) for p in paths]
-    assert [student for student, _ in found] == ["10001", "10001", "10009"]
-    assert found[0][1] != found[1][1]  # different owners under one id: reported as merged
+    assert [student for student, _ in found] == ["10001", "10004", "10004"]
+    assert found[1][1] == found[2][1] == "folder:class/10004"  # one owner: not a merge either
+    assert [naming.about(p) for p in paths[1:]] == [{"name": "", "time": "", "late": False}] * 2
 
 
 def test_hangul_names_decomposed_by_macos_are_the_same_student():

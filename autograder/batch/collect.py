@@ -70,6 +70,9 @@ class Student:
     name: str = ""  # the name the LMS gives (Moodle's full name, Canvas's lastfirst, ...), "" if none
     lms_time: str = ""  # ISO 8601 submission time the LMS wrote, "" if none
     lms_late: bool = False  # the LMS marked the submission late (Canvas's LATE)
+    # Files in the student's own folder named like other students' LMS uploads: [(path, looks like)].
+    # They stay this student's; the TA is told.
+    lookalikes: list = field(default_factory=list)
 
     @property
     def submitted_at(self):
@@ -326,8 +329,21 @@ def group_students(source, id_pattern=None):
         students.append(Student(student, candidates[0], candidates[1:], ignored,
                                 owners if len(owners) > 1 else [],
                                 about["name"] or _name_from_receipts(source, entries),
-                                about["time"], about["late"]))
+                                about["time"], about["late"], _lookalikes(entries, naming)))
     return students
+
+
+def _lookalikes(entries, naming):
+    """[(path, looks like)] of a student's files named like other students' LMS uploads."""
+    found, marked = [], False
+    for entry in entries:
+        looks = "" if entry.system_file else naming.lookalike(entry.path)
+        if looks:
+            found.append((entry.path, looks))
+            marked = marked or naming.unit(entry.path).kind != "folder"
+    # A TA's folder may hold the student's own LMS downloads under another form of their name:
+    # told only when it holds several students' names. The LMS's own folders never hold any.
+    return found if marked or len({looks for _, looks in found}) > 1 else []
 
 
 def _newest_by_lms(entries, naming):
