@@ -301,3 +301,23 @@ def test_a_student_whose_outputs_cannot_be_written_is_a_row_and_the_class_goes_o
     assert rows["disk_full"]["total"] == "10.0"  # the grade stands; its feedback is what is missing
     assert sorted(p.name for p in (out / "results").iterdir()) == ["alice.json", "bob.json"]
     assert json.loads((out / "results" / "alice.json").read_text("utf-8"))["score"] == 10.0
+
+
+def test_file_names_a_disk_holds_in_other_encodings_are_graded_under_readable_ids(tmp_path):
+    root = tmp_path / "class"
+    root.mkdir()
+    raw = os.fsencode(root)
+    for name in ("김민수.py".encode("cp949"), b"\xff\xfekim.py", "이지원.py".encode()):
+        with open(raw + b"/" + name, "wb") as handle:
+            handle.write(CORRECT)
+    os.mkdir(raw + b"/\xc3(folder")
+    with open(raw + b"/\xc3(folder/attention.py", "wb") as handle:
+        handle.write(STUB)
+    out = tmp_path / "out"
+    done = grade(root, out)
+    assert done.returncode == 0, done.stderr
+    rows = {r["id"]: r for r in read_grades(out)}
+    assert set(rows) == {"김민수", "xff_xfekim", "이지원", "xc3_folder"}
+    assert rows["김민수"]["file"] == "김민수.py" and rows["김민수"]["total"] == "10.0"
+    assert rows["xff_xfekim"]["file"] == "\\xff\\xfekim.py" and rows["xff_xfekim"]["total"] == "10.0"
+    assert rows["xc3_folder"]["status"] == "graded" and rows["xc3_folder"]["total"] != "10.0"

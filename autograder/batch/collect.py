@@ -102,6 +102,7 @@ class Source:
         self._root_fd = None
         self._members = []
         self._archive_bytes = 0
+        self._on_disk = {}  # {path as shown: path as the disk names it}, for names that are not UTF-8
         if os.path.isdir(self.location):
             self.kind = "folder"
             self._root_fd = os.open(self.location, os.O_RDONLY | os.O_DIRECTORY)
@@ -145,6 +146,29 @@ class Source:
         return found
 
     def _folder_files(self):
+        found = self._with_readable_names(self._folder_files_as_named())
+        return found
+
+    def _with_readable_names(self, found):
+        """Names a disk holds in bytes that are not UTF-8 (a cp949 name copied from Korean Windows)
+        shown as text: cp949 when they are, else with \\x escapes; each kept unique, and read by
+        its name on the disk."""
+        taken = {f.path for f in found}
+        shown = []
+        for item in found:
+            readable = _readable_path(item.path)
+            if readable != item.path:
+                base, number = readable, 1
+                while readable in taken:
+                    readable = f"{base} ({number})"
+                    number += 1
+                taken.add(readable)
+                self._on_disk[readable] = item.path
+                item = Found(readable, item.stamp, item.size, item.index, item.refused)
+            shown.append(item)
+        return shown
+
+    def _folder_files_as_named(self):
         found = []
 
         def unreadable(error):
@@ -178,7 +202,7 @@ class Source:
             raise OSError(0, entry.refused)
         if self.kind == "zip":
             return self._read_member(self._members[entry.index], limit)
-        parts = entry.path.split("/")
+        parts = self._on_disk.get(entry.path, entry.path).split("/")
         directory = self._root_fd
         opened = []
         try:
@@ -251,6 +275,22 @@ def _member_name(info):
     return name.replace("\\", "/")
 
 
+def _readable_path(path):
+    """A path os.walk gave (undecodable bytes as surrogates) as text: cp949, else \\x escapes."""
+    parts = []
+    for part in path.split("/"):
+        try:
+            part.encode("utf-8")
+        except UnicodeEncodeError:
+            raw = part.encode("utf-8", "surrogateescape")
+            try:
+                part = raw.decode("cp949")
+            except UnicodeDecodeError:
+                part = raw.decode("utf-8", "backslashreplace")
+        parts.append(part)
+    return "/".join(parts)
+
+
 def _unsafe_member_name(name):
     """An absolute name, a drive letter, or a '..' part: no LMS writes one."""
     parts = name.split("/")
@@ -313,9 +353,12 @@ def group_students(source, id_pattern=None):
         if all(e.system_file or e.metadata for e in entries):
             # Only what an operating system or the LMS left (a __MACOSX copy, a receipt of an
             # attempt without a file): listed, never graded.
-            named = [naming.about(e.path)["name"] for e in entries if not e.system_file]
+            # What the LMS says of the unit: its own files first, then what the system left in it.
+            told = [naming.about(e.path) for e in sorted(entries, key=lambda e: e.system_file)]
             students.append(Student(student, None, [], [(e, ignored_reason(e)) for e in entries],
-                                    name=next((n for n in named if n), "") or _name_from_receipts(source, entries)))
+                                    name=next((t["name"] for t in told if t["name"]), "")
+                                    or _name_from_receipts(source, entries),
+                                    lms_time=next((t["time"] for t in told if t["time"]), "")))
             continue
         candidates = _newest_by_lms([e for e in entries if e.gradable and not e.system_file], naming)
         others = [e for e in entries if not (e.gradable and not e.system_file)]

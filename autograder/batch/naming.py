@@ -83,7 +83,7 @@ class Naming:
         self.pattern = re.compile(id_pattern) if isinstance(id_pattern, str) else id_pattern
         self.submitters = dict(submitters or {})
         real = [_clean(p) for p in paths if not is_system_path(p)]
-        self.depth = shared_depth(real) if depth is None else depth
+        self.depth = wrapper_depth(paths) if depth is None else depth
         plain, self.several = self._students_per_folder(real)
         sorted_by_section = len(self.several) >= 2 and 2 * len(self.several) > len(plain)
         self.sections = plain if sorted_by_section else frozenset()
@@ -326,6 +326,30 @@ def fit_id(student):
     digest = hashlib.sha256(data).hexdigest()[:ID_HASH_CHARS]
     head = data[:ID_MAX_BYTES - ID_HASH_CHARS - 1].decode("utf-8", "ignore")
     return f"{head}-{digest}"
+
+
+def wrapper_depth(paths):
+    """How many leading folders are the class's wrapper: those all files share (system files aside),
+    but never a folder that only some files are in, system files included.
+
+    A student's unit that holds only what an operating system left (a `.DS_Store`) is still a
+    unit: the wrapper never reaches into a classmate's folder because of it. A system file
+    directly at the top (a TA's `.DS_Store` beside the wrapper folder) does not count.
+    """
+    cleaned = [(_clean(p), is_system_path(p)) for p in paths]
+    real = [path for path, system in cleaned if not system]
+    depth = shared_depth(real)
+    if not real:
+        return depth
+    wrapper = real[0].split("/")[:depth]
+    for path, system in cleaned:
+        folders = path.split("/")[:-1]
+        if system and folders:
+            shared = 0
+            while shared < min(depth, len(folders)) and folders[shared] == wrapper[shared]:
+                shared += 1
+            depth = shared
+    return depth
 
 
 def shared_depth(paths):
