@@ -115,3 +115,67 @@ def test_hangul_names_decomposed_by_macos_are_the_same_student():
     assert naming.identify(composed) == (naming.identify(decomposed)[0], naming.identify(composed)[1])
     assert naming.identify(composed)[1] == naming.identify(decomposed)[1]
     assert naming.identify(decomposed)[0] == "김민수"
+
+
+# Units: only the LMS's marks name a student; nothing inside a unit changes the rules --------------
+
+def test_names_inside_a_gradescope_submission_are_the_submitters():
+    from autograder.batch.metadata import Submitter
+
+    paths = ["export/submission_metadata.yml", "export/submission_1/attention.py",
+             "export/submission_2/kim_10231_55001_attention.py", "export/submission_2/lee_10232_55002_a.py",
+             "export/submission_2/Lab 1_zed_attempt_2024-03-01-09-00-00_a.py",
+             "export/submission_2/Park_10233_assignsubmission_file_/a.py",
+             "export/submission_2/submission_metadata.yml", "export/submission_2/submission_9/a.py"]
+    people = {"submission_1": Submitter("10231", "Kim", "", "2024-03-01T12:00:00+09:00"),
+              "submission_2": Submitter("10235", "Mallory", "", "2024-03-04T12:00:00+09:00")}
+    naming = Naming(paths, submitters=people)
+    assert [naming.identify(p)[0] for p in paths[1:]] == ["10231"] + ["10235"] * 6
+    assert {naming.identify(p)[1] for p in paths[2:]} == {"gradescope:export/submission_2"}
+    assert {naming.about(p)["time"] for p in paths[2:]} == {"2024-03-04T12:00:00+09:00"}
+    assert [naming.metadata_kind(p) for p in paths] == ["Gradescope submission list"] + [""] * 7
+    assert [bool(naming.lookalike(p)) for p in paths[1:]] == [False, True, True, True, True, False, False]
+
+
+def test_blackboard_names_inside_a_unit_never_change_the_assignment_name():
+    flat = ["Lab_1_kim_ms_attempt_2024-03-01-12-30-45_a.py", "Lab_1_lee_j_attempt_2024-03-01-12-30-45_a.py"]
+    planted = flat + ["mallory/X_y_attempt_2024-03-01-12-30-45_a.py", "mallory/Z_attempt_2024-03-01-12-30-45.txt"]
+    assert ids(flat) == {p: i for p, i in ids(planted).items() if p in flat}
+    assert list(ids(flat).values()) == ["kim_ms", "lee_j"]
+    assert Naming(planted).metadata_kind(planted[3]) == ""  # a receipt's name, but inside a unit
+
+
+@pytest.mark.parametrize("planters, sections", [(1, False), (2, False), (3, True)])
+def test_section_folders_need_two_folders_and_more_than_half(planters, sections):
+    paths = []
+    for n in range(4):
+        folder = f"class/f{n}"
+        paths.append(f"{folder}/attention.py")
+        if n < planters:
+            paths += [f"{folder}/kim_1000{n}_1_a.py", f"{folder}/lee_2000{n}_2_a.py"]
+    naming = Naming(paths)
+    assert bool(naming.sections) == sections
+    planted = [p for p in paths if "kim_" in p]
+    assert {naming.identify(p)[0] for p in planted} == ({f"1000{n}" for n in range(planters)} if sections
+                                                         else {f"f{n}" for n in range(planters)})
+
+
+def test_moodle_folders_sorted_into_sections_are_their_students():
+    paths = ["A/Kim_1_assignsubmission_file_/a.py", "A/Lee_2_assignsubmission_file_/a.py",
+             "B/Park_3_assignsubmission_file_/a.py", "B/Choi_4_assignsubmission_onlinetext_/onlinetext.html",
+             "B/Choi_4_assignsubmission_file_/x/Han_5_assignsubmission_file_/a.py"]
+    naming = Naming(paths)
+    assert [naming.identify(p)[0] for p in paths] == ["1", "2", "3", "4", "4"]
+    assert naming.metadata_kind(paths[3]) == "Moodle online text"
+
+
+def test_a_unit_of_system_files_alone_keeps_the_wrapper_out_of_a_classmates_folder():
+    from autograder.batch.naming import wrapper_depth
+
+    assert wrapper_depth(["Lab 1/A/x.py", "Lab 1/S/.DS_Store"]) == 1
+    assert wrapper_depth(["A/x.py", "S/.DS_Store"]) == 0
+    assert wrapper_depth([".DS_Store", "Lab 1/A/x.py", "Lab 1/B/y.py"]) == 1  # a TA's, beside the wrapper
+    assert wrapper_depth(["__MACOSX/Lab 1/A/._x.py", "Lab 1/A/x.py", "Lab 1/B/y.py"]) == 1
+    assert wrapper_depth(["Lab 1/A/.DS_Store", "Lab 1/A/x.py"]) == 2  # a class of one student
+    assert wrapper_depth(["submission_1/a.py", "submission_1/b.py"]) == 0  # Gradescope's folder is a unit
+    assert Naming(["Lab 1/A/x.py", "Lab 1/S/.DS_Store"]).identify("Lab 1/A/x.py")[0] == "A"
