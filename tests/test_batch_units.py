@@ -321,3 +321,24 @@ def test_file_names_a_disk_holds_in_other_encodings_are_graded_under_readable_id
     assert rows["김민수"]["file"] == "김민수.py" and rows["김민수"]["total"] == "10.0"
     assert rows["xff_xfekim"]["file"] == "\\xff\\xfekim.py" and rows["xff_xfekim"]["total"] == "10.0"
     assert rows["xc3_folder"]["status"] == "graded" and rows["xc3_folder"]["total"] != "10.0"
+
+
+def test_a_folder_nested_deeper_than_python_recurses_is_listed_and_graded(tmp_path):
+    root = tmp_path / "class"
+    write(root / "alice" / "attention.py", CORRECT)
+    descriptor = os.open(root, os.O_RDONLY)
+    os.mkdir("mallory", dir_fd=descriptor)
+    for _ in range(1200):  # deeper than the interpreter's recursion limit
+        inner = os.open("mallory" if _ == 0 else "d", os.O_RDONLY, dir_fd=descriptor)
+        os.close(descriptor)
+        descriptor = inner
+        os.mkdir("d", dir_fd=descriptor)
+    with os.fdopen(os.open("attention.py", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=descriptor), "wb") as handle:
+        handle.write(CORRECT)
+    os.close(descriptor)
+    out = tmp_path / "out"
+    done = grade(root, out)
+    assert done.returncode == 0, done.stderr
+    rows = {r["id"]: r for r in read_grades(out)}
+    assert rows["alice"]["total"] == rows["mallory"]["total"] == "10.0"
+    assert rows["mallory"]["file"].count("/") == 1200

@@ -175,7 +175,7 @@ class Source:
             relative = os.path.relpath(error.filename or self.location, self.location).replace(os.sep, "/")
             found.append(Found(relative, 0.0, 0, refused=f"a folder that cannot be read ({error.strerror})"))
 
-        for folder, dirs, names in os.walk(self.location, onerror=unreadable):
+        for folder, dirs, names in _walk(self.location, unreadable):
             dirs.sort()
             for name in list(dirs):
                 full = os.path.join(folder, name)
@@ -239,6 +239,33 @@ class Source:
         except NotAnOtterExport as refusal:
             return refusal.detail
         return ""
+
+
+def _walk(top, onerror):
+    """os.walk(top, onerror=onerror), top-down, without recursion: a student's folder nested
+    thousands of levels deep is listed like any other (os.walk recurses once per level in Python
+    3.11). Folders removed from `dirs` by the caller are not entered; links are never entered."""
+    stack = [top]
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as listing:
+                found = list(listing)
+        except OSError as error:
+            onerror(error)
+            continue
+        dirs, names = [], []
+        for entry in found:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            (dirs if is_dir else names).append(entry.name)
+        yield folder, dirs, names
+        for name in reversed(dirs):
+            path = os.path.join(folder, name)
+            if not os.path.islink(path):
+                stack.append(path)
 
 
 def _is_regular(path):
