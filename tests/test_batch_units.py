@@ -359,3 +359,25 @@ def remove_level_by_level(folder):
         folder.rmdir()
         if below:
             (folder.parent / "next-level").rename(folder)
+
+
+def test_a_task_that_cannot_be_made_is_a_task_of_an_unreadable_file(tmp_path):
+    from autograder.batch import _task_or_problem
+    from autograder.batch.collect import Source, group_students
+    from labs.self_attention import LAB
+
+    write(tmp_path / "kim.py", CORRECT)
+    source = Source(tmp_path)
+    try:
+        [kim] = group_students(source)
+
+        def read(entry, limit=0):
+            raise ValueError("a reader that fails\nin two lines")
+
+        source.read = read
+        late = {"late": False, "days": 0, "percent": 0.0, "submitted_at": "", "due": "", "policy": None}
+        task = _task_or_problem(source, kim, {"lang": "ko", "late": {"kim": late}}, LAB)
+    finally:
+        source.close()
+    assert task["problem"] == ("unreadable", "ValueError: a reader that fails in two lines")
+    assert task["data"] is None and task["student"] == "kim" and task["key"]

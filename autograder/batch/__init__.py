@@ -165,9 +165,9 @@ def lookalike_note(students):
         lines.append(f"  {one_line(student.id)}: {shown}{more}")
     if len(students) > SHOWN_AT_MOST:
         lines.append(f"  ... and {len(students) - SHOWN_AT_MOST} more")
-    lines.append("  A folder below the class folder is read as a section folder (LMS-named files of several "
-                 "students) only when at least two folders hold several students' LMS-named files; otherwise "
-                 "give --id-pattern.")
+    lines.append("  Folders below the class folder are read as section folders (LMS-named files of several "
+                 "students each) only when at least two of them, and more than half, hold several students' "
+                 "LMS-named files; if these are section folders, name the students with --id-pattern.")
     return printable("\n".join(lines))
 
 
@@ -332,7 +332,7 @@ def _task(source, student, settings, lab, problem=None):
     superseded = [e.path for e in student.superseded]
     data = None
     if problem is not None:
-        pass
+        pass  # the task could not be made: graded as that problem
     elif entry.refused:
         problem = ("not_regular_file", entry.refused)
     elif entry.path.lower().endswith(EXPORT) and entry.export:

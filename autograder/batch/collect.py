@@ -146,8 +146,7 @@ class Source:
         return found
 
     def _folder_files(self):
-        found = self._with_readable_names(self._folder_files_as_named())
-        return found
+        return self._with_readable_names(self._folder_files_as_named())
 
     def _with_readable_names(self, found):
         """Names a disk holds in bytes that are not UTF-8 (a cp949 name copied from Korean Windows)
