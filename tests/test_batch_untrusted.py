@@ -114,10 +114,10 @@ def test_a_canvas_upload_named_like_moodle_does_not_replace_another_students_gra
 
 def test_files_of_differently_named_students_under_one_id_stop_the_run_loudly(tmp_path):
     root = tmp_path / "class"
-    write(root / "wrapper" / "10001" / "attention.py", CORRECT, age_days=2)
-    # Two Canvas lookalikes make the student folders look like section folders: the loud case.
-    write(root / "wrapper" / "10004" / "bob_10001_50009_attention.py", STUB)
-    write(root / "wrapper" / "10004" / "carol_10009_50010_attention.py", STUB)
+    write(root / "wrapper" / "alice_10001_50001_attention.py", CORRECT, age_days=2)
+    # Two LMS names with one id: a look-alike name the LMS itself wrote, the loud case.
+    write(root / "wrapper" / "bob_10001_50009_attention.py", STUB)
+    write(root / "wrapper" / "carol_10009_50010_attention.py", STUB)
     write(root / "wrapper" / "10002" / "attention.py", CORRECT)
     out = tmp_path / "out"
     finished = grade(root, out)
@@ -127,9 +127,28 @@ def test_files_of_differently_named_students_under_one_id_stop_the_run_loudly(tm
     merged = [r for r in rows if r["status"].startswith("merged:")]
     assert len(merged) == 1 and merged[0]["id"] == "10001"
     assert {r["id"] for r in rows} == {"10001", "10002", "10009"}
-    assert merged[0]["file"] == "wrapper/10001/attention.py"  # the newer lookalike was graded: hence exit 3
+    assert merged[0]["file"] == "wrapper/alice_10001_50001_attention.py"  # the newer look-alike was graded
     allowed = grade(root, out, "--allow-merged-ids")
     assert allowed.returncode == 0 and "WARNING" in allowed.stderr
+
+
+def test_lms_names_inside_a_students_own_folder_stay_theirs(tmp_path):
+    root = tmp_path / "class"
+    write(root / "wrapper" / "10001" / "attention.py", CORRECT, age_days=2)
+    write(root / "wrapper" / "10004" / "bob_10001_50009_attention.py", STUB)
+    write(root / "wrapper" / "10004" / "carol_10009_50010_attention.py", STUB, age_days=1)
+    write(root / "wrapper" / "10002" / "attention.py", CORRECT)
+    out = tmp_path / "out"
+    finished = grade(root, out)
+    assert finished.returncode == 0, finished.stderr
+    rows = rows_of(out)
+    assert {r["id"] for r in rows} == {"10001", "10002", "10004"}
+    graded = {r["id"]: r for r in rows if r["status"] == "graded"}
+    assert graded["10001"]["file"] == "wrapper/10001/attention.py" and graded["10001"]["total"] == "10.0"
+    assert graded["10004"]["file"] == "wrapper/10004/bob_10001_50009_attention.py"
+    assert [r["status"] for r in rows if r["file"].endswith("carol_10009_50010_attention.py")] == \
+        ["superseded by wrapper/10004/bob_10001_50009_attention.py"]
+    assert "note: 1 student(s)" in finished.stderr and "looks like canvas carol_10009" in finished.stderr
 
 
 def test_names_that_differ_only_in_characters_an_id_cannot_hold_are_a_merge(tmp_path):

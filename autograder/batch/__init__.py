@@ -13,6 +13,7 @@ import time
 from ..render import one_line, printable
 from ..submission import MAX_BYTES
 from .collect import EXPORT, Source, group_students
+from .naming import NAME_MAX, fit_id
 from .late import deduction, lateness, parse_due, parse_policy
 from .outputs import TEMP_SUFFIX, fingerprint, load_record, remove_temporaries
 from .pool import Pool
@@ -100,6 +101,9 @@ def _grade_class(source, args, limits, zygotes):
     if no_file:
         print(printable("autograder: note: LMS metadata but no submitted file (not graded, no feedback): "
                         + ", ".join(one_line(s.id) for s in no_file)), file=sys.stderr)
+    lookalikes = [s for s in everyone if s.lookalikes]
+    if lookalikes:
+        print(lookalike_note(lookalikes), file=sys.stderr)
     if misses is not None and misses[0]:
         print(pattern_warning(args.id_pattern, *misses, allowed=allow_misses), file=sys.stderr)
         if not allow_misses:
@@ -149,9 +153,28 @@ def pattern_warning(pattern, missed, tried, allowed, stopped=False):
     return printable(head + "\n" + shown + more + tail)
 
 
+def lookalike_note(students):
+    """Files a student named like other students' LMS uploads, inside their own folder: theirs."""
+    lines = [f"autograder: note: {len(students)} student(s) handed in files named like other students' LMS "
+             "uploads; inside a student's own folder a name never names anyone, so they were taken as that "
+             "student's files:"]
+    for student in students[:SHOWN_AT_MOST]:
+        shown = "; ".join(f"{one_line(path)} (looks like {one_line(looks)})"
+                          for path, looks in student.lookalikes[:3])
+        more = f"; and {len(student.lookalikes) - 3} more" if len(student.lookalikes) > 3 else ""
+        lines.append(f"  {one_line(student.id)}: {shown}{more}")
+    if len(students) > SHOWN_AT_MOST:
+        lines.append(f"  ... and {len(students) - SHOWN_AT_MOST} more")
+    lines.append("  Folders below the class folder are read as section folders (LMS-named files of several "
+                 "students each) only when at least two of them, and more than half, hold several students' "
+                 "LMS-named files; if these are section folders, name the students with --id-pattern.")
+    return printable("\n".join(lines))
+
+
 def stale_outputs(out, ids):
     """Files in feedback/ and results/ that belong to no student of this run (an earlier class, a
     renamed id), as paths relative to `out`."""
+    named = {fit_id(student) for student in ids}
     stale = []
     for folder, suffixes in (("feedback", (".md", ".html")), ("results", (".json",))):
         directory = os.path.join(out, folder)
@@ -159,7 +182,7 @@ def stale_outputs(out, ids):
             if name.endswith(TEMP_SUFFIX):
                 continue
             stem, suffix = os.path.splitext(name)
-            if suffix not in suffixes or stem not in ids:
+            if suffix not in suffixes or stem not in named:
                 stale.append(f"{folder}/{name}")
     return stale
 
@@ -168,15 +191,31 @@ def move_stale(out, stale):
     """Move each stale file to out/stale/<same path> (never over another file); the new paths."""
     moved = []
     for relative in stale:
-        target = os.path.join(out, "stale", relative)
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        base, number = target, 1
+        folder, name = os.path.split(os.path.join(out, "stale", relative))
+        os.makedirs(folder, exist_ok=True)
+        target, number = os.path.join(folder, name), 1
         while os.path.lexists(target):
-            target = f"{base}.{number}"
+            target = os.path.join(folder, fitting_name(name, f".{number}"))
             number += 1
         shutil.move(os.path.join(out, relative), target)
         moved.append(os.path.relpath(target, out))
     return moved
+
+
+def fitting_name(name, suffix):
+    """`name` + `suffix`, fitted in NAME_MAX bytes: its stem cut and a hash of the name added."""
+    def size(text):
+        return len(text.encode("utf-8", "surrogateescape"))
+
+    if size(name + suffix) <= NAME_MAX:
+        return name + suffix
+    stem, extension = os.path.splitext(name)
+    digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    if size(extension + suffix) > NAME_MAX // 2:
+        stem, extension = name, ""
+    room = NAME_MAX - size(extension + suffix) - len(digest) - 1
+    head = stem.encode("utf-8", "surrogateescape")[:room].decode("utf-8", "ignore")
+    return f"{head}-{digest}{extension}{suffix}"
 
 
 def stale_warning(out, stale, moved):
@@ -259,10 +298,10 @@ def _grade_all(source, students, settings, args, limits, records, resumed, repor
 
     def tasks():
         for student in students:
-            task = _task(source, student, settings, lab)
+            task = _task_or_problem(source, student, settings, lab)
             task["late"] = settings["late"][student.id]
             earlier = load_record(out, student.id, lab)
-            if earlier is not None and earlier.get("fingerprint") == task["key"]:
+            if earlier is not None and earlier.get("fingerprint") == task["key"] and earlier.get("id") == student.id:
                 resumed.append(student.id)
                 on_record(earlier)
                 continue
@@ -279,11 +318,22 @@ def _grade_all(source, students, settings, args, limits, records, resumed, repor
     return False
 
 
-def _task(source, student, settings, lab):
+def _task_or_problem(source, student, settings, lab):
+    """The student's task; anything that goes wrong making it makes it a task of an unreadable file."""
+    try:
+        return _task(source, student, settings, lab)
+    except Exception as error:
+        problem = ("unreadable", f"{type(error).__name__}: {' '.join(str(error).split())}"[:200])
+        return _task(source, student, settings, lab, problem=problem)
+
+
+def _task(source, student, settings, lab, problem=None):
     entry = student.chosen
     superseded = [e.path for e in student.superseded]
-    data, problem = None, None
-    if entry.refused:
+    data = None
+    if problem is not None:
+        pass  # the task could not be made: graded as that problem
+    elif entry.refused:
         problem = ("not_regular_file", entry.refused)
     elif entry.path.lower().endswith(EXPORT) and entry.export:
         problem = ("not_otter_export", entry.export)

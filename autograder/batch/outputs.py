@@ -3,16 +3,19 @@
 Every file is written whole or not at all (temp file + os.replace). results/<id>.json is written
 last and carries the record a later run compares against to decide whether to grade again.
 """
+import contextlib
 import hashlib
 import html
 import json
 import os
 import re
+import secrets
 from functools import lru_cache
 from importlib import resources
 
 from .. import __version__
 from .late import penalised
+from .naming import fit_id
 from .. import pictures
 from ..render import Messages, feedback, json_of, json_text, one_line, printable, step_feedback, text_of
 
@@ -70,10 +73,24 @@ def fingerprint(content_hash, file, superseded, settings, lab):
 
 
 def write_atomic(path, text):
-    temporary = f"{path}.{os.getpid()}{TEMP_SUFFIX}"
-    with open(temporary, "w", encoding="utf-8", newline="") as handle:
-        handle.write(text)
-    os.replace(temporary, path)
+    """Write `path` whole or not at all: a temporary file beside it, then os.replace.
+
+    The temporary file's name is short and owes nothing to `path`'s (".<pid>-<random>.partial"),
+    so it fits the file system whenever `path` does. It is removed when the write fails.
+    """
+    folder = os.path.dirname(os.fspath(path)) or "."
+    temporary = os.path.join(folder, f".{os.getpid()}-{secrets.token_hex(6)}{TEMP_SUFFIX}")
+    created = False
+    try:
+        with open(temporary, "x", encoding="utf-8", newline="") as handle:
+            created = True
+            handle.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        if created:
+            with contextlib.suppress(OSError):
+                os.remove(temporary)
+        raise
 
 
 def remove_temporaries(folders):
@@ -90,9 +107,20 @@ def remove_temporaries(folders):
 
 
 def output_paths(out_dir, student):
-    return {"md": os.path.join(out_dir, "feedback", f"{student}.md"),
-            "html": os.path.join(out_dir, "feedback", f"{student}.html"),
-            "json": os.path.join(out_dir, "results", f"{student}.json")}
+    """Where a student's outputs go: every file named after a student is named here, through
+    fit_id, so each name fits in NAME_MAX bytes whatever the id."""
+    name = fit_id(student)
+    return {"md": os.path.join(out_dir, "feedback", f"{name}.md"),
+            "html": os.path.join(out_dir, "feedback", f"{name}.html"),
+            "json": os.path.join(out_dir, "results", f"{name}.json")}
+
+
+def discard_outputs(out_dir, student):
+    """Remove a student's outputs (a run that could not write them all leaves none, so the next
+    run grades the student again rather than resuming from a mix)."""
+    for path in output_paths(out_dir, student).values():
+        with contextlib.suppress(OSError):
+            os.remove(path)
 
 
 def record_of(result, student, file, key, superseded, status, lab, late=None):
