@@ -213,7 +213,7 @@ def test_zip_export_with_nested_folders(tmp_path, zygote, plan):
     assert [float(notebook[s.name]) for s in alone.steps] == [round(s.score, 2) for s in alone.steps]
     assert rows[lee + "README.txt"]["status"] == "ignored: not a .py or .ipynb file"
     assert rows["Lab 1/__MACOSX/" + kim + "._attention.py"]["status"] == "ignored: system file"
-    assert rows[park + "report.pdf"]["status"] == "broken: unreadable"
+    assert rows[park + "report.pdf"]["status"] == "broken: not_code"
     assert rows[park + "report.pdf"]["total"] == "0.0"
     assert sorted(p.name for p in (out / "results").iterdir()) == ["2001.json", "2002.json", "2003.json"]
 
@@ -514,12 +514,11 @@ def test_missing_or_wrong_input_exits_2(tmp_path):
     assert finished.returncode == 2 and "neither a folder nor a .zip" in finished.stderr
 
 
-def test_empty_class_still_writes_a_report(tmp_path):
+def test_an_empty_class_is_refused_before_anything_is_written(tmp_path):
     (tmp_path / "empty").mkdir()
-    unnamed = grade_command(tmp_path / "empty", tmp_path / "unnamed")
-    # No file says which lab it is for: with several labs installed, --lab must.
-    assert unnamed.returncode == 2 and "--lab" in unnamed.stderr
-    finished = grade_command(tmp_path / "empty", tmp_path / "out", "--lab", "self_attention")
-    assert finished.returncode == 0, finished.stderr
-    assert read_grades(tmp_path / "out") == []
-    assert (tmp_path / "out" / "report.html").is_file()
+    for lab in ([], ["--lab", "self_attention"]):
+        finished = grade_command(tmp_path / "empty", tmp_path / "out", *lab)
+        assert finished.returncode == 2
+        assert "no submissions in" in finished.stderr and "it holds no files" in finished.stderr
+        assert "several labs" not in finished.stderr  # not a question of which lab
+        assert not (tmp_path / "out").exists()

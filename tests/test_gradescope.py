@@ -333,7 +333,9 @@ def test_an_export_zip_is_graded_from_its_notebook_without_its_log(tmp_path, mon
     submission = read_submission("s.zip", data)
     assert submission.name == "s.zip/self_attention_lab.ipynb" and loaded == []
     assert read_submission("s.zip", b"PK\x03\x04 broken").problem == "unreadable"
-    assert read_submission("s.zip", zip_of({"a.ipynb": b"{}"})).problem == "not_otter_export"
+    assert read_submission("s.zip", zip_of({"a.ipynb": b"{}", "b.ipynb": b"{}"})).problem == "not_otter_export"
+    # A zip a student made by hand around one notebook is graded as that notebook.
+    assert read_submission("s.zip", zip_of({"lab/a.ipynb": b"{}"})).name == "s.zip/lab/a.ipynb"
 
 
 def test_only_regular_files_are_read(tmp_path):

@@ -27,7 +27,9 @@ def make_run(folder, students, extra_columns=()):
     for student, total, status, *extra in students:
         rows.append({"id": student, "file": f"{student}_attention.py", "total": f"{total:.2f}",
                      "make_qkv": "1.0", "status": status, **dict(zip(extra_columns, extra))})
-        record = {"id": student, "total": total, "max_total": 10.0, "status": status}
+        step = "missing" if status != "graded" else ("passed" if total else "failed")
+        record = {"id": student, "total": total, "max_total": 10.0, "status": status, "lab": "self_attention",
+                  "steps": {"make_qkv": {"score": 1.0, "max_score": 2.0, "status": step, "mistakes": []}}}
         (folder / "results" / f"{student}.json").write_text(
             json.dumps({"score": total, "extra_data": {"autograder": record}}), "utf-8")
         (folder / "feedback" / f"{student}.html").write_text(

@@ -14,7 +14,8 @@ from importlib import resources
 from .. import __version__
 from .late import penalised
 from .. import pictures
-from ..render import Messages, feedback, json_of, json_text, one_line, printable, step_feedback, text_of
+from ..render import (Messages, feedback, json_of, json_text, notes_text, one_line, printable, step_feedback,
+                      text_of)
 
 TEMP_SUFFIX = ".partial"
 RECORD_KEY = "autograder"
@@ -208,8 +209,9 @@ def gradescope_results(rendered, record, late=""):
               "output": step["feedback"], "visibility": "visible"} for step in data["steps"]]
     results = {"score": record["total"], "tests": tests,
                "extra_data": {RECORD_KEY: record, "notes": data["notes"]}}
-    if late:
-        results["output"] = late
+    told = [notes_text(rendered)] if rendered.file_problem else []  # the file's one problem, once
+    if late or told:
+        results["output"] = "\n\n".join(told + ([late] if late else []))
     return results
 
 
