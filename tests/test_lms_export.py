@@ -383,3 +383,121 @@ def test_an_out_file_that_cannot_be_written_is_an_error_not_a_traceback(tmp_path
     code, _, stderr = export(capsys, "canvas", run, "--sheet", canvas_sheet(tmp_path / "s.csv"),
                              "--out", tmp_path / "no" / "such" / "o.csv", "--column", "5501")
     assert code == 2 and "cannot write" in stderr and "No such file or directory" in stderr
+
+
+# Moodle of every version and language ----------------------------------------------------------
+# Assumed header sets (Moodle's mod/assign language strings): Moodle 3.x writes "Maximum Grade",
+# Moodle 4.x "Maximum grade"; the other headers are the same in both. A Korean interface writes
+# every header (and the word before the participant number) in Korean; the Korean words below
+# stand for whatever a language pack says: they are mapped by name, never recognised.
+
+def php_fputcsv(rows, delimiter=","):
+    """Rows as PHP's fputcsv writes them (Moodle's CSV downloads): a cell is quoted when it holds the
+    delimiter, a quote, a backslash, a line break, a tab or a space; quotes inside are doubled."""
+    def cell(value):
+        if any(mark in value for mark in (delimiter, '"', "\\", "\n", "\r", "\t", " ")):
+            return '"' + value.replace('"', '""') + '"'
+        return value
+    return "".join(delimiter.join(cell(value) for value in row) + "\n" for row in rows)
+
+
+MOODLE3_HEADER = [("Maximum Grade" if title == "Maximum grade" else title) for title in MOODLE_HEADER]
+KOREAN_HEADER = ["식별자", "성명", "이메일 주소", "상태", "성적", "최대 성적", "성적 변경 가능",
+                 "최종 수정일(제출)", "온라인 텍스트", "최종 수정일(성적)", "피드백 코멘트"]
+KOREAN_ROWS = [["참가자 " + row[0].split()[1], *row[1:]] for row in MOODLE_ROWS]
+
+
+def filled_rows(header, rows, grades, comments):
+    """The rows as the export should leave them: only the grade and feedback cells of graded rows changed."""
+    expected = [list(header)]
+    for row in rows:
+        participant = row[0].split()[-1]
+        row = list(row)
+        if participant in grades:
+            row[4], row[10] = grades[participant], comments[participant]
+        expected.append(row)
+    return expected
+
+
+@pytest.mark.parametrize("header, bom", [(MOODLE_HEADER, b""), (MOODLE3_HEADER, BOM8),
+                                         ([t.upper().replace(" ", "  ") for t in MOODLE_HEADER], b"")])
+def test_moodle_worksheets_of_3x_and_4x_fill_byte_for_byte_but_the_changed_cells(tmp_path, moodle_run, capsys,
+                                                                               header, bom):
+    sheet = tmp_path / "worksheet.csv"
+    sheet.write_bytes(bom + php_fputcsv([header, *MOODLE_ROWS]).encode("utf-8"))
+    out = tmp_path / "upload.csv"
+    code, _, stderr = export(capsys, "moodle", moodle_run, "--sheet", sheet, "--out", out, "--lang", "en")
+    assert code == 0, stderr
+    comment = "Autograder total: {}/{}. Step-by-step feedback is in the attached feedback file (feedback.html)."
+    expected = filled_rows(header, MOODLE_ROWS, {"123456": "7.50", "123457": "56.70"},
+                           {"123456": comment.format("7.50", 10), "123457": comment.format("56.70", 100)})
+    assert out.read_bytes() == bom + php_fputcsv(expected).encode("utf-8")
+
+
+def test_a_worksheet_in_another_language_is_mapped_with_column_options(tmp_path, moodle_run, capsys):
+    sheet = tmp_path / "성적표.csv"
+    sheet.write_bytes(php_fputcsv([KOREAN_HEADER, *KOREAN_ROWS]).encode("utf-8"))
+    out = tmp_path / "upload.csv"
+    code, _, stderr = export(capsys, "moodle", moodle_run, "--sheet", sheet, "--out", out)
+    assert code == 2 and not out.exists()
+    assert "in English" in stderr and "--id-column '식별자'" in stderr and "--max-column" in stderr
+    assert "--column" in stderr and "최대 성적" in stderr  # its columns are listed to choose from
+    code, _, stderr = export(capsys, "moodle", moodle_run, "--sheet", sheet, "--out", out, "--id-column", "식별자",
+                             "--column", "성적", "--max-column", "최대 성적", "--feedback-column", "피드백 코멘트")
+    assert code == 0, stderr
+    comment = ("자동 채점 총점은 {}/{}점입니다. 단계별 피드백은 함께 올린 피드백 파일(feedback.html)에 있습니다.")
+    expected = filled_rows(KOREAN_HEADER, KOREAN_ROWS, {"123456": "7.50", "123457": "56.70"},
+                           {"123456": comment.format("7.50", 10), "123457": comment.format("56.70", 100)})
+    assert out.read_bytes() == php_fputcsv(expected).encode("utf-8")
+    with zipfile.ZipFile(tmp_path / "upload-feedback.zip") as archive:  # named by participant number
+        assert sorted(n.split("_")[1] for n in archive.namelist()) == ["123456", "123457"]
+
+
+def test_column_options_name_columns_the_sheet_has_and_only_for_moodle(tmp_path, moodle_run, capsys):
+    sheet = tmp_path / "w.csv"
+    sheet.write_bytes(php_fputcsv([KOREAN_HEADER, *KOREAN_ROWS]).encode("utf-8"))
+    code, _, stderr = export(capsys, "moodle", moodle_run, "--sheet", sheet, "--out", tmp_path / "o.csv",
+                             "--id-column", "식별자", "--column", "성적", "--max-column", "최대점수")
+    assert code == 2 and "--max-column '최대점수' is not a column of the sheet" in stderr
+    code, _, stderr = export(capsys, "canvas", moodle_run, "--sheet", canvas_sheet(tmp_path / "c.csv"),
+                             "--out", tmp_path / "o.csv", "--id-column", "ID")
+    assert code == 2 and "--id-column names a column of Moodle's worksheet" in stderr
+    assert not (tmp_path / "o.csv").exists()
+
+
+# A run whose grades cannot be right is never exported ----------------------------------------------
+
+def test_a_run_in_which_no_file_defines_the_labs_functions_is_refused(tmp_path, capsys):
+    run = make_run(tmp_path / "run", [("10231", 0.0, "graded"), ("10232", 0.0, "broken: not_code")])
+    for record in (run / "results").iterdir():
+        data = json.loads(record.read_text("utf-8"))
+        data["extra_data"]["autograder"]["steps"] = {name: {"score": 0.0, "status": "missing", "mistakes": ["missing"]}
+                                                     for name in ("make_qkv", "scores")}
+        record.write_text(json.dumps(data), "utf-8")
+    out = tmp_path / "o.csv"
+    code, _, stderr = export(capsys, "canvas", run, "--sheet", canvas_sheet(tmp_path / "s.csv"), "--out", out,
+                             "--column", "5501")
+    assert code == 2 and not out.exists() and not (tmp_path / "o-report.txt").exists()
+    assert "cannot be right" in stderr and "defines any of the lab's functions (make_qkv, scores)" in stderr
+
+
+def test_a_run_of_another_lab_or_of_several_labs_is_refused(tmp_path, run, capsys):
+    sheet = canvas_sheet(tmp_path / "s.csv")
+    code, _, stderr = export(capsys, "canvas", run, "--sheet", sheet, "--out", tmp_path / "o.csv", "--column", "5501",
+                             "--lab", "masked_attention")
+    assert code == 2 and "the run graded self_attention, not --lab masked_attention" in stderr
+    mixed = make_run(tmp_path / "mixed", [("10231", 7.5, "graded", "masked_attention"),
+                                          ("10232", 10.0, "graded", "self_attention")], extra_columns=("lab",))
+    code, _, stderr = export(capsys, "canvas", mixed, "--sheet", sheet, "--out", tmp_path / "o.csv", "--column", "5501")
+    assert code == 2 and "several labs (masked_attention, self_attention)" in stderr
+    assert not (tmp_path / "o.csv").exists()
+
+
+def test_a_grade_the_grader_failed_to_give_is_not_written(tmp_path, capsys):
+    run = make_run(tmp_path / "run", [("10231", 7.5, "graded"),
+                                      ("10232", 0.0, "error: the grader failed (RuntimeError: boom)")])
+    out = tmp_path / "o.csv"
+    code, _, stderr = export(capsys, "canvas", run, "--sheet", canvas_sheet(tmp_path / "s.csv"), "--out", out,
+                             "--column", "5501")
+    assert code == 3 and "1 grade(s) not written" in stderr and "10232" in stderr and "grader failed" in stderr
+    assert {r[1]: r[5] for r in read_back(out, "utf-8-sig")[2:]}["10232"] == "55"  # left as it was

@@ -188,6 +188,7 @@ def feedback_sections(result, lab, lang, text=""):
     rest = printable(text)
     for part in step_texts:
         rest = rest.replace(part, "")
+    rest = re.sub(r"\n\s*\n(\s*\n)+", "\n\n", rest)  # where the steps' texts were
     parts = [f"<pre class=\"notes\">{html.escape(rest.strip())}</pre>"] if rest.strip() else []
     for step, part in zip(result.steps, step_texts):
         verdict = "pass" if step.status == "passed" else "fail"

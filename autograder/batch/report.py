@@ -268,7 +268,8 @@ STYLE = (":root{font-family:" + FONT_STACK + "}"
          "td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
          "table.grades td{white-space:nowrap}"
          "td.wrap{white-space:normal!important;min-width:12rem;max-width:24rem;overflow-wrap:anywhere}"
-         "td.name{white-space:normal!important;min-width:6rem;max-width:12rem;overflow-wrap:anywhere}table.grades thead th{position:sticky;top:0;background:#f6f8fa}"
+         "td.name{white-space:normal!important;min-width:6rem;max-width:12rem;overflow-wrap:anywhere}"
+         "td.id{white-space:normal!important;min-width:8rem;max-width:12rem;overflow-wrap:anywhere}table.grades thead th{position:sticky;top:0;background:#f6f8fa}"
          "th button{font:inherit;font-weight:bold;border:0;background:none;padding:0;cursor:pointer;"
          "text-align:left;color:inherit}"
          "th[aria-sort=ascending] button::after{content:' \\25B2'}"
@@ -425,7 +426,9 @@ def _grades_cell(column, value, linked, label, is_step=False):
     text = html.escape(one_line(value))
     if column == "id" and value in linked:
         target = urllib.parse.quote(f"feedback/{value}.html")
-        return (f"<a href=\"{html.escape(target)}\">{text}</a>", "")
+        return (f"<a href=\"{html.escape(target)}\">{text}</a>", " class=\"id\"")
+    if column == "id":
+        return (text, " class=\"id\"")
     # Long free text wraps in a column of readable width; ids, times and words stay on one line.
     return (text, " class=\"wrap\"" if column in WRAPPED_COLUMNS else " class=\"name\"" if column == "name" else "")
 
