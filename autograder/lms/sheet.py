@@ -147,7 +147,8 @@ def sheet_bytes(sheet):
                 cells.append(raws[index])
             else:
                 cells.append(_cell_text(sheet, value, index < len(raws) and raws[index].startswith('"')))
-        lines.append(sheet.delimiter.join(cells) + end)
+        line = sheet.delimiter.join(cells)
+        lines.append((line or '""') + end)  # a row of one empty cell, not a blank line
     try:
         return sheet.bom + "".join(lines).encode(sheet.encoding)
     except UnicodeEncodeError as error:
