@@ -20,7 +20,7 @@ def build_parser():
 
     check = commands.add_parser("check", help="grade one .py or .ipynb submission, step by step")
     _add_lab_flag(check, other_lab=True)
-    check.add_argument("submission", help="path to the student's .py, .ipynb or Otter export .zip file")
+    check.add_argument("submission", help="path to the student's .py or .ipynb file (or a .zip holding one)")
     check.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     check.add_argument("--lang", choices=("ko", "en"), default="ko", help="feedback language (default ko)")
     check.add_argument("--html", metavar="OUT", help="also write the feedback as an HTML page with heat-maps to OUT")
@@ -237,7 +237,8 @@ def read_for_check(path, shown):
     """The submission's bytes, or None after saying why it cannot be graded.
 
     Only a regular file is read (a link to one is followed; a FIFO, device or folder is refused
-    without blocking), at most MAX_BYTES + 1 bytes; a .zip must be the one Otter's export() writes.
+    without blocking), at most MAX_BYTES + 1 bytes; a .zip must hold one file to grade (the zip Otter's
+    export() writes, or one zipped by hand: submission.zipped_submission).
     """
     from .render import one_line
     from .submission import MAX_BYTES, NotAnOtterExport, NotARegularFile, read_regular_file, zipped_submission

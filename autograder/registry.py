@@ -120,7 +120,7 @@ METADATA_KEY = "autograder_lab"
 
 
 def _inside_export(data):
-    """The notebook inside the zip Otter's export() writes, else the bytes as they are."""
+    """The file to grade inside a submitted zip (submission.zipped_submission), else the bytes as they are."""
     if not isinstance(data, bytes) or not data.startswith(b"PK"):
         return data
     from .submission import NotAnOtterExport, zipped_submission

@@ -284,3 +284,25 @@ def test_a_file_that_is_not_code_gets_one_sentence_everywhere(tmp_path, lang, na
     assert results["score"] == 0 and name in sentence
     assert results["tests"][0]["output"].count(sentence) == 1
     assert not any(sentence in t["output"] for t in results["tests"][1:])
+
+
+# The rule, as data --------------------------------------------------------------------------------
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+
+@given(st.lists(st.sampled_from(["self_attention", "masked_attention", None]), max_size=12))
+def test_the_lab_the_files_lead_to_is_never_refused_and_a_lab_they_do_not_is(said):
+    from autograder.registry import Tally
+
+    tally = Tally.of(said)
+    assert tally.total == len(said)
+    leader = tally.leader()
+    for name in ("self_attention", "masked_attention"):
+        own, other = said.count(name), max((said.count(n) for n in ("self_attention", "masked_attention") if n != name))
+        assert bool(tally.rivals(name)) == (other >= max(own, 1))  # refused: another lab has as many votes
+        if name == leader:
+            assert tally.rivals(name) == []  # what `grade` without --lab picks, it never refuses
+    described = tally.describe("self_attention")
+    assert f"{said.count('self_attention')} " in described and (f"{said.count(None)} for no lab" in described
+                                                                  or None not in said)
