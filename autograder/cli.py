@@ -202,10 +202,16 @@ def run_check(args):
         limits = limits_from(args)
         from .registry import lab_names
 
-        if args.lab is None and not data.strip() and len(lab_names()) > 1:
-            raise SystemExit(f"autograder: {one_line(args.submission)} is empty: there is nothing to grade "
-                             "(save your work, then check the file again; with --lab NAME it is graded as an "
-                             "empty submission)")
+        from .submission import not_code
+
+        if args.lab is None and len(lab_names()) > 1:  # a file that cannot say which lab: what to do instead
+            if not data.strip():
+                raise SystemExit(f"autograder: {one_line(args.submission)} is empty: there is nothing to grade "
+                                 "(save your work, then check the file again; with --lab NAME it is graded as an "
+                                 "empty submission)")
+            if not_code(args.submission):
+                raise SystemExit(f"autograder: {one_line(args.submission)} is not a notebook (.ipynb) or a Python "
+                                 "file (.py): give the .ipynb or .py file (with --lab NAME it is graded as such)")
         lab = choose_lab(args, [data], what=("file", "files"))
         from .grading import Plan, SandboxError, grade_bytes
         from .render import as_dict, as_text, json_text, printable

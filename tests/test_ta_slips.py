@@ -254,6 +254,8 @@ def test_a_file_that_is_not_code_gets_one_sentence_everywhere(tmp_path, lang, na
     from autograder.otter import gradescope
 
     path = write(tmp_path / "one", {name: data}) / name
+    unnamed = run("check", path)  # several labs installed, and the file cannot say which
+    assert unnamed.returncode == 2 and "give the .ipynb or .py file" in unnamed.stderr
     text = run("check", path, "--lab", "self_attention", "--lang", lang)
     assert text.returncode == 1 and text.stdout.count(SENTENCE[lang]) == 1
     assert "Hint" not in text.stdout and "힌트" not in text.stdout and "syntax" not in text.stdout
