@@ -72,6 +72,13 @@ class SubmissionResult:
     def all_passed(self):
         return all(s.status == "passed" for s in self.steps)
 
+    @property
+    def file_problem(self):
+        """The one problem of the whole file when none of it could be graded (a .docx, an empty
+        file, a run that ended the sandbox: see `broken`), else None. Told once, never per step."""
+        codes = {step.detail.get("file_problem") for step in self.steps}
+        return codes.pop() if len(codes) == 1 and None not in codes else None
+
 
 def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False, page="page"):
     """Verdict for one step from its probes and what each call did (None: never called).
@@ -690,10 +697,12 @@ def _mutated_argument(probe, args_after):
 
 def broken(lab, name, code, detail=None, only=None):
     """Every step (of `only`, when given) errors with one cause: a file that could not be read
-    (`detail` says why, and a load note carries it), or a run that ended the sandbox or the
-    grader ("crashed", "not_run")."""
+    (`detail` says why), or a run that ended the sandbox or the grader ("crashed", "not_run").
+    The cause is the file's, not a step's: one load note carries it, and each step says only
+    that it was not graded (`file_problem` in its detail; see SubmissionResult.file_problem)."""
     steps = [StepResult(step.name, 0.0, step.points, "error", [code],
-                        [CaseResult(lab.page_case, False, "", False, code)], step.page_step)
+                        [CaseResult(lab.page_case, False, "", False, code)], step.page_step,
+                        {"file_problem": code})
              for step in lab.steps if only is None or step.name in only]
-    notes = [] if detail is None else [{"code": "problem", "problem": code, "detail": detail}]
+    notes = [{"code": "problem", "problem": code, "detail": "" if detail is None else detail}]
     return SubmissionResult(name, steps, notes)

@@ -52,7 +52,7 @@ def pytest_configure(config):
     from .registry import LabNotFound, choose
 
     try:
-        lab = choose(config.getoption("submission_lab"), [head])
+        lab = choose(config.getoption("submission_lab"), [head], fit=True, what=("file", "files"))
     except LabNotFound as error:
         raise pytest.UsageError(f"--submission-lab: {str(error).replace('--lab', '--submission-lab')}") from None
     unknown = [s for s in config.getoption("submission_step") or () if s not in lab.function_names]

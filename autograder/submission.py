@@ -50,9 +50,12 @@ def read_submission(name, data):
     """Turn the bytes of a .py, .ipynb or Otter export .zip into cells; never raises on bad input."""
     if len(data) > MAX_BYTES:
         return Submission(name, problem="too_large", problem_detail=f"{len(data)}")
+    kind = not_code(name)
+    if kind:
+        return Submission(name, problem="not_code", problem_detail=kind)
     if name.lower().endswith(".zip"):
         try:
-            inner, data = otter_export_notebook(data)
+            inner, data = zipped_submission(data)
         except NotAnOtterExport as refusal:
             return Submission(name, problem=refusal.problem, problem_detail=refusal.detail)
         name = f"{name}/{inner}"
@@ -165,6 +168,81 @@ def otter_export_notebook(data):
         if len(content) > MAX_BYTES:
             raise NotAnOtterExport(f"more than {MAX_BYTES}", "too_large")
         return notebook.filename, content
+
+
+GRADABLE_SUFFIXES = (".ipynb", ".py")
+# What operating systems and editors add to a zip a student makes by hand.
+ZIP_SYSTEM_DIRS = {"__MACOSX", ".ipynb_checkpoints", "__pycache__", ".git"}
+ZIP_SYSTEM_FILES = {".DS_Store", "Thumbs.db", "desktop.ini"}
+
+
+def not_code(name):
+    """"" for a name the grader reads (.ipynb, .py, or a .zip holding one); else the file's own name
+    ("report.docx"), for the one sentence that says what to submit instead. Decided by the name,
+    as students and the LMS name files: one rule for `check`, `grade`, the LMS and the kit."""
+    base = _basename(name)
+    return "" if base.lower().endswith(GRADABLE_SUFFIXES + (".zip",)) else base
+
+
+def zipped_submission(data):
+    """(name, bytes) of the file to grade inside a submitted .zip: the notebook of the zip Otter's
+    export() writes (by Otter's rule, when the zip carries Otter's marker), else the one .ipynb or
+    .py a student zipped by hand (hand_zipped_file). Raises NotAnOtterExport with the reason."""
+    try:
+        return otter_export_notebook(data)
+    except NotAnOtterExport as refusal:
+        if refusal.problem != "not_otter_export" or _has_otter_marker(data):
+            raise
+    return hand_zipped_file(data)
+
+
+def _has_otter_marker(data):
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return any(info.filename in (OTTER_LOG, OTTER_ZIP_NAME) for info in archive.infolist()[:MAX_EXPORT_MEMBERS + 1])
+    except Exception:  # a zip that cannot be listed says nothing of Otter's
+        return False
+
+
+def hand_zipped_file(data):
+    """(name, bytes) of the only .ipynb or .py in a zip a student made by hand (Windows' "send to
+    compressed folder", macOS' "compress"), at any depth; files that operating systems add
+    (__MACOSX/, .DS_Store, .ipynb_checkpoints/) do not count, other files (data, pictures) are
+    never read. Raises NotAnOtterExport saying what the zip holds when it is not exactly one."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except Exception as error:  # any damage is a reason, never a crash
+        raise NotAnOtterExport(f"not a readable zip: {error}"[:200], "unreadable") from None
+    with archive:
+        members = archive.infolist()
+        if len(members) > MAX_EXPORT_MEMBERS:
+            raise NotAnOtterExport(f"{len(members)} files in the zip")
+        files = [info for info in members if not info.is_dir() and not _zip_system_member(info.filename)]
+        gradable = [info for info in files if info.filename.lower().endswith(GRADABLE_SUFFIXES)]
+        if len(gradable) != 1:
+            shown = ", ".join(info.filename for info in gradable[:3]) + (", ..." if len(gradable) > 3 else "")
+            raise NotAnOtterExport(f"{len(gradable)} .ipynb or .py files in the zip" + (f": {shown}" if shown else ""))
+        member = gradable[0]
+        if not zip_member_is_regular(member):
+            raise NotAnOtterExport(f"{member.filename} in the zip is a link or a special file")
+        if member.flag_bits & 0x1:
+            raise NotAnOtterExport(f"{member.filename} in the zip is encrypted", "unreadable")
+        if member.file_size > MAX_BYTES:
+            raise NotAnOtterExport(f"{member.file_size}", "too_large")
+        try:
+            with archive.open(member) as handle:
+                content = handle.read(MAX_BYTES + 1)
+        except Exception as error:
+            raise NotAnOtterExport(f"{member.filename} in the zip cannot be read: {error}"[:200], "unreadable") from None
+        if len(content) > MAX_BYTES:
+            raise NotAnOtterExport(f"more than {MAX_BYTES}", "too_large")
+        return member.filename.replace("\\", "/"), content
+
+
+def _zip_system_member(name):
+    parts = [part for part in name.replace("\\", "/").split("/") if part]
+    return (not parts or any(part in ZIP_SYSTEM_DIRS for part in parts[:-1])
+            or parts[-1] in ZIP_SYSTEM_FILES or parts[-1].startswith("._"))
 
 
 def zip_member_is_regular(info):

@@ -314,7 +314,8 @@ def test_hostile_zip_members_are_listed_and_the_class_graded(tmp_path):
                            ("/abs_10006_1_attention.py", CORRECT),
                            bomb_member("bomb_10007_1_attention.py"),
                            ("nested_10008_1_export.zip", nested_bomb),
-                           ("plain_10009_1_archive.zip", zip_bytes([("attention.py", CORRECT)]))]:
+                           ("plain_10009_1_archive.zip", zip_bytes([("attention.py", CORRECT), ("old.py", CORRECT)])),
+                           ("hand_10010_1_archive.zip", zip_bytes([("lab/attention.py", CORRECT)]))]:
             archive.writestr(name, data)
     out = tmp_path / "out"
     finished = grade(export, out)
@@ -326,8 +327,9 @@ def test_hostile_zip_members_are_listed_and_the_class_graded(tmp_path):
     assert rows["10006"]["status"] == "broken: not_regular_file"
     assert rows["10007"]["status"] == "broken: too_large"
     assert rows["10008"]["status"] == "broken: not_otter_export"
-    assert rows["10009"]["status"] == "broken: not_otter_export"
-    assert all(r["total"] == "0.0" for i, r in rows.items() if i != "10001")
+    assert rows["10009"]["status"] == "broken: not_otter_export"  # two files to grade: none chosen
+    assert rows["10010"]["status"] == "graded" and rows["10010"]["total"] == "10.0"  # zipped by hand: its one file
+    assert all(r["total"] == "0.0" for i, r in rows.items() if i not in ("10001", "10010"))
 
 
 # 4. Otter's export zip -------------------------------------------------------------------------------
@@ -341,7 +343,7 @@ def test_the_zip_otters_export_writes_is_read_as_its_notebook(export_zip):
 
 
 @pytest.mark.parametrize("members, problem", [
-    ([("attention.ipynb", NOTEBOOK)], "not_otter_export"),  # no marker of Otter's
+    ([("attention.ipynb", NOTEBOOK), ("b.py", CORRECT)], "not_otter_export"),  # no marker, two files to grade
     ([("attention.ipynb", NOTEBOOK), ("b.ipynb", NOTEBOOK), ("__zip_filename__", b"e.zip")], "not_otter_export"),
     ([("lab/attention.ipynb", NOTEBOOK), ("__zip_filename__", b"e.zip")], "not_otter_export"),
     ([symlink_member("attention.ipynb", b"/etc/passwd"), ("__zip_filename__", b"e.zip")], "not_otter_export"),
@@ -406,7 +408,7 @@ def test_check_and_grade_accept_the_otter_export(export_zip, tmp_path):
 
 def test_check_refuses_other_zips_and_what_is_not_a_file_without_hanging(tmp_path):
     plain = tmp_path / "plain.zip"
-    plain.write_bytes(zip_bytes([("attention.py", CORRECT)]))
+    plain.write_bytes(zip_bytes([("attention.py", CORRECT), ("copy/attention.py", CORRECT)]))
     finished = check(plain)
     assert finished.returncode == 2 and "export()" in finished.stderr and "not UTF-8" not in finished.stderr
     fifo = tmp_path / "fifo.py"

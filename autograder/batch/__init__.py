@@ -11,14 +11,14 @@ import sys
 import time
 
 from ..render import one_line, printable
-from ..submission import MAX_BYTES
+from ..submission import MAX_BYTES, not_code
 from .collect import EXPORT, Source, group_students
 from .naming import NAME_MAX, fit_id
 from .late import deduction, lateness, parse_due, parse_policy
 from .outputs import TEMP_SUFFIX, fingerprint, load_record, remove_temporaries
 from .pool import Pool
 from .progress import progress_for
-from .report import ReportWriter, class_counts, grades_table, rows_for, write_grades
+from .report import ReportWriter, class_counts, grades_table, lms_files, rows_for, write_grades
 
 EXIT_DONE, EXIT_CANNOT_RUN, EXIT_MERGED_IDS, EXIT_PATTERN_MISSES, EXIT_INTERRUPTED = 0, 2, 3, 4, 130
 SHOWN_AT_MOST = 20  # files named in a warning; the rest are counted
@@ -64,12 +64,14 @@ def _grade_class(source, args, limits, zygotes):
     if misses is not None and misses[1] and len(misses[0]) == misses[1] and not allow_misses:
         print(pattern_warning(args.id_pattern, *misses, allowed=False, stopped=True), file=sys.stderr)
         return EXIT_CANNOT_RUN
+    students = [s for s in everyone if s.chosen is not None]
+    if not students:
+        raise SystemExit(no_submissions(args.submissions, everyone))
+    lab = _lab_for(args, source, students)  # a TA's slip stops here, before anything is written
     folders = [out, os.path.join(out, "feedback"), os.path.join(out, "results")]
     for folder in folders:
         os.makedirs(folder, exist_ok=True)
     remove_temporaries(folders)
-    students = [s for s in everyone if s.chosen is not None]
-    lab = _lab_for(args, source, students)
     settings = {"lang": args.lang, "step_seconds": limits.step_seconds, "load_seconds": limits.load_seconds,
                 "memory_bytes": limits.memory_bytes}
     settings["late"] = {student.id: late_facts(student, args.due_time, args.policy) for student in students}
@@ -87,11 +89,13 @@ def _grade_class(source, args, limits, zygotes):
         ordered = [records[s.id] for s in students]
         table = grades_table([row for s in everyone for row in rows_for(s, records.get(s.id), lab)], lab)
         write_grades(os.path.join(out, "grades.csv"), table)
+        listed = lms_files(everyone)
+        counts = class_counts(table, ordered, lab, listed)
         report = os.path.join(out, "report.html")
-        reporter.write(report, table, ordered, lab, args.lang)
+        reporter.write(report, table, ordered, lab, args.lang, counts, listed)
     finally:
         reporter.close()
-    print(printable(_summary(ordered, table, len(resumed), time.monotonic() - started, report, lab)))
+    print(printable(_summary(ordered, counts, len(resumed), time.monotonic() - started, report)))
     status = EXIT_DONE
     stale = stale_outputs(out, {s.id for s in students})
     if stale:
@@ -116,6 +120,22 @@ def _grade_class(source, args, limits, zygotes):
         if not allowed:
             status = EXIT_MERGED_IDS
     return status
+
+
+def no_submissions(location, everyone):
+    """Why a folder or zip in which no student sent a file cannot be graded, in one sentence."""
+    files = [(entry, reason) for student in everyone for entry, reason in student.ignored]
+    shown = one_line(location)
+    if not files:
+        return f"autograder: no submissions in {shown}: it holds no files. Nothing was graded."
+    kinds = {}
+    for entry, _ in files:
+        kind = entry.metadata or ("system file" if entry.system_file else entry.refused or "other file")
+        kinds.setdefault(kind, []).append(entry.path)
+    listed = "; ".join(f"{len(paths)} {kind} ({', '.join(one_line(p) for p in paths[:3])}"
+                       f"{', ...' if len(paths) > 3 else ''})" for kind, paths in sorted(kinds.items()))
+    return (f"autograder: no submissions in {shown}: none of its {len(files)} file(s) is a student's ({listed}). "
+            "Give the folder, or the LMS's .zip, that holds the students' .py or .ipynb files. Nothing was graded.")
 
 
 def late_facts(student, due, policy):
@@ -258,30 +278,42 @@ def merged_warning(students, clashes, allowed):
 
 
 def _lab_for(args, source, students):
-    """The lab of --lab, else the only one, else the one the class's files are for; exit 2 if none."""
-    from ..registry import LabNotFound, Said, choose, each_lab, lab_names
+    """The lab of --lab, else the only one, else the one the class's files are for; exit 2 if none,
+    or when --lab names a lab the files are not written for (registry.choose's rule, one vote per
+    student: the file that counts for them). A minority of files of another lab is a warning."""
+    from ..registry import LabMismatch, LabNotFound, Said, Tally, choose, each_lab
 
     said = {}
-    if len(lab_names()) > 1:
-        for student in students:  # one file in memory at a time
-            entry = student.chosen
-            if entry.gradable and not entry.refused and entry.size <= MAX_BYTES:
-                try:
-                    said[student.id] = next(each_lab([source.read(entry)]))
-                except OSError:
-                    continue
+    for student in students:  # one file in memory at a time
+        entry = student.chosen
+        if entry.gradable and not entry.refused and entry.size <= MAX_BYTES:
+            try:
+                said[student.id] = next(each_lab([source.read(entry)]))
+            except OSError:
+                said[student.id] = None
+        else:
+            said[student.id] = None  # a .docx, a link, a file too large: says no lab
     try:
-        lab = choose(getattr(args, "lab", None), Said(said.values()))
+        lab = choose(getattr(args, "lab", None), Said(said.values()),
+                     fit=not getattr(args, "allow_other_lab", False), what=("student's file", "students' files"))
+    except LabMismatch as error:
+        raise SystemExit(f"autograder: {error} (--allow-other-lab grades them as --lab {args.lab} anyway: "
+                         "each step they did not write is 'missing'.)")
     except LabNotFound as error:
         raise SystemExit(f"autograder: {error}")
-    if said:
-        others = [(who, name) for who, name in said.items() if name not in (None, lab.name)]
-        if others:
-            shown = ", ".join(f"{one_line(who)} ({name})" for who, name in others[:SHOWN_AT_MOST])
-            more = f" and {len(others) - SHOWN_AT_MOST} more" if len(others) > SHOWN_AT_MOST else ""
-            print(f"autograder: warning: graded as {lab.name}, but {len(others)} file(s) look written for "
-                  f"another lab: {shown}{more}. A run grades one lab; check these students' files.",
-                  file=sys.stderr)
+    tally = Tally.of(said.values())
+    others = [(who, name) for who, name in said.items() if name not in (None, lab.name)]
+    if others:
+        shown = ", ".join(f"{one_line(who)} ({name})" for who, name in others[:SHOWN_AT_MOST])
+        more = f" and {len(others) - SHOWN_AT_MOST} more" if len(others) > SHOWN_AT_MOST else ""
+        print(f"autograder: warning: graded as {lab.name}, but {len(others)} student(s)' files look written for "
+              f"another lab: {shown}{more}. A run grades one lab; check these students' files.",
+              file=sys.stderr)
+    if students and not tally.votes.get(lab.name):
+        print(f"autograder: WARNING: no student's file is written for {lab.name} (of {tally.total}, "
+              f"{tally.describe(lab.name)}): none defines its functions ({', '.join(lab.function_names)}), so every "
+              "step of every student is 'missing' or unreadable. Is this the right folder and --lab? "
+              "`autograder export` refuses to put this run's grades into an LMS sheet.", file=sys.stderr)
     return lab
 
 
@@ -338,7 +370,7 @@ def _task(source, student, settings, lab, problem=None):
     elif entry.path.lower().endswith(EXPORT) and entry.export:
         problem = ("not_otter_export", entry.export)
     elif not entry.gradable:
-        problem = ("unreadable", f"{os.path.splitext(entry.path)[1] or entry.path} ≠ .py / .ipynb")
+        problem = ("not_code", not_code(entry.path) or entry.path)
     elif entry.size > MAX_BYTES:
         problem = ("too_large", str(entry.size))
     else:
@@ -358,13 +390,14 @@ def _task(source, student, settings, lab, problem=None):
             "superseded": superseded, "key": fingerprint(content, entry.path, superseded, own_settings, lab)}
 
 
-def _summary(records, table, resumed, seconds, report, lab):
+def _summary(records, counts, resumed, seconds, report):
     """One line for the terminal; the counts are report.html's (class_counts)."""
-    counts = class_counts(table, records, lab)
     newly = len(records) - resumed
     mean = f"; mean {counts['mean']}/{records[0]['max_total']:g}" if records else ""
+    lms = f", {counts['lms_files']} LMS file(s) listed in the report" if counts["lms_files"] else ""
+    no_file = f", {counts['no_file']} without a file" if counts["no_file"] else ""
     return (f"{counts['students']} students ({counts['files']} files) in {seconds:.1f} s:"
             f" {counts['graded']} graded, {counts['broken']} unreadable, {counts['errors']} errors,"
-            f" {counts['superseded']} superseded, {counts['merged']} merged, {counts['ignored']} ignored"
+            f" {counts['superseded']} superseded, {counts['merged']} merged, {counts['ignored']} ignored{lms}{no_file}"
             f" ({newly} graded now, {newly / max(seconds, 1e-9):.1f}/s; {resumed} unchanged since the last run)"
             f"{mean}. Report: {report}")

@@ -13,8 +13,9 @@ import time
 import zipfile
 from dataclasses import dataclass, field
 
-from ..submission import (MAX_BYTES, NotAnOtterExport, file_kind, otter_export_notebook, read_regular_file,
-                          zip_member_is_regular)
+from ..submission import (MAX_BYTES, NotAnOtterExport, file_kind, read_regular_file, zip_member_is_regular,
+                          zipped_submission)
+from ..lms.recognise import HEAD_BYTES, SHEET_KINDS, sheet_kind
 from .late import file_time
 from .metadata import MAX_METADATA_BYTES, blackboard_receipt_name, decode, gradescope_submitters
 from .naming import Naming, is_system_path, safe_id, shared_depth, student_id  # noqa: F401 (re-exported)
@@ -22,7 +23,7 @@ from .naming import Naming, is_system_path, safe_id, shared_depth, student_id  #
 GRADESCOPE_LIST = "Gradescope submission list"
 
 GRADABLE = (".py", ".ipynb")
-EXPORT = ".zip"  # graded when it is the zip Otter's export() writes
+EXPORT = ".zip"  # graded when it is the zip Otter's export() writes, or holds one .ipynb or .py
 # Bytes all archive members read in one run may decompress to (every member is capped at
 # MAX_BYTES too, and only the chosen file of each student is read).
 MAX_ARCHIVE_BYTES = 4 * 1024 ** 3
@@ -225,8 +226,27 @@ class Source:
         except (zipfile.BadZipFile, RuntimeError, NotImplementedError, EOFError, ValueError) as error:
             raise OSError(0, str(error)[:200]) from error
 
+    def head(self, found, size):
+        """The first `size` bytes of a listed file (no more is read or decompressed), to tell what
+        it is; OSError when it cannot or must not be read."""
+        if found.refused:
+            raise OSError(0, found.refused)
+        if self.kind != "zip":
+            return self.read(Entry(found.path, "", found.stamp, found.size, found.index), limit=size)[:size]
+        info = self._members[found.index]
+        wanted = min(size, info.file_size)
+        if self._archive_bytes + wanted > MAX_ARCHIVE_BYTES:
+            raise OSError(0, f"the archive's members together decompress to more than {MAX_ARCHIVE_BYTES} bytes")
+        self._archive_bytes += wanted
+        try:
+            with self._zip.open(info) as handle:
+                return handle.read(wanted)
+        except (zipfile.BadZipFile, RuntimeError, NotImplementedError, EOFError, ValueError, OSError) as error:
+            raise OSError(0, str(error)[:200]) from error
+
     def export_problem(self, found):
-        """For a .zip in the class: "" when it is an Otter export, else why it is not one."""
+        """For a .zip in the class: "" when it is graded (an Otter export, or a zip holding one .ipynb
+        or .py: submission.zipped_submission), else why it is not."""
         try:
             data = self.read(Entry(found.path, "", found.stamp, found.size, found.index, found.refused))
         except OSError as error:
@@ -234,7 +254,7 @@ class Source:
         if len(data) > MAX_BYTES:
             return f"larger than {MAX_BYTES} bytes"
         try:
-            otter_export_notebook(data)
+            zipped_submission(data)
         except NotAnOtterExport as refusal:
             return refusal.detail
         return ""
@@ -360,8 +380,8 @@ def group_students(source, id_pattern=None):
     by_student = {}
     class_files = []
     for found in files:
-        kind = naming.metadata_kind(found.path)
-        if kind == GRADESCOPE_LIST:
+        kind = naming.metadata_kind(found.path) or lms_sheet_kind(source, found)
+        if kind == GRADESCOPE_LIST or kind in SHEET_KINDS:
             refused = found.refused or (f"unreadable or larger than {MAX_METADATA_BYTES} bytes"
                                         if found.path in unread else "")
             class_files.append(Entry(found.path, "", found.stamp, found.size, found.index, refused, "", "", kind))
@@ -415,6 +435,21 @@ def _lookalikes(entries, naming):
     return found if marked or len({looks for _, looks in found}) > 1 else []
 
 
+# Files that may be an LMS's grade sheet (read by their header, see lms_sheet_kind).
+SHEET_SUFFIXES = (".csv", ".xls", ".tsv", ".txt")
+
+
+def lms_sheet_kind(source, found):
+    """Which LMS grade sheet a file of the class is ("Canvas gradebook", ...: lms.recognise), by its
+    header, or "": a gradebook zipped with the submissions is the class's, never a student's."""
+    if found.refused or not found.path.lower().endswith(SHEET_SUFFIXES) or is_system_path(found.path):
+        return ""
+    try:
+        return sheet_kind(source.head(found, HEAD_BYTES))
+    except OSError:
+        return ""
+
+
 def _newest_by_lms(entries, naming):
     """newest_first, but by the submission times the LMS wrote (Blackboard's attempt names) when
     every file has one: a zip's or a disk's file times may all be the day of the download."""
@@ -453,6 +488,8 @@ def ignored_reason(entry):
     if entry.metadata:
         if entry.refused:
             return f"LMS metadata: {entry.metadata}, not read ({entry.refused})"
+        if entry.metadata in SHEET_KINDS:
+            return f"LMS grade sheet: {entry.metadata}, not a submission"
         read = {GRADESCOPE_LIST: ", read for names, student ids and times",
                 "Blackboard receipt": ", read for the name"}.get(entry.metadata, "")
         return f"LMS metadata: {entry.metadata}{read}, not graded"

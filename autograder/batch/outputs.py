@@ -17,7 +17,8 @@ from .. import __version__
 from .late import penalised
 from .naming import fit_id
 from .. import pictures
-from ..render import Messages, feedback, json_of, json_text, one_line, printable, step_feedback, text_of
+from ..render import (Messages, feedback, json_of, json_text, notes_text, one_line, printable, step_feedback,
+                      text_of)
 
 TEMP_SUFFIX = ".partial"
 RECORD_KEY = "autograder"
@@ -227,6 +228,7 @@ def feedback_sections(result, lab, lang, text=""):
     rest = printable(text)
     for part in step_texts:
         rest = rest.replace(part, "")
+    rest = re.sub(r"\n\s*\n(\s*\n)+", "\n\n", rest)  # where the steps' texts were
     parts = [f"<pre class=\"notes\">{html.escape(rest.strip())}</pre>"] if rest.strip() else []
     for step, part in zip(result.steps, step_texts):
         verdict = "pass" if step.status == "passed" else "fail"
@@ -248,8 +250,9 @@ def gradescope_results(rendered, record, late=""):
               "output": step["feedback"], "visibility": "visible"} for step in data["steps"]]
     results = {"score": record["total"], "tests": tests,
                "extra_data": {RECORD_KEY: record, "notes": data["notes"]}}
-    if late:
-        results["output"] = late
+    told = [notes_text(rendered)] if rendered.file_problem else []  # the file's one problem, once
+    if late or told:
+        results["output"] = "\n\n".join(told + ([late] if late else []))
     return results
 
 
