@@ -81,11 +81,12 @@ class Tally:
         return ranked[0][0]
 
     def rivals(self, name):
-        """Other labs at least as many submissions say as `name` (at least one): grading them all
-        as `name` would give as many zeros as grades, or more. Most said first."""
+        """Other labs more submissions say than `name`: grading them all as `name` would give more
+        zeros than grades. Most said first. Strictly more, so that one student's file, one vote,
+        cannot stop a class that is evenly split or better."""
         own = self.votes.get(name, 0)
         return [other for other, count in sorted(self.votes.items(), key=lambda item: (-item[1], item[0]))
-                if other != name and count >= max(own, 1)]
+                if other != name and count > own]
 
     def describe(self, wanted=None):
         """"12 look written for masked_attention, 1 for self_attention, 2 for no lab" (`wanted`
@@ -183,7 +184,7 @@ def choose(name=None, datas=(), *, fit=False, what=("submission", "submissions")
     submissions `datas` (an iterable of bytes, read only when needed; or a Said) were written for.
 
     With `fit`, a `name` the submissions are not written for is refused (LabMismatch): when
-    another lab is said by at least as many of them as `name` is (Tally.rivals). `what` names a
+    another lab is said by more of them than `name` is (Tally.rivals). `what` names a
     submission and several in messages (("file", "files"), ("student's file", "students' files")).
     """
     if name is not None or len(lab_names()) <= 1:

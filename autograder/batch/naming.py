@@ -84,7 +84,7 @@ class Naming:
         self.submitters = dict(submitters or {})
         real = [_clean(p) for p in paths if not is_system_path(p)]
         self.depth = wrapper_depth(paths) if depth is None else depth
-        plain, self.several = self._students_per_folder(real)
+        plain, self.several = self._students_per_folder(real, [_clean(p) for p in paths])
         sorted_by_section = len(self.several) >= 2 and 2 * len(self.several) > len(plain)
         self.sections = plain if sorted_by_section else frozenset()
         self.assignment = _blackboard_assignment([BLACKBOARD.match(p.split("/")[-1]) for p in real
@@ -196,27 +196,36 @@ class Naming:
         """True where the LMS writes the names of files: beside the units, or in a section folder."""
         return len(parts) == self.depth + 1 or (len(parts) == self.depth + 2 and parts[self.depth] in self.sections)
 
-    def _students_per_folder(self, real):
+    def _students_per_folder(self, real, everything):
         """(every folder below the wrapper but Moodle's and Gradescope's own, {such a folder: how many
-        students} for those that directly hold LMS-named files or Moodle folders of two or more)."""
+        students} for those that directly hold LMS-named files or Moodle folders of two or more).
+
+        `everything`: the paths with system files too, so that a student's folder holding only a
+        `.DS_Store` still counts among the folders (it is a student's). Students are told apart by
+        the id their names give: a Canvas and a Moodle name of one id are one student."""
         plain, students = set(), {}
+        for path in everything:
+            parts = path.split("/")
+            if len(parts) >= self.depth + 2 and not self._lms_folder(parts[self.depth]):
+                plain.add(parts[self.depth])
         for path in real:
             parts = path.split("/")
-            if len(parts) < self.depth + 2:
+            if len(parts) < self.depth + 2 or self._lms_folder(parts[self.depth]):
                 continue
             top = parts[self.depth]
-            if MOODLE_FOLDER.match(top) or GRADESCOPE_FOLDER.match(top) or top in self.submitters:
-                continue
-            plain.add(top)
             if len(parts) == self.depth + 2:
                 named = self._from_file_name(parts[-1], split_blackboard=False)
                 if named is not None:
-                    students.setdefault(top, set()).add((named[0], named[2]))
+                    students.setdefault(top, set()).add(named[1])
             else:
                 match = MOODLE_FOLDER.match(parts[self.depth + 1])
                 if match:
-                    students.setdefault(top, set()).add(("moodle", f"{match['name']}_{match['id']}"))
+                    students.setdefault(top, set()).add(match["id"])
         return frozenset(plain), {top: len(found) for top, found in sorted(students.items()) if len(found) > 1}
+
+    def _lms_folder(self, name):
+        """Moodle's and Gradescope's own folders: units by their names, never section folders."""
+        return bool(MOODLE_FOLDER.match(name) or GRADESCOPE_FOLDER.match(name)) or name in self.submitters
 
     def _from_file_name(self, name, split_blackboard=True):
         """(rule, student, raw owner, about) of the LMS prefix of a file name that ends first, or None."""
@@ -338,9 +347,9 @@ def wrapper_depth(paths):
     """
     cleaned = [(_clean(p), is_system_path(p)) for p in paths]
     real = [path for path, system in cleaned if not system]
+    if not real:  # nothing but system files: their folders, without the system parts, still name the units
+        return shared_depth([path for path, _ in cleaned])
     depth = shared_depth(real)
-    if not real:
-        return depth
     wrapper = real[0].split("/")[:depth]
     for path, system in cleaned:
         folders = path.split("/")[:-1]
