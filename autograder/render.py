@@ -70,9 +70,40 @@ def one_line(value):
     return printable(value, newlines=False)
 
 
+# Text from outside the catalogs (an exception's message, a file name, a value the student's code
+# returned) reaches a sentence only through these parameters; each is shown without the folders of
+# any path in it (see without_paths). `line`, a line of the student's own code, is quoted as written.
+OUTSIDE_TEXT = frozenset({"type", "message", "detail", "filename", "function", "module", "kind",
+                          "got", "word", "keys", "similar", "preview"})
+# A run of characters that can make a path: everything but blanks, quotes, brackets, separators
+# of a list, and ":" (so "C:" and "for /:" end a run). A run with a folder in it is a path.
+_PATH_RUN = re.compile(r"[^\s'\"`<>()\[\]{},;:|]*[/\\][^\s'\"`<>()\[\]{},;:|]*")
+_SEPARATORS = re.compile(r"[/\\]+")
+PATH_ELIDED = "…"
+
+
+def without_paths(text):
+    """`text` with every path shown by its last part only ("…/data.csv" for
+    "/usr/lib/python3.11/site-packages/data.csv", "C:\\Users\\kim\\a.py" or "~/x/data.csv"),
+    so no folder of the machine that ran the code (interpreter, site-packages, temporary folders,
+    home) reaches a student. Separators alone ("for /:", " / ") are not paths."""
+    return _PATH_RUN.sub(_last_part, str(text))
+
+
+def _last_part(match):
+    run = match.group()
+    parts = _SEPARATORS.split(run)
+    if not any(parts[:-1]):
+        return run  # "/", "/x": a separator, or a single name after one (a division, a root name)
+    return f"{PATH_ELIDED}/{parts[-1]}"
+
+
 # Korean counts positions from one, in words: 첫 번째, 두 번째, … 열 번째, then 11번째.
 KOREAN_ORDINALS = ("첫", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열")
 NOTEBOOK_CELL = re.compile(r"<cell (\d+)>")
+# A cell run in the student's own Jupyter kernel, by the number Jupyter shows beside it ("[7]");
+# the check kit names kernel cells so (see autograder/kit/notebook.py), never by their file.
+KERNEL_CELL = re.compile(r"<kernel cell( \d+)?>")
 
 
 def position(index, lang):
@@ -95,7 +126,8 @@ class Messages:
     def __call__(self, section, key, **params):
         if self.lab is not None:
             params.setdefault("notebook", self.lab.notebook)
-        safe = {name: printable(value) if isinstance(value, str) else value for name, value in params.items()}
+        safe = {name: printable(without_paths(value) if name in OUTSIDE_TEXT else value)
+                if isinstance(value, str) else value for name, value in params.items()}
         return self.table[section][key].format(**safe)
 
     def stepwise(self, section, step, code, **params):
@@ -208,7 +240,7 @@ def _hidden_lines(say, result, hidden, shown_error, public_codes=frozenset()):
     for case in dict.fromkeys(c.case for c in hidden if c.code not in public_codes):
         if case in shapes and shapes[case][0]:
             text, differ = shapes[case]
-            lines.append("  " + say("text", "hidden_shapes", case=case, shapes=text,
+            lines.append("  " + say("text", "hidden_shapes", case=case_label(say, case), shapes=text,
                                     differ=", ".join(differ) if differ else say("text", "none")))
     errors = [c.detail["error"] for c in hidden if "error" in c.detail]
     if errors and not shown_error:
@@ -234,8 +266,18 @@ def _case_name(say, case):
     if case.hidden:
         return say("text", "hidden_case")
     if case.label:
-        return say("text", "public_case_labelled", case=case.case, label=case.label)
-    return say("text", "public_case", case=case.case)
+        return say("text", "public_case_labelled", case=case_label(say, case.case), label=case.label)
+    return say("text", "public_case", case=case_label(say, case.case))
+
+
+def case_label(say, name):
+    """How a case is named to students: the lab catalog's [case] name for it, else its id."""
+    return say.table.get("case", {}).get(name, name)
+
+
+def case_names(lab, lang):
+    """{case id: its name in `lang`} of every case the lab's catalog names."""
+    return dict(Messages(lang, lab).table.get("case", {}))
 
 
 def _cause(say, result, code):
@@ -345,6 +387,11 @@ def _place(say, filename, line):
     cell = NOTEBOOK_CELL.fullmatch(filename)
     if cell:
         return say("text", "place_cell", cell=int(cell.group(1)), line=line)
+    cell = KERNEL_CELL.fullmatch(filename)
+    if cell:
+        if cell.group(1):
+            return say("text", "place_kernel_cell", cell=int(cell.group(1)), line=line)
+        return say("text", "place_kernel_cell_unnumbered", line=line)
     return say("text", "place_line", filename=one_line(filename), line=line)
 
 
@@ -398,14 +445,14 @@ def note_record(note, text):
     """A load note as `--json` carries it: where, what, and the sentence a student reads."""
     record = {"code": note["code"] if note["code"] != "problem" else note.get("problem", "problem")}
     if note.get("filename") is not None:
-        record["file"] = one_line(note["filename"])
+        record["file"] = one_line(without_paths(note["filename"]))
     if isinstance(note.get("line"), int):
         record["line"] = note["line"]
     if isinstance(note.get("cell"), int) and NOTEBOOK_CELL.fullmatch(str(note.get("filename", ""))):
         record["cell"] = note["cell"]
     for key in ("type", "message"):
         if note.get(key):
-            record[key] = one_line(note[key])
+            record[key] = one_line(without_paths(note[key]))
     record["text"] = text
     return record
 

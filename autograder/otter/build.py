@@ -209,15 +209,13 @@ def notebook_payload(files):
 
 
 def test_file_source(step):
-    """An Otter exception-format test file: the step's public check, worth the step's points."""
+    """An Otter exception-format test file: the step's public check, worth the step's points; in a
+    notebook it shows the kit's own feedback (see autograder/kit/notebook.py)."""
     return (f'"""Otter test for step {step.name}: public cases only (hidden cases are graded by the LMS)."""\n'
-            f"from otter.test_files import test_case\n\n"
+            f"from {CHECK_PACKAGE}.{KIT}.notebook import StepCase\n\n"
             f"OK_FORMAT = False\n\n"
-            f"name = {step.name!r}\n\n\n"
-            f"@test_case(name={step.name + ' (public)'!r}, points={step.points!r}, hidden=False)\n"
-            f"def public_cases(env):\n"
-            f"    from {CHECK_PACKAGE}.{KIT}.check import check_step\n\n"
-            f"    check_step({step.name!r}, env)\n")
+            f"name = {step.name!r}\n\n"
+            f"public_cases = StepCase({step.name!r}, points={step.points!r})\n")
 
 
 STUDENT_REQUIREMENTS = "otter-grader>=7,<8\nnumpy>=1.26\npandas>=2.0\n"
