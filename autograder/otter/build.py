@@ -247,6 +247,8 @@ pip install -r requirements.txt
 ```
 
 otter-grader, numpy, pandas와 함께 노트북을 실행할 커널(ipykernel)과 JupyterLab이 설치됩니다.
+pip이 `Requires-Python >=3.10`이라며 otter-grader를 찾지 못했다고 하면 그 Python이 3.10보다 오래된
+것입니다. Python 3.12를 설치하고 그 Python으로 가상 환경을 만들어 다시 실행하십시오.
 
 ## 노트북으로 풀기
 
