@@ -64,13 +64,24 @@ class StepNotPassed(Exception):
 
 
 class StepCase(test_case):
-    """Otter's test case for one step's public check, worth the step's points."""
+    """Otter's test case for one step's public check, worth the step's points. It decorates the
+    test file's function, which Otter's run calls as `function(env, case)`:
+
+        @StepCase("softmax", points=2)
+        def public_cases(env, case):
+            case.check(env)
+
+    (A failure raised from the test file's own line reads sensibly in Otter's plain-text summary,
+    which a terminal running the .py twin shows.)
+    """
 
     def __init__(self, step, points):
         super().__init__(name=CASE_NAMES[notebook_lang()].format(step=step), points=points, hidden=False)
         self.step = step
         self.verdict = None
-        self.test_func = self.check
+
+    def call_func(self, global_environment):
+        self.test_func(global_environment, self)
 
     def check(self, env):
         """Judge the step on the public cases in the namespace `env`; raise StepNotPassed unless it passed."""

@@ -214,8 +214,10 @@ def test_file_source(step):
     return (f'"""Otter test for step {step.name}: public cases only (hidden cases are graded by the LMS)."""\n'
             f"from {CHECK_PACKAGE}.{KIT}.notebook import StepCase\n\n"
             f"OK_FORMAT = False\n\n"
-            f"name = {step.name!r}\n\n"
-            f"public_cases = StepCase({step.name!r}, points={step.points!r})\n")
+            f"name = {step.name!r}\n\n\n"
+            f"@StepCase({step.name!r}, points={step.points!r})\n"
+            f"def public_cases(env, case):\n"
+            f"    case.check(env)  # the public check; when the step does not pass, its feedback\n")
 
 
 # What a student installs (README "Students"): the checks (otter-grader), the lab's libraries, the
