@@ -75,6 +75,7 @@ def one_line(value):
 # any path in it (see without_paths). `line`, a line of the student's own code, is quoted as written.
 OUTSIDE_TEXT = frozenset({"type", "message", "detail", "filename", "function", "module", "kind",
                           "got", "word", "keys", "similar", "preview"})
+MULTILINE_OUTSIDE_TEXT = frozenset({"preview"})  # arrays printed over lines
 # A run of characters that can make a path: everything but blanks, quotes, brackets, separators
 # of a list, and ":" (so "C:" and "for /:" end a run). A run with a folder in it is a path.
 _PATH_RUN = re.compile(r"[^\s'\"`<>()\[\]{},;:|]*[/\\][^\s'\"`<>()\[\]{},;:|]*")
@@ -126,9 +127,7 @@ class Messages:
     def __call__(self, section, key, **params):
         if self.lab is not None:
             params.setdefault("notebook", self.lab.notebook)
-        safe = {name: printable(without_paths(value) if name in OUTSIDE_TEXT else value)
-                if isinstance(value, str) else value for name, value in params.items()}
-        return self.table[section][key].format(**safe)
+        return self.table[section][key].format(**{name: _shown(name, value) for name, value in params.items()})
 
     def stepwise(self, section, step, code, **params):
         """A step's own wording of a code when it has one, else the general one; a combined
@@ -140,6 +139,16 @@ class Messages:
             first, second = (self.stepwise(section, step, part, **params) for part in parts(code))
             return self("text", f"combined_{section}", first=first, second=second)
         return code
+
+
+def _shown(name, value):
+    """A parameter as a sentence shows it: outside text without its paths' folders and on one line
+    (a value printed over lines, `preview`, keeps its lines); every string made printable."""
+    if not isinstance(value, str):
+        return value  # a number keeps its format ("{got:g}")
+    if name in OUTSIDE_TEXT:
+        return printable(without_paths(value), newlines=name in MULTILINE_OUTSIDE_TEXT)
+    return printable(value)
 
 
 _merged_tables = {}
@@ -214,9 +223,9 @@ def _missing_lines(say, result):
     code = "syntax_error" if "syntax_error" in result.mistakes else "missing"
     lines = ["  " + say.stepwise("title", result.name, code)]
     if result.detail.get("defined_as", "absent") != "absent":
-        lines.append("    " + say("text", "defined_as", name=result.name, kind=one_line(result.detail["defined_as"])))
+        lines.append("    " + say("text", "defined_as", name=result.name, kind=result.detail["defined_as"]))
     if result.detail.get("similar"):
-        lines.append("    " + say("text", "did_you_mean", similar=one_line(result.detail["similar"]), name=result.name))
+        lines.append("    " + say("text", "did_you_mean", similar=result.detail["similar"], name=result.name))
     lines.append("  " + say("text", "cause", text=_cause(say, result, code)))
     lines.append("  " + say("text", "hint", page_step=result.page_step, text=_hint(say, result)))
     return lines
@@ -249,12 +258,12 @@ def _hidden_lines(say, result, hidden, shown_error, public_codes=frozenset()):
         frames = error.get("frames") or []
         if frames:
             filename, line, function, text = frames[-1]
-            lines.append("  " + say("text", "hidden_error_at", type=one_line(error["type"]),
-                                    function=one_line(function),
+            lines.append("  " + say("text", "hidden_error_at", type=error["type"],
+                                    function=function,
                                     place=_place(say, filename, line),
                                     line=one_line(text)))
         else:
-            lines.append("  " + say("text", "hidden_error", type=one_line(error["type"])))
+            lines.append("  " + say("text", "hidden_error", type=error["type"]))
     return lines
 
 
@@ -315,7 +324,7 @@ def _explain(say, result, case):
                          names=", ".join(d["names"])))
         return lines
     if "got" in d:
-        lines.append(say("text", "no_return") if d.get("no_return") else say("text", "wrong_type", got=one_line(d["got"])))
+        lines.append(say("text", "no_return") if d.get("no_return") else say("text", "wrong_type", got=d["got"]))
         return lines
     if "first" in d:
         return lines + _mapping_lines(say, d)
@@ -350,11 +359,11 @@ def _mapping_lines(say, d):
     if d["first"]:
         word, got, expected = d["first"]
         if d.get("first_missing"):
-            lines.append(say("text", "mapping_first_missing", word=one_line(word), expected=expected))
+            lines.append(say("text", "mapping_first_missing", word=word, expected=expected))
         else:
-            lines.append(say("text", "mapping_first", word=one_line(word), got=one_line(got), expected=expected))
+            lines.append(say("text", "mapping_first", word=word, got=got, expected=expected))
     if d.get("extra_keys"):
-        lines.append(say("text", "mapping_extra", keys=one_line(", ".join(map(str, d["extra_keys"])))))
+        lines.append(say("text", "mapping_extra", keys=", ".join(map(str, d["extra_keys"]))))
     lines.append(say("text", "values_got", preview=d["got_preview"]).replace("\n", " "))
     lines.append(say("text", "values_expected", preview=d["expected_preview"]).replace("\n", " "))
     return lines
@@ -392,18 +401,18 @@ def _place(say, filename, line):
         if cell.group(1):
             return say("text", "place_kernel_cell", cell=int(cell.group(1)), line=line)
         return say("text", "place_kernel_cell_unnumbered", line=line)
-    return say("text", "place_line", filename=one_line(filename), line=line)
+    return say("text", "place_line", filename=filename, line=line)
 
 
 def _error_lines(say, error):
     """The student's error and their own lines (the worker keeps only frames of their file)."""
     if error.get("message"):
-        lines = [say("text", "error_message", type=one_line(error["type"]), message=one_line(error["message"]))]
+        lines = [say("text", "error_message", type=error["type"], message=error["message"])]
     else:
-        lines = [say("text", "error_type", type=one_line(error["type"]))]
+        lines = [say("text", "error_type", type=error["type"])]
     for filename, line, function, text in error.get("frames", [])[-3:]:
         lines.append(say("text", "error_line", place=_place(say, filename, line),
-                         function=one_line(function), line=one_line(text)))
+                         function=function, line=one_line(text)))
     return lines
 
 
@@ -427,15 +436,15 @@ def _note_text(say, note):
     code = note["code"]
     if code == "problem":
         key = note["problem"] if note["problem"] in say.table["problem"] else "unreadable"
-        return say("problem", key, detail=one_line(note.get("detail", "")))
+        return say("problem", key, detail=note.get("detail", ""))
     place = _place(say, str(note.get("filename", "?")), note.get("line") or "?")
     if code == "syntax_error":
         in_notebook = NOTEBOOK_CELL.fullmatch(str(note.get("filename", "")))
         return say("text", "load_syntax_error" if in_notebook else "load_syntax_error_script",
-                   place=place, message=one_line(note.get("message", "")))
+                   place=place, message=note.get("message", ""))
     if code == "load_error":
-        return say("text", "load_error", place=place, type=one_line(note.get("type", "")),
-                   message=one_line(note.get("message", "")))
+        return say("text", "load_error", place=place, type=note.get("type", ""),
+                   message=note.get("message", ""))
     if code in ("load_timeout", "load_crash"):
         return say("text", code, place=place)
     return None
