@@ -224,8 +224,9 @@ def cells(draw):
 def test_the_recogniser_never_raises(source):
     graders = {"grader"}
     assert does_only_checking(source, graders) in (True, False)
-    if "def softmax" in source or "X = 1" in source or "global softmax" in source:
-        assert not does_only_checking(source, set())  # the student's work is never left out
+    # The student's work is never left out: a definition that makes no Notebook, a global, a value.
+    if "X = 1" in source or "global softmax" in source or ("def softmax" in source and "Notebook(" not in source):
+        assert not does_only_checking(source, set())
 
 
 @pytest.mark.parametrize("source", [
