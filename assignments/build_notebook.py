@@ -36,6 +36,17 @@ MARKDOWN_MARK = "# %% [markdown]"
 SCRIPT_GRADER_INIT = 'import otter\ngrader = otter.Notebook(tests_dir="tests")'
 # The notebook's first code cell: works with nothing but the .ipynb (Colab, a fresh Jupyter).
 GRADER_SETUP = GRADER_SETUP_FILE.read_text(encoding="utf-8").strip("\n")
+GRADER_SETUP_CALL = "grader = _prepare_grader()"
+# The language the notebooks are written in: their set-up cell and checks speak it.
+NOTEBOOK_LANG = "ko"
+
+
+def grader_setup_source(lang=NOTEBOOK_LANG):
+    """The set-up cell for a notebook written in `lang` (its messages and its checks' feedback)."""
+    if lang == "ko":
+        return GRADER_SETUP
+    assert GRADER_SETUP.endswith(GRADER_SETUP_CALL), "grader_setup.py must end with " + GRADER_SETUP_CALL
+    return GRADER_SETUP[: -len(GRADER_SETUP_CALL)] + f"grader = _prepare_grader(lang={lang!r})"
 CHECK_ALL = "grader.check_all()"
 EXPORT = "grader.export(pdf=False)"
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
@@ -142,7 +153,7 @@ def cells_from_source(text, function_names):
         elif "otter.Notebook" in body:
             if body != SCRIPT_GRADER_INIT:
                 raise ValueError(f"the grader cell must hold exactly:\n{SCRIPT_GRADER_INIT}")
-            setup = _cell("code", GRADER_SETUP, "grader-init")
+            setup = _cell("code", grader_setup_source(), "grader-init")
             setup.metadata["cellView"] = "form"  # Colab shows the title, the code folded
             cells.append(setup)
         else:

@@ -1,16 +1,81 @@
 #@title 채점 준비(고치지 말고 실행만 하십시오)
 # 처음 실행할 때는 otter-grader를 설치하느라 1~2분 걸릴 수 있습니다.
 # 검사에 쓰는 공개 테스트는 이 노트북 파일 안(메타데이터)에 들어 있어, 노트북 파일 하나만 있으면 됩니다.
-def _prepare_grader(key="check_kit"):
+def _prepare_grader(key="check_kit", lang="ko"):
     import glob, importlib, json, os, subprocess, sys
 
+    oldest, newest = (3, 10), (3, 13)
+    running = "{}.{}.{}".format(*sys.version_info[:3])
+    words = {
+        "ko": {
+            "too_old": "이 노트북은 Python 3.10~3.13에서 검사합니다. 지금 커널은 Python {v}이라 검사할 수 없습니다.\n"
+                       "- Jupyter나 VS Code에서 커널을 Python 3.10 이상으로 바꾸십시오"
+                       "(Jupyter: Kernel → Change Kernel, VS Code: 오른쪽 위의 커널 선택).\n"
+                       "- Python 3.10 이상이 없다면 python.org에서 Python 3.12를 설치하고, 나눠 받은 폴더에서 "
+                       "새 가상 환경을 만든 뒤 pip install -r requirements.txt를 실행하십시오.\n"
+                       "- Colab에서는 이 문제가 생기지 않습니다.",
+            "untested": "Python {v}에서는 아직 확인하지 않았습니다(확인한 버전: 3.10~3.13). "
+                        "검사가 이상하게 동작하면 Python 3.13 이하의 커널로 바꾸십시오.",
+            "installing": "otter-grader를 설치합니다 ...",
+            "no_otter": "otter-grader를 설치하지 못했습니다. 인터넷 연결을 확인하거나, 터미널에서 나눠 받은 폴더로 "
+                        "이동해 pip install -r requirements.txt를 실행한 뒤 커널을 다시 시작하십시오.",
+            "no_data": "이 노트북에서 검사 데이터를 찾지 못했습니다. 나눠 받은 노트북 파일을 그대로 열었는지 확인하십시오.",
+            "ready": "검사 준비가 끝났습니다.",
+            "ready_path": "검사 준비가 끝났습니다. 제출할 노트북: {path}",
+        },
+        "en": {
+            "too_old": "This notebook is checked on Python 3.10 to 3.13; this kernel runs Python {v}, so it cannot "
+                       "check your work.\n"
+                       "- In Jupyter or VS Code, switch to a kernel of Python 3.10 or newer "
+                       "(Jupyter: Kernel > Change Kernel; VS Code: the kernel picker at the top right).\n"
+                       "- Without one, install Python 3.12 from python.org, make a new virtual environment in the "
+                       "folder you were given and run pip install -r requirements.txt there.\n"
+                       "- Colab always has a recent Python.",
+            "untested": "Python {v} has not been tried yet (tried: 3.10 to 3.13). If the checks misbehave, "
+                        "switch to a kernel of Python 3.13 or older.",
+            "installing": "Installing otter-grader ...",
+            "no_otter": "otter-grader could not be installed. Check the internet connection, or run "
+                        "pip install -r requirements.txt in a terminal in the folder you were given and restart "
+                        "the kernel.",
+            "no_data": "The checks' data was not found in this notebook. Open the notebook file as you received it.",
+            "ready": "The checks are ready.",
+            "ready_path": "The checks are ready. Notebook to submit: {path}",
+        },
+    }[lang if lang in ("ko", "en") else "ko"]
+
+    class NoChecks:
+        """Stands in for the grader when the checks cannot run: each check says why, not a traceback."""
+
+        def __init__(self, message):
+            self.message = message
+            print(message, file=sys.stderr)
+
+        def __getattr__(self, name):  # check, check_all, export, ...
+            if name.startswith("_"):
+                raise AttributeError(name)
+
+            def explain(*args, **kwargs):
+                print(self.message, file=sys.stderr)
+            return explain
+
+        def __repr__(self):
+            return self.message
+
+    if sys.version_info[:2] < oldest:
+        return NoChecks(words["too_old"].format(v=running))
+    if sys.version_info[:2] > newest:
+        print(words["untested"].format(v=running), file=sys.stderr)
+    os.environ["ATTENTION_CHECK_LANG"] = lang
     try:
         import otter
     except ImportError:
-        print("otter-grader를 설치합니다 ...")
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "otter-grader>=7,<8"], check=True)
-        importlib.invalidate_caches()
-        import otter
+        print(words["installing"])
+        try:
+            subprocess.run([sys.executable, "-m", "pip", "install", "-q", "otter-grader>=7,<8"], check=True)
+            importlib.invalidate_caches()
+            import otter
+        except Exception:
+            return NoChecks(words["no_otter"])
 
     def this_notebook():
         """(노트북 경로, 노트북 내용). Colab에서는 경로 없이 내용만 받습니다."""
@@ -39,8 +104,7 @@ def _prepare_grader(key="check_kit"):
     if notebook is None or key not in notebook.get("metadata", {}):
         if os.path.isdir("tests"):
             return otter.Notebook(tests_dir="tests")
-        raise RuntimeError("이 노트북에서 검사 데이터를 찾지 못했습니다. "
-                           "나눠 받은 노트북 파일을 그대로 열었는지 확인하십시오.")
+        return NoChecks(words["no_data"])
     payload = notebook["metadata"][key]
     folder = os.path.join(os.path.expanduser("~"), ".cache", key, payload["version"])
     for relative, text in payload["files"].items():
@@ -60,10 +124,7 @@ def _prepare_grader(key="check_kit"):
         del sys.modules[name]  # another version of the checks, from an earlier run
     if folder not in sys.path:
         sys.path.insert(0, folder)
-    if path:
-        print(f"검사 준비가 끝났습니다. 제출할 노트북: {path}")
-    else:
-        print("검사 준비가 끝났습니다.")
+    print(words["ready_path"].format(path=path) if path else words["ready"])
     return otter.Notebook(path, tests_dir=os.path.join(folder, "tests"))
 
 

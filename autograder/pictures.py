@@ -38,9 +38,10 @@ def as_floats(values):
                       [[[*map(float, row)] for row in table] for table in values], dtype=float)
 
 
-def step_maps(result, lang="ko", page="page"):
+def step_maps(result, lang="ko", page="page", names=None):
     """The maps of the step's failed table on the page's case (else its first public failure with
-    values); "" when there is nothing to draw (passed, a mapping, a value too large or not a table)."""
+    values); "" when there is nothing to draw (passed, a mapping, a value too large or not a table).
+    `names`: {case id: the name students read} (render.case_names)."""
     failed = [c for c in result.cases if not c.passed and not c.hidden and "values" in c.detail]
     if not failed:
         return ""
@@ -48,7 +49,7 @@ def step_maps(result, lang="ko", page="page"):
     v = case.detail["values"]
     return maps_html(v["got"], v["expected"], v["words"], v["columns"], v["rows_sum_to_one"], lang,
                      caption=f"{case.detail.get('output', '')} — "
-                             + LABELS[lang]["case"].format(case=case.case))
+                             + LABELS[lang]["case"].format(case=(names or {}).get(case.case, case.case)))
 
 
 def maps_html(got, expected, words, columns="features", rows_sum_to_one=False, lang="ko", caption=""):

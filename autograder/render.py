@@ -71,9 +71,41 @@ def one_line(value):
     return printable(value, newlines=False)
 
 
+# Text from outside the catalogs (an exception's message, a file name, a value the student's code
+# returned) reaches a sentence only through these parameters; each is shown without the folders of
+# any path in it (see without_paths). `line`, a line of the student's own code, is quoted as written.
+OUTSIDE_TEXT = frozenset({"type", "message", "detail", "filename", "function", "module", "kind",
+                          "got", "word", "keys", "similar", "preview"})
+MULTILINE_OUTSIDE_TEXT = frozenset({"preview"})  # arrays printed over lines
+# A run of characters that can make a path: everything but blanks, quotes, brackets, separators
+# of a list, and ":" (so "C:" and "for /:" end a run). A run with a folder in it is a path.
+_PATH_RUN = re.compile(r"[^\s'\"`<>()\[\]{},;:|]*[/\\][^\s'\"`<>()\[\]{},;:|]*")
+_SEPARATORS = re.compile(r"[/\\]+")
+PATH_ELIDED = "…"
+
+
+def without_paths(text):
+    """`text` with every path shown by its last part only ("…/data.csv" for
+    "/usr/lib/python3.11/site-packages/data.csv", "C:\\Users\\kim\\a.py" or "~/x/data.csv"),
+    so no folder of the machine that ran the code (interpreter, site-packages, temporary folders,
+    home) reaches a student. Separators alone ("for /:", " / ") are not paths."""
+    return _PATH_RUN.sub(_last_part, str(text))
+
+
+def _last_part(match):
+    run = match.group()
+    parts = _SEPARATORS.split(run)
+    if not any(parts[:-1]):
+        return run  # "/", "/x": a separator, or a single name after one (a division, a root name)
+    return f"{PATH_ELIDED}/{parts[-1]}"
+
+
 # Korean counts positions from one, in words: 첫 번째, 두 번째, … 열 번째, then 11번째.
 KOREAN_ORDINALS = ("첫", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열")
 NOTEBOOK_CELL = re.compile(r"<cell (\d+)>")
+# A cell run in the student's own Jupyter kernel, by the number Jupyter shows beside it ("[7]");
+# the check kit names kernel cells so (see autograder/kit/notebook.py), never by their file.
+KERNEL_CELL = re.compile(r"<kernel cell( \d+)?>")
 
 
 def position(index, lang):
@@ -96,8 +128,7 @@ class Messages:
     def __call__(self, section, key, **params):
         if self.lab is not None:
             params.setdefault("notebook", self.lab.notebook)
-        safe = {name: printable(value) if isinstance(value, str) else value for name, value in params.items()}
-        return self.table[section][key].format(**safe)
+        return self.table[section][key].format(**{name: _shown(name, value) for name, value in params.items()})
 
     def stepwise(self, section, step, code, **params):
         """A step's own wording of a code when it has one, else the general one; a combined
@@ -109,6 +140,16 @@ class Messages:
             first, second = (self.stepwise(section, step, part, **params) for part in parts(code))
             return self("text", f"combined_{section}", first=first, second=second)
         return code
+
+
+def _shown(name, value):
+    """A parameter as a sentence shows it: outside text without its paths' folders and on one line
+    (a value printed over lines, `preview`, keeps its lines); every string made printable."""
+    if not isinstance(value, str):
+        return value  # a number keeps its format ("{got:g}")
+    if name in OUTSIDE_TEXT:
+        return printable(without_paths(value), newlines=name in MULTILINE_OUTSIDE_TEXT)
+    return printable(value)
 
 
 _merged_tables = {}
@@ -186,9 +227,9 @@ def _missing_lines(say, result):
     code = "syntax_error" if "syntax_error" in result.mistakes else "missing"
     lines = ["  " + say.stepwise("title", result.name, code)]
     if result.detail.get("defined_as", "absent") != "absent":
-        lines.append("    " + say("text", "defined_as", name=result.name, kind=one_line(result.detail["defined_as"])))
+        lines.append("    " + say("text", "defined_as", name=result.name, kind=result.detail["defined_as"]))
     if result.detail.get("similar"):
-        lines.append("    " + say("text", "did_you_mean", similar=one_line(result.detail["similar"]), name=result.name))
+        lines.append("    " + say("text", "did_you_mean", similar=result.detail["similar"], name=result.name))
     lines.append("  " + say("text", "cause", text=_cause(say, result, code)))
     lines.append("  " + say("text", "hint", page_step=result.page_step, text=_hint(say, result)))
     return lines
@@ -212,7 +253,7 @@ def _hidden_lines(say, result, hidden, shown_error, public_codes=frozenset()):
     for case in dict.fromkeys(c.case for c in hidden if c.code not in public_codes):
         if case in shapes and shapes[case][0]:
             text, differ = shapes[case]
-            lines.append("  " + say("text", "hidden_shapes", case=case, shapes=text,
+            lines.append("  " + say("text", "hidden_shapes", case=case_label(say, case), shapes=text,
                                     differ=", ".join(differ) if differ else say("text", "none")))
     errors = [c.detail["error"] for c in hidden if "error" in c.detail]
     if errors and not shown_error:
@@ -221,12 +262,12 @@ def _hidden_lines(say, result, hidden, shown_error, public_codes=frozenset()):
         frames = error.get("frames") or []
         if frames:
             filename, line, function, text = frames[-1]
-            lines.append("  " + say("text", "hidden_error_at", type=one_line(error["type"]),
-                                    function=one_line(function),
+            lines.append("  " + say("text", "hidden_error_at", type=error["type"],
+                                    function=function,
                                     place=_place(say, filename, line),
                                     line=one_line(text)))
         else:
-            lines.append("  " + say("text", "hidden_error", type=one_line(error["type"])))
+            lines.append("  " + say("text", "hidden_error", type=error["type"]))
     return lines
 
 
@@ -238,8 +279,18 @@ def _case_name(say, case):
     if case.hidden:
         return say("text", "hidden_case")
     if case.label:
-        return say("text", "public_case_labelled", case=case.case, label=case.label)
-    return say("text", "public_case", case=case.case)
+        return say("text", "public_case_labelled", case=case_label(say, case.case), label=case.label)
+    return say("text", "public_case", case=case_label(say, case.case))
+
+
+def case_label(say, name):
+    """How a case is named to students: the lab catalog's [case] name for it, else its id."""
+    return say.table.get("case", {}).get(name, name)
+
+
+def case_names(lab, lang):
+    """{case id: its name in `lang`} of every case the lab's catalog names."""
+    return dict(Messages(lang, lab).table.get("case", {}))
 
 
 def _cause(say, result, code):
@@ -267,7 +318,7 @@ def _explain(say, result, case):
     code = case.code
     if "refused" in d:
         refused = d["refused"]
-        return [say("text", f"refused_{refused['reason']}", helper=one_line(refused["helper"]),
+        return [say("text", f"refused_{refused['reason']}", helper=refused["helper"],
                     most=MAX_REQUESTS)] + _frame_lines(say, d.get("error") or {})
     if "error" in d:
         return _error_lines(say, d["error"])
@@ -281,7 +332,7 @@ def _explain(say, result, case):
                          names=", ".join(d["names"])))
         return lines
     if "got" in d:
-        lines.append(say("text", "no_return") if d.get("no_return") else say("text", "wrong_type", got=one_line(d["got"])))
+        lines.append(say("text", "no_return") if d.get("no_return") else say("text", "wrong_type", got=d["got"]))
         return lines
     if "first" in d:
         return lines + _mapping_lines(say, d)
@@ -316,11 +367,11 @@ def _mapping_lines(say, d):
     if d["first"]:
         word, got, expected = d["first"]
         if d.get("first_missing"):
-            lines.append(say("text", "mapping_first_missing", word=one_line(word), expected=expected))
+            lines.append(say("text", "mapping_first_missing", word=word, expected=expected))
         else:
-            lines.append(say("text", "mapping_first", word=one_line(word), got=one_line(got), expected=expected))
+            lines.append(say("text", "mapping_first", word=word, got=got, expected=expected))
     if d.get("extra_keys"):
-        lines.append(say("text", "mapping_extra", keys=one_line(", ".join(map(str, d["extra_keys"])))))
+        lines.append(say("text", "mapping_extra", keys=", ".join(map(str, d["extra_keys"]))))
     lines.append(say("text", "values_got", preview=d["got_preview"]).replace("\n", " "))
     lines.append(say("text", "values_expected", preview=d["expected_preview"]).replace("\n", " "))
     return lines
@@ -353,21 +404,26 @@ def _place(say, filename, line):
     cell = NOTEBOOK_CELL.fullmatch(filename)
     if cell:
         return say("text", "place_cell", cell=int(cell.group(1)), line=line)
-    return say("text", "place_line", filename=one_line(filename), line=line)
+    cell = KERNEL_CELL.fullmatch(filename)
+    if cell:
+        if cell.group(1):
+            return say("text", "place_kernel_cell", cell=int(cell.group(1)), line=line)
+        return say("text", "place_kernel_cell_unnumbered", line=line)
+    return say("text", "place_line", filename=filename, line=line)
 
 
 def _error_lines(say, error):
     """The student's error and their own lines (the worker keeps only frames of their file)."""
     if error.get("message"):
-        lines = [say("text", "error_message", type=one_line(error["type"]), message=one_line(error["message"]))]
+        lines = [say("text", "error_message", type=error["type"], message=error["message"])]
     else:
-        lines = [say("text", "error_type", type=one_line(error["type"]))]
+        lines = [say("text", "error_type", type=error["type"])]
     return lines + _frame_lines(say, error)
 
 
 def _frame_lines(say, error):
-    return [say("text", "error_line", place=_place(say, filename, line), function=one_line(function),
-                line=one_line(text)) for filename, line, function, text in error.get("frames", [])[-3:]]
+    return [say("text", "error_line", place=_place(say, filename, line), function=function, line=one_line(text))
+            for filename, line, function, text in error.get("frames", [])[-3:]]
 
 
 def load_notes(notes, lab, lang="ko"):
@@ -390,15 +446,15 @@ def _note_text(say, note):
     code = note["code"]
     if code == "problem":
         key = note["problem"] if note["problem"] in say.table["problem"] else "unreadable"
-        return say("problem", key, detail=one_line(note.get("detail", "")))
+        return say("problem", key, detail=note.get("detail", ""))
     place = _place(say, str(note.get("filename", "?")), note.get("line") or "?")
     if code == "syntax_error":
         in_notebook = NOTEBOOK_CELL.fullmatch(str(note.get("filename", "")))
         return say("text", "load_syntax_error" if in_notebook else "load_syntax_error_script",
-                   place=place, message=one_line(note.get("message", "")))
+                   place=place, message=note.get("message", ""))
     if code == "load_error":
-        return say("text", "load_error", place=place, type=one_line(note.get("type", "")),
-                   message=one_line(note.get("message", "")))
+        return say("text", "load_error", place=place, type=note.get("type", ""),
+                   message=note.get("message", ""))
     if code in ("load_timeout", "load_crash"):
         return say("text", code, place=place)
     return None
@@ -408,14 +464,14 @@ def note_record(note, text):
     """A load note as `--json` carries it: where, what, and the sentence a student reads."""
     record = {"code": note["code"] if note["code"] != "problem" else note.get("problem", "problem")}
     if note.get("filename") is not None:
-        record["file"] = one_line(note["filename"])
+        record["file"] = one_line(without_paths(note["filename"]))
     if isinstance(note.get("line"), int):
         record["line"] = note["line"]
     if isinstance(note.get("cell"), int) and NOTEBOOK_CELL.fullmatch(str(note.get("filename", ""))):
         record["cell"] = note["cell"]
     for key in ("type", "message"):
         if note.get(key):
-            record[key] = one_line(note[key])
+            record[key] = one_line(without_paths(note[key]))
     record["text"] = text
     return record
 

@@ -331,25 +331,50 @@ def _read_notebook(name, text):
 
 
 CHECKER_METHODS = {"check", "check_all", "export", "submit", "to_pdf", "run_plugin"}
+# How far the recogniser looks: a dotted name of more parts, or a set-up function of more nodes,
+# is not the course's checker plumbing (and is never walked further).
+MAX_DOTTED_PARTS = 8
+MAX_FACTORY_NODES = 5000
 
 
 def does_only_checking(source, graders):
-    """Whether a cell only sets up or runs Otter's checks (`import otter`, `grader =
-    otter.Notebook(...)`, `grader.check("softmax")`, ...), as untagged copies of the checker cells
-    in Colab or pasted notebooks are. Names bound to a Notebook are added to `graders`."""
+    """Whether a cell only sets up or runs Otter's checks, as untagged copies of the checker cells
+    in Colab or pasted notebooks are: `import otter`, `grader = otter.Notebook(...)`, the course's
+    set-up cell (a function that returns an `otter.Notebook`, and `grader = that_function()`),
+    `grader.check("softmax")`, ... Names bound to a Notebook are added to `graders`.
+
+    Told by what the cell does, never by its text; never raises, never recurses.
+    """
     if not source.strip() or len(source) > MAX_PARSED_CHARS:
         return False
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
-    found = set()
+    try:
+        found = _checker_names(tree, graders)
+    except Exception:  # noqa: BLE001 - a cell the recogniser cannot read is the student's work
+        return False
+    if found is None:
+        return False
+    graders |= found
+    return True
+
+
+def _checker_names(tree, graders):
+    """The names a cell of only checker plumbing binds to graders, or None when it does more."""
+    found, factories = set(), set()
     for node in tree.body:
         if isinstance(node, ast.Import) and all(alias.name.split(".")[0] == "otter" for alias in node.names):
             continue
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "otter":
             continue
-        if isinstance(node, ast.Assign) and _is_notebook(node.value) and \
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue  # a docstring
+        if isinstance(node, ast.FunctionDef) and not node.decorator_list and _makes_a_notebook(node):
+            factories.add(node.name)
+            continue
+        if isinstance(node, ast.Assign) and _is_notebook(node.value, factories) and \
                 all(isinstance(target, ast.Name) for target in node.targets):
             found |= {target.id for target in node.targets}
             continue
@@ -358,13 +383,48 @@ def does_only_checking(source, graders):
         if isinstance(node, ast.For) and not node.orelse and all(  # for q in [...]: grader.check(q)
                 isinstance(inner, ast.Expr) and _is_check_call(inner.value, graders | found) for inner in node.body):
             continue
+        return None
+    if factories and not found:
+        return None  # a function defined and never used to make the grader: not the set-up cell
+    return found
+
+
+def _dotted(node):
+    """"otter.Notebook" for an attribute chain of plain names, else None (read without recursion)."""
+    parts = []
+    while isinstance(node, ast.Attribute) and len(parts) < MAX_DOTTED_PARTS:
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name) or len(parts) >= MAX_DOTTED_PARTS:
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+
+def _is_notebook(node, factories=()):
+    """A call that makes an otter.Notebook: the class itself, or a set-up function that returns one."""
+    if not isinstance(node, ast.Call):
         return False
-    graders |= found
-    return True
+    name = _dotted(node.func)
+    return name in ("otter.Notebook", "Notebook") or name in factories
 
 
-def _is_notebook(node):
-    return isinstance(node, ast.Call) and ast.unparse(node.func) in ("otter.Notebook", "Notebook")
+def _makes_a_notebook(function):
+    """Whether a top-level function is a grader set-up: it returns an otter.Notebook(...) from its
+    own body and declares no `global` (it binds no name of the notebook). Nested functions and
+    classes are its helpers: their returns are not its own. Walked with a stack, at most
+    MAX_FACTORY_NODES nodes."""
+    returns_notebook = False
+    stack, seen = [(node, True) for node in function.body], 0
+    while stack:
+        node, own = stack.pop()
+        seen += 1
+        if seen > MAX_FACTORY_NODES or isinstance(node, ast.Global):
+            return False
+        if own and isinstance(node, ast.Return) and _is_notebook(node.value):
+            returns_notebook = True
+        inner = own and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda))
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return returns_notebook
 
 
 def _is_check_call(node, graders):

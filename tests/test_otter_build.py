@@ -90,11 +90,17 @@ def test_test_files_are_otter_exception_tests_worth_the_step_points(built):
     from otter.test_files import create_test_file
     from otter.nbmeta_config import NBMetadataConfig
 
-    for step in STEPS:
-        test_file = create_test_file(str(built["student"] / "tests" / f"{step.name}.py"), NBMetadataConfig())
-        assert test_file.name == step.name
-        assert test_file.possible == step.points
-        assert all(not case.hidden for case in test_file.test_cases)
+    sys.path.insert(0, str(built["student"]))  # as in the student's kernel: the check package beside tests/
+    try:
+        for step in STEPS:
+            test_file = create_test_file(str(built["student"] / "tests" / f"{step.name}.py"), NBMetadataConfig())
+            assert test_file.name == step.name
+            assert test_file.possible == step.points
+            assert all(not case.hidden for case in test_file.test_cases)
+    finally:
+        sys.path.remove(str(built["student"]))
+        for name in [m for m in sys.modules if m.split(".")[0] == "attention_check"]:
+            del sys.modules[name]
 
 
 def test_autograder_half_is_one_zip_carrying_the_engine_and_a_lean_setup(built):

@@ -1,9 +1,11 @@
 """The student half in a real Jupyter kernel and a terminal: otter.Notebook checks, check_all,
 export, the notebook alone (Colab, a fresh Jupyter) and `python -m attention_check`."""
+import html
 import json
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -16,14 +18,16 @@ from labs.self_attention.cases import public_cases
 from autograder.grading import Plan, grade_file
 from autograder.otter import build as otter_build
 from autograder.render import as_dict
-from labs.self_attention.steps import STEPS
+from labs.self_attention.steps import STEPS, STEPS_BY_NAME
 
 from conftest import ROOT
+from test_report_browser import chromium  # noqa: F401  (the fixture)
 
 ASSIGNMENTS = ROOT / "assignments"
 LAB_FOLDER = ROOT / "labs" / "self_attention"
 sys.path.insert(0, str(ASSIGNMENTS))
-import fill  # noqa: E402  (assignments/ is not a package)
+import build_notebook  # noqa: E402  (assignments/ is not a package)
+import fill  # noqa: E402
 from labs.self_attention import LAB
 
 sys.path.remove(str(ASSIGNMENTS))
@@ -50,7 +54,14 @@ UNSTABLE = "    return np.exp(x) / np.exp(x).sum(axis=-1, keepdims=True)\n"
 @pytest.fixture(scope="module")
 def student(tmp_path_factory):
     out = tmp_path_factory.mktemp("student-build")
-    return otter_build.build(out, LAB, self_check=False)["student"]
+    student = otter_build.build(out, LAB, self_check=False)["student"]
+    shutil.copy(student / "self_attention_lab.ipynb", out / "as-built.ipynb")  # runs save over the original
+    return student
+
+
+def as_built(student):
+    """The notebook as the build wrote it (kernel runs save their own version in the student folder)."""
+    return nbformat.read(student.parent / "as-built.ipynb", as_version=4)
 
 
 def planted(notebook, step, body):
@@ -72,6 +83,11 @@ def run_in_kernel(notebook, folder, save_as="self_attention_lab.ipynb", first_ce
     running.cells.append(nbformat.v4.new_code_cell(WHERE_CHECKS_CAME_FROM))
     NotebookClient(running, timeout=300, kernel_name="python3", allow_errors=True,
                    resources={"metadata": {"path": str(folder)}}).execute()
+    return outputs_by_tag(running)
+
+
+def outputs_by_tag(running):
+    """tag -> the cell's text outputs; tag:html -> its HTML; tag:count -> the number Jupyter shows."""
     outputs = {}
     for index, cell in enumerate(running.cells):
         text = "\n".join(
@@ -81,19 +97,44 @@ def run_in_kernel(notebook, folder, save_as="self_attention_lab.ipynb", first_ce
         for tag in cell.metadata.get("tags", []) or [f"cell-{index}"]:
             outputs[tag] = text
             outputs[tag + ":html"] = rich
+            outputs[tag + ":count"] = cell.get("execution_count")
     outputs["checks-from"] = outputs[f"cell-{len(running.cells) - 1}"]
     return outputs
+
+
+def points(value):
+    return f"{round(value, 2):g}"
+
+
+def passed(step, lang="ko"):
+    """The first line of a passed step's check, as the kit writes it."""
+    if lang == "en":
+        return f"■ {step.name} — {points(step.points)}/{points(step.points)} points · passed"
+    return f"■ {step.name} — {points(step.points)}/{points(step.points)}점 · 통과"
+
+
+# What Otter writes around a failing exception-format test, and paths of the machine: never shown.
+NOT_OURS = ("Test case failed", "Test case passed", "Error at line", "AssertionError", "StepNotPassed",
+            "check_step(", "results:", "/tmp/", "ipykernel_", "site-packages", "Traceback")
+
+
+def assert_ours(text, html_text=""):
+    for word in NOT_OURS:
+        assert word not in text, (word, text)
+        assert word not in html_text, (word, html_text[:2000])
 
 
 def test_filled_notebook_passes_every_check_and_its_export_gets_full_marks(student, tmp_path):
     # Another notebook in the folder, saved later: export must still zip the lab.
     nbformat.write(nbformat.v4.new_notebook(), student / "scratch.ipynb")
-    notebook = fill.fill_notebook(nbformat.read(student / "self_attention_lab.ipynb", as_version=4))
+    notebook = fill.fill_notebook(as_built(student))
     outputs = run_in_kernel(notebook, student)
     (student / "scratch.ipynb").unlink()
     for step in STEPS:
-        assert outputs[f"check:{step.name}"] == f"{step.name} results: All test cases passed!"
-    assert outputs["check-all"].count("All test cases passed!") == len(STEPS)
+        assert outputs[f"check:{step.name}"].startswith(passed(step))
+        assert_ours(outputs[f"check:{step.name}"], outputs[f"check:{step.name}:html"])
+    assert outputs["check-all"].count("· 통과") == len(STEPS)
+    assert "공개 테스트 합계 10 / 10점" in outputs["check-all"]
     assert "Error" not in outputs["export"], outputs["export"]
     exported = sorted(student.glob("self_attention_lab_*.zip"))
     assert len(exported) == 1
@@ -108,21 +149,145 @@ def test_filled_notebook_passes_every_check_and_its_export_gets_full_marks(stude
     assert scores == {step.name: step.points for step in STEPS}
 
 
-def test_a_mistake_shows_the_same_diagnosis_as_autograder_check(student):
-    filled = fill.fill_notebook(nbformat.read(student / "self_attention_lab.ipynb", as_version=4))
-    outputs = run_in_kernel(planted(filled, "softmax", WRONG_AXIS), student)
-    assert "행이 아니라 열 방향으로 계산했습니다" in outputs["check:softmax"]
-    assert "공개 테스트 'page'" in outputs["check:softmax"]
-    assert "숨은 테스트" not in outputs["check:softmax"]
-    # In the kernel the same check shows the heat-maps of the page's case; a passing check shows none.
-    shown = outputs["check:softmax:html"]
+# One kernel run with three kinds of outcome: a wrong softmax (heat-maps), a make_qkv that raises
+# in a helper defined in another cell (locations), and a composed step that passes with the
+# reference standing in for the two.
+HELPER_CELL = "def project(X, W):\n    return X.no_such_attribute @ W\n"
+CALLS_HELPER = "    return project(X, W_Q), project(X, W_K), project(X, W_V)\n"
+
+
+def with_cell_before(notebook, tag, source):
+    index = next(i for i, cell in enumerate(notebook.cells) if tag in cell.metadata.get("tags", []))
+    notebook.cells.insert(index, nbformat.v4.new_code_cell(source, metadata={"tags": ["helper"]}))
+    return notebook
+
+
+@pytest.fixture(scope="module")
+def wrong_run(student):
+    filled = fill.fill_notebook(as_built(student))
+    notebook = with_cell_before(planted(planted(filled, "softmax", WRONG_AXIS), "make_qkv", CALLS_HELPER),
+                                "step:make_qkv", HELPER_CELL)
+    return run_in_kernel(notebook, student)
+
+
+def test_a_mistake_shows_the_same_diagnosis_as_autograder_check(wrong_run):
+    outputs = wrong_run
+    text, shown = outputs["check:softmax"], outputs["check:softmax:html"]
+    assert_ours(text, shown)
+    assert text.startswith("■ softmax — 0.5/2점 · 틀림")
+    assert "행이 아니라 열 방향으로 계산했습니다" in text
+    assert "공개 테스트 '페이지 예제'" in text and "'page'" not in text
+    assert "숨은 테스트" not in text
+    # The same check shows its header, its text and the heat-maps of the page's case in one output.
+    assert '<p class="ag-head">■ softmax — 0.5/2점 · 틀림</p>' in shown
+    assert "행이 아니라 열 방향으로 계산했습니다" in shown
     assert shown.count('class="ag-maps"') == 1 and shown.count("<svg") == 3
     assert "1 나는" in shown and "제출한 값" in shown and "<script" not in shown
+    assert "페이지 예제 테스트의 값" in shown
     assert shown.count('class="ag-bad"') == 3 * 9  # every cell of a wrong-axis softmax is off
     for step in STEPS:
-        if step.name != "softmax":
-            assert outputs[f"check:{step.name}"] == f"{step.name} results: All test cases passed!"
+        if step.name in ("scores", "mix", "most_attended"):
+            assert outputs[f"check:{step.name}"].startswith(passed(step))
             assert "ag-maps" not in outputs[f"check:{step.name}:html"]
+
+
+def test_an_error_names_the_notebook_cells_never_the_kernels_files(wrong_run):
+    outputs = wrong_run
+    text, shown = outputs["check:make_qkv"], outputs["check:make_qkv:html"]
+    assert_ours(text, shown)
+    assert text.startswith("■ make_qkv — 0/2점 · 오류")
+    assert "AttributeError: 'numpy.ndarray' object has no attribute 'no_such_attribute'" in text
+    step_cell, helper_cell = outputs["step:make_qkv:count"], outputs["helper:count"]
+    assert f"내 코드 셀 [{step_cell}], " in text and "번째 줄(make_qkv): return project(X, W_Q)" in text
+    assert f"내 코드 셀 [{helper_cell}], 2번째 줄(project): return X.no_such_attribute @ W" in text
+    for tag, text in outputs.items():
+        if not tag.endswith(":count"):
+            assert "/tmp/ipykernel" not in str(text) and "ipykernel_" not in str(text), tag
+
+
+def test_a_passing_composed_step_says_the_reference_stood_in(wrong_run):
+    text, shown = wrong_run["check:self_attention"], wrong_run["check:self_attention:html"]
+    assert_ours(text, shown)
+    assert text.startswith(passed(STEPS_BY_NAME["self_attention"]))
+    assert "기준 답으로 바꿔 계산한 함수: make_qkv, softmax" in text
+    assert "기준 답으로 바꿔 계산한 함수: make_qkv, softmax" in shown and "ag-pass" in shown
+
+
+def test_check_all_shows_every_step_in_the_labs_order_with_the_public_total(wrong_run):
+    text, shown = wrong_run["check-all"], wrong_run["check-all:html"]
+    assert_ours(text, shown)
+    heads = [line.split(" — ")[0] for line in text.splitlines() if line.startswith("■ ")]
+    assert heads == [f"■ {step.name}" for step in STEPS]
+    assert "공개 테스트 합계 " in text and "숨은 테스트까지 넣어" in text
+    assert shown.count('class="ag-head"') == len(STEPS) and shown.count('class="ag-maps"') == 1
+
+
+def test_a_notebook_written_in_english_checks_in_english(student):
+    notebook = fill.fill_notebook(as_built(student))
+    for cell in notebook.cells:
+        if "grader-init" in cell.metadata.get("tags", []):
+            cell.source = build_notebook.grader_setup_source("en")
+    notebook = with_cell_before(planted(notebook, "make_qkv", CALLS_HELPER), "step:make_qkv", HELPER_CELL)
+    outputs = run_in_kernel(planted(notebook, "softmax", WRONG_AXIS), student)
+    assert outputs["grader-init"].startswith("The checks are ready.")
+    text = outputs["check:make_qkv"]
+    assert_ours(text, outputs["check:make_qkv:html"])
+    assert text.startswith("■ make_qkv — 0/2 points · error")
+    assert f"cell [{outputs['helper:count']}], line 2 (project)" in text or \
+        f"cell [{outputs['helper:count']}], line 2" in text
+    assert "public case 'page'" in outputs["check:softmax"] and "셀" not in text
+    assert outputs["check:mix"].startswith(passed(STEPS_BY_NAME["mix"], "en"))
+
+
+# The check's HTML in a real browser: what a student sees under the cell ------------------------
+
+NOTEBOOK_PAGE = """<!DOCTYPE html><html lang="ko"><head><meta charset="utf-8"><title>check</title></head>
+<body style="font-family: sans-serif; max-width: 1100px; margin: 1rem">{cells}</body></html>"""
+MEASURE_CHECK = """<script>
+(function () {
+  var out = document.createElement("pre");
+  var heads = Array.prototype.map.call(document.querySelectorAll(".ag-check .ag-head"), function (head) {
+    var box = head.getBoundingClientRect();
+    return {text: head.textContent, color: getComputedStyle(head).color, width: box.width, height: box.height};
+  });
+  var maps = Array.prototype.map.call(document.querySelectorAll(".ag-maps svg"), function (svg) {
+    var box = svg.getBoundingClientRect();
+    return {width: box.width, height: box.height, right: box.right};
+  });
+  out.id = "measured";
+  out.textContent = JSON.stringify({heads: heads, maps: maps, text: document.body.innerText,
+                                    pageWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth});
+  document.body.appendChild(out);
+})();
+</script>"""
+
+
+def test_the_checks_html_reads_in_a_browser(chromium, wrong_run, tmp_path):
+    """NOTEBOOK_SCREENSHOTS=<folder> keeps the screenshot."""
+    from test_report_browser import run_chromium
+
+    cells = "".join(f"<h3>In [{wrong_run[f'check:{name}:count']}]: grader.check(\"{name}\")</h3>"
+                    + wrong_run[f"check:{name}:html"] for name in ("make_qkv", "softmax", "self_attention"))
+    page = tmp_path / "notebook-check.html"
+    page.write_text(NOTEBOOK_PAGE.format(cells=cells + MEASURE_CHECK), "utf-8")
+    dom = run_chromium(chromium, page, tmp_path / "measure", "--dump-dom", height=1600)
+    start = dom.index('<pre id="measured">') + len('<pre id="measured">')
+    seen = json.loads(html.unescape(dom[start:dom.index("</pre>", start)]))
+    assert [head["text"].split(" — ")[0] for head in seen["heads"]] == ["■ make_qkv", "■ softmax", "■ self_attention"]
+    failed_red, _, passed_green = (head["color"] for head in seen["heads"])
+    assert failed_red == "rgb(179, 38, 30)" and passed_green == "rgb(30, 123, 52)"
+    assert all(head["height"] > 0 and head["width"] > 0 for head in seen["heads"])
+    assert len(seen["maps"]) == 3 and all(m["width"] > 50 and m["right"] <= seen["clientWidth"] for m in seen["maps"])
+    assert seen["pageWidth"] <= seen["clientWidth"]
+    assert "셀 [" in seen["text"] and "Test case failed" not in seen["text"] and "/tmp" not in seen["text"]
+    shot = tmp_path / "notebook-check.png"
+    run_chromium(chromium, page, tmp_path / "shot", f"--screenshot={shot}", height=1600)
+    assert shot.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    keep = os.environ.get("NOTEBOOK_SCREENSHOTS")
+    if keep:
+        pathlib.Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(shot, pathlib.Path(keep) / shot.name)
+        shutil.copy(page, pathlib.Path(keep) / page.name)
 
 
 def test_filled_script_runs_its_checks_from_the_student_folder(student):
@@ -146,27 +311,27 @@ def alone(tmp_path):
 
 
 def test_the_notebook_alone_passes_every_check_when_filled(student, alone):
-    notebook = fill.fill_notebook(nbformat.read(student / "self_attention_lab.ipynb", as_version=4))
+    notebook = fill.fill_notebook(as_built(student))
     outputs = run_in_kernel(notebook, alone, first_cells=[
         'import importlib.util\nassert importlib.util.find_spec("attention_check") is None'])
     assert sorted(p.name for p in alone.iterdir() if p.suffix != ".zip") == [
         ".OTTER_LOG", "self_attention_lab.ipynb"]
     for step in STEPS:
-        assert outputs[f"check:{step.name}"] == f"{step.name} results: All test cases passed!"
-    assert outputs["check-all"].count("All test cases passed!") == len(STEPS)
+        assert outputs[f"check:{step.name}"].startswith(passed(step))
+    assert outputs["check-all"].count("· 통과") == len(STEPS)
     checks_from = pathlib.Path(outputs["checks-from"].split("CHECKS FROM", 1)[1].strip())
     assert ROOT not in checks_from.parents and student not in checks_from.parents
 
 
 def test_the_notebook_alone_catches_an_unstable_softmax_in_korean(student, alone):
-    notebook = fill.fill_notebook(nbformat.read(student / "self_attention_lab.ipynb", as_version=4))
+    notebook = fill.fill_notebook(as_built(student))
     outputs = run_in_kernel(planted(notebook, "softmax", UNSTABLE), alone)
-    assert "All test cases passed" not in outputs["check:softmax"]
-    assert "공개 테스트 'large'" in outputs["check:softmax"]
+    assert outputs["check:softmax"].startswith("■ softmax — ") and "· 통과" not in outputs["check:softmax"]
+    assert "공개 테스트 '큰 값'" in outputs["check:softmax"]
     assert "최댓값" in outputs["check:softmax"]  # the catalog's explanation of the unstable mistake
     for step in STEPS:
         if step.name != "softmax":
-            assert outputs[f"check:{step.name}"] == f"{step.name} results: All test cases passed!"
+            assert outputs[f"check:{step.name}"].startswith(passed(step))
 
 
 FAKE_COLAB = '''import json, sys, types
@@ -185,7 +350,7 @@ sys.modules.update({{"google": google, "google.colab": colab, "google.colab._mes
 
 def test_on_colab_the_checks_come_from_the_notebook_colab_hands_over(student, alone, tmp_path):
     """Colab keeps the notebook out of the working folder; the first cell asks Colab for it."""
-    notebook = fill.fill_notebook(nbformat.read(student / "self_attention_lab.ipynb", as_version=4))
+    notebook = fill.fill_notebook(as_built(student))
     notebook = planted(notebook, "softmax", WRONG_AXIS)
     drive = tmp_path / "drive"
     drive.mkdir()
@@ -194,7 +359,7 @@ def test_on_colab_the_checks_come_from_the_notebook_colab_hands_over(student, al
         FAKE_COLAB.format(path=str(drive / "Copy of self_attention_lab.ipynb"))])
     assert not list(alone.glob("*.ipynb"))
     assert "행이 아니라 열 방향으로 계산했습니다" in outputs["check:softmax"]
-    assert outputs["check:mix"] == "mix results: All test cases passed!"
+    assert outputs["check:mix"].startswith(passed(STEPS_BY_NAME["mix"]))
 
 
 def test_student_half_names_only_what_it_ships(student):
@@ -202,7 +367,7 @@ def test_student_half_names_only_what_it_ships(student):
     assert "pip install -r requirements.txt" in readme
     assert "python -m attention_check" in readme
     assert "otter-grader" in (student / "requirements.txt").read_text("utf-8")
-    notebook = nbformat.read(student / "self_attention_lab.ipynb", as_version=4)
+    notebook = as_built(student)
     texts = [readme, (student / "self_attention_lab.py").read_text("utf-8")]
     texts += [cell.source for cell in notebook.cells]
     for text in texts:

@@ -17,8 +17,8 @@ from .. import __version__
 from .late import penalised
 from .naming import fit_id
 from .. import pictures
-from ..render import (Messages, feedback, json_of, json_text, notes_text, one_line, printable, step_feedback,
-                      text_of)
+from ..render import (Messages, case_names, feedback, json_of, json_text, notes_text, one_line, printable,
+                      step_feedback, text_of)
 
 TEMP_SUFFIX = ".partial"
 RECORD_KEY = "autograder"
@@ -233,7 +233,8 @@ def feedback_sections(result, lab, lang, text=""):
     for step, part in zip(result.steps, step_texts):
         verdict = "pass" if step.status == "passed" else "fail"
         first, _, more = part.partition("\n")
-        maps = "" if step.status == "passed" else pictures.step_maps(step, lang, lab.page_case)
+        maps = "" if step.status == "passed" else pictures.step_maps(step, lang, lab.page_case,
+                                                                     names=case_names(lab, lang))
         parts.append(f"<section class=\"step {verdict}\" id=\"step-{html.escape(step.name)}\">"
                      f"<h2>{html.escape(first)}</h2>"
                      + (f"<pre>{html.escape(more)}</pre>" if more.strip() else "") + maps + "</section>")

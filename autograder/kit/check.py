@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..judge import fits_own_helpers, helpers_used, judge_step, linked
-from ..pictures import step_maps
 from ..render import step_feedback
 from .. import stand_in
 from ..sandbox import codec
@@ -34,39 +33,15 @@ class Outcome:
 
 
 def check_step(name, env, lang="ko"):
-    """Judge step `name` on the public cases; raise AssertionError with the feedback when it fails."""
+    """Judge step `name` on the public cases; raise AssertionError with the feedback when it fails.
+
+    The plain form, for code outside a notebook; `grader.check(...)` in a notebook runs
+    notebook.StepCase, which shows the same feedback with its heat-maps.
+    """
     result = judge_public(name, env)
     if result.status != "passed":
-        lab = public.load()[0]
-        show_in_notebook(step_maps(result, lang, lab.page_case))
-        raise AssertionError(step_feedback(result, lab, lang))
+        raise AssertionError(step_feedback(result, public.load()[0], lang))
     return result
-
-
-def show_in_notebook(fragment):
-    """Display an HTML fragment in a Jupyter, JupyterLab or Colab kernel; nothing elsewhere.
-
-    A terminal (or an Otter grading run, which is no kernel) keeps the plain AssertionError text.
-    """
-    if not fragment or not in_kernel():
-        return
-    try:
-        from IPython.display import HTML, display
-
-        display(HTML(fragment))
-    except Exception:  # noqa: BLE001 - a picture that cannot be shown must never change a check
-        pass
-
-
-def in_kernel():
-    import sys
-
-    ipython = sys.modules.get("IPython")
-    try:
-        shell = ipython.get_ipython() if ipython is not None else None
-    except Exception:  # noqa: BLE001
-        return False
-    return shell is not None and getattr(shell, "kernel", None) is not None
 
 
 def judge_public(name, env, is_stub=None, syntax_suspect=False, call=None, others=None):
@@ -124,13 +99,17 @@ def _others_judged(lab, name, env, call):
                 for other in lab.steps if other.name != name and not other.needs_helpers}
 
 
-def call_probe(function, probe):
-    """Call the function on a copy of the probe's arguments; what it did, as plain data."""
+def call_probe(function, probe, filenames=None):
+    """Call the function on a copy of the probe's arguments; what it did, as plain data.
+
+    An error keeps the frames of the files in `filenames` (default: the function's own file).
+    """
     args = [_copy(a) for a in probe.args]
     try:
         value = function(*args)
     except Exception as error:
-        filenames = {getattr(getattr(function, "__code__", None), "co_filename", None)}
+        if filenames is None:
+            filenames = {getattr(getattr(function, "__code__", None), "co_filename", None)}
         return Outcome("raised", error=describe_exception(error, filenames))
     # The same plain-data round trip as the sandbox, so both graders judge the same values.
     return Outcome("returned", value=_plain(value), args_after=[_plain(a) for a in args])

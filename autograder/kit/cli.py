@@ -6,6 +6,7 @@ only, the same feedback as `autograder check` gives on them. The file runs in th
 in the student's own notebook; scores that count are decided by the course's grader.
 """
 import argparse
+import codecs
 import contextlib
 import dataclasses
 import io
@@ -15,6 +16,7 @@ import signal
 import subprocess
 import sys
 import threading
+import unicodedata
 
 from ..judge import SubmissionResult, broken
 from ..render import as_dict, as_text
@@ -45,6 +47,7 @@ def _top_package():
 
 
 def main(argv=None):
+    readable_output()
     try:
         lab, _ = public.load()
     except public.NoPublicData as error:
@@ -64,13 +67,59 @@ def main(argv=None):
         return _in_child(argv if argv is not None else sys.argv[1:])
     result = check_file(args.submission, args.timeout, args.step)
     if args.json:
-        print(json.dumps(as_dict(result, lab, args.lang), ensure_ascii=False, indent=2))
+        # Lossless on any stdout: where the encoding lacks a character, JSON's own \u escapes.
+        print(json.dumps(as_dict(result, lab, args.lang), ensure_ascii=not _writes_unicode(sys.stdout),
+                         indent=2))
     else:
         print(as_text(result, lab, args.lang), end="")
     return EXIT_ALL_PASSED if result.all_passed else EXIT_LOST_POINTS
 
 
 _CHILD = "ATTENTION_CHECK_CHILD"
+
+# Output that a terminal's encoding cannot hold (cp949 on Korean Windows, or redirected output) is
+# written with a look-alike it holds, else "?": the check never stops on a character, and Hangul
+# stays Hangul wherever the encoding has it.
+FALLBACK_ERRORS = "attention_check_fallback"
+LOOK_ALIKES = {"\u2014": ("\u2015", "-"), "\u2013": ("-",), "\u2212": ("-",), "\u2026": ("...",),
+               "\u2192": ("->",), "\u00d7": ("x",), "\u221a": ("sqrt",), "\u00b7": (".",),
+               "\u2018": ("'",), "\u2019": ("'",), "\u201c": ('"',), "\u201d": ('"',)}
+
+
+def readable_output():
+    """Make stdout and stderr write every character: those their encoding lacks become a look-alike
+    the encoding has (LOOK_ALIKES, then the character's compatibility form), else "?"."""
+    codecs.register_error(FALLBACK_ERRORS, _look_alike)
+    for stream in (sys.stdout, sys.stderr):
+        if stream is None or _writes_unicode(stream):
+            continue
+        try:
+            stream.reconfigure(errors=FALLBACK_ERRORS)
+        except (AttributeError, ValueError, LookupError):
+            pass  # a stream that is not a TextIOWrapper (a test's capture): left as it is
+
+
+def _writes_unicode(stream):
+    encoding = (getattr(stream, "encoding", None) or "").lower().replace("_", "-")
+    return encoding.startswith("utf")
+
+
+def _look_alike(error):
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    shown = []
+    for character in error.object[error.start:error.end]:
+        for candidate in (*LOOK_ALIKES.get(character, ()), unicodedata.normalize("NFKC", character), "?"):
+            try:
+                candidate.encode(error.encoding)
+            except (UnicodeError, LookupError):
+                continue
+            if candidate != character:
+                shown.append(candidate)
+                break
+        else:
+            shown.append("?")
+    return "".join(shown), error.end
 
 
 def _in_child(argv):
@@ -79,8 +128,11 @@ def _in_child(argv):
     top = sys.modules[_top_package()].__file__
     home = os.path.dirname(os.path.dirname(os.path.abspath(top)))  # the folder holding the package
     path = os.pathsep.join(filter(None, [home, os.environ.get("PYTHONPATH")]))
+    # The child writes its report in this process's stdout encoding; its bytes are passed on as they are.
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     done = subprocess.run([sys.executable, "-m", __package__, *argv],
-                          env={**os.environ, _CHILD: "1", "PYTHONPATH": path}, stdout=subprocess.PIPE)
+                          env={**os.environ, _CHILD: "1", "PYTHONPATH": path, "PYTHONIOENCODING": encoding},
+                          stdout=subprocess.PIPE)
     sys.stdout.buffer.write(done.stdout)
     sys.stdout.flush()
     if done.returncode in (EXIT_ALL_PASSED, EXIT_LOST_POINTS, EXIT_CANNOT_RUN):
@@ -112,7 +164,7 @@ def check_file(path, step_seconds=10.0, only=None):
                                         "module_name": "__main__" if notebook else "submission"})
         notes = [load_note(event, submission) for event in events.sent
                  if event.get("ev") in ("load_error", "syntax_error")]
-        call = _with_deadline(step_seconds)
+        call = with_deadline(step_seconds)
         results = {}
         # Composed steps last: they run the student's own functions where those passed.
         for name in sorted(names, key=lambda n: lab.steps_by_name[n].needs_helpers):
@@ -151,7 +203,7 @@ class _OutOfTime(BaseException):
     the student's code does not swallow it)."""
 
 
-def _with_deadline(seconds):
+def with_deadline(seconds):
     """call_probe that also judges sys.exit() in a step as its error and, where the platform has
     interval timers (not on Windows), stops a call after `seconds`."""
     timed = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
@@ -161,19 +213,20 @@ def _with_deadline(seconds):
     def on_alarm(signum, frame):
         raise _OutOfTime()
 
-    def call(function, probe):
+    def call(function, probe, filenames=None):
         if function in timed_out:
             return Outcome("not_run")
         if timed:
             previous = signal.signal(signal.SIGALRM, on_alarm)
             signal.setitimer(signal.ITIMER_REAL, seconds)
         try:
-            return call_probe(function, probe)
+            return call_probe(function, probe, filenames)
         except _OutOfTime:
             timed_out.add(function)
             return Outcome("timeout")
         except SystemExit as error:
-            filenames = {getattr(getattr(function, "__code__", None), "co_filename", None)}
+            if filenames is None:
+                filenames = {getattr(getattr(function, "__code__", None), "co_filename", None)}
             return Outcome("raised", error=describe_exception(error, filenames))
         finally:
             if timed:

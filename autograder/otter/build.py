@@ -209,18 +209,21 @@ def notebook_payload(files):
 
 
 def test_file_source(step):
-    """An Otter exception-format test file: the step's public check, worth the step's points."""
+    """An Otter exception-format test file: the step's public check, worth the step's points; in a
+    notebook it shows the kit's own feedback (see autograder/kit/notebook.py)."""
     return (f'"""Otter test for step {step.name}: public cases only (hidden cases are graded by the LMS)."""\n'
-            f"from otter.test_files import test_case\n\n"
+            f"from {CHECK_PACKAGE}.{KIT}.notebook import StepCase\n\n"
             f"OK_FORMAT = False\n\n"
             f"name = {step.name!r}\n\n\n"
-            f"@test_case(name={step.name + ' (public)'!r}, points={step.points!r}, hidden=False)\n"
-            f"def public_cases(env):\n"
-            f"    from {CHECK_PACKAGE}.{KIT}.check import check_step\n\n"
-            f"    check_step({step.name!r}, env)\n")
+            f"@StepCase({step.name!r}, points={step.points!r})\n"
+            f"def public_cases(env, case):\n"
+            f"    case.check(env)  # the public check; when the step does not pass, its feedback\n")
 
 
-STUDENT_REQUIREMENTS = "otter-grader>=7,<8\nnumpy>=1.26\npandas>=2.0\n"
+# What a student installs (README "Students"): the checks (otter-grader), the lab's libraries, the
+# Jupyter kernel that Jupyter and VS Code run the notebook in (ipykernel: without it, "No such
+# kernel named python3"), and JupyterLab to open the notebook in a browser.
+STUDENT_REQUIREMENTS = "otter-grader>=7,<8\nnumpy>=1.26\npandas>=2.0\nipykernel>=6\njupyterlab>=4\n"
 
 def student_readme(lab):
     """README.md of the student half, in Korean."""
@@ -237,16 +240,25 @@ def student_readme(lab):
 
 ## 설치 (한 번만)
 
-Python 3.11 이상에서 이 폴더로 이동한 뒤 다음 명령 하나를 실행합니다.
+Python 3.10~3.13에서 이 폴더로 이동한 뒤 다음 명령 하나를 실행합니다. 가상 환경을 새로 만들어 설치하는
+편이 안전합니다(`python -m venv .venv`로 만들고, Windows는 `.venv\\Scripts\\activate`, macOS와 Linux는
+`source .venv/bin/activate`로 켭니다).
 
 ```bash
 pip install -r requirements.txt
 ```
 
+otter-grader, numpy, pandas와 함께 노트북을 실행할 커널(ipykernel)과 JupyterLab이 설치됩니다.
+pip이 `Requires-Python >=3.10`이라며 otter-grader를 찾지 못했다고 하면 그 Python이 3.10보다 오래된
+것입니다. Python 3.12를 설치하고 그 Python으로 가상 환경을 만들어 다시 실행하십시오.
+
 ## 노트북으로 풀기
 
-Jupyter에서 `{lab.notebook}`를 열고 맨 위의 채점 준비 셀부터 차례로 실행합니다. 함수마다 바로 아래의
-`grader.check(...)` 셀이 공개 테스트로 검사하고, 틀리면 무엇이 왜 틀렸는지 알려 줍니다.
+`jupyter lab`을 실행해 `{lab.notebook}`를 열거나, VS Code에서 열고 위에서 설치한 Python을 커널로
+고릅니다. 맨 위의 채점 준비 셀부터 차례로 실행합니다. 함수마다 바로 아래의 `grader.check(...)` 셀이 공개
+테스트로 검사해 단계의 점수와 무엇이 왜 틀렸는지, 틀린 표라면 내 값·기대 값·차이를 색으로 칠한 표를
+보여 줍니다. 오류가 난 곳은 노트북 셀 번호로 알려 줍니다(예: `셀 [7], 3번째 줄`).
+커널의 Python이 3.10보다 오래되었으면 채점 준비 셀이 무엇을 바꿔야 하는지 알려 줍니다.
 
 **Colab**이나 노트북 파일 하나만 받은 경우에도 그대로 됩니다. 공개 테스트가 노트북 파일 안에 들어 있고,
 채점 준비 셀이 otter-grader가 없으면 설치합니다(처음 한 번, 1~2분).

@@ -11,6 +11,12 @@ from ..render import LANGUAGES
 from ..sandbox import codec
 
 
+def _public_catalog(table, cases):
+    """The lab's catalog with the names of these cases only: hidden cases are not even named."""
+    names = {case.name for case in cases}
+    return {**table, "case": {key: text for key, text in table.get("case", {}).items() if key in names}}
+
+
 def public_data(lab, cases=None):
     """Everything the students' check kit needs, for the public cases only (no hidden case, no code)."""
     cases = list(lab.public_cases()) if cases is None else cases
@@ -20,7 +26,7 @@ def public_data(lab, cases=None):
     return {
         "lab": lab.name, "titles": dict(lab.titles), "notebook": lab.notebook, "script": lab.script,
         "page_case": lab.page_case, "hint_facts": dict(lab.hint_facts()),
-        "catalog": {lang: lab.catalog(lang) for lang in LANGUAGES},
+        "catalog": {lang: _public_catalog(lab.catalog(lang), cases) for lang in LANGUAGES},
         "cases": [{"name": case.name, "words": list(case.words),
                    "inputs": {key: codec.encode(value) for key, value in case.inputs.items()}}
                   for case in cases],
