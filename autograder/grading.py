@@ -276,7 +276,7 @@ def _judged(step, loaded, outcome, submission, notes, plan, limits, scope=ALL, p
     if result.status == "timeout":
         extra["seconds"] = limits.step_seconds
     if passing is not None and result.status != "missing":
-        extra.update(helpers_used(helpers, passing))
+        extra.update(helpers_used(helpers, passing, outcomes))
     result = replace(result, detail={**result.detail, **extra}) if extra else result
     return hidden_facts_only(result, submission)
 

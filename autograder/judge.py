@@ -115,11 +115,15 @@ def linked(step, result, others):
     return result
 
 
-def helpers_used(helpers, passing):
+def helpers_used(helpers, passing, outcomes=None):
     """For a composed step's detail: which helpers ran as the student wrote them (their steps
-    pass), and which the reference answered."""
+    pass), and which the grader's stand-ins answered; of those, only the ones the step's calls
+    asked (`outcomes`' own record of it), when known."""
+    asked = None if outcomes is None else {name for o in outcomes if o is not None
+                                           for name in [*getattr(o, "stood_in", ()),
+                                                        *(r["helper"] for r in getattr(o, "refused", ()))]}
     return {"own_helpers": [h for h in helpers if h in passing],
-            "reference_helpers": [h for h in helpers if h not in passing]}
+            "reference_helpers": [h for h in helpers if h not in passing and (asked is None or h in asked)]}
 
 
 def fits_own_helpers(step, result, with_own):

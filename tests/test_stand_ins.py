@@ -318,3 +318,13 @@ def test_a_hidden_timeout_still_lets_the_public_view_try_the_students_own_helper
     public = {s.name: s for s in result.public_steps}
     assert full["self_attention"].status == "timeout"
     assert public["self_attention"].mistakes == ["fits_own_helpers"] and public["self_attention"].score > 0
+
+
+def test_the_feedback_names_only_the_stand_ins_a_step_asked(zygote, plan, tmp_path):
+    """most_attended is wrong, but self_attention never calls it: no stand-in is said to have stood in."""
+    path = tmp_path / "asked.py"
+    path.write_text(SOLUTION.read_text("utf-8") + STUB_SOFTMAX + (
+        "\n\ndef most_attended(weights, words):\n    return {}\n"), "utf-8")
+    result = grade_file(path, zygote, plan, LIMITS)
+    attention = next(s for s in result.steps if s.name == "self_attention")
+    assert attention.status == "passed" and attention.detail["reference_helpers"] == ["softmax"]

@@ -30,6 +30,7 @@ class Outcome:
     args_after: list = None
     error: dict = None
     refused: list = field(default_factory=list)  # stand-in calls refused during the call (see stand_in)
+    stood_in: list = field(default_factory=list)  # helpers whose stand-ins answered during the call
 
 
 def check_step(name, env, lang="ko"):
@@ -67,7 +68,7 @@ def judge_public(name, env, is_stub=None, syntax_suspect=False, call=None, other
     result = judge_step(step, probes, outcomes, defined, stub, syntax_suspect, lab.page_case)
     if step.needs_helpers:  # as the engine says it: which other functions ran as written
         helpers = lab.helpers_of(step)
-        result = dataclasses.replace(result, detail={**result.detail, **helpers_used(helpers, passing)})
+        result = dataclasses.replace(result, detail={**result.detail, **helpers_used(helpers, passing, outcomes)})
         result = linked(step, result, others)
         if result.status not in ("passed", "missing") and result.detail["reference_helpers"]:
             # every helper the student's own
@@ -82,11 +83,11 @@ def _called(function, name, probe, passing, call):
     stand-ins answering, from this test's table, for the other steps that did not pass."""
     if passing is None:
         return (call or call_probe)(function, probe)
-    refused = []
-    with _reference_outputs(function, name, passing, probe, refused):
+    refused, stood_in = [], []
+    with _reference_outputs(function, name, passing, probe, refused, stood_in):
         outcome = (call or call_probe)(function, probe)
-    if refused and isinstance(outcome, Outcome):
-        outcome.refused = refused
+    if isinstance(outcome, Outcome):
+        outcome.refused, outcome.stood_in = refused, stood_in
     return outcome
 
 
@@ -134,7 +135,7 @@ def _is_stub(function, names):
 
 
 @contextlib.contextmanager
-def _reference_outputs(function, name, passing, probe, refused):
+def _reference_outputs(function, name, passing, probe, refused, stood_in):
     """While `name` runs on `probe`, the other steps the student has not got right are answered
     as the grader's stand-ins answer them (from the test's own table, see autograder.stand_in;
     anything else refused, noted in `refused`); those that pass their own public checks run as
@@ -145,7 +146,7 @@ def _reference_outputs(function, name, passing, probe, refused):
     others = [other for other in lab.function_names if other != name]
     saved = {other: namespace.get(other, _ABSENT) for other in others if other not in passing}
     for other, own in saved.items():
-        namespace[other] = _answering(other, None if own is _ABSENT else own, table, refused)
+        namespace[other] = _answering(other, None if own is _ABSENT else own, table, refused, stood_in)
     try:
         yield
     finally:
@@ -159,7 +160,7 @@ def _reference_outputs(function, name, passing, probe, refused):
 _ABSENT = object()
 
 
-def _answering(name, own, table, refused):
+def _answering(name, own, table, refused, stood_in):
     count = [0]
 
     def answer(*args, **keywords):
@@ -177,6 +178,8 @@ def _answering(name, own, table, refused):
         except stand_in.Refused as refusal:
             refused.append({"helper": refusal.helper, "reason": refusal.reason})
             raise LookupError(refusal_message(refusal.reason, name)) from None
+        if name not in stood_in:
+            stood_in.append(name)
         return _plain(value)
 
     answer.__name__ = name

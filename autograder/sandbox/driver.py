@@ -4,6 +4,7 @@ helper requests, and start a fresh child after a hang or a crash.
 Everything here returns plain outcome data; judging values happens elsewhere.
 """
 import time
+from dataclasses import replace
 
 from . import codec
 from .child_pipes import TOO_LARGE, ChildGone, ReadBudget
@@ -162,6 +163,14 @@ def _skip_statement(current, reason, skip, outcome, pending):
 def _await_call(child, call, deadline, helper=None):
     """Send one call and read its outcome; helper requests are answered on the way, within the
     step's deadline (answering them takes the grader a table look-up)."""
+    stood_in = []
+    outcome = _awaited(child, call, deadline, helper, stood_in)
+    if stood_in:
+        outcome = replace(outcome, stood_in=stood_in)  # remembered outcomes are shared: never changed
+    return outcome
+
+
+def _awaited(child, call, deadline, helper, stood_in):
     child.send_text(call.command, deadline)
     helped, refused = 0, []
     while True:
@@ -179,7 +188,7 @@ def _await_call(child, call, deadline, helper=None):
         kind = event.get("ev")
         if kind == "helper":
             helped += 1
-            _answer_helper(child, call, event, helper, helped, deadline, refused)
+            _answer_helper(child, call, event, helper, helped, deadline, refused, stood_in)
             continue
         if event.get("id") != call.id:
             continue
@@ -203,7 +212,7 @@ def _await_call(child, call, deadline, helper=None):
         return outcome
 
 
-def _answer_helper(child, call, event, helper, count, deadline, refused):
+def _answer_helper(child, call, event, helper, count, deadline, refused, stood_in):
     """Answer one helper request of the running call: a value, or an error the child raises.
 
     Everything in the request is untrusted: only the call's own helpers, a bounded number of
@@ -222,6 +231,8 @@ def _answer_helper(child, call, event, helper, count, deadline, refused):
     else:
         try:
             answer = {"value": helper(call.id, name, [codec.decode(a) for a in args])}
+            if name not in stood_in:
+                stood_in.append(name)
         except HelperRefused as refusal:
             reason = refusal.args[0]
     if reason is not None:

@@ -88,6 +88,8 @@ class CallOutcome:
     event: bytes = field(default=None, repr=False, compare=False)
     # Helper requests the grader refused during the call: [{"helper", "reason"}] (its own record).
     refused: list = field(default_factory=list)
+    # The helpers whose stand-ins answered a request during the call (its own record too).
+    stood_in: list = field(default_factory=list)
 
 
 @dataclass
