@@ -13,8 +13,7 @@ import time
 import zipfile
 from dataclasses import dataclass, field
 
-from ..submission import (MAX_BYTES, NotAnOtterExport, file_kind, otter_export_notebook, read_regular_file,
-                          zip_member_is_regular)
+from ..submission import MAX_BYTES, file_kind, otter_export_problem, read_regular_file, zip_member_is_regular
 from .late import file_time
 from .metadata import MAX_METADATA_BYTES, blackboard_receipt_name, decode, gradescope_submitters
 from .naming import Naming, is_system_path, safe_id, shared_depth, student_id  # noqa: F401 (re-exported)
@@ -23,10 +22,12 @@ GRADESCOPE_LIST = "Gradescope submission list"
 
 GRADABLE = (".py", ".ipynb")
 EXPORT = ".zip"  # graded when it is the zip Otter's export() writes
-# Bytes all archive members read in one run may decompress to (every member is capped at
-# MAX_BYTES too, and only the chosen file of each student is read).
-MAX_ARCHIVE_BYTES = 4 * 1024 ** 3
 MAX_ARCHIVE_MEMBERS = 200_000
+# A .zip inside the class's zip is an Otter export (its notebook already compressed) or not a
+# submission at all: one that would decompress to more than this many times its stored size
+# is never decompressed (members up to SMALL_MEMBER bytes always are).
+NESTED_ARCHIVE_RATIO = 20
+SMALL_MEMBER = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,7 @@ class Source:
         self._zip = None
         self._root_fd = None
         self._members = []
-        self._archive_bytes = 0
+        self.inflated_bytes = 0  # decompressed from the class's zip so far (for the tests and docs)
         if os.path.isdir(self.location):
             self.kind = "folder"
             self._root_fd = os.open(self.location, os.O_RDONLY | os.O_DIRECTORY)
@@ -106,7 +107,7 @@ class Source:
             self.kind = "zip"
             try:
                 self._zip = zipfile.ZipFile(self.location)
-            except (zipfile.BadZipFile, OSError, ValueError, EOFError) as error:
+            except Exception as error:  # noqa: BLE001 (zipfile raises many kinds on a damaged directory)
                 raise SystemExit(f"autograder: {self.location} is not a readable .zip file ({error})")
             self._members = self._zip.infolist()
             if len(self._members) > MAX_ARCHIVE_MEMBERS:
@@ -188,30 +189,31 @@ class Source:
                 os.close(descriptor)
 
     def _read_member(self, info, limit):
+        """Bounds checked on the zip's directory before anything is decompressed: the declared
+        size (zipfile never yields more), and for a nested .zip its ratio to the stored size."""
         if info.file_size > limit:  # never decompressed
             raise OSError(0, f"larger than {limit} bytes")
-        if self._archive_bytes + info.file_size > MAX_ARCHIVE_BYTES:
-            raise OSError(0, f"the archive's members together decompress to more than {MAX_ARCHIVE_BYTES} bytes")
-        self._archive_bytes += info.file_size
+        if info.filename.lower().endswith(EXPORT) and info.file_size > SMALL_MEMBER \
+                and info.file_size > NESTED_ARCHIVE_RATIO * max(info.compress_size, 1):
+            raise OSError(0, f"a .zip that would decompress to more than {NESTED_ARCHIVE_RATIO} times its size")
         try:
-            with self._zip.open(info) as handle:  # zipfile stops at the declared size
-                return handle.read(limit + 1)
-        except (zipfile.BadZipFile, RuntimeError, NotImplementedError, EOFError, ValueError) as error:
-            raise OSError(0, str(error)[:200]) from error
+            with self._zip.open(info) as handle:
+                data = handle.read(limit + 1)
+        except Exception as error:  # noqa: BLE001 (zlib.error, BadZipFile, EOFError, ...: a damaged member)
+            raise OSError(0, f"{type(error).__name__}: {error}"[:200]) from None
+        self.inflated_bytes += len(data)
+        return data
 
     def export_problem(self, found):
-        """For a .zip in the class: "" when it is an Otter export, else why it is not one."""
+        """For a .zip in the class: "" when it is an Otter export, else why it is not one. Told
+        from the zip's directory: the notebook inside is decompressed only when it is graded."""
         try:
             data = self.read(Entry(found.path, "", found.stamp, found.size, found.index, found.refused))
         except OSError as error:
             return error.strerror or str(error)
         if len(data) > MAX_BYTES:
             return f"larger than {MAX_BYTES} bytes"
-        try:
-            otter_export_notebook(data)
-        except NotAnOtterExport as refusal:
-            return refusal.detail
-        return ""
+        return otter_export_problem(data)
 
 
 def _is_regular(path):
