@@ -7,7 +7,6 @@ Work is measured by counting (parser calls and the characters given to them, byt
 decompressed, JSON texts parsed), never by the clock.
 """
 import ast
-import contextlib
 import csv
 import io
 import json
@@ -22,6 +21,7 @@ import pytest
 from autograder import registry, submission
 from autograder.batch.collect import Source, group_students
 from autograder.submission import BUDGET, Budget, lab_evidence, read_submission
+from budget_spies import assert_within_budget, counted_work
 from conftest import ROOT
 from labs.self_attention import LAB
 
@@ -30,53 +30,6 @@ CORRECT = (SAMPLES / "correct.py").read_text("utf-8")
 HONEST_NOTEBOOK = (SAMPLES / "leejiwon_10232_55002_attention.ipynb").read_bytes()
 STEP_NAMES = list(LAB.function_names)
 MB = 1024 * 1024
-
-
-# Counting the work -----------------------------------------------------------------------------
-
-@contextlib.contextmanager
-def counted_work():
-    """Counts what the grader's process does while reading, by spying on the libraries themselves:
-    Python's parser and compiler, the JSON parser, the tokenizer and zipfile's decompression."""
-    work = {"parses": [], "json": [], "inflated": 0, "tokenized": 0}
-    real_parse, real_loads, real_read = ast.parse, json.loads, zipfile.ZipExtFile.read
-    real_tokens = submission.tokenize.generate_tokens
-
-    def parse(source, *args, **kwargs):
-        work["parses"].append(len(source))
-        return real_parse(source, *args, **kwargs)
-
-    def compile_(source, *args, **kwargs):
-        work["parses"].append(len(source))
-        return compile(source, *args, **kwargs)
-
-    def loads(text, *args, **kwargs):
-        work["json"].append(len(text))
-        return real_loads(text, *args, **kwargs)
-
-    def read(self, *args, **kwargs):
-        data = real_read(self, *args, **kwargs)
-        work["inflated"] += len(data)
-        return data
-
-    def tokens(readline):
-        for token in real_tokens(readline):
-            work["tokenized"] += 1
-            yield token
-
-    with mock.patch.object(ast, "parse", parse), mock.patch.object(submission, "compile", compile_, create=True), \
-            mock.patch.object(json, "loads", loads), mock.patch.object(zipfile.ZipExtFile, "read", read), \
-            mock.patch.object(submission.tokenize, "generate_tokens", tokens):
-        yield work
-
-
-def assert_within_budget(work, budget=BUDGET, reads=1):
-    """What `reads` readings may cost at most, whatever the files held."""
-    assert all(size <= budget.parse_chars for size in work["parses"]), max(work["parses"])
-    assert sum(work["parses"]) <= reads * budget.parsed_chars
-    assert work["inflated"] <= reads * budget.inflated_bytes
-    assert all(size <= budget.file_bytes for size in work["json"])
-    assert len(work["json"]) <= reads
 
 
 # The attacks -----------------------------------------------------------------------------------
@@ -179,6 +132,18 @@ def test_the_budget_is_declared_once_and_every_reader_uses_it():
         Budget(10)  # keyword-only
     with pytest.raises(Exception):
         BUDGET.file_bytes = 1  # frozen
+
+
+@pytest.mark.parametrize("name", sorted(ATTACKS))
+def test_every_attack_is_read_within_the_budget_by_the_reader_and_the_guess(name):
+    with counted_work() as work:
+        read = read_submission(name, ATTACKS[name])
+        said = next(registry.each_lab([ATTACKS[name]]))
+    assert_within_budget(work, reads=2)
+    assert read.reading.parsed_chars <= BUDGET.parsed_chars and read.reading.inflated_bytes <= BUDGET.inflated_bytes
+    expected = EXPECTED[name]
+    assert read.problem == (expected["problem"] if "problem" in expected else None)
+    assert said in (None, LAB.name)
 
 
 def test_very_many_cells_are_refused_before_any_is_read():
