@@ -86,7 +86,9 @@ def _said_by(data, labs, reading):
     if evidence.declared in labs:
         return evidence.declared
     # Names are read with a pattern, not a parser: a file with a syntax error still votes.
-    defined = {name for source in evidence.sources for name in DEFINED.findall(source)}
+    wanted = {name for lab in labs.values() for name in lab.function_names}
+    defined = {found.group(1) for source in evidence.sources for found in DEFINED.finditer(source)
+               if found.group(1) in wanted}
     scores = sorted(((len(defined & set(lab.function_names)), name) for name, lab in labs.items()), reverse=True)
     if not scores or scores[0][0] == 0 or (len(scores) > 1 and scores[0][0] == scores[1][0]):
         return None

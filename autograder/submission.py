@@ -29,8 +29,9 @@ class Budget:
     file_bytes: int = 20 * 1024 * 1024  # a submission file, and the notebook inside an Otter export
     inflated_bytes: int = 20 * 1024 * 1024  # decompressed while reading it (archives inside included)
     export_members: int = 1000  # members of an Otter export's zip, counted before it is opened
-    json_containers: int = 200_000  # `{` and `[` in a notebook, counted before its JSON is parsed
-    json_items: int = 2_000_000  # `,` in it: bounds the values parsing would build
+    json_containers: int = 200_000  # `{` and `[` in a notebook, counted before its JSON is parsed,
+    json_items: int = 1_000_000  # `,` in it (bounds the values parsing would build)
+    json_keys: int = 200_000  # and `:` (bounds the keys)
     code_cells: int = 2_000  # code cells of a notebook, counted before any is read
     code_lines: int = 200_000  # lines of all code cells, counted before IPython syntax is rewritten
     parse_chars: int = 128 * 1024  # one text given to Python's parser; a longer one is only scanned
@@ -240,7 +241,10 @@ class Submission:
 def read_submission(name, data, budget=None):
     """Turn the bytes of a .py, .ipynb or Otter export .zip into cells, with the facts the
     grader needs about them (stubs, names defined); never raises: any failure is the
-    submission's problem, with its reason."""
+    submission's problem, with its reason. Bytes that are not bytes are the caller's fault:
+    TypeError."""
+    if not isinstance(data, (bytes, bytearray)):
+        raise TypeError(f"a submission is read from bytes, not {type(data).__name__}")
     read = untrusted(_read_submission, name, data, budget=budget)
     submission = read.value if read.problem is None else \
         Submission(name, problem=read.problem, problem_detail=read.detail)
@@ -291,6 +295,9 @@ def notebook_json(text, reading):
     items = text.count(",")
     if items > budget.json_items:
         raise OverBudget(f"{items} JSON items, more than the {budget.json_items} read")
+    keys = text.count(":")
+    if keys > budget.json_keys:
+        raise OverBudget(f"{keys} JSON keys, more than the {budget.json_keys} read")
     reading.check_time()
     return json.loads(text)
 
@@ -449,8 +456,10 @@ def script_cells(text, filename, reading=None):
     reading = reading or Reading()
     budget = reading.budget
     whole = [{"source": text, "filename": filename}]
+    if len(text) > budget.parse_chars:
+        return whole
     lines = _lines(text)
-    if len(text) > budget.parse_chars or len(lines) > budget.script_lines \
+    if len(lines) > budget.script_lines \
             or any(len(line) > budget.token_line_chars for line in lines) \
             or "\r" in text.replace("\r\n", "\n"):  # a lone CR ends a line for Python, not here
         return whole
@@ -555,29 +564,33 @@ def _definition_starts(kinds):
 class _Definitions:
     """Per function name, whether its last top-level definition is a stub; and the names the
     cells define, for "did you mean". A cell the budget does not let the grader parse is only
-    scanned, and its definitions count as written: a stub is small."""
+    scanned, and its definitions count as written: a stub is small. At most `defined_names`
+    names are kept of each kind; a name not kept is never called a stub."""
 
     def __init__(self, reading):
         self.reading = reading
         self.last = {}
-        self._names = []
-        self._seen = set()
+        self._names = {}  # insertion-ordered set
 
     def add(self, source):
         budget = self.reading.budget
-        for name in DEFINED.findall(source[:budget.scanned_chars]):
-            if name not in self._seen and len(self._names) < budget.defined_names:
-                self._seen.add(name)
-                self._names.append(name)
+        for found in DEFINED.finditer(source, 0, budget.scanned_chars):
+            if len(self._names) >= budget.defined_names:
+                break
+            self._names.setdefault(found.group(1))
         tree = self.reading.parse(source)
         if tree is None:
             if self.reading.unparsed_last:  # the child may still define these: they count as written
-                for name in _TOP_LEVEL_DEF.findall(source):
-                    self.last[name] = False
+                for found in _TOP_LEVEL_DEF.finditer(source):
+                    self._note(found.group(1), False)
             return  # not Python: the child cannot run it either
         for node in tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self.last[node.name] = _is_stub_body(node.body)
+                self._note(node.name, _is_stub_body(node.body))
+
+    def _note(self, name, stub):
+        if name in self.last or len(self.last) < self.reading.budget.defined_names:
+            self.last[name] = stub
 
     def names(self):
         return frozenset(self._names)

@@ -171,8 +171,8 @@ def test_any_notebook_is_read_within_the_budget_or_refused_with_a_reason(noteboo
         read = read_submission("n.ipynb", data, budget=SMALL)
     assert_read_within(read, work, SMALL)
     code = [cell for cell in notebook["cells"] if cell["cell_type"] == "code"]
-    if len(code) > SMALL.code_cells:
-        assert read.problem == "unreadable" and "code cells" in read.problem_detail
+    if len(code) > SMALL.code_cells:  # refused: for its cells, or for a bound checked before them
+        assert read.problem == "unreadable" and read.problem_detail
     evidence = lab_evidence(data, SMALL)  # the guess reads the first cells only, and never raises
     assert evidence is None or len(evidence.sources) <= SMALL.code_cells
     assert next(registry.each_lab([data])) in (None, *registry.lab_names())

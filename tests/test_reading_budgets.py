@@ -41,7 +41,7 @@ def notebook_bytes(*sources, metadata=None):
     return json.dumps({"cells": cells, "metadata": metadata or {}, "nbformat": 4, "nbformat_minor": 5}).encode()
 
 
-def many_small_cells(count=150_000):
+def many_small_cells(count=90_000):
     """Very many tiny code cells: 61 s of reading in the grader under --timeout 1, before."""
     cell = '{"cell_type":"code","source":"x=1"}'
     return ('{"cells":[' + ",".join([cell] * count) + '],"metadata":{}}').encode()
@@ -148,15 +148,27 @@ def test_every_attack_is_read_within_the_budget_by_the_reader_and_the_guess(name
 
 def test_very_many_cells_are_refused_before_any_is_read():
     with counted_work() as work:
-        read = read_submission("many.ipynb", many_small_cells(150_000))
-    assert read.problem == "unreadable" and "150000 code cells" in read.problem_detail
-    assert work["parses"] == [] and read.reading.code_cells == 150_000 and read.cells == []
+        read = read_submission("many.ipynb", many_small_cells(90_000))
+    assert read.problem == "unreadable" and "90000 code cells" in read.problem_detail
+    assert work["parses"] == [] and read.reading.code_cells == 90_000 and read.cells == []
     # More cells than JSON may build are refused before JSON parsing.
     with counted_work() as work:
         read = read_submission("many.ipynb", many_small_cells(300_000))
-    assert read.problem == "unreadable" and "JSON objects" in read.problem_detail and work["json"] == []
+    assert read.problem == "unreadable" and "JSON" in read.problem_detail and work["json"] == []
     # The lab guess reads the first cells only and goes on.
-    assert lab_evidence(many_small_cells(150_000)).sources == ("x=1",) * BUDGET.code_cells
+    assert lab_evidence(many_small_cells(90_000)).sources == ("x=1",) * BUDGET.code_cells
+
+
+@pytest.mark.parametrize("shape, words", [(b"[]", "JSON objects and lists"), (b"0,", "JSON items"),
+                                          (b'"k" :', "JSON keys")])  # refused unparsed: valid JSON or not
+def test_a_notebook_whose_json_would_build_too_many_values_is_refused_before_parsing(shape, words):
+    small = Budget(json_containers=1000, json_items=1000, json_keys=1000)
+    data = b'{"cells": [], "x": [' + shape * 1001 + b"]}"
+    with counted_work() as work:
+        read = read_submission("a.ipynb", data, budget=small)
+        evidence = lab_evidence(data, small)
+    assert read.problem == "unreadable" and words in read.problem_detail and evidence is None
+    assert work["json"] == []
 
 
 def test_cells_up_to_the_budget_are_read_and_one_more_is_refused():
@@ -248,8 +260,9 @@ def test_the_catch_all_turns_any_exception_into_an_unreadable_reason():
         assert next(registry.each_lab([HONEST_NOTEBOOK])) is None
     with mock.patch.object(submission.Reading, "parse", lambda self, source: [][0]):
         assert read_submission("a.ipynb", HONEST_NOTEBOOK).problem == "unreadable"
-    assert read_submission("a.py", None).problem == "unreadable"
-    assert next(registry.each_lab([None, 3, "text"])) is None
+    assert list(registry.each_lab([None, 3, "text"])) == [None, None, None]
+    with pytest.raises(TypeError):  # not bytes: the caller's fault, never the student's grade
+        read_submission("a.py", None)
 
 
 def test_reading_past_its_time_is_refused_by_the_backstop():
