@@ -41,34 +41,35 @@ def export_of(notebook):
 
 
 def cases():
+    """(title, file name, a function making the file) of the worst file for each bound."""
     containers = BUDGET.json_containers - 10
     items = BUDGET.json_items - 10
     per_cell = BUDGET.code_lines // BUDGET.code_cells
-    yield "JSON lists at the container bound", "a.ipynb", padded(
+    yield "JSON lists at the container bound", "a.ipynb", lambda: padded(
         b'{"cells": [], "x": [' + b"[]," * containers + b"[]]")
-    yield "JSON lists of lists at the container bound", "a.ipynb", padded(
+    yield "JSON lists of lists at the container bound", "a.ipynb", lambda: padded(
         b'{"cells": [], "x": [' + b"[[[[[[[[[[]]]]]]]]]]," * (containers // 10) + b"[]]")
-    yield "JSON floats at the item bound", "a.ipynb", padded(b'{"cells": [], "x": [' + b"0.5," * items + b"0.5]")
+    yield "JSON floats at the item bound", "a.ipynb", lambda: padded(b'{"cells": [], "x": [' + b"0.5," * items + b"0.5]")
     keys = BUDGET.json_keys - 10
-    yield "JSON keys at the key bound", "a.ipynb", padded(
+    yield "JSON keys at the key bound", "a.ipynb", lambda: padded(
         b'{"cells": [], "x": {' + b",".join(b'"%x":0' % i for i in range(keys)) + b"}")
-    yield "JSON short strings at the item bound", "a.ipynb", padded(
+    yield "JSON short strings at the item bound", "a.ipynb", lambda: padded(
         b'{"cells": [], "x": [' + b'"ab",' * items + b'"ab"]')
-    yield "code cells of IPython lines at the line bound", "a.ipynb", code_cells(
+    yield "code cells of IPython lines at the line bound", "a.ipynb", lambda: code_cells(
         ["\n".join(["!ls -la", "x = %time 1", "y?"] * (per_cell // 3))] * BUDGET.code_cells)
     spent = BUDGET.parsed_chars // BUDGET.parse_chars + 1
-    yield "cells parsed up to the parse bound", "a.ipynb", code_cells(
+    yield "cells parsed up to the parse bound", "a.ipynb", lambda: code_cells(
         ["x = 1\n" * (BUDGET.parse_chars // 6)] * spent + ["def f():\n    pass\n"] * (BUDGET.code_cells - spent))
-    yield "trees at the depth bound", "a.ipynb", code_cells(
+    yield "trees at the depth bound", "a.ipynb", lambda: code_cells(
         [("x = a" + ".b" * (BUDGET.ast_depth - 5) + "\n") * (BUDGET.parse_chars // (2 * BUDGET.ast_depth))] * spent)
-    yield "a 20 MB .py of definitions", "a.py", b"def f():\n    pass\n" * (FILL // 18)
-    yield "an export of a 20 MB notebook", "e.zip", export_of(padded(b'{"cells": [], "x": "', b'"}'))
-    yield "JSON short strings with one wide character", "a.ipynb", padded(
+    yield "a 20 MB .py of definitions", "a.py", lambda: b"def f():\n    pass\n" * (FILL // 18)
+    yield "an export of a 20 MB notebook", "e.zip", lambda: export_of(padded(b'{"cells": [], "x": "', b'"}'))
+    yield "JSON short strings with one wide character", "a.ipynb", lambda: padded(
         b'{"cells": [], "x": [' + b'"ab",' * items + '"\U0001F600"]'.encode())
     long_line = "x = a" + ".b" * ((BUDGET.token_line_chars - 8) // 2) + "\n"
-    yield "a .py of the longest lines, tokenized again after each error", "a.py", (
+    yield "a .py of the longest lines, tokenized again after each error", "a.py", lambda: (
         (long_line + "y = 'open\n") * (BUDGET.parse_chars // len(long_line)) + "def f(:\n").encode()[:BUDGET.parse_chars]
-    yield "a .py that does not compile, cut by the tokenizer", "a.py", (
+    yield "a .py that does not compile, cut by the tokenizer", "a.py", lambda: (
         "".join(f"# %%\nx{i} = 'open\ndef f{i}(:\n" for i in range(BUDGET.script_lines // 3))
         [:BUDGET.parse_chars]).encode()
 
@@ -102,9 +103,9 @@ def main():
     scratch = pathlib.Path("/tmp/reading-budget-benchmark")
     scratch.mkdir(exist_ok=True)
     print(f"{'case':62} {'CPU s':>6} {'MB':>5}  outcome")
-    for title, name, data in cases():
+    for title, name, make in cases():
         path = scratch / "submission"
-        path.write_bytes(data)
+        path.write_bytes(make())
         done = subprocess.run([args.python, "-c", MEASURE, str(ROOT), name, str(path)], capture_output=True,
                               text=True, timeout=600)
         if done.returncode:

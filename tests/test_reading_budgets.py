@@ -493,3 +493,52 @@ def test_pytest_says_why_when_a_file_names_no_lab_and_still_runs_the_rest(tmp_pa
                           cwd=tmp_path)
     assert done.returncode == 1 and "1 failed, 1 passed" in done.stdout, done.stdout[-3000:]
     assert "--submission-lab" in done.stdout
+
+
+def test_the_emulated_platform_grades_every_attack(gradescope_image):
+    """The built zip, installed from its wheel on the emulated Gradescope machine (shared with
+    tests/test_gradescope.py in a whole run): each attack gets results that grade it."""
+    is_root = os.geteuid() == 0
+    for name, data in sorted(ATTACKS.items()):
+        run = gradescope_image["image"].grade(gradescope_image["zip"], {name: data}, private_mount=is_root)
+        assert run.returncode == 0, (name, run.output)
+        assert "Autograder error" not in json.dumps(run.results), name
+        scored = {t["name"]: t for t in run.results["tests"] if "max_score" in t}
+        expected = EXPECTED[name]
+        if "problem" in expected:
+            assert run.results["score"] == 0, name
+        else:
+            lost = {step for step, test in scored.items() if test["score"] < test["max_score"]}
+            assert lost == expected["lost"], (name, lost)
+
+
+def worst_cases():
+    """The benchmark's worst file for each bound (benchmarks/reading_budget.py)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("reading_budget", ROOT / "benchmarks" / "reading_budget.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return {title: (name, make) for title, name, make in module.cases()}
+
+
+WORST_CASES = worst_cases()
+DOCUMENTED_MB = 150  # docs/SECURITY.md, "Reading a submission": at most 140 MB measured
+
+
+@pytest.mark.parametrize("title", sorted(WORST_CASES))
+def test_reading_the_worst_file_of_each_bound_allocates_less_than_documented(title):
+    import tracemalloc
+
+    name, make = WORST_CASES[title]
+    data = make()
+    with counted_work() as work:
+        tracemalloc.start()
+        try:
+            read = read_submission(name, data)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert peak < DOCUMENTED_MB * MB, (title, peak // MB)
+    assert_within_budget(work)
+    assert read.reading.parsed_chars <= BUDGET.parsed_chars

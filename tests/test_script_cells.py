@@ -123,6 +123,9 @@ BLOCKS = [  # (text, indexes of its lines that lie inside a string token)
     ("x = 1abc\n", ()),
     ("x = 'unterminated\n", ()),
     ("x = (1,\n", ()),
+    ('x = f"{1 +"\n', ()),  # an f-string that never closes its field
+    ("x = f'{'\n", ()),
+    ("if x:\n\tif y:\n        pass\n", ()),  # tabs and spaces mixed
 ]
 TAILS = [("", ()), ('tail = """\n# %%\ndef softmax(x):\n', (1, 2))]  # a string that never ends
 
