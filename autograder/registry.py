@@ -2,7 +2,7 @@
 from functools import lru_cache
 from importlib import metadata
 
-from .submission import METADATA_KEY  # noqa: F401 (the notebook names its lab there; read by lab_evidence)
+from .submission import DEFINED, METADATA_KEY, lab_evidence, untrusted  # noqa: F401 (METADATA_KEY re-exported)
 
 GROUP = "autograder.labs"
 
@@ -72,14 +72,10 @@ def said_by(data, labs):
     (`submission.lab_evidence`, under the reader's budget and catch-all): a notebook made from
     a lab's assignment names it in its metadata; otherwise the lab whose step functions the
     code defines most, when one lab clearly leads."""
-    from .submission import untrusted
-
     return untrusted(_said_by, data, labs).value
 
 
 def _said_by(data, labs, reading):
-    from .submission import DEFINED, lab_evidence
-
     evidence = lab_evidence(data, reading.budget)
     if evidence is None:
         return None
