@@ -19,15 +19,15 @@ def build_parser():
     commands = parser.add_subparsers(dest="command", required=True)
 
     check = commands.add_parser("check", help="grade one .py or .ipynb submission, step by step")
-    _add_lab_flag(check)
-    check.add_argument("submission", help="path to the student's .py, .ipynb or Otter export .zip file")
+    _add_lab_flag(check, other_lab=True)
+    check.add_argument("submission", help="path to the student's .py or .ipynb file (or a .zip holding one)")
     check.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     check.add_argument("--lang", choices=("ko", "en"), default="ko", help="feedback language (default ko)")
     check.add_argument("--html", metavar="OUT", help="also write the feedback as an HTML page with heat-maps to OUT")
     _add_limit_flags(check)
 
     grade = commands.add_parser("grade", help="grade a whole class: a folder or an LMS .zip export")
-    _add_lab_flag(grade)
+    _add_lab_flag(grade, other_lab=True)
     grade.add_argument("submissions", help="folder (searched recursively) or .zip of submissions")
     grade.add_argument("--out", required=True, help="folder for grades.csv, feedback/, results/, report.html")
     grade.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel graders (default: cores)")
@@ -58,6 +58,12 @@ def build_parser():
                         help="language of Moodle's feedback comment (default ko)")
     export.add_argument("--allow-unmatched", action="store_true",
                         help="exit 0 even when graded students are missing from the sheet")
+    export.add_argument("--id-column", default=None, metavar="NAME",
+                        help="moodle: the worksheet's identifier column, when not \"Identifier\" (another language)")
+    export.add_argument("--max-column", default=None, metavar="NAME",
+                        help="moodle: the worksheet's maximum grade column, when not \"Maximum grade\"")
+    export.add_argument("--feedback-column", default=None, metavar="NAME",
+                        help="moodle: the worksheet's feedback comments column, when not \"Feedback comments\"")
 
     build = commands.add_parser("build", help="build the student half and the Otter autograder zip")
     _add_lab_flag(build)
@@ -78,17 +84,24 @@ def build_parser():
     return parser
 
 
-def _add_lab_flag(parser):
+def _add_lab_flag(parser, other_lab=False):
     parser.add_argument("--lab", default=None, metavar="NAME",
                         help="which lab (default: the only one installed, else the one the files are for)")
+    if other_lab:
+        parser.add_argument("--allow-other-lab", action="store_true",
+                            help="grade as --lab even when the files are written for another lab "
+                                 "(refused otherwise: exit 2, nothing graded)")
 
 
-def choose_lab(args, datas=()):
-    """The Lab of `--lab`, or the one to default to; exit 2 with the reason when there is none."""
-    from .registry import LabNotFound, choose
+def choose_lab(args, datas=(), what=("submission", "submissions")):
+    """The Lab of `--lab`, or the one to default to; exit 2 with the reason when there is none, or
+    when --lab names a lab the files are not written for (registry.choose, unless --allow-other-lab)."""
+    from .registry import LabMismatch, LabNotFound, choose
 
     try:
-        return choose(args.lab, datas)
+        return choose(args.lab, datas, fit=not getattr(args, "allow_other_lab", False), what=what)
+    except LabMismatch as error:
+        raise SystemExit(f"autograder: {error} (--allow-other-lab grades as --lab {args.lab} anyway.)")
     except LabNotFound as error:
         raise SystemExit(f"autograder: {error}")
 
@@ -187,7 +200,19 @@ def run_check(args):
     try:
         zygote.start(launched)
         limits = limits_from(args)
-        lab = choose_lab(args, [data])
+        from .registry import lab_names
+
+        from .submission import not_code
+
+        if args.lab is None and len(lab_names()) > 1:  # a file that cannot say which lab: what to do instead
+            if not data.strip():
+                raise SystemExit(f"autograder: {one_line(args.submission)} is empty: there is nothing to grade "
+                                 "(save your work, then check the file again; with --lab NAME it is graded as an "
+                                 "empty submission)")
+            if not_code(args.submission):
+                raise SystemExit(f"autograder: {one_line(args.submission)} is not a notebook (.ipynb) or a Python "
+                                 "file (.py): give the .ipynb or .py file (with --lab NAME it is graded as such)")
+        lab = choose_lab(args, [data], what=("file", "files"))
         from .grading import Plan, SandboxError, grade_bytes
         from .render import as_dict, as_text, json_text, printable
 
@@ -218,10 +243,11 @@ def read_for_check(path, shown):
     """The submission's bytes, or None after saying why it cannot be graded.
 
     Only a regular file is read (a link to one is followed; a FIFO, device or folder is refused
-    without blocking), at most MAX_BYTES + 1 bytes; a .zip must be the one Otter's export() writes.
+    without blocking), at most MAX_BYTES + 1 bytes; a .zip must hold one file to grade (the zip Otter's
+    export() writes, or one zipped by hand: submission.zipped_submission).
     """
     from .render import one_line
-    from .submission import MAX_BYTES, NotAnOtterExport, NotARegularFile, otter_export_notebook, read_regular_file
+    from .submission import MAX_BYTES, NotAnOtterExport, NotARegularFile, read_regular_file, zipped_submission
 
     try:
         data = read_regular_file(path)
@@ -229,18 +255,22 @@ def read_for_check(path, shown):
         print(f"autograder: no such file: {shown}", file=sys.stderr)
         return None
     except NotARegularFile as error:
-        print(f"autograder: {shown} is {error.strerror}; give the .py, .ipynb or Otter export .zip file itself",
-              file=sys.stderr)
+        if os.path.isdir(path):
+            print(f"autograder: {shown} is a folder; `check` grades one .py or .ipynb file "
+                  f"(a whole class: autograder grade {shown} --out DIR)", file=sys.stderr)
+        else:
+            print(f"autograder: {shown} is {error.strerror}; give the .py, .ipynb or Otter export .zip file itself",
+                  file=sys.stderr)
         return None
     except OSError as error:
         print(f"autograder: cannot read {shown}: {error.strerror or error}", file=sys.stderr)
         return None
     if path.lower().endswith(".zip") and len(data) <= MAX_BYTES:
         try:
-            otter_export_notebook(data)
+            zipped_submission(data)
         except NotAnOtterExport as refusal:
-            print(f"autograder: {shown} is not a zip that otter's export() wrote ({one_line(refusal.detail)}); "
-                  "give the .py or .ipynb file, or the zip from grader.export()", file=sys.stderr)
+            print(f"autograder: {shown} is neither the zip grader.export() writes nor a zip holding one .ipynb "
+                  f"or .py ({one_line(refusal.detail)}); give the .py or .ipynb file itself", file=sys.stderr)
             return None
     return data
 

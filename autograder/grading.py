@@ -1,13 +1,18 @@
 """Grading one submission: plan the calls, run them in the sandbox, judge the outcomes."""
+import builtins
 import re
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from .helpers import HelperAnswers
+from .helpers import StandInAnswers
 from .judge import SubmissionResult, broken, fits_own_helpers, helpers_used, judge_step, linked
 from .sandbox import codec
 from .sandbox.runner import Call, Limits, run
 from .submission import load_note, read_submission, similar_definition, syntax_error_near
+
+
+ALL, PUBLIC = "all", "public"
+SCOPES = (ALL, PUBLIC)  # a submission is judged on all its tests, and apart on its public tests alone
 
 
 @dataclass(frozen=True)
@@ -25,22 +30,26 @@ class Plan:
         return cls(lab, {step.name: [p for case, t in traces for p in step.probes(case, t)] for step in lab.steps})
 
     @cached_property
-    def helper_answers(self):
-        return HelperAnswers(self.lab.helpers() if self.lab.helpers else {}, self.lab.max_ndim)
-
-    @cached_property
     def calls(self):
         """(calls in run order, probe of each call id), encoded once per plan.
 
-        Steps graded with the other steps' functions go last, and the grader answers those
-        functions itself (helper requests): the child never holds reference code, and by the
-        time it may ask for the other steps' values it has answered every other step.
+        The plain steps come first: every public test of every step, then every hidden test, so
+        a child has answered all public tests before it is given any hidden test's input, and
+        nothing it says about a public test can carry a hidden value. The composed steps go last,
+        each its public tests before its hidden ones; the grader answers their helpers itself
+        (`stand_ins`), so the child never holds reference code, and by the time it may ask for
+        the other steps' values it has answered every other step.
         """
-        ordered = sorted(self.lab.steps, key=lambda step: step.needs_helpers)
+        plain = [step for step in self.lab.steps if not step.needs_helpers]
+        composed = [step for step in self.lab.steps if step.needs_helpers]
+        order = [(step, hidden) for hidden in (False, True) for step in plain] + \
+            [(step, hidden) for step in composed for hidden in (False, True)]
         calls, probe_of = [], {}
-        for step in ordered:
+        for step, hidden in order:
             helpers = self.lab.helpers_of(step)
             for probe in self.probes[step.name]:
+                if probe.case.hidden != hidden:
+                    continue
                 args = tuple(codec.encode(a) for a in probe.args)
                 call = Call(len(calls), step.name, step.name, args, helpers, answer_bytes(args, probe.expected))
                 calls.append(call)
@@ -48,34 +57,64 @@ class Plan:
         return calls, probe_of
 
     @cached_property
-    def call_ids(self):
-        calls, _ = self.calls
-        return {step.name: [c.id for c in calls if c.step == step.name] for step in self.lab.steps}
+    def stand_ins(self):
+        """The helper requests of a composed call are answered from its own test's table only."""
+        calls, probe_of = self.calls
+        tables, of_case = {}, {}
+        for call in calls:
+            probe = probe_of[call.id]
+            if call.helpers and self.lab.stand_ins is not None:
+                if id(probe.case) not in of_case:
+                    of_case[id(probe.case)] = tuple(self.lab.stand_ins(probe.case, probe.trace))
+                tables[call.id] = of_case[id(probe.case)]
+        return StandInAnswers(tables)
+
+    @cached_property
+    def _call_ids(self):
+        calls, probe_of = self.calls
+        ids = {(step.name, scope): [] for step in self.lab.steps for scope in SCOPES}
+        for call in sorted(calls, key=lambda c: c.id):
+            ids[(call.step, ALL)].append(call.id)
+            if not probe_of[call.id].case.hidden:
+                ids[(call.step, PUBLIC)].append(call.id)
+        # In the order of the step's probes (public tests first), whatever the run order.
+        order = {id(probe): index for step in self.lab.steps for index, probe in enumerate(self.probes[step.name])}
+        return {key: sorted(value, key=lambda i: order[id(probe_of[i])]) for key, value in ids.items()}
+
+    def call_ids(self, step, scope=ALL):
+        """The ids of a step's calls in `scope` (ALL, or PUBLIC: its public tests only)."""
+        return self._call_ids[(step, scope)]
+
+    def in_scope(self, call, scope):
+        return scope == ALL or not self.calls[1][call.id].case.hidden
 
     @cached_property
     def _verdicts(self):
         return {}
 
-    def verdict(self, step, facts, outcomes, variant=()):
+    def verdict(self, step, facts, outcomes, variant=(), scope=ALL):
         """judge_step, once per distinct answer: a class mostly repeats a few answers per step.
 
-        Only outcomes the child sent as events are remembered (by their bytes); a step that ran
-        out of time is judged afresh, its result being completed afterwards.
+        Only outcomes the child sent as events are remembered (by their bytes, and the grader's
+        own record of refused helper requests); a step that ran out of time is judged afresh,
+        its result being completed afterwards.
         """
         events = tuple(o.event if o is not None else None for o in outcomes)
+        refusals = tuple(tuple((r["helper"], r["reason"]) for r in o.refused) if o is not None else ()
+                         for o in outcomes)
         small = sum(len(e) for e in events if e) <= VERDICT_EVENT_BYTES
-        key = (step.name, facts, tuple(variant), events) if small and (all(events) or facts[0] != "function") else None
+        key = (step.name, scope, facts, tuple(variant), events, refusals) \
+            if small and (all(events) or facts[0] != "function") else None
         if key is not None and key in self._verdicts:
             return self._verdicts[key]
         _, probe_of = self.calls
-        result = judge_step(step, [probe_of[i] for i in self.call_ids[step.name]], outcomes, *facts,
+        result = judge_step(step, [probe_of[i] for i in self.call_ids(step.name, scope)], outcomes, *facts,
                             page=self.lab.page_case)
         if key is not None:
             if len(self._verdicts) >= MAX_VERDICTS:
                 self._verdicts.clear()  # memory stays bounded; the common answers come back first
             self._verdicts[key] = result
         return result
-
 
 MAX_VERDICTS = 256  # remembered step verdicts per plan, all steps together
 VERDICT_EVENT_BYTES = 64 * 1024  # a step's events are remembered with its verdict only when this small
@@ -106,6 +145,8 @@ def grade_file(path, zygote, plan, limits=Limits(), display_name=None):
 
 
 def grade_bytes(name, data, zygote, plan, limits=Limits()):
+    """Grade one submission's bytes: its steps on all tests, and apart on its public tests alone
+    (SubmissionResult.public: what a student may be shown before grades are published)."""
     lab = plan.lab
     submission = read_submission(name, data)
     if submission.problem:
@@ -113,51 +154,60 @@ def grade_bytes(name, data, zygote, plan, limits=Limits()):
     calls, _ = plan.calls
     composed = {step.name for step in lab.steps if step.needs_helpers}
     # First the steps that stand alone, then the composed ones, which call the student's own
-    # functions where those passed and the reference's only where they did not.
+    # functions where those passed and the reference's only where they did not: on a public
+    # test, those that passed their public tests; on a hidden test, those that passed them all.
     outcome = _run(zygote, submission, [c for c in calls if c.step not in composed], limits, plan)
     notes = [load_note(event, submission) for event in outcome.load_events]
-    results = {}
-    for step in lab.steps:
-        if step.name not in composed:
-            results[step.name] = _judged(step, outcome, outcome, submission, notes, plan, limits)
-    own = {name for name, result in results.items() if result.status == "passed"}
-    later = [replace(c, helpers=tuple(h for h in c.helpers if h not in own)) for c in calls if c.step in composed]
+    results = {scope: {} for scope in SCOPES}
+    for scope in SCOPES:
+        for step in lab.steps:
+            if step.name not in composed:
+                results[scope][step.name] = _judged(step, outcome, outcome, submission, notes, plan, limits, scope)
+    own = {scope: {name for name, result in results[scope].items() if result.status == "passed"}
+           for scope in SCOPES}
+    later = [replace(c, helpers=tuple(h for h in c.helpers if h not in own[PUBLIC if plan.in_scope(c, PUBLIC) else ALL]))
+             for c in calls if c.step in composed]
     if later:
         if zygote.doomed():  # the file stopped or ended the sandbox itself: a fresh one for the rest
             zygote.restart()
         second = _run(zygote, submission, later, limits, plan, skip=outcome.skip)
-        for step in lab.steps:
-            if step.name in composed:
-                result = _judged(step, outcome, second, submission, notes, plan, limits, passing=own)
-                results[step.name] = linked(step, result, results)
-        results.update(_with_own_helpers(zygote, submission, plan, limits, outcome, notes, results, composed))
+        for scope in SCOPES:
+            for step in lab.steps:
+                if step.name in composed:
+                    result = _judged(step, outcome, second, submission, notes, plan, limits, scope,
+                                     passing=own[scope])
+                    results[scope][step.name] = linked(step, result, results[scope])
+        _with_own_helpers(zygote, submission, plan, limits, outcome, notes, results, composed)
     module = missing_module(notes)
-    steps = [_blamed_on_module(results[step.name], module or _module_raised(results[step.name]))
-             for step in lab.steps]
-    return SubmissionResult(name, steps, notes)
+    steps = {scope: [_blamed_on_module(results[scope][step.name], module or _module_raised(results[scope][step.name]))
+                     for step in lab.steps] for scope in SCOPES}
+    return SubmissionResult(name, steps[ALL], notes, public=steps[PUBLIC])
 
 
 def _with_own_helpers(zygote, submission, plan, limits, loaded, notes, results, composed):
     """Composed steps that failed with the reference standing in for some helpers, run once more
     with every helper the student's own: right that way, the step only follows its helpers'
-    mistakes (Q, V, K returned and unpacked in that order), and is told so (see judge.fits_own_helpers)."""
+    mistakes (Q, V, K returned and unpacked in that order), and is told so (see judge.fits_own_helpers).
+    Updates `results` ({scope: {step: result}}) in place."""
     lab = plan.lab
     # Not after a timeout: a second endless run would only double the wait.
-    again = [name for name in composed if results[name].status in ("failed", "error")
-             and results[name].detail.get("reference_helpers")]
-    if not again:
-        return {}
+    again = {scope: [name for name in composed if results[scope][name].status in ("failed", "error")
+                     and results[scope][name].detail.get("reference_helpers")] for scope in SCOPES}
+    # Each scope's calls only: a step whose hidden test ran out of time is run again on its
+    # public tests alone, for the public view.
     calls, _ = plan.calls
+    wanted = [replace(c, helpers=()) for c in calls
+              if any(c.step in again[scope] and plan.in_scope(c, scope) for scope in SCOPES)]
+    if not wanted:
+        return
     if zygote.doomed():
         zygote.restart()
-    third = _run(zygote, submission, [replace(c, helpers=()) for c in calls if c.step in again], limits, plan,
-                 skip=loaded.skip)
-    updated = {}
-    for name in again:
-        step = lab.steps_by_name[name]
-        with_own = _judged(step, loaded, third, submission, notes, plan, limits)
-        updated[name] = fits_own_helpers(step, results[name], with_own)
-    return updated
+    third = _run(zygote, submission, wanted, limits, plan, skip=loaded.skip)
+    for scope in SCOPES:
+        for name in again[scope]:
+            step = lab.steps_by_name[name]
+            with_own = _judged(step, loaded, third, submission, notes, plan, limits, scope)
+            results[scope][name] = fits_own_helpers(step, results[scope][name], with_own)
 
 
 MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
@@ -198,7 +248,7 @@ def _blamed_on_module(result, module):
 
 
 def _run(zygote, submission, calls, limits, plan, skip=()):
-    outcome = run(zygote, submission.cells, calls, limits, plan.helper_answers,
+    outcome = run(zygote, submission.cells, calls, limits, plan.stand_ins,
                   functions=plan.lab.function_names, skip=skip)
     if any(event.get("ev") == "sandbox_failed" for event in outcome.load_events):
         # The child died before running a line of the submission: the grader's fault, not the student's.
@@ -206,18 +256,18 @@ def _run(zygote, submission, calls, limits, plan, skip=()):
     return outcome
 
 
-def _judged(step, loaded, outcome, submission, notes, plan, limits, passing=None):
-    """The step's verdict from the run that made its calls (`loaded`: the run whose load the
-    names and notes come from); a composed step run with the student's own functions where
-    they are `passing` says which helpers were the student's own."""
-    ids = plan.call_ids[step.name]
+def _judged(step, loaded, outcome, submission, notes, plan, limits, scope=ALL, passing=None):
+    """The step's verdict on the tests of `scope` from the run that made its calls (`loaded`: the
+    run whose load the names and notes come from); a composed step run with the student's own
+    functions where they are `passing` says which helpers were the student's own."""
+    ids = plan.call_ids(step.name, scope)
     outcomes = [outcome.calls.get(i) for i in ids]
     # Whether the function is a stub matters only for a call that returned None.
     stub = any(o is not None and o.kind == "returned" and o.value is None for o in outcomes) \
         and step.name in submission.stubs(plan.lab.function_names)
     facts = (loaded.names.get(step.name, "absent"), stub, syntax_error_near(step.name, notes, submission))
     helpers = plan.lab.helpers_of(step) if passing is not None else ()
-    result = plan.verdict(step, facts, outcomes, variant=tuple(h for h in helpers if h not in passing))
+    result = plan.verdict(step, facts, outcomes, variant=tuple(h for h in helpers if h not in passing), scope=scope)
     extra = {}
     if result.status == "missing":
         similar = similar_definition(step.name, submission, plan.lab.function_names)
@@ -227,4 +277,63 @@ def _judged(step, loaded, outcome, submission, notes, plan, limits, passing=None
         extra["seconds"] = limits.step_seconds
     if passing is not None and result.status != "missing":
         extra.update(helpers_used(helpers, passing))
-    return replace(result, detail={**result.detail, **extra}) if extra else result
+    result = replace(result, detail={**result.detail, **extra}) if extra else result
+    return hidden_facts_only(result, submission)
+
+
+def hidden_facts_only(result, submission):
+    """`result` with each hidden test's detail reduced to what the grader itself knows.
+
+    A child given a hidden test's inputs can put them into anything it sends (an error's message,
+    its type's name, a traceback's source line, a returned object's type name); none of that may
+    reach a student. A hidden test keeps its code, and of an error only a type the grader can
+    name (Python's own exceptions, or a class the submission's text defines) and where it was
+    raised, its line read from the grader's own copy of the submission.
+    """
+    if not any(case.hidden and case.detail for case in result.cases):
+        return result
+    cases = [replace(case, detail=_hidden_detail(case.detail, submission)) if case.hidden else case
+             for case in result.cases]
+    return replace(result, cases=cases)
+
+
+def _hidden_detail(detail, submission):
+    error = detail.get("error")
+    kept = {key: detail[key] for key in ("refused",) if key in detail}
+    if isinstance(error, dict):
+        kept["error"] = {"type": _known_type(error.get("type"), submission), "message": "",
+                         "frames": [frame for frame in (_own_frame(f, submission) for f in error.get("frames") or [])
+                                    if frame is not None]}
+    return kept
+
+
+def _known_type(name, submission):
+    if isinstance(name, str) and name.isidentifier():
+        if isinstance(getattr(builtins, name, None), type) and issubclass(getattr(builtins, name), BaseException):
+            return name
+        if any(re.search(rf"^[ \t]*class[ \t]+{name}\b", cell["source"], re.MULTILINE) for cell in submission.cells):
+            return name
+    return "Exception"
+
+
+def _own_frame(frame, submission):
+    """A traceback frame as the grader's own copy of the submission says it: its cell, its line
+    number and that line's text; the function named only when the text defines it. None for a
+    frame the submission's text does not hold."""
+    try:
+        filename, line, function, _ = frame
+    except (TypeError, ValueError):
+        return None
+    if type(line) is not int or line < 1:
+        return None
+    for cell in submission.cells:
+        lines = cell["source"].split("\n") if cell["filename"] == filename else []
+        if line <= len(lines) and lines[line - 1].strip():
+            text = lines[line - 1].strip()[:200]
+            break
+    else:
+        return None
+    defined = isinstance(function, str) and function.isidentifier() and any(
+        re.search(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{function}\b", cell["source"], re.MULTILINE)
+        for cell in submission.cells)
+    return [filename, line, function if defined else "?", text]

@@ -52,6 +52,13 @@ class SubmissionResult:
     submission: str
     steps: list
     notes: list = field(default_factory=list)  # load problems: [{"code": ..., ...}]
+    # The steps judged on the public tests alone, from public outcomes only (what a student is
+    # shown before grades are published); None where no hidden test was run.
+    public: list = None
+
+    @property
+    def public_steps(self):
+        return self.steps if self.public is None else self.public
 
     @property
     def score(self):
@@ -64,6 +71,13 @@ class SubmissionResult:
     @property
     def all_passed(self):
         return all(s.status == "passed" for s in self.steps)
+
+    @property
+    def file_problem(self):
+        """The one problem of the whole file when none of it could be graded (a .docx, an empty
+        file, a run that ended the sandbox: see `broken`), else None. Told once, never per step."""
+        codes = {step.detail.get("file_problem") for step in self.steps}
+        return codes.pop() if len(codes) == 1 and None not in codes else None
 
 
 def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False, page="page"):
@@ -348,6 +362,11 @@ def judge_call(probe, outcome, is_stub):
         return CaseResult(**base, passed=False, code="not_run")
     if outcome.kind in ("timeout", "crashed"):
         return CaseResult(**base, passed=False, code=outcome.kind)
+    refused = getattr(outcome, "refused", None)
+    if outcome.kind == "raised" and refused:
+        # The grader's own record: a stand-in was asked something the reference never asks it.
+        return CaseResult(**base, passed=False, code="stand_in_refused",
+                          detail={"error": outcome.error, "refused": dict(refused[0])})
     if outcome.kind == "raised":
         return CaseResult(**base, passed=False, code=_code_for_error(probe, outcome.error),
                           detail={"error": outcome.error})
@@ -678,10 +697,12 @@ def _mutated_argument(probe, args_after):
 
 def broken(lab, name, code, detail=None, only=None):
     """Every step (of `only`, when given) errors with one cause: a file that could not be read
-    (`detail` says why, and a load note carries it), or a run that ended the sandbox or the
-    grader ("crashed", "not_run")."""
+    (`detail` says why), or a run that ended the sandbox or the grader ("crashed", "not_run").
+    The cause is the file's, not a step's: one load note carries it, and each step says only
+    that it was not graded (`file_problem` in its detail; see SubmissionResult.file_problem)."""
     steps = [StepResult(step.name, 0.0, step.points, "error", [code],
-                        [CaseResult(lab.page_case, False, "", False, code)], step.page_step)
+                        [CaseResult(lab.page_case, False, "", False, code)], step.page_step,
+                        {"file_problem": code})
              for step in lab.steps if only is None or step.name in only]
-    notes = [] if detail is None else [{"code": "problem", "problem": code, "detail": detail}]
+    notes = [{"code": "problem", "problem": code, "detail": "" if detail is None else detail}]
     return SubmissionResult(name, steps, notes)

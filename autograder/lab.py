@@ -52,7 +52,9 @@ class Lab:
     public_cases: object  # () -> [Case]; the first is the page's
     hidden_cases: object = _nothing  # () -> [Case]; absent from the students' kit
     trace: object = None  # Case -> the reference's intermediate values (grader only)
-    helpers: object = None  # () -> {step name: reference function}, answering composed steps
+    # (Case, Trace) -> [stand_in.StandIn]: the calls the reference's composed step makes on the
+    # case, which the grader answers for a student's helper that did not pass (grader only)
+    stand_ins: object = None
     hint_facts: object = dict  # () -> {name: text}: the page's numbers hints may quote
     catalog_package: str = None  # package holding locale/ko.toml and locale/en.toml
     catalog_tables: dict = None  # {lang: table}, instead of a package (the students' kit)
@@ -60,9 +62,10 @@ class Lab:
     script: str = ""  # its .py twin
     assignment_package: str = None  # package holding the notebook and its twin
     page_case: str = "page"  # the case whose numbers the lab page prints
-    version_files: tuple = ()  # (package, file) pairs whose bytes version the grades
+    # (package, file) pairs whose bytes version the grades besides the lab's own package and its
+    # solution module, which are always hashed (see batch.outputs.grader_version)
+    version_files: tuple = ()
     solution: str = None  # module of the reference solution (the notebook tools fill stubs from it)
-    max_ndim: int = 2  # dimensions of the arrays steps take and return; deeper helper requests are refused
 
     @cached_property
     def steps_by_name(self):

@@ -54,7 +54,8 @@ def pytest_configure(config):
 
     wanted = config.getoption("submission_lab")
     try:
-        lab = choose(wanted, [head])  # the file is read under the reader's budget and catch-all
+        # The file is read under the reader's budget and catch-all (registry.each_lab).
+        lab = choose(wanted, [head], fit=True, what=("file", "files"))
     except LabNotFound as error:
         if wanted is not None or not lab_names():
             raise pytest.UsageError(f"--submission-lab: {str(error).replace('--lab', '--submission-lab')}") from None

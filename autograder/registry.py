@@ -1,4 +1,5 @@
 """Finding labs by name: every installed lab names its `Lab` in the "autograder.labs" entry points."""
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata
 
@@ -48,16 +49,64 @@ def guess(datas):
 
 def winner(said):
     """The lab most files say they are for (None says nothing), when one clearly leads."""
-    votes = {}
-    for name in said:
-        if name is not None:
-            votes[name] = votes.get(name, 0) + 1
-    if not votes:
-        return None
-    ranked = sorted(votes.items(), key=lambda item: -item[1])
-    if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
-        return None
-    return ranked[0][0]
+    return Tally.of(said).leader()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Tally:
+    """What the submissions say they are written for: one vote per submission (in a class, per
+    student: the file that counts for them, never their other files)."""
+
+    votes: dict  # lab name -> how many submissions say that lab
+    silent: int  # how many name no lab (broken, empty, defining none of a lab's functions)
+
+    @classmethod
+    def of(cls, said):
+        votes, silent = {}, 0
+        for name in said:
+            if name is None:
+                silent += 1
+            else:
+                votes[name] = votes.get(name, 0) + 1
+        return cls(votes=votes, silent=silent)
+
+    @property
+    def total(self):
+        return sum(self.votes.values()) + self.silent
+
+    def leader(self):
+        """The lab strictly more submissions say than any other, else None."""
+        ranked = sorted(self.votes.items(), key=lambda item: -item[1])
+        if not ranked or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
+            return None
+        return ranked[0][0]
+
+    def rivals(self, name):
+        """Other labs at least as many submissions say as `name` (at least one): grading them all
+        as `name` would give as many zeros as grades, or more. Most said first."""
+        own = self.votes.get(name, 0)
+        return [other for other, count in sorted(self.votes.items(), key=lambda item: (-item[1], item[0]))
+                if other != name and count >= max(own, 1)]
+
+    def describe(self, wanted=None):
+        """"12 look written for masked_attention, 1 for self_attention, 2 for no lab" (`wanted`
+        shown even when none says it)."""
+        counts = dict(self.votes)
+        if wanted is not None:
+            counts.setdefault(wanted, 0)
+        ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+        parts = [f"{count} for {name}" for name, count in ranked]
+        if self.silent:
+            parts.append(f"{self.silent} for no lab (empty, unreadable or defining none of a lab's functions)")
+        if not parts:
+            return "none says"
+        first_count = ranked[0][1] if ranked else self.silent
+        parts[0] = f"{first_count} {'looks' if first_count == 1 else 'look'} written" + parts[0][len(str(first_count)):]
+        return ", ".join(parts)
+
+
+class LabMismatch(LabNotFound):
+    """--lab names a lab the submissions are not written for; the message says what they say."""
 
 
 def each_lab(datas):
@@ -95,13 +144,30 @@ class Said(list):
     """Lab names the files were already read for (each_lab's), to choose without reading again."""
 
 
-def choose(name=None, datas=()):
+def choose(name=None, datas=(), *, fit=False, what=("submission", "submissions")):
     """The Lab to grade with: `name` when given, else the only installed one, else the one the
-    submissions `datas` (an iterable of bytes, read only when needed) were written for."""
+    submissions `datas` (an iterable of bytes, read only when needed; or a Said) were written for.
+
+    With `fit`, a `name` the submissions are not written for is refused (LabMismatch): when
+    another lab is said by at least as many of them as `name` is (Tally.rivals). `what` names a
+    submission and several in messages (("file", "files"), ("student's file", "students' files")).
+    """
     if name is not None or len(lab_names()) <= 1:
-        return load(name)
-    guessed = winner(datas) if isinstance(datas, Said) else guess(datas)
+        lab = load(name)
+        if fit and name is not None and len(lab_names()) > 1:
+            tally = Tally.of(datas if isinstance(datas, Said) else each_lab(datas))
+            rivals = tally.rivals(name)
+            if rivals:
+                subject = f"the {what[0]} is" if tally.total == 1 else f"the {what[1]} are"
+                raise LabMismatch(
+                    f"--lab {name}, but {subject} written for {rivals[0]}: of {tally.total}, "
+                    f"{tally.describe(name)}. Nothing was graded. Give --lab {rivals[0]}.")
+        return lab
+    tally = Tally.of(datas if isinstance(datas, Said) else each_lab(datas))
+    guessed = tally.leader()
     if guessed is None:
-        raise LabNotFound(f"several labs are installed ({', '.join(lab_names())}) and the submissions "
-                          "do not say which one they are for: choose one with --lab")
+        said = f" (of {tally.total}, {tally.describe()})" if tally.total else ""
+        raise LabNotFound(f"several labs are installed ({', '.join(lab_names())}) and nothing in the "
+                          f"{what[0] if tally.total == 1 else what[1]} says which lab to grade{said}: "
+                          "choose one with --lab")
     return load(guessed)

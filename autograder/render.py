@@ -6,6 +6,7 @@ from functools import lru_cache
 from importlib import resources
 
 from .error_model import JOIN, parts
+from .stand_in import MAX_REQUESTS
 
 LANGUAGES = ("ko", "en")
 
@@ -124,6 +125,9 @@ def step_feedback(result, lab, lang="ko"):
     """Everything a student needs about one step: verdict, first public failure in detail,
     hidden failures by name only, then likely causes and one hint to the page."""
     say = Messages(lang, lab)
+    if result.detail.get("file_problem"):  # the file's one problem is told once, above the steps
+        return say("text", "step_header", name=result.name, score=_points(result.score),
+                   max_score=_points(result.max_score), status=say("text", "file_problem_status"))
     lines = [say("text", "step_header", name=result.name, score=_points(result.score),
                  max_score=_points(result.max_score), status=say("status", result.status))]
     if result.status == "passed":
@@ -261,6 +265,10 @@ def _explain(say, result, case):
     """The detail of one public failure, in numpy's order: criterion, shape, how many, how bad, values."""
     d = case.detail
     code = case.code
+    if "refused" in d:
+        refused = d["refused"]
+        return [say("text", f"refused_{refused['reason']}", helper=one_line(refused["helper"]),
+                    most=MAX_REQUESTS)] + _frame_lines(say, d.get("error") or {})
     if "error" in d:
         return _error_lines(say, d["error"])
     if code == "mutates_input":
@@ -354,10 +362,12 @@ def _error_lines(say, error):
         lines = [say("text", "error_message", type=one_line(error["type"]), message=one_line(error["message"]))]
     else:
         lines = [say("text", "error_type", type=one_line(error["type"]))]
-    for filename, line, function, text in error.get("frames", [])[-3:]:
-        lines.append(say("text", "error_line", place=_place(say, filename, line),
-                         function=one_line(function), line=one_line(text)))
-    return lines
+    return lines + _frame_lines(say, error)
+
+
+def _frame_lines(say, error):
+    return [say("text", "error_line", place=_place(say, filename, line), function=one_line(function),
+                line=one_line(text)) for filename, line, function, text in error.get("frames", [])[-3:]]
 
 
 def load_notes(notes, lab, lang="ko"):
@@ -424,6 +434,7 @@ class Feedback:
     note_records: tuple  # the same notes as data (see note_record)
     steps: tuple  # (StepResult, its text) per step
     total: str
+    file_problem: str = None  # the whole file's one problem (SubmissionResult.file_problem), told in `notes`
 
 
 def feedback(result, lab, lang="ko"):
@@ -433,25 +444,40 @@ def feedback(result, lab, lang="ko"):
     total = say("text", "total", score=_points(result.score), max_score=_points(result.max_score))
     if result.all_passed:
         total += "  " + say("text", "all_passed")
+    problem = result.file_problem
+    heading = say("text", "file_problem_heading" if problem else "load_heading") if notes else ""
     return Feedback(lab.name, one_line(result.submission), result.score, float(result.max_score),
-                    result.all_passed, say("text", "load_heading") if notes else "", notes,
+                    result.all_passed, heading, notes,
                     tuple(note_record(note, text) for note, text in pairs),
-                    tuple((step, step_feedback(step, lab, lang)) for step in result.steps), total)
+                    tuple((step, step_feedback(step, lab, lang)) for step in result.steps), total, problem)
+
+
+def notes_text(rendered):
+    """The load notes under their heading ("" when there are none): for a file none of which
+    could be graded, the one place its problem is told."""
+    if not rendered.notes:
+        return ""
+    return rendered.load_heading + "\n" + "\n".join("  " + n for n in rendered.notes)
 
 
 def text_of(rendered):
-    """The feedback as the terminal and feedback/<id>.md show it."""
-    parts = [rendered.load_heading + "\n" + "\n".join("  " + n for n in rendered.notes)] if rendered.notes else []
-    parts.extend(text for _, text in rendered.steps)
+    """The feedback as the terminal and feedback/<id>.md show it. A file none of which could be
+    graded: its problem once, then one line per step."""
+    parts = [notes_text(rendered)] if rendered.notes else []
+    if rendered.file_problem:
+        parts.append("\n".join(text for _, text in rendered.steps))
+    else:
+        parts.extend(text for _, text in rendered.steps)
     parts.append(rendered.total)
     return "\n\n".join(parts) + "\n"
 
 
 def json_of(rendered):
-    """The documented JSON shape of `autograder check --json`; load notes lead each lost step's text."""
+    """The documented JSON shape of `autograder check --json`; load notes lead each lost step's text
+    (not when the whole file has one problem: `notes` tells it, once)."""
     steps = []
     for step, text in rendered.steps:
-        if rendered.notes and step.status != "passed":
+        if rendered.notes and step.status != "passed" and not rendered.file_problem:
             text = "\n".join(rendered.notes) + "\n" + text
         steps.append({"name": step.name, "score": round(step.score, 2), "max_score": float(step.max_score),
                       "status": step.status, "mistakes": list(step.mistakes), "feedback": text})

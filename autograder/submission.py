@@ -256,8 +256,11 @@ def _read_submission(name, data, reading):
     budget = reading.budget
     if len(data) > budget.file_bytes:
         return Submission(name, problem="too_large", problem_detail=f"{len(data)}")
+    kind = not_code(name)
+    if kind:
+        return Submission(name, problem="not_code", problem_detail=kind)
     if name.lower().endswith(".zip"):
-        inner, data = otter_export_notebook(data, reading=reading)
+        inner, data = zipped_submission(data, reading=reading)
         name = f"{name}/{inner}"
     if not data.strip():
         return Submission(name, problem="empty")
@@ -628,51 +631,88 @@ def _raised_name(node):
     return node.id if isinstance(node, ast.Name) else None
 
 
-# Otter's export zip ----------------------------------------------------------------------------
+# Zips: Otter's export, or one file zipped by hand -------------------------------------------------
 
 class NotAnOtterExport(Refusal):
-    """A .zip that is not the one `otter.Notebook.export()` writes, or whose notebook cannot be read."""
+    """A .zip that is neither the one `otter.Notebook.export()` writes nor one holding a single
+    .ipynb or .py, or whose file cannot be read."""
 
     def __init__(self, detail, problem="not_otter_export"):
         super().__init__(detail, problem)
 
 
+GRADABLE_SUFFIXES = (".ipynb", ".py")
+# What operating systems and editors add to a zip a student makes by hand.
+ZIP_SYSTEM_DIRS = {"__MACOSX", ".ipynb_checkpoints", "__pycache__", ".git"}
+ZIP_SYSTEM_FILES = {".DS_Store", "Thumbs.db", "desktop.ini"}
 # The signature of a zip's central directory entry: one per member (the count can only be too high).
 _MEMBER_SIGNATURE = b"PK\x01\x02"
 
 
-def otter_export_notebook(data, reading=None):
-    """(name, bytes) of the notebook inside the zip `otter.Notebook(...).export()` writes.
+def not_code(name):
+    """"" for a name the grader reads (.ipynb, .py, or a .zip holding one); else the file's own name
+    ("report.docx"), for the one sentence that says what to submit instead. Decided by the name,
+    as students and the LMS name files: one rule for `check`, `grade`, the LMS and the kit."""
+    base = _basename(name)
+    return "" if base.lower().endswith(GRADABLE_SUFFIXES + (".zip",)) else base
 
-    Otter writes the notebook at the top of the zip, `__zip_filename__`, usually `.OTTER_LOG`
-    (a pickle: never unpickled, never even read here), maybe a PDF, a `.otter` file and files the
-    student attached. Accepted: a zip of at most `export_members` members (counted before it is
-    opened) with one of Otter's own marker members and exactly one top-level notebook, a
-    regular member declaring at most `file_bytes`. That one member is decompressed, within the
-    reading's budget of decompressed bytes; a zip inside is never opened. Every member is
-    addressed by its ZipInfo, never by name. Raises NotAnOtterExport with the reason otherwise,
-    never anything else.
-    """
-    if reading is not None:
-        return _export_notebook(data, reading=reading)
-    read = untrusted(_export_notebook, data)
+
+def zipped_submission(data, reading=None):
+    """(name, bytes) of the file to grade inside a submitted .zip: the notebook of the zip Otter's
+    export() writes (by Otter's rule, when the zip carries Otter's marker), else the one .ipynb or
+    .py a student zipped by hand (at any depth; what operating systems add does not count; other
+    files, data or pictures, are never read). Raises NotAnOtterExport with the reason, never
+    anything else. Within the reading's budget (see `_zipped`)."""
+    return _zip_reading(_zipped, data, reading, otter_only=False)
+
+
+def otter_export_notebook(data, reading=None):
+    """(name, bytes) of the notebook inside the zip `otter.Notebook(...).export()` writes: the
+    notebook at the top of the zip, beside `__zip_filename__`, usually `.OTTER_LOG` (a pickle:
+    never unpickled, never even read here), maybe a PDF and files the student attached. Raises
+    NotAnOtterExport with the reason otherwise, never anything else."""
+    return _zip_reading(_zipped, data, reading, otter_only=True)
+
+
+def hand_zipped_file(data, reading=None):
+    """(name, bytes) of the only .ipynb or .py in a zip a student made by hand (Windows' "send to
+    compressed folder", macOS' "compress"). Raises NotAnOtterExport saying what the zip holds when
+    it is not exactly one."""
+    return _zip_reading(_zipped, data, reading, otter_only=False, hand_only=True)
+
+
+def zipped_problem(data):
+    """"" when `data` is a zip `zipped_submission` grades, else why not; told from the zip's
+    directory alone, its file never decompressed. Never raises."""
+    read = untrusted(_zipped, data, False, False, False)
+    return read.detail if read.problem is not None else ""
+
+
+def otter_export_problem(data):
+    """`zipped_problem` for Otter's export alone."""
+    read = untrusted(_zipped, data, True, False, False)
+    return read.detail if read.problem is not None else ""
+
+
+def _zip_reading(work, data, reading, otter_only, hand_only=False):
+    if reading is not None:  # inside a caller's untrusted()
+        return work(data, otter_only, hand_only, True, reading=reading)
+    read = untrusted(work, data, otter_only, hand_only, True)
     if read.problem is not None:
         raise NotAnOtterExport(read.detail, read.problem)
     return read.value
 
 
-def otter_export_problem(data):
-    """"" when `data` is a zip Otter's export() wrote, else why it is not; told from the zip's
-    directory alone, its notebook never decompressed. Never raises."""
-    read = untrusted(_export_notebook, data, False)
-    return read.detail if read.problem is not None else ""
-
-
-def _export_notebook(data, inflate=True, *, reading):
+def _zipped(data, otter_only, hand_only, inflate, *, reading):
+    """The member to grade of a submitted zip, chosen on its directory: its members counted before
+    it is opened (at most `export_members`), the member a regular, unencrypted file declaring at
+    most `file_bytes`. That one member alone is decompressed (when `inflate`), within the
+    reading's budget of decompressed bytes; a zip inside is never opened. Every member is
+    addressed by its ZipInfo, never by name."""
     budget = reading.budget
-    members = data.count(_MEMBER_SIGNATURE)
-    if members > budget.export_members:
-        raise NotAnOtterExport(f"{members} files in the zip")
+    counted = data.count(_MEMBER_SIGNATURE)
+    if counted > budget.export_members:
+        raise NotAnOtterExport(f"{counted} files in the zip")
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except Exception as error:  # noqa: BLE001 (zipfile raises many kinds on a damaged directory)
@@ -681,32 +721,48 @@ def _export_notebook(data, inflate=True, *, reading):
         members = archive.infolist()
         if len(members) > budget.export_members:
             raise NotAnOtterExport(f"{len(members)} files in the zip")
-        names = {info.filename for info in members}
-        if not names & {OTTER_LOG, OTTER_ZIP_NAME}:
+        marked = any(info.filename in (OTTER_LOG, OTTER_ZIP_NAME) for info in members)
+        if marked and not hand_only:  # Otter's rule
+            notebooks = [info for info in members if not info.is_dir() and "/" not in info.filename
+                         and info.filename.lower().endswith(".ipynb")]
+            if len(notebooks) != 1:
+                raise NotAnOtterExport(f"{len(notebooks)} notebooks at the top of the zip, expected 1")
+            member, what = notebooks[0], "the notebook"
+        elif otter_only:
             raise NotAnOtterExport(f"no {OTTER_ZIP_NAME} or {OTTER_LOG}: not written by otter's export()")
-        notebooks = [info for info in members if not info.is_dir() and "/" not in info.filename
-                     and info.filename.lower().endswith(".ipynb")]
-        if len(notebooks) != 1:
-            raise NotAnOtterExport(f"{len(notebooks)} notebooks at the top of the zip, expected 1")
-        notebook = notebooks[0]
-        if not zip_member_is_regular(notebook):
-            raise NotAnOtterExport("the notebook in the zip is a link or a special file")
-        if notebook.flag_bits & 0x1:
-            raise NotAnOtterExport("the notebook in the zip is encrypted", "unreadable")
-        if notebook.file_size > budget.file_bytes:
-            raise NotAnOtterExport(f"{notebook.file_size}", "too_large")
+        else:  # zipped by hand
+            gradable = [info for info in members if not info.is_dir() and not _zip_system_member(info.filename)
+                        and info.filename.lower().endswith(GRADABLE_SUFFIXES)]
+            if len(gradable) != 1:
+                shown = ", ".join(info.filename for info in gradable[:3]) + (", ..." if len(gradable) > 3 else "")
+                raise NotAnOtterExport(f"{len(gradable)} .ipynb or .py files in the zip" + (f": {shown}" if shown else ""))
+            member = gradable[0]
+            what = member.filename
+        if not zip_member_is_regular(member):
+            raise NotAnOtterExport(f"{what} in the zip is a link or a special file")
+        if member.flag_bits & 0x1:
+            raise NotAnOtterExport(f"{what} in the zip is encrypted", "unreadable")
+        if member.file_size > budget.file_bytes:
+            raise NotAnOtterExport(f"{member.file_size}", "too_large")
+        name = member.filename.replace("\\", "/")
         if not inflate:
-            return notebook.filename, None
-        reading.inflate(notebook.file_size)  # zipfile never yields more than the size declared
+            return name, None
+        reading.inflate(member.file_size)  # zipfile never yields more than the size declared
         try:
-            with archive.open(notebook) as handle:
+            with archive.open(member) as handle:
                 content = handle.read(budget.file_bytes + 1)
         except Exception as error:  # noqa: BLE001 (zlib.error, BadZipFile, EOFError, ...)
-            raise NotAnOtterExport(f"the notebook in the zip cannot be read: {failure_detail(error)}"[:200],
+            raise NotAnOtterExport(f"{what} in the zip cannot be read: {failure_detail(error)}"[:200],
                                    "unreadable") from None
         if len(content) > budget.file_bytes:
             raise NotAnOtterExport(f"more than {budget.file_bytes}", "too_large")
-        return notebook.filename, content
+        return name, content
+
+
+def _zip_system_member(name):
+    parts = [part for part in name.replace("\\", "/").split("/") if part]
+    return (not parts or any(part in ZIP_SYSTEM_DIRS for part in parts[:-1])
+            or parts[-1] in ZIP_SYSTEM_FILES or parts[-1].startswith("._"))
 
 
 def zip_member_is_regular(info):
@@ -741,7 +797,7 @@ def _lab_evidence(data, reading):
         return None
     if data.startswith(b"PK"):
         try:
-            _, data = otter_export_notebook(data, reading=reading)
+            _, data = zipped_submission(data, reading=reading)
         except NotAnOtterExport:
             return None
     try:

@@ -213,7 +213,7 @@ def test_zip_export_with_nested_folders(tmp_path, zygote, plan):
     assert [float(notebook[s.name]) for s in alone.steps] == [round(s.score, 2) for s in alone.steps]
     assert rows[lee + "README.txt"]["status"] == "ignored: not a .py or .ipynb file"
     assert rows["Lab 1/__MACOSX/" + kim + "._attention.py"]["status"] == "ignored: system file"
-    assert rows[park + "report.pdf"]["status"] == "broken: unreadable"
+    assert rows[park + "report.pdf"]["status"] == "broken: not_code"
     assert rows[park + "report.pdf"]["total"] == "0.0"
     assert sorted(p.name for p in (out / "results").iterdir()) == ["2001.json", "2002.json", "2003.json"]
 
@@ -514,12 +514,37 @@ def test_missing_or_wrong_input_exits_2(tmp_path):
     assert finished.returncode == 2 and "neither a folder nor a .zip" in finished.stderr
 
 
-def test_empty_class_still_writes_a_report(tmp_path):
+def test_an_empty_class_is_refused_before_anything_is_written(tmp_path):
     (tmp_path / "empty").mkdir()
-    unnamed = grade_command(tmp_path / "empty", tmp_path / "unnamed")
-    # No file says which lab it is for: with several labs installed, --lab must.
-    assert unnamed.returncode == 2 and "--lab" in unnamed.stderr
-    finished = grade_command(tmp_path / "empty", tmp_path / "out", "--lab", "self_attention")
+    for lab in ([], ["--lab", "self_attention"]):
+        finished = grade_command(tmp_path / "empty", tmp_path / "out", *lab)
+        assert finished.returncode == 2
+        assert "no submissions in" in finished.stderr and "it holds no files" in finished.stderr
+        assert "several labs" not in finished.stderr  # not a question of which lab
+        assert not (tmp_path / "out").exists()
+
+
+def test_blackboard_receipts_are_listed_in_the_report_not_rows_of_grades(tmp_path):
+    """25 students, each attempt with its receipt, 3 of them twice: 28 rows (25 graded, 3 superseded),
+    the 28 receipts in the report's list of LMS files."""
+    receipt = "Name: Student {n} (user{n})\nAssignment: Lab 1\n\nFiles:\n\tFilename: Lab 1_user{n}_attempt_{date}_attention.py\n"
+    archive = tmp_path / "gradebook.zip"
+    with zipfile.ZipFile(archive, "w") as bundle:
+        for n in range(25):
+            for day in ((1, 2) if n < 3 else (1,)):
+                date = f"2024-03-0{day}-12-00-00"
+                stamp = (2024, 3, day, 12, 0, 0)
+                bundle.writestr(zipfile.ZipInfo(f"Lab 1_user{n}_attempt_{date}.txt", stamp),
+                                receipt.format(n=n, date=date))
+                bundle.writestr(zipfile.ZipInfo(f"Lab 1_user{n}_attempt_{date}_attention.py", stamp), CORRECT)
+    out = tmp_path / "out"
+    finished = grade_command(archive, out, "--jobs", "2", "--lang", "en")
     assert finished.returncode == 0, finished.stderr
-    assert read_grades(tmp_path / "out") == []
-    assert (tmp_path / "out" / "report.html").is_file()
+    rows = read_grades(out)
+    assert len(rows) == 28 and not [r for r in rows if r["file"].endswith(".txt")]
+    assert sum(r["status"] == "graded" for r in rows) == 25 and sum(r["status"].startswith("superseded") for r in rows) == 3
+    assert {r["name"] for r in rows if r["status"] == "graded"} == {f"Student {n}" for n in range(25)}
+    report = (out / "report.html").read_text("utf-8")
+    listed = report[report.index("LMS files that are not submissions</h2>"):report.index('<table class="grades')]
+    assert listed.count("Blackboard receipt, read for the name") == 28
+    assert "25 students (56 files)" in finished.stdout and "28 LMS file(s) listed in the report" in finished.stdout

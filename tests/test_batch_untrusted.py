@@ -114,10 +114,10 @@ def test_a_canvas_upload_named_like_moodle_does_not_replace_another_students_gra
 
 def test_files_of_differently_named_students_under_one_id_stop_the_run_loudly(tmp_path):
     root = tmp_path / "class"
-    write(root / "wrapper" / "10001" / "attention.py", CORRECT, age_days=2)
-    # Two Canvas lookalikes make the student folders look like section folders: the loud case.
-    write(root / "wrapper" / "10004" / "bob_10001_50009_attention.py", STUB)
-    write(root / "wrapper" / "10004" / "carol_10009_50010_attention.py", STUB)
+    write(root / "wrapper" / "alice_10001_50001_attention.py", CORRECT, age_days=2)
+    # Two LMS names with one id: a look-alike name the LMS itself wrote, the loud case.
+    write(root / "wrapper" / "bob_10001_50009_attention.py", STUB)
+    write(root / "wrapper" / "carol_10009_50010_attention.py", STUB)
     write(root / "wrapper" / "10002" / "attention.py", CORRECT)
     out = tmp_path / "out"
     finished = grade(root, out)
@@ -127,9 +127,28 @@ def test_files_of_differently_named_students_under_one_id_stop_the_run_loudly(tm
     merged = [r for r in rows if r["status"].startswith("merged:")]
     assert len(merged) == 1 and merged[0]["id"] == "10001"
     assert {r["id"] for r in rows} == {"10001", "10002", "10009"}
-    assert merged[0]["file"] == "wrapper/10001/attention.py"  # the newer lookalike was graded: hence exit 3
+    assert merged[0]["file"] == "wrapper/alice_10001_50001_attention.py"  # the newer look-alike was graded
     allowed = grade(root, out, "--allow-merged-ids")
     assert allowed.returncode == 0 and "WARNING" in allowed.stderr
+
+
+def test_lms_names_inside_a_students_own_folder_stay_theirs(tmp_path):
+    root = tmp_path / "class"
+    write(root / "wrapper" / "10001" / "attention.py", CORRECT, age_days=2)
+    write(root / "wrapper" / "10004" / "bob_10001_50009_attention.py", STUB)
+    write(root / "wrapper" / "10004" / "carol_10009_50010_attention.py", STUB, age_days=1)
+    write(root / "wrapper" / "10002" / "attention.py", CORRECT)
+    out = tmp_path / "out"
+    finished = grade(root, out)
+    assert finished.returncode == 0, finished.stderr
+    rows = rows_of(out)
+    assert {r["id"] for r in rows} == {"10001", "10002", "10004"}
+    graded = {r["id"]: r for r in rows if r["status"] == "graded"}
+    assert graded["10001"]["file"] == "wrapper/10001/attention.py" and graded["10001"]["total"] == "10.0"
+    assert graded["10004"]["file"] == "wrapper/10004/bob_10001_50009_attention.py"
+    assert [r["status"] for r in rows if r["file"].endswith("carol_10009_50010_attention.py")] == \
+        ["superseded by wrapper/10004/bob_10001_50009_attention.py"]
+    assert "note: 1 student(s)" in finished.stderr and "looks like canvas carol_10009" in finished.stderr
 
 
 def test_names_that_differ_only_in_characters_an_id_cannot_hold_are_a_merge(tmp_path):
@@ -295,7 +314,8 @@ def test_hostile_zip_members_are_listed_and_the_class_graded(tmp_path):
                            ("/abs_10006_1_attention.py", CORRECT),
                            bomb_member("bomb_10007_1_attention.py"),
                            ("nested_10008_1_export.zip", nested_bomb),
-                           ("plain_10009_1_archive.zip", zip_bytes([("attention.py", CORRECT)]))]:
+                           ("plain_10009_1_archive.zip", zip_bytes([("attention.py", CORRECT), ("old.py", CORRECT)])),
+                           ("hand_10010_1_archive.zip", zip_bytes([("lab/attention.py", CORRECT)]))]:
             archive.writestr(name, data)
     out = tmp_path / "out"
     finished = grade(export, out)
@@ -307,8 +327,9 @@ def test_hostile_zip_members_are_listed_and_the_class_graded(tmp_path):
     assert rows["10006"]["status"] == "broken: not_regular_file"
     assert rows["10007"]["status"] == "broken: too_large"
     assert rows["10008"]["status"] == "broken: not_otter_export"
-    assert rows["10009"]["status"] == "broken: not_otter_export"
-    assert all(r["total"] == "0.0" for i, r in rows.items() if i != "10001")
+    assert rows["10009"]["status"] == "broken: not_otter_export"  # two files to grade: none chosen
+    assert rows["10010"]["status"] == "graded" and rows["10010"]["total"] == "10.0"  # zipped by hand: its one file
+    assert all(r["total"] == "0.0" for i, r in rows.items() if i not in ("10001", "10010"))
 
 
 # 4. Otter's export zip -------------------------------------------------------------------------------
@@ -322,7 +343,7 @@ def test_the_zip_otters_export_writes_is_read_as_its_notebook(export_zip):
 
 
 @pytest.mark.parametrize("members, problem", [
-    ([("attention.ipynb", NOTEBOOK)], "not_otter_export"),  # no marker of Otter's
+    ([("attention.ipynb", NOTEBOOK), ("b.py", CORRECT)], "not_otter_export"),  # no marker, two files to grade
     ([("attention.ipynb", NOTEBOOK), ("b.ipynb", NOTEBOOK), ("__zip_filename__", b"e.zip")], "not_otter_export"),
     ([("lab/attention.ipynb", NOTEBOOK), ("__zip_filename__", b"e.zip")], "not_otter_export"),
     ([symlink_member("attention.ipynb", b"/etc/passwd"), ("__zip_filename__", b"e.zip")], "not_otter_export"),
@@ -387,7 +408,7 @@ def test_check_and_grade_accept_the_otter_export(export_zip, tmp_path):
 
 def test_check_refuses_other_zips_and_what_is_not_a_file_without_hanging(tmp_path):
     plain = tmp_path / "plain.zip"
-    plain.write_bytes(zip_bytes([("attention.py", CORRECT)]))
+    plain.write_bytes(zip_bytes([("attention.py", CORRECT), ("copy/attention.py", CORRECT)]))
     finished = check(plain)
     assert finished.returncode == 2 and "export()" in finished.stderr and "not UTF-8" not in finished.stderr
     fifo = tmp_path / "fifo.py"

@@ -134,6 +134,9 @@ def emulation(tmp_path_factory, gradescope_image):
         "shadowing": {"self_attention_lab.ipynb": stubs, **shadowing_files(markers)},
         "shadowing_reference": {"self_attention_lab.ipynb": reference_bytes, **shadowing_files(markers)},
         "nothing": {"notes.txt": b"I forgot"},
+        "docx": {"report.docx": b"PK\x03\x04" + b"\0" * 26 + b"word/document.xml"},
+        "zipped_by_hand": {"mine.zip": zip_of({"lab/self_attention_lab.ipynb": reference_bytes,
+                                               "__MACOSX/lab/._self_attention_lab.ipynb": b"\0"})},
         "two_notebooks": {"a.ipynb": stubs, "b.ipynb": reference_bytes},
         # A link to the installed reference, named as the script: never followed.
         "linked": {"self_attention_lab.py": solution},
@@ -218,6 +221,21 @@ def test_a_submission_without_one_clear_file_is_told_so(emulation, name, problem
     run = emulation["runs"][name]
     assert run.returncode == 0, run.output
     assert run.results["score"] == 0 and problem in run.results["output"]
+
+
+def test_a_notebook_zipped_by_hand_is_graded_as_that_notebook(emulation):
+    run = emulation["runs"]["zipped_by_hand"]
+    assert run.returncode == 0, run.output
+    assert scores(run) == {step.name: step.points for step in STEPS}
+
+
+def test_a_docx_is_told_once_not_per_step(emulation):
+    run = emulation["runs"]["docx"]
+    assert run.returncode == 0, run.output
+    sentence = run.results["output"].strip().splitlines()[-1].strip()
+    assert run.results["score"] == 0 and "report.docx" in sentence and "찾지 못했습니다" in sentence
+    assert run.results["tests"][0]["output"].count(sentence) == 1
+    assert not any(sentence in t["output"] or "힌트" in t["output"] for t in run.results["tests"][1:])
 
 
 def test_a_link_to_the_reference_is_not_followed(emulation):
@@ -333,7 +351,9 @@ def test_an_export_zip_is_graded_from_its_notebook_without_its_log(tmp_path, mon
     submission = read_submission("s.zip", data)
     assert submission.name == "s.zip/self_attention_lab.ipynb" and loaded == []
     assert read_submission("s.zip", b"PK\x03\x04 broken").problem == "unreadable"
-    assert read_submission("s.zip", zip_of({"a.ipynb": b"{}"})).problem == "not_otter_export"
+    assert read_submission("s.zip", zip_of({"a.ipynb": b"{}", "b.ipynb": b"{}"})).problem == "not_otter_export"
+    # A zip a student made by hand around one notebook is graded as that notebook.
+    assert read_submission("s.zip", zip_of({"lab/a.ipynb": b"{}"})).name == "s.zip/lab/a.ipynb"
 
 
 def test_only_regular_files_are_read(tmp_path):

@@ -2,6 +2,7 @@
 import csv
 import io
 import json
+import os
 import pathlib
 import re
 import zipfile
@@ -27,7 +28,9 @@ def make_run(folder, students, extra_columns=()):
     for student, total, status, *extra in students:
         rows.append({"id": student, "file": f"{student}_attention.py", "total": f"{total:.2f}",
                      "make_qkv": "1.0", "status": status, **dict(zip(extra_columns, extra))})
-        record = {"id": student, "total": total, "max_total": 10.0, "status": status}
+        step = "missing" if status != "graded" else ("passed" if total else "failed")
+        record = {"id": student, "total": total, "max_total": 10.0, "status": status, "lab": "self_attention",
+                  "steps": {"make_qkv": {"score": 1.0, "max_score": 2.0, "status": step, "mistakes": []}}}
         (folder / "results" / f"{student}.json").write_text(
             json.dumps({"score": total, "extra_data": {"autograder": record}}), "utf-8")
         (folder / "feedback" / f"{student}.html").write_text(
@@ -381,3 +384,181 @@ def test_an_out_file_that_cannot_be_written_is_an_error_not_a_traceback(tmp_path
     code, _, stderr = export(capsys, "canvas", run, "--sheet", canvas_sheet(tmp_path / "s.csv"),
                              "--out", tmp_path / "no" / "such" / "o.csv", "--column", "5501")
     assert code == 2 and "cannot write" in stderr and "No such file or directory" in stderr
+
+
+# Moodle of every version and language ----------------------------------------------------------
+# Assumed header sets (Moodle's mod/assign language strings): Moodle 3.x writes "Maximum Grade",
+# Moodle 4.x "Maximum grade"; the other headers are the same in both. A Korean interface writes
+# every header (and the word before the participant number) in Korean; the Korean words below
+# stand for whatever a language pack says: they are mapped by name, never recognised.
+
+def php_fputcsv(rows, delimiter=","):
+    """Rows as PHP's fputcsv writes them (Moodle's CSV downloads): a cell is quoted when it holds the
+    delimiter, a quote, a backslash, a line break, a tab or a space; quotes inside are doubled."""
+    def cell(value):
+        if any(mark in value for mark in (delimiter, '"', "\\", "\n", "\r", "\t", " ")):
+            return '"' + value.replace('"', '""') + '"'
+        return value
+    return "".join(delimiter.join(cell(value) for value in row) + "\n" for row in rows)
+
+
+MOODLE3_HEADER = [("Maximum Grade" if title == "Maximum grade" else title) for title in MOODLE_HEADER]
+KOREAN_HEADER = ["식별자", "성명", "이메일 주소", "상태", "성적", "최대 성적", "성적 변경 가능",
+                 "최종 수정일(제출)", "온라인 텍스트", "최종 수정일(성적)", "피드백 코멘트"]
+KOREAN_ROWS = [["참가자 " + row[0].split()[1], *row[1:]] for row in MOODLE_ROWS]
+
+
+def filled_rows(header, rows, grades, comments):
+    """The rows as the export should leave them: only the grade and feedback cells of graded rows changed."""
+    expected = [list(header)]
+    for row in rows:
+        participant = row[0].split()[-1]
+        row = list(row)
+        if participant in grades:
+            row[4], row[10] = grades[participant], comments[participant]
+        expected.append(row)
+    return expected
+
+
+@pytest.mark.parametrize("header, bom", [(MOODLE_HEADER, b""), (MOODLE3_HEADER, BOM8),
+                                         ([t.upper().replace(" ", "  ") for t in MOODLE_HEADER], b"")])
+def test_moodle_worksheets_of_3x_and_4x_fill_byte_for_byte_but_the_changed_cells(tmp_path, moodle_run, capsys,
+                                                                               header, bom):
+    sheet = tmp_path / "worksheet.csv"
+    sheet.write_bytes(bom + php_fputcsv([header, *MOODLE_ROWS]).encode("utf-8"))
+    out = tmp_path / "upload.csv"
+    code, _, stderr = export(capsys, "moodle", moodle_run, "--sheet", sheet, "--out", out, "--lang", "en")
+    assert code == 0, stderr
+    comment = "Autograder total: {}/{}. Step-by-step feedback is in the attached feedback file (feedback.html)."
+    expected = filled_rows(header, MOODLE_ROWS, {"123456": "7.50", "123457": "56.70"},
+                           {"123456": comment.format("7.50", 10), "123457": comment.format("56.70", 100)})
+    assert out.read_bytes() == bom + php_fputcsv(expected).encode("utf-8")
+
+
+def test_a_worksheet_in_another_language_is_mapped_with_column_options(tmp_path, moodle_run, capsys):
+    sheet = tmp_path / "성적표.csv"
+    sheet.write_bytes(php_fputcsv([KOREAN_HEADER, *KOREAN_ROWS]).encode("utf-8"))
+    out = tmp_path / "upload.csv"
+    code, _, stderr = export(capsys, "moodle", moodle_run, "--sheet", sheet, "--out", out)
+    assert code == 2 and not out.exists()
+    assert "in English" in stderr and "--id-column '식별자'" in stderr and "--max-column" in stderr
+    assert "--column" in stderr and "최대 성적" in stderr  # its columns are listed to choose from
+    code, _, stderr = export(capsys, "moodle", moodle_run, "--sheet", sheet, "--out", out, "--id-column", "식별자",
+                             "--column", "성적", "--max-column", "최대 성적", "--feedback-column", "피드백 코멘트")
+    assert code == 0, stderr
+    comment = ("자동 채점 총점은 {}/{}점입니다. 단계별 피드백은 함께 올린 피드백 파일(feedback.html)에 있습니다.")
+    expected = filled_rows(KOREAN_HEADER, KOREAN_ROWS, {"123456": "7.50", "123457": "56.70"},
+                           {"123456": comment.format("7.50", 10), "123457": comment.format("56.70", 100)})
+    assert out.read_bytes() == php_fputcsv(expected).encode("utf-8")
+    with zipfile.ZipFile(tmp_path / "upload-feedback.zip") as archive:  # named by participant number
+        assert sorted(n.split("_")[1] for n in archive.namelist()) == ["123456", "123457"]
+
+
+def test_column_options_name_columns_the_sheet_has_and_only_for_moodle(tmp_path, moodle_run, capsys):
+    sheet = tmp_path / "w.csv"
+    sheet.write_bytes(php_fputcsv([KOREAN_HEADER, *KOREAN_ROWS]).encode("utf-8"))
+    code, _, stderr = export(capsys, "moodle", moodle_run, "--sheet", sheet, "--out", tmp_path / "o.csv",
+                             "--id-column", "식별자", "--column", "성적", "--max-column", "최대점수")
+    assert code == 2 and "--max-column '최대점수' is not a column of the sheet" in stderr
+    code, _, stderr = export(capsys, "canvas", moodle_run, "--sheet", canvas_sheet(tmp_path / "c.csv"),
+                             "--out", tmp_path / "o.csv", "--id-column", "ID")
+    assert code == 2 and "--id-column names a column of Moodle's worksheet" in stderr
+    assert not (tmp_path / "o.csv").exists()
+
+
+# A run whose grades cannot be right is never exported ----------------------------------------------
+
+def test_a_run_in_which_no_file_defines_the_labs_functions_is_refused(tmp_path, capsys):
+    run = make_run(tmp_path / "run", [("10231", 0.0, "graded"), ("10232", 0.0, "broken: not_code")])
+    for record in (run / "results").iterdir():
+        data = json.loads(record.read_text("utf-8"))
+        data["extra_data"]["autograder"]["steps"] = {name: {"score": 0.0, "status": "missing", "mistakes": ["missing"]}
+                                                     for name in ("make_qkv", "scores")}
+        record.write_text(json.dumps(data), "utf-8")
+    out = tmp_path / "o.csv"
+    code, _, stderr = export(capsys, "canvas", run, "--sheet", canvas_sheet(tmp_path / "s.csv"), "--out", out,
+                             "--column", "5501")
+    assert code == 2 and not out.exists() and not (tmp_path / "o-report.txt").exists()
+    assert "cannot be right" in stderr and "defines any of the lab's functions (make_qkv, scores)" in stderr
+
+
+def test_a_run_of_another_lab_or_of_several_labs_is_refused(tmp_path, run, capsys):
+    sheet = canvas_sheet(tmp_path / "s.csv")
+    code, _, stderr = export(capsys, "canvas", run, "--sheet", sheet, "--out", tmp_path / "o.csv", "--column", "5501",
+                             "--lab", "masked_attention")
+    assert code == 2 and "the run graded self_attention, not --lab masked_attention" in stderr
+    mixed = make_run(tmp_path / "mixed", [("10231", 7.5, "graded", "masked_attention"),
+                                          ("10232", 10.0, "graded", "self_attention")], extra_columns=("lab",))
+    code, _, stderr = export(capsys, "canvas", mixed, "--sheet", sheet, "--out", tmp_path / "o.csv", "--column", "5501")
+    assert code == 2 and "several labs (masked_attention, self_attention)" in stderr
+    assert not (tmp_path / "o.csv").exists()
+
+
+def test_a_grade_the_grader_failed_to_give_is_not_written(tmp_path, capsys):
+    run = make_run(tmp_path / "run", [("10231", 7.5, "graded"),
+                                      ("10232", 0.0, "error: the grader failed (RuntimeError: boom)")])
+    out = tmp_path / "o.csv"
+    code, _, stderr = export(capsys, "canvas", run, "--sheet", canvas_sheet(tmp_path / "s.csv"), "--out", out,
+                             "--column", "5501")
+    assert code == 3 and "1 grade(s) not written" in stderr and "10232" in stderr and "grader failed" in stderr
+    assert {r[1]: r[5] for r in read_back(out, "utf-8-sig")[2:]}["10232"] == "55"  # left as it was
+
+
+# Any sheet, written back: byte for byte but the cells changed ----------------------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+cells = st.lists(st.sampled_from(list("ab 7.,\"\t\n김") + ["\r\n"]), max_size=6).map("".join)
+
+
+@st.composite
+def written_sheets(draw):
+    """A sheet as an LMS writes it: Python's csv (quoted where needed, or every cell: Blackboard) or
+    PHP's fputcsv (cells with spaces quoted: Moodle); comma or tab; its line ends; with or without a
+    line end after the last row; in one of the encodings sheets come in."""
+    delimiter = draw(st.sampled_from([",", "\t"]))
+    width = draw(st.integers(2 if delimiter == "\t" else 1, 4))
+    header = draw(st.lists(st.text(alphabet="abcXY 김", min_size=1, max_size=5).filter(str.strip),
+                           min_size=width, max_size=width))
+    rows = draw(st.lists(st.lists(cells, min_size=width, max_size=width), max_size=4))
+    rows = [row if any(row) else ["x", *row[1:]] for row in rows]  # an all-empty row is a blank line to PHP
+    style = draw(st.sampled_from(["minimal", "all", "php"]))
+    if style == "php":
+        text, line_end = php_fputcsv([header, *rows], delimiter), "\n"
+    else:
+        line_end = draw(st.sampled_from(["\r\n", "\n"]))
+        buffer = io.StringIO(newline="")
+        csv.writer(buffer, delimiter=delimiter, lineterminator=line_end,
+                   quoting=csv.QUOTE_ALL if style == "all" else csv.QUOTE_MINIMAL).writerows([header, *rows])
+        text = buffer.getvalue()
+    if draw(st.booleans()):
+        text = text[:-len(line_end)]  # no line end after the last row
+    encoding, bom = draw(st.sampled_from([("utf-8", b""), ("utf-8", BOM8), ("utf-16-le", BOM16), ("cp949", b"")]))
+    return bom + text.encode(encoding), [header, *rows]
+
+
+def lines_of(sheet):
+    """Each non-blank line of the file as written: (its cells' own text, its line end)."""
+    return [(raws, end) for _, raws, end in sheet.records if raws != [""]]
+
+
+@settings(max_examples=int(os.environ.get("SHEET_EXAMPLES", "300")), deadline=None)
+@given(written_sheets(), st.data())
+def test_a_sheet_is_written_back_byte_for_byte_and_a_changed_cell_alone_changes(written, data):
+    raw, rows = written
+    sheet = read_sheet(raw)
+    assert sheet.rows == rows and sheet_bytes(sheet) == raw
+    if len(sheet.rows) < 2:
+        return
+    row = data.draw(st.integers(1, len(sheet.rows) - 1))
+    column = data.draw(st.integers(0, len(sheet.header) - 1))
+    sheet.rows[row][column] = data.draw(st.sampled_from(
+        ["7.50", "", "Autograder total: 7.5/10, see feedback.html", 'say "hi"', "줄\n바꿈"]))
+    again = read_sheet(sheet_bytes(sheet))
+    assert again.rows == sheet.rows and again.bom == sheet.bom  # (all-ASCII cp949 reads back as UTF-8: the same bytes)
+    for index, ((before, end_before), (after, end_after)) in enumerate(zip(lines_of(read_sheet(raw)), lines_of(again))):
+        assert end_before == end_after
+        if index != row:
+            assert before == after
+        else:
+            assert [c for i, c in enumerate(before) if i != column] == [c for i, c in enumerate(after) if i != column]

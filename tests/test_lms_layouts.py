@@ -41,17 +41,28 @@ def chosen_rows(rows):
     return {r["id"]: r for r in graded}
 
 
-def assert_class(out, expected, metadata_rows=0, listed_only=()):
+def assert_class(out, expected, listed_only=()):
     """Exactly the expected students were graded, once each, under these ids and names; no other row
-    names anyone else (LMS metadata lists ride under id ""; `listed_only`: students who sent no file)."""
+    names anyone else (LMS files that are not submissions are not rows: lms_listed reads them;
+    `listed_only`: students who sent no file, one row each)."""
     rows = read_grades(out)
     graded = chosen_rows(rows)
     assert {i: r["name"] for i, r in graded.items()} == expected
-    assert {r["id"] for r in rows} == set(expected) | set(listed_only) | ({""} if metadata_rows else set())
-    assert all(r["status"].startswith("ignored") for r in rows if r["id"] in listed_only)
-    assert sum(r["id"] == "" for r in rows) == metadata_rows
+    assert {r["id"] for r in rows} == set(expected) | set(listed_only)
+    assert [r["status"].split(":")[0] for r in rows if r["id"] in listed_only] == ["no file"] * len(listed_only)
     assert sorted(p.stem for p in (out / "results").iterdir()) == sorted(expected)
     return rows, graded
+
+
+def lms_listed(out):
+    """{file: (id, what)} of report.html's list of LMS files that are not submissions."""
+    import html
+
+    report = (out / "report.html").read_text("utf-8")
+    table = re.search(r'<table class="lms sortable">.*?<tbody>(.*?)</tbody>', report, re.S)
+    rows = re.findall(r"<tr><td>(.*?)</td><td>.*?</td><td[^>]*>(.*?)</td><td[^>]*>(.*?)</td></tr>",
+                      table.group(1) if table else "")
+    return {html.unescape(file): (html.unescape(who), html.unescape(what)) for who, file, what in rows}
 
 
 def write(path, data, stamp=None):
@@ -153,10 +164,15 @@ def test_moodle_folders_with_cp949_names_and_online_text(tmp_path):
     # The same student's file and online-text folders are one student, not a merge (exit 0).
     assert done.returncode == 0, done.stderr
     rows, graded = assert_class(out, {"123456": "김민수", "123457": "이지원"}, listed_only=["123458"])
-    online = {r["file"]: r for r in rows if "onlinetext" in r["file"]}
-    assert {r["id"] for r in online.values()} == {"123457", "123458"}
-    assert all(r["status"] == "ignored: LMS metadata: Moodle online text, not graded" for r in online.values())
-    assert online["박서연_123458_assignsubmission_onlinetext_/onlinetext.html"]["name"] == "박서연"
+    assert not [r for r in rows if "onlinetext" in r["file"]]  # LMS files, not rows of grades.csv
+    online = lms_listed(out)
+    assert online == {
+        "이지원_123457_assignsubmission_onlinetext_/onlinetext.html":
+            ("123457", "ignored: LMS metadata: Moodle online text, not graded"),
+        "박서연_123458_assignsubmission_onlinetext_/onlinetext.html":
+            ("123458", "ignored: LMS metadata: Moodle online text, not graded")}
+    [alone] = [r for r in rows if r["id"] == "123458"]
+    assert alone["name"] == "박서연" and alone["file"] == "" and "Moodle online text" in alone["status"]
     assert "123458" in done.stderr and "no submitted file" in done.stderr
 
 
@@ -203,11 +219,14 @@ def test_blackboard_receipts_and_attempts(tmp_path):
     assert kim["submitted_at"] == "2024-03-02T09:00:00" and kim["late"] == "yes"
     assert (float(kim["raw_total"]), float(kim["late_penalty"]), float(kim["total"])) == (10.0, 10.0, 9.0)
     assert graded["lee_jw"]["late"] == "no" and graded["lee_jw"]["late_penalty"] in ("0", "0.0")
-    receipts = [r for r in rows if r["file"].endswith(".txt")]
+    # Receipts are not rows of grades.csv (one row per file sent, one for park_sy who sent none);
+    # the report lists them.
+    assert not [r for r in rows if r["file"].endswith(".txt")] and len(rows) == 4
+    receipts = lms_listed(out)
     assert len(receipts) == 4
-    assert all(r["status"] == "ignored: LMS metadata: Blackboard receipt, read for the name, not graded"
-               for r in receipts)
-    assert {r["id"] for r in receipts} == {"kim_ms", "lee_jw", "park_sy"}
+    assert {what for _, what in receipts.values()} == {
+        "ignored: LMS metadata: Blackboard receipt, read for the name, not graded"}
+    assert {who for who, _ in receipts.values()} == {"kim_ms", "lee_jw", "park_sy"}
     # The student reads the rule applied to them; Gradescope's score is the penalised one.
     feedback = (out / "feedback" / "kim_ms.md").read_text("utf-8")
     assert "10% for every day begun after the deadline, at most 50%" in feedback
@@ -264,14 +283,14 @@ def test_gradescope_export_with_its_metadata(tmp_path):
     done = grade(tmp_path, out, "--due", "2024-03-01T23:59:59+09:00", "--late-penalty", "25%")
     assert done.returncode == 0, done.stderr
     rows, graded = assert_class(out, {"10231": "김민수", "10232": "Lee Jiwon",
-                                      "submission_4413": "Park Seoyeon / Choi Junho"}, metadata_rows=1)
+                                      "submission_4413": "Park Seoyeon / Choi Junho"})
     assert graded["10231"]["submitted_at"] == "2024-03-01T12:30:45+09:00"
     assert {i: r["late"] for i, r in graded.items()} == {"10231": "no", "10232": "yes", "submission_4413": "no"}
     lee = graded["10232"]
     assert float(lee["late_penalty"]) == 25 and float(lee["total"]) == round(float(lee["raw_total"]) * 0.75, 2)
-    [listed] = [r for r in rows if r["id"] == ""]
-    assert listed["file"] == "assignment_export/submission_metadata.yml"
-    assert listed["status"].startswith("ignored: LMS metadata: Gradescope submission list")
+    [(listed, (who, what))] = lms_listed(out).items()
+    assert listed == "assignment_export/submission_metadata.yml" and who == ""
+    assert what.startswith("ignored: LMS metadata: Gradescope submission list")
     # The student's own file of that name is theirs, and not read as metadata.
     assert [r["status"] for r in rows if r["file"] == "assignment_export/submission_4412/submission_metadata.yml"] \
         == ["ignored: not a .py or .ipynb file"]

@@ -14,7 +14,7 @@ from autograder.grading import grade_file
 from labs.self_attention.hidden import hidden_cases
 from autograder.otter import build as otter_build
 from autograder.otter.plugin import remove_untrusted
-from autograder.otter.results import gradescope_results, public_view
+from autograder.otter.results import gradescope_results
 from autograder.render import step_feedback
 from labs.self_attention.steps import STEPS, TOTAL_POINTS
 
@@ -210,11 +210,44 @@ def test_public_checks_say_what_the_engine_says_on_public_cases(built, zygote, p
         path = tmp_path / "planted.py"
         path.write_text(SOLUTION.read_text("utf-8") + "\n" + PLANTED[planted], "utf-8")
         engine = grade_file(path, zygote, plan=plan)
-        for step in engine.steps:
+        for step, engine_public in zip(engine.steps, engine.public_steps):
             public = kit.judge_public(step.name, namespace)
-            assert (public.score, public.status) == (public_view(step, LAB).score, public_view(step, LAB).status)
-            assert step_feedback(public, LAB, "en") == step_feedback(public_view(step, LAB), LAB, "en")
+            assert (public.score, public.status) == (engine_public.score, engine_public.status)
+            assert step_feedback(public, LAB, "en") == step_feedback(engine_public, LAB, "en")
         assert [s.name for s in engine.steps if s.status != "passed"] == [planted]
+    finally:
+        for name in [m for m in sys.modules if m.split(".")[0] == "attention_check"]:
+            del sys.modules[name]
+
+
+def _without_places(text):
+    return "\n".join(line for line in text.split("\n") if not line.lstrip().startswith(("내 코드", "Your code")))
+
+
+COMPOSED_WITH_STAND_INS = {
+    "named": "def self_attention(X, W_Q, W_K, W_V):\n    Q, K, V = make_qkv(X, W_Q, W_K, W_V)\n"
+             "    w = softmax(scores(Q, K) / K.shape[1])\n    return mix(w, V), w\n",
+    "refused": "def self_attention(X, W_Q, W_K, W_V):\n    Q, K, V = make_qkv(X, W_Q, W_K, W_V)\n"
+               "    w = softmax((scores(Q, K) / np.sqrt(K.shape[1])).T)\n    return mix(w, V), w\n",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(COMPOSED_WITH_STAND_INS))
+def test_the_kits_stand_ins_answer_and_refuse_as_the_engines_do(built, zygote, plan, tmp_path, kind):
+    """softmax left a stub: both graders stand in for it in self_attention from the same table."""
+    stub = "def softmax(x):\n    raise NotImplementedError\n"
+    kit = load_kit(built["student"])
+    try:
+        namespace = solution_namespace(softmax=stub, self_attention=COMPOSED_WITH_STAND_INS[kind])
+        path = tmp_path / "composed.py"
+        path.write_text(SOLUTION.read_text("utf-8") + "\n" + stub + "\n" + COMPOSED_WITH_STAND_INS[kind], "utf-8")
+        engine = {s.name: s for s in grade_file(path, zygote, plan=plan).public_steps}
+        public = kit.judge_public("self_attention", namespace)
+        assert public.mistakes == engine["self_attention"].mistakes
+        assert public.mistakes[0] == ("scale_by_dk" if kind == "named" else "stand_in_refused")
+        for lang in ("ko", "en"):  # the same words, but where the code stands (a string here, a file there)
+            assert _without_places(step_feedback(public, LAB, lang)) == \
+                _without_places(step_feedback(engine["self_attention"], LAB, lang))
     finally:
         for name in [m for m in sys.modules if m.split(".")[0] == "attention_check"]:
             del sys.modules[name]

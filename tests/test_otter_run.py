@@ -178,7 +178,9 @@ def test_a_submission_cannot_load_the_reference_the_zip_installs(graded):
 def test_a_file_that_is_not_text_is_graded_zero_with_the_reason(graded):
     steps = per_step(graded["binary"])
     assert [t["score"] for t in steps.values()] == [0] * len(STEPS)
-    assert "UTF-8" in steps["softmax"]["output"]
+    # The reason is the whole file's: told once (the output and the public tests), not per step.
+    assert "UTF-8" in graded["binary"]["output"] and "UTF-8" in graded["binary"]["tests"][0]["output"]
+    assert not any("UTF-8" in t["output"] for t in steps.values())
 
 
 def test_modules_beside_the_notebook_never_run_and_no_kernel_starts(graded):

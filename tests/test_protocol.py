@@ -1,8 +1,9 @@
 """The grader<->child protocol: what a child may read, what the grader reads of it, and helpers.
 
-No reference code and no expected value ever enters a process that runs student code; helper
-requests are answered one at a time, as untrusted requests; what the grader reads is bounded per
-event and per run, and read in linear time and constant memory.
+No reference code and no expected value of a call it has not answered ever enters a process that
+runs student code; calls are sent one at a time, public tests before hidden ones; helper requests
+are answered one at a time, as untrusted requests, from the running test's own values only; what
+the grader reads is bounded per event and per run, and read in linear time and constant memory.
 """
 import json
 import os
@@ -15,13 +16,12 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from autograder.helpers import HelperAnswers
-from autograder.sandbox.runner import HelperRefused
-from labs.self_attention import reference
+from autograder.helpers import StandInAnswers
+from autograder.stand_in import StandIn
 from autograder.grading import answer_bytes
 from autograder.sandbox import codec
 from autograder.sandbox.child_pipes import TOO_LARGE, Child, OutputSpent, ReadBudget
-from autograder.sandbox.driver import MAX_HELPER_REQUESTS
+from autograder.sandbox.protocol import MAX_HELPER_REQUESTS
 from autograder.sandbox.protocol import plain_error, plain_load_event
 from autograder.sandbox.runner import Call, CallOutcome, Limits, run
 from labs.self_attention.steps import STEPS
@@ -32,7 +32,10 @@ LIMITS = Limits(step_seconds=5.0, load_seconds=5.0)
 REFERENCE_TEXT = ("Softmax over the last axis", "Blend the value vectors", "Project the word vectors",
                   "idxmax", "def make_qkv", "def softmax")
 
-ANSWERS = HelperAnswers(reference.helpers())
+ASKED = np.array([[0.0, np.log(3.0)]])
+ANSWERS = StandInAnswers({0: (StandIn(name="softmax", args=(ASKED,), value=np.array([[0.25, 0.75]])),
+                              StandIn(name="scores", args=(np.eye(2), np.eye(2)), value=np.eye(2))),
+                          2: (StandIn(name="scores", args=(np.eye(2), np.eye(2)), value=np.eye(2)),)})
 
 
 def run_calls(zygote, source, calls, helper=ANSWERS):
@@ -53,31 +56,81 @@ def _decoded_arrays(call):
     return [v for v in values if isinstance(v, np.ndarray)]
 
 
+def _children(plan):
+    """The plan's calls as the children that run them: the plain steps in one, the composed ones after."""
+    calls, _ = plan.calls
+    return [[c for c in calls if not c.helpers], [c for c in calls if c.helpers]]
+
+
 def test_no_command_a_child_can_read_holds_an_answer_it_has_not_given(plan):
-    """A step's calls are sent once the step before has answered, and a step graded with helpers
-    runs in a child of its own. So what a child can read while answering a step is that step's
-    arguments and those of earlier steps of the same child. None of them may equal the expected
-    output of another call of that step or a later step of that child (mix's weights are
-    softmax's answers and self_attention's). A call's own arguments may (mix of one word
-    returns its V): the call is given them anyway."""
-    calls, probe_of = plan.calls
-    order = []
-    for call in calls:
-        if call.step not in order:
-            order.append(call.step)
-    alone = {c.step for c in calls if c.helpers}
-    same_child = {step: [s for s in order if (s in alone) == (step in alone)] for step in order}
-    for step in order:
-        mine = same_child[step]
-        readable = [(c.id, a) for c in calls if c.step in mine and mine.index(c.step) <= mine.index(step)
-                    for a in _decoded_arrays(c)]
-        for call in calls:
-            if call.step not in mine or mine.index(call.step) < mine.index(step):
-                continue
-            for expected in probe_of[call.id].expected:
-                if isinstance(expected, np.ndarray) and expected.size > 1:
-                    assert not any(a.shape == expected.shape and np.allclose(a, expected)
-                                   for owner, a in readable if owner != call.id), (step, call.step, call.id)
+    """Calls are sent one at a time, each once the one before has answered, and a step graded with
+    helpers runs in a child of its own. So what a child can read while answering a call is that
+    call's arguments and those of the calls it answered before. None of them may equal the
+    expected output of a later call of that child (mix's weights are softmax's answers and
+    self_attention's). A call's own arguments may (mix of one word returns its V): the call is
+    given them anyway."""
+    _, probe_of = plan.calls
+
+    def same(a, b):
+        return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape and np.allclose(a, b)
+
+    for child in _children(plan):
+        for position, call in enumerate(child):
+            readable = [(c.id, a) for c in child[:position + 1] for a in _decoded_arrays(c)]
+            answered = [probe_of[c.id] for c in child[:position]]
+            for later in child[position:]:
+                for index, expected in enumerate(probe_of[later.id].expected):
+                    # A hidden test that repeats a public one (the page's case again) has that test's answers.
+                    repeated = any(p.step.name == later.step and same(p.expected[index], expected) for p in answered)
+                    if isinstance(expected, np.ndarray) and expected.size > 1 and not repeated:
+                        assert not any(same(a, expected) for owner, a in readable if owner != later.id), \
+                            (call.step, later.step)
+
+
+def test_a_child_answers_every_public_test_before_it_is_given_a_hidden_one(plan):
+    """Nothing a child sends about a public test (shown to the student at once) can carry a value of
+    a hidden test: it has seen none when it sends it."""
+    _, probe_of = plan.calls
+    for child in _children(plan):
+        hidden = [probe_of[c.id].case.hidden for c in child]
+        assert hidden == sorted(hidden) and True in hidden and False in hidden
+
+
+class _ScriptedChild:
+    """A child that answers each call at once, and notes what it was sent before each answer."""
+
+    def __init__(self):
+        self.sent, self.unanswered_when_sent = [], []
+        self.pending = []
+
+    def send(self, deadline=None, **command):
+        self.sent.append(command)
+
+    def next_event(self, deadline):
+        return {"ev": "loaded", "names": {"softmax": "function", "mix": "function"}}
+
+    def send_text(self, text, deadline=None):
+        command = json.loads(text)
+        self.unanswered_when_sent.append(len(self.pending))
+        self.pending.append(command["id"])
+
+    def next_line(self, deadline, limit=None):
+        call_id = self.pending.pop(0)
+        return json.dumps({"ev": "returned", "id": call_id, "value": {"t": "none"}, "args_after": [None]}).encode()
+
+
+def test_a_child_is_sent_one_call_at_a_time():
+    """A call's command goes out only once every call before it has answered: while a call runs,
+    the command pipe holds nothing else (not the next call, not a later test's inputs)."""
+    from autograder.sandbox.driver import _one_child
+    from autograder.sandbox.protocol import RunOutcome
+
+    child = _ScriptedChild()
+    calls = [Call(i, step, step, (codec.encode(float(i)),)) for i, step in enumerate(["softmax"] * 3 + ["mix"] * 2)]
+    outcome = RunOutcome()
+    pending = _one_child(child, [], ("softmax", "mix"), [calls[:3], calls[3:]], [], set(), outcome, LIMITS)
+    assert pending is None and sorted(outcome.calls) == [0, 1, 2, 3, 4]
+    assert child.unanswered_when_sent == [0] * 5
 
 
 def test_a_composed_step_runs_in_a_child_that_saw_no_other_step(zygote):
@@ -111,11 +164,12 @@ def self_attention(call_id, mode):
     if mode == "after":
         return scores(None, None)
     seen = {"value": softmax(np.array([[0.0, np.log(3.0)]])).tolist(),
+            "as list": softmax([[0.0, float(np.log(3.0))]]).tolist(),
             "bound": [name for name in ("make_qkv", "scores", "softmax", "mix", "most_attended")
                       if name in globals() and globals()[name].__code__.co_filename != "probe.py"]}
     for label, args in [("count", (np.eye(2),)), ("text", ("x", "y")), ("big", (np.zeros((100, 2)), np.zeros((100, 2)))),
-                        ("shapes", (np.zeros((2, 3)), np.zeros((2, 4)))), ("deep", ([[[1.0]]], np.eye(1))),
-                        ("huge int", ([[10 ** 30]], np.eye(1)))]:
+                        ("other values", (np.eye(2), 2 * np.eye(2))), ("deep", ([[[1.0]]], np.eye(1))),
+                        ("huge int", ([[10 ** 30]], np.eye(1))), ("same", (np.eye(2), np.eye(2)))]:
         try:
             scores(*args)
             seen[label] = "answered"
@@ -140,7 +194,7 @@ def most_attended():
         try:
             scores(np.eye(2), np.eye(2))
             answered += 1
-        except RuntimeError:
+        except LookupError:
             pass
     return answered
 
@@ -149,41 +203,48 @@ def scores(Q, K):
 """
 
 
-def test_helpers_are_answered_by_the_grader_as_untrusted_requests(zygote):
+def test_helpers_are_answered_from_the_running_tests_own_values_only(zygote):
     calls = [Call(0, "self_attention", "self_attention", (codec.encode(0), codec.encode("probe")),
                   helpers=("scores", "softmax")),
              Call(1, "self_attention", "self_attention", (codec.encode(1), codec.encode("after"))),
              Call(2, "most_attended", "most_attended", (), helpers=("scores",))]
     outcome = run_calls(zygote, HELPED, calls)
     seen = outcome.calls[0].value
-    assert np.allclose(seen["value"], [[0.25, 0.75]])  # the reference's softmax, computed by the grader
+    assert np.allclose(seen["value"], [[0.25, 0.75]]) and np.allclose(seen["as list"], [[0.25, 0.75]])
     assert seen["bound"] == ["scores", "softmax"]  # only the helpers the grader chose for this call
-    assert seen["count"] == "TypeError" and seen["text"] == "TypeError" and seen["big"] == "TypeError"
-    assert seen["shapes"] == "ValueError"  # the reference's own error, without its source
-    assert seen["deep"] == "TypeError" and seen["huge int"] == "answered"
-    assert seen["not a helper"] == seen["not a step"] == seen["other call"] == "NameError"
-    assert seen["garbage"] == "TypeError"
+    assert seen["same"] == "answered"
+    # Every other request is refused: the grader computes nothing on values a submission chose.
+    for label in ("count", "text", "big", "other values", "deep", "huge int", "not a helper", "not a step",
+                  "other call", "garbage"):
+        assert seen[label] == "LookupError", label
+    reasons = [(r["helper"], r["reason"]) for r in outcome.calls[0].refused]
+    assert ("scores", "arguments") in reasons and ("mix", "not_stood_in") in reasons
+    assert ("softmax", "not_stood_in") in reasons  # asked as if for another call
     assert outcome.calls[1].value == "the student's own"  # the submission's own names come back
     assert outcome.calls[2].value == MAX_HELPER_REQUESTS
+    assert {r["reason"] for r in outcome.calls[2].refused} == {"too_many"}
 
 
 def test_without_an_answering_helper_every_request_is_refused(zygote):
-    source = "def self_attention():\n    try:\n        return scores(1, 2)\n    except NameError:\n        return 'refused'\n"
+    source = "def self_attention():\n    try:\n        return scores(1, 2)\n    except LookupError:\n        return 'refused'\n"
     outcome = run_calls(zygote, source, [Call(0, "self_attention", "self_attention", (), helpers=("scores",))],
                         helper=None)
     assert outcome.calls[0].value == "refused"
 
 
-def test_helper_answers_refuse_strange_arguments_without_running_them():
-    with pytest.raises(HelperRefused):
-        ANSWERS("scores", [np.zeros((65, 2)), np.zeros((65, 2))])
-    with pytest.raises(HelperRefused):
-        ANSWERS("most_attended", [np.eye(2), ["a", 3]])
-    with pytest.raises(HelperRefused):
-        ANSWERS("self_attention", [np.eye(2)] * 4)
-    with pytest.raises(HelperRefused):
-        ANSWERS("softmax", [codec.Opaque("x")])
-    assert codec.decode(ANSWERS("most_attended", [np.eye(2), ["a", "b"]])) == {"a": "a", "b": "b"}
+def test_answering_a_helper_adds_nothing_to_the_steps_deadline(zygote):
+    """Asking the stand-ins again and again (each answered at once) still ends at the step's deadline."""
+    source = ("import numpy as np\n"
+              "def self_attention():\n"
+              "    while True:\n"
+              "        try:\n"
+              "            scores(np.eye(2), np.eye(2))\n"
+              "        except LookupError:\n"
+              "            pass\n")
+    limits = Limits(step_seconds=1.0, load_seconds=5.0)
+    outcome = run(zygote, [{"source": source, "filename": "probe.py"}],
+                  [Call(0, "self_attention", "self_attention", (), helpers=("scores",))], limits, ANSWERS)
+    assert outcome.calls[0].kind == "timeout"
 
 
 # What the grader reads ---------------------------------------------------------------------------

@@ -103,6 +103,14 @@ MEASURE = """<script>
       return Array.prototype.map.call(grades.tBodies[0].rows, function (row) { return row.cells[0].textContent; });
     };
     result.before = ids();
+    var statusHeader = Array.prototype.filter.call(grades.tHead.rows[0].cells, function (th) {
+      return th.textContent.trim() === "상태" || th.textContent.trim() === "Status";
+    })[0];
+    var box = grades.closest(".scroll");
+    result.status = {right: statusHeader.getBoundingClientRect().right, left: statusHeader.getBoundingClientRect().left,
+                     boxRight: box.getBoundingClientRect().right, scrollLeft: box.scrollLeft,
+                     cells: Array.prototype.map.call(grades.tBodies[0].rows, function (row) {
+                       return row.cells[statusHeader.cellIndex].getBoundingClientRect().right; })};
     var totalHeader = Array.prototype.filter.call(grades.tHead.rows[0].cells, function (th) {
       return th.textContent.trim() === "총점" || th.textContent.trim() === "Total";
     })[0];
@@ -136,6 +144,19 @@ def test_the_page_does_not_overflow_at_1280_px_with_or_without_hangul_fonts(chro
         assert seen["innerWidth"] == 1280
         assert seen["scrollWidth"] <= seen["clientWidth"], seen  # no sideways scrolling of the page
         assert all(box["right"] <= seen["clientWidth"] for box in seen["boxes"]), seen["boxes"]
+
+
+def test_the_status_column_is_in_view_without_scrolling_sideways(chromium, graded, tmp_path):
+    """At 1280 px the full table shows who, the total and the status before the wide columns: the
+    status of every row reads without scrolling the table (a very long id or file name wraps)."""
+    for latin_only in (False, True):
+        seen = measure(chromium, graded / "report.html", tmp_path / f"status-{latin_only}", latin_only)
+        status = seen["status"]
+        assert status["scrollLeft"] == 0 and status["left"] >= 0
+        assert status["right"] <= status["boxRight"] <= seen["clientWidth"], status
+        assert all(right <= status["boxRight"] for right in status["cells"]), status
+    with open(graded / "grades.csv", encoding="utf-8-sig", newline="") as handle:
+        assert list(csv.DictReader(handle).fieldnames)[-2:] == ["status", "lab"]  # the file keeps its order
 
 
 def test_korean_labels_with_a_hangul_font_and_english_without(chromium, graded, tmp_path):

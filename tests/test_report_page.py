@@ -78,7 +78,7 @@ def test_tables_scroll_inside_themselves_and_sort_without_losing_rows_when_scrip
     page = report_html(table_of(records), records, LAB, "en")
     assert '<div class="scroll"><table class="grades sortable">' in page
     assert ".scroll{overflow-x:auto" in page
-    assert re.search(r"<tbody>\s*<tr><td><a href", page)  # the rows are in the page, not built by the script
+    assert re.search(r"<tbody>\s*<tr><td class=\"id\"><a href", page)  # the rows are in the page, not built by the script
 
 
 def test_plot_labels_are_english_in_the_image_without_a_hangul_font(monkeypatch):
@@ -102,3 +102,18 @@ def test_a_hangul_font_installed_after_matplotlibs_cache_is_found(monkeypatch):
     finally:
         report._hangul_font.cache_clear()
     assert found is not None and "CJK" in found
+
+
+def test_lms_files_have_their_own_section_and_count_as_files_received():
+    from autograder.batch.report import class_counts
+
+    records = [record("a", 5.0)]
+    listed = [{"id": "kim_ms", "name": "Kim Minsu", "file": "Lab 1_kim_ms_attempt_2024-03-01-12-30-45.txt",
+               "status": "ignored: LMS metadata: Blackboard receipt, read for the name, not graded"}]
+    page = report_html(table_of(records), records, LAB, "en", listed=listed)
+    section = page[page.index("LMS files that are not submissions</h2>"):page.index('<table class="grades')]
+    assert "Lab 1_kim_ms_attempt_2024-03-01-12-30-45.txt" in section and "Blackboard receipt" in section
+    assert "attempt" not in page[page.index('<table class="grades'):]
+    counts = class_counts(table_of(records), records, LAB, listed)
+    assert (counts["files"], counts["lms_files"], counts["ignored"]) == (2, 1, 0)
+    assert "<p>none</p>" in report_html(table_of(records), records, LAB, "en")  # no LMS files: says so

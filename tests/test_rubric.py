@@ -118,10 +118,13 @@ def test_feedback_states_the_rule_applied(plan, lang, words):
 
 
 def test_the_public_view_states_the_rule_on_public_tests_only(plan):
-    from autograder.otter.results import public_view
-    from labs.self_attention import LAB
+    from autograder.grading import PUBLIC
+    from autograder.judge import judge_step
 
-    result = verdict(plan, "mix", lambda p: returned(p, answer(p) if p.case.hidden else answer(p) * 3))
-    public = public_view(result, LAB)
+    def outcome(probe):
+        return returned(probe, answer(probe) if probe.case.hidden else answer(probe) * 3)
+    result = verdict(plan, "mix", outcome)
+    probes = [plan.calls[1][i] for i in plan.call_ids("mix", PUBLIC)]
+    public = judge_step(STEPS_BY_NAME["mix"], probes, [outcome(p) for p in probes], "function", False)
     assert result.detail["rubric"]["total"] > public.detail["rubric"]["total"]
     assert public.detail["rubric"]["passed"] == 0 and public.score == 0

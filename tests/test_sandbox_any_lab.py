@@ -64,10 +64,10 @@ class Reference:
     def __init__(self):
         self.asked = []
 
-    def __call__(self, name, args):
+    def __call__(self, call_id, name, args):
         self.asked.append(name)
         if name not in self.functions:
-            raise HelperRefused("NameError", f"{name!r} is not answered here")
+            raise HelperRefused("not_stood_in")
         return codec.encode(self.functions[name](*args))
 
 
@@ -114,7 +114,8 @@ def test_a_part_the_grader_refuses_raises_in_the_composed_step(zygote):
     refusing.functions = {}
     outcome = run(zygote, [{"source": MASKED_LAB, "filename": "masked.py"}], calls, LIMITS, refusing,
                   functions=FUNCTIONS)
-    assert outcome.calls[2].kind == "raised" and outcome.calls[2].error["type"] == "NameError"
+    assert outcome.calls[2].kind == "raised" and outcome.calls[2].error["type"] == "LookupError"
+    assert outcome.calls[2].refused[0]["reason"] == "not_stood_in"
     assert outcome.calls[0].kind == "returned"
 
 

@@ -11,13 +11,14 @@ import sys
 import time
 
 from ..render import one_line, printable
-from ..submission import MAX_BYTES
+from ..submission import MAX_BYTES, not_code
 from .collect import EXPORT, Source, group_students
+from .naming import NAME_MAX, fit_id
 from .late import deduction, lateness, parse_due, parse_policy
 from .outputs import TEMP_SUFFIX, fingerprint, load_record, remove_temporaries
 from .pool import Pool
 from .progress import progress_for
-from .report import ReportWriter, class_counts, grades_table, rows_for, write_grades
+from .report import ReportWriter, class_counts, grades_table, lms_files, rows_for, write_grades
 
 EXIT_DONE, EXIT_CANNOT_RUN, EXIT_MERGED_IDS, EXIT_PATTERN_MISSES, EXIT_INTERRUPTED = 0, 2, 3, 4, 130
 SHOWN_AT_MOST = 20  # files named in a warning; the rest are counted
@@ -63,12 +64,14 @@ def _grade_class(source, args, limits, zygotes):
     if misses is not None and misses[1] and len(misses[0]) == misses[1] and not allow_misses:
         print(pattern_warning(args.id_pattern, *misses, allowed=False, stopped=True), file=sys.stderr)
         return EXIT_CANNOT_RUN
+    students = [s for s in everyone if s.chosen is not None]
+    if not students:
+        raise SystemExit(no_submissions(args.submissions, everyone))
+    lab = _lab_for(args, source, students)  # a TA's slip stops here, before anything is written
     folders = [out, os.path.join(out, "feedback"), os.path.join(out, "results")]
     for folder in folders:
         os.makedirs(folder, exist_ok=True)
     remove_temporaries(folders)
-    students = [s for s in everyone if s.chosen is not None]
-    lab = _lab_for(args, source, students)
     settings = {"lang": args.lang, "step_seconds": limits.step_seconds, "load_seconds": limits.load_seconds,
                 "memory_bytes": limits.memory_bytes}
     settings["late"] = {student.id: late_facts(student, args.due_time, args.policy) for student in students}
@@ -86,11 +89,13 @@ def _grade_class(source, args, limits, zygotes):
         ordered = [records[s.id] for s in students]
         table = grades_table([row for s in everyone for row in rows_for(s, records.get(s.id), lab)], lab)
         write_grades(os.path.join(out, "grades.csv"), table)
+        listed = lms_files(everyone)
+        counts = class_counts(table, ordered, lab, listed)
         report = os.path.join(out, "report.html")
-        reporter.write(report, table, ordered, lab, args.lang)
+        reporter.write(report, table, ordered, lab, args.lang, counts, listed)
     finally:
         reporter.close()
-    print(printable(_summary(ordered, table, len(resumed), time.monotonic() - started, report, lab)))
+    print(printable(_summary(ordered, counts, len(resumed), time.monotonic() - started, report)))
     status = EXIT_DONE
     stale = stale_outputs(out, {s.id for s in students})
     if stale:
@@ -100,6 +105,9 @@ def _grade_class(source, args, limits, zygotes):
     if no_file:
         print(printable("autograder: note: LMS metadata but no submitted file (not graded, no feedback): "
                         + ", ".join(one_line(s.id) for s in no_file)), file=sys.stderr)
+    lookalikes = [s for s in everyone if s.lookalikes]
+    if lookalikes:
+        print(lookalike_note(lookalikes), file=sys.stderr)
     if misses is not None and misses[0]:
         print(pattern_warning(args.id_pattern, *misses, allowed=allow_misses), file=sys.stderr)
         if not allow_misses:
@@ -112,6 +120,22 @@ def _grade_class(source, args, limits, zygotes):
         if not allowed:
             status = EXIT_MERGED_IDS
     return status
+
+
+def no_submissions(location, everyone):
+    """Why a folder or zip in which no student sent a file cannot be graded, in one sentence."""
+    files = [(entry, reason) for student in everyone for entry, reason in student.ignored]
+    shown = one_line(location)
+    if not files:
+        return f"autograder: no submissions in {shown}: it holds no files. Nothing was graded."
+    kinds = {}
+    for entry, _ in files:
+        kind = entry.metadata or ("system file" if entry.system_file else entry.refused or "other file")
+        kinds.setdefault(kind, []).append(entry.path)
+    listed = "; ".join(f"{len(paths)} {kind} ({', '.join(one_line(p) for p in paths[:3])}"
+                       f"{', ...' if len(paths) > 3 else ''})" for kind, paths in sorted(kinds.items()))
+    return (f"autograder: no submissions in {shown}: none of its {len(files)} file(s) is a student's ({listed}). "
+            "Give the folder, or the LMS's .zip, that holds the students' .py or .ipynb files. Nothing was graded.")
 
 
 def late_facts(student, due, policy):
@@ -149,9 +173,28 @@ def pattern_warning(pattern, missed, tried, allowed, stopped=False):
     return printable(head + "\n" + shown + more + tail)
 
 
+def lookalike_note(students):
+    """Files a student named like other students' LMS uploads, inside their own folder: theirs."""
+    lines = [f"autograder: note: {len(students)} student(s) handed in files named like other students' LMS "
+             "uploads; inside a student's own folder a name never names anyone, so they were taken as that "
+             "student's files:"]
+    for student in students[:SHOWN_AT_MOST]:
+        shown = "; ".join(f"{one_line(path)} (looks like {one_line(looks)})"
+                          for path, looks in student.lookalikes[:3])
+        more = f"; and {len(student.lookalikes) - 3} more" if len(student.lookalikes) > 3 else ""
+        lines.append(f"  {one_line(student.id)}: {shown}{more}")
+    if len(students) > SHOWN_AT_MOST:
+        lines.append(f"  ... and {len(students) - SHOWN_AT_MOST} more")
+    lines.append("  Folders below the class folder are read as section folders (LMS-named files of several "
+                 "students each) only when at least two of them, and more than half, hold several students' "
+                 "LMS-named files; if these are section folders, name the students with --id-pattern.")
+    return printable("\n".join(lines))
+
+
 def stale_outputs(out, ids):
     """Files in feedback/ and results/ that belong to no student of this run (an earlier class, a
     renamed id), as paths relative to `out`."""
+    named = {fit_id(student) for student in ids}
     stale = []
     for folder, suffixes in (("feedback", (".md", ".html")), ("results", (".json",))):
         directory = os.path.join(out, folder)
@@ -159,7 +202,7 @@ def stale_outputs(out, ids):
             if name.endswith(TEMP_SUFFIX):
                 continue
             stem, suffix = os.path.splitext(name)
-            if suffix not in suffixes or stem not in ids:
+            if suffix not in suffixes or stem not in named:
                 stale.append(f"{folder}/{name}")
     return stale
 
@@ -168,15 +211,31 @@ def move_stale(out, stale):
     """Move each stale file to out/stale/<same path> (never over another file); the new paths."""
     moved = []
     for relative in stale:
-        target = os.path.join(out, "stale", relative)
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        base, number = target, 1
+        folder, name = os.path.split(os.path.join(out, "stale", relative))
+        os.makedirs(folder, exist_ok=True)
+        target, number = os.path.join(folder, name), 1
         while os.path.lexists(target):
-            target = f"{base}.{number}"
+            target = os.path.join(folder, fitting_name(name, f".{number}"))
             number += 1
         shutil.move(os.path.join(out, relative), target)
         moved.append(os.path.relpath(target, out))
     return moved
+
+
+def fitting_name(name, suffix):
+    """`name` + `suffix`, fitted in NAME_MAX bytes: its stem cut and a hash of the name added."""
+    def size(text):
+        return len(text.encode("utf-8", "surrogateescape"))
+
+    if size(name + suffix) <= NAME_MAX:
+        return name + suffix
+    stem, extension = os.path.splitext(name)
+    digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    if size(extension + suffix) > NAME_MAX // 2:
+        stem, extension = name, ""
+    room = NAME_MAX - size(extension + suffix) - len(digest) - 1
+    head = stem.encode("utf-8", "surrogateescape")[:room].decode("utf-8", "ignore")
+    return f"{head}-{digest}{extension}{suffix}"
 
 
 def stale_warning(out, stale, moved):
@@ -219,30 +278,42 @@ def merged_warning(students, clashes, allowed):
 
 
 def _lab_for(args, source, students):
-    """The lab of --lab, else the only one, else the one the class's files are for; exit 2 if none."""
-    from ..registry import LabNotFound, Said, choose, each_lab, lab_names
+    """The lab of --lab, else the only one, else the one the class's files are for; exit 2 if none,
+    or when --lab names a lab the files are not written for (registry.choose's rule, one vote per
+    student: the file that counts for them). A minority of files of another lab is a warning."""
+    from ..registry import LabMismatch, LabNotFound, Said, Tally, choose, each_lab
 
     said = {}
-    if len(lab_names()) > 1:
-        for student in students:  # one file in memory at a time
-            entry = student.chosen
-            if entry.gradable and not entry.refused and entry.size <= MAX_BYTES:
-                try:
-                    said[student.id] = next(each_lab([source.read(entry)]))
-                except OSError:
-                    continue
+    for student in students:  # one file in memory at a time
+        entry = student.chosen
+        if entry.gradable and not entry.refused and entry.size <= MAX_BYTES:
+            try:
+                said[student.id] = next(each_lab([source.read(entry)]))
+            except OSError:
+                said[student.id] = None
+        else:
+            said[student.id] = None  # a .docx, a link, a file too large: says no lab
     try:
-        lab = choose(getattr(args, "lab", None), Said(said.values()))
+        lab = choose(getattr(args, "lab", None), Said(said.values()),
+                     fit=not getattr(args, "allow_other_lab", False), what=("student's file", "students' files"))
+    except LabMismatch as error:
+        raise SystemExit(f"autograder: {error} (--allow-other-lab grades them as --lab {args.lab} anyway: "
+                         "each step they did not write is 'missing'.)")
     except LabNotFound as error:
         raise SystemExit(f"autograder: {error}")
-    if said:
-        others = [(who, name) for who, name in said.items() if name not in (None, lab.name)]
-        if others:
-            shown = ", ".join(f"{one_line(who)} ({name})" for who, name in others[:SHOWN_AT_MOST])
-            more = f" and {len(others) - SHOWN_AT_MOST} more" if len(others) > SHOWN_AT_MOST else ""
-            print(f"autograder: warning: graded as {lab.name}, but {len(others)} file(s) look written for "
-                  f"another lab: {shown}{more}. A run grades one lab; check these students' files.",
-                  file=sys.stderr)
+    tally = Tally.of(said.values())
+    others = [(who, name) for who, name in said.items() if name not in (None, lab.name)]
+    if others:
+        shown = ", ".join(f"{one_line(who)} ({name})" for who, name in others[:SHOWN_AT_MOST])
+        more = f" and {len(others) - SHOWN_AT_MOST} more" if len(others) > SHOWN_AT_MOST else ""
+        print(f"autograder: warning: graded as {lab.name}, but {len(others)} student(s)' files look written for "
+              f"another lab: {shown}{more}. A run grades one lab; check these students' files.",
+              file=sys.stderr)
+    if students and not tally.votes.get(lab.name):
+        print(f"autograder: WARNING: no student's file is written for {lab.name} (of {tally.total}, "
+              f"{tally.describe(lab.name)}): none defines its functions ({', '.join(lab.function_names)}), so every "
+              "step of every student is 'missing' or unreadable. Is this the right folder and --lab? "
+              "`autograder export` refuses to put this run's grades into an LMS sheet.", file=sys.stderr)
     return lab
 
 
@@ -259,10 +330,10 @@ def _grade_all(source, students, settings, args, limits, records, resumed, repor
 
     def tasks():
         for student in students:
-            task = _task(source, student, settings, lab)
+            task = _task_or_problem(source, student, settings, lab)
             task["late"] = settings["late"][student.id]
             earlier = load_record(out, student.id, lab)
-            if earlier is not None and earlier.get("fingerprint") == task["key"]:
+            if earlier is not None and earlier.get("fingerprint") == task["key"] and earlier.get("id") == student.id:
                 resumed.append(student.id)
                 on_record(earlier)
                 continue
@@ -279,16 +350,27 @@ def _grade_all(source, students, settings, args, limits, records, resumed, repor
     return False
 
 
-def _task(source, student, settings, lab):
+def _task_or_problem(source, student, settings, lab):
+    """The student's task; anything that goes wrong making it makes it a task of an unreadable file."""
+    try:
+        return _task(source, student, settings, lab)
+    except Exception as error:
+        problem = ("unreadable", f"{type(error).__name__}: {' '.join(str(error).split())}"[:200])
+        return _task(source, student, settings, lab, problem=problem)
+
+
+def _task(source, student, settings, lab, problem=None):
     entry = student.chosen
     superseded = [e.path for e in student.superseded]
-    data, problem = None, None
-    if entry.refused:
+    data = None
+    if problem is not None:
+        pass  # the task could not be made: graded as that problem
+    elif entry.refused:
         problem = ("not_regular_file", entry.refused)
     elif entry.path.lower().endswith(EXPORT) and entry.export:
         problem = ("not_otter_export", entry.export)
     elif not entry.gradable:
-        problem = ("unreadable", f"{os.path.splitext(entry.path)[1] or entry.path} ≠ .py / .ipynb")
+        problem = ("not_code", not_code(entry.path) or entry.path)
     elif entry.size > MAX_BYTES:
         problem = ("too_large", str(entry.size))
     else:
@@ -308,13 +390,14 @@ def _task(source, student, settings, lab):
             "superseded": superseded, "key": fingerprint(content, entry.path, superseded, own_settings, lab)}
 
 
-def _summary(records, table, resumed, seconds, report, lab):
+def _summary(records, counts, resumed, seconds, report):
     """One line for the terminal; the counts are report.html's (class_counts)."""
-    counts = class_counts(table, records, lab)
     newly = len(records) - resumed
     mean = f"; mean {counts['mean']}/{records[0]['max_total']:g}" if records else ""
+    lms = f", {counts['lms_files']} LMS file(s) listed in the report" if counts["lms_files"] else ""
+    no_file = f", {counts['no_file']} without a file" if counts["no_file"] else ""
     return (f"{counts['students']} students ({counts['files']} files) in {seconds:.1f} s:"
             f" {counts['graded']} graded, {counts['broken']} unreadable, {counts['errors']} errors,"
-            f" {counts['superseded']} superseded, {counts['merged']} merged, {counts['ignored']} ignored"
+            f" {counts['superseded']} superseded, {counts['merged']} merged, {counts['ignored']} ignored{lms}{no_file}"
             f" ({newly} graded now, {newly / max(seconds, 1e-9):.1f}/s; {resumed} unchanged since the last run)"
             f"{mean}. Report: {report}")

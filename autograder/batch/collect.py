@@ -13,7 +13,8 @@ import time
 import zipfile
 from dataclasses import dataclass, field
 
-from ..submission import MAX_BYTES, file_kind, otter_export_problem, read_regular_file, zip_member_is_regular
+from ..submission import MAX_BYTES, file_kind, read_regular_file, zip_member_is_regular, zipped_problem
+from ..lms.recognise import HEAD_BYTES, SHEET_KINDS, sheet_kind
 from .late import file_time
 from .metadata import MAX_METADATA_BYTES, blackboard_receipt_name, decode, gradescope_submitters
 from .naming import Naming, is_system_path, safe_id, shared_depth, student_id  # noqa: F401 (re-exported)
@@ -21,7 +22,7 @@ from .naming import Naming, is_system_path, safe_id, shared_depth, student_id  #
 GRADESCOPE_LIST = "Gradescope submission list"
 
 GRADABLE = (".py", ".ipynb")
-EXPORT = ".zip"  # graded when it is the zip Otter's export() writes
+EXPORT = ".zip"  # graded when it is the zip Otter's export() writes, or holds one .ipynb or .py
 MAX_ARCHIVE_MEMBERS = 200_000
 # A .zip inside the class's zip is an Otter export (its notebook already compressed) or not a
 # submission at all: one that would decompress to more than this many times its stored size
@@ -71,6 +72,9 @@ class Student:
     name: str = ""  # the name the LMS gives (Moodle's full name, Canvas's lastfirst, ...), "" if none
     lms_time: str = ""  # ISO 8601 submission time the LMS wrote, "" if none
     lms_late: bool = False  # the LMS marked the submission late (Canvas's LATE)
+    # Files in the student's own folder named like other students' LMS uploads: [(path, looks like)].
+    # They stay this student's; the TA is told.
+    lookalikes: list = field(default_factory=list)
 
     @property
     def submitted_at(self):
@@ -100,6 +104,7 @@ class Source:
         self._root_fd = None
         self._members = []
         self.inflated_bytes = 0  # decompressed from the class's zip so far (for the tests and docs)
+        self._on_disk = {}  # {path as shown: path as the disk names it}, for names that are not UTF-8
         if os.path.isdir(self.location):
             self.kind = "folder"
             self._root_fd = os.open(self.location, os.O_RDONLY | os.O_DIRECTORY)
@@ -143,13 +148,35 @@ class Source:
         return found
 
     def _folder_files(self):
+        return self._with_readable_names(self._folder_files_as_named())
+
+    def _with_readable_names(self, found):
+        """Names a disk holds in bytes that are not UTF-8 (a cp949 name copied from Korean Windows)
+        shown as text: cp949 when they are, else with \\x escapes; each kept unique, and read by
+        its name on the disk."""
+        taken = {f.path for f in found}
+        shown = []
+        for item in found:
+            readable = _readable_path(item.path)
+            if readable != item.path:
+                base, number = readable, 1
+                while readable in taken:
+                    readable = f"{base} ({number})"
+                    number += 1
+                taken.add(readable)
+                self._on_disk[readable] = item.path
+                item = Found(readable, item.stamp, item.size, item.index, item.refused)
+            shown.append(item)
+        return shown
+
+    def _folder_files_as_named(self):
         found = []
 
         def unreadable(error):
             relative = os.path.relpath(error.filename or self.location, self.location).replace(os.sep, "/")
             found.append(Found(relative, 0.0, 0, refused=f"a folder that cannot be read ({error.strerror})"))
 
-        for folder, dirs, names in os.walk(self.location, onerror=unreadable):
+        for folder, dirs, names in _walk(self.location, unreadable):
             dirs.sort()
             for name in list(dirs):
                 full = os.path.join(folder, name)
@@ -176,7 +203,7 @@ class Source:
             raise OSError(0, entry.refused)
         if self.kind == "zip":
             return self._read_member(self._members[entry.index], limit)
-        parts = entry.path.split("/")
+        parts = self._on_disk.get(entry.path, entry.path).split("/")
         directory = self._root_fd
         opened = []
         try:
@@ -204,16 +231,60 @@ class Source:
         self.inflated_bytes += len(data)
         return data
 
+    def head(self, found, size):
+        """The first `size` bytes of a listed file (no more is read or decompressed), to tell what
+        it is; OSError when it cannot or must not be read."""
+        if found.refused:
+            raise OSError(0, found.refused)
+        if self.kind != "zip":
+            return self.read(Entry(found.path, "", found.stamp, found.size, found.index), limit=size)[:size]
+        info = self._members[found.index]
+        try:
+            with self._zip.open(info) as handle:
+                data = handle.read(min(size, info.file_size))
+        except Exception as error:  # noqa: BLE001 (zlib.error, BadZipFile, EOFError, ...: a damaged member)
+            raise OSError(0, f"{type(error).__name__}: {error}"[:200]) from None
+        self.inflated_bytes += len(data)
+        return data
+
     def export_problem(self, found):
-        """For a .zip in the class: "" when it is an Otter export, else why it is not one. Told
-        from the zip's directory: the notebook inside is decompressed only when it is graded."""
+        """For a .zip in the class: "" when it is graded (an Otter export, or a zip holding one .ipynb
+        or .py: submission.zipped_submission), else why it is not. Told from the zip's directory:
+        the file inside is decompressed only when it is graded."""
         try:
             data = self.read(Entry(found.path, "", found.stamp, found.size, found.index, found.refused))
         except OSError as error:
             return error.strerror or str(error)
         if len(data) > MAX_BYTES:
             return f"larger than {MAX_BYTES} bytes"
-        return otter_export_problem(data)
+        return zipped_problem(data)
+
+
+def _walk(top, onerror):
+    """os.walk(top, onerror=onerror), top-down, without recursion: a student's folder nested
+    thousands of levels deep is listed like any other (os.walk recurses once per level in Python
+    3.11). Folders removed from `dirs` by the caller are not entered; links are never entered."""
+    stack = [top]
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as listing:
+                found = list(listing)
+        except OSError as error:
+            onerror(error)
+            continue
+        dirs, names = [], []
+        for entry in found:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            (dirs if is_dir else names).append(entry.name)
+        yield folder, dirs, names
+        for name in reversed(dirs):
+            path = os.path.join(folder, name)
+            if not os.path.islink(path):
+                stack.append(path)
 
 
 def _is_regular(path):
@@ -248,6 +319,22 @@ def _member_name(info):
             except UnicodeDecodeError:
                 continue
     return name.replace("\\", "/")
+
+
+def _readable_path(path):
+    """A path os.walk gave (undecodable bytes as surrogates) as text: cp949, else \\x escapes."""
+    parts = []
+    for part in path.split("/"):
+        try:
+            part.encode("utf-8")
+        except UnicodeEncodeError:
+            raw = part.encode("utf-8", "surrogateescape")
+            try:
+                part = raw.decode("cp949")
+            except UnicodeDecodeError:
+                part = raw.decode("utf-8", "backslashreplace")
+        parts.append(part)
+    return "/".join(parts)
 
 
 def _unsafe_member_name(name):
@@ -293,8 +380,8 @@ def group_students(source, id_pattern=None):
     by_student = {}
     class_files = []
     for found in files:
-        kind = naming.metadata_kind(found.path)
-        if kind == GRADESCOPE_LIST:
+        kind = naming.metadata_kind(found.path) or lms_sheet_kind(source, found)
+        if kind == GRADESCOPE_LIST or kind in SHEET_KINDS:
             refused = found.refused or (f"unreadable or larger than {MAX_METADATA_BYTES} bytes"
                                         if found.path in unread else "")
             class_files.append(Entry(found.path, "", found.stamp, found.size, found.index, refused, "", "", kind))
@@ -312,9 +399,12 @@ def group_students(source, id_pattern=None):
         if all(e.system_file or e.metadata for e in entries):
             # Only what an operating system or the LMS left (a __MACOSX copy, a receipt of an
             # attempt without a file): listed, never graded.
-            named = [naming.about(e.path)["name"] for e in entries if not e.system_file]
+            # What the LMS says of the unit: its own files first, then what the system left in it.
+            told = [naming.about(e.path) for e in sorted(entries, key=lambda e: e.system_file)]
             students.append(Student(student, None, [], [(e, ignored_reason(e)) for e in entries],
-                                    name=next((n for n in named if n), "") or _name_from_receipts(source, entries)))
+                                    name=next((t["name"] for t in told if t["name"]), "")
+                                    or _name_from_receipts(source, entries),
+                                    lms_time=next((t["time"] for t in told if t["time"]), "")))
             continue
         candidates = _newest_by_lms([e for e in entries if e.gradable and not e.system_file], naming)
         others = [e for e in entries if not (e.gradable and not e.system_file)]
@@ -328,8 +418,36 @@ def group_students(source, id_pattern=None):
         students.append(Student(student, candidates[0], candidates[1:], ignored,
                                 owners if len(owners) > 1 else [],
                                 about["name"] or _name_from_receipts(source, entries),
-                                about["time"], about["late"]))
+                                about["time"], about["late"], _lookalikes(entries, naming)))
     return students
+
+
+def _lookalikes(entries, naming):
+    """[(path, looks like)] of a student's files named like other students' LMS uploads."""
+    found, marked = [], False
+    for entry in entries:
+        looks = "" if entry.system_file else naming.lookalike(entry.path)
+        if looks:
+            found.append((entry.path, looks))
+            marked = marked or naming.unit(entry.path).kind != "folder"
+    # A TA's folder may hold the student's own LMS downloads under another form of their name:
+    # told only when it holds several students' names. The LMS's own folders never hold any.
+    return found if marked or len({looks for _, looks in found}) > 1 else []
+
+
+# Files that may be an LMS's grade sheet (read by their header, see lms_sheet_kind).
+SHEET_SUFFIXES = (".csv", ".xls", ".tsv", ".txt")
+
+
+def lms_sheet_kind(source, found):
+    """Which LMS grade sheet a file of the class is ("Canvas gradebook", ...: lms.recognise), by its
+    header, or "": a gradebook zipped with the submissions is the class's, never a student's."""
+    if found.refused or not found.path.lower().endswith(SHEET_SUFFIXES) or is_system_path(found.path):
+        return ""
+    try:
+        return sheet_kind(source.head(found, HEAD_BYTES))
+    except OSError:
+        return ""
 
 
 def _newest_by_lms(entries, naming):
@@ -370,6 +488,8 @@ def ignored_reason(entry):
     if entry.metadata:
         if entry.refused:
             return f"LMS metadata: {entry.metadata}, not read ({entry.refused})"
+        if entry.metadata in SHEET_KINDS:
+            return f"LMS grade sheet: {entry.metadata}, not a submission"
         read = {GRADESCOPE_LIST: ", read for names, student ids and times",
                 "Blackboard receipt": ", read for the name"}.get(entry.metadata, "")
         return f"LMS metadata: {entry.metadata}{read}, not graded"

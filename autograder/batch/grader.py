@@ -9,7 +9,7 @@ import signal
 from ..grading import Plan, broken, grade_bytes
 from ..sandbox import linux
 from ..sandbox.runner import Zygote
-from .outputs import record_of, write_outputs
+from .outputs import discard_outputs, record_of, write_outputs
 
 
 def grade_task(task, zygote, limits, plan):
@@ -38,10 +38,32 @@ def grade_task(task, zygote, limits, plan):
 
 
 def finish(task, result, status, out_dir, lab, lang):
-    record = record_of(result, task["student"], task["file"], task["key"], task["superseded"], status,
-                       lab, task.get("late"))
-    write_outputs(out_dir, result, record, lab, lang)
+    """The student's record, their feedback and results written; never raises.
+
+    Every record of a batch comes from here (a worker's, and the batch's own for a task whose
+    worker ended). What cannot be recorded or written (a full disk, a name the file system
+    refuses, a fault of the renderer) becomes this student's status, their outputs are removed so
+    the next run grades them again, and the class goes on.
+    """
+    try:
+        record = record_of(result, task["student"], task["file"], task["key"], task["superseded"], status,
+                           lab, task.get("late"))
+    except Exception as error:  # a result the record cannot be made of: graded 0, said why
+        result = broken(lab, task["file"], "not_run")
+        record = record_of(result, task["student"], task["file"], task["key"], task["superseded"],
+                           failure("the grader failed", error), lab, task.get("late"))
+    try:
+        write_outputs(out_dir, result, record, lab, lang)
+    except Exception as error:
+        discard_outputs(out_dir, record["id"])
+        record = {**record, "status": failure("outputs not written", error)}
     return record
+
+
+def failure(what, error):
+    """A status for grades.csv: "error: <what> (<type>: <message>)", one line, at most 300 characters."""
+    detail = " ".join(str(error).split())
+    return f"error: {what} ({type(error).__name__}: {detail})"[:300]
 
 
 def worker_main(connection, limits, lab, lang, out_dir, batch_pid, inherited=(), zygote=None):
@@ -76,8 +98,8 @@ def worker_main(connection, limits, lab, lang, out_dir, batch_pid, inherited=(),
                 result, status = grade_task(task, zygote, limits, plan)
                 record = finish(task, result, status, out_dir, lab, lang)
             except Exception as error:  # a fault of the grader, not of the submission
-                record = finish(task, broken(lab, task["file"], "not_run"),
-                                f"error: the grader failed ({type(error).__name__}: {error})"[:300], out_dir, lab, lang)
+                record = finish(task, broken(lab, task["file"], "not_run"), failure("the grader failed", error),
+                                out_dir, lab, lang)
             connection.send(record)
     finally:
         zygote.stop()

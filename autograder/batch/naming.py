@@ -1,10 +1,19 @@
 """Whose file is whose: student ids from the names an LMS (or a TA) gave the class's files.
 
 Pure text work on paths relative to the class root ("/" separators).
+
+The class is cut into units, one per student: the part of the tree the LMS (or the TA) gives
+one student. A unit is a folder the LMS writes (Moodle's `Name_123_assignsubmission_file_/`,
+Gradescope's `submission_<n>/`), a TA's folder per student, or a file whose name the LMS wrote
+(Canvas, Blackboard, Moodle without folders). Only the unit names its student; whatever is
+inside a unit folder is the student's own: never an id, a name, a time, a section or a layout
+rule for anyone.
 """
+import hashlib
 import os
 import re
 import unicodedata
+from dataclasses import dataclass
 
 # Left by operating systems and editors, never by the student on purpose.
 SYSTEM_DIRS = {"__MACOSX", ".ipynb_checkpoints", "__pycache__", ".git"}
@@ -24,100 +33,192 @@ BLACKBOARD_RECEIPT = re.compile(r"^(?P<head>.+?)_attempt_(?P<date>\d{4}(?:-\d{2}
 GRADESCOPE_METADATA = "submission_metadata.yml"
 GRADESCOPE_FOLDER = re.compile(r"^submission_(?P<id>\d+)$")
 
+# The longest file name most file systems take (ext4, APFS, NTFS in UTF-16 units, ...), in bytes.
+NAME_MAX = 255
+# The longest id, in UTF-8 bytes: "<id>.html", and a stale copy's "<id>.html.<n>", stay within NAME_MAX.
+ID_MAX_BYTES = 200
+ID_HASH_CHARS = 16
+
+
+@dataclass(frozen=True, kw_only=True)
+class Unit:
+    """The part of the class that belongs to one student, and what the LMS's marks on it say."""
+
+    student: str  # file-name-safe id
+    owner: str  # the rule and the raw name: different owners under one id are a merge
+    kind: str  # "moodle folder", "gradescope", "folder", "canvas", "moodle", "blackboard", "file name"
+    folder: bool  # a folder: every name inside it is the student's own
+    name: str = ""  # the name the LMS wrote, "" when it wrote none
+    time: str = ""  # ISO 8601 submission time the LMS wrote
+    late: bool = False  # the LMS marked the submission late (Canvas's LATE)
+    plugin: str = ""  # Moodle's plugin ("file", "onlinetext") for a Moodle unit
+
 
 class Naming:
     """Whose each file is, from its path; built from the whole class.
 
-    Only the parts an LMS writes name the student: Moodle's folder (the outermost folder, never
-    one inside it), the prefix of a Canvas, Blackboard or Moodle file name (when several rules
-    match, the one whose prefix ends first: the student's own file name comes after it), then
-    the student's folder below a shared wrapper (or the student Gradescope's metadata names for
-    that folder), then the file name. --id-pattern comes first.
+    The units, outermost first (--id-pattern, the TA's own rule, comes before all of them):
+    Moodle's folder (at or above the level below the shared wrapper folder; the outermost one),
+    a file directly below the wrapper (named by its Canvas, Blackboard or Moodle prefix, the one
+    that ends first: the student's own file name comes after it; else by its name), Gradescope's
+    `submission_<n>/` folder (named by the `:sid:` of submission_metadata.yml beside it, else by
+    the folder), then any other folder below the wrapper: a TA's folder per student.
 
-    Folders below the wrapper are either the students' own (a TA's layout: the folder names the
-    student, whatever the files inside are called) or groups of LMS-named files (section
-    folders): when any of them holds LMS names of two students, all of them are groups.
+    Section folders: a TA may sort LMS-named files into folders (Canvas files by section). Such
+    folders hold LMS-named files (or Moodle folders) of several students directly, and so does one
+    student's own folder holding files they named like their classmates' uploads. The class is read
+    as sorted into sections only when at least two of the folders below the wrapper, and more than
+    half of them, each hold LMS names of two or more students. A student controls one folder, so no
+    student alone can switch the rule (switching it takes planted names in more than half of the
+    folders, and at least two); in a class of sections, the students' LMS-named files (whose
+    prefixes the LMS wrote) never change it either. Otherwise every folder is one student's
+    (`several` keeps the folders that held several students' LMS names). Moodle's and Gradescope's
+    own folders are units by their names, never section folders, and are not counted.
 
     `submitters`: {"submission_<n>" folder: Submitter} from Gradescope's submission_metadata.yml.
+    `depth`: the wrapper's depth, when a caller knows it (else the folders all paths share).
     """
 
-    def __init__(self, paths, id_pattern=None, submitters=None):
+    def __init__(self, paths, id_pattern=None, submitters=None, depth=None):
         self.pattern = re.compile(id_pattern) if isinstance(id_pattern, str) else id_pattern
         self.submitters = dict(submitters or {})
-        real = [_without_system_dirs(unicodedata.normalize("NFC", p)) for p in paths if not is_system_path(p)]
-        self.depth = shared_depth(real)
-        self.assignment = _blackboard_assignment([BLACKBOARD.match(p.split("/")[-1]) for p in real])
-        owners = {}
-        for path in real:
-            parts = path.split("/")
-            named = self._from_file_name(parts[-1]) if len(parts) - self.depth > 1 else None
-            if named is not None:
-                owners.setdefault(parts[self.depth], set()).add(named[2])
-        self.grouping_folders = any(len(names) > 1 for names in owners.values())
+        real = [_clean(p) for p in paths if not is_system_path(p)]
+        self.depth = wrapper_depth(paths) if depth is None else depth
+        plain, self.several = self._students_per_folder(real)
+        sorted_by_section = len(self.several) >= 2 and 2 * len(self.several) > len(plain)
+        self.sections = plain if sorted_by_section else frozenset()
+        self.assignment = _blackboard_assignment([BLACKBOARD.match(p.split("/")[-1]) for p in real
+                                                  if self._lms_named_level(p.split("/"))])
+        self._units = {}
 
     def identify(self, path):
         """(student id, owner): the owner says which rule named it and from what raw text.
 
         Names are compared in Unicode NFC: macOS writes Hangul decomposed (NFD), Windows composed.
         """
-        student, owner, _ = self._identify(path)
-        return student, owner
+        if self.pattern is not None:
+            match = self.pattern.search(unicodedata.normalize("NFC", path))
+            if match:
+                return safe_id(_group(match)), f"pattern:{_group(match)}"
+        unit = self.unit(path)
+        return unit.student, unit.owner
 
     def about(self, path):
         """What the LMS's naming says besides the id: {"name", "time", "late"} ("" / False when silent).
 
         "time" is an ISO 8601 submission time the LMS wrote (Blackboard's attempt name,
-        Gradescope's metadata), never a file's modification time.
+        Gradescope's metadata), never a file's modification time, and never a name inside a unit.
         """
-        return self._identify(path)[2]
+        if self.pattern is not None and self.pattern.search(unicodedata.normalize("NFC", path)):
+            return {"name": "", "time": "", "late": False}
+        unit = self.unit(path)
+        return {"name": unit.name, "time": unit.time, "late": unit.late}
 
     def metadata_kind(self, path):
-        """Which LMS metadata file this is ("Blackboard receipt", ...), or "" for a submission."""
-        parts = _without_system_dirs(unicodedata.normalize("NFC", path)).split("/")
-        named = self._from_file_name(parts[-1])
-        if named is not None and named[0] == "blackboard" and BLACKBOARD_RECEIPT.match(parts[-1]):
-            return "Blackboard receipt"
+        """Which LMS metadata file this is ("Blackboard receipt", ...), or "" for a submission.
+
+        Only where the LMS writes them: a receipt or Gradescope's list beside the units, Moodle's
+        online text as its own unit; a file of that name inside a student's unit is theirs.
+        """
+        parts = _clean(path).split("/")
         if parts[self.depth:] == [GRADESCOPE_METADATA]:
             return "Gradescope submission list"
-        for part in parts[:min(self.depth + 1, len(parts) - 1)]:
-            match = MOODLE_FOLDER.match(part)
-            if match:
-                return "Moodle online text" if match["plugin"].lower() == "onlinetext" else ""
-        if named is not None and named[0] == "moodle" and named[3].get("plugin", "").lower() == "onlinetext":
+        unit = self.unit(path)
+        if unit.kind in ("moodle folder", "moodle") and unit.plugin.lower() == "onlinetext":
             return "Moodle online text"
+        if unit.kind == "blackboard" and BLACKBOARD_RECEIPT.match(parts[-1]):
+            return "Blackboard receipt"
         return ""
 
-    def _identify(self, path):
-        path = unicodedata.normalize("NFC", path)
-        silent = {"name": "", "time": "", "late": False}
-        if self.pattern is not None:
-            match = self.pattern.search(path)
-            if match:
-                return safe_id(_group(match)), f"pattern:{_group(match)}", silent
-        parts = _without_system_dirs(path).split("/")
-        for part in parts[:min(self.depth + 1, len(parts) - 1)]:
+    def lookalike(self, path):
+        """For a file inside a student's unit folder whose name (or a folder on its way) looks like
+        another student's LMS upload: what it looks like ("canvas bob_10001"); else ""."""
+        if self.pattern is not None and self.pattern.search(unicodedata.normalize("NFC", path)):
+            return ""
+        unit = self.unit(path)
+        if not unit.folder:
+            return ""
+        parts = _clean(path).split("/")
+        for part in parts[self.depth + 1:-1]:
+            match = MOODLE_FOLDER.match(part)
+            if match and not _same_student(unit, match["id"], match["name"]):
+                return f"moodle folder {match['name']}_{match['id']}"
+        named = self._from_file_name(parts[-1])
+        if named is not None and not _same_student(unit, named[1], named[3].get("name", "")):
+            return f"{named[0]} {named[2]}"
+        return ""
+
+    def unit(self, path):
+        """The Unit `path` belongs to."""
+        unit = self._units.get(path)
+        if unit is None:
+            unit = self._units[path] = self._unit(_clean(path).split("/"))
+        return unit
+
+    def _unit(self, parts):
+        depth = self.depth
+        for index, part in enumerate(parts[:min(depth + 1, len(parts) - 1)]):
             match = MOODLE_FOLDER.match(part)
             if match:
-                return (safe_id(match["id"]), f"moodle folder:{match['name']}_{match['id']}",
-                        {**silent, "name": match["name"].strip()})
-        folder = "/".join(parts[:-1])
-        inner = parts[self.depth:]
-        named = self._from_file_name(parts[-1]) if len(inner) == 1 or self.grouping_folders else None
-        if named is not None:
-            rule, student, raw, about = named
-            about = {key: value for key, value in about.items() if key in silent}
-            return safe_id(student), f"{rule}:{folder}/{raw}", {**silent, **about}
-        if len(inner) > 1:
-            submitter = self.submitters.get(inner[0])
-            if submitter is not None and submitter.sid:
-                return (safe_id(submitter.sid), f"gradescope:{'/'.join(parts[:self.depth + 1])}",
-                        {**silent, "name": submitter.name, "time": submitter.created_at})
-            about = {**silent, "name": submitter.name, "time": submitter.created_at} if submitter else silent
-            return safe_id(inner[0]), f"folder:{'/'.join(parts[:self.depth + 1])}", about
-        stem = os.path.splitext(parts[-1])[0]
-        return safe_id(stem), f"file name:{folder}/{stem}", silent
+                return _moodle_folder(match)
+        if len(parts) <= depth + 1:
+            return self._file_unit(parts)
+        top = parts[depth]
+        wrapper = "/".join(parts[:depth + 1])
+        submitter = self.submitters.get(top)
+        if submitter is not None:
+            if submitter.sid:
+                return Unit(student=safe_id(submitter.sid), owner=f"gradescope:{wrapper}", kind="gradescope",
+                            folder=True, name=submitter.name, time=submitter.created_at)
+            return Unit(student=safe_id(top), owner=f"folder:{wrapper}", kind="gradescope", folder=True,
+                        name=submitter.name, time=submitter.created_at)
+        if top in self.sections:
+            if len(parts) == depth + 2 and self._from_file_name(parts[-1]) is not None:
+                return self._file_unit(parts)
+            match = MOODLE_FOLDER.match(parts[depth + 1]) if len(parts) > depth + 2 else None
+            if match:
+                return _moodle_folder(match)
+        return Unit(student=safe_id(top), owner=f"folder:{wrapper}", kind="folder", folder=True)
 
-    def _from_file_name(self, name):
+    def _file_unit(self, parts):
+        """A file the LMS named (its prefix names the student), else one named by its name."""
+        folder = "/".join(parts[:-1])
+        named = self._from_file_name(parts[-1])
+        if named is None:
+            stem = os.path.splitext(parts[-1])[0]
+            return Unit(student=safe_id(stem), owner=f"file name:{folder}/{stem}", kind="file name", folder=False)
+        rule, student, raw, about = named
+        return Unit(student=safe_id(student), owner=f"{rule}:{folder}/{raw}", kind=rule, folder=False,
+                    name=about.get("name", ""), time=about.get("time", ""), late=about.get("late", False),
+                    plugin=about.get("plugin", ""))
+
+    def _lms_named_level(self, parts):
+        """True where the LMS writes the names of files: beside the units, or in a section folder."""
+        return len(parts) == self.depth + 1 or (len(parts) == self.depth + 2 and parts[self.depth] in self.sections)
+
+    def _students_per_folder(self, real):
+        """(every folder below the wrapper but Moodle's and Gradescope's own, {such a folder: how many
+        students} for those that directly hold LMS-named files or Moodle folders of two or more)."""
+        plain, students = set(), {}
+        for path in real:
+            parts = path.split("/")
+            if len(parts) < self.depth + 2:
+                continue
+            top = parts[self.depth]
+            if MOODLE_FOLDER.match(top) or GRADESCOPE_FOLDER.match(top) or top in self.submitters:
+                continue
+            plain.add(top)
+            if len(parts) == self.depth + 2:
+                named = self._from_file_name(parts[-1], split_blackboard=False)
+                if named is not None:
+                    students.setdefault(top, set()).add((named[0], named[2]))
+            else:
+                match = MOODLE_FOLDER.match(parts[self.depth + 1])
+                if match:
+                    students.setdefault(top, set()).add(("moodle", f"{match['name']}_{match['id']}"))
+        return frozenset(plain), {top: len(found) for top, found in sorted(students.items()) if len(found) > 1}
+
+    def _from_file_name(self, name, split_blackboard=True):
         """(rule, student, raw owner, about) of the LMS prefix of a file name that ends first, or None."""
         found = []
         match = CANVAS.match(name)
@@ -130,7 +231,8 @@ class Naming:
                           {"name": match["name"].strip(), "plugin": match["plugin"]}))
         match = BLACKBOARD.match(name)
         if match:
-            found.append((match.end("date"), "blackboard", self._blackboard_user(match["head"]), match["head"],
+            user = self._blackboard_user(match["head"]) if split_blackboard else match["head"]
+            found.append((match.end("date"), "blackboard", user, match["head"],
                           {"time": blackboard_time(match["date"])}))
         if not found:
             return None
@@ -141,6 +243,18 @@ class Naming:
         if self.assignment and head.startswith(self.assignment + "_") and len(head) > len(self.assignment) + 1:
             return head[len(self.assignment) + 1:]
         return _blackboard_split(head)
+
+
+def _moodle_folder(match):
+    return Unit(student=safe_id(match["id"]), owner=f"moodle folder:{match['name']}_{match['id']}",
+                kind="moodle folder", folder=True, name=match["name"].strip(), plugin=match["plugin"])
+
+
+def _same_student(unit, student, name):
+    """Whether an LMS-looking name inside a unit names the unit's own student (a TA who sorted a
+    student's downloads into their folder keeps the LMS's names)."""
+    ours = {unit.student.casefold(), unit.name.casefold()} - {""}
+    return bool(ours & {safe_id(student).casefold(), name.strip().casefold()} - {""})
 
 
 def blackboard_time(stamp):
@@ -172,6 +286,10 @@ def _blackboard_assignment(matches):
     return "_".join(words[0][:shared])
 
 
+def _clean(path):
+    return _without_system_dirs(unicodedata.normalize("NFC", path))
+
+
 def _without_system_dirs(path):
     """The path as it names its student: no system folders, no empty, '.' or '..' parts."""
     return "/".join(part for part in path.split("/") if part not in SYSTEM_DIRS and part not in ("", ".", ".."))
@@ -179,9 +297,7 @@ def _without_system_dirs(path):
 
 def student_id(path, depth, id_pattern=None):
     """The student a file belongs to when it is alone (tests and tools); see Naming."""
-    naming = Naming([path], id_pattern)
-    naming.depth = depth
-    return naming.identify(path)[0]
+    return Naming([path], id_pattern, depth=depth).identify(path)[0]
 
 
 def _group(match):
@@ -193,22 +309,64 @@ def _group(match):
 
 
 def safe_id(text):
-    """Keep letters (any script), digits, '.', '-' and '_' so the id can name files."""
-    cleaned = re.sub(r"[^\w.\-]+", "_", text, flags=re.UNICODE).strip("._")
-    return cleaned or "unnamed"
+    """Letters (any script, NFC), digits, '.', '-' and '_' only, so the id can name files; see fit_id."""
+    cleaned = re.sub(r"[^\w.\-]+", "_", unicodedata.normalize("NFC", text), flags=re.UNICODE).strip("._")
+    return fit_id(cleaned or "unnamed")
+
+
+def fit_id(student):
+    """The id as it names files: unchanged when its UTF-8 fits ID_MAX_BYTES, else its beginning and a
+    hash of all of it ("<beginning>-<16 hex digits>"), so two different long ids stay different.
+
+    Idempotent: a fitted id fits. Every file named after a student goes through here.
+    """
+    data = student.encode("utf-8", "surrogatepass")
+    if len(data) <= ID_MAX_BYTES:
+        return student
+    digest = hashlib.sha256(data).hexdigest()[:ID_HASH_CHARS]
+    head = data[:ID_MAX_BYTES - ID_HASH_CHARS - 1].decode("utf-8", "ignore")
+    return f"{head}-{digest}"
+
+
+def wrapper_depth(paths):
+    """How many leading folders are the class's wrapper: those all files share (system files aside),
+    but never a folder that only some files are in, system files included.
+
+    A student's unit that holds only what an operating system left (a `.DS_Store`) is still a
+    unit: the wrapper never reaches into a classmate's folder because of it. A system file
+    directly at the top (a TA's `.DS_Store` beside the wrapper folder) does not count.
+    """
+    cleaned = [(_clean(p), is_system_path(p)) for p in paths]
+    real = [path for path, system in cleaned if not system]
+    depth = shared_depth(real)
+    if not real:
+        return depth
+    wrapper = real[0].split("/")[:depth]
+    for path, system in cleaned:
+        folders = path.split("/")[:-1]
+        if system and folders:
+            shared = 0
+            while shared < min(depth, len(folders)) and folders[shared] == wrapper[shared]:
+                shared += 1
+            depth = shared
+    return depth
 
 
 def shared_depth(paths):
-    """How many leading folders all paths share (a zip's wrapper folder)."""
+    """How many leading folders all paths share (a zip's wrapper folder).
+
+    A folder Moodle or Gradescope writes for one student is a unit, never a wrapper, even when it
+    is the only one (a class of one).
+    """
     folders = [p.split("/")[:-1] for p in paths]
     if not folders:
         return 0
     depth = 0
     while all(len(f) > depth for f in folders) and len({f[depth] for f in folders}) == 1:
+        if MOODLE_FOLDER.match(folders[0][depth]) or GRADESCOPE_FOLDER.match(folders[0][depth]):
+            break
         depth += 1
     return depth
-
-
 
 
 def is_system_path(path):

@@ -3,18 +3,22 @@
 Every file is written whole or not at all (temp file + os.replace). results/<id>.json is written
 last and carries the record a later run compares against to decide whether to grade again.
 """
+import contextlib
 import hashlib
 import html
 import json
 import os
 import re
+import secrets
 from functools import lru_cache
 from importlib import resources
 
 from .. import __version__
 from .late import penalised
+from .naming import fit_id
 from .. import pictures
-from ..render import Messages, feedback, json_of, json_text, one_line, printable, step_feedback, text_of
+from ..render import (Messages, feedback, json_of, json_text, notes_text, one_line, printable, step_feedback,
+                      text_of)
 
 TEMP_SUFFIX = ".partial"
 RECORD_KEY = "autograder"
@@ -24,31 +28,43 @@ LABELS = {
     "en": {"title": "feedback", "file": "Graded file", "superseded": "Older files, not graded"},
 }
 
-# The grading engine: any change here can change a grade, so it is part of the grader version.
-ENGINE_MODULES = ("lab", "helpers", "declaration", "judge", "grading", "submission", "render", "pictures",
-                  "batch.outputs", "batch.grader", "batch.late")
-
-
 def grader_version(lab):
-    """autograder's version plus a hash of every source the lab's grades depend on."""
-    return _grader_version(lab.name, tuple(lab.version_files), lab.catalog_package)
+    """autograder's version plus a hash of every source the lab's grades and feedback depend on."""
+    return _grader_version(lab.name, tuple(dict.fromkeys(p for p in (lab.catalog_package, lab.assignment_package) if p)),
+                           lab.solution or "", tuple(lab.version_files))
+
+
+# What is hashed: code and catalogs. Any of it can change a grade or the feedback, so all of it is
+# hashed, none of it chosen by hand (a forgotten module would leave stale grades after a rerun).
+HASHED = (".py", ".toml")
 
 
 @lru_cache(maxsize=None)
-def _grader_version(name, version_files, catalog_package):
+def _grader_version(name, packages, solution, version_files):
     digest = hashlib.sha256(name.encode() + b"\0")
-    package = resources.files("autograder")
-    files = [("autograder", f"{m.replace('.', '/')}.py") for m in ENGINE_MODULES]
-    files += sorted(("autograder", f"sandbox/{p.name}") for p in package.joinpath("sandbox").iterdir()
-                    if p.name.endswith(".py"))
-    files += [("autograder", f"locale/{lang}.toml") for lang in ("ko", "en")]
-    if catalog_package:
-        files += [(catalog_package, f"locale/{lang}.toml") for lang in ("ko", "en")]
+    files = _sources("autograder") + [source for package in packages for source in _sources(package)]
+    if solution:
+        owner, _, module = solution.rpartition(".")
+        files.append((owner, f"{module}.py"))
     for owner, relative in files + list(version_files):
         path = resources.files(owner).joinpath(relative)
         if path.is_file():
             digest.update(f"{owner}/{relative}".encode() + b"\0" + path.read_bytes() + b"\0")
     return f"{__version__}+{digest.hexdigest()[:16]}"
+
+
+def _sources(package):
+    """(package, relative path) of every code and catalog file in `package`, its subpackages too."""
+    found = []
+
+    def walk(folder, prefix):
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+            if entry.is_dir() and entry.name != "__pycache__":
+                walk(entry, f"{prefix}{entry.name}/")
+            elif entry.is_file() and entry.name.endswith(HASHED):
+                found.append((package, prefix + entry.name))
+    walk(resources.files(package), "")
+    return found
 
 
 def fingerprint(content_hash, file, superseded, settings, lab):
@@ -58,10 +74,24 @@ def fingerprint(content_hash, file, superseded, settings, lab):
 
 
 def write_atomic(path, text):
-    temporary = f"{path}.{os.getpid()}{TEMP_SUFFIX}"
-    with open(temporary, "w", encoding="utf-8", newline="") as handle:
-        handle.write(text)
-    os.replace(temporary, path)
+    """Write `path` whole or not at all: a temporary file beside it, then os.replace.
+
+    The temporary file's name is short and owes nothing to `path`'s (".<pid>-<random>.partial"),
+    so it fits the file system whenever `path` does. It is removed when the write fails.
+    """
+    folder = os.path.dirname(os.fspath(path)) or "."
+    temporary = os.path.join(folder, f".{os.getpid()}-{secrets.token_hex(6)}{TEMP_SUFFIX}")
+    created = False
+    try:
+        with open(temporary, "x", encoding="utf-8", newline="") as handle:
+            created = True
+            handle.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        if created:
+            with contextlib.suppress(OSError):
+                os.remove(temporary)
+        raise
 
 
 def remove_temporaries(folders):
@@ -78,9 +108,20 @@ def remove_temporaries(folders):
 
 
 def output_paths(out_dir, student):
-    return {"md": os.path.join(out_dir, "feedback", f"{student}.md"),
-            "html": os.path.join(out_dir, "feedback", f"{student}.html"),
-            "json": os.path.join(out_dir, "results", f"{student}.json")}
+    """Where a student's outputs go: every file named after a student is named here, through
+    fit_id, so each name fits in NAME_MAX bytes whatever the id."""
+    name = fit_id(student)
+    return {"md": os.path.join(out_dir, "feedback", f"{name}.md"),
+            "html": os.path.join(out_dir, "feedback", f"{name}.html"),
+            "json": os.path.join(out_dir, "results", f"{name}.json")}
+
+
+def discard_outputs(out_dir, student):
+    """Remove a student's outputs (a run that could not write them all leaves none, so the next
+    run grades the student again rather than resuming from a mix)."""
+    for path in output_paths(out_dir, student).values():
+        with contextlib.suppress(OSError):
+            os.remove(path)
 
 
 def record_of(result, student, file, key, superseded, status, lab, late=None):
@@ -187,6 +228,7 @@ def feedback_sections(result, lab, lang, text=""):
     rest = printable(text)
     for part in step_texts:
         rest = rest.replace(part, "")
+    rest = re.sub(r"\n\s*\n(\s*\n)+", "\n\n", rest)  # where the steps' texts were
     parts = [f"<pre class=\"notes\">{html.escape(rest.strip())}</pre>"] if rest.strip() else []
     for step, part in zip(result.steps, step_texts):
         verdict = "pass" if step.status == "passed" else "fail"
@@ -208,8 +250,9 @@ def gradescope_results(rendered, record, late=""):
               "output": step["feedback"], "visibility": "visible"} for step in data["steps"]]
     results = {"score": record["total"], "tests": tests,
                "extra_data": {RECORD_KEY: record, "notes": data["notes"]}}
-    if late:
-        results["output"] = late
+    told = [notes_text(rendered)] if rendered.file_problem else []  # the file's one problem, once
+    if late or told:
+        results["output"] = "\n\n".join(told + ([late] if late else []))
     return results
 
 

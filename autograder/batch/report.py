@@ -35,6 +35,8 @@ WORDS = {
            "files": "받은 파일", "graded": "채점", "broken": "읽을 수 없는 파일", "errors": "채점 오류",
            "superseded": "새 파일로 대체된 파일", "ignored": "제외한 파일",
            "merged": "이름이 다른 학생인데 같은 ID로 합쳐진 파일(grades.csv의 merged 행을 확인하십시오)",
+           "lms_files": "제출물이 아닌 LMS 파일(아래 목록)", "no_file": "LMS 기록만 있고 제출 파일이 없는 학생",
+           "lms_section": "제출물이 아닌 LMS 파일", "what": "무엇인지", "name": "이름", "file": "파일",
            "mean": "평균", "median": "중앙값", "full": "만점", "histogram": "점수 분포", "pass_rate": "단계별 통과율", "mistakes": "단계별 흔한 실수",
            "step": "단계", "mistake": "실수", "meaning": "뜻", "count": "학생 수", "share": "비율",
            "table": "전체 표", "chosen": "채점한 파일", "older": "대체된 파일", "none": "없음",
@@ -43,6 +45,9 @@ WORDS = {
            "files": "Files received", "graded": "Graded", "broken": "Unreadable files", "errors": "Grading errors",
            "superseded": "Files superseded by newer ones", "ignored": "Files ignored",
            "merged": "Files of differently named students under one id (check the 'merged' rows)",
+           "lms_files": "LMS files that are not submissions (listed below)",
+           "no_file": "Students with LMS metadata but no file", "lms_section": "LMS files that are not submissions",
+           "what": "What it is", "name": "Name", "file": "File",
            "mean": "Mean", "median": "Median", "full": "Full marks", "histogram": "Score distribution",
            "pass_rate": "Pass rate per step", "mistakes": "Most frequent mistakes per step", "step": "Step",
            "mistake": "Mistake", "meaning": "Meaning", "count": "Students", "share": "Share",
@@ -57,11 +62,21 @@ def columns_for(lab):
     return [*LEADING_COLUMNS, *lab.function_names, "status", "lab"]
 
 
+NO_FILE = "no file"
+
+
 def rows_for(student, record, lab):
-    """grades.csv rows of one student: the graded file, then every other file and why it was not graded."""
+    """grades.csv rows of one student: the graded file, then every other file and why it was not
+    graded. LMS files that are not submissions (receipts, online text, lists, grade sheets) are
+    not rows (lms_files lists them, for the report); a student the LMS names who sent no file has
+    one row that says so."""
     chosen = student.chosen
     rows = []
     who = {"id": student.id, "name": student.name}
+    if chosen is None and student.id and any(entry.metadata for entry, _ in student.ignored):
+        kinds = sorted({entry.metadata for entry, _ in student.ignored if entry.metadata})
+        rows.append({**who, "file": "", "status": f"{NO_FILE}: the LMS sent only {', '.join(kinds)}",
+                     "lab": lab.name})
     if chosen is not None:
         late = record.get("late") or {}
         rows.append({**who, "file": record["file"], "submitted_at": student.submitted_at,
@@ -78,8 +93,15 @@ def rows_for(student, record, lab):
             status = f"superseded by {chosen.path}"
         rows.append({**who, "file": entry.path, "status": status, "lab": lab.name})
     for entry, reason in student.ignored:
-        rows.append({**who, "file": entry.path, "status": f"ignored: {reason}", "lab": lab.name})
+        if not entry.metadata:
+            rows.append({**who, "file": entry.path, "status": f"ignored: {reason}", "lab": lab.name})
     return rows
+
+
+def lms_files(everyone):
+    """The LMS's files that are not submissions, for the report: [{id, name, file, status}]."""
+    return [{"id": student.id, "name": student.name, "file": entry.path, "status": f"ignored: {reason}"}
+            for student in everyone for entry, reason in student.ignored if entry.metadata]
 
 
 def grades_table(rows, lab):
@@ -107,8 +129,8 @@ def write_grades(path, table):
     write_atomic(path, "\ufeff" + safe.to_csv(index=False))
 
 
-def write_report(path, table, records, lab, lang, counts=None):
-    write_atomic(path, report_html(table, records, lab, lang, counts))
+def write_report(path, table, records, lab, lang, counts=None, listed=()):
+    write_atomic(path, report_html(table, records, lab, lang, counts, listed))
 
 
 PREPARE = "prepare"
@@ -141,9 +163,9 @@ class ReportWriter:
             except OSError:
                 pass
 
-    def write(self, path, table, records, lab, lang, counts=None):
+    def write(self, path, table, records, lab, lang, counts=None, listed=()):
         try:
-            self._connection.send((path, table, records, lab.name, lang, counts))
+            self._connection.send((path, table, records, lab.name, lang, counts, list(listed)))
             wait([self._connection, self._process.sentinel])
             if self._connection.poll() and self._connection.recv() is None:
                 return
@@ -151,7 +173,7 @@ class ReportWriter:
             pass
         finally:
             self.close()
-        write_report(path, table, records, lab, lang, counts)
+        write_report(path, table, records, lab, lang, counts, listed)
 
     def close(self):
         """Stop the process (if still running); safe to call more than once."""
@@ -175,29 +197,32 @@ def _serve_one_report(connection, lang, parent):
     try:
         from ..registry import load
 
-        path, table, records, lab_name, lang, counts = job
-        write_report(path, table, records, load(lab_name), lang, counts)
+        path, table, records, lab_name, lang, counts, listed = job
+        write_report(path, table, records, load(lab_name), lang, counts, listed)
     except Exception as error:  # the batch writes the report itself, and sees the error there
         connection.send(repr(error))
     else:
         connection.send(None)
 
 
-def class_counts(table, records, lab):
+def class_counts(table, records, lab, listed=()):
     """The class in numbers, as both the terminal summary and report.html give them.
 
     Counted from the statuses in grades.csv: "graded" is a file graded as readable code, a broken
-    or unreadable one is counted under "broken" only.
+    or unreadable one is counted under "broken" only. `listed`: the LMS files that are not
+    submissions (lms_files), which are files received but not rows of grades.csv.
     """
     totals = pd.Series([r["total"] for r in records], dtype=float)
     statuses = table["status"].fillna("")
+    files = int((table["file"].fillna("") != "").sum()) + len(listed)
     return {
-        "students": len(records), "files": len(table),
+        "students": len(records), "files": files,
         "graded": int((statuses == "graded").sum()), "broken": int(statuses.str.startswith("broken").sum()),
         "errors": int(statuses.str.startswith("error").sum()),
         "superseded": int(statuses.str.startswith("superseded").sum()),
         "ignored": int(statuses.str.startswith("ignored").sum()),
         "merged": int(statuses.str.startswith("merged").sum()),
+        "lms_files": len(listed), "no_file": int(statuses.str.startswith(NO_FILE).sum()),
         "mean": f"{totals.mean():.2f}" if len(totals) else "–",
         "median": f"{totals.median():.2f}" if len(totals) else "–",
         "full": int((totals >= lab.total_points).sum()),
@@ -225,6 +250,9 @@ CAPTIONS = {
            "cells": "Share of graded students whose value in each cell of the page's case was wrong; darker is more."},
 }
 WRAPPED_COLUMNS = ("file", "status")
+# The full table shows who, the total and the status first, so the status is in view at 1280 px
+# without scrolling sideways; grades.csv keeps its documented order.
+SHOWN_FIRST = ("id", "name", "total", "status")
 NUMERIC_COLUMNS = ("total", "raw_total", "late_penalty")  # and every step's column
 TRUE_TEXTS = {"true", "yes", "1", "late", "y"}
 
@@ -239,7 +267,9 @@ STYLE = (":root{font-family:" + FONT_STACK + "}"
          "text-align:left;vertical-align:top}th{white-space:nowrap}"
          "td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
          "table.grades td{white-space:nowrap}"
-         "table.grades td.wrap{white-space:normal;min-width:12rem;max-width:24rem;overflow-wrap:anywhere}table.grades thead th{position:sticky;top:0;background:#f6f8fa}"
+         "td.wrap{white-space:normal!important;min-width:12rem;max-width:24rem;overflow-wrap:anywhere}"
+         "td.name{white-space:normal!important;min-width:6rem;max-width:12rem;overflow-wrap:anywhere}"
+         "td.id{white-space:normal!important;min-width:8rem;max-width:12rem;overflow-wrap:anywhere}table.grades thead th{position:sticky;top:0;background:#f6f8fa}"
          "th button{font:inherit;font-weight:bold;border:0;background:none;padding:0;cursor:pointer;"
          "text-align:left;color:inherit}"
          "th[aria-sort=ascending] button::after{content:' \\25B2'}"
@@ -322,10 +352,11 @@ class Labels:
         return f"<span data-en=\"{html.escape(english)}\">{html.escape(korean)}</span>"
 
 
-def report_html(table, records, lab, lang, counts=None):
-    """The class report; `counts` are the batch's own (the CLI summary's), else counted here."""
+def report_html(table, records, lab, lang, counts=None, listed=()):
+    """The class report; `counts` are the batch's own (the CLI summary's), else counted here;
+    `listed`: the LMS files that are not submissions (lms_files)."""
     label = Labels(lang)
-    counts = class_counts(table, records, lab) if counts is None else counts
+    counts = class_counts(table, records, lab, listed) if counts is None else counts
     totals = pd.Series([r["total"] for r in records], dtype=float)
     summary = "".join(f"<tr><th>{label(WORDS, key) if key in WORDS['en'] else html.escape(str(key))}</th>"
                       f"<td class=\"num\">{html.escape(str(value))}</td></tr>" for key, value in counts.items())
@@ -345,6 +376,7 @@ def report_html(table, records, lab, lang, counts=None):
         f"<h2>{label(WORDS, 'cells')}</h2>", f"<p class=\"note\">{label(CAPTIONS, 'cells')}</p>",
         _cell_maps(records, label, lab, lang),
         f"<h2>{label(WORDS, 'superseded')}</h2>", _superseded_table(records, label),
+        f"<h2>{label(WORDS, 'lms_section')}</h2>", _lms_table(listed, label),
         f"<h2>{label(WORDS, 'table')}</h2>", f"<p class=\"note\">{label(CAPTIONS, 'sort')}</p>",
         _grades_table(table, {r["id"] for r in records}, label, set(lab.function_names)),
     ]
@@ -367,10 +399,10 @@ def _html_table(css_class, headers, rows):
 
 def _grades_table(table, linked, label, step_columns):
     """Every row of grades.csv, sortable; each id links to that student's feedback/<id>.html."""
-    columns = [c for c in table.columns]
+    columns = [c for c in SHOWN_FIRST if c in table.columns] + [c for c in table.columns if c not in SHOWN_FIRST]
     headers = [label(COLUMN_WORDS, c) if c in COLUMN_WORDS["en"] else html.escape(c) for c in columns]
     rows = []
-    for values in table.itertuples(index=False):
+    for values in table[columns].itertuples(index=False):
         row = []
         for column, value in zip(columns, values):
             row.append(_grades_cell(column, value, linked, label, column in step_columns))
@@ -394,9 +426,11 @@ def _grades_cell(column, value, linked, label, is_step=False):
     text = html.escape(one_line(value))
     if column == "id" and value in linked:
         target = urllib.parse.quote(f"feedback/{value}.html")
-        return (f"<a href=\"{html.escape(target)}\">{text}</a>", "")
+        return (f"<a href=\"{html.escape(target)}\">{text}</a>", " class=\"id\"")
+    if column == "id":
+        return (text, " class=\"id\"")
     # Long free text wraps in a column of readable width; ids, times and words stay on one line.
-    return (text, " class=\"wrap\"" if column in WRAPPED_COLUMNS else "")
+    return (text, " class=\"wrap\"" if column in WRAPPED_COLUMNS else " class=\"name\"" if column == "name" else "")
 
 
 def _share(flags):
@@ -443,6 +477,18 @@ def _superseded_table(records, label):
     if not rows:
         return f"<p>{label(WORDS, 'none')}</p>"
     return _html_table("superseded sortable", [label(WORDS, key) for key in ("students", "chosen", "older")], rows)
+
+
+def _lms_table(listed, label):
+    """The LMS's own files (receipts, online text, submission lists, grade sheets): read or
+    listed, never graded, never rows of grades.csv."""
+    rows = [[(html.escape(one_line(item["id"])), ""), (html.escape(one_line(item["name"])), ""),
+             (html.escape(one_line(item["file"])), " class=\"wrap\""),
+             (html.escape(one_line(item["status"])), " class=\"wrap\"")] for item in listed]
+    if not rows:
+        return f"<p>{label(WORDS, 'none')}</p>"
+    headers = [label(COLUMN_WORDS, "id"), label(WORDS, "name"), label(WORDS, "file"), label(WORDS, "what")]
+    return _html_table("lms sortable", headers, rows)
 
 
 @lru_cache(maxsize=None)

@@ -9,14 +9,16 @@ import inspect
 import io
 import warnings
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..judge import _close, fits_own_helpers, helpers_used, judge_step, linked
+from ..judge import fits_own_helpers, helpers_used, judge_step, linked
 from ..pictures import step_maps
 from ..render import step_feedback
+from .. import stand_in
 from ..sandbox import codec
+from ..sandbox.protocol import refusal_message
 from ..sandbox.worker import _as_defaults, describe_exception, kind_of, stand_in_refusal
 from ..submission import find_stubs
 from . import public
@@ -28,6 +30,7 @@ class Outcome:
     value: object = None
     args_after: list = None
     error: dict = None
+    refused: list = field(default_factory=list)  # stand-in calls refused during the call (see stand_in)
 
 
 def check_step(name, env, lang="ko"):
@@ -84,9 +87,7 @@ def judge_public(name, env, is_stub=None, syntax_suspect=False, call=None, other
     if step.needs_helpers and others is None:
         others = _others_judged(lab, name, env, call)
     passing = {other for other, result in (others or {}).items() if result.status == "passed"}
-    context = _reference_outputs(function, name, passing) if step.needs_helpers else contextlib.nullcontext()
-    with context:
-        outcomes = [(call or call_probe)(function, probe) for probe in probes]
+    outcomes = [_called(function, name, probe, passing if step.needs_helpers else None, call) for probe in probes]
     stub = _is_stub(function, lab.function_names) if is_stub is None else is_stub
     result = judge_step(step, probes, outcomes, defined, stub, syntax_suspect, lab.page_case)
     if step.needs_helpers:  # as the engine says it: which other functions ran as written
@@ -94,11 +95,24 @@ def judge_public(name, env, is_stub=None, syntax_suspect=False, call=None, other
         result = dataclasses.replace(result, detail={**result.detail, **helpers_used(helpers, passing)})
         result = linked(step, result, others)
         if result.status not in ("passed", "missing") and result.detail["reference_helpers"]:
-            with _reference_outputs(function, name, set(helpers)):  # every helper the student's own
-                again = [(call or call_probe)(function, probe) for probe in probes]
+            # every helper the student's own
+            again = [_called(function, name, probe, set(helpers), call) for probe in probes]
             result = fits_own_helpers(step, result, judge_step(step, probes, again, defined, stub,
                                                                syntax_suspect, lab.page_case))
     return result
+
+
+def _called(function, name, probe, passing, call):
+    """The outcome of one probe; for a composed step (`passing` not None), with the grader's
+    stand-ins answering, from this test's table, for the other steps that did not pass."""
+    if passing is None:
+        return (call or call_probe)(function, probe)
+    refused = []
+    with _reference_outputs(function, name, passing, probe, refused):
+        outcome = (call or call_probe)(function, probe)
+    if refused and isinstance(outcome, Outcome):
+        outcome.refused = refused
+    return outcome
 
 
 def _others_judged(lab, name, env, call):
@@ -141,18 +155,18 @@ def _is_stub(function, names):
 
 
 @contextlib.contextmanager
-def _reference_outputs(function, name, passing):
-    """While `name` is checked, the other steps the student has not got right answer the public
-    probes with the expected values; those that pass their own public checks run as written.
-
-    A composed step is then judged on its own, as the autograder does; calls the probes do not
-    cover fall through to the student's own function.
-    """
+def _reference_outputs(function, name, passing, probe, refused):
+    """While `name` runs on `probe`, the other steps the student has not got right are answered
+    as the grader's stand-ins answer them (from the test's own table, see autograder.stand_in;
+    anything else refused, noted in `refused`); those that pass their own public checks run as
+    written."""
+    lab = public.load()[0]
+    table = tuple(lab.stand_ins(probe.case, None))
     namespace = getattr(function, "__globals__", {})
-    others = [other for other in public.load()[0].function_names if other != name]
+    others = [other for other in lab.function_names if other != name]
     saved = {other: namespace.get(other, _ABSENT) for other in others if other not in passing}
     for other, own in saved.items():
-        namespace[other] = _answering(other, None if own is _ABSENT else own)
+        namespace[other] = _answering(other, None if own is _ABSENT else own, table, refused)
     try:
         yield
     finally:
@@ -166,9 +180,8 @@ def _reference_outputs(function, name, passing):
 _ABSENT = object()
 
 
-def _answering(name, own):
-    lab, probes_of = public.load()
-    single = len(lab.steps_by_name[name].outputs) == 1
+def _answering(name, own, table, refused):
+    count = [0]
 
     def answer(*args, **keywords):
         if keywords:  # as the grader's stand-in does (see sandbox.worker._proxy)
@@ -177,32 +190,17 @@ def _answering(name, own):
             return own(*args, **keywords)
         if keywords:
             raise stand_in_refusal(name, keywords)
-        for probe in probes_of[name]:
-            if _same_args(args, probe.args):
-                values = tuple(_copy(v) for v in probe.expected)
-                return values[0] if single else values
-        if own is None:
-            raise NameError(f"name '{name}' is not defined")
-        return own(*args)
+        count[0] += 1
+        try:
+            if count[0] > stand_in.MAX_REQUESTS:
+                raise stand_in.Refused(reason="too_many", helper=name)
+            value = stand_in.answer(table, name=name, args=[_plain(a) for a in args])
+        except stand_in.Refused as refusal:
+            refused.append({"helper": refusal.helper, "reason": refusal.reason})
+            raise LookupError(refusal_message(refusal.reason, name)) from None
+        return _plain(value)
 
     answer.__name__ = name
     return answer
 
 
-def _same_args(got, known):
-    if len(got) != len(known):
-        return False
-    for a, b in zip(got, known):
-        if isinstance(b, np.ndarray):
-            try:
-                a = np.asarray(a, dtype=float)
-            except (TypeError, ValueError):
-                return False
-            if a.shape != b.shape or not _close(a, b):
-                return False
-        elif isinstance(b, (list, tuple)):
-            if not isinstance(a, (list, tuple)) or list(a) != list(b):
-                return False
-        elif a != b:
-            return False
-    return True

@@ -16,6 +16,7 @@ from ..declaration import ErrorMistake, Link, Mistake, Output, Step
 from ..lab import Case, Lab
 from ..rubric import Rubric
 from ..sandbox import codec
+from ..stand_in import StandIn
 
 DATA_FILE = "public_data.json"
 
@@ -98,7 +99,11 @@ def load(text=None):
             for p in data["probes"][step.name]]
     facts = dict(data["hint_facts"])
     public = tuple(cases.values())
+    stand_ins = {name: tuple(StandIn(name=row["name"], args=tuple(codec.decode(a) for a in row["args"]),
+                                     value=codec.decode(row["value"])) for row in rows)
+                 for name, rows in data.get("stand_ins", {}).items()}
     lab = Lab(name=data["lab"], titles=data["titles"], steps=tuple(steps), public_cases=lambda: public,
               hint_facts=lambda: facts, catalog_tables=data["catalog"], notebook=data["notebook"],
-              script=data["script"], page_case=data["page_case"])
+              script=data["script"], page_case=data["page_case"],
+              stand_ins=lambda case, trace: stand_ins.get(case.name, ()))
     return lab, probes

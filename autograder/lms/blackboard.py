@@ -12,6 +12,8 @@ import re
 from .fill import Layout, Seat, choose
 from .sheet import SheetError
 
+# What tells a Grade Center file from other sheets (recognise.py), by header_key.
+SIGNATURES = ({"last name", "first name", "username"},)
 GRADE_COLUMN = re.compile(r"^(?P<name>.*?) \[Total Pts: (?P<max>\d+(?:\.\d+)?) Score\] \|(?P<id>\d+)$")
 
 

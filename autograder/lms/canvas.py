@@ -10,15 +10,17 @@ a run named by student numbers or logins is matched by SIS User ID or SIS Login 
 import re
 
 from .fill import Layout, Seat, UsageError, choose
-from .sheet import SheetError, number
+from .sheet import SheetError, header_key, number
 
 ASSIGNMENT = re.compile(r"^(?P<name>.+) \((?P<id>\d+)\)$")
 TEST_STUDENT = {"student, test", "test student"}
+# What tells a Canvas gradebook from other sheets (recognise.py), by header_key.
+SIGNATURES = ({"student", "id", "sis user id"}, {"student", "id", "section"})
 
 
 def layout(sheet, wanted):
     header = sheet.header
-    if not header or header[0].lstrip("\ufeff") != "Student" or sheet.column("ID") is None:
+    if not header or header_key(header[0]) != "student" or sheet.column("ID") is None:
         raise SheetError("not a Canvas gradebook export: its header starts with Student, ID, "
                          "SIS User ID, SIS Login ID, Section")
     columns = {}

@@ -11,10 +11,11 @@ from ..batch.outputs import write_atomic
 from ..render import one_line, printable
 from . import blackboard, canvas, moodle
 from .fill import UsageError, fill
-from .graded import RunError, read_run
+from .graded import RunError, read_run, run_refusals
 from .sheet import SheetError, read_sheet, sheet_bytes
 
 LAYOUTS = {"canvas": canvas.layout, "moodle": moodle.layout, "blackboard": blackboard.layout}
+MOODLE_ONLY = ("id_column", "max_column", "feedback_column")
 EXIT_DONE, EXIT_UNMATCHED = 0, 3
 
 
@@ -28,14 +29,27 @@ def _lab(args):
 
 
 def run_export(args):
+    given = [name for name in MOODLE_ONLY if getattr(args, name, None) is not None]
+    if given and args.lms != "moodle":
+        raise SystemExit(f"autograder: --{given[0].replace('_', '-')} names a column of Moodle's worksheet; "
+                         f"{args.lms}'s sheet is read by its own headers (--column names the column to fill)")
     try:
         run = read_run(args.graded, default_max=lambda: _lab(args).total_points)
     except RunError as error:
         raise SystemExit(f"autograder: {error}") from None
+    refusals = run_refusals(run, getattr(args, "lab", None))
+    if refusals:
+        raise SystemExit(printable(f"autograder: refused: the grades of {one_line(args.graded)} cannot be right: "
+                                   + "; ".join(refusals) + ". Nothing was written."))
     try:
         with open(args.sheet, "rb") as handle:
             sheet = read_sheet(handle.read())
-        layout = LAYOUTS[args.lms](sheet, args.column)
+        if args.lms == "moodle":
+            columns = moodle.Columns(id=getattr(args, "id_column", None), max=getattr(args, "max_column", None),
+                                     feedback=getattr(args, "feedback_column", None))
+            layout = moodle.layout(sheet, args.column, columns)
+        else:
+            layout = LAYOUTS[args.lms](sheet, args.column)
     except OSError as error:
         raise SystemExit(f"autograder: cannot read {one_line(args.sheet)}: {error.strerror or error}") from None
     except (SheetError, UsageError) as error:
@@ -65,9 +79,9 @@ def run_export(args):
     print(printable(f"{len(filled.written)} of {len(layout.seats)} students in the sheet filled in "
                     f"{layout.title!r} (matched by {filled.matched_by}); {len(filled.no_submission)} without a submission, "
                     f"{len(filled.not_in_sheet)} graded but not in the sheet. Wrote: " + ", ".join(written)))
-    if filled.not_in_sheet and not args.allow_unmatched:
-        print("autograder: exit status 3: graded students are missing from the sheet (their grades are "
-              "not in it); --allow-unmatched exits 0.", file=sys.stderr)
+    if (filled.not_in_sheet or filled.withheld) and not args.allow_unmatched:
+        print("autograder: exit status 3: graded students' grades are not in the sheet (missing from it, or "
+              "withheld); --allow-unmatched exits 0.", file=sys.stderr)
         return EXIT_UNMATCHED
     return EXIT_DONE
 
@@ -124,6 +138,10 @@ def _write_bytes(path, data):
 
 def unmatched_lines(filled):
     lines = []
+    if filled.withheld:
+        lines.append(f"autograder: WARNING: {len(filled.withheld)} grade(s) not written (their cells are left as "
+                     "they were):")
+        lines += [f"  {seat.key}  {one_line(seat.name)}: {student.withheld}" for seat, student in filled.withheld]
     if filled.not_in_sheet:
         lines.append(f"autograder: WARNING: {len(filled.not_in_sheet)} graded student(s) are not in the sheet "
                      "(their grades are not in the file):")
@@ -142,7 +160,7 @@ def export_report(args, filled, zipped):
     lines = [f"autograder export {args.lms}", f"run: {args.graded}", f"sheet: {args.sheet}", f"written: {args.out}",
              f"column: {filled.title}", f"matched by: {filled.matched_by}", f"filled: {len(filled.written)}",
              f"in the sheet without a submission: {len(filled.no_submission)}",
-             f"graded but not in the sheet: {len(filled.not_in_sheet)}", ""]
+             f"graded but not in the sheet: {len(filled.not_in_sheet)}", f"withheld: {len(filled.withheld)}", ""]
     lines += [line.removeprefix("autograder: ") for line in unmatched_lines(filled)]
     if args.lms == "moodle":
         lines.append(f"feedback zip: {feedback_zip_path(args.out)} "

@@ -45,6 +45,7 @@ class Filled:
     no_submission: list = field(default_factory=list)  # seats nobody graded
     not_in_sheet: list = field(default_factory=list)   # graded students with no seat
     no_maximum: list = field(default_factory=list)     # seats whose maximum is missing or not a number
+    withheld: list = field(default_factory=list)       # (seat, graded): a grade that must not be written
 
 
 def fill(sheet, layout, run, comment_for=None):
@@ -71,6 +72,9 @@ def fill(sheet, layout, run, comment_for=None):
             filled.no_submission.append(seat)
             continue
         matched.add(student.id)
+        if getattr(student, "withheld", ""):
+            filled.withheld.append((seat, student))  # its cell keeps what it holds
+            continue
         if seat.maximum is None or seat.maximum <= 0:
             filled.no_maximum.append(seat)
             continue

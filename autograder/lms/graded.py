@@ -16,6 +16,10 @@ class Graded:
     name: str = ""       # from the LMS export, when the run had one
     late: str = ""
     feedback: str = ""   # path of feedback/<id>.html, "" when missing
+    lab: str = ""        # the lab it was graded for (grades.csv's lab column, else its record's)
+    defined: bool = False  # its results record shows a file that defines one of the lab's functions
+    functions: tuple = ()  # the lab's step functions, from its record
+    withheld: str = ""   # why its total must not go into a sheet ("" when it may)
 
 
 class RunError(ValueError):
@@ -52,12 +56,16 @@ def read_run(folder, default_max=None):
             total = float(precise)
         maximum = record.get("max_total")
         feedback = os.path.join(folder, "feedback", f"{student}.html")
+        status = row.get("status") or ""
+        steps = record.get("steps") if isinstance(record.get("steps"), dict) else {}
         students[student] = Graded(
             id=student, total=total,
             max_total=float(maximum) if isinstance(maximum, (int, float)) and maximum > 0 else None,
-            status=row.get("status") or "", file=_unquoted(row.get("file") or ""),
+            status=status, file=_unquoted(row.get("file") or ""),
             name=_unquoted(row.get("name") or ""), late=row.get("late") or "",
-            feedback=feedback if os.path.isfile(feedback) else "")
+            feedback=feedback if os.path.isfile(feedback) else "",
+            lab=row.get("lab") or str(record.get("lab") or ""), defined=defines_a_step(record, status),
+            functions=tuple(steps), withheld=withheld(status))
     known = {g.max_total for g in students.values() if g.max_total is not None}
     unknown = [g for g in students.values() if g.max_total is None]
     if unknown:
@@ -67,6 +75,45 @@ def read_run(folder, default_max=None):
         for graded in unknown:
             students[graded.id] = dataclasses.replace(graded, max_total=fallback)
     return students
+
+
+GRADER_FAILED = "error: the grader failed"
+
+
+def defines_a_step(record, status):
+    """Whether a student's results record shows a file that defines one of the lab's step functions:
+    read as code (status graded) and some step not 'missing' (a stub counts: it is defined)."""
+    steps = record.get("steps")
+    if status != "graded" or not isinstance(steps, dict):
+        return False
+    return any(isinstance(step, dict) and step.get("status") not in ("missing", None) for step in steps.values())
+
+
+def withheld(status):
+    """Why a grade must not be written into a sheet: the grader failed on that file (its 0 is no grade)."""
+    return "the grader failed on this file; grade the run again" if status.startswith(GRADER_FAILED) else ""
+
+
+def run_refusals(run, lab_name=None):
+    """Why the grades of `run` ({id: Graded}) cannot be right, so none may go into an LMS sheet
+    ([] when they may). Checked: the run graded someone; it graded one lab, the one --lab names
+    (when given); and at least one student's file defines one of that lab's step functions (a run
+    in which none does graded another lab's files, or no code: every grade is a 0 of a TA's slip)."""
+    if not run:
+        return ["the run graded nobody (grades.csv has no total)"]
+    reasons = []
+    labs = sorted({g.lab for g in run.values() if g.lab})
+    if len(labs) > 1:
+        reasons.append(f"grades.csv holds grades of several labs ({', '.join(labs)}); a run grades one")
+    if lab_name is not None and labs and lab_name not in labs:
+        reasons.append(f"the run graded {', '.join(labs)}, not --lab {lab_name}")
+    if not any(g.defined for g in run.values()):
+        functions = next((g.functions for g in run.values() if g.functions), ())
+        named = f" ({', '.join(functions)})" if functions else ""
+        reasons.append(f"no student's file in the run defines any of the lab's functions{named}, so every "
+                       f"grade is 0 for steps never written: the files are another lab's (grade again with its "
+                       f"--lab) or not code at all")
+    return reasons
 
 
 def _record(folder, student):

@@ -2,18 +2,31 @@
 worksheet), filled for "Upload grading worksheet", and its feedback zip for "Upload multiple
 feedback files in a zip".
 
-Header: Identifier ("Participant 123456"), Full name, Email address, Status, Grade, Maximum grade,
-Grade can be changed, Last modified (submission), Online text, Last modified (grade), Feedback
-comments. 123456 is the participant number Moodle also puts in the folder names of the
-submissions download ("Full Name_123456_assignsubmission_file_"), so the run's ids.
+Header, as Moodle 4.x writes it in English: Identifier ("Participant 123456"), Full name, Email
+address (and the other identity fields the site shows), Status, Grade, Maximum grade, Grade can be
+changed, Last modified (submission), Online text, Last modified (grade), Feedback comments. Moodle
+3.x writes "Maximum Grade"; headers are matched ignoring case and spacing (sheet.header_key).
+123456 is the participant number Moodle also puts in the folder names of the submissions download
+("Full Name_123456_assignsubmission_file_"), so the run's ids.
+
+Moodle writes the headers (and the word before the participant number) in the language of the
+interface the worksheet was downloaded with, and reads them back in the language it is uploaded
+with. A worksheet in another language is mapped with explicit columns (Columns: --id-column,
+--column, --max-column, --feedback-column) and written back with its own headers.
 """
 import re
+from dataclasses import dataclass
 
 from .fill import Layout, Seat, UsageError, choose
-from .sheet import SheetError, number
+from .sheet import SheetError, header_key, number
 
-PARTICIPANT = re.compile(r"^Participant (?P<id>\d+)$")
-GRADE, MAXIMUM, FEEDBACK = "Grade", "Maximum grade", "Feedback comments"
+# "Participant 123456" in English; another language puts its own word before the number.
+PARTICIPANT = re.compile(r"^\D*?(?P<id>\d+)$")
+IDENTIFIER, FULL_NAME, GRADE, MAXIMUM, FEEDBACK = ("Identifier", "Full name", "Grade", "Maximum grade",
+                                                   "Feedback comments")
+# What tells a Moodle worksheet from other sheets (recognise.py), by header_key.
+SIGNATURES = ({header_key(IDENTIFIER), header_key(MAXIMUM)},
+              {header_key(IDENTIFIER), header_key(FULL_NAME), header_key(GRADE)})
 # Characters Moodle's clean_filename() drops from a file or folder name.
 NOT_IN_FILE_NAMES = re.compile(r'[\x00-\x1f\x7f"*/:<>?\\|]')
 
@@ -24,27 +37,85 @@ COMMENT = {
 FEEDBACK_FILE = "feedback.html"
 
 
-def layout(sheet, wanted):
-    identifier, maximum = sheet.column("Identifier"), sheet.column(MAXIMUM)
+@dataclass(frozen=True, kw_only=True)
+class Columns:
+    """Headers the TA named for a worksheet not in English (None: the English header)."""
+
+    id: str | None = None
+    max: str | None = None
+    feedback: str | None = None
+
+
+def layout(sheet, wanted, columns=Columns()):
+    """The worksheet's grade column and seats. `wanted` (--column) names the grade column;
+    `columns` the identifier, maximum and feedback columns when they are not in English."""
+    identifier = _named(sheet, columns.id, "--id-column")
+    maximum = _named(sheet, columns.max, "--max-column")
+    identifier = sheet.column(IDENTIFIER) if identifier is None else identifier
+    maximum = sheet.column(MAXIMUM) if maximum is None else maximum
     if identifier is None or maximum is None:
-        raise SheetError("not a Moodle grading worksheet: its header has no \"Identifier\" and "
-                         "\"Maximum grade\" columns (download it with Moodle in English)")
-    columns = {title: set() for title in sheet.header if title == GRADE}
+        raise SheetError(_not_english(sheet, identifier, maximum))
+    grades = {title: set() for title in sheet.header if header_key(title) == header_key(GRADE)}
     try:
-        title = choose(columns, wanted, "grade column (\"Grade\")")
+        title = choose(grades, wanted, "grade column (\"Grade\")")
     except UsageError:
-        if wanted is None or wanted not in sheet.header:
+        if wanted is None or sheet.column(wanted) is None:
+            if wanted is None and not grades:
+                raise UsageError("the sheet has no \"Grade\" column: name its grade column with --column "
+                                 f"(its columns: {_listed(sheet)})") from None
             raise
-        title = wanted  # a worksheet whose grade column is named otherwise
-    full_name = sheet.column("Full name")
+        title = sheet.header[sheet.column(wanted)]  # a worksheet whose grade column is named otherwise
+    feedback = _named(sheet, columns.feedback, "--feedback-column")
+    feedback = sheet.column(FEEDBACK) if feedback is None else feedback
+    full_name = sheet.column(FULL_NAME)
     seats = []
     for index, row in enumerate(sheet.rows[1:], start=1):
         match = PARTICIPANT.match(row[identifier].strip())
         if match:
             seats.append(Seat(index, (match["id"],), row[full_name] if full_name is not None else "",
                               number(row[maximum])))
-    return Layout(sheet.header.index(title), title, seats, identities=("Identifier",),
-                  comment=sheet.column(FEEDBACK), decimals_fixed=True)
+    return Layout(sheet.header.index(title), title, seats, identities=(sheet.header[identifier],),
+                  comment=feedback, decimals_fixed=True)
+
+
+def _named(sheet, name, option):
+    """The column an option names, None when the option is not given; a name not in the sheet is refused."""
+    if name is None:
+        return None
+    index = sheet.column(name)
+    if index is None:
+        raise UsageError(f"{option} {name!r} is not a column of the sheet; its columns: {_listed(sheet)}")
+    return index
+
+
+def _not_english(sheet, identifier, maximum):
+    """The refusal of a worksheet whose identifier or maximum column is not found: which options to give."""
+    missing = [f'"{name}"' for name, index in ((IDENTIFIER, identifier), (MAXIMUM, maximum)) if index is None]
+    guess = _identifier_guess(sheet) if identifier is None else None
+    example = (f"--id-column {_quoted(guess or '<identifier column>')} --column <grade column> "
+               "--max-column <maximum grade column> [--feedback-column <feedback comments column>]")
+    hint = f" (the column holding \"Participant 123456\"-like cells is {guess!r})" if guess else ""
+    return (f"not a Moodle grading worksheet in English: its header has no {' or '.join(missing)} column. "
+            f"A worksheet downloaded with Moodle in another language is filled when you name its columns: "
+            f"{example}{hint}. Its columns: {_listed(sheet)}")
+
+
+def _identifier_guess(sheet):
+    """The column whose cells read like "Participant 123456" (a word, then a number), if one does."""
+    rows = sheet.rows[1:]
+    for index in range(len(sheet.header)):
+        cells = [row[index].strip() for row in rows if row[index].strip()]
+        if cells and all(re.fullmatch(r"\D+\s\d+", cell) for cell in cells):
+            return sheet.header[index]
+    return None
+
+
+def _quoted(text):
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _listed(sheet):
+    return ", ".join(sheet.header)
 
 
 def comment(lang):

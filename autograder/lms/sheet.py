@@ -1,13 +1,14 @@
 """A grade sheet as the LMS wrote it: rows of cells plus everything needed to write it back the same way.
 
-The encoding (with or without its byte order mark), the delimiter, the quoting and the line ends
-are read from the file and used again when writing, so the LMS reads our file as it reads its own.
+The encoding (with or without its byte order mark), the delimiter and the line ends are read from
+the file and used again when writing. Every cell keeps the exact text it was written with (its
+quotes, or none), so the file written back differs from the one read only in the cells we change;
+a changed cell is quoted the way the sheet quotes its cells (every cell; cells with spaces, as
+PHP's fputcsv does for Moodle; or only where CSV needs it).
 """
 import codecs
-import csv
-import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 # Tried in order when the file starts with no byte order mark; cp949 is what Korean Excel saves.
 PLAIN_ENCODINGS = ("utf-8", "cp949")
@@ -18,22 +19,35 @@ class SheetError(ValueError):
     """The file is not a sheet we can fill; the message says why, for the TA."""
 
 
+def header_key(title):
+    """A header as compared: case, spacing and a byte order mark do not count ("Maximum Grade" of
+    Moodle 3.x is "Maximum grade" of Moodle 4.x)."""
+    return " ".join(str(title).replace("\ufeff", "").split()).casefold()
+
+
 @dataclass
 class Sheet:
-    rows: list          # every row, the header first, each a list of strings
+    rows: list          # every row that is not blank, the header first, each a list of strings
     encoding: str       # codec name without BOM handling ("utf-8", "utf-16-le", "cp949")
     bom: bytes          # the byte order mark the file started with (b"" when none)
     delimiter: str
     quote_all: bool     # every cell was quoted in the header (Blackboard does this)
     line_end: str
+    quote_spaces: bool = False  # cells with a space are quoted and no others need be (PHP's fputcsv)
+    # The file as written, line by line: (values as read, the cells' own text, the line end).
+    records: list = field(default_factory=list, repr=False)
 
     @property
     def header(self):
         return self.rows[0]
 
     def column(self, name):
-        """Index of the header cell `name`, or None."""
-        return self.header.index(name) if name in self.header else None
+        """Index of the header cell `name` (exactly, else ignoring case and spacing when that names
+        one column), or None."""
+        if name in self.header:
+            return self.header.index(name)
+        found = [i for i, title in enumerate(self.header) if header_key(title) == header_key(name)]
+        return found[0] if len(found) == 1 else None
 
 
 def read_sheet(data):
@@ -41,19 +55,62 @@ def read_sheet(data):
     text, encoding, bom = decode(data)
     if not text.strip():
         raise SheetError("the file is empty")
-    first_line = text.split("\n", 1)[0]
+    first_line = re.split(r"\r\n|\r|\n", text, maxsplit=1)[0]
     delimiter = "\t" if first_line.count("\t") > first_line.count(",") else ","
     line_end = "\r\n" if "\r\n" in text else "\n"
-    try:
-        rows = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True))
-    except csv.Error as error:
-        raise SheetError(f"not a readable CSV file ({error})") from None
-    rows = [row for row in rows if row]  # blank lines carry nothing
-    quoted = '"(?:[^"]|"")*"'
-    quote_all = re.fullmatch(f"{quoted}(?:{re.escape(delimiter)}{quoted})*", first_line.rstrip("\r")) is not None
+    records = parse_records(text, delimiter)
+    rows = [list(values) for values, raws, _ in records if raws != [""]]  # blank lines carry nothing
+    header_raws = next(raws for _, raws, _ in records if raws != [""])
+    quote_all = all(raw.startswith('"') for raw in header_raws)
+    cells = [(value, raw) for values, raws, _ in records for value, raw in zip(values, raws)]
+    special = re.compile(f"[{re.escape(delimiter)}\"\r\n]")
+    quote_spaces = (any(raw.startswith('"') and " " in value and not special.search(value) for value, raw in cells)
+                    and not any(not raw.startswith('"') and " " in value for value, raw in cells))
     width = len(rows[0])
     rows = [row + [""] * (width - len(row)) if len(row) < width else row for row in rows]
-    return Sheet(rows, encoding, bom, delimiter, quote_all, line_end)
+    return Sheet(rows, encoding, bom, delimiter, quote_all, line_end, quote_spaces, records)
+
+
+def parse_records(text, delimiter):
+    """CSV records, each (values, the cells' text as written, its line end), strictly: a quote
+    opened is closed, and only a delimiter or a line end follows it."""
+    unquoted = re.compile(f"[^{re.escape(delimiter)}\r\n]*")
+    records, position, size, line = [], 0, len(text), 1
+    while position < size:
+        values, raws = [], []
+        while True:
+            start = position
+            if text.startswith('"', position):
+                parts, cursor = [], position + 1
+                while True:
+                    close = text.find('"', cursor)
+                    if close < 0:
+                        raise SheetError(f"not a readable CSV file (a quote opened on line {line} is never closed)")
+                    parts.append(text[cursor:close])
+                    if text.startswith('"', close + 1):
+                        parts.append('"')
+                        cursor = close + 2
+                        continue
+                    position = close + 1
+                    break
+                value = "".join(parts)
+                line += value.count("\n")
+                if position < size and text[position] not in (delimiter, "\r", "\n"):
+                    raise SheetError(f"not a readable CSV file (text after a closing quote on line {line})")
+            else:
+                position = unquoted.match(text, position).end()
+                value = text[start:position]
+            values.append(value)
+            raws.append(text[start:position])
+            if position < size and text[position] == delimiter:
+                position += 1
+                continue
+            break
+        end = "\r\n" if text.startswith("\r\n", position) else text[position:position + 1]
+        position += len(end)
+        line += 1
+        records.append((values, raws, end))
+    return records
 
 
 def decode(data):
@@ -73,16 +130,38 @@ def decode(data):
 
 
 def sheet_bytes(sheet):
-    """The sheet written back in its own encoding, BOM, delimiter, quoting and line ends."""
-    buffer = io.StringIO(newline="")
-    writer = csv.writer(buffer, delimiter=sheet.delimiter, lineterminator=sheet.line_end,
-                        quoting=csv.QUOTE_ALL if sheet.quote_all else csv.QUOTE_MINIMAL)
-    writer.writerows(sheet.rows)
+    """The sheet written back: every line, line end and unchanged cell exactly as read; the cells
+    that changed in the sheet's own quoting; in its encoding with its BOM."""
+    rows = iter(sheet.rows)
+    lines = []
+    for values, raws, end in sheet.records:
+        if raws == [""]:
+            lines.append(end)
+            continue
+        current = next(rows)
+        used = max([len(raws)] + [i + 1 for i, value in enumerate(current) if value != ""])
+        cells = []
+        for index in range(used):
+            value = current[index] if index < len(current) else ""
+            if index < len(raws) and value == values[index]:
+                cells.append(raws[index])
+            else:
+                cells.append(_cell_text(sheet, value, index < len(raws) and raws[index].startswith('"')))
+        line = sheet.delimiter.join(cells)
+        lines.append((line or '""') + end)  # a row of one empty cell, not a blank line
     try:
-        return sheet.bom + buffer.getvalue().encode(sheet.encoding)
+        return sheet.bom + "".join(lines).encode(sheet.encoding)
     except UnicodeEncodeError as error:
         raise SheetError(f"a cell cannot be written in the sheet's encoding {sheet.encoding}: "
                          f"{error.object[error.start:error.end]!r}") from None
+
+
+def _cell_text(sheet, value, was_quoted):
+    needs = any(mark in value for mark in (sheet.delimiter, '"', "\r", "\n"))
+    spaced = sheet.quote_spaces and (" " in value or "\t" in value)
+    if sheet.quote_all or was_quoted or needs or spaced:
+        return '"' + value.replace('"', '""') + '"'
+    return value
 
 
 def number(text):

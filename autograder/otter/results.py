@@ -3,10 +3,6 @@
 Used by the zip's own entry point (gradescope.py, where Otter is not installed) and by the Otter
 plugin (`otter run -a ZIP`), so both paths write the same file for the same verdict.
 """
-import dataclasses
-
-from .. import rubric
-from ..judge import _status
 from ..render import Messages, load_notes, step_feedback
 
 VISIBILITIES = ("visible", "after_published", "hidden")
@@ -16,20 +12,22 @@ PUBLIC_TESTS = "Public Tests"
 def gradescope_results(result, lab, lang="ko", visibility="after_published"):
     """results.json for one SubmissionResult.
 
-    "Public Tests" (visible at once) holds the feedback on the public cases; one scored entry per
-    step holds the whole diagnosis with `visibility`. The public text names points only when the
-    scored entries are visible at once, and then the step's real score: it never shows a number
-    the scored entries contradict before they are published.
+    "Public Tests" (visible at once) holds the feedback on the public tests, from the steps judged
+    on the public tests alone (`result.public_steps`: no hidden outcome, verdict or value went into
+    them); one scored entry per step holds the whole diagnosis with `visibility`. The public text
+    names points only when the scored entries are visible at once, and then the step's real
+    score: it never shows a number the scored entries contradict before they are published.
     """
     if visibility not in VISIBILITIES:
         raise ValueError(f"visibility must be one of {', '.join(VISIBILITIES)}")
     say = Messages(lang, lab)
     notes = load_notes(result.notes, lab, lang)
     loading = say("text", "load_heading") + "\n" + "\n".join("  " + note for note in notes) if notes else ""
+    public = {step.name: step for step in result.public_steps}
     public_parts = [loading] if loading else []
-    public_parts += [public_feedback(step, lab, lang, visibility) for step in result.steps]
+    public_parts += [public_feedback(step, public[step.name], lab, lang, visibility) for step in result.steps]
     tests = [{"name": PUBLIC_TESTS, "visibility": "visible",
-              "status": "passed" if all(public_view(s, lab).status == "passed" for s in result.steps) else "failed",
+              "status": "passed" if all(public[s.name].status == "passed" for s in result.steps) else "failed",
               "output": "\n\n".join(public_parts)}]
     for step in result.steps:
         tests.append({"name": step.name, "score": round(step.score, 5), "max_score": round(float(step.max_score), 5),
@@ -42,9 +40,9 @@ def gradescope_results(result, lab, lang="ko", visibility="after_published"):
     return output
 
 
-def public_feedback(step, lab, lang, visibility):
-    """The public cases' feedback; its header shows points only when they are visible at once."""
-    public = public_view(step, lab)
+def public_feedback(step, public, lab, lang, visibility):
+    """The public tests' feedback (`public`: the step judged on them alone); its header shows
+    points (`step`'s, of all tests) only when they are visible at once."""
     text = step_feedback(public, lab, lang)
     if visibility == "visible":
         header = step_feedback(step, lab, lang).split("\n", 1)[0]
@@ -52,22 +50,3 @@ def public_feedback(step, lab, lang, visibility):
         say = Messages(lang, lab)
         header = say("text", "public_step_header", name=step.name, status=say("status", public.status))
     return "\n".join([header] + text.split("\n")[1:])
-
-
-def public_view(step, lab):
-    """The step as judged on its public cases only (what the student-side check reports)."""
-    cases = [c for c in step.cases if not c.hidden]
-    own_codes = {c.code for c in cases}
-    hidden_codes = {c.code for c in step.cases if c.hidden} - own_codes
-    mistakes = [m for m in step.mistakes if m not in hidden_codes]
-    status = step.status if step.status == "missing" else _status(lab.steps_by_name[step.name], cases)
-    # The rubric applied to the public cases alone, as the students' kit applies it.
-    declared = lab.steps_by_name[step.name]
-    degenerate = {c.name for c in lab.public_cases() if rubric.is_degenerate(c)}
-    score, rule = rubric.score(step.max_score, cases, declared.named_codes(), degenerate,
-                               declared.rubric or rubric.DEFAULT)
-    detail = dict(step.detail, rubric=rule) if "rubric" in step.detail else step.detail
-    if step.status == "missing":
-        score = 0.0
-    return dataclasses.replace(step, score=score, status=status,
-                               mistakes=mistakes, cases=cases, detail=detail)

@@ -8,22 +8,21 @@ import time
 from . import codec
 from .child_pipes import TOO_LARGE, ChildGone, ReadBudget
 from .limits import Limits
-from .protocol import (REMEMBERED_EVENT_BYTES, CallOutcome, HelperRefused, RunOutcome, parse_event,
+from .protocol import (MAX_HELPER_REQUESTS, CallOutcome, HelperRefused, RunOutcome, parse_event, refusal_message,
                        plain_error, plain_load_event, plain_names, plain_text, small_int)
 from .worker import AT_ONCE
 
 HELPER_REQUEST_BYTES = 1024 * 1024  # the largest helper request read while a call runs
 MAX_RESTARTS = 12
 MAX_LOAD_EVENTS = 50
-MAX_HELPER_REQUESTS = 32  # helper calls answered per call of a step; later ones get an error
 
 
 def run(zygote, cells, calls, limits=Limits(), helper=None, functions=None, skip=()):
-    """Load `cells` in fresh children and make `calls` (grouped by step, in order).
+    """Load `cells` in fresh children and make `calls` (grouped by step, in order), one at a time.
 
     A statement that hangs or ends the process while loading is skipped on the next try; a step
-    whose calls run out of time or end the process costs that step only. `helper(name, args)`
-    answers a call's helper requests (see Call.helpers) with an encoded value, or raises
+    whose calls run out of time or end the process costs that step only. `helper(call_id, name,
+    args)` answers a call's helper requests (see Call.helpers) with an encoded value, or raises
     HelperRefused; without it every helper request is refused. `functions`: the lab's function
     names, each reported in RunOutcome.names (default: the names the calls use); every call's
     function and helpers must be among them. `skip`: statements an earlier run of the same cells
@@ -121,23 +120,22 @@ def _one_child(child, cells, functions, pending, skip, seen_load, outcome, limit
 
     runnable = [(index, group) for index, group in enumerate(pending)
                 if outcome.names.get(group[0].function) == "function"]
-    # A step's calls are sent only once the step before it has answered: the commands a child
-    # can read hold the inputs of the step it is answering, never another step's answer (one
-    # step's input is often an earlier step's right answer). A step graded with helpers runs in
-    # a child of its own: the other steps' inputs may hold its answers (a composed step returns
-    # what its last part returns), and its helpers answer the other steps.
-    for position, (index, group) in enumerate(runnable):
-        alone = bool(group[0].helpers)
-        if alone and position > 0:
+    # One call at a time: a call's command is sent once the call before it has answered, so the
+    # commands a child can read hold the inputs of the call it is answering and of those it has
+    # answered, never a later call's (a later case's inputs, or another step's answer: one step's
+    # input is often an earlier step's right answer). A step graded with helpers runs in a child of
+    # its own: the other steps' inputs may hold its answers (a composed step returns what its last
+    # part returns), and its helpers answer the other steps.
+    served = None
+    for index, group in runnable:
+        step, alone = group[0].step, bool(group[0].helpers)
+        if served is not None and step != served[0] and (alone or served[1]):
             return pending[index:]
-        clock = StepClock(time.monotonic() + limits.step_seconds)
-        try:
-            sent = _send_calls(child, group, clock.deadline)
-        except ChildGone:
-            sent = True  # each call below then reads as crashed
+        served = (step, alone or (served is not None and served[1]))
+        deadline = time.monotonic() + limits.step_seconds
         for number, call in enumerate(group):
             try:
-                result = _await_call(child, call, clock, sent, helper)
+                result = _await_call(child, call, deadline, helper)
             except ChildGone:
                 result = CallOutcome("crashed")
             outcome.calls[call.id] = result
@@ -145,16 +143,7 @@ def _one_child(child, cells, functions, pending, skip, seen_load, outcome, limit
                 for later in group[number + 1:]:
                     outcome.calls[later.id] = CallOutcome("not_run")
                 return pending[index + 1:] or None
-        if alone:
-            return pending[index + 1:] or None
     return None
-
-
-class StepClock:
-    """A step's deadline; time the grader spends answering the step's helper requests is added."""
-
-    def __init__(self, deadline):
-        self.deadline = deadline
 
 
 def _skip_statement(current, reason, skip, outcome, pending):
@@ -170,90 +159,73 @@ def _skip_statement(current, reason, skip, outcome, pending):
     return pending
 
 
-def _send_calls(child, group, deadline):
-    """Send a step's calls at once when they fit the pipe; the child answers them in order."""
-    text = "".join(call.command for call in group)
-    if len(text) >= child.pipe_bytes // 2:
-        return False
-    child.send_text(text, deadline)
-    return True
-
-
-def _await_call(child, call, clock, sent, helper=None):
-    if not sent:
-        child.send_text(call.command, clock.deadline)
-    helped = 0
+def _await_call(child, call, deadline, helper=None):
+    """Send one call and read its outcome; helper requests are answered on the way, within the
+    step's deadline (answering them takes the grader a table look-up)."""
+    child.send_text(call.command, deadline)
+    helped, refused = 0, []
     while True:
-        line = child.next_line(clock.deadline, max(call.answer_bytes, HELPER_REQUEST_BYTES))
+        line = child.next_line(deadline, max(call.answer_bytes, HELPER_REQUEST_BYTES))
         if line is None:
-            return CallOutcome("timeout")
+            return CallOutcome("timeout", refused=refused)
         if line is TOO_LARGE:
             # Far larger than any right answer: a wrong one, never parsed.
             return CallOutcome("returned", value=codec.Opaque("answer too large to read"),
-                               args_after=[None] * len(call.args))
-        known = call.known(line)
+                               args_after=[None] * len(call.args), refused=refused)
+        known = call.known(line) if not refused else None
         if known is not None:
             return known
         event = parse_event(line)
         kind = event.get("ev")
         if kind == "helper":
             helped += 1
-            started = time.monotonic()
-            _answer_helper(child, call, event, helper, helped, clock.deadline)
-            if helped <= MAX_HELPER_REQUESTS:  # refusals are not added: a flood of them still ends
-                clock.deadline += time.monotonic() - started
+            _answer_helper(child, call, event, helper, helped, deadline, refused)
             continue
         if event.get("id") != call.id:
             continue
         if len(line) > call.answer_bytes:
             return CallOutcome("returned", value=codec.Opaque("answer too large to read"),
-                               args_after=[None] * len(call.args))
+                               args_after=[None] * len(call.args), refused=refused)
         if kind == "returned":
             args_after = event.get("args_after")
             if not isinstance(args_after, list) or len(args_after) != len(call.args):
                 # Only a forged event lacks the arguments: it must not dodge the mutation check.
-                return CallOutcome("crashed")
+                return CallOutcome("crashed", refused=refused)
             outcome = CallOutcome("returned", value=codec.decode(event.get("value")),
                                   args_after=[None if a is None else codec.decode(a) for a in args_after],
-                                  event=line)
+                                  event=line, refused=refused)
         elif kind == "raised":
-            outcome = CallOutcome("raised", error=plain_error(event), event=line)
+            outcome = CallOutcome("raised", error=plain_error(event), event=line, refused=refused)
         else:
             continue
-        call.remember(outcome)
+        if not refused:
+            call.remember(outcome)
         return outcome
 
 
-def _answer_helper(child, call, event, helper, count, deadline):
+def _answer_helper(child, call, event, helper, count, deadline, refused):
     """Answer one helper request of the running call: a value, or an error the child raises.
 
     Everything in the request is untrusted: only the call's own helpers, a bounded number of
-    times, with arguments the helper checks (see grading's reference helpers).
+    times; `helper` answers from the running test's own values or refuses (see stand_in). Each
+    refusal is noted in `refused` ({"helper", "reason"}), the grader's own record of it.
     """
     seq = small_int(event.get("seq"))
     name, args = event.get("name"), event.get("args")
+    reason = None
     if event.get("id") != call.id or name not in call.helpers or helper is None:
-        answer = {"error": {"type": "NameError", "message": f"{plain_text(name, 40)!r} is not answered here"}}
+        reason = "not_stood_in"
     elif count > MAX_HELPER_REQUESTS:
-        answer = {"error": {"type": "RuntimeError", "message": f"more than {MAX_HELPER_REQUESTS} helper calls"}}
+        reason = "too_many"
     elif not isinstance(args, list) or len(args) > 8:
-        answer = {"error": {"type": "TypeError", "message": "unreadable arguments"}}
+        reason = "arguments"
     else:
-        key = (helper, name, codec.dumps(args))
-        answer = _HELPER_ANSWERS.get(key)
-        if answer is None:
-            try:
-                answer = {"value": helper(name, [codec.decode(a) for a in args])}
-            except HelperRefused as refused:
-                kind, message = refused.args
-                answer = {"error": {"type": kind, "message": message}}
-            if len(key[2]) <= REMEMBERED_EVENT_BYTES:
-                if len(_HELPER_ANSWERS) >= MAX_HELPER_ANSWERS:
-                    _HELPER_ANSWERS.clear()
-                _HELPER_ANSWERS[key] = answer
+        try:
+            answer = {"value": helper(call.id, name, [codec.decode(a) for a in args])}
+        except HelperRefused as refusal:
+            reason = refusal.args[0]
+    if reason is not None:
+        if len(refused) < MAX_LOAD_EVENTS:
+            refused.append({"helper": plain_text(name, 40), "reason": reason})
+        answer = {"error": {"type": "LookupError", "message": refusal_message(reason, plain_text(name, 40))}}
     child.send(deadline, cmd="helper_answer", seq=seq, **answer)
-
-
-# A class asks mostly the same helper questions: answers are kept by the request's exact text.
-_HELPER_ANSWERS = {}
-MAX_HELPER_ANSWERS = 256

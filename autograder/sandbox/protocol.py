@@ -13,6 +13,7 @@ from .worker import AT_ONCE
 # wrong answer). See child_pipes for the other bounds on what the grader reads.
 ANSWER_BYTES = 256 * 1024  # a call's answer, unless the plan gives the call its own bound
 MAX_FRAMES = 5
+MAX_HELPER_REQUESTS = 32  # helper calls answered per call of a step; later ones are refused
 MAX_REMEMBERED = 16  # decoded outcomes kept per call
 REMEMBERED_EVENT_BYTES = 16 * 1024  # only answers this small are remembered
 
@@ -85,6 +86,8 @@ class CallOutcome:
     error: dict = None
     # The child's event, byte for byte: equal events are equal outcomes (see Call.known).
     event: bytes = field(default=None, repr=False, compare=False)
+    # Helper requests the grader refused during the call: [{"helper", "reason"}] (its own record).
+    refused: list = field(default_factory=list)
 
 
 @dataclass
@@ -96,8 +99,23 @@ class RunOutcome:
     skip: list = field(default_factory=list)  # [cell, statement] pairs a later run of the cells skips
 
 
+# What a submission's code is told when a helper request is refused (its feedback words the
+# refusal from the grader's own record instead: see CallOutcome.refused).
+REFUSALS = {
+    "not_stood_in": "{name!r} is not one of the functions the grader stands in for in this call",
+    "too_many": "more than {most} calls of the grader's stand-ins in one call",
+    "arguments": ("the grader's stand-in for {name} answers only the calls the reference solution makes "
+                  "on this test, with the same values; this call's arguments are not among them"),
+}
+
+
+def refusal_message(reason, name):
+    return REFUSALS.get(reason, REFUSALS["arguments"]).format(name=name, most=MAX_HELPER_REQUESTS)
+
+
 class HelperRefused(Exception):
-    """A helper request the grader does not answer with a value: (type name, message) for the child."""
+    """A helper request the grader does not answer with a value; its one argument is the reason
+    code ("arguments", "not_stood_in", "too_many")."""
 
 
 def parse_event(line):

@@ -7,7 +7,6 @@ calls them through proxies: each call is a "helper" event, answered by the grade
 alone, so no reference code ever reaches this process.
 """
 import ast
-import collections
 import linecache
 import os
 import sys
@@ -30,17 +29,15 @@ class Channel:
         self._dumps = codec.dumps
         self._readline = self._commands.readline
         self._loads = codec.loads
-        self._waiting = collections.deque()  # commands read while a helper's answer was awaited
         self._asked = 0  # helper requests sent: each answer names the request it answers
 
     def receive(self):
-        if self._waiting:
-            return self._waiting.popleft()
         line = self._readline()
         return self._loads(line) if line else {"cmd": "exit"}
 
     def ask_helper(self, call_id, name, args):
-        """Send one helper request and wait for its answer (commands that arrive first are kept)."""
+        """Send one helper request and wait for its answer. The grader sends one call at a time,
+        so nothing but answers arrives meanwhile."""
         self._asked += 1
         self.send(ev="helper", id=call_id, seq=self._asked, name=name, args=args)
         while True:
@@ -48,9 +45,7 @@ class Channel:
             if not line:
                 return {"error": {"type": "RuntimeError", "message": "the grader stopped answering"}}
             command = self._loads(line)
-            if command.get("cmd") != "helper_answer":
-                self._waiting.append(command)
-            elif command.get("seq") == self._asked:
+            if command.get("cmd") == "helper_answer" and command.get("seq") == self._asked:
                 return command
 
     def send(self, **event):
@@ -282,7 +277,7 @@ def _unchanged(after, before):
 
 
 _ANSWER_ERRORS = {"ValueError": ValueError, "TypeError": TypeError, "IndexError": IndexError,
-                  "KeyError": KeyError, "NameError": NameError}
+                  "KeyError": KeyError, "NameError": NameError, "LookupError": LookupError}
 
 
 def _proxy(channel, call_id, name, own=_ABSENT):

@@ -4,7 +4,7 @@ from autograder.lab import Lab
 from . import page
 from .cases import public_cases
 from .hidden import hidden_cases
-from .reference import helpers, trace
+from .reference import stand_ins, trace
 from .steps import STEPS
 
 
@@ -44,14 +44,11 @@ LAB = Lab(
     public_cases=public_cases,
     hidden_cases=hidden_cases,
     trace=trace,
-    helpers=helpers,
+    stand_ins=stand_ins,
     hint_facts=hint_facts,
     catalog_package=__name__,
     notebook="masked_attention_lab.ipynb",
     script="masked_attention_lab.py",
     assignment_package=__name__,
     solution="solutions.masked_attention",
-    max_ndim=3,  # heads × words × features
-    version_files=((__name__, "steps.py"), (__name__, "cases.py"), (__name__, "hidden.py"),
-                   (__name__, "reference.py"), ("solutions", "masked_attention.py")),
 )

@@ -4,7 +4,7 @@ from autograder.lab import Lab
 from . import page
 from .cases import public_cases
 from .hidden import hidden_cases
-from .reference import helpers, trace
+from .reference import stand_ins, trace
 from .steps import STEPS
 
 
@@ -32,13 +32,11 @@ LAB = Lab(
     public_cases=public_cases,
     hidden_cases=hidden_cases,
     trace=trace,
-    helpers=helpers,
+    stand_ins=stand_ins,
     hint_facts=hint_facts,
     catalog_package=__name__,
     notebook="self_attention_lab.ipynb",
     script="self_attention_lab.py",
     assignment_package=__name__,
     solution="solutions.self_attention",
-    version_files=((__name__, "steps.py"), (__name__, "cases.py"), (__name__, "hidden.py"),
-                   (__name__, "reference.py"), ("solutions", "self_attention.py")),
 )

@@ -71,16 +71,19 @@ def _first_row(table, how, before):
     return np.concatenate([first[None], table[1:]])
 
 
+def wrong_divisors(*, d_k, d_model, d_v, n):
+    """What the scores are divided by instead of √d_k, per mistake (the "divisor" choice point)."""
+    # `d_k ** 1/2` is d_k/2; `scores / d_k ** 1/2` is (scores / d_k) / 2
+    return dict(missing_scale=1.0, scale_by_dk=d_k, scale_half_dk=Several(d_k / 2, 2 * d_k),
+                scale_wrong_dim=Several(np.sqrt(d_model), np.sqrt(d_v), np.sqrt(n)), hardcoded=PAGE_DIVISOR)
+
+
 def attention_of(X, Q, K, V, at):
     """self_attention from X and its Q, K, V: (output, weights)."""
     n, d_k = K.shape
     d_model = X.shape[1]
     raw = scores_of(Q, at("key_matrix", K, scores_other_matrix=Several(Q, V)), at)
-    divisor = at("divisor", np.sqrt(d_k), missing_scale=1.0, scale_by_dk=d_k,
-                 # `d_k ** 1/2` is d_k/2; `scores / d_k ** 1/2` is (scores / d_k) / 2
-                 scale_half_dk=Several(d_k / 2, 2 * d_k),
-                 scale_wrong_dim=Several(np.sqrt(d_model), np.sqrt(V.shape[1]), np.sqrt(n)),
-                 hardcoded=PAGE_DIVISOR)
+    divisor = at("divisor", np.sqrt(d_k), **wrong_divisors(d_k=d_k, d_model=d_model, d_v=V.shape[1], n=n))
     # After softmax instead of before, or after it as well (divided twice).
     place = at("scale_place", "scores", scale_after_softmax=Several("weights", "output", "weights_too"))
     weights = softmax_of(raw / divisor if place in ("scores", "weights_too") else raw, at)

@@ -1,0 +1,47 @@
+"""Which LMS wrote a grade sheet, read from its header alone: a gradebook or worksheet a TA zipped
+together with the submissions is listed as what it is, never graded as a student's file."""
+from . import blackboard, canvas, moodle
+from .sheet import SheetError, decode, header_key, parse_records
+
+# Gradescope's "Download Grades" (scores.csv): Name or First/Last Name, SID, Email, Sections,
+# one column per question, Total Score, Max Points, Status, Submission ID, Submission Time, ...
+GRADESCOPE_SIGNATURES = ({"sid", "email", "total score", "max points"},)
+KINDS = (("Canvas gradebook", canvas.SIGNATURES), ("Moodle grading worksheet", moodle.SIGNATURES),
+         ("Blackboard Grade Center sheet", blackboard.SIGNATURES), ("Gradescope grade sheet", GRADESCOPE_SIGNATURES))
+SHEET_KINDS = tuple(kind for kind, _ in KINDS)
+HEAD_BYTES = 64 * 1024  # of a file, read to recognise it: a header is far shorter
+
+
+def sheet_kind(head):
+    """The kind of LMS grade sheet whose first bytes are `head` ("Canvas gradebook", ...), or "".
+
+    Its header row (first line, comma or tab separated, any of the encodings sheets come in) is
+    compared with each LMS's own header names, ignoring case and spacing."""
+    header = _header(head)
+    if not header:
+        return ""
+    keys = {header_key(title) for title in header}
+    for kind, signatures in KINDS:
+        if any(signature <= keys for signature in signatures):
+            return kind
+    return ""
+
+
+def _header(head):
+    for cut in range(4):  # the head may end inside a character
+        try:
+            text = decode(head[:len(head) - cut] if cut else head)[0]
+            break
+        except SheetError:
+            continue
+    else:
+        return []
+    first = text.replace("\r\n", "\n").replace("\r", "\n").split("\n", 1)[0]
+    if "\0" in first:
+        return []
+    delimiter = "\t" if first.count("\t") > first.count(",") else ","
+    try:
+        records = parse_records(first, delimiter)
+    except SheetError:
+        return []
+    return records[0][0] if records else []
