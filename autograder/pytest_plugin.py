@@ -43,18 +43,28 @@ def pytest_configure(config):
         raise pytest.UsageError("--submission-timeout must be positive")
     if os.path.isdir(path):
         raise pytest.UsageError(f"--submission: a folder, not a file: {path}")
+    from .submission import read_regular_file
+
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(MAX_GUESS_BYTES)
+        head = read_regular_file(path)  # never blocks on a FIFO; as much as the grader reads of a file
     except OSError as error:
         reason = "no such file" if isinstance(error, FileNotFoundError) else (error.strerror or str(error))
         raise pytest.UsageError(f"--submission: {reason}: {path}") from None
-    from .registry import LabNotFound, choose
+    from .registry import LabNotFound, choose, lab_names
 
+    wanted = config.getoption("submission_lab")
     try:
-        lab = choose(config.getoption("submission_lab"), [head], fit=True, what=("file", "files"))
+        # The file is read under the reader's budget and catch-all (registry.each_lab).
+        lab = choose(wanted, [head], fit=True, what=("file", "files"))
     except LabNotFound as error:
-        raise pytest.UsageError(f"--submission-lab: {str(error).replace('--lab', '--submission-lab')}") from None
+        if wanted is not None or not lab_names():
+            raise pytest.UsageError(f"--submission-lab: {str(error).replace('--lab', '--submission-lab')}") from None
+        # What the file holds says no lab: a failing item says so, and the run's other tests run.
+        config.stash[GRADING] = SubmissionGrading(
+            os.path.abspath(path), None, (), config.getoption("submission_lang"),
+            config.getoption("submission_timeout"),
+            failure=GradingFailed(f"{path}: {str(error).replace('--lab', '--submission-lab')}"))
+        return
     unknown = [s for s in config.getoption("submission_step") or () if s not in lab.function_names]
     if unknown:
         raise pytest.UsageError(f"--submission-step: {', '.join(unknown)} is not a step of {lab.name} "
@@ -62,9 +72,6 @@ def pytest_configure(config):
     config.stash[GRADING] = SubmissionGrading(
         os.path.abspath(path), lab.name, lab.function_names, config.getoption("submission_lang"),
         config.getoption("submission_timeout"))
-
-
-MAX_GUESS_BYTES = 20 * 1024 * 1024  # as much as the grader reads of a submission
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -94,9 +101,9 @@ GRADING = pytest.StashKey()
 class SubmissionGrading:
     """Grades the submission the first time a step asks, then answers from memory."""
 
-    def __init__(self, path, lab, steps, lang, timeout):
+    def __init__(self, path, lab, steps, lang, timeout, failure=None):
         self.path, self.lab, self.steps, self.lang, self.timeout = path, lab, tuple(steps), lang, timeout
-        self.result = self.failure = None
+        self.result, self.failure = None, failure
 
     def step(self, name):
         if self.failure is None and self.result is None:
@@ -124,10 +131,15 @@ def grade_in_fresh_interpreter(path, lab, steps, lang, timeout):
     """`autograder check --json` in `python -I`, run in an empty folder; its JSON result."""
     command = [sys.executable, "-I", "-m", "autograder", "check", path, "--lab", lab, "--json",
                "--lang", lang, "--timeout", repr(float(timeout))]
-    with tempfile.TemporaryDirectory(prefix="autograder-pytest-") as folder:
-        done = subprocess.run(command, cwd=folder, capture_output=True, text=True, encoding="utf-8",
-                              # loading, every step, restarts after a hang: well beyond what grading takes
-                              timeout=60 + 20 * timeout * steps)
+    seconds = 60 + 20 * timeout * steps  # loading, every step, restarts after a hang: well beyond grading
+    try:
+        with tempfile.TemporaryDirectory(prefix="autograder-pytest-") as folder:
+            done = subprocess.run(command, cwd=folder, capture_output=True, text=True, encoding="utf-8",
+                                  errors="replace", timeout=seconds)
+    except subprocess.TimeoutExpired:
+        raise GradingFailed(f"autograder check did not finish within {seconds:g} s") from None
+    except OSError as error:
+        raise GradingFailed(f"autograder check could not be started: {error}") from None
     if done.returncode not in (EXIT_ALL_PASSED, EXIT_LOST_POINTS):
         raise GradingFailed(f"autograder check exited with {done.returncode}:\n{done.stderr[-2000:]}")
     try:
@@ -144,6 +156,8 @@ class SubmissionCollector(pytest.Collector):
         self.grading, self.steps = grading, tuple(steps)
 
     def collect(self):
+        if not self.grading.steps:  # no lab to grade with: one item carries the reason
+            yield StepItem.from_parent(self, name="submission", step_name="submission")
         for name in self.grading.steps:
             if name in self.steps:
                 yield StepItem.from_parent(self, name=name, step_name=name)

@@ -1,34 +1,227 @@
-"""Reading a submission file into code cells the sandbox can run (pure text work, no execution)."""
+"""Reading a submission file into code cells the sandbox can run (pure text work, no execution).
+
+Everything here reads what a student wrote, in the grader's own process. Two promises hold for
+every input (docs/SECURITY.md, "Reading a submission"):
+
+- the work is bounded by BUDGET, each bound checked before the work it bounds;
+- no exception escapes: every reading goes through `untrusted`, which turns a failure or a
+  passed bound into a problem with its reason ("unreadable", "too_large", ...).
+"""
 import ast
 import difflib
+import functools
 import io
 import json
 import os
 import re
 import stat
+import time
+import tokenize
+import warnings
 import zipfile
 from dataclasses import dataclass, field
 
-MAX_BYTES = 20 * 1024 * 1024
-# An Otter export holds a notebook, its log, a name file and a few attachments; more is not one.
-MAX_EXPORT_MEMBERS = 1000
+
+@dataclass(frozen=True, kw_only=True)
+class Budget:
+    """What reading one submission may cost the grader, whatever the file holds."""
+
+    file_bytes: int = 20 * 1024 * 1024  # a submission file, and the notebook inside an Otter export
+    inflated_bytes: int = 20 * 1024 * 1024  # decompressed while reading it (archives inside included)
+    export_members: int = 1000  # members of an Otter export's zip, counted before it is opened
+    json_containers: int = 200_000  # `{` and `[` in a notebook, counted before its JSON is parsed,
+    json_items: int = 1_000_000  # `,` in it (bounds the values parsing would build)
+    json_keys: int = 200_000  # and `:` (bounds the keys)
+    code_cells: int = 2_000  # code cells of a notebook, counted before any is read
+    code_lines: int = 200_000  # lines of all code cells, counted before IPython syntax is rewritten
+    parse_chars: int = 128 * 1024  # one text given to Python's parser; a longer one is only scanned
+    parsed_chars: int = 512 * 1024  # all texts given to it while reading one submission
+    ast_depth: int = 100  # a parsed tree deeper than this is not looked into (walked without recursion)
+    ast_nodes: int = 100_000  # nor one with more nodes
+    script_lines: int = 5_000  # a .py that does not compile is cut into cells only when this short,
+    script_cells: int = 200  # into at most this many cells,
+    token_line_chars: int = 4096  # and when no line is longer (Python 3.12 tokenizes a line in its square)
+    token_restarts: int = 8  # tokenizer errors stepped over while cutting; after that, no more cuts
+    scanned_chars: int = 1024 * 1024  # of one cell, searched for definitions by a pattern
+    defined_names: int = 1_000  # names of definitions kept for "did you mean"
+    seconds: float = 10.0  # CPU time reading may take: a backstop the bounds above keep far away
+
+
+BUDGET = Budget()
+MAX_BYTES = BUDGET.file_bytes
+MAX_EXPORT_MEMBERS = BUDGET.export_members
+MAX_PARSED_CHARS = BUDGET.parse_chars
+MAX_SCRIPT_CELLS = BUDGET.script_cells
+MAX_SPLIT_LINES = BUDGET.script_lines
+MAX_SCANNED = BUDGET.scanned_chars
 # Names `otter.Notebook.export()` writes besides the notebook (otter/check/notebook.py).
 OTTER_LOG = ".OTTER_LOG"
 OTTER_ZIP_NAME = "__zip_filename__"
-MAX_PARSED_CHARS = 256 * 1024  # larger cells are scanned for definitions, not parsed
 _TOP_LEVEL_DEF = re.compile(r"^(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 STUB_CALLS = {"NotImplementedError", "NotImplemented"}
-# Cell magics whose body is still ordinary Python.
 # Tags of the student notebook's checker cells (see assignments/build_notebook.py).
 CHECKER_TAGS = ("grader-init", "check-all", "export")
 CHECKER_TAG_PREFIXES = ("check:",)
+# Cell magics whose body is still ordinary Python.
 PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug"}
 # Each character can match only one way (no nested or overlapping repeats), so a hostile line
 # of a million spaces costs linear time, not quadratic.
 _ASSIGNED_ESCAPE = re.compile(r"^([ \t]*)([A-Za-z_][\w.\[\],]*(?: +[\w.\[\],]+)*) *= *[!%]")
 _ESCAPE_AFTER_EQUALS = re.compile(r"= *[!%]")
 _HELP = re.compile(r"^\s*(\?\??[\w\.]+|[\w\.]+\?\??)\s*$")
+# Any line `without_ipython_syntax` could rewrite matches this; most cells have none.
+_MAYBE_IPYTHON = re.compile(r"^\s*[%!?]|\?|= *[!%]", re.MULTILINE)
 
+
+# Reading under a budget, with one catch-all -----------------------------------------------------
+
+class Refusal(Exception):
+    """A submission is not read further: `problem` says how (a code of the catalogs' [problem]),
+    `detail` why."""
+
+    def __init__(self, detail, problem="unreadable"):
+        super().__init__(detail)
+        self.problem, self.detail = problem, detail
+
+
+class OverBudget(Refusal):
+    """Reading would pass one of the budget's bounds."""
+
+
+class Reading:
+    """The work spent reading one submission, held against its Budget; the counts are what the
+    tests and docs/SECURITY.md measure."""
+
+    def __init__(self, budget=None, clock=None):
+        self.budget = budget or BUDGET
+        self._clock = clock or time.thread_time  # CPU time of this thread: other work does not count
+        self._started = self._clock()
+        self.parses = 0  # texts given to Python's parser or compiler
+        self.parsed_chars = 0
+        self.unparsed = 0  # texts scanned instead: too long, the budget spent, or a tree too deep or large
+        self.inflated_bytes = 0
+        self.code_cells = 0
+        self.code_lines = 0
+        self.tokenized_chars = 0
+        self._last = (None, None, False)  # (source, tree, unparsed) of the last parse: a cell is parsed once
+
+    def check_time(self):
+        if self._clock() - self._started > self.budget.seconds:
+            raise OverBudget(f"reading it took more than {self.budget.seconds:g} s")
+
+    def may_parse(self, text):
+        """Whether `text` may go to Python's parser now; counted when it may."""
+        self.check_time()
+        if len(text) > self.budget.parse_chars or self.parsed_chars + len(text) > self.budget.parsed_chars:
+            self.unparsed += 1
+            return False
+        self.parses += 1
+        self.parsed_chars += len(text)
+        return True
+
+    def parse(self, source):
+        """The module tree of `source`, or None: a syntax error (`unparsed` False), or not
+        parsed at all (`unparsed` True): too long, over the budget, or a tree deeper or larger
+        than the grader looks into."""
+        if self._last[0] is not source:
+            tree, unparsed = None, True
+            if self.may_parse(source):
+                unparsed = False
+                try:
+                    with warnings.catch_warnings():  # a warning would print the student's text
+                        warnings.simplefilter("ignore")
+                        tree = ast.parse(source)
+                except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+                    tree = None
+                if tree is not None and not self._small(tree):
+                    self.unparsed += 1
+                    tree, unparsed = None, True
+            self._last = (source, tree, unparsed)
+        return self._last[1]
+
+    @property
+    def unparsed_last(self):
+        """Whether the last text given to `parse` was left unparsed (rather than not Python)."""
+        return self._last[2]
+
+    def compiles(self, text, filename):
+        """True or False, or None when `text` may not be compiled within the budget."""
+        if not self.may_parse(text):
+            return None
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                compile(text, filename, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
+            return False
+        return True
+
+    def _small(self, tree):
+        """Depth and node count within the budget, measured without recursion."""
+        pending, nodes = [(tree, 1)], 0
+        while pending:
+            node, depth = pending.pop()
+            nodes += 1
+            if nodes > self.budget.ast_nodes or depth > self.budget.ast_depth:
+                return False
+            pending.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+        return True
+
+    def inflate(self, size):
+        """Counts `size` bytes about to be decompressed; refuses them beyond the budget."""
+        self.check_time()
+        if self.inflated_bytes + size > self.budget.inflated_bytes:
+            raise OverBudget(f"{size} bytes to decompress, more than the {self.budget.inflated_bytes} allowed",
+                             "too_large")
+        self.inflated_bytes += size
+
+    def count_cells(self, cells):
+        self.code_cells += cells
+        if self.code_cells > self.budget.code_cells:
+            raise OverBudget(f"{self.code_cells} code cells, more than the {self.budget.code_cells} read")
+
+    def count_lines(self, lines):
+        self.check_time()
+        self.code_lines += lines
+        if self.code_lines > self.budget.code_lines:
+            raise OverBudget(f"more than {self.budget.code_lines} lines of code")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Read:
+    """What `untrusted` gives back: the value, or the problem and its reason; and the work done."""
+
+    value: object = None
+    problem: str = None
+    detail: str = ""
+    reading: Reading = None
+
+
+def untrusted(work, *args, budget=None):
+    """`work(*args, reading=...)` run on content a student wrote, in the grader's own process.
+
+    The one catch-all of reading: a refusal, a passed bound or any exception at all (a
+    RecursionError, a TypeError on a value of an unexpected type, a zlib error) becomes a Read
+    with a problem and its reason, never an exception of the grader.
+    """
+    reading = Reading(budget)
+    try:
+        return Read(value=work(*args, reading=reading), reading=reading)
+    except Refusal as refusal:
+        return Read(problem=refusal.problem, detail=refusal.detail, reading=reading)
+    except Exception as error:  # noqa: BLE001 (the point of this function)
+        return Read(problem="unreadable", detail=failure_detail(error), reading=reading)
+
+
+def failure_detail(error):
+    """An exception as a short reason: "zlib.error: Error -3 while decompressing data"."""
+    kind = type(error)
+    name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+    message = str(error)[:160] if not isinstance(error, RecursionError) else "nested too deeply"
+    return f"{name}: {message}" if message else name
+
+
+# A submission ----------------------------------------------------------------------------------
 
 @dataclass
 class Submission:
@@ -36,28 +229,38 @@ class Submission:
     cells: list = field(default_factory=list)  # [{"source": str, "filename": str}]
     problem: str = None  # why it cannot be read at all: too_large, not_utf8, notebook_not_json, ...
     problem_detail: str = ""
+    stub_status: dict = field(default_factory=dict, repr=False)  # function -> whether its last definition is a stub
+    defined: frozenset = field(default_factory=frozenset, repr=False)  # names of definitions, for "did you mean"
+    reading: Reading = field(default=None, repr=False, compare=False)  # the work reading it took
 
     def stubs(self, names):
-        """Which of the functions `names` are, at their last definition, still stubs."""
-        names = tuple(names)
-        known = self.__dict__.setdefault("_stubs", {})
-        if names not in known:
-            known[names] = find_stubs(self.cells, names) if self.problem is None else set()
-        return known[names]
+        """Which of the functions `names` are, at their last top-level definition, still stubs."""
+        return {name for name in names if self.stub_status.get(name)} if self.problem is None else set()
 
 
-def read_submission(name, data):
-    """Turn the bytes of a .py, .ipynb or Otter export .zip into cells; never raises on bad input."""
-    if len(data) > MAX_BYTES:
+def read_submission(name, data, budget=None):
+    """Turn the bytes of a .py, .ipynb or Otter export .zip into cells, with the facts the
+    grader needs about them (stubs, names defined); never raises: any failure is the
+    submission's problem, with its reason. Bytes that are not bytes are the caller's fault:
+    TypeError."""
+    if not isinstance(data, (bytes, bytearray)):
+        raise TypeError(f"a submission is read from bytes, not {type(data).__name__}")
+    read = untrusted(_read_submission, name, data, budget=budget)
+    submission = read.value if read.problem is None else \
+        Submission(name, problem=read.problem, problem_detail=read.detail)
+    submission.reading = read.reading
+    return submission
+
+
+def _read_submission(name, data, reading):
+    budget = reading.budget
+    if len(data) > budget.file_bytes:
         return Submission(name, problem="too_large", problem_detail=f"{len(data)}")
     kind = not_code(name)
     if kind:
         return Submission(name, problem="not_code", problem_detail=kind)
     if name.lower().endswith(".zip"):
-        try:
-            inner, data = zipped_submission(data)
-        except NotAnOtterExport as refusal:
-            return Submission(name, problem=refusal.problem, problem_detail=refusal.detail)
+        inner, data = zipped_submission(data, reading=reading)
         name = f"{name}/{inner}"
     if not data.strip():
         return Submission(name, problem="empty")
@@ -65,115 +268,434 @@ def read_submission(name, data):
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         return Submission(name, problem="not_utf8", problem_detail=f"byte {error.start}")
+    definitions = _Definitions(reading)
     if name.lower().endswith(".ipynb"):
-        submission = _read_notebook(name, text)
+        submission = _read_notebook(name, text, reading, definitions)
     else:
-        submission = Submission(name, cells=script_cells(text, _basename(name)))
+        cells = script_cells(text, _basename(name), reading)
+        for cell in cells:
+            definitions.add(cell["source"])
+        submission = Submission(name, cells=cells)
+    if submission.problem is None:
+        submission.stub_status, submission.defined = definitions.last, definitions.names()
     return submission
 
 
-CELL_MARK = re.compile(r"^# ?%%")
-TOP_LEVEL_START = re.compile(r"^(?:(?:async[ \t]+)?def[ \t]|class[ \t(:]|@)")
-MAX_SCRIPT_CELLS = 200
-MAX_SPLIT_LINES = 5000
+def _basename(name):
+    return name.replace("\\", "/").rsplit("/", 1)[-1] or "submission.py"
 
 
-def script_cells(text, filename):
+# Notebooks -------------------------------------------------------------------------------------
+
+def notebook_json(text, reading):
+    """The JSON value of a notebook's text. Its objects, arrays and items are counted before
+    parsing, so parsing builds a bounded number of values; ValueError or RecursionError when it
+    is not JSON."""
+    budget = reading.budget
+    containers = text.count("{") + text.count("[")
+    if containers > budget.json_containers:
+        raise OverBudget(f"{containers} JSON objects and lists, more than the {budget.json_containers} read")
+    items = text.count(",")
+    if items > budget.json_items:
+        raise OverBudget(f"{items} JSON items, more than the {budget.json_items} read")
+    keys = text.count(":")
+    if keys > budget.json_keys:
+        raise OverBudget(f"{keys} JSON keys, more than the {budget.json_keys} read")
+    reading.check_time()
+    return json.loads(text)
+
+
+def code_cells_of(cells, reading, strict=True):
+    """(number, cell, source) of each code cell of a notebook's cell list, source None when the
+    cell holds no text. The code cells are counted first: over the budget, `strict` refuses
+    the notebook, else only the first ones are given."""
+    code = [(number, cell) for number, cell in enumerate(cells, start=1)
+            if isinstance(cell, dict) and cell.get("cell_type") == "code"]
+    if not strict:
+        code = code[:reading.budget.code_cells]
+    reading.count_cells(len(code))
+    for number, cell in code:
+        yield number, cell, _cell_text(cell.get("source", ""))
+
+
+def _cell_text(source):
+    if isinstance(source, list) and all(isinstance(line, str) for line in source):
+        return "".join(source)
+    return source if isinstance(source, str) else None
+
+
+def _read_notebook(name, text, reading, definitions):
+    try:
+        notebook = notebook_json(text, reading)
+    except ValueError as error:
+        return Submission(name, problem="notebook_not_json", problem_detail=str(error)[:200])
+    except RecursionError:
+        return Submission(name, problem="notebook_not_json", problem_detail="nested too deeply")
+    cells = notebook.get("cells") if isinstance(notebook, dict) else None
+    if not isinstance(cells, list):
+        return Submission(name, problem="notebook_malformed", problem_detail="no cell list")
+    code_cells = []
+    graders = set()  # names bound to an otter.Notebook in the cells so far
+    for number, cell, source in code_cells_of(cells, reading):
+        if is_checker_cell(cell):
+            continue
+        if source is None:
+            return Submission(name, problem="notebook_malformed", problem_detail=f"cell {number} has no text")
+        reading.count_lines(source.count("\n") + 1)
+        source = without_ipython_syntax(source)
+        if does_only_checking(source, graders, reading):
+            continue
+        definitions.add(source)
+        code_cells.append({"source": source, "filename": f"<cell {number}>"})
+    return Submission(name, cells=code_cells)
+
+
+CHECKER_METHODS = {"check", "check_all", "export", "submit", "to_pdf", "run_plugin"}
+# How far the recogniser looks: a dotted name of more parts, or a set-up function of more nodes,
+# is not the course's checker plumbing (and is never walked further).
+MAX_DOTTED_PARTS = 8
+MAX_FACTORY_NODES = 5000
+
+
+def does_only_checking(source, graders, reading=None):
+    """Whether a cell only sets up or runs Otter's checks, as untagged copies of the checker cells
+    in Colab or pasted notebooks are: `import otter`, `grader = otter.Notebook(...)`, the course's
+    set-up cell (a function that returns an `otter.Notebook`, and `grader = that_function()`),
+    `grader.check("softmax")`, ... Names bound to a Notebook are added to `graders`.
+
+    Told by what the cell does, never by its text; parsed within the reading's budget (a cell
+    that cannot be is the student's own code); never raises, never recurses.
+    """
+    if not source.strip():
+        return False
+    tree = (reading or Reading()).parse(source)
+    if tree is None:
+        return False
+    try:
+        found = _checker_names(tree, graders)
+    except Exception:  # noqa: BLE001 - a cell the recogniser cannot read is the student's work
+        return False
+    if found is None:
+        return False
+    graders |= found
+    return True
+
+
+def _checker_names(tree, graders):
+    """The names a cell of only checker plumbing binds to graders, or None when it does more."""
+    found, factories = set(), set()
+    for node in tree.body:
+        if isinstance(node, ast.Import) and all(alias.name.split(".")[0] == "otter" for alias in node.names):
+            continue
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "otter":
+            continue
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue  # a docstring
+        if isinstance(node, ast.FunctionDef) and not node.decorator_list and _makes_a_notebook(node):
+            factories.add(node.name)
+            continue
+        if isinstance(node, ast.Assign) and _is_notebook(node.value, factories) and \
+                all(isinstance(target, ast.Name) for target in node.targets):
+            found |= {target.id for target in node.targets}
+            continue
+        if isinstance(node, ast.Expr) and _is_check_call(node.value, graders | found):
+            continue
+        if isinstance(node, ast.For) and not node.orelse and all(  # for q in [...]: grader.check(q)
+                isinstance(inner, ast.Expr) and _is_check_call(inner.value, graders | found) for inner in node.body):
+            continue
+        return None
+    if factories and not found:
+        return None  # a function defined and never used to make the grader: not the set-up cell
+    return found
+
+
+def _is_notebook(node, factories=()):
+    """A call that makes an otter.Notebook: the class itself, or a set-up function that returns one."""
+    if not isinstance(node, ast.Call):
+        return False
+    name = dotted_name(node.func, parts=MAX_DOTTED_PARTS)
+    return name in ("otter.Notebook", "Notebook") or name in factories
+
+
+def _makes_a_notebook(function):
+    """Whether a top-level function is a grader set-up: it returns an otter.Notebook(...) from its
+    own body and declares no `global` (it binds no name of the notebook). Nested functions and
+    classes are its helpers: their returns are not its own. Walked with a stack, at most
+    MAX_FACTORY_NODES nodes."""
+    returns_notebook = False
+    stack, seen = [(node, True) for node in function.body], 0
+    while stack:
+        node, own = stack.pop()
+        seen += 1
+        if seen > MAX_FACTORY_NODES or isinstance(node, ast.Global):
+            return False
+        if own and isinstance(node, ast.Return) and _is_notebook(node.value):
+            returns_notebook = True
+        inner = own and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda))
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return returns_notebook
+
+
+def dotted_name(node, parts):
+    """"a.b" for a name followed by at most `parts` - 1 attributes, read without recursion; else None."""
+    names = []
+    while isinstance(node, ast.Attribute) and len(names) < parts:
+        names.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name) or len(names) >= parts:
+        return None
+    return ".".join([node.id, *reversed(names)])
+
+
+def _is_check_call(node, graders):
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("print", "display") \
+            and len(node.args) == 1:
+        node = node.args[0]
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name) and node.func.value.id in graders
+            and node.func.attr in CHECKER_METHODS)
+
+
+def is_checker_cell(cell):
+    """The notebook's self-check plumbing (grader set-up, checks, export): not the student's work."""
+    metadata = cell.get("metadata") if isinstance(cell, dict) else None
+    tags = metadata.get("tags") if isinstance(metadata, dict) else None
+    if not isinstance(tags, list):
+        return False
+    return any(isinstance(tag, str) and (tag in CHECKER_TAGS or tag.startswith(CHECKER_TAG_PREFIXES))
+               for tag in tags)
+
+
+def without_ipython_syntax(source):
+    """Replace magics, shell escapes and help lines by no-ops, keeping line numbers."""
+    if not _MAYBE_IPYTHON.search(source):
+        return source
+    lines = source.split("\n")
+    first = next((line.strip() for line in lines if line.strip()), "")
+    if first.startswith("%%"):
+        magic = first[2:].split()[0] if len(first) > 2 else ""
+        if magic not in PYTHON_CELL_MAGICS:
+            return ""
+        index = next(i for i, line in enumerate(lines) if line.strip())
+        lines[index] = ""
+    cleaned = []
+    for line in lines:
+        stripped = line.lstrip()
+        indent = line[: len(line) - len(stripped)]
+        assigned = _ASSIGNED_ESCAPE.match(line) if _ESCAPE_AFTER_EQUALS.search(line) else None
+        if assigned:
+            cleaned.append(f"{assigned.group(1)}{assigned.group(2)} = None")
+        elif stripped.startswith(("%", "!")) or _HELP.match(line):
+            cleaned.append(indent + "pass")
+        else:
+            cleaned.append(line)
+    return "\n".join(cleaned)
+
+
+# A .py as cells --------------------------------------------------------------------------------
+
+CELL_MARK = re.compile(r"# ?%%")
+_WRAP = "(" * 8 + "\n"  # brackets opened around a file while it is tokenized: no indentation is read
+
+
+def script_cells(text, filename, reading=None):
     """A .py file as cells, so that a syntax error costs only its part of the file: a file that
     compiles stays whole; one that does not is cut at its `# %%` marks (the twin's cells), else
-    before each top-level definition. Each cell is padded
-    with blank lines to its place, so every message names the file's own line numbers. A file
-    too long or split too finely stays one cell."""
-    lines = text.splitlines(True)
-    if len(lines) > MAX_SPLIT_LINES or len(text) > MAX_PARSED_CHARS or _compiles(text, filename):
-        return [{"source": text, "filename": filename}]
-    marked = [i for i, line in enumerate(lines) if CELL_MARK.match(line)]
-    starts = marked or _definition_starts(lines)
-    starts = sorted({0, *starts})
-    if len(starts) == 1 or len(starts) > MAX_SCRIPT_CELLS:
-        return [{"source": text, "filename": filename}]
+    before each top-level definition. Cuts come from the tokenizer: a mark or a definition
+    counts only as a token of its own at column 0, never inside a string (or any token). Each
+    cell is padded with blank lines to its place, so every message names the file's own line
+    numbers. A file too long, with too long a line, or split too finely stays one cell."""
+    reading = reading or Reading()
+    budget = reading.budget
+    whole = [{"source": text, "filename": filename}]
+    if len(text) > budget.parse_chars:
+        return whole
+    lines = _lines(text)
+    if len(lines) > budget.script_lines \
+            or any(len(line) > budget.token_line_chars for line in lines) \
+            or "\r" in text.replace("\r\n", "\n"):  # a lone CR ends a line for Python, not here
+        return whole
+    if reading.compiles(text, filename) is not False:  # it compiles, or may not be tried
+        return whole
+    kinds = _line_kinds(lines, reading)
+    marked = [index for index, kind in sorted(kinds.items()) if kind == "mark"]
+    starts = sorted({0, *(marked or _definition_starts(kinds))})
+    if len(starts) == 1 or len(starts) > budget.script_cells:
+        return whole
     ends = starts[1:] + [len(lines)]
     return [{"source": "\n" * start + "".join(lines[start:end]), "filename": filename}
             for start, end in zip(starts, ends) if "".join(lines[start:end]).strip()]
 
 
-def _compiles(text, filename):
-    try:
-        compile(text, filename, "exec", dont_inherit=True)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return True
+def _lines(text):
+    """The file's lines as Python counts them (ended by "\\n" only), each with its end."""
+    parts = text.split("\n")
+    return [part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
 
 
-def _definition_starts(lines):
-    """Line indexes where a top-level definition (with its decorators) begins; only lines that
-    start in column 0 are read."""
+_FSTRING_STARTS = {getattr(tokenize, name) for name in ("FSTRING_START", "TSTRING_START") if hasattr(tokenize, name)}
+_FSTRING_ENDS = {getattr(tokenize, name) for name in ("FSTRING_END", "TSTRING_END") if hasattr(tokenize, name)}
+_LAYOUT = {tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
+
+
+def _line_kinds(lines, reading):
+    """{line index: what its first token is} for the lines where a token starts at column 0,
+    outside any f-string: "mark" (a `# %%` comment), "comment", "def" (def, async, class),
+    "decorator" or "code". The file is tokenized inside brackets it never closes, so a bad
+    indentation stops nothing; after an error the tokenizer starts again just past it (a
+    few times at most), and an unterminated string ends the reading: nothing after its start
+    is cut."""
+    kinds = {}
+    row, column = 0, 0  # where tokenizing (re)starts
+    for _ in range(reading.budget.token_restarts + 1):
+        fed = [_WRAP, " " * column + lines[row][column:], *lines[row + 1:]]
+        reading.tokenized_chars += sum(map(len, fed))
+        reading.check_time()
+        depth = 0  # of f-strings
+        try:
+            for token in tokenize.generate_tokens(functools.partial(next, iter(fed), "")):
+                if token.type in _FSTRING_STARTS:
+                    depth += 1
+                elif token.type in _FSTRING_ENDS:
+                    depth -= 1
+                if token.start[1] == 0 and token.start[0] >= 2 and depth == 0 and token.type not in _LAYOUT:
+                    kinds.setdefault(row + token.start[0] - 2, _kind(token))
+            return kinds
+        except (tokenize.TokenError, SyntaxError) as error:
+            message, (line, offset) = _token_error(error)
+            if line is None or "EOF" in message or "triple-quoted" in message:
+                return kinds  # the end of the file, or a string that never ends
+            at = (row + line - 2, max(offset, 0))
+            if at <= (row, column):
+                at = (row, column + 1)
+            row, column = at
+            if row >= len(lines):
+                return kinds
+            if column >= len(lines[row]):
+                row, column = row + 1, 0
+            if row >= len(lines):
+                return kinds
+    return kinds
+
+
+def _token_error(error):
+    """(message, (fed line, column just past the error)) of a tokenizer error."""
+    if isinstance(error, tokenize.TokenError):
+        message = str(error.args[0]) if error.args else ""
+        position = error.args[1] if len(error.args) > 1 and isinstance(error.args[1], tuple) else (None, 0)
+        line, column = (position + (0,))[:2]
+        return message, (line, (column or 0))  # 1-based offsets on 3.12+: past the bad character
+    return str(error.msg or ""), (error.lineno, (error.offset or 0))
+
+
+def _kind(token):
+    if token.type == tokenize.COMMENT:
+        return "mark" if CELL_MARK.match(token.string) else "comment"
+    if token.type == tokenize.NAME and token.string in ("def", "async", "class"):
+        return "def"
+    if token.type == tokenize.OP and token.string == "@":
+        return "decorator"
+    return "code"
+
+
+def _definition_starts(kinds):
+    """Line indexes where a top-level definition (with its decorators) begins."""
     starts, previous_decorator = [], False
-    for index, line in enumerate(lines):
-        if TOP_LEVEL_START.match(line):
+    for index, kind in sorted(kinds.items()):
+        if kind in ("def", "decorator"):
             if not previous_decorator:
                 starts.append(index)
-            previous_decorator = line.startswith("@")
-        elif line.strip() and not line.startswith((" ", "\t", "#")):
+            previous_decorator = kind == "decorator"
+        elif kind == "code":
             previous_decorator = False
     return starts
 
 
-class NotAnOtterExport(ValueError):
-    """A .zip that is not the one `otter.Notebook.export()` writes, or whose notebook cannot be read."""
+# Stubs and names defined -----------------------------------------------------------------------
+
+class _Definitions:
+    """Per function name, whether its last top-level definition is a stub; and the names the
+    cells define, for "did you mean". A cell the budget does not let the grader parse is only
+    scanned, and its definitions count as written: a stub is small. At most `defined_names`
+    names are kept of each kind; a name not kept is never called a stub."""
+
+    def __init__(self, reading):
+        self.reading = reading
+        self.last = {}
+        self._names = {}  # insertion-ordered set
+
+    def add(self, source):
+        budget = self.reading.budget
+        for found in DEFINED.finditer(source, 0, budget.scanned_chars):
+            if len(self._names) >= budget.defined_names:
+                break
+            self._names.setdefault(found.group(1))
+        tree = self.reading.parse(source)
+        if tree is None:
+            if self.reading.unparsed_last:  # the child may still define these: they count as written
+                for found in _TOP_LEVEL_DEF.finditer(source):
+                    self._note(found.group(1), False)
+            return  # not Python: the child cannot run it either
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self._note(node.name, _is_stub_body(node.body))
+
+    def _note(self, name, stub):
+        if name in self.last or len(self.last) < self.reading.budget.defined_names:
+            self.last[name] = stub
+
+    def names(self):
+        return frozenset(self._names)
+
+
+def find_stubs(cells, function_names, reading=None):
+    """Names among `function_names` whose last top-level definition does nothing yet.
+
+    Runs in the grader's process, so each cell is parsed within the budget (see Reading.parse);
+    a cell left unparsed is only scanned for `def` lines, its definitions counted as written.
+    """
+    definitions = _Definitions(reading or Reading())
+    for cell in cells:
+        definitions.add(cell["source"])
+    return {name for name, stub in definitions.last.items() if stub and name in function_names}
+
+
+def _is_stub_body(body):
+    for node in body:
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue  # docstring or a bare ...
+        if isinstance(node, ast.Pass):
+            continue
+        if isinstance(node, ast.Raise) and _raised_name(node.exc) in STUB_CALLS:
+            continue
+        if isinstance(node, ast.Return) and (node.value is None or isinstance(node.value, ast.Constant)):
+            continue
+        return False
+    return True
+
+
+def _raised_name(node):
+    if isinstance(node, ast.Call):
+        node = node.func
+    return node.id if isinstance(node, ast.Name) else None
+
+
+# Zips: Otter's export, or one file zipped by hand -------------------------------------------------
+
+class NotAnOtterExport(Refusal):
+    """A .zip that is neither the one `otter.Notebook.export()` writes nor one holding a single
+    .ipynb or .py, or whose file cannot be read."""
 
     def __init__(self, detail, problem="not_otter_export"):
-        super().__init__(detail)
-        self.problem, self.detail = problem, detail
-
-
-def otter_export_notebook(data):
-    """(name, bytes) of the notebook inside the zip `otter.Notebook(...).export()` writes.
-
-    Otter writes the notebook at the top of the zip, `__zip_filename__`, usually `.OTTER_LOG`
-    (a pickle: never unpickled, never even read here), maybe a PDF, a `.otter` file and files the
-    student attached. Accepted: a zip with one of Otter's own marker members and exactly one
-    top-level notebook, a regular member of at most MAX_BYTES. Every member is addressed by its
-    ZipInfo, never by name, and the notebook is read with a cap, whatever size the zip declares.
-    Raises NotAnOtterExport with the reason otherwise.
-    """
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, ValueError, EOFError, NotImplementedError, OverflowError, OSError) as error:
-        raise NotAnOtterExport(f"not a readable zip: {error}"[:200], "unreadable") from None
-    with archive:
-        members = archive.infolist()
-        if len(members) > MAX_EXPORT_MEMBERS:
-            raise NotAnOtterExport(f"{len(members)} files in the zip")
-        names = {info.filename for info in members}
-        if not names & {OTTER_LOG, OTTER_ZIP_NAME}:
-            raise NotAnOtterExport(f"no {OTTER_ZIP_NAME} or {OTTER_LOG}: not written by otter's export()")
-        notebooks = [info for info in members if not info.is_dir() and "/" not in info.filename
-                     and info.filename.lower().endswith(".ipynb")]
-        if len(notebooks) != 1:
-            raise NotAnOtterExport(f"{len(notebooks)} notebooks at the top of the zip, expected 1")
-        notebook = notebooks[0]
-        if not zip_member_is_regular(notebook):
-            raise NotAnOtterExport("the notebook in the zip is a link or a special file")
-        if notebook.flag_bits & 0x1:
-            raise NotAnOtterExport("the notebook in the zip is encrypted", "unreadable")
-        if notebook.file_size > MAX_BYTES:
-            raise NotAnOtterExport(f"{notebook.file_size}", "too_large")
-        try:
-            with archive.open(notebook) as handle:
-                content = handle.read(MAX_BYTES + 1)
-        except (zipfile.BadZipFile, RuntimeError, NotImplementedError, EOFError, ValueError, OSError,
-                OverflowError) as error:
-            raise NotAnOtterExport(f"the notebook in the zip cannot be read: {error}"[:200], "unreadable") from None
-        if len(content) > MAX_BYTES:
-            raise NotAnOtterExport(f"more than {MAX_BYTES}", "too_large")
-        return notebook.filename, content
+        super().__init__(detail, problem)
 
 
 GRADABLE_SUFFIXES = (".ipynb", ".py")
 # What operating systems and editors add to a zip a student makes by hand.
 ZIP_SYSTEM_DIRS = {"__MACOSX", ".ipynb_checkpoints", "__pycache__", ".git"}
 ZIP_SYSTEM_FILES = {".DS_Store", "Thumbs.db", "desktop.ini"}
+# The signature of a zip's central directory entry: one per member (the count can only be too high).
+_MEMBER_SIGNATURE = b"PK\x01\x02"
 
 
 def not_code(name):
@@ -184,59 +706,106 @@ def not_code(name):
     return "" if base.lower().endswith(GRADABLE_SUFFIXES + (".zip",)) else base
 
 
-def zipped_submission(data):
+def zipped_submission(data, reading=None):
     """(name, bytes) of the file to grade inside a submitted .zip: the notebook of the zip Otter's
     export() writes (by Otter's rule, when the zip carries Otter's marker), else the one .ipynb or
-    .py a student zipped by hand (hand_zipped_file). Raises NotAnOtterExport with the reason."""
-    try:
-        return otter_export_notebook(data)
-    except NotAnOtterExport as refusal:
-        if refusal.problem != "not_otter_export" or _has_otter_marker(data):
-            raise
-    return hand_zipped_file(data)
+    .py a student zipped by hand (at any depth; what operating systems add does not count; other
+    files, data or pictures, are never read). Raises NotAnOtterExport with the reason, never
+    anything else. Within the reading's budget (see `_zipped`)."""
+    return _zip_reading(_zipped, data, reading, otter_only=False)
 
 
-def _has_otter_marker(data):
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            return any(info.filename in (OTTER_LOG, OTTER_ZIP_NAME) for info in archive.infolist()[:MAX_EXPORT_MEMBERS + 1])
-    except Exception:  # a zip that cannot be listed says nothing of Otter's
-        return False
+def otter_export_notebook(data, reading=None):
+    """(name, bytes) of the notebook inside the zip `otter.Notebook(...).export()` writes: the
+    notebook at the top of the zip, beside `__zip_filename__`, usually `.OTTER_LOG` (a pickle:
+    never unpickled, never even read here), maybe a PDF and files the student attached. Raises
+    NotAnOtterExport with the reason otherwise, never anything else."""
+    return _zip_reading(_zipped, data, reading, otter_only=True)
 
 
-def hand_zipped_file(data):
+def hand_zipped_file(data, reading=None):
     """(name, bytes) of the only .ipynb or .py in a zip a student made by hand (Windows' "send to
-    compressed folder", macOS' "compress"), at any depth; files that operating systems add
-    (__MACOSX/, .DS_Store, .ipynb_checkpoints/) do not count, other files (data, pictures) are
-    never read. Raises NotAnOtterExport saying what the zip holds when it is not exactly one."""
+    compressed folder", macOS' "compress"). Raises NotAnOtterExport saying what the zip holds when
+    it is not exactly one."""
+    return _zip_reading(_zipped, data, reading, otter_only=False, hand_only=True)
+
+
+def zipped_problem(data):
+    """"" when `data` is a zip `zipped_submission` grades, else why not; told from the zip's
+    directory alone, its file never decompressed. Never raises."""
+    read = untrusted(_zipped, data, False, False, False)
+    return read.detail if read.problem is not None else ""
+
+
+def otter_export_problem(data):
+    """`zipped_problem` for Otter's export alone."""
+    read = untrusted(_zipped, data, True, False, False)
+    return read.detail if read.problem is not None else ""
+
+
+def _zip_reading(work, data, reading, otter_only, hand_only=False):
+    if reading is not None:  # inside a caller's untrusted()
+        return work(data, otter_only, hand_only, True, reading=reading)
+    read = untrusted(work, data, otter_only, hand_only, True)
+    if read.problem is not None:
+        raise NotAnOtterExport(read.detail, read.problem)
+    return read.value
+
+
+def _zipped(data, otter_only, hand_only, inflate, *, reading):
+    """The member to grade of a submitted zip, chosen on its directory: its members counted before
+    it is opened (at most `export_members`), the member a regular, unencrypted file declaring at
+    most `file_bytes`. That one member alone is decompressed (when `inflate`), within the
+    reading's budget of decompressed bytes; a zip inside is never opened. Every member is
+    addressed by its ZipInfo, never by name."""
+    budget = reading.budget
+    counted = data.count(_MEMBER_SIGNATURE)
+    if counted > budget.export_members:
+        raise NotAnOtterExport(f"{counted} files in the zip")
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
-    except Exception as error:  # any damage is a reason, never a crash
-        raise NotAnOtterExport(f"not a readable zip: {error}"[:200], "unreadable") from None
+    except Exception as error:  # noqa: BLE001 (zipfile raises many kinds on a damaged directory)
+        raise NotAnOtterExport(f"not a readable zip: {failure_detail(error)}"[:200], "unreadable") from None
     with archive:
         members = archive.infolist()
-        if len(members) > MAX_EXPORT_MEMBERS:
+        if len(members) > budget.export_members:
             raise NotAnOtterExport(f"{len(members)} files in the zip")
-        files = [info for info in members if not info.is_dir() and not _zip_system_member(info.filename)]
-        gradable = [info for info in files if info.filename.lower().endswith(GRADABLE_SUFFIXES)]
-        if len(gradable) != 1:
-            shown = ", ".join(info.filename for info in gradable[:3]) + (", ..." if len(gradable) > 3 else "")
-            raise NotAnOtterExport(f"{len(gradable)} .ipynb or .py files in the zip" + (f": {shown}" if shown else ""))
-        member = gradable[0]
+        marked = any(info.filename in (OTTER_LOG, OTTER_ZIP_NAME) for info in members)
+        if marked and not hand_only:  # Otter's rule
+            notebooks = [info for info in members if not info.is_dir() and "/" not in info.filename
+                         and info.filename.lower().endswith(".ipynb")]
+            if len(notebooks) != 1:
+                raise NotAnOtterExport(f"{len(notebooks)} notebooks at the top of the zip, expected 1")
+            member, what = notebooks[0], "the notebook"
+        elif otter_only:
+            raise NotAnOtterExport(f"no {OTTER_ZIP_NAME} or {OTTER_LOG}: not written by otter's export()")
+        else:  # zipped by hand
+            gradable = [info for info in members if not info.is_dir() and not _zip_system_member(info.filename)
+                        and info.filename.lower().endswith(GRADABLE_SUFFIXES)]
+            if len(gradable) != 1:
+                shown = ", ".join(info.filename for info in gradable[:3]) + (", ..." if len(gradable) > 3 else "")
+                raise NotAnOtterExport(f"{len(gradable)} .ipynb or .py files in the zip" + (f": {shown}" if shown else ""))
+            member = gradable[0]
+            what = member.filename
         if not zip_member_is_regular(member):
-            raise NotAnOtterExport(f"{member.filename} in the zip is a link or a special file")
+            raise NotAnOtterExport(f"{what} in the zip is a link or a special file")
         if member.flag_bits & 0x1:
-            raise NotAnOtterExport(f"{member.filename} in the zip is encrypted", "unreadable")
-        if member.file_size > MAX_BYTES:
+            raise NotAnOtterExport(f"{what} in the zip is encrypted", "unreadable")
+        if member.file_size > budget.file_bytes:
             raise NotAnOtterExport(f"{member.file_size}", "too_large")
+        name = member.filename.replace("\\", "/")
+        if not inflate:
+            return name, None
+        reading.inflate(member.file_size)  # zipfile never yields more than the size declared
         try:
             with archive.open(member) as handle:
-                content = handle.read(MAX_BYTES + 1)
-        except Exception as error:
-            raise NotAnOtterExport(f"{member.filename} in the zip cannot be read: {error}"[:200], "unreadable") from None
-        if len(content) > MAX_BYTES:
-            raise NotAnOtterExport(f"more than {MAX_BYTES}", "too_large")
-        return member.filename.replace("\\", "/"), content
+                content = handle.read(budget.file_bytes + 1)
+        except Exception as error:  # noqa: BLE001 (zlib.error, BadZipFile, EOFError, ...)
+            raise NotAnOtterExport(f"{what} in the zip cannot be read: {failure_detail(error)}"[:200],
+                                   "unreadable") from None
+        if len(content) > budget.file_bytes:
+            raise NotAnOtterExport(f"more than {budget.file_bytes}", "too_large")
+        return name, content
 
 
 def _zip_system_member(name):
@@ -250,6 +819,57 @@ def zip_member_is_regular(info):
     kind = stat.S_IFMT(info.external_attr >> 16)
     return kind in (0, stat.S_IFREG, stat.S_IFDIR)  # 0: a zip tool that records no file type
 
+
+# What a file says about its lab (the lab guess reads through the reader's own steps) -----------
+
+METADATA_KEY = "autograder_lab"  # a notebook made from a lab's assignment names the lab there
+
+
+@dataclass(frozen=True, kw_only=True)
+class LabEvidence:
+    """What a submission says about the lab it was written for."""
+
+    declared: str = None  # the lab its notebook's metadata names
+    sources: tuple = ()  # the code of the file: a .py, or every code cell (checker cells too)
+
+
+def lab_evidence(data, budget=None):
+    """LabEvidence of a submission's bytes (its name unknown), or None when nothing in it can be
+    read. Read as `read_submission` reads, within the same budget and catch-all, but a part that
+    cannot be read is left out rather than refusing the file: a cell without text or beyond the
+    code-cell budget does not stop the others from saying which lab they are for."""
+    return untrusted(_lab_evidence, data, budget=budget).value
+
+
+def _lab_evidence(data, reading):
+    if not isinstance(data, (bytes, bytearray)) or len(data) > reading.budget.file_bytes:
+        return None
+    if data.startswith(b"PK"):
+        try:
+            _, data = zipped_submission(data, reading=reading)
+        except NotAnOtterExport:
+            return None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None
+    if not text.strip():
+        return None
+    try:
+        notebook = notebook_json(text, reading)
+    except (ValueError, RecursionError):
+        return LabEvidence(sources=(text,))  # not JSON: read as a .py
+    cells = notebook.get("cells") if isinstance(notebook, dict) else None
+    if not isinstance(cells, list):
+        return None
+    metadata = notebook.get("metadata")
+    declared = metadata.get(METADATA_KEY) if isinstance(metadata, dict) else None
+    return LabEvidence(declared=declared if isinstance(declared, str) else None,
+                       sources=tuple(source for _, _, source in code_cells_of(cells, reading, strict=False)
+                                     if source is not None))
+
+
+# Regular files ---------------------------------------------------------------------------------
 
 class NotARegularFile(OSError):
     """The path names a FIFO, device, socket, folder or (when links are refused) a symbolic link."""
@@ -298,221 +918,7 @@ def file_kind(mode):
     return "special file"
 
 
-def _basename(name):
-    return name.replace("\\", "/").rsplit("/", 1)[-1] or "submission.py"
-
-
-def _read_notebook(name, text):
-    try:
-        notebook = json.loads(text)
-    except ValueError as error:
-        return Submission(name, problem="notebook_not_json", problem_detail=str(error)[:200])
-    except RecursionError:
-        return Submission(name, problem="notebook_not_json", problem_detail="nested too deeply")
-    cells = notebook.get("cells") if isinstance(notebook, dict) else None
-    if not isinstance(cells, list):
-        return Submission(name, problem="notebook_malformed", problem_detail="no cell list")
-    code_cells = []
-    graders = set()  # names bound to an otter.Notebook in the cells so far
-    for number, cell in enumerate(cells, start=1):
-        if not isinstance(cell, dict) or cell.get("cell_type") != "code" or is_checker_cell(cell):
-            continue
-        source = cell.get("source", "")
-        if isinstance(source, list) and all(isinstance(line, str) for line in source):
-            source = "".join(source)
-        if not isinstance(source, str):
-            return Submission(name, problem="notebook_malformed",
-                              problem_detail=f"cell {number} has no text")
-        source = without_ipython_syntax(source)
-        if does_only_checking(source, graders):
-            continue
-        code_cells.append({"source": source, "filename": f"<cell {number}>"})
-    return Submission(name, cells=code_cells)
-
-
-CHECKER_METHODS = {"check", "check_all", "export", "submit", "to_pdf", "run_plugin"}
-# How far the recogniser looks: a dotted name of more parts, or a set-up function of more nodes,
-# is not the course's checker plumbing (and is never walked further).
-MAX_DOTTED_PARTS = 8
-MAX_FACTORY_NODES = 5000
-
-
-def does_only_checking(source, graders):
-    """Whether a cell only sets up or runs Otter's checks, as untagged copies of the checker cells
-    in Colab or pasted notebooks are: `import otter`, `grader = otter.Notebook(...)`, the course's
-    set-up cell (a function that returns an `otter.Notebook`, and `grader = that_function()`),
-    `grader.check("softmax")`, ... Names bound to a Notebook are added to `graders`.
-
-    Told by what the cell does, never by its text; never raises, never recurses.
-    """
-    if not source.strip() or len(source) > MAX_PARSED_CHARS:
-        return False
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    try:
-        found = _checker_names(tree, graders)
-    except Exception:  # noqa: BLE001 - a cell the recogniser cannot read is the student's work
-        return False
-    if found is None:
-        return False
-    graders |= found
-    return True
-
-
-def _checker_names(tree, graders):
-    """The names a cell of only checker plumbing binds to graders, or None when it does more."""
-    found, factories = set(), set()
-    for node in tree.body:
-        if isinstance(node, ast.Import) and all(alias.name.split(".")[0] == "otter" for alias in node.names):
-            continue
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "otter":
-            continue
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
-            continue  # a docstring
-        if isinstance(node, ast.FunctionDef) and not node.decorator_list and _makes_a_notebook(node):
-            factories.add(node.name)
-            continue
-        if isinstance(node, ast.Assign) and _is_notebook(node.value, factories) and \
-                all(isinstance(target, ast.Name) for target in node.targets):
-            found |= {target.id for target in node.targets}
-            continue
-        if isinstance(node, ast.Expr) and _is_check_call(node.value, graders | found):
-            continue
-        if isinstance(node, ast.For) and not node.orelse and all(  # for q in [...]: grader.check(q)
-                isinstance(inner, ast.Expr) and _is_check_call(inner.value, graders | found) for inner in node.body):
-            continue
-        return None
-    if factories and not found:
-        return None  # a function defined and never used to make the grader: not the set-up cell
-    return found
-
-
-def _dotted(node):
-    """"otter.Notebook" for an attribute chain of plain names, else None (read without recursion)."""
-    parts = []
-    while isinstance(node, ast.Attribute) and len(parts) < MAX_DOTTED_PARTS:
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name) or len(parts) >= MAX_DOTTED_PARTS:
-        return None
-    return ".".join([node.id, *reversed(parts)])
-
-
-def _is_notebook(node, factories=()):
-    """A call that makes an otter.Notebook: the class itself, or a set-up function that returns one."""
-    if not isinstance(node, ast.Call):
-        return False
-    name = _dotted(node.func)
-    return name in ("otter.Notebook", "Notebook") or name in factories
-
-
-def _makes_a_notebook(function):
-    """Whether a top-level function is a grader set-up: it returns an otter.Notebook(...) from its
-    own body and declares no `global` (it binds no name of the notebook). Nested functions and
-    classes are its helpers: their returns are not its own. Walked with a stack, at most
-    MAX_FACTORY_NODES nodes."""
-    returns_notebook = False
-    stack, seen = [(node, True) for node in function.body], 0
-    while stack:
-        node, own = stack.pop()
-        seen += 1
-        if seen > MAX_FACTORY_NODES or isinstance(node, ast.Global):
-            return False
-        if own and isinstance(node, ast.Return) and _is_notebook(node.value):
-            returns_notebook = True
-        inner = own and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda))
-        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
-    return returns_notebook
-
-
-def _is_check_call(node, graders):
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("print", "display") \
-            and len(node.args) == 1:
-        node = node.args[0]
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-            and isinstance(node.func.value, ast.Name) and node.func.value.id in graders
-            and node.func.attr in CHECKER_METHODS)
-
-
-def is_checker_cell(cell):
-    """The notebook's self-check plumbing (grader set-up, checks, export): not the student's work."""
-    metadata = cell.get("metadata") if isinstance(cell, dict) else None
-    tags = metadata.get("tags") if isinstance(metadata, dict) else None
-    if not isinstance(tags, list):
-        return False
-    return any(isinstance(tag, str) and (tag in CHECKER_TAGS or tag.startswith(CHECKER_TAG_PREFIXES))
-               for tag in tags)
-
-
-def without_ipython_syntax(source):
-    """Replace magics, shell escapes and help lines by no-ops, keeping line numbers."""
-    lines = source.split("\n")
-    first = next((line.strip() for line in lines if line.strip()), "")
-    if first.startswith("%%"):
-        magic = first[2:].split()[0] if len(first) > 2 else ""
-        if magic not in PYTHON_CELL_MAGICS:
-            return ""
-        index = next(i for i, line in enumerate(lines) if line.strip())
-        lines[index] = ""
-    cleaned = []
-    for line in lines:
-        stripped = line.lstrip()
-        indent = line[: len(line) - len(stripped)]
-        assigned = _ASSIGNED_ESCAPE.match(line) if _ESCAPE_AFTER_EQUALS.search(line) else None
-        if assigned:
-            cleaned.append(f"{assigned.group(1)}{assigned.group(2)} = None")
-        elif stripped.startswith(("%", "!")) or _HELP.match(line):
-            cleaned.append(indent + "pass")
-        else:
-            cleaned.append(line)
-    return "\n".join(cleaned)
-
-
-def find_stubs(cells, function_names):
-    """Names among `function_names` whose last top-level definition does nothing yet.
-
-    Runs in the grader's process, so huge cells are only scanned, never parsed: parsing a few
-    megabytes of one-line statements takes seconds and gigabytes. A stub is small; a definition
-    in a huge cell counts as written.
-    """
-    last = {}
-    for cell in cells:
-        if len(cell["source"]) > MAX_PARSED_CHARS:
-            for name in _TOP_LEVEL_DEF.findall(cell["source"]):
-                if name in function_names:
-                    last[name] = False
-            continue
-        try:
-            tree = ast.parse(cell["source"])
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-        for node in tree.body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in function_names:
-                last[node.name] = _is_stub_body(node.body)
-    return {name for name, stub in last.items() if stub}
-
-
-def _is_stub_body(body):
-    for node in body:
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
-            continue  # docstring or a bare ...
-        if isinstance(node, ast.Pass):
-            continue
-        if isinstance(node, ast.Raise) and _raised_name(node.exc) in STUB_CALLS:
-            continue
-        if isinstance(node, ast.Return) and (node.value is None or isinstance(node.value, ast.Constant)):
-            continue
-        return False
-    return True
-
-
-def _raised_name(node):
-    if isinstance(node, ast.Call):
-        node = node.func
-    return node.id if isinstance(node, ast.Name) else None
-
+# Notes and names for the feedback --------------------------------------------------------------
 
 def load_note(event, submission):
     """A loading event of the run (a syntax error, a skipped statement) as a note on the file."""
@@ -535,11 +941,10 @@ def syntax_error_near(name, notes, submission):
 
 
 DEFINED = re.compile(r"^[ \t]*def[ \t]+([A-Za-z_]\w*)[ \t]*\(", re.MULTILINE)
-MAX_SCANNED = 1024 * 1024  # of a cell's text, looking for definitions
 
 
 def similar_definition(name, submission, function_names):
-    """A function the file defines under a name close to `name` ("sofmax"), when one is."""
-    defined = {found for cell in submission.cells for found in DEFINED.findall(cell["source"][:MAX_SCANNED])}
-    close = difflib.get_close_matches(name, sorted(defined - set(function_names)), n=1, cutoff=0.75)
+    """A function the file defines under a name close to `name` ("sofmax"), when one is; among
+    the names found while reading it (at most `defined_names` of them)."""
+    close = difflib.get_close_matches(name, sorted(submission.defined - set(function_names)), n=1, cutoff=0.75)
     return close[0] if close else None

@@ -1,8 +1,12 @@
 """A .py is read as cells (its `# %%` marks, else its top-level definitions): one broken function
 costs one step, and every message names the file's own line numbers."""
+import pathlib
 import sys
+from unittest import mock
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from autograder.grading import Plan, grade_bytes
 from autograder.render import as_text
@@ -93,3 +97,148 @@ def test_json_output_carries_the_load_notes_with_their_line_and_cause(graded):
         (note,) = as_dict(result, LAB, lang)["notes"]
         assert note["code"] == "syntax_error" and note["line"] == line and note["file"] == "mine.py"
         assert "cell" not in note and words in note["text"]
+
+
+# The cut never falls inside a string ------------------------------------------------------------
+# A file is built from blocks whose lines inside a string (or any multi-line token) are known; a cell
+# may start at none of them, whatever syntax errors surround them, on every Python the grader runs on.
+
+BLOCKS = [  # (text, indexes of its lines that lie inside a string token)
+    ("x = 1\n", ()),
+    ("def f():\n    return 1\n", ()),
+    ("@decorator\ndef g():\n    pass\n", ()),
+    ("# %%\n", ()),
+    ("    # %%\n", ()),  # indented: not a mark
+    ("x = 1  # %%\n", ()),  # after code: not a mark
+    ('S = """\n# %%\ndef softmax(x):\n    return x\n"""\n', (1, 2, 3, 4)),
+    ("S = '''\n# %%\n@decorator\ndef h():\n'''\n", (1, 2, 3, 4)),
+    ('B = rb"""\n# %%\nclass C:\n"""\n', (1, 2, 3)),
+    ('F = f"""\n# %%\n{1 + 1}\ndef softmax(x):\n"""\n', (1, 2, 3, 4)),
+    ("s = 'abc\\\n# %%\\\ndef f():\\\n'\n", (1, 2, 3)),  # a single-quoted string continued by backslashes
+    ('N = """# %%"""\n', ()),
+    ("def broken(:\n", ()),
+    ("x = (]\n", ()),
+    ("x = $\n", ()),
+    ("  y = 2\n", ()),
+    ("x = 1abc\n", ()),
+    ("x = 'unterminated\n", ()),
+    ("x = (1,\n", ()),
+    ('x = f"{1 +"\n', ()),  # an f-string that never closes its field
+    ("x = f'{'\n", ()),
+    ("if x:\n\tif y:\n        pass\n", ()),  # tabs and spaces mixed
+]
+TAILS = [("", ()), ('tail = """\n# %%\ndef softmax(x):\n', (1, 2))]  # a string that never ends
+
+
+def build(blocks, tail, crlf):
+    text, inside = "", set()
+    for block, lines in [*blocks, tail]:
+        start = text.count("\n")
+        inside |= {start + line for line in lines}
+        text += block
+    return (text.replace("\n", "\r\n") if crlf else text), inside
+
+
+def cell_starts(cells):
+    """The line each cell starts at: its padding (a cut line is never blank)."""
+    return [len(cell["source"]) - len(cell["source"].lstrip("\n")) for cell in cells]
+
+
+def assert_cut_outside_strings(text, inside, cells):
+    starts = cell_starts(cells)
+    assert not set(starts[1:]) & inside, (starts, sorted(inside))
+    lines = text.split("\n")
+    kept = []
+    for cell, start in zip(cells, starts):
+        own = cell["source"].split("\n")[start:]
+        assert own[:-1] == lines[start:start + len(own) - 1]  # every line where it is in the file
+        kept.extend(own)
+    assert [line for line in kept if line.strip()] == [line for line in lines if line.strip()]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(BLOCKS), max_size=14), st.sampled_from(TAILS), st.booleans())
+def test_no_cell_starts_inside_a_string(blocks, tail, crlf):
+    text, inside = build(blocks, tail, crlf)
+    cells = script_cells(text, "a.py")
+    assert_cut_outside_strings(text, inside, cells)
+    if len(cells) > 1:  # cut because it does not compile: at every real mark before any endless string
+        mark_lines = [i for i, line in enumerate(text.split("\n")) if line.rstrip("\r") == "# %%" and i not in inside]
+        assert set(mark_lines) <= set(cell_starts(cells)) | {0}
+
+
+def test_a_mark_inside_a_string_is_no_cell_boundary():
+    text = 'x = 1\nNOTES = """\n# %%\ndef softmax(x):\n    return x\n"""\n# %%\ndef mix(w, V)\n    return w\n'
+    cells = script_cells(text, "a.py")
+    assert cell_starts(cells) == [0, 6]
+    assert "def softmax" in cells[0]["source"]  # still inside NOTES, with the string around it
+
+
+def test_only_a_comment_of_its_own_at_column_zero_is_a_mark():
+    text = "x = (\n    # %%\n1)  # %%\ny = 'a # %%'\n# %%  the real one\ndef f(:\n"
+    assert cell_starts(script_cells(text, "a.py")) == [0, 4]
+
+
+def test_a_string_that_never_ends_is_never_cut_after_its_start():
+    text = "# %%\ndef f(:\n# %%\ns = '''\n# %%\ndef softmax(x):\n    return 1\n"
+    assert cell_starts(script_cells(text, "a.py")) == [0, 2]
+
+
+def test_lines_too_long_to_tokenize_cheaply_or_ended_by_a_lone_cr_keep_the_file_whole():
+    from autograder.submission import BUDGET
+
+    broken = "# %%\ndef f(:\n# %%\ndef g():\n    pass\n"
+    assert len(script_cells(broken, "a.py")) == 2
+    assert len(script_cells(broken + "x = " + "1" * BUDGET.token_line_chars + "\n", "a.py")) == 1
+    assert len(script_cells(broken.replace("\n", "\r"), "a.py")) == 1
+
+
+def test_tokenizer_errors_are_stepped_over_a_bounded_number_of_times():
+    from autograder import submission
+
+    calls = []
+    real = submission.tokenize.generate_tokens
+
+    def counted(readline):
+        calls.append(1)
+        return real(readline)
+
+    text = "".join(f"# %%\nx{i} = 'open\ndef f{i}(:\n" for i in range(40))
+    with mock.patch.object(submission.tokenize, "generate_tokens", counted):
+        cells = script_cells(text, "a.py")
+    assert len(calls) <= submission.BUDGET.token_restarts + 1
+    assert len(cells) >= 2
+
+
+CROSS_VERSION = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from autograder.submission import script_cells
+cases = json.loads(sys.stdin.read())
+print(json.dumps([[len(c["source"]) - len(c["source"].lstrip("\\n")) for c in script_cells(text, "a.py")]
+                  for text in cases]))
+"""
+
+
+def test_every_python_the_grader_runs_on_cuts_the_same_lines_outside_strings():
+    import json
+    import random
+    import subprocess
+
+    rng = random.Random(20)
+    cases = [build([rng.choice(BLOCKS) for _ in range(rng.randint(1, 12))], rng.choice(TAILS), rng.random() < 0.2)
+             for _ in range(150)]
+    ran = 0
+    for version in ("3.11", "3.12", "3.13"):
+        pythons = sorted(pathlib.Path("/root/.pyenv/versions").glob(f"{version}.*/bin/python"))
+        if not pythons:
+            continue
+        done = subprocess.run([str(pythons[-1]), "-I", "-c", CROSS_VERSION, str(ROOT)], capture_output=True,
+                              text=True, input=json.dumps([text for text, _ in cases]), timeout=300)
+        assert done.returncode == 0, done.stderr
+        for (text, inside), starts in zip(cases, json.loads(done.stdout)):
+            assert not set(starts[1:]) & inside, (version, text, starts)
+            assert starts == cell_starts(script_cells(text, "a.py")), (version, text)
+        ran += 1
+    if not ran:
+        pytest.skip("no pyenv Python 3.11-3.13 on this machine")

@@ -13,8 +13,7 @@ import time
 import zipfile
 from dataclasses import dataclass, field
 
-from ..submission import (MAX_BYTES, NotAnOtterExport, file_kind, read_regular_file, zip_member_is_regular,
-                          zipped_submission)
+from ..submission import MAX_BYTES, file_kind, read_regular_file, zip_member_is_regular, zipped_problem
 from ..lms.recognise import HEAD_BYTES, SHEET_KINDS, sheet_kind
 from .late import file_time
 from .metadata import MAX_METADATA_BYTES, blackboard_receipt_name, decode, gradescope_submitters
@@ -24,10 +23,12 @@ GRADESCOPE_LIST = "Gradescope submission list"
 
 GRADABLE = (".py", ".ipynb")
 EXPORT = ".zip"  # graded when it is the zip Otter's export() writes, or holds one .ipynb or .py
-# Bytes all archive members read in one run may decompress to (every member is capped at
-# MAX_BYTES too, and only the chosen file of each student is read).
-MAX_ARCHIVE_BYTES = 4 * 1024 ** 3
 MAX_ARCHIVE_MEMBERS = 200_000
+# A .zip inside the class's zip is an Otter export (its notebook already compressed) or not a
+# submission at all: one that would decompress to more than this many times its stored size
+# is never decompressed (members up to SMALL_MEMBER bytes always are).
+NESTED_ARCHIVE_RATIO = 20
+SMALL_MEMBER = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ class Source:
         self._zip = None
         self._root_fd = None
         self._members = []
-        self._archive_bytes = 0
+        self.inflated_bytes = 0  # decompressed from the class's zip so far (for the tests and docs)
         self._on_disk = {}  # {path as shown: path as the disk names it}, for names that are not UTF-8
         if os.path.isdir(self.location):
             self.kind = "folder"
@@ -111,7 +112,7 @@ class Source:
             self.kind = "zip"
             try:
                 self._zip = zipfile.ZipFile(self.location)
-            except (zipfile.BadZipFile, OSError, ValueError, EOFError) as error:
+            except Exception as error:  # noqa: BLE001 (zipfile raises many kinds on a damaged directory)
                 raise SystemExit(f"autograder: {self.location} is not a readable .zip file ({error})")
             self._members = self._zip.infolist()
             if len(self._members) > MAX_ARCHIVE_MEMBERS:
@@ -215,16 +216,20 @@ class Source:
                 os.close(descriptor)
 
     def _read_member(self, info, limit):
+        """Bounds checked on the zip's directory before anything is decompressed: the declared
+        size (zipfile never yields more), and for a nested .zip its ratio to the stored size."""
         if info.file_size > limit:  # never decompressed
             raise OSError(0, f"larger than {limit} bytes")
-        if self._archive_bytes + info.file_size > MAX_ARCHIVE_BYTES:
-            raise OSError(0, f"the archive's members together decompress to more than {MAX_ARCHIVE_BYTES} bytes")
-        self._archive_bytes += info.file_size
+        if info.filename.lower().endswith(EXPORT) and info.file_size > SMALL_MEMBER \
+                and info.file_size > NESTED_ARCHIVE_RATIO * max(info.compress_size, 1):
+            raise OSError(0, f"a .zip that would decompress to more than {NESTED_ARCHIVE_RATIO} times its size")
         try:
-            with self._zip.open(info) as handle:  # zipfile stops at the declared size
-                return handle.read(limit + 1)
-        except (zipfile.BadZipFile, RuntimeError, NotImplementedError, EOFError, ValueError) as error:
-            raise OSError(0, str(error)[:200]) from error
+            with self._zip.open(info) as handle:
+                data = handle.read(limit + 1)
+        except Exception as error:  # noqa: BLE001 (zlib.error, BadZipFile, EOFError, ...: a damaged member)
+            raise OSError(0, f"{type(error).__name__}: {error}"[:200]) from None
+        self.inflated_bytes += len(data)
+        return data
 
     def head(self, found, size):
         """The first `size` bytes of a listed file (no more is read or decompressed), to tell what
@@ -234,30 +239,25 @@ class Source:
         if self.kind != "zip":
             return self.read(Entry(found.path, "", found.stamp, found.size, found.index), limit=size)[:size]
         info = self._members[found.index]
-        wanted = min(size, info.file_size)
-        if self._archive_bytes + wanted > MAX_ARCHIVE_BYTES:
-            raise OSError(0, f"the archive's members together decompress to more than {MAX_ARCHIVE_BYTES} bytes")
-        self._archive_bytes += wanted
         try:
             with self._zip.open(info) as handle:
-                return handle.read(wanted)
-        except (zipfile.BadZipFile, RuntimeError, NotImplementedError, EOFError, ValueError, OSError) as error:
-            raise OSError(0, str(error)[:200]) from error
+                data = handle.read(min(size, info.file_size))
+        except Exception as error:  # noqa: BLE001 (zlib.error, BadZipFile, EOFError, ...: a damaged member)
+            raise OSError(0, f"{type(error).__name__}: {error}"[:200]) from None
+        self.inflated_bytes += len(data)
+        return data
 
     def export_problem(self, found):
         """For a .zip in the class: "" when it is graded (an Otter export, or a zip holding one .ipynb
-        or .py: submission.zipped_submission), else why it is not."""
+        or .py: submission.zipped_submission), else why it is not. Told from the zip's directory:
+        the file inside is decompressed only when it is graded."""
         try:
             data = self.read(Entry(found.path, "", found.stamp, found.size, found.index, found.refused))
         except OSError as error:
             return error.strerror or str(error)
         if len(data) > MAX_BYTES:
             return f"larger than {MAX_BYTES} bytes"
-        try:
-            zipped_submission(data)
-        except NotAnOtterExport as refusal:
-            return refusal.detail
-        return ""
+        return zipped_problem(data)
 
 
 def _walk(top, onerror):
