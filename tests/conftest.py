@@ -46,13 +46,16 @@ def gradescope_zip(tmp_path_factory):
 def gradescope_image(tmp_path_factory, gradescope_zip):
     """The built autograder zip, installed once (non-editable) by its setup.sh into a fresh
     crowded image of Gradescope's default kind: Python 3.10 without pip, ensurepip disabled as
-    Ubuntu disables it (setup.sh installs python3-pip with the emulated apt-get)."""
+    Ubuntu disables it (setup.sh, run as root, installs python3-pip with the emulated apt-get)."""
     import interpreters
     from autograder.otter.emulation import GradingImage
 
     python = interpreters.require_or_this(GRADESCOPE_PYTHON)
     work = tmp_path_factory.mktemp("gradescope-image")
     started = time.monotonic()
+    # setup.sh uses apt-get only as root, as on the platform; a grader that is not root gets
+    # pip from ensurepip.
+    pip = "apt" if os.geteuid() == 0 else "ensurepip"
     image = GradingImage(work / "image", python=python, extra_packages=UNRELATED_PACKAGES,
-                         pip="apt").install(gradescope_zip)
+                         pip=pip).install(gradescope_zip)
     return {"zip": gradescope_zip, "image": image, "seconds": time.monotonic() - started}
