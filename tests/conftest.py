@@ -58,4 +58,6 @@ def gradescope_image(tmp_path_factory, gradescope_zip):
     pip = "apt" if os.geteuid() == 0 else "ensurepip"
     image = GradingImage(work / "image", python=python, extra_packages=UNRELATED_PACKAGES,
                          pip=pip).install(gradescope_zip)
-    return {"zip": gradescope_zip, "image": image, "seconds": time.monotonic() - started}
+    # What setup.sh printed when it made the image (a test that installs again overwrites image.setup_output).
+    return {"zip": gradescope_zip, "image": image, "seconds": time.monotonic() - started,
+            "setup_output": image.setup_output}

@@ -70,7 +70,7 @@ def test_the_default_image_is_python_3_10_without_pip_and_setup_sh_installs_pip_
     image = gradescope_image["image"]
     interpreters.require("3.10")
     assert image.version() == (3, 10)
-    said = image.setup_output
+    said = gradescope_image["setup_output"]
     assert "has no pip; installing it" in said and "installing python3-pip with apt-get" in said, said
     asked = (image.folder / APT_LOG).read_text("utf-8").splitlines()
     assert asked[0] == "apt-get update -q" and "install" in asked[1] and "python3-pip" in asked[1], asked
@@ -87,7 +87,7 @@ def test_setup_sh_leaves_the_grader_and_the_zips_files_to_root_alone(gradescope_
     assert lockdown.exposed([str(p) for p in paths]) == []
     for path in paths:
         assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0, path
-        assert str(path.resolve()) in image.setup_output
+        assert str(path.resolve()) in gradescope_image["setup_output"]
     # Everything else pip installed stays readable: a submission imports numpy and pandas.
     numpy = image.site_packages() / "numpy"
     assert stat.S_IMODE(numpy.stat().st_mode) & 0o005 == 0o005
@@ -280,6 +280,7 @@ SEEING_RUN_AUTOGRADER = """#!/usr/bin/env bash
 # Stands in for the zip's: says what it sees, writes an empty results.json.
 ls -A / > {seen}/root.txt
 ls -A {seen} > {seen}/shown.txt
+if [ -e {checkout} ]; then echo visible; else echo absent; fi > {seen}/checkout.txt
 echo '{{"score": 0, "tests": []}}' > /autograder/results/results.json
 """
 
@@ -292,7 +293,7 @@ def test_the_emulated_root_holds_the_image_and_no_more_of_this_machine(tmp_path)
     (seen / "marker").write_text("")
     zip_path = tmp_path / "seeing.zip"
     with zipfile.ZipFile(zip_path, "w") as archive:
-        for name, text in (("setup.sh", "true\n"), ("run_autograder", SEEING_RUN_AUTOGRADER.format(seen=seen))):
+        for name, text in (("setup.sh", "true\n"), ("run_autograder", SEEING_RUN_AUTOGRADER.format(seen=seen, checkout=ROOT / "pyproject.toml"))):
             info = zipfile.ZipInfo(name)
             info.external_attr = 0o755 << 16
             archive.writestr(info, text)
@@ -301,7 +302,8 @@ def test_the_emulated_root_holds_the_image_and_no_more_of_this_machine(tmp_path)
     assert run.results == {"score": 0, "tests": []}
     top = set((seen / "root.txt").read_text().split())
     assert {"autograder", "usr", "etc", "tmp", "proc", "dev"} <= top
-    assert not top & {"work", "home", "opt", "srv", "mnt", ROOT.parts[1]}, top  # no checkout of this project
+    assert not top & {"home", "opt", "srv", "mnt", "work"}, top
+    assert (seen / "checkout.txt").read_text().strip() == "absent"  # no checkout of this project
     assert "marker" in (seen / "shown.txt").read_text()
     if not existed:
         assert not os.path.lexists("/autograder")  # nothing made at this machine's root
