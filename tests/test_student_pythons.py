@@ -147,3 +147,16 @@ def test_every_requirement_list_that_ships_declares_the_toml_reader_for_python_3
     otter_build.write_student_half(tmp_path, LAB)
     assert f"tomli>=1.1; {marker}" in (tmp_path / "requirements.txt").read_text("utf-8").splitlines()
     assert "Python 3.10 이상" in (tmp_path / "README.md").read_text("utf-8")
+
+
+@pytest.mark.parametrize("ci, outcome", [("true", pytest.fail.Exception), ("", pytest.skip.Exception)])
+def test_a_missing_python_fails_under_ci_and_is_skipped_elsewhere(monkeypatch, ci, outcome):
+    monkeypatch.setattr(interpreters, "find", lambda version: None)
+    monkeypatch.setenv("CI", ci)
+    with pytest.raises(outcome, match="Python 3.10 is not installed"):
+        interpreters.require("3.10")
+    if ci:
+        with pytest.raises(outcome, match="CI must test every supported Python"):
+            interpreters.require_or_this("3.10")
+    else:
+        assert interpreters.require_or_this("3.10") == sys.executable
