@@ -12,6 +12,7 @@ read and import them.
 import os
 import pathlib
 import stat
+import sys
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
 
@@ -21,12 +22,10 @@ import pytest
 import interpreters
 from autograder.otter import lockdown
 from autograder.otter.emulation import APT_LOG, EmulationError, GradingImage
-from conftest import GRADESCOPE_STEP_SECONDS, ROOT
+from conftest import ROOT
 from labs.self_attention import LAB
-from labs.self_attention.steps import STEPS, TOTAL_POINTS
+from labs.self_attention.steps import STEPS
 from test_install_layouts import WRONG_AXIS, snooper
-
-import sys
 
 sys.path.insert(0, str(ROOT / "assignments"))
 import fill  # noqa: E402  (assignments/ is not a package)

@@ -8,8 +8,6 @@ notebook (nothing passes). The venvs are built once per module, all at once, fro
 when it has the packages.
 """
 import json
-import os
-import pathlib
 import subprocess
 import sys
 
