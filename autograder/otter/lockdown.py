@@ -15,9 +15,9 @@ import stat
 import sys
 from importlib import metadata
 
+from ..registry import GROUP as LAB_GROUP  # a lab installed from another distribution is private too
 from ..sandbox.confinement import PRIVATE_NAMES
 
-LAB_GROUP = "autograder.labs"  # a lab installed from another distribution is private too
 KEPT_BITS = ~0o077  # what remains of a mode: the owner's permissions and the special bits
 
 
@@ -103,8 +103,10 @@ def main(argv=None):
     if left:
         print(f"setup.sh: {len(left)} entries stay readable by others, e.g. {left[0]}", file=sys.stderr)
         return 1
-    owner = "root" if os.geteuid() == 0 else f"user {os.geteuid()}"
-    print(f"setup.sh: readable by {owner} only (never by a submission, Landlock or not):")
+    if os.geteuid() == 0:
+        print("setup.sh: readable by root only (submissions run as another user: Landlock or not, they cannot):")
+    else:
+        print(f"setup.sh: readable by user {os.geteuid()} only:")
     for path in paths:
         print(f"  {path}")
     return 0
