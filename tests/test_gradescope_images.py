@@ -21,7 +21,7 @@ import pytest
 
 import interpreters
 from autograder.otter import lockdown
-from autograder.otter.emulation import APT_LOG, EmulationError, GradingImage
+from autograder.otter.emulation import APT_LOG, UBUNTU_PIP, EmulationError, GradingImage
 from conftest import ROOT
 from labs.self_attention import LAB
 from labs.self_attention.steps import STEPS
@@ -73,7 +73,8 @@ def test_the_default_image_is_python_3_10_without_pip_and_setup_sh_installs_pip_
     assert "has no pip; installing it" in said and "installing python3-pip with apt-get" in said, said
     asked = (image.folder / APT_LOG).read_text("utf-8").splitlines()
     assert asked[0] == "apt-get update -q" and "install" in asked[1] and "python3-pip" in asked[1], asked
-    assert image.run_python("-m", "pip", "--version").returncode == 0
+    pip = image.run_python("-m", "pip", "--version")
+    assert pip.returncode == 0 and pip.stdout.startswith(f"pip {UBUNTU_PIP} "), pip.stdout  # Ubuntu's own pip
     # Ubuntu's python3 still has no ensurepip: pip came from apt-get, as on the platform.
     refused = image.run_python("-m", "ensurepip")
     assert refused.returncode == 1 and "ensurepip is disabled in Debian/Ubuntu" in refused.stderr

@@ -8,7 +8,7 @@ installed). An image can stand for the ways real images differ from this machine
 - `python`: the image's interpreter (Gradescope's default image, Ubuntu 22.04, has Python 3.10);
 - `pip`: "venv" (pip installed), "ensurepip" (no pip, `python3 -m ensurepip` works) or "apt"
   (Ubuntu's `python3` without `python3-pip`: no pip, `ensurepip` disabled as Debian disables it,
-  and an `apt-get` whose `install python3-pip` gives `python3` its pip);
+  and an `apt-get` whose `install python3-pip` gives `python3` Ubuntu 22.04's pip);
 - `landlock=False`: every process of the image finds the Landlock system calls refused, as in a
   container whose seccomp profile does not list them.
 """
@@ -74,14 +74,18 @@ class _DisabledEnsurepip(MetaPathFinder):
 
 sys.meta_path.insert(0, _DisabledEnsurepip())
 '''
+# Ubuntu 22.04's python3-pip package holds pip 22.0.2.
+UBUNTU_PIP = "22.0.2"
 FAKE_APT_GET = """#!/bin/sh
 # Emulation of Ubuntu's apt-get, as far as setup.sh uses it: `install python3-pip` gives the
-# image's python3 its pip (from the interpreter's own bundled copy: no network).
+# image's python3 the pip Ubuntu 22.04 packages (bootstrapped from the interpreter's own copy).
+set -e
 echo "apt-get $*" >> {log}
 case " $* " in
-    *" install "*python3-pip*) EMULATED_APT_GET=1 exec {python} -m ensurepip --default-pip ;;
+    *" install "*python3-pip*)
+        EMULATED_APT_GET=1 {python} -m ensurepip --default-pip >/dev/null
+        {python} -m pip install --quiet --disable-pip-version-check "pip=={pip}" ;;
 esac
-exit 0
 """
 
 
@@ -160,7 +164,8 @@ class GradingImage:
             (site / "sitecustomize.py").write_text(ENSUREPIP_DISABLED, "utf-8")
             apt_get = self.bin / "apt-get"
             apt_get.write_text(FAKE_APT_GET.format(log=shlex.quote(str(self.folder / APT_LOG)),
-                                                   python=shlex.quote(str(self.bin / "python3"))), "utf-8")
+                                                   python=shlex.quote(str(self.bin / "python3")),
+                                                   pip=UBUNTU_PIP), "utf-8")
             apt_get.chmod(0o755)
 
     def folders_in_the_image(self):
