@@ -4,7 +4,10 @@ A lab package (see labs/) builds one `Lab` and names it in the "autograder.labs"
 group; `autograder.registry` finds it by name. The students' check kit builds a public `Lab` from
 data (no trace, no helpers, no hidden cases) and renders it with the same code.
 """
-import tomllib
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the same parser, as the tomli package
+    import tomli as tomllib
 from dataclasses import dataclass
 from functools import cached_property
 from importlib import resources

@@ -1,6 +1,9 @@
 """Turning verdict data into what people read: text per step in Korean or English, and JSON."""
 import re
-import tomllib
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the same parser, as the tomli package
+    import tomli as tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources

@@ -29,14 +29,35 @@ GRADESCOPE_STEP_SECONDS = 3.0
 UNRELATED_PACKAGES = int(os.environ.get("GRADESCOPE_EMULATION_PACKAGES", "300"))
 
 
+# Gradescope's default image is Ubuntu 22.04: Python 3.10, and (without python3-pip) no pip.
+GRADESCOPE_PYTHON = "3.10"
+
+
 @pytest.fixture(scope="session")
-def gradescope_image(tmp_path_factory):
-    """The built autograder zip, installed once (non-editable) into a fresh crowded venv."""
+def gradescope_zip(tmp_path_factory):
+    """The autograder zip this tree builds (no self-check)."""
     from autograder.otter import build as otter_build
+
+    work = tmp_path_factory.mktemp("gradescope-zip")
+    return otter_build.build(work, LAB, step_seconds=GRADESCOPE_STEP_SECONDS, self_check=False)["zip"]
+
+
+@pytest.fixture(scope="session")
+def gradescope_image(tmp_path_factory, gradescope_zip):
+    """The built autograder zip, installed once (non-editable) by its setup.sh into a fresh
+    crowded image of Gradescope's default kind: Python 3.10 without pip, ensurepip disabled as
+    Ubuntu disables it (setup.sh, run as root, installs python3-pip with the emulated apt-get)."""
+    import interpreters
     from autograder.otter.emulation import GradingImage
 
+    python = interpreters.require_or_this(GRADESCOPE_PYTHON)
     work = tmp_path_factory.mktemp("gradescope-image")
-    built = otter_build.build(work / "build", LAB, step_seconds=GRADESCOPE_STEP_SECONDS, self_check=False)
     started = time.monotonic()
-    image = GradingImage(work / "image", extra_packages=UNRELATED_PACKAGES).install(built["zip"])
-    return {"zip": built["zip"], "image": image, "seconds": time.monotonic() - started}
+    # setup.sh uses apt-get only as root, as on the platform; a grader that is not root gets
+    # pip from ensurepip.
+    pip = "apt" if os.geteuid() == 0 else "ensurepip"
+    image = GradingImage(work / "image", python=python, extra_packages=UNRELATED_PACKAGES,
+                         pip=pip).install(gradescope_zip)
+    # What setup.sh printed when it made the image (a test that installs again overwrites image.setup_output).
+    return {"zip": gradescope_zip, "image": image, "seconds": time.monotonic() - started,
+            "setup_output": image.setup_output}

@@ -3,7 +3,10 @@
 own step by the mistake it makes, every other step keeps its points, the correct ones get full marks.
 """
 import pathlib
-import tomllib
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the same parser, as the tomli package
+    import tomli as tomllib
 
 import pytest
 

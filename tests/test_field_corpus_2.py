@@ -5,7 +5,10 @@ Kept as a measure, not tuned to file by file: no correct file loses a point, no 
 step it is not made in (beyond a composed step written to fit its helpers), and the share of
 wrong files whose mistake gets a name only rises.
 """
-import tomllib
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the same parser, as the tomli package
+    import tomli as tomllib
 
 import pytest
 

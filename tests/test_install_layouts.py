@@ -2,10 +2,11 @@
 
 Each layout is built once per module from the wheel the build backend makes of this tree: a
 fresh venv (no system site-packages), an interpreter's own prefix with site-packages inside the
-standard library's folder (as in conda and system installs), and venvs of Python 3.12 and 3.13
-when those interpreters exist. Every site-packages gets 2,000 more top-level entries, as in a
-course image. In each, the reference gets full marks, a planted mistake is named, and a
-submission that would lose a step if it could read the reference or the hidden cases keeps it.
+standard library's folder (as in conda and system installs), and a venv of every supported
+Python (3.10 to 3.13; under CI=true a missing one fails, see interpreters.py). Every
+site-packages gets 2,000 more top-level entries, as in a course image. In each, the reference
+gets full marks, a planted mistake is named, and a submission that would lose a step if it could
+read the reference or the hidden cases keeps it.
 """
 import json
 import os
@@ -19,13 +20,13 @@ import tempfile
 
 import pytest
 
+import interpreters
 from autograder.sandbox import landlock
 from conftest import ROOT
 
 REFERENCE = ROOT / "solutions" / "self_attention.py"
 CROWD = 2000
-OTHER_PYTHONS = {"3.12": "/root/.pyenv/versions/3.12.1/bin/python3",
-                 "3.13": "/root/.pyenv/versions/3.13.0/bin/python3"}
+HERE = "%d.%d" % sys.version_info[:2]
 AS_ROOT = os.geteuid() == 0
 NOBODY = 65534
 INSTALL_SECONDS = 600
@@ -104,10 +105,12 @@ def _base_python():
 
 @pytest.fixture(scope="module")
 def builds(shared_folder, wheel):
-    """Every venv of the module, started at once (they mostly wait on pip)."""
-    started = {"3.11": VenvBuild(_base_python(), shared_folder / "venv3.11", wheel)}
-    for version, base in OTHER_PYTHONS.items():
-        if os.access(base, os.X_OK):
+    """Every venv of the module, started at once (they mostly wait on pip): this interpreter's,
+    then one per other supported Python found."""
+    started = {HERE: VenvBuild(_base_python(), shared_folder / f"venv{HERE}", wheel)}
+    for version in interpreters.SUPPORTED:
+        base = interpreters.find(version) if version not in started else None
+        if base is not None:
             started[version] = VenvBuild(base, shared_folder / f"venv{version}", wheel)
     yield started
     for build in started.values():
@@ -136,14 +139,15 @@ def crowd(folder, count=CROWD):
 
 
 @pytest.fixture(scope="module")
-def venv311(builds):
-    python = builds["3.11"].python()
-    assert python is not None, builds["3.11"].error
+def venv_here(builds):
+    """The venv of the interpreter running the tests."""
+    python = builds[HERE].python()
+    assert python is not None, builds[HERE].error
     return python
 
 
 @pytest.fixture(scope="module")
-def prefix(shared_folder, venv311):
+def prefix(shared_folder, venv_here):
     """An interpreter's own prefix, relocatable as conda makes it: bin/python3.X finds its
     standard library in ../lib/python3.X, whose site-packages holds the wheel and the crowd.
 
@@ -157,7 +161,7 @@ def prefix(shared_folder, venv311):
     shutil.copytree(base / "lib" / version, stdlib, copy_function=os.link,
                     ignore=shutil.ignore_patterns("site-packages", "test", "__pycache__", "idlelib",
                                                   "tkinter", "turtledemo"))
-    shutil.copytree(site_packages(venv311), stdlib / "site-packages", copy_function=os.link, symlinks=True)
+    shutil.copytree(site_packages(venv_here), stdlib / "site-packages", copy_function=os.link, symlinks=True)
     library = sysconfig.get_config_var("LDLIBRARY")
     if sysconfig.get_config_var("Py_ENABLE_SHARED"):
         for name in os.listdir(base / "lib"):
@@ -184,13 +188,11 @@ def _relocate(binary, old_library_path):
         binary.write_bytes(data.replace(old + b"\0", new + b"\0" * (len(old) - len(new) + 1), 1))
 
 
-def other_python(version, builds):
-    base = OTHER_PYTHONS[version]
-    if version not in builds:
-        pytest.skip(f"Python {version} is not installed at {base}")
+def python_of(version, builds):
+    """The venv of Python `version`; fails under CI (skips elsewhere) when the interpreter is missing."""
+    interpreters.require(version)
     python = builds[version].python()
-    if python is None:
-        pytest.skip(f"no venv with numpy and pandas for Python {version}: {builds[version].error}")
+    assert python is not None, f"the wheel does not install on Python {version}:\n{builds[version].error}"
     return python
 
 
@@ -294,23 +296,23 @@ needs_isolation = pytest.mark.skipif(not (AS_ROOT or landlock.abi_version() > 0)
 
 # -- the layouts ----------------------------------------------------------------------------
 
-def test_a_crowded_venv_grades_and_names_the_mistake(venv311, shared_folder):
-    assert_installed(venv311)
-    assert len(os.listdir(site_packages(venv311))) > CROWD
-    assert_full_marks(venv311, shared_folder)
-    assert_mistake_named(venv311, shared_folder)
+def test_a_crowded_venv_grades_and_names_the_mistake(venv_here, shared_folder):
+    assert_installed(venv_here)
+    assert len(os.listdir(site_packages(venv_here))) > CROWD
+    assert_full_marks(venv_here, shared_folder)
+    assert_mistake_named(venv_here, shared_folder)
 
 
 @needs_isolation
-def test_a_crowded_venv_keeps_the_installed_reference_and_hidden_cases_from_submissions(venv311, shared_folder):
-    assert_secrets_unreadable(venv311, shared_folder)
+def test_a_crowded_venv_keeps_the_installed_reference_and_hidden_cases_from_submissions(venv_here, shared_folder):
+    assert_secrets_unreadable(venv_here, shared_folder)
 
 
-def test_the_secrets_probe_does_catch_a_read_when_the_sandbox_is_off(venv311, shared_folder):
+def test_the_secrets_probe_does_catch_a_read_when_the_sandbox_is_off(venv_here, shared_folder):
     """Without confinement the same submission reads the reference and loses the step."""
-    secrets = secrets_of(site_packages(venv311))
+    secrets = secrets_of(site_packages(venv_here))
     submission = write(shared_folder, "attention.py", snooper(secrets))
-    code, result = check(venv311, submission, "--no-sandbox")
+    code, result = check(venv_here, submission, "--no-sandbox")
     softmax = next(step for step in result["steps"] if step["name"] == "softmax")
     assert code == 1 and softmax["status"] != "passed"
 
@@ -373,9 +375,10 @@ def test_a_grader_that_is_not_root_confines_with_landlock_alone(prefix, shared_f
     assert_secrets_unreadable(prefix, shared_folder, user=NOBODY)
 
 
-@pytest.mark.parametrize("version", sorted(OTHER_PYTHONS))
-def test_other_python_versions(version, builds, shared_folder):
-    python = other_python(version, builds)
+@pytest.mark.parametrize("version", interpreters.SUPPORTED)
+def test_every_supported_python(version, builds, shared_folder):
+    python = python_of(version, builds)
+    assert run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"]).stdout.strip() == version
     assert_installed(python)
     assert_full_marks(python, shared_folder)
     assert_mistake_named(python, shared_folder)

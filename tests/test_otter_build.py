@@ -117,16 +117,21 @@ def test_autograder_half_is_one_zip_carrying_the_engine_and_a_lean_setup(built):
         setup = archive.read("setup.sh").decode()
         commands = "\n".join(line for line in setup.splitlines() if not line.lstrip().startswith("#"))
         run = archive.read("run_autograder").decode()
-        requirements = archive.read("requirements.txt").decode().split()
+        requirements = archive.read("requirements.txt").decode().splitlines()
         wheel_bytes = archive.read(wheels[0])
     assert modes["run_autograder"] & 0o111 and modes["setup.sh"] & 0o111
     assert config["plugins"][0].keys() == {otter_build.PLUGIN}
     assert config["plugins"][0][otter_build.PLUGIN] == {"lab": "self_attention", "lang": "ko", "step_seconds": 10.0, "memory_mb": 1024,
                                                         "visibility": "after_published"}
     assert not config["grade_from_log"]
-    assert requirements == ["numpy>=1.26", "pandas>=2.0", f"./{wheels[0]}"]
-    # pip into the image's own Python; nothing else is fetched or installed.
-    for word in ("apt", "conda", "mamba", "miniforge", "playwright", "wget", "curl", "otter-grader"):
+    assert requirements == ["numpy>=1.26", "pandas>=2.0", otter_build.TOML_REQUIREMENT, f"./{wheels[0]}"]
+    # pip into the image's own Python; nothing else is fetched or installed (apt-get only gives
+    # a python3 without pip its pip).
+    apt = [line.strip() for line in commands.splitlines()
+           if "apt-get" in line and "command -v" not in line and "echo" not in line]
+    assert apt == ["apt-get update -q", "apt-get install -y -q --no-install-recommends python3-pip"], apt
+    assert commands.index("if ! python3 -m pip --version") < commands.index("apt-get update")
+    for word in ("conda", "mamba", "miniforge", "playwright", "wget", "curl", "otter-grader"):
         assert word not in commands.lower(), word
     assert "python3 -m pip install -r requirements.txt" in setup
     assert "python3 -I -m autograder.otter.gradescope" in run and 'cd "$work"' in run
@@ -146,10 +151,10 @@ def test_extra_requirements_and_setup_commands_go_into_the_zip(tmp_path):
                               visibility="hidden", extra_requirements="scipy>=1.10\n",
                               setup_script="apt-get install -y graphviz")
     with zipfile.ZipFile(built["zip"]) as archive:
-        requirements = archive.read("requirements.txt").decode().split()
+        requirements = archive.read("requirements.txt").decode().splitlines()
         setup = archive.read("setup.sh").decode()
         config = json.loads(archive.read("otter_config.json"))
-    assert requirements[:3] == ["numpy>=1.26", "pandas>=2.0", "scipy>=1.10"]
+    assert requirements[:4] == ["numpy>=1.26", "pandas>=2.0", otter_build.TOML_REQUIREMENT, "scipy>=1.10"]
     assert setup.index("apt-get install -y graphviz") < setup.index("pip install -r")
     assert config["plugins"][0][otter_build.PLUGIN] == {"lab": "self_attention", "lang": "en", "step_seconds": 5, "memory_mb": 2048,
                                                         "visibility": "hidden"}

@@ -1,4 +1,5 @@
 """`pytest --submission PATH`: one test per step, failures carry the step's feedback."""
+import os
 import re
 import subprocess
 import sys
@@ -169,10 +170,10 @@ def test_the_repositorys_shadow_module_is_live(hostile_repository):
 
 
 def test_the_students_own_repository_cannot_change_the_grade(hostile_repository):
-    # -P: the pytest process itself does not import from the repository's top folder (as the
-    # `pytest` script does not); the conftest, the ini file and PYTHONPATH still apply.
+    # The `pytest` script: the pytest process itself does not import from the repository's top
+    # folder (`python -m pytest` would); the conftest, the ini file and PYTHONPATH still apply.
     process = subprocess.run(
-        [sys.executable, "-P", "-m", "pytest", "-p", "no:cacheprovider", "--submission",
+        [os.path.join(os.path.dirname(sys.executable), "pytest"), "-p", "no:cacheprovider", "--submission",
          "self_attention_lab.py", "--junitxml=report.xml", "-o", "junit_family=xunit1"],
         capture_output=True, text=True, timeout=180, cwd=hostile_repository)
     report = (hostile_repository / "report.xml").read_text("utf-8")

@@ -37,7 +37,9 @@ PAYLOAD_KEY = "check_kit"
 # Read by `otter run -a ZIP` only; the zip's own run_autograder reads the plugin's settings.
 OTTER_CONFIG = {"show_hidden": True, "force_public_test_summary": True, "show_stdout": False,
                 "grade_from_log": False, "zips": False, "pdf": False}
-MIN_PYTHON = (3, 11)
+MIN_PYTHON = (3, 10)
+# The catalogs are TOML: tomllib reads them from Python 3.11 on, tomli (the same parser) before.
+TOML_REQUIREMENT = "tomli>=1.1; python_version < '3.11'"
 
 
 class BuildError(Exception):
@@ -222,8 +224,10 @@ def test_file_source(step):
 
 # What a student installs (README "Students"): the checks (otter-grader), the lab's libraries, the
 # Jupyter kernel that Jupyter and VS Code run the notebook in (ipykernel: without it, "No such
-# kernel named python3"), and JupyterLab to open the notebook in a browser.
-STUDENT_REQUIREMENTS = "otter-grader>=7,<8\nnumpy>=1.26\npandas>=2.0\nipykernel>=6\njupyterlab>=4\n"
+# kernel named python3"), JupyterLab to open the notebook in a browser, and tomli where Python
+# has no tomllib (3.10).
+STUDENT_REQUIREMENTS = ("otter-grader>=7,<8\nnumpy>=1.26\npandas>=2.0\nipykernel>=6\njupyterlab>=4\n"
+                        + TOML_REQUIREMENT + "\n")
 
 def student_readme(lab):
     """README.md of the student half, in Korean."""
@@ -318,17 +322,37 @@ exit $status
 """
 
 SETUP_SH = """#!/usr/bin/env bash
-# Installs the grader into the image's own Python with pip: no apt, no conda, no browser.
+# Installs the grader into the image's own python3 with pip (no conda, no browser), then makes
+# what it installed readable by root only: on the LMS the grader runs as root and each
+# submission as another user, who must not read the reference or the hidden cases, whether or
+# not the kernel offers Landlock (see docs/SECURITY.md).
 set -euo pipefail
 cd "${{AUTOGRADER_ROOT:-/autograder}}/source"
 {setup_script}
-python3 -c 'import sys; sys.exit(0 if sys.version_info >= {min_python} else "the grader needs Python {min_text} or newer; this image has " + sys.version.split()[0])'
-python3 -m pip --version >/dev/null 2>&1 || python3 -m ensurepip --upgrade
+python3 -c 'import sys; sys.exit(0 if sys.version_info >= {min_python} else "setup.sh: the grader needs Python {min_text} or newer; this image has " + sys.version.split()[0] + " (install a newer one with autograder build --setup-script)")'
+if ! python3 -m pip --version >/dev/null 2>&1; then
+    echo "setup.sh: $(command -v python3) has no pip; installing it"
+    if python3 -m ensurepip --upgrade >/dev/null 2>&1; then
+        echo "setup.sh: installed pip with python3 -m ensurepip"
+    elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "setup.sh: ensurepip is disabled here (as on Debian and Ubuntu); installing python3-pip with apt-get"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -q
+        apt-get install -y -q --no-install-recommends python3-pip
+    fi
+    if ! python3 -m pip --version >/dev/null 2>&1; then
+        echo "setup.sh: cannot install pip for $(command -v python3) (no ensurepip, no apt-get as root);" \\
+             "add the commands that install it with autograder build --setup-script" >&2
+        exit 1
+    fi
+    echo "setup.sh: now $(python3 -m pip --version)"
+fi
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_ROOT_USER_ACTION=ignore PIP_BREAK_SYSTEM_PACKAGES=1 PIP_NO_INPUT=1
 python3 -m pip install -r requirements.txt
 # The wheel again, so that a rebuilt zip of the same version replaces an older install.
 python3 -m pip install --no-deps --force-reinstall ./files/{wheel}
 python3 -I -c 'import autograder.otter.gradescope'
+python3 -I -m autograder.otter.lockdown "$PWD"
 """
 
 
@@ -341,7 +365,7 @@ def write_autograder_zip(folder, root, tests, settings, extra_requirements="", s
         except WheelError as error:
             raise BuildError(str(error)) from None
         config = dict(OTTER_CONFIG, plugins=[{PLUGIN: settings}])
-        requirements = "numpy>=1.26\npandas>=2.0\n" + extra_requirements.strip() + "\n" + f"./files/{wheel.name}\n"
+        requirements = "numpy>=1.26\npandas>=2.0\n" + TOML_REQUIREMENT + "\n" + extra_requirements.strip() + "\n" + f"./files/{wheel.name}\n"
         setup = SETUP_SH.format(setup_script=setup_script.strip(), wheel=wheel.name,
                                 min_python=MIN_PYTHON, min_text=".".join(map(str, MIN_PYTHON)))
         zip_path = folder / name

@@ -1,0 +1,64 @@
+"""The Pythons the grader supports, found on this machine for the tests that install into them.
+
+Looked up in pyenv's versions (the newest patch of each), else as `python3.X` on PATH. A test
+that needs a missing one fails under CI=true (the check must not vanish quietly) and skips with
+the reason elsewhere.
+"""
+import glob
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+SUPPORTED = ("3.10", "3.11", "3.12", "3.13")
+PYENV_ROOT = os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv"))
+
+
+def find(version):
+    """The path of a Python `version` ("3.10") interpreter, or None."""
+    pyenv = glob.glob(os.path.join(PYENV_ROOT, "versions", f"{version}.*", "bin", f"python{version}"))
+    pyenv.sort(key=lambda path: [int(p) for p in path.split("/versions/")[1].split("/")[0].split(".")
+                                 if p.isdigit()])
+    for candidate in reversed(pyenv):
+        if _is(candidate, version):
+            return candidate
+    on_path = shutil.which(f"python{version}")
+    return on_path if on_path and _is(on_path, version) else None
+
+
+def require(version):
+    """The path of a Python `version` interpreter; fails (CI) or skips the test when there is none."""
+    path = find(version)
+    if path is None:
+        reason = (f"Python {version} is not installed (looked in {PYENV_ROOT}/versions and for "
+                  f"python{version} on PATH)")
+        if _in_ci():
+            pytest.fail(f"{reason}; CI must test every supported Python", pytrace=False)
+        pytest.skip(reason)
+    return path
+
+
+def require_or_this(version):
+    """Python `version` where it is installed; else, under CI, the test fails; elsewhere the
+    interpreter running the tests stands in (the tests that need that very version skip)."""
+    path = find(version)
+    if path is not None:
+        return path
+    if _in_ci():
+        require(version)
+    return sys.executable
+
+
+def _in_ci():
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def _is(path, version):
+    try:
+        done = subprocess.run([path, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                              capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0 and done.stdout.strip() == version
