@@ -71,7 +71,9 @@ def _prepare_grader(key="check_kit", lang="ko"):
     except ImportError:
         print(words["installing"])
         try:
-            subprocess.run([sys.executable, "-m", "pip", "install", "-q", "otter-grader>=7,<8"], check=True)
+            # The checks read their catalogs with tomllib, which Python 3.10 lacks: tomli stands in.
+            wanted = ["otter-grader>=7,<8"] + (["tomli>=1.1"] if sys.version_info[:2] < (3, 11) else [])
+            subprocess.run([sys.executable, "-m", "pip", "install", "-q", *wanted], check=True)
             importlib.invalidate_caches()
             import otter
         except Exception:
