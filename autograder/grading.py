@@ -1,6 +1,7 @@
 """Grading one submission: plan the calls, run them in the sandbox, judge the outcomes."""
 import builtins
 import re
+import time
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -151,63 +152,97 @@ def grade_bytes(name, data, zygote, plan, limits=Limits()):
     submission = read_submission(name, data)
     if submission.problem:
         return broken(lab, name, submission.problem, submission.problem_detail)
-    calls, _ = plan.calls
-    composed = {step.name for step in lab.steps if step.needs_helpers}
-    # First the steps that stand alone, then the composed ones, which call the student's own
-    # functions where those passed and the reference's only where they did not: on a public
-    # test, those that passed their public tests; on a hidden test, those that passed them all.
-    outcome = _run(zygote, submission, [c for c in calls if c.step not in composed], limits, plan)
-    notes = [load_note(event, submission) for event in outcome.load_events]
+    runs = _Runs(zygote, submission, plan, limits)
     results = {scope: {} for scope in SCOPES}
-    for scope in SCOPES:
-        for step in lab.steps:
-            if step.name not in composed:
-                results[scope][step.name] = _judged(step, outcome, outcome, submission, notes, plan, limits, scope)
-    own = {scope: {name for name, result in results[scope].items() if result.status == "passed"}
-           for scope in SCOPES}
-    later = [replace(c, helpers=tuple(h for h in c.helpers if h not in own[PUBLIC if plan.in_scope(c, PUBLIC) else ALL]))
-             for c in calls if c.step in composed]
-    if later:
-        if zygote.doomed():  # the file stopped or ended the sandbox itself: a fresh one for the rest
-            zygote.restart()
-        second = _run(zygote, submission, later, limits, plan, skip=outcome.skip)
-        for scope in SCOPES:
-            for step in lab.steps:
-                if step.name in composed:
-                    result = _judged(step, outcome, second, submission, notes, plan, limits, scope,
-                                     passing=own[scope])
-                    results[scope][step.name] = linked(step, result, results[scope])
-        _with_own_helpers(zygote, submission, plan, limits, outcome, notes, results, composed)
-    module = missing_module(notes)
+    # The public tests first, every run of them (the steps that stand alone, then the composed
+    # ones, then those again with the student's own helpers); only then any hidden test. So the
+    # public view is final before any process is given a hidden test's input: nothing such a
+    # process learns can reach it, whatever the kernel lets processes share.
+    for scope in (PUBLIC, ALL):
+        _judge_scope(runs, scope, results)
+    module = missing_module(runs.notes)
     steps = {scope: [_blamed_on_module(results[scope][step.name], module or _module_raised(results[scope][step.name]))
                      for step in lab.steps] for scope in SCOPES}
-    return SubmissionResult(name, steps[ALL], notes, public=steps[PUBLIC])
+    return SubmissionResult(name, steps[ALL], runs.notes, public=steps[PUBLIC])
 
 
-def _with_own_helpers(zygote, submission, plan, limits, loaded, notes, results, composed):
-    """Composed steps that failed with the reference standing in for some helpers, run once more
-    with every helper the student's own: right that way, the step only follows its helpers'
-    mistakes (Q, V, K returned and unpacked in that order), and is told so (see judge.fits_own_helpers).
-    Updates `results` ({scope: {step: result}}) in place."""
-    lab = plan.lab
+class _Runs:
+    """The runs of one submission's calls: one clock for all of them, the statements to skip
+    learnt along the way, every outcome by call id, and the notes of the first load."""
+
+    def __init__(self, zygote, submission, plan, limits):
+        self.zygote, self.submission, self.plan, self.limits = zygote, submission, plan, limits
+        self.until = time.monotonic() + limits.submission_seconds(len(plan.lab.steps))
+        self.loaded = None  # the first run: its load names the functions and gives the notes
+        self.skip = []
+        self.outcomes = {}  # call id -> CallOutcome, as graded (stand-ins where helpers failed)
+        self.with_own = {}  # call id -> CallOutcome of composed calls run with the student's own helpers
+        self.notes = []
+
+    def run(self, calls, into):
+        if not calls and self.loaded is not None:
+            return
+        if self.loaded is not None and self.zygote.doomed():
+            self.zygote.restart()  # the file stopped or ended the sandbox itself: a fresh one for the rest
+        outcome = _run(self.zygote, self.submission, calls, self.limits, self.plan, skip=self.skip,
+                       until=self.until)
+        self.skip = outcome.skip
+        into.update(outcome.calls)
+        if self.loaded is None:
+            self.loaded = outcome
+            self.notes = [load_note(event, self.submission) for event in outcome.load_events]
+        if outcome.spent and not any(note["code"] == "time_spent" for note in self.notes) \
+                and not any(self.plan.calls[1][c.id].case.hidden for c in calls):
+            # Told only while the public tests run: when hidden tests run out of it, their
+            # "not run" says so, after grades are published.
+            self.notes.append({"code": "time_spent",
+                               "seconds": self.limits.submission_seconds(len(self.plan.lab.steps))})
+
+    def judged(self, step, scope, outcomes, passing=None):
+        return _judged(step, self.loaded, outcomes, self.submission, self.notes, self.plan, self.limits,
+                       scope, passing)
+
+
+def _judge_scope(runs, scope, results):
+    """Run the calls of `scope`'s own tests (PUBLIC: the public ones; ALL: the hidden ones, after
+    the public ones ran) and judge every step on all of `scope`'s tests."""
+    plan, lab = runs.plan, runs.plan.lab
+    calls, probe_of = plan.calls
+    hidden = scope == ALL
+
+    def own_tests(call):
+        return probe_of[call.id].case.hidden == hidden
+
+    composed = {step.name for step in lab.steps if step.needs_helpers}
+    runs.run([c for c in calls if c.step not in composed and own_tests(c)], runs.outcomes)
+    for step in lab.steps:
+        if step.name not in composed:
+            results[scope][step.name] = runs.judged(step, scope, runs.outcomes)
+    # The composed steps call the student's own functions where those passed this scope's tests
+    # (on a public test, the public ones; on a hidden test, all), the grader's stand-ins elsewhere.
+    own = {name for name, result in results[scope].items() if result.status == "passed"}
+    runs.run([replace(c, helpers=tuple(h for h in c.helpers if h not in own))
+              for c in calls if c.step in composed and own_tests(c)], runs.outcomes)
+    for name in composed:
+        step = lab.steps_by_name[name]
+        results[scope][name] = linked(step, runs.judged(step, scope, runs.outcomes, passing=own), results[scope])
+    _with_own_helpers(runs, scope, results, composed)
+
+
+def _with_own_helpers(runs, scope, results, composed):
+    """Composed steps that failed with the grader standing in for some helpers, run once more with
+    every helper the student's own: right that way, the step only follows its helpers' mistakes
+    (Q, V, K returned and unpacked in that order), and is told so (see judge.fits_own_helpers)."""
+    plan = runs.plan
     # Not after a timeout: a second endless run would only double the wait.
-    again = {scope: [name for name in composed if results[scope][name].status in ("failed", "error")
-                     and results[scope][name].detail.get("reference_helpers")] for scope in SCOPES}
-    # Each scope's calls only: a step whose hidden test ran out of time is run again on its
-    # public tests alone, for the public view.
+    again = [name for name in composed if results[scope][name].status in ("failed", "error")
+             and results[scope][name].detail.get("reference_helpers")]
     calls, _ = plan.calls
-    wanted = [replace(c, helpers=()) for c in calls
-              if any(c.step in again[scope] and plan.in_scope(c, scope) for scope in SCOPES)]
-    if not wanted:
-        return
-    if zygote.doomed():
-        zygote.restart()
-    third = _run(zygote, submission, wanted, limits, plan, skip=loaded.skip)
-    for scope in SCOPES:
-        for name in again[scope]:
-            step = lab.steps_by_name[name]
-            with_own = _judged(step, loaded, third, submission, notes, plan, limits, scope)
-            results[scope][name] = fits_own_helpers(step, results[scope][name], with_own)
+    runs.run([replace(c, helpers=()) for c in calls
+              if c.step in again and plan.in_scope(c, scope) and c.id not in runs.with_own], runs.with_own)
+    for name in again:
+        step = plan.lab.steps_by_name[name]
+        results[scope][name] = fits_own_helpers(step, results[scope][name], runs.judged(step, scope, runs.with_own))
 
 
 MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
@@ -247,21 +282,21 @@ def _blamed_on_module(result, module):
                    detail={**result.detail, "module": module})
 
 
-def _run(zygote, submission, calls, limits, plan, skip=()):
+def _run(zygote, submission, calls, limits, plan, skip=(), until=None):
     outcome = run(zygote, submission.cells, calls, limits, plan.stand_ins,
-                  functions=plan.lab.function_names, skip=skip)
+                  functions=plan.lab.function_names, skip=skip, until=until)
     if any(event.get("ev") == "sandbox_failed" for event in outcome.load_events):
         # The child died before running a line of the submission: the grader's fault, not the student's.
         raise SandboxError("the sandbox could not start a process to run the submission in")
     return outcome
 
 
-def _judged(step, loaded, outcome, submission, notes, plan, limits, scope=ALL, passing=None):
-    """The step's verdict on the tests of `scope` from the run that made its calls (`loaded`: the
-    run whose load the names and notes come from); a composed step run with the student's own
-    functions where they are `passing` says which helpers were the student's own."""
+def _judged(step, loaded, outcomes_by_id, submission, notes, plan, limits, scope=ALL, passing=None):
+    """The step's verdict on the tests of `scope` from the outcomes of its calls (`loaded`: the
+    run whose load names the functions); a composed step run with the student's own functions
+    where they are `passing` says which helpers were the student's own."""
     ids = plan.call_ids(step.name, scope)
-    outcomes = [outcome.calls.get(i) for i in ids]
+    outcomes = [outcomes_by_id.get(i) for i in ids]
     # Whether the function is a stub matters only for a call that returned None.
     stub = any(o is not None and o.kind == "returned" and o.value is None for o in outcomes) \
         and step.name in submission.stubs(plan.lab.function_names)

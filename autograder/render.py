@@ -82,8 +82,11 @@ OUTSIDE_TEXT = frozenset({"type", "message", "detail", "filename", "function", "
 MULTILINE_OUTSIDE_TEXT = frozenset({"preview"})  # arrays printed over lines
 # A run of characters that can make a path: everything but blanks, quotes, brackets, separators
 # of a list, and ":" (so "C:" and "for /:" end a run). A run with a folder in it is a path.
-_PATH_RUN = re.compile(r"[^\s'\"`<>()\[\]{},;:|]*[/\\][^\s'\"`<>()\[\]{},;:|]*")
-_SEPARATORS = re.compile(r"[/\\]+")
+# Slashes and the characters that look like one (a student's code can print the machine's folders
+# with "∕" or "／" in them to pass for text).
+SLASHES = "/\\\u2215\u2044\uff0f\u29f8\u2571\u29f9\uff3c\u2216\u29f5\u2572"
+_PATH_RUN = re.compile(rf"[^\s'\"`<>()\[\]{{}},;:|]*[{re.escape(SLASHES)}][^\s'\"`<>()\[\]{{}},;:|]*")
+_SEPARATORS = re.compile(rf"[{re.escape(SLASHES)}]+")
 PATH_ELIDED = "…"
 
 
@@ -460,6 +463,8 @@ def _note_text(say, note):
                    message=note.get("message", ""))
     if code in ("load_timeout", "load_crash"):
         return say("text", code, place=place)
+    if code == "time_spent":
+        return say("text", "load_time_spent", seconds=note.get("seconds", 0))
     return None
 
 

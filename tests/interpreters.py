@@ -62,3 +62,31 @@ def _is(path, version):
     except (OSError, subprocess.TimeoutExpired):
         return False
     return done.returncode == 0 and done.stdout.strip() == version
+
+
+class BackgroundVenv:
+    """A fresh venv of `base` at `folder` with `pip install ARGS` run in it, built in the background
+    (several at once mostly wait on pip). Without byte-compiling: three times faster, and the first
+    run compiles what it imports."""
+
+    def __init__(self, base, folder, install, *, cwd=None, seconds=900):
+        self.base, self.folder, self.seconds, self.error = base, folder, seconds, None
+        script = (f'"{base}" -m venv "{folder}" && "{folder}/bin/python" -m pip install -q --no-compile '
+                  f'--disable-pip-version-check {install}')
+        self.process = subprocess.Popen(["sh", "-c", script], cwd=cwd, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True)
+
+    def built(self):
+        """The venv's interpreter once built; None (and `error` says why) when it could not be."""
+        try:
+            output, _ = self.process.communicate(timeout=self.seconds)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.communicate()
+            self.error = f"not built within {self.seconds} s"
+            return None
+        if self.process.returncode != 0:
+            self.error = output[-3000:]
+            return None
+        return self.folder / "bin" / "python"
+

@@ -381,3 +381,37 @@ def test_a_task_that_cannot_be_made_is_a_task_of_an_unreadable_file(tmp_path):
         source.close()
     assert task["problem"] == ("unreadable", "ValueError: a reader that fails in two lines")
     assert task["data"] is None and task["student"] == "kim" and task["key"]
+
+
+# Backslashes in zip names ------------------------------------------------------------------------
+
+def test_a_backslash_in_a_students_own_canvas_name_makes_no_folder(tmp_path):
+    """Kim uploads a file named `a\\..\\leejiwon_10232_9_attention.py`: Canvas keeps its prefix
+    before it; the backslashes are characters of Kim's name, never folders naming Lee."""
+    archive = tmp_path / "canvas.zip"
+    with zipfile.ZipFile(archive, "w") as handle:
+        handle.writestr("kimminsu_10231_55001_attention.py", CORRECT)
+        handle.writestr("leejiwon_10232_55002_attention.py", CORRECT)
+        handle.writestr("kimminsu_10231_55009_a\\..\\leejiwon_10232_9_attention.py", STUB)
+    out = tmp_path / "out"
+    done = grade(archive, out, "--lab", "self_attention")
+    assert done.returncode == 0, done.stderr
+    rows = read_grades(out)
+    lee = [r for r in rows if r["id"] == "10232"]
+    assert len(lee) == 1 and lee[0]["file"] == "leejiwon_10232_55002_attention.py" and lee[0]["total"] == "10.0"
+    assert {r["id"] for r in rows} == {"10231", "10232"}
+
+
+def test_a_windows_tools_zip_of_a_folder_keeps_its_folders(tmp_path):
+    """A TA zips the class folder with a Windows tool that writes backslashes: every name holds one,
+    none a "/", so they are the folders they were."""
+    archive = tmp_path / "class.zip"
+    with zipfile.ZipFile(archive, "w") as handle:
+        handle.writestr("class\\kim\\attention.py", CORRECT)
+        handle.writestr("class\\lee\\attention.py", STUB)
+    out = tmp_path / "out"
+    done = grade(archive, out, "--lab", "self_attention")
+    assert done.returncode == 0, done.stderr
+    rows = {r["id"]: r for r in read_grades(out)}
+    assert set(rows) == {"kim", "lee"} and rows["kim"]["total"] == "10.0"
+    assert rows["kim"]["file"] == "class/kim/attention.py"

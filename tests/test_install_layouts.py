@@ -66,33 +66,18 @@ def wheel(shared_folder):
     return built
 
 
-class VenvBuild:
-    """A fresh venv with the wheel and its dependencies, built in the background.
-
-    Dependencies come from pip's cache when it has them. Without byte-compiling (three times
-    faster): the first check run compiles what it imports.
-    """
+class VenvBuild(interpreters.BackgroundVenv):
+    """A fresh venv with the wheel and its dependencies, built in the background (dependencies
+    come from pip's cache when it has them)."""
 
     def __init__(self, base, folder, wheel):
-        self.base, self.folder = base, folder
-        script = (f'"{base}" -m venv "{folder}" && "{folder}/bin/python" -m pip install -q --no-compile '
-                  f'--disable-pip-version-check "{wheel}"')
-        self.process = subprocess.Popen(["sh", "-c", script], stdout=subprocess.PIPE,
-                                        stderr=subprocess.STDOUT, text=True)
+        super().__init__(base, folder, f'"{wheel}"', seconds=INSTALL_SECONDS)
 
     def python(self):
         """The venv's interpreter, once built (with 2,000 more entries); None when it could not be."""
-        try:
-            output, _ = self.process.communicate(timeout=INSTALL_SECONDS)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.communicate()
-            self.error = f"not built within {INSTALL_SECONDS} s"
+        python = self.built()
+        if python is None:
             return None
-        if self.process.returncode != 0:
-            self.error = output[-2000:]
-            return None
-        python = self.folder / "bin" / "python"
         site = site_packages(python)
         if not any(name.startswith("course_pkg_") for name in os.listdir(site)):
             crowd(site)

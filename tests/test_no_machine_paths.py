@@ -182,3 +182,11 @@ def test_the_gradescope_image_shows_no_folder_of_the_machine(gradescope_image):
     assert "PermissionError" in shown
     assert_no_machine_folder(shown)
     assert str(gradescope_image["image"].venv) not in shown and "/autograder/" not in shown
+
+
+@pytest.mark.parametrize("slash", ["/", "\\", "\u2215", "\u2044", "\uff0f", "\u29f8", "\uff3c", "\u2216"])
+def test_a_path_in_look_alike_slashes_is_a_path_too(slash):
+    from autograder.render import without_paths
+
+    shown = without_paths(f"where: {slash}usr{slash}lib{slash}python3.11{slash}site-packages{slash}numpy here")
+    assert "site-packages" not in shown and "usr" not in shown and shown.endswith("…/numpy here")

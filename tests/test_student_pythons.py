@@ -49,29 +49,14 @@ def student(tmp_path_factory):
     return folder
 
 
-class StudentVenv:
+class StudentVenv(interpreters.BackgroundVenv):
     """A fresh venv of `base` with the student half's requirements, built in the background."""
 
     def __init__(self, base, folder, student):
-        self.folder = folder
-        script = (f'"{base}" -m venv "{folder}" && "{folder}/bin/python" -m pip install -q --no-compile '
-                  f'--disable-pip-version-check -r requirements.txt')
-        self.process = subprocess.Popen(["sh", "-c", script], cwd=student, stdout=subprocess.PIPE,
-                                        stderr=subprocess.STDOUT, text=True)
-        self.error = None
+        super().__init__(base, folder, "-r requirements.txt", cwd=student, seconds=INSTALL_SECONDS)
 
     def python(self):
-        try:
-            output, _ = self.process.communicate(timeout=INSTALL_SECONDS)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.communicate()
-            self.error = f"not built within {INSTALL_SECONDS} s"
-            return None
-        if self.process.returncode != 0:
-            self.error = output[-3000:]
-            return None
-        return self.folder / "bin" / "python"
+        return self.built()
 
 
 @pytest.fixture(scope="module")

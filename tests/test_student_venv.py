@@ -24,6 +24,7 @@ from labs.self_attention.steps import STEPS
 
 sys.path.insert(0, str(ROOT / "assignments"))
 import fill  # noqa: E402  (assignments/ is not a package)
+from tests.test_otter_student import planted
 
 sys.path.remove(str(ROOT / "assignments"))
 
@@ -125,14 +126,6 @@ def run_notebook(venv, notebook, folder):
     done = venv.run(venv.folder / "bin" / "python", "runner.py", LAB.notebook, str(folder), cwd=folder)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def planted(notebook, step, body):
-    for cell in notebook.cells:
-        if f"step:{step}" in cell.metadata.get("tags", []):
-            end = cell.source.index('"""', cell.source.index('"""') + 3) + 3
-            cell.source = cell.source[:end] + "\n" + body
-    return notebook
 
 
 @pytest.mark.parametrize("version", SUPPORTED)

@@ -135,10 +135,12 @@ class Source:
 
     def _zip_files(self):
         found = []
+        names = {index: _decoded_name(info) for index, info in enumerate(self._members) if not info.is_dir()}
+        separators = _backslash_separators(names.values())
         for index, info in enumerate(self._members):
             if info.is_dir():
                 continue
-            name = _member_name(info)
+            name = names[index].replace("\\", "/") if separators else names[index]
             refused = ""
             if _unsafe_member_name(name):
                 refused = "an unsafe name in the archive"
@@ -301,11 +303,20 @@ def _zip_stamp(info):
         return 0.0
 
 
-def _member_name(info):
-    """Zip names from Korean Windows are often cp949 without the UTF-8 flag; undo the cp437 guess.
+def _backslash_separators(names):
+    """Whether the archive's tool wrote backslashes as separators (some Windows tools do): then
+    every name holds one, a zip of a folder always naming it, and none holds a "/".
 
-    Some Windows tools also write backslashes as separators.
+    Decided for the whole archive, never per name: in an LMS's export a backslash is a character
+    of a student's own file name (`kim_1_2_a\\..\\lee_3_4_x.py`), and reading it as a separator
+    would let that name make folders that name other students.
     """
+    names = list(names)
+    return bool(names) and all("\\" in name and "/" not in name for name in names)
+
+
+def _decoded_name(info):
+    """Zip names from Korean Windows are often cp949 without the UTF-8 flag; undo the cp437 guess."""
     name = info.filename
     if not info.flag_bits & 0x800:
         try:
@@ -318,7 +329,7 @@ def _member_name(info):
                 break
             except UnicodeDecodeError:
                 continue
-    return name.replace("\\", "/")
+    return name
 
 
 def _readable_path(path):

@@ -18,7 +18,7 @@ MAX_RESTARTS = 12
 MAX_LOAD_EVENTS = 50
 
 
-def run(zygote, cells, calls, limits=Limits(), helper=None, functions=None, skip=()):
+def run(zygote, cells, calls, limits=Limits(), helper=None, functions=None, skip=(), until=None):
     """Load `cells` in fresh children and make `calls` (grouped by step, in order), one at a time.
 
     A statement that hangs or ends the process while loading is skipped on the next try; a step
@@ -28,9 +28,17 @@ def run(zygote, cells, calls, limits=Limits(), helper=None, functions=None, skip
     names, each reported in RunOutcome.names (default: the names the calls use); every call's
     function and helpers must be among them. `skip`: statements an earlier run of the same cells
     found hanging or ending the process (that run's RunOutcome.skip), skipped from the start.
+    `until`: the time.monotonic() at which the whole submission's time is spent (several runs
+    share it, see grading): no deadline reaches past it, and what has not run by then is
+    "not_run" (RunOutcome.spent).
+
+    Load events (syntax errors, failed statements) are kept only from loads before the run's first
+    call: a child that was given a call may have seen a test's inputs, and so may a process it
+    shares anything with; nothing such a child says at its own load is shown.
     """
     functions = lab_functions(calls, functions)
     outcome = RunOutcome()
+    clock = Clock(until)
     skip = [list(pair) for pair in skip]
     outcome.skip = skip
     pending = _group_by_step(calls)
@@ -43,6 +51,10 @@ def run(zygote, cells, calls, limits=Limits(), helper=None, functions=None, skip
     workdir = zygote.workdir_for(limits)
     try:
         while pending is not None:
+            if clock.spent():
+                _not_run(pending, outcome)
+                outcome.spent = True
+                break
             restarts += 1
             if restarts > 1:
                 zygote.sweep()
@@ -53,18 +65,36 @@ def run(zygote, cells, calls, limits=Limits(), helper=None, functions=None, skip
             child = zygote.spawn(workdir, limits, budget)
             try:
                 pending = _one_child(child, cells, functions, pending, skip, seen_load, outcome, limits,
-                                     helper)
+                                     helper, clock)
             finally:
                 child.kill()
             if pending is not None and (restarts > MAX_RESTARTS or budget.spent):
-                for group in pending:
-                    for call in group:
-                        outcome.calls.setdefault(call.id, CallOutcome("not_run"))
+                _not_run(pending, outcome)
                 break
     finally:
         zygote.discard(workdir)
     outcome.sandbox = dict(zygote.confinement, user=zygote.user_for(limits))
     return outcome
+
+
+class Clock:
+    """The deadlines of one run: each its own length, none past the submission's `until`."""
+
+    def __init__(self, until=None):
+        self.until = until
+
+    def deadline(self, seconds):
+        own = time.monotonic() + seconds
+        return own if self.until is None else min(own, self.until)
+
+    def spent(self):
+        return self.until is not None and time.monotonic() >= self.until
+
+
+def _not_run(pending, outcome):
+    for group in pending:
+        for call in group:
+            outcome.calls.setdefault(call.id, CallOutcome("not_run"))
 
 
 def lab_functions(calls, functions=None):
@@ -91,18 +121,22 @@ def _group_by_step(calls):
     return groups
 
 
-def _one_child(child, cells, functions, pending, skip, seen_load, outcome, limits, helper=None):
+def _one_child(child, cells, functions, pending, skip, seen_load, outcome, limits, helper=None, clock=None):
     """Drive one child; returns the step groups still to run (None when all are done)."""
+    clock = clock or Clock()
     current = None
+    told = not outcome.calls  # no call was made yet: what this load says may be shown
     try:
         module_name = "__main__" if any(c["filename"].startswith("<cell") for c in cells) else "submission"
-        deadline = time.monotonic() + limits.load_seconds
+        deadline = clock.deadline(limits.load_seconds)
         child.send(deadline, cmd="load", cells=cells, skip=skip, module_name=module_name,
                    functions=list(functions))
         while True:
             event = child.next_event(deadline)
             if event is None:
-                return _skip_statement(current, "load_timeout", skip, outcome, pending)
+                if clock.spent():
+                    return pending  # the submission's time, not this statement's: nothing to skip
+                return _skip_statement(current, "load_timeout", skip, outcome, pending, told)
             kind = event.get("ev")
             if kind == "stmt":
                 current = (small_int(event.get("cell")), small_int(event.get("stmt")),
@@ -110,14 +144,14 @@ def _one_child(child, cells, functions, pending, skip, seen_load, outcome, limit
             elif kind in ("syntax_error", "load_error"):
                 event = plain_load_event(event)
                 key = (kind, event.get("cell"), event.get("stmt"))
-                if key not in seen_load and len(seen_load) < MAX_LOAD_EVENTS:
+                if told and key not in seen_load and len(seen_load) < MAX_LOAD_EVENTS:
                     seen_load.add(key)
                     outcome.load_events.append(event)
             elif kind == "loaded":
                 outcome.names = plain_names(event.get("names"), functions)
                 break
     except ChildGone:
-        return _skip_statement(current, "load_crash", skip, outcome, pending)
+        return _skip_statement(current, "load_crash", skip, outcome, pending, told)
 
     runnable = [(index, group) for index, group in enumerate(pending)
                 if outcome.names.get(group[0].function) == "function"]
@@ -133,12 +167,14 @@ def _one_child(child, cells, functions, pending, skip, seen_load, outcome, limit
         if served is not None and step != served[0] and (alone or served[1]):
             return pending[index:]
         served = (step, alone or (served is not None and served[1]))
-        deadline = time.monotonic() + limits.step_seconds
+        deadline = clock.deadline(limits.step_seconds)
         for number, call in enumerate(group):
             try:
                 result = _await_call(child, call, deadline, helper)
             except ChildGone:
                 result = CallOutcome("crashed")
+            if result.kind == "timeout" and clock.spent():
+                return pending[index:]  # the submission's time ran out, not this step's: not run
             outcome.calls[call.id] = result
             if result.kind in ("timeout", "crashed"):
                 for later in group[number + 1:]:
@@ -147,15 +183,16 @@ def _one_child(child, cells, functions, pending, skip, seen_load, outcome, limit
     return None
 
 
-def _skip_statement(current, reason, skip, outcome, pending):
-    """Note the statement that hung or ended the process; the next child skips it."""
+def _skip_statement(current, reason, skip, outcome, pending, told=True):
+    """Note the statement that hung or ended the process (told only for a load before any call);
+    the next child skips it."""
     if current is None:
         # No statement of the submission had started: retrying cannot help.
         outcome.load_events.append({"ev": "sandbox_failed"})
         return None
     cell, stmt, line = current
     skip.append([cell, stmt])
-    if stmt != AT_ONCE:  # a cell run at once is run statement by statement next: nothing to say yet
+    if stmt != AT_ONCE and told:  # a cell run at once is run statement by statement next: nothing to say yet
         outcome.load_events.append({"ev": reason, "cell": cell, "stmt": stmt, "line": line})
     return pending
 

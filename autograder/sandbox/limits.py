@@ -43,6 +43,12 @@ class Limits:
             options.update(user=None, confine=False)
         return cls(**options)
 
+    def submission_seconds(self, steps):
+        """The most wall-clock time one submission may take, however it behaves: loading in every
+        child and restart together, four loads' worth; and each step twice (its public tests and
+        its hidden ones). What has not run by then is not run (see driver.run's `until`)."""
+        return 4 * self.load_seconds + 2 * steps * self.step_seconds
+
     def for_child(self):
         budget = int(self.load_seconds + 6 * self.step_seconds) + 5
         return {"memory_bytes": self.memory_bytes, "cpu_seconds": budget,

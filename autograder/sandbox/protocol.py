@@ -99,6 +99,7 @@ class RunOutcome:
     calls: dict = field(default_factory=dict)  # call id -> CallOutcome
     sandbox: dict = field(default_factory=dict)  # how children were confined: user, landlock, ...
     skip: list = field(default_factory=list)  # [cell, statement] pairs a later run of the cells skips
+    spent: bool = False  # the submission's time ran out during this run (its last calls not run)
 
 
 # What a submission's code is told when a helper request is refused (its feedback words the

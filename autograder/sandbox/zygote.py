@@ -24,10 +24,10 @@ import sys
 import numpy  # noqa: F401  (imported once here so every child starts warm)
 import pandas  # noqa: F401
 
-from . import landlock, linux, worker
+from . import landlock, linux, seccomp, worker
 from .confinement import Confinement
 
-CLONE_NEWNET, CLONE_NEWNS = 0x40000000, 0x00020000
+CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWIPC = 0x40000000, 0x00020000, 0x08000000
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 1 << 14, 1 << 18
 # Standard-library modules students reach for, loaded here so children need not find them on disk.
 WARM_MODULES = ("math", "cmath", "random", "statistics", "itertools", "functools", "collections",
@@ -149,15 +149,21 @@ def become_child(request, command_fd, event_fd, confinement=None, zygote_pid=Non
         if os.environ.get("HOME") != workdir:  # usually set already: the zygote's last request
             _point_home_at(workdir)
         _apply_limits(request["limits"])
+        confined = confinement is not None and request.get("confine", True)
+        if confined and os.geteuid() == 0:
+            # A System V segment or queue a child makes dies with its own namespace (see seccomp).
+            linux.libc().unshare(CLONE_NEWIPC)
         _drop_privileges(request.get("user"))
         # No exec may raise privileges again (setuid binaries), so every descendant keeps this
         # user id as its owner in /proc, which is how the grader finds leftovers.
         landlock.no_new_privileges()
+        if confined:
+            seccomp.deny_shared_kernel_objects()
         # After the drop: changing credentials clears the parent-death signal.
         linux.die_with_parent(zygote_pid, 71)
         _limit_processes(request["limits"])
         keep = {command_fd, event_fd, *rerouted}
-        if confinement is not None and request.get("confine", True):
+        if confined:
             confinement.apply(workdir)
         _close_other_files(keep)
     except BaseException:
