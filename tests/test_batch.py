@@ -13,7 +13,7 @@ import zipfile
 
 import pytest
 
-from autograder.batch.collect import (Entry, Source, _member_name, group_students, newest_first, safe_id,
+from autograder.batch.collect import (Entry, Source, _backslash_separators, _decoded_name, group_students, newest_first, safe_id,
                                       shared_depth, student_id)
 from autograder.batch.outputs import TEMP_SUFFIX, write_atomic
 from autograder.batch.progress import PlainProgress, progress_for
@@ -261,11 +261,16 @@ def test_newest_by_date_then_by_name():
 def test_zip_names_in_cp949_are_recovered():
     raw = "김민수_attention.py".encode("cp949")
     info = types.SimpleNamespace(filename=raw.decode("cp437"), flag_bits=0)
-    assert _member_name(info) == "김민수_attention.py"
+    assert _decoded_name(info) == "김민수_attention.py"
     flagged = types.SimpleNamespace(filename="이지원.py", flag_bits=0x800)
-    assert _member_name(flagged) == "이지원.py"
-    windows = types.SimpleNamespace(filename="lab\\kim\\attention.py", flag_bits=0)
-    assert _member_name(windows) == "lab/kim/attention.py"
+    assert _decoded_name(flagged) == "이지원.py"
+
+
+def test_backslashes_are_separators_only_in_a_zip_all_of_whose_names_use_them():
+    assert _backslash_separators(["lab\\kim\\attention.py", "lab\\lee\\attention.py"])
+    assert not _backslash_separators(["kim_1_2_a\\..\\lee_3_4_x.py", "lee_3_5_attention.py"])
+    assert not _backslash_separators(["lab/kim\\attention.py", "lab\\lee\\attention.py"])
+    assert not _backslash_separators([])
 
 
 def test_a_student_with_only_other_files_is_still_listed(tmp_path):
