@@ -214,7 +214,7 @@ def run_check(args):
                                  "file (.py): give the .ipynb or .py file (with --lab NAME it is graded as such)")
         lab = choose_lab(args, [data], what=("file", "files"))
         from .grading import Plan, SandboxError, grade_bytes
-        from .render import as_dict, as_text, json_text, printable
+        from .render import as_dict, as_text, fit_to_width, json_text, printable, terminal_width
 
         try:
             result = grade_bytes(args.submission, data, zygote, Plan.build(lab), limits)
@@ -235,7 +235,7 @@ def run_check(args):
     if args.json:
         print(json_text(as_dict(result, lab, args.lang), indent=2))
     else:
-        print(printable(as_text(result, lab, args.lang)), end="")
+        print(fit_to_width(printable(as_text(result, lab, args.lang)), terminal_width()), end="")
     return EXIT_ALL_PASSED if result.all_passed else EXIT_LOST_POINTS
 
 

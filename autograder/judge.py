@@ -93,9 +93,10 @@ def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False, p
     cases = [judge_call(p, o, is_stub) for p, o in zip(probes, outcomes)]
     cases = _choose_explanations(step, probes, cases, outcomes)
     cases = _mark_hardcoded(probes, cases, page)  # right on the page only: fitted to it, first
+    cases = _mark_fitted_to_public(probes, cases)  # right on the public tests only: fitted to them
     cases, ignored = _mark_observed(step, probes, cases, outcomes)
     degenerate = {p.case.name for p in probes if rubric.is_degenerate(p.case)}
-    points, rule = rubric.score(step.points, cases, step.named_codes(), degenerate,
+    points, rule = rubric.score(step.points, cases, _credited_codes(step, outcomes), degenerate,
                                 step.rubric or rubric.DEFAULT)
     detail = {"rubric": rule, **({"ignored": ignored} if ignored else {})}
     return StepResult(step.name, points, step.points, _status(step, cases),
@@ -332,6 +333,38 @@ def _same_argument(a, b):
         return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape \
             and bool(np.array_equal(a, b, equal_nan=True))
     return a == b
+
+
+def _credited_codes(step, outcomes):
+    """The codes whose share the rubric may give: a mistake told only by an error (its type and
+    message, text the submission writes) earns its share only when the step returned values on some
+    test. Points come from values: raising numpy's message for a known mistake computes nothing."""
+    named = step.named_codes()
+    if any(o is not None and o.kind == "returned" for o in outcomes):
+        return named
+    return named - {m.code for m in step.error_mistakes}
+
+
+def _mark_fitted_to_public(probes, cases):
+    """Right on every test whose inputs a student can know (the public ones, and hidden ones that
+    repeat them), wrong with nothing to explain it on every other: answers looked up from the
+    public tests, not computed (hard-coded, as answers fitted to the page are)."""
+    public = [p.case for p in probes if not p.case.hidden]
+    known = [_repeats(p.case, public) for p in probes]
+    others = [(p, c) for p, c, k in zip(probes, cases, known) if not k]
+    if not public or not others or not all(c.passed for c, k in zip(cases, known) if k):
+        return cases
+    if any(c.passed or c.code not in UNEXPLAINED | {"exception"} for _, c in others):
+        return cases
+    return [replace(c, code="hardcoded") if not k else c for c, k in zip(cases, known)]
+
+
+def _repeats(case, public):
+    """Whether `case` is public, or has exactly a public test's inputs."""
+    if not case.hidden:
+        return True
+    return any(case.inputs.keys() == other.inputs.keys()
+               and all(np.array_equal(case.inputs[k], other.inputs[k]) for k in case.inputs) for other in public)
 
 
 def _mark_hardcoded(probes, cases, page):

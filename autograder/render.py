@@ -1,5 +1,6 @@
 """Turning verdict data into what people read: text per step in Korean or English, and JSON."""
 import re
+import unicodedata
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10: the same parser, as the tomli package
@@ -67,6 +68,57 @@ def json_text(data, **options):
 
     text = json.dumps(data, ensure_ascii=False, **options)
     return INVISIBLE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+def fit_to_width(text, width):
+    """`text` with every line wider than `width` terminal columns wrapped here, each further row
+    indented four columns past its line's own: the terminal then never wraps a line itself, so no
+    text a submission sent (padded to the edge of the screen) can start a row of its own and pass
+    for the grader's ("Total 10 / 10 points"). Hangul and other wide characters count two columns."""
+    if not width or width < 20:
+        return text
+    return "\n".join(row for line in text.split("\n") for row in _rows(line, width))
+
+
+def _rows(line, width):
+    indent = line[:len(line) - len(line.lstrip(" "))]
+    prefix, rows, start = indent + "    ", [], 0
+    while True:
+        room = width - (_columns(prefix) if rows else 0)
+        end, used = start, 0
+        while end < len(line) and used + _columns(line[end]) <= room:
+            used += _columns(line[end])
+            end += 1
+        if end >= len(line):
+            rows.append((prefix if rows else "") + line[start:])
+            return rows
+        space = line.rfind(" ", start, end)
+        if space > start + (end - start) // 2:
+            end = space + 1
+        rows.append((prefix if rows else "") + line[start:end].rstrip(" "))
+        start = end
+        while start < len(line) and line[start] == " ":
+            start += 1
+        if start >= len(line):
+            return rows
+
+
+def terminal_width(stream=None):
+    """The columns of the terminal `stream` (stdout) writes to; None when it writes elsewhere."""
+    import shutil
+    import sys
+
+    stream = stream or sys.stdout
+    try:
+        if not stream.isatty():
+            return None
+    except (AttributeError, ValueError):
+        return None
+    return shutil.get_terminal_size().columns
+
+
+def _columns(text):
+    return sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
 
 
 def one_line(value):

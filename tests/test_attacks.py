@@ -1,8 +1,9 @@
-"""Attacks on the grader written from its code and docs alone (tests/attacks/): each must hold.
+"""Attacks on the grader written from its code and docs alone (tests/attacks/, tests/attacks2/):
+each must hold.
 
 Every attack runs through the face it targets (`autograder check`, `grade`, `export`, the
 Gradescope entry point) and its verdict says whether the promise of docs/SECURITY.md it targets
-held; tests/attacks/run_all.py replays them all by hand with the evidence. The time bound (07) is
+held; each folder's run_all.py replays them by hand with the evidence. The time bound (07) is
 left to that replay, since tests never assert on wall-clock time: the driver test below checks the
 mechanism behind it.
 """
@@ -16,21 +17,36 @@ from autograder.sandbox import codec
 from autograder.sandbox.runner import Call, Limits, run
 from conftest import ROOT
 
-ATTACKS = ROOT / "tests" / "attacks"
 TIMED = {7}  # its verdict is a measured time
 
 
-@pytest.fixture(scope="module")
-def replay(tmp_path_factory):
-    os.environ["ATTACKS_OUT"] = str(tmp_path_factory.mktemp("attacks"))
-    spec = importlib.util.spec_from_file_location("attacks_replay", ATTACKS / "run_all.py")
+# tests/attacks2, 08: a submission prints the machine's folders it can read, spelled with a sign of
+# its choosing for the slash. Not defended (docs/SECURITY.md): the filter covers what Python and
+# the grader write, and a submission can spell out anything its own code reads.
+NOT_DEFENDED = {("attacks2", 8)}
+
+
+def _replay(folder, variable, tmp_path_factory):
+    os.environ[variable] = str(tmp_path_factory.mktemp(folder))
+    spec = importlib.util.spec_from_file_location(f"{folder}_replay", ROOT / "tests" / folder / "run_all.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-@pytest.mark.parametrize("number", [n for n in range(1, 14) if n not in TIMED])
-def test_attack_holds(replay, number):
+@pytest.fixture(scope="module")
+def replays(tmp_path_factory):
+    return {"attacks": _replay("attacks", "ATTACKS_OUT", tmp_path_factory),
+            "attacks2": _replay("attacks2", "ATTACKS2_OUT", tmp_path_factory)}
+
+
+CASES = [("attacks", n) for n in range(1, 14) if n not in TIMED] + \
+    [("attacks2", n) for n in range(1, 13) if ("attacks2", n) not in NOT_DEFENDED]
+
+
+@pytest.mark.parametrize("folder, number", CASES, ids=[f"{f}-{n:02d}" for f, n in CASES])
+def test_attack_holds(replays, folder, number):
+    replay = replays[folder]
     before = len(replay.RESULTS)
     replay.ATTACKS[number - 1]()
     (_, name, face, verdict, evidence), = replay.RESULTS[before:]

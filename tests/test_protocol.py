@@ -15,6 +15,8 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from autograder.helpers import StandInAnswers
 from autograder.stand_in import StandIn
@@ -381,3 +383,25 @@ def test_the_graders_memory_stays_bounded_by_huge_answers_and_lines():
     flooded = peak_kib(hostile / "resource__huge_event_lines.py", *[hostile / "resource__huge_answers.py"] * 6)
     # Old readers took a 24 MB line from 74 MB to 731 MB; remembered answers grew by the class.
     assert flooded < honest + 64 * 1024, (honest, flooded)
+
+
+def test_every_string_read_from_a_child_is_valid_unicode():
+    """A forged event may escape a lone surrogate; once read, it is U+FFFD (a pair stays its character)."""
+    event = codec.loads('{"ev": "raised", "type": "E\\ud800", "message": "\\ud83d\\ude00 \\udfff", '
+                        '"frames": [["f\\udc00.py", 1, "g", "x"]], "\\ud800": 1}')
+    texts = [event["type"], event["message"], event["frames"][0][0], *event]
+    for text in texts:
+        text.encode("utf-8")  # never raises
+    assert event["message"] == "\U0001f600 \ufffd" and "\ufffd" in event
+
+
+ANY_TEXT = st.text(st.characters(blacklist_categories=()), max_size=5)  # lone surrogates included
+
+
+@given(st.recursive(ANY_TEXT, lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(ANY_TEXT, inner, max_size=3), max_leaves=20))
+def test_any_json_a_child_writes_reads_back_as_valid_unicode(data):
+    import json
+
+    read = codec.loads(json.dumps(data))  # ensure_ascii: surrogates are escaped as a forger would
+    json.dumps(read, ensure_ascii=False).encode("utf-8")

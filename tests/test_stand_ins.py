@@ -215,9 +215,9 @@ def test_hidden_values_never_reach_a_student(zygote, plan):
     assert shown_public[0]  # the first public failure is told in full: the same channels carry public values
 
 
-def test_a_hidden_error_is_told_from_the_graders_own_copy_of_the_file(zygote, plan, tmp_path):
-    """The type's name, the message and the source line a child sends about a hidden test are its own
-    words; the feedback keeps only a type Python or the file defines and the file's own line."""
+def test_a_hidden_error_is_told_by_a_type_python_defines_only(zygote, plan, tmp_path):
+    """The type's name, the message, the place and the source line a child sends about a hidden test
+    are its own choice; the feedback keeps only a type Python defines."""
     path = tmp_path / "hidden_error.py"
     path.write_text(SOLUTION.read_text("utf-8") + (
         "\n\nclass ShapeProblem(Exception):\n    pass\n\n\n"
@@ -238,9 +238,8 @@ def test_a_hidden_error_is_told_from_the_graders_own_copy_of_the_file(zygote, pl
     shown = _outputs(result, plan.lab)
     assert "SECRET" not in shown
     types = {c.detail["error"]["type"] for c in hidden}
-    assert types == {"Exception", "ShapeProblem"}
-    frames = [f for c in hidden for f in c.detail["error"]["frames"]]
-    assert frames and all(text.startswith(("raise", "if")) or "raise" in text for _, _, _, text in frames)
+    assert types == {"Exception"}  # a made-up type, and the file's own class: one of many it could choose
+    assert all(c.detail["error"]["frames"] == [] for c in hidden)  # never where: a place is chosen too
 
 
 def test_the_public_view_is_judged_from_public_tests_only(zygote, plan, tmp_path):

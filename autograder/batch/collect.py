@@ -13,7 +13,7 @@ import time
 import zipfile
 from dataclasses import dataclass, field
 
-from ..submission import MAX_BYTES, file_kind, read_regular_file, zip_member_is_regular, zipped_problem
+from ..submission import BUDGET, MAX_BYTES, file_kind, read_regular_file, zip_member_is_regular, zipped_problem
 from ..lms.recognise import HEAD_BYTES, SHEET_KINDS, sheet_kind
 from .late import file_time
 from .metadata import MAX_METADATA_BYTES, blackboard_receipt_name, decode, gradescope_submitters
@@ -104,6 +104,7 @@ class Source:
         self._root_fd = None
         self._members = []
         self.inflated_bytes = 0  # decompressed from the class's zip so far (for the tests and docs)
+        self._inflated_for = {}  # student id -> bytes decompressed looking into their zips
         self._on_disk = {}  # {path as shown: path as the disk names it}, for names that are not UTF-8
         if os.path.isdir(self.location):
             self.kind = "folder"
@@ -249,14 +250,24 @@ class Source:
         self.inflated_bytes += len(data)
         return data
 
-    def export_problem(self, found):
+    def export_problem(self, found, student=""):
         """For a .zip in the class: "" when it is graded (an Otter export, or a zip holding one .ipynb
         or .py: submission.zipped_submission), else why it is not. Told from the zip's directory:
-        the file inside is decompressed only when it is graded."""
+        the file inside is decompressed only when it is graded.
+
+        Looking into one student's zips decompresses at most BUDGET.inflated_bytes in all (many small
+        zips, each under the ratio check's floor, add up): past that, their other zips are not looked
+        into, and say so. Another student's budget is their own."""
+        spent = self._inflated_for.get(student, 0)
+        if spent + min(found.size, MAX_BYTES) > BUDGET.inflated_bytes and found.size:
+            return f"not looked into: this student's zips already decompressed {spent} bytes"
+        before = self.inflated_bytes
         try:
             data = self.read(Entry(found.path, "", found.stamp, found.size, found.index, found.refused))
         except OSError as error:
             return error.strerror or str(error)
+        finally:
+            self._inflated_for[student] = spent + (self.inflated_bytes - before)
         if len(data) > MAX_BYTES:
             return f"larger than {MAX_BYTES} bytes"
         return zipped_problem(data)
@@ -391,7 +402,7 @@ def group_students(source, id_pattern=None):
     by_student = {}
     class_files = []
     for found in files:
-        kind = naming.metadata_kind(found.path) or lms_sheet_kind(source, found)
+        kind = naming.metadata_kind(found.path) or lms_sheet_kind(source, found, naming)
         if kind == GRADESCOPE_LIST or kind in SHEET_KINDS:
             refused = found.refused or (f"unreadable or larger than {MAX_METADATA_BYTES} bytes"
                                         if found.path in unread else "")
@@ -400,7 +411,7 @@ def group_students(source, id_pattern=None):
         student, owner = naming.identify(found.path)
         export = ""
         if found.path.lower().endswith(EXPORT) and not found.refused and not kind:
-            export = source.export_problem(found)
+            export = source.export_problem(found, student)
         entry = Entry(found.path, student, found.stamp, found.size, found.index, found.refused, owner, export, kind)
         by_student.setdefault(entry.student, []).append(entry)
     students = []
@@ -450,10 +461,17 @@ def _lookalikes(entries, naming):
 SHEET_SUFFIXES = (".csv", ".xls", ".tsv", ".txt")
 
 
-def lms_sheet_kind(source, found):
+def lms_sheet_kind(source, found, naming):
     """Which LMS grade sheet a file of the class is ("Canvas gradebook", ...: lms.recognise), by its
-    header, or "": a gradebook zipped with the submissions is the class's, never a student's."""
+    header, or "": a gradebook zipped with the submissions is the class's, never a student's.
+
+    Only where a TA puts one: beside the students' units, under a name no LMS gave a student's
+    upload. A student's own file (in their folder, or named with their Canvas, Moodle or Blackboard
+    prefix) is theirs whatever its first line says: it never leaves them without a row."""
     if found.refused or not found.path.lower().endswith(SHEET_SUFFIXES) or is_system_path(found.path):
+        return ""
+    unit = naming.unit(found.path)
+    if unit.folder or unit.kind != "file name":
         return ""
     try:
         return sheet_kind(source.head(found, HEAD_BYTES))

@@ -19,7 +19,7 @@ import threading
 import unicodedata
 
 from ..judge import SubmissionResult, broken
-from ..render import as_dict, as_text
+from ..render import as_dict, as_text, fit_to_width, terminal_width
 from ..sandbox.worker import describe_exception, load
 from ..submission import load_note, read_submission, similar_definition, syntax_error_near
 from . import public
@@ -71,7 +71,7 @@ def main(argv=None):
         print(json.dumps(as_dict(result, lab, args.lang), ensure_ascii=not _writes_unicode(sys.stdout),
                          indent=2))
     else:
-        print(as_text(result, lab, args.lang), end="")
+        print(fit_to_width(as_text(result, lab, args.lang), terminal_width()), end="")
     return EXIT_ALL_PASSED if result.all_passed else EXIT_LOST_POINTS
 
 

@@ -254,4 +254,39 @@ def dumps(obj):
 
 
 def loads(text):
-    return json.loads(text)
+    """JSON text as data whose every string is valid Unicode: a lone surrogate a forged event
+    escapes in ("\\ud800") becomes U+FFFD, so no later write or print of it can fail."""
+    data = json.loads(text)
+    if "\\ud" in text or "\\uD" in text:
+        data = _valid_unicode(data)
+    return data
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _valid_text(value):
+    if not _SURROGATE.search(value):
+        return value
+    return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def _valid_unicode(data):
+    """`data` with its strings made valid, walked without recursion (any nesting JSON allows)."""
+    if isinstance(data, str):
+        return _valid_text(data)
+    root = [data]
+    stack = [(root, 0)]
+    while stack:
+        container, key = stack.pop()
+        value = container[key]
+        if isinstance(value, str):
+            container[key] = _valid_text(value)
+        elif isinstance(value, list):
+            stack.extend((value, index) for index in range(len(value)))
+        elif isinstance(value, dict):
+            for name in list(value):
+                if isinstance(name, str) and _SURROGATE.search(name):
+                    value[_valid_text(name)] = value.pop(name)
+            stack.extend((value, name) for name in value)
+    return root[0]
