@@ -298,51 +298,49 @@ def _sums_to_one(value, axis):
 
 
 def _predicates(sample):
-    """Names (with params) of what is true of `got` and not of the expected value."""
+    """(name, params, telling) of what is true of `got`; `telling` when the expected value does
+    not have it too (a predicate must hold on every failing sample and tell on one at least)."""
     got, expected = sample.got, sample.expected
     found = []
     if got.shape != expected.shape:
         return found
     with np.errstate(all="ignore"):
+        right_axes = [a for a in range(expected.ndim) if _sums_to_one(expected, a)]
         for axis in range(got.ndim):
-            if _sums_to_one(got, axis) and not _sums_to_one(expected, axis):
-                right = [a for a in range(expected.ndim) if _sums_to_one(expected, a)]
-                if right:
-                    found.append(("normalised_axis", (("axis", axis), ("expected_axis", right[-1]))))
+            if _sums_to_one(got, axis) and right_axes and axis != right_axes[-1]:
+                found.append(("normalised_axis", (("axis", axis), ("expected_axis", right_axes[-1])),
+                              not _sums_to_one(expected, axis)))
         if got.ndim >= 2 and got.shape[-2] > 1:
-            same = np.allclose(got, got[..., :1, :], rtol=RTOL, atol=ATOL, equal_nan=True)
-            if same and not np.allclose(expected, expected[..., :1, :], rtol=RTOL, atol=ATOL):
-                found.append(("rows_identical", ()))
+            if np.allclose(got, got[..., :1, :], rtol=RTOL, atol=ATOL, equal_nan=True):
+                found.append(("rows_identical", (), not np.allclose(expected, expected[..., :1, :], rtol=RTOL, atol=ATOL)))
         if got.ndim >= 2 and got.shape[-1] == got.shape[-2] > 1:
-            if _close(got, np.swapaxes(got, -1, -2)) and not _close(expected, np.swapaxes(expected, -1, -2)):
-                found.append(("symmetric", ()))
+            if _close(got, np.swapaxes(got, -1, -2)):
+                found.append(("symmetric", (), not _close(expected, np.swapaxes(expected, -1, -2))))
         finite = np.isfinite(got)
-        if finite.all() and got.size and np.all(got == np.round(got)) and not np.all(expected == np.round(expected)):
-            found.append(("whole_numbers", ()))
+        if finite.all() and got.size and np.all(got == np.round(got)):
+            found.append(("whole_numbers", (), not np.all(expected == np.round(expected))))
         if finite.all() and got.size:
             low, high = float(got.min()), float(got.max())
             clipped = np.clip(expected, low, high)
             if not _close(clipped, expected) and _close(clipped, got):
-                found.append(("clipped", ()))
+                found.append(("clipped", (), True))
         right = np.isclose(got, expected, rtol=RTOL, atol=ATOL)
         if not right.all() and np.isfinite(expected).all():
             replaced = got[~right]
             if replaced.size and np.all(replaced == replaced.flat[0]) and np.isfinite(replaced.flat[0]):
-                found.append(("cells_constant", ()))
+                found.append(("cells_constant", (), True))
         unequal = np.isfinite(expected) & ~np.isfinite(got)
         if unequal.any() and np.isfinite(got).any():
-            found.append(("not_finite_cells", ()))
+            found.append(("not_finite_cells", (), True))
     return found
 
 
 def _search_predicates(failing):
+    """Predicates true of every failing sample, telling on one at least, in the order found."""
     if not failing:
         return []
-    common = None
-    for sample in failing:
-        found = _predicates(sample)
-        common = found if common is None else [p for p in common if p in found]
-    return common or []
+    held = [{(name, params): telling for name, params, telling in _predicates(s)} for s in failing]
+    return [key for key in held[0] if all(key in h for h in held) and any(h[key] for h in held)]
 
 
 # ----- mappings and containers --------------------------------------------------------------
