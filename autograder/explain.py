@@ -437,8 +437,8 @@ def failing_kind(failed, cases, kinds):
 
 
 def _constant(failing, what):
-    """got / expected one constant on each failing sample, matching no size: its value, read
-    from public samples only (a hidden sample's ratio is a number the student's code chose)."""
+    """got / expected (or got - expected) one constant on each failing sample, matching no size;
+    its value only from public samples (a hidden sample's is a number the student's code chose)."""
     values = []
     for sample in failing:
         got, expected = sample.got, sample.expected
@@ -460,8 +460,10 @@ def _constant(failing, what):
     if len(names) != 1:
         return None
     name = names.pop()
-    shown = [v[1] for v in values if not v[2]]
-    same = len(shown) > 0 and len(set(round(v, 6) for v in shown)) == 1
+    # Its value is told only when every failing sample is public and they agree: a sentence about
+    # all failing tests would otherwise say something of a hidden one's.
+    shown = [v[1] for v in values]
+    same = not any(v[2] for v in values) and len(set(round(v, 6) for v in shown)) == 1
     params = {"value": shown[0]} if same else {}
     return f"{name}_constant", params
 
