@@ -143,6 +143,10 @@ def predict(sample, parts):
                 value = np.round(value, args[0])
             elif kind == "trunc":
                 value = np.trunc(value)
+            elif kind == "negated":
+                value = -value
+            elif kind == "complement":
+                value = 1.0 - value
             elif kind == "sum":
                 if value.ndim <= args[0]:
                     return None
@@ -244,6 +248,10 @@ def _transforms(sample, value, got):
                 if not _close(rounded, value) and _close(rounded, got):
                     found.append(("round", decimals))
                     break
+            if _close(-value, got) and not _close(-value, value):
+                found.append(("negated",))
+            if _close(1.0 - value, got):
+                found.append(("complement",))
             truncated = np.trunc(value)
             if not _close(truncated, np.round(value)) and _close(truncated, got):
                 found.append(("trunc",))
@@ -279,7 +287,8 @@ def _consistent_on_passing(sample, parts):
     return value is not None and _close(value, sample.expected)
 
 
-_PART_ORDER = ("base", "product", "order", "divided", "times", "plus", "minus", "round", "trunc", "sum", "row")
+_PART_ORDER = ("base", "product", "order", "divided", "times", "plus", "minus", "negated", "complement", "round",
+               "trunc", "sum", "row")
 
 
 def _preference(parts):
@@ -302,6 +311,10 @@ def _predicates(sample):
     not have it too (a predicate must hold on every failing sample and tell on one at least)."""
     got, expected = sample.got, sample.expected
     found = []
+    with np.errstate(all="ignore"):
+        if got.size == expected.size and got.size > 1 and np.all(np.isfinite(got)) and \
+                _close(np.sort(got, axis=None), np.sort(expected, axis=None)):
+            found.append(("same_values_elsewhere", (), True))
     if got.shape != expected.shape:
         return found
     with np.errstate(all="ignore"):

@@ -678,8 +678,8 @@ def _phrase(say, parts):
         elif kind == "round":
             phrase = say("explain", "round_whole", x=phrase) if args[0] == 0 else \
                 say("explain", "round", x=phrase, decimals=args[0])
-        elif kind == "trunc":
-            phrase = say("explain", "trunc", x=phrase)
+        elif kind in ("trunc", "negated", "complement"):
+            phrase = say("explain", kind, x=phrase)
         elif kind == "sum":
             phrase = say("explain", "sum", x=phrase, axis=args[0])
         elif kind == "row":
@@ -700,4 +700,5 @@ def _why(say, parts):
         return say("explain", "why_scale", factor=args[0])
     if kind in ("plus", "minus"):
         return say("explain", "why_residual", quantity=_quantity(say, args[0]))
-    return say("explain", {"round": "why_round", "trunc": "why_trunc", "sum": "why_sum", "row": "why_row"}[kind])
+    return say("explain", {"round": "why_round", "trunc": "why_trunc", "sum": "why_sum", "row": "why_row",
+                           "negated": "why_sign", "complement": "why_sign"}[kind])

@@ -364,3 +364,23 @@ def test_the_explained_text_is_empty_without_an_explanation():
     from autograder.render import Messages
     result = StepResult("scores", 0.0, 1.0, "failed", ["wrong_values"], [])
     assert explained_text(Messages("ko", LAB), result) == ""
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32 - 1), shapes=st.lists(SHAPES, min_size=2, max_size=4))
+def test_the_expected_numbers_in_other_places_are_named(seed, shapes):
+    rng = np.random.default_rng(seed + 4)
+    samples = _samples(seed, shapes, lambda e, q, s: rng.permutation(e.ravel()).reshape(e.shape[::-1]))
+    found = explain.explain("out", samples)
+    assert found.relation in ("same_values_elsewhere", "formula"), found
+    if found.relation == "formula":  # a permutation that happens to be the transpose
+        assert _predicted_everywhere(found, samples)
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32 - 1), shapes=st.lists(SHAPES, min_size=2, max_size=4),
+       kind=st.sampled_from(["negated", "complement"]))
+def test_a_sign_or_a_truth_turned_over_is_named(seed, shapes, kind):
+    samples = _samples(seed, shapes, lambda e, q, s: -e if kind == "negated" else 1.0 - e)
+    found = explain.explain("out", samples)
+    assert found.parts == (("base", "expected"), (kind,)), found
