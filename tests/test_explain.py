@@ -384,3 +384,21 @@ def test_a_sign_or_a_truth_turned_over_is_named(seed, shapes, kind):
     samples = _samples(seed, shapes, lambda e, q, s: -e if kind == "negated" else 1.0 - e)
     found = explain.explain("out", samples)
     assert found.parts == (("base", "expected"), (kind,)), found
+
+
+@pytest.mark.parametrize("lab_name", ["self_attention", "masked_attention"])
+def test_every_quantity_a_trace_offers_has_a_name_in_both_languages(lab_name):
+    from autograder import registry
+    from autograder.render import catalog
+    lab = registry.load(lab_name)
+    offered = set()
+    for case in lab.all_cases():
+        trace = lab.trace(case)
+        for step in lab.steps:
+            for probe in step.probes(case, trace):
+                offered |= set(explain.case_quantities(case, trace, lab.vocabulary, zip(step.params, probe.args)))
+    for lang in ("ko", "en"):
+        assert offered <= set(catalog(lang, lab)["quantity"]), (lang, offered - set(catalog(lang, lab)["quantity"]))
+        kinds = {k for case in lab.all_cases() for k in lab.vocabulary.kinds(case)}
+        kinds |= {p.label for s in lab.steps for c in lab.all_cases() for p in s.probes(c, lab.trace(c)) if p.label}
+        assert kinds <= set(catalog(lang, lab)["kind"]), (lang, kinds - set(catalog(lang, lab)["kind"]))
