@@ -110,7 +110,7 @@ class Plan:
             return self._verdicts[key]
         _, probe_of = self.calls
         result = judge_step(step, [probe_of[i] for i in self.call_ids(step.name, scope)], outcomes, *facts,
-                            page=self.lab.page_case)
+                            page=self.lab.page_case, vocabulary=self.lab.vocabulary)
         if key is not None:
             if len(self._verdicts) >= MAX_VERDICTS:
                 self._verdicts.clear()  # memory stays bounded; the common answers come back first

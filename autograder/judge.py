@@ -4,13 +4,15 @@ Layers, as in PrairieLearn's checks: type → shape → finite → values. A fai
 compared with what each known mistake of the step would have returned; a mistake is named only
 when the value matches its prediction and the prediction differs from the right answer.
 """
+import dataclasses
 import itertools
+import os
 import re
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from . import rubric
+from . import explain, rubric
 from .sandbox.codec import Labelled, Opaque, clean_text
 
 RTOL = 1e-4  # loose enough for float32 work, tight enough for every mistake in the catalog
@@ -21,6 +23,16 @@ PICTURE_SIDE, PICTURE_TABLES = 12, 4  # the largest public tables whose values a
 RAISED = {"exception", "crashed", "not_implemented", "not_run"}
 # Codes that only say "wrong" without naming why: the hardcoded rule may explain them.
 UNEXPLAINED = {"wrong_values", "wrong_shape"}
+# Generic codes whose values the explainer reads (autograder.explain) when no mistake names them.
+EXPLAINABLE = UNEXPLAINED | {"wrong_type", "not_finite"}
+# "off" turns every declared mistake (the labs' Mistakes and ErrorMistakes) off: only to measure
+# what the explainer names alone (benchmarks/explain_corpora.py). Grades then differ; never grade so.
+DECLARED_MISTAKES_SWITCH = "AUTOGRADER_DECLARED_MISTAKES"
+
+
+def declared_mistakes_on():
+    """Whether the labs' declared mistakes are searched: the one place the switch is read."""
+    return os.environ.get(DECLARED_MISTAKES_SWITCH, "on").strip().lower() != "off"
 
 
 @dataclass(frozen=True)
@@ -80,10 +92,12 @@ class SubmissionResult:
         return codes.pop() if len(codes) == 1 and None not in codes else None
 
 
-def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False, page="page"):
+def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False, page="page", vocabulary=None):
     """Verdict for one step from its probes and what each call did (None: never called).
 
     `page` names the case whose numbers the lab page prints (answers fitted to it are told apart).
+    `vocabulary` (autograder.explain.Vocabulary, the lab's) lets the explainer read failures no
+    mistake names; its finding goes into the step's detail ("explained") and changes no points.
     """
     if defined != "function":
         mistakes = ["missing"] + (["syntax_error"] if syntax_suspect else [])
@@ -99,6 +113,9 @@ def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False, p
     points, rule = rubric.score(step.points, cases, _credited_codes(step, outcomes), degenerate,
                                 step.rubric or rubric.DEFAULT)
     detail = {"rubric": rule, **({"ignored": ignored} if ignored else {})}
+    explained = explanations(step, probes, cases, outcomes, vocabulary) if vocabulary is not None else []
+    if explained:
+        detail["explained"] = explained
     return StepResult(step.name, points, step.points, _status(step, cases),
                       _mistakes(cases), cases, step.page_step, detail)
 
@@ -424,7 +441,7 @@ def _code_for_error(probe, error):
     if kind == "NotImplementedError":
         return "not_implemented"
     message = error.get("message") if isinstance(error, dict) else None
-    if isinstance(message, str):
+    if isinstance(message, str) and declared_mistakes_on():
         for mistake in probe.step.error_mistakes:
             if any(kind == type_name and re.search(pattern, message)
                    for type_name, pattern in mistake.messages(probe)):
@@ -456,6 +473,8 @@ def check_value(probe, value):
 
 def _named(probe, values):
     """Codes of the step's mistakes whose prediction equals `values` and differs from the answer."""
+    if not declared_mistakes_on():
+        return []
     outputs = probe.step.outputs
     got = _prepared(outputs, values)
     matched = []
@@ -743,3 +762,79 @@ def broken(lab, name, code, detail=None, only=None):
              for step in lab.steps if only is None or step.name in only]
     notes = [{"code": "problem", "problem": code, "detail": "" if detail is None else detail}]
     return SubmissionResult(name, steps, notes)
+
+
+def explanations(step, probes, cases, outcomes, vocabulary):
+    """What the values of a step's unnamed failures show (autograder.explain), per output, as plain
+    data: [] when no failure is left to a generic code, or nothing is found.
+
+    Only failures whose code is generic are read (a named mistake keeps its words), beside every
+    passing call (they rule formulas out). Nothing here changes a code, so points stay as judged.
+    """
+    if not any(not c.passed and c.code in EXPLAINABLE for c in cases):
+        return []
+    # Kinds are told per call: the case's kinds, and the call's label ("1-D") as one more.
+    failed = {_call_key(p) for p, c in zip(probes, cases) if not c.passed}
+    kinds = {}
+    for probe in probes:
+        try:
+            declared = tuple(vocabulary.kinds(probe.case)) if vocabulary.kinds is not None else ()
+        except Exception:  # a lab's faulty declaration names nothing; it must never cost a grade
+            declared = ()
+        kinds[_call_key(probe)] = declared + ((probe.label,) if probe.label else ())
+    kind = explain.failing_kind(failed, set(kinds), kinds)
+    samples = {index: [] for index in range(len(step.outputs))}
+    for probe, result, outcome in zip(probes, cases, outcomes):
+        if not result.passed and (result.code not in EXPLAINABLE or outcome is None or outcome.kind != "returned"):
+            continue
+        _add_samples(samples, probe, result, outcome, vocabulary)
+    found = []
+    for index, output in enumerate(step.outputs):
+        try:
+            with np.errstate(all="ignore"):
+                explanation = explain.explain(output.name, samples[index], kind)
+        except Exception:  # values no relation can read name nothing; never a crash in judging
+            explanation = None
+        if explanation is not None:
+            found.append(dataclasses.asdict(explanation))
+    return found
+
+
+def _add_samples(samples, probe, result, outcome, vocabulary):
+    """One explain.Sample per output of a call (passing calls as passing samples)."""
+    outputs = probe.step.outputs
+    expected = _prepared(outputs, list(probe.expected))
+    if result.passed:
+        values, got = list(probe.expected), expected
+    else:
+        values = _values_of(probe, outcome.value)
+        if len(values) != len(outputs):
+            return  # not as many values as outputs: told by "wrong_count", nothing to read
+        got = _prepared(outputs, values)
+    quantities = explain.case_quantities(probe.case, probe.trace, vocabulary, zip(probe.step.params, probe.args))
+    sizes = explain.case_sizes(probe.case, probe.trace, vocabulary)
+    for index, output in enumerate(outputs):
+        passed = result.passed or _matches_prepared(
+            [output], [got[index]], _prepared_candidate([output], [probe.expected[index]]))
+        samples[index].append(explain.Sample(
+            case=_call_key(probe), hidden=probe.case.hidden,
+            passed=passed, got=got[index], got_type=_container_name(values[index]),
+            expected=expected[index], quantities=quantities, sizes=sizes, labels=tuple(probe.case.words)))
+
+
+def _call_key(probe):
+    return probe.case.name + (f"/{probe.label}" if probe.label else "")
+
+
+def _container_name(value):
+    """The container a value came in, from a closed set (see explain.CONTAINERS)."""
+    if isinstance(value, Labelled):
+        return str(value.kind) if value.kind in ("Series", "DataFrame") else "other"
+    if value is None:
+        return "None"
+    for kind in (dict, list, tuple, np.ndarray, str, bool, int, float):
+        if isinstance(value, kind):
+            return {bool: "other", np.ndarray: "ndarray"}.get(kind, kind.__name__)
+    if isinstance(value, (np.floating, np.integer)):
+        return "float" if isinstance(value, np.floating) else "int"
+    return "other"

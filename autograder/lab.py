@@ -69,6 +69,9 @@ class Lab:
     # solution module, which are always hashed (see batch.outputs.grader_version)
     version_files: tuple = ()
     solution: str = None  # module of the reference solution (the notebook tools fill stubs from it)
+    # autograder.explain.Vocabulary: the sizes and kinds of a case, for reading unnamed failures
+    # against the trace (grader only; its quantities' display names are in the catalogs)
+    vocabulary: object = None
 
     @cached_property
     def steps_by_name(self):

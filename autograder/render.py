@@ -10,6 +10,7 @@ from functools import lru_cache
 from importlib import resources
 
 from .error_model import JOIN, parts
+from .judge import EXPLAINABLE
 from .stand_in import MAX_REQUESTS
 
 LANGUAGES = ("ko", "en")
@@ -245,10 +246,14 @@ def step_feedback(result, lab, lang="ko"):
     if hidden:
         lines.extend("  " + line for line in _hidden_lines(say, result, hidden, shown_error=any(
             "error" in c.detail for c in public[:1]), public_codes={c.code for c in public}))
+    explained = explained_text(say, result)
     for rank, code in enumerate(result.mistakes):
         # Each further code comes from other cases than the first: say so, not "likely cause" twice.
         key = "cause" if rank == 0 else "cause_other"
-        lines.append("  " + say("text", key, text=_cause(say, result, code)))
+        text = _cause(say, result, code)
+        if explained and code in EXPLAINABLE:  # what the values show, in place of "compare each line"
+            text, explained = explained, None
+        lines.append("  " + say("text", key, text=text))
     lines.extend(_helper_lines(say, result))
     lines.append("  " + say("text", "hint", page_step=result.page_step, text=_hint(say, result)))
     lines.extend("  " + line for line in _rubric_lines(say, result))
@@ -607,3 +612,93 @@ def as_text(result, lab, lang="ko"):
 
 def as_dict(result, lab, lang="ko"):
     return json_of(feedback(result, lab, lang))
+
+
+def explained_text(say, result):
+    """What the explainer found in a step's values (judge.explanations), as sentences; "" when
+    nothing. Quantities and kinds are named by the lab's catalog ([quantity], [kind])."""
+    found = result.detail.get("explained") or []
+    return " ".join(text for text in (_explanation_sentence(say, e) for e in found) if text)
+
+
+def _explanation_sentence(say, explanation):
+    relation, params = explanation["relation"], dict(explanation.get("params") or {})
+    kind = params.pop("kind", None)
+    output = explanation["output"]
+    if relation == "formula":
+        sentences = [say("explain", "formula", output=output, phrase=_phrase(say, explanation["parts"])),
+                     _why(say, explanation["parts"])]
+    elif relation == "container":
+        got = params["got"] if params["got"] != "other" else say("explain", "container_other")
+        sentences = [say("explain", "container", output=output, got=got, expected=params["expected"])]
+    elif relation in ("ratio_constant", "offset_constant"):
+        key = relation + "_value" if "value" in params else relation
+        sentences = [say("explain", key, output=output, **params)]
+    elif relation == "observed":
+        if "rows" in params:
+            rows = say("explain", "kind_separator").join(f"'{label}'" for label in params["labels"])
+            sentences = [say("explain", "observed_rows", case=case_label(say, params["case"]), rows=rows)]
+        else:
+            columns = say("explain", "kind_separator").join(position(c, say.lang) for c in params["columns"])
+            sentences = [say("explain", "observed_columns", case=case_label(say, params["case"]),
+                             columns=columns)]
+    elif relation == "kind_only":
+        sentences = []
+    elif relation in say.table.get("explain", {}):
+        sentences = [say("explain", relation, output=output, **params)]
+    else:
+        return ""
+    if kind:
+        sentences.append(say("explain", "kind", kind=say.table.get("kind", {}).get(kind, kind)))
+    return " ".join(sentences)
+
+
+def _quantity(say, name):
+    return say.table.get("quantity", {}).get(name, name)
+
+
+def _phrase(say, parts):
+    """A formula's parts as one noun phrase: its base, then each change applied to it."""
+    phrase = ""
+    for kind, *args in parts:
+        if kind == "base":
+            phrase = say("explain", "base_expected") if args[0] == "expected" else _quantity(say, args[0])
+        elif kind == "product":
+            left, right, transposed, end = args
+            phrase = say("explain", f"product_{end}", left=_quantity(say, left),
+                         right=_quantity(say, right) + (".T" if transposed else ""))
+        elif kind == "order":
+            axes = tuple(args[0])
+            phrase = say("explain", "order_T", x=phrase) if len(axes) == 2 else \
+                say("explain", "order_axes", x=phrase, axes=str(axes))
+        elif kind in ("times", "divided"):
+            phrase = say("explain", kind, x=phrase, factor=args[0])
+        elif kind in ("plus", "minus"):
+            phrase = say("explain", kind, x=phrase, quantity=_quantity(say, args[0]))
+        elif kind == "round":
+            phrase = say("explain", "round_whole", x=phrase) if args[0] == 0 else \
+                say("explain", "round", x=phrase, decimals=args[0])
+        elif kind in ("trunc", "negated", "complement"):
+            phrase = say("explain", kind, x=phrase)
+        elif kind == "sum":
+            phrase = say("explain", "sum", x=phrase, axis=args[0])
+        elif kind == "row":
+            phrase = say("explain", f"row_{args[0]}", x=phrase)
+    return phrase
+
+
+def _why(say, parts):
+    """What to check, by the formula's last change (a quantity returned instead: the base)."""
+    kind, *args = parts[-1]
+    if kind == "base":
+        return say("explain", "why_base", quantity=_quantity(say, args[0]))
+    if kind == "product":
+        return say("explain", "why_product")
+    if kind == "order":
+        return say("explain", "why_order")
+    if kind in ("times", "divided"):
+        return say("explain", "why_scale", factor=args[0])
+    if kind in ("plus", "minus"):
+        return say("explain", "why_residual", quantity=_quantity(say, args[0]))
+    return say("explain", {"round": "why_round", "trunc": "why_trunc", "sum": "why_sum", "row": "why_row",
+                           "negated": "why_sign", "complement": "why_sign"}[kind])

@@ -1,4 +1,7 @@
 """Chapter 3, lab 2: masked multi-head self-attention for "나는 사과를 먹었다"."""
+import numpy as np
+
+from autograder.explain import Vocabulary
 from autograder.lab import Lab
 
 from . import page
@@ -36,6 +39,24 @@ def hint_facts():
     }
 
 
+def case_kinds(case):
+    """The kinds of a case a failure may be limited to (named in the catalogs' [kind])."""
+    kinds = []
+    n, d_model = case.X.shape
+    if n == 1:
+        kinds.append("one_word")
+    if case.n_heads == 1:
+        kinds.append("one_head")
+    if d_model // case.n_heads != page.X.shape[1] // page.N_HEADS:
+        kinds.append("d_head_differs")
+    if np.abs(case.X).max() > 10:
+        kinds.append("large_values")
+    return kinds
+
+
+VOCABULARY = Vocabulary(sizes={"n": ("X", 0), "d_model": ("X", 1), "n_heads": "n_heads", "d_head": ("Q_heads", 2)},
+                        kinds=case_kinds)
+
 LAB = Lab(
     name="masked_attention",
     titles={"ko": "3장 실습 2 — 마스크를 씌운 멀티헤드 어텐션",
@@ -51,4 +72,5 @@ LAB = Lab(
     script="masked_attention_lab.py",
     assignment_package=__name__,
     solution="solutions.masked_attention",
+    vocabulary=VOCABULARY,
 )

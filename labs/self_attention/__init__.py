@@ -1,4 +1,7 @@
 """Chapter 3, lab 1: self-attention by hand for "나는 사과를 먹었다"."""
+import numpy as np
+
+from autograder.explain import Vocabulary
 from autograder.lab import Lab
 
 from . import page
@@ -25,6 +28,21 @@ def hint_facts():
     }
 
 
+def case_kinds(case):
+    """The kinds of a case a failure may be limited to (named in the catalogs' [kind])."""
+    kinds = []
+    if case.X.shape[0] == 1:
+        kinds.append("one_word")
+    if case.W_V.shape[1] != case.W_K.shape[1]:
+        kinds.append("d_v_differs")
+    if np.abs(case.X).max() > 10:
+        kinds.append("large_values")
+    return kinds
+
+
+VOCABULARY = Vocabulary(sizes={"n": ("X", 0), "d_model": ("X", 1), "d_k": ("W_K", 1), "d_v": ("W_V", 1)},
+                        kinds=case_kinds)
+
 LAB = Lab(
     name="self_attention",
     titles={"ko": "3장 실습 1 — self-attention 손으로 풀기", "en": "Chapter 3, lab 1 — self-attention by hand"},
@@ -39,4 +57,5 @@ LAB = Lab(
     script="self_attention_lab.py",
     assignment_package=__name__,
     solution="solutions.self_attention",
+    vocabulary=VOCABULARY,
 )
