@@ -16,6 +16,7 @@ Run by hand (it grades every file twice, a few minutes on 2 cores):
 """
 import argparse
 import collections
+import csv
 import os
 import pathlib
 import sys
@@ -34,7 +35,8 @@ from autograder.judge import DECLARED_MISTAKES_SWITCH, EXPLAINABLE  # noqa: E402
 from autograder.sandbox.runner import Zygote  # noqa: E402
 
 CORPORA = {"corpus": "self_attention", "corpus_field": "self_attention", "corpus_field2": "self_attention",
-           "corpus_wild": "self_attention", "corpus_masked": "masked_attention"}
+           "corpus_wild": "self_attention", "corpus_masked": "masked_attention",
+           "corpus_blind/lab1": "self_attention", "corpus_blind/lab2": "masked_attention"}
 ERRORS = {"exception", "crashed", "timeout", "not_run", "not_implemented", "missing", "syntax_error",
           "missing_module", "stand_in_refused"}
 ACCEPTED = {"most_attended__returns_series.py"}  # a Series answers like the dict asked for
@@ -44,6 +46,11 @@ CATEGORIES = ("declared", "relation", "observed", "error", "vague", "passed")
 def wrong_files(folder):
     """(path, its own step) of every wrong file of a corpus folder."""
     manifest = folder / "MANIFEST.toml"
+    sheet = folder.parent / "MANIFEST.csv"  # one sheet beside the labs' folders: file,lab,step,cause,kind
+    if sheet.exists():
+        rows = csv.DictReader(sheet.open(encoding="utf-8"))
+        return [(folder / row["file"], row["step"]) for row in rows
+                if row["lab"] == folder.name and row["step"] != "-" and (folder / row["file"]).exists()]
     if manifest.exists():
         entries = tomllib.loads(manifest.read_text("utf-8"))
         return [(folder / name, entry["step"]) for name, entry in sorted(entries.items())

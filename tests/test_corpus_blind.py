@@ -4,7 +4,10 @@ correct file earns every point, and a file with one mistake loses points in that
 `MANIFEST.csv` names each file's lab, the step its mistake is in and the cause, in the author's
 words. Files whose mistake no test of the lab can show yet are listed in NOT_SHOWN, each with why:
 they keep full marks until a case shows them, and then this list shrinks. CHARGED_ELSEWHERE lists
-the files whose one mistake is charged to another step today.
+the files whose one mistake is charged to another step today. `READING.csv` is a TA's reading of
+each wrong file's feedback for its step (named, vague, misleading, not shown), before and after
+the value explainer (`autograder/explain.py`); `benchmarks/explain_corpora.py --corpus
+corpus_blind/lab1` counts what the explainer names with the declared mistakes on and off.
 """
 import csv
 import pathlib
