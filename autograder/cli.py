@@ -41,7 +41,11 @@ def build_parser():
     grade.add_argument("--move-stale", action="store_true",
                        help="move files in --out that belong to no student of this run to DIR/stale/")
     grade.add_argument("--due", default=None, metavar="DATETIME",
-                       help="deadline, ISO 8601 (2024-03-01T23:59+09:00; no offset: this computer's zone)")
+                       help="deadline, ISO 8601 (2024-03-01T23:59+09:00; no offset: --lms-timezone, "
+                            "else this computer's zone)")
+    grade.add_argument("--lms-timezone", default=None, metavar="ZONE",
+                       help="time zone of the times an LMS writes without one (Blackboard's attempt names): "
+                            "Asia/Seoul or +09:00 (default: the offset of --due, else this computer's zone)")
     grade.add_argument("--late-penalty", default=None, metavar="RULE",
                        help="late policy with --due: 10%%/day, 10%%/day,max=50%% (days begun count whole) or 20%% once")
     _add_limit_flags(grade)
