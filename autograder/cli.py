@@ -51,7 +51,9 @@ def build_parser():
     _add_limit_flags(grade)
 
     export = commands.add_parser("export", help="fill the grade sheet downloaded from the LMS with a run's grades")
-    _add_lab_flag(export)
+    export.add_argument("--lab", default=None, metavar="NAME",
+                        help="the lab whose grades go into the sheet: the lab the run graded (needed when several "
+                             "labs are installed)")
     export.add_argument("lms", choices=("canvas", "moodle", "blackboard"), help="which LMS wrote the sheet")
     export.add_argument("graded", metavar="GRADED_DIR", help="the --out folder of `autograder grade`")
     export.add_argument("--sheet", required=True, help="the grade sheet as downloaded from the LMS")
