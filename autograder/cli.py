@@ -72,7 +72,8 @@ def build_parser():
                         help="moodle: the worksheet's feedback comments column, when not \"Feedback comments\"")
 
     build = commands.add_parser("build", help="build the student half and the Otter autograder zip")
-    _add_lab_flag(build)
+    build.add_argument("--lab", default=None, metavar="NAME",
+                       help="the lab to build, one per build (needed when several labs are installed)")
     build.add_argument("--out", required=True, help="folder to write student/ and autograder/ into")
     build.add_argument("--lang", choices=("ko", "en"), default="ko", help="feedback language (default ko)")
     build.add_argument("--timeout", type=float, default=DEFAULT_LIMITS.step_seconds, metavar="S",
@@ -300,6 +301,13 @@ def run_grade(args):
 
 
 def run_build(args):
+    from .registry import lab_names
+
+    names = lab_names()
+    if args.lab is None and len(names) > 1:  # a build is of one lab, and nothing but --lab says which
+        raise SystemExit(f"autograder build: several labs are installed ({', '.join(names)}): give --lab NAME, "
+                         f"the lab to build (one build per lab, each into its own --out folder), e.g. "
+                         f"autograder build --lab {names[0]} --out {args.out}")
     from .otter.build import run_build as build
 
     return build(args)
