@@ -272,3 +272,16 @@ def test_the_korean_moodle_worksheet_is_recognised_by_its_header_in_every_encodi
                  b"\xff\xfe" + text.replace(",", "\t").encode("utf-16-le")):
         assert sheet_kind(data) == "Moodle grading worksheet"
     assert sheet_kind(JAPANESE_WORKSHEET) == ""  # no recogniser knows it: listed as the TA's file instead
+
+
+def test_a_link_beside_the_units_stays_a_row_that_says_it_was_refused(tmp_path):
+    """A refused file (a link, a device) is never quietly the TA's: it keeps its row and its reason."""
+    root = tmp_path / "class"
+    root.mkdir()
+    for user, name in ((10231, "kim"), (10232, "lee"), (10233, "park")):
+        (root / f"{name}_{user}_{user + 500}_attention.py").write_bytes(CORRECT)
+    (root / "notes").symlink_to(tmp_path)
+    (root / "채점 메모.txt").write_text("메모", "utf-8")
+    students = {s.id: s for s in grouped(root)}
+    assert set(students) == {"", "10231", "10232", "10233", "notes"}
+    assert [e.path for e, _ in students[""].ignored] == ["채점 메모.txt"]

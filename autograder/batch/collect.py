@@ -413,8 +413,10 @@ def group_students(source, id_pattern=None, zone=COMPUTER_ZONE):
     class_files = []
     for found in files:
         kind = naming.metadata_kind(found.path) or lms_sheet_kind(source, found, naming)
-        # Only a file no student could be graded by: a .py, .ipynb or .zip stays a student's as before.
-        stray = "" if kind or found.path.lower().endswith(GRADABLE + (EXPORT,)) else naming.stray(found.path)
+        # Only a readable file no student could be graded by: a .py, .ipynb or .zip stays a student's as
+        # before, and a refused one (a link, a device) stays a row that says why it was refused.
+        stray = ("" if kind or found.refused or found.path.lower().endswith(GRADABLE + (EXPORT,))
+                 else naming.stray(found.path))
         if stray:
             class_files.append(Entry(found.path, "", found.stamp, found.size, found.index, found.refused, "", "",
                                      NOT_LMS_NAMED, stray))
