@@ -41,13 +41,19 @@ def build_parser():
     grade.add_argument("--move-stale", action="store_true",
                        help="move files in --out that belong to no student of this run to DIR/stale/")
     grade.add_argument("--due", default=None, metavar="DATETIME",
-                       help="deadline, ISO 8601 (2024-03-01T23:59+09:00; no offset: this computer's zone)")
+                       help="deadline, ISO 8601 (2024-03-01T23:59+09:00; no offset: --lms-timezone, "
+                            "else this computer's zone)")
+    grade.add_argument("--lms-timezone", default=None, metavar="ZONE",
+                       help="time zone of the times an LMS writes without one (Blackboard's attempt names): "
+                            "Asia/Seoul or +09:00 (default: the offset of --due, else this computer's zone)")
     grade.add_argument("--late-penalty", default=None, metavar="RULE",
                        help="late policy with --due: 10%%/day, 10%%/day,max=50%% (days begun count whole) or 20%% once")
     _add_limit_flags(grade)
 
     export = commands.add_parser("export", help="fill the grade sheet downloaded from the LMS with a run's grades")
-    _add_lab_flag(export)
+    export.add_argument("--lab", default=None, metavar="NAME",
+                        help="the lab whose grades go into the sheet: the lab the run graded (needed when several "
+                             "labs are installed)")
     export.add_argument("lms", choices=("canvas", "moodle", "blackboard"), help="which LMS wrote the sheet")
     export.add_argument("graded", metavar="GRADED_DIR", help="the --out folder of `autograder grade`")
     export.add_argument("--sheet", required=True, help="the grade sheet as downloaded from the LMS")
@@ -66,7 +72,8 @@ def build_parser():
                         help="moodle: the worksheet's feedback comments column, when not \"Feedback comments\"")
 
     build = commands.add_parser("build", help="build the student half and the Otter autograder zip")
-    _add_lab_flag(build)
+    build.add_argument("--lab", default=None, metavar="NAME",
+                       help="the lab to build, one per build (needed when several labs are installed)")
     build.add_argument("--out", required=True, help="folder to write student/ and autograder/ into")
     build.add_argument("--lang", choices=("ko", "en"), default="ko", help="feedback language (default ko)")
     build.add_argument("--timeout", type=float, default=DEFAULT_LIMITS.step_seconds, metavar="S",
@@ -294,6 +301,13 @@ def run_grade(args):
 
 
 def run_build(args):
+    from .registry import lab_names
+
+    names = lab_names()
+    if args.lab is None and len(names) > 1:  # a build is of one lab, and nothing but --lab says which
+        raise SystemExit(f"autograder build: several labs are installed ({', '.join(names)}): give --lab NAME, "
+                         f"the lab to build (one build per lab, each into its own --out folder), e.g. "
+                         f"autograder build --lab {names[0]} --out {args.out}")
     from .otter.build import run_build as build
 
     return build(args)

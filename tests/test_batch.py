@@ -550,6 +550,6 @@ def test_blackboard_receipts_are_listed_in_the_report_not_rows_of_grades(tmp_pat
     assert sum(r["status"] == "graded" for r in rows) == 25 and sum(r["status"].startswith("superseded") for r in rows) == 3
     assert {r["name"] for r in rows if r["status"] == "graded"} == {f"Student {n}" for n in range(25)}
     report = (out / "report.html").read_text("utf-8")
-    listed = report[report.index("LMS files that are not submissions</h2>"):report.index('<table class="grades')]
+    listed = report[report.index("LMS and TA files that are not submissions</h2>"):report.index('<table class="grades')]
     assert listed.count("Blackboard receipt, read for the name") == 28
-    assert "25 students (56 files)" in finished.stdout and "28 LMS file(s) listed in the report" in finished.stdout
+    assert "25 students (56 files)" in finished.stdout and "28 LMS or TA file(s) listed in the report" in finished.stdout

@@ -155,7 +155,7 @@ def test_a_friend_who_handed_in_nothing_gets_no_row_and_no_grade_in_the_lms_shee
     buffer = io.StringIO(newline="")
     csv.writer(buffer, lineterminator="\r\n").writerows(CANVAS_SHEET)
     (tmp_path / "sheet.csv").write_bytes(b"\xef\xbb\xbf" + buffer.getvalue().encode())
-    code = main(["export", "canvas", str(out), "--sheet", str(tmp_path / "sheet.csv"),
+    code = main(["export", "canvas", str(out), "--lab", "self_attention", "--sheet", str(tmp_path / "sheet.csv"),
                  "--out", str(tmp_path / "import.csv")])
     printed = capsys.readouterr()
     assert code == 0, printed.err

@@ -46,7 +46,9 @@ def make_run(folder, students, extra_columns=()):
 
 
 def export(capsys, *argv):
-    code = main(["export", *map(str, argv)])
+    """`autograder export ARGV`, with --lab self_attention (the lab of these runs) unless ARGV names one."""
+    lab = [] if "--lab" in argv else ["--lab", "self_attention"]
+    code = main(["export", *map(str, argv), *lab])
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 
@@ -148,7 +150,7 @@ def test_canvas_without_points_possible_or_not_canvas_is_refused(tmp_path, run, 
     assert code == 2 and "Points Possible" in stderr and not (tmp_path / "o.csv").exists()
     code, _, stderr = export(capsys, "canvas", run, "--sheet", moodle_sheet(tmp_path / "m.csv"),
                              "--out", tmp_path / "o.csv")
-    assert code == 2 and "not a Canvas gradebook export" in stderr
+    assert code == 2 and "not a Canvas gradebook: its header is Identifier, Full name" in stderr
 
 
 def test_canvas_export_of_a_real_run_matches_canvas_user_ids(tmp_path, capsys):
@@ -562,3 +564,76 @@ def test_a_sheet_is_written_back_byte_for_byte_and_a_changed_cell_alone_changes(
             assert before == after
         else:
             assert [c for i, c in enumerate(before) if i != column] == [c for i, c in enumerate(after) if i != column]
+
+
+# Which lab's column: --lab, required while several labs are installed --------------------------------
+
+def test_export_without_lab_is_refused_naming_the_runs_lab(tmp_path, capsys):
+    """A run of lab 2 graded into the folder meant for lab 1: only --lab says which lab's column the TA fills."""
+    run = make_run(tmp_path / "lab1", [("10231", 10.0, "graded", "masked_attention"),
+                                       ("10232", 9.25, "graded", "masked_attention")], extra_columns=("lab",))
+    sheet = canvas_sheet(tmp_path / "s.csv")
+    before = sheet.read_bytes()
+    out = tmp_path / "o.csv"
+    code = main(["export", "canvas", str(run), "--sheet", str(sheet), "--out", str(out), "--column", "5501"])
+    stderr = capsys.readouterr().err
+    assert code == 2 and not out.exists() and not (tmp_path / "o-report.txt").exists()
+    assert sheet.read_bytes() == before
+    assert "several labs are installed (masked_attention, self_attention): give --lab NAME" in stderr
+    assert "graded masked_attention (--lab masked_attention if the column is that lab's)" in stderr
+    assert "Nothing was written." in stderr
+    # With the lab the TA meant, the run of the other lab is refused; with the run's own lab it fills.
+    code, _, stderr = export(capsys, "canvas", run, "--sheet", sheet, "--out", out, "--column", "5501",
+                             "--lab", "self_attention")
+    assert code == 2 and "the run graded masked_attention, not --lab self_attention" in stderr and not out.exists()
+    code, _, stderr = export(capsys, "canvas", run, "--sheet", sheet, "--out", out, "--column", "5501",
+                             "--lab", "masked_attention", "--allow-unmatched")
+    assert code == 0, stderr
+
+
+def test_a_lab_that_is_not_installed_is_refused(tmp_path, run, capsys):
+    code, _, stderr = export(capsys, "canvas", run, "--sheet", canvas_sheet(tmp_path / "s.csv"),
+                             "--out", tmp_path / "o.csv", "--lab", "self-attention")
+    assert code == 2 and "self_attention" in stderr and not (tmp_path / "o.csv").exists()
+
+
+# A sheet of another LMS: the sentence quotes the sheet's own header, never the expected one ---------------
+
+SHEETS = {
+    "canvas": lambda path: canvas_sheet(path),
+    "moodle": lambda path: moodle_sheet(path),
+    "moodle-ko": lambda path: path.write_bytes(php_fputcsv([KOREAN_HEADER, *KOREAN_ROWS]).encode("utf-8")) and path,
+    "blackboard": lambda path: blackboard_sheet(path, "\t", "utf-16-le", BOM16),
+}
+OWN_HEADER = {"canvas": "Student, ID, SIS User ID", "moodle": "Identifier, Full name, Email address",
+              "moodle-ko": "식별자, 성명, 이메일 주소", "blackboard": "Last Name, First Name, Username"}
+FITS = {"canvas": "canvas", "moodle": "moodle", "moodle-ko": "moodle", "blackboard": "blackboard"}
+# What each command's own sheet starts with: never said of another LMS's sheet.
+EXPECTED_START = {"canvas": "Student, ID, SIS User ID", "moodle": "Identifier", "blackboard": "Last Name"}
+
+
+@pytest.mark.parametrize("command", ["canvas", "moodle", "blackboard"])
+@pytest.mark.parametrize("kind", sorted(SHEETS))
+def test_a_sheet_of_another_lms_is_refused_quoting_its_own_header(tmp_path, capsys, command, kind):
+    if FITS[kind] == command:
+        pytest.skip("the command's own sheet")
+    run = make_run(tmp_path / "run", [("10231", 7.5, "graded")])
+    sheet = SHEETS[kind](tmp_path / "sheet.csv")
+    before = sheet.read_bytes()
+    code, _, stderr = export(capsys, command, run, "--sheet", sheet, "--out", tmp_path / "o.csv", "--column", "Lab 1")
+    assert code == 2 and not (tmp_path / "o.csv").exists() and sheet.read_bytes() == before
+    assert f"its header is {OWN_HEADER[kind]}" in stderr
+    assert f"`autograder export {FITS[kind]}`" in stderr
+    assert f"header starts with {EXPECTED_START[command]}" not in stderr
+    assert f"its header is {EXPECTED_START[command]}" not in stderr
+
+
+def test_the_field_slip_export_canvas_of_a_moodle_worksheet_without_lab(tmp_path, moodle_run, capsys):
+    """Every reason is told at once: no --lab, and the sheet is Moodle's (its own header quoted)."""
+    sheet = moodle_sheet(tmp_path / "Grades-TP101-Lab 1-4x.csv")
+    code = main(["export", "canvas", str(moodle_run), "--sheet", str(sheet), "--out", str(tmp_path / "c.csv")])
+    stderr = capsys.readouterr().err
+    assert code == 2 and not (tmp_path / "c.csv").exists()
+    assert "give --lab NAME" in stderr
+    assert "not a Canvas gradebook: its header is Identifier, Full name, Email address" in stderr
+    assert "the header of a Moodle grading worksheet" in stderr and "its header starts with Student" not in stderr

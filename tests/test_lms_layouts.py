@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 import zipfile
+from datetime import datetime
 
 import pytest
 from labs.self_attention import LAB
@@ -216,7 +217,9 @@ def test_blackboard_receipts_and_attempts(tmp_path):
     rows, graded = assert_class(out, {"kim_ms": "Kim Minsu", "lee_jw": "Lee Jiwon"}, listed_only=["park_sy"])
     kim = graded["kim_ms"]
     assert kim["file"] == "Lab 1_kim_ms_attempt_2024-03-02-09-00-00_attention.py"
-    assert kim["submitted_at"] == "2024-03-02T09:00:00" and kim["late"] == "yes"
+    # The attempt name's time, read in this computer's zone (no --due offset, no --lms-timezone), shown with it.
+    assert kim["submitted_at"][:19] == "2024-03-02T09:00:00" and kim["late"] == "yes"
+    assert datetime.fromisoformat(kim["submitted_at"]).utcoffset() is not None
     assert (float(kim["raw_total"]), float(kim["late_penalty"]), float(kim["total"])) == (10.0, 10.0, 9.0)
     assert graded["lee_jw"]["late"] == "no" and graded["lee_jw"]["late_penalty"] in ("0", "0.0")
     # Receipts are not rows of grades.csv (one row per file sent, one for park_sy who sent none);
@@ -535,7 +538,7 @@ def test_the_newest_blackboard_attempt_by_its_name_not_its_zip_date(tmp_path):
     finally:
         source.close()
     assert kim.chosen.path == f"Lab 1_kim_ms_attempt_{newer}_attention.py"
-    assert kim.lms_time == "2024-03-02T09:00:00"
+    assert kim.lms_time[:19] == "2024-03-02T09:00:00" and datetime.fromisoformat(kim.lms_time).tzinfo is not None
 
 
 def test_a_gradescope_list_that_cannot_be_read_says_so(tmp_path, monkeypatch):

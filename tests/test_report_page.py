@@ -111,7 +111,7 @@ def test_lms_files_have_their_own_section_and_count_as_files_received():
     listed = [{"id": "kim_ms", "name": "Kim Minsu", "file": "Lab 1_kim_ms_attempt_2024-03-01-12-30-45.txt",
                "status": "ignored: LMS metadata: Blackboard receipt, read for the name, not graded"}]
     page = report_html(table_of(records), records, LAB, "en", listed=listed)
-    section = page[page.index("LMS files that are not submissions</h2>"):page.index('<table class="grades')]
+    section = page[page.index("LMS and TA files that are not submissions</h2>"):page.index('<table class="grades')]
     assert "Lab 1_kim_ms_attempt_2024-03-01-12-30-45.txt" in section and "Blackboard receipt" in section
     assert "attempt" not in page[page.index('<table class="grades'):]
     counts = class_counts(table_of(records), records, LAB, listed)

@@ -94,7 +94,7 @@ def test_a_forced_wrong_lab_is_graded_but_never_exported(lab2_class, tmp_path):
     assert all(r["total"] == "0.0" for r in rows_of(out))
     sheet = canvas_sheet(tmp_path / "sheet.csv", [10231, 10232])
     before = sheet.read_bytes()
-    exported = run("export", "canvas", out, "--sheet", sheet, "--out", tmp_path / "import.csv")
+    exported = run("export", "canvas", out, "--lab", "self_attention", "--sheet", sheet, "--out", tmp_path / "import.csv")
     assert exported.returncode == 2 and "defines any of the lab's functions" in exported.stderr
     assert not (tmp_path / "import.csv").exists() and sheet.read_bytes() == before
 
@@ -172,7 +172,7 @@ def test_a_canvas_gradebook_zipped_with_the_submissions_is_no_student(tmp_path):
     assert done.returncode == 0, done.stderr
     rows = rows_of(out)
     assert sorted(r["id"] for r in rows) == ["10231", "10232"]
-    assert "1 LMS file(s) listed in the report" in done.stdout and "2 students (3 files)" in done.stdout
+    assert "1 LMS or TA file(s) listed in the report" in done.stdout and "2 students (3 files)" in done.stdout
     report = (out / "report.html").read_text("utf-8")
     assert "2026-12-01T0900_Grades-TP101.csv" in report and "LMS grade sheet: Canvas gradebook" in report
     assert sorted(p.name for p in (out / "results").iterdir()) == ["10231.json", "10232.json"]

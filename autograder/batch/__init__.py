@@ -9,13 +9,14 @@ import re
 import shutil
 import sys
 import time
+from datetime import datetime, timezone
 
 from ..render import one_line, printable
 from ..submission import MAX_BYTES, not_code
-from .collect import EXPORT, Source, group_students
+from .collect import EXPORT, NOT_LMS_NAMED, Source, group_students
 from .naming import NAME_MAX, fit_id
-from .late import deduction, lateness, parse_due, parse_policy
-from .outputs import TEMP_SUFFIX, fingerprint, load_record, remove_temporaries
+from .late import deduction, lateness, lms_zone, offset_text, parse_due, parse_policy
+from .outputs import TEMP_SUFFIX, fingerprint, load_record, remove_temporaries, shown_time
 from .pool import Pool
 from .progress import progress_for
 from .report import ReportWriter, class_counts, grades_table, lms_files, rows_for, write_grades
@@ -32,7 +33,7 @@ def run_batch(args, limits, zygotes=()):
             re.compile(args.id_pattern)
         except re.error as error:
             raise SystemExit(f"autograder: --id-pattern is not a valid regular expression: {error}")
-    args.due_time, args.policy = late_settings(args)
+    args.due_time, args.policy, args.zone = late_settings(args)
     if not os.path.exists(args.submissions):
         raise SystemExit(f"autograder: no such folder or file: {args.submissions}")
     source = Source(args.submissions)
@@ -43,22 +44,71 @@ def run_batch(args, limits, zygotes=()):
 
 
 def late_settings(args):
-    """(due datetime or None, Policy or None) from --due and --late-penalty; exit 2 when malformed."""
+    """(due datetime or None, Policy or None, LmsZone) from --due, --late-penalty and --lms-timezone;
+    exit 2 when malformed. The zone reads the times the LMS writes without one (late.lms_zone)."""
     due_text, policy_text = getattr(args, "due", None), getattr(args, "late_penalty", None)
     try:
-        due = parse_due(due_text) if due_text else None
+        zone = lms_zone(getattr(args, "lms_timezone", None), due_text)
+        due = parse_due(due_text, zone) if due_text else None
         policy = parse_policy(policy_text) if policy_text else None
     except ValueError as error:
         raise SystemExit(f"autograder: {error}")
     if policy is not None and due is None:
         raise SystemExit("autograder: --late-penalty needs --due (the deadline it counts days from)")
-    return due, policy
+    return due, policy, zone
+
+
+def zone_conflicts(students, zone):
+    """[(student, StatedZone, offset used)] where the LMS states another zone for a time it wrote
+    without one (a Blackboard receipt's "KST") than the zone that time is read in."""
+    found = []
+    for student in students:
+        said = student.stated_zone
+        if said is None or not student.lms_time:
+            continue
+        used = datetime.fromisoformat(student.lms_time).utcoffset()
+        if used != said.offset:
+            found.append((student, said, used))
+    return found
+
+
+def zone_message(conflicts, zone, due, refused):
+    """The sentence for times the LMS states in another zone than the one they are read in
+    (`due`: the deadline, aware, or None)."""
+    _, said, used = conflicts[0]
+    who = ", ".join(one_line(s.id) for s, _, _ in conflicts[:5]) + (" ..." if len(conflicts) > 5 else "")
+    head = (f"Blackboard's receipts give the attempt times in {said.abbreviation} ({offset_text(said.offset)}, e.g. "
+            f"{one_line(said.where)}), but the times in the attempts' names, which have no zone, are read at "
+            f"{offset_text(used)} ({zone.describe()}): {len(conflicts)} student(s) ({who}).")
+    if refused:
+        meant = due.replace(tzinfo=timezone(said.offset)).isoformat(timespec="minutes")
+        return printable(f"autograder: {head} Their lateness would be counted from the wrong hour. Give "
+                         f"--lms-timezone {offset_text(said.offset)} (the deadline stays {shown_time(due.isoformat())}), "
+                         f"or, if the deadline is {due.strftime('%H:%M')} in {said.abbreviation}, --due {meant}. "
+                         "Nothing was graded.")
+    return printable(f"autograder: note: {head} The times shown in grades.csv and the feedback have that offset; "
+                     f"give --lms-timezone {offset_text(said.offset)} to read them in the LMS's zone.")
+
+
+def stray_note(everyone):
+    """The TA's files beside an LMS export's units (a grade sheet, notes), listed, never graded: one
+    note on stderr naming them."""
+    strays = [entry for student in everyone if not student.id for entry, _ in student.ignored
+              if entry.metadata == NOT_LMS_NAMED]
+    if not strays:
+        return ""
+    shown = ", ".join(one_line(e.path) for e in strays[:SHOWN_AT_MOST])
+    more = f" and {len(strays) - SHOWN_AT_MOST} more" if len(strays) > SHOWN_AT_MOST else ""
+    return printable(f"autograder: note: {len(strays)} file(s) beside the LMS's "
+                     f"{strays[0].note.split('beside its ', 1)[-1]} were not named by the LMS and are not code, so "
+                     f"they are the TA's (a grade sheet, notes), not students' (listed in report.html, not graded): "
+                     f"{shown}{more}.")
 
 
 def _grade_class(source, args, limits, zygotes):
     out = args.out
     started = time.monotonic()
-    everyone = group_students(source, args.id_pattern)
+    everyone = group_students(source, args.id_pattern, args.zone)
     misses = pattern_misses(everyone) if args.id_pattern else None
     allow_misses = getattr(args, "allow_pattern_misses", False)
     if misses is not None and misses[1] and len(misses[0]) == misses[1] and not allow_misses:
@@ -67,6 +117,11 @@ def _grade_class(source, args, limits, zygotes):
     students = [s for s in everyone if s.chosen is not None]
     if not students:
         raise SystemExit(no_submissions(args.submissions, everyone))
+    conflicts = zone_conflicts(students, args.zone)
+    # A deadline whose offset is not the LMS's would count every attempt from the wrong hour.
+    refused = bool(conflicts) and args.due_time is not None and args.zone.source == "--due"
+    if refused:
+        raise SystemExit(zone_message(conflicts, args.zone, args.due_time, refused=True))
     lab = _lab_for(args, source, students)  # a TA's slip stops here, before anything is written
     folders = [out, os.path.join(out, "feedback"), os.path.join(out, "results")]
     for folder in folders:
@@ -105,6 +160,11 @@ def _grade_class(source, args, limits, zygotes):
     if no_file:
         print(printable("autograder: note: LMS metadata but no submitted file (not graded, no feedback): "
                         + ", ".join(one_line(s.id) for s in no_file)), file=sys.stderr)
+    if conflicts:
+        print(zone_message(conflicts, args.zone, args.due_time, refused=False), file=sys.stderr)
+    strays = stray_note(everyone)
+    if strays:
+        print(strays, file=sys.stderr)
     lookalikes = [s for s in everyone if s.lookalikes]
     if lookalikes:
         print(lookalike_note(lookalikes), file=sys.stderr)
@@ -394,7 +454,7 @@ def _summary(records, counts, resumed, seconds, report):
     """One line for the terminal; the counts are report.html's (class_counts)."""
     newly = len(records) - resumed
     mean = f"; mean {counts['mean']}/{records[0]['max_total']:g}" if records else ""
-    lms = f", {counts['lms_files']} LMS file(s) listed in the report" if counts["lms_files"] else ""
+    lms = f", {counts['lms_files']} LMS or TA file(s) listed in the report" if counts["lms_files"] else ""
     no_file = f", {counts['no_file']} without a file" if counts["no_file"] else ""
     return (f"{counts['students']} students ({counts['files']} files) in {seconds:.1f} s:"
             f" {counts['graded']} graded, {counts['broken']} unreadable, {counts['errors']} errors,"

@@ -12,14 +12,17 @@ import stat
 import time
 import zipfile
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from ..submission import BUDGET, MAX_BYTES, file_kind, read_regular_file, zip_member_is_regular, zipped_problem
 from ..lms.recognise import HEAD_BYTES, SHEET_KINDS, sheet_kind
-from .late import file_time
+from .late import COMPUTER_ZONE, file_time, stated_zone
 from .metadata import MAX_METADATA_BYTES, blackboard_receipt_name, decode, gradescope_submitters
 from .naming import Naming, is_system_path, safe_id, shared_depth, student_id  # noqa: F401 (re-exported)
 
 GRADESCOPE_LIST = "Gradescope submission list"
+# A file beside the units of an LMS's export that the LMS did not name (Naming.stray): the TA's.
+NOT_LMS_NAMED = "a file the LMS did not name"
 
 GRADABLE = (".py", ".ipynb")
 EXPORT = ".zip"  # graded when it is the zip Otter's export() writes, or holds one .ipynb or .py
@@ -44,6 +47,7 @@ class Entry:
     owner: str = ""  # who its name says it belongs to (rule and raw name), to notice merged ids
     export: str = ""  # for a .zip: "" when it is an Otter export, else why it is not one
     metadata: str = ""  # which LMS metadata file it is ("Blackboard receipt", ...): read, never graded
+    note: str = ""  # what more is known of a file that is not a student's (Naming.stray's words)
 
     @property
     def gradable(self):
@@ -75,6 +79,9 @@ class Student:
     # Files in the student's own folder named like other students' LMS uploads: [(path, looks like)].
     # They stay this student's; the TA is told.
     lookalikes: list = field(default_factory=list)
+    # The zone the LMS states beside the chosen file's time, where it writes that time without one
+    # (a Blackboard receipt's "... 12:30:45 PM KST"): late.StatedZone, or None.
+    stated_zone: object = None
 
     @property
     def submitted_at(self):
@@ -380,12 +387,15 @@ def _natural(text):
     return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", text)]
 
 
-def group_students(source, id_pattern=None):
+def group_students(source, id_pattern=None, zone=COMPUTER_ZONE):
     """Every file of the class, grouped by student, the newest gradable one chosen.
 
     LMS metadata files are read for names, student ids and times, and listed, never graded:
     Gradescope's submission list (its rows get the id ""), Blackboard's receipts and Moodle's
-    online text (under their student).
+    online text (under their student). The class's own files, never a student's, get the id "":
+    grade sheets, and in an LMS's export the files the LMS did not name beside its units that are
+    not .py, .ipynb or .zip (Naming.stray). `zone` (late.LmsZone) reads the times the LMS wrote without a zone: every
+    student's `lms_time` has its offset.
     """
     files = source.files()
     paths = [f.path for f in files]
@@ -403,6 +413,14 @@ def group_students(source, id_pattern=None):
     class_files = []
     for found in files:
         kind = naming.metadata_kind(found.path) or lms_sheet_kind(source, found, naming)
+        # Only a readable file no student could be graded by: a .py, .ipynb or .zip stays a student's as
+        # before, and a refused one (a link, a device) stays a row that says why it was refused.
+        stray = ("" if kind or found.refused or found.path.lower().endswith(GRADABLE + (EXPORT,))
+                 else naming.stray(found.path))
+        if stray:
+            class_files.append(Entry(found.path, "", found.stamp, found.size, found.index, found.refused, "", "",
+                                     NOT_LMS_NAMED, stray))
+            continue
         if kind == GRADESCOPE_LIST or kind in SHEET_KINDS:
             refused = found.refused or (f"unreadable or larger than {MAX_METADATA_BYTES} bytes"
                                         if found.path in unread else "")
@@ -426,9 +444,9 @@ def group_students(source, id_pattern=None):
             students.append(Student(student, None, [], [(e, ignored_reason(e)) for e in entries],
                                     name=next((t["name"] for t in told if t["name"]), "")
                                     or _name_from_receipts(source, entries),
-                                    lms_time=next((t["time"] for t in told if t["time"]), "")))
+                                    lms_time=zone.localise(next((t["time"] for t in told if t["time"]), ""))))
             continue
-        candidates = _newest_by_lms([e for e in entries if e.gradable and not e.system_file], naming)
+        candidates = _newest_by_lms([e for e in entries if e.gradable and not e.system_file], naming, zone)
         others = [e for e in entries if not (e.gradable and not e.system_file)]
         if not candidates:
             # Nothing gradable: the newest other file stands for the student, graded as unreadable.
@@ -440,8 +458,26 @@ def group_students(source, id_pattern=None):
         students.append(Student(student, candidates[0], candidates[1:], ignored,
                                 owners if len(owners) > 1 else [],
                                 about["name"] or _name_from_receipts(source, entries),
-                                about["time"], about["late"], _lookalikes(entries, naming)))
+                                zone.localise(about["time"]), about["late"], _lookalikes(entries, naming),
+                                _zone_of_receipt(source, entries, about["time"], naming)))
     return students
+
+
+def _zone_of_receipt(source, entries, lms_time, naming):
+    """The zone the Blackboard receipt of the chosen attempt states for its time (late.stated_zone),
+    when the LMS wrote that time without one; None otherwise."""
+    try:
+        if not lms_time or datetime.fromisoformat(lms_time).tzinfo is not None:
+            return None
+    except ValueError:
+        return None
+    for entry in entries:
+        if entry.metadata == "Blackboard receipt" and naming.about(entry.path)["time"] == lms_time:
+            text = _read_text(source, entry)
+            said = stated_zone(text, lms_time, entry.path) if text is not None else None
+            if said is not None:
+                return said
+    return None
 
 
 def _lookalikes(entries, naming):
@@ -479,15 +515,24 @@ def lms_sheet_kind(source, found, naming):
         return ""
 
 
-def _newest_by_lms(entries, naming):
+def _newest_by_lms(entries, naming, zone=COMPUTER_ZONE):
     """newest_first, but by the submission times the LMS wrote (Blackboard's attempt names) when
     every file has one: a zip's or a disk's file times may all be the day of the download."""
     ordered = newest_first(entries)
-    times = [naming.about(e.path)["time"] for e in ordered]
-    if ordered and all(times) and len({len(t) for t in times}) == 1:  # one format: compared as text
+    times = [_moment(zone.localise(naming.about(e.path)["time"])) for e in ordered]
+    if ordered and all(times):
         when = dict(zip((id(e) for e in ordered), times))
         ordered = sorted(ordered, key=lambda e: when[id(e)], reverse=True)
     return ordered
+
+
+def _moment(text):
+    """An aware ISO 8601 time as a datetime, None when it is none."""
+    try:
+        moment = datetime.fromisoformat(text) if text else None
+    except ValueError:
+        return None
+    return moment if moment is not None and moment.tzinfo is not None else None
 
 
 def _read_text(source, found):
@@ -514,6 +559,8 @@ def ignored_reason(entry):
     """Why a file that is not the student's graded one was not read, in words for grades.csv."""
     if entry.system_file:
         return "system file"
+    if entry.metadata == NOT_LMS_NAMED:
+        return f"not a submission: {entry.note or entry.metadata}; the TA's (a grade sheet, notes), not a student's"
     if entry.metadata:
         if entry.refused:
             return f"LMS metadata: {entry.metadata}, not read ({entry.refused})"

@@ -4,11 +4,17 @@ Pure data in, plain data out. A student is late when the LMS says so (Canvas's L
 name) or when the submission time the LMS wrote (Gradescope's metadata, Blackboard's attempt name)
 is after --due. A file's modification time never makes anyone late: copying or downloading a file
 changes it. Started days count whole: one minute late is one day late.
+
+Time zones (LmsZone, the one rule): a time the LMS writes without a zone (Blackboard's attempt
+names) is read in `--lms-timezone` when given, else in the zone of `--due` when it has an offset
+(the TA wrote the deadline in the course's zone), else in this computer's zone; a `--due` without
+an offset is read in `--lms-timezone` when given, else in this computer's zone. Every time leaves
+here aware, so grades.csv and the feedback always show its offset.
 """
 import math
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone, tzinfo
 
 DAY_SECONDS = 24 * 3600
 
@@ -39,19 +45,172 @@ def parse_policy(text):
     return Policy(percent, bool(match["per"]), cap, re.sub(r"\s+", "", text))
 
 
-def parse_due(text):
-    """--due as an aware datetime; a time without an offset is in this computer's time zone."""
+def parse_due(text, zone=None):
+    """--due as an aware datetime; a time without an offset is in `zone` (an LmsZone given by
+    --lms-timezone), else in this computer's time zone."""
+    moment = _due_moment(text)
+    if moment.tzinfo is None and zone is not None and zone.explicit:
+        return zone.aware(moment)
+    return aware(moment)
+
+
+def _due_moment(text):
+    """--due as written: a datetime, naive when the TA gave no offset."""
     try:
         moment = datetime.fromisoformat(text.strip().replace(" ", "T", 1).replace("Z", "+00:00"))
     except ValueError:
         raise ValueError(f"--due {text!r}: write an ISO 8601 date and time, e.g. 2024-03-01T23:59+09:00")
     if len(text.strip()) <= 10:  # a date alone: the end of that day
         moment = moment.replace(hour=23, minute=59, second=59)
-    return aware(moment)
+    return moment
 
 
 def aware(moment):
     return moment if moment.tzinfo is not None else moment.astimezone()
+
+
+@dataclass(frozen=True, kw_only=True)
+class LmsZone:
+    """The zone a time the LMS wrote without one is read in, and where that zone comes from."""
+
+    tz: tzinfo | None  # None: this computer's zone, as it was at that time
+    source: str  # "--lms-timezone", "--due" or "computer"
+    label: str  # as people read it: "Asia/Seoul", "+09:00", "this computer's zone"
+
+    @property
+    def explicit(self):
+        return self.source == "--lms-timezone"
+
+    def aware(self, moment):
+        """A naive datetime read in this zone (an aware one is returned as it is)."""
+        if moment.tzinfo is not None:
+            return moment
+        if self.tz is None:
+            return moment.astimezone()
+        return moment.replace(tzinfo=self.tz)
+
+    def localise(self, text):
+        """An ISO 8601 time as ISO 8601 with its offset, read in this zone when it has none; "" stays "",
+        and text that is no time is returned as it is."""
+        if not text:
+            return ""
+        try:
+            moment = datetime.fromisoformat(text)
+        except ValueError:
+            return text
+        return self.aware(moment).isoformat()
+
+    def describe(self):
+        """Where the zone comes from, for messages: "the offset of --due"."""
+        if self.source == "--lms-timezone":
+            return f"--lms-timezone {self.label}"
+        if self.source == "--due":
+            return "the offset of --due"
+        return "this computer's time zone"
+
+
+COMPUTER_ZONE = LmsZone(tz=None, source="computer", label="this computer's zone")
+_OFFSET = re.compile(r"^(?:UTC|GMT)?\s*(?P<sign>[+-])(?P<hours>\d{1,2})(?::?(?P<minutes>\d{2}))?$", re.I)
+
+
+def parse_zone(text):
+    """--lms-timezone as a tzinfo and its label: "Asia/Seoul" (a zone of the IANA database), "+09:00",
+    "+0900", "UTC+9", "UTC" or "Z"; ValueError saying how to write it."""
+    written = (text or "").strip()
+    if written.upper() in ("UTC", "Z", "GMT"):
+        return timezone.utc, "UTC"
+    match = _OFFSET.match(written)
+    if match:
+        hours, minutes = int(match["hours"]), int(match["minutes"] or 0)
+        if hours > 14 or minutes >= 60:
+            raise ValueError(f"--lms-timezone {text!r}: an offset goes from -12:00 to +14:00")
+        sign = -1 if match["sign"] == "-" else 1
+        offset = timedelta(hours=hours, minutes=minutes) * sign
+        return timezone(offset), f"{match['sign']}{hours:02d}:{minutes:02d}"
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_+\-]*(?:/[A-Za-z0-9_+\-]+)*", written):
+            raise ValueError(written)
+        return ZoneInfo(written), written
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"--lms-timezone {text!r}: write a time zone such as Asia/Seoul, or an offset such "
+                         "as +09:00") from None
+
+
+def lms_zone(zone_text=None, due_text=None):
+    """The zone of times the LMS writes without one: --lms-timezone, else --due's offset when it
+    has one, else this computer's zone (module docstring)."""
+    if zone_text:
+        tz, label = parse_zone(zone_text)
+        return LmsZone(tz=tz, source="--lms-timezone", label=label)
+    if due_text:
+        due = _due_moment(due_text)
+        if due.tzinfo is not None:
+            return LmsZone(tz=timezone(due.utcoffset()), source="--due", label=offset_text(due.utcoffset()))
+    return COMPUTER_ZONE
+
+
+def offset_text(offset):
+    """A UTC offset as "+09:00"."""
+    minutes = int(offset.total_seconds() // 60)
+    sign = "-" if minutes < 0 else "+"
+    return f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+# Zone abbreviations that name one offset only (CST, IST, BST, AST name several: never read).
+ABBREVIATIONS = {"UTC": 0, "GMT": 0, "KST": 540, "JST": 540, "HKT": 480, "SGT": 480, "AWST": 480, "WIB": 420,
+                 "ICT": 420, "ACST": 570, "ACDT": 630, "AEST": 600, "AEDT": 660, "NZST": 720, "NZDT": 780,
+                 "EST": -300, "EDT": -240, "CDT": -300, "MST": -420, "MDT": -360, "PST": -480, "PDT": -420,
+                 "AKST": -540, "AKDT": -480, "HST": -600, "WET": 0, "WEST": 60, "CET": 60, "CEST": 120,
+                 "EET": 120, "EEST": 180}
+MONTHS = {name: number for number, names in enumerate(
+    (("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
+     ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"),
+     ("november", "nov"), ("december", "dec")), start=1) for name in names}
+# "Date Submitted: Sunday, March 1, 2026 12:30:45 PM KST" (Blackboard's receipt, in English).
+_RECEIPT_DATE = re.compile(
+    r"^[ \t]*Date Submitted:[ \t]*(?:[A-Za-z]+,[ \t]*)?(?P<month>[A-Za-z]+)\.?[ \t]+(?P<day>\d{1,2}),[ \t]*"
+    r"(?P<year>\d{4})[ \t]+(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?[ \t]*"
+    r"(?P<half>[AaPp]\.?[Mm]\.?)?[ \t]+(?P<zone>[A-Z]{2,5})[ \t]*\r?$", re.M)
+
+
+@dataclass(frozen=True, kw_only=True)
+class StatedZone:
+    """The zone an LMS states beside a time it also writes without one (a Blackboard receipt)."""
+
+    abbreviation: str  # "KST"
+    offset: timedelta
+    where: str  # the file that states it
+
+
+def stated_zone(receipt, lms_time, where=""):
+    """The zone a Blackboard receipt states for the attempt whose name gives `lms_time` (naive ISO
+    8601): only when its "Date Submitted" line shows that same wall-clock time, in an abbreviation
+    that names one offset; else None."""
+    try:
+        named = datetime.fromisoformat(lms_time)
+    except (TypeError, ValueError):
+        return None
+    for match in _RECEIPT_DATE.finditer(receipt or ""):
+        month, zone = MONTHS.get(match["month"].lower()), match["zone"]
+        if month is None or zone not in ABBREVIATIONS:
+            continue
+        hour = int(match["hour"])
+        if match["half"]:
+            if not 1 <= hour <= 12:
+                continue
+            hour = hour % 12 + (12 if match["half"][0] in "Pp" else 0)
+        try:
+            said = datetime(int(match["year"]), month, int(match["day"]), hour, int(match["minute"]),
+                            int(match["second"] or 0))
+        except ValueError:
+            continue
+        same = said == named.replace(microsecond=0) if match["second"] else \
+            said == named.replace(second=0, microsecond=0)
+        if same and named.tzinfo is None:
+            return StatedZone(abbreviation=zone, offset=timedelta(minutes=ABBREVIATIONS[zone]), where=where)
+    return None
 
 
 def parse_time(text):

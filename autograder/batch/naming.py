@@ -89,6 +89,14 @@ class Naming:
         self.sections = plain if sorted_by_section else frozenset()
         self.assignment = _blackboard_assignment([BLACKBOARD.match(p.split("/")[-1]) for p in real
                                                   if self._lms_named_level(p.split("/"))])
+        lms_students, in_folders, others, self.unit_kinds = self._units_beside(
+            real + [p for p in (_clean(p) for p in paths if is_system_path(p)) if p.count("/") > self.depth])
+        # The class is the LMS's export (then a file the LMS did not name beside its units is the
+        # TA's) when at least two of its units are folders the LMS writes (Moodle's, Gradescope's:
+        # no student makes a folder beside their classmates'), or when the LMS's units name at least
+        # two students and outnumber everything else beside them (file names alone: in a TA's flat
+        # folder each student names their own file, so one student's names never make it an export).
+        self.lms_export = len(in_folders) >= 2 or (len(lms_students) >= 2 and len(lms_students) > len(others))
         self._units = {}
 
     def identify(self, path):
@@ -129,6 +137,26 @@ class Naming:
         if unit.kind == "blackboard" and BLACKBOARD_RECEIPT.match(parts[-1]):
             return "Blackboard receipt"
         return ""
+
+    def stray(self, path):
+        """For a file the LMS did not name, beside the LMS's own units of a class that is an LMS's
+        export (a grade sheet, the TA's notes, in any language): what it is, for the report; else "".
+
+        Such a file is the TA's, never a student's: every student of an export is one of its units,
+        and a student's own files are inside their unit or carry their prefix. `--id-pattern`, the
+        TA's own rule, names a file it matches whatever this says. The caller (collect.group_students)
+        asks only for files that cannot be graded: a .py, .ipynb or .zip stays a student's, so a
+        student's file a TA added by hand is never lost."""
+        if not self.lms_export or is_system_path(path):
+            return ""
+        if self.pattern is not None and self.pattern.search(unicodedata.normalize("NFC", path)):
+            return ""
+        parts = _clean(path).split("/")
+        if not self._lms_named_level(parts) or parts[self.depth:] == [GRADESCOPE_METADATA]:
+            return ""
+        if self._from_file_name(parts[-1]) is not None:
+            return ""
+        return f"a file the LMS did not name, beside its {' and '.join(self.unit_kinds)}"
 
     def lookalike(self, path):
         """For a file inside a student's unit folder whose name (or a folder on its way) looks like
@@ -195,6 +223,55 @@ class Naming:
     def _lms_named_level(self, parts):
         """True where the LMS writes the names of files: beside the units, or in a section folder."""
         return len(parts) == self.depth + 1 or (len(parts) == self.depth + 2 and parts[self.depth] in self.sections)
+
+    def _units_beside(self, paths):
+        """({students the LMS's own units name}, {those of them in the LMS's own folders}, {other files
+        and folders beside them}, [kinds of those units]), at the levels where the LMS writes names:
+        below the wrapper, and in section folders. A student is counted once however many files the
+        LMS named for them. `paths`: the class's paths without system files, and those of system files
+        inside folders (a unit that holds only a `.DS_Store` is still a unit)."""
+        students, in_folders, others, kinds = set(), set(), set(), set()
+
+        def by_name(name, where):
+            if is_system_path(name):
+                return
+            named = self._from_file_name(name)
+            if named is None:
+                others.add(("file", where))
+            else:
+                students.add(("id", named[1]))
+                kinds.add(f"{named[0].capitalize()} file names")
+
+        for path in paths:
+            parts = path.split("/")
+            if len(parts) <= self.depth:
+                continue
+            top = parts[self.depth]
+            moodle = MOODLE_FOLDER.match(top)
+            if len(parts) == self.depth + 1:
+                if top != GRADESCOPE_METADATA:
+                    by_name(top, top)
+            elif moodle:
+                students.add(("id", moodle["id"]))
+                in_folders.add(("id", moodle["id"]))
+                kinds.add("Moodle folders")
+            elif GRADESCOPE_FOLDER.match(top) or top in self.submitters:
+                students.add(("gradescope", top))
+                in_folders.add(("gradescope", top))
+                kinds.add("Gradescope submission folders")
+            elif top in self.sections:
+                inner = MOODLE_FOLDER.match(parts[self.depth + 1]) if len(parts) > self.depth + 2 else None
+                if len(parts) == self.depth + 2:
+                    by_name(parts[-1], "/".join(parts[self.depth:]))
+                elif inner:
+                    students.add(("id", inner["id"]))
+                    in_folders.add(("id", inner["id"]))
+                    kinds.add("Moodle folders")
+                else:
+                    others.add(("folder", "/".join(parts[self.depth:self.depth + 2])))
+            else:
+                others.add(("folder", top))
+        return students, in_folders, others, sorted(kinds)
 
     def _students_per_folder(self, real, everything):
         """(every folder below the wrapper but Moodle's and Gradescope's own, {such a folder: how many

@@ -35,8 +35,8 @@ WORDS = {
            "files": "받은 파일", "graded": "채점", "broken": "읽을 수 없는 파일", "errors": "채점 오류",
            "superseded": "새 파일로 대체된 파일", "ignored": "제외한 파일",
            "merged": "이름이 다른 학생인데 같은 ID로 합쳐진 파일(grades.csv의 merged 행을 확인하십시오)",
-           "lms_files": "제출물이 아닌 LMS 파일(아래 목록)", "no_file": "LMS 기록만 있고 제출 파일이 없는 학생",
-           "lms_section": "제출물이 아닌 LMS 파일", "what": "무엇인지", "name": "이름", "file": "파일",
+           "lms_files": "제출물이 아닌 LMS 파일과 조교 파일(아래 목록)", "no_file": "LMS 기록만 있고 제출 파일이 없는 학생",
+           "lms_section": "제출물이 아닌 LMS 파일과 조교 파일", "what": "무엇인지", "name": "이름", "file": "파일",
            "mean": "평균", "median": "중앙값", "full": "만점", "histogram": "점수 분포", "pass_rate": "단계별 통과율", "mistakes": "단계별 흔한 실수",
            "step": "단계", "mistake": "실수", "meaning": "뜻", "count": "학생 수", "share": "비율",
            "table": "전체 표", "chosen": "채점한 파일", "older": "대체된 파일", "none": "없음",
@@ -45,8 +45,8 @@ WORDS = {
            "files": "Files received", "graded": "Graded", "broken": "Unreadable files", "errors": "Grading errors",
            "superseded": "Files superseded by newer ones", "ignored": "Files ignored",
            "merged": "Files of differently named students under one id (check the 'merged' rows)",
-           "lms_files": "LMS files that are not submissions (listed below)",
-           "no_file": "Students with LMS metadata but no file", "lms_section": "LMS files that are not submissions",
+           "lms_files": "LMS and TA files that are not submissions (listed below)",
+           "no_file": "Students with LMS metadata but no file", "lms_section": "LMS and TA files that are not submissions",
            "what": "What it is", "name": "Name", "file": "File",
            "mean": "Mean", "median": "Median", "full": "Full marks", "histogram": "Score distribution",
            "pass_rate": "Pass rate per step", "mistakes": "Most frequent mistakes per step", "step": "Step",
@@ -99,7 +99,8 @@ def rows_for(student, record, lab):
 
 
 def lms_files(everyone):
-    """The LMS's files that are not submissions, for the report: [{id, name, file, status}]."""
+    """The LMS's files that are not submissions, and the TA's files beside an LMS export's units
+    (collect.NOT_LMS_NAMED), for the report: [{id, name, file, status}]."""
     return [{"id": student.id, "name": student.name, "file": entry.path, "status": f"ignored: {reason}"}
             for student in everyone for entry, reason in student.ignored if entry.metadata]
 
@@ -480,8 +481,8 @@ def _superseded_table(records, label):
 
 
 def _lms_table(listed, label):
-    """The LMS's own files (receipts, online text, submission lists, grade sheets): read or
-    listed, never graded, never rows of grades.csv."""
+    """The LMS's own files (receipts, online text, submission lists, grade sheets) and the TA's
+    files beside an export's units: read or listed, never graded, never rows of grades.csv."""
     rows = [[(html.escape(one_line(item["id"])), ""), (html.escape(one_line(item["name"])), ""),
              (html.escape(one_line(item["file"])), " class=\"wrap\""),
              (html.escape(one_line(item["status"])), " class=\"wrap\"")] for item in listed]

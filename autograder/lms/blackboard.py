@@ -10,7 +10,7 @@ student numbers, matched with "Student ID", when the run was named by them).
 import re
 
 from .fill import Layout, Seat, choose
-from .sheet import SheetError
+from .sheet import SheetError, header_start
 
 # What tells a Grade Center file from other sheets (recognise.py), by header_key.
 SIGNATURES = ({"last name", "first name", "username"},)
@@ -21,8 +21,9 @@ def layout(sheet, wanted):
     header = sheet.header
     username = sheet.column("Username")
     if username is None or sheet.column("Last Name") is None:
-        raise SheetError("not a Blackboard Grade Center file: its header has no \"Last Name\" "
-                         "and \"Username\" columns")
+        raise SheetError(f"not a Blackboard Grade Center file: its header is {header_start(header)}, with no "
+                         "\"Last Name\" and \"Username\" columns (Grade Center → Work Offline → Download in "
+                         "Blackboard)")
     columns = {}
     for title in header:
         match = GRADE_COLUMN.match(title)

@@ -10,7 +10,7 @@ a run named by student numbers or logins is matched by SIS User ID or SIS Login 
 import re
 
 from .fill import Layout, Seat, UsageError, choose
-from .sheet import SheetError, header_key, number
+from .sheet import SheetError, header_key, header_start, number
 
 ASSIGNMENT = re.compile(r"^(?P<name>.+) \((?P<id>\d+)\)$")
 TEST_STUDENT = {"student, test", "test student"}
@@ -21,8 +21,9 @@ SIGNATURES = ({"student", "id", "sis user id"}, {"student", "id", "section"})
 def layout(sheet, wanted):
     header = sheet.header
     if not header or header_key(header[0]) != "student" or sheet.column("ID") is None:
-        raise SheetError("not a Canvas gradebook export: its header starts with Student, ID, "
-                         "SIS User ID, SIS Login ID, Section")
+        raise SheetError(f"not a Canvas gradebook export: its header is {header_start(header)}, while a Canvas "
+                         "gradebook's starts with Student, ID, SIS User ID, SIS Login ID, Section "
+                         "(Grades → Export → CSV in Canvas)")
     columns = {}
     for index, title in enumerate(header):
         match = ASSIGNMENT.match(title)

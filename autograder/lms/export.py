@@ -12,6 +12,7 @@ from ..render import one_line, printable
 from . import blackboard, canvas, moodle
 from .fill import UsageError, fill
 from .graded import RunError, read_run, run_refusals
+from .recognise import wrong_lms
 from .sheet import SheetError, read_sheet, sheet_bytes
 
 LAYOUTS = {"canvas": canvas.layout, "moodle": moodle.layout, "blackboard": blackboard.layout}
@@ -28,22 +29,49 @@ def _lab(args):
         raise SystemExit(f"autograder: {error}") from None
 
 
+def lab_refusal(lab_name, run, graded_dir):
+    """Why the run may not go into a sheet without --lab: with several labs installed, only --lab
+    says which lab's column the TA is filling (the run's own lab cannot: a run of the wrong lab
+    would name itself). "" when --lab is given or one lab is installed."""
+    from ..registry import lab_names
+
+    names = lab_names()
+    if lab_name is not None or len(names) <= 1:
+        return ""
+    labs = sorted({g.lab for g in run.values() if g.lab})
+    graded = (f"the run in {one_line(graded_dir)} graded {', '.join(labs)}" if labs else
+              f"grades.csv of {one_line(graded_dir)} names no lab")
+    fits = f" (--lab {labs[0]} if the column is that lab's)" if len(labs) == 1 else ""
+    return (f"several labs are installed ({', '.join(names)}): give --lab NAME, the lab whose grades go into this "
+            f"sheet's column; {graded}{fits}")
+
+
 def run_export(args):
     given = [name for name in MOODLE_ONLY if getattr(args, name, None) is not None]
     if given and args.lms != "moodle":
         raise SystemExit(f"autograder: --{given[0].replace('_', '-')} names a column of Moodle's worksheet; "
                          f"{args.lms}'s sheet is read by its own headers (--column names the column to fill)")
+    lab_name = getattr(args, "lab", None)
+    if lab_name is not None:
+        _lab(args)  # a lab that is not installed: exit 2 with the installed ones
     try:
         run = read_run(args.graded, default_max=lambda: _lab(args).total_points)
     except RunError as error:
         raise SystemExit(f"autograder: {error}") from None
-    refusals = run_refusals(run, getattr(args, "lab", None))
+    # Every reason not to write is told at once (exit 2, nothing written): --lab, the run, the sheet.
+    problems = []
+    missing_lab = lab_refusal(lab_name, run, args.graded)
+    if missing_lab:
+        problems.append(missing_lab)
+    refusals = run_refusals(run, lab_name)
     if refusals:
-        raise SystemExit(printable(f"autograder: refused: the grades of {one_line(args.graded)} cannot be right: "
-                                   + "; ".join(refusals) + ". Nothing was written."))
+        problems.append(f"refused: the grades of {one_line(args.graded)} cannot be right: " + "; ".join(refusals))
     try:
         with open(args.sheet, "rb") as handle:
             sheet = read_sheet(handle.read())
+        other = wrong_lms(sheet.header, args.lms)
+        if other:
+            raise SheetError(other)
         if args.lms == "moodle":
             columns = moodle.Columns(id=getattr(args, "id_column", None), max=getattr(args, "max_column", None),
                                      feedback=getattr(args, "feedback_column", None))
@@ -51,9 +79,12 @@ def run_export(args):
         else:
             layout = LAYOUTS[args.lms](sheet, args.column)
     except OSError as error:
-        raise SystemExit(f"autograder: cannot read {one_line(args.sheet)}: {error.strerror or error}") from None
+        problems.append(f"cannot read {one_line(args.sheet)}: {error.strerror or error}")
     except (SheetError, UsageError) as error:
-        raise SystemExit(printable(f"autograder: {one_line(args.sheet)}: {error}")) from None
+        problems.append(f"{one_line(args.sheet)}: {error}")
+    if problems:
+        raise SystemExit(printable("\n".join(f"autograder: {problem}" for problem in problems)
+                                   + ("" if problems[-1].endswith(".") else ".") + " Nothing was written."))
     comment = moodle.comment(args.lang) if args.lms == "moodle" else None
     filled = fill(sheet, layout, run, comment)
     if filled.no_maximum:

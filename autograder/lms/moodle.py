@@ -24,9 +24,12 @@ from .sheet import SheetError, header_key, number
 PARTICIPANT = re.compile(r"^\D*?(?P<id>\d+)$")
 IDENTIFIER, FULL_NAME, GRADE, MAXIMUM, FEEDBACK = ("Identifier", "Full name", "Grade", "Maximum grade",
                                                    "Feedback comments")
-# What tells a Moodle worksheet from other sheets (recognise.py), by header_key.
+# What tells a Moodle worksheet from other sheets (recognise.py), by header_key: in English, and
+# as Moodle writes it in Korean (식별자, 성명, ..., 성적, 최대 성적, ..., 피드백 코멘트).
 SIGNATURES = ({header_key(IDENTIFIER), header_key(MAXIMUM)},
-              {header_key(IDENTIFIER), header_key(FULL_NAME), header_key(GRADE)})
+              {header_key(IDENTIFIER), header_key(FULL_NAME), header_key(GRADE)},
+              {header_key("식별자"), header_key("최대 성적")},
+              {header_key("식별자"), header_key("성명"), header_key("성적")})
 # Characters Moodle's clean_filename() drops from a file or folder name.
 NOT_IN_FILE_NAMES = re.compile(r'[\x00-\x1f\x7f"*/:<>?\\|]')
 

@@ -1,7 +1,7 @@
 """Which LMS wrote a grade sheet, read from its header alone: a gradebook or worksheet a TA zipped
 together with the submissions is listed as what it is, never graded as a student's file."""
 from . import blackboard, canvas, moodle
-from .sheet import SheetError, decode, header_key, parse_records
+from .sheet import SheetError, decode, header_key, header_start, parse_records
 
 # Gradescope's "Download Grades" (scores.csv): Name or First/Last Name, SID, Email, Sections,
 # one column per question, Total Score, Max Points, Status, Submission ID, Submission Time, ...
@@ -12,19 +12,45 @@ SHEET_KINDS = tuple(kind for kind, _ in KINDS)
 HEAD_BYTES = 64 * 1024  # of a file, read to recognise it: a header is far shorter
 
 
+# Which `autograder export` command fills each kind (Gradescope's sheet is filled by none).
+COMMANDS = {"Canvas gradebook": "canvas", "Moodle grading worksheet": "moodle",
+            "Blackboard Grade Center sheet": "blackboard"}
+KIND_OF_COMMAND = {command: kind for kind, command in COMMANDS.items()}
+
+
 def sheet_kind(head):
     """The kind of LMS grade sheet whose first bytes are `head` ("Canvas gradebook", ...), or "".
 
     Its header row (first line, comma or tab separated, any of the encodings sheets come in) is
     compared with each LMS's own header names, ignoring case and spacing."""
-    header = _header(head)
-    if not header:
-        return ""
+    return header_kind(_header(head))
+
+
+def header_kind(header):
+    """The kind of LMS grade sheet whose header row (a list of titles) this is, or ""."""
     keys = {header_key(title) for title in header}
     for kind, signatures in KINDS:
         if any(signature <= keys for signature in signatures):
             return kind
     return ""
+
+
+def wrong_lms(header, command):
+    """Why a sheet of another LMS cannot be filled by `autograder export <command>`, naming what
+    its header is, which LMS's sheet it looks like and the command that fits; "" when its header
+    is not another LMS's (it may be the right LMS's, or nobody's)."""
+    kind = header_kind(header)
+    wanted = KIND_OF_COMMAND[command]
+    if not kind or kind == wanted:
+        return ""
+    fits = COMMANDS.get(kind)
+    if fits:
+        advice = (f"fill it with `autograder export {fits}` (the same arguments otherwise), or give the "
+                  f"{wanted} this command fills")
+    else:
+        advice = (f"`autograder export` fills Canvas, Moodle and Blackboard sheets only (Gradescope takes its "
+                  f"grades from the autograder zip's results); give the {wanted} this command fills")
+    return f"not a {wanted}: its header is {header_start(header)}, the header of a {kind}; {advice}"
 
 
 def _header(head):

@@ -50,6 +50,15 @@ class Sheet:
         return found[0] if len(found) == 1 else None
 
 
+def header_start(header, shown=6):
+    """The start of a header as a TA reads it: "Identifier, Full name, ... (10 columns)"."""
+    titles = [" ".join(str(title).replace("\ufeff", "").split()) for title in header]
+    if not titles or titles == [""]:
+        return "empty"
+    text = ", ".join(titles[:shown])
+    return f"{text}, ... ({len(titles)} columns)" if len(titles) > shown else text
+
+
 def read_sheet(data):
     """The sheet in `data` (bytes)."""
     text, encoding, bom = decode(data)

@@ -1,0 +1,103 @@
+"""Every command the README shows is one its reader can type: each `autograder ...` line of its code
+blocks parses with the CLI's own parser, `build` and `export` name their lab (two labs are installed),
+`python -m attention_check ...` parses with the students' kit's parser, and an `otter run -o DIR`
+comes after the command that makes DIR. (tests/field/cases/14_* and 17_* run the build and otter
+commands themselves in a fresh folder.)"""
+import pathlib
+import re
+import shlex
+
+import pytest
+
+from autograder.cli import build_parser
+from autograder.registry import lab_names
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+# A synopsis, not a command: [optional parts], placeholders in capitals, alternatives.
+SYNOPSIS = re.compile(r"\[|\b(?:SUBMISSIONS|DIR|NAME|FILE)\b|\|")
+
+
+def blocks(text):
+    """The README's shell code blocks, each as its command lines (continuations joined, comments cut)."""
+    found = []
+    for block in re.findall(r"```bash\n(.*?)```", text, re.S):
+        lines = []
+        for line in block.replace("\\\n", " ").splitlines():
+            command = shlex.split(line, comments=True)
+            if command:
+                lines.append((line.strip(), command))
+        found.append(lines)
+    return found
+
+
+def commands(program):
+    return [(line, words) for block in blocks(README.read_text("utf-8")) for line, words in block
+            if words[:len(program)] == program and not SYNOPSIS.search(line)]
+
+
+AUTOGRADER = commands(["autograder"])
+
+
+def test_the_readme_shows_commands_of_every_kind():
+    kinds = {words[1] for _, words in AUTOGRADER}
+    assert kinds == {"check", "grade", "export", "build"}, kinds
+    assert len(AUTOGRADER) >= 15
+
+
+@pytest.mark.parametrize("line, words", AUTOGRADER, ids=[line[:70] for line, _ in AUTOGRADER])
+def test_each_autograder_command_parses_and_names_the_lab_where_several_are_installed(line, words):
+    args = build_parser().parse_args(words[1:])  # argparse exits (a test failure) on anything it refuses
+    assert len(lab_names()) > 1
+    if args.command in ("build", "export"):
+        assert args.lab in lab_names(), f"{line}: `{args.command}` needs --lab while several labs are installed"
+    if args.command == "grade" and args.late_penalty:
+        assert args.due, line
+
+
+def test_the_synopses_name_only_options_the_parser_knows():
+    text = README.read_text("utf-8")
+    parser = build_parser()
+    subcommands = next(action for action in parser._actions if action.dest == "command").choices.values()
+    known = {option for sub in subcommands for action in sub._actions for option in action.option_strings}
+    shown = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]+)", text))
+    # Options of other programs the README shows (pytest's plugin, otter, pip, the students' kit).
+    others = {"--submission", "--submission-lang", "--submission-step", "--submission-lab", "--junitxml",
+              "--collect-only", "--step", "--fresh", "--no-sandbox"}
+    assert shown - known - others == set()
+
+
+def test_student_check_commands_parse_with_the_kits_parser():
+    from autograder.kit.cli import build_parser as kit_parser
+    from labs.self_attention import LAB
+
+    shown = commands(["python", "-m", "attention_check"])
+    assert len(shown) >= 3
+    for line, words in shown:
+        kit_parser(LAB).parse_args(words[3:])
+
+
+def test_otter_run_writes_into_a_folder_made_before_it_in_the_same_block():
+    checked = 0
+    for block in blocks(README.read_text("utf-8")):
+        made = set()
+        for line, words in block:
+            if words[:2] == ["mkdir", "-p"]:
+                made.update(word.rstrip("/") for word in words[2:])
+            if words[:2] == ["otter", "run"]:
+                output = words[words.index("-o") + 1].rstrip("/")
+                assert output in made, f"{line}: otter run needs {output}/ to exist (mkdir -p {output} first)"
+                checked += 1
+    assert checked >= 1
+
+
+def test_build_without_lab_says_to_give_it_and_writes_nothing(tmp_path, capsys):
+    """A build reads no submissions: without --lab (several labs installed) it names the labs and the flag."""
+    from autograder.cli import main
+
+    out = tmp_path / "dist"
+    assert main(["build", "--out", str(out), "--lang", "en"]) == 2
+    message = capsys.readouterr().err
+    assert not out.exists()
+    assert "give --lab NAME" in message and all(name in message for name in lab_names())
+    assert "submission" not in message
