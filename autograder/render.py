@@ -591,15 +591,21 @@ def feedback(result, lab, lang="ko"):
     total = say("text", "total", score=_points(result.score), max_score=_points(result.max_score))
     if result.all_passed:
         total += "  " + say("text", "all_passed")
-    problem = result.file_problem
-    heading_key = "load_heading"
-    if problem:
-        heading_key = f"{problem}_heading" if f"{problem}_heading" in say.table["text"] else "file_problem_heading"
-    heading = say("text", heading_key) if notes else ""
+    heading = notes_heading(say, result) if notes else ""
     return Feedback(lab.name, one_line(result.submission), result.score, float(result.max_score),
                     result.all_passed, heading, notes,
                     tuple(note_record(note, text) for note, text in pairs),
-                    tuple((step, step_feedback(step, lab, lang)) for step in result.steps), total, problem)
+                    tuple((step, step_feedback(step, lab, lang)) for step in result.steps), total, result.file_problem)
+
+
+def notes_heading(say, result):
+    """The heading above a result's load notes: the file's one problem's own heading when it has
+    one ("other_lab_heading"), any other file problem's, else "while loading"."""
+    problem = result.file_problem
+    if not problem:
+        return say("text", "load_heading")
+    key = f"{problem}_heading"
+    return say("text", key if key in say.table["text"] else "file_problem_heading")
 
 
 def notes_text(rendered):
