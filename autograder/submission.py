@@ -144,30 +144,26 @@ DETAILS = {
     "special_file": (),
     "grader_error": ("type",),
     "grader_reading": (),
-    "reason": ("reason",),  # a reason a caller gave as text (kept for callers that still do)
+    "unsafe_name": (),  # a name in an archive that would leave its folder
+    "folder_unreadable": ("error",),
+    "zips_budget_spent": ("size",),  # this student's zips already decompressed `size` bytes
 }
 
 
 def as_detail(value):
-    """A problem's detail as a Detail (None when there is none): a Detail as it is; a reason given
-    as text by a caller that still writes one: its size ("12345", "> 20971520") as data, other
-    text as `reason`."""
-    if value is None or isinstance(value, Detail):
-        return value
-    text = str(value).strip()
-    if not text:
-        return None
-    if text.isdigit():
-        return detail("size", size=int(text))
-    if text.startswith(">") and text[1:].strip().isdigit():
-        return detail("size_over", most=int(text[1:].strip()))
-    return detail("reason", reason=text)
+    """A problem's detail as a Detail, or None when there is none. Every reason a student reads is
+    a Detail, so the catalogs say it in the student's language; text is refused (a ValueError), so
+    no sentence of one language can reach feedback in another."""
+    if value is None or value == "" or isinstance(value, Detail):
+        return value or None
+    raise ValueError(f"a problem's reason must be a submission.Detail, not {type(value).__name__}: {value!r}")
 
 
 def os_detail(error):
     """Why the system could not give a file's bytes, as a Detail."""
-    if isinstance(getattr(error, "detail", None), Detail):
-        return error.detail
+    for given in (getattr(error, "detail", None), getattr(error, "strerror", None)):
+        if isinstance(given, Detail):  # NotARegularFile, or a reader's refusal passed on
+            return given
     name = errno.errorcode.get(getattr(error, "errno", None) or 0)
     return detail("os_error", error=name or type(error).__name__)
 

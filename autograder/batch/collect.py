@@ -13,7 +13,8 @@ import time
 import zipfile
 from dataclasses import dataclass, field
 
-from ..submission import BUDGET, MAX_BYTES, file_kind, read_regular_file, zip_member_is_regular, zipped_problem
+from ..submission import (BUDGET, MAX_BYTES, detail, file_kind, kind_detail, os_detail, read_regular_file,
+                          zip_member_is_regular, zipped_problem)
 from ..lms.recognise import HEAD_BYTES, SHEET_KINDS, sheet_kind
 from .late import file_time
 from .metadata import MAX_METADATA_BYTES, blackboard_receipt_name, decode, gradescope_submitters
@@ -144,9 +145,9 @@ class Source:
             name = names[index].replace("\\", "/") if separators else names[index]
             refused = ""
             if _unsafe_member_name(name):
-                refused = "an unsafe name in the archive"
+                refused = detail("unsafe_name")
             elif not zip_member_is_regular(info):
-                refused = f"a {file_kind(info.external_attr >> 16)} in the archive"
+                refused = detail(kind_detail(info.external_attr >> 16))
             found.append(Found(_display_path(name), _zip_stamp(info), info.file_size, index, refused))
         return found
 
@@ -177,7 +178,7 @@ class Source:
 
         def unreadable(error):
             relative = os.path.relpath(error.filename or self.location, self.location).replace(os.sep, "/")
-            found.append(Found(relative, 0.0, 0, refused=f"a folder that cannot be read ({error.strerror})"))
+            found.append(Found(relative, 0.0, 0, refused=detail("folder_unreadable", error=os_detail(error).parameters.get("error", "?"))))
 
         for folder, dirs, names in _walk(self.location, unreadable):
             dirs.sort()
@@ -192,11 +193,10 @@ class Source:
                 try:
                     status = os.lstat(full)
                 except OSError as error:
-                    found.append(Found(relative, 0.0, 0, refused=f"cannot be read ({error.strerror})"))
+                    found.append(Found(relative, 0.0, 0, refused=os_detail(error)))
                     continue
                 kind = file_kind(status.st_mode)
-                refused = "" if kind == "regular file" else \
-                    ("a symbolic link" if kind == "symbolic link" else f"a {kind}, not a regular file")
+                refused = "" if kind == "regular file" else detail(kind_detail(status.st_mode))
                 found.append(Found(relative, status.st_mtime, status.st_size, refused=refused))
         return found
 
@@ -260,16 +260,16 @@ class Source:
         into, and say so. Another student's budget is their own."""
         spent = self._inflated_for.get(student, 0)
         if spent + min(found.size, MAX_BYTES) > BUDGET.inflated_bytes and found.size:
-            return f"not looked into: this student's zips already decompressed {spent} bytes"
+            return detail("zips_budget_spent", size=spent)
         before = self.inflated_bytes
         try:
             data = self.read(Entry(found.path, "", found.stamp, found.size, found.index, found.refused))
         except OSError as error:
-            return error.strerror or str(error)
+            return os_detail(error)
         finally:
             self._inflated_for[student] = spent + (self.inflated_bytes - before)
         if len(data) > MAX_BYTES:
-            return f"larger than {MAX_BYTES} bytes"
+            return detail("size_over", most=MAX_BYTES)
         return zipped_problem(data)
 
 
