@@ -293,6 +293,20 @@ def test_a_crowded_venv_keeps_the_installed_reference_and_hidden_cases_from_subm
     assert_secrets_unreadable(venv_here, shared_folder)
 
 
+# The reference, with make_qkv importing two packages of the crowd the grader never imported itself:
+# a course that installs more packages for its students (`autograder build --requirements`) has them.
+IMPORTER = REFERENCE.read_text(encoding="utf-8").replace(
+    "def make_qkv(X, W_Q, W_K, W_V):\n",
+    "def make_qkv(X, W_Q, W_K, W_V):\n    import course_pkg_0007, course_module_0025\n"
+    "    assert course_pkg_0007.VALUE == 7 and course_module_0025.VALUE == 1\n", 1)
+
+
+def test_a_package_beside_the_grader_in_site_packages_can_be_imported(venv_here, shared_folder):
+    assert "import course_pkg_0007" in IMPORTER
+    code, result = check(venv_here, write(shared_folder, "attention.py", IMPORTER))
+    assert (code, result["score"]) == (0, result["max_score"]), result
+
+
 def test_the_secrets_probe_does_catch_a_read_when_the_sandbox_is_off(venv_here, shared_folder):
     """Without confinement the same submission reads the reference and loses the step."""
     secrets = secrets_of(site_packages(venv_here))

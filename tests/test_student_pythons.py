@@ -129,7 +129,7 @@ def test_every_requirement_list_that_ships_declares_the_toml_reader_for_python_3
     assert project["project"]["requires-python"] == ">=3.10"
     otter_build.write_student_half(tmp_path, LAB)
     assert f"tomli>=1.1; {marker}" in (tmp_path / "requirements.txt").read_text("utf-8").splitlines()
-    assert "Python 3.10 이상" in (tmp_path / "README.md").read_text("utf-8")
+    assert "Python 3.10~3.13" in (tmp_path / "README.md").read_text("utf-8")
 
 
 @pytest.mark.parametrize("ci, outcome", [("true", pytest.fail.Exception), ("", pytest.skip.Exception)])

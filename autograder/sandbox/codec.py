@@ -47,12 +47,15 @@ def encode(value, depth=0):
     if kind == "Series":
         return {"t": "series", "values": _encode_array(_asarray(value.to_numpy())),
                 "index": [encode(v, depth + 1) for v in list(value.index)[:MAX_ITEMS]]}
-    if type(value) in (list, tuple):
-        if len(value) > MAX_ITEMS:
-            return {"t": "other", "type": type(value).__name__ + " (too long)"}
-        return {"t": type(value).__name__, "items": [encode(v, depth + 1) for v in value]}
-    if type(value) is dict:
-        if len(value) > MAX_ITEMS:
+    # A subclass (a namedtuple, an OrderedDict) behaves as its base and is sent as one, read
+    # through the base's own methods so that an override cannot change what is sent.
+    for base in (tuple, list):
+        if isinstance(value, base):
+            if base.__len__(value) > MAX_ITEMS:
+                return {"t": "other", "type": base.__name__ + " (too long)"}
+            return {"t": base.__name__, "items": [encode(v, depth + 1) for v in base.__iter__(value)]}
+    if isinstance(value, dict):
+        if dict.__len__(value) > MAX_ITEMS:
             return {"t": "other", "type": "dict (too long)"}
         return {"t": "dict", "items": [[encode(k, depth + 1), encode(v, depth + 1)]
                                        for k, v in dict.items(value)]}

@@ -15,6 +15,7 @@ Each child enters two Landlock layers; it may do only what both allow:
 - the run layer, built by each child: every import folder and system path whole for reading,
   its own working folder for everything, /dev/null, no TCP, no signals outside. A dozen rules.
 """
+import importlib.machinery
 import importlib.util
 import os
 import stat
@@ -69,6 +70,14 @@ class Confinement:
             run_layer.enforce()
 
     def reroute_imports(self):
+        """Reroute the import folders a child's user cannot walk (see _reroute), and let modules be
+        found in folders a child may not list (see ProbingFinder). Returns the handles every child
+        must keep open."""
+        sys.path_hooks[:] = [_probing(hook) for hook in sys.path_hooks]
+        sys.path_importer_cache.clear()
+        return self._reroute()
+
+    def _reroute(self):
         """Reach import folders a child's user cannot walk to (e.g. Python under a 0700 /root).
 
         A handle opened by the zygote reaches the folder through /proc/self/fd without walking
@@ -158,6 +167,8 @@ def readable_paths(trees, private):
     A tree with no private folder inside is one path. A private folder contributes its public
     entries (see public_entries); a folder above one contributes each of its entries, and so on
     down to it. Symbolic links are followed before deciding, so none leads into private code.
+    A folder that holds private code cannot be listed then (Landlock's rights reach everything
+    beneath a folder): ProbingFinder finds modules there without listing it.
     """
     private = {os.path.realpath(p) for p in private}
     public_of = {}
@@ -184,8 +195,10 @@ def readable_paths(trees, private):
                 return True
         return False
 
-    def visit(path):
-        if path in seen or hidden_inside_private(path):
+    def visit(path, root=False):
+        # An import folder given as a tree is read even inside a private folder (a venv inside
+        # the grader's checkout): its own entries are then sorted like any other's.
+        if path in seen or (not root and hidden_inside_private(path)):
             return
         seen.add(path)
         if not holds_private(path):
@@ -206,7 +219,7 @@ def readable_paths(trees, private):
 
     for tree in trees:
         if os.path.exists(tree):
-            visit(os.path.realpath(tree))
+            visit(os.path.realpath(tree), root=True)
     return out
 
 
@@ -270,3 +283,45 @@ def _open_path(path):
         return os.open(path, os.O_PATH | os.O_CLOEXEC)
     except OSError:
         return None
+
+
+class _Probed:
+    """A FileFinder's cache of a folder's names, for a folder that cannot be listed: each name is
+    looked up on its own (stat needs no right to list the folder, and reading an entry needs the
+    right to read that entry, which Landlock still decides)."""
+
+    def __init__(self, folder):
+        self.folder = folder
+
+    def __contains__(self, name):
+        return os.path.lexists(os.path.join(self.folder, name))
+
+    def __iter__(self):
+        return iter(())
+
+
+class ProbingFinder(importlib.machinery.FileFinder):
+    """Python's FileFinder, which finds a module by listing its folder; where the folder cannot be
+    listed (a site-packages that holds the grader's private packages beside the course's others),
+    it looks each candidate name up instead. Without it, nothing the zygote had not imported
+    already could be imported there (a package a course adds with `--requirements`, say)."""
+
+    def _fill_cache(self):
+        super()._fill_cache()
+        if not self._path_cache:
+            try:
+                os.listdir(self.path or os.getcwd())
+            except PermissionError:
+                self._path_cache = self._relaxed_path_cache = _Probed(self.path or os.getcwd())
+            except OSError:
+                pass
+
+
+def _probing(hook):
+    """The FileFinder path hook replaced by ProbingFinder's, with the loaders Python gives
+    FileFinder; other hooks (zip files, editable installs) kept as they are."""
+    if getattr(hook, "__qualname__", "").startswith("FileFinder.path_hook"):
+        from importlib import _bootstrap_external
+
+        return ProbingFinder.path_hook(*_bootstrap_external._get_supported_file_loaders())
+    return hook
