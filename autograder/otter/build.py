@@ -142,7 +142,9 @@ def write_student_half(student, lab, lang="ko"):
     for cell in notebook.cells:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
-        if "grader-init" in cell.metadata.get("tags", []):
+        if "grader-init" in cell.metadata.get("tags", []) and lang != "ko":
+            # The notebook's own set-up cell is the Korean one (tests/test_assignments.py): only
+            # another language needs the repository's assignments/ to write it again.
             cell.source = _load_assignment_module("build_notebook").grader_setup_source(lang, lab.name)
     if lang == "en":
         note = nbformat.v4.new_markdown_cell(ENGLISH_NOTE)
