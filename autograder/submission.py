@@ -146,7 +146,8 @@ DETAILS = {
     "grader_reading": (),
     "unsafe_name": (),  # a name in an archive that would leave its folder
     "folder_unreadable": ("error",),
-    "zips_budget_spent": ("size",),  # this student's zips already decompressed `size` bytes
+    "zips_budget_spent": ("size",),
+    "zip_ratio_over": ("most",),  # a zip in the class that would decompress to more than `most` times its size  # this student's zips already decompressed `size` bytes
 }
 
 

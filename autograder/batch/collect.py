@@ -13,7 +13,7 @@ import time
 import zipfile
 from dataclasses import dataclass, field
 
-from ..submission import (BUDGET, MAX_BYTES, detail, file_kind, kind_detail, os_detail, read_regular_file,
+from ..submission import (BUDGET, MAX_BYTES, detail, error_type, file_kind, kind_detail, os_detail, read_regular_file,
                           zip_member_is_regular, zipped_problem)
 from ..lms.recognise import HEAD_BYTES, SHEET_KINDS, sheet_kind
 from .late import file_time
@@ -222,15 +222,15 @@ class Source:
         """Bounds checked on the zip's directory before anything is decompressed: the declared
         size (zipfile never yields more), and for a nested .zip its ratio to the stored size."""
         if info.file_size > limit:  # never decompressed
-            raise OSError(0, f"larger than {limit} bytes")
+            raise OSError(0, detail("size_over", most=limit))
         if info.filename.lower().endswith(EXPORT) and info.file_size > SMALL_MEMBER \
                 and info.file_size > NESTED_ARCHIVE_RATIO * max(info.compress_size, 1):
-            raise OSError(0, f"a .zip that would decompress to more than {NESTED_ARCHIVE_RATIO} times its size")
+            raise OSError(0, detail("zip_ratio_over", most=NESTED_ARCHIVE_RATIO))
         try:
             with self._zip.open(info) as handle:
                 data = handle.read(limit + 1)
         except Exception as error:  # noqa: BLE001 (zlib.error, BadZipFile, EOFError, ...: a damaged member)
-            raise OSError(0, f"{type(error).__name__}: {error}"[:200]) from None
+            raise OSError(0, detail("exception", type=error_type(error))) from None
         self.inflated_bytes += len(data)
         return data
 
@@ -246,7 +246,7 @@ class Source:
             with self._zip.open(info) as handle:
                 data = handle.read(min(size, info.file_size))
         except Exception as error:  # noqa: BLE001 (zlib.error, BadZipFile, EOFError, ...: a damaged member)
-            raise OSError(0, f"{type(error).__name__}: {error}"[:200]) from None
+            raise OSError(0, detail("exception", type=error_type(error))) from None
         self.inflated_bytes += len(data)
         return data
 
