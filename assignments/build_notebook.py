@@ -39,14 +39,24 @@ GRADER_SETUP = GRADER_SETUP_FILE.read_text(encoding="utf-8").strip("\n")
 GRADER_SETUP_CALL = "grader = _prepare_grader()"
 # The language the notebooks are written in: their set-up cell and checks speak it.
 NOTEBOOK_LANG = "ko"
+# The set-up cell's title and first comments (grader_setup.py's are the Korean ones), per language.
+SETUP_HEADERS = {
+    "en": "#@title Set-up for the checks (run it, do not edit it)\n"
+          "# The first run may take a minute or two: it installs otter-grader.\n"
+          "# The public tests the checks use are inside this notebook file (its metadata): the notebook alone is enough.",
+}
 
 
-def grader_setup_source(lang=NOTEBOOK_LANG):
-    """The set-up cell for a notebook written in `lang` (its messages and its checks' feedback)."""
-    if lang == "ko":
-        return GRADER_SETUP
+def grader_setup_source(lang=NOTEBOOK_LANG, lab=None):
+    """The set-up cell of `lab`'s notebook (its name: the cell finds its own notebook by it, see
+    grader_setup.py) for students reading `lang`: its messages and its checks' feedback."""
     assert GRADER_SETUP.endswith(GRADER_SETUP_CALL), "grader_setup.py must end with " + GRADER_SETUP_CALL
-    return GRADER_SETUP[: -len(GRADER_SETUP_CALL)] + f"grader = _prepare_grader(lang={lang!r})"
+    lines = GRADER_SETUP.splitlines()
+    header = [line for line in lines[:3] if line.startswith("#")]
+    body = "\n".join(lines[len(header):])[: -len(GRADER_SETUP_CALL)]
+    arguments = ([f"lab={lab!r}"] if lab else []) + ([f"lang={lang!r}"] if lang != "ko" else [])
+    return (SETUP_HEADERS.get(lang, "\n".join(header)) + "\n" + body
+            + f"grader = _prepare_grader({', '.join(arguments)})")
 CHECK_ALL = "grader.check_all()"
 EXPORT = "grader.export(pdf=False)"
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
@@ -131,8 +141,9 @@ def _opening_check(body):
     return None, body
 
 
-def cells_from_source(text, function_names):
-    """Notebook cells (nbformat nodes) for the percent-format source text of a lab with these steps."""
+def cells_from_source(text, function_names, lab_name=None):
+    """Notebook cells (nbformat nodes) for the percent-format source text of a lab with these steps
+    (`lab_name`: the lab whose notebook it is, for its set-up cell)."""
     cells, steps, waiting_check = [], [], None
     for kind, source in split_cells(text):
         if kind == "markdown":
@@ -153,7 +164,7 @@ def cells_from_source(text, function_names):
         elif "otter.Notebook" in body:
             if body != SCRIPT_GRADER_INIT:
                 raise ValueError(f"the grader cell must hold exactly:\n{SCRIPT_GRADER_INIT}")
-            setup = _cell("code", grader_setup_source(), "grader-init")
+            setup = _cell("code", grader_setup_source(lab=lab_name), "grader-init")
             setup.metadata["cellView"] = "form"  # Colab shows the title, the code folded
             cells.append(setup)
         else:
@@ -188,7 +199,7 @@ def _cell(kind, source, tag=None):
 
 def build(text, lab):
     """The notebook (a validated NotebookNode) for the source text of `lab`'s assignment."""
-    notebook = nbformat.v4.new_notebook(cells=cells_from_source(text, lab.function_names))
+    notebook = nbformat.v4.new_notebook(cells=cells_from_source(text, lab.function_names, lab.name))
     notebook.metadata = {"kernelspec": dict(KERNELSPEC),
                          "language_info": {"name": "python"},
                          registry.METADATA_KEY: lab.name}

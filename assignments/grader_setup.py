@@ -1,11 +1,14 @@
 #@title 채점 준비(고치지 말고 실행만 하십시오)
 # 처음 실행할 때는 otter-grader를 설치하느라 1~2분 걸릴 수 있습니다.
 # 검사에 쓰는 공개 테스트는 이 노트북 파일 안(메타데이터)에 들어 있어, 노트북 파일 하나만 있으면 됩니다.
-def _prepare_grader(key="check_kit", lang="ko"):
+def _prepare_grader(lab=None, lang="ko", key="check_kit"):
     import glob, importlib, json, os, subprocess, sys
 
     oldest, newest = (3, 10), (3, 13)
     running = "{}.{}.{}".format(*sys.version_info[:3])
+    # The student's own choice (set before Jupyter started) wins over the notebook's language.
+    chosen = os.environ.get("ATTENTION_CHECK_LANG")
+    lang = chosen if chosen in ("ko", "en") else lang if lang in ("ko", "en") else "ko"
     words = {
         "ko": {
             "too_old": "이 노트북은 Python 3.10~3.13에서 검사합니다. 지금 커널은 Python {v}이라 검사할 수 없습니다.\n"
@@ -22,6 +25,14 @@ def _prepare_grader(key="check_kit", lang="ko"):
             "no_data": "이 노트북에서 검사 데이터를 찾지 못했습니다. 나눠 받은 노트북 파일을 그대로 열었는지 확인하십시오.",
             "ready": "검사 준비가 끝났습니다.",
             "ready_path": "검사 준비가 끝났습니다. 제출할 노트북: {path}",
+            "several": "이 폴더에 이 실습의 노트북이 여러 개 있어 지금 연 노트북이 어느 파일인지 알 수 없습니다: {names}. "
+                       "검사는 그대로 됩니다. 제출할 zip 파일은 마지막 셀을 grader.export(\"{first}\", pdf=False)처럼 "
+                       "이 노트북의 파일 이름을 넣어 고친 뒤 실행해 만들거나, 다른 노트북을 다른 폴더로 옮기고 "
+                       "이 셀부터 다시 실행하십시오.",
+            "unknown": "지금 연 노트북이 어느 파일인지 알 수 없어 zip 파일을 만들지 않았습니다. "
+                       "grader.export(\"노트북 파일 이름.ipynb\", pdf=False)처럼 이 노트북의 파일 이름을 넣어 실행하십시오.",
+            "other_lab": "{path}은(는) 다른 실습({other})의 노트북이라 zip 파일로 만들지 않았습니다. "
+                         "이 실습의 노트북 파일 이름을 넣어 grader.export(\"...\", pdf=False)를 실행하십시오.",
         },
         "en": {
             "too_old": "This notebook is checked on Python 3.10 to 3.13; this kernel runs Python {v}, so it cannot "
@@ -40,8 +51,16 @@ def _prepare_grader(key="check_kit", lang="ko"):
             "no_data": "The checks' data was not found in this notebook. Open the notebook file as you received it.",
             "ready": "The checks are ready.",
             "ready_path": "The checks are ready. Notebook to submit: {path}",
+            "several": "This folder holds several notebooks of this lab, so which one is open cannot be told: "
+                       "{names}. The checks work as usual. To make the zip to submit, put this notebook's file "
+                       "name in the last cell, as in grader.export(\"{first}\", pdf=False), or move the other "
+                       "notebooks to another folder and run this cell again.",
+            "unknown": "Which file this notebook is cannot be told, so no zip was made. Run "
+                       "grader.export(\"your notebook's file name.ipynb\", pdf=False) with this notebook's file name.",
+            "other_lab": "{path} is the notebook of another lab ({other}), so no zip was made of it. Run "
+                         "grader.export(\"...\", pdf=False) with the file name of this lab's notebook.",
         },
-    }[lang if lang in ("ko", "en") else "ko"]
+    }[lang]
 
     class NoChecks:
         """Stands in for the grader when the checks cannot run: each check says why, not a traceback."""
@@ -79,35 +98,74 @@ def _prepare_grader(key="check_kit", lang="ko"):
         except Exception:
             return NoChecks(words["no_otter"])
 
+    def read(path):
+        """The JSON object saved at `path` (a dict), or None."""
+        try:
+            with open(path, encoding="utf-8") as handle:
+                found = json.load(handle)
+        except (OSError, ValueError):
+            return None
+        return found if isinstance(found, dict) else None
+
+    def metadata(notebook):
+        found = notebook.get("metadata") if isinstance(notebook, dict) else None
+        return found if isinstance(found, dict) else {}
+
+    def ours(notebook):
+        """Whether a notebook carries this lab's checks: the lab its metadata names is this cell's."""
+        return key in metadata(notebook) and (lab is None or metadata(notebook).get("autograder_lab") == lab)
+
     def this_notebook():
-        """(노트북 경로, 노트북 내용). Colab에서는 경로 없이 내용만 받습니다."""
+        """(path, notebook whose checks to run, why the path is unknown). The notebook is found by
+        what names it (Colab, VS Code, JupyterLab), else by this lab's name among the notebooks of
+        the folder, never as "the only" or "the newest" notebook: another lab's never stands in."""
         if "google.colab" in sys.modules:
             try:
                 from google.colab import _message
-                return None, _message.blocking_request("get_ipynb", timeout_sec=60)["ipynb"]
+                return None, _message.blocking_request("get_ipynb", timeout_sec=60)["ipynb"], None
             except Exception:
-                return None, None
+                return None, None, None
         named = [globals().get("__vsc_ipynb_file__"), os.environ.get("JPY_SESSION_NAME")]
-        paths = [p for p in named if p and p.endswith(".ipynb")]
-        newest_first = sorted(glob.glob("*.ipynb"), reverse=True,
-                              key=lambda p: os.path.getmtime(p) if os.path.isfile(p) else 0)
-        for path in paths + newest_first:
+        for path in [p for p in named if p and p.endswith(".ipynb")]:
             for candidate in (path, os.path.basename(path)):
-                try:
-                    with open(candidate, encoding="utf-8") as handle:
-                        notebook = json.load(handle)
-                except (OSError, ValueError):
-                    continue
-                if key in notebook.get("metadata", {}):
-                    return candidate, notebook
-        return None, None
+                notebook = read(candidate)
+                if ours(notebook):
+                    return candidate, notebook, None
+        found = sorted(p for p in glob.glob("*.ipynb") if ours(read(p)))
+        if len(found) == 1:
+            return found[0], read(found[0]), None
+        if found:  # the checks are the same lab's; which file to submit is the student's to say
+            newest = max(found, key=lambda p: os.path.getmtime(p) if os.path.isfile(p) else 0)
+            return None, read(newest), words["several"].format(names=", ".join(found), first=found[0])
+        return None, None, None
 
-    path, notebook = this_notebook()
-    if notebook is None or key not in notebook.get("metadata", {}):
-        if os.path.isdir("tests"):
-            return otter.Notebook(tests_dir="tests")
+    def refusal(path):
+        """Why `path` must not be zipped as this lab's submission, or None."""
+        if path is None:
+            return unknown or words["unknown"]
+        other = metadata(read(path)).get("autograder_lab")
+        if lab is not None and other is not None and other != lab:
+            return words["other_lab"].format(path=path, other=other)
+        return None
+
+    class Notebook(otter.Notebook):
+        """Otter's notebook whose export() zips this lab's notebook only, never another's."""
+
+        def export(self, nb_path=None, *args, **kwargs):
+            why = refusal(nb_path or self._notebook)
+            if why:
+                print(why, file=sys.stderr)
+                return None
+            return otter.Notebook.export(self, nb_path or self._notebook, *args, **kwargs)
+
+    path, notebook, unknown = this_notebook()
+    if key not in metadata(notebook):
+        # The student half's own tests/, when they are this lab's (its check package says so).
+        kit = read(os.path.join("attention_check", "kit", "public_data.json")) or {}
+        if os.path.isdir("tests") and (lab is None or kit.get("lab") == lab):
+            return Notebook(tests_dir="tests")
         return NoChecks(words["no_data"])
-    payload = notebook["metadata"][key]
+    payload = metadata(notebook)[key]
     folder = os.path.join(os.path.expanduser("~"), ".cache", key, payload["version"])
     for relative, text in payload["files"].items():
         target = os.path.join(folder, *relative.split("/"))
@@ -126,8 +184,11 @@ def _prepare_grader(key="check_kit", lang="ko"):
         del sys.modules[name]  # another version of the checks, from an earlier run
     if folder not in sys.path:
         sys.path.insert(0, folder)
-    print(words["ready_path"].format(path=path) if path else words["ready"])
-    return otter.Notebook(path, tests_dir=os.path.join(folder, "tests"))
+    if unknown:
+        print(unknown, file=sys.stderr)
+    else:
+        print(words["ready_path"].format(path=path) if path else words["ready"])
+    return Notebook(path, tests_dir=os.path.join(folder, "tests"))
 
 
 grader = _prepare_grader()

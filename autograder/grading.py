@@ -6,10 +6,11 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from .helpers import StandInAnswers
-from .judge import SubmissionResult, broken, fits_own_helpers, helpers_used, judge_step, linked
+from .judge import (SubmissionResult, broken, fits_own_helpers, helpers_used, judge_step, linked,
+                    written_for_other_lab)
 from .sandbox import codec
 from .sandbox.runner import Call, Limits, run
-from .submission import load_note, read_submission, similar_definition, syntax_error_near
+from .submission import load_note, os_detail, read_submission, similar_definition, syntax_error_near
 
 
 ALL, PUBLIC = "all", "public"
@@ -141,7 +142,7 @@ def grade_file(path, zygote, plan, limits=Limits(), display_name=None):
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as error:
-        return broken(plan.lab, display_name or str(path), "unreadable", error.strerror or str(error))
+        return broken(plan.lab, display_name or str(path), "unreadable", os_detail(error))
     return grade_bytes(display_name or str(path), data, zygote, plan, limits)
 
 
@@ -163,7 +164,12 @@ def grade_bytes(name, data, zygote, plan, limits=Limits()):
     module = missing_module(runs.notes)
     steps = {scope: [_blamed_on_module(results[scope][step.name], module or _module_raised(results[scope][step.name]))
                      for step in lab.steps] for scope in SCOPES}
-    return SubmissionResult(name, steps[ALL], runs.notes, public=steps[PUBLIC])
+    result = SubmissionResult(name, steps[ALL], runs.notes, public=steps[PUBLIC])
+    if all(step.status == "missing" for step in result.steps):  # maybe another lab's file: told once, by lab
+        from .registry import other_lab
+
+        result = written_for_other_lab(result, other_lab(data, lab))
+    return result
 
 
 class _Runs:

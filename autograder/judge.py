@@ -14,6 +14,7 @@ import numpy as np
 
 from . import explain, rubric
 from .sandbox.codec import Labelled, Opaque, clean_text
+from .submission import as_detail
 
 RTOL = 1e-4  # loose enough for float32 work, tight enough for every mistake in the catalog
 ATOL = 1e-6
@@ -753,14 +754,16 @@ def _mutated_argument(probe, args_after):
 
 def broken(lab, name, code, detail=None, only=None):
     """Every step (of `only`, when given) errors with one cause: a file that could not be read
-    (`detail` says why), or a run that ended the sandbox or the grader ("crashed", "not_run").
-    The cause is the file's, not a step's: one load note carries it, and each step says only
-    that it was not graded (`file_problem` in its detail; see SubmissionResult.file_problem)."""
+    (`detail` says why: a submission.Detail, which the catalogs render in the student's language;
+    a reason a caller still gives as text becomes one, see submission.as_detail), or a run that
+    ended the sandbox or the grader ("crashed", "not_run"). The cause is the file's, not a
+    step's: one load note carries it, and each step says only that it was not graded
+    (`file_problem` in its detail; see SubmissionResult.file_problem)."""
     steps = [StepResult(step.name, 0.0, step.points, "error", [code],
                         [CaseResult(lab.page_case, False, "", False, code)], step.page_step,
                         {"file_problem": code})
              for step in lab.steps if only is None or step.name in only]
-    notes = [{"code": "problem", "problem": code, "detail": "" if detail is None else detail}]
+    notes = [{"code": "problem", "problem": code, "detail": as_detail(detail)}]
     return SubmissionResult(name, steps, notes)
 
 
@@ -838,3 +841,15 @@ def _container_name(value):
     if isinstance(value, (np.floating, np.integer)):
         return "float" if isinstance(value, np.floating) else "int"
     return "other"
+
+
+def written_for_other_lab(result, note):
+    """`result` of a file written for another lab (`note`: registry.other_lab's verdict, a load
+    note of code "other_lab"), when it defines none of the graded lab's functions: every step
+    missing. Then the note is the file's one problem, told once above the steps, and each step
+    says only that (`file_problem` "other_lab"), never "check the function's spelling" per step.
+    Any other result is returned as it is."""
+    if note is None or not result.steps or any(step.status != "missing" for step in result.steps):
+        return result
+    steps = [replace(step, detail={**step.detail, "file_problem": "other_lab"}) for step in result.steps]
+    return SubmissionResult(result.submission, steps, [note])

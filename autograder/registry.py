@@ -131,14 +131,55 @@ def _said_by(data, labs, reading):
         return None
     if evidence.declared in labs:
         return evidence.declared
-    # Names are read with a pattern, not a parser: a file with a syntax error still votes.
+    defined = _defined(evidence, labs)
+    return _leader(defined, labs)
+
+
+def _defined(evidence, labs):
+    """The step functions of `labs` the code defines. Names are read with a pattern, not a parser:
+    a file with a syntax error still says what it is for."""
     wanted = {name for lab in labs.values() for name in lab.function_names}
-    defined = {found.group(1) for source in evidence.sources for found in DEFINED.finditer(source)
-               if found.group(1) in wanted}
+    return {found.group(1) for source in evidence.sources for found in DEFINED.finditer(source)
+            if found.group(1) in wanted}
+
+
+def _leader(defined, labs):
+    """The lab of `labs` whose functions `defined` holds most, when one strictly leads."""
     scores = sorted(((len(defined & set(lab.function_names)), name) for name, lab in labs.items()), reverse=True)
     if not scores or scores[0][0] == 0 or (len(scores) > 1 and scores[0][0] == scores[1][0]):
         return None
     return scores[0][1]
+
+
+def other_lab(data, lab):
+    """Whether a submission (bytes) graded as `lab` is written for another installed lab: the
+    one rule every face tells a student by (grading.grade_bytes applies it, render says it).
+
+    It is, when the code defines none of `lab`'s step functions and either its notebook's
+    metadata names another installed lab, or it defines another lab's functions (the lab it
+    defines most of, when one leads). Then a load note (code "other_lab": the lab's name, its
+    titles in every language, whether the metadata named it, its functions found); else None.
+    Read as `said_by` reads (the reader's budget and catch-all); never raises.
+    """
+    return untrusted(_other_lab, data, lab).value
+
+
+def _other_lab(data, lab, reading):
+    evidence = lab_evidence(data, reading.budget)
+    if evidence is None:
+        return None
+    labs = {name: load(name) for name in lab_names()}
+    others = {name: other for name, other in labs.items() if name != lab.name}
+    defined = _defined(evidence, {**others, lab.name: lab})
+    if not others or defined & set(lab.function_names):
+        return None
+    declared = evidence.declared in others
+    name = evidence.declared if declared else _leader(defined, others)
+    if name is None:
+        return None
+    other = others[name]
+    return {"code": "other_lab", "lab": name, "titles": dict(other.titles), "declared": declared,
+            "found": [function for function in other.function_names if function in defined]}
 
 
 class Said(list):

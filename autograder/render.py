@@ -12,6 +12,7 @@ from importlib import resources
 from .error_model import JOIN, parts
 from .judge import EXPLAINABLE
 from .stand_in import MAX_REQUESTS
+from .submission import Detail
 
 LANGUAGES = ("ko", "en")
 
@@ -131,7 +132,7 @@ def one_line(value):
 # returned) reaches a sentence only through these parameters; each is shown without the folders of
 # any path in it (see without_paths). `line`, a line of the student's own code, is quoted as written.
 OUTSIDE_TEXT = frozenset({"type", "message", "detail", "filename", "function", "module", "kind",
-                          "got", "word", "keys", "similar", "preview"})
+                          "got", "word", "keys", "similar", "preview", "member", "files", "error", "reason"})
 MULTILINE_OUTSIDE_TEXT = frozenset({"preview"})  # arrays printed over lines
 # A run of characters that can make a path: everything but blanks, quotes, brackets, separators
 # of a list, and ":" (so "C:" and "for /:" end a run). A run with a folder in it is a path.
@@ -187,7 +188,13 @@ class Messages:
     def __call__(self, section, key, **params):
         if self.lab is not None:
             params.setdefault("notebook", self.lab.notebook)
-        return self.table[section][key].format(**{name: _shown(name, value) for name, value in params.items()})
+        return self.table[section][key].format(**{
+            name: self.detail(value) if isinstance(value, Detail) else _shown(name, value)
+            for name, value in params.items()})
+
+    def detail(self, detail):
+        """A problem's reason (submission.Detail) in this language."""
+        return self("detail", detail.code, **detail.parameters)
 
     def stepwise(self, section, step, code, **params):
         """A step's own wording of a code when it has one, else the general one; a combined
@@ -199,6 +206,11 @@ class Messages:
             first, second = (self.stepwise(section, step, part, **params) for part in parts(code))
             return self("text", f"combined_{section}", first=first, second=second)
         return code
+
+
+def detail_text(detail, lang):
+    """A submission.Detail in `lang`, from the engine's catalog."""
+    return Messages(lang).detail(detail)
 
 
 def _shown(name, value):
@@ -225,9 +237,11 @@ def step_feedback(result, lab, lang="ko"):
     """Everything a student needs about one step: verdict, first public failure in detail,
     hidden failures by name only, then likely causes and one hint to the page."""
     say = Messages(lang, lab)
-    if result.detail.get("file_problem"):  # the file's one problem is told once, above the steps
+    problem = result.detail.get("file_problem")
+    if problem:  # the file's one problem is told once, above the steps
+        status = f"{problem}_status" if f"{problem}_status" in say.table["text"] else "file_problem_status"
         return say("text", "step_header", name=result.name, score=_points(result.score),
-                   max_score=_points(result.max_score), status=say("text", "file_problem_status"))
+                   max_score=_points(result.max_score), status=say("text", status))
     lines = [say("text", "step_header", name=result.name, score=_points(result.score),
                  max_score=_points(result.max_score), status=say("status", result.status))]
     if result.status == "passed":
@@ -509,7 +523,9 @@ def _note_text(say, note):
     code = note["code"]
     if code == "problem":
         key = note["problem"] if note["problem"] in say.table["problem"] else "unreadable"
-        return say("problem", key, detail=note.get("detail", ""))
+        return say("problem", key, detail=note.get("detail") or "")
+    if code == "other_lab":
+        return _other_lab_text(say, note)
     place = _place(say, str(note.get("filename", "?")), note.get("line") or "?")
     if code == "syntax_error":
         in_notebook = NOTEBOOK_CELL.fullmatch(str(note.get("filename", "")))
@@ -525,9 +541,24 @@ def _note_text(say, note):
     return None
 
 
+def _other_lab_text(say, note):
+    """The file is written for another lab (registry.other_lab decides; judge.written_for_other_lab
+    keeps this note alone): which lab, by its title in the student's language, and what shows it."""
+    lab = say.lab
+    titles = note.get("titles") or {}
+    other = titles.get(say.lang) or titles.get("en") or note.get("lab", "?")
+    found = note.get("found") or []
+    key = "other_lab_declared" if note.get("declared") and not found else "other_lab"
+    return say("text", key, title=lab.title(say.lang) if lab is not None else "", other=other,
+               lab=note.get("lab", "?"), functions=", ".join(lab.function_names) if lab is not None else "",
+               found=", ".join(found))
+
+
 def note_record(note, text):
     """A load note as `--json` carries it: where, what, and the sentence a student reads."""
     record = {"code": note["code"] if note["code"] != "problem" else note.get("problem", "problem")}
+    if note["code"] == "other_lab":
+        record["lab"] = one_line(note.get("lab", ""))
     if note.get("filename") is not None:
         record["file"] = one_line(without_paths(note["filename"]))
     if isinstance(note.get("line"), int):
@@ -565,12 +596,21 @@ def feedback(result, lab, lang="ko"):
     total = say("text", "total", score=_points(result.score), max_score=_points(result.max_score))
     if result.all_passed:
         total += "  " + say("text", "all_passed")
-    problem = result.file_problem
-    heading = say("text", "file_problem_heading" if problem else "load_heading") if notes else ""
+    heading = notes_heading(say, result) if notes else ""
     return Feedback(lab.name, one_line(result.submission), result.score, float(result.max_score),
                     result.all_passed, heading, notes,
                     tuple(note_record(note, text) for note, text in pairs),
-                    tuple((step, step_feedback(step, lab, lang)) for step in result.steps), total, problem)
+                    tuple((step, step_feedback(step, lab, lang)) for step in result.steps), total, result.file_problem)
+
+
+def notes_heading(say, result):
+    """The heading above a result's load notes: the file's one problem's own heading when it has
+    one ("other_lab_heading"), any other file problem's, else "while loading"."""
+    problem = result.file_problem
+    if not problem:
+        return say("text", "load_heading")
+    key = f"{problem}_heading"
+    return say("text", key if key in say.table["text"] else "file_problem_heading")
 
 
 def notes_text(rendered):

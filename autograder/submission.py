@@ -9,6 +9,7 @@ every input (docs/SECURITY.md, "Reading a submission"):
 """
 import ast
 import difflib
+import errno
 import functools
 import io
 import json
@@ -73,11 +74,106 @@ _HELP = re.compile(r"^\s*(\?\??[\w\.]+|[\w\.]+\?\??)\s*$")
 _MAYBE_IPYTHON = re.compile(r"^\s*[%!?]|\?|= *[!%]", re.MULTILINE)
 
 
+# Why a submission cannot be read, as data ----------------------------------------------------------
+
+@dataclass(frozen=True)
+class Detail:
+    """The reason behind a problem, as data: a code of the catalogs' [detail] section and its
+    parameters (numbers, file names, Python's names for errors: never words of a language).
+    The catalogs render it in the student's language (render.Messages); `str()` gives the
+    English one, for logs and the TAs' command lines."""
+
+    code: str
+    params: tuple = ()  # ((name, value), ...), sorted by name
+
+    @property
+    def parameters(self):
+        return dict(self.params)
+
+    def __str__(self):
+        from .render import detail_text  # render reads the catalogs; this module stays pure
+
+        return detail_text(self, "en")
+
+
+def detail(code, **params):
+    """A Detail of `code` (one of DETAILS) with its parameters."""
+    if DETAILS.get(code) != tuple(sorted(params)):
+        raise ValueError(f"detail {code!r} takes {DETAILS.get(code)}, not {tuple(sorted(params))}")
+    return Detail(code, tuple(sorted(params.items())))
+
+
+# Every detail code and its parameters. Numbers: size, most, count, cell, line, column, position,
+# seconds; outside text (shown without folders, see render.OUTSIDE_TEXT): filename, member, files,
+# type, error, reason.
+DETAILS = {
+    "size": ("size",),  # the file's size in bytes
+    "size_over": ("most",),  # larger than `most` bytes
+    "inflate_over": ("most", "size"),
+    "reading_time": ("seconds",),
+    "code_cells_over": ("count", "most"),
+    "code_lines_over": ("most",),
+    "json_containers_over": ("count", "most"),
+    "json_items_over": ("count", "most"),
+    "json_keys_over": ("count", "most"),
+    "json_error_at": ("column", "line"),
+    "json_invalid": (),
+    "too_deep": (),
+    "byte_at": ("position",),  # counted from 1
+    "no_cell_list": (),
+    "cell_without_text": ("cell",),
+    "exception": ("type",),  # a failure while reading, by its Python type ("zlib.error")
+    "filename": ("filename",),
+    "files": ("files",),  # names of the files submitted
+    "no_files": (),
+    "zip_unreadable": ("type",),
+    "zip_members_over": ("count", "most"),
+    "zip_export_notebooks": ("count",),
+    "zip_not_export": (),
+    "zip_no_gradable": (),
+    "zip_several_gradable": ("count", "files"),
+    "zip_member_special": ("member",),
+    "zip_member_encrypted": ("member",),
+    "zip_member_unreadable": ("member", "type"),
+    "os_error": ("error",),  # the system's name for it ("EACCES")
+    "link": (),
+    "folder": (),
+    "fifo": (),
+    "device": (),
+    "socket": (),
+    "special_file": (),
+    "grader_error": ("type",),
+    "grader_reading": (),
+    "unsafe_name": (),  # a name in an archive that would leave its folder
+    "folder_unreadable": ("error",),
+    "zips_budget_spent": ("size",),
+    "zip_ratio_over": ("most",),  # a zip in the class that would decompress to more than `most` times its size  # this student's zips already decompressed `size` bytes
+}
+
+
+def as_detail(value):
+    """A problem's detail as a Detail, or None when there is none. Every reason a student reads is
+    a Detail, so the catalogs say it in the student's language; text is refused (a ValueError), so
+    no sentence of one language can reach feedback in another."""
+    if value is None or value == "" or isinstance(value, Detail):
+        return value or None
+    raise ValueError(f"a problem's reason must be a submission.Detail, not {type(value).__name__}: {value!r}")
+
+
+def os_detail(error):
+    """Why the system could not give a file's bytes, as a Detail."""
+    for given in (getattr(error, "detail", None), getattr(error, "strerror", None)):
+        if isinstance(given, Detail):  # NotARegularFile, or a reader's refusal passed on
+            return given
+    name = errno.errorcode.get(getattr(error, "errno", None) or 0)
+    return detail("os_error", error=name or type(error).__name__)
+
+
 # Reading under a budget, with one catch-all -----------------------------------------------------
 
 class Refusal(Exception):
     """A submission is not read further: `problem` says how (a code of the catalogs' [problem]),
-    `detail` why."""
+    `detail` why (a Detail)."""
 
     def __init__(self, detail, problem="unreadable"):
         super().__init__(detail)
@@ -107,7 +203,7 @@ class Reading:
 
     def check_time(self):
         if self._clock() - self._started > self.budget.seconds:
-            raise OverBudget(f"reading it took more than {self.budget.seconds:g} s")
+            raise OverBudget(detail("reading_time", seconds=self.budget.seconds))
 
     def may_parse(self, text):
         """Whether `text` may go to Python's parser now; counted when it may."""
@@ -171,20 +267,19 @@ class Reading:
         """Counts `size` bytes about to be decompressed; refuses them beyond the budget."""
         self.check_time()
         if self.inflated_bytes + size > self.budget.inflated_bytes:
-            raise OverBudget(f"{size} bytes to decompress, more than the {self.budget.inflated_bytes} allowed",
-                             "too_large")
+            raise OverBudget(detail("inflate_over", size=size, most=self.budget.inflated_bytes), "too_large")
         self.inflated_bytes += size
 
     def count_cells(self, cells):
         self.code_cells += cells
         if self.code_cells > self.budget.code_cells:
-            raise OverBudget(f"{self.code_cells} code cells, more than the {self.budget.code_cells} read")
+            raise OverBudget(detail("code_cells_over", count=self.code_cells, most=self.budget.code_cells))
 
     def count_lines(self, lines):
         self.check_time()
         self.code_lines += lines
         if self.code_lines > self.budget.code_lines:
-            raise OverBudget(f"more than {self.budget.code_lines} lines of code")
+            raise OverBudget(detail("code_lines_over", most=self.budget.code_lines))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -193,7 +288,7 @@ class Read:
 
     value: object = None
     problem: str = None
-    detail: str = ""
+    detail: Detail = None
     reading: Reading = None
 
 
@@ -214,11 +309,15 @@ def untrusted(work, *args, budget=None):
 
 
 def failure_detail(error):
-    """An exception as a short reason: "zlib.error: Error -3 while decompressing data"."""
+    """An exception as a reason: its Python type ("zlib.error"); its message is in English (or
+    quotes the file) and is never shown to a student."""
+    return detail("exception", type=error_type(error))
+
+
+def error_type(error):
+    """An exception's type as Python names it: "KeyError", "zlib.error"."""
     kind = type(error)
-    name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
-    message = str(error)[:160] if not isinstance(error, RecursionError) else "nested too deeply"
-    return f"{name}: {message}" if message else name
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
 
 
 # A submission ----------------------------------------------------------------------------------
@@ -228,7 +327,7 @@ class Submission:
     name: str
     cells: list = field(default_factory=list)  # [{"source": str, "filename": str}]
     problem: str = None  # why it cannot be read at all: too_large, not_utf8, notebook_not_json, ...
-    problem_detail: str = ""
+    problem_detail: Detail = None  # and the reason, as data
     stub_status: dict = field(default_factory=dict, repr=False)  # function -> whether its last definition is a stub
     defined: frozenset = field(default_factory=frozenset, repr=False)  # names of definitions, for "did you mean"
     reading: Reading = field(default=None, repr=False, compare=False)  # the work reading it took
@@ -255,10 +354,10 @@ def read_submission(name, data, budget=None):
 def _read_submission(name, data, reading):
     budget = reading.budget
     if len(data) > budget.file_bytes:
-        return Submission(name, problem="too_large", problem_detail=f"{len(data)}")
+        return Submission(name, problem="too_large", problem_detail=detail("size", size=len(data)))
     kind = not_code(name)
     if kind:
-        return Submission(name, problem="not_code", problem_detail=kind)
+        return Submission(name, problem="not_code", problem_detail=detail("filename", filename=kind))
     if name.lower().endswith(".zip"):
         inner, data = zipped_submission(data, reading=reading)
         name = f"{name}/{inner}"
@@ -267,7 +366,7 @@ def _read_submission(name, data, reading):
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        return Submission(name, problem="not_utf8", problem_detail=f"byte {error.start}")
+        return Submission(name, problem="not_utf8", problem_detail=detail("byte_at", position=error.start + 1))
     definitions = _Definitions(reading)
     if name.lower().endswith(".ipynb"):
         submission = _read_notebook(name, text, reading, definitions)
@@ -294,15 +393,22 @@ def notebook_json(text, reading):
     budget = reading.budget
     containers = text.count("{") + text.count("[")
     if containers > budget.json_containers:
-        raise OverBudget(f"{containers} JSON objects and lists, more than the {budget.json_containers} read")
+        raise OverBudget(detail("json_containers_over", count=containers, most=budget.json_containers))
     items = text.count(",")
     if items > budget.json_items:
-        raise OverBudget(f"{items} JSON items, more than the {budget.json_items} read")
+        raise OverBudget(detail("json_items_over", count=items, most=budget.json_items))
     keys = text.count(":")
     if keys > budget.json_keys:
-        raise OverBudget(f"{keys} JSON keys, more than the {budget.json_keys} read")
+        raise OverBudget(detail("json_keys_over", count=keys, most=budget.json_keys))
     reading.check_time()
     return json.loads(text)
+
+
+def json_error_detail(error):
+    """Where a notebook's JSON breaks (json's own line and column), as a Detail."""
+    if isinstance(error, json.JSONDecodeError):
+        return detail("json_error_at", line=error.lineno, column=error.colno)
+    return detail("json_invalid")
 
 
 def code_cells_of(cells, reading, strict=True):
@@ -328,19 +434,19 @@ def _read_notebook(name, text, reading, definitions):
     try:
         notebook = notebook_json(text, reading)
     except ValueError as error:
-        return Submission(name, problem="notebook_not_json", problem_detail=str(error)[:200])
+        return Submission(name, problem="notebook_not_json", problem_detail=json_error_detail(error))
     except RecursionError:
-        return Submission(name, problem="notebook_not_json", problem_detail="nested too deeply")
+        return Submission(name, problem="notebook_not_json", problem_detail=detail("too_deep"))
     cells = notebook.get("cells") if isinstance(notebook, dict) else None
     if not isinstance(cells, list):
-        return Submission(name, problem="notebook_malformed", problem_detail="no cell list")
+        return Submission(name, problem="notebook_malformed", problem_detail=detail("no_cell_list"))
     code_cells = []
     graders = set()  # names bound to an otter.Notebook in the cells so far
     for number, cell, source in code_cells_of(cells, reading):
         if is_checker_cell(cell):
             continue
         if source is None:
-            return Submission(name, problem="notebook_malformed", problem_detail=f"cell {number} has no text")
+            return Submission(name, problem="notebook_malformed", problem_detail=detail("cell_without_text", cell=number))
         reading.count_lines(source.count("\n") + 1)
         source = without_ipython_syntax(source)
         if does_only_checking(source, graders, reading):
@@ -731,8 +837,8 @@ def hand_zipped_file(data, reading=None):
 
 
 def zipped_problem(data):
-    """"" when `data` is a zip `zipped_submission` grades, else why not; told from the zip's
-    directory alone, its file never decompressed. Never raises."""
+    """"" when `data` is a zip `zipped_submission` grades, else why not (a Detail; `str()` of it
+    in English); told from the zip's directory alone, its file never decompressed. Never raises."""
     read = untrusted(_zipped, data, False, False, False)
     return read.detail if read.problem is not None else ""
 
@@ -761,38 +867,40 @@ def _zipped(data, otter_only, hand_only, inflate, *, reading):
     budget = reading.budget
     counted = data.count(_MEMBER_SIGNATURE)
     if counted > budget.export_members:
-        raise NotAnOtterExport(f"{counted} files in the zip")
+        raise NotAnOtterExport(detail("zip_members_over", count=counted, most=budget.export_members))
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except Exception as error:  # noqa: BLE001 (zipfile raises many kinds on a damaged directory)
-        raise NotAnOtterExport(f"not a readable zip: {failure_detail(error)}"[:200], "unreadable") from None
+        raise NotAnOtterExport(detail("zip_unreadable", type=error_type(error)), "unreadable") from None
     with archive:
         members = archive.infolist()
         if len(members) > budget.export_members:
-            raise NotAnOtterExport(f"{len(members)} files in the zip")
+            raise NotAnOtterExport(detail("zip_members_over", count=len(members), most=budget.export_members))
         marked = any(info.filename in (OTTER_LOG, OTTER_ZIP_NAME) for info in members)
         if marked and not hand_only:  # Otter's rule
             notebooks = [info for info in members if not info.is_dir() and "/" not in info.filename
                          and info.filename.lower().endswith(".ipynb")]
             if len(notebooks) != 1:
-                raise NotAnOtterExport(f"{len(notebooks)} notebooks at the top of the zip, expected 1")
-            member, what = notebooks[0], "the notebook"
+                raise NotAnOtterExport(detail("zip_export_notebooks", count=len(notebooks)))
+            member = notebooks[0]
         elif otter_only:
-            raise NotAnOtterExport(f"no {OTTER_ZIP_NAME} or {OTTER_LOG}: not written by otter's export()")
+            raise NotAnOtterExport(detail("zip_not_export"))
         else:  # zipped by hand
             gradable = [info for info in members if not info.is_dir() and not _zip_system_member(info.filename)
                         and info.filename.lower().endswith(GRADABLE_SUFFIXES)]
-            if len(gradable) != 1:
+            if not gradable:
+                raise NotAnOtterExport(detail("zip_no_gradable"))
+            if len(gradable) > 1:
                 shown = ", ".join(info.filename for info in gradable[:3]) + (", ..." if len(gradable) > 3 else "")
-                raise NotAnOtterExport(f"{len(gradable)} .ipynb or .py files in the zip" + (f": {shown}" if shown else ""))
+                raise NotAnOtterExport(detail("zip_several_gradable", count=len(gradable), files=shown))
             member = gradable[0]
-            what = member.filename
+        what = member.filename
         if not zip_member_is_regular(member):
-            raise NotAnOtterExport(f"{what} in the zip is a link or a special file")
+            raise NotAnOtterExport(detail("zip_member_special", member=what))
         if member.flag_bits & 0x1:
-            raise NotAnOtterExport(f"{what} in the zip is encrypted", "unreadable")
+            raise NotAnOtterExport(detail("zip_member_encrypted", member=what), "unreadable")
         if member.file_size > budget.file_bytes:
-            raise NotAnOtterExport(f"{member.file_size}", "too_large")
+            raise NotAnOtterExport(detail("size", size=member.file_size), "too_large")
         name = member.filename.replace("\\", "/")
         if not inflate:
             return name, None
@@ -801,10 +909,10 @@ def _zipped(data, otter_only, hand_only, inflate, *, reading):
             with archive.open(member) as handle:
                 content = handle.read(budget.file_bytes + 1)
         except Exception as error:  # noqa: BLE001 (zlib.error, BadZipFile, EOFError, ...)
-            raise NotAnOtterExport(f"{what} in the zip cannot be read: {failure_detail(error)}"[:200],
+            raise NotAnOtterExport(detail("zip_member_unreadable", member=what, type=error_type(error)),
                                    "unreadable") from None
         if len(content) > budget.file_bytes:
-            raise NotAnOtterExport(f"more than {budget.file_bytes}", "too_large")
+            raise NotAnOtterExport(detail("size_over", most=budget.file_bytes), "too_large")
         return name, content
 
 
@@ -872,7 +980,12 @@ def _lab_evidence(data, reading):
 # Regular files ---------------------------------------------------------------------------------
 
 class NotARegularFile(OSError):
-    """The path names a FIFO, device, socket, folder or (when links are refused) a symbolic link."""
+    """The path names a FIFO, device, socket, folder or (when links are refused) a symbolic link;
+    `detail` says which (a Detail)."""
+
+    def __init__(self, number, text, what):
+        super().__init__(number, text)
+        self.detail = detail(what)
 
 
 def read_regular_file(path, follow_links=True, limit=MAX_BYTES, dir_fd=None):
@@ -889,12 +1002,13 @@ def read_regular_file(path, follow_links=True, limit=MAX_BYTES, dir_fd=None):
         descriptor = os.open(path, flags, dir_fd=dir_fd)
     except OSError as error:
         if not follow_links and error.errno == 40:  # ELOOP: the last part is a link
-            raise NotARegularFile(error.errno, "a symbolic link") from None
+            raise NotARegularFile(error.errno, "a symbolic link", "link") from None
         raise
     try:
-        kind = file_kind(os.fstat(descriptor).st_mode)
+        mode = os.fstat(descriptor).st_mode
+        kind = file_kind(mode)
         if kind != "regular file":
-            raise NotARegularFile(0, f"a {kind}, not a regular file")
+            raise NotARegularFile(0, f"a {kind}, not a regular file", kind_detail(mode))
         os.set_blocking(descriptor, True)
         chunks, remaining = [], limit + 1
         while remaining > 0:
@@ -906,6 +1020,15 @@ def read_regular_file(path, follow_links=True, limit=MAX_BYTES, dir_fd=None):
         return b"".join(chunks)
     finally:
         os.close(descriptor)
+
+
+def kind_detail(mode):
+    """The detail code of what an inode is, when it is not a regular file."""
+    for test, code in ((stat.S_ISDIR, "folder"), (stat.S_ISLNK, "link"), (stat.S_ISFIFO, "fifo"),
+                       (stat.S_ISCHR, "device"), (stat.S_ISBLK, "device"), (stat.S_ISSOCK, "socket")):
+        if test(mode):
+            return code
+    return "special_file"
 
 
 def file_kind(mode):

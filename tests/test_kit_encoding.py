@@ -1,10 +1,12 @@
 """`python -m attention_check FILE` on a terminal that cannot show every character: Korean Windows
 (cp949), output redirected with PYTHONIOENCODING=cp949, a Korean locale (ko_KR.CP949), plain ASCII.
 
-The rule (autograder/kit/cli.py, readable_output): a character the terminal's encoding lacks is
+The rule (autograder/kit/terminal.py, readable_output): a character the terminal's encoding lacks is
 written as a look-alike it has ("—" as "―"), else as "?"; Hangul stays Hangul wherever the encoding
 has it; the check never stops on a character. `--json` is then written with JSON's own \\u escapes,
-so it loads back to exactly the same data.
+so it loads back to exactly the same data. The kit applies the rule once, when its package is loaded
+outside a kernel, so the `.py` twin run as its header says (`python self_attention_lab.py`, Otter's
+summary around the kit's text, "❌" included) reaches a cp949 console too.
 """
 import codecs
 import io
@@ -17,7 +19,7 @@ import sys
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from autograder.kit import cli
+from autograder.kit import cli, terminal
 from conftest import ROOT
 from labs.self_attention import LAB
 
@@ -128,8 +130,8 @@ def test_english_on_a_cp949_terminal(student, wrong_softmax):
 def test_any_text_is_written_and_what_the_encoding_has_is_kept(text, encoding):
     raw = io.BytesIO()
     stream = io.TextIOWrapper(raw, encoding=encoding, errors="strict", newline="\n")
-    codecs.register_error(cli.FALLBACK_ERRORS, cli._look_alike)
-    stream.reconfigure(errors=cli.FALLBACK_ERRORS)
+    codecs.register_error(terminal.FALLBACK_ERRORS, terminal._look_alike)
+    stream.reconfigure(errors=terminal.FALLBACK_ERRORS)
     stream.write(text)
     stream.flush()
     written = raw.getvalue().decode(encoding)
@@ -144,3 +146,57 @@ def _encodable(character, encoding):
     except UnicodeEncodeError:
         return False
     return True
+
+
+# The .py twin, run as its header says ("실행: python self_attention_lab.py"): Otter checks each step
+# and prints its summary around the kit's text ("❌ Test case failed"); the kit's package, loaded by
+# the first check, applied the rule to stdout, so every step is checked on any console.
+
+WRONG_TWIN_SOFTMAX = ("    e = np.exp(x - np.max(x, axis=0, keepdims=True))\n"
+                      "    return e / e.sum(axis=0, keepdims=True)\n")
+
+
+def twin_with_wrong_softmax(student, folder):
+    sys.path.insert(0, str(ROOT / "assignments"))
+    try:
+        import fill  # assignments/ is not a package
+    finally:
+        sys.path.remove(str(ROOT / "assignments"))
+    text = fill.fill_script((student / LAB.script).read_text("utf-8"), lab=LAB)
+    start = text.index("def softmax(")
+    body = text.index('"""', text.index('"""', start) + 3) + 3
+    end = text.index("\n# %%", body)
+    text = text[:body] + "\n" + WRONG_TWIN_SOFTMAX + text[end:]
+    (folder / LAB.script).write_text(text, "utf-8")
+    return folder / LAB.script
+
+
+@pytest.mark.parametrize("setting", ["PYTHONIOENCODING=cp949", "LANG=ko_KR.CP949"])
+def test_the_twin_checks_every_step_on_a_console_that_lacks_otters_characters(student, korean_locale,
+                                                                                 tmp_path, setting):
+    folder = tmp_path / "twin"
+    shutil.copytree(student, folder)
+    twin = twin_with_wrong_softmax(student, folder)
+    environment = cp949_settings(korean_locale)[setting]
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("PYTHONPATH", "PYTHONIOENCODING", "PYTHONUTF8", "LANG", "LC_ALL", "LC_CTYPE")}
+    done = subprocess.run([sys.executable, twin.name], cwd=folder, capture_output=True, timeout=600,
+                          env={**env, **environment})
+    out = done.stdout.decode("cp949") + done.stderr.decode("cp949")
+    assert done.returncode == 0 and "UnicodeEncodeError" not in out and "Traceback" not in out, out[-2000:]
+    # Every step's check ran, in the lab's order; the wrong one says why, in Korean where the console can.
+    assert [line.split()[0] for line in out.splitlines() if line.strip().endswith(("results:", "passed!"))
+            and not line.startswith(" ")] == list(LAB.function_names)
+    assert "X Test case failed" in out
+    assert "■ softmax ― 0.5/2점 · 틀림" in out and "행이 아니라 열 방향으로 계산했습니다" in out
+
+
+def test_loading_the_kit_outside_a_kernel_applies_the_rule_once(student):
+    """Importing the check package reconfigures a cp949 stdout; printing Otter's marks then works."""
+    code = ("import sys, attention_check.kit\n"
+            "print('\\u274c \\u2705 \\u2014 사과를', sys.stdout.errors)\n")
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "PYTHONUTF8")}
+    done = subprocess.run([sys.executable, "-c", code], cwd=student, capture_output=True, timeout=120,
+                          env={**env, "PYTHONIOENCODING": "cp949"})
+    assert done.returncode == 0, done.stderr.decode("cp949", "replace")
+    assert done.stdout.decode("cp949").strip() == f"X O ― 사과를 {terminal.FALLBACK_ERRORS}"

@@ -12,7 +12,7 @@ import time
 from datetime import datetime, timezone
 
 from ..render import one_line, printable
-from ..submission import MAX_BYTES, not_code
+from ..submission import MAX_BYTES, detail, not_code, os_detail
 from .collect import EXPORT, NOT_LMS_NAMED, Source, group_students
 from .naming import NAME_MAX, fit_id
 from .late import deduction, lateness, lms_zone, offset_text, parse_due, parse_policy
@@ -190,7 +190,7 @@ def no_submissions(location, everyone):
         return f"autograder: no submissions in {shown}: it holds no files. Nothing was graded."
     kinds = {}
     for entry, _ in files:
-        kind = entry.metadata or ("system file" if entry.system_file else entry.refused or "other file")
+        kind = entry.metadata or ("system file" if entry.system_file else str(entry.refused or "other file"))
         kinds.setdefault(kind, []).append(entry.path)
     listed = "; ".join(f"{len(paths)} {kind} ({', '.join(one_line(p) for p in paths[:3])}"
                        f"{', ...' if len(paths) > 3 else ''})" for kind, paths in sorted(kinds.items()))
@@ -430,17 +430,17 @@ def _task(source, student, settings, lab, problem=None):
     elif entry.path.lower().endswith(EXPORT) and entry.export:
         problem = ("not_otter_export", entry.export)
     elif not entry.gradable:
-        problem = ("not_code", not_code(entry.path) or entry.path)
+        problem = ("not_code", detail("filename", filename=not_code(entry.path) or entry.path))
     elif entry.size > MAX_BYTES:
-        problem = ("too_large", str(entry.size))
+        problem = ("too_large", detail("size", size=entry.size))
     else:
         try:
             data = source.read(entry)
         except OSError as error:
-            problem = ("unreadable", error.strerror or str(error))
+            problem = ("unreadable", os_detail(error))
         else:
             if len(data) > MAX_BYTES:  # grew since it was listed
-                data, problem = None, ("too_large", f"> {MAX_BYTES}")
+                data, problem = None, ("too_large", detail("size_over", most=MAX_BYTES))
     content = hashlib.sha256(data if data is not None else repr(problem).encode()).hexdigest()
     late = dict(settings["late"][student.id])
     if not (late["late"] and late["policy"]):

@@ -14,7 +14,8 @@ import zipfile
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..submission import BUDGET, MAX_BYTES, file_kind, read_regular_file, zip_member_is_regular, zipped_problem
+from ..submission import (BUDGET, MAX_BYTES, detail, error_type, file_kind, kind_detail, os_detail, read_regular_file,
+                          zip_member_is_regular, zipped_problem)
 from ..lms.recognise import HEAD_BYTES, SHEET_KINDS, sheet_kind
 from .late import COMPUTER_ZONE, file_time, stated_zone
 from .metadata import MAX_METADATA_BYTES, blackboard_receipt_name, decode, gradescope_submitters
@@ -151,9 +152,9 @@ class Source:
             name = names[index].replace("\\", "/") if separators else names[index]
             refused = ""
             if _unsafe_member_name(name):
-                refused = "an unsafe name in the archive"
+                refused = detail("unsafe_name")
             elif not zip_member_is_regular(info):
-                refused = f"a {file_kind(info.external_attr >> 16)} in the archive"
+                refused = detail(kind_detail(info.external_attr >> 16))
             found.append(Found(_display_path(name), _zip_stamp(info), info.file_size, index, refused))
         return found
 
@@ -184,7 +185,7 @@ class Source:
 
         def unreadable(error):
             relative = os.path.relpath(error.filename or self.location, self.location).replace(os.sep, "/")
-            found.append(Found(relative, 0.0, 0, refused=f"a folder that cannot be read ({error.strerror})"))
+            found.append(Found(relative, 0.0, 0, refused=detail("folder_unreadable", error=os_detail(error).parameters.get("error", "?"))))
 
         for folder, dirs, names in _walk(self.location, unreadable):
             dirs.sort()
@@ -199,11 +200,10 @@ class Source:
                 try:
                     status = os.lstat(full)
                 except OSError as error:
-                    found.append(Found(relative, 0.0, 0, refused=f"cannot be read ({error.strerror})"))
+                    found.append(Found(relative, 0.0, 0, refused=os_detail(error)))
                     continue
                 kind = file_kind(status.st_mode)
-                refused = "" if kind == "regular file" else \
-                    ("a symbolic link" if kind == "symbolic link" else f"a {kind}, not a regular file")
+                refused = "" if kind == "regular file" else detail(kind_detail(status.st_mode))
                 found.append(Found(relative, status.st_mtime, status.st_size, refused=refused))
         return found
 
@@ -229,15 +229,15 @@ class Source:
         """Bounds checked on the zip's directory before anything is decompressed: the declared
         size (zipfile never yields more), and for a nested .zip its ratio to the stored size."""
         if info.file_size > limit:  # never decompressed
-            raise OSError(0, f"larger than {limit} bytes")
+            raise OSError(0, detail("size_over", most=limit))
         if info.filename.lower().endswith(EXPORT) and info.file_size > SMALL_MEMBER \
                 and info.file_size > NESTED_ARCHIVE_RATIO * max(info.compress_size, 1):
-            raise OSError(0, f"a .zip that would decompress to more than {NESTED_ARCHIVE_RATIO} times its size")
+            raise OSError(0, detail("zip_ratio_over", most=NESTED_ARCHIVE_RATIO))
         try:
             with self._zip.open(info) as handle:
                 data = handle.read(limit + 1)
         except Exception as error:  # noqa: BLE001 (zlib.error, BadZipFile, EOFError, ...: a damaged member)
-            raise OSError(0, f"{type(error).__name__}: {error}"[:200]) from None
+            raise OSError(0, detail("exception", type=error_type(error))) from None
         self.inflated_bytes += len(data)
         return data
 
@@ -253,7 +253,7 @@ class Source:
             with self._zip.open(info) as handle:
                 data = handle.read(min(size, info.file_size))
         except Exception as error:  # noqa: BLE001 (zlib.error, BadZipFile, EOFError, ...: a damaged member)
-            raise OSError(0, f"{type(error).__name__}: {error}"[:200]) from None
+            raise OSError(0, detail("exception", type=error_type(error))) from None
         self.inflated_bytes += len(data)
         return data
 
@@ -267,16 +267,16 @@ class Source:
         into, and say so. Another student's budget is their own."""
         spent = self._inflated_for.get(student, 0)
         if spent + min(found.size, MAX_BYTES) > BUDGET.inflated_bytes and found.size:
-            return f"not looked into: this student's zips already decompressed {spent} bytes"
+            return detail("zips_budget_spent", size=spent)
         before = self.inflated_bytes
         try:
             data = self.read(Entry(found.path, "", found.stamp, found.size, found.index, found.refused))
         except OSError as error:
-            return error.strerror or str(error)
+            return os_detail(error)
         finally:
             self._inflated_for[student] = spent + (self.inflated_bytes - before)
         if len(data) > MAX_BYTES:
-            return f"larger than {MAX_BYTES} bytes"
+            return detail("size_over", most=MAX_BYTES)
         return zipped_problem(data)
 
 

@@ -6,7 +6,6 @@ only, the same feedback as `autograder check` gives on them. The file runs in th
 in the student's own notebook; scores that count are decided by the course's grader.
 """
 import argparse
-import codecs
 import contextlib
 import dataclasses
 import io
@@ -16,29 +15,52 @@ import signal
 import subprocess
 import sys
 import threading
-import unicodedata
 
 from ..judge import SubmissionResult, broken
 from ..render import as_dict, as_text, fit_to_width, terminal_width
 from ..sandbox.worker import describe_exception, load
-from ..submission import load_note, read_submission, similar_definition, syntax_error_near
+from ..submission import load_note, os_detail, read_submission, similar_definition, syntax_error_near
 from . import public
 from .check import Outcome, call_probe, judge_public
+from .terminal import readable_output, writes_unicode
 
 EXIT_ALL_PASSED, EXIT_LOST_POINTS, EXIT_CANNOT_RUN = 0, 1, 2
 
+# What the command itself says (the feedback comes from the catalogs), in the kit's languages.
+WORDS = {
+    "ko": {"description": "{title}: 공개 테스트로 제출 파일을 단계별로 검사합니다.",
+           "submission": "검사할 .py 또는 .ipynb 파일",
+           "lang": "피드백 언어(기본: {lang})",
+           "json": "결과를 JSON 객체 하나로 출력",
+           "step": "이 단계만 검사(여러 번 쓸 수 있음. 기본: 모든 단계)",
+           "timeout": "함수를 한 번 호출할 때 기다릴 시간(초, 기본: 10)",
+           "no_file": "파일이 없습니다: {path}",
+           "timeout_positive": "--timeout은 0보다 커야 합니다.",
+           "ended": "검사 도중 제출 파일이 프로세스를 종료시켰습니다(종료 코드 {code}). "
+                    "os._exit나 무한 재귀 같은 코드가 있는지 확인하십시오."},
+    "en": {"description": "{title}: checks a submission step by step on the public cases.",
+           "submission": "the .py or .ipynb file to check",
+           "lang": "feedback language (default: {lang})",
+           "json": "print one JSON object",
+           "step": "check only this step (may be repeated; default: every step)",
+           "timeout": "seconds to wait for one call of a function (default: 10)",
+           "no_file": "no such file: {path}",
+           "timeout_positive": "--timeout must be greater than 0.",
+           "ended": "the submission ended the check's process (exit code {code}). "
+                    "Look for os._exit or endless recursion in it."},
+}
 
-def build_parser(lab):
+
+def build_parser(lab, lang=None):
+    lang = lang or public.lang()
+    words = WORDS[lang]
     parser = argparse.ArgumentParser(
-        prog=f"python -m {_top_package()}",
-        description=f"{lab.title('ko')}: 공개 테스트로 제출 파일을 단계별로 검사합니다.")
-    parser.add_argument("submission", help="검사할 .py 또는 .ipynb 파일")
-    parser.add_argument("--lang", choices=("ko", "en"), default="ko", help="피드백 언어(기본: ko)")
-    parser.add_argument("--json", action="store_true", help="결과를 JSON 객체 하나로 출력")
-    parser.add_argument("--step", action="append", choices=lab.function_names, default=None,
-                        help="이 단계만 검사(여러 번 쓸 수 있음. 기본: 모든 단계)")
-    parser.add_argument("--timeout", type=float, default=10.0, metavar="S",
-                        help="함수를 한 번 호출할 때 기다릴 시간(초, 기본: 10)")
+        prog=f"python -m {_top_package()}", description=words["description"].format(title=lab.title(lang)))
+    parser.add_argument("submission", help=words["submission"])
+    parser.add_argument("--lang", choices=("ko", "en"), default=lang, help=words["lang"].format(lang=lang))
+    parser.add_argument("--json", action="store_true", help=words["json"])
+    parser.add_argument("--step", action="append", choices=lab.function_names, default=None, help=words["step"])
+    parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help=words["timeout"])
     return parser
 
 
@@ -57,18 +79,19 @@ def main(argv=None):
         args = build_parser(lab).parse_args(argv)
     except SystemExit as exit:
         return EXIT_CANNOT_RUN if exit.code else EXIT_ALL_PASSED
+    words = WORDS[args.lang]
     if not os.path.isfile(args.submission):
-        print(f"{_top_package()}: 파일이 없습니다: {args.submission}", file=sys.stderr)
+        print(f"{_top_package()}: {words['no_file'].format(path=args.submission)}", file=sys.stderr)
         return EXIT_CANNOT_RUN
     if args.timeout <= 0:
-        print(f"{_top_package()}: --timeout은 0보다 커야 합니다.", file=sys.stderr)
+        print(f"{_top_package()}: {words['timeout_positive']}", file=sys.stderr)
         return EXIT_CANNOT_RUN
     if os.environ.get(_CHILD) != "1":
-        return _in_child(argv if argv is not None else sys.argv[1:])
+        return _in_child(argv if argv is not None else sys.argv[1:], args.lang)
     result = check_file(args.submission, args.timeout, args.step)
     if args.json:
         # Lossless on any stdout: where the encoding lacks a character, JSON's own \u escapes.
-        print(json.dumps(as_dict(result, lab, args.lang), ensure_ascii=not _writes_unicode(sys.stdout),
+        print(json.dumps(as_dict(result, lab, args.lang), ensure_ascii=not writes_unicode(sys.stdout),
                          indent=2))
     else:
         print(fit_to_width(as_text(result, lab, args.lang), terminal_width()), end="")
@@ -77,52 +100,8 @@ def main(argv=None):
 
 _CHILD = "ATTENTION_CHECK_CHILD"
 
-# Output that a terminal's encoding cannot hold (cp949 on Korean Windows, or redirected output) is
-# written with a look-alike it holds, else "?": the check never stops on a character, and Hangul
-# stays Hangul wherever the encoding has it.
-FALLBACK_ERRORS = "attention_check_fallback"
-LOOK_ALIKES = {"\u2014": ("\u2015", "-"), "\u2013": ("-",), "\u2212": ("-",), "\u2026": ("...",),
-               "\u2192": ("->",), "\u00d7": ("x",), "\u221a": ("sqrt",), "\u00b7": (".",),
-               "\u2018": ("'",), "\u2019": ("'",), "\u201c": ('"',), "\u201d": ('"',)}
 
-
-def readable_output():
-    """Make stdout and stderr write every character: those their encoding lacks become a look-alike
-    the encoding has (LOOK_ALIKES, then the character's compatibility form), else "?"."""
-    codecs.register_error(FALLBACK_ERRORS, _look_alike)
-    for stream in (sys.stdout, sys.stderr):
-        if stream is None or _writes_unicode(stream):
-            continue
-        try:
-            stream.reconfigure(errors=FALLBACK_ERRORS)
-        except (AttributeError, ValueError, LookupError):
-            pass  # a stream that is not a TextIOWrapper (a test's capture): left as it is
-
-
-def _writes_unicode(stream):
-    encoding = (getattr(stream, "encoding", None) or "").lower().replace("_", "-")
-    return encoding.startswith("utf")
-
-
-def _look_alike(error):
-    if not isinstance(error, UnicodeEncodeError):
-        raise error
-    shown = []
-    for character in error.object[error.start:error.end]:
-        for candidate in (*LOOK_ALIKES.get(character, ()), unicodedata.normalize("NFKC", character), "?"):
-            try:
-                candidate.encode(error.encoding)
-            except (UnicodeError, LookupError):
-                continue
-            if candidate != character:
-                shown.append(candidate)
-                break
-        else:
-            shown.append("?")
-    return "".join(shown), error.end
-
-
-def _in_child(argv):
+def _in_child(argv, lang):
     """Check in a child process: a file that ends its process (os._exit) cannot end the check
     without a word."""
     top = sys.modules[_top_package()].__file__
@@ -137,8 +116,7 @@ def _in_child(argv):
     sys.stdout.flush()
     if done.returncode in (EXIT_ALL_PASSED, EXIT_LOST_POINTS, EXIT_CANNOT_RUN):
         return done.returncode
-    print(f"{_top_package()}: 검사 도중 제출 파일이 프로세스를 종료시켰습니다(종료 코드 {done.returncode}). "
-          "os._exit나 무한 재귀 같은 코드가 있는지 확인하십시오.", file=sys.stderr)
+    print(f"{_top_package()}: {WORDS[lang]['ended'].format(code=done.returncode)}", file=sys.stderr)
     return EXIT_CANNOT_RUN
 
 
@@ -151,7 +129,7 @@ def check_file(path, step_seconds=10.0, only=None):
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as error:
-        return broken(lab, path, "unreadable", error.strerror or str(error), names)
+        return broken(lab, path, "unreadable", os_detail(error), names)
     submission = read_submission(path, data)
     if submission.problem:
         return broken(lab, path, submission.problem, submission.problem_detail, names)

@@ -12,7 +12,6 @@ Runs inside the student's kernel, for the student's own feedback; scores that co
 by the course's grader, never here.
 """
 import html
-import os
 import re
 import warnings
 from dataclasses import dataclass
@@ -25,9 +24,9 @@ from ..render import case_names, step_feedback
 from . import public
 from .check import judge_public
 from .cli import with_deadline
+from .public import LANG_VARIABLE  # noqa: F401 (the variable the set-up cell sets)
+from .terminal import kernel_shell
 
-# The language of the notebook's checks: the set-up cell sets it from the notebook's own language.
-LANG_VARIABLE = "ATTENTION_CHECK_LANG"
 STEP_SECONDS = 10.0
 CASE_NAMES = {"ko": "{step} 공개 테스트", "en": "{step} public cases"}
 NOT_PASSED = {"ko": "이 단계를 통과하지 못했습니다", "en": "this step did not pass"}
@@ -43,8 +42,9 @@ STYLE = (".ag-check{margin:.25rem 0 .75rem;border-left:4px solid #b3261e;padding
 
 
 def notebook_lang():
-    lang = os.environ.get(LANG_VARIABLE, "ko")
-    return lang if lang in CASE_NAMES else "ko"
+    """The checks' language: the set-up cell's (the notebook's, or the student's own choice), else
+    the student half's (see public.lang)."""
+    return public.lang()
 
 
 @dataclass(frozen=True)
@@ -171,18 +171,6 @@ def _cell_number(filename):
 
 def _is_kernel_file(filename):
     return isinstance(filename, str) and bool(_KERNEL_FILE.search(filename))
-
-
-def kernel_shell():
-    """The running Jupyter/Colab kernel's shell, or None (a terminal, or Otter grading)."""
-    import sys
-
-    ipython = sys.modules.get("IPython")
-    try:
-        shell = ipython.get_ipython() if ipython is not None else None
-    except Exception:  # noqa: BLE001
-        return None
-    return shell if shell is not None and getattr(shell, "kernel", None) is not None else None
 
 
 # Display ---------------------------------------------------------------------------------------

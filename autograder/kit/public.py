@@ -6,6 +6,7 @@ catalog text. It holds no hidden case and no code that computes an answer.
 """
 import base64
 import json
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -19,6 +20,9 @@ from ..sandbox import codec
 from ..stand_in import StandIn
 
 DATA_FILE = "public_data.json"
+# The language a student may choose for everything the kit prints (else the build's, see lang()).
+LANG_VARIABLE = "ATTENTION_CHECK_LANG"
+LANGUAGES = ("ko", "en")
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,14 +70,33 @@ def _stored_messages(code):
 
 
 @lru_cache(maxsize=1)
+def _data_text():
+    path = resources.files(__package__).joinpath(DATA_FILE)
+    if not path.is_file():
+        raise NoPublicData(f"no {DATA_FILE} here: the check kit runs from the student half that "
+                           "`autograder build` writes")
+    return path.read_text("utf-8")
+
+
+def lang():
+    """The language everything the kit prints speaks: the student's ATTENTION_CHECK_LANG when it
+    names one, else the student half's (`autograder build --lang`, kept in public_data.json),
+    else Korean."""
+    chosen = os.environ.get(LANG_VARIABLE)
+    if chosen in LANGUAGES:
+        return chosen
+    try:
+        built = json.loads(_data_text()).get("lang")
+    except (NoPublicData, OSError, ValueError, AttributeError):
+        built = None
+    return built if built in LANGUAGES else "ko"
+
+
+@lru_cache(maxsize=1)
 def load(text=None):
     """(Lab, {step name: [Probe]}) of the kit's lab."""
     if text is None:
-        path = resources.files(__package__).joinpath(DATA_FILE)
-        if not path.is_file():
-            raise NoPublicData(f"no {DATA_FILE} here: the check kit runs from the student half that "
-                               "`autograder build` writes")
-        text = path.read_text("utf-8")
+        text = _data_text()
     data = json.loads(text)
     cases = {c["name"]: Case(c["name"], tuple(c["words"]),
                              {key: codec.decode(value) for key, value in c["inputs"].items()})

@@ -97,7 +97,7 @@ def build(out, lab, step_seconds=10.0, lang="ko", self_check=True,
         if not lab.assignment_file(name).is_file():
             raise BuildError(f"missing {name} in {lab.assignment_package}")
     student = _fresh(out / "student")
-    write_student_half(student, lab)
+    write_student_half(student, lab, lang)
     classroom = write_classroom_template(_fresh(out / "classroom"), student, lab)
     settings = {"lab": lab.name, "lang": lang, "step_seconds": step_seconds, "memory_mb": memory_mb,
                 "visibility": visibility}
@@ -120,14 +120,36 @@ def zip_name(lab):
     return f"{pathlib.Path(lab.notebook).stem}-autograder.zip"
 
 
-def write_student_half(student, lab):
+# What a --lang en student half says in English and what stays Korean (README, docs/OTTER.md):
+# English: the set-up cell (its title, comments and messages), every check's feedback
+# (grader.check, check_all, the .py twin's checks, `python -m attention_check` by default), the
+# check package's own sentences, Otter's names of the checks, README.md, and a note heading the
+# notebook. Korean, having no English version: the notebook's explanations (markdown cells),
+# the code's comments and docstrings, the .py twin's header.
+ENGLISH_NOTE = ("**In English:** this notebook's explanations, comments and docstrings are in Korean (there is "
+                "no English version of them yet). Everything the checks print is in English: the set-up cell "
+                "below, each `grader.check(...)`, `grader.check_all()` and "
+                f"`python -m {CHECK_PACKAGE}`. Each function's arguments and what it returns are in its "
+                "docstring's shapes, e.g. `(n, d_k)`.")
+
+
+def write_student_half(student, lab, lang="ko"):
     """The notebook (public tests and checks in its metadata), its .py twin, tests/, the check
-    package, README.md and requirements.txt: everything a student needs, nothing more."""
-    files = student_files(lab)
+    package, README.md and requirements.txt: everything a student needs, nothing more; everything
+    the kit prints in `lang` (see ENGLISH_NOTE's comment for what a `--lang en` half translates)."""
+    files = student_files(lab, lang)
     notebook = nbformat.reads(lab.assignment_file(lab.notebook).read_text("utf-8"), as_version=4)
     for cell in notebook.cells:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
+        if "grader-init" in cell.metadata.get("tags", []) and lang != "ko":
+            # The notebook's own set-up cell is the Korean one (tests/test_assignments.py): only
+            # another language needs the repository's assignments/ to write it again.
+            cell.source = _load_assignment_module("build_notebook").grader_setup_source(lang, lab.name)
+    if lang == "en":
+        note = nbformat.v4.new_markdown_cell(ENGLISH_NOTE)
+        note.id = "cell-english"
+        notebook.cells.insert(1 if notebook.cells and notebook.cells[0].cell_type == "markdown" else 0, note)
     notebook.metadata[PAYLOAD_KEY] = notebook_payload(files)
     nbformat.write(notebook, student / lab.notebook)
     (student / lab.script).write_bytes(lab.assignment_file(lab.script).read_bytes())
@@ -136,11 +158,12 @@ def write_student_half(student, lab):
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
     (student / "requirements.txt").write_text(STUDENT_REQUIREMENTS, encoding="utf-8")
-    (student / "README.md").write_text(student_readme(lab), encoding="utf-8")
+    (student / "README.md").write_text(student_readme(lab, lang), encoding="utf-8")
 
 
-def student_files(lab):
-    """{relative path: text} of tests/ and the check package (public cases only, no reference)."""
+def student_files(lab, lang="ko"):
+    """{relative path: text} of tests/ and the check package (public cases only, no reference);
+    the package speaks `lang` unless the student chooses (kit/public.py, lang)."""
     files = {f"tests/{step.name}.py": test_file_source(step) for step in lab.steps}
     engine = resources.files("autograder")
     for relative in kit_modules():
@@ -148,8 +171,11 @@ def student_files(lab):
     files[f"{CHECK_PACKAGE}/__init__.py"] = (
         f'"""Public checks of {lab.title("en")}: otter.Notebook (tests/*.py) and '
         f'`python -m {CHECK_PACKAGE} FILE`."""\n')
-    files[f"{CHECK_PACKAGE}/__main__.py"] = "import sys\n\nfrom .kit.cli import main\n\nsys.exit(main())\n"
-    files[f"{CHECK_PACKAGE}/{KIT}/public_data.json"] = json.dumps(public_data(lab), ensure_ascii=False)
+    # The kit's own __main__, one package further down: it says which Python it needs first.
+    files[f"{CHECK_PACKAGE}/__main__.py"] = engine.joinpath(f"{KIT}/__main__.py").read_text("utf-8") \
+        .replace("from .", f"from .{KIT}.")
+    files[f"{CHECK_PACKAGE}/{KIT}/public_data.json"] = json.dumps({**public_data(lab), "lang": lang},
+                                                                  ensure_ascii=False)
     return dict(sorted(files.items()))
 
 
@@ -229,8 +255,10 @@ def test_file_source(step):
 STUDENT_REQUIREMENTS = ("otter-grader>=7,<8\nnumpy>=1.26\npandas>=2.0\nipykernel>=6\njupyterlab>=4\n"
                         + TOML_REQUIREMENT + "\n")
 
-def student_readme(lab):
-    """README.md of the student half, in Korean."""
+def student_readme(lab, lang="ko"):
+    """README.md of the student half, in `lang`."""
+    if lang == "en":
+        return _english_readme(lab)
     return f"""# {lab.title("ko")}
 
 ## 이 폴더에 든 것
@@ -283,6 +311,79 @@ python -m {CHECK_PACKAGE} {lab.script} --lang en     # 영어 피드백
 최종 점수는 공개 테스트에 더해 숨은 테스트(다른 크기의 입력, 아주 큰 값 등)로 매겨집니다. 공개 테스트를
 모두 통과했더라도 낱말 수나 벡터 길이를 숫자로 적어 넣었다면 점수를 잃을 수 있습니다.
 """
+
+
+def _english_readme(lab):
+    return f"""# {lab.title("en")}
+
+## What is in this folder
+
+| file | what for |
+| --- | --- |
+| `{lab.notebook}` | the lab's notebook: complete the functions here |
+| `{lab.script}` | the same lab as a `.py` file (to work in an editor instead of the notebook) |
+| `tests/`, `{CHECK_PACKAGE}/` | the public tests and the checks (do not edit them) |
+| `requirements.txt` | the packages to install |
+
+The notebook's explanations, comments and docstrings are in Korean (there is no English version of
+them yet); everything the checks print is in English.
+
+## Install (once)
+
+On Python 3.10 to 3.13, go to this folder and run the one command below. A fresh virtual environment
+is the safe way (`python -m venv .venv`, then `.venv\\Scripts\\activate` on Windows or
+`source .venv/bin/activate` on macOS and Linux).
+
+```bash
+pip install -r requirements.txt
+```
+
+It installs otter-grader, numpy and pandas, the kernel that runs the notebook (ipykernel) and
+JupyterLab. If pip says it found no otter-grader because of `Requires-Python >=3.10`, that Python is
+older than 3.10: install Python 3.12, make the virtual environment with it and run the command again.
+
+## Working in the notebook
+
+Run `jupyter lab` and open `{lab.notebook}`, or open it in VS Code with the Python installed above
+as its kernel. Run the cells in order, starting with the set-up cell at the top. Under each function,
+the `grader.check(...)` cell checks it on the public tests: the step's score, what is wrong and why,
+and for a wrong table your values, the expected values and their difference in colour. Errors are
+located by the notebook cell's number (e.g. `cell [7], line 3`). If the kernel's Python is older than
+3.10, the set-up cell says what to change. To read the checks in Korean instead, start Jupyter with
+the environment variable `ATTENTION_CHECK_LANG=ko`.
+
+**Colab**, or a notebook file alone, works as it is: the public tests are inside the notebook file,
+and the set-up cell installs otter-grader when it is missing (once, a minute or two).
+
+## Checking from a terminal
+
+```bash
+python -m {CHECK_PACKAGE} {lab.notebook}
+python -m {CHECK_PACKAGE} {lab.script} --lang ko     # feedback in Korean
+```
+
+Run it in this folder. It checks every step on the public tests and shows the score and the
+feedback. The exit code is 0 when every step passed, 1 when a step lost points, 2 when the check
+could not run (no such file, a Python older than 3.10, ...).
+
+## Submitting
+
+Run the notebook's last two cells and submit the zip file they make (on Colab, the downloaded `.ipynb`
+file). The final score adds hidden tests (inputs of other sizes, very large values, ...) to the public
+ones: a step that passes every public test can still lose points if it writes the number of words or
+the vector length into the code.
+"""
+
+
+def _load_assignment_module(name):
+    """A module of the repository's assignments/ (not part of the installed package)."""
+    path = ROOT / "assignments" / f"{name}.py"
+    if not path.is_file():
+        raise BuildError(f"missing {path}: the build needs the repository's assignments/")
+    spec = importlib.util.spec_from_file_location(f"assignment_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def write_classroom_template(folder, student, lab):
@@ -426,10 +527,6 @@ def check_zip(zip_path, lab, image=None):
 
 
 def _load_fill(assignments):
-    path = assignments / "fill.py"
-    if not path.is_file():
-        raise BuildError(f"missing {path}: the self-check needs it to fill in the reference")
-    spec = importlib.util.spec_from_file_location("assignment_fill", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    if not (assignments / "fill.py").is_file():
+        raise BuildError(f"missing {assignments / 'fill.py'}: the self-check needs it to fill in the reference")
+    return _load_assignment_module("fill")

@@ -13,7 +13,7 @@ import sys
 import traceback
 
 from ..sandbox.limits import MB, Limits
-from ..submission import MAX_BYTES, read_regular_file
+from ..submission import MAX_BYTES, detail, os_detail, read_regular_file
 
 ROOT = "/autograder"
 CONFIG = "otter_config.json"
@@ -36,7 +36,7 @@ def main(argv=None):
             name, data, problem = choose_submission(root / "submission", assignment_names(settings["lab"]))
         except Exception:  # never expected; still, the student gets a results.json
             traceback.print_exc()
-            name, data, problem = "submission", None, ("grader_failed", "reading the submission")
+            name, data, problem = "submission", None, ("grader_failed", detail("grader_reading"))
         lab = lab_for(settings, name, data)
         result, status = grade_safely(lab, name, data, problem, settings)
         from .results import gradescope_results
@@ -107,7 +107,7 @@ def grade_safely(lab, name, data, problem, settings):
             return grade_bytes(name, data, zygote, Plan.build(lab), limits), 0
     except Exception as error:
         traceback.print_exc()
-        return broken(lab, name, "grader_failed", type(error).__name__), 1
+        return broken(lab, name, "grader_failed", detail("grader_error", type=type(error).__name__)), 1
 
 
 # Choosing the file ----------------------------------------------------------------------------
@@ -164,8 +164,8 @@ def pick(names, wanted):
             return named[0], None
         if len(candidates) == 1:
             return candidates[0], None
-        return None, ("several_submissions", ", ".join(sorted(candidates)[:5]))
-    return None, ("no_submission", ", ".join(sorted(names)[:5]) or "-")
+        return None, ("several_submissions", detail("files", files=", ".join(sorted(candidates)[:5])))
+    return None, ("no_submission", detail("files", files=", ".join(sorted(names)[:5])) if names else detail("no_files"))
 
 
 def read_regular(path):
@@ -173,9 +173,9 @@ def read_regular(path):
     try:
         data = read_regular_file(path, follow_links=False)
     except OSError as error:  # NotARegularFile included: links, FIFOs, devices
-        return None, ("unreadable", error.strerror or str(error))
+        return None, ("unreadable", os_detail(error))
     if len(data) > MAX_BYTES:
-        return None, ("too_large", f"> {MAX_BYTES}")
+        return None, ("too_large", detail("size_over", most=MAX_BYTES))
     return data, None
 
 

@@ -3,7 +3,7 @@
 Used by the zip's own entry point (gradescope.py, where Otter is not installed) and by the Otter
 plugin (`otter run -a ZIP`), so both paths write the same file for the same verdict.
 """
-from ..render import Messages, load_notes, step_feedback
+from ..render import Messages, load_notes, notes_heading, step_feedback
 
 VISIBILITIES = ("visible", "after_published", "hidden")
 PUBLIC_TESTS = "Public Tests"
@@ -22,7 +22,7 @@ def gradescope_results(result, lab, lang="ko", visibility="after_published"):
         raise ValueError(f"visibility must be one of {', '.join(VISIBILITIES)}")
     say = Messages(lang, lab)
     notes = load_notes(result.notes, lab, lang)
-    loading = say("text", "load_heading") + "\n" + "\n".join("  " + note for note in notes) if notes else ""
+    loading = notes_heading(say, result) + "\n" + "\n".join("  " + note for note in notes) if notes else ""
     public = {step.name: step for step in result.public_steps}
     public_parts = [loading] if loading else []
     public_parts += [public_feedback(step, public[step.name], lab, lang, visibility) for step in result.steps]
