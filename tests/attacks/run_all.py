@@ -560,7 +560,7 @@ def attack_13():
     save(folder, "grade.txt", out + "\n--- stderr ---\n" + err)
     rows = grades_rows(os.path.join(out_dir, "grades.csv"))
     lee = next((row for row in rows if row["id"] == "lee_jw" and row.get("total")), {})
-    honest = {"file": "Lab 1_lee_jw_attempt_2024-03-01-09-00-00_attention.py", "submitted_at": "2024-03-01T09:00:00",
+    honest = {"file": "Lab 1_lee_jw_attempt_2024-03-01-09-00-00_attention.py", "submitted_at": "2024-03-01T09:00:00+09:00",  # read in the zone of --due
               "late": "no", "total": "10.0"}
     changed = {k: (honest[k], lee.get(k)) for k in honest if lee.get(k) != honest[k]}
     if changed:
