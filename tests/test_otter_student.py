@@ -33,6 +33,8 @@ from labs.self_attention import LAB
 sys.path.remove(str(ASSIGNMENTS))
 
 CORPUS = sorted(p for p in (ROOT / "tests" / "corpus").rglob("*") if p.suffix in (".py", ".ipynb"))
+# Files whose values the explainer reads: the kit must say what the engine says of them too.
+EXPLAINED = sorted((ROOT / "tests" / "corpus_blind" / "lab1").glob("*.py"))
 
 # First cell of every run: the engine and the reference cannot be imported, and nothing of this
 # repository is on sys.path, as on a student's machine.
@@ -403,7 +405,7 @@ def public_plan():
     return Plan.build(LAB, public_cases())
 
 
-@pytest.mark.parametrize("path", CORPUS, ids=[p.name for p in CORPUS])
+@pytest.mark.parametrize("path", CORPUS + EXPLAINED, ids=[p.name for p in CORPUS + EXPLAINED])
 def test_command_line_check_says_what_the_engine_says_on_public_cases(student, zygote, public_plan, path):
     done = check_command(student, path, "--json")
     if path.name == "mix__crashed__exit.py":  # os._exit ends the check's own process

@@ -58,14 +58,16 @@ def judge_public(name, env, is_stub=None, syntax_suspect=False, call=None, other
     probes = probes_of[name]
     defined = kind_of(env[name]) if name in env else "absent"
     if defined != "function":
-        return judge_step(step, probes, [None] * len(probes), defined, False, syntax_suspect, lab.page_case)
+        return judge_step(step, probes, [None] * len(probes), defined, False, syntax_suspect, lab.page_case,
+                          vocabulary=lab.vocabulary)
     function = env[name]
     if step.needs_helpers and others is None:
         others = _others_judged(lab, name, env, call)
     passing = {other for other, result in (others or {}).items() if result.status == "passed"}
     outcomes = [_called(function, name, probe, passing if step.needs_helpers else None, call) for probe in probes]
     stub = _is_stub(function, lab.function_names) if is_stub is None else is_stub
-    result = judge_step(step, probes, outcomes, defined, stub, syntax_suspect, lab.page_case)
+    result = judge_step(step, probes, outcomes, defined, stub, syntax_suspect, lab.page_case,
+                        vocabulary=lab.vocabulary)
     if step.needs_helpers:  # as the engine says it: which other functions ran as written
         helpers = lab.helpers_of(step)
         result = dataclasses.replace(result, detail={**result.detail, **helpers_used(helpers, passing, outcomes)})
@@ -74,7 +76,8 @@ def judge_public(name, env, is_stub=None, syntax_suspect=False, call=None, other
             # every helper the student's own
             again = [_called(function, name, probe, set(helpers), call) for probe in probes]
             result = fits_own_helpers(step, result, judge_step(step, probes, again, defined, stub,
-                                                               syntax_suspect, lab.page_case))
+                                                               syntax_suspect, lab.page_case,
+                                                               vocabulary=lab.vocabulary))
     return result
 
 

@@ -7,13 +7,16 @@ catalog text. It holds no hidden case and no code that computes an answer.
 import base64
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 
 import numpy as np
 
+from types import SimpleNamespace
+
 from ..declaration import ErrorMistake, Link, Mistake, Output, Step
+from ..explain import Vocabulary
 from ..lab import Case, Lab
 from ..rubric import Rubric
 from ..sandbox import codec
@@ -34,6 +37,7 @@ class Probe:
     label: str = ""
     candidates: list = field(default_factory=list)  # per mistake of the step, in order: [tuple of outputs]
     error_messages: dict = field(default_factory=dict)  # error mistake code -> [(type, pattern)]
+    trace: object = None  # the reference's quantities on this test, as the explainer reads them
 
 
 class NoPublicData(RuntimeError):
@@ -120,6 +124,9 @@ def load(text=None):
                   _predictions(p),
                   {code: [tuple(pair) for pair in pairs] for code, pairs in p["error_messages"].items()})
             for p in data["probes"][step.name]]
+    vocabulary, traces = _explainer(data.get("explain"))
+    for name, step_probes in probes.items():
+        probes[name] = [replace(p, trace=traces.get(p.case.name)) for p in step_probes]
     facts = dict(data["hint_facts"])
     public = tuple(cases.values())
     stand_ins = {name: tuple(StandIn(name=row["name"], args=tuple(codec.decode(a) for a in row["args"]),
@@ -128,5 +135,17 @@ def load(text=None):
     lab = Lab(name=data["lab"], titles=data["titles"], steps=tuple(steps), public_cases=lambda: public,
               hint_facts=lambda: facts, catalog_tables=data["catalog"], notebook=data["notebook"],
               script=data["script"], page_case=data["page_case"],
-              stand_ins=lambda case, trace: stand_ins.get(case.name, ()))
+              stand_ins=lambda case, trace: stand_ins.get(case.name, ()), vocabulary=vocabulary)
     return lab, probes
+
+
+def _explainer(data):
+    """(Vocabulary, {test name: trace}) from the build's data: what the engine's explainer reads."""
+    if not data:
+        return None, {}
+    sizes = {name: tuple(source) if isinstance(source, list) else source for name, source in data["sizes"].items()}
+    tests = data["tests"]
+    traces = {name: SimpleNamespace(**{key: codec.decode(value) for key, value in test["trace"].items()})
+              for name, test in tests.items()}
+    kinds = {name: tuple(test["kinds"]) for name, test in tests.items()}
+    return Vocabulary(sizes=sizes, kinds=lambda case: kinds.get(case.name, ())), traces

@@ -5,6 +5,7 @@ import json
 
 import numpy as np
 
+from .. import explain
 from ..grading import Plan
 from ..judge import _matches
 from ..render import LANGUAGES
@@ -41,11 +42,39 @@ def public_data(lab, cases=None):
                   for step in lab.steps],
         "probes": {step.name: [_probe_record(step, probe) for probe in plan.probes[step.name]]
                    for step in lab.steps},
+        # What the explainer reads of each public test (autograder.explain), as the engine reads it.
+        "explain": _explain_data(lab, cases, plan),
         # What the grader's stand-ins answer on each public test (see autograder.stand_in).
         "stand_ins": {case.name: [{"name": row.name, "args": [codec.encode(a) for a in row.args],
                                    "value": codec.encode(row.value)} for row in _stand_ins(lab, case, plan)]
                       for case in cases},
     }
+
+
+def _explain_data(lab, cases, plan):
+    """The lab's sizes, and per public test the quantities of its trace and the kinds it is of;
+    None for a lab without a vocabulary (its failures are not explained, in the kit as in the engine)."""
+    vocabulary = lab.vocabulary
+    if vocabulary is None:
+        return None
+    tests = {}
+    for case in cases:
+        trace = _trace_of(case, plan)
+        quantities = explain.case_quantities(case, trace, vocabulary)
+        sizes = {name: getattr(trace, source[0]) for name, source in vocabulary.sizes.items()
+                 if isinstance(source, tuple) and source[0] not in case.inputs
+                 and isinstance(getattr(trace, source[0], None), np.ndarray)}
+        tests[case.name] = {
+            "trace": {name: codec.encode(value) for name, value in {**quantities, **sizes}.items()
+                      if name not in case.inputs},
+            "kinds": list(vocabulary.kinds(case)) if vocabulary.kinds is not None else []}
+    return {"sizes": {name: list(source) if isinstance(source, tuple) else source
+                      for name, source in vocabulary.sizes.items()},
+            "tests": tests}
+
+
+def _trace_of(case, plan):
+    return next(p for probes in plan.probes.values() for p in probes if p.case is case).trace
 
 
 def _stand_ins(lab, case, plan):
