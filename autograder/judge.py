@@ -386,6 +386,8 @@ def _caused_by_code(step, probes, cases, outcomes, evidence, page, detail):
     if not rule_made:
         return cases, detail
     state = _state_shown(outcomes)
+    if any(c.code == "nondeterministic" for c in rule_made) and not (state["globals"] or state["defaults"]):
+        return cases, detail  # other values on the same call, with no state seen: random numbers, as told
     page_right = any(c.passed for c in cases if c.case == page)
     fitted = any(c.code in ("hardcoded", "ignores_arguments", "nondeterministic") for c in rule_made)
     globals_read = list(evidence.get("globals") or ())

@@ -288,11 +288,27 @@ def code_evidence(namespace, functions):
             parameters = function.__code__.co_varnames[:_parameter_count(function.__code__)]
             evidence[name] = {
                 "globals": _data_globals(globals_read, function.__globals__),
-                "unused": [p for p in parameters if p not in loaded][:MAX_EVIDENCE_NAMES],
+                "unused": [p for p in parameters if p not in loaded
+                           or p in _overwritten_first(function.__code__)][:MAX_EVIDENCE_NAMES],
                 "mutable_defaults": _mutable_defaults(function) != {}}
         except BaseException:
             continue
     return evidence
+
+
+def _overwritten_first(code):
+    """The names the function's straight-line start assigns before it reads them (a parameter
+    replaced at once: `W_Q = np.random.randn(4, 4)`); nothing after the first jump counts."""
+    touched, overwritten = set(), set()
+    for instruction in dis.get_instructions(code):
+        opname, value = instruction.opname, instruction.argval
+        if "JUMP" in opname or opname in ("FOR_ITER", "RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS"):
+            break
+        names = value if isinstance(value, tuple) else (value,)
+        if opname == "STORE_FAST":
+            overwritten.update(n for n in names if n not in touched and n not in code.co_cellvars)
+        touched.update(n for n in names if isinstance(n, str))
+    return overwritten
 
 
 def _parameter_count(code):
