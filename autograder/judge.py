@@ -392,15 +392,20 @@ def _caused_by_code(step, probes, cases, outcomes, evidence, page, detail):
     fitted = any(c.code in ("hardcoded", "ignores_arguments", "nondeterministic") for c in rule_made)
     globals_read = list(evidence.get("globals") or ())
     unused = [name for name in evidence.get("unused") or () if name in step.params]
+    hardcoded = any(c.code == "hardcoded" for c in rule_made)
     if state.get("globals"):
         code, words = "global_state", {"names": state["globals"]}
     elif state.get("defaults"):
         code, words = "mutable_default", {"names": state["defaults"]}
     elif globals_read and (fitted or page_right):
         code, words = "reads_global", {"names": globals_read}
-    elif unused and (fitted or page_right):
+    elif hardcoded and _same_answer_elsewhere(probes, cases, outcomes):
+        return cases, detail  # the same answer for other inputs: written in, as told
+    elif any(c.code == "ignores_arguments" for c in rule_made):
+        return cases, detail  # the values already name the arguments
+    elif unused and (hardcoded or page_right):
         code, words = "unused_argument", {"names": unused}
-    elif any(c.code == "hardcoded" for c in rule_made) and not _same_answer_elsewhere(probes, cases, outcomes):
+    elif hardcoded:
         code, words = "fails_off_page", {}
     else:
         return cases, detail
@@ -426,15 +431,20 @@ def _state_shown(outcomes):
 
 
 def _same_answer_elsewhere(probes, cases, outcomes):
-    """Whether each failing call that returned gave the very values another call gave for other
-    inputs (the page's answer written in, returned whatever the input): evidence of "hard-coded"."""
+    """Whether each failing call that returned gave, in one of its outputs at least, the very
+    values another call gave for other inputs (the page's table written in, returned whatever the
+    input): evidence of "hard-coded"."""
     returned = [(p, c, o.value) for p, c, o in zip(probes, cases, outcomes)
                 if o is not None and o.kind == "returned"]
     failing = [(p, got) for p, c, got in returned if not c.passed]
     if not failing:
         return True  # only errors on other sizes: the page's sizes written in, as told before
-    return all(any(other is not probe and other.case.name != probe.case.name
-                   and _matches(probe.step.outputs, _values_of(probe, got), _values_of(other, value))
+
+    def same_output(probe, got, other, value):
+        mine, theirs = _values_of(probe, got), _values_of(other, value)
+        return len(mine) == len(theirs) == len(probe.step.outputs) and any(
+            _matches([output], [a], [b]) for output, a, b in zip(probe.step.outputs, mine, theirs))
+    return all(any(other is not probe and other.case.name != probe.case.name and same_output(probe, got, other, value)
                    for other, _, value in returned)
                for probe, got in failing)
 
