@@ -94,7 +94,7 @@ class Plan:
     def _verdicts(self):
         return {}
 
-    def verdict(self, step, facts, outcomes, variant=(), scope=ALL):
+    def verdict(self, step, facts, outcomes, variant=(), scope=ALL, evidence=None):
         """judge_step, once per distinct answer: a class mostly repeats a few answers per step.
 
         Only outcomes the child sent as events are remembered (by their bytes, and the grader's
@@ -105,13 +105,15 @@ class Plan:
         refusals = tuple(tuple((r["helper"], r["reason"]) for r in o.refused) if o is not None else ()
                          for o in outcomes)
         small = sum(len(e) for e in events if e) <= VERDICT_EVENT_BYTES
-        key = (step.name, scope, facts, tuple(variant), events, refusals) \
+        evidence = evidence or {}
+        code = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(evidence.items()))
+        key = (step.name, scope, facts, tuple(variant), events, refusals, code) \
             if small and (all(events) or facts[0] != "function") else None
         if key is not None and key in self._verdicts:
             return self._verdicts[key]
         _, probe_of = self.calls
         result = judge_step(step, [probe_of[i] for i in self.call_ids(step.name, scope)], outcomes, *facts,
-                            page=self.lab.page_case, vocabulary=self.lab.vocabulary)
+                            page=self.lab.page_case, vocabulary=self.lab.vocabulary, evidence=evidence)
         if key is not None:
             if len(self._verdicts) >= MAX_VERDICTS:
                 self._verdicts.clear()  # memory stays bounded; the common answers come back first
@@ -308,7 +310,8 @@ def _judged(step, loaded, outcomes_by_id, submission, notes, plan, limits, scope
         and step.name in submission.stubs(plan.lab.function_names)
     facts = (loaded.names.get(step.name, "absent"), stub, syntax_error_near(step.name, notes, submission))
     helpers = plan.lab.helpers_of(step) if passing is not None else ()
-    result = plan.verdict(step, facts, outcomes, variant=tuple(h for h in helpers if h not in passing), scope=scope)
+    result = plan.verdict(step, facts, outcomes, variant=tuple(h for h in helpers if h not in passing), scope=scope,
+                          evidence=loaded.evidence.get(step.name))
     extra = {}
     if result.status == "missing":
         similar = similar_definition(step.name, submission, plan.lab.function_names)

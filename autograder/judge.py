@@ -93,12 +93,16 @@ class SubmissionResult:
         return codes.pop() if len(codes) == 1 and None not in codes else None
 
 
-def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False, page="page", vocabulary=None):
+def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False, page="page", vocabulary=None,
+               evidence=None):
     """Verdict for one step from its probes and what each call did (None: never called).
 
     `page` names the case whose numbers the lab page prints (answers fitted to it are told apart).
     `vocabulary` (autograder.explain.Vocabulary, the lab's) lets the explainer read failures no
     mistake names; its finding goes into the step's detail ("explained") and changes no points.
+    `evidence`: what the child says the function's code reads (protocol.plain_evidence); with the
+    state each call showed (CallOutcome.state) it chooses the words of a cause, after the points
+    are counted (`_caused_by_code`), so it never changes them.
     """
     if defined != "function":
         mistakes = ["missing"] + (["syntax_error"] if syntax_suspect else [])
@@ -114,6 +118,7 @@ def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False, p
     points, rule = rubric.score(step.points, cases, _credited_codes(step, outcomes), degenerate,
                                 step.rubric or rubric.DEFAULT)
     detail = {"rubric": rule, **({"ignored": ignored} if ignored else {})}
+    cases, detail = _caused_by_code(step, probes, cases, outcomes, evidence or {}, page, detail)
     explained = explanations(step, probes, cases, outcomes, vocabulary) if vocabulary is not None else []
     if explained:
         detail["explained"] = explained
@@ -334,7 +339,8 @@ def _mark_observed(step, probes, cases, outcomes):
         same_values = _matches(step.outputs, _values_of(first, got_first), _values_of(second, got_second))
         if not differ and not same_values:
             found[i] = found[j] = "nondeterministic"
-        elif differ and same_values and not _matches(step.outputs, list(first.expected), second.expected):
+        elif differ and same_values and not _matches(step.outputs, list(first.expected), second.expected) \
+                and not _follows(step, probes, cases, outcomes, differ):
             found.setdefault(i, "ignores_arguments")
             found.setdefault(j, "ignores_arguments")
             ignored = ignored or differ
@@ -344,6 +350,103 @@ def _mark_observed(step, probes, cases, outcomes):
     code = "nondeterministic" if "nondeterministic" in found.values() else "ignores_arguments"
     return [replace(c, code=code) if not c.passed and c.code in UNEXPLAINED else c for c in cases], \
         ignored if code == "ignores_arguments" else []
+
+
+def _follows(step, probes, cases, outcomes, names):
+    """Whether two calls that returned (passed or not), their arguments differing in `names` only,
+    returned different values: then the function does use those arguments (a softmax right on
+    tables and wrong on 1-D input uses its argument, whatever its 1-D answers show)."""
+    returned = [(p, o.value) for p, o in zip(probes, outcomes) if o is not None and o.kind == "returned"]
+    for (first, got_first), (second, got_second) in itertools.combinations(returned, 2):
+        differ = [name for name, a, b in zip(step.params, first.args, second.args) if not _same_argument(a, b)]
+        if differ and set(differ) <= set(names) and \
+                not _matches(step.outputs, _values_of(first, got_first), _values_of(second, got_second)):
+            return True
+    return False
+
+
+# Codes a cause read from the code may reword: the rules' own guesses and the generic ones.
+REWORDABLE = UNEXPLAINED | {"hardcoded", "ignores_arguments", "nondeterministic"}
+# Causes read from the code (their words only: the points were counted before, from the codes they replace).
+CODE_CAUSES = {"global_state", "mutable_default", "reads_global", "unused_argument", "fails_off_page"}
+
+
+def _caused_by_code(step, probes, cases, outcomes, evidence, page, detail):
+    """(cases, detail) with the failures a rule or a generic code told renamed after what the code
+    shows: state kept between calls (a module-level name or a default argument the calls change),
+    the notebook's globals read in place of arguments, an argument never read; and "hard-coded"
+    kept only when the failing calls returned the same values for other inputs, else said as what
+    is seen (right on the page's example, wrong on the others).
+
+    Called once the points are counted: the rubric's rule keeps its percent under the new name, so
+    a forged report changes the words of a failure and never its points.
+    """
+    failing = [c for c in cases if not c.passed]
+    rule_made = [c for c in failing if c.code in REWORDABLE and not c.matched]
+    if not rule_made:
+        return cases, detail
+    state = _state_shown(outcomes)
+    if any(c.code == "nondeterministic" for c in rule_made) and not (state["globals"] or state["defaults"]):
+        return cases, detail  # other values on the same call, with no state seen: random numbers, as told
+    page_right = any(c.passed for c in cases if c.case == page)
+    fitted = any(c.code in ("hardcoded", "ignores_arguments", "nondeterministic") for c in rule_made)
+    globals_read = list(evidence.get("globals") or ())
+    unused = [name for name in evidence.get("unused") or () if name in step.params]
+    hardcoded = any(c.code == "hardcoded" for c in rule_made)
+    if state.get("globals"):
+        code, words = "global_state", {"names": state["globals"]}
+    elif state.get("defaults"):
+        code, words = "mutable_default", {"names": state["defaults"]}
+    elif globals_read and (fitted or page_right):
+        code, words = "reads_global", {"names": globals_read}
+    elif hardcoded and _same_answer_elsewhere(probes, cases, outcomes):
+        return cases, detail  # the same answer for other inputs: written in, as told
+    elif any(c.code == "ignores_arguments" for c in rule_made):
+        return cases, detail  # the values already name the arguments
+    elif unused and (hardcoded or page_right):
+        code, words = "unused_argument", {"names": unused}
+    elif hardcoded:
+        code, words = "fails_off_page", {}
+    else:
+        return cases, detail
+    renamed = [replace(c, code=code) if not c.passed and c.code in REWORDABLE and not c.matched else c
+               for c in cases]
+    rule = dict(detail["rubric"])
+    if rule.get("rule") == "mistake" and rule.get("code") in REWORDABLE:
+        rule["code"] = code
+    detail = {key: value for key, value in detail.items() if key != "ignored"}
+    return renamed, {**detail, "rubric": rule, "code_evidence": words}
+
+
+def _state_shown(outcomes):
+    """The state the calls say they changed: names of module-level data and of defaults, and
+    whether a call made twice returned something else."""
+    shown = {"globals": [], "defaults": [], "repeat_differs": False}
+    for outcome in outcomes:
+        state = getattr(outcome, "state", None) or {}
+        for key in ("globals", "defaults"):
+            shown[key] += [name for name in state.get(key, ()) if name not in shown[key]]
+        shown["repeat_differs"] |= state.get("repeat_differs") is True
+    return shown
+
+
+def _same_answer_elsewhere(probes, cases, outcomes):
+    """Whether each failing call that returned gave, in one of its outputs at least, the very
+    values another call gave for other inputs (the page's table written in, returned whatever the
+    input): evidence of "hard-coded"."""
+    returned = [(p, c, o.value) for p, c, o in zip(probes, cases, outcomes)
+                if o is not None and o.kind == "returned"]
+    failing = [(p, got) for p, c, got in returned if not c.passed]
+    if not failing:
+        return True  # only errors on other sizes: the page's sizes written in, as told before
+
+    def same_output(probe, got, other, value):
+        mine, theirs = _values_of(probe, got), _values_of(other, value)
+        return len(mine) == len(theirs) == len(probe.step.outputs) and any(
+            _matches([output], [a], [b]) for output, a, b in zip(probe.step.outputs, mine, theirs))
+    return all(any(other is not probe and other.case.name != probe.case.name and same_output(probe, got, other, value)
+                   for other, _, value in returned)
+               for probe, got in failing)
 
 
 def _same_argument(a, b):
@@ -785,7 +888,7 @@ def explanations(step, probes, cases, outcomes, vocabulary):
         except Exception:  # a lab's faulty declaration names nothing; it must never cost a grade
             declared = ()
         kinds[_call_key(probe)] = declared + ((probe.label,) if probe.label else ())
-    kind = explain.failing_kind(failed, set(kinds), kinds)
+    kind = explain.failing_kind(failed, set(kinds), kinds) or _failing_label(probes, cases)
     samples = {index: [] for index in range(len(step.outputs))}
     for probe, result, outcome in zip(probes, cases, outcomes):
         if not result.passed and (result.code not in EXPLAINABLE or outcome is None or outcome.kind != "returned"):
@@ -801,6 +904,15 @@ def explanations(step, probes, cases, outcomes, vocabulary):
         if explanation is not None:
             found.append(dataclasses.asdict(explanation))
     return found
+
+
+def _failing_label(probes, cases):
+    """The one call label ("1-D") every failing call has, when calls of other labels all pass
+    (some calls of that label may pass too: a one-word input is right either way)."""
+    labels = {p.label for p, c in zip(probes, cases) if not c.passed}
+    if len(labels) != 1 or None in labels or "" in labels:
+        return None
+    return labels.pop() if any(c.passed and p.label not in labels for p, c in zip(probes, cases)) else None
 
 
 def _add_samples(samples, probe, result, outcome, vocabulary):

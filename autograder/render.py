@@ -132,7 +132,8 @@ def one_line(value):
 # returned) reaches a sentence only through these parameters; each is shown without the folders of
 # any path in it (see without_paths). `line`, a line of the student's own code, is quoted as written.
 OUTSIDE_TEXT = frozenset({"type", "message", "detail", "filename", "function", "module", "kind",
-                          "got", "word", "keys", "similar", "preview", "member", "files", "error", "reason"})
+                          "got", "word", "keys", "similar", "preview", "member", "files", "error", "reason",
+                          "names"})
 MULTILINE_OUTSIDE_TEXT = frozenset({"preview"})  # arrays printed over lines
 # A run of characters that can make a path: everything but blanks, quotes, brackets, separators
 # of a list, and ":" (so "C:" and "for /:" end a run). A run with a folder in it is a path.
@@ -374,8 +375,14 @@ def _cause(say, result, code):
     params = {"name": result.name, "seconds": result.detail.get("seconds", 0),
               "module": result.detail.get("module", ""),
               "arguments": ", ".join(result.detail.get("ignored", [])),
-              "helpers": ", ".join(result.detail.get("reference_helpers", []))}
+              "helpers": ", ".join(result.detail.get("reference_helpers", [])),
+              "names": _code_names(result.detail.get("code_evidence", {}).get("names", []))}
     return say.stepwise("cause", result.name, code, **params)
+
+
+def _code_names(names):
+    """Names read from the submission's code (identifiers the grader validated), as code spans."""
+    return ", ".join(f"`{name}`" for name in names if isinstance(name, str) and name.isidentifier())
 
 
 def _hint(say, result):

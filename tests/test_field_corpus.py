@@ -77,8 +77,8 @@ NAMED = {
     "softmax__sum_without_keepdims_axis1.py": "no_keepdims",
     "softmax__torch_inside.py": "missing_module",
     "softmax__whole_table_sum.py": "global_sum",
-    # The page's weights re-made inside the function: right on the page only.
-    "make_qkv__reseeded_random_w.py": "hardcoded",
+    # The page's weights re-made inside the function over its W arguments: the code never reads them.
+    "make_qkv__reseeded_random_w.py": "unused_argument",
 }
 # Also named, on another step, because the two functions were written together.
 ALSO = {

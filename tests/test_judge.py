@@ -298,9 +298,18 @@ def test_status_precedence(plan):
 
 
 def test_hardcoded_needs_the_page_right_and_another_size_wrong(plan):
+    page_answer = answer(next(p for p in plan.probes["mix"] if p.case.name == "page"))
+
     def fitted(probe):
-        return returned(probe, answer(probe) if probe.case.name == "page" else answer(probe) + 1)
+        return returned(probe, page_answer)  # the page's answer written in, whatever the input
     assert verdict(plan, "mix", fitted).mistakes == ["hardcoded"]
+
+    # Values that follow the inputs, right on the page only: told as seen, never "hard-coded";
+    # the points are those of "hard-coded" all the same.
+    def off_page(probe):
+        return returned(probe, answer(probe) if probe.case.name == "page" else answer(probe) + 1)
+    told = verdict(plan, "mix", off_page)
+    assert told.mistakes == ["fails_off_page"] and told.score == verdict(plan, "mix", fitted).score == 0
 
     def page_wrong(probe):
         return returned(probe, answer(probe) + 1)

@@ -10,7 +10,8 @@ from . import codec
 from .child_pipes import TOO_LARGE, ChildGone, ReadBudget
 from .limits import Limits
 from .protocol import (MAX_HELPER_REQUESTS, CallOutcome, HelperRefused, RunOutcome, parse_event, refusal_message,
-                       plain_error, plain_load_event, plain_names, plain_text, small_int)
+                       plain_error, plain_evidence, plain_load_event, plain_names, plain_state,
+                       plain_text, small_int)
 from .worker import AT_ONCE
 
 HELPER_REQUEST_BYTES = 1024 * 1024  # the largest helper request read while a call runs
@@ -149,6 +150,7 @@ def _one_child(child, cells, functions, pending, skip, seen_load, outcome, limit
                     outcome.load_events.append(event)
             elif kind == "loaded":
                 outcome.names = plain_names(event.get("names"), functions)
+                outcome.evidence = plain_evidence(event.get("evidence"), functions)
                 break
     except ChildGone:
         return _skip_statement(current, "load_crash", skip, outcome, pending, told)
@@ -239,7 +241,7 @@ def _awaited(child, call, deadline, helper, stood_in):
                 return CallOutcome("crashed", refused=refused)
             outcome = CallOutcome("returned", value=codec.decode(event.get("value")),
                                   args_after=[None if a is None else codec.decode(a) for a in args_after],
-                                  event=line, refused=refused)
+                                  event=line, refused=refused, state=plain_state(event.get("state")))
         elif kind == "raised":
             outcome = CallOutcome("raised", error=plain_error(event), event=line, refused=refused)
         else:

@@ -90,11 +90,15 @@ class CallOutcome:
     refused: list = field(default_factory=list)
     # The helpers whose stand-ins answered a request during the call (its own record too).
     stood_in: list = field(default_factory=list)
+    # What the child says the call showed of state kept between calls (plain_state): words only.
+    state: dict = field(default_factory=dict)
 
 
 @dataclass
 class RunOutcome:
     names: dict = field(default_factory=dict)  # function name -> "function" | "absent" | type name
+    # function name -> what the child says its code reads (plain_evidence): words only, never points
+    evidence: dict = field(default_factory=dict)
     load_events: list = field(default_factory=list)  # syntax/load errors and skipped statements
     calls: dict = field(default_factory=dict)  # call id -> CallOutcome
     sandbox: dict = field(default_factory=dict)  # how children were confined: user, landlock, ...
@@ -162,3 +166,55 @@ def plain_error(event):
             "message": plain_text(event.get("message"), 500),
             "frames": [[plain_text(f[0], 200), small_int(f[1]), plain_text(f[2], 100),
                         plain_text(f[3], 200)] for f in frames]}
+
+
+# Evidence from the code, as the child reports it: untrusted data that chooses words, never points.
+MAX_EVIDENCE_NAMES = 8
+MAX_NAME_LENGTH = 40
+
+
+def plain_identifiers(value, allowed=None):
+    """A list of at most MAX_EVIDENCE_NAMES distinct Python identifiers of at most MAX_NAME_LENGTH
+    characters (within `allowed` when given); anything else in it is dropped."""
+    if not isinstance(value, list):
+        return []
+    names = []
+    for item in value[:64]:
+        if type(item) is not str or not 0 < len(item) <= MAX_NAME_LENGTH or not item.isascii():
+            continue
+        name = codec.clean_text(item, MAX_NAME_LENGTH)
+        if name != item or not name.isidentifier() or name in names or (allowed is not None and name not in allowed):
+            continue
+        names.append(name)
+        if len(names) == MAX_EVIDENCE_NAMES:
+            break
+    return names
+
+
+def plain_evidence(evidence, functions):
+    """What the child says each lab function's code reads: {function: {"globals": [names],
+    "unused": [parameters never read], "mutable_defaults": bool}}, for `functions` only (the
+    judge keeps of "unused" only the step's own parameters)."""
+    if not isinstance(evidence, dict):
+        return {}
+    plain = {}
+    for name in functions:
+        facts = evidence.get(name)
+        if not isinstance(facts, dict):
+            continue
+        plain[name] = {"globals": plain_identifiers(facts.get("globals")),
+                       "unused": plain_identifiers(facts.get("unused")),
+                       "mutable_defaults": facts.get("mutable_defaults") is True}
+    return plain
+
+
+def plain_state(state):
+    """What the child says one call showed: the module-level names and the defaults it changed,
+    and whether the same call made again returned something else."""
+    if not isinstance(state, dict):
+        return {}
+    plain = {key: plain_identifiers(state.get(key)) for key in ("globals", "defaults")}
+    plain = {key: names for key, names in plain.items() if names}
+    if state.get("repeat_differs") is True:
+        plain["repeat_differs"] = True
+    return plain
