@@ -9,15 +9,17 @@ import inspect
 import io
 import warnings
 import textwrap
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..code_evidence import code_evidence, state_kept, watch
 from ..judge import fits_own_helpers, helpers_used, judge_step, linked
 from ..render import step_feedback
 from .. import stand_in
 from ..sandbox import codec
-from ..sandbox.protocol import refusal_message
+from ..sandbox.protocol import plain_evidence, plain_state, refusal_message
 from ..sandbox.worker import _as_defaults, describe_exception, kind_of, stand_in_refusal
 from ..submission import find_stubs
 from . import public
@@ -31,6 +33,7 @@ class Outcome:
     error: dict = None
     refused: list = field(default_factory=list)  # stand-in calls refused during the call (see stand_in)
     stood_in: list = field(default_factory=list)  # helpers whose stand-ins answered during the call
+    state: dict = field(default_factory=dict)  # what the call showed of state kept (code_evidence)
 
 
 def check_step(name, env, lang="ko"):
@@ -61,13 +64,15 @@ def judge_public(name, env, is_stub=None, syntax_suspect=False, call=None, other
         return judge_step(step, probes, [None] * len(probes), defined, False, syntax_suspect, lab.page_case,
                           vocabulary=lab.vocabulary)
     function = env[name]
+    # What the code reads, as the sandbox's child reports it to the engine (words, never points).
+    evidence = plain_evidence(code_evidence(env, [name]), [name]).get(name)
     if step.needs_helpers and others is None:
         others = _others_judged(lab, name, env, call)
     passing = {other for other, result in (others or {}).items() if result.status == "passed"}
     outcomes = [_called(function, name, probe, passing if step.needs_helpers else None, call) for probe in probes]
     stub = _is_stub(function, lab.function_names) if is_stub is None else is_stub
     result = judge_step(step, probes, outcomes, defined, stub, syntax_suspect, lab.page_case,
-                        vocabulary=lab.vocabulary)
+                        vocabulary=lab.vocabulary, evidence=evidence)
     if step.needs_helpers:  # as the engine says it: which other functions ran as written
         helpers = lab.helpers_of(step)
         result = dataclasses.replace(result, detail={**result.detail, **helpers_used(helpers, passing, outcomes)})
@@ -77,7 +82,7 @@ def judge_public(name, env, is_stub=None, syntax_suspect=False, call=None, other
             again = [_called(function, name, probe, set(helpers), call) for probe in probes]
             result = fits_own_helpers(step, result, judge_step(step, probes, again, defined, stub,
                                                                syntax_suspect, lab.page_case,
-                                                               vocabulary=lab.vocabulary))
+                                                               vocabulary=lab.vocabulary, evidence=evidence))
     return result
 
 
@@ -87,8 +92,9 @@ def _called(function, name, probe, passing, call):
     if passing is None:
         return (call or call_probe)(function, probe)
     refused, stood_in = [], []
+    answered = [other for other in public.load()[0].function_names if other != name and other not in passing]
     with _reference_outputs(function, name, passing, probe, refused, stood_in):
-        outcome = (call or call_probe)(function, probe)
+        outcome = (call or call_probe)(function, probe, stand_ins=answered)
     if isinstance(outcome, Outcome):
         outcome.refused, outcome.stood_in = refused, stood_in
     return outcome
@@ -103,12 +109,18 @@ def _others_judged(lab, name, env, call):
                 for other in lab.steps if other.name != name and not other.needs_helpers}
 
 
-def call_probe(function, probe, filenames=None):
+def call_probe(function, probe, filenames=None, stand_ins=()):
     """Call the function on a copy of the probe's arguments; what it did, as plain data.
 
     An error keeps the frames of the files in `filenames` (default: the function's own file).
+    `stand_ins`: the other steps answered by stand-ins during the call (then it is not repeated
+    to see state kept, as in the sandbox).
     """
     args = [_copy(a) for a in probe.args]
+    pristine = [_copy(a) for a in args]
+    namespace = getattr(function, "__globals__", None)
+    watched = watch(function, namespace) if type(namespace) is dict else None
+    started = time.monotonic()
     try:
         value = function(*args)
     except Exception as error:
@@ -116,7 +128,10 @@ def call_probe(function, probe, filenames=None):
             filenames = {getattr(getattr(function, "__code__", None), "co_filename", None)}
         return Outcome("raised", error=describe_exception(error, filenames))
     # The same plain-data round trip as the sandbox, so both graders judge the same values.
-    return Outcome("returned", value=_plain(value), args_after=[_plain(a) for a in args])
+    encoded = codec.encode(value)
+    state = state_kept(function, watched, encoded, pristine, stand_ins, time.monotonic() - started, _copy)
+    return Outcome("returned", value=codec.decode(codec.loads(codec.dumps(encoded))),
+                   args_after=[_plain(a) for a in args], state=plain_state(state))
 
 
 def _plain(value):

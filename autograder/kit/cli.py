@@ -191,14 +191,14 @@ def with_deadline(seconds):
     def on_alarm(signum, frame):
         raise _OutOfTime()
 
-    def call(function, probe, filenames=None):
+    def call(function, probe, filenames=None, stand_ins=()):
         if function in timed_out:
             return Outcome("not_run")
         if timed:
             previous = signal.signal(signal.SIGALRM, on_alarm)
             signal.setitimer(signal.ITIMER_REAL, seconds)
         try:
-            return call_probe(function, probe, filenames)
+            return call_probe(function, probe, filenames, stand_ins)
         except _OutOfTime:
             timed_out.add(function)
             return Outcome("timeout")

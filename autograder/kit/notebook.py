@@ -116,10 +116,10 @@ def _kernel_call(call):
     shows beside it, never by the kernel's temporary file. Warnings the call raises (numpy's
     overflow) are not printed: they would name that file, and the feedback explains them, as the
     course's grader does."""
-    def kernel_call(function, probe):
+    def kernel_call(function, probe, stand_ins=()):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            outcome = call(function, probe, filenames=StudentCells(function))
+            outcome = call(function, probe, filenames=StudentCells(function), stand_ins=stand_ins)
         if getattr(outcome, "error", None):
             outcome.error = {**outcome.error, "frames": [
                 [cell_name(filename), *rest] for filename, *rest in outcome.error.get("frames", [])]}

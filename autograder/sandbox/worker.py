@@ -7,16 +7,15 @@ calls them through proxies: each call is a "helper" event, answered by the grade
 alone, so no reference code ever reaches this process.
 """
 import ast
-import dis
 import linecache
 import os
 import sys
 import time
-import types
 
 import numpy as np
 
 from . import codec
+from ..code_evidence import code_evidence, state_kept, watch
 
 MAX_FRAMES = 5
 WHOLE_CELL = -1  # statement number that stands for parsing the whole cell
@@ -242,7 +241,7 @@ def call(channel, namespace, filenames, command, functions=()):
     for name in helpers:
         namespace[name] = _proxy(channel, command["id"], name, own[name])
     pristine = [_copy(a) for a in args]
-    watched = _watch(function, namespace)
+    watched = watch(function, namespace)
     started = time.monotonic()
     try:
         value = function(*args)
@@ -261,168 +260,9 @@ def call(channel, namespace, filenames, command, functions=()):
         encoded = {"t": "other", "type": f"unreadable ({type(error).__name__})"}
     # An argument comes back only when the call changed it (null otherwise): the grader judges it.
     args_after = [None if _unchanged(a, p) else codec.encode(a) for a, p in zip(args, pristine)]
-    state = _state_kept(function, watched, encoded, pristine, helpers, time.monotonic() - started)
+    state = state_kept(function, watched, encoded, pristine, helpers, time.monotonic() - started, _copy)
     channel.send(ev="returned", id=command["id"], value=encoded, args_after=args_after,
                  **({"state": state} if state else {}))
-
-
-# Evidence from the code: names only, never values (the grader validates it as untrusted data).
-MAX_EVIDENCE_NAMES = 16
-MAX_CODE_OBJECTS = 200
-REPEAT_SECONDS = 0.2  # a call is made a second time, to see state kept, only when it was this quick
-_LOAD_GLOBAL = {"LOAD_GLOBAL", "LOAD_NAME"}
-_MUTABLE = (list, dict, set, bytearray, np.ndarray)
-
-
-def code_evidence(namespace, functions):
-    """Per lab function that is a plain Python function: the module-level data names it reads
-    (not modules, functions or classes), its parameters it never reads, and whether a default
-    argument is mutable. Anything that cannot be read is left out."""
-    evidence = {}
-    for name in functions:
-        function = namespace.get(name)
-        if type(function) is not types.FunctionType:
-            continue
-        try:
-            loaded, globals_read = _names_read(function.__code__)
-            parameters = function.__code__.co_varnames[:_parameter_count(function.__code__)]
-            evidence[name] = {
-                "globals": _data_globals(globals_read, function.__globals__),
-                "unused": [p for p in parameters if p not in loaded
-                           or p in _overwritten_first(function.__code__)][:MAX_EVIDENCE_NAMES],
-                "mutable_defaults": _mutable_defaults(function) != {}}
-        except BaseException:
-            continue
-    return evidence
-
-
-def _overwritten_first(code):
-    """The names the function's straight-line start assigns before it reads them (a parameter
-    replaced at once: `W_Q = np.random.randn(4, 4)`); nothing after the first jump counts."""
-    touched, overwritten = set(), set()
-    for instruction in dis.get_instructions(code):
-        opname, value = instruction.opname, instruction.argval
-        if "JUMP" in opname or opname in ("FOR_ITER", "RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS"):
-            break
-        names = value if isinstance(value, tuple) else (value,)
-        if opname == "STORE_FAST":
-            overwritten.update(n for n in names if n not in touched and n not in code.co_cellvars)
-        touched.update(n for n in names if isinstance(n, str))
-    return overwritten
-
-
-def _parameter_count(code):
-    flags = code.co_flags
-    return code.co_argcount + code.co_kwonlyargcount + bool(flags & 0x04) + bool(flags & 0x08)
-
-
-_names_of_code = {}
-
-
-def _names_read(code):
-    """(local and free names loaded, global names loaded) by `code` and the code nested in it."""
-    known = _names_of_code.get(code)
-    if known is None:
-        known = _names_of_code[code] = _read_names(code)
-    return known
-
-
-def _read_names(code):
-    loaded, globals_read, stack, seen = set(), [], [code], 0
-    while stack and seen < MAX_CODE_OBJECTS:
-        current = stack.pop()
-        seen += 1
-        stack.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
-        for instruction in dis.get_instructions(current):
-            opname, value = instruction.opname, instruction.argval
-            if opname in _LOAD_GLOBAL:
-                if isinstance(value, str) and value not in globals_read:
-                    globals_read.append(value)
-            elif "LOAD" in opname or "DEREF" in opname or "CLOSURE" in opname or opname == "DELETE_FAST":
-                loaded.update(value if isinstance(value, tuple) else (value,))
-        loaded.update(current.co_freevars)
-    return loaded, globals_read
-
-
-def _data_globals(names, module):
-    found = []
-    for name in names:
-        value = module.get(name, _ABSENT) if type(module) is dict else _ABSENT
-        if value is _ABSENT or isinstance(value, (types.ModuleType, type)) or callable(value):
-            continue
-        found.append(name)
-        if len(found) == MAX_EVIDENCE_NAMES:
-            break
-    return found
-
-
-def _mutable_defaults(function):
-    """{parameter name: its default} of the defaults a call can change in place."""
-    code = function.__code__
-    positional = code.co_varnames[:code.co_argcount]
-    defaults = function.__defaults__ or ()
-    found = {p: d for p, d in zip(positional[len(positional) - len(defaults):], defaults) if isinstance(d, _MUTABLE)}
-    kwdefaults = function.__kwdefaults__
-    if type(kwdefaults) is dict:
-        found.update({p: d for p, d in kwdefaults.items() if isinstance(d, _MUTABLE)})
-    return found
-
-
-def _watch(function, namespace):
-    """{name: fingerprint} of the module-level data and mutable defaults `function` reads, taken
-    before a call (None when it is not a plain function or cannot be read)."""
-    if type(function) is not types.FunctionType:
-        return None
-    try:
-        _, globals_read = _names_read(function.__code__)
-        watched = {("global", name): _fingerprint(namespace.get(name, _ABSENT))
-                   for name in _data_globals(globals_read, namespace)}
-        watched.update({("default", name): _fingerprint(value)
-                        for name, value in _mutable_defaults(function).items()})
-        return watched
-    except BaseException:
-        return None
-
-
-def _fingerprint(value, limit=100_000):
-    """What a call could change of `value`, compared by identity and bytes: never by the
-    submission's own __eq__."""
-    kind = type(value)
-    if kind is _ndarray:
-        return (id(value), value.shape, value.dtype.str, _tobytes(value) if value.size <= limit else None)
-    if kind in (list, tuple):
-        return (id(value), len(value), tuple(map(id, value[:limit])))
-    if kind is dict:
-        return (id(value), len(value), tuple((id(k), id(v)) for k, v in list(value.items())[:limit]))
-    if kind in (set, frozenset):
-        return (id(value), len(value), frozenset(map(id, list(value)[:limit])))
-    if kind is bytearray:
-        return (id(value), bytes(value[:limit]))
-    return (id(value),)
-
-
-def _state_kept(function, watched, encoded, pristine, helpers, seconds):
-    """What one returned call shows of state kept between calls: the module-level names and
-    defaults it changed, and whether the same call made again returned something else."""
-    state = {}
-    try:
-        if watched:
-            after = _watch(function, function.__globals__) or {}
-            changed = [key for key, fingerprint in watched.items() if after.get(key) != fingerprint]
-            if any(kind == "global" for kind, _ in changed):
-                state["globals"] = [name for kind, name in changed if kind == "global"][:MAX_EVIDENCE_NAMES]
-            if any(kind == "default" for kind, _ in changed):
-                state["defaults"] = [name for kind, name in changed if kind == "default"][:MAX_EVIDENCE_NAMES]
-        if not helpers and seconds < REPEAT_SECONDS:
-            try:
-                again = codec.dumps(codec.encode(function(*[_copy(p) for p in pristine])))
-            except BaseException:
-                again = None
-            if again != codec.dumps(encoded):
-                state["repeat_differs"] = True
-    except BaseException:
-        return state
-    return state
 
 
 _ndarray = np.ndarray
