@@ -204,7 +204,7 @@ def _decode_float_bytes(data):
 
 def _restore_dtype(array, data):
     """float32 stays float32, a boolean array (a mask) stays boolean and an integer array stays
-    integer (int64; a test may pass integer scores or a 0/1 mask); other numbers are float64."""
+    integer (int64; a test may pass whole numbers or a 0/1 table); other numbers are float64."""
     if data.get("kind") == "f" and _text(data.get("dtype"), "").endswith("4"):
         return array.astype(np.float32)
     if data.get("kind") == "b":
