@@ -357,7 +357,8 @@ def _case_name(say, case):
     if case.hidden:
         return say("text", "hidden_case")
     if case.label:
-        return say("text", "public_case_labelled", case=case_label(say, case.case), label=case.label)
+        return say("text", "public_case_labelled", case=case_label(say, case.case),
+                   label=say.table.get("label", {}).get(case.label, case.label))
     return say("text", "public_case", case=case_label(say, case.case))
 
 

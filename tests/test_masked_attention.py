@@ -298,7 +298,7 @@ def placeholders(text):
 
 def test_catalogs_have_the_same_keys_and_placeholders():
     ko, en = LAB.catalog("ko"), LAB.catalog("en")
-    assert set(ko) == set(en) == {"text", "title", "cause", "hint", "case", "quantity", "kind"}
+    assert set(ko) == set(en) == {"text", "title", "cause", "hint", "case", "quantity", "kind", "label"}
     for section in ko:
         assert set(ko[section]) == set(en[section]), section
         for key in ko[section]:
@@ -441,7 +441,8 @@ def grade(zygote, plan):
 
 def test_plan_probes_every_case(plan):
     cases = len(public_cases()) + len(hidden_cases())
-    assert len(plan.probes["masked_softmax"]) == 2 * cases
+    # 2-D and 3-D on every case, and the three other promised forms on one public case
+    assert len(plan.probes["masked_softmax"]) == 2 * cases + 3
     for name in ("split_heads", "causal_mask", "merge_heads", "multi_head_attention"):
         assert len(plan.probes[name]) == cases
     mask_probe = plan.probes["causal_mask"][0]
@@ -595,11 +596,16 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads):
 '''
 
 
-def test_a_mask_inverted_with_tilde_is_right(grade):
-    """A mask reaches the student's function as booleans, so `scores[~mask]` works."""
+def test_a_mask_inverted_with_tilde_is_right_on_booleans_only(grade):
+    """A mask reaches the student's function as booleans, so `scores[~mask]` works on a True/False
+    mask; the page promises a 1/0 mask works too, and there `~` is bitwise (-2/-1): masked_softmax
+    fails its public 0/1 call and nothing else."""
     assert bool_arrays_cross_as_bool()
     result = grade("tilde.py", TILDE_MASK.encode())
-    assert [(s.name, s.status) for s in result.steps] == [(n, "passed") for n in LAB.function_names]
+    assert [(s.name, s.status) for s in result.steps] == [
+        (n, "failed" if n == "masked_softmax" else "passed") for n in LAB.function_names]
+    step = next(s for s in result.steps if s.name == "masked_softmax")
+    assert {(c.case, c.label, c.hidden) for c in step.cases if not c.passed} == {("wide", "0/1", False)}
 
 
 def test_submissions_for_this_lab_are_recognised():

@@ -373,8 +373,10 @@ def test_numeric_arrays_cross_exactly_as_bytes(array):
     assert "f8" in encoded and "data" not in encoded
     back = codec.decode(encoded)
     assert back.shape == array.shape and back.flags.writeable
-    # float32 stays float32 and a boolean array (a mask) stays boolean; other numbers are float64.
-    assert back.dtype == {np.dtype(np.float32): np.float32, np.dtype(bool): bool}.get(array.dtype, np.float64)
+    # float32 stays float32, a boolean array (a mask) stays boolean and integers stay integers
+    # (a test's integer scores or 0/1 mask); other numbers are float64.
+    assert back.dtype == {np.dtype(np.float32): np.float32, np.dtype(bool): bool,
+                          np.dtype(np.int64): np.int64}.get(array.dtype, np.float64)
     np.testing.assert_array_equal(back, array.astype(back.dtype))
 
 

@@ -203,11 +203,14 @@ def _decode_float_bytes(data):
 
 
 def _restore_dtype(array, data):
-    """float32 stays float32 and a boolean array (a mask) stays boolean; other numbers are float64."""
+    """float32 stays float32, a boolean array (a mask) stays boolean and an integer array stays
+    integer (int64; a test may pass whole numbers or a 0/1 table); other numbers are float64."""
     if data.get("kind") == "f" and _text(data.get("dtype"), "").endswith("4"):
         return array.astype(np.float32)
     if data.get("kind") == "b":
         return array != 0
+    if data.get("kind") in ("i", "u") and bool(np.all(np.abs(array) < 2**53)):  # exact in the float64 bytes
+        return array.astype(np.int64)
     return array
 
 

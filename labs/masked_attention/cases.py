@@ -37,6 +37,21 @@ def _words(pool, seed, n):
 SPARE_WORDS = ("우리는", "어제", "바닷가에서", "조개를", "주웠다", "파도가", "높았다")
 
 
+# The public case whose masked_softmax is also called with the other input forms the notebook
+# promises (steps.py labels those calls): a 0/1 integer mask, scores with exact zeros among the
+# visible ones, and scores far below zero.
+FORMS_CASE = "wide"
+
+
+def whole_scores(trace):
+    """The case's scaled scores rounded to whole numbers: some visible ones are exactly 0. Whole
+    numbers stay exact in float32, so these calls tell nothing about float32 work."""
+    return np.rint(trace.scaled) + 0.0  # + 0.0: no -0.0 printed
+
+
+FAR_BELOW = 100_000.0  # whole-number scores this far below zero are still exact in float32
+
+
 def public_cases():
     """The page's case; one where n, d_model and n_heads all differ from it; one whose heads are
     wider than the page's (d_head = 4: a divisor √2 written in fails there); one with large

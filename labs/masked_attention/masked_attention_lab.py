@@ -166,9 +166,10 @@ def masked_softmax(scores, mask):
 
     입력:
         scores -- (n, n) 또는 (n_heads, n, n) 점수 배열 (이미 √d_head로 나눈 값)
-        mask   -- (n, n) 불리언 배열. True인 칸만 볼 수 있다 (헤드마다 같은 마스크)
+        mask   -- (n, n) 불리언 배열. True인 칸만 볼 수 있다 (헤드마다 같은 마스크).
+                  True/False 대신 1/0으로 된 정수 배열이어도 똑같이 동작해야 한다.
     돌려줄 값:
-        scores와 모양이 같은 배열. mask가 False인 칸은 0이고, 행마다 합이 1이다.
+        scores와 모양이 같은 배열. mask가 False인 칸은 점수가 얼마든 0이고, 행마다 합이 1이다.
         mask가 False인 칸의 점수를 -inf로 바꾼 뒤, 행의 최댓값을 빼고 exp를 해 그 행의 합으로 나눈다.
         입력 배열은 바꾸지 않는다.
     """

@@ -8,7 +8,7 @@ import numpy as np
 
 from autograder.declaration import ErrorMistake, Mistake, Output, Probe, Step
 
-from . import page
+from . import cases as lab_cases, page
 
 
 def _quietly(function):
@@ -119,8 +119,23 @@ def _additive_mask(p):
 # masked_softmax ----------------------------------------------------------------------------
 
 def _softmax_probes(step, case, t):
-    return [Probe(step, case, t, (t.scaled[0], t.mask), (t.weights[0],), "2-D"),
-            Probe(step, case, t, (t.scaled, t.mask), (t.weights,), "3-D")]
+    probes = [Probe(step, case, t, (t.scaled[0], t.mask), (t.weights[0],), "2-D"),
+              Probe(step, case, t, (t.scaled, t.mask), (t.weights,), "3-D")]
+    if case.name == lab_cases.FORMS_CASE and not case.hidden:
+        from solutions import masked_attention as solution
+
+        whole = lab_cases.whole_scores(t)
+        forms = (
+            # The page says a 1/0 mask works as True/False does: `~mask` on integers does not.
+            ("0/1", t.scaled, t.mask.astype(np.int64)),
+            # A visible score of exactly 0 is a score like any other: its cell is not masked.
+            ("zeros", whole, t.mask),
+            # Masked cells get 0 whatever the visible scores: a large finite fill (-10000) does not.
+            ("negative", whole - lab_cases.FAR_BELOW, t.mask),
+        )
+        probes += [Probe(step, case, t, (scores, mask), (solution.masked_softmax(scores, mask),), label)
+                   for label, scores, mask in forms]
+    return probes
 
 
 def _after_softmax(x, mask):

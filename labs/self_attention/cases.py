@@ -32,15 +32,31 @@ def random_case(name, seed, n, d_model, d_k, d_v=None, scale=1.0, hidden=True):
 SPARE_WORDS = ("고양이가", "생선을", "몰래", "먹고", "도망갔다", "어제", "비가", "많이", "왔다")
 
 
+# The public case whose steps are also called with the other input forms the notebook promises
+# (steps.py labels those calls): integer scores for softmax, tied weights for most_attended.
+FORMS_CASE = "wide"
+
+
+def integer_scores(trace):
+    """The case's scaled scores rounded to whole numbers, as an integer array: softmax is promised
+    for any array of scores, and whole numbers tie, so the weights they give tie too."""
+    return np.rint(trace.scaled).astype(np.int64)
+
+
 def public_cases():
-    """The page's case, one where n, d_model and d_k all differ, one with large values and one
+    """The page's case, one where n, d_model, d_k and d_v all differ, one with large values and one
     with a single word (an answer that squeezes away the word axis fails there).
 
-    "large" has scaled scores near a thousand (a naive exp overflows there, as in the hidden
-    cases) and d_v ≠ d_k, so a student's public checks catch what the hidden cases would. Its
-    words, and the single word's, are among "wide"'s, so the hidden cases keep words of their own.
+    "wide" has d_v ≠ d_k with weights far from 0 and 1, so dividing by √d_v instead of √d_k shows
+    in a student's public checks (in "large" the softmax is saturated and in "one-word" every
+    weight is 1: no divisor shows there). "large" has scaled scores near a thousand (a naive exp
+    overflows there, as in the hidden cases). Its words, and the single word's, are among
+    "wide"'s, so the hidden cases keep words of their own.
     """
-    wide = random_case("wide", seed=7, n=5, d_model=6, d_k=3, hidden=False)
+    # W_V is drawn last: its width d_v = 2 leaves X, W_Q, W_K, the scores and the weights as with
+    # d_v = d_k. Not 4 (the page's d_model: the page's 4×4 W would then fail there with numpy's
+    # words for X @ W.T) nor 5 (= n: V @ weights would run).
+    wide = random_case("wide", seed=7, n=5, d_model=6, d_k=3, d_v=2, hidden=False)
     large = random_case("large", seed=133, n=4, d_model=3, d_k=2, d_v=5, scale=30.0, hidden=False)
     one_word = random_case("one-word", seed=9, n=1, d_model=4, d_k=3, d_v=2, hidden=False)
     return [page_case(), wide, large, one_word]

@@ -11,7 +11,7 @@ import pandas as pd
 from autograder.declaration import ErrorMistake, Link, Mistake, Output, Probe, Step
 from autograder.rubric import DEFAULT_SHARES, Rubric
 
-from . import model
+from . import cases as lab_cases, model
 
 
 def _quietly(function):
@@ -101,8 +101,18 @@ def _untransposed_product(probe):
 # softmax -----------------------------------------------------------------------------------
 
 def _softmax_probes(step, case, t):
-    return [_one(step, case, t, (t.scaled,), (t.weights,), "2-D"),
-            _one(step, case, t, (t.scaled[-1],), (t.weights[-1],), "1-D")]
+    probes = [_one(step, case, t, (t.scaled,), (t.weights,), "2-D"),
+              _one(step, case, t, (t.scaled[-1],), (t.weights[-1],), "1-D")]
+    if case.name == lab_cases.FORMS_CASE and not case.hidden:
+        # The docstring promises an array of scores, whatever its dtype: integers too.
+        scores = lab_cases.integer_scores(t)
+        probes.append(_one(step, case, t, (scores,), (_solution().softmax(scores),), "int"))
+    return probes
+
+
+def _solution():
+    from solutions import self_attention as solution
+    return solution
 
 
 def _fixed_axis(probe):
@@ -143,7 +153,14 @@ def _attention_probes(step, case, t):
 # most_attended -----------------------------------------------------------------------------
 
 def _most_probes(step, case, t):
-    return [_one(step, case, t, (t.weights, list(case.words)), (t.most_attended,))]
+    probes = [_one(step, case, t, (t.weights, list(case.words)), (t.most_attended,))]
+    if case.name == lab_cases.FORMS_CASE and not case.hidden:
+        # Weights of whole-number scores tie within a row; idxmax, as the docstring asks, picks
+        # the first of the tied words.
+        weights = _solution().softmax(lab_cases.integer_scores(t))
+        probes.append(_one(step, case, t, (weights, list(case.words)),
+                           (_solution().most_attended(weights, list(case.words)),), "ties"))
+    return probes
 
 
 def _table(p):
