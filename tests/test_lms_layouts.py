@@ -560,10 +560,11 @@ def test_a_gradescope_list_that_cannot_be_read_says_so(tmp_path, monkeypatch):
 def test_a_copied_class_with_new_file_times_is_not_graded_again(two_students, tmp_path):
     out = tmp_path / "out"
     assert grade(two_students, out).returncode == 0
+    stamp = time.time() - 3 * DAY  # one moment for every file, and for what the rows must say
     for path in two_students.iterdir():
-        os.utime(path, (time.time() - 3 * DAY, time.time() - 3 * DAY))
+        os.utime(path, (stamp, stamp))
     again = grade(two_students, out)
     assert "2 unchanged since the last run" in again.stdout
     times = {r["id"]: r["submitted_at"] for r in chosen_rows(read_grades(out)).values()}
-    expected = time.strftime("%Y-%m-%dT%H:%M", time.localtime(time.time() - 3 * DAY))
+    expected = time.strftime("%Y-%m-%dT%H:%M", time.localtime(stamp))
     assert all(value.startswith(expected) for value in times.values()), times  # the new times, all the same
