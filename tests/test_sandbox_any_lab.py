@@ -155,7 +155,10 @@ def test_the_worker_proxies_only_helpers_among_the_loaded_names():
     source = "def f():\n    return g()\ndef g():\n    return 'own'\n"
     functions = worker.load(channel, namespace, set(), {"cells": [{"source": source, "filename": "f.py"}],
                                                          "functions": ["f", 7]})
-    assert functions == ("f",) and channel.sent[-1] == {"ev": "loaded", "names": {"f": "function"}}
+    # f reads g, a function: no data global is named as evidence
+    assert functions == ("f",) and channel.sent[-1] == {
+        "ev": "loaded", "names": {"f": "function"},
+        "evidence": {"f": {"globals": [], "unused": [], "mutable_defaults": False}}}
     worker.call(channel, namespace, set(), {"id": 0, "function": "f", "args": [], "helpers": ["g"]}, functions)
     assert channel.sent[-1]["ev"] == "returned" and codec.decode(channel.sent[-1]["value"]) == "own"
 
@@ -164,7 +167,7 @@ def test_a_load_without_names_reports_none():
     channel = Recorder()
     worker.load(channel, {"__builtins__": __builtins__}, set(),
                 {"cells": [{"source": "def make_qkv():\n    pass\n", "filename": "a.py"}]})
-    assert channel.sent[-1] == {"ev": "loaded", "names": {}}
+    assert channel.sent[-1] == {"ev": "loaded", "names": {}, "evidence": {}}
 
 
 def test_no_module_of_the_sandbox_names_a_lab_function():

@@ -46,7 +46,16 @@ def student(tmp_path_factory):
     reference = (ROOT / "solutions" / "self_attention.py").read_text("utf-8")
     assert old in reference
     (folder / "planted.py").write_text(reference.replace(old, new), "utf-8")
+    for name, written in STATE_AND_GLOBALS.items():
+        (folder / name).write_bytes((ROOT / "tests" / "corpus_blind" / "lab1" / written).read_bytes())
     return folder
+
+
+# Files whose causes are read from the code (autograder.code_evidence, with `dis`, whose
+# instructions differ from one Python to the next): file -> (step, the cause named).
+STATE_AND_GLOBALS = {"state.py": "lab1__most_attended__global_result_dict.py",
+                     "globals.py": "lab1__mix__global_words_loop.py"}
+CAUSES = {"state.py": ("most_attended", "global_state"), "globals.py": ("mix", "reads_global")}
 
 
 class StudentVenv(interpreters.BackgroundVenv):
@@ -105,6 +114,15 @@ def test_the_student_half_installs_and_checks_on_every_python(version, venvs, st
 
     code, result = attention_check(python, student, LAB.notebook)
     assert code == 1 and result["score"] == 0, result
+
+
+@pytest.mark.parametrize("version", interpreters.SUPPORTED)
+def test_causes_read_from_the_code_are_named_alike_on_every_python(version, venvs, student):
+    python = python_for(version, venvs)
+    for name, (step, cause) in CAUSES.items():
+        code, result = attention_check(python, student, name)
+        steps = {s["name"]: s for s in result["steps"]}
+        assert code == 1 and steps[step]["mistakes"][:1] == [cause], (version, name, steps[step])
 
 
 @pytest.mark.parametrize("version", interpreters.SUPPORTED)
