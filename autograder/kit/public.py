@@ -10,10 +10,9 @@ import os
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
+from types import SimpleNamespace
 
 import numpy as np
-
-from types import SimpleNamespace
 
 from ..declaration import ErrorMistake, Link, Mistake, Output, Step
 from ..explain import Vocabulary
