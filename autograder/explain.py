@@ -518,9 +518,9 @@ def case_sizes(case, trace, vocabulary):
     return sizes
 
 
-def case_quantities(case, trace, vocabulary, arguments=()):
-    """{name: float array} of a case: the trace's numeric arrays, the case's array inputs, and
-    the call's own arguments where they are no quantity already (named by their parameters)."""
+def trace_quantities(trace, vocabulary):
+    """{name: float array} of the trace's numeric arrays: the fields `vocabulary.quantities` names,
+    else every field."""
     found = {}
     fields = vocabulary.quantities
     if fields is None:
@@ -529,6 +529,13 @@ def case_quantities(case, trace, vocabulary, arguments=()):
         value = getattr(trace, name, None)
         if isinstance(value, np.ndarray) and value.dtype.kind in "biuf":
             found[name] = value.astype(float)
+    return found
+
+
+def case_quantities(case, trace, vocabulary, arguments=()):
+    """{name: float array} of a case: the trace's numeric arrays, the case's array inputs, and
+    the call's own arguments where they are no quantity already (named by their parameters)."""
+    found = trace_quantities(trace, vocabulary)
     for name, value in case.inputs.items():
         if isinstance(value, np.ndarray) and value.dtype.kind in "biuf" and name not in found:
             found[name] = value.astype(float)

@@ -92,8 +92,7 @@ def _called(function, name, probe, passing, call):
     if passing is None:
         return (call or call_probe)(function, probe)
     refused, stood_in = [], []
-    answered = [other for other in public.load()[0].function_names if other != name and other not in passing]
-    with _reference_outputs(function, name, passing, probe, refused, stood_in):
+    with _reference_outputs(function, name, passing, probe, refused, stood_in) as answered:
         outcome = (call or call_probe)(function, probe, stand_ins=answered)
     if isinstance(outcome, Outcome):
         outcome.refused, outcome.stood_in = refused, stood_in
@@ -157,7 +156,7 @@ def _reference_outputs(function, name, passing, probe, refused, stood_in):
     """While `name` runs on `probe`, the other steps the student has not got right are answered
     as the grader's stand-ins answer them (from the test's own table, see autograder.stand_in;
     anything else refused, noted in `refused`); those that pass their own public checks run as
-    written."""
+    written. Yields the names answered by stand-ins."""
     lab = public.load()[0]
     table = tuple(lab.stand_ins(probe.case, None))
     namespace = getattr(function, "__globals__", {})
@@ -166,7 +165,7 @@ def _reference_outputs(function, name, passing, probe, refused, stood_in):
     for other, own in saved.items():
         namespace[other] = _answering(other, None if own is _ABSENT else own, table, refused, stood_in)
     try:
-        yield
+        yield tuple(saved)
     finally:
         for other, own in saved.items():
             if own is _ABSENT:

@@ -144,7 +144,11 @@ def _explainer(data):
         return None, {}
     sizes = {name: tuple(source) if isinstance(source, list) else source for name, source in data["sizes"].items()}
     tests = data["tests"]
-    traces = {name: SimpleNamespace(**{key: codec.decode(value) for key, value in test["trace"].items()})
+    traces = {name: SimpleNamespace(**{key: codec.decode(value)
+                                       for key, value in {**test["size_arrays"], **test["trace"]}.items()})
               for name, test in tests.items()}
+    # The quantities offered are the engine's, in its order (the first that fits is named): the
+    # trace's fields, never the arrays read for sizes.
+    quantities = tuple(dict.fromkeys(key for test in tests.values() for key in test["trace"]))
     kinds = {name: tuple(test["kinds"]) for name, test in tests.items()}
-    return Vocabulary(sizes=sizes, kinds=lambda case: kinds.get(case.name, ())), traces
+    return Vocabulary(sizes=sizes, kinds=lambda case: kinds.get(case.name, ()), quantities=quantities), traces

@@ -60,13 +60,15 @@ def _explain_data(lab, cases, plan):
     tests = {}
     for case in cases:
         trace = _trace_of(case, plan)
-        quantities = explain.case_quantities(case, trace, vocabulary)
-        sizes = {name: getattr(trace, source[0]) for name, source in vocabulary.sizes.items()
-                 if isinstance(source, tuple) and source[0] not in case.inputs
-                 and isinstance(getattr(trace, source[0], None), np.ndarray)}
+        quantities = explain.trace_quantities(trace, vocabulary)
+        # The trace's arrays the sizes are read from (a head count from the heads' table), when
+        # no quantity already carries them: read for sizes only, never offered as quantities.
+        size_arrays = {source[0]: getattr(trace, source[0]) for source in vocabulary.sizes.values()
+                       if isinstance(source, tuple) and source[0] not in case.inputs
+                       and source[0] not in quantities and isinstance(getattr(trace, source[0], None), np.ndarray)}
         tests[case.name] = {
-            "trace": {name: codec.encode(value) for name, value in {**quantities, **sizes}.items()
-                      if name not in case.inputs},
+            "trace": {name: codec.encode(value) for name, value in quantities.items()},
+            "size_arrays": {name: codec.encode(value) for name, value in size_arrays.items()},
             "kinds": list(vocabulary.kinds(case)) if vocabulary.kinds is not None else []}
     return {"sizes": {name: list(source) if isinstance(source, tuple) else source
                       for name, source in vocabulary.sizes.items()},
@@ -80,8 +82,7 @@ def _trace_of(case, plan):
 def _stand_ins(lab, case, plan):
     if lab.stand_ins is None:
         return []
-    probe = next(p for probes in plan.probes.values() for p in probes if p.case is case)
-    return lab.stand_ins(case, probe.trace)
+    return lab.stand_ins(case, _trace_of(case, plan))
 
 
 def _probe_record(step, probe):
