@@ -10,11 +10,10 @@ import json
 import os
 import re
 import secrets
-from functools import lru_cache
-from importlib import resources
 
 from .. import __version__
 from .late import penalised
+from .version import grader_version
 from .naming import fit_id
 from .. import pictures
 from ..render import (Messages, case_names, feedback, json_of, json_text, notes_text, one_line, printable,
@@ -27,45 +26,6 @@ LABELS = {
     "ko": {"title": "채점 결과", "file": "채점한 파일", "superseded": "더 새 파일이 있어 채점하지 않은 파일"},
     "en": {"title": "feedback", "file": "Graded file", "superseded": "Older files, not graded"},
 }
-
-def grader_version(lab):
-    """autograder's version plus a hash of every source the lab's grades and feedback depend on."""
-    return _grader_version(lab.name, tuple(dict.fromkeys(p for p in (lab.catalog_package, lab.assignment_package) if p)),
-                           lab.solution or "", tuple(lab.version_files))
-
-
-# What is hashed: code and catalogs. Any of it can change a grade or the feedback, so all of it is
-# hashed, none of it chosen by hand (a forgotten module would leave stale grades after a rerun).
-HASHED = (".py", ".toml")
-
-
-@lru_cache(maxsize=None)
-def _grader_version(name, packages, solution, version_files):
-    digest = hashlib.sha256(name.encode() + b"\0")
-    files = _sources("autograder") + [source for package in packages for source in _sources(package)]
-    if solution:
-        owner, _, module = solution.rpartition(".")
-        files.append((owner, f"{module}.py"))
-    for owner, relative in files + list(version_files):
-        path = resources.files(owner).joinpath(relative)
-        if path.is_file():
-            digest.update(f"{owner}/{relative}".encode() + b"\0" + path.read_bytes() + b"\0")
-    return f"{__version__}+{digest.hexdigest()[:16]}"
-
-
-def _sources(package):
-    """(package, relative path) of every code and catalog file in `package`, its subpackages too."""
-    found = []
-
-    def walk(folder, prefix):
-        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-            if entry.is_dir() and entry.name != "__pycache__":
-                walk(entry, f"{prefix}{entry.name}/")
-            elif entry.is_file() and entry.name.endswith(HASHED):
-                found.append((package, prefix + entry.name))
-    walk(resources.files(package), "")
-    return found
-
 
 def fingerprint(content_hash, file, superseded, settings, lab):
     """Everything a student's outputs depend on; equal fingerprints mean nothing to regrade."""
