@@ -60,7 +60,7 @@ OTTER_LOG = ".OTTER_LOG"
 OTTER_ZIP_NAME = "__zip_filename__"
 _TOP_LEVEL_DEF = re.compile(r"^(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 STUB_CALLS = {"NotImplementedError", "NotImplemented"}
-# Tags of the student notebook's checker cells (see assignments/build_notebook.py).
+# Tags of the student notebook's checker cells (see autograder/authoring/build_notebook.py).
 CHECKER_TAGS = ("grader-init", "check-all", "export")
 CHECKER_TAG_PREFIXES = ("check:",)
 # Cell magics whose body is still ordinary Python.

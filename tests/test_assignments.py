@@ -15,12 +15,12 @@ from labs.self_attention.steps import FUNCTION_NAMES, STEPS_BY_NAME, TOTAL_POINT
 from labs.self_attention import LAB
 from conftest import ROOT
 
-ASSIGNMENTS = ROOT / "assignments"
-LAB_FOLDER = ROOT / "labs" / "self_attention"
+AUTHORING = ROOT / "autograder" / "authoring"
+LAB_FOLDER = ROOT / "assignments" / "self_attention"
 SCRIPT = LAB_FOLDER / "self_attention_lab.py"
 NOTEBOOK = LAB_FOLDER / "self_attention_lab.ipynb"
 SCRIPT_GRADER_INIT = 'import otter\ngrader = otter.Notebook(tests_dir="tests")'
-GRADER_SETUP = (ASSIGNMENTS / "grader_setup.py").read_text(encoding="utf-8").strip("\n")
+GRADER_SETUP = (AUTHORING / "grader_setup.py").read_text(encoding="utf-8").strip("\n")
 # Values the lab page prints; a correct run of the lab must print them too.
 PAGE_PRINTS = ["(3, 4)", "0.34", "-1.46", "4.92", "0.340  0.138  0.522", "0.824  0.009  0.166",
                "[1. 1. 1.]", "[-0.8  -1.53 -1.18  1.02]",
@@ -36,12 +36,12 @@ def load(path, name):
 
 @pytest.fixture(scope="module")
 def builder():
-    return load(ASSIGNMENTS / "build_notebook.py", "lab_build_notebook")
+    return load(AUTHORING / "build_notebook.py", "lab_build_notebook")
 
 
 @pytest.fixture(scope="module")
 def fill():
-    return load(ASSIGNMENTS / "fill.py", "lab_fill")
+    return load(AUTHORING / "fill.py", "lab_fill")
 
 
 @pytest.fixture(scope="module")
@@ -228,7 +228,7 @@ def test_build_is_repeatable(builder, script_text):
 
 
 def test_builder_check_mode_from_the_command_line():
-    result = subprocess.run([sys.executable, str(ASSIGNMENTS / "build_notebook.py"), "--check"],
+    result = subprocess.run([sys.executable, str(AUTHORING / "build_notebook.py"), "--check"],
                             capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr
 
@@ -386,7 +386,7 @@ print("PIP", calls)
 
 def test_grader_setup_installs_otter_when_missing_then_says_what_is_wrong(tmp_path):
     """Where otter-grader is missing, the cell pip-installs it; without its metadata it says so."""
-    probe = GRADER_SETUP_PROBE.format(setup=str(ASSIGNMENTS / "grader_setup.py"))
+    probe = GRADER_SETUP_PROBE.format(setup=str(AUTHORING / "grader_setup.py"))
     done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr

@@ -136,11 +136,11 @@ from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E
 
 from autograder.submission import read_submission  # noqa: E402
 
-ASSIGNMENTS = ROOT / "assignments"
+AUTHORING = ROOT / "autograder" / "authoring"
 
 
 def assignment_module(name):
-    spec = importlib.util.spec_from_file_location(f"assignment_{name}", ASSIGNMENTS / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"assignment_{name}", AUTHORING / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -14,11 +14,9 @@ from labs.self_attention.steps import STEPS, TOTAL_POINTS
 
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "assignments"))
-import fill  # noqa: E402  (assignments/ is not a package)
+from autograder.authoring import fill
 from labs.self_attention import LAB
 
-sys.path.remove(str(ROOT / "assignments"))
 
 COMMAND_GRADER = "classroom-resources/autograding-command-grader@v1"
 REPORTER = "classroom-resources/autograding-grading-reporter@v1"

@@ -30,13 +30,11 @@ from labs.self_attention.steps import STEPS, STEPS_BY_NAME, TOTAL_POINTS
 
 from conftest import GRADESCOPE_STEP_SECONDS as STEP_SECONDS, ROOT, UNRELATED_PACKAGES
 
-ASSIGNMENTS = ROOT / "assignments"
-LAB_FOLDER = ROOT / "labs" / "self_attention"
-sys.path.insert(0, str(ASSIGNMENTS))
-import fill  # noqa: E402  (assignments/ is not a package)
+AUTHORING = ROOT / "autograder" / "authoring"
+LAB_FOLDER = ROOT / "assignments" / "self_attention"
+from autograder.authoring import fill
 from labs.self_attention import LAB
 
-sys.path.remove(str(ASSIGNMENTS))
 
 NOTEBOOK = LAB_FOLDER / "self_attention_lab.ipynb"
 SCRIPT = LAB_FOLDER / "self_attention_lab.py"

@@ -157,11 +157,7 @@ WRONG_TWIN_SOFTMAX = ("    e = np.exp(x - np.max(x, axis=0, keepdims=True))\n"
 
 
 def twin_with_wrong_softmax(student, folder):
-    sys.path.insert(0, str(ROOT / "assignments"))
-    try:
-        import fill  # assignments/ is not a package
-    finally:
-        sys.path.remove(str(ROOT / "assignments"))
+    from autograder.authoring import fill
     text = fill.fill_script((student / LAB.script).read_text("utf-8"), lab=LAB)
     start = text.index("def softmax(")
     body = text.index('"""', text.index('"""', start) + 3) + 3

@@ -20,10 +20,8 @@ from autograder.render import LANGUAGES, catalog, engine_catalog
 from conftest import ROOT
 from test_catalogs import HAEYO_ENDINGS, LOOSE_PARTICLE, TRANSLATED_WORDS
 
-sys.path.insert(0, str(ROOT / "assignments"))
-import fill  # noqa: E402
+from autograder.authoring import fill
 
-sys.path.remove(str(ROOT / "assignments"))
 
 LAB_NAMES = registry.lab_names()
 # Codes the judge, the grading core and the loader report for any lab.

@@ -30,8 +30,9 @@ from solutions import masked_attention as solution
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 LAB_FOLDER = ROOT / "labs" / "masked_attention"
-TWIN = LAB_FOLDER / "masked_attention_lab.py"
-NOTEBOOK = LAB_FOLDER / "masked_attention_lab.ipynb"
+ASSIGNMENT_FOLDER = ROOT / "assignments" / "masked_attention"
+TWIN = ASSIGNMENT_FOLDER / "masked_attention_lab.py"
+NOTEBOOK = ASSIGNMENT_FOLDER / "masked_attention_lab.ipynb"
 CORPUS = pathlib.Path(__file__).resolve().parent / "corpus_masked"
 PLANTED = sorted(p for p in CORPUS.iterdir() if p.suffix == ".py")
 CORRECT = sorted((CORPUS / "correct").glob("*.py"))
@@ -631,10 +632,12 @@ def test_the_lab_ships_in_the_package():
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert project["project"]["entry-points"]["autograder.labs"]["masked_attention"] == "labs.masked_attention:LAB"
-    assert "labs*" in project["tool"]["setuptools"]["packages"]["find"]["include"]
-    data = project["tool"]["setuptools"]["package-data"]["labs.masked_attention"]
-    for name in ("locale/ko.toml", "locale/en.toml", LAB.script, LAB.notebook):
-        assert any(pathlib.PurePath(name).match(pattern) for pattern in data), name
+    assert {"labs*", "assignments*"} <= set(project["tool"]["setuptools"]["packages"]["find"]["include"])
+    package_data = project["tool"]["setuptools"]["package-data"]
+    shipped = [(LAB.catalog_package, "locale/ko.toml"), (LAB.catalog_package, "locale/en.toml"),
+               (LAB.assignment_package, LAB.script), (LAB.assignment_package, LAB.notebook)]
+    for package, name in shipped:
+        assert any(pathlib.PurePath(name).match(pattern) for pattern in package_data[package]), (package, name)
 
 
 INTERLEAVED_SPLIT = '''

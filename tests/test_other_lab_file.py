@@ -24,10 +24,8 @@ from conftest import ROOT
 from labs.masked_attention import LAB as LAB2
 from labs.self_attention import LAB as LAB1
 
-sys.path.insert(0, str(ROOT / "assignments"))
-import fill  # noqa: E402  (assignments/ is not a package)
+from autograder.authoring import fill
 
-sys.path.remove(str(ROOT / "assignments"))
 
 LABS = {LAB1.name: LAB1, LAB2.name: LAB2}
 

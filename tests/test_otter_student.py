@@ -23,14 +23,12 @@ from labs.self_attention.steps import STEPS, STEPS_BY_NAME
 from conftest import ROOT
 from test_report_browser import chromium  # noqa: F401  (the fixture)
 
-ASSIGNMENTS = ROOT / "assignments"
-LAB_FOLDER = ROOT / "labs" / "self_attention"
-sys.path.insert(0, str(ASSIGNMENTS))
-import build_notebook  # noqa: E402  (assignments/ is not a package)
-import fill  # noqa: E402
+AUTHORING = ROOT / "autograder" / "authoring"
+LAB_FOLDER = ROOT / "assignments" / "self_attention"
+from autograder.authoring import build_notebook
+from autograder.authoring import fill
 from labs.self_attention import LAB
 
-sys.path.remove(str(ASSIGNMENTS))
 
 CORPUS = sorted(p for p in (ROOT / "tests" / "corpus").rglob("*") if p.suffix in (".py", ".ipynb"))
 # Files whose values the explainer reads: the kit must say what the engine says of them too.

@@ -12,7 +12,7 @@ from labs.self_attention.steps import FUNCTION_NAMES, STEPS
 from conftest import ROOT
 
 REFERENCE = ROOT / "solutions" / "self_attention.py"
-STUBS = ROOT / "labs" / "self_attention" / "self_attention_lab.py"
+STUBS = ROOT / "assignments" / "self_attention" / "self_attention_lab.py"
 
 
 def run_pytest(folder, submission, *extra, report_name="report.xml"):

@@ -15,10 +15,8 @@ from autograder.submission import MAX_SCRIPT_CELLS, read_submission, script_cell
 from conftest import ROOT
 from labs.self_attention import LAB
 
-sys.path.insert(0, str(ROOT / "assignments"))
-import fill  # noqa: E402
+from autograder.authoring import fill
 
-sys.path.remove(str(ROOT / "assignments"))
 
 PLAIN = (ROOT / "samples" / "correct.py").read_text("utf-8")
 BROKEN_SOFTMAX = PLAIN.replace("    shifted = np.exp(x - x.max(axis=-1, keepdims=True))",

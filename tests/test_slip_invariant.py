@@ -42,13 +42,13 @@ LAB1 = (ROOT / "solutions" / "self_attention.py").read_bytes()
 # kind -> (file name, bytes, the lab whose functions it defines or None)
 KINDS = {
     "lab1_right": ("attention.py", LAB1, "self_attention"),
-    "lab1_stubs": ("attention.py", (ROOT / "labs/self_attention/self_attention_lab.py").read_bytes(), "self_attention"),
+    "lab1_stubs": ("attention.py", (ROOT / "assignments/self_attention/self_attention_lab.py").read_bytes(), "self_attention"),
     "lab1_half": ("attention.py", (SAMPLES / "parkseoyeon_10233_55003_attention.py").read_bytes(), "self_attention"),
     "lab1_notebook": ("attention.ipynb", (SAMPLES / "leejiwon_10232_55002_attention.ipynb").read_bytes(),
                       "self_attention"),
     "lab1_zipped": ("mine.zip", _zipped("attention.py", LAB1), "self_attention"),
     "lab2_right": ("heads.py", (ROOT / "solutions" / "masked_attention.py").read_bytes(), "masked_attention"),
-    "lab2_stubs": ("heads.py", (ROOT / "labs/masked_attention/masked_attention_lab.py").read_bytes(),
+    "lab2_stubs": ("heads.py", (ROOT / "assignments/masked_attention/masked_attention_lab.py").read_bytes(),
                    "masked_attention"),
     "empty": ("attention.py", b"", None),
     "docx": ("report.docx", b"PK\x03\x04" + b"\0" * 26 + b"word/document.xml", None),

@@ -19,10 +19,8 @@ from autograder.otter import build as otter_build
 from conftest import ROOT
 from labs.self_attention import LAB
 
-sys.path.insert(0, str(ROOT / "assignments"))
-import fill  # noqa: E402  (assignments/ is not a package)
+from autograder.authoring import fill
 
-sys.path.remove(str(ROOT / "assignments"))
 
 INSTALL_SECONDS = 900
 CLEAN_ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "TMPDIR": "/tmp",

@@ -22,11 +22,9 @@ from conftest import ROOT
 from labs.self_attention import LAB
 from labs.self_attention.steps import STEPS
 
-sys.path.insert(0, str(ROOT / "assignments"))
-import fill  # noqa: E402  (assignments/ is not a package)
+from autograder.authoring import fill
 from tests.test_otter_student import planted
 
-sys.path.remove(str(ROOT / "assignments"))
 
 SUPPORTED = ("3.10", "3.11", "3.12", "3.13")
 TOO_OLD = "3.9"

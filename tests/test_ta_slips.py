@@ -16,9 +16,9 @@ from conftest import ROOT
 
 SAMPLES = ROOT / "samples"
 LAB1 = (ROOT / "solutions" / "self_attention.py").read_bytes()
-LAB1_STUBS = (ROOT / "labs" / "self_attention" / "self_attention_lab.py").read_bytes()
+LAB1_STUBS = (ROOT / "assignments" / "self_attention" / "self_attention_lab.py").read_bytes()
 LAB2 = (ROOT / "solutions" / "masked_attention.py").read_bytes()
-LAB2_STUBS = (ROOT / "labs" / "masked_attention" / "masked_attention_lab.py").read_bytes()
+LAB2_STUBS = (ROOT / "assignments" / "masked_attention" / "masked_attention_lab.py").read_bytes()
 LAB1_NOTEBOOK = (SAMPLES / "leejiwon_10232_55002_attention.ipynb").read_bytes()
 DOCX = b"PK\x03\x04" + b"\x00" * 26 + b"word/document.xml"  # what a .docx starts with
 PDF = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n"

@@ -11,7 +11,6 @@ untouched stubs zero there, as on the LMS (see emulation.py).
 """
 import ast
 import hashlib
-import importlib.util
 import json
 import pathlib
 import shutil
@@ -32,7 +31,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 CHECK_PACKAGE = "attention_check"
 KIT = "kit"  # the engine's subpackage the check package is made of
 KIT_DATA = ("locale/ko.toml", "locale/en.toml")  # read with importlib.resources, not imported
-# Where the notebook carries the public tests and the check package (see assignments/grader_setup.py).
+# Where the notebook carries the public tests and the check package (see autograder/authoring/grader_setup.py).
 PAYLOAD_KEY = "check_kit"
 # Read by `otter run -a ZIP` only; the zip's own run_autograder reads the plugin's settings.
 OTTER_CONFIG = {"show_hidden": True, "force_public_test_summary": True, "show_stdout": False,
@@ -144,8 +143,9 @@ def write_student_half(student, lab, lang="ko"):
             cell.outputs, cell.execution_count = [], None
         if "grader-init" in cell.metadata.get("tags", []) and lang != "ko":
             # The notebook's own set-up cell is the Korean one (tests/test_assignments.py): only
-            # another language needs the repository's assignments/ to write it again.
-            cell.source = _load_assignment_module("build_notebook").grader_setup_source(lang, lab.name)
+            # another language writes it again.
+            from ..authoring import build_notebook
+            cell.source = build_notebook.grader_setup_source(lang, lab.name)
     if lang == "en":
         note = nbformat.v4.new_markdown_cell(ENGLISH_NOTE)
         note.id = "cell-english"
@@ -375,17 +375,6 @@ the vector length into the code.
 """
 
 
-def _load_assignment_module(name):
-    """A module of the repository's assignments/ (not part of the installed package)."""
-    path = ROOT / "assignments" / f"{name}.py"
-    if not path.is_file():
-        raise BuildError(f"missing {path}: the build needs the repository's assignments/")
-    spec = importlib.util.spec_from_file_location(f"assignment_{name}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def write_classroom_template(folder, student, lab):
     """A GitHub Classroom template repository: the student half plus classroom/ (the workflow)."""
     shutil.copytree(student, folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
@@ -494,7 +483,7 @@ def check_zip(zip_path, lab, image=None):
     """Graded as on the LMS, from the installed wheel: the reference full marks, the stubs zero."""
     from .emulation import EmulationError, GradingImage
 
-    fill = _load_fill(ROOT / "assignments")
+    from ..authoring import fill
     notebook = nbformat.reads(lab.assignment_file(lab.notebook).read_text("utf-8"), as_version=4)
     reference = nbformat.writes(fill.fill_notebook(nbformat.from_dict(notebook), lab=lab)).encode()
     stubs = nbformat.writes(notebook).encode()
@@ -526,7 +515,3 @@ def check_zip(zip_path, lab, image=None):
     return lines
 
 
-def _load_fill(assignments):
-    if not (assignments / "fill.py").is_file():
-        raise BuildError(f"missing {assignments / 'fill.py'}: the self-check needs it to fill in the reference")
-    return _load_assignment_module("fill")

@@ -70,7 +70,7 @@ LAB = Lab(
     catalog_package=__name__,
     notebook="masked_attention_lab.ipynb",
     script="masked_attention_lab.py",
-    assignment_package=__name__,
+    assignment_package="assignments.masked_attention",
     solution="solutions.masked_attention",
     vocabulary=VOCABULARY,
 )

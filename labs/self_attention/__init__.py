@@ -55,7 +55,7 @@ LAB = Lab(
     catalog_package=__name__,
     notebook="self_attention_lab.ipynb",
     script="self_attention_lab.py",
-    assignment_package=__name__,
+    assignment_package="assignments.self_attention",
     solution="solutions.self_attention",
     vocabulary=VOCABULARY,
 )

@@ -32,7 +32,7 @@ ensure_subs() {
     ensure_clone
     if [ ! -f "$SUBS/.done" ]; then
         mkdir -p "$SUBS"
-        local L1=$CLONE/labs/self_attention L2=$CLONE/labs/masked_attention
+        local L1=$CLONE/assignments/self_attention L2=$CLONE/assignments/masked_attention
         for k in correct wrong_softmax stub syntax; do
             "$APY" "$REPLAYS/lib/subs.py" self_attention $k "$L1/self_attention_lab.py" "$SUBS/l1_$k.py"
             "$APY" "$REPLAYS/lib/subs.py" self_attention $k "$L1/self_attention_lab.ipynb" "$SUBS/l1_$k.ipynb"

@@ -1,6 +1,6 @@
 """Fill the lab's stubs with the reference solution, as a student who finished the lab would.
 
-API (assignments/ is not a package: `sys.path.insert(0, "assignments"); import fill`):
+API (`from autograder.authoring import fill`):
 
     fill_script(text, keep_checks=True, lab=None) -> str
         The .py twin's text with every step function filled.

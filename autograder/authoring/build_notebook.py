@@ -1,4 +1,5 @@
-"""Build each lab's notebook from its .py twin, the assignment's one source (both live in the lab's package).
+"""Build each lab's notebook from its .py twin, the assignment's one source (both live in
+assignments/<lab>/).
 
 The script is written in the percent format: `# %%` opens a code cell and `# %% [markdown]` a
 markdown cell whose lines are comments. Code cells become notebook cells by these rules:
@@ -14,8 +15,8 @@ markdown cell whose lines are comments. Code cells become notebook cells by thes
 The notebook ends with the cells tagged "check-all" and "export". Steps must appear once each,
 in the order the lab declares them. The notebook's metadata names its lab ("autograder_lab").
 
-    .venv/bin/python assignments/build_notebook.py                      # rewrite every lab's notebook
-    .venv/bin/python assignments/build_notebook.py --lab NAME --check   # exit 1 if it is out of date
+    .venv/bin/python -m autograder.authoring.build_notebook                      # rewrite every lab's notebook
+    .venv/bin/python -m autograder.authoring.build_notebook --lab NAME --check   # exit 1 if it is out of date
 """
 import argparse
 import ast
@@ -232,7 +233,8 @@ def main(argv=None):
         current = notebook.read_text(encoding="utf-8") if notebook.exists() else None
         if args.check:
             if fresh != current:
-                print(f"{notebook.name} is out of date: run {pathlib.Path(__file__).name}", file=sys.stderr)
+                print(f"{notebook.name} is out of date: run python -m autograder.authoring.build_notebook",
+                      file=sys.stderr)
                 status = 1
             continue
         if fresh != current:

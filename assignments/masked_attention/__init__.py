@@ -1,0 +1,1 @@
+"""The masked_attention lab's student notebook and its .py twin (package data)."""
