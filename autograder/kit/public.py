@@ -141,10 +141,15 @@ def load(text=None):
     return lab, probes
 
 
+_KINDS = {kind.name: kind for kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                       inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.KEYWORD_ONLY,
+                                       inspect.Parameter.VAR_KEYWORD)}
+
+
 def signature_of(parameters):
     """The inspect.Signature the build wrote as data (otter.public_data.signature_data)."""
     return inspect.Signature([
-        inspect.Parameter(p["name"], inspect.Parameter[p["kind"]],
+        inspect.Parameter(p["name"], _KINDS[p["kind"]],
                           **({"default": codec.decode(p["default"])} if "default" in p else {}))
         for p in parameters])
 
