@@ -62,14 +62,24 @@ class Step:
     params: tuple
     outputs: tuple
     mistakes: tuple = ()
-    # Graded with the other steps replaced by the reference's (for the composed function).
-    needs_helpers: bool = False
     hint: str = "generic"  # key of the hint in the message catalogs
     error_mistakes: tuple = ()  # ErrorMistake: known mistakes that raise instead of returning
     # Callable[[Step, Case, Trace], list[Probe]]; only the engine, which has the reference, sets it.
     make_probes: object = field(default=None, repr=False, compare=False)
     rubric: object = None  # autograder.rubric.Rubric; None: the default shares
     links: tuple = ()  # Link: for a composed step, mistakes told together with a helper step's
+    # The other steps this step's function calls (the lab's graph; Lab checks it): a step that
+    # calls any is composed, graded after them with each that did not pass answered by a stand-in.
+    calls: tuple[str, ...] = field(default=(), kw_only=True)
+
+    def __post_init__(self):
+        if isinstance(self.calls, str) or not all(isinstance(name, str) for name in self.calls):
+            raise TypeError(f"step {self.name!r}: calls= takes a tuple of step names, not {self.calls!r}")
+        object.__setattr__(self, "calls", tuple(self.calls))
+
+    @property
+    def composed(self) -> bool:
+        return bool(self.calls)
 
     def named_codes(self):
         """Codes that name a mistake of this step (the rubric gives each its share)."""

@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from .helpers import StandInAnswers
+from .stand_in import keyword_parameters
 from .judge import (SubmissionResult, broken, fits_own_helpers, helpers_used, judge_step, linked,
                     written_for_other_lab)
 from .sandbox import codec
@@ -38,22 +39,28 @@ class Plan:
         The plain steps come first: every public test of every step, then every hidden test, so
         a child has answered all public tests before it is given any hidden test's input, and
         nothing it says about a public test can carry a hidden value. The composed steps go last,
-        each its public tests before its hidden ones; the grader answers their helpers itself
-        (`stand_ins`), so the child never holds reference code, and by the time it may ask for
-        the other steps' values it has answered every other step.
+        in the lab's grading order (each after the steps it calls), each its public tests before
+        its hidden ones; the grader answers their helpers itself (`stand_ins`), so the child never
+        holds reference code, and by the time it may ask for the other steps' values it has
+        answered every other step. A composed call may have stand-ins for every step it reaches
+        (a callee that runs as the student's own may call one that did not pass).
         """
-        plain = [step for step in self.lab.steps if not step.needs_helpers]
-        composed = [step for step in self.lab.steps if step.needs_helpers]
+        lab = self.lab
+        plain = [step for step in lab.grading_order if not step.composed]
+        composed = [step for step in lab.grading_order if step.composed]
         order = [(step, hidden) for hidden in (False, True) for step in plain] + \
             [(step, hidden) for step in composed for hidden in (False, True)]
+        signatures = lab.callee_signatures if composed else {}
         calls, probe_of = [], {}
         for step, hidden in order:
-            helpers = self.lab.helpers_of(step)
+            helpers = lab.reachable_from(step)
+            takes = tuple((name, keyword_parameters(signatures.get(name))) for name in helpers)
             for probe in self.probes[step.name]:
                 if probe.case.hidden != hidden:
                     continue
                 args = tuple(codec.encode(a) for a in probe.args)
-                call = Call(len(calls), step.name, step.name, args, helpers, answer_bytes(args, probe.expected))
+                call = Call(len(calls), step.name, step.name, args, helpers, answer_bytes(args, probe.expected),
+                            takes=takes)
                 calls.append(call)
                 probe_of[call.id] = probe
         return calls, probe_of
@@ -69,7 +76,8 @@ class Plan:
                 if id(probe.case) not in of_case:
                     of_case[id(probe.case)] = tuple(self.lab.stand_ins(probe.case, probe.trace))
                 tables[call.id] = of_case[id(probe.case)]
-        return StandInAnswers(tables)
+        signatures = self.lab.callee_signatures if any(step.composed for step in self.lab.steps) else {}
+        return StandInAnswers(tables, signatures)
 
     @cached_property
     def _call_ids(self):
@@ -221,20 +229,23 @@ def _judge_scope(runs, scope, results):
     def own_tests(call):
         return probe_of[call.id].case.hidden == hidden
 
-    composed = {step.name for step in lab.steps if step.needs_helpers}
-    runs.run([c for c in calls if c.step not in composed and own_tests(c)], runs.outcomes)
+    composed = [step for step in lab.grading_order if step.composed]
+    runs.run([c for c in calls if not lab.steps_by_name[c.step].composed and own_tests(c)], runs.outcomes)
     for step in lab.steps:
-        if step.name not in composed:
+        if not step.composed:
             results[scope][step.name] = runs.judged(step, scope, runs.outcomes)
-    # The composed steps call the student's own functions where those passed this scope's tests
-    # (on a public test, the public ones; on a hidden test, all), the grader's stand-ins elsewhere.
+    # The composed steps, each after the steps it calls: it calls the student's own functions
+    # where those passed this scope's tests (on a public test, the public ones; on a hidden test,
+    # all), plain or composed, and the grader's stand-ins elsewhere.
     own = {name for name, result in results[scope].items() if result.status == "passed"}
-    runs.run([replace(c, helpers=tuple(h for h in c.helpers if h not in own))
-              for c in calls if c.step in composed and own_tests(c)], runs.outcomes)
-    for name in composed:
-        step = lab.steps_by_name[name]
-        results[scope][name] = linked(step, runs.judged(step, scope, runs.outcomes, passing=own), results[scope])
-    _with_own_helpers(runs, scope, results, composed)
+    for step in composed:
+        runs.run([replace(c, helpers=tuple(h for h in c.helpers if h not in own))
+                  for c in calls if c.step == step.name and own_tests(c)], runs.outcomes)
+        results[scope][step.name] = linked(step, runs.judged(step, scope, runs.outcomes, passing=frozenset(own)),
+                                           results[scope])
+        if results[scope][step.name].status == "passed":
+            own.add(step.name)
+    _with_own_helpers(runs, scope, results, [step.name for step in composed])
 
 
 def _with_own_helpers(runs, scope, results, composed):
@@ -244,7 +255,8 @@ def _with_own_helpers(runs, scope, results, composed):
     plan = runs.plan
     # Not after a timeout: a second endless run would only double the wait.
     again = [name for name in composed if results[scope][name].status in ("failed", "error")
-             and results[scope][name].detail.get("reference_helpers")]
+             and (results[scope][name].detail.get("reference_helpers")
+                  or results[scope][name].detail.get("nested_reference_helpers"))]
     calls, _ = plan.calls
     runs.run([replace(c, helpers=()) for c in calls
               if c.step in again and plan.in_scope(c, scope) and c.id not in runs.with_own], runs.with_own)
@@ -309,8 +321,8 @@ def _judged(step, loaded, outcomes_by_id, submission, notes, plan, limits, scope
     stub = any(o is not None and o.kind == "returned" and o.value is None for o in outcomes) \
         and step.name in submission.stubs(plan.lab.function_names)
     facts = (loaded.names.get(step.name, "absent"), stub, syntax_error_near(step.name, notes, submission))
-    helpers = plan.lab.helpers_of(step) if passing is not None else ()
-    result = plan.verdict(step, facts, outcomes, variant=tuple(h for h in helpers if h not in passing), scope=scope,
+    reachable = plan.lab.reachable_from(step) if passing is not None else ()
+    result = plan.verdict(step, facts, outcomes, variant=tuple(h for h in reachable if h not in passing), scope=scope,
                           evidence=loaded.evidence.get(step.name))
     extra = {}
     if result.status == "missing":
@@ -320,7 +332,7 @@ def _judged(step, loaded, outcomes_by_id, submission, notes, plan, limits, scope
     if result.status == "timeout":
         extra["seconds"] = limits.step_seconds
     if passing is not None and result.status != "missing":
-        extra.update(helpers_used(helpers, passing, outcomes))
+        extra.update(helpers_used(step.calls, passing, outcomes, reachable=reachable))
     result = replace(result, detail={**result.detail, **extra}) if extra else result
     return hidden_facts_only(result, submission)
 

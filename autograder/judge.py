@@ -139,15 +139,22 @@ def linked(step, result, others):
     return result
 
 
-def helpers_used(helpers, passing, outcomes=None):
-    """For a composed step's detail: which helpers ran as the student wrote them (their steps
-    pass), and which the grader's stand-ins answered; of those, only the ones the step's calls
-    asked (`outcomes`' own record of it), when known."""
+def helpers_used(calls, passing, outcomes=None, reachable=()):
+    """For a composed step's detail: of the steps it `calls` (its declaration, each named once),
+    which ran as the student wrote them (their steps pass: "own_helpers"), which the grader's
+    stand-ins answered ("reference_helpers"), and which did not pass but were never called
+    ("unused_helpers"); "nested_reference_helpers": steps it reaches only through its callees
+    that stand-ins answered inside the student's own. Asked means the calls' own record of it
+    (`outcomes`); without outcomes, every callee that did not pass counts as answered."""
     asked = None if outcomes is None else {name for o in outcomes if o is not None
                                            for name in [*getattr(o, "stood_in", ()),
                                                         *(r["helper"] for r in getattr(o, "refused", ()))]}
-    return {"own_helpers": [h for h in helpers if h in passing],
-            "reference_helpers": [h for h in helpers if h not in passing and (asked is None or h in asked)]}
+    missed = [h for h in calls if h not in passing]
+    return {"own_helpers": [h for h in calls if h in passing],
+            "reference_helpers": [h for h in missed if asked is None or h in asked],
+            "unused_helpers": [h for h in missed if asked is not None and h not in asked],
+            "nested_reference_helpers": [h for h in reachable if h not in calls and h not in passing
+                                         and asked is not None and h in asked]}
 
 
 def fits_own_helpers(step, result, with_own):

@@ -8,7 +8,9 @@ try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10: the same parser, as the tomli package
     import tomli as tomllib
-from dataclasses import dataclass
+import importlib
+import inspect
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from importlib import resources
 
@@ -18,12 +20,15 @@ import numpy as np
 @dataclass(frozen=True, eq=False)
 class Case:
     """One input the steps are graded on: its name, the words labelling rows and columns, and
-    the lab's named input arrays (read as attributes: `case.X`)."""
+    the lab's named input arrays (read as attributes: `case.X`). `degenerate`: the lab says the
+    case is so small that a wrong formula may be right on it (one word of an attention lab):
+    passing it alone earns nothing (see autograder.rubric)."""
 
     name: str
     words: tuple
     inputs: dict
     hidden: bool = False
+    degenerate: bool = field(default=False, kw_only=True)
 
     def __getattr__(self, key):
         inputs = self.__dict__.get("inputs")
@@ -43,6 +48,11 @@ class Case:
 
 def _nothing():
     return ()
+
+
+class LabError(ValueError):
+    """A lab declared wrongly (its author's mistake, found when the Lab is built): the message says
+    what to change."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,19 @@ class Lab:
     # autograder.explain.Vocabulary: the sizes and kinds of a case, for reading unnamed failures
     # against the trace (grader only; its quantities' display names are in the catalogs)
     vocabulary: object = None
+    # autograder.rubric.Rubric: the shares of the lab's own mistakes, for every step that declares
+    # no rubric of its own (None: the engine's default shares)
+    rubric: object = field(default=None, kw_only=True)
+    # {step name: inspect.Signature} of the steps other steps call, as the reference declares
+    # them; None: read from the `solution` module (the students' kit gives them as data)
+    signatures: dict = field(default=None, kw_only=True)
+
+    def __post_init__(self):
+        object.__setattr__(self, "steps", tuple(self.steps))
+        check_graph(self.name, self.steps)
+        if self.rubric is not None:
+            object.__setattr__(self, "steps", tuple(step if step.rubric is not None else replace(step, rubric=self.rubric)
+                                                    for step in self.steps))
 
     @cached_property
     def steps_by_name(self):
@@ -85,12 +108,45 @@ class Lab:
     def total_points(self):
         return sum(step.points for step in self.steps)
 
-    def helpers_of(self, step):
-        """The other step functions a composed step calls (the grader may answer them with the
-        reference's, so that the step is graded on its own); none for a plain step."""
-        if not step.needs_helpers:
-            return ()
-        return tuple(other.name for other in self.steps if other.name != step.name)
+    @cached_property
+    def grading_order(self):
+        """The steps in the order they are graded: every step after the steps it calls, otherwise
+        in the lab's own order (a topological order of the graph `Step.calls` declares)."""
+        return topological_order(self.steps)
+
+    def reachable_from(self, step):
+        """Every step `step`'s function may call, directly or through the steps it calls, in the
+        lab's order: the names a stand-in may answer while it runs (a callee that passed runs as
+        the student's own, and may call a step that did not)."""
+        seen, todo = set(), list(step.calls)
+        while todo:
+            name = todo.pop()
+            if name not in seen:
+                seen.add(name)
+                todo.extend(self.steps_by_name[name].calls)
+        return tuple(name for name in self.function_names if name in seen)
+
+    @cached_property
+    def callee_signatures(self):
+        """{name: inspect.Signature} of every step some step calls: how a stand-in binds a call's
+        arguments, defaults applied (see autograder.stand_in). The reference's own signature when
+        the lab has its solution; else the step's declared parameters, each required."""
+        called = [name for name in self.function_names if any(name in step.calls for step in self.steps)]
+        given = self.signatures or {}
+        solution = None
+        if self.solution is not None and any(name not in given for name in called):
+            solution = importlib.import_module(self.solution)
+        signatures = {}
+        for name in called:
+            if name in given:
+                signatures[name] = given[name]
+            elif solution is not None and callable(getattr(solution, name, None)):
+                signatures[name] = inspect.signature(getattr(solution, name))
+            else:
+                signatures[name] = inspect.Signature([
+                    inspect.Parameter(param, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+                    for param in self.steps_by_name[name].params])
+        return signatures
 
     def title(self, lang):
         return self.titles.get(lang) or self.titles.get("en") or self.name
@@ -120,6 +176,67 @@ class Lab:
     def assignment_file(self, name):
         """A file of the lab's assignment folder (the notebook or its twin), as a Traversable."""
         return resources.files(self.assignment_package).joinpath(name)
+
+
+def check_graph(lab_name, steps):
+    """LabError unless the steps' names are distinct and their `calls` name other steps of the
+    lab, without a cycle."""
+    names = [step.name for step in steps]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise LabError(f"lab {lab_name!r}: two steps are named {', '.join(twice)}; each step needs its own name")
+    for step in steps:
+        if step.name in step.calls:
+            raise LabError(f"lab {lab_name!r}: step {step.name!r} lists itself in calls=; a step calls "
+                           "only other steps")
+        unknown = [name for name in step.calls if name not in names]
+        if unknown:
+            raise LabError(f"lab {lab_name!r}: step {step.name!r} calls {', '.join(map(repr, unknown))}, "
+                           f"which is no step of the lab (its steps: {', '.join(names)})")
+    cycle = _cycle(steps)
+    if cycle:
+        raise LabError(f"lab {lab_name!r}: the steps call each other in a circle "
+                       f"({' → '.join(cycle)}); a step cannot be graded before the steps it calls")
+
+
+def _cycle(steps):
+    """One cycle of the call graph as a list of names (its first name again at the end), or None."""
+    by_name = {step.name: step for step in steps}
+    state = {}  # name -> "open" while its callees are visited, "done" after
+
+    def visit(name, path):
+        state[name] = "open"
+        for callee in by_name[name].calls:
+            if state.get(callee) == "open":
+                return path[path.index(callee):] + [callee]
+            if callee not in state:
+                found = visit(callee, path + [callee])
+                if found:
+                    return found
+        state[name] = "done"
+        return None
+
+    for step in steps:
+        if step.name not in state:
+            found = visit(step.name, [step.name])
+            if found:
+                return found
+    return None
+
+
+def topological_order(steps):
+    """`steps` reordered so that each comes after every step it calls; among the steps ready at
+    once, the first in the lab's order goes first (so a lab whose order already fits keeps it)."""
+    left = list(steps)
+    done, order = set(), []
+    while left:
+        ready = next((step for step in left if all(name in done for name in step.calls)), None)
+        if ready is None:
+            raise LabError("the steps call each other in a circle")
+        order.append(ready)
+        done.add(ready.name)
+        left.remove(ready)
+    return tuple(order)
 
 
 _tables = {}

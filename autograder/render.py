@@ -276,14 +276,23 @@ def step_feedback(result, lab, lang="ko"):
 
 
 def _helper_lines(say, result):
-    """For a composed step: which other step functions the grader answered with the reference's
-    (the student's did not pass their steps); the rest ran as the student wrote them."""
-    replaced = result.detail.get("reference_helpers")
-    if not replaced:
+    """For a composed step the grader answered calls of: of the steps it calls (exactly those it
+    declares, judge.helpers_used), which the grader answered with the reference's (the student's
+    did not pass their steps), which ran as the student wrote them, which it never called; and
+    the steps answered inside the student's own callees."""
+    replaced = result.detail.get("reference_helpers") or []
+    nested = result.detail.get("nested_reference_helpers") or []
+    if not replaced and not nested:
         return []
     own = result.detail.get("own_helpers") or []
-    return ["  " + say("text", "helpers_replaced", replaced=", ".join(replaced),
-                       own=", ".join(own) if own else say("text", "none"))]
+    unused = result.detail.get("unused_helpers") or []
+    none = say("text", "none")
+    text = say("text", "helpers_replaced", replaced=", ".join(replaced) or none, own=", ".join(own) or none)
+    if unused:
+        text += " " + say("text", "helpers_unused", unused=", ".join(unused))
+    if nested:
+        text += " " + say("text", "helpers_nested", nested=", ".join(nested))
+    return ["  " + text]
 
 
 def _rubric_lines(say, result):

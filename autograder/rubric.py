@@ -3,8 +3,9 @@
 A pass earns every point. A failure explained by a named mistake keeps that mistake's declared
 share (a mutated input keeps most, a wrong formula little, an answer fitted to the page nothing).
 A failure nothing names earns the share of cases passed, a degenerate case counting only when
-failed: a case so small that a
-wrong formula is right on it (one word: `mix` returning V) earns no credit on its own.
+failed: a case so small that a wrong formula is right on it earns no credit on its own. Which
+cases are degenerate is the lab's to say (`Case.degenerate`), and so are the shares of its own
+mistakes (`Lab.rubric`, or a step's own `Step.rubric`).
 """
 from dataclasses import dataclass, field
 
@@ -14,13 +15,10 @@ from .error_model import parts
 ALWAYS_NAMED = {"mutates_input", "hardcoded", "nondeterministic", "ignores_arguments", "transposed",
                 "fits_own_helpers"}
 
+# The engine's own codes (ALWAYS_NAMED); a lab adds its own codes' shares (Lab.rubric).
 DEFAULT_SHARES = {
     "mutates_input": 0.8,  # every value right; the caller's array changed
-    "unstable": 0.7,  # right formula, no max subtracted
-    "global_max": 0.7,
-    "rounded": 0.7,
     "hardcoded": 0.0,  # fits the page's numbers: nothing learned is shown
-    "uses_globals": 0.0,  # the page's values whatever the arguments: the same
     "ignores_arguments": 0.0,  # the same values for other arguments: nothing computed from them
     "nondeterministic": 0.0,  # other values on every call (random numbers): nothing to grade
     "fits_own_helpers": 0.8,  # right with the student's own helpers, whose steps pay already
@@ -47,9 +45,8 @@ DEFAULT = Rubric()
 
 
 def is_degenerate(case):
-    """A case too small to tell a formula apart: one word."""
-    words = getattr(case, "words", None)
-    return words is not None and len(words) <= 1
+    """A case the lab declares too small to tell a formula apart (Case.degenerate)."""
+    return getattr(case, "degenerate", False) is True
 
 
 def score(points, cases, named=ALWAYS_NAMED, degenerate=(), rubric=DEFAULT):

@@ -8,8 +8,13 @@ within the judge's tolerance. Anything else is refused with a reason. So whateve
 asks, the grader answers with values of the test that is running, which that test's own helper
 steps already hand to the student; it never computes on inputs a student chose.
 
+A call and a row are compared as the reference function would receive them: both are bound to
+the reference's signature (`inspect.Signature.bind`, defaults applied), so a student's call that
+omits a defaulted argument, or passes it by position or by keyword, matches the same row.
+
 Shared by the engine and the students' check kit (public tests only), so both answer alike.
 """
+import inspect
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,17 +41,63 @@ class Refused(Exception):
         self.reason, self.helper = reason, helper
 
 
-def answer(table, *, name: str, args: list, stood_in: tuple = None):
-    """The value of the row of `table` that `name(*args)` matches; Refused when none does.
+def answer(table, *, name: str, args: list, keywords: dict = None, signature: inspect.Signature = None,
+           stood_in: tuple = None):
+    """The value of the row of `table` that `name(*args, **keywords)` matches; Refused when none does.
 
-    `stood_in`: the helper names answered in this call (None: every name in the table).
+    `signature`: the reference's own for `name`; the call and each row are bound to it with
+    defaults applied and compared argument by argument (without one: positional arguments only,
+    compared in order). `stood_in`: the helper names answered in this call (None: every name in
+    the table).
     """
     if (stood_in is not None and name not in stood_in) or not any(row.name == name for row in table):
         raise Refused(reason="not_stood_in", helper=str(name)[:40])
+    got = bound_arguments(signature, args, keywords or {})
+    if got is None:
+        raise Refused(reason="arguments", helper=name)
     for row in table:
-        if row.name == name and same_arguments(args, row.args):
+        if row.name == name and _same_bound(got, bound_arguments(signature, row.args, {})):
             return row.value
     raise Refused(reason="arguments", helper=name)
+
+
+def keyword_parameters(signature):
+    """The names a call may give by keyword to a function of `signature` (None: none)."""
+    if signature is None:
+        return ()
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return tuple(p.name for p in signature.parameters.values() if p.kind in kinds)
+
+
+def bound_arguments(signature, args, keywords):
+    """The call's arguments as the reference receives them: (parameter, value) pairs in the order
+    of its parameters, defaults filled in (`*args` and `**keywords` parameters add one pair per
+    value); None when the call does not fit the signature (too many, an unknown keyword, one
+    given twice, a required one missing)."""
+    if not isinstance(args, (list, tuple)) or not isinstance(keywords, dict):
+        return None
+    if signature is None:
+        return None if keywords else tuple((index, value) for index, value in enumerate(args))
+    try:
+        bound = signature.bind(*args, **keywords)
+    except TypeError:
+        return None
+    bound.apply_defaults()
+    pairs = []
+    for parameter in signature.parameters.values():
+        value = bound.arguments.get(parameter.name)
+        if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
+            pairs.extend(((parameter.name, index), item) for index, item in enumerate(value or ()))
+        elif parameter.kind is inspect.Parameter.VAR_KEYWORD:
+            pairs.extend(((parameter.name, key), item) for key, item in sorted((value or {}).items()))
+        else:
+            pairs.append((parameter.name, value))
+    return tuple(pairs)
+
+
+def _same_bound(got, known) -> bool:
+    return known is not None and len(got) == len(known) and \
+        all(a[0] == b[0] and _same(a[1], b[1]) for a, b in zip(got, known))
 
 
 def same_arguments(got, known) -> bool:
@@ -65,6 +116,8 @@ def _same(got, known) -> bool:
     if isinstance(known, (list, tuple)) and all(type(w) is str for w in known):
         return isinstance(got, (list, tuple)) and len(got) == len(known) and \
             all(type(w) is str and w == k for w, k in zip(got, known))
-    if isinstance(known, (int, float)) and not isinstance(known, bool):
-        return type(got) in (int, float) and got == known
+    if isinstance(known, (int, float, np.integer, np.floating)) and not isinstance(known, (bool, np.bool_)):
+        return type(got) in (int, float, np.int64, np.float64) and got == known
+    if known is None or isinstance(known, (bool, str)):
+        return type(got) is type(known) and got == known
     return False

@@ -76,7 +76,7 @@ def test_the_lab_is_found_by_name():
     assert LAB.total_points == 10
     assert LAB.function_names == ("split_heads", "causal_mask", "masked_softmax", "merge_heads",
                                   "multi_head_attention")
-    assert [step.name for step in LAB.steps if step.needs_helpers] == ["multi_head_attention"]
+    assert [step.name for step in LAB.steps if step.composed] == ["multi_head_attention"]
 
 
 def test_the_lab_stands_alone():

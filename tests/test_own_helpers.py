@@ -81,7 +81,7 @@ def test_a_failed_helper_is_replaced_by_the_reference_and_the_feedback_says_so(g
     lab = registry.load("self_attention")
     korean, english = as_text(result, lab, "ko"), as_text(result, lab, "en")
     assert "단계를 통과하지 못해 채점기가 기준 답으로 바꿔 계산한 함수: softmax." in korean
-    assert "내 함수를 그대로 쓴 함수: make_qkv, scores, mix, most_attended." in korean
+    assert "내 함수를 그대로 쓴 함수: make_qkv, scores, mix." in korean
     assert "Answered by the grader with the reference (their steps did not pass): softmax." in english
 
 

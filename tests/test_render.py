@@ -29,7 +29,7 @@ def result_for(plan, step_name, outcome_of):
 
 def marker(lang, section, key):
     """The longest fixed piece of a message (the text between its placeholders)."""
-    pieces = [literal.strip() for literal, *_ in string.Formatter().parse(catalog(lang)[section][key])]
+    pieces = [literal.strip() for literal, *_ in string.Formatter().parse(catalog(lang, LAB)[section][key])]
     return max(pieces, key=len)
 
 

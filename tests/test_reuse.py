@@ -34,7 +34,7 @@ def test_the_same_answers_get_the_same_verdict_objects(zygote, shared_plan):
     first = grade_file(REFERENCE, zygote, plan=shared_plan)
     again = grade_file(REFERENCE, zygote, plan=shared_plan)
     # A step's verdict is judged once; a composed step's copy also says whose helpers ran.
-    assert all(a is b for a, b in zip(first.steps, again.steps) if not LAB.steps_by_name[a.name].needs_helpers)
+    assert all(a is b for a, b in zip(first.steps, again.steps) if not LAB.steps_by_name[a.name].composed)
     assert first.steps == again.steps
     wrong = grade_file(CORPUS / "softmax__wrong_axis__loops.py", zygote, plan=shared_plan)
     by_name = {s.name: s for s in wrong.steps}

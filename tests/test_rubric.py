@@ -5,7 +5,8 @@ import pytest
 from autograder import rubric
 from autograder.judge import CaseResult
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME
-from labs.masked_attention.steps import STEPS as MASKED_STEPS
+from labs.masked_attention import LAB as MASKED
+from labs.self_attention import LAB as SELF_ATTENTION
 from tests.test_judge import answer, distinct, returned, verdict
 
 
@@ -95,10 +96,28 @@ def test_an_instructor_declared_share_overrides_the_default():
     assert rubric.score(10, [case("a", False, "other")], named={"other"}, rubric=stingy)[0] == 5
 
 
-@pytest.mark.parametrize("step", list(STEPS) + list(MASKED_STEPS), ids=lambda s: s.name)
+@pytest.mark.parametrize("step", list(SELF_ATTENTION.steps) + list(MASKED.steps), ids=lambda s: s.name)
 def test_defaults_order_the_shares_as_declared(step):
-    r = step.rubric or rubric.DEFAULT
+    """Every step of a lab is graded by the lab's rubric (or its own), which gives the lab's codes their shares."""
+    r = step.rubric
     assert r.share_of("hardcoded") == 0 < r.share_of("some_formula") < r.share_of("unstable") < r.share_of("mutates_input") < 1
+
+
+def test_the_engines_defaults_hold_no_labs_codes():
+    """A lab's own mistakes get their shares from the lab: the engine's defaults name only its own codes."""
+    assert set(rubric.DEFAULT_SHARES) <= rubric.ALWAYS_NAMED
+    assert rubric.DEFAULT.share_of("unstable") == rubric.FORMULA_SHARE
+
+
+def test_only_a_case_the_lab_marks_is_degenerate():
+    """One word is the attention labs' degenerate case, declared by them; the engine counts no words."""
+    from autograder.lab import Case
+
+    assert not rubric.is_degenerate(Case("one", ("w",), {}))
+    assert rubric.is_degenerate(Case("one", ("w",), {}, degenerate=True))
+    for lab in (SELF_ATTENTION, MASKED):
+        for case in lab.all_cases():
+            assert rubric.is_degenerate(case) == (len(case.words) == 1), (lab.name, case.name)
 
 
 @pytest.mark.parametrize("lang, words", [("ko", "채점 기준"), ("en", "Grading rule")])

@@ -18,6 +18,7 @@ from ..code_evidence import code_evidence, state_kept, watch
 from ..judge import fits_own_helpers, helpers_used, judge_step, linked
 from ..render import step_feedback
 from .. import stand_in
+from ..stand_in import keyword_parameters
 from ..sandbox import codec
 from ..sandbox.protocol import plain_evidence, plain_state, refusal_message
 from ..sandbox.worker import _as_defaults, describe_exception, kind_of, stand_in_refusal
@@ -66,20 +67,22 @@ def judge_public(name, env, is_stub=None, syntax_suspect=False, call=None, other
     function = env[name]
     # What the code reads, as the sandbox's child reports it to the engine (words, never points).
     evidence = plain_evidence(code_evidence(env, [name]), [name]).get(name)
-    if step.needs_helpers and others is None:
+    if step.composed and others is None:
         others = _others_judged(lab, name, env, call)
     passing = {other for other, result in (others or {}).items() if result.status == "passed"}
-    outcomes = [_called(function, name, probe, passing if step.needs_helpers else None, call) for probe in probes]
+    outcomes = [_called(function, name, probe, passing if step.composed else None, call) for probe in probes]
     stub = _is_stub(function, lab.function_names) if is_stub is None else is_stub
     result = judge_step(step, probes, outcomes, defined, stub, syntax_suspect, lab.page_case,
                         vocabulary=lab.vocabulary, evidence=evidence)
-    if step.needs_helpers:  # as the engine says it: which other functions ran as written
-        helpers = lab.helpers_of(step)
-        result = dataclasses.replace(result, detail={**result.detail, **helpers_used(helpers, passing, outcomes)})
+    if step.composed:  # as the engine says it: which of the steps it calls ran as written
+        reachable = lab.reachable_from(step)
+        used = helpers_used(step.calls, passing, outcomes, reachable=reachable)
+        result = dataclasses.replace(result, detail={**result.detail, **used})
         result = linked(step, result, others)
-        if result.status not in ("passed", "missing") and result.detail["reference_helpers"]:
+        if result.status not in ("passed", "missing") and (used["reference_helpers"]
+                                                           or used["nested_reference_helpers"]):
             # every helper the student's own
-            again = [_called(function, name, probe, set(helpers), call) for probe in probes]
+            again = [_called(function, name, probe, set(reachable), call) for probe in probes]
             result = fits_own_helpers(step, result, judge_step(step, probes, again, defined, stub,
                                                                syntax_suspect, lab.page_case,
                                                                vocabulary=lab.vocabulary, evidence=evidence))
@@ -100,12 +103,18 @@ def _called(function, name, probe, passing, call):
 
 
 def _others_judged(lab, name, env, call):
-    """The other (plain) steps' results, found quietly: their checks are the student's to run,
-    and their warnings are not this step's output."""
+    """The results of the steps `name` reaches, each judged after the steps it calls (as the
+    engine grades them), found quietly: their checks are the student's to run, and their
+    warnings are not this step's output."""
+    reachable = lab.reachable_from(lab.steps_by_name[name])
+    results = {}
     with warnings.catch_warnings(), np.errstate(all="ignore"), contextlib.redirect_stdout(io.StringIO()):
         warnings.simplefilter("ignore")
-        return {other.name: judge_public(other.name, env, call=call)
-                for other in lab.steps if other.name != name and not other.needs_helpers}
+        for other in lab.grading_order:
+            if other.name in reachable:
+                results[other.name] = judge_public(other.name, env, call=call,
+                                                   others=dict(results) if other.composed else None)
+    return results
 
 
 def call_probe(function, probe, filenames=None, stand_ins=()):
@@ -160,10 +169,11 @@ def _reference_outputs(function, name, passing, probe, refused, stood_in):
     lab = public.load()[0]
     table = tuple(lab.stand_ins(probe.case, None))
     namespace = getattr(function, "__globals__", {})
-    others = [other for other in lab.function_names if other != name]
+    others = lab.reachable_from(lab.steps_by_name[name])
     saved = {other: namespace.get(other, _ABSENT) for other in others if other not in passing}
     for other, own in saved.items():
-        namespace[other] = _answering(other, None if own is _ABSENT else own, table, refused, stood_in)
+        namespace[other] = _answering(other, None if own is _ABSENT else own, table, refused, stood_in,
+                                      lab.callee_signatures.get(other))
     try:
         yield tuple(saved)
     finally:
@@ -177,21 +187,28 @@ def _reference_outputs(function, name, passing, probe, refused, stood_in):
 _ABSENT = object()
 
 
-def _answering(name, own, table, refused, stood_in):
+def _answering(name, own, table, refused, stood_in, signature=None):
     count = [0]
+    takes = keyword_parameters(signature)
 
     def answer(*args, **keywords):
-        if keywords:  # as the grader's stand-in does (see sandbox.worker._proxy)
+        # As the grader's stand-in does (see sandbox.worker._proxy): the reference's keywords
+        # are bound to its signature; others follow the student's own function.
+        given = {key: value for key, value in keywords.items() if key in takes}
+        keywords = {key: value for key, value in keywords.items() if key not in takes}
+        if keywords:
             args, keywords = _as_defaults(own, args, keywords)
         if keywords and callable(own):
-            return own(*args, **keywords)
+            return own(*args, **given, **keywords)
         if keywords:
             raise stand_in_refusal(name, keywords)
         count[0] += 1
         try:
             if count[0] > stand_in.MAX_REQUESTS:
                 raise stand_in.Refused(reason="too_many", helper=name)
-            value = stand_in.answer(table, name=name, args=[_plain(a) for a in args])
+            value = stand_in.answer(table, name=name, args=[_plain(a) for a in args],
+                                    keywords={key: _plain(value) for key, value in given.items()},
+                                    signature=signature)
         except stand_in.Refused as refusal:
             refused.append({"helper": refusal.helper, "reason": refusal.reason})
             raise LookupError(refusal_message(refusal.reason, name)) from None

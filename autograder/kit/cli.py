@@ -144,8 +144,9 @@ def check_file(path, step_seconds=10.0, only=None):
                  if event.get("ev") in ("load_error", "syntax_error")]
         call = with_deadline(step_seconds)
         results = {}
-        # Composed steps last: they run the student's own functions where those passed.
-        for name in sorted(names, key=lambda n: lab.steps_by_name[n].needs_helpers):
+        # Each step after the steps it calls: a composed step runs the student's own functions
+        # where those passed (the lab's grading order, as the engine's).
+        for name in [step.name for step in lab.grading_order if step.name in names]:
             result = judge_public(name, namespace, is_stub=name in submission.stubs(lab.function_names),
                                   syntax_suspect=syntax_error_near(name, notes, submission), call=call,
                                   others=None if only else dict(results))

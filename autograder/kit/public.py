@@ -5,6 +5,7 @@ steps, the public cases with their expected values and known-mistake values, and
 catalog text. It holds no hidden case and no code that computes an answer.
 """
 import base64
+import inspect
 import json
 import os
 from dataclasses import dataclass, field, replace
@@ -102,7 +103,8 @@ def load(text=None):
         text = _data_text()
     data = json.loads(text)
     cases = {c["name"]: Case(c["name"], tuple(c["words"]),
-                             {key: codec.decode(value) for key, value in c["inputs"].items()})
+                             {key: codec.decode(value) for key, value in c["inputs"].items()},
+                             degenerate=c.get("degenerate") is True)
              for c in data["cases"]}
     steps, probes = [], {}
     for record in data["steps"]:
@@ -110,7 +112,7 @@ def load(text=None):
                     tuple(Output(**o) for o in record["outputs"]),
                     tuple(Mistake(m["code"], _stored(index), m["size"])
                           for index, m in enumerate(record["mistakes"])),
-                    record["needs_helpers"], record["hint"],
+                    hint=record["hint"], calls=tuple(record.get("calls", ())),
                     error_mistakes=tuple(ErrorMistake(code, _stored_messages(code))
                                          for code in record["error_mistakes"]),
                     rubric=Rubric(**record["rubric"]) if record.get("rubric") else None,
@@ -134,8 +136,22 @@ def load(text=None):
     lab = Lab(name=data["lab"], titles=data["titles"], steps=tuple(steps), public_cases=lambda: public,
               hint_facts=lambda: facts, catalog_tables=data["catalog"], notebook=data["notebook"],
               script=data["script"], page_case=data["page_case"],
-              stand_ins=lambda case, trace: stand_ins.get(case.name, ()), vocabulary=vocabulary)
+              stand_ins=lambda case, trace: stand_ins.get(case.name, ()), vocabulary=vocabulary,
+              signatures={name: signature_of(parameters) for name, parameters in data.get("signatures", {}).items()})
     return lab, probes
+
+
+_KINDS = {kind.name: kind for kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                       inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.KEYWORD_ONLY,
+                                       inspect.Parameter.VAR_KEYWORD)}
+
+
+def signature_of(parameters):
+    """The inspect.Signature the build wrote as data (otter.public_data.signature_data)."""
+    return inspect.Signature([
+        inspect.Parameter(p["name"], _KINDS[p["kind"]],
+                          **({"default": codec.decode(p["default"])} if "default" in p else {}))
+        for p in parameters])
 
 
 def _explainer(data):

@@ -1,6 +1,7 @@
 """Build-time: a lab's public probes, expected values, known-mistake values and text, as JSON data."""
 import base64
 import dataclasses
+import inspect
 import json
 
 import numpy as np
@@ -28,7 +29,7 @@ def public_data(lab, cases=None):
         "lab": lab.name, "titles": dict(lab.titles), "notebook": lab.notebook, "script": lab.script,
         "page_case": lab.page_case, "hint_facts": dict(lab.hint_facts()),
         "catalog": {lang: _public_catalog(lab.catalog(lang), cases) for lang in LANGUAGES},
-        "cases": [{"name": case.name, "words": list(case.words),
+        "cases": [{"name": case.name, "words": list(case.words), "degenerate": case.degenerate,
                    "inputs": {key: codec.encode(value) for key, value in case.inputs.items()}}
                   for case in cases],
         "steps": [{"name": step.name, "points": step.points, "page_step": step.page_step,
@@ -36,7 +37,7 @@ def public_data(lab, cases=None):
                    "outputs": [dataclasses.asdict(output) for output in step.outputs],
                    "mistakes": [{"code": mistake.code, "size": mistake.size} for mistake in step.mistakes],
                    "error_mistakes": [mistake.code for mistake in step.error_mistakes],
-                   "needs_helpers": step.needs_helpers, "hint": step.hint,
+                   "calls": list(step.calls), "hint": step.hint,
                    "links": [dataclasses.asdict(link) for link in step.links],
                    "rubric": None if step.rubric is None else dataclasses.asdict(step.rubric)}
                   for step in lab.steps],
@@ -44,11 +45,20 @@ def public_data(lab, cases=None):
                    for step in lab.steps},
         # What the explainer reads of each public test (autograder.explain), as the engine reads it.
         "explain": _explain_data(lab, cases, plan),
+        # How a stand-in binds a call's arguments: the reference's signature of each called step.
+        "signatures": {name: signature_data(signature) for name, signature in lab.callee_signatures.items()},
         # What the grader's stand-ins answer on each public test (see autograder.stand_in).
         "stand_ins": {case.name: [{"name": row.name, "args": [codec.encode(a) for a in row.args],
                                    "value": codec.encode(row.value)} for row in _stand_ins(lab, case, plan)]
                       for case in cases},
     }
+
+
+def signature_data(signature):
+    """An inspect.Signature as data: per parameter its name, kind and (when it has one) default."""
+    return [{"name": p.name, "kind": p.kind.name,
+             **({} if p.default is inspect.Parameter.empty else {"default": codec.encode(p.default)})}
+            for p in signature.parameters.values()]
 
 
 def _explain_data(lab, cases, plan):

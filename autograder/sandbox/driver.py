@@ -259,17 +259,20 @@ def _answer_helper(child, call, event, helper, count, deadline, refused, stood_i
     refusal is noted in `refused` ({"helper", "reason"}), the grader's own record of it.
     """
     seq = small_int(event.get("seq"))
-    name, args = event.get("name"), event.get("args")
+    name, args, keywords = event.get("name"), event.get("args"), event.get("kwargs", {})
     reason = None
     if event.get("id") != call.id or name not in call.helpers or helper is None:
         reason = "not_stood_in"
     elif count > MAX_HELPER_REQUESTS:
         reason = "too_many"
-    elif not isinstance(args, list) or len(args) > 8:
+    elif not isinstance(args, list) or len(args) > 8 or not isinstance(keywords, dict) or len(keywords) > 8 \
+            or not all(isinstance(key, str) and key.isidentifier() and len(key) <= 60 for key in keywords):
         reason = "arguments"
     else:
         try:
-            answer = {"value": helper(call.id, name, [codec.decode(a) for a in args])}
+            decoded = [codec.decode(a) for a in args]
+            answer = {"value": helper(call.id, name, decoded, {key: codec.decode(value) for key, value in keywords.items()})
+                      if keywords else helper(call.id, name, decoded)}
             if name not in stood_in:
                 stood_in.append(name)
         except HelperRefused as refusal:

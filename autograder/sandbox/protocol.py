@@ -30,6 +30,9 @@ class Call:
     # is the grader's, per call; the child's own functions stand for every other name.
     helpers: tuple = ()
     answer_bytes: int = ANSWER_BYTES  # the largest answer event read; a larger one is a wrong answer
+    # (helper name, its parameters' names) pairs: the keywords the reference's function takes,
+    # which the child sends on with a helper request (the grader binds them, see stand_in.answer)
+    takes: tuple = ()
 
     def known(self, event):
         """The outcome already decoded from this very event, if a child sent it before."""
@@ -57,8 +60,10 @@ class Call:
         try:
             return self.__dict__["_command"]
         except KeyError:
+            takes = {name: list(params) for name, params in self.takes if name in self.helpers}
             text = codec.dumps({"cmd": "call", "id": self.id, "function": self.function,
-                                "args": list(self.args), "helpers": list(self.helpers)}) + "\n"
+                                "args": list(self.args), "helpers": list(self.helpers),
+                                **({"takes": takes} if takes else {})}) + "\n"
             object.__setattr__(self, "_command", text)
             return text
 

@@ -37,11 +37,12 @@ class Channel:
         line = self._readline()
         return self._loads(line) if line else {"cmd": "exit"}
 
-    def ask_helper(self, call_id, name, args):
+    def ask_helper(self, call_id, name, args, keywords=None):
         """Send one helper request and wait for its answer. The grader sends one call at a time,
         so nothing but answers arrives meanwhile."""
         self._asked += 1
-        self.send(ev="helper", id=call_id, seq=self._asked, name=name, args=args)
+        self.send(ev="helper", id=call_id, seq=self._asked, name=name, args=args,
+                  **({"kwargs": keywords} if keywords else {}))
         while True:
             line = self._readline()
             if not line:
@@ -238,8 +239,9 @@ def call(channel, namespace, filenames, command, functions=()):
     helpers = [name for name in command.get("helpers") or () if name in functions
                and name != command["function"]]
     own = {name: namespace.get(name, _ABSENT) for name in helpers}
+    takes = command.get("takes") if isinstance(command.get("takes"), dict) else {}
     for name in helpers:
-        namespace[name] = _proxy(channel, command["id"], name, own[name])
+        namespace[name] = _proxy(channel, command["id"], name, own[name], takes.get(name) or ())
     pristine = [_copy(a) for a in args]
     watched = watch(function, namespace)
     started = time.monotonic()
@@ -287,25 +289,30 @@ _ANSWER_ERRORS = {"ValueError": ValueError, "TypeError": TypeError, "IndexError"
                   "KeyError": KeyError, "NameError": NameError, "LookupError": LookupError}
 
 
-def _proxy(channel, call_id, name, own=_ABSENT):
+def _proxy(channel, call_id, name, own=_ABSENT, takes=()):
     """A stand-in for step function `name` whose value the grader computes, one call at a time.
 
-    The student's composed function calls it as it calls their own `name`: keyword arguments
-    their own function gives as defaults anyway (`f(x, dim=-1)` where their own `f` says
-    `dim=-1`) change nothing and are dropped. A call with any other keyword (`f(x, dim=-1)` where
-    their own `f` says `dim=0`) asks for something the step's function does not promise: it runs
-    their own function as they call it; without one, it is refused with a message that says why.
+    The student's composed function calls it as it calls their own `name`. Keywords the
+    reference's function takes (`takes`: `layer_norm(x, eps=1e-5)`) go to the grader, which binds
+    them to the reference's signature. Other keyword arguments their own function gives as
+    defaults anyway (`f(x, dim=-1)` where their own `f` says `dim=-1`) change nothing and are
+    dropped. A call with any other keyword (`f(x, dim=-1)` where their own `f` says `dim=0`) asks
+    for something the step's function does not promise: it runs their own function as they call
+    it; without one, it is refused with a message that says why.
     """
     encode, decode = codec.encode, codec.decode
 
     def helper(*args, **keywords):
+        given = {key: value for key, value in keywords.items() if key in takes}
+        keywords = {key: value for key, value in keywords.items() if key not in takes}
         if keywords:
             args, keywords = _as_defaults(own, args, keywords)
         if keywords and callable(own) and own is not _ABSENT:
-            return own(*args, **keywords)
+            return own(*args, **given, **keywords)
         if keywords:
             raise stand_in_refusal(name, keywords)
-        answer = channel.ask_helper(call_id, name, [encode(a) for a in args])
+        answer = channel.ask_helper(call_id, name, [encode(a) for a in args],
+                                    {key: encode(value) for key, value in given.items()})
         error = answer.get("error")
         if isinstance(error, dict):
             raise _ANSWER_ERRORS.get(error.get("type"), RuntimeError)(str(error.get("message", ""))[:300])

@@ -8,7 +8,7 @@ from . import page
 from .cases import public_cases
 from .hidden import hidden_cases
 from .reference import stand_ins, trace
-from .steps import STEPS
+from .steps import RUBRIC, STEPS
 
 
 def _row(values, decimals):
@@ -73,4 +73,5 @@ LAB = Lab(
     assignment_package="assignments.masked_attention",
     solution="solutions.masked_attention",
     vocabulary=VOCABULARY,
+    rubric=RUBRIC,
 )

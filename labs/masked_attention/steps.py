@@ -7,6 +7,7 @@ step. A mistake's candidates are what a student making it would return for the p
 import numpy as np
 
 from autograder.declaration import ErrorMistake, Mistake, Output, Probe, Step
+from autograder.rubric import DEFAULT_SHARES, Rubric
 
 from . import cases as lab_cases, page
 
@@ -310,6 +311,10 @@ def _attention_return_order(p):
     yield (p.expected[1], p.expected[0])
 
 
+# The shares of this lab's own mistakes, beside the engine's (every step without its own rubric).
+SHARES = {**DEFAULT_SHARES, "unstable": 0.7}  # right formula, no max subtracted
+RUBRIC = Rubric(shares=SHARES)
+
 STEPS = (
     Step("split_heads", 2, 2, ("M", "n_heads"), (Output("heads"),),
          (Mistake("split_no_transpose", _split_no_transpose),
@@ -343,6 +348,7 @@ STEPS = (
           Mistake("no_output_projection", _attention_no_projection),
           Mistake("single_head", _attention_single_head),
           Mistake("return_order", _attention_return_order)),
-         needs_helpers=True, hint="multi_head_attention_flow", make_probes=_attention_probes,
-         error_mistakes=(ErrorMistake("float_division", _float_division_error),)),
+         hint="multi_head_attention_flow", make_probes=_attention_probes,
+         error_mistakes=(ErrorMistake("float_division", _float_division_error),),
+         calls=("split_heads", "causal_mask", "masked_softmax", "merge_heads")),
 )

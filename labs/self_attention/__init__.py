@@ -8,7 +8,7 @@ from . import page
 from .cases import public_cases
 from .hidden import hidden_cases
 from .reference import stand_ins, trace
-from .steps import STEPS
+from .steps import RUBRIC, STEPS
 
 
 def hint_facts():
@@ -58,4 +58,5 @@ LAB = Lab(
     assignment_package="assignments.self_attention",
     solution="solutions.self_attention",
     vocabulary=VOCABULARY,
+    rubric=RUBRIC,
 )

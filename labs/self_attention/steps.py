@@ -236,6 +236,16 @@ def _page_trace():
 _PAGE_TRACE = None
 
 
+# The shares of this lab's own mistakes, beside the engine's (every step without its own rubric).
+SHARES = {
+    **DEFAULT_SHARES,
+    "unstable": 0.7,  # right formula, no max subtracted
+    "global_max": 0.7,
+    "rounded": 0.7,  # right values, rounded as the page prints them
+    "uses_globals": 0.0,  # the page's values whatever the arguments: nothing computed from them
+}
+RUBRIC = Rubric(shares=SHARES)
+
 STEPS = (
     Step("make_qkv", 2, 2, ("X", "W_Q", "W_K", "W_V"),
          (Output("Q"), Output("K"), Output("V")),
@@ -251,7 +261,7 @@ STEPS = (
          model.SOFTMAX_STEP.mistakes(), hint="softmax_rows", make_probes=_softmax_probes,
          error_mistakes=(ErrorMistake("fixed_axis", _fixed_axis),),
          # Right on every table, wrong on a single row only.
-         rubric=Rubric(shares={**DEFAULT_SHARES, "fixed_axis": 0.5})),
+         rubric=Rubric(shares={**SHARES, "fixed_axis": 0.5})),
     Step("mix", 1, 5, ("weights", "V"), (Output("output"),),
          model.MIX.mistakes() + (Mistake("operands_swapped", _operands_swapped),),
          hint="mix_row", make_probes=_mix_probes,
@@ -260,12 +270,13 @@ STEPS = (
     Step("self_attention", 3, 4, ("X", "W_Q", "W_K", "W_V"),
          (Output("output"), Output("weights", columns="words", rows_sum_to_one=True)),
          (Mistake("uses_globals", _uses_globals),) + model.ATTENTION.mistakes(),
-         needs_helpers=True, hint="self_attention_scale", make_probes=_attention_probes,
+         hint="self_attention_scale", make_probes=_attention_probes,
          error_mistakes=(ErrorMistake("missing_transpose", _untransposed_product),),
          # scores divided already, so this function does not: right together, each wrong alone.
          links=(Link("scores", "scaled_early", "missing_scale", "scale_moved"),
                 Link("softmax", "scaled_inside", "missing_scale", "scale_in_softmax")),
-         rubric=Rubric(shares={**DEFAULT_SHARES, "scale_moved": 0.8})),
+         rubric=Rubric(shares={**SHARES, "scale_moved": 0.8}),
+         calls=("make_qkv", "scores", "softmax", "mix")),
     Step("most_attended", 1, 4, ("weights", "words"), (Output("most_attended", kind="mapping"),),
          (Mistake("wrong_axis", _most_wrong_axis), Mistake("indices_not_words", _indices_not_words),
           Mistake("argmin", _argmin), Mistake("excludes_self", _excludes_self)),
