@@ -75,9 +75,6 @@ class Lab:
     script: str = ""  # its .py twin
     assignment_package: str = None  # package holding the notebook and its twin
     page_case: str = "page"  # the case whose numbers the lab page prints
-    # (package, file) pairs whose bytes version the grades besides the lab's own package and its
-    # solution module, which are always hashed (see batch.outputs.grader_version)
-    version_files: tuple = ()
     solution: str = None  # module of the reference solution (the notebook tools fill stubs from it)
     # autograder.explain.Vocabulary: the sizes and kinds of a case, for reading unnamed failures
     # against the trace (grader only; its quantities' display names are in the catalogs)

@@ -32,8 +32,7 @@ from autograder.sandbox.runner import Limits
 from autograder.stand_in import StandIn
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "assignments"))
-import fill  # noqa: E402  (assignments/ is not a package)
+from autograder.authoring import fill
 
 LIMITS = Limits(step_seconds=5.0, load_seconds=5.0)
 

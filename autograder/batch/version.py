@@ -4,7 +4,7 @@ Nothing here is a list kept by hand. The version hashes
 - every file of the installed packages grading imports (the engine, and the whole top-level package
   of the lab, of its reference solution and of its step declarations), whatever its kind: code,
   catalogs, data files a lab reads;
-- the lab's plan as data: each step's name, points, callees and mistake codes, and each test's
+- the lab's plan as data: each step's name, points, callees, mistake codes and rubric shares, and each test's
   arguments and expected values as the sandbox receives them (so an expected value that moves with
   a dependency, or a case read from a data file, regrades);
 - the catalogs the feedback is rendered from, and the Python and library versions grading runs on.
@@ -86,8 +86,8 @@ def plan_digest(lab: Any) -> str:
         declared = {
             "name": step.name, "points": step.points, "page_step": step.page_step,
             "params": list(step.params), "outputs": [output.name for output in step.outputs],
-            "calls": list(getattr(step, "calls", ()) or ()), "composed": bool(getattr(step, "needs_helpers", False)),
-            "mistakes": sorted(step.named_codes()), "hint": step.hint,
+            "calls": list(step.calls), "mistakes": sorted(step.named_codes()), "hint": step.hint,
+            "rubric": _rubric_data(step.rubric),
         }
         digest.update(_canonical(declared))
         for probe in plan.probes[step.name]:
@@ -97,6 +97,14 @@ def plan_digest(lab: Any) -> str:
     for lang in ("ko", "en"):
         digest.update(_canonical(lab.catalog(lang)))
     return digest.hexdigest()
+
+
+def _rubric_data(rubric: Any) -> Any:
+    """The rubric's shares as data (None: the engine's defaults, hashed with the engine's code)."""
+    if rubric is None:
+        return None
+    return {"shares": {str(code): float(share) for code, share in getattr(rubric, "shares", {}).items()},
+            "formula": float(getattr(rubric, "formula", 0.0))}
 
 
 def environment() -> str:
