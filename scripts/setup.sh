@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Create .venv and install the grader into it, editable, with what its tests and Otter need.
+# Create .venv and install the grader into it, editable, with what its tests, Otter and the docs site need.
 #
 # The Python: $PYTHON when set, else the first of python3, python3.13 ... python3.10 that is 3.10
 # or newer. A .venv made by another Python (an older one, another install), or broken, is made
@@ -50,14 +50,14 @@ if [ ! -e .venv ]; then
 fi
 
 stamp=".venv/.installed-$( (cat pyproject.toml; echo "$wanted") | sha256sum | cut -c1-16)"
-if [ ! -f "$stamp" ] || ! .venv/bin/python -c "import autograder, numpy, pandas, otter" 2>/dev/null; then
+if [ ! -f "$stamp" ] || ! .venv/bin/python -c "import autograder, numpy, pandas, otter, mkdocs, material, mkdocstrings" 2>/dev/null; then
     say "installing into .venv with Python ${wanted%% *} (first run: about a minute) ..."
     # Quiet: no pip notices, no setuptools banner about editable installs (its warnings).
     export PIP_DISABLE_PIP_VERSION_CHECK=1 PYTHONWARNINGS=ignore
     .venv/bin/python -m pip install --quiet --upgrade pip 2>&1 | grep -v "^WARNING: Location" || true
-    .venv/bin/python -m pip install --quiet -e ".[test,otter]" 2>&1 | grep -v "^WARNING: Location" || true
-    if ! .venv/bin/python -c "import autograder, numpy, pandas, otter"; then
-        say "the install did not finish: run  .venv/bin/python -m pip install -e '.[test,otter]'  to see why" >&2
+    .venv/bin/python -m pip install --quiet -e ".[test,otter,docs]" 2>&1 | grep -v "^WARNING: Location" || true
+    if ! .venv/bin/python -c "import autograder, numpy, pandas, otter, mkdocs, material, mkdocstrings"; then
+        say "the install did not finish: run  .venv/bin/python -m pip install -e '.[test,otter,docs]'  to see why" >&2
         exit 1
     fi
     rm -f .venv/.installed-*

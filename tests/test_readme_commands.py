@@ -1,5 +1,5 @@
-"""Every command the README shows is one its reader can type: each `autograder ...` line of its code
-blocks parses with the CLI's own parser, `build` and `export` name their lab (two labs are installed),
+"""Every command the README and the documentation pages (docs/**/*.md) show is one their reader can
+type: each `autograder ...` line of their code blocks parses with the CLI's own parser, `build` and `export` name their lab (two labs are installed),
 `python -m attention_check ...` parses with the students' kit's parser, and an `otter run -o DIR`
 comes after the command that makes DIR. (tests/field/cases/14_* and 17_* run the build and otter
 commands themselves in a fresh folder.)"""
@@ -14,12 +14,18 @@ from autograder.registry import lab_names
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+# The README and every page of the documentation site: the commands a reader copies.
+PAGES = [README, *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+def shown_text():
+    return "\n".join(page.read_text("utf-8") for page in PAGES)
 # A synopsis, not a command: [optional parts], placeholders in capitals, alternatives.
 SYNOPSIS = re.compile(r"\[|\b(?:SUBMISSIONS|DIR|NAME|FILE)\b|\|")
 
 
 def blocks(text):
-    """The README's shell code blocks, each as its command lines (continuations joined, comments cut)."""
+    """The shell code blocks, each as its command lines (continuations joined, comments cut)."""
     found = []
     for block in re.findall(r"```bash\n(.*?)```", text, re.S):
         lines = []
@@ -32,7 +38,7 @@ def blocks(text):
 
 
 def commands(program):
-    return [(line, words) for block in blocks(README.read_text("utf-8")) for line, words in block
+    return [(line, words) for block in blocks(shown_text()) for line, words in block
             if words[:len(program)] == program and not SYNOPSIS.search(line)]
 
 
@@ -56,14 +62,16 @@ def test_each_autograder_command_parses_and_names_the_lab_where_several_are_inst
 
 
 def test_the_synopses_name_only_options_the_parser_knows():
-    text = README.read_text("utf-8")
+    text = shown_text()
     parser = build_parser()
     subcommands = next(action for action in parser._actions if action.dest == "command").choices.values()
     known = {option for sub in subcommands for action in sub._actions for option in action.option_strings}
     shown = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]+)", text))
-    # Options of other programs the README shows (pytest's plugin, otter, pip, the students' kit).
+    # Options of other programs the pages show (pytest's plugin, otter, pip, the students' kit,
+    # scripts/docs.sh and mkdocs).
     others = {"--submission", "--submission-lang", "--submission-step", "--submission-lab", "--junitxml",
-              "--collect-only", "--step", "--fresh", "--no-sandbox"}
+              "--collect-only", "--step", "--fresh", "--no-sandbox", "--force-reinstall", "--no-deps",
+              "--build-only", "--strict"}
     assert shown - known - others == set()
 
 
@@ -79,7 +87,7 @@ def test_student_check_commands_parse_with_the_kits_parser():
 
 def test_otter_run_writes_into_a_folder_made_before_it_in_the_same_block():
     checked = 0
-    for block in blocks(README.read_text("utf-8")):
+    for block in blocks(shown_text()):
         made = set()
         for line, words in block:
             if words[:2] == ["mkdir", "-p"]:

@@ -58,11 +58,14 @@ ensure_build() {
     fi
 }
 
-# readme_commands PATTERN: the README's command lines (continuations joined) that start with PATTERN.
+# readme_commands PATTERN: the command lines (continuations joined) of the README and the documentation
+# pages (docs/**/*.md) that start with PATTERN.
 readme_commands() {
-    "$APY" - "$CLONE/README.md" "$1" <<'PY'
-import re, sys
-text = open(sys.argv[1], encoding="utf-8").read()
+    "$APY" - "$CLONE" "$1" <<'PY'
+import pathlib, re, sys
+root = pathlib.Path(sys.argv[1])
+pages = [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
+text = "\n".join(page.read_text("utf-8") for page in pages)
 for block in re.findall(r"```bash\n(.*?)```", text, re.S):
     for line in block.replace("\\\n", " ").splitlines():
         command = re.sub(r"\s+#.*$", "", line).strip()
