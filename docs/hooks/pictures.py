@@ -143,11 +143,7 @@ def check_cell_page(folder):
     student = folder / "student"
     student.mkdir(parents=True)
     write_student_half(student, LAB)
-    sys.path.insert(0, str(ROOT / "assignments"))
-    try:
-        import fill
-    finally:
-        sys.path.remove(str(ROOT / "assignments"))
+    from autograder.authoring import fill
     notebook = fill.fill_notebook(nbformat.read(student / LAB.notebook, as_version=4), lab=LAB)
     tags = [cell.metadata.get("tags", []) for cell in notebook.cells]
     check = next(i for i, t in enumerate(tags) if "check:softmax" in t)
