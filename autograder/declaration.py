@@ -56,6 +56,15 @@ class Link:
 
 @dataclass(frozen=True)
 class Step:
+    """One function the students write, as the engine grades it.
+
+    `name` is the function's name, `points` what it is worth, `page_step` the lab page's step it
+    belongs to (hints point there), `params` its parameter names and `outputs` the values it
+    returns (`Output`). `make_probes(step, case, trace)` builds its calls on a case with the
+    values they must return; `mistakes` and `error_mistakes` are the known mistakes it names;
+    `calls` the other steps its function calls (the lab's step graph).
+    """
+
     name: str
     points: float
     page_step: int
