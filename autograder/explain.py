@@ -13,9 +13,27 @@ changes are searched before pairs, and the smallest formula that reproduces ever
 wins. A case that passed rules out every formula that would have changed its values. Which kinds of
 case fail (the lab declares each case's kinds) is told when the failing cases are exactly one kind.
 
+Why these mechanisms, and not one detector per file: each names a family of slips by what it does
+to the values, so a slip nobody listed still reads precisely.
+- The reference's own computation with ONE input changed (autograder.trace_variants): a square
+  matrix transposed, an input in another's place, a count replaced by the page's, an input cut to
+  whole numbers. The lab's `trace` is re-run on those reference inputs (never on a student's), and
+  the student's output is compared with the changed trace's quantity of the same name. This names
+  a W used transposed, V made from W_K (or weights @ K), n_heads ignored for the page's 2, X cast to
+  int, with no word of the lab. One change: searched after the formulas of one change, before pairs.
+- Distributions (rows summing to 1) get two more transforms: each row times a number of its own
+  ("unnormalised": exp returned without the division by the row sum) and the rows tempered by a size
+  ("tempered": softmax of the scores divided once more by √n, or not divided by √d_k), found by
+  fitting the one power p with got ∝ expected ** p row by row.
+- Structure: every row the sum of the expected rows ([[0.0] * d] * n aliasing), a product summed
+  along its left factor's other axis, values that are all float16 numbers, weight only where the
+  expected is 0 (a mask used the other way round), a mapping holding each row's maximum instead of
+  its name, the first part of the expected along one axis, an axis as long as a combination of the
+  test's sizes (n // n_heads where d_head belongs). Lengths are named by size names only.
+
 Invariant (hidden tests): an Explanation holds names only (of quantities, sizes, kinds, outputs,
-axes, relations) and small numbers from a fixed set (decimals, axes), never a value read from a
-hidden test. Numbers read from values (a constant ratio, which rows are wrong) come from public
+axes, relations, size expressions) and small numbers from a fixed set (decimals, axes) or the page
+case's own inputs (a count the page prints), never a value read from a hidden test. Numbers read from values (a constant ratio, which rows are wrong) come from public
 tests alone: `explain` reads them only from samples whose `hidden` is False.
 """
 import itertools
