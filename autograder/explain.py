@@ -616,7 +616,12 @@ def _search_predicates(failing):
     if not failing:
         return []
     held = [{(name, params): telling for name, params, telling in _predicates(s)} for s in failing]
-    return [key for key in held[0] if all(key in h for h in held) and any(h[key] for h in held)]
+    found = [key for key in held[0] if all(key in h for h in held) and any(h[key] for h in held)]
+    # A fingerprint that tells the cause goes before what many causes show (numbers moved about).
+    return sorted(found, key=lambda key: key[0] not in _FINGERPRINTS)
+
+
+_FINGERPRINTS = ("support_swapped", "half_precision")
 
 
 # ----- mappings and containers --------------------------------------------------------------
