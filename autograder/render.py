@@ -767,7 +767,7 @@ def _why(say, parts):
     if kind == "row" and args[0] == "sum":
         return say("explain", "why_row_sum")
     if kind == "product_axis":
-        return say("explain", "why_product_axis", left=_quantity(say, args[0]))
+        return say("explain", "why_product_axis")
     if kind == "tempered":
         return say("explain", f"why_tempered_{args[0]}", factor=args[1])
     if kind == "unnormalised":

@@ -129,7 +129,10 @@ def test_weight_only_on_the_hidden_cells_is_named(seed, count, saturated):
         got = _softmax(np.where(mask & ~mask.all(axis=-1, keepdims=True), -np.inf, scores))
         samples.append(_sample(expected, got, {"scores": scores}, case=f"c{index}"))
     found = explain.explain("weights", samples)
-    assert found.relation == "support_swapped", found
+    if found.relation == "formula":  # saturated rows may be a smaller formula's values too: it must hold
+        assert all(explain._close(explain.predict(s, found.parts), s.got) for s in samples), found
+    else:
+        assert found.relation == "support_swapped", found
 
 
 @QUICK
