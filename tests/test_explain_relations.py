@@ -284,7 +284,7 @@ NAMED_BLIND = {  # file: (step, relation, a words the Korean and the English sen
     "lab1__most_attended__returns_max_value.py": ("most_attended", "row_max_values", ("idxmax", "idxmax")),
     "lab1__make_qkv__int_cast_x.py": ("make_qkv", "variant_cast_int", ("정수", "int")),
     "lab2__split_heads__rows_as_dhead.py": ("split_heads", "axis_length", ("n // n_heads", "n // n_heads")),
-    "lab2__masked_softmax__double_scale.py": ("masked_softmax", "formula", ("√n로 한 번 더", "once more by √n")),
+    "lab2__masked_softmax__double_scale.py": ("masked_softmax", "formula", ("√n의 값으로 한 번 더", "once more by √n")),
     "lab2__masked_softmax__additive_inverted.py": ("masked_softmax", "support_swapped", ("뒤바뀌", "swapped")),
     "lab2__merge_heads__hstack_two_heads.py": ("merge_heads", "block_first_length", ("2 × d_head", "2 × d_head")),
     "lab2__multi_head_attention__WO_transposed.py": ("multi_head_attention", "variant_transposed", ("W_O", "W_O")),
