@@ -389,12 +389,13 @@ def _distribution_transforms(sample, value, got):
     return found
 
 
-def _search_formulas(failing, passing, sizes=(1, 2)):
+def _search_formulas(failing, passing, sizes=(1, 2), per_sample=None):
     """The smallest formulas (of `sizes` changes) true on every failing sample and ruled out by no
-    passing one."""
+    passing one; `per_sample`: each failing sample's formulas (_holding), when already found."""
     if not failing:
         return [], 0
-    per_sample = [_holding(s, s.got) for s in failing]
+    if per_sample is None:
+        per_sample = [_holding(s, s.got) for s in failing]
     for size in sizes:
         common = set(per_sample[0][size])
         for found in per_sample[1:]:
@@ -701,13 +702,14 @@ def explain(output, samples, kind=None):
         return _kind_only(output, extra)
     if any(isinstance(s.expected, dict) or isinstance(s.got, dict) for s in samples):
         return _kind_only(output, extra)
-    formulas, size = _search_formulas(failing, passing, sizes=(1,))
+    per_sample = [_holding(s, s.got) for s in failing]  # every formula of 1 or 2 changes, once
+    formulas, size = _search_formulas(failing, passing, sizes=(1,), per_sample=per_sample)
     if formulas:
         return Explanation(output=output, relation="formula", parts=formulas[0], size=size, params=extra)
     variant = _search_variants(output, failing, passing)
     if variant:
         return Explanation(output=output, relation=variant[0], parts=variant[1], params={**variant[2], **extra})
-    formulas, size = _search_formulas(failing, passing, sizes=(2,))
+    formulas, size = _search_formulas(failing, passing, sizes=(2,), per_sample=per_sample)
     if formulas:
         return Explanation(output=output, relation="formula", parts=formulas[0], size=size, params=extra)
     shaped = _shape_relation(failing)
