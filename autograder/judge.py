@@ -25,7 +25,7 @@ RAISED = {"exception", "crashed", "not_implemented", "not_run"}
 # Codes that only say "wrong" without naming why: the hardcoded rule may explain them.
 UNEXPLAINED = {"wrong_values", "wrong_shape"}
 # Generic codes whose values the explainer reads (autograder.explain) when no mistake names them.
-EXPLAINABLE = UNEXPLAINED | {"wrong_type", "not_finite"}
+EXPLAINABLE = UNEXPLAINED | {"wrong_type", "not_finite", "fails_off_page"}
 # "off" turns every declared mistake (the labs' Mistakes and ErrorMistakes) off: only to measure
 # what the explainer names alone (benchmarks/explain_corpora.py). Grades then differ; never grade so.
 DECLARED_MISTAKES_SWITCH = "AUTOGRADER_DECLARED_MISTAKES"
@@ -119,7 +119,7 @@ def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False, p
                                 step.rubric or rubric.DEFAULT)
     detail = {"rubric": rule, **({"ignored": ignored} if ignored else {})}
     cases, detail = _caused_by_code(step, probes, cases, outcomes, evidence or {}, page, detail)
-    explained = explanations(step, probes, cases, outcomes, vocabulary) if vocabulary is not None else []
+    explained = explanations(step, probes, cases, outcomes, vocabulary, page) if vocabulary is not None else []
     if explained:
         detail["explained"] = explained
     return StepResult(step.name, points, step.points, _status(step, cases),
@@ -877,7 +877,7 @@ def broken(lab, name, code, detail=None, only=None):
     return SubmissionResult(name, steps, notes)
 
 
-def explanations(step, probes, cases, outcomes, vocabulary):
+def explanations(step, probes, cases, outcomes, vocabulary, page=None):
     """What the values of a step's unnamed failures show (autograder.explain), per output, as plain
     data: [] when no failure is left to a generic code, or nothing is found.
 
@@ -897,10 +897,11 @@ def explanations(step, probes, cases, outcomes, vocabulary):
         kinds[_call_key(probe)] = declared + ((probe.label,) if probe.label else ())
     kind = explain.failing_kind(failed, set(kinds), kinds) or _failing_label(probes, cases)
     samples = {index: [] for index in range(len(step.outputs))}
+    page_case = next((p.case for p in probes if p.case.name == page), None)
     for probe, result, outcome in zip(probes, cases, outcomes):
         if not result.passed and (result.code not in EXPLAINABLE or outcome is None or outcome.kind != "returned"):
             continue
-        _add_samples(samples, probe, result, outcome, vocabulary)
+        _add_samples(samples, probe, result, outcome, vocabulary, page_case)
     found = []
     for index, output in enumerate(step.outputs):
         try:
@@ -922,7 +923,7 @@ def _failing_label(probes, cases):
     return labels.pop() if any(c.passed and p.label not in labels for p, c in zip(probes, cases)) else None
 
 
-def _add_samples(samples, probe, result, outcome, vocabulary):
+def _add_samples(samples, probe, result, outcome, vocabulary, page_case=None):
     """One explain.Sample per output of a call (passing calls as passing samples)."""
     outputs = probe.step.outputs
     expected = _prepared(outputs, list(probe.expected))
@@ -935,13 +936,15 @@ def _add_samples(samples, probe, result, outcome, vocabulary):
         got = _prepared(outputs, values)
     quantities = explain.case_quantities(probe.case, probe.trace, vocabulary, zip(probe.step.params, probe.args))
     sizes = explain.case_sizes(probe.case, probe.trace, vocabulary)
+    variants = explain.case_variants(probe.case, page_case, vocabulary)
     for index, output in enumerate(outputs):
         passed = result.passed or _matches_prepared(
             [output], [got[index]], _prepared_candidate([output], [probe.expected[index]]))
         samples[index].append(explain.Sample(
             case=_call_key(probe), hidden=probe.case.hidden,
             passed=passed, got=got[index], got_type=_container_name(values[index]),
-            expected=expected[index], quantities=quantities, sizes=sizes, labels=tuple(probe.case.words)))
+            expected=expected[index], quantities=quantities, sizes=sizes, labels=tuple(probe.case.words),
+            variants=variants))
 
 
 def _call_key(probe):

@@ -702,7 +702,7 @@ def _explanation_sentence(say, explanation):
     elif relation == "kind_only":
         sentences = []
     elif relation in say.table.get("explain", {}):
-        sentences = [say("explain", relation, output=output, **params)]
+        sentences = [say("explain", relation, output=output, **_named_params(say, params))]
     else:
         return ""
     if kind:
@@ -712,6 +712,14 @@ def _explanation_sentence(say, explanation):
 
 def _quantity(say, name):
     return say.table.get("quantity", {}).get(name, name)
+
+
+# The params of an explanation that name a quantity or an input of the lab (its catalog words them).
+_QUANTITY_PARAMS = ("quantity", "instead", "input", "other")
+
+
+def _named_params(say, params):
+    return {key: _quantity(say, value) if key in _QUANTITY_PARAMS else value for key, value in params.items()}
 
 
 def _phrase(say, parts):
@@ -741,6 +749,14 @@ def _phrase(say, parts):
             phrase = say("explain", "sum", x=phrase, axis=args[0])
         elif kind == "row":
             phrase = say("explain", f"row_{args[0]}", x=phrase)
+        elif kind == "product_axis":
+            left, right, transposed = args
+            phrase = say("explain", "product_axis", left=_quantity(say, left),
+                         right=_quantity(say, right) + (".T" if transposed else ""))
+        elif kind == "tempered":
+            phrase = say("explain", f"tempered_{args[0]}", x=phrase, factor=args[1])
+        elif kind == "unnormalised":
+            phrase = say("explain", "unnormalised", x=phrase)
     return phrase
 
 
@@ -757,5 +773,13 @@ def _why(say, parts):
         return say("explain", "why_scale", factor=args[0])
     if kind in ("plus", "minus"):
         return say("explain", "why_residual", quantity=_quantity(say, args[0]))
+    if kind == "row" and args[0] == "sum":
+        return say("explain", "why_row_sum")
+    if kind == "product_axis":
+        return say("explain", "why_product_axis")
+    if kind == "tempered":
+        return say("explain", f"why_tempered_{args[0]}", factor=args[1])
+    if kind == "unnormalised":
+        return say("explain", "why_unnormalised")
     return say("explain", {"round": "why_round", "trunc": "why_trunc", "sum": "why_sum", "row": "why_row",
                            "negated": "why_sign", "complement": "why_sign"}[kind])

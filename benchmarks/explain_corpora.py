@@ -40,6 +40,8 @@ CORPORA = {"corpus": "self_attention", "corpus_field": "self_attention", "corpus
 ERRORS = {"exception", "crashed", "timeout", "not_run", "not_implemented", "missing", "syntax_error",
           "missing_module", "stand_in_refused"}
 ACCEPTED = {"most_attended__returns_series.py"}  # a Series answers like the dict asked for
+# A judge's rule whose own words stand when the explainer finds nothing in the values.
+RULE_CODES = {"fails_off_page"}
 CATEGORIES = ("declared", "relation", "observed", "error", "vague", "passed")
 
 
@@ -65,11 +67,11 @@ def category(step):
     code = step.mistakes[0] if step.mistakes else "wrong_values"
     if code in ERRORS:
         return "error"
-    if code not in EXPLAINABLE:
-        return "declared"
     found = step.detail.get("explained") or []
-    if any(e["relation"] not in ("observed", "kind_only") for e in found):
+    if any(e["relation"] not in ("observed", "kind_only") for e in found) and code in EXPLAINABLE:
         return "relation"
+    if code not in EXPLAINABLE or code in RULE_CODES:
+        return "declared"
     return "observed" if found else "vague"
 
 

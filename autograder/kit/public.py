@@ -167,4 +167,14 @@ def _explainer(data):
     # trace's fields, never the arrays read for sizes.
     quantities = tuple(dict.fromkeys(key for test in tests.values() for key in test["trace"]))
     kinds = {name: tuple(test["kinds"]) for name, test in tests.items()}
-    return Vocabulary(sizes=sizes, kinds=lambda case: kinds.get(case.name, ()), quantities=quantities), traces
+    variants = {name: _variants(test.get("variants") or ()) for name, test in tests.items()}
+    return Vocabulary(sizes=sizes, kinds=lambda case: kinds.get(case.name, ()), quantities=quantities,
+                      variants=lambda case: variants.get(case.name, {})), traces
+
+
+def _variants(records):
+    """{change: variant} of one test, as autograder.trace_variants computed them at build time."""
+    return {tuple(record["change"]): {**{key: value for key, value in record.items() if key not in ("change", "quantities")},
+                                      "quantities": {name: np.asarray(codec.decode(value), dtype=float)
+                                                     for name, value in record["quantities"].items()}}
+            for record in records}

@@ -68,6 +68,8 @@ def _explain_data(lab, cases, plan):
     if vocabulary is None:
         return None
     tests = {}
+    page_case = next((case for case in cases if case.name == lab.page_case), None)
+    outputs = {output.name for step in lab.steps for output in step.outputs}
     for case in cases:
         trace = _trace_of(case, plan)
         quantities = explain.trace_quantities(trace, vocabulary)
@@ -79,10 +81,21 @@ def _explain_data(lab, cases, plan):
         tests[case.name] = {
             "trace": {name: codec.encode(value) for name, value in quantities.items()},
             "size_arrays": {name: codec.encode(value) for name, value in size_arrays.items()},
-            "kinds": list(vocabulary.kinds(case)) if vocabulary.kinds is not None else []}
+            "kinds": list(vocabulary.kinds(case)) if vocabulary.kinds is not None else [],
+            "variants": _variants_data(explain.case_variants(case, page_case, vocabulary), outputs)}
     return {"sizes": {name: list(source) if isinstance(source, tuple) else source
                       for name, source in vocabulary.sizes.items()},
             "tests": tests}
+
+
+def _variants_data(variants, outputs):
+    """The trace with one input changed (autograder.trace_variants), as JSON: the kit's explainer
+    reads them as the engine computes them (public tests only: the callers pass public cases). Only
+    the quantities named like a step's output are kept: the explainer compares nothing else."""
+    return [{"change": list(change), **{key: value for key, value in variant.items() if key != "quantities"},
+             "quantities": {name: codec.encode(value) for name, value in variant["quantities"].items()
+                            if name in outputs}}
+            for change, variant in variants.items()]
 
 
 def _trace_of(case, plan):

@@ -55,7 +55,7 @@ def case_kinds(case):
 
 
 VOCABULARY = Vocabulary(sizes={"n": ("X", 0), "d_model": ("X", 1), "n_heads": "n_heads", "d_head": ("Q_heads", 2)},
-                        kinds=case_kinds)
+                        kinds=case_kinds, trace=trace)
 
 LAB = Lab(
     name="masked_attention",

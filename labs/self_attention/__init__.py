@@ -41,7 +41,7 @@ def case_kinds(case):
 
 
 VOCABULARY = Vocabulary(sizes={"n": ("X", 0), "d_model": ("X", 1), "d_k": ("W_K", 1), "d_v": ("W_V", 1)},
-                        kinds=case_kinds)
+                        kinds=case_kinds, trace=trace)
 
 LAB = Lab(
     name="self_attention",
