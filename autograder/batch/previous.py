@@ -24,10 +24,11 @@ def summary_of(steps: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         if not isinstance(step, Mapping) or not isinstance(step.get("status"), str):
             continue
         score = step.get("automatic", step.get("score"))
-        mistakes = step.get("mistakes") if isinstance(step.get("mistakes"), list) else []
+        mistakes = step.get("mistakes")
         found[str(name)] = {"status": step["status"],
                             "score": float(score) if isinstance(score, (int, float)) else None,
-                            "mistakes": sorted(str(m) for m in mistakes)}
+                            # None: not known (an attempt recorded without them)
+                            "mistakes": sorted(str(m) for m in mistakes) if isinstance(mistakes, list) else None}
     return found
 
 
@@ -46,12 +47,14 @@ def compare(before: Mapping[str, Mapping[str, Any]], after: Mapping[str, Mapping
             kind = NOW_PASSES
         elif was:
             kind = NOW_FAILS
+        elif old["mistakes"] is None or new["mistakes"] is None:
+            kind = STILL_FAILS
         elif old["mistakes"] == new["mistakes"] and old["status"] == new["status"]:
             kind = SAME_CAUSE if new["mistakes"] else STILL_FAILS
         else:
             kind = OTHER_CAUSE
         changes.append({"step": name, "change": kind, "before": old.get("score"), "after": new.get("score"),
-                        "mistakes": list(new["mistakes"]), "was": list(old["mistakes"])})
+                        "mistakes": list(new["mistakes"] or []), "was": list(old["mistakes"] or [])})
     return changes
 
 
