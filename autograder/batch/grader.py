@@ -55,7 +55,8 @@ def finish(task, result, status, out_dir, lab, lang):
     try:
         record = after_grading(task, result, record, lab)
     except Exception as error:  # the automatic record stands; the status says why the rest is missing
-        record = {**record, "status": failure("overrides or comparison not applied", error)}
+        if not record["status"].startswith("error:"):  # an earlier failure's status says more
+            record = {**record, "status": failure("overrides or comparison not applied", error)}
     try:
         write_outputs(out_dir, result, record, lab, lang)
     except Exception as error:

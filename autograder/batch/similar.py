@@ -44,7 +44,7 @@ CSV_COLUMNS = ("group", "ids", "step", "evidence", "step_score", "score")
 
 def code_prints(name: str, data: bytes | None, function_names: Iterable[str]) -> dict[str, Any] | None:
     """{"file": [hash, nodes], "steps": {function: [hash, nodes]}} of a submission; None when unreadable."""
-    if data is None:
+    if not isinstance(data, (bytes, bytearray)):
         return None
     from ..submission import read_submission, untrusted
 
