@@ -468,7 +468,8 @@ def _task(source, student, settings, lab, problem=None):
     late = dict(settings["late"][student.id])
     if not (late["late"] and late["policy"]):
         late.pop("submitted_at")  # shown in the feedback only then: a copied file's new time regrades nothing
-    rows, previous = settings["overrides"][student.id], settings["previous"][student.id]
+    rows = (settings.get("overrides") or {}).get(student.id) or []
+    previous = (settings.get("previous") or {}).get(student.id)
     own_settings = {**{k: v for k, v in settings.items() if k not in ("late", "overrides", "previous")}, "late": late}
     if rows:
         own_settings["overrides"] = fingerprint_part(rows)
