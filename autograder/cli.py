@@ -48,7 +48,15 @@ def build_parser():
                             "Asia/Seoul or +09:00 (default: the offset of --due, else this computer's zone)")
     grade.add_argument("--late-penalty", default=None, metavar="RULE",
                        help="late policy with --due: 10%%/day, 10%%/day,max=50%% (days begun count whole) or 20%% once")
+    grade.add_argument("--previous", default=None, metavar="DIR",
+                       help="an earlier run's --out folder: each student's feedback says what changed since then")
     _add_limit_flags(grade)
+
+    history = commands.add_parser("history", help="a course's history: one page per student over several labs' runs")
+    history.add_argument("course", metavar="COURSE_DIR",
+                         help="folder holding the --out folders of several `autograder grade` runs (one per lab)")
+    history.add_argument("--out", default=None, help="folder to write into (default: COURSE_DIR/history)")
+    history.add_argument("--lang", choices=("ko", "en"), default="ko", help="language of the pages (default ko)")
 
     export = commands.add_parser("export", help="fill the grade sheet downloaded from the LMS with a run's grades")
     export.add_argument("--lab", default=None, metavar="NAME",
@@ -319,4 +327,11 @@ def run_export(args):
     return export(args)
 
 
-COMMANDS = {"check": run_check, "grade": run_grade, "export": run_export, "build": run_build}
+def run_history(args):
+    from .batch.history import run_history as history
+
+    return history(args)
+
+
+COMMANDS = {"check": run_check, "grade": run_grade, "export": run_export, "build": run_build,
+            "history": run_history}

@@ -46,6 +46,7 @@ class CaseResult:
     detail: dict = field(default_factory=dict)  # numbers and labels for the message
     matched: list = field(default_factory=list)  # every named mistake whose prediction this value equals
     fallback: str = None  # the generic code, used when no named mistake is likely
+    answer: str = None  # a wrong returned value's digest (answer_digest), for the class's similarity signal
 
 
 @dataclass(frozen=True)
@@ -544,7 +545,43 @@ def judge_call(probe, outcome, is_stub):
             return CaseResult(**base, passed=False, code="mutates_input", detail={"argument": mutated})
         return CaseResult(**base, passed=True)
     return CaseResult(**base, passed=False, code=matched[0] if matched else code, detail=detail,
-                      matched=matched, fallback=code)
+                      matched=matched, fallback=code, answer=answer_digest(outcome.value))
+
+
+ANSWER_DECIMALS = 9  # wrong answers equal to 1e-9 are one answer
+
+
+def answer_digest(value):
+    """A short hash of a returned value (numbers rounded to 1e-9, -0.0 as 0.0): equal for equal
+    answers, and saying nothing about the value itself. None when the value cannot be read."""
+    import hashlib
+
+    def canonical(item, depth=0):
+        if depth > 8:
+            return "deep"
+        if isinstance(item, Labelled):
+            return ["labelled", item.kind, canonical(item.values, depth + 1), canonical(item.index, depth + 1),
+                    canonical(item.columns, depth + 1)]
+        if isinstance(item, (bool, str, type(None))):
+            return item
+        array = as_array(item) if not isinstance(item, dict) else None
+        if array is not None:
+            rounded = np.round(array, ANSWER_DECIMALS) + 0.0
+            return ["array", list(array.shape), hashlib.sha256(np.ascontiguousarray(rounded).tobytes()).hexdigest()]
+        if isinstance(item, dict):
+            return ["dict", sorted((repr(canonical(k, depth + 1)), canonical(v, depth + 1)) for k, v in item.items())]
+        if isinstance(item, (list, tuple)):
+            return [type(item).__name__, [canonical(x, depth + 1) for x in item]]
+        if isinstance(item, np.ndarray):
+            return ["ndarray", str(item.dtype), repr(item.tolist())[:10000]]
+        return type(item).__name__
+
+    try:
+        with np.errstate(all="ignore"):
+            text = repr(canonical(value))
+    except Exception:  # noqa: BLE001 (a value this cannot read has no digest)
+        return None
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
 def _code_for_error(probe, error):

@@ -146,7 +146,7 @@ def emulation(tmp_path_factory, gradescope_image):
     print(f"\nGradescope emulation: install {install_seconds:.1f} s; per submission "
           + ", ".join(f"{name} {s:.2f} s" for name, s in seconds.items())
           + f"; mean {sum(seconds.values()) / len(seconds):.2f} s")
-    return {"runs": runs, "markers": markers, "zip": built["zip"], "image": image}
+    return {"runs": runs, "markers": markers, "zip": built["zip"], "image": image, "reference_bytes": reference_bytes}
 
 
 def scores(run):
@@ -429,3 +429,33 @@ def test_an_unknown_visibility_is_refused(hidden_failure, tmp_path):
         gradescope_results(hidden_failure, LAB, "ko", "after_due_date")
     with pytest.raises(otter_build.BuildError, match="visibility"):
         otter_build.build(tmp_path, LAB, visibility="soon", self_check=False)
+
+
+def test_feedback_remembers_the_previous_submission_as_gradescope_lists_it(emulation):
+    """submission_metadata.json's previous_submissions (Gradescope's shape: submission_time, score,
+    results) makes the new results say what changed, step by step; the comparison on all tests keeps
+    the scored entries' visibility, the one shown at once compares the public tests only."""
+    planted = emulation["runs"]["planted"]
+    assert "autograder_steps" in planted.results["extra_data"]
+    metadata = {"id": 2, "created_at": "2024-03-02T10:00:00+09:00", "users": [{"name": "김민수", "id": 1}],
+                "previous_submissions": [
+                    {"submission_time": "2024-03-01T10:00:00+09:00", "score": 0.0,
+                     "results": emulation["runs"]["stubs"].results},
+                    {"submission_time": "2024-03-01T12:30:00+09:00", "score": planted.results["score"],
+                     "results": planted.results}]}
+    run = emulation["image"].grade(emulation["zip"], {"self_attention_lab.ipynb": emulation["reference_bytes"]},
+                                   private_mount=IS_ROOT, metadata=metadata)
+    assert run.returncode == 0, run.output
+    assert run.results["score"] == TOTAL_POINTS
+    named = {t["name"]: t for t in run.results["tests"]}
+    full, public = named["지난 제출과 비교"], named["지난 제출과 비교 (공개 테스트)"]
+    assert full["visibility"] == "after_published" and public["visibility"] == "visible"
+    assert "2024-03-01 12:30:00 +09:00" in full["output"]  # the newest previous submission
+    assert "softmax 단계는 이제 통과합니다." in full["output"]
+    assert "나머지 5개 단계" in full["output"]
+    assert "softmax 단계는 이제 통과합니다." in public["output"]
+    # Unreadable metadata is no comparison and no failure.
+    broken = emulation["image"].grade(emulation["zip"], {"self_attention_lab.ipynb": emulation["reference_bytes"]},
+                                      private_mount=IS_ROOT, metadata={"previous_submissions": [{"results": "?"}]})
+    assert broken.returncode == 0 and broken.results["score"] == TOTAL_POINTS
+    assert not any(t["name"].startswith("지난 제출") for t in broken.results["tests"])

@@ -20,6 +20,11 @@ from .outputs import TEMP_SUFFIX, fingerprint, load_record, remove_temporaries, 
 from .pool import Pool
 from .progress import progress_for
 from .report import ReportWriter, class_counts, grades_table, lms_files, rows_for, write_grades
+from .outputs import write_atomic
+from .overrides import (FILE_NAME as OVERRIDES_FILE, OverridesRefused, fingerprint_part, for_task, load_state,
+                        read_overrides, resumable, review_warning, save_state, state_of, written_against)
+from .previous import PreviousRunError, read_previous_run
+from .similar import FILE_NAME as SIMILAR_FILE, never_count, signals, similar_csv, similar_rows
 
 EXIT_DONE, EXIT_CANNOT_RUN, EXIT_MERGED_IDS, EXIT_PATTERN_MISSES, EXIT_INTERRUPTED = 0, 2, 3, 4, 130
 SHOWN_AT_MOST = 20  # files named in a warning; the rest are counted
@@ -123,6 +128,8 @@ def _grade_class(source, args, limits, zygotes):
     if refused:
         raise SystemExit(zone_message(conflicts, args.zone, args.due_time, refused=True))
     lab = _lab_for(args, source, students)  # a TA's slip stops here, before anything is written
+    overrides = _overrides(out, students, lab)  # and so does a bad overrides.csv
+    previous = _previous(args, lab)
     folders = [out, os.path.join(out, "feedback"), os.path.join(out, "results")]
     for folder in folders:
         os.makedirs(folder, exist_ok=True)
@@ -130,6 +137,8 @@ def _grade_class(source, args, limits, zygotes):
     settings = {"lang": args.lang, "step_seconds": limits.step_seconds, "load_seconds": limits.load_seconds,
                 "memory_bytes": limits.memory_bytes}
     settings["late"] = {student.id: late_facts(student, args.due_time, args.policy) for student in students}
+    settings["overrides"] = {student.id: for_task(overrides or [], student.id) for student in students}
+    settings["previous"] = {student.id: previous.get(student.id) for student in students}
     records, resumed = {}, []
     reporter = ReportWriter(args.lang)  # loads matplotlib while the class is graded
     try:
@@ -142,16 +151,29 @@ def _grade_class(source, args, limits, zygotes):
             return EXIT_INTERRUPTED
         remove_temporaries(folders)  # left by a worker ended mid-write
         ordered = [records[s.id] for s in students]
-        table = grades_table([row for s in everyone for row in rows_for(s, records.get(s.id), lab)], lab)
+        table = grades_table([row for s in everyone for row in rows_for(s, records.get(s.id), lab)], lab,
+                             overridden=overrides is not None)
         write_grades(os.path.join(out, "grades.csv"), table)
+        if overrides is not None:
+            save_state(out, state_of(ordered, overrides))
+        similar = similar_rows(signals(ordered, list(lab.function_names), hidden_counts(ordered),
+                                       never_count(lab)), hidden_counts(ordered), args.lang)
+        write_atomic(os.path.join(out, SIMILAR_FILE), similar_csv(similar))
         listed = lms_files(everyone)
         counts = class_counts(table, ordered, lab, listed)
         report = os.path.join(out, "report.html")
-        reporter.write(report, table, ordered, lab, args.lang, counts, listed)
+        reporter.write(report, table, ordered, lab, args.lang, counts, listed, similar)
     finally:
         reporter.close()
     print(printable(_summary(ordered, counts, len(resumed), time.monotonic() - started, report)))
     status = EXIT_DONE
+    review = review_warning(ordered, os.path.join(out, OVERRIDES_FILE))
+    if review:
+        print(printable(review), file=sys.stderr)
+    if similar:
+        groups = len({row["group"] for row in similar})
+        print(f"autograder: note: {groups} group(s) of submissions look alike (a signal to look at, not a finding): "
+              f"{os.path.join(out, SIMILAR_FILE)} and the report's section list the evidence.", file=sys.stderr)
     stale = stale_outputs(out, {s.id for s in students})
     if stale:
         moved = move_stale(out, stale) if getattr(args, "move_stale", False) else None
@@ -393,7 +415,8 @@ def _grade_all(source, students, settings, args, limits, records, resumed, repor
             task = _task_or_problem(source, student, settings, lab)
             task["late"] = settings["late"][student.id]
             earlier = load_record(out, student.id, lab)
-            if earlier is not None and earlier.get("fingerprint") == task["key"] and earlier.get("id") == student.id:
+            if earlier is not None and earlier.get("fingerprint") == task["key"] and earlier.get("id") == student.id \
+                    and resumable(earlier, task["overrides"]):
                 resumed.append(student.id)
                 on_record(earlier)
                 continue
@@ -445,9 +468,55 @@ def _task(source, student, settings, lab, problem=None):
     late = dict(settings["late"][student.id])
     if not (late["late"] and late["policy"]):
         late.pop("submitted_at")  # shown in the feedback only then: a copied file's new time regrades nothing
-    own_settings = {**{k: v for k, v in settings.items() if k != "late"}, "late": late}
+    rows = (settings.get("overrides") or {}).get(student.id) or []
+    previous = (settings.get("previous") or {}).get(student.id)
+    own_settings = {**{k: v for k, v in settings.items() if k not in ("late", "overrides", "previous")}, "late": late}
+    if rows:
+        own_settings["overrides"] = fingerprint_part(rows)
+    if previous:
+        own_settings["previous"] = previous
     return {"student": student.id, "file": entry.path, "data": data, "problem": problem,
-            "superseded": superseded, "key": fingerprint(content, entry.path, superseded, own_settings, lab)}
+            "superseded": superseded, "overrides": rows, "previous": previous,
+            "key": fingerprint(content, entry.path, superseded, own_settings, lab)}
+
+
+def _overrides(out, students, lab):
+    """The TA's overrides in DIR/overrides.csv, each with the automatic points it was written
+    against (batch.overrides), or None when there is no such file; exit 2 before anything is
+    graded or written when any row is bad."""
+    ids = [s.id for s in students]
+    try:
+        rows = read_overrides(out, ids=ids, steps={step.name: float(step.points) for step in lab.steps})
+    except OverridesRefused as refused:
+        shown = "\n".join(f"  {problem}" for problem in refused.problems[:SHOWN_AT_MOST])
+        more = f"\n  ... and {len(refused.problems) - SHOWN_AT_MOST} more" if len(refused.problems) > SHOWN_AT_MOST else ""
+        raise SystemExit(printable(f"autograder: {os.path.join(out, OVERRIDES_FILE)} is refused, so nothing was graded "
+                                   f"and nothing in {out} changed:\n{shown}{more}\n  Fix these lines (the columns: "
+                                   "id,step,points,comment,by and optionally automatic) and run the same command again."))
+    if rows is None:
+        return None
+    earlier = {row.id: load_record(out, row.id, lab) for row in rows}
+    return written_against(rows, load_state(out), earlier)
+
+
+def _previous(args, lab):
+    """{id: the student's last attempt} from --previous DIR, or {}; exit 2 when DIR is no earlier run of this lab."""
+    folder = getattr(args, "previous", None)
+    if not folder:
+        return {}
+    try:
+        return read_previous_run(folder, lab.name, args.out)
+    except PreviousRunError as error:
+        raise SystemExit(printable(f"autograder: {error}. Nothing was graded."))
+
+
+def hidden_counts(records):
+    """{step: how many hidden tests judged it}, the most any record says."""
+    counts = {}
+    for record in records:
+        for name, step in record["steps"].items():
+            counts[name] = max(counts.get(name, 0), int(step.get("hidden") or 0))
+    return counts
 
 
 def _summary(records, counts, resumed, seconds, report):

@@ -53,10 +53,31 @@ def finish(task, result, status, out_dir, lab, lang):
         record = record_of(result, task["student"], task["file"], task["key"], task["superseded"],
                            failure("the grader failed", error), lab, task.get("late"))
     try:
+        record = after_grading(task, result, record, lab)
+    except Exception as error:  # the automatic record stands; the status says why the rest is missing
+        if not record["status"].startswith("error:"):  # an earlier failure's status says more
+            record = {**record, "status": failure("overrides or comparison not applied", error)}
+    try:
         write_outputs(out_dir, result, record, lab, lang)
     except Exception as error:
         discard_outputs(out_dir, record["id"])
         record = {**record, "status": failure("outputs not written", error)}
+    return record
+
+
+def after_grading(task, result, record, lab):
+    """The record with the submission's code fingerprints (batch.similar), the TA's overrides
+    applied (batch.overrides: the one place) and what changed since the last attempt (batch.previous)."""
+    from .overrides import apply_overrides
+    from .previous import compare, summary_of
+    from .similar import code_prints
+
+    record = {**record, "code": code_prints(task["file"], task.get("data"), lab.function_names)}
+    record = apply_overrides(record, task.get("overrides") or [], {s.name: s.score for s in result.steps})
+    previous = task.get("previous")
+    if previous:
+        record["since"] = compare(previous["steps"], summary_of(record["steps"]), list(lab.function_names))
+        record["since_file"] = previous.get("file", "")
     return record
 
 

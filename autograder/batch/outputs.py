@@ -98,8 +98,17 @@ def record_of(result, student, file, key, superseded, status, lab, late=None):
             "status": status, "total": total, "raw_total": raw_total, "max_total": float(result.max_score),
             "late": late, "superseded": list(superseded),
             "steps": {s.name: {"score": round(s.score, 2), "max_score": float(s.max_score), "status": s.status,
-                               "mistakes": list(s.mistakes), "wrong_cells": pictures.wrong_cells(s, lab.page_case)}
+                               "mistakes": list(s.mistakes), "wrong_cells": pictures.wrong_cells(s, lab.page_case),
+                               **hidden_answers(s)}
                       for s in result.steps}}
+
+
+def hidden_answers(step):
+    """{"hidden": how many hidden tests judged the step, "answers": {test: digest of the wrong value}}:
+    the class's similarity signal (batch.similar) compares digests, never values."""
+    hidden = [case for case in step.cases if case.hidden]
+    return {"hidden": len(hidden),
+            "answers": {case.case: case.answer for case in hidden if not case.passed and getattr(case, "answer", None)}}
 
 
 def late_text(record, lang):
@@ -131,9 +140,24 @@ def write_outputs(out_dir, result, record, lab, lang):
     late = late_text(record, lang)
     if late:
         text = text + "\n" + late + "\n"
+    remembered = after_grading_text(record, lab, lang)
+    if remembered:
+        text = text + "\n" + remembered + "\n"
     write_atomic(paths["md"], feedback_markdown(record, text, lab, lang))
     write_atomic(paths["html"], feedback_html(record, text, lab, lang, result))
-    write_atomic(paths["json"], json_text(gradescope_results(rendered, record, late)))
+    write_atomic(paths["json"], json_text(gradescope_results(rendered, record, "\n\n".join(
+        part for part in (late, remembered) if part))))
+
+
+def after_grading_text(record, lab, lang):
+    """What the record says beyond the automatic grade: the TA's overrides, then what changed since
+    the student's last attempt (batch.overrides, batch.previous); "" when neither."""
+    from .overrides import override_text
+    from .previous import changes_text
+
+    parts = [override_text(record, lang), changes_text(record.get("since") or [], lang, lab,
+                                                        shown_time(record.get("since_when", "")) if record.get("since_when") else "")]
+    return "\n\n".join(part for part in parts if part)
 
 
 def feedback_markdown(record, text, lab, lang):
@@ -207,8 +231,11 @@ def gradescope_results(rendered, record, late=""):
     `score` is the total after any late deduction, which `output` then explains.
     """
     data = json_of(rendered)
-    tests = [{"name": step["name"], "score": step["score"], "max_score": step["max_score"],
-              "output": step["feedback"], "visibility": "visible"} for step in data["steps"]]
+    applied = {e["step"]: e for e in record.get("overrides") or () if e.get("state") == "applied"}
+    tests = [{"name": step["name"],
+              "score": applied[step["name"]]["points"] if step["name"] in applied else step["score"],
+              "max_score": step["max_score"], "output": step["feedback"], "visibility": "visible"}
+             for step in data["steps"]]
     results = {"score": record["total"], "tests": tests,
                "extra_data": {RECORD_KEY: record, "notes": data["notes"]}}
     told = [notes_text(rendered)] if rendered.file_problem else []  # the file's one problem, once

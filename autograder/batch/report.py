@@ -17,9 +17,11 @@ from .. import pictures
 from ..render import Messages, one_line, printable
 from ..sandbox import linux
 from .outputs import grader_version, write_atomic
+from .overrides import REVIEW, summary as override_summary
+from .similar import report_section as similar_section
 
 LEADING_COLUMNS = ("id", "name", "file", "submitted_at", "late", "total", "raw_total", "late_penalty")
-TEXT_COLUMNS = ("id", "name", "file", "submitted_at", "late", "status", "lab")
+TEXT_COLUMNS = ("id", "name", "file", "submitted_at", "late", "status", "lab", "overrides")
 TOP_MISTAKES = 5
 # Fonts with Hangul, in the order the page asks for them (Linux, macOS, Windows), then the rest
 # matplotlib may find. Any face of a Noto CJK collection has every Hangul syllable.
@@ -56,10 +58,14 @@ WORDS = {
 }
 
 
-def columns_for(lab):
+OVERRIDE_COLUMNS = ("automatic_total", "overrides")
+
+
+def columns_for(lab, overridden=False):
     """grades.csv's columns: who and which file, the totals, one column per step, the status and
-    the lab graded (a run grades one lab; the column says which, on every row)."""
-    return [*LEADING_COLUMNS, *lab.function_names, "status", "lab"]
+    the lab graded (a run grades one lab; the column says which, on every row). A folder with an
+    overrides.csv adds the automatic total and the overrides (steps show the final points)."""
+    return [*LEADING_COLUMNS, *lab.function_names, "status", "lab", *(OVERRIDE_COLUMNS if overridden else ())]
 
 
 NO_FILE = "no file"
@@ -83,7 +89,9 @@ def rows_for(student, record, lab):
                      "late": "yes" if late.get("late") else "no", "total": record["total"],
                      "raw_total": record.get("raw_total", record["total"]), "late_penalty": late.get("percent", 0.0),
                      **{name: record["steps"][name]["score"] for name in lab.function_names},
-                     "status": record["status"], "lab": lab.name})
+                     "status": record["status"], "lab": lab.name,
+                     "automatic_total": record.get("automatic_total", record.get("raw_total", record["total"])),
+                     "overrides": override_summary(record)})
     for entry in student.superseded:
         if entry.path == chosen.path:
             status = f"superseded by {chosen.path} (archive member {chosen.index + 1}, the same name)"
@@ -105,8 +113,8 @@ def lms_files(everyone):
             for student in everyone for entry, reason in student.ignored if entry.metadata]
 
 
-def grades_table(rows, lab):
-    return pd.DataFrame(rows, columns=columns_for(lab))
+def grades_table(rows, lab, overridden=False):
+    return pd.DataFrame(rows, columns=columns_for(lab, overridden))
 
 
 # A cell starting with one of these is a formula to Excel, LibreOffice and Google Sheets.
@@ -124,14 +132,14 @@ def spreadsheet_text(value):
 
 def write_grades(path, table):
     safe = table.copy()
-    for column in TEXT_COLUMNS:
+    for column in (c for c in TEXT_COLUMNS if c in safe.columns):
         safe[column] = safe[column].map(spreadsheet_text)
     # utf-8-sig: spreadsheet programs then read Korean names correctly.
     write_atomic(path, "\ufeff" + safe.to_csv(index=False))
 
 
-def write_report(path, table, records, lab, lang, counts=None, listed=()):
-    write_atomic(path, report_html(table, records, lab, lang, counts, listed))
+def write_report(path, table, records, lab, lang, counts=None, listed=(), similar=()):
+    write_atomic(path, report_html(table, records, lab, lang, counts, listed, similar))
 
 
 PREPARE = "prepare"
@@ -164,9 +172,9 @@ class ReportWriter:
             except OSError:
                 pass
 
-    def write(self, path, table, records, lab, lang, counts=None, listed=()):
+    def write(self, path, table, records, lab, lang, counts=None, listed=(), similar=()):
         try:
-            self._connection.send((path, table, records, lab.name, lang, counts, list(listed)))
+            self._connection.send((path, table, records, lab.name, lang, counts, list(listed), list(similar)))
             wait([self._connection, self._process.sentinel])
             if self._connection.poll() and self._connection.recv() is None:
                 return
@@ -174,7 +182,7 @@ class ReportWriter:
             pass
         finally:
             self.close()
-        write_report(path, table, records, lab, lang, counts, listed)
+        write_report(path, table, records, lab, lang, counts, listed, similar)
 
     def close(self):
         """Stop the process (if still running); safe to call more than once."""
@@ -198,8 +206,8 @@ def _serve_one_report(connection, lang, parent):
     try:
         from ..registry import load
 
-        path, table, records, lab_name, lang, counts, listed = job
-        write_report(path, table, records, load(lab_name), lang, counts, listed)
+        path, table, records, lab_name, lang, counts, listed, similar = job
+        write_report(path, table, records, load(lab_name), lang, counts, listed, similar)
     except Exception as error:  # the batch writes the report itself, and sees the error there
         connection.send(repr(error))
     else:
@@ -233,10 +241,12 @@ def class_counts(table, records, lab, listed=()):
 # Column headers of the full table; step columns keep the function's name.
 COLUMN_WORDS = {
     "ko": {"id": "ID", "name": "이름", "file": "파일", "total": "총점", "status": "상태",
-           "submitted_at": "제출 시각", "late": "지각", "raw_total": "감점 전 총점", "late_penalty": "지각 감점", "lab": "실습"},
+           "submitted_at": "제출 시각", "late": "지각", "raw_total": "감점 전 총점", "late_penalty": "지각 감점", "lab": "실습",
+           "automatic_total": "자동 채점 총점", "overrides": "조교 조정"},
     "en": {"id": "ID", "name": "Name", "file": "File", "total": "Total", "status": "Status",
            "submitted_at": "Submitted", "late": "Late", "raw_total": "Total before penalty",
-           "late_penalty": "Late penalty", "lab": "Lab"},
+           "late_penalty": "Late penalty", "lab": "Lab", "automatic_total": "Automatic total",
+           "overrides": "TA overrides"},
 }
 CAPTIONS = {
     "ko": {"histogram": "가로축: 총점 (k: k점 이상 k+1점 미만), 세로축: 학생 수",
@@ -254,7 +264,7 @@ WRAPPED_COLUMNS = ("file", "status")
 # The full table shows who, the total and the status first, so the status is in view at 1280 px
 # without scrolling sideways; grades.csv keeps its documented order.
 SHOWN_FIRST = ("id", "name", "total", "status")
-NUMERIC_COLUMNS = ("total", "raw_total", "late_penalty")  # and every step's column
+NUMERIC_COLUMNS = ("total", "raw_total", "late_penalty", "automatic_total")  # and every step's column
 TRUE_TEXTS = {"true", "yes", "1", "late", "y"}
 
 # Korean-first: Linux (Noto CJK), macOS, Windows, older Linux and Windows fonts, then any sans-serif.
@@ -353,7 +363,7 @@ class Labels:
         return f"<span data-en=\"{html.escape(english)}\">{html.escape(korean)}</span>"
 
 
-def report_html(table, records, lab, lang, counts=None, listed=()):
+def report_html(table, records, lab, lang, counts=None, listed=(), similar=()):
     """The class report; `counts` are the batch's own (the CLI summary's), else counted here;
     `listed`: the LMS files that are not submissions (lms_files)."""
     label = Labels(lang)
@@ -378,6 +388,8 @@ def report_html(table, records, lab, lang, counts=None, listed=()):
         _cell_maps(records, label, lab, lang),
         f"<h2>{label(WORDS, 'superseded')}</h2>", _superseded_table(records, label),
         f"<h2>{label(WORDS, 'lms_section')}</h2>", _lms_table(listed, label),
+        *_overrides_section(records, label),
+        similar_section(list(similar), lang, label),
         f"<h2>{label(WORDS, 'table')}</h2>", f"<p class=\"note\">{label(CAPTIONS, 'sort')}</p>",
         _grades_table(table, {r["id"] for r in records}, label, set(lab.function_names)),
     ]
@@ -579,3 +591,34 @@ def _figure(figure, alt, caption):
     encoded = base64.b64encode(buffer.getvalue()).decode("ascii")
     return (f"<figure><img decoding=\"sync\" alt=\"{html.escape(alt)}\" width=\"700\" height=\"320\" "
             f"src=\"data:image/png;base64,{encoded}\"><figcaption>{caption}</figcaption></figure>")
+
+
+OVERRIDE_WORDS = {
+    "ko": {"overrides": "조교 점수 조정", "automatic": "자동 채점 점수", "points": "조정한 점수", "by": "조정한 사람",
+           "comment": "사유", "state": "상태", "line": "overrides.csv 줄", "applied": "반영함",
+           "review": "검토 필요: 자동 채점 결과가 바뀌어 반영하지 않음", "against": "작성 당시 자동 점수"},
+    "en": {"overrides": "TA overrides", "automatic": "Automatic points", "points": "Override", "by": "By",
+           "comment": "Comment", "state": "State", "line": "overrides.csv line", "applied": "applied",
+           "review": "needs review: the automatic result changed, not applied", "against": "Automatic when written"},
+}
+
+
+def _overrides_section(records, label):
+    """Every override of the run, those under review first; nothing when the run has none."""
+    entries = [(r["id"], e) for r in records for e in r.get("overrides") or ()]
+    if not entries:
+        return []
+    entries.sort(key=lambda pair: (pair[1]["state"] != REVIEW, pair[1]["line"]))
+    rows = []
+    for student, entry in entries:
+        state = label(OVERRIDE_WORDS, entry["state"])
+        rows.append([(html.escape(one_line(student)), " class=\"id\""), (html.escape(entry["step"]), ""),
+                     (f"{entry['written_against']:g}", " class=\"num\""), (f"{entry['automatic']:g}", " class=\"num\""),
+                     (f"{entry['points']:g}", " class=\"num\""), (html.escape(one_line(entry["by"])), ""),
+                     (html.escape(one_line(entry["comment"])), " class=\"wrap\""),
+                     (f"<strong>{state}</strong>" if entry["state"] == REVIEW else state, " class=\"wrap\""),
+                     (str(entry["line"]), " class=\"num\"")])
+    headers = [label(COLUMN_WORDS, "id"), label(WORDS, "step")] + [
+        label(OVERRIDE_WORDS, key) for key in ("against", "automatic", "points", "by", "comment", "state", "line")]
+    return [f"<h2 id=\"overrides\">{label(OVERRIDE_WORDS, 'overrides')}</h2>",
+            _html_table("overrides sortable", headers, rows)]

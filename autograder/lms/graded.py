@@ -65,7 +65,7 @@ def read_run(folder, default_max=None):
             name=_unquoted(row.get("name") or ""), late=row.get("late") or "",
             feedback=feedback if os.path.isfile(feedback) else "",
             lab=row.get("lab") or str(record.get("lab") or ""), defined=defines_a_step(record, status),
-            functions=tuple(steps), withheld=withheld(status))
+            functions=tuple(steps), withheld=withheld(status) or under_review(record))
     known = {g.max_total for g in students.values() if g.max_total is not None}
     unknown = [g for g in students.values() if g.max_total is None]
     if unknown:
@@ -92,6 +92,16 @@ def defines_a_step(record, status):
 def withheld(status):
     """Why a grade must not be written into a sheet: the grader failed on that file (its 0 is no grade)."""
     return "the grader failed on this file; grade the run again" if status.startswith(GRADER_FAILED) else ""
+
+
+def under_review(record):
+    """Why a grade waits for its TA: an override whose automatic result changed since it was
+    written (batch.overrides) is neither applied nor dropped until the TA settles it."""
+    lines = [str(e.get("line")) for e in record.get("overrides") or () if isinstance(e, dict) and e.get("state") == "review"]
+    if not lines:
+        return ""
+    return (f"an override awaits review (overrides.csv line {', '.join(lines)}): the automatic result changed "
+            "since it was written; confirm or delete it, grade again, then export")
 
 
 def run_refusals(run, lab_name=None):

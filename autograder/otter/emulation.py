@@ -188,7 +188,7 @@ class GradingImage:
             environment["AUTOGRADER_ROOT"] = str(root)
         return environment
 
-    def grade(self, zip_path, files, private_mount=False, timeout=600, shown=()):
+    def grade(self, zip_path, files, private_mount=False, timeout=600, shown=(), metadata=None):
         """Run the zip's run_autograder on one submission as Gradescope does.
 
         The zip must be the one installed last: `source/` is the folder setup.sh ran in, as it
@@ -216,7 +216,8 @@ class GradingImage:
                     target.write_bytes(data)
             (root / "submission").mkdir(parents=True, exist_ok=True)
             (root / "results").mkdir()
-            (root / "submission_metadata.json").write_text("{}", "utf-8")
+            # Gradescope's submission_metadata.json (`metadata`: its content, e.g. previous_submissions).
+            (root / "submission_metadata.json").write_text(json.dumps(metadata or {}), "utf-8")
             # Gradescope copies run_autograder to the root and runs it from there.
             shutil.copy2(root / "source" / "run_autograder", root / "run_autograder")
             if private_mount:

@@ -41,7 +41,8 @@ def main(argv=None):
         result, status = grade_safely(lab, name, data, problem, settings)
         from .results import gradescope_results
 
-        write_json(results, gradescope_results(result, lab, settings["lang"], settings["visibility"]))
+        data = gradescope_results(result, lab, settings["lang"], settings["visibility"])
+        write_json(results, with_previous(data, result, lab, settings, root / METADATA))
     except Exception:  # the package itself is broken: results.json says so, in plain words
         traceback.print_exc()
         write_json(results, GRADER_BROKEN)
@@ -56,6 +57,69 @@ GRADER_BROKEN = {"score": 0, "stdout_visibility": "hidden",
                            "ask your TA to grade it again.",
                  "tests": [{"name": "Autograder error", "status": "failed", "visibility": "visible",
                             "output": "see the autograder's output (visible to instructors)"}]}
+
+
+METADATA = "submission_metadata.json"
+STEPS_KEY = "autograder_steps"  # results.json's extra_data: each step's verdict, for the next attempt's comparison
+
+
+def with_previous(data, result, lab, settings, metadata_path):
+    """results.json with each step's verdict kept for the next attempt, and, when Gradescope lists an
+    earlier submission, what changed since it (batch.previous). The comparison on all tests has the
+    scored entries' visibility; the one visible at once compares the public tests only, so it never
+    tells a hidden verdict before grades are published. Anything unreadable: no comparison."""
+    from ..batch.previous import changes_text, compare, summary_of
+
+    now_all = {s.name: {"status": s.status, "score": round(s.score, 2), "mistakes": list(s.mistakes)} for s in result.steps}
+    now_public = {s.name: {"status": s.status, "score": None, "mistakes": list(s.mistakes)} for s in result.public_steps}
+    data.setdefault("extra_data", {})[STEPS_KEY] = {"all": now_all, "public": now_public}
+    try:
+        before, when = last_attempt(metadata_path)
+    except Exception:  # noqa: BLE001 (metadata the grader cannot read: no comparison, never a failure)
+        traceback.print_exc()
+        return data
+    if before is None:
+        return data
+    order = list(lab.function_names)
+    lang = settings["lang"]
+    from ..batch.outputs import shown_time
+
+    shown = shown_time(when) if when else ""
+    public = changes_text(compare(summary_of(before.get("public") or {}), summary_of(now_public), order), lang, lab, shown)
+    full = changes_text(compare(summary_of(before.get("all") or {}), summary_of(now_all), order), lang, lab, shown)
+    name = "지난 제출과 비교" if lang == "ko" else "Since your last submission"
+    if public and settings["visibility"] != "visible":
+        data["tests"].insert(1, {"name": f"{name} ({'공개 테스트' if lang == 'ko' else 'public tests'})",
+                                 "visibility": "visible", "output": public})
+    if full:
+        data["tests"].insert(1, {"name": name, "visibility": settings["visibility"], "output": full})
+    return data
+
+
+def last_attempt(metadata_path):
+    """(steps of the newest previous submission {"all": ..., "public": ...}, its time) from Gradescope's
+    submission_metadata.json, or (None, "") when there is none. Older results.json without our
+    record: the step tests' own status and score (public verdicts then unknown)."""
+    try:
+        metadata = json.loads(pathlib.Path(metadata_path).read_text("utf-8"))
+    except FileNotFoundError:
+        return None, ""
+    previous = metadata.get("previous_submissions") if isinstance(metadata, dict) else None
+    if not isinstance(previous, list) or not previous:
+        return None, ""
+    usable = [p for p in previous if isinstance(p, dict) and isinstance(p.get("results"), dict)]
+    if not usable:
+        return None, ""
+    last = max(usable, key=lambda p: str(p.get("submission_time") or ""))
+    results = last["results"]
+    kept = (results.get("extra_data") or {}).get(STEPS_KEY) if isinstance(results.get("extra_data"), dict) else None
+    if isinstance(kept, dict):
+        return kept, str(last.get("submission_time") or "")
+    steps = {}
+    for test in results.get("tests") or ():
+        if isinstance(test, dict) and isinstance(test.get("name"), str) and test.get("status") in ("passed", "failed"):
+            steps[test["name"]] = {"status": test["status"], "score": test.get("score"), "mistakes": None}
+    return ({"all": steps} if steps else None), str(last.get("submission_time") or "")
 
 
 def load_settings(path):

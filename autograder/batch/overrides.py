@@ -1,0 +1,361 @@
+"""A TA's overrides: DIR/overrides.csv (id, step, points, comment, by) read on every `grade` run.
+
+Pure data in and out, I/O only in `read_overrides`, `load_state` and `save_state`. One place
+applies them, `apply_overrides`, to the record a worker makes: grades.csv, the feedback, the
+report, `export` and the course history all read that final record, never the CSV.
+
+An override keeps the automatic points it was written against (the CSV's optional `automatic`
+column, else what the run in DIR showed when a run first read the row, kept in
+DIR/overrides.state.json). When the automatic points change later (a regrade after a fix), the
+override is flagged for review and not applied: the final grade shows the automatic points,
+which the grader stands behind now, until the TA confirms the override (writes the new automatic
+points in its `automatic` column, or edits the row) or deletes it. Applying it blindly could
+take points from a student the fixed grader now gives them; dropping it would lose the TA's
+judgement; so it stays in the CSV, the report and on stderr, and `export` withholds that grade.
+"""
+from __future__ import annotations
+
+import csv
+import difflib
+import hashlib
+import io
+import json
+import math
+import os
+from dataclasses import dataclass, replace
+from typing import Any, Iterable, Mapping
+
+from .late import penalised
+
+FILE_NAME = "overrides.csv"
+STATE_NAME = "overrides.state.json"
+REQUIRED = ("id", "step", "points", "comment", "by")
+OPTIONAL = ("automatic",)
+APPLIED, REVIEW = "applied", "review"
+SAME_POINTS = 0.005  # points are shown to hundredths: closer than this is the same result
+MAX_FIELD = 2000  # characters in a comment or a name; longer is a pasted slip
+
+
+@dataclass(frozen=True, kw_only=True)
+class Override:
+    """One row of overrides.csv, checked."""
+
+    line: int
+    id: str
+    step: str
+    points: float
+    comment: str
+    by: str
+    written_against: float | None = None  # the automatic points the TA saw; None: not known yet
+
+    @property
+    def key(self) -> str:
+        """Names the row's content: a row the TA edits is a new override, written against the run then current."""
+        text = json.dumps([self.id, self.step, self.points, self.comment, self.by], ensure_ascii=False)
+        return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+    def as_task(self) -> dict[str, Any]:
+        return {"line": self.line, "step": self.step, "points": self.points, "comment": self.comment,
+                "by": self.by, "written_against": self.written_against}
+
+
+class OverridesRefused(ValueError):
+    """overrides.csv cannot be used: every problem, each with its line number."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+def parse_overrides(text: str, *, ids: Iterable[str], steps: Mapping[str, float]) -> list[Override]:
+    """The rows of overrides.csv, checked against the run's students and the lab's steps.
+
+    Raises OverridesRefused listing every bad row by its line number (a header without the
+    columns, an unknown id or step, points out of range or not a number, an empty comment or
+    author, two rows for one (id, step)); then nothing of the file is used.
+    """
+    known = set(ids)
+    reader = csv.reader(io.StringIO(text, newline=""))
+    problems: list[str] = []
+    try:
+        header = next(reader)
+    except StopIteration:
+        return []
+    except csv.Error as error:
+        raise OverridesRefused([f"line 1: not CSV ({error})"]) from None
+    names = [cell.strip().lower() for cell in header]
+    missing = [name for name in REQUIRED if name not in names]
+    unknown = [cell for cell, name in zip(header, names) if name and name not in REQUIRED + OPTIONAL]
+    doubled = sorted({name for name in names if name and names.count(name) > 1})
+    if missing or unknown or doubled:
+        said = []
+        if missing:
+            said.append(f"no column {', '.join(missing)}")
+        if unknown:
+            said.append(f"unknown column {', '.join(repr(c) for c in unknown)}")
+        if doubled:
+            said.append(f"column {', '.join(doubled)} twice")
+        raise OverridesRefused([f"line 1: the header must be {','.join(REQUIRED)} (and optionally "
+                                f"{','.join(OPTIONAL)}): {'; '.join(said)}"])
+    column = {name: names.index(name) for name in REQUIRED + OPTIONAL if name in names}
+    rows: list[Override] = []
+    first_line: dict[tuple[str, str], int] = {}
+    line = reader.line_num + 1
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as error:
+            problems.append(f"line {line}: not CSV ({error})")
+            break
+        start, line = line, reader.line_num + 1
+        if not any(cell.strip() for cell in cells):
+            continue  # a blank line
+        row, said = _row(start, cells, column, known, steps)
+        if said:
+            problems.extend(f"line {start}: {reason}" for reason in said)
+            continue
+        where = (row.id, row.step)
+        if where in first_line:
+            problems.append(f"line {start}: a second override of {row.step} for {row.id} "
+                            f"(the first is line {first_line[where]}); keep one")
+            continue
+        first_line[where] = start
+        rows.append(row)
+    if problems:
+        raise OverridesRefused(problems)
+    return rows
+
+
+def _row(line: int, cells: list[str], column: Mapping[str, int], known: set[str],
+         steps: Mapping[str, float]) -> tuple[Override | None, list[str]]:
+    def cell(name: str) -> str:
+        index = column.get(name)
+        return cells[index].strip() if index is not None and index < len(cells) else ""
+
+    said = []
+    student, step = _unquoted(cell("id")), cell("step")
+    if not student:
+        said.append("the id is empty")
+    elif student not in known:
+        said.append(f"no student {student!r} in this run{_did_you_mean(student, known)}")
+    maximum = steps.get(step)
+    if not step:
+        said.append("the step is empty")
+    elif maximum is None:
+        said.append(f"no step {step!r} in this lab (its steps: {', '.join(steps)})")
+    points = _number(cell("points"))
+    if points is None:
+        said.append(f"points {cell('points')!r} is not a number")
+    elif maximum is not None and not 0 <= points <= maximum:
+        said.append(f"points {points:g} is out of range for {step} (0 to {maximum:g})")
+    automatic = None
+    if cell("automatic"):
+        automatic = _number(cell("automatic"))
+        if automatic is None:
+            said.append(f"automatic {cell('automatic')!r} is not a number")
+        elif maximum is not None and not 0 <= automatic <= maximum:
+            said.append(f"automatic {automatic:g} is out of range for {step} (0 to {maximum:g})")
+    for name in ("comment", "by"):
+        if not cell(name):
+            said.append(f"the {name} is empty (say why, and who decided)" if name == "comment"
+                        else "'by' is empty (who wrote the override)")
+        elif len(cell(name)) > MAX_FIELD:
+            said.append(f"the {name} is longer than {MAX_FIELD} characters")
+    if said:
+        return None, said
+    return Override(line=line, id=student, step=step, points=float(points), comment=cell("comment"),
+                    by=cell("by"), written_against=automatic), []
+
+
+def _number(text: str) -> float | None:
+    try:
+        value = float(text.strip())
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _unquoted(text: str) -> str:
+    """An id copied from grades.csv, where a leading "'" keeps a spreadsheet from running it."""
+    return text[1:] if text.startswith("'") and text[1:2] in ("=", "+", "-", "@") else text
+
+
+def _did_you_mean(student: str, known: set[str]) -> str:
+    same = [k for k in known if k.casefold() == student.casefold()]
+    close = same or difflib.get_close_matches(student, sorted(known), n=1, cutoff=0.8)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def decode(data: bytes) -> str:
+    """The CSV's text: UTF-8 (with or without BOM, as spreadsheets save it), else cp949 (Korean Excel)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp949")
+    except UnicodeDecodeError:
+        raise OverridesRefused(["the file is neither UTF-8 nor cp949 text; save it as CSV UTF-8"]) from None
+
+
+def read_overrides(out_dir: str, *, ids: Iterable[str], steps: Mapping[str, float]) -> list[Override] | None:
+    """DIR/overrides.csv checked, or None when there is none. Raises OverridesRefused."""
+    path = os.path.join(out_dir, FILE_NAME)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise OverridesRefused([f"cannot read it ({error.strerror or error})"]) from None
+    return parse_overrides(decode(data), ids=ids, steps=steps)
+
+
+def load_state(out_dir: str) -> dict[str, float]:
+    """{override key: automatic points it was written against}, as earlier runs recorded them."""
+    try:
+        with open(os.path.join(out_dir, STATE_NAME), encoding="utf-8") as handle:
+            entries = json.load(handle).get("written_against", {})
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return {k: float(v) for k, v in entries.items() if isinstance(v, (int, float)) and math.isfinite(v)}
+
+
+def state_of(records: Iterable[Mapping[str, Any]], overrides: Iterable[Override]) -> dict[str, float]:
+    """The state to keep after a run: each override's key and the points it is written against."""
+    keys = {(o.id, o.step): o.key for o in overrides}
+    state = {}
+    for record in records:
+        for entry in record.get("overrides") or ():
+            key = keys.get((record["id"], entry["step"]))
+            if key is not None and entry.get("written_against") is not None:
+                state[key] = entry["written_against"]
+    return state
+
+
+def save_state(out_dir: str, state: Mapping[str, float]) -> None:
+    from .outputs import write_atomic
+
+    write_atomic(os.path.join(out_dir, STATE_NAME),
+                 json.dumps({"about": "automatic points each override of overrides.csv was written against",
+                             "written_against": dict(sorted(state.items()))}, indent=1) + "\n")
+
+
+def written_against(overrides: list[Override], state: Mapping[str, float],
+                    earlier: Mapping[str, Mapping[str, Any] | None]) -> list[Override]:
+    """Each override with the automatic points it was written against: its CSV column, else what
+    a run recorded when it first read the row, else the automatic points of the run in DIR now
+    (`earlier`: {id: record or None}); None when no run has graded the student yet."""
+    settled = []
+    for override in overrides:
+        points = override.written_against
+        if points is None:
+            points = state.get(override.key)
+        if points is None:
+            record = earlier.get(override.id)
+            step = (record or {}).get("steps", {}).get(override.step)
+            if isinstance(step, dict):
+                points = step.get("automatic", step.get("score"))
+        settled.append(replace(override, written_against=points))
+    return settled
+
+
+def for_task(overrides: Iterable[Override], student: str) -> list[dict[str, Any]]:
+    return [o.as_task() for o in overrides if o.id == student]
+
+
+def fingerprint_part(rows: list[dict[str, Any]]) -> list[list[Any]]:
+    """What a student's outputs depend on in their overrides (the review state is checked apart)."""
+    return [[r["step"], r["points"], r["comment"], r["by"]] for r in rows]
+
+
+def resumable(record: Mapping[str, Any], rows: list[dict[str, Any]]) -> bool:
+    """Whether an earlier record already holds these overrides as written against the same points."""
+    had = {e["step"]: e.get("written_against") for e in record.get("overrides") or ()}
+    if set(had) != {r["step"] for r in rows}:
+        return False
+    return all(r["written_against"] is None or _same(had[r["step"]], r["written_against"]) for r in rows)
+
+
+def _same(a: float | None, b: float | None) -> bool:
+    return a is not None and b is not None and abs(a - b) < SAME_POINTS
+
+
+def apply_overrides(record: dict[str, Any], rows: list[dict[str, Any]],
+                    exact: Mapping[str, float] | None = None) -> dict[str, Any]:
+    """The final record: each override applied to its step, or flagged for review when the
+    automatic points changed since it was written (then the automatic points stay).
+
+    `exact`: the steps' unrounded automatic scores, so the total is the exact sum rounded once.
+    Every total that follows (raw_total, the late deduction, total) is recomputed here.
+    """
+    if not rows:
+        return record
+    steps = {name: dict(step) for name, step in record["steps"].items()}
+    exact = dict(exact or {name: step["score"] for name, step in steps.items()})
+    entries = []
+    for row in sorted(rows, key=lambda r: r["line"]):
+        step = steps[row["step"]]
+        automatic = step.get("automatic", step["score"])
+        against = row["written_against"] if row["written_against"] is not None else automatic
+        state = APPLIED if _same(against, automatic) else REVIEW
+        entries.append({"step": row["step"], "points": row["points"], "automatic": automatic,
+                        "written_against": against, "comment": row["comment"], "by": row["by"],
+                        "line": row["line"], "state": state})
+        step["automatic"] = automatic
+        if state == APPLIED:
+            step["score"] = round(row["points"], 2)
+            exact[row["step"]] = row["points"]
+    raw = round(sum(exact.values()), 2)
+    late = record.get("late") or {}
+    final = {**record, "steps": steps, "overrides": entries,
+             "automatic_total": record.get("automatic_total", record["raw_total"]),
+             "raw_total": raw, "total": penalised(raw, late.get("percent", 0.0))}
+    return final
+
+
+def in_review(record: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [e for e in record.get("overrides") or () if e.get("state") == REVIEW]
+
+
+def summary(record: Mapping[str, Any]) -> str:
+    """grades.csv's `overrides` cell: "softmax 0.5→2 (applied, by 김조교); mix ..."."""
+    return "; ".join(f"{e['step']} {e['automatic']:g}→{e['points']:g} ({e['state']}, line {e['line']}, by {e['by']})"
+                     for e in record.get("overrides") or ())
+
+
+def review_warning(records: Iterable[Mapping[str, Any]], path: str) -> str:
+    """stderr's warning for overrides whose automatic points changed since they were written; "" when none."""
+    lines = []
+    for record in records:
+        for entry in in_review(record):
+            lines.append(f"  line {entry['line']}: {record['id']} {entry['step']}: written against "
+                         f"{entry['written_against']:g} automatic points, now {entry['automatic']:g}; "
+                         f"the override ({entry['points']:g}, by {entry['by']}) is not applied")
+    if not lines:
+        return ""
+    return (f"autograder: WARNING: {len(lines)} override(s) in {path} need review: the automatic result "
+            "changed since they were written. Until you confirm them, grades.csv, the feedback and the "
+            "report show the automatic points and `export` withholds these grades:\n" + "\n".join(lines)
+            + "\n  To keep an override, write the new automatic points in its 'automatic' column (or edit the "
+              "row); to drop it, delete the line. Then run the same command again.")
+
+
+def override_text(record: Mapping[str, Any], lang: str) -> str:
+    """The student's feedback on the TA's overrides applied to them (one under review is the TA's
+    to settle and is not shown); "" when none."""
+    applied = [e for e in record.get("overrides") or () if e.get("state") == APPLIED]
+    if not applied:
+        return ""
+    from ..render import Messages
+
+    say = Messages(lang)
+    lines = [say("override", "heading")]
+    for entry in applied:
+        lines.append("  " + say("override", "step", step=entry["step"], automatic=f"{entry['automatic']:g}",
+                                points=f"{entry['points']:g}", by=entry["by"]))
+        lines.append("    " + say("override", "comment", comment=entry["comment"]))
+    lines.append(say("override", "total", automatic=f"{record['automatic_total']:g}", total=f"{record['total']:g}"))
+    return "\n".join(lines)
