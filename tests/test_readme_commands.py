@@ -46,8 +46,13 @@ AUTOGRADER = commands(["autograder"])
 
 
 def test_the_readme_shows_commands_of_every_kind():
+    import argparse
+
+    from autograder.cli import build_parser
+
+    subcommands = next(action for action in build_parser()._actions if isinstance(action, argparse._SubParsersAction))
     kinds = {words[1] for _, words in AUTOGRADER}
-    assert kinds == {"check", "grade", "export", "build"}, kinds
+    assert kinds == set(subcommands.choices), kinds
     assert len(AUTOGRADER) >= 15
 
 
