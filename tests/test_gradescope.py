@@ -257,12 +257,9 @@ def test_the_build_self_check_grades_through_the_installed_wheel(emulation, tmp_
 
 
 def test_build_fails_when_the_reference_does_not_get_full_marks(emulation, tmp_path, monkeypatch):
-    class LeavesTheStubs:
-        @staticmethod
-        def fill_notebook(nb, lab=None):
-            return nb
+    from autograder.authoring import fill as fill_module
 
-    monkeypatch.setattr(otter_build, "_load_fill", lambda folder: LeavesTheStubs)
+    monkeypatch.setattr(fill_module, "fill_notebook", lambda nb, lab=None: nb)  # leaves the stubs
     with pytest.raises(otter_build.BuildError, match="reference: step make_qkv scored 0"):
         otter_build.build(tmp_path / "out", LAB, step_seconds=STEP_SECONDS,
                           image=GradingImage(emulation["image"].folder))
