@@ -36,10 +36,11 @@ def code_evidence(namespace, functions):
         try:
             loaded, globals_read = _names_read(function.__code__)
             parameters = function.__code__.co_varnames[:_parameter_count(function.__code__)]
+            overwritten = _overwritten_first(function.__code__)
             evidence[name] = {
                 "globals": _data_globals(globals_read, function.__globals__),
                 "unused": [p for p in parameters if p not in loaded
-                           or p in _overwritten_first(function.__code__)][:MAX_EVIDENCE_NAMES],
+                           or p in overwritten][:MAX_EVIDENCE_NAMES],
                 "mutable_defaults": _mutable_defaults(function) != {}}
         except BaseException:
             continue
@@ -163,7 +164,7 @@ def state_kept(function, watched, encoded, pristine, helpers, seconds, copy):
                 state["globals"] = [name for kind, name in changed if kind == "global"][:MAX_EVIDENCE_NAMES]
             if any(kind == "default" for kind, _ in changed):
                 state["defaults"] = [name for kind, name in changed if kind == "default"][:MAX_EVIDENCE_NAMES]
-        if not helpers and seconds < REPEAT_SECONDS:
+        if not helpers and seconds < REPEAT_SECONDS and can_keep_state(function):
             try:
                 again = codec.dumps(codec.encode(function(*[copy(p) for p in pristine])))
             except BaseException:
@@ -173,3 +174,108 @@ def state_kept(function, watched, encoded, pristine, helpers, seconds, copy):
     except BaseException:
         return state
     return state
+
+
+# Built-in functions through which a call can reach state outside its arguments (files, the
+# namespace, attributes of anything it is handed, code made from text).
+_STATEFUL_BUILTINS = frozenset({"open", "exec", "eval", "compile", "globals", "vars", "locals", "setattr",
+                                "delattr", "getattr", "__import__", "input", "breakpoint", "memoryview"})
+# Names (of globals or attributes) through which a call reaches state a library keeps: random
+# number generators, clocks, the environment, the loaded modules.
+_STATEFUL_NAMES = frozenset({"random", "default_rng", "RandomState", "Generator", "seed", "getrandbits",
+                             "urandom", "uuid1", "uuid4", "time", "time_ns", "perf_counter", "monotonic",
+                             "process_time", "now", "today", "environ", "getenv", "stdin", "modules",
+                             "__dict__", "__globals__", "__defaults__", "__kwdefaults__", "__closure__",
+                             "__builtins__", "__class__", "__self__", "__func__", "__code__"})
+# Operations that write somewhere other than the call's own local names and arguments.
+_WRITES_OUTSIDE = frozenset(dis.opmap[name] for name in ("STORE_ATTR", "DELETE_ATTR", "STORE_GLOBAL",
+                                                         "DELETE_GLOBAL", "STORE_NAME", "DELETE_NAME",
+                                                         "IMPORT_NAME", "IMPORT_STAR")
+                            if name in dis.opmap)
+_MUTABLE_MODULE_DATA = (list, dict, set, bytearray, np.ndarray)
+MAX_FUNCTIONS_FOLLOWED = 32
+MAX_GLOBALS_READ = 256
+
+
+def can_keep_state(function):
+    """Whether a call of `function` can leave anything behind that a later call reads, judged from
+    its byte code before the call: True when it, or a function of the notebook it calls by a global
+    name, reads module-level data, has a mutable default or is a closure, writes an attribute or a
+    global, imports, names a built-in that reaches outside (`open`, `globals`, `setattr`, ...), a
+    random number generator or a clock, or reads a module's mutable data. Anything it cannot read
+    counts as able to.
+
+    A call is repeated to see state kept (state_kept) only when this is True: a function that can
+    keep none returns the same values on fresh copies of the same arguments.
+    """
+    try:
+        return _can_keep_state(function)
+    except BaseException:
+        return True
+
+
+def _can_keep_state(function):
+    followed, pending = set(), [function]
+    while pending:
+        current = pending.pop()
+        if id(current) in followed:
+            continue
+        followed.add(id(current))
+        if len(followed) > MAX_FUNCTIONS_FOLLOWED or type(current) is not types.FunctionType:
+            return True
+        code, namespace = current.__code__, current.__globals__
+        if current.__closure__ or code.co_freevars or _mutable_defaults(current) or type(namespace) is not dict:
+            return True
+        names, operations, complete = _names_and_operations(code)
+        _, globals_read = _names_read(code)
+        if not complete or operations & _WRITES_OUTSIDE or names & _STATEFUL_NAMES \
+                or len(globals_read) >= MAX_GLOBALS_READ:
+            return True
+        for name in globals_read:
+            value = namespace.get(name, _ABSENT)
+            if value is _ABSENT:
+                if name in _STATEFUL_BUILTINS:
+                    return True
+            elif isinstance(value, types.ModuleType):
+                data = value.__dict__
+                if type(data) is not dict or any(isinstance(data.get(name), _MUTABLE_MODULE_DATA) for name in names):
+                    return True
+            elif type(value) is types.FunctionType and not _from_library(value, namespace):
+                pending.append(value)
+            elif not _from_library(value, namespace):
+                return True
+    return False
+
+
+_names_and_operations_of_code = {}
+
+
+def _names_and_operations(code):
+    """(every name the code and the code nested in it refer to, the operation codes they use,
+    whether all of it was read)."""
+    known = _names_and_operations_of_code.get(code)
+    if known is None:
+        names, operations, stack, seen = set(), set(), [code], 0
+        while stack and seen < MAX_CODE_OBJECTS:
+            current = stack.pop()
+            seen += 1
+            stack.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
+            names.update(current.co_names)
+            operations.update(current.co_code[::2])  # word code: each unit's first byte is its operation
+        known = _names_and_operations_of_code[code] = (frozenset(names), frozenset(operations), not stack)
+    return known
+
+
+# Libraries whose functions and classes a step may name directly (`from numpy import exp`).
+_LIBRARIES = frozenset({"numpy", "pandas", "math", "cmath", "builtins", "functools", "itertools", "operator",
+                        "collections", "typing", "fractions", "decimal", "statistics", "string"})
+
+
+def _from_library(value, namespace):
+    """A built-in function, or a function or class one of _LIBRARIES defines (not the notebook)."""
+    if isinstance(value, types.BuiltinFunctionType):
+        return getattr(value, "__name__", None) not in _STATEFUL_BUILTINS
+    if not callable(value):
+        return False  # module-level data
+    module = getattr(value, "__module__", None)
+    return isinstance(module, str) and module != namespace.get("__name__") and module.split(".")[0] in _LIBRARIES

@@ -201,7 +201,7 @@ class _Runs:
         if self.loaded is not None and self.zygote.doomed():
             self.zygote.restart()  # the file stopped or ended the sandbox itself: a fresh one for the rest
         outcome = _run(self.zygote, self.submission, calls, self.limits, self.plan, skip=self.skip,
-                       until=self.until)
+                       until=self.until, evidence=self.loaded is None)
         self.skip = outcome.skip
         into.update(outcome.calls)
         if self.loaded is None:
@@ -302,9 +302,9 @@ def _blamed_on_module(result, module):
                    detail={**result.detail, "module": module})
 
 
-def _run(zygote, submission, calls, limits, plan, skip=(), until=None):
+def _run(zygote, submission, calls, limits, plan, skip=(), until=None, evidence=True):
     outcome = run(zygote, submission.cells, calls, limits, plan.stand_ins,
-                  functions=plan.lab.function_names, skip=skip, until=until)
+                  functions=plan.lab.function_names, skip=skip, until=until, evidence=evidence)
     if any(event.get("ev") == "sandbox_failed" for event in outcome.load_events):
         # The child died before running a line of the submission: the grader's fault, not the student's.
         raise SandboxError("the sandbox could not start a process to run the submission in")

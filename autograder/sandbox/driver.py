@@ -19,7 +19,7 @@ MAX_RESTARTS = 12
 MAX_LOAD_EVENTS = 50
 
 
-def run(zygote, cells, calls, limits=Limits(), helper=None, functions=None, skip=(), until=None):
+def run(zygote, cells, calls, limits=Limits(), helper=None, functions=None, skip=(), until=None, evidence=True):
     """Load `cells` in fresh children and make `calls` (grouped by step, in order), one at a time.
 
     A statement that hangs or ends the process while loading is skipped on the next try; a step
@@ -31,7 +31,8 @@ def run(zygote, cells, calls, limits=Limits(), helper=None, functions=None, skip
     found hanging or ending the process (that run's RunOutcome.skip), skipped from the start.
     `until`: the time.monotonic() at which the whole submission's time is spent (several runs
     share it, see grading): no deadline reaches past it, and what has not run by then is
-    "not_run" (RunOutcome.spent).
+    "not_run" (RunOutcome.spent). `evidence`: whether the children report what each function's
+    code reads (RunOutcome.evidence); a later run of cells whose evidence is known does without.
 
     Load events (syntax errors, failed statements) are kept only from loads before the run's first
     call: a child that was given a call may have seen a test's inputs, and so may a process it
@@ -66,7 +67,7 @@ def run(zygote, cells, calls, limits=Limits(), helper=None, functions=None, skip
             child = zygote.spawn(workdir, limits, budget)
             try:
                 pending = _one_child(child, cells, functions, pending, skip, seen_load, outcome, limits,
-                                     helper, clock)
+                                     helper, clock, evidence)
             finally:
                 child.kill()
             if pending is not None and (restarts > MAX_RESTARTS or budget.spent):
@@ -122,7 +123,8 @@ def _group_by_step(calls):
     return groups
 
 
-def _one_child(child, cells, functions, pending, skip, seen_load, outcome, limits, helper=None, clock=None):
+def _one_child(child, cells, functions, pending, skip, seen_load, outcome, limits, helper=None, clock=None,
+               evidence=True):
     """Drive one child; returns the step groups still to run (None when all are done)."""
     clock = clock or Clock()
     current = None
@@ -131,7 +133,7 @@ def _one_child(child, cells, functions, pending, skip, seen_load, outcome, limit
         module_name = "__main__" if any(c["filename"].startswith("<cell") for c in cells) else "submission"
         deadline = clock.deadline(limits.load_seconds)
         child.send(deadline, cmd="load", cells=cells, skip=skip, module_name=module_name,
-                   functions=list(functions))
+                   functions=list(functions), evidence=bool(evidence))
         while True:
             event = child.next_event(deadline)
             if event is None:
