@@ -36,7 +36,8 @@ from autograder.sandbox.runner import Zygote  # noqa: E402
 
 CORPORA = {"corpus": "self_attention", "corpus_field": "self_attention", "corpus_field2": "self_attention",
            "corpus_wild": "self_attention", "corpus_masked": "masked_attention",
-           "corpus_blind/lab1": "self_attention", "corpus_blind/lab2": "masked_attention"}
+           "corpus_blind/lab1": "self_attention", "corpus_blind/lab2": "masked_attention",
+           "corpus_blind2/lab1": "self_attention", "corpus_blind2/lab2": "masked_attention"}
 ERRORS = {"exception", "crashed", "timeout", "not_run", "not_implemented", "missing", "syntax_error",
           "missing_module", "stand_in_refused"}
 ACCEPTED = {"most_attended__returns_series.py"}  # a Series answers like the dict asked for
@@ -51,8 +52,11 @@ def wrong_files(folder):
     sheet = folder.parent / "MANIFEST.csv"  # one sheet beside the labs' folders: file,lab,step,cause,kind
     if sheet.exists():
         rows = csv.DictReader(sheet.open(encoding="utf-8"))
+        # The lab column says lab1/lab2 (the folder's name) or the lab's own name; a correct file has
+        # no step ("-" or empty).
         return [(folder / row["file"], row["step"]) for row in rows
-                if row["lab"] == folder.name and row["step"] != "-" and (folder / row["file"]).exists()]
+                if row["lab"] in (folder.name, CORPORA.get(f"{folder.parent.name}/{folder.name}"))
+                and row["step"] not in ("-", "") and (folder / row["file"]).exists()]
     if manifest.exists():
         entries = tomllib.loads(manifest.read_text("utf-8"))
         return [(folder / name, entry["step"]) for name, entry in sorted(entries.items())
