@@ -155,32 +155,21 @@ def helpers_used(helpers, passing, outcomes=None):
 def fits_own_helpers(step, result, with_own):
     """`result` of a composed step that failed with the reference standing in for some helpers;
     `with_own`, the same step run with every helper the student's own. The step is graded on what
-    it returns: a test right either way is right, so calling the lab's own step functions never
-    costs points, and a helper's own convention or mistake is charged once, in the helper's step.
+    it returns, whichever way earns more: calling the lab's own step functions never costs points,
+    and a helper's own convention or mistake is charged once, in the helper's step.
 
-    A step right on every test only with its own helpers passes; the detail keeps what it follows
-    (`follows_own_helpers`: a declared Link's name, else "fits_own_helpers", and the helpers) for
-    the words.
+    Right on every test only with its own helpers, the step passes; its detail keeps what it
+    follows (`follows_own_helpers`: a declared Link's name, else "fits_own_helpers", and the
+    helpers) for the words. Better but not right that way, it is told as its own helpers made it.
     """
-    if result.status in ("passed", "missing") or with_own.status == "missing" \
-            or len(with_own.cases) != len(result.cases):
+    if result.status in ("passed", "missing") or with_own.status == "missing" or with_own.score <= result.score:
         return result
-    rescued = [not c.passed and own.passed and (own.case, own.label) == (c.case, c.label)
-               for c, own in zip(result.cases, with_own.cases)]
-    if not any(rescued):
-        return result
-    follows = next((link.becomes for link in step.links if link.becomes in result.mistakes), "fits_own_helpers")
-    cases = [own if rescue else c for c, own, rescue in zip(result.cases, with_own.cases, rescued)]
-    detail = {**result.detail, "follows_own_helpers": {"code": follows,
-                                                       "helpers": list(result.detail.get("reference_helpers", ()))}}
-    if all(c.passed for c in cases):
-        helpers = [*detail.get("own_helpers", ()), *detail.get("reference_helpers", ())]
-        detail.update(rubric={"rule": "passed"}, own_helpers=helpers, reference_helpers=[])
-        detail.pop("explained", None)
-        return replace(result, cases=cases, mistakes=[], score=float(step.points), status="passed", detail=detail)
-    points, rule = rubric.score(step.points, cases, step.named_codes(), (), step.rubric or rubric.DEFAULT)
-    return replace(result, cases=cases, mistakes=_mistakes(cases), score=points, status=_status(step, cases),
-                   detail={**detail, "rubric": rule})
+    helpers = [*result.detail.get("own_helpers", ()), *result.detail.get("reference_helpers", ())]
+    detail = {**with_own.detail, "own_helpers": helpers, "reference_helpers": []}
+    if with_own.status == "passed":
+        follows = next((link.becomes for link in step.links if link.becomes in result.mistakes), "fits_own_helpers")
+        detail["follows_own_helpers"] = {"code": follows, "helpers": list(result.detail.get("reference_helpers", ()))}
+    return replace(with_own, detail=detail)
 
 
 def _failures_named(step, result, code):
