@@ -86,18 +86,28 @@ def score(points, cases, named=ALWAYS_NAMED, degenerate=(), rubric=DEFAULT):
     if len(counted) < len(cases):
         cases_rule["uncounted"] = len(cases) - len(counted)  # degenerate tests passed
     failing = [c for c in cases if not c.passed]
-    codes = {c.code for c in failing}
-    idle = [code for code in codes if computes_nothing(code)]
+    idle = [c.code for c in failing if computes_nothing(c.code)]
     if idle:  # the passes show nothing computed: they earn nothing
         code = min(idle, key=rubric.share_of)
         return points * rubric.share_of(code), _mistake_rule(code, rubric)
-    # A name read from an error is words only: an error costs its test, as an unnamed wrong value does.
-    if any(c.raised or c.code not in named for c in failing):
+    credited = [_credited(c, named, rubric) for c in failing]
+    if None in credited:
         return by_tests, cases_rule
-    code = min(codes, key=rubric.share_of)
+    code = min(credited, key=rubric.share_of)  # the harshest mistake made
     if points * rubric.share_of(code) >= by_tests:
         return points * rubric.share_of(code), _mistake_rule(code, rubric)
     return by_tests, {**cases_rule, "code": code}  # a name never costs points
+
+
+def _credited(result, named, rubric):
+    """The named mistake a failed test's value is credited as: the kindest of its code and every
+    mistake whose prediction the value equals (the words may pick another, or none, from what
+    the other tests show; the points follow the value). None for an error, or a value no
+    mistake names: an error's name is words only, and it costs its test as such a value does."""
+    if getattr(result, "raised", False):
+        return None
+    codes = [code for code in (result.code, *getattr(result, "matched", ())) if code in named]
+    return max(codes, key=rubric.share_of) if codes else None
 
 
 def _mistake_rule(code, rubric):
