@@ -1,19 +1,20 @@
-"""How a step's points follow from its verdict: declared data, editable per step.
+"""How a step's points follow from its verdict: declared data, editable per step. The one place
+points are computed (`score`), whichever face grades.
 
-A test is one call of the step's function. A pass earns every point. A failure nothing names
-earns the share of tests passed, a degenerate test counting only when failed: a test so small
-that a wrong formula is right on it (one word: `mix` returning V) earns no credit on its own.
-A failure explained by named mistakes keeps the declared share of the harshest of them (a
-mutated input keeps most, a wrong formula little), or the share of tests passed when that is
-more: a name never costs points. Only the codes saying that the passes were not computed from
-the inputs (fitted to the page, the same values whatever the arguments, random numbers) keep
-their share alone, since those passes show nothing learned.
+A test is one call of the step's function. A pass earns every point. A failure nothing names earns
+the share of tests passed, a degenerate test counting only when failed: a test so small that a
+wrong formula is right on it (one word: `mix` returning V) earns no credit on its own. When every
+failed test returned a value some named mistake predicts, the step keeps the share of the harshest
+of them (a mutated input keeps most, a wrong formula little), or the share of tests passed when
+that is more. Codes saying the passes were not computed from the inputs (fitted to the page, the
+same values whatever the arguments, random numbers) keep their share alone.
 
-The invariants, which tests/test_points.py checks on generated answers of both labs:
-- monotone: points never go down when one test goes from raising to a wrong value, or from a
-  wrong value to a right one, the names of the other failures unchanged;
-- an error costs its test what an unnamed wrong value costs it, never more;
-- naming a mistake never costs points.
+The invariants, checked on generated answers of both labs in tests/test_points.py:
+- monotone: of two answers, the one right on more tests (raising on fewer) never gets fewer
+  points, unless its passes are told as not computed;
+- an error costs its test what an unnamed wrong value costs it, never more: a name read from an
+  error message is words only;
+- a name never costs points: a named mistake scores at least the share of tests passed.
 """
 from dataclasses import dataclass, field
 
