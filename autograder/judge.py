@@ -47,6 +47,8 @@ class CaseResult:
     matched: list = field(default_factory=list)  # every named mistake whose prediction this value equals
     fallback: str = None  # the generic code, used when no named mistake is likely
     answer: str = None  # a wrong returned value's digest (answer_digest), for the class's similarity signal
+    degenerate: bool = False  # a test too small to tell formulas apart (see rubric.is_degenerate)
+    raised: bool = False  # the call returned no value (an error, a timeout, a crash)
 
 
 @dataclass(frozen=True)
@@ -115,8 +117,8 @@ def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False, p
     cases = _mark_hardcoded(probes, cases, page)  # right on the page only: fitted to it, first
     cases = _mark_fitted_to_public(probes, cases)  # right on the public tests only: fitted to them
     cases, ignored = _mark_observed(step, probes, cases, outcomes)
-    degenerate = {p.case.name for p in probes if rubric.is_degenerate(p.case)}
-    points, rule = rubric.score(step.points, cases, _credited_codes(step, outcomes), degenerate,
+    cases = [replace(c, degenerate=True) if rubric.is_degenerate(p.case) else c for p, c in zip(probes, cases)]
+    points, rule = rubric.score(step.points, cases, step.named_codes(), (),
                                 step.rubric or rubric.DEFAULT)
     detail = {"rubric": rule, **({"ignored": ignored} if ignored else {})}
     cases, detail = _caused_by_code(step, probes, cases, outcomes, evidence or {}, page, detail)
@@ -160,13 +162,22 @@ def helpers_used(calls, passing, outcomes=None, reachable=()):
 
 def fits_own_helpers(step, result, with_own):
     """`result` of a composed step that failed with the reference standing in for some helpers;
-    `with_own`, the same step run with all the student's own. Right that way, the step follows its
-    helpers' mistakes: named so (its share kept), unless a declared Link names it more precisely."""
-    if result.status in ("passed", "missing") or with_own.status != "passed":
+    `with_own`, the same step run with every helper the student's own. The step is graded on what
+    it returns, whichever way earns more: calling the lab's own step functions never costs points,
+    and a helper's own convention or mistake is charged once, in the helper's step.
+
+    Right on every test only with its own helpers, the step passes; its detail keeps what it
+    follows (`follows_own_helpers`: a declared Link's name, else "fits_own_helpers", and the
+    helpers) for the words. Better but not right that way, it is told as its own helpers made it.
+    """
+    if result.status in ("passed", "missing") or with_own.status == "missing" or with_own.score <= result.score:
         return result
-    if any(link.becomes in result.mistakes for link in step.links):
-        return result
-    return replace(_failures_named(step, result, "fits_own_helpers"), status="failed")
+    helpers = [*result.detail.get("own_helpers", ()), *result.detail.get("reference_helpers", ())]
+    detail = {**with_own.detail, "own_helpers": helpers, "reference_helpers": []}
+    if with_own.status == "passed":
+        follows = next((link.becomes for link in step.links if link.becomes in result.mistakes), "fits_own_helpers")
+        detail["follows_own_helpers"] = {"code": follows, "helpers": list(result.detail.get("reference_helpers", ()))}
+    return replace(with_own, detail=detail)
 
 
 def _failures_named(step, result, code):
@@ -178,16 +189,11 @@ def _failures_named(step, result, code):
 
 
 def step_score(points, cases):
-    """points × passed cases / cases, exact; a case with several calls passes only when all of them do.
+    """points × tests passed / tests, exact (rubric.score with no mistake named).
 
     Not rounded: the total sums exact step scores and is rounded once (see SubmissionResult.score).
     """
-    per_case = {}
-    for result in cases:
-        per_case[result.case] = per_case.get(result.case, True) and result.passed
-    if not per_case:
-        return 0.0
-    return points * sum(per_case.values()) / len(per_case)
+    return rubric.score(points, cases, named=())[0]
 
 
 def _mistakes(cases):
@@ -464,16 +470,6 @@ def _same_argument(a, b):
     return a == b
 
 
-def _credited_codes(step, outcomes):
-    """The codes whose share the rubric may give: a mistake told only by an error (its type and
-    message, text the submission writes) earns its share only when the step returned values on some
-    test. Points come from values: raising numpy's message for a known mistake computes nothing."""
-    named = step.named_codes()
-    if any(o is not None and o.kind == "returned" for o in outcomes):
-        return named
-    return named - {m.code for m in step.error_mistakes}
-
-
 def _mark_fitted_to_public(probes, cases):
     """Right on every test whose inputs a student can know (the public ones, and hidden ones that
     repeat them), wrong with nothing to explain it on every other: answers looked up from the
@@ -527,14 +523,14 @@ def judge_call(probe, outcome, is_stub):
     if outcome is None or outcome.kind == "not_run":
         return CaseResult(**base, passed=False, code="not_run")
     if outcome.kind in ("timeout", "crashed"):
-        return CaseResult(**base, passed=False, code=outcome.kind)
+        return CaseResult(**base, passed=False, code=outcome.kind, raised=True)
     refused = getattr(outcome, "refused", None)
     if outcome.kind == "raised" and refused:
         # The grader's own record: a stand-in was asked something the reference never asks it.
-        return CaseResult(**base, passed=False, code="stand_in_refused",
+        return CaseResult(**base, passed=False, code="stand_in_refused", raised=True,
                           detail={"error": outcome.error, "refused": dict(refused[0])})
     if outcome.kind == "raised":
-        return CaseResult(**base, passed=False, code=_code_for_error(probe, outcome.error),
+        return CaseResult(**base, passed=False, code=_code_for_error(probe, outcome.error), raised=True,
                           detail={"error": outcome.error})
     if outcome.value is None and is_stub:
         return CaseResult(**base, passed=False, code="not_implemented")
@@ -694,7 +690,7 @@ def _check_array(probe, output, got, expected):
         return False, "wrong_shape", detail
     if _close(array, expected):
         return True, None, {}
-    detail = _mismatch(probe, output, array, expected)
+    detail = {**_mismatch(probe, output, array, expected), "container": _container_name(got)}
     if "not_finite" in detail:
         return False, "not_finite", detail
     if array.ndim == 2 and array.shape[0] == array.shape[1] and _close(array.T, expected):
@@ -849,7 +845,8 @@ def _prepared(outputs, values):
 
 
 def _prepared_candidate(outputs, candidate):
-    """A prediction as the comparison reads it: per array, (values, atol, first value)."""
+    """A prediction as the comparison reads it: per array, (values, atol, first value, the cells
+    predicted -inf or None)."""
     prepared = []
     for output, want in zip(outputs, candidate):
         if output.kind == "mapping":
@@ -858,8 +855,18 @@ def _prepared_candidate(outputs, candidate):
             want = as_array(want)
             if want is None:
                 return None  # a prediction that is not numbers predicts nothing
-            prepared.append((want, _atol(want), float(want.flat[0]) if want.size else None))
+            blocked = np.isneginf(want)
+            prepared.append((want, _atol(want), float(want.flat[0]) if want.size else None,
+                             blocked if blocked.any() else None))
     return prepared if len(prepared) == len(candidate) else None
+
+
+def behaves_as_minus_inf(values):
+    """Cells that act as -inf where they are added to scores before a softmax: exp of them is 0
+    (-1e9, -1e10, np.finfo(float).min, -np.inf alike). A detector predicting -inf names the same
+    mistake for any of them: names do not hang on one constant."""
+    with np.errstate(all="ignore"):
+        return np.exp(np.asarray(values, dtype=float)) == 0.0
 
 
 def _matches_prepared(outputs, got, candidate):
@@ -872,9 +879,14 @@ def _matches_prepared(outputs, got, candidate):
             if value != want:
                 return False
             continue
-        want, atol, first = want
+        want, atol, first, blocked = want
         if value.shape != want.shape:
             return False
+        if blocked is not None:  # the cells predicted -inf: any value acting as -inf there
+            if not behaves_as_minus_inf(value[blocked]).all() or \
+                    not _close(np.where(blocked, 0.0, value), np.where(blocked, 0.0, want)):
+                return False
+            continue
         # allclose's own test on the first cell, in plain floats: most wrong predictions stop here.
         if first is not None and abs(float(value.flat[0]) - first) > atol + RTOL * abs(first):
             return False

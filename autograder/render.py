@@ -247,7 +247,7 @@ def step_feedback(result, lab, lang="ko"):
                  max_score=_points(result.max_score), status=say("status", result.status))]
     if result.status == "passed":
         lines.append("  " + say("text", "passed_line", count=len({c.case for c in result.cases})))
-        return "\n".join(lines + _helper_lines(say, result))
+        return "\n".join(lines + _follows_lines(say, result) + _helper_lines(say, result))
     if result.status == "missing":
         return "\n".join(lines + _missing_lines(say, result))
     failing = [c for c in result.cases if not c.passed]
@@ -295,6 +295,18 @@ def _helper_lines(say, result):
     return ["  " + text]
 
 
+def _follows_lines(say, result):
+    """A composed step right only with the student's own helpers: graded on what it returns, and
+    told what its helpers do differently (their own steps count it)."""
+    follows = result.detail.get("follows_own_helpers")
+    if not follows:
+        return []
+    helpers = ", ".join(follows["helpers"])
+    code = "follows_own" if follows["code"] == "fits_own_helpers" else follows["code"]
+    return ["  " + say("text", "follows_own_helpers", helpers=helpers,
+                       text=_cause(say, result, code, helpers=helpers))]
+
+
 def _rubric_lines(say, result):
     """The grading rule that gave this step's points, when it was not all or nothing by a pass."""
     rule = result.detail.get("rubric", {})
@@ -305,7 +317,8 @@ def _rubric_lines(say, result):
         return [say("text", "rubric_mistake", percent=rule["percent"],
                     title=say.stepwise("title", result.name, rule["code"]))]
     if rule.get("rule") == "cases" and rule["total"]:
-        return [say("text", "rubric_cases", passed=rule["passed"], total=rule["total"])]
+        key = "rubric_cases_uncounted" if rule.get("uncounted") else "rubric_cases"
+        return [say("text", key, passed=rule["passed"], total=rule["total"], uncounted=rule.get("uncounted", 0))]
     return []
 
 
@@ -381,13 +394,37 @@ def case_names(lab, lang):
     return dict(Messages(lang, lab).table.get("case", {}))
 
 
-def _cause(say, result, code):
+def _cause(say, result, code, helpers=None):
     params = {"name": result.name, "seconds": result.detail.get("seconds", 0),
               "module": result.detail.get("module", ""),
               "arguments": ", ".join(result.detail.get("ignored", [])),
-              "helpers": ", ".join(result.detail.get("reference_helpers", [])),
+              "helpers": ", ".join(result.detail.get("reference_helpers", [])) if helpers is None else helpers,
               "names": _code_names(result.detail.get("code_evidence", {}).get("names", []))}
+    if code == "wrong_values":
+        code = _wrong_values_key(result)
     return say.stepwise("cause", result.name, code, **params)
+
+
+# What a value that has the right size but other values is called: "the shape" only of arrays.
+ARRAY_CONTAINERS = ("ndarray", "DataFrame", "Series")
+
+
+def _wrong_values_key(result):
+    """The words for "the values differ" that fit what the first public failure returned: an
+    array (its shape is right), a list or tuple (its size is), a dict, a number; a hidden failure
+    alone says nothing of its container."""
+    for case in result.cases:
+        if case.passed or case.hidden or case.code != "wrong_values":
+            continue
+        if "first" in case.detail:
+            return "wrong_values_mapping"
+        container = case.detail.get("container")
+        if container in ("list", "tuple"):
+            return "wrong_values_list"
+        if container in ("int", "float") or case.detail.get("shape") == ():
+            return "wrong_values_number"
+        return "wrong_values"
+    return "wrong_values_unseen"
 
 
 def _code_names(names):
@@ -435,8 +472,11 @@ def _explain(say, result, case):
     if "got_shape" in d:
         lines.append(say("text", "shape_mismatch", got_shape=_shape(d["got_shape"]),
                          expected_shape=_shape(d["expected_shape"])))
-    elif "shape" in d:
-        lines.append(say("text", "shape_ok", shape=_shape(d["shape"])))
+    elif d.get("shape"):  # a single number has no shape to speak of
+        if d.get("container", "ndarray") in ARRAY_CONTAINERS:
+            lines.append(say("text", "shape_ok", shape=_shape(d["shape"])))
+        else:
+            lines.append(say("text", "size_ok", shape=_shape(d["shape"]), container=d["container"]))
     if "not_finite" in d:
         bad = d["not_finite"]
         lines.append(say("text", "not_finite", count=bad["count"], total=d["total"],

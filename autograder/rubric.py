@@ -1,11 +1,22 @@
-"""How a step's points follow from its verdict: declared data, editable per step.
+"""How a step's points follow from its verdict: declared data, editable per step. The one place
+points are computed (`score`), whichever face grades.
 
-A pass earns every point. A failure explained by a named mistake keeps that mistake's declared
-share (a mutated input keeps most, a wrong formula little, an answer fitted to the page nothing).
-A failure nothing names earns the share of cases passed, a degenerate case counting only when
-failed: a case so small that a wrong formula is right on it earns no credit on its own. Which
-cases are degenerate is the lab's to say (`Case.degenerate`), and so are the shares of its own
-mistakes (`Lab.rubric`, or a step's own `Step.rubric`).
+A test is one call of the step's function. A pass earns every point. A failure nothing names earns
+the share of tests passed, a degenerate test counting only when failed: a test so small that a
+wrong formula is right on it earns no credit on its own. When every
+failed test returned a value some named mistake predicts, the step keeps the share of the harshest
+of them (a mutated input keeps most, a wrong formula little), or the share of tests passed when
+that is more. Codes saying the passes were not computed from the inputs (fitted to the page, the
+same values whatever the arguments, random numbers) keep their share alone. Which tests are
+degenerate is the lab's to say (`Case.degenerate`), and so are the shares of its own mistakes
+(`Lab.rubric`, or a step's own `Step.rubric`).
+
+The invariants, checked on generated answers of both labs in tests/test_points.py:
+- monotone: of two answers, the one right on more tests (raising on fewer) never gets fewer
+  points, unless its passes are told as not computed;
+- an error costs its test what an unnamed wrong value costs it, never more: a name read from an
+  error message is words only;
+- a name never costs points: a named mistake scores at least the share of tests passed.
 """
 from dataclasses import dataclass, field
 
@@ -14,6 +25,8 @@ from .error_model import parts
 # Mistakes every step can make, beside the ones it declares.
 ALWAYS_NAMED = {"mutates_input", "hardcoded", "nondeterministic", "ignores_arguments", "transposed",
                 "fits_own_helpers"}
+# Codes saying the passes were not computed from the inputs: those passes earn nothing.
+NOTHING_COMPUTED = frozenset({"hardcoded", "uses_globals", "ignores_arguments", "nondeterministic"})
 
 # The engine's own codes (ALWAYS_NAMED); a lab adds its own codes' shares (Lab.rubric).
 DEFAULT_SHARES = {
@@ -21,7 +34,6 @@ DEFAULT_SHARES = {
     "hardcoded": 0.0,  # fits the page's numbers: nothing learned is shown
     "ignores_arguments": 0.0,  # the same values for other arguments: nothing computed from them
     "nondeterministic": 0.0,  # other values on every call (random numbers): nothing to grade
-    "fits_own_helpers": 0.8,  # right with the student's own helpers, whose steps pay already
 }
 FORMULA_SHARE = 0.25  # any other named mistake: the formula is wrong
 
@@ -49,28 +61,53 @@ def is_degenerate(case):
     return getattr(case, "degenerate", False) is True
 
 
+def computes_nothing(code):
+    """Whether a code (or a part of a combined one) says the passes were not computed."""
+    return any(part in NOTHING_COMPUTED for part in parts(code))
+
+
 def score(points, cases, named=ALWAYS_NAMED, degenerate=(), rubric=DEFAULT):
-    """(points earned, the rule applied) for one step's case results.
+    """(points earned, the rule applied) for one step's test results (judge.CaseResult, one per call).
 
     `named` holds the codes that name a mistake (others, like wrong_values or exception, only say
-    that something failed). `degenerate` holds the names of cases that earn no credit alone. A case with several calls
-    passes only when all of them do. Not rounded: totals are rounded once.
+    that something failed). A test earns no credit alone when its result says it is degenerate,
+    or its case is named in `degenerate`. The one place a step's points are computed. Not rounded: totals are rounded once.
     """
-    per_case = {}
-    for result in cases:
-        per_case[result.case] = per_case.get(result.case, True) and result.passed
-    if not per_case:
+    if not cases:
         return 0.0, {"rule": "no_cases"}
-    if all(per_case.values()):
+    if all(c.passed for c in cases):
         return float(points), {"rule": "passed"}
-    failing = {c.code for c in cases if not c.passed}
-    if failing and failing <= set(named):
-        code = min(failing, key=rubric.share_of)
-        share = rubric.share_of(code)
-        return points * share, {"rule": "mistake", "code": code, "percent": round(share * 100)}
-    # A degenerate case earns nothing when passed (a wrong formula may pass it) and costs when failed.
-    counted = [name for name in per_case if name not in degenerate or not per_case[name]]
-    if not counted:
-        return 0.0, {"rule": "cases", "passed": 0, "total": 0}
-    passed = sum(per_case[name] for name in counted)
-    return points * passed / len(counted), {"rule": "cases", "passed": passed, "total": len(counted)}
+    # A degenerate test earns nothing when passed (a wrong formula may pass it) and costs when failed.
+    counted = [c for c in cases if not c.passed or not (c.case in degenerate or c.degenerate)]
+    passed = sum(c.passed for c in counted)
+    by_tests = points * passed / len(counted) if counted else 0.0
+    cases_rule = {"rule": "cases", "passed": passed, "total": len(counted)}
+    if len(counted) < len(cases):
+        cases_rule["uncounted"] = len(cases) - len(counted)  # degenerate tests passed
+    failing = [c for c in cases if not c.passed]
+    idle = [c.code for c in failing if computes_nothing(c.code)]
+    if idle:  # the passes show nothing computed: they earn nothing
+        code = min(idle, key=rubric.share_of)
+        return points * rubric.share_of(code), _mistake_rule(code, rubric)
+    credited = [_credited(c, named, rubric) for c in failing]
+    if None in credited:
+        return by_tests, cases_rule
+    code = min(credited, key=rubric.share_of)  # the harshest mistake made
+    if points * rubric.share_of(code) >= by_tests:
+        return points * rubric.share_of(code), _mistake_rule(code, rubric)
+    return by_tests, {**cases_rule, "code": code}  # a name never costs points
+
+
+def _credited(result, named, rubric):
+    """The named mistake a failed test's value is credited as: the kindest of its code and every
+    mistake whose prediction the value equals (the words may pick another, or none, from what
+    the other tests show; the points follow the value). None for an error, or a value no
+    mistake names: an error's name is words only, and it costs its test as such a value does."""
+    if getattr(result, "raised", False):
+        return None
+    codes = [code for code in (result.code, *getattr(result, "matched", ())) if code in named]
+    return max(codes, key=rubric.share_of) if codes else None
+
+
+def _mistake_rule(code, rubric):
+    return {"rule": "mistake", "code": code, "percent": round(rubric.share_of(code) * 100)}

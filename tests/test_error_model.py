@@ -141,14 +141,15 @@ def by_name(result):
     return {step.name: step for step in result.steps}
 
 
-def test_the_division_moved_into_scores_is_told_as_one_mistake_across_the_two_steps(graded):
+def test_the_division_moved_into_scores_is_told_as_one_mistake_charged_in_scores(graded):
+    """self_attention returns the right values with the student's own scores: graded on them, it
+    loses nothing; the moved division is told beside it and charged once, in scores."""
     result = by_name(graded(MOVED))
-    assert result["scores"].mistakes == ["scaled_early"]
+    assert result["scores"].mistakes == ["scaled_early"] and result["scores"].score < result["scores"].max_score
     attention = result["self_attention"]
-    assert attention.mistakes == ["scale_moved"]
-    assert attention.detail["rubric"] == {"rule": "mistake", "code": "scale_moved", "percent": 80}
-    assert attention.score == pytest.approx(0.8 * attention.max_score)
-    assert "scores로 옮겼습니다" in as_text(graded(MOVED), LAB, "ko")
+    assert attention.status == "passed" and attention.score == attention.max_score
+    assert attention.detail["follows_own_helpers"] == {"code": "scale_moved", "helpers": ["scores"]}
+    assert "scores가 이미 √d_k로 나눈 점수를 돌려주기 때문에" in as_text(graded(MOVED), LAB, "ko")
 
 
 def test_dividing_in_scores_and_again_in_self_attention_costs_scores_only(graded):
@@ -197,7 +198,7 @@ def student_half(tmp_path_factory):
 
 def test_the_students_kit_names_the_moved_division_and_a_pair(student_half, tmp_path):
     pair = RIGHT.replace("softmax(scores(Q, K) / np.sqrt(K.shape[1]))", "softmax(scores(Q, K)) / K.shape[1]")
-    for source, step, code in ((MOVED, "self_attention", "scale_moved"),
+    for source, step, code in ((MOVED, "scores", "scaled_early"),
                                (pair, "self_attention", "scale_by_dk+scale_after_softmax")):
         path = tmp_path / f"{code}.py"
         path.write_text(source, encoding="utf-8")
@@ -206,6 +207,9 @@ def test_the_students_kit_names_the_moved_division_and_a_pair(student_half, tmp_
         report = json.loads(done.stdout)
         found = {s["name"]: s for s in report["steps"]}
         assert found[step]["mistakes"][:1] == [code], found[step]
+        if source == MOVED:  # self_attention right with the student's scores: told, not charged
+            assert found["self_attention"]["status"] == "passed"
+            assert "scores가 이미 √d_k로 나눈 점수를 돌려주기 때문에" in found["self_attention"]["feedback"]
 
 
 # A composed step written to fit the student's own helpers --------------------------------
@@ -214,19 +218,22 @@ QVK = RIGHT.replace("    return X @ W_Q, X @ W_K, X @ W_V\n", "    return X @ W_
     "    Q, K, V = make_qkv(X, W_Q, W_K, W_V)\n", "    Q, V, K = make_qkv(X, W_Q, W_K, W_V)\n")
 
 
-def test_a_composed_step_right_with_the_students_own_helpers_keeps_most_of_its_points(graded):
+def test_a_composed_step_right_with_the_students_own_helpers_is_graded_on_what_it_returns(graded):
+    """Calling the lab's own step functions never costs points: make_qkv's order is charged there, once."""
     result = by_name(graded(QVK))
     assert result["make_qkv"].mistakes == ["qkv_order"]
     attention = result["self_attention"]
-    assert attention.mistakes == ["fits_own_helpers"] and attention.score == pytest.approx(0.8 * 3)
+    assert attention.status == "passed" and attention.score == 3 and attention.mistakes == []
+    assert attention.detail["follows_own_helpers"] == {"code": "fits_own_helpers", "helpers": ["make_qkv"]}
     text = as_text(graded(QVK), LAB, "ko")
-    assert "내 다른 함수(make_qkv)와 함께 쓰면 값이 맞지만" in text
+    assert "직접 작성한 함수(make_qkv)와 함께 쓰면 값이 맞으므로 이 단계에서는 감점하지 않았습니다" in text
 
 
 def test_a_composed_step_wrong_even_with_its_own_helpers_keeps_its_own_mistake(graded):
     source = QVK.replace("softmax(scores(Q, K) / np.sqrt(K.shape[1]))", "softmax(scores(Q, K))")
     attention = by_name(graded(source))["self_attention"]
-    assert "fits_own_helpers" not in attention.mistakes and attention.score < 0.8 * 3
+    assert "fits_own_helpers" not in attention.mistakes and attention.score < 3
+    assert "follows_own_helpers" not in attention.detail
 
 
 def test_the_students_kit_tells_a_step_written_to_fit_its_own_helpers(student_half, tmp_path):
@@ -235,4 +242,5 @@ def test_the_students_kit_tells_a_step_written_to_fit_its_own_helpers(student_ha
     done = subprocess.run([sys.executable, "-m", "attention_check", str(path), "--json"],
                           capture_output=True, text=True, timeout=300, cwd=student_half)
     found = {s["name"]: s for s in json.loads(done.stdout)["steps"]}
-    assert found["self_attention"]["mistakes"] == ["fits_own_helpers"]
+    assert found["self_attention"]["status"] == "passed" and found["self_attention"]["score"] == 3
+    assert "직접 작성한 함수(make_qkv)와 함께 쓰면 값이 맞으므로" in found["self_attention"]["feedback"]

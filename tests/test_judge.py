@@ -260,19 +260,20 @@ def test_not_implemented_error_counts_as_not_implemented(plan):
 
 # Scoring and status -----------------------------------------------------------------------
 
-def test_score_is_points_times_passed_cases_over_cases(plan):
-    """softmax has two calls per case; one failed call fails its whole case, once.
+def test_score_is_points_times_passed_tests_over_tests(plan):
+    """softmax has two calls per case; a test is one call, so one failed call costs that test only.
 
-    Nothing names the failure, so the score is the share of non-degenerate cases passed."""
+    Nothing names the failure, so the score is the share of tests passed, one-word ones passed uncounted."""
     def outcome(probe):
         if probe.case.name == "page" and probe.label == "1-D":
             return returned(probe, answer(probe) * 2)
         return returned(probe, answer(probe))
     result = verdict(plan, "softmax", outcome)
-    cases = len({p.case.name for p in plan.probes["softmax"] if len(p.case.words) > 1})
+    tests = len([p for p in plan.probes["softmax"] if len(p.case.words) > 1])
+    one_word = len(plan.probes["softmax"]) - tests
     assert result.mistakes == ["wrong_values"]
-    assert result.score == 2 * (cases - 1) / cases  # exact: the total is rounded once, not each step
-    assert result.detail["rubric"] == {"rule": "cases", "passed": cases - 1, "total": cases}
+    assert result.score == 2 * (tests - 1) / tests  # exact: the total is rounded once, not each step
+    assert result.detail["rubric"] == {"rule": "cases", "passed": tests - 1, "total": tests, "uncounted": one_word}
 
 
 def test_status_precedence(plan):

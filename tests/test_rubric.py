@@ -67,7 +67,7 @@ def case(name, passed, code=None):
 def test_unknown_failure_scores_the_share_of_non_degenerate_cases_passed():
     cases = [case("a", True), case("b", False, "wrong_values"), case("one", True), case("c", True)]
     points, rule = rubric.score(3, cases, degenerate={"one"})
-    assert points == 2 and rule == {"rule": "cases", "passed": 2, "total": 3}
+    assert points == 2 and rule == {"rule": "cases", "passed": 2, "total": 3, "uncounted": 1}
 
 
 def test_a_failed_degenerate_case_costs_its_share():

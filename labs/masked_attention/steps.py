@@ -111,10 +111,10 @@ def _mask_inverted(p):
 
 @_quietly
 def _additive_mask(p):
-    """The 0 / -inf table added to the scores, returned in place of the True/False mask."""
+    """The 0 / -inf table added to the scores, returned in place of the True/False mask. The
+    judge matches a predicted -inf with any fill acting as it (-1e9, -1e10, np.finfo.min, ...)."""
     (n,) = p.args
-    for blocked in (-np.inf, -1e9):
-        yield (np.where(_lower(n), 0.0, blocked),)
+    yield (np.where(_lower(n), 0.0, -np.inf),)
 
 
 # masked_softmax ----------------------------------------------------------------------------

@@ -259,9 +259,9 @@ STEPS = (
          error_mistakes=(ErrorMistake("missing_transpose", _untransposed_product),)),
     Step("softmax", 2, 4, ("x",), (Output("weights", columns="words", rows_sum_to_one=True),),
          model.SOFTMAX_STEP.mistakes(), hint="softmax_rows", make_probes=_softmax_probes,
+         # Told by its error only: it costs the 1-D tests, as any error there does (autograder/rubric.py).
          error_mistakes=(ErrorMistake("fixed_axis", _fixed_axis),),
-         # Right on every table, wrong on a single row only.
-         rubric=Rubric(shares={**SHARES, "fixed_axis": 0.5})),
+         rubric=Rubric(shares=SHARES)),
     Step("mix", 1, 5, ("weights", "V"), (Output("output"),),
          model.MIX.mistakes() + (Mistake("operands_swapped", _operands_swapped),),
          hint="mix_row", make_probes=_mix_probes,
