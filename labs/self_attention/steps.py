@@ -160,27 +160,7 @@ def _most_probes(step, case, t):
         weights = _solution().softmax(lab_cases.integer_scores(t))
         probes.append(_one(step, case, t, (weights, list(case.words)),
                            (_solution().most_attended(weights, list(case.words)),), "ties"))
-        # The same rows with each tie broken by a hair, towards its last word: the largest weight
-        # is then one word only, which an answer that rounds the weights first does not see.
-        near = _broken_ties(weights)
-        probes.append(_one(step, case, t, (near, list(case.words)),
-                           (_solution().most_attended(near, list(case.words)),), "near_ties"))
     return probes
-
-
-NEAR_TIE = 1e-6  # far above float rounding, far below any rounding a student would print
-
-
-def _broken_ties(weights):
-    """`weights` with, in each row whose largest value is shared, the last of those columns raised
-    by NEAR_TIE and the first lowered by as much (each row keeps its sum)."""
-    near = np.array(weights, dtype=float)
-    for row in near:
-        tied = np.flatnonzero(row == row.max())
-        if len(tied) > 1:
-            row[tied[-1]] += NEAR_TIE
-            row[tied[0]] -= NEAR_TIE
-    return near
 
 
 def _table(p):
