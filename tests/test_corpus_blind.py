@@ -35,9 +35,7 @@ def _rows(corpus):
 
 ROWS = [row for corpus in CORPORA for row in _rows(corpus)]
 
-NOT_SHOWN = {
-    "lab1__most_attended__rounds_before_idxmax.py": "no test has two weights that tie once rounded to 2 decimals",
-}
+NOT_SHOWN = {}
 
 # Answers that differ from the reference's form but behave as the notebook promises: they keep full
 # marks by decision, not for want of a test.
@@ -53,6 +51,9 @@ ACCEPTED = {
     "lab2__causal_mask__float_tril.py": "a 0/1 mask works wherever the page uses a mask, by the page's own promise",
     "lab1__most_attended__returns_series.py": "a pandas Series is the mapping idxmax gives: it behaves as the promised dict",
     "lab2__causal_mask__float_mask_dtype.py": "a 0/1 mask works wherever the page uses a mask, by the page's own promise",
+    # The lab page's own code rounds the weights (to 3 decimals) before idxmax; rounding to 2 picks
+    # the same words on every case the lab has, and the page's way is not a mistake to grade.
+    "lab1__most_attended__rounds_before_idxmax.py": "the lab page itself rounds the weights before idxmax",
 }
 
 # Input forms the notebook promises, each tested on a public case (labs/*/steps.py labels the calls):
