@@ -134,8 +134,9 @@ def _grade_class(source, args, limits, zygotes):
     for folder in folders:
         os.makedirs(folder, exist_ok=True)
     remove_temporaries(folders)
-    settings = {"lang": args.lang, "step_seconds": limits.step_seconds, "load_seconds": limits.load_seconds,
-                "memory_bytes": limits.memory_bytes}
+    # Everything a submission's grade or feedback can depend on besides its file and the grader
+    # version: the language and every limit (the sandbox switch too). Nothing is chosen by hand.
+    settings = {"lang": args.lang, "limits": limits.as_data()}
     settings["late"] = {student.id: late_facts(student, args.due_time, args.policy) for student in students}
     settings["overrides"] = {student.id: for_task(overrides or [], student.id) for student in students}
     settings["previous"] = {student.id: previous.get(student.id) for student in students}

@@ -43,17 +43,30 @@ def natural(text: str) -> list[Any]:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
 
 
-def find_runs(course: str) -> list[Run]:
-    """The grade runs below COURSE_DIR (folders holding grades.csv and results/), in natural order."""
+def find_runs(course: str, out: str | None = None) -> list[Run]:
+    """The grade runs below COURSE_DIR (folders holding grades.csv and results/), in natural order.
+
+    Every other folder in COURSE_DIR (but the history's own output and hidden folders) is refused by
+    name: a lab folder not graded yet would otherwise drop out of every course total without a word.
+    """
     if not os.path.isdir(course):
         raise HistoryError(f"no such folder: {course}")
-    runs = []
+    runs, not_runs = [], []
+    output = os.path.realpath(out or os.path.join(course, "history"))
     for name in sorted(os.listdir(course), key=natural):
         folder = os.path.join(course, name)
+        if not os.path.isdir(folder) or name.startswith(".") or os.path.realpath(folder) == output:
+            continue
         if os.path.isfile(os.path.join(folder, "grades.csv")) and os.path.isdir(os.path.join(folder, "results")):
             run = read_run_folder(folder)
             if run.records:
                 runs.append(run)
+                continue
+        not_runs.append(folder)
+    if not_runs and runs:
+        raise HistoryError("these folders are not runs of `autograder grade` (no grades.csv with results/ and "
+                           f"graded students), so their labs would be missing from every total: {', '.join(not_runs)}. "
+                           "Grade each with `autograder grade ... --out <folder>`, or move them out of the course folder")
     if not runs:
         raise HistoryError(f"{course} holds no run of `autograder grade` (folders with grades.csv and results/): "
                            "grade each lab with --out COURSE_DIR/<lab>, then run history on COURSE_DIR")
@@ -220,7 +233,7 @@ def index_page(rows: list[dict[str, Any]], runs: list[Run], lang: str) -> str:
 
 def run_history(args: Any) -> int:
     try:
-        runs = find_runs(args.course)
+        runs = find_runs(args.course, args.out)
     except HistoryError as error:
         raise SystemExit(printable(f"autograder: {error}. Nothing was written."))
     out = args.out or os.path.join(args.course, "history")

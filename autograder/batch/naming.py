@@ -394,6 +394,10 @@ def _group(match):
     return match.group(0)
 
 
+def _safe_file_name(text):
+    return bool(text) and not text.startswith(".") and re.fullmatch(r"[\w.\-]+", text, flags=re.UNICODE) is not None
+
+
 def safe_id(text):
     """Letters (any script, NFC), digits, '.', '-' and '_' only, so the id can name files; see fit_id."""
     cleaned = re.sub(r"[^\w.\-]+", "_", unicodedata.normalize("NFC", text), flags=re.UNICODE).strip("._")
@@ -401,11 +405,17 @@ def safe_id(text):
 
 
 def fit_id(student):
-    """The id as it names files: unchanged when its UTF-8 fits ID_MAX_BYTES, else its beginning and a
-    hash of all of it ("<beginning>-<16 hex digits>"), so two different long ids stay different.
+    """The id as it names files: unchanged when it is a safe file name (letters, digits, '.', '-',
+    '_', not starting with '.') whose UTF-8 fits ID_MAX_BYTES. Otherwise its safe letters and a hash
+    of all of it ("<beginning>-<16 hex digits>"), so two different ids stay different and no id,
+    whoever wrote it (a record edited by hand, an LMS's name), names a file outside its folder.
 
     Idempotent: a fitted id fits. Every file named after a student goes through here.
     """
+    if not _safe_file_name(student):
+        digest = hashlib.sha256(student.encode("utf-8", "surrogatepass")).hexdigest()[:ID_HASH_CHARS]
+        cleaned = re.sub(r"[^\w.\-]+", "_", student, flags=re.UNICODE).strip("._")[:ID_MAX_BYTES // 4]
+        student = f"{cleaned or 'unnamed'}-{digest}"
     data = student.encode("utf-8", "surrogatepass")
     if len(data) <= ID_MAX_BYTES:
         return student

@@ -71,8 +71,9 @@ def parse_overrides(text: str, *, ids: Iterable[str], steps: Mapping[str, float]
     """The rows of overrides.csv, checked against the run's students and the lab's steps.
 
     Raises OverridesRefused listing every bad row by its line number (a header without the
-    columns, an unknown id or step, points out of range or not a number, an empty comment or
-    author, two rows for one (id, step)); then nothing of the file is used.
+    columns, a row with more cells than the header, an unknown id or step, points out of range or
+    not a number, an empty comment or author, two rows for one (id, step)); then nothing of the
+    file is used.
     """
     known = set(ids)
     reader = csv.reader(io.StringIO(text, newline=""))
@@ -112,6 +113,12 @@ def parse_overrides(text: str, *, ids: Iterable[str], steps: Mapping[str, float]
         start, line = line, reader.line_num + 1
         if not any(cell.strip() for cell in cells):
             continue  # a blank line
+        extra = [cell for cell in cells[len(header):] if cell.strip()]
+        if extra:  # a decimal comma (1,5) or a comma in a comment shifts every cell after it
+            problems.append(f"line {start}: {len(cells)} cells where the header has {len(header)} "
+                            f"({', '.join(repr(c) for c in extra)} left over): write points with a dot (1.5) "
+                            f"and put a comment holding a comma in double quotes")
+            continue
         row, said = _row(start, cells, column, known, steps)
         if said:
             problems.extend(f"line {start}: {reason}" for reason in said)

@@ -18,8 +18,11 @@ ORDER = (NOW_PASSES, NOW_FAILS, OTHER_CAUSE, SAME_CAUSE, STILL_FAILS)
 
 
 def summary_of(steps: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """{step: {status, score, mistakes}} of a record's steps (or of anything shaped like them)."""
-    found = {}
+    """{step: {status, score, mistakes}} of a record's steps (or of anything shaped like them);
+    anything else (a list, a string: a record someone edited) has no steps."""
+    found: dict[str, dict[str, Any]] = {}
+    if not isinstance(steps, Mapping):
+        return found
     for name, step in steps.items():
         if not isinstance(step, Mapping) or not isinstance(step.get("status"), str):
             continue

@@ -6,7 +6,9 @@ Two kinds of evidence, each an "item" some students of the class share:
 - a step's function, or the whole file, whose code is the same once names, comments, whitespace
   and docstrings are normalised away (an AST fingerprint).
 
-An item shared by k students weighs 1/(k − 1) (two students alone: 1; three: ½), and nothing when
+An item shared by k students weighs 1/(k − 1) (two students alone: 1; three: ½), shared code in
+proportion to its size as well (a short standard form is written alike by students working alone;
+one step's code alone is never listed), and nothing when
 more than max(3, 10 % of the class) share it: a common answer is no signal. A wrong answer the
 grader names as a known mistake weighs nothing: every student who makes that mistake returns
 those very values. Code equal to the lab's stub or to the reference solution weighs nothing, and
@@ -35,6 +37,12 @@ COMMON_SHARE = 0.10
 MIN_COMMON = 3
 MIN_NODES = 25          # a step's function: smaller ones are too short to tell copying from the page
 MIN_FILE_NODES = 120    # a whole file
+# Shared code weighs in proportion to its size, up to these many syntax nodes: students write a
+# short standard form (a textbook softmax) alike on their own, and a long one rarely. A step's
+# code alone never reaches THRESHOLD (STEP_CODE_CAP): one shared function is a hint, not a listing.
+STEP_FULL_NODES = 150
+FILE_FULL_NODES = 300
+STEP_CODE_CAP = 0.4
 UNNAMED = frozenset({"wrong_values", "wrong_shape", "wrong_type", "not_finite"})
 FILE = "(file)"
 CSV_COLUMNS = ("group", "ids", "step", "evidence", "step_score", "score")
@@ -79,7 +87,8 @@ def _print_of(node: ast.AST, keep: set[str]) -> list[Any]:
 
 
 class _Normalise(ast.NodeTransformer):
-    """Docstrings and bare strings dropped; every name a student chose renamed in order of first use."""
+    """Statements that do nothing and type hints dropped; every name a student chose renamed in
+    order of first use."""
 
     def __init__(self, keep: set[str]):
         self.keep, self.names = keep, {}
@@ -90,8 +99,10 @@ class _Normalise(ast.NodeTransformer):
         return self.names.setdefault(name, f"v{len(self.names)}")
 
     def _body(self, statements: list[ast.stmt]) -> list[ast.stmt]:
+        # Statements that do nothing (a docstring, any bare constant such as `...`, `pass`) are
+        # dropped: adding one changes no behaviour, so it must not change the fingerprint.
         kept = [s for s in statements
-                if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str))]
+                if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)) and not isinstance(s, ast.Pass)]
         return kept or [ast.Pass()]
 
     def generic_visit(self, node: ast.AST) -> ast.AST:
@@ -118,6 +129,12 @@ class _Normalise(ast.NodeTransformer):
     def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
         node.name = self._name(node.name)
         return self.generic_visit(node)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST | None:
+        """`x: float = e` is `x = e`; a bare `x: float` does nothing (type hints are not behaviour)."""
+        if node.value is None:
+            return None
+        return self.visit(ast.Assign(targets=[node.target], value=node.value, lineno=0))
 
     def visit_alias(self, node: ast.alias) -> ast.AST:
         if node.asname:
@@ -183,6 +200,7 @@ def items_of(records: list[Mapping[str, Any]], step_names: Iterable[str],
     graded = [r for r in records if r.get("status") == "graded"]
     common = common_from(len(graded))
     holders: dict[tuple[str, str, str], set[str]] = {}
+    sizes: dict[tuple[str, str], int] = {}
     for record in graded:
         code = record.get("code") or {}
         for name in step_names:
@@ -195,15 +213,27 @@ def items_of(records: list[Mapping[str, Any]], step_names: Iterable[str],
             printed = (code.get("steps") or {}).get(name)
             if printed and printed[1] >= MIN_NODES and printed[0] not in never.get(name, ()):
                 holders.setdefault((name, "code", printed[0]), set()).add(record["id"])
+                sizes[(name, printed[0])] = printed[1]
         printed = code.get("file")
         if printed and printed[1] >= MIN_FILE_NODES and printed[0] not in never.get(FILE, ()):
             holders.setdefault((FILE, "code", printed[0]), set()).add(record["id"])
+            sizes[(FILE, printed[0])] = printed[1]
     items = []
     for (step, kind, digest), ids in holders.items():
         if 2 <= len(ids) <= common:
+            weight = 1 / (len(ids) - 1)
+            if kind == "code":
+                weight *= _code_strength(step, sizes[(step, digest)])
             items.append(Item(step=step, kind=kind, digest=digest.rsplit("\0", 1)[-1], holders=frozenset(ids),
-                              weight=1 / (len(ids) - 1)))
+                              weight=weight))
     return items
+
+
+def _code_strength(step: str, size: int) -> float:
+    """How much sharing this much code says: in proportion to its size, capped for one step."""
+    if step == FILE:
+        return min(1.0, size / FILE_FULL_NODES)
+    return STEP_CODE_CAP * min(1.0, size / STEP_FULL_NODES)
 
 
 def pair_scores(items: list[Item], hidden_counts: Mapping[str, int]) -> dict[tuple[str, str], dict[str, float]]:

@@ -7,7 +7,8 @@ Nothing here is a list kept by hand. The version hashes
 - the lab's plan as data: each step's name, points, callees, mistake codes and rubric shares, and each test's
   arguments and expected values as the sandbox receives them (so an expected value that moves with
   a dependency, or a case read from a data file, regrades);
-- the catalogs the feedback is rendered from, and the Python and library versions grading runs on.
+- the catalogs the feedback is rendered from, the Python and library versions grading runs on, and
+  the switch that turns the labs' declared mistakes off.
 """
 from __future__ import annotations
 
@@ -26,13 +27,13 @@ from .. import __version__
 SKIPPED_DIRECTORIES = frozenset({"__pycache__", ".ipynb_checkpoints", ".pytest_cache"})
 SKIPPED_SUFFIXES = (".pyc", ".pyo", "~", ".swp")
 
-_versions: dict[int, tuple[Any, str]] = {}
+_versions: dict[int, tuple[Any, str, str]] = {}
 
 
 def grader_version(lab: Any) -> str:
     """autograder's version plus a hash of everything the lab's grades and feedback depend on."""
     cached = _versions.get(id(lab))
-    if cached is not None and cached[0] is lab:
+    if cached is not None and cached[0] is lab and cached[2] == environment():
         return cached[1]
     digest = hashlib.sha256()
     for package in top_level_packages(lab):
@@ -41,7 +42,7 @@ def grader_version(lab: Any) -> str:
     digest.update(plan_digest(lab).encode())
     digest.update(environment().encode())
     version = f"{__version__}+{digest.hexdigest()[:16]}"
-    _versions[id(lab)] = (lab, version)
+    _versions[id(lab)] = (lab, version, environment())
     return version
 
 
@@ -111,7 +112,10 @@ def environment() -> str:
     """The interpreter and libraries the expected values and the students' code run on."""
     import pandas
 
-    return f"python {sys.version_info[0]}.{sys.version_info[1]}; numpy {np.__version__}; pandas {pandas.__version__}"
+    from ..judge import declared_mistakes_on
+
+    return (f"python {sys.version_info[0]}.{sys.version_info[1]}; numpy {np.__version__}; pandas {pandas.__version__};"
+            f" declared mistakes {'on' if declared_mistakes_on() else 'off'}")
 
 
 def _canonical(value: Any) -> bytes:

@@ -68,25 +68,15 @@ def with_previous(data, result, lab, settings, metadata_path):
     earlier submission, what changed since it (batch.previous). The comparison on all tests has the
     scored entries' visibility; the one visible at once compares the public tests only, so it never
     tells a hidden verdict before grades are published. Anything unreadable: no comparison."""
-    from ..batch.previous import changes_text, compare, summary_of
-
     now_all = {s.name: {"status": s.status, "score": round(s.score, 2), "mistakes": list(s.mistakes)} for s in result.steps}
     now_public = {s.name: {"status": s.status, "score": None, "mistakes": list(s.mistakes)} for s in result.public_steps}
     data.setdefault("extra_data", {})[STEPS_KEY] = {"all": now_all, "public": now_public}
-    try:
-        before, when = last_attempt(metadata_path)
-    except Exception:  # noqa: BLE001 (metadata the grader cannot read: no comparison, never a failure)
+    try:  # the whole comparison: metadata the grader cannot read or use means no comparison, never a failure
+        public, full = _changes(metadata_path, lab, settings["lang"], now_all, now_public)
+    except Exception:  # noqa: BLE001
         traceback.print_exc()
         return data
-    if before is None:
-        return data
-    order = list(lab.function_names)
     lang = settings["lang"]
-    from ..batch.outputs import shown_time
-
-    shown = shown_time(when) if when else ""
-    public = changes_text(compare(summary_of(before.get("public") or {}), summary_of(now_public), order), lang, lab, shown)
-    full = changes_text(compare(summary_of(before.get("all") or {}), summary_of(now_all), order), lang, lab, shown)
     name = "지난 제출과 비교" if lang == "ko" else "Since your last submission"
     if public and settings["visibility"] != "visible":
         data["tests"].insert(1, {"name": f"{name} ({'공개 테스트' if lang == 'ko' else 'public tests'})",
@@ -94,6 +84,22 @@ def with_previous(data, result, lab, settings, metadata_path):
     if full:
         data["tests"].insert(1, {"name": name, "visibility": settings["visibility"], "output": full})
     return data
+
+
+def _changes(metadata_path, lab, lang, now_all, now_public):
+    """(what changed on the public tests, what changed on all tests) since the last attempt, as text
+    ("" when there is no earlier attempt or nothing to say)."""
+    from ..batch.outputs import shown_time
+    from ..batch.previous import changes_text, compare, summary_of
+
+    before, when = last_attempt(metadata_path)
+    if before is None:
+        return "", ""
+    order = list(lab.function_names)
+    shown = shown_time(when) if when else ""
+    public = changes_text(compare(summary_of(before.get("public") or {}), summary_of(now_public), order), lang, lab, shown)
+    full = changes_text(compare(summary_of(before.get("all") or {}), summary_of(now_all), order), lang, lab, shown)
+    return public, full
 
 
 def last_attempt(metadata_path):

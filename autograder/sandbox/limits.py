@@ -1,6 +1,6 @@
 """How much a child may use, and whether the sandbox confines it at all."""
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 AUTO = "auto"
 MB = 1024 * 1024
@@ -48,6 +48,13 @@ class Limits:
         child and restart together, four loads' worth; and each step twice (its public tests and
         its hidden ones). What has not run by then is not run (see driver.run's `until`)."""
         return 4 * self.load_seconds + 2 * steps * self.step_seconds
+
+    def as_data(self):
+        """Every field, as plain data, plus whether the sandbox is on: all of it can change what a
+        submission earns, so all of it is part of a student's fingerprint (a field added later is
+        included without a word here)."""
+        data = {f.name: (list(v) if isinstance(v := getattr(self, f.name), tuple) else v) for f in fields(self)}
+        return {**data, "sandbox": sandbox_enabled()}
 
     def for_child(self):
         budget = int(self.load_seconds + 6 * self.step_seconds) + 5
