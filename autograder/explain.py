@@ -702,9 +702,10 @@ def _mapping_relations(sample):
             found.append(("positions_not_labels", ()))
         elif got == {labels.index(k) if k in labels else k: v for k, v in expected.items()}:
             found.append(("keys_positions", ()))
+    # The last of tied maxima tells its cause; one value for all keys may follow from it.
+    found.extend(("ties_last", (("quantity", name),)) for name in _last_of_ties(sample))
     if len(got) > 1 and len({repr(v) for v in got.values()}) == 1 and len({repr(v) for v in expected.values()}) > 1:
         found.append(("one_value_for_all", ()))
-    found.extend(("ties_last", (("quantity", name),)) for name in _last_of_ties(sample))
     numbers = [v for v in got.values() if isinstance(v, (int, float)) and not isinstance(v, bool)]
     if got and len(numbers) == len(got) and all(isinstance(v, str) for v in expected.values()):
         found[:0] = [("row_max_values", (("quantity", name),)) for name in _row_maxima(sample)]
