@@ -36,6 +36,7 @@ axes, relations, size expressions) and small numbers from a fixed set (decimals,
 case's own inputs (a count the page prints), never a value read from a hidden test. Numbers read from values (a constant ratio, which rows are wrong) come from public
 tests alone: `explain` reads them only from samples whose `hidden` is False.
 """
+import inspect
 import itertools
 from dataclasses import dataclass, field
 
@@ -70,6 +71,10 @@ class Vocabulary:
     trace: object = None
     # Case -> the variants already computed (the students' kit reads them from the build's data).
     variants: object = None
+    # {step name: the reference's function of that step}: re-run on a call's own arguments with one
+    # changed (autograder.trace_variants.argument_variants); the lab hands them over, the engine
+    # imports no lab. None: no argument variant is read.
+    functions: dict = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -355,7 +360,7 @@ def _transforms(sample, value, got):
             if _close(1.0 - value, got):
                 found.append(("complement",))
             truncated = np.trunc(value)
-            if not _close(truncated, np.round(value)) and _close(truncated, got):
+            if not _close(truncated, value) and _close(truncated, got):
                 found.append(("trunc",))
             if value.ndim >= 2 and value.shape[-2] >= 2:
                 for end, row in (("first", value[..., :1, :]), ("last", value[..., -1:, :]),
@@ -413,8 +418,10 @@ def _consistent_on_passing(sample, parts):
     return value is not None and _close(value, sample.expected)
 
 
+# A cut to whole numbers goes before a rounding to 0 decimals where both give the values: an integer
+# array (dtype=int, astype(int)) truncates; np.round(x) to whole numbers is rarely written.
 _PART_ORDER = ("base", "product", "product_axis", "order", "divided", "times", "plus", "minus", "negated",
-               "complement", "round", "trunc", "sum", "row", "tempered", "unnormalised")
+               "complement", "trunc", "round", "sum", "row", "tempered", "unnormalised")
 
 
 def _preference(parts):
@@ -434,7 +441,7 @@ def _search_variants(output, failing, passing):
     held = None
     for sample in failing:
         found = [change for change, variant in sample.variants.items()
-                 if _close(variant["quantities"].get(output), sample.got)]
+                 if _same_value(variant["quantities"].get(output), sample.got)]
         held = found if held is None else [c for c in held if c in found]
         if not held:
             return None
@@ -450,9 +457,18 @@ def _variant_consistent(sample, change, output):
     the same shape (a value of another shape is another call's form: it tells nothing)."""
     variant = sample.variants.get(change)
     value = variant["quantities"].get(output) if variant else None
-    if value is None or sample.expected is None or isinstance(sample.expected, dict):
+    if value is None or sample.expected is None:
         return True
+    if isinstance(sample.expected, dict) or isinstance(value, dict):
+        return _same_value(value, sample.expected)
     return value.shape != sample.expected.shape or _close(value, sample.expected)
+
+
+def _same_value(value, got):
+    """A variant's value is the student's: equal mappings, or arrays equal within the tolerance."""
+    if isinstance(value, dict) or isinstance(got, dict):
+        return isinstance(value, dict) and isinstance(got, dict) and value == got
+    return isinstance(value, np.ndarray) and isinstance(got, np.ndarray) and _close(value, got)
 
 
 def _variant_relation(change, variant):
@@ -465,6 +481,10 @@ def _variant_relation(change, variant):
             return "variant_replaced_as", (("variant",) + tuple(change),), params
     if kind == "page_value" and variant.get("value") is not None:
         params["value"] = variant["value"]  # the page's own value: the page prints it
+    if kind in ("swapped", "argument_swapped", "argument_reapplied"):
+        params["other"] = rest[0]
+    if kind == "argument_rounded":
+        params["decimals"] = rest[0]  # from the fixed set trace_variants.ROUNDINGS
     return f"variant_{kind}", (("variant",) + tuple(change),), params
 
 
@@ -503,6 +523,8 @@ def _shape_relation(failing):
     if not failing or any(len(g) != len(e) or g == e for g, e in shapes):
         return None
     axes = {tuple(a for a in range(len(g)) if g[a] != e[a]) for g, e in shapes}
+    if len(axes) == 1 and len(next(iter(axes))) > 1:
+        return _shapes_named(failing)
     if len(axes) != 1 or len(next(iter(axes))) != 1:
         return None
     (axis,) = next(iter(axes))
@@ -517,6 +539,22 @@ def _shape_relation(failing):
     if got_length and lengths["expected_length"] != "?":
         return "axis_length", {"axis": axis, **lengths}
     return None
+
+
+def _shapes_named(failing):
+    """Where several axes differ: both shapes with each length named by the test's sizes (a count
+    and a length given in each other's places: (d_head, n, n_heads) for (n_heads, n, d_head))."""
+    ndim = failing[0].got.ndim
+    got = [_length_named(failing, axis, of_got=True) for axis in range(ndim)]
+    expected = [_length_named(failing, axis, of_got=False) for axis in range(ndim)]
+    if None in got or None in expected:
+        return None
+    with np.errstate(all="ignore"):
+        kept = all(s.got.size == s.expected.size and _close(np.sort(s.got, axis=None), np.sort(s.expected, axis=None))
+                   for s in failing)
+    # Every expected number is there: said too, as the reshape it points to.
+    return "shape_named" + ("_same_values" if kept else ""), {
+        "got_shape": "(" + ", ".join(got) + ")", "expected_shape": "(" + ", ".join(expected) + ")"}
 
 
 def _block(value, axis, length, end):
@@ -612,6 +650,29 @@ def _support_swapped(got, expected):
     return bool(not inside.any() and np.all(outside[rows]))
 
 
+def _degenerate(failing):
+    """What one value every failing sample's `got` holds in every cell ("zeros", "nan", "one_value"),
+    where the expected does not; None otherwise (or when the samples differ in it)."""
+    found = set()
+    for sample in failing:
+        got, expected = sample.got, sample.expected
+        if not isinstance(got, np.ndarray) or got.size < 2 or got.shape != expected.shape:
+            return None
+        with np.errstate(all="ignore"):
+            if np.all(np.isnan(got)):
+                what = "nan"
+            elif np.all(got == 0):
+                what = "zeros"
+            elif np.all(got == got.flat[0]):
+                what = "one_value"
+            else:
+                return None
+            if np.allclose(expected, expected.flat[0], equal_nan=True):
+                return None
+        found.add(what)
+    return found.pop() if len(found) == 1 else None
+
+
 def _search_predicates(failing):
     """Predicates true of every failing sample, telling on one at least, in the order found."""
     if not failing:
@@ -641,12 +702,31 @@ def _mapping_relations(sample):
             found.append(("positions_not_labels", ()))
         elif got == {labels.index(k) if k in labels else k: v for k, v in expected.items()}:
             found.append(("keys_positions", ()))
+    # The last of tied maxima tells its cause; one value for all keys may follow from it.
+    found.extend(("ties_last", (("quantity", name),)) for name in _last_of_ties(sample))
     if len(got) > 1 and len({repr(v) for v in got.values()}) == 1 and len({repr(v) for v in expected.values()}) > 1:
         found.append(("one_value_for_all", ()))
     numbers = [v for v in got.values() if isinstance(v, (int, float)) and not isinstance(v, bool)]
     if got and len(numbers) == len(got) and all(isinstance(v, str) for v in expected.values()):
         found[:0] = [("row_max_values", (("quantity", name),)) for name in _row_maxima(sample)]
         found.append(("numbers_not_labels", ()))
+    return found
+
+
+def _last_of_ties(sample):
+    """The quantities whose rows' LAST largest cell names `got`'s values, where the expected names
+    the first (tied maxima: the other end of the tie picked)."""
+    got, expected, labels = sample.got, sample.expected, list(sample.labels)
+    if got == expected or set(got) != set(expected) or not set(got) <= set(labels):
+        return []
+    found = []
+    for name, value in sample.quantities.items():
+        if value.ndim != 2 or value.shape != (len(labels), len(labels)):
+            continue
+        first = {label: labels[int(np.argmax(value[i]))] for i, label in enumerate(labels)}
+        last = {label: labels[len(labels) - 1 - int(np.argmax(value[i][::-1]))] for i, label in enumerate(labels)}
+        if all(expected[k] == first[k] and got[k] == last[k] for k in got):
+            found.append(name)
     return found
 
 
@@ -685,6 +765,11 @@ def explain(output, samples, kind=None):
     if not failing:
         return None
     extra = {"kind": kind} if kind else {}
+    if kind:
+        # Every test of one kind fails and no other: the kind leads, and what the values show is
+        # read on that kind's tests alone (the other kinds' tests pass: they rule nothing out, as
+        # a cast to int changes only an integer input).
+        passing = []
     containers = [_container(s) for s in failing]
     if all(c is not None for c in containers) and len(set(containers)) == 1:
         got_type, expected_type = containers[0]
@@ -699,6 +784,9 @@ def explain(output, samples, kind=None):
             common = found if common is None else [f for f in common if f in found]
         if common:
             return Explanation(output=output, relation=common[0][0], params=dict(common[0][1], **extra))
+        variant = _search_variants(output, failing, passing)
+        if variant:
+            return Explanation(output=output, relation=variant[0], parts=variant[1], params={**variant[2], **extra})
         return _kind_only(output, extra)
     if any(isinstance(s.expected, dict) or isinstance(s.got, dict) for s in samples):
         return _kind_only(output, extra)
@@ -715,6 +803,11 @@ def explain(output, samples, kind=None):
     shaped = _shape_relation(failing)
     if shaped:
         return Explanation(output=output, relation=shaped[0], params={**shaped[1], **extra})
+    degenerate = _degenerate(failing)
+    if degenerate:
+        # One value everywhere (all 0, all nan, all equal): the structure it shows (rows alike,
+        # one value in the wrong cells, symmetric) follows from it and is no cause.
+        return Explanation(output=output, relation=f"all_{degenerate}", params=extra)
     ratio = _constant(failing, "ratio")
     if ratio:
         return Explanation(output=output, relation=ratio[0], params={**ratio[1], **extra})
@@ -858,3 +951,35 @@ def case_variants(case, page_case, vocabulary):
         return {}
     return trace_variants.variants(case, page_case, vocabulary.trace,
                                    lambda trace: trace_quantities(trace, vocabulary))
+
+
+def argument_variants(step_name, params, args, outputs, expected, vocabulary, case=None, label=""):
+    """The variants of one call of a step: the lab's reference function of the step re-run on the
+    call's own (reference) arguments with one changed (autograder.trace_variants); {} when the lab
+    hands no function for the step. `case` and `label` name the call: its variants are computed
+    once per process (the call's arguments are the reference's, the same for every submission)."""
+    functions = vocabulary.functions or {}
+    function = functions.get(step_name)
+    if function is None:
+        return {}
+    try:
+        return trace_variants.call_variants(case, (step_name, label, function), lambda: trace_variants.argument_variants(
+            function, tuple(params), tuple(args), tuple(outputs), tuple(expected), _one_array_helpers(functions)))
+    except Exception:  # a variant that cannot be made names nothing; it must never cost a grade
+        return {}
+
+
+def _one_array_helpers(functions):
+    """(name, function) of the lab's steps that take one argument: a value may have been passed
+    through one of them once more (the softmax applied twice). Whether one returns an array of
+    its argument's shape is seen per call (trace_variants.argument_changes)."""
+    found = []
+    for name, function in functions.items():
+        try:
+            parameters = inspect.signature(function).parameters.values()
+        except (TypeError, ValueError):
+            continue
+        required = [p for p in parameters if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        if len(required) == 1:
+            found.append((name, function))
+    return tuple(found)

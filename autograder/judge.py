@@ -986,6 +986,9 @@ def _add_samples(samples, probe, result, outcome, vocabulary, page_case=None):
     quantities = explain.case_quantities(probe.case, probe.trace, vocabulary, zip(probe.step.params, probe.args))
     sizes = explain.case_sizes(probe.case, probe.trace, vocabulary)
     variants = explain.case_variants(probe.case, page_case, vocabulary)
+    variants = {**variants, **explain.argument_variants(probe.step.name, probe.step.params, probe.args,
+                                                        [o.name for o in outputs], expected, vocabulary,
+                                                        probe.case, probe.label)}
     for index, output in enumerate(outputs):
         passed = result.passed or _matches_prepared(
             [output], [got[index]], _prepared_candidate([output], [probe.expected[index]]))

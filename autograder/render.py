@@ -745,8 +745,8 @@ def _explanation_sentence(say, explanation):
         sentences = [say("explain", relation, output=output, **_named_params(say, params))]
     else:
         return ""
-    if kind:
-        sentences.append(say("explain", "kind", kind=say.table.get("kind", {}).get(kind, kind)))
+    if kind:  # the one kind of test that fails leads: what the values show was read on it
+        sentences.insert(0, say("explain", "kind", kind=say.table.get("kind", {}).get(kind, kind)))
     return " ".join(sentences)
 
 

@@ -7,6 +7,12 @@ needs a word of the lab: the changes are read off the case's inputs (their shape
 the lab's own `trace` is run on the changed case. The explainer (autograder.explain) then compares
 a student's output with the changed trace's quantity of the same name.
 
+The same changes apply to one step's own call: the lab's reference function of that step (the lab
+hands it over in its Vocabulary; the engine imports no lab) run on the call's own arguments with
+one of them transposed, two of the same shape swapped, one rounded to 1-3 decimals, cast to whole
+numbers, clipped to a range, or passed once more through another one-array step of the lab (the
+softmax applied again). `argument_variants` gives them, keyed by output name.
+
 Invariant (reference inputs only): every variant is computed from a case's own inputs and the
 page case's, never from a value a submission returned or asked for; a variant holds names (of
 inputs, quantities, a dtype) and the reference's values, and the names alone reach feedback.
@@ -39,6 +45,12 @@ def changes(case, page_case):
                 found.append((("replaced", name, other), {**inputs, name: other_value.copy()}))
         if value.dtype.kind == "f" and np.all(np.isfinite(value)) and not np.all(value == np.trunc(value)):
             found.append((("cast_int", name), {**inputs, name: value.astype(np.int64)}))
+    names = list(arrays)
+    for position, name in enumerate(names):  # two inputs of one shape given in each other's places
+        for other in names[position + 1:]:
+            value, other_value = arrays[name], arrays[other]
+            if other_value.shape == value.shape and not np.array_equal(other_value, value):
+                found.append((("swapped", name, other), {**inputs, name: other_value.copy(), other: value.copy()}))
     if page_case is not None and page_case is not case:
         for name, value in inputs.items():
             page_value = page_case.inputs.get(name)
@@ -90,3 +102,113 @@ def _computed(case, page_case, trace, quantities_of):
 
 def _same(a, b):
     return a.shape == b.shape and bool(np.allclose(a, b, rtol=1e-9, atol=1e-12, equal_nan=True))
+
+
+# ----- one step's own call ---------------------------------------------------------------------
+
+ROUNDINGS = (1, 2, 3)  # decimals a page prints
+CLIP_BOUNDS = (1.0, 5.0, 10.0, 20.0, 50.0, 100.0, 500.0, 700.0)  # ranges students clip exp's input to
+
+
+def argument_changes(params, args, helpers=()):
+    """The generic one-argument changes of a call, as name tuples, with the arguments each gives:
+    [(change, args)]. `helpers`: (name, function) of the lab's one-array steps (one argument in,
+    an array of its shape out) a value may have been passed through once more."""
+    arrays = {name: value for name, value in zip(params, args)
+              if isinstance(value, np.ndarray) and value.dtype.kind in "biuf" and value.ndim >= 1}
+    position = {name: index for index, name in enumerate(params)}
+
+    def given(**changed):
+        new = list(args)
+        for name, value in changed.items():
+            new[position[name]] = value
+        return tuple(new)
+
+    found = []
+    names = list(arrays)
+    for name, value in arrays.items():
+        if value.ndim == 2 and value.shape[0] == value.shape[1] > 1 and not np.array_equal(value, value.T):
+            found.append((("argument_transposed", name), given(**{name: value.T.copy()})))
+        if value.dtype.kind == "f" and np.all(np.isfinite(value)):
+            for decimals in ROUNDINGS:
+                rounded = np.round(value, decimals)
+                if not np.array_equal(rounded, value):
+                    found.append((("argument_rounded", name, decimals), given(**{name: rounded})))
+            if not np.all(value == np.trunc(value)):
+                found.append((("argument_cast_int", name), given(**{name: value.astype(np.int64)})))
+            top = float(np.abs(value).max()) if value.size else 0.0
+            for bound in CLIP_BOUNDS:
+                if top > bound:
+                    found.append((("argument_clipped", name, bound), given(**{name: np.clip(value, -bound, bound)})))
+        for helper, function in helpers:
+            try:
+                with np.errstate(all="ignore"):
+                    again = function(value.copy())
+            except Exception:  # a helper that cannot take this argument changes nothing here
+                continue
+            if isinstance(again, np.ndarray) and again.shape == value.shape and not np.allclose(again, value, equal_nan=True):
+                found.append((("argument_reapplied", name, helper), given(**{name: np.asarray(again, dtype=float)})))
+    for index, name in enumerate(names):
+        for other in names[index + 1:]:
+            value, other_value = arrays[name], arrays[other]
+            if value.shape == other_value.shape and not np.array_equal(value, other_value):
+                found.append((("argument_swapped", name, other), given(**{name: other_value, other: value})))
+    return found
+
+
+def argument_variants(function, params, args, outputs, expected, helpers=()):
+    """{change: {"quantities": {output name: the reference's value on the changed call}}} of every
+    argument change (argument_changes) that changes some output. `function`: the reference's step
+    function; `outputs`: the step's output names; `expected`: the unchanged call's values, one per
+    output. Arguments are the call's own reference inputs, never a student's values."""
+    found = {}
+    for change, changed in argument_changes(params, args, helpers):
+        try:
+            with np.errstate(all="ignore"):
+                value = function(*[a.copy() if isinstance(a, np.ndarray) else a for a in changed])
+        except Exception:  # the reference cannot take the changed call (a shape that does not fit)
+            continue
+        values = (value,) if len(outputs) == 1 else tuple(value) if isinstance(value, (tuple, list)) else None
+        if values is None or len(values) != len(outputs):
+            continue
+        quantities = {}
+        for name, new, old in zip(outputs, values, expected):
+            new = _plain(new)
+            if new is not None and not _same_plain(new, _plain(old)):
+                quantities[name] = new
+        if quantities:
+            found[change] = {"quantities": quantities, "first": next(iter(quantities)), "as": None}
+    return found
+
+
+def call_variants(case, key, compute):
+    """`compute()` once per (case, key): a call's variants, memoised beside the case's own (a case
+    of None, a call made outside any case, is computed each time)."""
+    if case is None:
+        return compute()
+    memo = _MEMO.setdefault(case, {})
+    if ("call",) + key not in memo:
+        memo[("call",) + key] = compute()
+    return memo[("call",) + key]
+
+
+def _plain(value):
+    """A float array, or a plain dict of a mapping; None for anything else."""
+    if isinstance(value, dict):
+        return dict(value)
+    if hasattr(value, "to_dict") and not isinstance(value, np.ndarray):
+        try:
+            return dict(value.to_dict())
+        except Exception:
+            return None
+    try:
+        array = np.asarray(value)
+    except Exception:
+        return None
+    return array.astype(float) if array.dtype.kind in "biuf" else None
+
+
+def _same_plain(a, b):
+    if isinstance(a, dict) or isinstance(b, dict):
+        return a == b
+    return b is not None and _same(a, b)

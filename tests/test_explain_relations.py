@@ -259,7 +259,12 @@ def test_variants_are_the_reference_inputs_changed_and_computed_once():
     assert first is again and len(calls) == 1 + len(trace_variants.changes(case, page))
     for change, inputs in trace_variants.changes(case, page):
         changed = [k for k in inputs if inputs[k] is not case.inputs[k]]
-        assert len(changed) == 1 and changed[0] == change[1]  # one input, the one named
+        # One input, the one named; a swap changes the two it names, each into the other.
+        named = list(change[1:3]) if change[0] == "swapped" else [change[1]]
+        assert changed == [k for k in inputs if k in named]
+        if change[0] == "swapped":
+            assert np.array_equal(inputs[change[1]], case.inputs[change[2]])
+            assert np.array_equal(inputs[change[2]], case.inputs[change[1]])
     assert first[("replaced", "W_V", "W_K")]["first"] == "V" and first[("replaced", "W_V", "W_K")]["as"] == "K"
     assert first[("page_value", "parts")]["value"] == 2
 

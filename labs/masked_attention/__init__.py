@@ -3,6 +3,7 @@ import numpy as np
 
 from autograder.explain import Vocabulary
 from autograder.lab import Lab
+from solutions import masked_attention as solution
 
 from . import page
 from .cases import public_cases
@@ -55,7 +56,9 @@ def case_kinds(case):
 
 
 VOCABULARY = Vocabulary(sizes={"n": ("X", 0), "d_model": ("X", 1), "n_heads": "n_heads", "d_head": ("Q_heads", 2)},
-                        kinds=case_kinds, trace=trace)
+                        kinds=case_kinds, trace=trace,
+                        # the reference's step functions, re-run on a call's own arguments with one changed
+                        functions={"split_heads": solution.split_heads, "causal_mask": solution.causal_mask, "masked_softmax": solution.masked_softmax, "merge_heads": solution.merge_heads, "multi_head_attention": solution.multi_head_attention})
 
 LAB = Lab(
     name="masked_attention",

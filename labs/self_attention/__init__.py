@@ -3,6 +3,7 @@ import numpy as np
 
 from autograder.explain import Vocabulary
 from autograder.lab import Lab
+from solutions import self_attention as solution
 
 from . import page
 from .cases import public_cases
@@ -41,7 +42,9 @@ def case_kinds(case):
 
 
 VOCABULARY = Vocabulary(sizes={"n": ("X", 0), "d_model": ("X", 1), "d_k": ("W_K", 1), "d_v": ("W_V", 1)},
-                        kinds=case_kinds, trace=trace)
+                        kinds=case_kinds, trace=trace,
+                        # the reference's step functions, re-run on a call's own arguments with one changed
+                        functions={"make_qkv": solution.make_qkv, "scores": solution.scores, "softmax": solution.softmax, "mix": solution.mix, "self_attention": solution.self_attention, "most_attended": solution.most_attended})
 
 LAB = Lab(
     name="self_attention",
