@@ -8,25 +8,29 @@ several ways of making one mistake (`d_k ** 1/2` divides by d_k/2, or by 2·d_k)
 yields `Mistake`s: every single alternative first, then every pair of alternatives at two
 different points; a pair's code joins the two codes with "+" in the order of the points.
 """
+from __future__ import annotations
+
 import itertools
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 from dataclasses import dataclass
 
 import numpy as np
 
-from .declaration import Mistake
+from .declaration import Mistake, Prediction, Probe
 
 JOIN = "+"
 
 
-def parts(code):
+def parts(code: str) -> tuple[str, ...]:
     """The single mistakes a (possibly combined) code is made of."""
     return tuple(code.split(JOIN))
 
 
-class Several(tuple):
+class Several(tuple[Any, ...]):
     """Several values of one wrong alternative: each is tried as its own prediction."""
 
-    def __new__(cls, *values):
+    def __new__(cls, *values: Any) -> "Several":
         return super().__new__(cls, values)
 
 
@@ -35,18 +39,18 @@ class Point:
     """One place of the computation a student can get wrong, and the mistakes made there."""
 
     name: str
-    codes: tuple
+    codes: tuple[str, ...]
 
 
 class _Chooser:
     """The `at` handed to a computation: right values everywhere but the chosen points."""
 
-    def __init__(self, choice, indexes):
+    def __init__(self, choice: dict[str, str], indexes: dict[str, int]) -> None:
         self.choice = choice  # point name -> code
         self.indexes = indexes  # point name -> which of Several
-        self.counts = {}  # point name -> how many values its chosen alternative has here
+        self.counts: dict[str, int] = {}  # point name -> how many values its chosen alternative has here
 
-    def __call__(self, point, right, **wrong):
+    def __call__(self, point: str, right: Any, **wrong: Any) -> Any:
         code = self.choice.get(point)
         if code is None:
             return right
@@ -59,6 +63,10 @@ class _Chooser:
         return value
 
 
+# The `at` a computation is handed: at(point, right, **wrong) -> the value used there.
+At = Callable[..., Any]
+
+
 class _NotHere(Exception):
     """The chosen mistake cannot be made on this input (the computation did not offer it)."""
 
@@ -67,10 +75,10 @@ class _NotHere(Exception):
 class ErrorModel:
     """A computation with choice points; `compute(probe, at)` returns one value per output."""
 
-    compute: object  # Callable[[Probe, at], tuple]
-    points: tuple  # Point, in the order their codes are joined
+    compute: Callable[[Probe, At], Iterable[Any]]
+    points: tuple[Point, ...]  # in the order their codes are joined
 
-    def predictions(self, probe, choice):
+    def predictions(self, probe: Probe, choice: dict[str, str]) -> Iterator[Prediction]:
         """Every prediction of the computation with `choice` (point → code) made, on one probe."""
         first = _Chooser(choice, {})
         try:
@@ -87,7 +95,7 @@ class ErrorModel:
                 if value is not None:
                     yield value
 
-    def _run(self, probe, chooser):
+    def _run(self, probe: Probe, chooser: _Chooser) -> Prediction | None:
         try:
             with np.errstate(all="ignore"):
                 return tuple(self.compute(probe, chooser))
@@ -96,14 +104,14 @@ class ErrorModel:
         except (ArithmeticError, ValueError, TypeError, IndexError, KeyError):
             return None  # made this way, the mistake raises instead of returning: no prediction
 
-    def mistakes(self, pairs=True):
+    def mistakes(self, pairs: bool = True) -> tuple[Mistake, ...]:
         """The model as Mistakes: single changes, then pairs at two different points.
 
         Changes with one code (the first word skipped in softmax or in mix) are one Mistake with
         the predictions of each, per size.
         """
         singles = [(point, code) for point in self.points for code in point.codes]
-        choices = {}  # (code, size) -> [choice]
+        choices: dict[tuple[str, int], list[dict[str, str]]] = {}  # (code, size) -> [choice]
         for point, code in singles:
             choices.setdefault((code, 1), []).append({point.name: code})
         if pairs:
@@ -111,10 +119,10 @@ class ErrorModel:
                 if p1 is not p2:
                     code = JOIN.join(dict.fromkeys((c1, c2)))  # one W pasted twice is one mistake
                     choices.setdefault((code, 2), []).append({p1.name: c1, p2.name: c2})
-        return tuple(Mistake(code, self._predictor(found), size=size) for (code, size), found in choices.items())
+        return tuple(Mistake(code=code, candidates=self._predictor(found), size=size) for (code, size), found in choices.items())
 
-    def _predictor(self, choices):
-        def candidates(probe):
+    def _predictor(self, choices: list[dict[str, str]]) -> Callable[[Probe], Iterator[Prediction]]:
+        def candidates(probe: Probe) -> Iterator[Prediction]:
             for choice in choices:
                 yield from self.predictions(probe, choice)
         return candidates

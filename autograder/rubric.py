@@ -38,14 +38,14 @@ DEFAULT_SHARES = {
 FORMULA_SHARE = 0.25  # any other named mistake: the formula is wrong
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Rubric:
     """Share of a step's points kept per named mistake; `formula` for mistakes not listed."""
 
-    shares: dict = field(default_factory=lambda: dict(DEFAULT_SHARES))
+    shares: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_SHARES))
     formula: float = FORMULA_SHARE
 
-    def share_of(self, code):
+    def share_of(self, code: str) -> float:
         """A combined mistake ("a+b", see autograder.error_model) keeps the product of its parts' shares."""
         share = 1.0
         for part in parts(code):

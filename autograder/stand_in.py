@@ -14,8 +14,12 @@ omits a defaulted argument, or passes it by position or by keyword, matches the 
 
 Shared by the engine and the students' check kit (public tests only), so both answer alike.
 """
+from __future__ import annotations
+
 import inspect
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -28,8 +32,8 @@ class StandIn:
     """One call the reference's composed step makes on a test: `name(*args)` returns `value`."""
 
     name: str
-    args: tuple
-    value: object
+    args: tuple[Any, ...]
+    value: Any
 
 
 class Refused(Exception):
@@ -41,8 +45,8 @@ class Refused(Exception):
         self.reason, self.helper = reason, helper
 
 
-def answer(table, *, name: str, args: list, keywords: dict = None, signature: inspect.Signature = None,
-           stood_in: tuple = None):
+def answer(table: Iterable[StandIn], *, name: str, args: Sequence[Any], keywords: dict[str, Any] | None = None,
+           signature: inspect.Signature | None = None, stood_in: tuple[str, ...] | None = None) -> Any:
     """The value of the row of `table` that `name(*args, **keywords)` matches; Refused when none does.
 
     `signature`: the reference's own for `name`; the call and each row are bound to it with
@@ -50,6 +54,7 @@ def answer(table, *, name: str, args: list, keywords: dict = None, signature: in
     compared in order). `stood_in`: the helper names answered in this call (None: every name in
     the table).
     """
+    table = tuple(table)
     if (stood_in is not None and name not in stood_in) or not any(row.name == name for row in table):
         raise Refused(reason="not_stood_in", helper=str(name)[:40])
     got = bound_arguments(signature, args, keywords or {})
@@ -61,7 +66,7 @@ def answer(table, *, name: str, args: list, keywords: dict = None, signature: in
     raise Refused(reason="arguments", helper=name)
 
 
-def keyword_parameters(signature):
+def keyword_parameters(signature: inspect.Signature | None) -> tuple[str, ...]:
     """The names a call may give by keyword to a function of `signature` (None: none)."""
     if signature is None:
         return ()
@@ -69,7 +74,8 @@ def keyword_parameters(signature):
     return tuple(p.name for p in signature.parameters.values() if p.kind in kinds)
 
 
-def bound_arguments(signature, args, keywords):
+def bound_arguments(signature: inspect.Signature | None, args: object, keywords: object
+                    ) -> tuple[tuple[Any, Any], ...] | None:
     """The call's arguments as the reference receives them: (parameter, value) pairs in the order
     of its parameters, defaults filled in (`*args` and `**keywords` parameters add one pair per
     value); None when the call does not fit the signature (too many, an unknown keyword, one
@@ -83,7 +89,7 @@ def bound_arguments(signature, args, keywords):
     except TypeError:
         return None
     bound.apply_defaults()
-    pairs = []
+    pairs: list[tuple[Any, Any]] = []
     for parameter in signature.parameters.values():
         value = bound.arguments.get(parameter.name)
         if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
@@ -95,12 +101,12 @@ def bound_arguments(signature, args, keywords):
     return tuple(pairs)
 
 
-def _same_bound(got, known) -> bool:
+def _same_bound(got: tuple[tuple[Any, Any], ...], known: tuple[tuple[Any, Any], ...] | None) -> bool:
     return known is not None and len(got) == len(known) and \
         all(a[0] == b[0] and _same(a[1], b[1]) for a, b in zip(got, known))
 
 
-def same_arguments(got, known) -> bool:
+def same_arguments(got: object, known: Sequence[Any]) -> bool:
     """Whether the arguments `got` (decoded from a submission) equal `known`, value by value:
     arrays within the judge's tolerance (of any array-like form), words exactly, numbers equal."""
     if not isinstance(got, (list, tuple)) or len(got) != len(known):
@@ -108,7 +114,7 @@ def same_arguments(got, known) -> bool:
     return all(_same(a, b) for a, b in zip(got, known))
 
 
-def _same(got, known) -> bool:
+def _same(got: Any, known: Any) -> bool:
     if isinstance(known, np.ndarray):
         expected = as_array(known)
         array = as_array(got) if not isinstance(got, (bool, str)) else None

@@ -84,7 +84,7 @@ def _computed(case, page_case, trace, quantities_of):
     for change, inputs in changes(case, page_case):
         try:
             with np.errstate(all="ignore"):
-                changed = quantities_of(trace(Case(case.name, case.words, inputs, case.hidden)))
+                changed = quantities_of(trace(Case(name=case.name, words=case.words, inputs=inputs, hidden=case.hidden)))
         except Exception:  # the reference cannot be run so (a count that does not divide): no variant
             continue
         differing = {name: value for name, value in changed.items()

@@ -30,7 +30,8 @@ def _toy(probe, at):
 
 
 TOY = ErrorModel(_toy, (Point("shift", ("no_shift",)), Point("divisor", ("by_three", "by_four_or_five", "only_for_long"))))
-TOY_STEP = Step("toy", 1, 1, ("x",), (Output("y"),), TOY.mistakes())
+TOY_STEP = Step(name="toy", points=1, page_step=1, params=("x",), outputs=(Output(name="y"),),
+                mistakes=TOY.mistakes())
 
 
 class _Case:
@@ -46,7 +47,7 @@ class _Case:
 
 def _probe(x, name="c"):
     x = np.asarray(x, dtype=float)
-    return Probe(TOY_STEP, _Case(name), None, (x,), ((x - x.mean()) / 2.0,))
+    return Probe(step=TOY_STEP, case=_Case(name), trace=None, args=(x,), expected=((x - x.mean()) / 2.0,))
 
 
 def test_the_model_yields_single_changes_first_then_pairs_at_two_different_points():

@@ -211,7 +211,7 @@ def _toy_case(rng, name, n, d, parts, hidden=False):
     inputs = {"X": np.round(rng.normal(size=(n, d)) * 2, 1)}
     inputs.update({w: np.round(rng.normal(size=(d, d)), 1) for w in ("W_Q", "W_K", "W_V", "W_O")})
     inputs["parts"] = parts
-    return Case(name, tuple(f"w{i}" for i in range(n)), inputs, hidden)
+    return Case(name=name, words=tuple(f"w{i}" for i in range(n)), inputs=inputs, hidden=hidden)
 
 
 CHANGES = st.sampled_from([("transposed", "W_O"), ("transposed", "W_Q"), ("replaced", "W_V", "W_K"),
@@ -229,7 +229,7 @@ def test_a_change_of_one_input_is_named_by_the_trace_re_run(seed, change, output
         variants = explain.case_variants(case, page, VOCABULARY)
         expected = getattr(_toy_trace(case), output)
         made = dict(trace_variants.changes(case, page)).get(change)
-        got = getattr(_toy_trace(Case(case.name, case.words, made, case.hidden)), output) if made else expected
+        got = getattr(_toy_trace(Case(name=case.name, words=case.words, inputs=made, hidden=case.hidden)), output) if made else expected
         samples.append(_sample(expected, got, passed=explain._close(got, expected), hidden=case.hidden,
                                case=case.name, variants=variants))
     assume(any(not s.passed for s in samples))

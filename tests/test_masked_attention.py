@@ -239,7 +239,8 @@ def test_renormalised_mask_after_softmax_differs_where_the_visible_weights_under
     mask = np.array([[True, False], [True, True]])
     expected = solution.masked_softmax(scores, mask)
     probe = step.probes(case_named("page"), LAB.trace(case_named("page")))[0]
-    probe = type(probe)(step, probe.case, probe.trace, (scores, mask), (expected,), "2-D")
+    probe = type(probe)(step=step, case=probe.case, trace=probe.trace, args=(scores, mask), expected=(expected,),
+                        label="2-D")
     plain, renormalised = mistake.candidates(probe)
     assert np.isnan(renormalised[0][0]).all() and not right(probe.expected, renormalised, step.outputs)
 

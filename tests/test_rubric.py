@@ -113,8 +113,8 @@ def test_only_a_case_the_lab_marks_is_degenerate():
     """One word is the attention labs' degenerate case, declared by them; the engine counts no words."""
     from autograder.lab import Case
 
-    assert not rubric.is_degenerate(Case("one", ("w",), {}))
-    assert rubric.is_degenerate(Case("one", ("w",), {}, degenerate=True))
+    assert not rubric.is_degenerate(Case(name="one", words=("w",), inputs={}))
+    assert rubric.is_degenerate(Case(name="one", words=("w",), inputs={}, degenerate=True))
     for lab in (SELF_ATTENTION, MASKED):
         for case in lab.all_cases():
             assert rubric.is_degenerate(case) == (len(case.words) == 1), (lab.name, case.name)

@@ -98,7 +98,7 @@ def by_name(result):
 # The graph, as the lab declares it ------------------------------------------------------------------
 
 def _step(name, calls=()):
-    return Step(name, 1, 1, ("x",), (Output("y"),), calls=tuple(calls))
+    return Step(name=name, points=1, page_step=1, params=("x",), outputs=(Output(name="y"),), calls=tuple(calls))
 
 
 def _lab(steps):
@@ -131,7 +131,7 @@ def test_a_wrong_graph_is_refused_when_the_lab_is_built(steps, words):
 
 def test_calls_must_be_names():
     with pytest.raises(TypeError, match="calls= takes a tuple of step names"):
-        Step("a", 1, 1, ("x",), (Output("y"),), calls="b")
+        Step(name="a", points=1, page_step=1, params=("x",), outputs=(Output(name="y"),), calls="b")
 
 
 @st.composite
@@ -202,7 +202,7 @@ def test_a_composed_steps_note_names_exactly_the_steps_it_calls(steps, data):
 @given(dags())
 def test_the_plan_runs_composed_steps_in_grading_order_with_stand_ins_for_all_they_reach(steps):
     lab = Lab(name="graph", titles={}, steps=tuple(replace_probes(s) for s in steps),
-              public_cases=lambda: [Case("page", ("w",), {"x": np.ones(2)})], trace=lambda case: None)
+              public_cases=lambda: [Case(name="page", words=("w",), inputs={"x": np.ones(2)})], trace=lambda case: None)
     calls, _ = Plan.build(lab).calls
     composed = [c.step for c in calls if lab.steps_by_name[c.step].calls]
     order = [s.name for s in lab.grading_order if s.calls]
@@ -214,7 +214,8 @@ def test_the_plan_runs_composed_steps_in_grading_order_with_stand_ins_for_all_th
 def replace_probes(step):
     import dataclasses
 
-    return dataclasses.replace(step, make_probes=lambda s, case, t: [Probe(s, case, t, (case.x,), (case.x,))])
+    return dataclasses.replace(step, make_probes=lambda s, case, t: [Probe(step=s, case=case, trace=t, args=(case.x,),
+                                                                         expected=(case.x,))])
 
 
 # Stand-ins bind a call to the reference's signature ------------------------------------------------

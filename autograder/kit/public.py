@@ -102,18 +102,19 @@ def load(text=None):
     if text is None:
         text = _data_text()
     data = json.loads(text)
-    cases = {c["name"]: Case(c["name"], tuple(c["words"]),
-                             {key: codec.decode(value) for key, value in c["inputs"].items()},
+    cases = {c["name"]: Case(name=c["name"], words=tuple(c["words"]),
+                             inputs={key: codec.decode(value) for key, value in c["inputs"].items()},
                              degenerate=c.get("degenerate") is True)
              for c in data["cases"]}
     steps, probes = [], {}
     for record in data["steps"]:
-        step = Step(record["name"], record["points"], record["page_step"], tuple(record["params"]),
-                    tuple(Output(**o) for o in record["outputs"]),
-                    tuple(Mistake(m["code"], _stored(index), m["size"])
-                          for index, m in enumerate(record["mistakes"])),
+        step = Step(name=record["name"], points=record["points"], page_step=record["page_step"],
+                    params=tuple(record["params"]),
+                    outputs=tuple(Output(**o) for o in record["outputs"]),
+                    mistakes=tuple(Mistake(code=m["code"], candidates=_stored(index), size=m["size"])
+                                   for index, m in enumerate(record["mistakes"])),
                     hint=record["hint"], calls=tuple(record.get("calls", ())),
-                    error_mistakes=tuple(ErrorMistake(code, _stored_messages(code))
+                    error_mistakes=tuple(ErrorMistake(code=code, messages=_stored_messages(code))
                                          for code in record["error_mistakes"]),
                     rubric=Rubric(**record["rubric"]) if record.get("rubric") else None,
                     links=tuple(Link(**link) for link in record.get("links", ())))

@@ -1,22 +1,22 @@
-"""Chapter 3, lab 2: masked multi-head self-attention for "나는 사과를 먹었다"."""
+"""Chapter 3, lab 2: masked multi-head self-attention for "나는 사과를 먹었다".
+
+`Lab.from_package` finds the rest by convention: public_cases in cases.py, hidden_cases in
+hidden.py, trace and stand_ins in reference.py, hint_facts below, the catalogs in locale/, the
+notebook in assignments.masked_attention and the reference in solutions.masked_attention.
+"""
 import numpy as np
 
+from autograder.authoring.lab_kit import printed_row as _row
 from autograder.explain import Vocabulary
-from autograder.lab import Lab
+from autograder.lab import Case, Lab
 from solutions import masked_attention as solution
 
 from . import page
-from .cases import public_cases
-from .hidden import hidden_cases
-from .reference import stand_ins, trace
+from .reference import trace
 from .steps import RUBRIC, STEPS
 
 
-def _row(values, decimals):
-    return "[" + ", ".join(f"{v:.{decimals}f}" for v in values) + "]"
-
-
-def hint_facts():
+def hint_facts() -> dict[str, str]:
     """Numbers of the lab's page (its notebook) that hints may quote."""
     _, heads = page.PRINTED["Q_heads"]
     decimals, weights = page.PRINTED["weights"]
@@ -40,7 +40,7 @@ def hint_facts():
     }
 
 
-def case_kinds(case):
+def case_kinds(case: Case) -> list[str]:
     """The kinds of a case a failure may be limited to (named in the catalogs' [kind])."""
     kinds = []
     n, d_model = case.X.shape
@@ -58,23 +58,13 @@ def case_kinds(case):
 VOCABULARY = Vocabulary(sizes={"n": ("X", 0), "d_model": ("X", 1), "n_heads": "n_heads", "d_head": ("Q_heads", 2)},
                         kinds=case_kinds, trace=trace,
                         # the reference's step functions, re-run on a call's own arguments with one changed
-                        functions={"split_heads": solution.split_heads, "causal_mask": solution.causal_mask, "masked_softmax": solution.masked_softmax, "merge_heads": solution.merge_heads, "multi_head_attention": solution.multi_head_attention})
+                        functions={step.name: getattr(solution, step.name) for step in STEPS})
 
-LAB = Lab(
-    name="masked_attention",
+LAB = Lab.from_package(
+    __name__,
     titles={"ko": "3장 실습 2 — 마스크를 씌운 멀티헤드 어텐션",
             "en": "Chapter 3, lab 2 — masked multi-head self-attention"},
     steps=STEPS,
-    public_cases=public_cases,
-    hidden_cases=hidden_cases,
-    trace=trace,
-    stand_ins=stand_ins,
-    hint_facts=hint_facts,
-    catalog_package=__name__,
-    notebook="masked_attention_lab.ipynb",
-    script="masked_attention_lab.py",
-    assignment_package="assignments.masked_attention",
-    solution="solutions.masked_attention",
     vocabulary=VOCABULARY,
     rubric=RUBRIC,
 )

@@ -1,21 +1,27 @@
 """Inputs the steps are graded on: the page's case and more public ones (hidden ones: hidden.py)."""
+from collections.abc import Sequence
+
 import numpy as np
 
+from autograder.declaration import Trace
 from autograder.lab import Case
 
 from . import page
 
 
-def make_case(name, words, X, W_Q, W_K, W_V, W_O, n_heads, hidden=False):
+def make_case(name: str, words: Sequence[str], X: np.ndarray, W_Q: np.ndarray, W_K: np.ndarray, W_V: np.ndarray,
+              W_O: np.ndarray, n_heads: int, hidden: bool = False) -> Case:
     inputs = {"X": X, "W_Q": W_Q, "W_K": W_K, "W_V": W_V, "W_O": W_O, "n_heads": int(n_heads)}
-    return Case(name, tuple(words), inputs, hidden, degenerate=len(words) <= 1)  # one word: see rubric
+    return Case(name=name, words=tuple(words), inputs=inputs, hidden=hidden, degenerate=len(words) <= 1)  # one word: see rubric
 
 
-def page_case():
-    return make_case("page", page.WORDS, page.X.copy(), *page.page_weights(), page.N_HEADS)
+def page_case() -> Case:
+    W_Q, W_K, W_V, W_O = page.page_weights()
+    return make_case("page", page.WORDS, page.X.copy(), W_Q, W_K, W_V, W_O, page.N_HEADS)
 
 
-def random_case(name, seed, n, d_model, n_heads, scale=1.0, hidden=True, words=None):
+def random_case(name: str, seed: int, n: int, d_model: int, n_heads: int, scale: float = 1.0, hidden: bool = True,
+                words: Sequence[str] | None = None) -> Case:
     """A case with rounded random weights; d_model must be a multiple of n_heads.
 
     A `scale` of 30 makes the scaled scores reach the thousands: exp without the row maximum
@@ -29,7 +35,7 @@ def random_case(name, seed, n, d_model, n_heads, scale=1.0, hidden=True, words=N
     return make_case(name, _words(words or SPARE_WORDS, seed, n), X, W_Q, W_K, W_V, W_O, n_heads, hidden)
 
 
-def _words(pool, seed, n):
+def _words(pool: Sequence[str], seed: int, n: int) -> tuple[str, ...]:
     """n distinct words from `pool`, starting at a place the seed picks (numbered past its end)."""
     return tuple(pool[(seed + i) % len(pool)] + ("" if i < len(pool) else str(i)) for i in range(n))
 
@@ -43,16 +49,17 @@ SPARE_WORDS = ("우리는", "어제", "바닷가에서", "조개를", "주웠다
 FORMS_CASE = "wide"
 
 
-def whole_scores(trace):
+def whole_scores(trace: Trace) -> np.ndarray:
     """The case's scaled scores rounded to whole numbers: some visible ones are exactly 0. Whole
     numbers stay exact in float32, so these calls tell nothing about float32 work."""
-    return np.rint(trace.scaled) + 0.0  # + 0.0: no -0.0 printed
+    whole: np.ndarray = np.rint(trace.scaled) + 0.0  # + 0.0: no -0.0 printed
+    return whole
 
 
 FAR_BELOW = 100_000.0  # whole-number scores this far below zero are still exact in float32
 
 
-def public_cases():
+def public_cases() -> list[Case]:
     """The page's case; one where n, d_model and n_heads all differ from it; one whose heads are
     wider than the page's (d_head = 4: a divisor √2 written in fails there); one with large
     values, where a softmax that does not subtract the row maximum overflows; one single word

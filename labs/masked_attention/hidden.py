@@ -1,11 +1,13 @@
 """Hidden cases: never shipped to students; catch answers that only fit the page's sizes."""
+from autograder.lab import Case
+
 from .cases import random_case
 
 # Words the public cases never use.
 HIDDEN_WORDS = ("봄이", "오면", "들판에", "꽃이", "피고", "새들이", "돌아온다", "아이들은", "밖으로", "나간다")
 
 
-def hidden_cases():
+def hidden_cases() -> list[Case]:
     return [
         random_case("hidden-1", seed=101, n=2, d_model=6, n_heads=2, words=HIDDEN_WORDS),
         random_case("hidden-2", seed=202, n=6, d_model=8, n_heads=4, words=HIDDEN_WORDS),

@@ -3,6 +3,8 @@
 The sentence, X and the seed are those of chapter 3, lab 1; this lab draws a fourth matrix, W_O,
 from the same stream, and splits d_model = 4 into two heads of width 2.
 """
+from typing import Any
+
 import numpy as np
 
 WORDS = ("나는", "사과를", "먹었다")
@@ -15,7 +17,7 @@ PAGE_SEED = 0
 N_HEADS = 2
 
 
-def page_weights(seed=PAGE_SEED, d_model=4):
+def page_weights(seed: int = PAGE_SEED, d_model: int = 4) -> tuple[np.ndarray, ...]:
     """W_Q, W_K, W_V, W_O drawn in that order from numpy's legacy global generator, as on the page."""
     state = np.random.get_state()
     try:
@@ -26,7 +28,7 @@ def page_weights(seed=PAGE_SEED, d_model=4):
 
 
 # Every number the notebook prints for the page's case, with the number of decimals it prints.
-PRINTED = {
+PRINTED: dict[str, tuple[int, Any]] = {
     "Q_heads": (1, [[[0.8, 0.4], [2.2, -0.9], [2.6, -0.1]],
                     [[0.6, 1.8], [1.2, 0.0], [1.4, 1.4]]]),
     "mask": (0, [[True, False, False], [True, True, False], [True, True, True]]),

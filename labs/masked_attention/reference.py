@@ -3,6 +3,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from autograder.lab import Case
 from autograder.stand_in import StandIn
 from solutions import masked_attention as solution
 
@@ -25,7 +26,7 @@ class Trace:
     output: np.ndarray  # (n, d_model): merged @ W_O
 
 
-def trace(case):
+def trace(case: Case) -> Trace:
     Q, K, V = case.X @ case.W_Q, case.X @ case.W_K, case.X @ case.W_V
     Q_heads, K_heads, V_heads = (solution.split_heads(M, case.n_heads) for M in (Q, K, V))
     scaled = Q_heads @ K_heads.transpose(0, 2, 1) / np.sqrt(Q_heads.shape[-1])
@@ -37,7 +38,7 @@ def trace(case):
                  merged @ case.W_O)
 
 
-def stand_ins(case, t):
+def stand_ins(case: Case, t: Trace) -> list[StandIn]:
     """The calls the reference's multi_head_attention makes on `case`, as the grader's stand-ins
     answer them; masked_softmax also head by head, as a loop over the heads calls it."""
     n_heads = case.n_heads

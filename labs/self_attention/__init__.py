@@ -1,18 +1,22 @@
-"""Chapter 3, lab 1: self-attention by hand for "나는 사과를 먹었다"."""
+"""Chapter 3, lab 1: self-attention by hand for "나는 사과를 먹었다".
+
+`Lab.from_package` finds the rest by convention: public_cases in cases.py, hidden_cases in
+hidden.py, trace and stand_ins in reference.py, hint_facts below, the catalogs in locale/, the
+notebook in assignments.self_attention and the reference in solutions.self_attention.
+"""
 import numpy as np
 
+from autograder.authoring.lab_kit import printed_row
 from autograder.explain import Vocabulary
-from autograder.lab import Lab
+from autograder.lab import Case, Lab
 from solutions import self_attention as solution
 
 from . import page
-from .cases import public_cases
-from .hidden import hidden_cases
-from .reference import stand_ins, trace
+from .reference import trace
 from .steps import RUBRIC, STEPS
 
 
-def hint_facts():
+def hint_facts() -> dict[str, str]:
     """Numbers of the lab page that hints may quote."""
     decimals, weights = page.PRINTED["weights"]
     _, output = page.PRINTED["output"]
@@ -24,12 +28,12 @@ def hint_facts():
         "first_row": " + ".join(f"{w:.{decimals}f}" for w in first),
         "first_row_best": page.WORDS[first.index(max(first))],
         "first_row_best_weight": f"{max(first):.{decimals}f}",
-        "apple_row": "[" + ", ".join(f"{v:.2f}" for v in output[1]) + "]",
+        "apple_row": printed_row(output[1], 2),
         "most_attended": ", ".join(f"'{k}' → '{v}'" for k, v in page.PRINTED_MOST_ATTENDED.items()),
     }
 
 
-def case_kinds(case):
+def case_kinds(case: Case) -> list[str]:
     """The kinds of a case a failure may be limited to (named in the catalogs' [kind])."""
     kinds = []
     if case.X.shape[0] == 1:
@@ -44,22 +48,12 @@ def case_kinds(case):
 VOCABULARY = Vocabulary(sizes={"n": ("X", 0), "d_model": ("X", 1), "d_k": ("W_K", 1), "d_v": ("W_V", 1)},
                         kinds=case_kinds, trace=trace,
                         # the reference's step functions, re-run on a call's own arguments with one changed
-                        functions={"make_qkv": solution.make_qkv, "scores": solution.scores, "softmax": solution.softmax, "mix": solution.mix, "self_attention": solution.self_attention, "most_attended": solution.most_attended})
+                        functions={step.name: getattr(solution, step.name) for step in STEPS})
 
-LAB = Lab(
-    name="self_attention",
+LAB = Lab.from_package(
+    __name__,
     titles={"ko": "3장 실습 1 — self-attention 손으로 풀기", "en": "Chapter 3, lab 1 — self-attention by hand"},
     steps=STEPS,
-    public_cases=public_cases,
-    hidden_cases=hidden_cases,
-    trace=trace,
-    stand_ins=stand_ins,
-    hint_facts=hint_facts,
-    catalog_package=__name__,
-    notebook="self_attention_lab.ipynb",
-    script="self_attention_lab.py",
-    assignment_package="assignments.self_attention",
-    solution="solutions.self_attention",
     vocabulary=VOCABULARY,
     rubric=RUBRIC,
 )

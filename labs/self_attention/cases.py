@@ -1,23 +1,28 @@
 """Inputs the steps are graded on: the page's case and more public ones (hidden ones: hidden.py)."""
+from collections.abc import Sequence
+
 import numpy as np
 
+from autograder.declaration import Trace
 from autograder.lab import Case
 
 from . import page
 
 
-def make_case(name, words, X, W_Q, W_K, W_V, hidden=False):
+def make_case(name: str, words: Sequence[str], X: np.ndarray, W_Q: np.ndarray, W_K: np.ndarray, W_V: np.ndarray,
+              hidden: bool = False) -> Case:
     # One word: every formula that mixes rows by weights summing to 1 is right on it.
-    return Case(name, tuple(words), {"X": X, "W_Q": W_Q, "W_K": W_K, "W_V": W_V}, hidden,
+    return Case(name=name, words=tuple(words), inputs={"X": X, "W_Q": W_Q, "W_K": W_K, "W_V": W_V}, hidden=hidden,
                 degenerate=len(words) <= 1)
 
 
-def page_case():
+def page_case() -> Case:
     W_Q, W_K, W_V = page.page_weights()
     return make_case("page", page.WORDS, page.X.copy(), W_Q, W_K, W_V)
 
 
-def random_case(name, seed, n, d_model, d_k, d_v=None, scale=1.0, hidden=True):
+def random_case(name: str, seed: int, n: int, d_model: int, d_k: int, d_v: int | None = None, scale: float = 1.0,
+                hidden: bool = True) -> Case:
     """A case with rounded random weights; words are distinct so idxmax names are unambiguous.
 
     A `scale` of 30 makes scaled scores reach the hundreds: exp without the max subtracted overflows.
@@ -28,7 +33,8 @@ def random_case(name, seed, n, d_model, d_k, d_v=None, scale=1.0, hidden=True):
     W = [np.round(rng.normal(size=(d_model, width)) * 0.5, 1) for width in (d_k, d_k, d_v)]
     words = tuple(SPARE_WORDS[(seed + i) % len(SPARE_WORDS)] + ("" if i < len(SPARE_WORDS) else str(i))
                   for i in range(n))
-    return make_case(name, words, X, *W, hidden=hidden)
+    W_Q, W_K, W_V = W
+    return make_case(name, words, X, W_Q, W_K, W_V, hidden=hidden)
 
 
 SPARE_WORDS = ("고양이가", "생선을", "몰래", "먹고", "도망갔다", "어제", "비가", "많이", "왔다")
@@ -39,13 +45,14 @@ SPARE_WORDS = ("고양이가", "생선을", "몰래", "먹고", "도망갔다", 
 FORMS_CASE = "wide"
 
 
-def integer_scores(trace):
+def integer_scores(trace: Trace) -> np.ndarray:
     """The case's scaled scores rounded to whole numbers, as an integer array: softmax is promised
     for any array of scores, and whole numbers tie, so the weights they give tie too."""
-    return np.rint(trace.scaled).astype(np.int64)
+    whole: np.ndarray = np.rint(trace.scaled).astype(np.int64)
+    return whole
 
 
-def public_cases():
+def public_cases() -> list[Case]:
     """The page's case, one where n, d_model, d_k and d_v all differ, one with large values and one
     with a single word (an answer that squeezes away the word axis fails there).
 

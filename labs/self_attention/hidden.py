@@ -1,8 +1,10 @@
 """Hidden cases: never shipped to students; catch answers that only fit the page."""
+from autograder.lab import Case
+
 from .cases import make_case, page_case, random_case
 
 
-def hidden_cases():
+def hidden_cases() -> list[Case]:
     page = page_case()
     other = random_case("other", seed=505, n=3, d_model=4, d_k=4)
     return [

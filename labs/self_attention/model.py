@@ -7,15 +7,18 @@ slices of one computation, so a mistake made inside `self_attention` (a softmax 
 along columns, say) is named with the same words as in its own step.
 """
 import itertools
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from autograder.error_model import ErrorModel, Point, Several
+from autograder.declaration import Prediction, Probe
+from autograder.error_model import At, ErrorModel, Point, Several
 
 PAGE_DIVISOR = 2.0  # √d_k for the page's d_k = 4: the number a page-fitted answer writes in
 
 
-def scores_of(Q, K, at):
+def scores_of(Q: np.ndarray, K: np.ndarray, at: At) -> Any:
     product = at("product", "matmul", elementwise=Several("cells", "diagonal", "diagonal_column"),
                  missing_transpose="untransposed", transposed_q="q_transposed")
     if product == "cells":
@@ -31,7 +34,7 @@ def scores_of(Q, K, at):
     return Q @ K.T
 
 
-def softmax_of(x, at):
+def softmax_of(x: np.ndarray, at: At) -> Any:
     axis = at("softmax_axis", -1, wrong_axis=0)
     # The whole table's sum (and, for some, its maximum too) in place of each row's.
     whole = at("normaliser", "rows", global_sum=Several("sum", "max_and_sum"))
@@ -44,15 +47,17 @@ def softmax_of(x, at):
         e = x
     else:
         keep = "max" not in dropped
-        top = {"own": lambda: x.max(axis=axis, keepdims=keep), "row_min": lambda: x.min(axis=axis, keepdims=keep),
-               "none": lambda: 0.0, "table": x.max}[shift]()
+        tops: dict[str, Callable[[], Any]] = {
+            "own": lambda: x.max(axis=axis, keepdims=keep), "row_min": lambda: x.min(axis=axis, keepdims=keep),
+            "none": lambda: 0.0, "table": x.max}
+        top = tops[shift]()
         e = np.exp(x - top) if form == "exp" else x - top
     weights = e / (e.sum() if whole != "rows" else e.sum(axis=axis, keepdims="sum" not in dropped))
     first_row = at("softmax_rows", "computed", skip_first_word=Several("zeros", "unchanged"))
     return _first_row(weights, first_row, x)
 
 
-def mix_of(weights, V, at):
+def mix_of(weights: np.ndarray, V: np.ndarray, at: At) -> Any:
     form = at("mixing", "rows", transposed_weights="transposed",
               skip_first_word=Several("first_term", "first_row"))
     if form == "transposed":
@@ -63,7 +68,7 @@ def mix_of(weights, V, at):
     return _first_row(output, "zeros", None) if form == "first_row" else output
 
 
-def _first_row(table, how, before):
+def _first_row(table: Any, how: str, before: Any) -> Any:
     """A loop over range(1, n) filling a table row by row: its first row stays zero, or as it was."""
     if how == "computed" or table.ndim < 2:
         return table
@@ -71,14 +76,14 @@ def _first_row(table, how, before):
     return np.concatenate([first[None], table[1:]])
 
 
-def wrong_divisors(*, d_k, d_model, d_v, n):
+def wrong_divisors(*, d_k: int, d_model: int, d_v: int, n: int) -> dict[str, Any]:
     """What the scores are divided by instead of √d_k, per mistake (the "divisor" choice point)."""
     # `d_k ** 1/2` is d_k/2; `scores / d_k ** 1/2` is (scores / d_k) / 2
     return dict(missing_scale=1.0, scale_by_dk=d_k, scale_half_dk=Several(d_k / 2, 2 * d_k),
                 scale_wrong_dim=Several(np.sqrt(d_model), np.sqrt(d_v), np.sqrt(n)), hardcoded=PAGE_DIVISOR)
 
 
-def attention_of(X, Q, K, V, at):
+def attention_of(X: np.ndarray, Q: np.ndarray, K: np.ndarray, V: np.ndarray, at: At) -> Prediction:
     """self_attention from X and its Q, K, V: (output, weights)."""
     n, d_k = K.shape
     d_model = X.shape[1]
@@ -94,34 +99,35 @@ def attention_of(X, Q, K, V, at):
     output = mix_of(weights, at("mixed_matrix", V, mixes_other_matrix=Several(X, Q, K)), at)
     if place == "output":
         output = output / divisor
-    return at("returned", (output, weights), return_order=(weights, output))
+    returned: Prediction = at("returned", (output, weights), return_order=(weights, output))
+    return returned
 
 
-def _rounded(values, at):
+def _rounded(values: Prediction, at: At) -> Prediction:
     """Values rounded as the page prints them (1 to 3 decimals, each output its own) before returning."""
     decimals = at("rounding", None, rounded=Several(*itertools.product((1, 2, 3), repeat=len(values))))
     return values if decimals is None else tuple(np.round(v, d) for v, d in zip(values, decimals))
 
 
-def _scores_step(p, at):
+def _scores_step(p: Probe, at: At) -> Prediction:
     Q, K = p.args
     divisor = at("scores_scale", 1.0, scaled_early=np.sqrt(K.shape[1]))
     return _rounded((scores_of(Q, at("key_matrix", K, scores_other_matrix=Q), at) / divisor,), at)
 
 
-def _softmax_step(p, at):
+def _softmax_step(p: Probe, at: At) -> Prediction:
     (x,) = p.args
     # Scaling inside softmax, where only the scores' own width (the number of words) is at hand.
     divisor = at("softmax_scale", 1.0, scaled_inside=np.sqrt(x.shape[-1]))
     return _rounded((softmax_of(x / divisor, at),), at)
 
 
-def _mix_step(p, at):
+def _mix_step(p: Probe, at: At) -> Prediction:
     weights, V = p.args
     return _rounded((mix_of(weights, V, at),), at)
 
 
-def _attention_step(p, at):
+def _attention_step(p: Probe, at: At) -> Prediction:
     t = p.trace
     return _rounded(attention_of(p.case.X, t.Q, t.K, t.V, at), at)
 

@@ -1,4 +1,6 @@
 """Facts of the lab page: the sentence, the word vectors, the seeded weights, the printed values."""
+from typing import Any
+
 import numpy as np
 
 WORDS = ("나는", "사과를", "먹었다")
@@ -10,7 +12,7 @@ X = np.array([[1, 0, 1, 0],
 PAGE_SEED = 0
 
 
-def page_weights(seed=PAGE_SEED, d_model=4, d_k=4):
+def page_weights(seed: int = PAGE_SEED, d_model: int = 4, d_k: int = 4) -> tuple[np.ndarray, ...]:
     """W_Q, W_K, W_V drawn in that order from numpy's legacy global generator, as on the page."""
     state = np.random.get_state()
     try:
@@ -21,7 +23,8 @@ def page_weights(seed=PAGE_SEED, d_model=4, d_k=4):
 
 
 # Every number the page prints, with the number of decimals it prints them to.
-PRINTED = {
+# {name: (decimals, the table as printed)}
+PRINTED: dict[str, tuple[int, Any]] = {
     "Q": (2, [[0.8, 0.4, 0.6, 1.8], [2.2, -0.9, 1.2, 0.0], [2.6, -0.1, 1.4, 1.4]]),
     "K": (2, [[1.8, -0.8, 0.2, -0.5], [-1.8, 1.3, 0.9, -0.6], [1.0, 1.6, 0.8, -0.4]]),
     "scores": (2, [[0.34, -1.46, 1.20], [4.92, -4.05, 1.72], [4.34, -4.39, 3.00]]),

@@ -3,6 +3,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from autograder.lab import Case
 from autograder.stand_in import StandIn
 from solutions import self_attention as solution
 
@@ -20,10 +21,10 @@ class Trace:
     scaled: np.ndarray
     weights: np.ndarray
     output: np.ndarray
-    most_attended: dict
+    most_attended: dict[str, str]
 
 
-def trace(case):
+def trace(case: Case) -> Trace:
     Q, K, V = solution.make_qkv(case.X, case.W_Q, case.W_K, case.W_V)
     raw = solution.scores(Q, K)
     scaled = raw / np.sqrt(K.shape[1])
@@ -32,7 +33,7 @@ def trace(case):
                  solution.most_attended(weights, list(case.words)))
 
 
-def stand_ins(case, t):
+def stand_ins(case: Case, t: Trace) -> list[StandIn]:
     """The calls the grader's stand-ins answer in self_attention on `case`: the reference's own,
     and softmax of the scores divided by what the error model's mistakes divide them by (the
     division forgotten or moved into another step, d_k for √d_k, ...), so that such a

@@ -4,45 +4,36 @@ Every grader (CLI, pytest, Otter, batch) renders this list. Each step is graded 
 reference's outputs of the steps before it, so one mistake costs one step.
 """
 import itertools
+from collections.abc import Iterator
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from autograder.declaration import ErrorMistake, Link, Mistake, Output, Probe, Step
+from autograder.authoring.lab_kit import quietly
+from autograder.declaration import ErrorMistake, Link, Mistake, Output, Prediction, Probe, Step, Trace
+from autograder.lab import Case
 from autograder.rubric import DEFAULT_SHARES, Rubric
 
 from . import cases as lab_cases, model
 
 
-def _quietly(function):
-    """Candidates may overflow or divide by zero on purpose (that is the mistake)."""
-    def wrapped(*args):
-        with np.errstate(all="ignore"):
-            return list(function(*args))
-    return wrapped
-
-
-def _one(step, case, trace, args, expected, label=""):
-    return Probe(step, case, trace, args, expected, label)
-
-
-
-
 # make_qkv ----------------------------------------------------------------------------------
 
-def _qkv_probes(step, case, t):
-    return [_one(step, case, t, (case.X, case.W_Q, case.W_K, case.W_V), (t.Q, t.K, t.V))]
+def _qkv_probes(step: Step, case: Case, t: Trace) -> list[Probe]:
+    return [Probe(step=step, case=case, trace=t, args=(case.X, case.W_Q, case.W_K, case.W_V), expected=(t.Q, t.K, t.V))]
 
 
-@_quietly
-def _qkv_order(p):
+@quietly
+def _qkv_order(p: Probe) -> Iterator[Prediction]:
     for order in itertools.permutations(range(3)):
         if order != (0, 1, 2):
             yield tuple(p.expected[i] for i in order)
 
 
-@_quietly
-def _same_weight(p):
+@quietly
+def _same_weight(p: Probe) -> Iterator[Prediction]:
     X = p.case.X
     projections = [X @ W for W in (p.case.W_Q, p.case.W_K, p.case.W_V)]
     # Shapes need not agree: with d_v ≠ d_k, V made with W_K is a (wrongly shaped) prediction too.
@@ -54,22 +45,22 @@ def _same_weight(p):
         yield (projections[source],) * 3
 
 
-@_quietly
-def _rounded(p):
+@quietly
+def _rounded(p: Probe) -> Iterator[Prediction]:
     """Values rounded as the page prints them (1 to 3 decimals) before being returned."""
     for decimals in itertools.product((1, 2, 3), repeat=len(p.expected)):
         yield tuple(np.round(value, d) for value, d in zip(p.expected, decimals))
 
 
-@_quietly
-def _weights_transposed(p):
+@quietly
+def _weights_transposed(p: Probe) -> Iterator[Prediction]:
     """X @ W.T (a linear layer's habit): runs only where each W is square."""
     X, weights = p.case.X, (p.case.W_Q, p.case.W_K, p.case.W_V)
     if all(W.shape[0] == W.shape[1] for W in weights):
         yield tuple(X @ W.T for W in weights)
 
 
-def _weights_transposed_error(probe):
+def _weights_transposed_error(probe: Probe) -> Iterator[tuple[str, str]]:
     n, d_model = probe.case.X.shape
     for W in (probe.case.W_Q, probe.case.W_V):
         width = W.shape[1]
@@ -78,7 +69,7 @@ def _weights_transposed_error(probe):
             yield "ValueError", rf"shapes \({n}, ?{d_model}\) and \({width}, ?{d_model}\) not aligned"
 
 
-def _stacked_weights(probe):
+def _stacked_weights(probe: Probe) -> Iterator[tuple[str, str]]:
     """W_Q, W_K, W_V stacked into one array: numpy refuses where d_v ≠ d_k."""
     yield "ValueError", r"all input arrays must have the same shape"
     yield "ValueError", r"inhomogeneous shape"
@@ -87,11 +78,11 @@ def _stacked_weights(probe):
 
 # scores ------------------------------------------------------------------------------------
 
-def _scores_probes(step, case, t):
-    return [_one(step, case, t, (t.Q, t.K), (t.scores,))]
+def _scores_probes(step: Step, case: Case, t: Trace) -> list[Probe]:
+    return [Probe(step=step, case=case, trace=t, args=(t.Q, t.K), expected=(t.scores,))]
 
 
-def _untransposed_product(probe):
+def _untransposed_product(probe: Probe) -> Iterator[tuple[str, str]]:
     """numpy's own words for Q @ K (or np.dot(Q, K)) with both operands (n, d_k)."""
     n, d_k = probe.trace.Q.shape
     yield "ValueError", rf"^matmul\b.*\bsize {n} is different from {d_k}\b"
@@ -100,33 +91,33 @@ def _untransposed_product(probe):
 
 # softmax -----------------------------------------------------------------------------------
 
-def _softmax_probes(step, case, t):
-    probes = [_one(step, case, t, (t.scaled,), (t.weights,), "2-D"),
-              _one(step, case, t, (t.scaled[-1],), (t.weights[-1],), "1-D")]
+def _softmax_probes(step: Step, case: Case, t: Trace) -> list[Probe]:
+    probes = [Probe(step=step, case=case, trace=t, args=(t.scaled,), expected=(t.weights,), label="2-D"),
+              Probe(step=step, case=case, trace=t, args=(t.scaled[-1],), expected=(t.weights[-1],), label="1-D")]
     if case.name == lab_cases.FORMS_CASE and not case.hidden:
         # The docstring promises an array of scores, whatever its dtype: integers too.
         scores = lab_cases.integer_scores(t)
-        probes.append(_one(step, case, t, (scores,), (_solution().softmax(scores),), "int"))
+        probes.append(Probe(step=step, case=case, trace=t, args=(scores,), expected=(_solution().softmax(scores),), label="int"))
     return probes
 
 
-def _solution():
+def _solution() -> ModuleType:
     from solutions import self_attention as solution
     return solution
 
 
-def _fixed_axis(probe):
+def _fixed_axis(probe: Probe) -> Iterator[tuple[str, str]]:
     """axis=1 written in: the single row (a 1-D input) has no second axis."""
     yield "AxisError", r"axis 1 is out of bounds for array of dimension 1"
 
 
 # mix ---------------------------------------------------------------------------------------
 
-def _mix_probes(step, case, t):
-    return [_one(step, case, t, (t.weights, t.V), (t.output,))]
+def _mix_probes(step: Step, case: Case, t: Trace) -> list[Probe]:
+    return [Probe(step=step, case=case, trace=t, args=(t.weights, t.V), expected=(t.output,))]
 
 
-def _mix_errors(probe, swapped):
+def _mix_errors(probe: Probe, swapped: bool) -> Iterator[tuple[str, str]]:
     weights, V = probe.args
     n, d_v = V.shape
     if swapped:  # V @ weights
@@ -137,8 +128,8 @@ def _mix_errors(probe, swapped):
         yield "ValueError", rf"could not be broadcast together with shapes \({n},{d_v}\) \({n},{n}\)"
 
 
-@_quietly
-def _operands_swapped(p):
+@quietly
+def _operands_swapped(p: Probe) -> Iterator[Prediction]:
     weights, V = p.args
     if V.shape[1] == weights.shape[0]:  # only then does V @ weights run instead of raising
         yield (V @ weights,)
@@ -146,35 +137,35 @@ def _operands_swapped(p):
 
 # self_attention ----------------------------------------------------------------------------
 
-def _attention_probes(step, case, t):
-    return [_one(step, case, t, (case.X, case.W_Q, case.W_K, case.W_V), (t.output, t.weights))]
+def _attention_probes(step: Step, case: Case, t: Trace) -> list[Probe]:
+    return [Probe(step=step, case=case, trace=t, args=(case.X, case.W_Q, case.W_K, case.W_V), expected=(t.output, t.weights))]
 
 
 # most_attended -----------------------------------------------------------------------------
 
-def _most_probes(step, case, t):
-    probes = [_one(step, case, t, (t.weights, list(case.words)), (t.most_attended,))]
+def _most_probes(step: Step, case: Case, t: Trace) -> list[Probe]:
+    probes = [Probe(step=step, case=case, trace=t, args=(t.weights, list(case.words)), expected=(t.most_attended,))]
     if case.name == lab_cases.FORMS_CASE and not case.hidden:
         # Weights of whole-number scores tie within a row; idxmax, as the docstring asks, picks
         # the first of the tied words.
         weights = _solution().softmax(lab_cases.integer_scores(t))
-        probes.append(_one(step, case, t, (weights, list(case.words)),
-                           (_solution().most_attended(weights, list(case.words)),), "ties"))
+        probes.append(Probe(step=step, case=case, trace=t, args=(weights, list(case.words)),
+                           expected=(_solution().most_attended(weights, list(case.words)),), label="ties"))
     return probes
 
 
-def _table(p):
+def _table(p: Probe) -> pd.DataFrame:
     weights, words = p.args
     return pd.DataFrame(weights, index=words, columns=words)
 
 
-def _most_wrong_axis(p):
+def _most_wrong_axis(p: Probe) -> Iterator[Prediction]:
     table = _table(p)
     if table.shape[0] > 1:
         yield (table.idxmax(axis=0).to_dict(),)
 
 
-def _indices_not_words(p):
+def _indices_not_words(p: Probe) -> Iterator[Prediction]:
     weights, words = p.args
     best = weights.argmax(axis=1)
     yield ({word: int(i) for word, i in zip(words, best)},)
@@ -182,12 +173,12 @@ def _indices_not_words(p):
     yield ({i: words[j] for i, j in enumerate(best)},)
 
 
-def _argmin(p):
+def _argmin(p: Probe) -> Iterator[Prediction]:
     if len(p.args[1]) > 1:
         yield (_table(p).idxmin(axis=1).to_dict(),)
 
 
-def _excludes_self(p):
+def _excludes_self(p: Probe) -> Iterator[Prediction]:
     """Each word's own column left out of its candidates (the diagonal masked)."""
     weights, words = p.args
     if len(words) > 1:
@@ -196,15 +187,15 @@ def _excludes_self(p):
         yield (pd.DataFrame(masked, index=words, columns=words).idxmax(axis=1).to_dict(),)
 
 
-@_quietly
-def _uses_globals(p):
+@quietly
+def _uses_globals(p: Probe) -> Iterator[Prediction]:
     """self_attention computed from the notebook's page values, whatever its arguments: on every
     case it returns what the page's case gives."""
     page = _page_trace()
     yield (page.output, page.weights)
 
 
-def _page_trace():
+def _page_trace() -> Any:
     from . import cases, reference
 
     global _PAGE_TRACE
@@ -213,7 +204,7 @@ def _page_trace():
     return _PAGE_TRACE
 
 
-_PAGE_TRACE = None
+_PAGE_TRACE: Any = None
 
 
 # The shares of this lab's own mistakes, beside the engine's (every step without its own rubric).
@@ -227,39 +218,50 @@ SHARES = {
 RUBRIC = Rubric(shares=SHARES)
 
 STEPS = (
-    Step("make_qkv", 2, 2, ("X", "W_Q", "W_K", "W_V"),
-         (Output("Q"), Output("K"), Output("V")),
-         (Mistake("qkv_order", _qkv_order), Mistake("same_weight", _same_weight), Mistake("rounded", _rounded),
-          Mistake("weights_transposed", _weights_transposed)),
-         hint="make_qkv_shapes", make_probes=_qkv_probes,
-         error_mistakes=(ErrorMistake("weights_transposed", _weights_transposed_error),
-                         ErrorMistake("stacked_weights", _stacked_weights))),
-    Step("scores", 1, 3, ("Q", "K"), (Output("scores", columns="words"),), model.SCORES.mistakes(),
-         hint="scores_hand", make_probes=_scores_probes,
-         error_mistakes=(ErrorMistake("missing_transpose", _untransposed_product),)),
-    Step("softmax", 2, 4, ("x",), (Output("weights", columns="words", rows_sum_to_one=True),),
-         model.SOFTMAX_STEP.mistakes(), hint="softmax_rows", make_probes=_softmax_probes,
+    Step(name="make_qkv", points=2, page_step=2, params=("X", "W_Q", "W_K", "W_V"),
+         outputs=(Output(name="Q"), Output(name="K"), Output(name="V")),
+         mistakes=(Mistake(code="qkv_order", candidates=_qkv_order),
+                   Mistake(code="same_weight", candidates=_same_weight),
+                   Mistake(code="rounded", candidates=_rounded),
+                   Mistake(code="weights_transposed", candidates=_weights_transposed)),
+         error_mistakes=(ErrorMistake(code="weights_transposed", messages=_weights_transposed_error),
+                         ErrorMistake(code="stacked_weights", messages=_stacked_weights)),
+         hint="make_qkv_shapes", make_probes=_qkv_probes),
+    Step(name="scores", points=1, page_step=3, params=("Q", "K"),
+         outputs=(Output(name="scores", columns="words"),),
+         mistakes=model.SCORES.mistakes(),
+         error_mistakes=(ErrorMistake(code="missing_transpose", messages=_untransposed_product),),
+         hint="scores_hand", make_probes=_scores_probes),
+    Step(name="softmax", points=2, page_step=4, params=("x",),
+         outputs=(Output(name="weights", columns="words", rows_sum_to_one=True),),
+         mistakes=model.SOFTMAX_STEP.mistakes(),
+         error_mistakes=(ErrorMistake(code="fixed_axis", messages=_fixed_axis),),
+         hint="softmax_rows", make_probes=_softmax_probes,
          # Told by its error only: it costs the 1-D tests, as any error there does (autograder/rubric.py).
-         error_mistakes=(ErrorMistake("fixed_axis", _fixed_axis),),
          rubric=Rubric(shares=SHARES)),
-    Step("mix", 1, 5, ("weights", "V"), (Output("output"),),
-         model.MIX.mistakes() + (Mistake("operands_swapped", _operands_swapped),),
-         hint="mix_row", make_probes=_mix_probes,
-         error_mistakes=(ErrorMistake("elementwise", lambda p: _mix_errors(p, swapped=False)),
-                         ErrorMistake("operands_swapped", lambda p: _mix_errors(p, swapped=True)))),
-    Step("self_attention", 3, 4, ("X", "W_Q", "W_K", "W_V"),
-         (Output("output"), Output("weights", columns="words", rows_sum_to_one=True)),
-         (Mistake("uses_globals", _uses_globals),) + model.ATTENTION.mistakes(),
+    Step(name="mix", points=1, page_step=5, params=("weights", "V"),
+         outputs=(Output(name="output"),),
+         mistakes=model.MIX.mistakes() + (Mistake(code="operands_swapped", candidates=_operands_swapped),),
+         error_mistakes=(ErrorMistake(code="elementwise", messages=lambda p: _mix_errors(p, swapped=False)),
+                         ErrorMistake(code="operands_swapped", messages=lambda p: _mix_errors(p, swapped=True))),
+         hint="mix_row", make_probes=_mix_probes),
+    Step(name="self_attention", points=3, page_step=4, params=("X", "W_Q", "W_K", "W_V"),
+         outputs=(Output(name="output"), Output(name="weights", columns="words", rows_sum_to_one=True)),
+         mistakes=(Mistake(code="uses_globals", candidates=_uses_globals),) + model.ATTENTION.mistakes(),
+         error_mistakes=(ErrorMistake(code="missing_transpose", messages=_untransposed_product),),
          hint="self_attention_scale", make_probes=_attention_probes,
-         error_mistakes=(ErrorMistake("missing_transpose", _untransposed_product),),
          # scores divided already, so this function does not: right together, each wrong alone.
-         links=(Link("scores", "scaled_early", "missing_scale", "scale_moved"),
-                Link("softmax", "scaled_inside", "missing_scale", "scale_in_softmax")),
+         links=(Link(helper="scores", helper_code="scaled_early", code="missing_scale", becomes="scale_moved"),
+                Link(helper="softmax", helper_code="scaled_inside", code="missing_scale",
+                     becomes="scale_in_softmax")),
          rubric=Rubric(shares={**SHARES, "scale_moved": 0.8}),
          calls=("make_qkv", "scores", "softmax", "mix")),
-    Step("most_attended", 1, 4, ("weights", "words"), (Output("most_attended", kind="mapping"),),
-         (Mistake("wrong_axis", _most_wrong_axis), Mistake("indices_not_words", _indices_not_words),
-          Mistake("argmin", _argmin), Mistake("excludes_self", _excludes_self)),
+    Step(name="most_attended", points=1, page_step=4, params=("weights", "words"),
+         outputs=(Output(name="most_attended", kind="mapping"),),
+         mistakes=(Mistake(code="wrong_axis", candidates=_most_wrong_axis),
+                   Mistake(code="indices_not_words", candidates=_indices_not_words),
+                   Mistake(code="argmin", candidates=_argmin),
+                   Mistake(code="excludes_self", candidates=_excludes_self)),
          hint="most_attended_idxmax", make_probes=_most_probes),
 )
 

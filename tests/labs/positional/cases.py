@@ -10,7 +10,7 @@ def make_case(name, seed, n, d, scale=1.0, hidden=False):
     rng = np.random.default_rng(seed)
     X = np.round(rng.normal(size=(n, d)) * scale, 1)
     S = np.round(rng.normal(size=(n, d)), 1)
-    return Case(name, WORDS[:n], {"X": X, "S": S}, hidden)
+    return Case(name=name, words=WORDS[:n], inputs={"X": X, "S": S}, hidden=hidden)
 
 
 def public_cases():
