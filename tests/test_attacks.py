@@ -1,4 +1,4 @@
-"""Attacks on the grader written from its code and docs alone (tests/attacks/, tests/attacks2/):
+"""Attacks on the grader written from its code and docs alone (tests/attacks/, attacks2/, attacks3/):
 each must hold.
 
 Every attack runs through the face it targets (`autograder check`, `grade`, `export`, the
@@ -89,3 +89,19 @@ def test_a_submission_that_spends_its_time_is_told_and_its_last_tests_are_not_ru
     codes = {c.code for s in result.steps for c in s.cases if not c.passed}
     assert codes == {"not_run"} and "timeout" not in {s.status for s in result.steps}
     assert "1.5" in as_text(result, plan.lab, "en").split("\n")[1]
+
+
+# tests/attacks3: the TA's after-grading files, the look-alike signal, the course history, the step
+# graph's stand-ins and the grader version. Each module's attack(folder) says (held, evidence).
+ATTACKS3 = ROOT / "tests" / "attacks3"
+THIRD_ROUND = sorted(p.stem for p in ATTACKS3.glob("[0-9][0-9]_*.py"))
+
+
+@pytest.mark.parametrize("name", THIRD_ROUND)
+def test_third_round_attack_holds(name, tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(ATTACKS3))
+    spec = importlib.util.spec_from_file_location(f"attacks3_{name}", ATTACKS3 / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    held, evidence = module.attack(tmp_path)
+    assert held, f"{name} [{module.FACE}] {module.PROMISE}: {evidence}"

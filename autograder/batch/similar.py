@@ -217,7 +217,11 @@ def items_of(records: list[Mapping[str, Any]], step_names: Iterable[str],
         printed = code.get("file")
         if printed and printed[1] >= MIN_FILE_NODES and printed[0] not in never.get(FILE, ()):
             holders.setdefault((FILE, "code", printed[0]), set()).add(record["id"])
-            sizes[(FILE, printed[0])] = printed[1]
+            # A file weighs by its own code only: the step functions equal to the stub or to the
+            # reference are the page's, shared by everyone who kept them.
+            own = sum(step_print[1] for name, step_print in (code.get("steps") or {}).items()
+                      if step_print and step_print[0] not in never.get(name, ()))
+            sizes[(FILE, printed[0])] = min(printed[1], own)
     items = []
     for (step, kind, digest), ids in holders.items():
         if 2 <= len(ids) <= common:
