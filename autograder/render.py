@@ -715,7 +715,18 @@ def explained_text(say, result):
     """What the explainer found in a step's values (judge.explanations), as sentences; "" when
     nothing. Quantities and kinds are named by the lab's catalog ([quantity], [kind])."""
     found = result.detail.get("explained") or []
-    return " ".join(text for text in (_explanation_sentence(say, e) for e in found) if text)
+    # One reading true of several outputs (Q, K and V all transposed; output and weights both from
+    # swapped inputs) is said once, naming them all; and no sentence is said twice.
+    grouped: dict = {}
+    for explanation in found:
+        key = (explanation["relation"], repr(explanation.get("parts")), repr(sorted((explanation.get("params") or {}).items())))
+        if key in grouped:
+            grouped[key]["outputs"].append(explanation["output"])
+        else:
+            grouped[key] = {"explanation": explanation, "outputs": [explanation["output"]]}
+    merged = [dict(g["explanation"], output=", ".join(dict.fromkeys(g["outputs"]))) for g in grouped.values()]
+    texts = (_explanation_sentence(say, e) for e in merged)
+    return " ".join(dict.fromkeys(text for text in texts if text))
 
 
 def _explanation_sentence(say, explanation):
