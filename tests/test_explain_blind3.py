@@ -1,0 +1,73 @@
+"""Readings that misled on the third blind group's files, each a class of mistake: the relation the
+values show is named, and the misleading one is not. Codes and relations are asserted, not sentences."""
+import pathlib
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from autograder import explain
+from autograder.explain import Sample
+
+HERE = pathlib.Path(__file__).resolve().parent
+BLIND3 = HERE / "corpus_blind3"
+QUICK = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+FILES = {
+    "lab1__most_attended__frame_without_index.py",
+    "lab1__most_attended__zip_index_not_values.py",
+    "lab1__self_attention__multiplies_by_sqrt.py",
+    "lab1__self_attention__dk_from_size.py",
+    "lab2__merge_heads__reshape_order_F.py",
+}
+
+
+def _lab_name(name):
+    return "self_attention" if name.startswith("lab1") else "masked_attention"
+
+
+@pytest.fixture(scope="module")
+def results():
+    from autograder import registry
+    from autograder.grading import Plan, grade_file
+    from autograder.sandbox.runner import Zygote
+    plans = {lab: Plan.build(registry.load(lab)) for lab in ("self_attention", "masked_attention")}
+    with Zygote() as zygote:
+        return {name: grade_file(BLIND3 / name.split("__")[0] / name, zygote, plans[_lab_name(name)])
+                for name in FILES}
+
+
+def _step(results, name, step_name):
+    return next(s for s in results[name].steps if s.name == step_name)
+
+
+def _text(results, name, step_name, lang):
+    from autograder import registry
+    from autograder.render import as_text
+    text = as_text(results[name], registry.load(_lab_name(name)), lang)
+    return next(b for b in text.split("■ ") if b.startswith(step_name + " "))
+
+
+# ----- keys that are positions, values that are right -----------------------------------------
+
+def test_keys_as_positions_with_right_values_is_not_told_as_numbers_for_names(results):
+    step = _step(results, "lab1__most_attended__frame_without_index.py", "most_attended")
+    assert step.mistakes[0] == "keys_not_words", step.mistakes
+    assert "indices_not_words" not in step.mistakes
+
+
+WORDS = st.lists(st.text("가나다라마바사아자차", min_size=1, max_size=3), min_size=2, max_size=6, unique=True)
+
+
+def _mapping_sample(labels, expected, got):
+    return Sample(case="c", hidden=False, passed=False, got=got, got_type="dict", expected=expected,
+                  quantities={}, sizes={}, labels=tuple(labels))
+
+
+@QUICK
+@given(labels=WORDS, data=st.data())
+def test_keys_and_values_are_read_apart(labels, data):
+    expected = {label: data.draw(st.sampled_from(labels)) for label in labels}
+    keys_wrong = {i: expected[label] for i, label in enumerate(labels)}
+    found = explain.explain("most_attended", [_mapping_sample(labels, expected, keys_wrong)])
+    assert found.relation == "keys_positions", found
