@@ -694,6 +694,9 @@ def _mapping_relations(sample):
     if not isinstance(got, dict) or not isinstance(expected, dict):
         return found
     labels = list(sample.labels)
+    if len(got) > 1 and all(key == value for key, value in got.items()) and \
+            any(key != value for key, value in expected.items()):
+        found.append(("maps_to_itself", ()))
     positions = {key: labels.index(value) for key, value in expected.items() if value in labels}
     if len(positions) == len(expected) and len(labels) > 1:
         if got == positions:

@@ -351,6 +351,8 @@ def _mark_observed(step, probes, cases, outcomes):
             continue
         differ = [name for name, a, b in zip(step.params, first.args, second.args) if not _same_argument(a, b)]
         same_values = _matches(step.outputs, _values_of(first, got_first), _values_of(second, got_second))
+        if same_values and _maps_to_itself(got_first):
+            continue  # every key mapped to itself: a relation of its own (autograder.explain), not an argument ignored
         if not differ and not same_values:
             found[i] = found[j] = "nondeterministic"
         elif differ and same_values and not _matches(step.outputs, list(first.expected), second.expected) \
@@ -364,6 +366,13 @@ def _mark_observed(step, probes, cases, outcomes):
     code = "nondeterministic" if "nondeterministic" in found.values() else "ignores_arguments"
     return [replace(c, code=code) if not c.passed and c.code in UNEXPLAINED else c for c in cases], \
         ignored if code == "ignores_arguments" else []
+
+
+def _maps_to_itself(value):
+    """Whether `value` is a mapping of two keys or more, each to itself (the same values follow
+    from the keys alone, whatever else the call was given)."""
+    return isinstance(value, dict) and len(value) > 1 and all(
+        isinstance(key, (str, int)) and key == item for key, item in value.items())
 
 
 def _follows(step, probes, cases, outcomes, names):

@@ -71,3 +71,28 @@ def test_keys_and_values_are_read_apart(labels, data):
     keys_wrong = {i: expected[label] for i, label in enumerate(labels)}
     found = explain.explain("most_attended", [_mapping_sample(labels, expected, keys_wrong)])
     assert found.relation == "keys_positions", found
+
+
+# ----- every key mapped to itself ----------------------------------------------------------------
+
+def test_a_mapping_of_every_key_to_itself_is_its_own_relation(results):
+    step = _step(results, "lab1__most_attended__zip_index_not_values.py", "most_attended")
+    assert "ignores_arguments" not in step.mistakes, step.mistakes
+    assert [e["relation"] for e in step.detail.get("explained", [])][:1] == ["maps_to_itself"], step.detail
+
+
+@QUICK
+@given(labels=WORDS, data=st.data())
+def test_an_identity_mapping_is_named_whatever_the_expected(labels, data):
+    from hypothesis import assume
+    expected = {label: data.draw(st.sampled_from(labels)) for label in labels}
+    assume(any(k != v for k, v in expected.items()))
+    found = explain.explain("most_attended", [_mapping_sample(labels, expected, {k: k for k in labels})])
+    assert found.relation == "maps_to_itself", found
+
+
+def test_the_judge_does_not_read_an_identity_mapping_as_arguments_ignored():
+    from autograder.judge import _maps_to_itself
+    assert _maps_to_itself({"a": "a", "b": "b"})
+    assert not _maps_to_itself({"a": "b", "b": "b"}) and not _maps_to_itself({"a": "a"})
+    assert not _maps_to_itself(np.eye(2))
