@@ -96,3 +96,40 @@ def test_the_judge_does_not_read_an_identity_mapping_as_arguments_ignored():
     assert _maps_to_itself({"a": "a", "b": "b"})
     assert not _maps_to_itself({"a": "b", "b": "b"}) and not _maps_to_itself({"a": "a"})
     assert not _maps_to_itself(np.eye(2))
+
+
+# ----- × a size's root where ÷ belongs -------------------------------------------------------------
+
+def _softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32 - 1), count=st.integers(1, 3))
+def test_multiplying_by_a_root_where_it_divides_is_read_first(seed, count):
+    rng = np.random.default_rng(seed)
+    samples = []
+    for index in range(count):
+        n, d = int(rng.integers(3, 6)), int(rng.integers(2, 9))
+        scores = rng.normal(size=(n, n))
+        samples.append(Sample(case=f"c{index}", hidden=index == 1, passed=False,
+                              got=_softmax(scores * np.sqrt(d)), got_type="ndarray",
+                              expected=_softmax(scores / np.sqrt(d)), quantities={}, sizes={"n": n, "d_k": d}))
+    found = explain.explain("weights", samples)
+    assert found.relation == "formula", found
+    (_, kind, factor), = found.parts[1:]
+    assert kind in ("inverted", "divided", "times"), found
+    for sample in samples:  # another size of the same value may be named; its square is the ratio
+        amount = {"inverted": explain.factors(sample.sizes)[factor] ** 2, "times": explain.factors(sample.sizes)[factor],
+                  "divided": 1 / explain.factors(sample.sizes)[factor]}[kind]
+        assert np.isclose(amount, sample.sizes["d_k"])
+    if all(s.sizes["n"] != s.sizes["d_k"] for s in samples) and all(s.sizes["d_k"] not in (1, 4) for s in samples):
+        assert found.parts[1] == ("tempered", "inverted", "√d_k"), found
+
+
+def test_multiplies_by_sqrt_is_told_as_multiply_instead_of_divide(results):
+    step = _step(results, "lab1__self_attention__multiplies_by_sqrt.py", "self_attention")
+    parts = [tuple(map(tuple, e["parts"])) if e.get("parts") else () for e in step.detail.get("explained", [])]
+    assert any(("tempered", "inverted", "√d_k") in [tuple(p) for p in ps] for ps in parts), step.detail
+    assert "*" in _text(results, "lab1__self_attention__multiplies_by_sqrt.py", "self_attention", "en")
