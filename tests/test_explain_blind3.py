@@ -133,3 +133,15 @@ def test_multiplies_by_sqrt_is_told_as_multiply_instead_of_divide(results):
     parts = [tuple(map(tuple, e["parts"])) if e.get("parts") else () for e in step.detail.get("explained", [])]
     assert any(("tempered", "inverted", "√d_k") in [tuple(p) for p in ps] for ps in parts), step.detail
     assert "*" in _text(results, "lab1__self_attention__multiplies_by_sqrt.py", "self_attention", "en")
+
+
+# ----- a divisor too large, in a step whose input is not divided yet -------------------------------
+
+def test_a_divisor_too_large_is_not_told_as_a_double_division(results):
+    name = "lab1__self_attention__dk_from_size.py"
+    step = _step(results, name, "self_attention")
+    parts = [tuple(tuple(p) for p in e.get("parts") or ()) for e in step.detail.get("explained", [])]
+    assert any(p[1:] == (("tempered", "divided", "√n"),) for p in parts), step.detail
+    assert "already divided" not in _text(results, name, "self_attention", "en")
+    assert "이미 나눈" not in _text(results, name, "self_attention", "ko")
+    assert ".size" in _text(results, name, "self_attention", "ko")
