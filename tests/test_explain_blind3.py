@@ -124,7 +124,11 @@ def test_multiplying_by_a_root_where_it_divides_is_read_first(seed, count):
         amount = {"inverted": explain.factors(sample.sizes)[factor] ** 2, "times": explain.factors(sample.sizes)[factor],
                   "divided": 1 / explain.factors(sample.sizes)[factor]}[kind]
         assert np.isclose(amount, sample.sizes["d_k"])
-    if all(s.sizes["n"] != s.sizes["d_k"] for s in samples) and all(s.sizes["d_k"] not in (1, 4) for s in samples):
+    def alone(sample):  # no other size (nor 2) has d_k's value or its root's
+        others = [v for k, v in explain.factors(sample.sizes).items() if k not in ("d_k", "√d_k")]
+        return sample.sizes["d_k"] > 1 and not any(np.isclose(v, sample.sizes["d_k"]) or
+                                                   np.isclose(v, np.sqrt(sample.sizes["d_k"])) for v in others)
+    if all(alone(s) for s in samples):
         assert found.parts[1] == ("tempered", "inverted", "√d_k"), found
 
 
