@@ -149,3 +149,16 @@ def test_a_divisor_too_large_is_not_told_as_a_double_division(results):
     assert "already divided" not in _text(results, name, "self_attention", "en")
     assert "이미 나눈" not in _text(results, name, "self_attention", "ko")
     assert ".size" in _text(results, name, "self_attention", "ko")
+
+
+# ----- a permutation told by its relation, not by code nobody wrote --------------------------------
+
+def test_a_permutation_is_told_as_the_expected_values_in_another_order(results):
+    name = "lab2__merge_heads__reshape_order_F.py"
+    step = _step(results, name, "merge_heads")
+    assert step.mistakes[0] == "merge_interleaved", step.mistakes
+    for lang in ("en", "ko"):
+        text = _text(results, name, "merge_heads", lang)
+        assert "transpose(1, 2, 0)" not in text, text
+    assert "column-first" in _text(results, name, "merge_heads", "en")
+    assert "열 우선" in _text(results, name, "merge_heads", "ko")
