@@ -162,3 +162,64 @@ def test_a_permutation_is_told_as_the_expected_values_in_another_order(results):
         assert "transpose(1, 2, 0)" not in text, text
     assert "column-first" in _text(results, name, "merge_heads", "en")
     assert "열 우선" in _text(results, name, "merge_heads", "ko")
+
+
+# ----- an error inside a helper that passes its own tests --------------------------------------------
+
+def _errored_step(frames_per_case, own=("helper",), hidden_frames=None):
+    from autograder.judge import CaseResult, StepResult
+    cases = [CaseResult(case=f"c{i}", hidden=False, label="", passed=False, code="exception",
+                        detail={"error": {"type": "ValueError", "message": "m", "frames": frames}})
+             for i, frames in enumerate(frames_per_case)]
+    if hidden_frames is not None:
+        cases.append(CaseResult(case="h", hidden=True, label="", passed=False, code="exception",
+                                detail={"error": {"type": "ValueError", "message": "", "frames": hidden_frames}}))
+    return StepResult("composed", 0.0, 3, "error", ["exception"], cases,
+                      detail={"own_helpers": list(own), "reference_helpers": []})
+
+
+CALL = ["f.py", 10, "composed", "out = helper(a, b)"]
+INSIDE = ["f.py", 3, "helper", "return x @ y"]
+
+
+def test_an_error_inside_a_passing_helper_blames_the_composed_steps_call():
+    from autograder.render import error_in_helper
+    found = error_in_helper(_errored_step([[CALL, INSIDE], [CALL, INSIDE]]))
+    assert found["helper"] == "helper" and found["number"] == 10 and found["arguments"] == ["a", "b"]
+    # the step's own line raising first is the step's own error
+    assert error_in_helper(_errored_step([[CALL], [CALL, INSIDE]])) is None
+    # a helper that fails its own tests is blamed by its own step
+    assert error_in_helper(_errored_step([[CALL, INSIDE]], own=())) is None
+
+
+@QUICK
+@given(arguments=st.lists(st.from_regex(r"[a-z_][a-z0-9_]{0,6}", fullmatch=True), min_size=1, max_size=4),
+       keyword=st.booleans())
+def test_the_call_arguments_are_read_from_the_line(arguments, keyword):
+    import keyword as python_keywords
+    from hypothesis import assume
+    from autograder.render import _call_arguments
+    assume(not any(python_keywords.iskeyword(a) for a in arguments))
+    written = ", ".join(arguments[:-1] + ([f"k={arguments[-1]}"] if keyword else arguments[-1:]))
+    assert _call_arguments(f"w = helper({written})", "helper") == arguments
+    assert _call_arguments("if helper(", "helper") == []
+
+
+@pytest.mark.parametrize("path", ["corpus_blind3/lab2/lab2__multi_head_attention__mask_size_n_heads.py",
+                                  "corpus_blind2/lab2/lab2__multi_head_attention__mask_size_from_global_words.py"])
+def test_a_composed_step_passing_a_wrong_argument_is_told_at_its_call(path):
+    from autograder import registry
+    from autograder.grading import Plan, grade_file
+    from autograder.render import as_text, error_in_helper
+    from autograder.sandbox.runner import Zygote
+    lab = registry.load("masked_attention")
+    with Zygote() as zygote:
+        result = grade_file(HERE / path, zygote, Plan.build(lab))
+    step = next(s for s in result.steps if s.name == "multi_head_attention")
+    found = error_in_helper(step)
+    assert found and found["helper"] == "masked_softmax" and "mask" in found["arguments"], step.detail
+    for lang in ("en", "ko"):
+        block = next(b for b in as_text(result, lab, lang).split("■ ") if b.startswith("multi_head_attention "))
+        assert "mask.shape" in block
+        # the values a wrong mask gave are not read as the helper's own mistake
+        assert "as low as -inf" not in block and "-inf만큼" not in block, block
