@@ -246,7 +246,7 @@ def step_feedback(result, lab, lang="ko"):
     lines = [say("text", "step_header", name=result.name, score=_points(result.score),
                  max_score=_points(result.max_score), status=say("status", result.status))]
     if result.status == "passed":
-        lines.append("  " + say("text", "passed_line", count=len({c.case for c in result.cases})))
+        lines.append("  " + say("text", "passed_line", count=len(result.cases)))  # one test = one call
         return "\n".join(lines + _follows_lines(say, result) + _helper_lines(say, result))
     if result.status == "missing":
         return "\n".join(lines + _missing_lines(say, result))
@@ -402,10 +402,12 @@ def _hidden_lines(say, result, hidden, shown_error, public_codes=frozenset()):
         title = say.stepwise("title", result.name, case.code)
         if title not in titles:
             titles.append(title)
-    failed = len({c.case for c in hidden})
-    total = len({c.case for c in result.cases if c.hidden})
+    # One test is one call, as the grading rule counts them.
+    failed = len(hidden)
+    total = sum(c.hidden for c in result.cases)
     lines = [say("text", "hidden_summary", failed=failed, total=total, titles=say("text", "title_separator").join(titles))]
-    shapes = say.lab.case_shapes if say.lab is not None else {}
+    # The shapes of the arguments this step's function receives (judge.argument_shapes), else the case's inputs.
+    shapes = result.detail.get("argument_shapes") or (say.lab.case_shapes if say.lab is not None else {})
     for case in dict.fromkeys(c.case for c in hidden if c.code not in public_codes):
         if case in shapes and shapes[case][0]:
             text, differ = shapes[case]

@@ -19,6 +19,7 @@ FILES = {
     "lab1__self_attention__multiplies_by_sqrt.py",
     "lab1__self_attention__dk_from_size.py",
     "lab2__merge_heads__reshape_order_F.py",
+    "lab2__masked_softmax__boolean_index_3d.py",
 }
 
 
@@ -223,3 +224,49 @@ def test_a_composed_step_passing_a_wrong_argument_is_told_at_its_call(path):
         assert "mask.shape" in block
         # the values a wrong mask gave are not read as the helper's own mistake
         assert "as low as -inf" not in block and "-inf만큼" not in block, block
+
+
+# ----- what a step's hidden tests show, and how tests are counted -----------------------------------
+
+def test_hidden_shapes_are_those_of_the_arguments_the_step_receives(results):
+    import re
+    from autograder import registry
+    for name, result in results.items():
+        lab = registry.load(_lab_name(name))
+        for step in result.steps:
+            declared = lab.steps_by_name[step.name].params
+            hidden = {c.case for c in step.cases if c.hidden}
+            shapes = step.detail.get("argument_shapes", {})
+            assert set(shapes) <= hidden
+            for text, differ in shapes.values():
+                assert {m.group(1) for m in re.finditer(r"(\w+) \(", text)} <= set(declared), (step.name, text)
+                assert set(differ) <= set(declared)
+    shapes = _step(results, "lab2__merge_heads__reshape_order_F.py", "merge_heads").detail["argument_shapes"]
+    assert shapes and all(text.startswith("H (") for text, _ in shapes.values()), shapes
+
+
+def test_a_passed_step_counts_its_tests_as_a_failed_one_does(results):
+    import re
+    for name in results:
+        for lang in ("en",):
+            from autograder import registry
+            from autograder.render import as_text
+            lab = registry.load(_lab_name(name))
+            blocks = {b.split(" ", 1)[0]: b for b in as_text(results[name], lab, lang).split("■ ")[1:]}
+            for step in results[name].steps:
+                block = blocks[step.name]
+                if step.status == "passed":
+                    assert f"all {len(step.cases)} cases" in block, block
+                rule = step.detail.get("rubric", {})
+                if rule.get("rule") == "cases":
+                    assert rule["total"] + rule.get("uncounted", 0) == len(step.cases)
+                hidden = re.search(r"(\d+) of (\d+) hidden cases failed", block)
+                if hidden:
+                    assert int(hidden.group(2)) == sum(c.hidden for c in step.cases)
+                    assert int(hidden.group(1)) == sum(c.hidden and not c.passed for c in step.cases)
+
+
+def test_a_hidden_test_is_told_by_the_shapes_its_step_receives(results):
+    text = _text(results, "lab2__masked_softmax__boolean_index_3d.py", "masked_softmax", "en")
+    line = next(l for l in text.splitlines() if "calls the function with arguments of shapes" in l)
+    assert "scores (" in line and "mask (" in line and "X (" not in line, line
