@@ -703,9 +703,6 @@ def _mapping_relations(sample):
     if not isinstance(got, dict) or not isinstance(expected, dict):
         return found
     labels = list(sample.labels)
-    if len(got) > 1 and all(key == value for key, value in got.items()) and \
-            any(key != value for key, value in expected.items()):
-        found.append(("maps_to_itself", ()))
     positions = {key: labels.index(value) for key, value in expected.items() if value in labels}
     if len(positions) == len(expected) and len(labels) > 1:
         if got == positions:
@@ -716,6 +713,10 @@ def _mapping_relations(sample):
             found.append(("keys_positions", ()))
     # The last of tied maxima tells its cause; one value for all keys may follow from it.
     found.extend(("ties_last", (("quantity", name),)) for name in _last_of_ties(sample))
+    # Every key to itself: its own relation, after a cause that gives the same mapping (the ends of ties).
+    if len(got) > 1 and all(key == value for key, value in got.items()) and \
+            any(key != value for key, value in expected.items()):
+        found.append(("maps_to_itself", ()))
     if len(got) > 1 and len({repr(v) for v in got.values()}) == 1 and len({repr(v) for v in expected.values()}) > 1:
         found.append(("one_value_for_all", ()))
     numbers = [v for v in got.values() if isinstance(v, (int, float)) and not isinstance(v, bool)]
