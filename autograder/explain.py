@@ -23,8 +23,9 @@ to the values, so a slip nobody listed still reads precisely.
   int, with no word of the lab. One change: searched after the formulas of one change, before pairs.
 - Distributions (rows summing to 1) get two more transforms: each row times a number of its own
   ("unnormalised": exp returned without the division by the row sum) and the rows tempered by a size
-  ("tempered": softmax of the scores divided once more by √n, or not divided by √d_k), found by
-  fitting the one power p with got ∝ expected ** p row by row.
+  ("tempered": softmax of the scores divided once more by √n, or not divided by √d_k, or multiplied
+  by √d_k where they should be divided by it: "inverted", a power of d_k), found by fitting the one
+  power p with got ∝ expected ** p row by row.
 - Structure: every row the sum of the expected rows ([[0.0] * d] * n aliasing), a product summed
   along its left factor's other axis, values that are all float16 numbers, weight only where the
   expected is 0 (a mask used the other way round), a mapping holding each row's maximum instead of
@@ -203,7 +204,10 @@ def predict(sample, parts):
                 factor = factors(sample.sizes).get(args[1])
                 if factor is None or not _distributions(value):
                     return None
-                value = _tempered(value, 1 / factor if args[0] == "divided" else factor)
+                amount = {"divided": 1 / factor, "times": factor, "inverted": factor * factor}.get(args[0])
+                if amount is None:
+                    return None
+                value = _tempered(value, amount)
             elif kind == "unnormalised":
                 # Each row times a number of its own: which numbers, the values alone tell; a
                 # passing call whose rows already sum to 1 is as consistent as one that does not.
@@ -390,6 +394,11 @@ def _distribution_transforms(sample, value, got):
                 for name, factor in factors(sample.sizes).items():
                     for kind, amount in (("divided", 1 / factor), ("times", factor)):
                         if abs(power - amount) <= 1e-2 * amount and _close(_tempered(value, amount), got):
+                            root = f"√{name}"
+                            if kind == "times" and root in factors(sample.sizes):
+                                # Times a size is also times its root where that root should divide:
+                                # the one slip (* in place of /) is read first, the missing division beside.
+                                found.append(("tempered", "inverted", root))
                             found.append(("tempered", kind, name))
     return found
 
@@ -704,6 +713,10 @@ def _mapping_relations(sample):
             found.append(("keys_positions", ()))
     # The last of tied maxima tells its cause; one value for all keys may follow from it.
     found.extend(("ties_last", (("quantity", name),)) for name in _last_of_ties(sample))
+    # Every key to itself: its own relation, after a cause that gives the same mapping (the ends of ties).
+    if len(got) > 1 and all(key == value for key, value in got.items()) and \
+            any(key != value for key, value in expected.items()):
+        found.append(("maps_to_itself", ()))
     if len(got) > 1 and len({repr(v) for v in got.values()}) == 1 and len({repr(v) for v in expected.values()}) > 1:
         found.append(("one_value_for_all", ()))
     numbers = [v for v in got.values() if isinstance(v, (int, float)) and not isinstance(v, bool)]

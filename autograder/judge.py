@@ -125,8 +125,35 @@ def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False, p
     explained = explanations(step, probes, cases, outcomes, vocabulary, page) if vocabulary is not None else []
     if explained:
         detail["explained"] = explained
+    shapes = argument_shapes(step, probes, cases, page)
+    if shapes:
+        detail["argument_shapes"] = shapes
     return StepResult(step.name, points, step.points, _status(step, cases),
                       _mistakes(cases), cases, step.page_step, detail)
+
+
+def argument_shapes(step, probes, cases, page):
+    """{hidden case: [the arguments' shapes of its first failing call (else its first call), as
+    text; the arguments shaped unlike the page's call of the same kind]}: what a student may learn
+    of a hidden test of this step (the arguments this step's function receives, from the
+    reference's own probes; never their values)."""
+    def shapes(probe):
+        return {name: tuple(np.shape(value)) for name, value in zip(step.params, probe.args)
+                if isinstance(value, np.ndarray)}
+    page_shapes = {}
+    for probe in probes:
+        if probe.case.name == page:
+            page_shapes.setdefault(probe.label, shapes(probe))
+    chosen = {}
+    for probe, case in zip(probes, cases):
+        if probe.case.hidden and (probe.case.name not in chosen or (not case.passed and chosen[probe.case.name][1])):
+            chosen[probe.case.name] = (probe, case.passed)
+    found = {}
+    for name, (probe, _) in chosen.items():
+        mine, page_mine = shapes(probe), page_shapes.get(probe.label) or next(iter(page_shapes.values()), {})
+        found[name] = [", ".join(f"{key} {shape}" for key, shape in mine.items()),
+                       [key for key, shape in mine.items() if page_mine.get(key) != shape]]
+    return found
 
 
 def linked(step, result, others):
@@ -351,6 +378,8 @@ def _mark_observed(step, probes, cases, outcomes):
             continue
         differ = [name for name, a, b in zip(step.params, first.args, second.args) if not _same_argument(a, b)]
         same_values = _matches(step.outputs, _values_of(first, got_first), _values_of(second, got_second))
+        if same_values and _maps_to_itself(got_first):
+            continue  # every key mapped to itself: a relation of its own (autograder.explain), not an argument ignored
         if not differ and not same_values:
             found[i] = found[j] = "nondeterministic"
         elif differ and same_values and not _matches(step.outputs, list(first.expected), second.expected) \
@@ -364,6 +393,13 @@ def _mark_observed(step, probes, cases, outcomes):
     code = "nondeterministic" if "nondeterministic" in found.values() else "ignores_arguments"
     return [replace(c, code=code) if not c.passed and c.code in UNEXPLAINED else c for c in cases], \
         ignored if code == "ignores_arguments" else []
+
+
+def _maps_to_itself(value):
+    """Whether `value` is a mapping of two keys or more, each to itself (the same values follow
+    from the keys alone, whatever else the call was given)."""
+    return isinstance(value, dict) and len(value) > 1 and all(
+        isinstance(key, (str, int)) and key == item for key, item in value.items())
 
 
 def _follows(step, probes, cases, outcomes, names):

@@ -246,7 +246,7 @@ def step_feedback(result, lab, lang="ko"):
     lines = [say("text", "step_header", name=result.name, score=_points(result.score),
                  max_score=_points(result.max_score), status=say("status", result.status))]
     if result.status == "passed":
-        lines.append("  " + say("text", "passed_line", count=len({c.case for c in result.cases})))
+        lines.append("  " + say("text", "passed_line", count=len(result.cases)))  # one test = one call
         return "\n".join(lines + _follows_lines(say, result) + _helper_lines(say, result))
     if result.status == "missing":
         return "\n".join(lines + _missing_lines(say, result))
@@ -262,10 +262,16 @@ def step_feedback(result, lab, lang="ko"):
         lines.extend("  " + line for line in _hidden_lines(say, result, hidden, shown_error=any(
             "error" in c.detail for c in public[:1]), public_codes={c.code for c in public}))
     explained = explained_text(say, result)
+    in_helper = error_in_helper(result)
+    if in_helper:
+        # Values read against the helper's own step would blame the helper for what it was handed.
+        explained = None
     for rank, code in enumerate(result.mistakes):
         # Each further code comes from other cases than the first: say so, not "likely cause" twice.
         key = "cause" if rank == 0 else "cause_other"
         text = _cause(say, result, code)
+        if in_helper and code == "exception":
+            text = _helper_error_cause(say, result, in_helper)
         if explained and code in EXPLAINABLE:  # what the values show, in place of "compare each line"
             text, explained = explained, None
         lines.append("  " + say("text", key, text=text))
@@ -273,6 +279,56 @@ def step_feedback(result, lab, lang="ko"):
     lines.append("  " + say("text", "hint", page_step=result.page_step, text=_hint(say, result)))
     lines.extend("  " + line for line in _rubric_lines(say, result))
     return "\n".join(lines)
+
+
+def error_in_helper(result):
+    """Where a composed step's public errors were all raised inside one of its helpers that
+    passes its own tests: {"helper", "line" (the step's own line calling it), "filename",
+    "number", "arguments" (the call's argument texts)}; None otherwise. The helper is right on its
+    own tests, so the call the step makes is what to look at, not the helper's line."""
+    own = set(result.detail.get("own_helpers") or ())
+    errors = [c.detail["error"] for c in result.cases if not c.passed and not c.hidden and "error" in c.detail]
+    if not own or not errors:
+        return None
+    found = None
+    for rank, error in enumerate(errors):
+        frames = error.get("frames") or []
+        callers = [i for i, frame in enumerate(frames) if frame[2] == result.name]
+        if not callers or callers[-1] + 1 >= len(frames) or frames[callers[-1] + 1][2] not in own:
+            if rank == 0:
+                return None  # the error shown first is the step's own
+            continue  # a later error in the step's own lines (what the same arguments led to)
+        filename, number, _, line = frames[callers[-1]]
+        here = {"helper": frames[callers[-1] + 1][2], "line": line, "filename": filename, "number": number}
+        if found is not None and found["helper"] != here["helper"]:
+            return None
+        found = found or here
+    return {**found, "arguments": _call_arguments(found["line"], found["helper"])}
+
+
+def _call_arguments(line, function):
+    """The argument texts of the call of `function` on a line of code ([] when it cannot be read)."""
+    import ast
+
+    text = line.strip()
+    for candidate in (text, text.rstrip(":")):
+        try:
+            tree = ast.parse(candidate)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == function:
+                return [ast.get_source_segment(candidate, a) or "?" for a in [*node.args, *(k.value for k in node.keywords)]]
+    return []
+
+
+def _helper_error_cause(say, result, found):
+    names = [a for a in found["arguments"] if a.isidentifier()]
+    shapes = ", ".join(f"{a}.shape" for a in names)
+    return say("cause", "exception_in_helper", name=result.name, function=found["helper"],
+               place=_place(say, found["filename"], found["number"]), line=one_line(found["line"]),
+               arguments=", ".join(found["arguments"]) or "?",
+               check=say("text", "print_shapes", shapes=shapes) if names else "")
 
 
 def _helper_lines(say, result):
@@ -346,10 +402,12 @@ def _hidden_lines(say, result, hidden, shown_error, public_codes=frozenset()):
         title = say.stepwise("title", result.name, case.code)
         if title not in titles:
             titles.append(title)
-    failed = len({c.case for c in hidden})
-    total = len({c.case for c in result.cases if c.hidden})
+    # One test is one call, as the grading rule counts them.
+    failed = len(hidden)
+    total = sum(c.hidden for c in result.cases)
     lines = [say("text", "hidden_summary", failed=failed, total=total, titles=say("text", "title_separator").join(titles))]
-    shapes = say.lab.case_shapes if say.lab is not None else {}
+    # The shapes of the arguments this step's function receives (judge.argument_shapes), else the case's inputs.
+    shapes = result.detail.get("argument_shapes") or (say.lab.case_shapes if say.lab is not None else {})
     for case in dict.fromkeys(c.case for c in hidden if c.code not in public_codes):
         if case in shapes and shapes[case][0]:
             text, differ = shapes[case]

@@ -88,8 +88,8 @@ def test_a_failure_on_hidden_cases_names_their_shapes_never_their_values(zygote)
     assert result.steps[0].status == "failed" and all(c.passed for c in result.steps[0].cases if not c.hidden)
     korean = as_dict(result, LAB, "ko")["steps"][0]["feedback"]
     english = as_dict(result, LAB, "en")["steps"][0]["feedback"]
-    assert "숨은 테스트 '2번'에 쓴 입력의 모양: X (4, 8), W_Q (8, 5), W_K (8, 5), W_V (8, 6). 이 가운데 페이지의 예제와 모양이 다른 것: X, W_Q, W_K, W_V." in korean
-    assert "Hidden case 'hidden-2' has inputs of shapes X (4, 8)" in english
+    assert "숨은 테스트 '2번'에서 함수가 받은 인자의 모양: X (4, 8), W_Q (8, 5), W_K (8, 5), W_V (8, 6). 이 가운데 페이지의 예제와 모양이 다른 것: X, W_Q, W_K, W_V." in korean
+    assert "Hidden case 'hidden-2' calls the function with arguments of shapes X (4, 8)" in english
     hidden = {case.name: case for case in hidden_cases()}
     for value in hidden["hidden-2"].X.ravel()[:6]:
         assert f"{value:.1f}" not in korean.split("'2번'")[1].split("\n")[0].replace("(4, 8)", "")

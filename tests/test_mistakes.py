@@ -25,7 +25,7 @@ CONTRACT = {
     "wrong_values", "mutates_input", "hardcoded", "qkv_order", "same_weight", "elementwise",
     "scaled_early", "wrong_axis", "global_sum", "no_exp", "unstable", "missing_scale",
     "scale_by_dk", "scale_wrong_dim", "scale_after_softmax", "transposed_weights",
-    "indices_not_words", "argmin", "missing", "syntax_error", "missing_transpose",
+    "indices_not_words", "keys_not_words", "argmin", "missing", "syntax_error", "missing_transpose",
     "return_order", "crashed", "timeout", "global_max", "skip_first_word", "scale_half_dk",
     "rounded", "no_keepdims", "uses_globals", "excludes_self", "transposed_q",
 }

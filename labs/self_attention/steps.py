@@ -170,7 +170,12 @@ def _indices_not_words(p: Probe) -> Iterator[Prediction]:
     best = weights.argmax(axis=1)
     yield ({word: int(i) for word, i in zip(words, best)},)
     yield ({i: int(j) for i, j in enumerate(best)},)
-    yield ({i: words[j] for i, j in enumerate(best)},)
+
+
+def _keys_not_words(p: Probe) -> Iterator[Prediction]:
+    # The values are the right words; only the keys are the rows' positions (a frame without its index).
+    weights, words = p.args
+    yield ({i: words[j] for i, j in enumerate(weights.argmax(axis=1))},)
 
 
 def _argmin(p: Probe) -> Iterator[Prediction]:
@@ -260,6 +265,7 @@ STEPS = (
          outputs=(Output(name="most_attended", kind="mapping"),),
          mistakes=(Mistake(code="wrong_axis", candidates=_most_wrong_axis),
                    Mistake(code="indices_not_words", candidates=_indices_not_words),
+                   Mistake(code="keys_not_words", candidates=_keys_not_words),
                    Mistake(code="argmin", candidates=_argmin),
                    Mistake(code="excludes_self", candidates=_excludes_self)),
          hint="most_attended_idxmax", make_probes=_most_probes),
