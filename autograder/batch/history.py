@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import html
 import io
-import json
 import os
 import re
 import sys
@@ -20,7 +19,7 @@ from typing import Any
 
 from ..render import Messages, one_line, printable
 from .naming import fit_id
-from .outputs import write_atomic
+from .outputs import run_records, write_atomic
 
 COURSE_CSV = "course.csv"
 EXIT_DONE, EXIT_CANNOT_RUN = 0, 2
@@ -83,18 +82,9 @@ def find_runs(course: str, out: str | None = None) -> list[Run]:
 
 def read_run_folder(folder: str) -> Run:
     records, labs = {}, set()
-    results = os.path.join(folder, "results")
-    for name in sorted(os.listdir(results)):
-        if not name.endswith(".json"):
-            continue
-        try:
-            with open(os.path.join(results, name), encoding="utf-8") as handle:
-                record = json.load(handle)["extra_data"]["autograder"]
-        except (OSError, ValueError, KeyError, TypeError):
-            continue
-        if isinstance(record, dict) and isinstance(record.get("id"), str) and isinstance(record.get("steps"), dict):
-            records[record["id"]] = record
-            labs.add(str(record.get("lab")))
+    for record in run_records(folder):
+        records[record["id"]] = record
+        labs.add(str(record.get("lab")))
     if len(labs) > 1:
         raise HistoryError(f"{folder} holds results of several labs ({', '.join(sorted(labs))})")
     names = {}

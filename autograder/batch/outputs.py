@@ -257,6 +257,23 @@ def load_record(out_dir, student, lab):
     return record if _complete(record, lab) else None
 
 
+def run_records(out_dir):
+    """Every readable student record of a run's folder (results/<id>.json), in file-name order: a
+    dict with a str "id" and a dict "steps". Files that cannot be read or hold another shape are
+    passed over (a run folder a person edited is read as far as it can be)."""
+    results = os.path.join(out_dir, "results")
+    for name in sorted(os.listdir(results)):
+        if not name.endswith(".json"):
+            continue
+        try:
+            with open(os.path.join(results, name), encoding="utf-8") as handle:
+                record = json.load(handle)["extra_data"][RECORD_KEY]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if isinstance(record, dict) and isinstance(record.get("id"), str) and isinstance(record.get("steps"), dict):
+            yield record
+
+
 def _complete(record, lab):
     """A record with every field grades.csv and the report read (an edited file is graded again)."""
     try:

@@ -7,9 +7,10 @@ run's folder (`grade --previous DIR`); Gradescope from `submission_metadata.json
 """
 from __future__ import annotations
 
-import json
 import os
 from typing import Any, Mapping
+
+from .outputs import run_records
 
 # How a step moved, in the order the feedback tells them.
 NOW_PASSES, NOW_FAILS, OTHER_CAUSE, SAME_CAUSE, STILL_FAILS, STILL_PASSES = (
@@ -104,17 +105,7 @@ def read_previous_run(folder: str, lab_name: str, out: str) -> dict[str, dict[st
         raise PreviousRunError(f"--previous {folder} has no results/ folder: give the --out folder of an "
                                "earlier `autograder grade` run")
     found, labs = {}, set()
-    for name in sorted(os.listdir(results)):
-        if not name.endswith(".json"):
-            continue
-        try:
-            with open(os.path.join(results, name), encoding="utf-8") as handle:
-                record = json.load(handle)["extra_data"]["autograder"]
-        except (OSError, ValueError, KeyError, TypeError):
-            continue
-        if not isinstance(record, dict) or not isinstance(record.get("id"), str) \
-                or not isinstance(record.get("steps"), dict):
-            continue
+    for record in run_records(folder):
         labs.add(str(record.get("lab")))
         if record.get("lab") == lab_name:
             found[record["id"]] = {"steps": summary_of(record["steps"]), "file": str(record.get("file", ""))}
