@@ -10,6 +10,7 @@ import json
 import os
 import re
 import secrets
+from typing import Any, Iterator
 
 from .. import __version__
 from .late import penalised
@@ -257,7 +258,7 @@ def load_record(out_dir, student, lab):
     return record if _complete(record, lab) else None
 
 
-def run_records(out_dir):
+def run_records(out_dir: str) -> "Iterator[dict[str, Any]]":
     """Every readable student record of a run's folder (results/<id>.json), in file-name order: a
     dict with a str "id" and a dict "steps". Files that cannot be read or hold another shape are
     passed over (a run folder a person edited is read as far as it can be)."""
