@@ -3,4 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec .venv/bin/python -m pytest -q "$@"
+# -m "": every test, the slow, install and browser ones too (a plain `pytest` leaves those out).
+exec .venv/bin/python -m pytest -q -m "" "$@"
