@@ -398,8 +398,9 @@ def _mark_observed(step, probes, cases, outcomes):
 def _maps_to_itself(value):
     """Whether `value` is a mapping of two keys or more, each to itself (the same values follow
     from the keys alone, whatever else the call was given)."""
-    return isinstance(value, dict) and len(value) > 1 and all(
-        isinstance(key, (str, int)) and key == item for key, item in value.items())
+    mapping = _as_mapping(value)  # plain strings and numbers only: comparing them never raises
+    return mapping is not None and len(mapping) > 1 and all(
+        isinstance(key, (str, int)) and type(key) is type(item) and key == item for key, item in mapping.items())
 
 
 def _follows(step, probes, cases, outcomes, names):
