@@ -20,11 +20,9 @@ The invariants, checked on generated answers of both labs in tests/test_points.p
 """
 from dataclasses import dataclass, field
 
+from .declaration import ALWAYS_NAMED  # mistakes every step can make, beside the ones it declares
 from .error_model import parts
 
-# Mistakes every step can make, beside the ones it declares.
-ALWAYS_NAMED = {"mutates_input", "hardcoded", "nondeterministic", "ignores_arguments", "transposed",
-                "fits_own_helpers"}
 # Codes saying the passes were not computed from the inputs: those passes earn nothing.
 NOTHING_COMPUTED = frozenset({"hardcoded", "uses_globals", "ignores_arguments", "nondeterministic"})
 
