@@ -1,7 +1,7 @@
 """The student half speaks the build's language, and its notebook checks and exports its own lab.
 
 - `autograder build --lang en`: everything the checks print is English (the set-up cell, every
-  `grader.check`, `check_all`, `python -m attention_check`, the student README); what has no
+  `grader.check`, `check_all`, `python -m lab_check`, the student README); what has no
   English version stays Korean (the notebook's explanations, comments, docstrings, the .py twin's
   header) and a note under the title says so. A student's ATTENTION_CHECK_LANG wins over the
   build's, in the kernel and in the terminal, without editing the set-up cell.
@@ -79,7 +79,7 @@ def test_an_english_half_checks_in_english_unless_the_student_asks_for_korean(en
 
 def terminal_check(student, *args, **environment):
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "ATTENTION_CHECK_LANG")}
-    return subprocess.run([sys.executable, "-m", "attention_check", *args], cwd=student, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "lab_check", *args], cwd=student, capture_output=True,
                           text=True, timeout=300, env={**env, **environment})
 
 

@@ -161,7 +161,7 @@ def _prepare_grader(lab=None, lang="ko", key="check_kit"):
     path, notebook, unknown = this_notebook()
     if key not in metadata(notebook):
         # The student half's own tests/, when they are this lab's (its check package says so).
-        kit = read(os.path.join("attention_check", "kit", "public_data.json")) or {}
+        kit = read(os.path.join("lab_check", "kit", "public_data.json")) or {}
         if os.path.isdir("tests") and (lab is None or kit.get("lab") == lab):
             return Notebook(tests_dir="tests")
         return NoChecks(words["no_data"])

@@ -1,4 +1,4 @@
-"""`python -m attention_check FILE`: the public checks of the lab from a terminal (the kit's package
+"""`python -m lab_check FILE`: the public checks of the lab from a terminal (the kit's package
 is named by `autograder build`; in the engine's own tree it is `autograder.kit`).
 
 For a student's own .py or .ipynb, in the folder the student half was unpacked in: public cases
