@@ -322,9 +322,13 @@ def _judged(step, loaded, outcomes_by_id, submission, notes, plan, limits, scope
         and step.name in submission.stubs(plan.lab.function_names)
     facts = (loaded.names.get(step.name, "absent"), stub, syntax_error_near(step.name, notes, submission))
     reachable = plan.lab.reachable_from(step) if passing is not None else ()
+    evidence = dict(loaded.evidence.get(step.name) or {})
+    defined_at = evidence.pop("defined_at", None)
     result = plan.verdict(step, facts, outcomes, variant=tuple(h for h in reachable if h not in passing), scope=scope,
-                          evidence=loaded.evidence.get(step.name))
+                          evidence=evidence)
     extra = {}
+    if result.status not in ("passed", "missing"):
+        extra.update(redefined(submission.places.get(step.name, ()), defined_at))
     if result.status == "missing":
         similar = similar_definition(step.name, submission, plan.lab.function_names)
         if similar:
@@ -335,6 +339,23 @@ def _judged(step, loaded, outcomes_by_id, submission, notes, plan, limits, scope
         extra.update(helpers_used(step.calls, passing, outcomes, reachable=reachable))
     result = replace(result, detail={**result.detail, **extra}) if extra else result
     return hidden_facts_only(result, submission)
+
+
+def redefined(places, defined_at):
+    """{"redefined": ...} when the function is defined at more than one place and the one graded
+    is among them: {"graded": [file, line], "others": [[file, line], ...]}, else {}.
+
+    The places are the grader's own reading of the file (Submission.places); what the child says
+    (`defined_at`, where the live function's code came from) only picks one of them, so a file
+    can never make the grader name a place it does not have.
+    """
+    if len(places) < 2 or not defined_at:
+        return {}
+    graded = [place for place in places if place[0] == defined_at[0] and defined_at[1] in place[1:]]
+    if len(graded) != 1:
+        return {}
+    others = [[name, line] for name, line, _ in places if (name, line) != graded[0][:2]]
+    return {"redefined": {"graded": list(graded[0][:2]), "others": others}}
 
 
 def hidden_facts_only(result, submission):

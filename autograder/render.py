@@ -275,10 +275,21 @@ def step_feedback(result, lab, lang="ko"):
         if explained and code in EXPLAINABLE:  # what the values show, in place of "compare each line"
             text, explained = explained, None
         lines.append("  " + say("text", key, text=text))
+    lines.extend(_redefined_lines(say, result))
     lines.extend(_helper_lines(say, result))
     lines.append("  " + say("text", "hint", page_step=result.page_step, text=_hint(say, result)))
     lines.extend("  " + line for line in _rubric_lines(say, result))
     return "\n".join(lines)
+
+
+def _redefined_lines(say, result):
+    """A function defined more than once: which definition was graded (the one run last), and
+    where the others are (grading.redefined)."""
+    found = result.detail.get("redefined")
+    if not found:
+        return []
+    others = ", ".join(_place(say, name, line) for name, line in found["others"])
+    return ["  " + say("text", "redefined", name=result.name, place=_place(say, *found["graded"]), others=others)]
 
 
 def error_in_helper(result):

@@ -330,6 +330,9 @@ class Submission:
     problem_detail: Detail = None  # and the reason, as data
     stub_status: dict = field(default_factory=dict, repr=False)  # function -> whether its last definition is a stub
     defined: frozenset = field(default_factory=frozenset, repr=False)  # names of definitions, for "did you mean"
+    # function -> where each of its top-level definitions is, in the order the cells run:
+    # ((filename, line of the def, first line with its decorators), ...), the last MAX_PLACES
+    places: dict = field(default_factory=dict, repr=False)
     reading: Reading = field(default=None, repr=False, compare=False)  # the work reading it took
 
     def stubs(self, names):
@@ -373,10 +376,11 @@ def _read_submission(name, data, reading):
     else:
         cells = script_cells(text, _basename(name), reading)
         for cell in cells:
-            definitions.add(cell["source"])
+            definitions.add(cell["source"], cell["filename"])
         submission = Submission(name, cells=cells)
     if submission.problem is None:
         submission.stub_status, submission.defined = definitions.last, definitions.names()
+        submission.places = definitions.places
     return submission
 
 
@@ -451,7 +455,7 @@ def _read_notebook(name, text, reading, definitions):
         source = without_ipython_syntax(source)
         if does_only_checking(source, graders, reading):
             continue
-        definitions.add(source)
+        definitions.add(source, f"<cell {number}>")
         code_cells.append({"source": source, "filename": f"<cell {number}>"})
     return Submission(name, cells=code_cells)
 
@@ -719,6 +723,8 @@ def _definition_starts(kinds):
 
 # Stubs and names defined -----------------------------------------------------------------------
 
+MAX_PLACES = 8  # places kept of one function's definitions: the last ones, the graded one among them
+
 class _Definitions:
     """Per function name, whether its last top-level definition is a stub; and the names the
     cells define, for "did you mean". A cell the budget does not let the grader parse is only
@@ -728,9 +734,10 @@ class _Definitions:
     def __init__(self, reading):
         self.reading = reading
         self.last = {}
+        self.places = {}  # function -> ((filename, def line, first line), ...): Submission.places
         self._names = {}  # insertion-ordered set
 
-    def add(self, source):
+    def add(self, source, filename=None):
         budget = self.reading.budget
         for found in DEFINED.finditer(source, 0, budget.scanned_chars):
             if len(self._names) >= budget.defined_names:
@@ -744,11 +751,17 @@ class _Definitions:
             return  # not Python: the child cannot run it either
         for node in tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self._note(node.name, _is_stub_body(node.body))
+                if self._note(node.name, _is_stub_body(node.body)) and filename is not None:
+                    first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+                    places = self.places.get(node.name, ()) + ((filename, node.lineno, first),)
+                    self.places[node.name] = places[-MAX_PLACES:]
 
     def _note(self, name, stub):
+        """Note `name`'s latest definition; whether it is kept (within the budget's names)."""
         if name in self.last or len(self.last) < self.reading.budget.defined_names:
             self.last[name] = stub
+            return True
+        return False
 
     def names(self):
         return frozenset(self._names)
