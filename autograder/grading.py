@@ -11,7 +11,7 @@ from .judge import (SubmissionResult, broken, fits_own_helpers, helpers_used, ju
                     written_for_other_lab)
 from .sandbox import codec
 from .sandbox.runner import Call, Limits, run
-from .submission import load_note, os_detail, read_submission, similar_definition, syntax_error_near
+from .submission import is_notebook, load_note, missing_detail, os_detail, read_submission, syntax_error_near
 
 
 ALL, PUBLIC = "all", "public"
@@ -330,9 +330,8 @@ def _judged(step, loaded, outcomes_by_id, submission, notes, plan, limits, scope
     if result.status not in ("passed", "missing"):
         extra.update(redefined(submission.places.get(step.name, ()), defined_at))
     if result.status == "missing":
-        similar = similar_definition(step.name, submission, plan.lab.function_names)
-        if similar:
-            extra["similar"] = similar
+        extra.update(missing_detail(step.name, submission, plan.lab.function_names,
+                                    imported=not is_notebook(submission.cells)))
     if result.status == "timeout":
         extra["seconds"] = limits.step_seconds
     if passing is not None and result.status != "missing":

@@ -397,7 +397,8 @@ def _missing_lines(say, result):
         lines.append("    " + say("text", "defined_as", name=result.name, kind=result.detail["defined_as"]))
     if result.detail.get("similar"):
         lines.append("    " + say("text", "did_you_mean", similar=result.detail["similar"], name=result.name))
-    lines.append("  " + say("text", "cause", text=_cause(say, result, code)))
+    cause = say("text", "under_main", name=result.name) if result.detail.get("under_main") else _cause(say, result, code)
+    lines.append("  " + say("text", "cause", text=cause))
     lines.append("  " + say("text", "hint", page_step=result.page_step, text=_hint(say, result)))
     return lines
 

@@ -333,6 +333,8 @@ class Submission:
     # function -> where each of its top-level definitions is, in the order the cells run:
     # ((filename, line of the def, first line with its decorators), ...), the last MAX_PLACES
     places: dict = field(default_factory=dict, repr=False)
+    # functions defined only inside a top-level `if __name__ == "__main__":` block (not run when a .py is graded)
+    under_main: frozenset = field(default_factory=frozenset, repr=False)
     reading: Reading = field(default=None, repr=False, compare=False)  # the work reading it took
 
     def stubs(self, names):
@@ -380,7 +382,7 @@ def _read_submission(name, data, reading):
         submission = Submission(name, cells=cells)
     if submission.problem is None:
         submission.stub_status, submission.defined = definitions.last, definitions.names()
-        submission.places = definitions.places
+        submission.places, submission.under_main = definitions.places, definitions.only_under_main()
     return submission
 
 
@@ -735,6 +737,7 @@ class _Definitions:
         self.reading = reading
         self.last = {}
         self.places = {}  # function -> ((filename, def line, first line), ...): Submission.places
+        self.under_main = set()  # functions defined inside a top-level `if __name__ == "__main__":`
         self._names = {}  # insertion-ordered set
 
     def add(self, source, filename=None):
@@ -750,6 +753,9 @@ class _Definitions:
                     self._note(found.group(1), False)
             return  # not Python: the child cannot run it either
         for node in tree.body:
+            if _is_main_guard(node) and len(self.under_main) < self.reading.budget.defined_names:
+                self.under_main |= {inner.name for inner in ast.walk(node)
+                                    if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef))}
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 if self._note(node.name, _is_stub_body(node.body)) and filename is not None:
                     first = min([node.lineno] + [d.lineno for d in node.decorator_list])
@@ -765,6 +771,36 @@ class _Definitions:
 
     def names(self):
         return frozenset(self._names)
+
+    def only_under_main(self):
+        """The functions defined under a `__main__` guard and nowhere at the top level."""
+        return frozenset(self.under_main - set(self.last))
+
+
+def _is_main_guard(node):
+    """`if __name__ == "__main__":` (either side of the ==)."""
+    if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare) or len(node.test.ops) != 1 \
+            or not isinstance(node.test.ops[0], ast.Eq):
+        return False
+    sides = [node.test.left, node.test.comparators[0]]
+    return any(isinstance(side, ast.Name) and side.id == "__name__" for side in sides) and \
+        any(isinstance(side, ast.Constant) and side.value == "__main__" for side in sides)
+
+
+def is_notebook(cells):
+    """Whether the cells come from a notebook (named "<cell N>"): it runs as `__main__`, as in
+    Jupyter; a .py file runs as an imported module (the sandbox's driver reads the same sign)."""
+    return any(cell["filename"].startswith("<cell") for cell in cells)
+
+
+def missing_detail(name, submission, function_names, imported):
+    """What the file shows of a function the grader did not find (both faces say it so): a
+    function with a close name, or, when the file ran as an imported module (a .py), the
+    function defined only under `if __name__ == "__main__":`, which does not run then."""
+    if imported and name in submission.under_main:
+        return {"under_main": True}
+    similar = similar_definition(name, submission, function_names)
+    return {"similar": similar} if similar else {}
 
 
 def find_stubs(cells, function_names, reading=None):

@@ -2,7 +2,10 @@
 where the others are, read from the grader's own reading of the file; what the sandboxed code
 says only picks one of those places, never adds one."""
 import json
+import os
 import pathlib
+import subprocess
+import sys
 
 import hypothesis.strategies as st
 from hypothesis import given
@@ -105,3 +108,42 @@ def test_the_place_a_child_reports_is_a_short_string_and_a_positive_line(facts):
     if where is not None:
         assert type(where[0]) is str and len(where[0]) <= 300
         assert type(where[1]) is int and where[1] > 0
+
+
+def under_main_guard(source, function):
+    """`source` with `function`'s top-level definition moved under `if __name__ == "__main__":`."""
+    lines = source.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"def {function}("))
+    end = next(i for i in range(start + 1, len(lines)) if lines[i] and not lines[i].startswith((" ", "\t")))
+    body = [("    " + line) if line else line for line in lines[start:end]]
+    return "\n".join(lines[:start] + lines[end:] + ['if __name__ == "__main__":'] + body +
+                     [f"    print({function}(np.array([1.0, 2.0])))", ""])
+
+
+def test_a_script_that_defines_a_step_only_under_main_is_told_so(zygote, plan):
+    data = under_main_guard(REFERENCE, "softmax").encode()
+    step = softmax_of(grade_bytes("lab.py", data, zygote, plan, LIMITS))
+    assert step.status == "missing" and step.detail.get("under_main") is True
+    assert "`if __name__ == \"__main__\":` 블록 안에만" in step_feedback(step, LAB, "ko")
+    assert "Move the def out of the block" in step_feedback(step, LAB, "en")
+
+
+def test_a_notebook_runs_its_main_block_as_jupyter_does(zygote, plan):
+    data = notebook(under_main_guard(REFERENCE, "softmax"))
+    assert softmax_of(grade_bytes("lab.ipynb", data, zygote, plan, LIMITS)).status == "passed"
+
+
+def test_a_definition_at_the_top_level_as_well_is_not_called_under_main():
+    source = REFERENCE + '\n\nif __name__ == "__main__":\n    def softmax(x):\n        return x\n'
+    assert "softmax" not in read_submission("lab.py", source.encode()).under_main
+
+
+def test_the_students_terminal_check_says_it_too(tmp_path):
+    from autograder.otter import build as otter_build
+
+    student = otter_build.build(tmp_path / "dist", LAB, self_check=False)["student"]
+    (student / "mine.py").write_text(under_main_guard(REFERENCE, "softmax"), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LAB_CHECK_LANG")}
+    run = subprocess.run([sys.executable, "-m", "lab_check", "mine.py"], cwd=student, capture_output=True,
+                         text=True, timeout=300, env=env)
+    assert "블록 안에만 정의되어 있습니다" in run.stdout, run.stdout[-3000:] + run.stderr[-2000:]

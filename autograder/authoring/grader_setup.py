@@ -7,7 +7,7 @@ def _prepare_grader(lab=None, lang="ko", key="check_kit"):
     oldest, newest = (3, 10), (3, 13)
     running = "{}.{}.{}".format(*sys.version_info[:3])
     # The student's own choice (set before Jupyter started) wins over the notebook's language.
-    chosen = os.environ.get("ATTENTION_CHECK_LANG")
+    chosen = os.environ.get("LAB_CHECK_LANG")
     lang = chosen if chosen in ("ko", "en") else lang if lang in ("ko", "en") else "ko"
     words = {
         "ko": {
@@ -84,7 +84,7 @@ def _prepare_grader(lab=None, lang="ko", key="check_kit"):
         return NoChecks(words["too_old"].format(v=running))
     if sys.version_info[:2] > newest:
         print(words["untested"].format(v=running), file=sys.stderr)
-    os.environ["ATTENTION_CHECK_LANG"] = lang
+    os.environ["LAB_CHECK_LANG"] = lang
     try:
         import otter
     except ImportError:

@@ -350,7 +350,7 @@ the `grader.check(...)` cell checks it on the public tests: the step's score, wh
 and for a wrong table your values, the expected values and their difference in colour. Errors are
 located by the notebook cell's number (e.g. `cell [7], line 3`). If the kernel's Python is older than
 3.10, the set-up cell says what to change. To read the checks in Korean instead, start Jupyter with
-the environment variable `ATTENTION_CHECK_LANG=ko`.
+the environment variable `LAB_CHECK_LANG=ko`.
 
 **Colab**, or a notebook file alone, works as it is: the public tests are inside the notebook file,
 and the set-up cell installs otter-grader when it is missing (once, a minute or two).
