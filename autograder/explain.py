@@ -226,15 +226,17 @@ def predict(sample, parts):
 
 def _dropped_product(sample, left, right, transposed, end):
     """left @ right (right's last two axes swapped when `transposed`) with the first or last
-    term of the shared axis left out."""
+    term of the shared axis left out, or with only that term kept ("only_first", "only_last": a sum
+    overwritten with = where += was meant)."""
     a, b = sample.quantities.get(left), sample.quantities.get(right)
     if a is None or b is None or a.ndim < 2 or b.ndim < 2:
         return None
     if transposed:
         b = np.swapaxes(b, -1, -2)
-    if a.shape[-1] != b.shape[-2] or a.shape[-1] < 2:
+    if a.shape[-1] != b.shape[-2] or a.shape[-1] < (1 if end.startswith("only_") else 2):
         return None
-    keep = slice(1, None) if end == "first" else slice(None, -1)
+    keep = {"first": slice(1, None), "last": slice(None, -1),  # one term left out
+            "only_first": slice(0, 1), "only_last": slice(-1, None)}[end]  # one term kept (= for +=)
     try:
         return a[..., keep] @ b[..., keep, :]
     except ValueError:
@@ -330,7 +332,7 @@ def _holding(sample, got):
             for transform in _transforms(sample, value, got):
                 by_size[size + 1].append(tuple(head) + (transform,))
     for left, right, transposed in _products(sample):
-        for end in ("first", "last"):
+        for end in ("first", "last", "only_first", "only_last"):
             parts = (("product", left, right, transposed, end),)
             if _close(predict(sample, parts), got):
                 by_size[1].append(parts)
@@ -598,6 +600,11 @@ def _shape_relation(failing):
         if all(g[axis] < e[axis] and _close(s.got, _block(s.expected, axis, g[axis], end))
                for s, (g, e) in zip(failing, shapes)):
             return "block_" + end + ("_length" if lengths else ""), {"axis": axis, **lengths}
+    for end in ("first", "last"):  # the expected, with something more before it (or after it)
+        extra = {g[axis] - e[axis] for g, e in shapes}
+        if len(extra) == 1 and all(g[axis] > e[axis] and _close(_block(s.got, axis, e[axis], end), s.expected)
+                                   for s, (g, e) in zip(failing, shapes)):
+            return "extra_" + ("before" if end == "last" else "after"), {"axis": axis, "count": extra.pop()}
     if got_length and lengths["expected_length"] != "?":
         return "axis_length", {"axis": axis, **lengths}
     return None
@@ -785,6 +792,9 @@ def _mapping_relations(sample):
             found.append(("positions_not_labels", ()))
         elif got == {labels.index(k) if k in labels else k: v for k, v in expected.items()}:
             found.append(("keys_positions", ()))
+    if got != expected and len(got) > 1 and all(isinstance(v, (str, int)) for v in got.values()) and \
+            all(expected.get(value) == key for key, value in got.items()):
+        found.append(("inverted", ()))  # keys and values in each other's places
     # The last of tied maxima tells its cause; one value for all keys may follow from it.
     found.extend(("ties_last", (("quantity", name),)) for name in _last_of_ties(sample))
     # Every key to itself: its own relation, after a cause that gives the same mapping (the ends of ties).
@@ -883,6 +893,9 @@ def explain(output, samples, kind=None):
     unit = _unit_axes(failing)
     if unit:  # before formulas: a sum over an axis of length 1 is that axis missing, said plainly
         return Explanation(output=output, relation=unit[0], params={**unit[1], **extra})
+    if all(s.got.shape != s.expected.shape and s.got.size == s.expected.size and s.got.size > 1
+           and _close(s.got.reshape(-1), s.expected.reshape(-1)) for s in failing):
+        return Explanation(output=output, relation="reshape_missing", params=extra)
     per_sample = [_holding(s, s.got) for s in failing]  # every formula of 1 or 2 changes, once
     formulas, size = _search_formulas(failing, passing, sizes=(1,), per_sample=per_sample)
     if formulas:

@@ -1066,11 +1066,23 @@ def explanations(step, probes, cases, outcomes, vocabulary, page=None):
 
 def _failing_label(probes, cases):
     """The one call label ("1-D") every failing call has, when calls of other labels all pass
-    (some calls of that label may pass too: a one-word input is right either way)."""
+    (some calls of that label may pass too: a one-word input is right either way); else, when the
+    failing calls are all those whose first array argument has one number of axes, that ("3-D")."""
     labels = {p.label for p, c in zip(probes, cases) if not c.passed}
-    if len(labels) != 1 or None in labels or "" in labels:
+    if len(labels) == 1 and None not in labels and "" not in labels:
+        return labels.pop() if any(c.passed and p.label not in labels for p, c in zip(probes, cases)) else None
+    ndims = {_first_array_ndim(p) for p, c in zip(probes, cases) if not c.passed}
+    if len(ndims) != 1 or None in ndims:
         return None
-    return labels.pop() if any(c.passed and p.label not in labels for p, c in zip(probes, cases)) else None
+    ndim = ndims.pop()
+    if all(c.passed for p, c in zip(probes, cases) if _first_array_ndim(p) != ndim) and \
+            any(c.passed for p, c in zip(probes, cases) if _first_array_ndim(p) != ndim):
+        return f"{ndim}-D"
+    return None
+
+
+def _first_array_ndim(probe):
+    return next((a.ndim for a in probe.args if isinstance(a, np.ndarray)), None)
 
 
 def _add_samples(samples, probe, result, outcome, vocabulary, page_case=None):

@@ -910,7 +910,7 @@ def _why(say, parts):
     if kind == "base":
         return say("explain", "why_base", quantity=_quantity(say, args[0]))
     if kind == "product":
-        return say("explain", "why_product")
+        return say("explain", "why_product_only" if args[3].startswith("only_") else "why_product")
     if kind == "order":
         return say("explain", "why_order")
     if kind in ("times", "divided"):

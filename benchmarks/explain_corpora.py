@@ -38,7 +38,8 @@ CORPORA = {"corpus": "self_attention", "corpus_field": "self_attention", "corpus
            "corpus_wild": "self_attention", "corpus_masked": "masked_attention",
            "corpus_blind/lab1": "self_attention", "corpus_blind/lab2": "masked_attention",
            "corpus_blind2/lab1": "self_attention", "corpus_blind2/lab2": "masked_attention",
-           "corpus_blind3/lab1": "self_attention", "corpus_blind3/lab2": "masked_attention"}
+           "corpus_blind3/lab1": "self_attention", "corpus_blind3/lab2": "masked_attention",
+           "corpus_blind4/lab1": "self_attention", "corpus_blind4/lab2": "masked_attention"}
 ERRORS = {"exception", "crashed", "timeout", "not_run", "not_implemented", "missing", "syntax_error",
           "missing_module", "stand_in_refused"}
 ACCEPTED = {"most_attended__returns_series.py"}  # a Series answers like the dict asked for

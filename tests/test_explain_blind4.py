@@ -9,7 +9,7 @@ import pathlib
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from autograder import explain, registry
 from autograder.explain import Sample
@@ -108,3 +108,56 @@ def test_unrelated_values_get_no_unit_axis_reading():
     expected = rng.normal(size=(3, 4))
     found = explain.explain("Q", [_sample(expected, rng.normal(size=(1, 3, 4)))])
     assert found is None or found.relation not in ("unit_axis_extra", "unit_axis_missing")
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(3, 5), d=st.integers(2, 4), seed=st.integers(0, 2**32 - 1), last=st.booleans())  # two terms: either reading
+def test_a_sum_overwritten_where_it_adds_up_keeps_one_term(n, d, seed, last):
+    rng = np.random.default_rng(seed)
+    weights, values = rng.random((n, n)), rng.normal(size=(n, d))
+    term = slice(-1, None) if last else slice(0, 1)
+    got = weights[:, term] @ values[term, :]
+    found = explain.explain("output", [_sample(weights @ values, got, quantities={"weights": weights, "V": values})])
+    assert found.relation == "formula"
+    assert found.parts == (("product", "weights", "V", False, "only_last" if last else "only_first"),)
+
+
+@settings(max_examples=40, deadline=None)
+@given(expected=ARRAYS, rows=st.integers(1, 2), before=st.booleans())
+def test_rows_more_than_expected_are_counted_and_placed(expected, rows, before):
+    more = np.zeros((rows, expected.shape[1]))
+    got = np.vstack([more, expected] if before else [expected, more])
+    found = explain.explain("output", [_sample(expected, got)])
+    assert found.relation == ("extra_before" if before else "extra_after")
+    assert found.params == {"axis": 0, "count": rows}
+
+
+@settings(max_examples=40, deadline=None)
+@given(heads=st.integers(2, 3), n=st.integers(2, 4), d=st.integers(2, 3), seed=st.integers(0, 2**32 - 1))
+def test_the_right_numbers_in_another_shape_are_a_reshape_left_out(heads, n, d, seed):
+    expected = np.random.default_rng(seed).normal(size=(n, heads * d))
+    found = explain.explain("merged", [_sample(expected, expected.reshape(n, heads, d))])
+    assert found.relation == "reshape_missing"
+
+
+@settings(max_examples=40, deadline=None)
+@given(expected=ARRAYS)
+def test_absolute_values_are_named(expected):
+    assume(np.any(expected < -1e-3) and np.any(expected > 1e-3))
+    found = explain.explain("scores", [_sample(expected, np.abs(expected))])
+    assert found.relation == "formula" and found.parts == (("base", "expected"), ("absolute",))
+
+
+def test_keys_and_values_in_each_others_places():
+    sample = Sample(case="c", hidden=False, passed=False, got={"나는": "사과를", "먹었다": "나는"}, got_type="dict",
+                    expected={"사과를": "나는", "나는": "먹었다", "먹었다": "나는"}, quantities={}, sizes={},
+                    labels=("나는", "사과를", "먹었다"))
+    assert explain.explain("most_attended", [sample]).relation == "inverted"
+
+
+def test_an_argument_negated_is_read_through_the_lab_s_own_function():
+    from autograder.trace_variants import argument_changes
+    x = np.array([[1.0, -2.0], [0.5, 3.0]])
+    changes = dict(argument_changes(("x",), (x,)))
+    assert np.array_equal(changes[("argument_negated", "x")][0], -x)
+    assert ("argument_negated", "x") in dict(argument_changes(("x",), (np.array([1, 2, 3]),)))
