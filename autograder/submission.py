@@ -208,7 +208,8 @@ class Reading:
         self.code_cells = 0
         self.code_lines = 0
         self.tokenized_chars = 0
-        self._last: tuple[str | None, ast.Module | None, bool] = (None, None, False)  # (source, tree, unparsed) of the last parse: a cell is parsed once
+        # (source, tree, unparsed) of the last parse: a cell is parsed once
+        self._last: tuple[str | None, ast.Module | None, bool] = (None, None, False)
 
     def check_time(self) -> None:
         if self._clock() - self._started > self.budget.seconds:

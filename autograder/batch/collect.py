@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..submission import (BUDGET, MAX_BYTES, Detail, detail, error_type, file_kind, kind_detail, os_detail, read_regular_file,
-                          zip_member_is_regular, zipped_problem)
+from ..submission import (BUDGET, MAX_BYTES, Detail, detail, error_type, file_kind, kind_detail, os_detail,
+                          read_regular_file, zip_member_is_regular, zipped_problem)
 from ..lms.recognise import HEAD_BYTES, SHEET_KINDS, sheet_kind
 from .late import COMPUTER_ZONE, LmsZone, StatedZone, file_time, stated_zone
 from .metadata import MAX_METADATA_BYTES, Submitter, blackboard_receipt_name, decode, gradescope_submitters

@@ -11,6 +11,8 @@ names) is read in `--lms-timezone` when given, else in the zone of `--due` when 
 an offset is read in `--lms-timezone` when given, else in this computer's zone. Every time leaves
 here aware, so grades.csv and the feedback always show its offset.
 """
+from __future__ import annotations
+
 import math
 import re
 from dataclasses import dataclass

@@ -4,6 +4,8 @@ Pure text in, plain data out. These files are read for names, student ids and su
 never graded. Gradescope writes its list in YAML; only the few keys used here are read, by a
 small line parser (no YAML library, nothing in the file is ever executed or constructed).
 """
+from __future__ import annotations
+
 import re
 from dataclasses import dataclass
 from datetime import datetime

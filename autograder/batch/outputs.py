@@ -216,7 +216,8 @@ def feedback_html(record: Mapping[str, Any], text: str, lab: Lab, lang: str,
             f"{superseded}")
     body = (feedback_sections(result, lab, lang, text) if result is not None
             else f"<pre>{html.escape(printable(text))}</pre>")
-    page: str = pictures.html_page(head + body, lang, one_line(f"{lab.title(lang)} {label['title']} — {record['id']}"))
+    page: str = pictures.html_page(head + body, lang,
+                                   one_line(f"{lab.title(lang)} {label['title']} — {record['id']}"))
     return page
 
 

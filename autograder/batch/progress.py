@@ -1,4 +1,6 @@
 """Progress of a batch: a rich bar on a terminal, a few plain lines otherwise."""
+from __future__ import annotations
+
 import sys
 import time
 from typing import TextIO

@@ -29,7 +29,7 @@ import io
 import math
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 FILE_NAME = "similar.csv"
 THRESHOLD = 0.5
@@ -195,7 +195,7 @@ def common_from(students: int) -> int:
     return max(MIN_COMMON, math.ceil(COMMON_SHARE * students))
 
 
-def items_of(records: list[Mapping[str, Any]], step_names: Iterable[str],
+def items_of(records: Sequence[Mapping[str, Any]], step_names: Iterable[str],
              never: Mapping[str, set[str]] | None = None) -> list[Item]:
     """Every item at least two graded students share, with its weight."""
     never = never or {}
@@ -268,7 +268,7 @@ def combined(step_scores: Mapping[str, float]) -> float:
     return 1 - remaining
 
 
-def signals(records: list[Mapping[str, Any]], step_names: list[str], hidden_counts: Mapping[str, int],
+def signals(records: Sequence[Mapping[str, Any]], step_names: list[str], hidden_counts: Mapping[str, int],
             never: Mapping[str, set[str]] | None = None) -> list[Group]:
     """Groups of students whose shared items score at least THRESHOLD, highest first."""
     items = items_of(records, step_names, never)
