@@ -7,6 +7,8 @@ every input (docs/SECURITY.md, "Reading a submission"):
 - no exception escapes: every reading goes through `untrusted`, which turns a failure or a
   passed bound into a problem with its reason ("unreadable", "too_large", ...).
 """
+from __future__ import annotations
+
 import ast
 import difflib
 import errno
@@ -20,7 +22,11 @@ import time
 import tokenize
 import warnings
 import zipfile
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, TypeVar, cast, overload
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -84,19 +90,20 @@ class Detail:
     English one, for logs and the TAs' command lines."""
 
     code: str
-    params: tuple = ()  # ((name, value), ...), sorted by name
+    params: tuple[tuple[str, object], ...] = ()  # ((name, value), ...), sorted by name
 
     @property
-    def parameters(self):
+    def parameters(self) -> dict[str, object]:
         return dict(self.params)
 
-    def __str__(self):
+    def __str__(self) -> str:
         from .render import detail_text  # render reads the catalogs; this module stays pure
 
-        return detail_text(self, "en")
+        text: str = detail_text(self, "en")
+        return text
 
 
-def detail(code, **params):
+def detail(code: str, **params: object) -> Detail:
     """A Detail of `code` (one of DETAILS) with its parameters."""
     if DETAILS.get(code) != tuple(sorted(params)):
         raise ValueError(f"detail {code!r} takes {DETAILS.get(code)}, not {tuple(sorted(params))}")
@@ -106,7 +113,7 @@ def detail(code, **params):
 # Every detail code and its parameters. Numbers: size, most, count, cell, line, column, position,
 # seconds; outside text (shown without folders, see render.OUTSIDE_TEXT): filename, member, files,
 # type, error, reason.
-DETAILS = {
+DETAILS: dict[str, tuple[str, ...]] = {
     "size": ("size",),  # the file's size in bytes
     "size_over": ("most",),  # larger than `most` bytes
     "inflate_over": ("most", "size"),
@@ -151,16 +158,18 @@ DETAILS = {
 }
 
 
-def as_detail(value):
+def as_detail(value: object) -> Detail | None:
     """A problem's detail as a Detail, or None when there is none. Every reason a student reads is
     a Detail, so the catalogs say it in the student's language; text is refused (a ValueError), so
     no sentence of one language can reach feedback in another."""
-    if value is None or value == "" or isinstance(value, Detail):
-        return value or None
+    if isinstance(value, Detail):
+        return value  # a dataclass without __bool__ or __len__: always true
+    if value is None or value == "":
+        return None
     raise ValueError(f"a problem's reason must be a submission.Detail, not {type(value).__name__}: {value!r}")
 
 
-def os_detail(error):
+def os_detail(error: BaseException) -> Detail:
     """Why the system could not give a file's bytes, as a Detail."""
     for given in (getattr(error, "detail", None), getattr(error, "strerror", None)):
         if isinstance(given, Detail):  # NotARegularFile, or a reader's refusal passed on
@@ -175,7 +184,7 @@ class Refusal(Exception):
     """A submission is not read further: `problem` says how (a code of the catalogs' [problem]),
     `detail` why (a Detail)."""
 
-    def __init__(self, detail, problem="unreadable"):
+    def __init__(self, detail: Detail, problem: str = "unreadable") -> None:
         super().__init__(detail)
         self.problem, self.detail = problem, detail
 
@@ -188,7 +197,7 @@ class Reading:
     """The work spent reading one submission, held against its Budget; the counts are what the
     tests and docs/SECURITY.md measure."""
 
-    def __init__(self, budget=None, clock=None):
+    def __init__(self, budget: Budget | None = None, clock: Callable[[], float] | None = None) -> None:
         self.budget = budget or BUDGET
         self._clock = clock or time.thread_time  # CPU time of this thread: other work does not count
         self._started = self._clock()
@@ -199,13 +208,14 @@ class Reading:
         self.code_cells = 0
         self.code_lines = 0
         self.tokenized_chars = 0
-        self._last = (None, None, False)  # (source, tree, unparsed) of the last parse: a cell is parsed once
+        # (source, tree, unparsed) of the last parse: a cell is parsed once
+        self._last: tuple[str | None, ast.Module | None, bool] = (None, None, False)
 
-    def check_time(self):
+    def check_time(self) -> None:
         if self._clock() - self._started > self.budget.seconds:
             raise OverBudget(detail("reading_time", seconds=self.budget.seconds))
 
-    def may_parse(self, text):
+    def may_parse(self, text: str) -> bool:
         """Whether `text` may go to Python's parser now; counted when it may."""
         self.check_time()
         if len(text) > self.budget.parse_chars or self.parsed_chars + len(text) > self.budget.parsed_chars:
@@ -215,12 +225,13 @@ class Reading:
         self.parsed_chars += len(text)
         return True
 
-    def parse(self, source):
+    def parse(self, source: str) -> ast.Module | None:
         """The module tree of `source`, or None: a syntax error (`unparsed` False), or not
         parsed at all (`unparsed` True): too long, over the budget, or a tree deeper or larger
         than the grader looks into."""
         if self._last[0] is not source:
-            tree, unparsed = None, True
+            tree: ast.Module | None = None
+            unparsed = True
             if self.may_parse(source):
                 unparsed = False
                 try:
@@ -236,11 +247,11 @@ class Reading:
         return self._last[1]
 
     @property
-    def unparsed_last(self):
+    def unparsed_last(self) -> bool:
         """Whether the last text given to `parse` was left unparsed (rather than not Python)."""
         return self._last[2]
 
-    def compiles(self, text, filename):
+    def compiles(self, text: str, filename: str) -> bool | None:
         """True or False, or None when `text` may not be compiled within the budget."""
         if not self.may_parse(text):
             return None
@@ -252,9 +263,10 @@ class Reading:
             return False
         return True
 
-    def _small(self, tree):
+    def _small(self, tree: ast.AST) -> bool:
         """Depth and node count within the budget, measured without recursion."""
-        pending, nodes = [(tree, 1)], 0
+        pending: list[tuple[ast.AST, int]] = [(tree, 1)]
+        nodes = 0
         while pending:
             node, depth = pending.pop()
             nodes += 1
@@ -263,19 +275,19 @@ class Reading:
             pending.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
         return True
 
-    def inflate(self, size):
+    def inflate(self, size: int) -> None:
         """Counts `size` bytes about to be decompressed; refuses them beyond the budget."""
         self.check_time()
         if self.inflated_bytes + size > self.budget.inflated_bytes:
             raise OverBudget(detail("inflate_over", size=size, most=self.budget.inflated_bytes), "too_large")
         self.inflated_bytes += size
 
-    def count_cells(self, cells):
+    def count_cells(self, cells: int) -> None:
         self.code_cells += cells
         if self.code_cells > self.budget.code_cells:
             raise OverBudget(detail("code_cells_over", count=self.code_cells, most=self.budget.code_cells))
 
-    def count_lines(self, lines):
+    def count_lines(self, lines: int) -> None:
         self.check_time()
         self.code_lines += lines
         if self.code_lines > self.budget.code_lines:
@@ -283,16 +295,16 @@ class Reading:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Read:
+class Read(Generic[T]):
     """What `untrusted` gives back: the value, or the problem and its reason; and the work done."""
 
-    value: object = None
-    problem: str = None
-    detail: Detail = None
-    reading: Reading = None
+    value: T | None = None
+    problem: str | None = None
+    detail: Detail | None = None
+    reading: Reading | None = None
 
 
-def untrusted(work, *args, budget=None):
+def untrusted(work: Callable[..., T], *args: object, budget: Budget | None = None) -> Read[T]:
     """`work(*args, reading=...)` run on content a student wrote, in the grader's own process.
 
     The one catch-all of reading: a refusal, a passed bound or any exception at all (a
@@ -308,13 +320,13 @@ def untrusted(work, *args, budget=None):
         return Read(problem="unreadable", detail=failure_detail(error), reading=reading)
 
 
-def failure_detail(error):
+def failure_detail(error: BaseException) -> Detail:
     """An exception as a reason: its Python type ("zlib.error"); its message is in English (or
     quotes the file) and is never shown to a student."""
     return detail("exception", type=error_type(error))
 
 
-def error_type(error):
+def error_type(error: BaseException) -> str:
     """An exception's type as Python names it: "KeyError", "zlib.error"."""
     kind = type(error)
     return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
@@ -322,27 +334,32 @@ def error_type(error):
 
 # A submission ----------------------------------------------------------------------------------
 
+Place = tuple[str, int, int]  # where a definition is: (filename, line of the def, first line with its decorators)
+
+
 @dataclass
 class Submission:
     name: str
-    cells: list = field(default_factory=list)  # [{"source": str, "filename": str}]
-    problem: str = None  # why it cannot be read at all: too_large, not_utf8, notebook_not_json, ...
-    problem_detail: Detail = None  # and the reason, as data
-    stub_status: dict = field(default_factory=dict, repr=False)  # function -> whether its last definition is a stub
-    defined: frozenset = field(default_factory=frozenset, repr=False)  # names of definitions, for "did you mean"
+    cells: list[dict[str, str]] = field(default_factory=list)  # [{"source": str, "filename": str}]
+    problem: str | None = None  # why it cannot be read at all: too_large, not_utf8, notebook_not_json, ...
+    problem_detail: Detail | None = None  # and the reason, as data
+    # function -> whether its last definition is a stub
+    stub_status: dict[str, bool] = field(default_factory=dict, repr=False)
+    # names of definitions, for "did you mean"
+    defined: frozenset[str] = field(default_factory=frozenset, repr=False)
     # function -> where each of its top-level definitions is, in the order the cells run:
     # ((filename, line of the def, first line with its decorators), ...), the last MAX_PLACES
-    places: dict = field(default_factory=dict, repr=False)
+    places: dict[str, tuple[Place, ...]] = field(default_factory=dict, repr=False)
     # functions defined only inside a top-level `if __name__ == "__main__":` block (not run when a .py is graded)
-    under_main: frozenset = field(default_factory=frozenset, repr=False)
-    reading: Reading = field(default=None, repr=False, compare=False)  # the work reading it took
+    under_main: frozenset[str] = field(default_factory=frozenset, repr=False)
+    reading: Reading | None = field(default=None, repr=False, compare=False)  # the work reading it took
 
-    def stubs(self, names):
+    def stubs(self, names: Iterable[str]) -> set[str]:
         """Which of the functions `names` are, at their last top-level definition, still stubs."""
         return {name for name in names if self.stub_status.get(name)} if self.problem is None else set()
 
 
-def read_submission(name, data, budget=None):
+def read_submission(name: str, data: bytes | bytearray, budget: Budget | None = None) -> Submission:
     """Turn the bytes of a .py, .ipynb or Otter export .zip into cells, with the facts the
     grader needs about them (stubs, names defined); never raises: any failure is the
     submission's problem, with its reason. Bytes that are not bytes are the caller's fault:
@@ -350,13 +367,14 @@ def read_submission(name, data, budget=None):
     if not isinstance(data, (bytes, bytearray)):
         raise TypeError(f"a submission is read from bytes, not {type(data).__name__}")
     read = untrusted(_read_submission, name, data, budget=budget)
-    submission = read.value if read.problem is None else \
+    # the value is there exactly when there is no problem
+    submission = cast(Submission, read.value) if read.problem is None else \
         Submission(name, problem=read.problem, problem_detail=read.detail)
     submission.reading = read.reading
     return submission
 
 
-def _read_submission(name, data, reading):
+def _read_submission(name: str, data: bytes | bytearray, reading: Reading) -> Submission:
     budget = reading.budget
     if len(data) > budget.file_bytes:
         return Submission(name, problem="too_large", problem_detail=detail("size", size=len(data)))
@@ -386,13 +404,13 @@ def _read_submission(name, data, reading):
     return submission
 
 
-def _basename(name):
+def _basename(name: str) -> str:
     return name.replace("\\", "/").rsplit("/", 1)[-1] or "submission.py"
 
 
 # Notebooks -------------------------------------------------------------------------------------
 
-def notebook_json(text, reading):
+def notebook_json(text: str, reading: Reading) -> Any:
     """The JSON value of a notebook's text. Its objects, arrays and items are counted before
     parsing, so parsing builds a bounded number of values; ValueError or RecursionError when it
     is not JSON."""
@@ -410,14 +428,15 @@ def notebook_json(text, reading):
     return json.loads(text)
 
 
-def json_error_detail(error):
+def json_error_detail(error: Exception) -> Detail:
     """Where a notebook's JSON breaks (json's own line and column), as a Detail."""
     if isinstance(error, json.JSONDecodeError):
         return detail("json_error_at", line=error.lineno, column=error.colno)
     return detail("json_invalid")
 
 
-def code_cells_of(cells, reading, strict=True):
+def code_cells_of(cells: list[object], reading: Reading,
+                  strict: bool = True) -> Iterator[tuple[int, dict[Any, Any], str | None]]:
     """(number, cell, source) of each code cell of a notebook's cell list, source None when the
     cell holds no text. The code cells are counted first: over the budget, `strict` refuses
     the notebook, else only the first ones are given."""
@@ -430,13 +449,13 @@ def code_cells_of(cells, reading, strict=True):
         yield number, cell, _cell_text(cell.get("source", ""))
 
 
-def _cell_text(source):
+def _cell_text(source: object) -> str | None:
     if isinstance(source, list) and all(isinstance(line, str) for line in source):
         return "".join(source)
     return source if isinstance(source, str) else None
 
 
-def _read_notebook(name, text, reading, definitions):
+def _read_notebook(name: str, text: str, reading: Reading, definitions: _Definitions) -> Submission:
     try:
         notebook = notebook_json(text, reading)
     except ValueError as error:
@@ -447,7 +466,7 @@ def _read_notebook(name, text, reading, definitions):
     if not isinstance(cells, list):
         return Submission(name, problem="notebook_malformed", problem_detail=detail("no_cell_list"))
     code_cells = []
-    graders = set()  # names bound to an otter.Notebook in the cells so far
+    graders: set[str] = set()  # names bound to an otter.Notebook in the cells so far
     for number, cell, source in code_cells_of(cells, reading):
         if is_checker_cell(cell):
             continue
@@ -469,7 +488,7 @@ MAX_DOTTED_PARTS = 8
 MAX_FACTORY_NODES = 5000
 
 
-def does_only_checking(source, graders, reading=None):
+def does_only_checking(source: str, graders: set[str], reading: Reading | None = None) -> bool:
     """Whether a cell only sets up or runs Otter's checks, as untagged copies of the checker cells
     in Colab or pasted notebooks are: `import otter`, `grader = otter.Notebook(...)`, the course's
     set-up cell (a function that returns an `otter.Notebook`, and `grader = that_function()`),
@@ -493,9 +512,10 @@ def does_only_checking(source, graders, reading=None):
     return True
 
 
-def _checker_names(tree, graders):
+def _checker_names(tree: ast.Module, graders: set[str]) -> set[str] | None:
     """The names a cell of only checker plumbing binds to graders, or None when it does more."""
-    found, factories = set(), set()
+    found: set[str] = set()
+    factories: set[str] = set()
     for node in tree.body:
         if isinstance(node, ast.Import) and all(alias.name.split(".")[0] == "otter" for alias in node.names):
             continue
@@ -508,7 +528,7 @@ def _checker_names(tree, graders):
             continue
         if isinstance(node, ast.Assign) and _is_notebook(node.value, factories) and \
                 all(isinstance(target, ast.Name) for target in node.targets):
-            found |= {target.id for target in node.targets}
+            found |= {target.id for target in node.targets if isinstance(target, ast.Name)}  # all are
             continue
         if isinstance(node, ast.Expr) and _is_check_call(node.value, graders | found):
             continue
@@ -521,7 +541,7 @@ def _checker_names(tree, graders):
     return found
 
 
-def _is_notebook(node, factories=()):
+def _is_notebook(node: ast.AST | None, factories: Collection[str] = ()) -> bool:
     """A call that makes an otter.Notebook: the class itself, or a set-up function that returns one."""
     if not isinstance(node, ast.Call):
         return False
@@ -529,13 +549,14 @@ def _is_notebook(node, factories=()):
     return name in ("otter.Notebook", "Notebook") or name in factories
 
 
-def _makes_a_notebook(function):
+def _makes_a_notebook(function: ast.FunctionDef) -> bool:
     """Whether a top-level function is a grader set-up: it returns an otter.Notebook(...) from its
     own body and declares no `global` (it binds no name of the notebook). Nested functions and
     classes are its helpers: their returns are not its own. Walked with a stack, at most
     MAX_FACTORY_NODES nodes."""
     returns_notebook = False
-    stack, seen = [(node, True) for node in function.body], 0
+    stack: list[tuple[ast.AST, bool]] = [(node, True) for node in function.body]
+    seen = 0
     while stack:
         node, own = stack.pop()
         seen += 1
@@ -548,9 +569,9 @@ def _makes_a_notebook(function):
     return returns_notebook
 
 
-def dotted_name(node, parts):
+def dotted_name(node: ast.AST, parts: int) -> str | None:
     """"a.b" for a name followed by at most `parts` - 1 attributes, read without recursion; else None."""
-    names = []
+    names: list[str] = []
     while isinstance(node, ast.Attribute) and len(names) < parts:
         names.append(node.attr)
         node = node.value
@@ -559,7 +580,7 @@ def dotted_name(node, parts):
     return ".".join([node.id, *reversed(names)])
 
 
-def _is_check_call(node, graders):
+def _is_check_call(node: ast.AST, graders: Collection[str]) -> bool:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("print", "display") \
             and len(node.args) == 1:
         node = node.args[0]
@@ -568,7 +589,7 @@ def _is_check_call(node, graders):
             and node.func.attr in CHECKER_METHODS)
 
 
-def is_checker_cell(cell):
+def is_checker_cell(cell: object) -> bool:
     """The notebook's self-check plumbing (grader set-up, checks, export): not the student's work."""
     metadata = cell.get("metadata") if isinstance(cell, dict) else None
     tags = metadata.get("tags") if isinstance(metadata, dict) else None
@@ -578,7 +599,7 @@ def is_checker_cell(cell):
                for tag in tags)
 
 
-def without_ipython_syntax(source):
+def without_ipython_syntax(source: str) -> str:
     """Replace magics, shell escapes and help lines by no-ops, keeping line numbers."""
     if not _MAYBE_IPYTHON.search(source):
         return source
@@ -610,7 +631,7 @@ CELL_MARK = re.compile(r"# ?%%")
 _WRAP = "(" * 8 + "\n"  # brackets opened around a file while it is tokenized: no indentation is read
 
 
-def script_cells(text, filename, reading=None):
+def script_cells(text: str, filename: str, reading: Reading | None = None) -> list[dict[str, str]]:
     """A .py file as cells, so that a syntax error costs only its part of the file: a file that
     compiles stays whole; one that does not is cut at its `# %%` marks (the twin's cells), else
     before each top-level definition. Cuts come from the tokenizer: a mark or a definition
@@ -639,7 +660,7 @@ def script_cells(text, filename, reading=None):
             for start, end in zip(starts, ends) if "".join(lines[start:end]).strip()]
 
 
-def _lines(text):
+def _lines(text: str) -> list[str]:
     """The file's lines as Python counts them (ended by "\\n" only), each with its end."""
     parts = text.split("\n")
     return [part + "\n" for part in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
@@ -650,14 +671,14 @@ _FSTRING_ENDS = {getattr(tokenize, name) for name in ("FSTRING_END", "TSTRING_EN
 _LAYOUT = {tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
 
 
-def _line_kinds(lines, reading):
+def _line_kinds(lines: list[str], reading: Reading) -> dict[int, str]:
     """{line index: what its first token is} for the lines where a token starts at column 0,
     outside any f-string: "mark" (a `# %%` comment), "comment", "def" (def, async, class),
     "decorator" or "code". The file is tokenized inside brackets it never closes, so a bad
     indentation stops nothing; after an error the tokenizer starts again just past it (a
     few times at most), and an unterminated string ends the reading: nothing after its start
     is cut."""
-    kinds = {}
+    kinds: dict[int, str] = {}
     row, column = 0, 0  # where tokenizing (re)starts
     for _ in range(reading.budget.token_restarts + 1):
         fed = [_WRAP, " " * column + lines[row][column:], *lines[row + 1:]]
@@ -690,7 +711,7 @@ def _line_kinds(lines, reading):
     return kinds
 
 
-def _token_error(error):
+def _token_error(error: tokenize.TokenError | SyntaxError) -> tuple[str, tuple[int | None, int]]:
     """(message, (fed line, column just past the error)) of a tokenizer error."""
     if isinstance(error, tokenize.TokenError):
         message = str(error.args[0]) if error.args else ""
@@ -700,7 +721,7 @@ def _token_error(error):
     return str(error.msg or ""), (error.lineno, (error.offset or 0))
 
 
-def _kind(token):
+def _kind(token: tokenize.TokenInfo) -> str:
     if token.type == tokenize.COMMENT:
         return "mark" if CELL_MARK.match(token.string) else "comment"
     if token.type == tokenize.NAME and token.string in ("def", "async", "class"):
@@ -710,9 +731,10 @@ def _kind(token):
     return "code"
 
 
-def _definition_starts(kinds):
+def _definition_starts(kinds: dict[int, str]) -> list[int]:
     """Line indexes where a top-level definition (with its decorators) begins."""
-    starts, previous_decorator = [], False
+    starts: list[int] = []
+    previous_decorator = False
     for index, kind in sorted(kinds.items()):
         if kind in ("def", "decorator"):
             if not previous_decorator:
@@ -733,14 +755,14 @@ class _Definitions:
     scanned, and its definitions count as written: a stub is small. At most `defined_names`
     names are kept of each kind; a name not kept is never called a stub."""
 
-    def __init__(self, reading):
+    def __init__(self, reading: Reading) -> None:
         self.reading = reading
-        self.last = {}
-        self.places = {}  # function -> ((filename, def line, first line), ...): Submission.places
-        self.under_main = set()  # functions defined inside a top-level `if __name__ == "__main__":`
-        self._names = {}  # insertion-ordered set
+        self.last: dict[str, bool] = {}
+        self.places: dict[str, tuple[Place, ...]] = {}  # function -> ((filename, def line, first line), ...)
+        self.under_main: set[str] = set()  # functions defined inside a top-level `if __name__ == "__main__":`
+        self._names: dict[str, None] = {}  # insertion-ordered set
 
-    def add(self, source, filename=None):
+    def add(self, source: str, filename: str | None = None) -> None:
         budget = self.reading.budget
         for found in DEFINED.finditer(source, 0, budget.scanned_chars):
             if len(self._names) >= budget.defined_names:
@@ -762,22 +784,22 @@ class _Definitions:
                     places = self.places.get(node.name, ()) + ((filename, node.lineno, first),)
                     self.places[node.name] = places[-MAX_PLACES:]
 
-    def _note(self, name, stub):
+    def _note(self, name: str, stub: bool) -> bool:
         """Note `name`'s latest definition; whether it is kept (within the budget's names)."""
         if name in self.last or len(self.last) < self.reading.budget.defined_names:
             self.last[name] = stub
             return True
         return False
 
-    def names(self):
+    def names(self) -> frozenset[str]:
         return frozenset(self._names)
 
-    def only_under_main(self):
+    def only_under_main(self) -> frozenset[str]:
         """The functions defined under a `__main__` guard and nowhere at the top level."""
         return frozenset(self.under_main - set(self.last))
 
 
-def _is_main_guard(node):
+def _is_main_guard(node: ast.stmt) -> bool:
     """`if __name__ == "__main__":` (either side of the ==)."""
     if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare) or len(node.test.ops) != 1 \
             or not isinstance(node.test.ops[0], ast.Eq):
@@ -787,13 +809,14 @@ def _is_main_guard(node):
         any(isinstance(side, ast.Constant) and side.value == "__main__" for side in sides)
 
 
-def is_notebook(cells):
+def is_notebook(cells: Iterable[Mapping[str, str]]) -> bool:
     """Whether the cells come from a notebook (named "<cell N>"): it runs as `__main__`, as in
     Jupyter; a .py file runs as an imported module (the sandbox's driver reads the same sign)."""
     return any(cell["filename"].startswith("<cell") for cell in cells)
 
 
-def missing_detail(name, submission, function_names, imported):
+def missing_detail(name: str, submission: Submission, function_names: Iterable[str],
+                   imported: bool) -> dict[str, object]:
     """What the file shows of a function the grader did not find (both faces say it so): a
     function with a close name, or, when the file ran as an imported module (a .py), the
     function defined only under `if __name__ == "__main__":`, which does not run then."""
@@ -803,7 +826,8 @@ def missing_detail(name, submission, function_names, imported):
     return {"similar": similar} if similar else {}
 
 
-def find_stubs(cells, function_names, reading=None):
+def find_stubs(cells: Iterable[Mapping[str, str]], function_names: Collection[str],
+               reading: Reading | None = None) -> set[str]:
     """Names among `function_names` whose last top-level definition does nothing yet.
 
     Runs in the grader's process, so each cell is parsed within the budget (see Reading.parse);
@@ -815,7 +839,7 @@ def find_stubs(cells, function_names, reading=None):
     return {name for name, stub in definitions.last.items() if stub and name in function_names}
 
 
-def _is_stub_body(body):
+def _is_stub_body(body: list[ast.stmt]) -> bool:
     for node in body:
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             continue  # docstring or a bare ...
@@ -829,7 +853,7 @@ def _is_stub_body(body):
     return True
 
 
-def _raised_name(node):
+def _raised_name(node: ast.expr | None) -> str | None:
     if isinstance(node, ast.Call):
         node = node.func
     return node.id if isinstance(node, ast.Name) else None
@@ -841,7 +865,7 @@ class NotAnOtterExport(Refusal):
     """A .zip that is neither the one `otter.Notebook.export()` writes nor one holding a single
     .ipynb or .py, or whose file cannot be read."""
 
-    def __init__(self, detail, problem="not_otter_export"):
+    def __init__(self, detail: Detail, problem: str = "not_otter_export") -> None:
         super().__init__(detail, problem)
 
 
@@ -853,7 +877,7 @@ ZIP_SYSTEM_FILES = {".DS_Store", "Thumbs.db", "desktop.ini"}
 _MEMBER_SIGNATURE = b"PK\x01\x02"
 
 
-def not_code(name):
+def not_code(name: str) -> str:
     """"" for a name the grader reads (.ipynb, .py, or a .zip holding one); else the file's own name
     ("report.docx"), for the one sentence that says what to submit instead. Decided by the name,
     as students and the LMS name files: one rule for `check`, `grade`, the LMS and the kit."""
@@ -861,7 +885,7 @@ def not_code(name):
     return "" if base.lower().endswith(GRADABLE_SUFFIXES + (".zip",)) else base
 
 
-def zipped_submission(data, reading=None):
+def zipped_submission(data: bytes | bytearray, reading: Reading | None = None) -> tuple[str, bytes]:
     """(name, bytes) of the file to grade inside a submitted .zip: the notebook of the zip Otter's
     export() writes (by Otter's rule, when the zip carries Otter's marker), else the one .ipynb or
     .py a student zipped by hand (at any depth; what operating systems add does not count; other
@@ -870,7 +894,7 @@ def zipped_submission(data, reading=None):
     return _zip_reading(_zipped, data, reading, otter_only=False)
 
 
-def otter_export_notebook(data, reading=None):
+def otter_export_notebook(data: bytes | bytearray, reading: Reading | None = None) -> tuple[str, bytes]:
     """(name, bytes) of the notebook inside the zip `otter.Notebook(...).export()` writes: the
     notebook at the top of the zip, beside `__zip_filename__`, usually `.OTTER_LOG` (a pickle:
     never unpickled, never even read here), maybe a PDF and files the student attached. Raises
@@ -878,36 +902,45 @@ def otter_export_notebook(data, reading=None):
     return _zip_reading(_zipped, data, reading, otter_only=True)
 
 
-def hand_zipped_file(data, reading=None):
+def hand_zipped_file(data: bytes | bytearray, reading: Reading | None = None) -> tuple[str, bytes]:
     """(name, bytes) of the only .ipynb or .py in a zip a student made by hand (Windows' "send to
     compressed folder", macOS' "compress"). Raises NotAnOtterExport saying what the zip holds when
     it is not exactly one."""
     return _zip_reading(_zipped, data, reading, otter_only=False, hand_only=True)
 
 
-def zipped_problem(data):
+def zipped_problem(data: bytes | bytearray) -> Detail | Literal[""]:
     """"" when `data` is a zip `zipped_submission` grades, else why not (a Detail; `str()` of it
     in English); told from the zip's directory alone, its file never decompressed. Never raises."""
     read = untrusted(_zipped, data, False, False, False)
-    return read.detail if read.problem is not None else ""
+    return read.detail if read.problem is not None and read.detail is not None else ""
 
 
-def otter_export_problem(data):
+def otter_export_problem(data: bytes | bytearray) -> Detail | Literal[""]:
     """`zipped_problem` for Otter's export alone."""
     read = untrusted(_zipped, data, True, False, False)
-    return read.detail if read.problem is not None else ""
+    return read.detail if read.problem is not None and read.detail is not None else ""
 
 
-def _zip_reading(work, data, reading, otter_only, hand_only=False):
+def _zip_reading(work: Callable[..., tuple[str, bytes]], data: bytes | bytearray, reading: Reading | None,
+                 otter_only: bool, hand_only: bool = False) -> tuple[str, bytes]:
     if reading is not None:  # inside a caller's untrusted()
         return work(data, otter_only, hand_only, True, reading=reading)
     read = untrusted(work, data, otter_only, hand_only, True)
+    # untrusted gives a detail with every problem, and the value exactly when there is none
     if read.problem is not None:
-        raise NotAnOtterExport(read.detail, read.problem)
-    return read.value
+        raise NotAnOtterExport(cast(Detail, read.detail), read.problem)
+    return cast("tuple[str, bytes]", read.value)
 
 
-def _zipped(data, otter_only, hand_only, inflate, *, reading):
+@overload
+def _zipped(data: bytes | bytearray, otter_only: bool, hand_only: bool, inflate: Literal[True], *,
+            reading: Reading) -> tuple[str, bytes]: ...
+@overload
+def _zipped(data: bytes | bytearray, otter_only: bool, hand_only: bool, inflate: bool, *,
+            reading: Reading) -> tuple[str, bytes | None]: ...
+def _zipped(data: bytes | bytearray, otter_only: bool, hand_only: bool, inflate: bool, *,
+            reading: Reading) -> tuple[str, bytes | None]:
     """The member to grade of a submitted zip, chosen on its directory: its members counted before
     it is opened (at most `export_members`), the member a regular, unencrypted file declaring at
     most `file_bytes`. That one member alone is decompressed (when `inflate`), within the
@@ -965,13 +998,13 @@ def _zipped(data, otter_only, hand_only, inflate, *, reading):
         return name, content
 
 
-def _zip_system_member(name):
+def _zip_system_member(name: str) -> bool:
     parts = [part for part in name.replace("\\", "/").split("/") if part]
     return (not parts or any(part in ZIP_SYSTEM_DIRS for part in parts[:-1])
             or parts[-1] in ZIP_SYSTEM_FILES or parts[-1].startswith("._"))
 
 
-def zip_member_is_regular(info):
+def zip_member_is_regular(info: zipfile.ZipInfo) -> bool:
     """False for members a Unix zip tool stored as symbolic links, FIFOs or devices."""
     kind = stat.S_IFMT(info.external_attr >> 16)
     return kind in (0, stat.S_IFREG, stat.S_IFDIR)  # 0: a zip tool that records no file type
@@ -986,11 +1019,11 @@ METADATA_KEY = "autograder_lab"  # a notebook made from a lab's assignment names
 class LabEvidence:
     """What a submission says about the lab it was written for."""
 
-    declared: str = None  # the lab its notebook's metadata names
-    sources: tuple = ()  # the code of the file: a .py, or every code cell (checker cells too)
+    declared: str | None = None  # the lab its notebook's metadata names
+    sources: tuple[str, ...] = ()  # the code of the file: a .py, or every code cell (checker cells too)
 
 
-def lab_evidence(data, budget=None):
+def lab_evidence(data: object, budget: Budget | None = None) -> LabEvidence | None:
     """LabEvidence of a submission's bytes (its name unknown), or None when nothing in it can be
     read. Read as `read_submission` reads, within the same budget and catch-all, but a part that
     cannot be read is left out rather than refusing the file: a cell without text or beyond the
@@ -998,7 +1031,7 @@ def lab_evidence(data, budget=None):
     return untrusted(_lab_evidence, data, budget=budget).value
 
 
-def _lab_evidence(data, reading):
+def _lab_evidence(data: object, reading: Reading) -> LabEvidence | None:
     if not isinstance(data, (bytes, bytearray)) or len(data) > reading.budget.file_bytes:
         return None
     if data.startswith(b"PK"):
@@ -1032,12 +1065,13 @@ class NotARegularFile(OSError):
     """The path names a FIFO, device, socket, folder or (when links are refused) a symbolic link;
     `detail` says which (a Detail)."""
 
-    def __init__(self, number, text, what):
+    def __init__(self, number: int, text: str, what: str) -> None:
         super().__init__(number, text)
         self.detail = detail(what)
 
 
-def read_regular_file(path, follow_links=True, limit=MAX_BYTES, dir_fd=None):
+def read_regular_file(path: str | os.PathLike[str], follow_links: bool = True, limit: int = MAX_BYTES,
+                      dir_fd: int | None = None) -> bytes:
     """The bytes of a regular file, at most `limit` + 1 of them (so callers can tell "too large").
 
     Opened non-blocking (a FIFO never hangs the open), checked with fstat on the open descriptor
@@ -1059,7 +1093,8 @@ def read_regular_file(path, follow_links=True, limit=MAX_BYTES, dir_fd=None):
         if kind != "regular file":
             raise NotARegularFile(0, f"a {kind}, not a regular file", kind_detail(mode))
         os.set_blocking(descriptor, True)
-        chunks, remaining = [], limit + 1
+        chunks: list[bytes] = []
+        remaining = limit + 1
         while remaining > 0:
             chunk = os.read(descriptor, min(remaining, 1 << 20))
             if not chunk:
@@ -1071,7 +1106,7 @@ def read_regular_file(path, follow_links=True, limit=MAX_BYTES, dir_fd=None):
         os.close(descriptor)
 
 
-def kind_detail(mode):
+def kind_detail(mode: int) -> str:
     """The detail code of what an inode is, when it is not a regular file."""
     for test, code in ((stat.S_ISDIR, "folder"), (stat.S_ISLNK, "link"), (stat.S_ISFIFO, "fifo"),
                        (stat.S_ISCHR, "device"), (stat.S_ISBLK, "device"), (stat.S_ISSOCK, "socket")):
@@ -1080,7 +1115,7 @@ def kind_detail(mode):
     return "special_file"
 
 
-def file_kind(mode):
+def file_kind(mode: int) -> str:
     """Words for what an inode is, for messages ("FIFO", "character device", ...)."""
     for test, word in ((stat.S_ISREG, "regular file"), (stat.S_ISDIR, "folder"), (stat.S_ISLNK, "symbolic link"),
                        (stat.S_ISFIFO, "FIFO"), (stat.S_ISCHR, "character device"),
@@ -1092,9 +1127,9 @@ def file_kind(mode):
 
 # Notes and names for the feedback --------------------------------------------------------------
 
-def load_note(event, submission):
+def load_note(event: Mapping[str, Any], submission: Submission) -> dict[str, Any]:
     """A loading event of the run (a syntax error, a skipped statement) as a note on the file."""
-    note = {"code": event.get("ev")}
+    note: dict[str, Any] = {"code": event.get("ev")}
     cell = event.get("cell")
     if isinstance(cell, int) and 0 <= cell < len(submission.cells):
         note["filename"] = submission.cells[cell]["filename"]
@@ -1106,7 +1141,7 @@ def load_note(event, submission):
     return note
 
 
-def syntax_error_near(name, notes, submission):
+def syntax_error_near(name: str, notes: Iterable[Mapping[str, Any]], submission: Submission) -> bool:
     """Whether a cell defining `name` failed to parse (then the function is missing for that reason)."""
     return any(note["code"] == "syntax_error" and "cell" in note
                and f"def {name}" in submission.cells[note["cell"]]["source"] for note in notes)
@@ -1115,7 +1150,7 @@ def syntax_error_near(name, notes, submission):
 DEFINED = re.compile(r"^[ \t]*def[ \t]+([A-Za-z_]\w*)[ \t]*\(", re.MULTILINE)
 
 
-def similar_definition(name, submission, function_names):
+def similar_definition(name: str, submission: Submission, function_names: Iterable[str]) -> str | None:
     """A function the file defines under a name close to `name` ("sofmax"), when one is; among
     the names found while reading it (at most `defined_names` of them)."""
     close = difflib.get_close_matches(name, sorted(submission.defined - set(function_names)), n=1, cutoff=0.75)

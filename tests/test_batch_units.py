@@ -361,26 +361,56 @@ def remove_level_by_level(folder):
             (folder.parent / "next-level").rename(folder)
 
 
-def test_a_task_that_cannot_be_made_is_a_task_of_an_unreadable_file(tmp_path):
+def _task_whose_reading_fails(folder, error):
+    """Kim's task, made while reading her file raises `error` (not an OSError)."""
     from autograder.batch import _task_or_problem
     from autograder.batch.collect import Source, group_students
     from labs.self_attention import LAB
 
-    write(tmp_path / "kim.py", CORRECT)
-    source = Source(tmp_path)
+    write(folder / "kim.py", CORRECT)
+    source = Source(folder)
     try:
         [kim] = group_students(source)
 
         def read(entry, limit=0):
-            raise ValueError("a reader that fails\nin two lines")
+            raise error
 
         source.read = read
         late = {"late": False, "days": 0, "percent": 0.0, "submitted_at": "", "due": "", "policy": None}
         task = _task_or_problem(source, kim, {"lang": "ko", "late": {"kim": late}}, LAB)
     finally:
         source.close()
-    assert task["problem"] == ("unreadable", "ValueError: a reader that fails in two lines")
+    task["late"] = late
+    return task
+
+
+def test_a_task_that_cannot_be_made_is_a_task_of_an_unreadable_file(tmp_path):
+    from autograder.submission import detail
+
+    task = _task_whose_reading_fails(tmp_path, ValueError("a reader that fails\nin two lines"))
+    # The reason is a Detail (the catalogs say it in the student's language), never the error's English text.
+    assert task["problem"] == ("unreadable", detail("exception", type="ValueError"))
     assert task["data"] is None and task["student"] == "kim" and task["key"]
+
+
+def test_a_task_that_cannot_be_made_is_graded_as_unreadable_not_as_a_grader_failure(tmp_path):
+    """A worker grades such a task as the file's problem: "broken: unreadable", with feedback that
+    names the error's type and never its message (which may quote a path or the file)."""
+    from types import SimpleNamespace
+
+    from autograder.batch.grader import finish, grade_task
+    from labs.self_attention import LAB
+
+    task = _task_whose_reading_fails(tmp_path, KeyError("/home/ta/secret-path"))
+    result, status = grade_task(task, None, None, SimpleNamespace(lab=LAB))  # a problem never reaches the sandbox
+    out = tmp_path / "out"
+    for folder in ("feedback", "results"):
+        (out / folder).mkdir(parents=True)
+    record = finish(task, result, status, str(out), LAB, "ko")
+    assert record["status"] == "broken: unreadable"
+    assert record["total"] == 0
+    written = "".join(path.read_text(encoding="utf-8") for path in out.rglob("kim.*"))
+    assert "KeyError" in written and "secret-path" not in written
 
 
 # Backslashes in zip names ------------------------------------------------------------------------

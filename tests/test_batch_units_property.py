@@ -403,3 +403,50 @@ def test_grade_writes_every_row_and_one_students_unit_changes_no_other_grade(dat
     others = [tuple(r[c] for c in ROW) for r in rows["before"] if r["id"] not in (mine, "")]
     assert sorted(tuple(r[c] for c in ROW) for r in rows["after"] if r["id"] not in (mine, "")) == sorted(others)
     assert {r["id"] for r in rows["before"]} == {r["id"] for r in rows["after"]}
+
+
+# A task that cannot be made -------------------------------------------------------------------------
+
+FAILURES = st.sampled_from([ValueError, KeyError, TypeError, RuntimeError, IndexError, AttributeError, MemoryError,
+                            RecursionError, UnicodeError, ZeroDivisionError, LookupError, NotImplementedError])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(failure=FAILURES, message=st.text(max_size=40))
+def test_a_task_that_cannot_be_made_is_graded_as_an_unreadable_file_whatever_the_error(failure, message):
+    """Whatever goes wrong while a student's task is made, the task carries the problem's reason as
+    a Detail (the error's type), a worker grades it as "broken: unreadable" (never as a grader
+    failure), and the error's text reaches none of the student's files."""
+    from types import SimpleNamespace
+
+    from autograder.batch import _task_or_problem
+    from autograder.batch.grader import finish, grade_task
+    from autograder.submission import detail
+    from labs.self_attention import LAB
+
+    with tempfile.TemporaryDirectory() as folder:
+        root = pathlib.Path(folder)
+        (root / "class").mkdir()
+        (root / "class" / "kim.py").write_bytes(CORRECT)
+        source = Source(root / "class")
+        try:
+            [kim] = group_students(source)
+
+            def read(entry, limit=0):
+                raise failure("MARKER" + message)
+
+            source.read = read
+            late = {"late": False, "days": 0, "percent": 0.0, "submitted_at": "", "due": "", "policy": None}
+            task = _task_or_problem(source, kim, {"lang": "ko", "late": {"kim": late}}, LAB)
+        finally:
+            source.close()
+        assert task["problem"] == ("unreadable", detail("exception", type=failure.__name__))
+        task["late"] = late
+        result, status = grade_task(task, None, None, SimpleNamespace(lab=LAB))  # never reaches the sandbox
+        out = root / "out"
+        for sub in ("feedback", "results"):
+            (out / sub).mkdir(parents=True)
+        record = finish(task, result, status, str(out), LAB, "ko")
+        assert record["status"] == "broken: unreadable" and record["total"] == 0
+        written = "".join(path.read_text(encoding="utf-8") for path in out.rglob("kim.*"))
+        assert failure.__name__ in written and "MARKER" not in written

@@ -3,34 +3,49 @@
 Resumable: each student's outputs are written whole, results/<id>.json last, and a later run
 skips students whose file, grader version and settings are unchanged.
 """
+from __future__ import annotations
+
+import argparse
 import hashlib
 import os
 import re
 import shutil
 import sys
 import time
-from datetime import datetime, timezone
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING, Any
 
 from ..render import one_line, printable
-from ..submission import MAX_BYTES, detail, not_code, os_detail
-from .collect import EXPORT, NOT_LMS_NAMED, Source, group_students
+from ..submission import MAX_BYTES, Detail, detail, failure_detail, not_code, os_detail
+from .collect import EXPORT, NOT_LMS_NAMED, Source, Student, group_students
+from .grader import Task
 from .naming import NAME_MAX, fit_id
-from .late import deduction, lateness, lms_zone, offset_text, parse_due, parse_policy
+from .late import LmsZone, Policy, StatedZone, deduction, lateness, lms_zone, offset_text, parse_due, parse_policy
 from .outputs import TEMP_SUFFIX, fingerprint, load_record, remove_temporaries, shown_time
 from .pool import Pool
 from .progress import progress_for
 from .report import ReportWriter, class_counts, grades_table, lms_files, rows_for, write_grades
 from .outputs import write_atomic
-from .overrides import (FILE_NAME as OVERRIDES_FILE, OverridesRefused, fingerprint_part, for_task, load_state,
-                        read_overrides, resumable, review_warning, save_state, state_of, written_against)
+from .overrides import (FILE_NAME as OVERRIDES_FILE, Override, OverridesRefused, fingerprint_part, for_task,
+                        load_state, read_overrides, resumable, review_warning, save_state, state_of, written_against)
 from .previous import PreviousRunError, read_previous_run
 from .similar import FILE_NAME as SIMILAR_FILE, never_count, signals, similar_csv, similar_rows
 
 EXIT_DONE, EXIT_CANNOT_RUN, EXIT_MERGED_IDS, EXIT_PATTERN_MISSES, EXIT_INTERRUPTED = 0, 2, 3, 4, 130
 SHOWN_AT_MOST = 20  # files named in a warning; the rest are counted
 
+if TYPE_CHECKING:
+    from ..lab import Lab
+    from ..sandbox.limits import Limits
+    from ..sandbox.zygote_client import Zygote
 
-def run_batch(args, limits, zygotes=()):
+# Times the LMS states in another zone than the one they are read in: (student, what the LMS
+# states, the offset the time was read at).
+Conflict = tuple[Student, StatedZone, timedelta]
+
+
+def run_batch(args: argparse.Namespace, limits: Limits, zygotes: Sequence[Zygote] = ()) -> int:
     if args.jobs < 1:
         raise SystemExit("autograder: --jobs must be at least 1")
     if args.id_pattern:
@@ -48,7 +63,7 @@ def run_batch(args, limits, zygotes=()):
         source.close()
 
 
-def late_settings(args):
+def late_settings(args: argparse.Namespace) -> tuple[datetime | None, Policy | None, LmsZone]:
     """(due datetime or None, Policy or None, LmsZone) from --due, --late-penalty and --lms-timezone;
     exit 2 when malformed. The zone reads the times the LMS writes without one (late.lms_zone)."""
     due_text, policy_text = getattr(args, "due", None), getattr(args, "late_penalty", None)
@@ -63,21 +78,21 @@ def late_settings(args):
     return due, policy, zone
 
 
-def zone_conflicts(students, zone):
+def zone_conflicts(students: Iterable[Student], zone: LmsZone) -> list[Conflict]:
     """[(student, StatedZone, offset used)] where the LMS states another zone for a time it wrote
     without one (a Blackboard receipt's "KST") than the zone that time is read in."""
-    found = []
+    found: list[Conflict] = []
     for student in students:
         said = student.stated_zone
         if said is None or not student.lms_time:
             continue
         used = datetime.fromisoformat(student.lms_time).utcoffset()
-        if used != said.offset:
+        if used is not None and used != said.offset:  # lms_time has its offset (collect.group_students)
             found.append((student, said, used))
     return found
 
 
-def zone_message(conflicts, zone, due, refused):
+def zone_message(conflicts: Sequence[Conflict], zone: LmsZone, due: datetime | None, refused: bool) -> str:
     """The sentence for times the LMS states in another zone than the one they are read in
     (`due`: the deadline, aware, or None)."""
     _, said, used = conflicts[0]
@@ -86,16 +101,20 @@ def zone_message(conflicts, zone, due, refused):
             f"{one_line(said.where)}), but the times in the attempts' names, which have no zone, are read at "
             f"{offset_text(used)} ({zone.describe()}): {len(conflicts)} student(s) ({who}).")
     if refused:
+        assert due is not None  # refused only with a deadline
         meant = due.replace(tzinfo=timezone(said.offset)).isoformat(timespec="minutes")
-        return printable(f"autograder: {head} Their lateness would be counted from the wrong hour. Give "
-                         f"--lms-timezone {offset_text(said.offset)} (the deadline stays {shown_time(due.isoformat())}), "
-                         f"or, if the deadline is {due.strftime('%H:%M')} in {said.abbreviation}, --due {meant}. "
-                         "Nothing was graded.")
-    return printable(f"autograder: note: {head} The times shown in grades.csv and the feedback have that offset; "
-                     f"give --lms-timezone {offset_text(said.offset)} to read them in the LMS's zone.")
+        message: str = printable(
+            f"autograder: {head} Their lateness would be counted from the wrong hour. Give "
+            f"--lms-timezone {offset_text(said.offset)} (the deadline stays {shown_time(due.isoformat())}), "
+            f"or, if the deadline is {due.strftime('%H:%M')} in {said.abbreviation}, --due {meant}. "
+            "Nothing was graded.")
+        return message
+    message = printable(f"autograder: note: {head} The times shown in grades.csv and the feedback have that offset; "
+                        f"give --lms-timezone {offset_text(said.offset)} to read them in the LMS's zone.")
+    return message
 
 
-def stray_note(everyone):
+def stray_note(everyone: Iterable[Student]) -> str:
     """The TA's files beside an LMS export's units (a grade sheet, notes), listed, never graded: one
     note on stderr naming them."""
     strays = [entry for student in everyone if not student.id for entry, _ in student.ignored
@@ -104,13 +123,15 @@ def stray_note(everyone):
         return ""
     shown = ", ".join(one_line(e.path) for e in strays[:SHOWN_AT_MOST])
     more = f" and {len(strays) - SHOWN_AT_MOST} more" if len(strays) > SHOWN_AT_MOST else ""
-    return printable(f"autograder: note: {len(strays)} file(s) beside the LMS's "
-                     f"{strays[0].note.split('beside its ', 1)[-1]} were not named by the LMS and are not code, so "
-                     f"they are the TA's (a grade sheet, notes), not students' (listed in report.html, not graded): "
-                     f"{shown}{more}.")
+    message: str = printable(
+        f"autograder: note: {len(strays)} file(s) beside the LMS's "
+        f"{strays[0].note.split('beside its ', 1)[-1]} were not named by the LMS and are not code, so "
+        f"they are the TA's (a grade sheet, notes), not students' (listed in report.html, not graded): "
+        f"{shown}{more}.")
+    return message
 
 
-def _grade_class(source, args, limits, zygotes):
+def _grade_class(source: Source, args: argparse.Namespace, limits: Limits, zygotes: Sequence[Zygote]) -> int:
     out = args.out
     started = time.monotonic()
     everyone = group_students(source, args.id_pattern, args.zone)
@@ -136,11 +157,12 @@ def _grade_class(source, args, limits, zygotes):
     remove_temporaries(folders)
     # Everything a submission's grade or feedback can depend on besides its file and the grader
     # version: the language and every limit (the sandbox switch too). Nothing is chosen by hand.
-    settings = {"lang": args.lang, "limits": limits.as_data()}
+    settings: dict[str, Any] = {"lang": args.lang, "limits": limits.as_data()}
     settings["late"] = {student.id: late_facts(student, args.due_time, args.policy) for student in students}
     settings["overrides"] = {student.id: for_task(overrides or [], student.id) for student in students}
     settings["previous"] = {student.id: previous.get(student.id) for student in students}
-    records, resumed = {}, []
+    records: dict[str, dict[str, Any]] = {}
+    resumed: list[str] = []
     reporter = ReportWriter(args.lang)  # loads matplotlib while the class is graded
     try:
         interrupted = _grade_all(source, students, settings, args, limits, records, resumed, reporter,
@@ -205,13 +227,13 @@ def _grade_class(source, args, limits, zygotes):
     return status
 
 
-def no_submissions(location, everyone):
+def no_submissions(location: str, everyone: Iterable[Student]) -> str:
     """Why a folder or zip in which no student sent a file cannot be graded, in one sentence."""
     files = [(entry, reason) for student in everyone for entry, reason in student.ignored]
     shown = one_line(location)
     if not files:
         return f"autograder: no submissions in {shown}: it holds no files. Nothing was graded."
-    kinds = {}
+    kinds: dict[str, list[str]] = {}
     for entry, _ in files:
         kind = entry.metadata or ("system file" if entry.system_file else str(entry.refused or "other file"))
         kinds.setdefault(kind, []).append(entry.path)
@@ -221,10 +243,11 @@ def no_submissions(location, everyone):
             "Give the folder, or the LMS's .zip, that holds the students' .py or .ipynb files. Nothing was graded.")
 
 
-def late_facts(student, due, policy):
+def late_facts(student: Student, due: datetime | None, policy: Policy | None) -> dict[str, Any]:
     """What the feedback and grades.csv say about one student's lateness, and the deduction."""
+    assert student.chosen is not None  # a student with a file
     late, days = lateness(student.lms_time, student.lms_late, due, student.chosen.stamp)
-    facts = {"late": late, "days": days, "percent": deduction(policy, late, days),
+    facts: dict[str, Any] = {"late": late, "days": days, "percent": deduction(policy, late, days),
              "submitted_at": student.submitted_at, "due": due.isoformat() if due is not None else "",
              "flagged_only": bool(late and student.lms_late and not student.lms_time),
              "policy": None}
@@ -234,14 +257,14 @@ def late_facts(student, due, policy):
     return facts
 
 
-def pattern_misses(everyone):
+def pattern_misses(everyone: Iterable[Student]) -> tuple[list[str], int]:
     """([paths --id-pattern did not match], how many files it was tried on): submissions only."""
     tried = [e for s in everyone for e in ([s.chosen] if s.chosen else []) + s.superseded
              + [e for e, _ in s.ignored] if not e.system_file and not e.metadata]
     return sorted(e.path for e in tried if not e.owner.startswith("pattern:")), len(tried)
 
 
-def pattern_warning(pattern, missed, tried, allowed, stopped=False):
+def pattern_warning(pattern: str, missed: Sequence[str], tried: int, allowed: bool, stopped: bool = False) -> str:
     shown = "\n".join(f"  {one_line(path)}" for path in missed[:SHOWN_AT_MOST])
     more = f"\n  ... and {len(missed) - SHOWN_AT_MOST} more" if len(missed) > SHOWN_AT_MOST else ""
     if stopped:
@@ -253,10 +276,11 @@ def pattern_warning(pattern, missed, tried, allowed, stopped=False):
                 "submitted files; these were named by the LMS's rules instead:")
     tail = "" if stopped else ("\n  --allow-pattern-misses was given: exit status 0." if allowed else
                                "\n  Exit status 4; --allow-pattern-misses accepts them.")
-    return printable(head + "\n" + shown + more + tail)
+    message: str = printable(head + "\n" + shown + more + tail)
+    return message
 
 
-def lookalike_note(students):
+def lookalike_note(students: Sequence[Student]) -> str:
     """Files a student named like other students' LMS uploads, inside their own folder: theirs."""
     lines = [f"autograder: note: {len(students)} student(s) handed in files named like other students' LMS "
              "uploads; inside a student's own folder a name never names anyone, so they were taken as that "
@@ -271,14 +295,15 @@ def lookalike_note(students):
     lines.append("  Folders below the class folder are read as section folders (LMS-named files of several "
                  "students each) only when at least two of them, and more than half, hold several students' "
                  "LMS-named files; if these are section folders, name the students with --id-pattern.")
-    return printable("\n".join(lines))
+    message: str = printable("\n".join(lines))
+    return message
 
 
-def stale_outputs(out, ids):
+def stale_outputs(out: str, ids: Iterable[str]) -> list[str]:
     """Files in feedback/ and results/ that belong to no student of this run (an earlier class, a
     renamed id), as paths relative to `out`."""
     named = {fit_id(student) for student in ids}
-    stale = []
+    stale: list[str] = []
     for folder, suffixes in (("feedback", (".md", ".html")), ("results", (".json",))):
         directory = os.path.join(out, folder)
         for name in sorted(os.listdir(directory)) if os.path.isdir(directory) else ():
@@ -290,9 +315,9 @@ def stale_outputs(out, ids):
     return stale
 
 
-def move_stale(out, stale):
+def move_stale(out: str, stale: Iterable[str]) -> list[str]:
     """Move each stale file to out/stale/<same path> (never over another file); the new paths."""
-    moved = []
+    moved: list[str] = []
     for relative in stale:
         folder, name = os.path.split(os.path.join(out, "stale", relative))
         os.makedirs(folder, exist_ok=True)
@@ -305,9 +330,9 @@ def move_stale(out, stale):
     return moved
 
 
-def fitting_name(name, suffix):
+def fitting_name(name: str, suffix: str) -> str:
     """`name` + `suffix`, fitted in NAME_MAX bytes: its stem cut and a hash of the name added."""
-    def size(text):
+    def size(text: str) -> int:
         return len(text.encode("utf-8", "surrogateescape"))
 
     if size(name + suffix) <= NAME_MAX:
@@ -321,7 +346,7 @@ def fitting_name(name, suffix):
     return f"{head}-{digest}{extension}{suffix}"
 
 
-def stale_warning(out, stale, moved):
+def stale_warning(out: str, stale: Sequence[str], moved: list[str] | None) -> str:
     shown = "\n".join(f"  {one_line(path)}" for path in stale[:SHOWN_AT_MOST])
     more = f"\n  ... and {len(stale) - SHOWN_AT_MOST} more" if len(stale) > SHOWN_AT_MOST else ""
     if moved is None:
@@ -329,22 +354,24 @@ def stale_warning(out, stale, moved):
                f"{one_line(os.path.join(out, 'stale'))}/ (nothing is deleted)."
     else:
         tail = f"\n  Moved to {one_line(os.path.join(out, 'stale'))}/."
-    return printable(f"autograder: WARNING: {len(stale)} file(s) in {one_line(out)} belong to no student "
-                     "of this run:\n" + shown + more + tail)
+    message: str = printable(
+        f"autograder: WARNING: {len(stale)} file(s) in {one_line(out)} belong to no student "
+        "of this run:\n" + shown + more + tail)
+    return message
 
 
-def case_clashes(ids):
+def case_clashes(ids: Iterable[str]) -> list[list[str]]:
     """Groups of ids that differ only in case: their feedback files are one file on macOS or Windows."""
-    groups = {}
+    groups: dict[str, list[str]] = {}
     for student in ids:
         groups.setdefault(student.casefold(), []).append(student)
     return [sorted(group) for group in groups.values() if len(group) > 1]
 
 
-def merged_warning(students, clashes, allowed):
+def merged_warning(students: Sequence[Student], clashes: Sequence[Sequence[str]], allowed: bool) -> str:
     """The loud part: files whose names say different students, filed under one id (or under ids
     a case-insensitive disk cannot tell apart)."""
-    lines = []
+    lines: list[str] = []
     if students:
         lines.append(f"autograder: WARNING: {len(students)} student id(s) hold files of differently named "
                      "students; one file was graded for each id and the others are listed as 'merged: ...':")
@@ -357,18 +384,20 @@ def merged_warning(students, clashes, allowed):
     lines.append("  Check these rows in grades.csv, or give --id-pattern. "
                  + ("--allow-merged-ids was given: exit status 0." if allowed else
                     "Exit status 3; --allow-merged-ids accepts them."))
-    return printable("\n".join(lines))
+    message: str = printable("\n".join(lines))
+    return message
 
 
-def _lab_for(args, source, students):
+def _lab_for(args: argparse.Namespace, source: Source, students: Sequence[Student]) -> Lab:
     """The lab of --lab, else the only one, else the one the class's files are for; exit 2 if none,
     or when --lab names a lab the files are not written for (registry.choose's rule, one vote per
     student: the file that counts for them). A minority of files of another lab is a warning."""
     from ..registry import LabMismatch, LabNotFound, Said, Tally, choose, each_lab
 
-    said = {}
+    said: dict[str, str | None] = {}
     for student in students:  # one file in memory at a time
         entry = student.chosen
+        assert entry is not None  # students with a file
         if entry.gradable and not entry.refused and entry.size <= MAX_BYTES:
             try:
                 said[student.id] = next(each_lab([source.read(entry)]))
@@ -377,8 +406,8 @@ def _lab_for(args, source, students):
         else:
             said[student.id] = None  # a .docx, a link, a file too large: says no lab
     try:
-        lab = choose(getattr(args, "lab", None), Said(said.values()),
-                     fit=not getattr(args, "allow_other_lab", False), what=("student's file", "students' files"))
+        lab: Lab = choose(getattr(args, "lab", None), Said(said.values()),
+                          fit=not getattr(args, "allow_other_lab", False), what=("student's file", "students' files"))
     except LabMismatch as error:
         raise SystemExit(f"autograder: {error} (--allow-other-lab grades them as --lab {args.lab} anyway: "
                          "each step they did not write is 'missing'.)")
@@ -400,18 +429,20 @@ def _lab_for(args, source, students):
     return lab
 
 
-def _grade_all(source, students, settings, args, limits, records, resumed, reporter, zygotes, lab):
+def _grade_all(source: Source, students: Sequence[Student], settings: Mapping[str, Any], args: argparse.Namespace,
+               limits: Limits, records: dict[str, dict[str, Any]], resumed: list[str], reporter: ReportWriter,
+               zygotes: Sequence[Zygote], lab: Lab) -> bool:
     """Grade every student not graded already into `records`; True when interrupted."""
     out = args.out
     pool = Pool(min(args.jobs, len(students)), limits, lab, args.lang, out, zygotes=zygotes)
     progress = progress_for(len(students))
 
-    def on_record(record):
+    def on_record(record: dict[str, Any]) -> None:
         reporter.prepare()  # grading is under way: the start is no longer slowed by it
         records[record["id"]] = record
         progress.advance(printable(f"{record['id']} {record['total']:g}/{record['max_total']:g}", newlines=False))
 
-    def tasks():
+    def tasks() -> Iterator[Task]:
         for student in students:
             task = _task_or_problem(source, student, settings, lab)
             task["late"] = settings["late"][student.id]
@@ -434,19 +465,21 @@ def _grade_all(source, students, settings, args, limits, records, resumed, repor
     return False
 
 
-def _task_or_problem(source, student, settings, lab):
+def _task_or_problem(source: Source, student: Student, settings: Mapping[str, Any], lab: Lab) -> Task:
     """The student's task; anything that goes wrong making it makes it a task of an unreadable file."""
     try:
         return _task(source, student, settings, lab)
     except Exception as error:
-        problem = ("unreadable", f"{type(error).__name__}: {' '.join(str(error).split())}"[:200])
+        problem: tuple[str, Detail | str] = ("unreadable", failure_detail(error))
         return _task(source, student, settings, lab, problem=problem)
 
 
-def _task(source, student, settings, lab, problem=None):
+def _task(source: Source, student: Student, settings: Mapping[str, Any], lab: Lab,
+          problem: tuple[str, Detail | str] | None = None) -> Task:
     entry = student.chosen
+    assert entry is not None  # students with a file
     superseded = [e.path for e in student.superseded]
-    data = None
+    data: bytes | None = None
     if problem is not None:
         pass  # the task could not be made: graded as that problem
     elif entry.refused:
@@ -481,7 +514,7 @@ def _task(source, student, settings, lab, problem=None):
             "key": fingerprint(content, entry.path, superseded, own_settings, lab)}
 
 
-def _overrides(out, students, lab):
+def _overrides(out: str, students: Sequence[Student], lab: Lab) -> list[Override] | None:
     """The TA's overrides in DIR/overrides.csv, each with the automatic points it was written
     against (batch.overrides), or None when there is no such file; exit 2 before anything is
     graded or written when any row is bad."""
@@ -500,7 +533,7 @@ def _overrides(out, students, lab):
     return written_against(rows, load_state(out), earlier)
 
 
-def _previous(args, lab):
+def _previous(args: argparse.Namespace, lab: Lab) -> dict[str, dict[str, Any]]:
     """{id: the student's last attempt} from --previous DIR, or {}; exit 2 when DIR is no earlier run of this lab."""
     folder = getattr(args, "previous", None)
     if not folder:
@@ -511,16 +544,17 @@ def _previous(args, lab):
         raise SystemExit(printable(f"autograder: {error}. Nothing was graded."))
 
 
-def hidden_counts(records):
+def hidden_counts(records: Iterable[Mapping[str, Any]]) -> dict[str, int]:
     """{step: how many hidden tests judged it}, the most any record says."""
-    counts = {}
+    counts: dict[str, int] = {}
     for record in records:
         for name, step in record["steps"].items():
             counts[name] = max(counts.get(name, 0), int(step.get("hidden") or 0))
     return counts
 
 
-def _summary(records, counts, resumed, seconds, report):
+def _summary(records: Sequence[Mapping[str, Any]], counts: Mapping[str, int | str], resumed: int, seconds: float,
+             report: str) -> str:
     """One line for the terminal; the counts are report.html's (class_counts)."""
     newly = len(records) - resumed
     mean = f"; mean {counts['mean']}/{records[0]['max_total']:g}" if records else ""

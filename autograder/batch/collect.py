@@ -6,19 +6,22 @@ through Source.read, so a class of any size is never held in memory at once.
 The class folder is not trusted: only regular files are read, opened without following links
 and with a size cap; links, FIFOs, devices and unsafe archive names are listed, never read.
 """
+from __future__ import annotations
+
 import os
 import re
 import stat
 import time
 import zipfile
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..submission import (BUDGET, MAX_BYTES, detail, error_type, file_kind, kind_detail, os_detail, read_regular_file,
-                          zip_member_is_regular, zipped_problem)
+from ..submission import (BUDGET, MAX_BYTES, Detail, detail, error_type, file_kind, kind_detail, os_detail,
+                          read_regular_file, zip_member_is_regular, zipped_problem)
 from ..lms.recognise import HEAD_BYTES, SHEET_KINDS, sheet_kind
-from .late import COMPUTER_ZONE, file_time, stated_zone
-from .metadata import MAX_METADATA_BYTES, blackboard_receipt_name, decode, gradescope_submitters
+from .late import COMPUTER_ZONE, LmsZone, StatedZone, file_time, stated_zone
+from .metadata import MAX_METADATA_BYTES, Submitter, blackboard_receipt_name, decode, gradescope_submitters
 from .naming import Naming, is_system_path, safe_id, shared_depth, student_id  # noqa: F401 (re-exported)
 
 GRADESCOPE_LIST = "Gradescope submission list"
@@ -44,21 +47,22 @@ class Entry:
     stamp: float  # modification time (zip entry date_time or file mtime), seconds
     size: int
     index: int = -1  # position of the member in a zip export: members are read by it, never by name
-    refused: str = ""  # why it is never read: "a symbolic link", "a FIFO, not a regular file", ...
+    # why it is never read (a Detail: "link", "fifo", ...; words for an LMS metadata file); "" when it is read
+    refused: Detail | str = ""
     owner: str = ""  # who its name says it belongs to (rule and raw name), to notice merged ids
-    export: str = ""  # for a .zip: "" when it is an Otter export, else why it is not one
+    export: Detail | str = ""  # for a .zip: "" when it is an Otter export, else why it is not one
     metadata: str = ""  # which LMS metadata file it is ("Blackboard receipt", ...): read, never graded
     note: str = ""  # what more is known of a file that is not a student's (Naming.stray's words)
 
     @property
-    def gradable(self):
+    def gradable(self) -> bool:
         if self.refused or self.metadata:
             return False
         lower = self.path.lower()
         return lower.endswith(GRADABLE) or (lower.endswith(EXPORT) and not self.export)
 
     @property
-    def system_file(self):
+    def system_file(self) -> bool:
         return is_system_path(self.path)
 
 
@@ -70,22 +74,22 @@ class Student:
     """
 
     id: str
-    chosen: Entry
-    superseded: list = field(default_factory=list)  # [Entry], newest first
-    ignored: list = field(default_factory=list)  # [(Entry, reason)]
-    merged: list = field(default_factory=list)  # owners of different names filed under this id
+    chosen: Entry | None
+    superseded: list[Entry] = field(default_factory=list)  # newest first
+    ignored: list[tuple[Entry, Detail | str]] = field(default_factory=list)  # [(Entry, reason)]
+    merged: list[str] = field(default_factory=list)  # owners of different names filed under this id
     name: str = ""  # the name the LMS gives (Moodle's full name, Canvas's lastfirst, ...), "" if none
     lms_time: str = ""  # ISO 8601 submission time the LMS wrote, "" if none
     lms_late: bool = False  # the LMS marked the submission late (Canvas's LATE)
     # Files in the student's own folder named like other students' LMS uploads: [(path, looks like)].
     # They stay this student's; the TA is told.
-    lookalikes: list = field(default_factory=list)
+    lookalikes: list[tuple[str, str]] = field(default_factory=list)
     # The zone the LMS states beside the chosen file's time, where it writes that time without one
     # (a Blackboard receipt's "... 12:30:45 PM KST"): late.StatedZone, or None.
-    stated_zone: object = None
+    stated_zone: StatedZone | None = None
 
     @property
-    def submitted_at(self):
+    def submitted_at(self) -> str:
         """When the chosen file was handed in: the LMS's time, else the file's own time."""
         if self.lms_time:
             return self.lms_time
@@ -100,20 +104,20 @@ class Found:
     stamp: float
     size: int
     index: int = -1
-    refused: str = ""
+    refused: Detail | str = ""  # a Detail, or "" when it may be read
 
 
 class Source:
     """A folder or a .zip of submissions."""
 
-    def __init__(self, location):
+    def __init__(self, location: str | os.PathLike[str]) -> None:
         self.location = os.fspath(location)
-        self._zip = None
-        self._root_fd = None
-        self._members = []
+        self._zip: zipfile.ZipFile | None = None
+        self._root_fd: int | None = None
+        self._members: list[zipfile.ZipInfo] = []
         self.inflated_bytes = 0  # decompressed from the class's zip so far (for the tests and docs)
-        self._inflated_for = {}  # student id -> bytes decompressed looking into their zips
-        self._on_disk = {}  # {path as shown: path as the disk names it}, for names that are not UTF-8
+        self._inflated_for: dict[str, int] = {}  # student id -> bytes decompressed looking into their zips
+        self._on_disk: dict[str, str] = {}  # {path as shown: path as the disk names it}, for names that are not UTF-8
         if os.path.isdir(self.location):
             self.kind = "folder"
             self._root_fd = os.open(self.location, os.O_RDONLY | os.O_DIRECTORY)
@@ -130,27 +134,27 @@ class Source:
         else:
             raise SystemExit(f"autograder: {self.location} is neither a folder nor a .zip file")
 
-    def close(self):
+    def close(self) -> None:
         if self._zip is not None:
             self._zip.close()
         if self._root_fd is not None:
             os.close(self._root_fd)
             self._root_fd = None
 
-    def files(self):
+    def files(self) -> list[Found]:
         """Every file as a Found, sorted by path (then by position in the archive)."""
         found = self._zip_files() if self.kind == "zip" else self._folder_files()
         return sorted(found, key=lambda f: (f.path, f.index))
 
-    def _zip_files(self):
-        found = []
+    def _zip_files(self) -> list[Found]:
+        found: list[Found] = []
         names = {index: _decoded_name(info) for index, info in enumerate(self._members) if not info.is_dir()}
         separators = _backslash_separators(names.values())
         for index, info in enumerate(self._members):
             if info.is_dir():
                 continue
             name = names[index].replace("\\", "/") if separators else names[index]
-            refused = ""
+            refused: Detail | str = ""
             if _unsafe_member_name(name):
                 refused = detail("unsafe_name")
             elif not zip_member_is_regular(info):
@@ -158,15 +162,15 @@ class Source:
             found.append(Found(_display_path(name), _zip_stamp(info), info.file_size, index, refused))
         return found
 
-    def _folder_files(self):
+    def _folder_files(self) -> list[Found]:
         return self._with_readable_names(self._folder_files_as_named())
 
-    def _with_readable_names(self, found):
+    def _with_readable_names(self, found: list[Found]) -> list[Found]:
         """Names a disk holds in bytes that are not UTF-8 (a cp949 name copied from Korean Windows)
         shown as text: cp949 when they are, else with \\x escapes; each kept unique, and read by
         its name on the disk."""
         taken = {f.path for f in found}
-        shown = []
+        shown: list[Found] = []
         for item in found:
             readable = _readable_path(item.path)
             if readable != item.path:
@@ -180,10 +184,10 @@ class Source:
             shown.append(item)
         return shown
 
-    def _folder_files_as_named(self):
-        found = []
+    def _folder_files_as_named(self) -> list[Found]:
+        found: list[Found] = []
 
-        def unreadable(error):
+        def unreadable(error: OSError) -> None:
             relative = os.path.relpath(error.filename or self.location, self.location).replace(os.sep, "/")
             found.append(Found(relative, 0.0, 0, refused=detail("folder_unreadable", error=os_detail(error).parameters.get("error", "?"))))
 
@@ -207,7 +211,7 @@ class Source:
                 found.append(Found(relative, status.st_mtime, status.st_size, refused=refused))
         return found
 
-    def read(self, entry, limit=MAX_BYTES):
+    def read(self, entry: Entry, limit: int = MAX_BYTES) -> bytes:
         """The file's bytes, at most `limit` + 1 of them; OSError when it cannot or must not be read."""
         if entry.refused:
             raise OSError(0, entry.refused)
@@ -215,7 +219,7 @@ class Source:
             return self._read_member(self._members[entry.index], limit)
         parts = self._on_disk.get(entry.path, entry.path).split("/")
         directory = self._root_fd
-        opened = []
+        opened: list[int] = []
         try:
             for part in parts[:-1]:  # every folder on the way opened without following links
                 directory = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=directory)
@@ -225,7 +229,7 @@ class Source:
             for descriptor in opened:
                 os.close(descriptor)
 
-    def _read_member(self, info, limit):
+    def _read_member(self, info: zipfile.ZipInfo, limit: int) -> bytes:
         """Bounds checked on the zip's directory before anything is decompressed: the declared
         size (zipfile never yields more), and for a nested .zip its ratio to the stored size."""
         if info.file_size > limit:  # never decompressed
@@ -233,15 +237,17 @@ class Source:
         if info.filename.lower().endswith(EXPORT) and info.file_size > SMALL_MEMBER \
                 and info.file_size > NESTED_ARCHIVE_RATIO * max(info.compress_size, 1):
             raise OSError(0, detail("zip_ratio_over", most=NESTED_ARCHIVE_RATIO))
+        archive = self._zip
+        assert archive is not None  # members are read only from a .zip's Source
         try:
-            with self._zip.open(info) as handle:
+            with archive.open(info) as handle:
                 data = handle.read(limit + 1)
         except Exception as error:  # noqa: BLE001 (zlib.error, BadZipFile, EOFError, ...: a damaged member)
             raise OSError(0, detail("exception", type=error_type(error))) from None
         self.inflated_bytes += len(data)
         return data
 
-    def head(self, found, size):
+    def head(self, found: Found, size: int) -> bytes:
         """The first `size` bytes of a listed file (no more is read or decompressed), to tell what
         it is; OSError when it cannot or must not be read."""
         if found.refused:
@@ -249,15 +255,17 @@ class Source:
         if self.kind != "zip":
             return self.read(Entry(found.path, "", found.stamp, found.size, found.index), limit=size)[:size]
         info = self._members[found.index]
+        archive = self._zip
+        assert archive is not None  # kind "zip"
         try:
-            with self._zip.open(info) as handle:
+            with archive.open(info) as handle:
                 data = handle.read(min(size, info.file_size))
         except Exception as error:  # noqa: BLE001 (zlib.error, BadZipFile, EOFError, ...: a damaged member)
             raise OSError(0, detail("exception", type=error_type(error))) from None
         self.inflated_bytes += len(data)
         return data
 
-    def export_problem(self, found, student=""):
+    def export_problem(self, found: Found, student: str = "") -> Detail | str:
         """For a .zip in the class: "" when it is graded (an Otter export, or a zip holding one .ipynb
         or .py: submission.zipped_submission), else why it is not. Told from the zip's directory:
         the file inside is decompressed only when it is graded.
@@ -280,7 +288,7 @@ class Source:
         return zipped_problem(data)
 
 
-def _walk(top, onerror):
+def _walk(top: str, onerror: Callable[[OSError], None]) -> Iterator[tuple[str, list[str], list[str]]]:
     """os.walk(top, onerror=onerror), top-down, without recursion: a student's folder nested
     thousands of levels deep is listed like any other (os.walk recurses once per level in Python
     3.11). Folders removed from `dirs` by the caller are not entered; links are never entered."""
@@ -293,7 +301,8 @@ def _walk(top, onerror):
         except OSError as error:
             onerror(error)
             continue
-        dirs, names = [], []
+        dirs: list[str] = []
+        names: list[str] = []
         for entry in found:
             try:
                 is_dir = entry.is_dir()
@@ -307,21 +316,21 @@ def _walk(top, onerror):
                 stack.append(path)
 
 
-def _is_regular(path):
+def _is_regular(path: str) -> bool:
     try:
         return stat.S_ISREG(os.stat(path).st_mode)
     except OSError:
         return False
 
 
-def _zip_stamp(info):
+def _zip_stamp(info: zipfile.ZipInfo) -> float:
     try:
-        return time.mktime(tuple(info.date_time) + (0, 0, -1))
+        return time.mktime((*info.date_time, 0, 0, -1))
     except (OverflowError, ValueError, TypeError):
         return 0.0
 
 
-def _backslash_separators(names):
+def _backslash_separators(names: Iterable[str]) -> bool:
     """Whether the archive's tool wrote backslashes as separators (some Windows tools do): then
     every name holds one, a zip of a folder always naming it, and none holds a "/".
 
@@ -333,15 +342,15 @@ def _backslash_separators(names):
     return bool(names) and all("\\" in name and "/" not in name for name in names)
 
 
-def _decoded_name(info):
+def _decoded_name(info: zipfile.ZipInfo) -> str:
     """Zip names from Korean Windows are often cp949 without the UTF-8 flag; undo the cp437 guess."""
     name = info.filename
     if not info.flag_bits & 0x800:
         try:
             raw = name.encode("cp437")
         except UnicodeEncodeError:
-            raw = None
-        for encoding in ("utf-8", "cp949") if raw is not None else ():
+            return name
+        for encoding in ("utf-8", "cp949"):
             try:
                 name = raw.decode(encoding)
                 break
@@ -350,7 +359,7 @@ def _decoded_name(info):
     return name
 
 
-def _readable_path(path):
+def _readable_path(path: str) -> str:
     """A path os.walk gave (undecodable bytes as surrogates) as text: cp949, else \\x escapes."""
     parts = []
     for part in path.split("/"):
@@ -366,28 +375,28 @@ def _readable_path(path):
     return "/".join(parts)
 
 
-def _unsafe_member_name(name):
+def _unsafe_member_name(name: str) -> bool:
     """An absolute name, a drive letter, or a '..' part: no LMS writes one."""
     parts = name.split("/")
     return name.startswith("/") or re.match(r"^[A-Za-z]:", name) is not None or ".." in parts or "\0" in name
 
 
-def _display_path(name):
+def _display_path(name: str) -> str:
     return "/".join(part for part in name.split("/") if part not in ("", "."))
 
 
-def newest_first(entries):
+def newest_first(entries: Iterable[Entry]) -> list[Entry]:
     """Newest modification time first; on a tie the later name in natural order wins (a-10 over a-2),
     and of two archive members with the same name, the later one in the archive."""
     return sorted(entries, key=lambda e: (e.stamp, _natural(os.path.splitext(e.path)[0]), e.path, e.index),
                   reverse=True)
 
 
-def _natural(text):
+def _natural(text: str) -> list[tuple[int, int, str]]:
     return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", text)]
 
 
-def group_students(source, id_pattern=None, zone=COMPUTER_ZONE):
+def group_students(source: Source, id_pattern: str | None = None, zone: LmsZone = COMPUTER_ZONE) -> list[Student]:
     """Every file of the class, grouped by student, the newest gradable one chosen.
 
     LMS metadata files are read for names, student ids and times, and listed, never graded:
@@ -401,7 +410,8 @@ def group_students(source, id_pattern=None, zone=COMPUTER_ZONE):
     paths = [f.path for f in files]
     naming = Naming(paths, id_pattern)
     lists = [f for f in files if naming.metadata_kind(f.path) == GRADESCOPE_LIST]
-    submitters, unread = {}, set()
+    submitters: dict[str, Submitter] = {}
+    unread: set[str] = set()
     for found in lists:
         text = _read_text(source, found)
         if text is None:
@@ -409,8 +419,8 @@ def group_students(source, id_pattern=None, zone=COMPUTER_ZONE):
         submitters.update(gradescope_submitters(text) if text is not None else {})
     if submitters:
         naming = Naming(paths, id_pattern, submitters)
-    by_student = {}
-    class_files = []
+    by_student: dict[str, list[Entry]] = {}
+    class_files: list[Entry] = []
     for found in files:
         kind = naming.metadata_kind(found.path) or lms_sheet_kind(source, found, naming)
         # Only a readable file no student could be graded by: a .py, .ipynb or .zip stays a student's as
@@ -427,12 +437,12 @@ def group_students(source, id_pattern=None, zone=COMPUTER_ZONE):
             class_files.append(Entry(found.path, "", found.stamp, found.size, found.index, refused, "", "", kind))
             continue
         student, owner = naming.identify(found.path)
-        export = ""
+        export: Detail | str = ""
         if found.path.lower().endswith(EXPORT) and not found.refused and not kind:
             export = source.export_problem(found, student)
         entry = Entry(found.path, student, found.stamp, found.size, found.index, found.refused, owner, export, kind)
         by_student.setdefault(entry.student, []).append(entry)
-    students = []
+    students: list[Student] = []
     if class_files:
         students.append(Student("", None, [], [(e, ignored_reason(e)) for e in class_files]))
     for student, entries in sorted(by_student.items()):
@@ -463,7 +473,7 @@ def group_students(source, id_pattern=None, zone=COMPUTER_ZONE):
     return students
 
 
-def _zone_of_receipt(source, entries, lms_time, naming):
+def _zone_of_receipt(source: Source, entries: list[Entry], lms_time: str, naming: Naming) -> StatedZone | None:
     """The zone the Blackboard receipt of the chosen attempt states for its time (late.stated_zone),
     when the LMS wrote that time without one; None otherwise."""
     try:
@@ -480,9 +490,10 @@ def _zone_of_receipt(source, entries, lms_time, naming):
     return None
 
 
-def _lookalikes(entries, naming):
+def _lookalikes(entries: list[Entry], naming: Naming) -> list[tuple[str, str]]:
     """[(path, looks like)] of a student's files named like other students' LMS uploads."""
-    found, marked = [], False
+    found: list[tuple[str, str]] = []
+    marked = False
     for entry in entries:
         looks = "" if entry.system_file else naming.lookalike(entry.path)
         if looks:
@@ -497,7 +508,7 @@ def _lookalikes(entries, naming):
 SHEET_SUFFIXES = (".csv", ".xls", ".tsv", ".txt")
 
 
-def lms_sheet_kind(source, found, naming):
+def lms_sheet_kind(source: Source, found: Found, naming: Naming) -> str:
     """Which LMS grade sheet a file of the class is ("Canvas gradebook", ...: lms.recognise), by its
     header, or "": a gradebook zipped with the submissions is the class's, never a student's.
 
@@ -510,23 +521,24 @@ def lms_sheet_kind(source, found, naming):
     if unit.folder or unit.kind != "file name":
         return ""
     try:
-        return sheet_kind(source.head(found, HEAD_BYTES))
+        kind: str = sheet_kind(source.head(found, HEAD_BYTES))
+        return kind
     except OSError:
         return ""
 
 
-def _newest_by_lms(entries, naming, zone=COMPUTER_ZONE):
+def _newest_by_lms(entries: list[Entry], naming: Naming, zone: LmsZone = COMPUTER_ZONE) -> list[Entry]:
     """newest_first, but by the submission times the LMS wrote (Blackboard's attempt names) when
     every file has one: a zip's or a disk's file times may all be the day of the download."""
     ordered = newest_first(entries)
     times = [_moment(zone.localise(naming.about(e.path)["time"])) for e in ordered]
     if ordered and all(times):
-        when = dict(zip((id(e) for e in ordered), times))
+        when = {id(e): moment for e, moment in zip(ordered, times) if moment is not None}  # every one is
         ordered = sorted(ordered, key=lambda e: when[id(e)], reverse=True)
     return ordered
 
 
-def _moment(text):
+def _moment(text: str) -> datetime | None:
     """An aware ISO 8601 time as a datetime, None when it is none."""
     try:
         moment = datetime.fromisoformat(text) if text else None
@@ -535,7 +547,7 @@ def _moment(text):
     return moment if moment is not None and moment.tzinfo is not None else None
 
 
-def _read_text(source, found):
+def _read_text(source: Source, found: Found | Entry) -> str | None:
     """A metadata file's text, or None when it cannot or must not be read."""
     entry = Entry(found.path, "", found.stamp, found.size, found.index, found.refused)
     try:
@@ -545,7 +557,7 @@ def _read_text(source, found):
     return None if len(data) > MAX_METADATA_BYTES else decode(data)
 
 
-def _name_from_receipts(source, entries):
+def _name_from_receipts(source: Source, entries: list[Entry]) -> str:
     """The student's name in their newest Blackboard receipt that has one, else ""."""
     for entry in newest_first([e for e in entries if e.metadata == "Blackboard receipt"]):
         text = _read_text(source, entry)
@@ -555,7 +567,7 @@ def _name_from_receipts(source, entries):
     return ""
 
 
-def ignored_reason(entry):
+def ignored_reason(entry: Entry) -> Detail | str:
     """Why a file that is not the student's graded one was not read, in words for grades.csv."""
     if entry.system_file:
         return "system file"

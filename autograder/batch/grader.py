@@ -3,16 +3,45 @@
 A submission may end the sandbox's zygote (its parent). The worker notices, restarts the zygote,
 and grades that submission as an error, so the next submission starts on a healthy sandbox.
 """
+from __future__ import annotations
+
 import os
 import signal
+from collections.abc import Iterable
+from multiprocessing.connection import Connection
+from typing import TYPE_CHECKING, Any, TypedDict
 
-from ..grading import Plan, broken, grade_bytes
+from ..grading import Plan, grade_bytes
+from ..judge import broken
 from ..sandbox import linux
 from ..sandbox.runner import Zygote
+from ..submission import Detail
 from .outputs import discard_outputs, record_of, write_outputs
 
+if TYPE_CHECKING:
+    from ..judge import SubmissionResult
+    from ..lab import Lab
+    from ..sandbox.limits import Limits
 
-def grade_task(task, zygote, limits, plan):
+
+class _TaskFields(TypedDict):
+    student: str
+    file: str  # its path in the class
+    data: bytes | None  # None when it is not read: `problem` says why
+    problem: tuple[str, Detail | str] | None  # (the catalogs' problem code, its detail)
+    superseded: list[str]  # paths of the student's older files
+    overrides: list[dict[str, Any]]  # the TA's rows for this student (overrides.for_task)
+    previous: dict[str, Any] | None  # their last attempt (--previous), or None
+    key: str  # the fingerprint of everything the outputs depend on (outputs.fingerprint)
+
+
+class Task(_TaskFields, total=False):
+    """One student's submission as the batch hands it to a worker (batch._task)."""
+
+    late: dict[str, Any]  # their lateness and the policy (batch.late_facts)
+
+
+def grade_task(task: Task, zygote: Zygote, limits: Limits, plan: Plan) -> tuple[SubmissionResult, str]:
     """(SubmissionResult, status) for one task; never raises for anything the submission does."""
     if task["problem"]:
         problem, detail = task["problem"]
@@ -33,11 +62,12 @@ def grade_task(task, zygote, limits, plan):
     if result is None or zygote.starts != starts or zygote.doomed():
         zygote.restart()
         return broken(plan.lab, task["file"], "crashed"), "error: ended the grading sandbox"
-    problem = next((n["problem"] for n in result.notes if n["code"] == "problem"), None)
-    return result, f"broken: {problem}" if problem else "graded"
+    noted = next((n["problem"] for n in result.notes if n["code"] == "problem"), None)
+    return result, f"broken: {noted}" if noted else "graded"
 
 
-def finish(task, result, status, out_dir, lab, lang):
+def finish(task: Task, result: SubmissionResult, status: str, out_dir: str, lab: Lab,
+           lang: str) -> dict[str, Any]:
     """The student's record, their feedback and results written; never raises.
 
     Every record of a batch comes from here (a worker's, and the batch's own for a task whose
@@ -65,7 +95,7 @@ def finish(task, result, status, out_dir, lab, lang):
     return record
 
 
-def after_grading(task, result, record, lab):
+def after_grading(task: Task, result: SubmissionResult, record: dict[str, Any], lab: Lab) -> dict[str, Any]:
     """The record with the submission's code fingerprints (batch.similar), the TA's overrides
     applied (batch.overrides: the one place) and what changed since the last attempt (batch.previous)."""
     from .overrides import apply_overrides
@@ -81,13 +111,14 @@ def after_grading(task, result, record, lab):
     return record
 
 
-def failure(what, error):
+def failure(what: str, error: BaseException) -> str:
     """A status for grades.csv: "error: <what> (<type>: <message>)", one line, at most 300 characters."""
     detail = " ".join(str(error).split())
     return f"error: {what} ({type(error).__name__}: {detail})"[:300]
 
 
-def worker_main(connection, limits, lab, lang, out_dir, batch_pid, inherited=(), zygote=None):
+def worker_main(connection: Connection, limits: Limits, lab: Lab, lang: str, out_dir: str, batch_pid: int,
+                inherited: Iterable[Connection] = (), zygote: Zygote | None = None) -> None:
     """Serve tasks from the batch until it sends None or goes away.
 
     `zygote`: one the batch started before forking this worker, to adopt; else one is started.

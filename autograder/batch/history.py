@@ -164,7 +164,8 @@ def student_page(student: str, name: str, runs: list[Run], lang: str, labs: dict
         parts.append(f"<p>{html.escape(say('history', 'file'))}: <code>{html.escape(one_line(record['file']))}</code></p>")
         parts.append(lab_table(record, lab, lang))
     parts.append(f"<p class=\"course-total\"><strong>{html.escape(say('history', 'course_total', total=f'{total:g}', max_total=f'{maximum:g}'))}</strong></p>")
-    return pictures.html_page("".join(parts), lang, say("history", "student_title", id=one_line(student)))
+    page: str = pictures.html_page("".join(parts), lang, say("history", "student_title", id=one_line(student)))
+    return page
 
 
 def lab_table(record: dict[str, Any], lab: Any, lang: str) -> str:
@@ -218,7 +219,8 @@ def index_page(rows: list[dict[str, Any]], runs: list[Run], lang: str) -> str:
     content = (f"<h1>{html.escape(say('history', 'title'))}</h1><h2>{html.escape(say('history', 'index'))}</h2>"
                f"<div class=\"scroll\"><table class=\"course\"><thead><tr>{head}</tr></thead><tbody>"
                + "\n".join(body) + "</tbody></table></div>")
-    return pictures.html_page(content, lang, say("history", "title"))
+    page: str = pictures.html_page(content, lang, say("history", "title"))
+    return page
 
 
 def run_history(args: Any) -> int:

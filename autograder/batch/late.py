@@ -11,6 +11,8 @@ names) is read in `--lms-timezone` when given, else in the zone of `--due` when 
 an offset is read in `--lms-timezone` when given, else in this computer's zone. Every time leaves
 here aware, so grades.csv and the feedback always show its offset.
 """
+from __future__ import annotations
+
 import math
 import re
 from dataclasses import dataclass
@@ -33,7 +35,7 @@ _POLICY = re.compile(r"^\s*(?P<percent>\d+(?:\.\d+)?)\s*%\s*(?P<per>/\s*day)?\s*
                      r"(?:,\s*max\s*=\s*(?P<cap>\d+(?:\.\d+)?)\s*%\s*)?$", re.I)
 
 
-def parse_policy(text):
+def parse_policy(text: str) -> Policy:
     """"10%/day", "10%/day,max=50%" or "20%" (once) as a Policy; ValueError when it is none of these."""
     match = _POLICY.match(text or "")
     if not match:
@@ -45,7 +47,7 @@ def parse_policy(text):
     return Policy(percent, bool(match["per"]), cap, re.sub(r"\s+", "", text))
 
 
-def parse_due(text, zone=None):
+def parse_due(text: str, zone: LmsZone | None = None) -> datetime:
     """--due as an aware datetime; a time without an offset is in `zone` (an LmsZone given by
     --lms-timezone), else in this computer's time zone."""
     moment = _due_moment(text)
@@ -54,7 +56,7 @@ def parse_due(text, zone=None):
     return aware(moment)
 
 
-def _due_moment(text):
+def _due_moment(text: str) -> datetime:
     """--due as written: a datetime, naive when the TA gave no offset."""
     try:
         moment = datetime.fromisoformat(text.strip().replace(" ", "T", 1).replace("Z", "+00:00"))
@@ -65,7 +67,7 @@ def _due_moment(text):
     return moment
 
 
-def aware(moment):
+def aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.astimezone()
 
 
@@ -78,10 +80,10 @@ class LmsZone:
     label: str  # as people read it: "Asia/Seoul", "+09:00", "this computer's zone"
 
     @property
-    def explicit(self):
+    def explicit(self) -> bool:
         return self.source == "--lms-timezone"
 
-    def aware(self, moment):
+    def aware(self, moment: datetime) -> datetime:
         """A naive datetime read in this zone (an aware one is returned as it is)."""
         if moment.tzinfo is not None:
             return moment
@@ -89,7 +91,7 @@ class LmsZone:
             return moment.astimezone()
         return moment.replace(tzinfo=self.tz)
 
-    def localise(self, text):
+    def localise(self, text: str) -> str:
         """An ISO 8601 time as ISO 8601 with its offset, read in this zone when it has none; "" stays "",
         and text that is no time is returned as it is."""
         if not text:
@@ -100,7 +102,7 @@ class LmsZone:
             return text
         return self.aware(moment).isoformat()
 
-    def describe(self):
+    def describe(self) -> str:
         """Where the zone comes from, for messages: "the offset of --due"."""
         if self.source == "--lms-timezone":
             return f"--lms-timezone {self.label}"
@@ -113,7 +115,7 @@ COMPUTER_ZONE = LmsZone(tz=None, source="computer", label="this computer's zone"
 _OFFSET = re.compile(r"^(?:UTC|GMT)?\s*(?P<sign>[+-])(?P<hours>\d{1,2})(?::?(?P<minutes>\d{2}))?$", re.I)
 
 
-def parse_zone(text):
+def parse_zone(text: str | None) -> tuple[tzinfo, str]:
     """--lms-timezone as a tzinfo and its label: "Asia/Seoul" (a zone of the IANA database), "+09:00",
     "+0900", "UTC+9", "UTC" or "Z"; ValueError saying how to write it."""
     written = (text or "").strip()
@@ -138,7 +140,7 @@ def parse_zone(text):
                          "as +09:00") from None
 
 
-def lms_zone(zone_text=None, due_text=None):
+def lms_zone(zone_text: str | None = None, due_text: str | None = None) -> LmsZone:
     """The zone of times the LMS writes without one: --lms-timezone, else --due's offset when it
     has one, else this computer's zone (module docstring)."""
     if zone_text:
@@ -146,12 +148,13 @@ def lms_zone(zone_text=None, due_text=None):
         return LmsZone(tz=tz, source="--lms-timezone", label=label)
     if due_text:
         due = _due_moment(due_text)
-        if due.tzinfo is not None:
-            return LmsZone(tz=timezone(due.utcoffset()), source="--due", label=offset_text(due.utcoffset()))
+        offset = due.utcoffset() if due.tzinfo is not None else None
+        if offset is not None:
+            return LmsZone(tz=timezone(offset), source="--due", label=offset_text(offset))
     return COMPUTER_ZONE
 
 
-def offset_text(offset):
+def offset_text(offset: timedelta) -> str:
     """A UTC offset as "+09:00"."""
     minutes = int(offset.total_seconds() // 60)
     sign = "-" if minutes < 0 else "+"
@@ -184,7 +187,7 @@ class StatedZone:
     where: str  # the file that states it
 
 
-def stated_zone(receipt, lms_time, where=""):
+def stated_zone(receipt: str | None, lms_time: str, where: str = "") -> StatedZone | None:
     """The zone a Blackboard receipt states for the attempt whose name gives `lms_time` (naive ISO
     8601): only when its "Date Submitted" line shows that same wall-clock time, in an abbreviation
     that names one offset; else None."""
@@ -213,7 +216,7 @@ def stated_zone(receipt, lms_time, where=""):
     return None
 
 
-def parse_time(text):
+def parse_time(text: str | None) -> datetime | None:
     """An ISO 8601 time as an aware datetime (naive ones in this computer's zone), None when empty or bad."""
     if not text:
         return None
@@ -223,14 +226,15 @@ def parse_time(text):
         return None
 
 
-def file_time(stamp):
+def file_time(stamp: float | None) -> str:
     """A file's modification time (seconds) as ISO 8601 in this computer's zone, "" when unknown."""
     if not stamp:
         return ""
     return datetime.fromtimestamp(stamp, timezone.utc).astimezone().isoformat(timespec="seconds")
 
 
-def lateness(lms_time, lms_late, due, file_stamp=0.0):
+def lateness(lms_time: str | None, lms_late: bool, due: datetime | None,
+             file_stamp: float = 0.0) -> tuple[bool, int]:
     """(late, days late) of one submission.
 
     lms_time: the ISO time the LMS wrote, or ""; lms_late: the LMS's own late flag; due: aware
@@ -251,7 +255,7 @@ def lateness(lms_time, lms_late, due, file_stamp=0.0):
     return False, 0
 
 
-def deduction(policy, late, days):
+def deduction(policy: Policy | None, late: bool, days: int) -> float:
     """Percent of the score the policy takes (0 when on time or without a policy)."""
     if policy is None or not late:
         return 0.0
@@ -259,6 +263,6 @@ def deduction(policy, late, days):
     return min(taken, policy.cap, 100.0)
 
 
-def penalised(raw_total, percent):
+def penalised(raw_total: float, percent: float) -> float:
     """The total after the deduction, rounded once at the end (to hundredths)."""
     return round(raw_total * (1 - percent / 100), 2)

@@ -4,9 +4,12 @@ Pure text in, plain data out. These files are read for names, student ids and su
 never graded. Gradescope writes its list in YAML; only the few keys used here are read, by a
 small line parser (no YAML library, nothing in the file is ever executed or constructed).
 """
+from __future__ import annotations
+
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TypedDict
 
 MAX_METADATA_BYTES = 8 * 1024 * 1024
 
@@ -21,11 +24,19 @@ class Submitter:
     created_at: str  # ISO 8601, or ""
 
 
+class _Found(TypedDict):
+    """One submission of the list while it is read."""
+
+    people: list[dict[str, str]]
+    created_at: str
+    indent: int | None  # of the submission's own keys, once the first is seen
+
+
 _TOP_KEY = re.compile(r"^:?(?P<key>[^\s:#][^:#]*?):\s*$")
 _KEY_VALUE = re.compile(r"^(?P<indent> *)(?P<dash>- +)?:?(?P<key>[A-Za-z_]+):(?:\s+(?P<value>.*?))?\s*$")
 
 
-def gradescope_submitters(text):
+def gradescope_submitters(text: str) -> dict[str, Submitter]:
     """{"submission_<n>": Submitter} from submission_metadata.yml.
 
     The file's shape: top-level keys `submission_<n>:` (also written `:submission_<n>:`), each
@@ -33,8 +44,8 @@ def gradescope_submitters(text):
     else (scores, results, nested lists) is skipped. A group's submission keeps its folder as id
     (several students): its sid is "" and its names are joined with " / ".
     """
-    found = {}
-    current = None  # {"people": [...], "created_at": ""}
+    found: dict[str, _Found] = {}
+    current: _Found | None = None
     in_submitters = False
     submitters_indent = -1
     for line in text.splitlines():
@@ -69,7 +80,7 @@ def gradescope_submitters(text):
             in_submitters, submitters_indent = True, indent
         elif key == "created_at":
             current["created_at"] = iso_time(value)
-    submitters = {}
+    submitters: dict[str, Submitter] = {}
     for folder, data in found.items():
         people = [p for p in data["people"] if p.get("name") or p.get("sid")]
         if not people:
@@ -82,7 +93,7 @@ def gradescope_submitters(text):
     return submitters
 
 
-def _scalar(text):
+def _scalar(text: str) -> str:
     """A YAML scalar as text: quotes removed ('' inside single quotes is one '), null is ""."""
     text = text.strip()
     if len(text) >= 2 and text[0] == text[-1] == "'":
@@ -98,7 +109,7 @@ _TIME = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})[T ](?P<time>\d{2}:\d{2}(?::\d{
                    r"\s*(?P<zone>Z|UTC|[+-]\d{2}:?\d{2})?$")
 
 
-def iso_time(text):
+def iso_time(text: str) -> str:
     """"2024-03-01 12:30:45.123456000 +09:00" (Ruby's YAML time) as "2024-03-01T12:30:45+09:00"; "" if not a time."""
     match = _TIME.match(text.strip())
     if not match:
@@ -118,7 +129,7 @@ def iso_time(text):
 _RECEIPT_NAME = re.compile(r"^\s*Name\s*:\s*(?P<name>.+?)\s*$", re.M)
 
 
-def blackboard_receipt_name(text):
+def blackboard_receipt_name(text: str) -> str:
     """The student's name in a Blackboard receipt ("Name: Kim Minsu (kim_ms)" gives "Kim Minsu")."""
     match = _RECEIPT_NAME.search(text)
     if not match:
@@ -126,7 +137,7 @@ def blackboard_receipt_name(text):
     return re.sub(r"\s*\([^()]*\)\s*$", "", match["name"]).strip()
 
 
-def decode(data):
+def decode(data: bytes) -> str:
     """Metadata bytes as text: UTF-8 (with or without BOM), else cp949 (Korean Windows), else Latin-1."""
     for encoding in ("utf-8-sig", "cp949"):
         try:

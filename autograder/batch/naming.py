@@ -9,11 +9,18 @@ Gradescope's `submission_<n>/`), a TA's folder per student, or a file whose name
 inside a unit folder is the student's own: never an id, a name, a time, a section or a layout
 rule for anyone.
 """
+from __future__ import annotations
+
 import hashlib
 import os
 import re
 import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict
+
+if TYPE_CHECKING:
+    from .metadata import Submitter
 
 # Left by operating systems and editors, never by the student on purpose.
 SYSTEM_DIRS = {"__MACOSX", ".ipynb_checkpoints", "__pycache__", ".git"}
@@ -54,6 +61,27 @@ class Unit:
     plugin: str = ""  # Moodle's plugin ("file", "onlinetext") for a Moodle unit
 
 
+class About(TypedDict):
+    """What the LMS's naming says of a file besides its student (Naming.about)."""
+
+    name: str
+    time: str
+    late: bool
+
+
+class _Said(TypedDict, total=False):
+    """What an LMS prefix of a file name says besides the id (Naming._from_file_name)."""
+
+    name: str
+    late: bool
+    plugin: str
+    time: str
+
+
+# What is counted beside the units: ("id", "12345"), ("gradescope", folder), ("file", path), ("folder", path)
+_Key = tuple[str, str]
+
+
 class Naming:
     """Whose each file is, from its path; built from the whole class.
 
@@ -79,7 +107,8 @@ class Naming:
     `depth`: the wrapper's depth, when a caller knows it (else the folders all paths share).
     """
 
-    def __init__(self, paths, id_pattern=None, submitters=None, depth=None):
+    def __init__(self, paths: Sequence[str], id_pattern: str | re.Pattern[str] | None = None,
+                 submitters: Mapping[str, Submitter] | None = None, depth: int | None = None) -> None:
         self.pattern = re.compile(id_pattern) if isinstance(id_pattern, str) else id_pattern
         self.submitters = dict(submitters or {})
         real = [_clean(p) for p in paths if not is_system_path(p)]
@@ -97,9 +126,9 @@ class Naming:
         # two students and outnumber everything else beside them (file names alone: in a TA's flat
         # folder each student names their own file, so one student's names never make it an export).
         self.lms_export = len(in_folders) >= 2 or (len(lms_students) >= 2 and len(lms_students) > len(others))
-        self._units = {}
+        self._units: dict[str, Unit] = {}
 
-    def identify(self, path):
+    def identify(self, path: str) -> tuple[str, str]:
         """(student id, owner): the owner says which rule named it and from what raw text.
 
         Names are compared in Unicode NFC: macOS writes Hangul decomposed (NFD), Windows composed.
@@ -111,7 +140,7 @@ class Naming:
         unit = self.unit(path)
         return unit.student, unit.owner
 
-    def about(self, path):
+    def about(self, path: str) -> About:
         """What the LMS's naming says besides the id: {"name", "time", "late"} ("" / False when silent).
 
         "time" is an ISO 8601 submission time the LMS wrote (Blackboard's attempt name,
@@ -122,7 +151,7 @@ class Naming:
         unit = self.unit(path)
         return {"name": unit.name, "time": unit.time, "late": unit.late}
 
-    def metadata_kind(self, path):
+    def metadata_kind(self, path: str) -> str:
         """Which LMS metadata file this is ("Blackboard receipt", ...), or "" for a submission.
 
         Only where the LMS writes them: a receipt or Gradescope's list beside the units, Moodle's
@@ -138,7 +167,7 @@ class Naming:
             return "Blackboard receipt"
         return ""
 
-    def stray(self, path):
+    def stray(self, path: str) -> str:
         """For a file the LMS did not name, beside the LMS's own units of a class that is an LMS's
         export (a grade sheet, the TA's notes, in any language): what it is, for the report; else "".
 
@@ -158,7 +187,7 @@ class Naming:
             return ""
         return f"a file the LMS did not name, beside its {' and '.join(self.unit_kinds)}"
 
-    def lookalike(self, path):
+    def lookalike(self, path: str) -> str:
         """For a file inside a student's unit folder whose name (or a folder on its way) looks like
         another student's LMS upload: what it looks like ("canvas bob_10001"); else ""."""
         if self.pattern is not None and self.pattern.search(unicodedata.normalize("NFC", path)):
@@ -176,14 +205,14 @@ class Naming:
             return f"{named[0]} {named[2]}"
         return ""
 
-    def unit(self, path):
+    def unit(self, path: str) -> Unit:
         """The Unit `path` belongs to."""
         unit = self._units.get(path)
         if unit is None:
             unit = self._units[path] = self._unit(_clean(path).split("/"))
         return unit
 
-    def _unit(self, parts):
+    def _unit(self, parts: list[str]) -> Unit:
         depth = self.depth
         for index, part in enumerate(parts[:min(depth + 1, len(parts) - 1)]):
             match = MOODLE_FOLDER.match(part)
@@ -208,7 +237,7 @@ class Naming:
                 return _moodle_folder(match)
         return Unit(student=safe_id(top), owner=f"folder:{wrapper}", kind="folder", folder=True)
 
-    def _file_unit(self, parts):
+    def _file_unit(self, parts: list[str]) -> Unit:
         """A file the LMS named (its prefix names the student), else one named by its name."""
         folder = "/".join(parts[:-1])
         named = self._from_file_name(parts[-1])
@@ -220,19 +249,22 @@ class Naming:
                     name=about.get("name", ""), time=about.get("time", ""), late=about.get("late", False),
                     plugin=about.get("plugin", ""))
 
-    def _lms_named_level(self, parts):
+    def _lms_named_level(self, parts: list[str]) -> bool:
         """True where the LMS writes the names of files: beside the units, or in a section folder."""
         return len(parts) == self.depth + 1 or (len(parts) == self.depth + 2 and parts[self.depth] in self.sections)
 
-    def _units_beside(self, paths):
+    def _units_beside(self, paths: list[str]) -> tuple[set[_Key], set[_Key], set[_Key], list[str]]:
         """({students the LMS's own units name}, {those of them in the LMS's own folders}, {other files
         and folders beside them}, [kinds of those units]), at the levels where the LMS writes names:
         below the wrapper, and in section folders. A student is counted once however many files the
         LMS named for them. `paths`: the class's paths without system files, and those of system files
         inside folders (a unit that holds only a `.DS_Store` is still a unit)."""
-        students, in_folders, others, kinds = set(), set(), set(), set()
+        students: set[_Key] = set()
+        in_folders: set[_Key] = set()
+        others: set[_Key] = set()
+        kinds: set[str] = set()
 
-        def by_name(name, where):
+        def by_name(name: str, where: str) -> None:
             if is_system_path(name):
                 return
             named = self._from_file_name(name)
@@ -273,14 +305,15 @@ class Naming:
                 others.add(("folder", top))
         return students, in_folders, others, sorted(kinds)
 
-    def _students_per_folder(self, real, everything):
+    def _students_per_folder(self, real: list[str], everything: list[str]) -> tuple[frozenset[str], dict[str, int]]:
         """(every folder below the wrapper but Moodle's and Gradescope's own, {such a folder: how many
         students} for those that directly hold LMS-named files or Moodle folders of two or more).
 
         `everything`: the paths with system files too, so that a student's folder holding only a
         `.DS_Store` still counts among the folders (it is a student's). Students are told apart by
         the id their names give: a Canvas and a Moodle name of one id are one student."""
-        plain, students = set(), {}
+        plain: set[str] = set()
+        students: dict[str, set[str]] = {}
         for path in everything:
             parts = path.split("/")
             if len(parts) >= self.depth + 2 and not self._lms_folder(parts[self.depth]):
@@ -300,13 +333,13 @@ class Naming:
                     students.setdefault(top, set()).add(match["id"])
         return frozenset(plain), {top: len(found) for top, found in sorted(students.items()) if len(found) > 1}
 
-    def _lms_folder(self, name):
+    def _lms_folder(self, name: str) -> bool:
         """Moodle's and Gradescope's own folders: units by their names, never section folders."""
         return bool(MOODLE_FOLDER.match(name) or GRADESCOPE_FOLDER.match(name)) or name in self.submitters
 
-    def _from_file_name(self, name, split_blackboard=True):
+    def _from_file_name(self, name: str, split_blackboard: bool = True) -> tuple[str, str, str, _Said] | None:
         """(rule, student, raw owner, about) of the LMS prefix of a file name that ends first, or None."""
-        found = []
+        found: list[tuple[int, str, str, str, _Said]] = []
         match = CANVAS.match(name)
         if match:
             found.append((match.start("original"), "canvas", match["id"], f"{match['name']}_{match['id']}",
@@ -325,38 +358,38 @@ class Naming:
         _, rule, student, raw, about = min(found, key=lambda f: f[0])
         return rule, student, raw, about
 
-    def _blackboard_user(self, head):
+    def _blackboard_user(self, head: str) -> str:
         if self.assignment and head.startswith(self.assignment + "_") and len(head) > len(self.assignment) + 1:
             return head[len(self.assignment) + 1:]
         return _blackboard_split(head)
 
 
-def _moodle_folder(match):
+def _moodle_folder(match: re.Match[str]) -> Unit:
     return Unit(student=safe_id(match["id"]), owner=f"moodle folder:{match['name']}_{match['id']}",
                 kind="moodle folder", folder=True, name=match["name"].strip(), plugin=match["plugin"])
 
 
-def _same_student(unit, student, name):
+def _same_student(unit: Unit, student: str, name: str) -> bool:
     """Whether an LMS-looking name inside a unit names the unit's own student (a TA who sorted a
     student's downloads into their folder keeps the LMS's names)."""
     ours = {unit.student.casefold(), unit.name.casefold()} - {""}
     return bool(ours & {safe_id(student).casefold(), name.strip().casefold()} - {""})
 
 
-def blackboard_time(stamp):
+def blackboard_time(stamp: str) -> str:
     """"2024-03-01-12-30-45" (Blackboard's attempt name) as ISO 8601 "2024-03-01T12:30:45"."""
     date = stamp[:10]
     return f"{date}T{stamp[11:13]}:{stamp[14:16]}:{stamp[17:19]}"
 
 
-def _blackboard_split(head):
+def _blackboard_split(head: str) -> str:
     """Username from "assignment_username" alone: usernames have no spaces; else the first '_'."""
     space = head.rfind(" ")
     cut = head.find("_", space + 1)
     return head[cut + 1:] if 0 <= cut < len(head) - 1 else head
 
 
-def _blackboard_assignment(matches):
+def _blackboard_assignment(matches: Iterable[re.Match[str] | None]) -> str:
     """The assignment name every Blackboard file of the class starts with, "" when unknown.
 
     Heads with a space are split after it (usernames have none); otherwise the '_'-separated
@@ -372,21 +405,21 @@ def _blackboard_assignment(matches):
     return "_".join(words[0][:shared])
 
 
-def _clean(path):
+def _clean(path: str) -> str:
     return _without_system_dirs(unicodedata.normalize("NFC", path))
 
 
-def _without_system_dirs(path):
+def _without_system_dirs(path: str) -> str:
     """The path as it names its student: no system folders, no empty, '.' or '..' parts."""
     return "/".join(part for part in path.split("/") if part not in SYSTEM_DIRS and part not in ("", ".", ".."))
 
 
-def student_id(path, depth, id_pattern=None):
+def student_id(path: str, depth: int, id_pattern: str | re.Pattern[str] | None = None) -> str:
     """The student a file belongs to when it is alone (tests and tools); see Naming."""
     return Naming([path], id_pattern, depth=depth).identify(path)[0]
 
 
-def _group(match):
+def _group(match: re.Match[str]) -> str:
     if "id" in match.re.groupindex and match["id"]:
         return match["id"]
     if match.re.groups and match.group(1):
@@ -394,17 +427,17 @@ def _group(match):
     return match.group(0)
 
 
-def _safe_file_name(text):
+def _safe_file_name(text: str) -> bool:
     return bool(text) and not text.startswith(".") and re.fullmatch(r"[\w.\-]+", text, flags=re.UNICODE) is not None
 
 
-def safe_id(text):
+def safe_id(text: str) -> str:
     """Letters (any script, NFC), digits, '.', '-' and '_' only, so the id can name files; see fit_id."""
     cleaned = re.sub(r"[^\w.\-]+", "_", unicodedata.normalize("NFC", text), flags=re.UNICODE).strip("._")
     return fit_id(cleaned or "unnamed")
 
 
-def fit_id(student):
+def fit_id(student: str) -> str:
     """The id as it names files: unchanged when it is a safe file name (letters, digits, '.', '-',
     '_', not starting with '.') whose UTF-8 fits ID_MAX_BYTES. Otherwise its safe letters and a hash
     of all of it ("<beginning>-<16 hex digits>"), so two different ids stay different and no id,
@@ -424,7 +457,7 @@ def fit_id(student):
     return f"{head}-{digest}"
 
 
-def wrapper_depth(paths):
+def wrapper_depth(paths: Sequence[str]) -> int:
     """How many leading folders are the class's wrapper: those all files share (system files aside),
     but never a folder that only some files are in, system files included.
 
@@ -448,7 +481,7 @@ def wrapper_depth(paths):
     return depth
 
 
-def shared_depth(paths):
+def shared_depth(paths: Sequence[str]) -> int:
     """How many leading folders all paths share (a zip's wrapper folder).
 
     A folder Moodle or Gradescope writes for one student is a unit, never a wrapper, even when it
@@ -465,7 +498,7 @@ def shared_depth(paths):
     return depth
 
 
-def is_system_path(path):
+def is_system_path(path: str) -> bool:
     """A file an operating system or editor left (in __MACOSX/, a ._ resource fork, .DS_Store, ...)."""
     parts = path.split("/")
     return bool(SYSTEM_DIRS.intersection(parts[:-1])) or parts[-1] in SYSTEM_FILES or parts[-1].startswith("._")

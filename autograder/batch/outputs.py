@@ -3,6 +3,8 @@
 Every file is written whole or not at all (temp file + os.replace). results/<id>.json is written
 last and carries the record a later run compares against to decide whether to grade again.
 """
+from __future__ import annotations
+
 import contextlib
 import hashlib
 import html
@@ -10,7 +12,8 @@ import json
 import os
 import re
 import secrets
-from typing import Any, Iterator
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from .late import penalised
@@ -20,6 +23,11 @@ from .. import pictures
 from ..render import (Messages, case_names, feedback, json_of, json_text, notes_text, one_line, printable,
                       step_feedback, text_of)
 
+if TYPE_CHECKING:
+    from ..judge import StepResult, SubmissionResult
+    from ..lab import Lab
+    from ..render import Feedback
+
 TEMP_SUFFIX = ".partial"
 RECORD_KEY = "autograder"
 
@@ -28,13 +36,14 @@ LABELS = {
     "en": {"title": "feedback", "file": "Graded file", "superseded": "Older files, not graded"},
 }
 
-def fingerprint(content_hash, file, superseded, settings, lab):
+def fingerprint(content_hash: str, file: str, superseded: Iterable[str], settings: Mapping[str, Any],
+                lab: Lab) -> str:
     """Everything a student's outputs depend on; equal fingerprints mean nothing to regrade."""
     parts = [content_hash, grader_version(lab), file, *superseded, json.dumps(settings, sort_keys=True)]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
-def write_atomic(path, text):
+def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write `path` whole or not at all: a temporary file beside it, then os.replace.
 
     The temporary file's name is short and owes nothing to `path`'s (".<pid>-<random>.partial"),
@@ -55,7 +64,7 @@ def write_atomic(path, text):
         raise
 
 
-def remove_temporaries(folders):
+def remove_temporaries(folders: Iterable[str]) -> None:
     """Temp files a killed run left behind; they were never renamed, so nothing refers to them."""
     for folder in folders:
         if not os.path.isdir(folder):
@@ -68,7 +77,7 @@ def remove_temporaries(folders):
                     pass
 
 
-def output_paths(out_dir, student):
+def output_paths(out_dir: str, student: str) -> dict[str, str]:
     """Where a student's outputs go: every file named after a student is named here, through
     fit_id, so each name fits in NAME_MAX bytes whatever the id."""
     name = fit_id(student)
@@ -77,7 +86,7 @@ def output_paths(out_dir, student):
             "json": os.path.join(out_dir, "results", f"{name}.json")}
 
 
-def discard_outputs(out_dir, student):
+def discard_outputs(out_dir: str, student: str) -> None:
     """Remove a student's outputs (a run that could not write them all leaves none, so the next
     run grades the student again rather than resuming from a mix)."""
     for path in output_paths(out_dir, student).values():
@@ -85,7 +94,8 @@ def discard_outputs(out_dir, student):
             os.remove(path)
 
 
-def record_of(result, student, file, key, superseded, status, lab, late=None):
+def record_of(result: SubmissionResult, student: str, file: str, key: str, superseded: Iterable[str], status: str,
+              lab: Lab, late: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The plain summary of one graded submission that grades.csv and the report are built from.
 
     Step scores are kept to hundredths for display; the totals are the exact step scores summed,
@@ -104,7 +114,7 @@ def record_of(result, student, file, key, superseded, status, lab, late=None):
                       for s in result.steps}}
 
 
-def hidden_answers(step):
+def hidden_answers(step: StepResult) -> dict[str, Any]:
     """{"hidden": how many hidden tests judged the step, "answers": {test: digest of the wrong value}}:
     the class's similarity signal (batch.similar) compares digests, never values."""
     hidden = [case for case in step.cases if case.hidden]
@@ -112,7 +122,7 @@ def hidden_answers(step):
             "answers": {case.case: case.answer for case in hidden if not case.passed and getattr(case, "answer", None)}}
 
 
-def late_text(record, lang):
+def late_text(record: Mapping[str, Any], lang: str) -> str:
     """One sentence for the student on the late policy applied to them, or "" when none was."""
     late = record.get("late") or {}
     policy = late.get("policy")
@@ -120,12 +130,13 @@ def late_text(record, lang):
         return ""
     say = Messages(lang)
     rule = say("late", "per_day" if policy["per_day"] else "once", percent=policy["percent"], cap=policy["cap"])
-    return say("late", "flagged" if late.get("flagged_only") else "applied", due=shown_time(late.get("due", "")),
-               submitted=shown_time(late.get("submitted_at", "")), days=late.get("days", 0), rule=rule,
-               percent=late.get("percent", 0.0), raw=f"{record['raw_total']:g}", total=f"{record['total']:g}")
+    text: str = say("late", "flagged" if late.get("flagged_only") else "applied", due=shown_time(late.get("due", "")),
+                    submitted=shown_time(late.get("submitted_at", "")), days=late.get("days", 0), rule=rule,
+                    percent=late.get("percent", 0.0), raw=f"{record['raw_total']:g}", total=f"{record['total']:g}")
+    return text
 
 
-def shown_time(iso):
+def shown_time(iso: str) -> str:
     """"2024-03-01T23:59:00+09:00" as "2024-03-01 23:59:00 +09:00" for people; "?" when unknown."""
     if not iso:
         return "?"
@@ -133,7 +144,7 @@ def shown_time(iso):
     return re.sub(r"([+-]\d\d:\d\d)$", r" \1", text)
 
 
-def write_outputs(out_dir, result, record, lab, lang):
+def write_outputs(out_dir: str, result: SubmissionResult, record: Mapping[str, Any], lab: Lab, lang: str) -> None:
     """Feedback first, the results file (the record of completion) last."""
     paths = output_paths(out_dir, record["id"])
     rendered = feedback(result, lab, lang)
@@ -150,7 +161,7 @@ def write_outputs(out_dir, result, record, lab, lang):
         part for part in (late, remembered) if part))))
 
 
-def after_grading_text(record, lab, lang):
+def after_grading_text(record: Mapping[str, Any], lab: Lab, lang: str) -> str:
     """What the record says beyond the automatic grade: the TA's overrides, then what changed since
     the student's last attempt (batch.overrides, batch.previous); "" when neither."""
     from .overrides import override_text
@@ -161,7 +172,7 @@ def after_grading_text(record, lab, lang):
     return "\n\n".join(part for part in parts if part)
 
 
-def feedback_markdown(record, text, lab, lang):
+def feedback_markdown(record: Mapping[str, Any], text: str, lab: Lab, lang: str) -> str:
     """The feedback as Markdown: names in code spans, the text in a fence nothing inside can close."""
     label = LABELS[lang]
     text = printable(text)
@@ -172,11 +183,11 @@ def feedback_markdown(record, text, lab, lang):
     return "\n".join(lines) + f"\n\n{fence}text\n" + text + ("" if text.endswith("\n") else "\n") + f"{fence}\n"
 
 
-def longest_backtick_run(text):
+def longest_backtick_run(text: str) -> int:
     return max((len(run) for run in re.findall(r"`+", text)), default=0)
 
 
-def code_span(value):
+def code_span(value: object) -> str:
     """Inline code holding `value` on one line; its delimiters are longer than any backtick run inside."""
     text = one_line(value)
     ticks = "`" * (longest_backtick_run(text) + 1)
@@ -184,12 +195,13 @@ def code_span(value):
     return f"{ticks}{pad}{text}{pad}{ticks}"
 
 
-def markdown_text(value):
+def markdown_text(value: object) -> str:
     """Plain text in Markdown: one line, every ASCII punctuation mark backslash-escaped (no HTML, no markup)."""
     return re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", one_line(value))
 
 
-def feedback_html(record, text, lab, lang, result=None):
+def feedback_html(record: Mapping[str, Any], text: str, lab: Lab, lang: str,
+                  result: SubmissionResult | None = None) -> str:
     """The student's page: per step a coloured verdict, its feedback and, for a failed table, heat-maps.
 
     Without `result` (or for load notes) the whole text stays one block, as before.
@@ -204,10 +216,12 @@ def feedback_html(record, text, lab, lang, result=None):
             f"{superseded}")
     body = (feedback_sections(result, lab, lang, text) if result is not None
             else f"<pre>{html.escape(printable(text))}</pre>")
-    return pictures.html_page(head + body, lang, one_line(f"{lab.title(lang)} {label['title']} — {record['id']}"))
+    page: str = pictures.html_page(head + body, lang,
+                                   one_line(f"{lab.title(lang)} {label['title']} — {record['id']}"))
+    return page
 
 
-def feedback_sections(result, lab, lang, text=""):
+def feedback_sections(result: SubmissionResult, lab: Lab, lang: str, text: str = "") -> str:
     """One <section> per step; the lines of `text` not about a step (load notes, lateness) come first."""
     step_texts = [printable(step_feedback(step, lab, lang)) for step in result.steps]
     rest = printable(text)
@@ -226,7 +240,7 @@ def feedback_sections(result, lab, lang, text=""):
     return "".join(parts)
 
 
-def gradescope_results(rendered, record, late=""):
+def gradescope_results(rendered: Feedback, record: Mapping[str, Any], late: str = "") -> dict[str, Any]:
     """Gradescope's results.json: one test per step; our record rides along in extra_data.
 
     `score` is the total after any late deduction, which `output` then explains.
@@ -237,7 +251,7 @@ def gradescope_results(rendered, record, late=""):
               "score": applied[step["name"]]["points"] if step["name"] in applied else step["score"],
               "max_score": step["max_score"], "output": step["feedback"], "visibility": "visible"}
              for step in data["steps"]]
-    results = {"score": record["total"], "tests": tests,
+    results: dict[str, Any] = {"score": record["total"], "tests": tests,
                "extra_data": {RECORD_KEY: record, "notes": data["notes"]}}
     told = [notes_text(rendered)] if rendered.file_problem else []  # the file's one problem, once
     if late or told:
@@ -245,7 +259,7 @@ def gradescope_results(rendered, record, late=""):
     return results
 
 
-def load_record(out_dir, student, lab):
+def load_record(out_dir: str, student: str, lab: Lab) -> dict[str, Any] | None:
     """The record of a finished earlier grading of this student, or None when any output is missing."""
     paths = output_paths(out_dir, student)
     if not (os.path.isfile(paths["md"]) and os.path.isfile(paths["html"])):
@@ -255,10 +269,10 @@ def load_record(out_dir, student, lab):
             record = json.load(handle)["extra_data"][RECORD_KEY]
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    return record if _complete(record, lab) else None
+    return record if isinstance(record, dict) and _complete(record, lab) else None  # JSON: only a dict passes
 
 
-def run_records(out_dir: str) -> "Iterator[dict[str, Any]]":
+def run_records(out_dir: str) -> Iterator[dict[str, Any]]:
     """Every readable student record of a run's folder (results/<id>.json), in file-name order: a
     dict with a str "id" and a dict "steps". Files that cannot be read or hold another shape are
     passed over (a run folder a person edited is read as far as it can be)."""
@@ -275,7 +289,7 @@ def run_records(out_dir: str) -> "Iterator[dict[str, Any]]":
             yield record
 
 
-def _complete(record, lab):
+def _complete(record: dict[str, Any], lab: Lab) -> bool:
     """A record with every field grades.csv and the report read (an edited file is graded again)."""
     try:
         return (isinstance(record["id"], str) and isinstance(record["file"], str)

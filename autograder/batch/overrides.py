@@ -120,7 +120,7 @@ def parse_overrides(text: str, *, ids: Iterable[str], steps: Mapping[str, float]
                             f"and put a comment holding a comma in double quotes")
             continue
         row, said = _row(start, cells, column, known, steps)
-        if said:
+        if row is None:  # exactly when something is said against it
             problems.extend(f"line {start}: {reason}" for reason in said)
             continue
         where = (row.id, row.step)
@@ -170,7 +170,7 @@ def _row(line: int, cells: list[str], column: Mapping[str, int], known: set[str]
                         else "'by' is empty (who wrote the override)")
         elif len(cell(name)) > MAX_FIELD:
             said.append(f"the {name} is longer than {MAX_FIELD} characters")
-    if said:
+    if said or points is None:  # points is None only when said
         return None, said
     return Override(line=line, id=student, step=step, points=float(points), comment=cell("comment"),
                     by=cell("by"), written_against=automatic), []

@@ -1,28 +1,41 @@
 """Worker processes that survive their submissions: a worker that dies or stops answering costs
 the task it was grading (an error row) and a fresh worker takes its place."""
+from __future__ import annotations
+
 import multiprocessing
 import os
 import signal
 import time
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import wait
+from multiprocessing.context import ForkContext
+from typing import TYPE_CHECKING, Any
 
 from ..sandbox.runner import MAX_RESTARTS
-from ..grading import broken
-from .grader import finish, worker_main
+from ..judge import broken
+from .grader import Task, finish, worker_main
+
+if TYPE_CHECKING:
+    from ..lab import Lab
+    from ..sandbox.limits import Limits
+    from ..sandbox.zygote_client import Zygote
+
+OnRecord = Callable[[dict[str, Any]], None]
 
 QUEUED_PER_WORKER = 2  # one grading, one waiting, so a worker never idles between tasks
 SLACK_SECONDS = 30
 
 
-def task_budget(limits):
+def task_budget(limits: Limits) -> float:
     """Seconds one task may take at most: every restart the runner allows, each at its limit."""
     return (MAX_RESTARTS + 1) * (limits.load_seconds + limits.step_seconds) + 6 * limits.step_seconds \
         + SLACK_SECONDS
 
 
 class Worker:
-    def __init__(self, context, limits, lab, lang, out_dir, others=(), zygote=None):
+    def __init__(self, context: ForkContext, limits: Limits, lab: Lab, lang: str, out_dir: str,
+                 others: Iterable[Worker] = (), zygote: Zygote | None = None) -> None:
         self.connection, theirs = context.Pipe()
         # A forked worker holds copies of the batch's pipe ends; it closes them to see the batch go.
         inherited = [self.connection, *(other.connection for other in others)]
@@ -30,11 +43,12 @@ class Worker:
                                        args=(theirs, limits, lab, lang, out_dir, os.getpid(), inherited, zygote))
         self.process.start()
         theirs.close()
-        self.tasks = deque()
+        self.tasks: deque[Task] = deque()
         self.asked_to_stop = False
-        self.head_since = None  # when the task it is grading now reached the head of its queue
+        # when the task it is grading now reached the head of its queue (read only while it has tasks)
+        self.head_since = 0.0
 
-    def send(self, task):
+    def send(self, task: Task) -> bool:
         """False when the worker is gone; the task then stays the caller's."""
         try:
             self.connection.send(task)
@@ -45,10 +59,10 @@ class Worker:
         self.tasks.append(task)
         return True
 
-    def overdue(self, budget, now):
+    def overdue(self, budget: float, now: float) -> bool:
         return bool(self.tasks) and now - self.head_since > budget
 
-    def ask_to_stop(self):
+    def ask_to_stop(self) -> None:
         if self.asked_to_stop:
             return
         self.asked_to_stop = True
@@ -57,7 +71,7 @@ class Worker:
         except OSError:
             pass
 
-    def stop(self, timeout=5):
+    def stop(self, timeout: float = 5) -> None:
         self.ask_to_stop()
         self.process.join(timeout)
         if self.process.is_alive():
@@ -65,10 +79,10 @@ class Worker:
             self.process.join()
         self.connection.close()
 
-    def kill(self):
+    def kill(self) -> None:
         """The worker and everything it started (a zygote it started shares its process group)."""
         try:
-            os.killpg(self.process.pid, signal.SIGKILL)
+            os.killpg(self.process.pid, signal.SIGKILL)  # type: ignore[arg-type]  # started: it has a pid
         except OSError:
             pass
         self.process.kill()
@@ -79,17 +93,18 @@ class Worker:
 class Pool:
     """`jobs` graders fed from an iterator of tasks; every task yields exactly one record."""
 
-    def __init__(self, jobs, limits, lab, lang, out_dir, budget=None, zygotes=()):
+    def __init__(self, jobs: int, limits: Limits, lab: Lab, lang: str, out_dir: str, budget: float | None = None,
+                 zygotes: Iterable[Zygote] = ()) -> None:
         # fork: workers start warm with everything already imported, in milliseconds.
         self._context = multiprocessing.get_context("fork")
         self._settings = (limits, lab, lang, out_dir)
         self._budget = task_budget(limits) if budget is None else budget
         self._jobs = max(1, jobs)
-        self._workers = []
+        self._workers: list[Worker] = []
         self._zygotes = list(zygotes)  # started early by the batch: the first workers adopt them
 
-    def run(self, tasks, on_record):
-        waiting = deque()  # handed out before new tasks are drawn: retries of a dead worker's queue
+    def run(self, tasks: Iterator[Task], on_record: OnRecord) -> None:
+        waiting: deque[Task] = deque()  # handed out before new tasks are drawn: retries of a dead worker's queue
         first = next(tasks, None)
         if first is None:
             return  # nothing to grade: no worker is started at all
@@ -129,7 +144,7 @@ class Pool:
                 elif worker.overdue(self._budget, now):
                     self._replace(index, waiting, on_record, "error: grading did not finish in time")
 
-    def _drain(self, worker, on_record):
+    def _drain(self, worker: Worker, on_record: OnRecord) -> bool:
         """Take every record the worker has sent; False when its end of the pipe is gone."""
         try:
             while worker.tasks and worker.connection.poll():
@@ -141,7 +156,7 @@ class Pool:
             return False
         return True
 
-    def _replace(self, index, waiting, on_record, status):
+    def _replace(self, index: int, waiting: deque[Task], on_record: OnRecord, status: str) -> None:
         """The task being graded ended or stalled the worker: it becomes an error; the queued ones go again."""
         worker = self._workers[index]
         worker.kill()
@@ -155,13 +170,13 @@ class Pool:
         others = [w for w in self._workers if w is not worker]
         self._workers[index] = Worker(self._context, *self._settings, others=others)
 
-    def close(self):
+    def close(self) -> None:
         for worker in self._workers:  # all at once: each then stops its zygote meanwhile
             worker.ask_to_stop()
         for worker in self._workers:
             worker.stop()
 
-    def kill(self):
+    def kill(self) -> None:
         for worker in self._workers:
             worker.kill()
         for zygote in self._zygotes:

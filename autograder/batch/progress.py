@@ -1,18 +1,21 @@
 """Progress of a batch: a rich bar on a terminal, a few plain lines otherwise."""
+from __future__ import annotations
+
 import sys
 import time
+from typing import TextIO
 
 PLAIN_EVERY_SECONDS = 5.0
 PLAIN_EVERY_PERCENT = 10
 
 
 class PlainProgress:
-    def __init__(self, total, stream):
+    def __init__(self, total: int, stream: TextIO) -> None:
         self.total, self.done, self.stream = total, 0, stream
         self._last_time = time.monotonic()
         self._last_percent = 0
 
-    def advance(self, label):
+    def advance(self, label: str) -> None:
         self.done += 1
         percent = 100 * self.done // max(self.total, 1)
         now = time.monotonic()
@@ -21,14 +24,14 @@ class PlainProgress:
             self._last_time, self._last_percent = now, percent - percent % PLAIN_EVERY_PERCENT
             print(f"graded {self.done}/{self.total} ({percent}%) last: {label}", file=self.stream, flush=True)
 
-    def close(self):
+    def close(self) -> None:
         pass
 
 
 class RichProgress:
     """A bar without a refresh thread: worker processes are forked while it is shown."""
 
-    def __init__(self, total, stream):
+    def __init__(self, total: int, stream: TextIO) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -39,18 +42,18 @@ class RichProgress:
         self._progress.start()
         self._last_refresh = 0.0
 
-    def advance(self, label):
+    def advance(self, label: str) -> None:
         self._progress.update(self._task, advance=1, label=label)
         now = time.monotonic()
         if now - self._last_refresh > 0.1:
             self._last_refresh = now
             self._progress.refresh()
 
-    def close(self):
+    def close(self) -> None:
         self._progress.refresh()
         self._progress.stop()
 
 
-def progress_for(total, stream=None):
+def progress_for(total: int, stream: TextIO | None = None) -> RichProgress | PlainProgress:
     stream = stream or sys.stderr
     return RichProgress(total, stream) if stream.isatty() else PlainProgress(total, stream)

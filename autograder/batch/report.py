@@ -1,4 +1,6 @@
 """grades.csv and report.html from the records of a class: tables with pandas, plots with matplotlib."""
+from __future__ import annotations
+
 import base64
 import html
 import io
@@ -8,17 +10,32 @@ import re
 import signal
 import urllib.parse
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence, Sized
 from functools import lru_cache
-from multiprocessing.connection import wait
+from multiprocessing.connection import Connection, wait
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import pandas as pd
 
 from .. import pictures
 from ..render import Messages, one_line, printable
 from ..sandbox import linux
-from .outputs import grader_version, write_atomic
+from .outputs import write_atomic
 from .overrides import REVIEW, summary as override_summary
 from .similar import report_section as similar_section
+from .version import grader_version
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from ..lab import Lab
+    from .collect import Student
+
+T = TypeVar("T")
+Cell = tuple[str, str]  # (the cell's HTML, its attributes)
+Records = Sequence[Mapping[str, Any]]  # the students' records (outputs.record_of)
+Listed = Sequence[Mapping[str, str]]  # the LMS's and the TA's files (lms_files)
+Words = Mapping[str, Mapping[str, str]]  # {lang: {key: text}}
 
 LEADING_COLUMNS = ("id", "name", "file", "submitted_at", "late", "total", "raw_total", "late_penalty")
 TEXT_COLUMNS = ("id", "name", "file", "submitted_at", "late", "status", "lab", "overrides")
@@ -61,7 +78,7 @@ WORDS = {
 OVERRIDE_COLUMNS = ("automatic_total", "overrides")
 
 
-def columns_for(lab, overridden=False):
+def columns_for(lab: Lab, overridden: bool = False) -> list[str]:
     """grades.csv's columns: who and which file, the totals, one column per step, the status and
     the lab graded (a run grades one lab; the column says which, on every row). A folder with an
     overrides.csv adds the automatic total and the overrides (steps show the final points)."""
@@ -71,19 +88,20 @@ def columns_for(lab, overridden=False):
 NO_FILE = "no file"
 
 
-def rows_for(student, record, lab):
+def rows_for(student: Student, record: Mapping[str, Any] | None, lab: Lab) -> list[dict[str, Any]]:
     """grades.csv rows of one student: the graded file, then every other file and why it was not
     graded. LMS files that are not submissions (receipts, online text, lists, grade sheets) are
     not rows (lms_files lists them, for the report); a student the LMS names who sent no file has
     one row that says so."""
     chosen = student.chosen
-    rows = []
+    rows: list[dict[str, Any]] = []
     who = {"id": student.id, "name": student.name}
     if chosen is None and student.id and any(entry.metadata for entry, _ in student.ignored):
         kinds = sorted({entry.metadata for entry, _ in student.ignored if entry.metadata})
         rows.append({**who, "file": "", "status": f"{NO_FILE}: the LMS sent only {', '.join(kinds)}",
                      "lab": lab.name})
     if chosen is not None:
+        assert record is not None  # every student with a file has a record
         late = record.get("late") or {}
         rows.append({**who, "file": record["file"], "submitted_at": student.submitted_at,
                      "late": "yes" if late.get("late") else "no", "total": record["total"],
@@ -93,6 +111,7 @@ def rows_for(student, record, lab):
                      "automatic_total": record.get("automatic_total", record.get("raw_total", record["total"])),
                      "overrides": override_summary(record)})
     for entry in student.superseded:
+        assert chosen is not None  # only a chosen file supersedes others
         if entry.path == chosen.path:
             status = f"superseded by {chosen.path} (archive member {chosen.index + 1}, the same name)"
         elif student.merged and entry.owner != chosen.owner:
@@ -106,14 +125,14 @@ def rows_for(student, record, lab):
     return rows
 
 
-def lms_files(everyone):
+def lms_files(everyone: Iterable[Student]) -> list[dict[str, str]]:
     """The LMS's files that are not submissions, and the TA's files beside an LMS export's units
     (collect.NOT_LMS_NAMED), for the report: [{id, name, file, status}]."""
     return [{"id": student.id, "name": student.name, "file": entry.path, "status": f"ignored: {reason}"}
             for student in everyone for entry, reason in student.ignored if entry.metadata]
 
 
-def grades_table(rows, lab, overridden=False):
+def grades_table(rows: list[dict[str, Any]], lab: Lab, overridden: bool = False) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns_for(lab, overridden))
 
 
@@ -121,7 +140,11 @@ def grades_table(rows, lab, overridden=False):
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
 
 
-def spreadsheet_text(value):
+@overload
+def spreadsheet_text(value: str) -> str: ...
+@overload
+def spreadsheet_text(value: T) -> T: ...
+def spreadsheet_text(value: object) -> object:
     """A text cell no spreadsheet runs: control characters made visible, a formula start quoted
     with a leading "'" (OWASP's CSV injection advice). Numbers are left alone."""
     if not isinstance(value, str):
@@ -130,7 +153,7 @@ def spreadsheet_text(value):
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def write_grades(path, table):
+def write_grades(path: str, table: pd.DataFrame) -> None:
     safe = table.copy()
     for column in (c for c in TEXT_COLUMNS if c in safe.columns):
         safe[column] = safe[column].map(spreadsheet_text)
@@ -138,7 +161,9 @@ def write_grades(path, table):
     write_atomic(path, "\ufeff" + safe.to_csv(index=False))
 
 
-def write_report(path, table, records, lab, lang, counts=None, listed=(), similar=()):
+def write_report(path: str, table: pd.DataFrame, records: Records, lab: Lab, lang: str,
+                 counts: dict[str, int | str] | None = None, listed: Listed = (),
+                 similar: Iterable[dict[str, Any]] = ()) -> None:
     write_atomic(path, report_html(table, records, lab, lang, counts, listed, similar))
 
 
@@ -154,7 +179,7 @@ class ReportWriter:
     written here instead.
     """
 
-    def __init__(self, lang):
+    def __init__(self, lang: str) -> None:
         context = multiprocessing.get_context("fork")
         self._connection, theirs = context.Pipe()
         self._process = context.Process(target=_serve_one_report, args=(theirs, lang, os.getpid()),
@@ -163,7 +188,7 @@ class ReportWriter:
         theirs.close()
         self._prepared = False
 
-    def prepare(self):
+    def prepare(self) -> None:
         """Load matplotlib now; once is enough."""
         if not self._prepared:
             self._prepared = True
@@ -172,7 +197,9 @@ class ReportWriter:
             except OSError:
                 pass
 
-    def write(self, path, table, records, lab, lang, counts=None, listed=(), similar=()):
+    def write(self, path: str, table: pd.DataFrame, records: Records, lab: Lab, lang: str,
+              counts: dict[str, int | str] | None = None, listed: Listed = (),
+              similar: Iterable[dict[str, Any]] = ()) -> None:
         try:
             self._connection.send((path, table, records, lab.name, lang, counts, list(listed), list(similar)))
             wait([self._connection, self._process.sentinel])
@@ -184,7 +211,7 @@ class ReportWriter:
             self.close()
         write_report(path, table, records, lab, lang, counts, listed, similar)
 
-    def close(self):
+    def close(self) -> None:
         """Stop the process (if still running); safe to call more than once."""
         if self._process.is_alive():
             self._process.kill()
@@ -192,7 +219,7 @@ class ReportWriter:
         self._connection.close()
 
 
-def _serve_one_report(connection, lang, parent):
+def _serve_one_report(connection: Connection, lang: str, parent: int) -> None:
     linux.die_with_parent(parent, 0)
     linux.name_process("report-writer")
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the batch decides how an interrupt ends
@@ -214,7 +241,7 @@ def _serve_one_report(connection, lang, parent):
         connection.send(None)
 
 
-def class_counts(table, records, lab, listed=()):
+def class_counts(table: pd.DataFrame, records: Records, lab: Lab, listed: Sized = ()) -> dict[str, int | str]:
     """The class in numbers, as both the terminal summary and report.html give them.
 
     Counted from the statuses in grades.csv: "graded" is a file graded as readable code, a broken
@@ -348,22 +375,24 @@ HANGUL_FALLBACK_SCRIPT = """
 class Labels:
     """Labels in the run's language; on a Korean page each carries its English twin (data-en)."""
 
-    def __init__(self, lang):
+    def __init__(self, lang: str) -> None:
         self.lang = lang
 
-    def __call__(self, table, key):
+    def __call__(self, table: Words, key: str) -> str:
         text = html.escape(table[self.lang][key])
         if self.lang == "en":
             return text
         return f"<span data-en=\"{html.escape(table['en'][key])}\">{text}</span>"
 
-    def text(self, korean, english):
+    def text(self, korean: str, english: str) -> str:
         if self.lang == "en":
             return html.escape(english)
         return f"<span data-en=\"{html.escape(english)}\">{html.escape(korean)}</span>"
 
 
-def report_html(table, records, lab, lang, counts=None, listed=(), similar=()):
+def report_html(table: pd.DataFrame, records: Records, lab: Lab, lang: str,
+                counts: dict[str, int | str] | None = None, listed: Listed = (),
+                similar: Iterable[dict[str, Any]] = ()) -> str:
     """The class report; `counts` are the batch's own (the CLI summary's), else counted here;
     `listed`: the LMS files that are not submissions (lms_files)."""
     label = Labels(lang)
@@ -400,7 +429,7 @@ def report_html(table, records, lab, lang, counts=None, listed=(), similar=()):
             + "\n".join(parts) + f"\n<script>{scripts}</script>\n</body></html>\n")
 
 
-def _html_table(css_class, headers, rows):
+def _html_table(css_class: str, headers: Iterable[str], rows: Iterable[Iterable[Cell]]) -> str:
     """A table in a box that scrolls sideways by itself; headers are HTML, each row a list of
     (cell HTML, attributes) pairs."""
     head = "".join(f"<th scope=\"col\">{header}</th>" for header in headers)
@@ -410,20 +439,20 @@ def _html_table(css_class, headers, rows):
             f"<tbody>\n{body}</tbody></table></div>")
 
 
-def _grades_table(table, linked, label, step_columns):
+def _grades_table(table: pd.DataFrame, linked: set[str], label: Labels, step_columns: set[str]) -> str:
     """Every row of grades.csv, sortable; each id links to that student's feedback/<id>.html."""
     columns = [c for c in SHOWN_FIRST if c in table.columns] + [c for c in table.columns if c not in SHOWN_FIRST]
     headers = [label(COLUMN_WORDS, c) if c in COLUMN_WORDS["en"] else html.escape(c) for c in columns]
-    rows = []
+    rows: list[list[Cell]] = []
     for values in table[columns].itertuples(index=False):
-        row = []
+        row: list[Cell] = []
         for column, value in zip(columns, values):
             row.append(_grades_cell(column, value, linked, label, column in step_columns))
         rows.append(row)
     return _html_table("grades sortable", headers, rows)
 
 
-def _grades_cell(column, value, linked, label, is_step=False):
+def _grades_cell(column: str, value: object, linked: set[str], label: Labels, is_step: bool = False) -> Cell:
     missing = value is None or (isinstance(value, float) and value != value)
     if column in NUMERIC_COLUMNS or is_step:
         if missing or not isinstance(value, (int, float)):
@@ -446,15 +475,15 @@ def _grades_cell(column, value, linked, label, is_step=False):
     return (text, " class=\"wrap\"" if column in WRAPPED_COLUMNS else " class=\"name\"" if column == "name" else "")
 
 
-def _share(flags):
+def _share(flags: Sequence[bool]) -> float:
     return sum(flags) / len(flags) if flags else 0.0
 
 
-def _mistakes_table(records, label, lab):
+def _mistakes_table(records: Records, label: Labels, lab: Lab) -> str:
     """Mistakes in the code students wrote; unreadable files and grading errors are counted above."""
     graded = [r for r in records if r["status"] == "graded"]
     say = {lang: Messages(lang, lab) for lang in ("ko", "en")}
-    rows = []
+    rows: list[list[Cell]] = []
     for name in lab.function_names:
         counter = Counter(code for r in graded for code in r["steps"][name]["mistakes"])
         for code, count in counter.most_common(TOP_MISTAKES):
@@ -471,10 +500,10 @@ def _mistakes_table(records, label, lab):
     return _html_table("mistakes sortable", headers, rows)
 
 
-def _cell_maps(records, label, lab, lang):
+def _cell_maps(records: Records, label: Labels, lab: Lab, lang: str) -> str:
     """Per step, the share of graded students who had each cell of the page's case wrong."""
     graded = [r for r in records if r["status"] == "graded"]
-    parts = []
+    parts: list[str] = []
     for name in lab.function_names:
         cells = [r["steps"][name].get("wrong_cells") for r in graded]
         drawn = pictures.class_map_html(cells, len(graded), lang)
@@ -483,7 +512,7 @@ def _cell_maps(records, label, lab, lang):
     return "".join(parts) or f"<p>{label(WORDS, 'none')}</p>"
 
 
-def _superseded_table(records, label):
+def _superseded_table(records: Records, label: Labels) -> str:
     rows = [[(html.escape(one_line(r["id"])), ""), (html.escape(one_line(r["file"])), ""),
              (html.escape(", ".join(one_line(name) for name in r["superseded"])), "")]
             for r in records if r["superseded"]]
@@ -492,7 +521,7 @@ def _superseded_table(records, label):
     return _html_table("superseded sortable", [label(WORDS, key) for key in ("students", "chosen", "older")], rows)
 
 
-def _lms_table(listed, label):
+def _lms_table(listed: Listed, label: Labels) -> str:
     """The LMS's own files (receipts, online text, submission lists, grade sheets) and the TA's
     files beside an export's units: read or listed, never graded, never rows of grades.csv."""
     rows = [[(html.escape(one_line(item["id"])), ""), (html.escape(one_line(item["name"])), ""),
@@ -505,7 +534,7 @@ def _lms_table(listed, label):
 
 
 @lru_cache(maxsize=None)
-def _hangul_font():
+def _hangul_font() -> str | None:
     """The name of a font matplotlib can draw Hangul with, or None.
 
     matplotlib's font cache predates fonts installed after it was built, so font files whose
@@ -514,7 +543,7 @@ def _hangul_font():
     from matplotlib import font_manager
     from matplotlib.ft2font import FT2Font
 
-    def names():
+    def names() -> set[str]:
         return {font.name for font in font_manager.fontManager.ttflist}
 
     if not names().intersection(HANGUL_FONTS):
@@ -537,7 +566,8 @@ def _hangul_font():
     return None
 
 
-def _pyplot(lang):
+def _pyplot(lang: str) -> tuple[Any, str]:
+    """matplotlib.pyplot (Agg, a Hangul font when one is found) and the language its labels can show."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -555,8 +585,9 @@ AXES = {"ko": {"score": "총점 (k: k점 이상 k+1점 미만)", "students": "�
         "en": {"score": "total (k: from k to below k + 1)", "students": "students", "pass": "passed (%)"}}
 
 
-def _histogram(totals, lang, total_points):
+def _histogram(totals: pd.Series[float], lang: str, total_points: float) -> Figure:
     pyplot, axes_lang = _pyplot(lang)
+    figure: Figure
     figure, axis = pyplot.subplots(figsize=(7, 3.2))
     # Bin k holds totals from k up to (not including) k + 1, so full marks stand alone.
     edges = list(range(int(total_points) + 2))
@@ -568,8 +599,9 @@ def _histogram(totals, lang, total_points):
     return figure
 
 
-def _pass_rate_plot(pass_rates, lang):
+def _pass_rate_plot(pass_rates: Mapping[str, float], lang: str) -> Figure:
     pyplot, axes_lang = _pyplot(lang)
+    figure: Figure
     figure, axis = pyplot.subplots(figsize=(7, 3.2))
     names = list(pass_rates)
     values = [100 * pass_rates[n] for n in names]
@@ -581,7 +613,7 @@ def _pass_rate_plot(pass_rates, lang):
     return figure
 
 
-def _figure(figure, alt, caption):
+def _figure(figure: Figure, alt: str, caption: str) -> str:
     from matplotlib import pyplot
 
     buffer = io.BytesIO()
@@ -603,13 +635,13 @@ OVERRIDE_WORDS = {
 }
 
 
-def _overrides_section(records, label):
+def _overrides_section(records: Records, label: Labels) -> list[str]:
     """Every override of the run, those under review first; nothing when the run has none."""
     entries = [(r["id"], e) for r in records for e in r.get("overrides") or ()]
     if not entries:
         return []
     entries.sort(key=lambda pair: (pair[1]["state"] != REVIEW, pair[1]["line"]))
-    rows = []
+    rows: list[list[Cell]] = []
     for student, entry in entries:
         state = label(OVERRIDE_WORDS, entry["state"])
         rows.append([(html.escape(one_line(student)), " class=\"id\""), (html.escape(entry["step"]), ""),

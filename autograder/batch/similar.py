@@ -29,7 +29,7 @@ import io
 import math
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 FILE_NAME = "similar.csv"
 THRESHOLD = 0.5
@@ -91,7 +91,8 @@ class _Normalise(ast.NodeTransformer):
     order of first use."""
 
     def __init__(self, keep: set[str]):
-        self.keep, self.names = keep, {}
+        self.keep = keep
+        self.names: dict[str, str] = {}
 
     def _name(self, name: str) -> str:
         if name in self.keep:
@@ -120,7 +121,7 @@ class _Normalise(ast.NodeTransformer):
         node.arg, node.annotation = self._name(node.arg), None
         return node
 
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
         node.name, node.returns = self._name(node.name), None
         return self.generic_visit(node)
 
@@ -134,7 +135,8 @@ class _Normalise(ast.NodeTransformer):
         """`x: float = e` is `x = e`; a bare `x: float` does nothing (type hints are not behaviour)."""
         if node.value is None:
             return None
-        return self.visit(ast.Assign(targets=[node.target], value=node.value, lineno=0))
+        assigned: ast.AST = self.visit(ast.Assign(targets=[node.target], value=node.value, lineno=0))
+        return assigned
 
     def visit_alias(self, node: ast.alias) -> ast.AST:
         if node.asname:
@@ -176,7 +178,7 @@ class Item:
     step: str        # a step's name, or FILE
     kind: str        # "answer" or "code"
     digest: str
-    holders: frozenset
+    holders: frozenset[str]
     weight: float
 
 
@@ -193,7 +195,7 @@ def common_from(students: int) -> int:
     return max(MIN_COMMON, math.ceil(COMMON_SHARE * students))
 
 
-def items_of(records: list[Mapping[str, Any]], step_names: Iterable[str],
+def items_of(records: Sequence[Mapping[str, Any]], step_names: Iterable[str],
              never: Mapping[str, set[str]] | None = None) -> list[Item]:
     """Every item at least two graded students share, with its weight."""
     never = never or {}
@@ -266,7 +268,7 @@ def combined(step_scores: Mapping[str, float]) -> float:
     return 1 - remaining
 
 
-def signals(records: list[Mapping[str, Any]], step_names: list[str], hidden_counts: Mapping[str, int],
+def signals(records: Sequence[Mapping[str, Any]], step_names: list[str], hidden_counts: Mapping[str, int],
             never: Mapping[str, set[str]] | None = None) -> list[Group]:
     """Groups of students whose shared items score at least THRESHOLD, highest first."""
     items = items_of(records, step_names, never)
@@ -354,7 +356,8 @@ def report_section(rows: list[dict[str, Any]], lang: str, label: Any) -> str:
     say = {code: Messages(code) for code in ("ko", "en")}
 
     def both(key: str, **params: Any) -> str:
-        return label.text(say["ko"]("similar", key, **params), say["en"]("similar", key, **params))
+        text: str = label.text(say["ko"]("similar", key, **params), say["en"]("similar", key, **params))
+        return text
 
     parts = [f"<h2 id=\"similar\">{both('heading')}</h2>",
              f"<p class=\"note\">{both('explain', threshold=f'{THRESHOLD:.1f}')}</p>"]
