@@ -26,7 +26,7 @@ class Limits:
     processes: int = 64
     # Who the child runs as when the grader is root: AUTO (an unprivileged user id of the
     # zygote's own), (uid, gid), or None (stay root: debugging only).
-    user: object = AUTO
+    user: str | tuple[int, int] | None = AUTO
     confine: bool = True  # Landlock: read only Python's files, write only the working directory
 
     @classmethod

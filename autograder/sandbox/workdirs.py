@@ -8,7 +8,7 @@ import tempfile
 import threading
 
 
-def fresh_workdir(user: tuple[int, int] | None) -> str:
+def fresh_workdir(user: tuple[int, ...] | None) -> str:
     """An empty folder only the child's user can enter."""
     workdir = tempfile.mkdtemp(prefix="autograder-run-")
     if user is not None:
