@@ -70,8 +70,9 @@ class Plan:
         order = [(step, hidden) for hidden in (False, True) for step in plain] + \
             [(step, hidden) for step in composed for hidden in (False, True)]
         signatures = lab.callee_signatures if composed else {}
-        calls: list[Call] = []
-        probe_of: dict[int, Probe] = {}
+        calls: list[Call]
+        probe_of: dict[int, Probe]
+        calls, probe_of = [], {}
         for step, hidden in order:
             helpers = lab.reachable_from(step)
             takes = tuple((name, keyword_parameters(signatures.get(name))) for name in helpers)
@@ -89,8 +90,9 @@ class Plan:
     def stand_ins(self) -> StandInAnswers:
         """The helper requests of a composed call are answered from its own test's table only."""
         calls, probe_of = self.calls
-        tables: dict[int, tuple[Any, ...]] = {}
-        of_case: dict[int, tuple[Any, ...]] = {}
+        tables: dict[int, tuple[Any, ...]]  # call id -> its test's stand-in table
+        of_case: dict[int, tuple[Any, ...]]  # id of a case -> its table
+        tables, of_case = {}, {}
         for call in calls:
             probe = probe_of[call.id]
             if call.helpers and self.lab.stand_ins is not None:
@@ -330,7 +332,7 @@ def _blamed_on_module(result: StepResult, module: str | None) -> StepResult:
 
 
 def _run(zygote: Zygote, submission: Submission, calls: list[Call], limits: Limits, plan: Plan,
-         skip: Iterable[Iterable[int | None]] = (), until: float | None = None, evidence: bool = True) -> RunOutcome:
+         skip: Iterable[list[int | None]] = (), until: float | None = None, evidence: bool = True) -> RunOutcome:
     outcome = run(zygote, submission.cells, calls, limits, plan.stand_ins,
                   functions=plan.lab.function_names, skip=skip, until=until, evidence=evidence)
     if any(event.get("ev") == "sandbox_failed" for event in outcome.load_events):
@@ -353,8 +355,9 @@ def _judged(step: Step, loaded: RunOutcome, outcomes_by_id: dict[int, CallOutcom
     facts = (loaded.names.get(step.name, "absent"), stub, syntax_error_near(step.name, notes, submission))
     reachable = plan.lab.reachable_from(step) if passing is not None else ()
     # `reachable` is empty where `passing` is None.
-    variant = tuple(h for h in reachable if h not in passing)  # type: ignore[operator]
-    result = plan.verdict(step, facts, outcomes, variant=variant, scope=scope, evidence=loaded.evidence.get(step.name))
+    result = plan.verdict(step, facts, outcomes,
+                          variant=tuple(h for h in reachable if h not in passing),  # type: ignore[operator]
+                          scope=scope, evidence=loaded.evidence.get(step.name))
     extra: dict[str, Any] = {}
     if result.status == "missing":
         similar = similar_definition(step.name, submission, plan.lab.function_names)

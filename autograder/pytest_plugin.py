@@ -113,8 +113,8 @@ class SubmissionGrading:
     def __init__(self, path: str, lab: str | None, steps: Iterable[str], lang: str, timeout: float,
                  failure: GradingFailed | None = None) -> None:
         self.path, self.lab, self.steps, self.lang, self.timeout = path, lab, tuple(steps), lang, timeout
-        self.result: dict[str, Any] | None = None
-        self.failure = failure
+        self.result: dict[str, Any] | None
+        self.result, self.failure = None, failure
 
     def step(self, name: str) -> dict[str, Any]:
         if self.failure is None and self.result is None:

@@ -73,8 +73,8 @@ class Tally:
 
     @classmethod
     def of(cls, said: Iterable[str | None]) -> Tally:
-        votes: dict[str, int] = {}
-        silent = 0
+        votes: dict[str, int]
+        votes, silent = {}, 0
         for name in said:
             if name is None:
                 silent += 1

@@ -44,7 +44,7 @@ MAX_LOAD_EVENTS = 50
 
 def run(zygote: Zygote, cells: list[dict[str, Any]], calls: Sequence[Call], limits: Limits = Limits(),
         helper: Helper | None = None, functions: Iterable[str] | None = None,
-        skip: Iterable[Iterable[int | None]] = (), until: float | None = None, evidence: bool = True) -> RunOutcome:
+        skip: Iterable[list[int | None]] = (), until: float | None = None, evidence: bool = True) -> RunOutcome:
     """Load `cells` in fresh children and make `calls` (grouped by step, in order), one at a time.
 
     A statement that hangs or ends the process while loading is skipped on the next try; a step
@@ -66,8 +66,8 @@ def run(zygote: Zygote, cells: list[dict[str, Any]], calls: Sequence[Call], limi
     functions = lab_functions(calls, functions)
     outcome = RunOutcome()
     clock = Clock(until)
-    skipped = [list(pair) for pair in skip]
-    outcome.skip = skipped
+    skip = [list(pair) for pair in skip]
+    outcome.skip = skip
     pending: Pending | None = _group_by_step(calls)
     seen_load: set[tuple[object, ...]] = set()
     restarts = 0
@@ -91,7 +91,7 @@ def run(zygote: Zygote, cells: list[dict[str, Any]], calls: Sequence[Call], limi
                 workdir = zygote.workdir_for(limits)
             child = zygote.spawn(workdir, limits, budget)
             try:
-                pending = _one_child(child, cells, functions, pending, skipped, seen_load, outcome, limits,
+                pending = _one_child(child, cells, functions, pending, skip, seen_load, outcome, limits,
                                      helper, clock, evidence)
             finally:
                 child.kill()
@@ -240,8 +240,8 @@ def _await_call(child: Child, call: Call, deadline: float, helper: Helper | None
 
 def _awaited(child: Child, call: Call, deadline: float, helper: Helper | None, stood_in: list[str]) -> CallOutcome:
     child.send_text(call.command, deadline)
-    helped = 0
-    refused: list[dict[str, str]] = []
+    refused: list[dict[str, str]]
+    helped, refused = 0, []
     while True:
         line = child.next_line(deadline, max(call.answer_bytes, HELPER_REQUEST_BYTES))
         if line is None:

@@ -45,8 +45,8 @@ class Call:
 
     def known(self, event: bytes) -> CallOutcome | None:
         """The outcome already decoded from this very event, if a child sent it before."""
-        seen: dict[bytes, CallOutcome] = self.__dict__.get("_seen", {})
-        return seen.get(event)
+        # Kept in the instance's own __dict__ (the dataclass is frozen): {event: CallOutcome}.
+        return self.__dict__.get("_seen", {}).get(event)  # type: ignore[no-any-return]
 
     def remember(self, outcome: CallOutcome) -> None:
         """Keep a decoded outcome for the next child that sends the same bytes.
@@ -68,8 +68,7 @@ class Call:
     def command(self) -> str:
         """The call as one command line for the child (built once: a plan's calls never change)."""
         try:
-            command: str = self.__dict__["_command"]
-            return command
+            return self.__dict__["_command"]  # type: ignore[no-any-return]  # the text set below
         except KeyError:
             takes = {name: list(params) for name, params in self.takes if name in self.helpers}
             text = codec.dumps({"cmd": "call", "id": self.id, "function": self.function,
