@@ -26,8 +26,9 @@ _MUTABLE = (list, dict, set, bytearray, np.ndarray)
 
 def code_evidence(namespace, functions):
     """Per lab function that is a plain Python function: the module-level data names it reads
-    (not modules, functions or classes), its parameters it never reads, and whether a default
-    argument is mutable. Anything that cannot be read is left out."""
+    (not modules, functions or classes), its parameters it never reads, whether a default
+    argument is mutable, and the file (cell) and line its code came from. Anything that cannot be
+    read is left out."""
     evidence = {}
     for name in functions:
         function = namespace.get(name)
@@ -41,7 +42,9 @@ def code_evidence(namespace, functions):
                 "globals": _data_globals(globals_read, function.__globals__),
                 "unused": [p for p in parameters if p not in loaded
                            or p in overwritten][:MAX_EVIDENCE_NAMES],
-                "mutable_defaults": _mutable_defaults(function) != {}}
+                "mutable_defaults": _mutable_defaults(function) != {},
+                # where its code was compiled: the parent matches it to a definition it read itself
+                "file": function.__code__.co_filename, "line": function.__code__.co_firstlineno}
         except BaseException:
             continue
     return evidence

@@ -182,12 +182,18 @@ def predict(sample, parts):
                 value = np.trunc(value)
             elif kind == "negated":
                 value = -value
+            elif kind == "absolute":
+                value = np.abs(value)
             elif kind == "complement":
                 value = 1.0 - value
             elif kind == "sum":
                 if value.ndim <= args[0]:
                     return None
                 value = value.sum(axis=args[0])
+            elif kind == "mean":
+                if value.ndim <= args[0]:
+                    return None
+                value = value.mean(axis=args[0])
             elif kind == "row":
                 if value.ndim < 2:
                     return None
@@ -363,6 +369,8 @@ def _transforms(sample, value, got):
                 found.append(("negated",))
             if _close(1.0 - value, got):
                 found.append(("complement",))
+            if _close(np.abs(value), got) and not _close(np.abs(value), value):
+                found.append(("absolute",))
             truncated = np.trunc(value)
             if not _close(truncated, value) and _close(truncated, got):
                 found.append(("trunc",))
@@ -374,8 +382,12 @@ def _transforms(sample, value, got):
             if _distributions(value) and not _close(value, got):
                 found.extend(_distribution_transforms(sample, value, got))
         for axis in range(value.ndim):
-            if value.shape[:axis] + value.shape[axis + 1:] == got.shape and _close(value.sum(axis=axis), got):
-                found.append(("sum", axis))
+            if value.shape[:axis] + value.shape[axis + 1:] == got.shape:
+                # Both where they agree (an axis of length 1): the other samples choose.
+                if _close(value.sum(axis=axis), got):
+                    found.append(("sum", axis))
+                if _close(value.mean(axis=axis), got):
+                    found.append(("mean", axis))
     return found
 
 
@@ -430,7 +442,7 @@ def _consistent_on_passing(sample, parts):
 # A cut to whole numbers goes before a rounding to 0 decimals where both give the values: an integer
 # array (dtype=int, astype(int)) truncates; np.round(x) to whole numbers is rarely written.
 _PART_ORDER = ("base", "product", "product_axis", "order", "divided", "times", "plus", "minus", "negated",
-               "complement", "trunc", "round", "sum", "row", "tempered", "unnormalised")
+               "absolute", "complement", "trunc", "round", "sum", "mean", "row", "tempered", "unnormalised")
 
 
 def _preference(parts):
@@ -450,15 +462,47 @@ def _search_variants(output, failing, passing):
     held = None
     for sample in failing:
         found = [change for change, variant in sample.variants.items()
-                 if _same_value(variant["quantities"].get(output), sample.got)]
+                 if _same_value(variant["quantities"].get(output), sample.got, overflowed=True)]
         held = found if held is None else [c for c in held if c in found]
         if not held:
             return None
+    # Overflowed cells (nan/inf where the variant is finite: the student's formula, run unstably)
+    # are forgiven only beside a failing sample the variant gives exactly.
+    held = [change for change in held if any(
+        _same_value(sample.variants[change]["quantities"].get(output), sample.got) for sample in failing)]
     for change in held:
         if all(_variant_consistent(sample, change, output) for sample in passing):
             variant = failing[0].variants[change]
-            return _variant_relation(change, variant)
+            relation = _variant_relation(change, variant)
+            if change[0] == "swapped":
+                transposed = _transposed_quantity(failing, change)
+                if transposed:
+                    relation = ("variant_swapped_transposed", relation[1], {**relation[2], "quantity": transposed})
+            return relation
     return None
+
+
+def _transposed_quantity(failing, change):
+    """The first quantity of the trace (not an input) that the swap of two inputs transposes on
+    every failing sample: swapping the two factors of a product gives the product's transpose,
+    which is what the student may have written instead (einsum's output subscripts, a .T)."""
+    inputs = set(change[1:3])
+    names = None
+    for sample in failing:
+        variant = sample.variants[change]["quantities"]
+        found = []
+        for name, value in sample.quantities.items():
+            other = variant.get(name)
+            if name in inputs or not isinstance(other, np.ndarray) or value.ndim < 2 or \
+                    value.shape[-1] != value.shape[-2] or value.shape[-1] < 2 or other.shape != value.shape:
+                continue
+            flipped = np.swapaxes(value, -1, -2)
+            if _close(other, flipped) and not _close(value, flipped):
+                found.append(name)
+        names = found if names is None else [n for n in names if n in found]
+        if not names:
+            return None
+    return names[0]
 
 
 def _variant_consistent(sample, change, output):
@@ -473,11 +517,20 @@ def _variant_consistent(sample, change, output):
     return value.shape != sample.expected.shape or _close(value, sample.expected)
 
 
-def _same_value(value, got):
-    """A variant's value is the student's: equal mappings, or arrays equal within the tolerance."""
+def _same_value(value, got, overflowed=False):
+    """A variant's value is the student's: equal mappings, or arrays equal within the tolerance;
+    `overflowed`: also where the student's array holds nan or inf in cells the variant has finite,
+    every other cell equal (the same formula, computed without guarding exp)."""
     if isinstance(value, dict) or isinstance(got, dict):
         return isinstance(value, dict) and isinstance(got, dict) and value == got
-    return isinstance(value, np.ndarray) and isinstance(got, np.ndarray) and _close(value, got)
+    if not (isinstance(value, np.ndarray) and isinstance(got, np.ndarray)):
+        return False
+    if _close(value, got):
+        return True
+    if not overflowed or value.shape != got.shape or not np.all(np.isfinite(value)):
+        return False
+    finite = np.isfinite(got)
+    return bool(finite.any() and not finite.all() and _close(value[finite], got[finite]))
 
 
 def _variant_relation(change, variant):
@@ -548,6 +601,27 @@ def _shape_relation(failing):
     if got_length and lengths["expected_length"] != "?":
         return "axis_length", {"axis": axis, **lengths}
     return None
+
+
+def _unit_axes(failing):
+    """Every failing `got` is the expected value with an axis of length 1 added ("unit_axis_extra":
+    a batch axis kept, X[None]) or taken away ("unit_axis_missing": a keepdims or [:, None] left
+    out), the numbers in their places; None otherwise. `axis`: where, the same on every sample."""
+    found = set()
+    for sample in failing:
+        got, expected = sample.got, sample.expected
+        if got.shape == expected.shape or got.size != expected.size or abs(got.ndim - expected.ndim) != 1:
+            return None
+        longer, shorter = (got, expected) if got.ndim > expected.ndim else (expected, got)
+        axes = [a for a in range(longer.ndim) if longer.shape[a] == 1
+                and longer.shape[:a] + longer.shape[a + 1:] == shorter.shape]
+        if not axes or not _close(got.reshape(expected.shape), expected):
+            return None
+        found.add(("unit_axis_extra" if got.ndim > expected.ndim else "unit_axis_missing", axes[0]))
+    if len(found) != 1:
+        return None
+    relation, axis = found.pop()
+    return relation, {"axis": axis}
 
 
 def _shapes_named(failing):
@@ -719,6 +793,9 @@ def _mapping_relations(sample):
         found.append(("maps_to_itself", ()))
     if len(got) > 1 and len({repr(v) for v in got.values()}) == 1 and len({repr(v) for v in expected.values()}) > 1:
         found.append(("one_value_for_all", ()))
+    if got and all(isinstance(v, str) for v in expected.values()) and \
+            not any(v is None or isinstance(v, (str, int, float)) for v in got.values()):
+        found.append(("values_not_words", ()))  # objects (an Index, a Series, a list) where words belong
     numbers = [v for v in got.values() if isinstance(v, (int, float)) and not isinstance(v, bool)]
     if got and len(numbers) == len(got) and all(isinstance(v, str) for v in expected.values()):
         found[:0] = [("row_max_values", (("quantity", name),)) for name in _row_maxima(sample)]
@@ -803,6 +880,9 @@ def explain(output, samples, kind=None):
         return _kind_only(output, extra)
     if any(isinstance(s.expected, dict) or isinstance(s.got, dict) for s in samples):
         return _kind_only(output, extra)
+    unit = _unit_axes(failing)
+    if unit:  # before formulas: a sum over an axis of length 1 is that axis missing, said plainly
+        return Explanation(output=output, relation=unit[0], params={**unit[1], **extra})
     per_sample = [_holding(s, s.got) for s in failing]  # every formula of 1 or 2 changes, once
     formulas, size = _search_formulas(failing, passing, sizes=(1,), per_sample=per_sample)
     if formulas:

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import explain, rubric
 from .sandbox.codec import Labelled, Opaque, clean_text
+from .error_model import parts
 from .submission import as_detail
 
 RTOL = 1e-4  # loose enough for float32 work, tight enough for every mistake in the catalog
@@ -113,6 +114,7 @@ def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False, p
         return StepResult(step.name, 0.0, step.points, "missing", mistakes, cases, step.page_step,
                           {"defined_as": defined})
     cases = [judge_call(p, o, is_stub) for p, o in zip(probes, outcomes)]
+    cases = _errors_refuted(step, probes, cases)
     cases = _choose_explanations(step, probes, cases, outcomes)
     cases = _mark_hardcoded(probes, cases, page)  # right on the page only: fitted to it, first
     cases = _mark_fitted_to_public(probes, cases)  # right on the public tests only: fitted to them
@@ -274,6 +276,12 @@ def _choose_explanations(step, probes, cases, outcomes=None):
     if not all(d for d, c in zip(degenerate, cases) if not c.passed):
         unlikely |= {code for code in candidates
                      if not any(code in c.matched for d, c in zip(degenerate, cases) if not d)}
+    # A code is refuted by a failed call of a public test that returned other wrong values than
+    # every way of making it predicts there (it would have shown itself on that call, and did
+    # not; hidden tests may show a second slip beside it): on the page's sizes
+    # √2·√2 = √4 makes a divisor twice too large look like √d_model, while a wider test tells them apart.
+    unlikely |= {code for code in candidates if any(
+        _refutes(p, c, code, step) for p, c, d in zip(probes, cases, degenerate) if not d and not p.case.hidden)}
     chosen = []
     for result in cases:
         if result.matched:
@@ -283,6 +291,41 @@ def _choose_explanations(step, probes, cases, outcomes=None):
             result = replace(result, code=code)
         chosen.append(result)
     return chosen
+
+
+def _errors_refuted(step, probes, cases):
+    """Cases whose error message named a mistake (ErrorMistake), told as plain errors when a call
+    of a public test (not a one-word one) raised another error where that mistake would have raised
+    its own message: one slip raises alike on every test, and a message alike by chance (the same
+    sizes in another product, on a hidden test's sizes) names nothing."""
+    codes = {m.code: m for m in step.error_mistakes}
+    told = {c.code for c in cases if c.code in codes}
+    if not told:
+        return cases
+    refuted = set()
+    for code in told:
+        for probe, result in zip(probes, cases):
+            if result.passed or result.code == code or "error" not in result.detail or probe.case.hidden \
+                    or rubric.is_degenerate(probe.case):
+                continue
+            try:
+                expected = list(codes[code].messages(probe))
+            except Exception:  # a lab's faulty declaration names nothing
+                expected = []
+            if expected:
+                refuted.add(code)
+                break
+    return [replace(c, code="exception") if c.code in refuted else c for c in cases]
+
+
+def _refutes(probe, result, code, step):
+    """Whether a failed call that returned wrong values (no error) rules `code` out: no match of
+    it or of a pair holding it, and every mistake of that code predicts a wrong value there."""
+    if result.passed or result.code not in UNEXPLAINED or "error" in result.detail or \
+            any(code in parts(matched) for matched in result.matched):
+        return False
+    mistakes = [m for m in step.mistakes if m.code == code]
+    return bool(mistakes) and all(_would_fail(probe, m) for m in mistakes)
 
 
 def _matched_everywhere(step, probes, cases, outcomes):
@@ -376,6 +419,9 @@ def _mark_observed(step, probes, cases, outcomes):
     for (i, first, got_first), (j, second, got_second) in itertools.combinations(returned, 2):
         if first.label != second.label or not {cases[i].code, cases[j].code} <= UNEXPLAINED:
             continue
+        if not (_comparable(step.outputs, _values_of(first, got_first))
+                and _comparable(step.outputs, _values_of(second, got_second))):
+            continue  # values the grader cannot compare (objects it only knows by type) show nothing
         differ = [name for name, a, b in zip(step.params, first.args, second.args) if not _same_argument(a, b)]
         same_values = _matches(step.outputs, _values_of(first, got_first), _values_of(second, got_second))
         if same_values and _maps_to_itself(got_first):
@@ -393,6 +439,15 @@ def _mark_observed(step, probes, cases, outcomes):
     code = "nondeterministic" if "nondeterministic" in found.values() else "ignores_arguments"
     return [replace(c, code=code) if not c.passed and c.code in UNEXPLAINED else c for c in cases], \
         ignored if code == "ignores_arguments" else []
+
+
+def _comparable(outputs, values):
+    """Whether two such values could tell "the same" from "other": a mapping holding objects the
+    grader knows only by their type (_Other) equals nothing, even itself returned again."""
+    prepared = _prepared(outputs, values)
+    return prepared is not None and not any(
+        isinstance(value, dict) and any(isinstance(item, _Other) for item in [*value, *value.values()])
+        for value in prepared)
 
 
 def _maps_to_itself(value):
@@ -575,8 +630,13 @@ def judge_call(probe, outcome, is_stub):
     if passed:
         mutated = _mutated_argument(probe, outcome.args_after)
         if mutated is not None:
-            return CaseResult(**base, passed=False, code="mutates_input", detail={"argument": mutated})
+            name, reshaped = mutated
+            return CaseResult(**base, passed=False, code="mutates_input",
+                              detail={"argument": name, **({"reshaped": True} if reshaped else {})})
         return CaseResult(**base, passed=True)
+    mutated = _mutated_argument(probe, outcome.args_after)
+    if mutated is not None:  # an input overwritten on the way: later lines read the changed values
+        detail = {**detail, "changed_input": mutated[0]}
     return CaseResult(**base, passed=False, code=matched[0] if matched else code, detail=detail,
                       matched=matched, fallback=code, answer=answer_digest(outcome.value))
 
@@ -933,18 +993,22 @@ def _matches_prepared(outputs, got, candidate):
 
 
 def _mutated_argument(probe, args_after):
-    """The first argument the call changed; None (in `args_after`) stands for "left as it was"."""
+    """(name, reshaped) of the first argument the call changed, `reshaped` when an array kept its
+    numbers in their order and only its shape changed (`M.shape = ...`, `M.resize`); None when
+    none changed. None in `args_after` stands for "left as it was"."""
     for name, before, after in zip(probe.step.params, probe.args, args_after or []):
         if after is None:
             continue
         if isinstance(before, np.ndarray):
             after = as_array(after)
             if after is None or after.shape != before.shape or not np.array_equal(after, before, equal_nan=True):
-                return name
+                reshaped = after is not None and after.shape != before.shape and after.size == before.size \
+                    and np.array_equal(after.reshape(-1), before.reshape(-1), equal_nan=True)
+                return name, bool(reshaped)
         elif isinstance(before, (list, tuple)):  # the words
             if not isinstance(after, (list, tuple)) or len(after) != len(before) \
                     or any(type(a) is not str or a != b for a, b in zip(after, before)):
-                return name
+                return name, False
     return None
 
 
@@ -1016,6 +1080,8 @@ def _add_samples(samples, probe, result, outcome, vocabulary, page_case=None):
     if result.passed:
         values, got = list(probe.expected), expected
     else:
+        if len(outputs) > 1 and isinstance(outcome.value, (dict, str, bytes, set, frozenset)):
+            return  # not a sequence of outputs (a dict's keys are no outputs): told by its type, nothing to read
         values = _values_of(probe, outcome.value)
         if len(values) != len(outputs):
             return  # not as many values as outputs: told by "wrong_count", nothing to read

@@ -5,7 +5,7 @@ try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10: the same parser, as the tomli package
     import tomli as tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 
@@ -250,6 +250,9 @@ def step_feedback(result, lab, lang="ko"):
         return "\n".join(lines + _follows_lines(say, result) + _helper_lines(say, result))
     if result.status == "missing":
         return "\n".join(lines + _missing_lines(say, result))
+    in_helper = error_in_helper(result)
+    if in_helper:
+        result = _errors_as_raised(result)
     failing = [c for c in result.cases if not c.passed]
     public = [c for c in failing if not c.hidden]
     hidden = [c for c in failing if c.hidden]
@@ -262,7 +265,6 @@ def step_feedback(result, lab, lang="ko"):
         lines.extend("  " + line for line in _hidden_lines(say, result, hidden, shown_error=any(
             "error" in c.detail for c in public[:1]), public_codes={c.code for c in public}))
     explained = explained_text(say, result)
-    in_helper = error_in_helper(result)
     if in_helper:
         # Values read against the helper's own step would blame the helper for what it was handed.
         explained = None
@@ -275,10 +277,32 @@ def step_feedback(result, lab, lang="ko"):
         if explained and code in EXPLAINABLE:  # what the values show, in place of "compare each line"
             text, explained = explained, None
         lines.append("  " + say("text", key, text=text))
+    lines.extend(_redefined_lines(say, result))
     lines.extend(_helper_lines(say, result))
     lines.append("  " + say("text", "hint", page_step=result.page_step, text=_hint(say, result)))
     lines.extend("  " + line for line in _rubric_lines(say, result))
     return "\n".join(lines)
+
+
+def _redefined_lines(say, result):
+    """A function defined more than once: which definition was graded (the one run last), and
+    where the others are (grading.redefined)."""
+    found = result.detail.get("redefined")
+    if not found:
+        return []
+    others = ", ".join(_place(say, name, line) for name, line in found["others"])
+    return ["  " + say("text", "redefined", name=result.name, place=_place(say, *found["graded"]), others=others)]
+
+
+def _errors_as_raised(result):
+    """`result` with every failure that raised told as an error ("exception"), not as a mistake an
+    error message matched: where the error was raised inside a helper that passes its own tests, a
+    message alike by chance (the same sizes in another product) names no mistake of this step.
+    Words only: the points were counted from the codes as judged."""
+    cases = [replace(c, code="exception") if not c.passed and "error" in c.detail else c for c in result.cases]
+    mistakes = list(dict.fromkeys("exception" if any(c.code == code and "error" in c.detail for c in result.cases
+                                                      if not c.passed) else code for code in result.mistakes))
+    return replace(result, cases=cases, mistakes=mistakes)
 
 
 def error_in_helper(result):
@@ -386,7 +410,8 @@ def _missing_lines(say, result):
         lines.append("    " + say("text", "defined_as", name=result.name, kind=result.detail["defined_as"]))
     if result.detail.get("similar"):
         lines.append("    " + say("text", "did_you_mean", similar=result.detail["similar"], name=result.name))
-    lines.append("  " + say("text", "cause", text=_cause(say, result, code)))
+    cause = say("text", "under_main", name=result.name) if result.detail.get("under_main") else _cause(say, result, code)
+    lines.append("  " + say("text", "cause", text=cause))
     lines.append("  " + say("text", "hint", page_step=result.page_step, text=_hint(say, result)))
     return lines
 
@@ -460,7 +485,15 @@ def _cause(say, result, code, helpers=None):
               "names": _code_names(result.detail.get("code_evidence", {}).get("names", []))}
     if code == "wrong_values":
         code = _wrong_values_key(result)
+    if code == "mutates_input" and _reshaped_only(result):
+        return say("text", "mutated_shape_cause")
     return say.stepwise("cause", result.name, code, **params)
+
+
+def _reshaped_only(result):
+    """Every call that changed its input changed only the input's shape (`M.shape = ...`)."""
+    changed = [c for c in result.cases if c.code == "mutates_input" and not c.hidden]
+    return bool(changed) and all(c.detail.get("reshaped") for c in changed)
 
 
 # What a value that has the right size but other values is called: "the shape" only of arrays.
@@ -495,6 +528,8 @@ def _hint(say, result):
     step = say.lab.steps_by_name[result.name]
     hints = say.table["hint"]
     # The first cause's hint (a pair's: its first part's), not a later cause's.
+    if result.mistakes[:1] == ["mutates_input"] and _reshaped_only(result):
+        return say("text", "mutated_shape_hint")
     codes = [part for code in result.mistakes[:1] for part in (code, *parts(code))]
     keys = [key for code in codes for key in (f"{result.name}.{code}", code) if key in hints]
     key = keys[0] if keys else step.hint
@@ -512,8 +547,8 @@ def _explain(say, result, case):
     if "error" in d:
         return _error_lines(say, d["error"])
     if code == "mutates_input":
-        return [say("text", "mutated", argument=d["argument"])]
-    lines = []
+        return [say("text", "mutated_shape" if d.get("reshaped") else "mutated", argument=d["argument"])]
+    lines = [say("text", "changed_input", argument=d["changed_input"])] if d.get("changed_input") else []
     if d.get("output") and len(say.lab.steps_by_name[result.name].outputs) > 1:
         lines.append(say("text", "in_output", output=d["output"]))
     if "expected_count" in d:
@@ -852,10 +887,10 @@ def _phrase(say, parts):
         elif kind == "round":
             phrase = say("explain", "round_whole", x=phrase) if args[0] == 0 else \
                 say("explain", "round", x=phrase, decimals=args[0])
-        elif kind in ("trunc", "negated", "complement"):
+        elif kind in ("trunc", "negated", "complement", "absolute"):
             phrase = say("explain", kind, x=phrase)
-        elif kind == "sum":
-            phrase = say("explain", "sum", x=phrase, axis=args[0])
+        elif kind in ("sum", "mean"):
+            phrase = say("explain", kind, x=phrase, axis=args[0])
         elif kind == "row":
             phrase = say("explain", f"row_{args[0]}", x=phrase)
         elif kind == "product_axis":
@@ -890,5 +925,6 @@ def _why(say, parts):
         return say("explain", f"why_tempered_{args[0]}", factor=args[1])
     if kind == "unnormalised":
         return say("explain", "why_unnormalised")
-    return say("explain", {"round": "why_round", "trunc": "why_trunc", "sum": "why_sum", "row": "why_row",
-                           "negated": "why_sign", "complement": "why_sign"}[kind])
+    return say("explain", {"round": "why_round", "trunc": "why_trunc", "sum": "why_sum", "mean": "why_mean", "row": "why_row",
+                           "negated": "why_sign", "complement": "why_sign",
+                           "absolute": "why_absolute"}[kind])

@@ -330,6 +330,11 @@ class Submission:
     problem_detail: Detail = None  # and the reason, as data
     stub_status: dict = field(default_factory=dict, repr=False)  # function -> whether its last definition is a stub
     defined: frozenset = field(default_factory=frozenset, repr=False)  # names of definitions, for "did you mean"
+    # function -> where each of its top-level definitions is, in the order the cells run:
+    # ((filename, line of the def, first line with its decorators), ...), the last MAX_PLACES
+    places: dict = field(default_factory=dict, repr=False)
+    # functions defined only inside a top-level `if __name__ == "__main__":` block (not run when a .py is graded)
+    under_main: frozenset = field(default_factory=frozenset, repr=False)
     reading: Reading = field(default=None, repr=False, compare=False)  # the work reading it took
 
     def stubs(self, names):
@@ -373,10 +378,11 @@ def _read_submission(name, data, reading):
     else:
         cells = script_cells(text, _basename(name), reading)
         for cell in cells:
-            definitions.add(cell["source"])
+            definitions.add(cell["source"], cell["filename"])
         submission = Submission(name, cells=cells)
     if submission.problem is None:
         submission.stub_status, submission.defined = definitions.last, definitions.names()
+        submission.places, submission.under_main = definitions.places, definitions.only_under_main()
     return submission
 
 
@@ -451,7 +457,7 @@ def _read_notebook(name, text, reading, definitions):
         source = without_ipython_syntax(source)
         if does_only_checking(source, graders, reading):
             continue
-        definitions.add(source)
+        definitions.add(source, f"<cell {number}>")
         code_cells.append({"source": source, "filename": f"<cell {number}>"})
     return Submission(name, cells=code_cells)
 
@@ -719,6 +725,8 @@ def _definition_starts(kinds):
 
 # Stubs and names defined -----------------------------------------------------------------------
 
+MAX_PLACES = 8  # places kept of one function's definitions: the last ones, the graded one among them
+
 class _Definitions:
     """Per function name, whether its last top-level definition is a stub; and the names the
     cells define, for "did you mean". A cell the budget does not let the grader parse is only
@@ -728,9 +736,11 @@ class _Definitions:
     def __init__(self, reading):
         self.reading = reading
         self.last = {}
+        self.places = {}  # function -> ((filename, def line, first line), ...): Submission.places
+        self.under_main = set()  # functions defined inside a top-level `if __name__ == "__main__":`
         self._names = {}  # insertion-ordered set
 
-    def add(self, source):
+    def add(self, source, filename=None):
         budget = self.reading.budget
         for found in DEFINED.finditer(source, 0, budget.scanned_chars):
             if len(self._names) >= budget.defined_names:
@@ -743,15 +753,54 @@ class _Definitions:
                     self._note(found.group(1), False)
             return  # not Python: the child cannot run it either
         for node in tree.body:
+            if _is_main_guard(node) and len(self.under_main) < self.reading.budget.defined_names:
+                self.under_main |= {inner.name for inner in ast.walk(node)
+                                    if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef))}
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self._note(node.name, _is_stub_body(node.body))
+                if self._note(node.name, _is_stub_body(node.body)) and filename is not None:
+                    first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+                    places = self.places.get(node.name, ()) + ((filename, node.lineno, first),)
+                    self.places[node.name] = places[-MAX_PLACES:]
 
     def _note(self, name, stub):
+        """Note `name`'s latest definition; whether it is kept (within the budget's names)."""
         if name in self.last or len(self.last) < self.reading.budget.defined_names:
             self.last[name] = stub
+            return True
+        return False
 
     def names(self):
         return frozenset(self._names)
+
+    def only_under_main(self):
+        """The functions defined under a `__main__` guard and nowhere at the top level."""
+        return frozenset(self.under_main - set(self.last))
+
+
+def _is_main_guard(node):
+    """`if __name__ == "__main__":` (either side of the ==)."""
+    if not isinstance(node, ast.If) or not isinstance(node.test, ast.Compare) or len(node.test.ops) != 1 \
+            or not isinstance(node.test.ops[0], ast.Eq):
+        return False
+    sides = [node.test.left, node.test.comparators[0]]
+    return any(isinstance(side, ast.Name) and side.id == "__name__" for side in sides) and \
+        any(isinstance(side, ast.Constant) and side.value == "__main__" for side in sides)
+
+
+def is_notebook(cells):
+    """Whether the cells come from a notebook (named "<cell N>"): it runs as `__main__`, as in
+    Jupyter; a .py file runs as an imported module (the sandbox's driver reads the same sign)."""
+    return any(cell["filename"].startswith("<cell") for cell in cells)
+
+
+def missing_detail(name, submission, function_names, imported):
+    """What the file shows of a function the grader did not find (both faces say it so): a
+    function with a close name, or, when the file ran as an imported module (a .py), the
+    function defined only under `if __name__ == "__main__":`, which does not run then."""
+    if imported and name in submission.under_main:
+        return {"under_main": True}
+    similar = similar_definition(name, submission, function_names)
+    return {"similar": similar} if similar else {}
 
 
 def find_stubs(cells, function_names, reading=None):

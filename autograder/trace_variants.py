@@ -129,6 +129,8 @@ def argument_changes(params, args, helpers=()):
     for name, value in arrays.items():
         if value.ndim == 2 and value.shape[0] == value.shape[1] > 1 and not np.array_equal(value, value.T):
             found.append((("argument_transposed", name), given(**{name: value.T.copy()})))
+        if value.dtype.kind in "iuf" and np.all(np.isfinite(value)) and np.any(value != 0):
+            found.append((("argument_negated", name), given(**{name: -value.astype(float)})))  # a sign turned: max - x
         if value.dtype.kind == "f" and np.all(np.isfinite(value)):
             for decimals in ROUNDINGS:
                 rounded = np.round(value, decimals)

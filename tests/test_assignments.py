@@ -213,7 +213,7 @@ def test_grader_setup_installs_otter_only_when_missing_and_never_names_the_engin
 
 
 def test_script_tells_how_to_check_without_the_instructors_package(script_text):
-    assert "python -m attention_check" in script_text
+    assert "python -m lab_check" in script_text
     assert "autograder check" not in script_text
 
 

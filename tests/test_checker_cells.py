@@ -291,7 +291,7 @@ def test_the_students_own_check_leaves_the_untagged_set_up_cell_out(tmp_path):
     student = otter_build.build(tmp_path / "dist", LAB, self_check=False)["student"]
     path = tmp_path / "colab_copy.ipynb"
     nbformat.write(lab_notebook(set_up=EARLIER_SET_UP), path)
-    done = subprocess.run([sys.executable, "-m", "attention_check", str(path)], cwd=student, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "lab_check", str(path)], cwd=student, capture_output=True,
                           text=True, timeout=300, env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
     assert done.returncode == 0, done.stdout + done.stderr
     for word in NOTES_OF_THE_SET_UP_CELL:

@@ -1,5 +1,5 @@
-"""Submissions written by people who read only the student notebook and the lab page (three groups,
-`corpus_blind/`, `corpus_blind2/` and `corpus_blind3/`, each with its own MANIFEST.csv and READING.csv): every
+"""Submissions written by people who read only the student notebook and the lab page (four groups,
+`corpus_blind/`, `corpus_blind2/`, `corpus_blind3/` and `corpus_blind4/`, each with its own MANIFEST.csv and READING.csv): every
 correct file earns every point, and a file with one mistake loses points in that step only.
 
 `MANIFEST.csv` names each file's lab, the step its mistake is in and the cause, in the author's
@@ -22,8 +22,8 @@ from autograder.grading import Plan, grade_bytes
 from autograder.sandbox.runner import Limits
 
 HERE = pathlib.Path(__file__).resolve().parent
-# Two corpora, each written by a different group that read only the notebook and the lab page.
-CORPORA = ("corpus_blind", "corpus_blind2", "corpus_blind3")
+# Four corpora, each written by a different group that read only the notebook and the lab page.
+CORPORA = ("corpus_blind", "corpus_blind2", "corpus_blind3", "corpus_blind4")
 LABS = {"lab1": "self_attention", "lab2": "masked_attention",
         "self_attention": "self_attention", "masked_attention": "masked_attention"}
 
@@ -35,7 +35,8 @@ def _rows(corpus):
 
 ROWS = [row for corpus in CORPORA for row in _rows(corpus)]
 # (lab 1 one-mistake files, lab 2 one-mistake files, correct files) each group wrote at least
-AT_LEAST = {"corpus_blind": (40, 25, 10), "corpus_blind2": (40, 25, 10), "corpus_blind3": (24, 14, 6)}
+AT_LEAST = {"corpus_blind": (40, 25, 10), "corpus_blind2": (40, 25, 10), "corpus_blind3": (24, 14, 6),
+            "corpus_blind4": (30, 20, 8)}
 
 NOT_SHOWN = {}
 

@@ -203,7 +203,7 @@ def test_the_students_kit_names_the_moved_division_and_a_pair(student_half, tmp_
                                (pair, "self_attention", "scale_by_dk+scale_after_softmax")):
         path = tmp_path / f"{code}.py"
         path.write_text(source, encoding="utf-8")
-        done = subprocess.run([sys.executable, "-m", "attention_check", str(path), "--json"],
+        done = subprocess.run([sys.executable, "-m", "lab_check", str(path), "--json"],
                               capture_output=True, text=True, timeout=300, cwd=student_half)
         report = json.loads(done.stdout)
         found = {s["name"]: s for s in report["steps"]}
@@ -240,7 +240,7 @@ def test_a_composed_step_wrong_even_with_its_own_helpers_keeps_its_own_mistake(g
 def test_the_students_kit_tells_a_step_written_to_fit_its_own_helpers(student_half, tmp_path):
     path = tmp_path / "qvk.py"
     path.write_text(QVK, encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "attention_check", str(path), "--json"],
+    done = subprocess.run([sys.executable, "-m", "lab_check", str(path), "--json"],
                           capture_output=True, text=True, timeout=300, cwd=student_half)
     found = {s["name"]: s for s in json.loads(done.stdout)["steps"]}
     assert found["self_attention"]["status"] == "passed" and found["self_attention"]["score"] == 3

@@ -254,7 +254,7 @@ BLIND2 = {
     "lab1/lab1__mix__reapplies_softmax.py": ("mix", {"variant_argument_reapplied"}, None),
     "lab1/lab1__most_attended__idxmax_axis0.py": ("most_attended", {"variant_argument_transposed"}, None),
     "lab1/lab1__most_attended__ties_pick_last.py": ("most_attended", {"ties_last"}, None),
-    "lab1/lab1__self_attention__swapped_scores_args.py": ("self_attention", {"variant_swapped"}, None),
+    "lab1/lab1__self_attention__swapped_scores_args.py": ("self_attention", {"variant_swapped", "variant_swapped_transposed"}, None),
 }
 MISLEADING = {"rows_identical", "cells_constant", "same_values_elsewhere", "symmetric"}
 

@@ -42,7 +42,7 @@ HOSTILE = ROOT / "tests" / "hostile"
 IS_ROOT = os.geteuid() == 0
 # Modules that Otter's kernel, Otter itself, the check kit or Python's start-up would import if
 # the submission folder were on a sys.path; each leaves a marker if it ever runs.
-SHADOWING_MODULES = ("ipykernel_launcher", "otter", "attention_check", "numpy", "pandas", "nbformat",
+SHADOWING_MODULES = ("ipykernel_launcher", "otter", "lab_check", "numpy", "pandas", "nbformat",
                      "sitecustomize", "usercustomize", "autograder", "json", "encodings", "zipfile",
                      "pickle", "dill", "traceback", "tempfile")
 SOFTMAX_OVER_COLUMNS = ("    e = np.exp(x - x.max(axis=0, keepdims=True))\n"
@@ -96,7 +96,7 @@ def shadowing_files(marker_dir):
     files = {}
     for module in SHADOWING_MODULES:
         code = (f"import pathlib\npathlib.Path({str(marker_dir)!r}, {module!r}).write_text('ran')\n")
-        files[f"{module}/__init__.py" if module in ("otter", "attention_check", "nbformat", "autograder")
+        files[f"{module}/__init__.py" if module in ("otter", "lab_check", "nbformat", "autograder")
               else f"{module}.py"] = code.encode()
     files["autograder/otter/__init__.py"] = files["autograder/__init__.py"]
     files["autograder/otter/gradescope.py"] = files["autograder/__init__.py"]

@@ -1,4 +1,4 @@
-"""`python -m attention_check FILE` on a terminal that cannot show every character: Korean Windows
+"""`python -m lab_check FILE` on a terminal that cannot show every character: Korean Windows
 (cp949), output redirected with PYTHONIOENCODING=cp949, a Korean locale (ko_KR.CP949), plain ASCII.
 
 The rule (autograder/kit/terminal.py, readable_output): a character the terminal's encoding lacks is
@@ -55,7 +55,7 @@ def korean_locale(tmp_path_factory):
 def check(student, path, *args, **environment):
     env = {key: value for key, value in os.environ.items()
            if key not in ("PYTHONPATH", "PYTHONIOENCODING", "PYTHONUTF8", "LANG", "LC_ALL", "LC_CTYPE")}
-    return subprocess.run([sys.executable, "-m", "attention_check", str(path), *args], cwd=student,
+    return subprocess.run([sys.executable, "-m", "lab_check", str(path), *args], cwd=student,
                           capture_output=True, timeout=300, env={**env, **environment})
 
 
@@ -189,7 +189,7 @@ def test_the_twin_checks_every_step_on_a_console_that_lacks_otters_characters(st
 
 def test_loading_the_kit_outside_a_kernel_applies_the_rule_once(student):
     """Importing the check package reconfigures a cp949 stdout; printing Otter's marks then works."""
-    code = ("import sys, attention_check.kit\n"
+    code = ("import sys, lab_check.kit\n"
             "print('\\u274c \\u2705 \\u2014 사과를', sys.stdout.errors)\n")
     env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "PYTHONUTF8")}
     done = subprocess.run([sys.executable, "-c", code], cwd=student, capture_output=True, timeout=120,

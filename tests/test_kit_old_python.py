@@ -1,4 +1,4 @@
-"""`python -m attention_check FILE` on a Python older than 3.10 (3.6 to 3.9): one sentence in Korean
+"""`python -m lab_check FILE` on a Python older than 3.10 (3.6 to 3.9): one sentence in Korean
 and English saying what to install, exit status 2 ("the check could not run"), never a traceback
 or status 1 ("a step lost points"). The kit's `__main__` and what it imports before the version
 check parse and run on Python 3.6 and newer (autograder/kit/supported.py); the kit itself needs
@@ -16,10 +16,10 @@ import interpreters
 from labs.self_attention import LAB
 
 OLD = ("3.6", "3.7", "3.8", "3.9")
-# What `python -m attention_check` runs before the version check, shipped in the student half.
-BEFORE_THE_CHECK = ("attention_check/__init__.py", "attention_check/__main__.py",
-                    "attention_check/kit/__init__.py", "attention_check/kit/terminal.py",
-                    "attention_check/kit/supported.py")
+# What `python -m lab_check` runs before the version check, shipped in the student half.
+BEFORE_THE_CHECK = ("lab_check/__init__.py", "lab_check/__main__.py",
+                    "lab_check/kit/__init__.py", "lab_check/kit/terminal.py",
+                    "lab_check/kit/supported.py")
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +37,7 @@ def bare_environment(**extra):
 
 
 def check(python, student, *args, **environment):
-    return subprocess.run([python, "-m", "attention_check", *args], cwd=student, capture_output=True,
+    return subprocess.run([python, "-m", "lab_check", *args], cwd=student, capture_output=True,
                           timeout=120, env=bare_environment(**environment))
 
 
@@ -64,7 +64,7 @@ def test_an_old_python_is_told_what_to_install_and_exits_2(student, version, enc
                              capture_output=True, text=True).stdout.strip()
     assert f"지금 실행한 Python의 버전은 {running}입니다" in said and "Python 3.10~3.13" in said
     assert f"this is Python {running}" in said and "Install Python 3.12" in said
-    assert "pip install -r requirements.txt" in said and "python -m attention_check" in said
+    assert "pip install -r requirements.txt" in said and "python -m lab_check" in said
     assert said.index("이 검사는") < said.index("These checks")  # Korean first, then English
 
 
@@ -88,7 +88,7 @@ def test_a_supported_python_is_not_stopped(student):
     """The version check lets 3.10 and newer through to the check itself (here: a missing file)."""
     import sys
 
-    done = subprocess.run([sys.executable, "-m", "attention_check", "no-such-file.py"], cwd=student,
+    done = subprocess.run([sys.executable, "-m", "lab_check", "no-such-file.py"], cwd=student,
                           capture_output=True, timeout=120, env=bare_environment(PYTHONIOENCODING="utf-8"))
     assert done.returncode == 2 and "파일이 없습니다: no-such-file.py" in done.stderr.decode("utf-8")
     assert "이 검사는 Python" not in done.stderr.decode("utf-8")

@@ -229,11 +229,11 @@ def student_halves(tmp_path_factory):
 
 @pytest.mark.parametrize("name", LAB_NAMES)
 def test_the_students_kit_of_each_lab_checks_its_own_assignment(name, student_halves, submissions):
-    """`python -m attention_check` in the lab's student half: public cases, the lab's own steps."""
+    """`python -m lab_check` in the lab's student half: public cases, the lab's own steps."""
     half = student_halves[name]
     runs = {}
     for kind in ("filled", "stubs"):
-        done = subprocess.run([sys.executable, "-m", "attention_check", str(submissions[name][kind]), "--json"],
+        done = subprocess.run([sys.executable, "-m", "lab_check", str(submissions[name][kind]), "--json"],
                               capture_output=True, text=True, timeout=300, cwd=half)
         runs[kind] = (done.returncode, json.loads(done.stdout) if done.stdout.strip() else done.stderr)
     found = lab(name)

@@ -165,7 +165,7 @@ def test_the_students_own_check_shows_no_folder_of_the_machine(tmp_path):
     student = otter_build.build(tmp_path / "dist", LAB, self_check=False)["student"]
     path = tmp_path / "leaky.py"
     path.write_text(LEAKY, "utf-8")
-    done = subprocess.run([sys.executable, "-m", "attention_check", str(path)], cwd=student, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "lab_check", str(path)], cwd=student, capture_output=True,
                           text=True, timeout=300, env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
     assert done.returncode == 1, done.stderr
     assert "PermissionError" in done.stdout

@@ -81,7 +81,7 @@ def test_student_half_has_the_notebook_twin_tests_and_public_checks(built):
     assert sorted(p.stem for p in (student / "tests").glob("*.py")) == sorted(s.name for s in STEPS)
     notebook = nbformat.read(student / "self_attention_lab.ipynb", as_version=4)
     assert all(not c.get("outputs") for c in notebook.cells if c.cell_type == "code")
-    data = json.loads((student / "attention_check" / "kit" / "public_data.json").read_text("utf-8"))
+    data = json.loads((student / "lab_check" / "kit" / "public_data.json").read_text("utf-8"))
     assert [c["name"] for c in data["cases"]] == [c.name for c in public_cases()]
     assert [s["name"] for s in data["steps"]] == [s.name for s in STEPS]
 
@@ -99,7 +99,7 @@ def test_test_files_are_otter_exception_tests_worth_the_step_points(built):
             assert all(not case.hidden for case in test_file.test_cases)
     finally:
         sys.path.remove(str(built["student"]))
-        for name in [m for m in sys.modules if m.split(".")[0] == "attention_check"]:
+        for name in [m for m in sys.modules if m.split(".")[0] == "lab_check"]:
             del sys.modules[name]
 
 
@@ -170,7 +170,7 @@ class Block(importlib.abc.MetaPathFinder):
             raise ImportError("blocked: " + name)
 sys.meta_path.insert(0, Block())
 sys.path.insert(0, {str(built['student'])!r})
-from attention_check.kit.check import check_step
+from lab_check.kit.check import check_step
 import numpy as np
 def softmax(x):
     e = np.exp(x - x.max(axis=0, keepdims=True))
@@ -191,7 +191,7 @@ except AssertionError as error:
 def load_kit(student):
     sys.path.insert(0, str(student))
     try:
-        return importlib.import_module("attention_check.kit.check")
+        return importlib.import_module("lab_check.kit.check")
     finally:
         sys.path.remove(str(student))
 
@@ -227,7 +227,7 @@ def test_public_checks_say_what_the_engine_says_on_public_cases(built, zygote, p
             assert step_feedback(public, LAB, "en") == step_feedback(engine_public, LAB, "en")
         assert [s.name for s in engine.steps if s.status != "passed"] == [planted]
     finally:
-        for name in [m for m in sys.modules if m.split(".")[0] == "attention_check"]:
+        for name in [m for m in sys.modules if m.split(".")[0] == "lab_check"]:
             del sys.modules[name]
 
 
@@ -260,7 +260,7 @@ def test_the_kits_stand_ins_answer_and_refuse_as_the_engines_do(built, zygote, p
             assert _without_places(step_feedback(public, LAB, lang)) == \
                 _without_places(step_feedback(engine["self_attention"], LAB, lang))
     finally:
-        for name in [m for m in sys.modules if m.split(".")[0] == "attention_check"]:
+        for name in [m for m in sys.modules if m.split(".")[0] == "lab_check"]:
             del sys.modules[name]
 
 
@@ -277,7 +277,7 @@ def test_public_check_of_the_composed_step_uses_expected_values_for_the_other_st
             kit.check_step("softmax", namespace)
         assert kit.judge_public("mix", {}).status == "missing"
     finally:
-        for name in [m for m in sys.modules if m.split(".")[0] == "attention_check"]:
+        for name in [m for m in sys.modules if m.split(".")[0] == "lab_check"]:
             del sys.modules[name]
 
 

@@ -1,5 +1,5 @@
 """The student half in a real Jupyter kernel and a terminal: otter.Notebook checks, check_all,
-export, the notebook alone (Colab, a fresh Jupyter) and `python -m attention_check`."""
+export, the notebook alone (Colab, a fresh Jupyter) and `python -m lab_check`."""
 import html
 import json
 import os
@@ -45,7 +45,7 @@ sys.meta_path.insert(0, _Block())
 assert not [p for p in sys.path if p and p.startswith({str(ROOT)!r})], sys.path
 '''
 # Last cell: where the checks came from.
-WHERE_CHECKS_CAME_FROM = 'import sys\nprint("CHECKS FROM", sys.modules["attention_check"].__file__)'
+WHERE_CHECKS_CAME_FROM = 'import sys\nprint("CHECKS FROM", sys.modules["lab_check"].__file__)'
 WRONG_AXIS = ("    e = np.exp(x - x.max(axis=0, keepdims=True))\n"
               "    return e / e.sum(axis=0, keepdims=True)\n")
 UNSTABLE = "    return np.exp(x) / np.exp(x).sum(axis=-1, keepdims=True)\n"
@@ -314,7 +314,7 @@ def alone(tmp_path):
 def test_the_notebook_alone_passes_every_check_when_filled(student, alone):
     notebook = fill.fill_notebook(as_built(student))
     outputs = run_in_kernel(notebook, alone, first_cells=[
-        'import importlib.util\nassert importlib.util.find_spec("attention_check") is None'])
+        'import importlib.util\nassert importlib.util.find_spec("lab_check") is None'])
     assert sorted(p.name for p in alone.iterdir() if p.suffix != ".zip") == [
         ".OTTER_LOG", "self_attention_lab.ipynb"]
     for step in STEPS:
@@ -366,7 +366,7 @@ def test_on_colab_the_checks_come_from_the_notebook_colab_hands_over(student, al
 def test_student_half_names_only_what_it_ships(student):
     readme = (student / "README.md").read_text("utf-8")
     assert "pip install -r requirements.txt" in readme
-    assert "python -m attention_check" in readme
+    assert "python -m lab_check" in readme
     assert "otter-grader" in (student / "requirements.txt").read_text("utf-8")
     notebook = as_built(student)
     texts = [readme, (student / "self_attention_lab.py").read_text("utf-8")]
@@ -382,7 +382,7 @@ def test_notebook_metadata_carries_the_public_checks_and_nothing_hidden(student)
     notebook = json.loads((student / "self_attention_lab.ipynb").read_text("utf-8"))
     payload = notebook["metadata"][otter_build.PAYLOAD_KEY]
     on_disk = {p.relative_to(student).as_posix(): p.read_text("utf-8")
-               for folder in ("tests", "attention_check") for p in (student / folder).rglob("*")
+               for folder in ("tests", "lab_check") for p in (student / folder).rglob("*")
                if p.is_file() and "__pycache__" not in p.parts}
     assert payload["files"] == on_disk
     text = json.dumps(payload, ensure_ascii=False)
@@ -391,10 +391,10 @@ def test_notebook_metadata_carries_the_public_checks_and_nothing_hidden(student)
     assert f'key="{otter_build.PAYLOAD_KEY}"' in "".join(notebook["cells"][1]["source"])
 
 
-# python -m attention_check: the students' own command line -------------------------------------
+# python -m lab_check: the students' own command line -------------------------------------
 
 def check_command(student, path, *extra):
-    return subprocess.run([sys.executable, "-m", "attention_check", str(path), *extra], cwd=student,
+    return subprocess.run([sys.executable, "-m", "lab_check", str(path), *extra], cwd=student,
                           capture_output=True, text=True, timeout=300,
                           env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
 

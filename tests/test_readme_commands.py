@@ -1,6 +1,6 @@
 """Every command the README and the documentation pages (docs/**/*.md) show is one their reader can
 type: each `autograder ...` line of their code blocks parses with the CLI's own parser, `build` and `export` name their lab (two labs are installed),
-`python -m attention_check ...` parses with the students' kit's parser, and an `otter run -o DIR`
+`python -m lab_check ...` parses with the students' kit's parser, and an `otter run -o DIR`
 comes after the command that makes DIR. (tests/field/cases/14_* and 17_* run the build and otter
 commands themselves in a fresh folder.)"""
 import pathlib
@@ -84,7 +84,7 @@ def test_student_check_commands_parse_with_the_kits_parser():
     from autograder.kit.cli import build_parser as kit_parser
     from labs.self_attention import LAB
 
-    shown = commands(["python", "-m", "attention_check"])
+    shown = commands(["python", "-m", "lab_check"])
     assert len(shown) >= 3
     for line, words in shown:
         kit_parser(LAB).parse_args(words[3:])

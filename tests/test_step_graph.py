@@ -370,12 +370,12 @@ def student(lab, tmp_path_factory):
 
 def _kit(student, path):
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # nothing of this repository
-    return subprocess.run([sys.executable, "-m", "attention_check", str(path), "--json"], cwd=student,
+    return subprocess.run([sys.executable, "-m", "lab_check", str(path), "--json"], cwd=student,
                           capture_output=True, text=True, timeout=300, env=env)
 
 
 def test_the_kits_data_carries_the_graph_and_the_signatures(student):
-    data = json.loads((student / "attention_check" / "kit" / "public_data.json").read_text("utf-8"))
+    data = json.loads((student / "lab_check" / "kit" / "public_data.json").read_text("utf-8"))
     assert {step["name"]: step["calls"] for step in data["steps"]} == {
         "positional_encoding": [], "layer_norm": [], "add_and_norm": ["layer_norm"],
         "encoder_input": ["positional_encoding", "add_and_norm"]}

@@ -1,9 +1,9 @@
 """The student half speaks the build's language, and its notebook checks and exports its own lab.
 
 - `autograder build --lang en`: everything the checks print is English (the set-up cell, every
-  `grader.check`, `check_all`, `python -m attention_check`, the student README); what has no
+  `grader.check`, `check_all`, `python -m lab_check`, the student README); what has no
   English version stays Korean (the notebook's explanations, comments, docstrings, the .py twin's
-  header) and a note under the title says so. A student's ATTENTION_CHECK_LANG wins over the
+  header) and a note under the title says so. A student's LAB_CHECK_LANG wins over the
   build's, in the kernel and in the terminal, without editing the set-up cell.
 - The set-up cell takes only a notebook of its own lab (`autograder_lab` in its metadata): with
   both labs' notebooks in one folder and a kernel that does not name its notebook, lab 1's
@@ -46,7 +46,7 @@ def fresh_copy(student, folder):
 def no_session(monkeypatch):
     """A kernel its front end did not name (nbclient, classic Notebook, PyCharm, papermill)."""
     monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
-    monkeypatch.delenv("ATTENTION_CHECK_LANG", raising=False)
+    monkeypatch.delenv("LAB_CHECK_LANG", raising=False)
 
 
 def test_an_english_half_says_what_stays_korean_and_ships_its_language(english, halves):
@@ -71,15 +71,15 @@ def test_an_english_half_checks_in_english_unless_the_student_asks_for_korean(en
     assert outputs["grader-init"].startswith("The checks are ready.")
     assert outputs["check:softmax"].startswith("■ softmax — 0.86/2 points · failed")
     assert "points" in outputs["check-all"] and "점" not in outputs["check-all"]
-    monkeypatch.setenv("ATTENTION_CHECK_LANG", "ko")
+    monkeypatch.setenv("LAB_CHECK_LANG", "ko")
     outputs = run_in_kernel(notebook, fresh_copy(english, tmp_path / "ko"))
     assert outputs["grader-init"].startswith("검사 준비가 끝났습니다.")
     assert outputs["check:softmax"].startswith("■ softmax — 0.86/2점 · 틀림")
 
 
 def terminal_check(student, *args, **environment):
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "ATTENTION_CHECK_LANG")}
-    return subprocess.run([sys.executable, "-m", "attention_check", *args], cwd=student, capture_output=True,
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LAB_CHECK_LANG")}
+    return subprocess.run([sys.executable, "-m", "lab_check", *args], cwd=student, capture_output=True,
                           text=True, timeout=300, env={**env, **environment})
 
 
@@ -87,7 +87,7 @@ def test_the_terminal_check_of_an_english_half_speaks_english_by_default(english
     stubs = terminal_check(english, LAB.script)
     assert stubs.returncode == 1 and "points" in stubs.stdout and "점" not in stubs.stdout
     assert "점" in terminal_check(english, LAB.script, "--lang", "ko").stdout
-    assert "점" in terminal_check(english, LAB.script, ATTENTION_CHECK_LANG="ko").stdout
+    assert "점" in terminal_check(english, LAB.script, LAB_CHECK_LANG="ko").stdout
     assert "feedback language" in terminal_check(english, "--help").stdout
 
 

@@ -1,7 +1,7 @@
 """The student half on every supported Python (3.10 to 3.13), installed as its README says.
 
 For each Python: a fresh venv, `pip install -r requirements.txt` in the folder `autograder build`
-writes for students (nothing else, never this package), then `python -m attention_check` from
+writes for students (nothing else, never this package), then `python -m lab_check` from
 that folder, as a student runs it: on the filled-in notebook and its .py twin (every step passes
 its public cases), on a .py with a planted mistake (named on its own step) and on the untouched
 notebook (nothing passes). The venvs are built once per module, all at once, from pip's cache
@@ -85,9 +85,9 @@ def python_for(version, venvs):
     return python
 
 
-def attention_check(python, student, name):
-    """`python -m attention_check NAME --json` from the student folder, as its README says."""
-    done = subprocess.run([str(python), "-m", "attention_check", name, "--json", "--lang", "en"],
+def lab_check(python, student, name):
+    """`python -m lab_check NAME --json` from the student folder, as its README says."""
+    done = subprocess.run([str(python), "-m", "lab_check", name, "--json", "--lang", "en"],
                           cwd=student, capture_output=True, text=True, timeout=300, env=dict(CLEAN_ENVIRONMENT))
     assert done.returncode in (0, 1), f"exit {done.returncode}:\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
     return done.returncode, json.loads(done.stdout)
@@ -100,17 +100,17 @@ def test_the_student_half_installs_and_checks_on_every_python(version, venvs, st
                              capture_output=True, text=True, check=True)
     assert running.stdout.strip() == version
     for name in ("filled.ipynb", "filled.py"):
-        code, result = attention_check(python, student, name)
+        code, result = lab_check(python, student, name)
         assert code == 0 and result["score"] == result["max_score"] > 0, (name, result)
         assert all(step["status"] == "passed" for step in result["steps"]), (name, result["steps"])
 
-    code, result = attention_check(python, student, "planted.py")
+    code, result = lab_check(python, student, "planted.py")
     steps = {step["name"]: step for step in result["steps"]}
     assert code == 1
     assert steps["softmax"]["status"] != "passed" and "wrong_axis" in steps["softmax"]["mistakes"], steps["softmax"]
     assert all(step["status"] == "passed" for name, step in steps.items() if name != "softmax")
 
-    code, result = attention_check(python, student, LAB.notebook)
+    code, result = lab_check(python, student, LAB.notebook)
     assert code == 1 and result["score"] == 0, result
 
 
@@ -118,7 +118,7 @@ def test_the_student_half_installs_and_checks_on_every_python(version, venvs, st
 def test_causes_read_from_the_code_are_named_alike_on_every_python(version, venvs, student):
     python = python_for(version, venvs)
     for name, (step, cause) in CAUSES.items():
-        code, result = attention_check(python, student, name)
+        code, result = lab_check(python, student, name)
         steps = {s["name"]: s for s in result["steps"]}
         assert code == 1 and steps[step]["mistakes"][:1] == [cause], (version, name, steps[step])
 

@@ -3,8 +3,8 @@
 # "# %%" 줄이 셀의 경계입니다. VS Code, PyCharm, Spyder에서는 셀 단위로 하나씩 실행할 수 있습니다.
 # 노트북 self_attention_lab.ipynb는 이 파일을 바탕으로 만들어집니다 (build_notebook.py).
 # 채점기는 이 파일을 모듈로 불러오므로 `if __name__ == "__main__":` 블록은 채점 중에는 실행되지 않습니다.
-# 나눠 받은 폴더(README.md, tests/, attention_check/ 가 함께 있는 폴더)에서 실행합니다.
-#   검사:  python -m attention_check self_attention_lab.py   (공개 테스트로 단계마다 무엇이 왜 틀렸는지 알려 줍니다)
+# 나눠 받은 폴더(README.md, tests/, lab_check/ 가 함께 있는 폴더)에서 실행합니다.
+#   검사:  python -m lab_check self_attention_lab.py   (공개 테스트로 단계마다 무엇이 왜 틀렸는지 알려 줍니다)
 #   실행:  python self_attention_lab.py   (단계마다 Otter 검사도 합니다. 설치할 것은 README.md에 있습니다)
 
 # %% [markdown]
@@ -30,7 +30,7 @@
 # - 함수 바로 다음의 `grader.check(...)` 셀은 방금 쓴 함수 하나만 검사합니다. 그 뒤의 셀들은
 #   여러분의 함수로 표를 찍어 보는 곳입니다. 찍힌 숫자를 "나와야 할 값"과 맞춰 보십시오.
 # - 검사 셀은 단계마다 무엇이 왜 틀렸는지 한국어로 설명해 줍니다. 나눠 받은 폴더가 통째로 있다면
-#   터미널에서 `python -m attention_check 파일이름`으로 모든 단계를 한 번에 검사할 수도 있습니다.
+#   터미널에서 `python -m lab_check 파일이름`으로 모든 단계를 한 번에 검사할 수도 있습니다.
 
 # %%
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ GRADER_SETUP_FILE = HERE / "grader_setup.py"
 
 CELL_MARK = "# %%"
 MARKDOWN_MARK = "# %% [markdown]"
-# The .py twin's grader, run beside the student half's tests/ and attention_check/.
+# The .py twin's grader, run beside the student half's tests/ and lab_check/.
 SCRIPT_GRADER_INIT = 'import otter\ngrader = otter.Notebook(tests_dir="tests")'
 # The notebook's first code cell: works with nothing but the .ipynb (Colab, a fresh Jupyter).
 GRADER_SETUP = GRADER_SETUP_FILE.read_text(encoding="utf-8").strip("\n")

@@ -7,7 +7,7 @@ def _prepare_grader(lab=None, lang="ko", key="check_kit"):
     oldest, newest = (3, 10), (3, 13)
     running = "{}.{}.{}".format(*sys.version_info[:3])
     # The student's own choice (set before Jupyter started) wins over the notebook's language.
-    chosen = os.environ.get("ATTENTION_CHECK_LANG")
+    chosen = os.environ.get("LAB_CHECK_LANG")
     lang = chosen if chosen in ("ko", "en") else lang if lang in ("ko", "en") else "ko"
     words = {
         "ko": {
@@ -84,7 +84,7 @@ def _prepare_grader(lab=None, lang="ko", key="check_kit"):
         return NoChecks(words["too_old"].format(v=running))
     if sys.version_info[:2] > newest:
         print(words["untested"].format(v=running), file=sys.stderr)
-    os.environ["ATTENTION_CHECK_LANG"] = lang
+    os.environ["LAB_CHECK_LANG"] = lang
     try:
         import otter
     except ImportError:
@@ -161,7 +161,7 @@ def _prepare_grader(lab=None, lang="ko", key="check_kit"):
     path, notebook, unknown = this_notebook()
     if key not in metadata(notebook):
         # The student half's own tests/, when they are this lab's (its check package says so).
-        kit = read(os.path.join("attention_check", "kit", "public_data.json")) or {}
+        kit = read(os.path.join("lab_check", "kit", "public_data.json")) or {}
         if os.path.isdir("tests") and (lab is None or kit.get("lab") == lab):
             return Notebook(tests_dir="tests")
         return NoChecks(words["no_data"])

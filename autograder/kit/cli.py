@@ -1,4 +1,4 @@
-"""`python -m attention_check FILE`: the public checks of the lab from a terminal (the kit's package
+"""`python -m lab_check FILE`: the public checks of the lab from a terminal (the kit's package
 is named by `autograder build`; in the engine's own tree it is `autograder.kit`).
 
 For a student's own .py or .ipynb, in the folder the student half was unpacked in: public cases
@@ -19,7 +19,7 @@ import threading
 from ..judge import SubmissionResult, broken
 from ..render import as_dict, as_text, fit_to_width, terminal_width
 from ..sandbox.worker import describe_exception, load
-from ..submission import load_note, os_detail, read_submission, similar_definition, syntax_error_near
+from ..submission import is_notebook, load_note, missing_detail, os_detail, read_submission, syntax_error_near
 from . import public
 from .check import Outcome, call_probe, judge_public
 from .terminal import readable_output, writes_unicode
@@ -98,7 +98,7 @@ def main(argv=None):
     return EXIT_ALL_PASSED if result.all_passed else EXIT_LOST_POINTS
 
 
-_CHILD = "ATTENTION_CHECK_CHILD"
+_CHILD = "LAB_CHECK_CHILD"
 
 
 def _in_child(argv, lang):
@@ -135,7 +135,7 @@ def check_file(path, step_seconds=10.0, only=None):
         return broken(lab, path, submission.problem, submission.problem_detail, names)
     events = _Events()
     namespace = {"__name__": "__main__", "__builtins__": __builtins__}
-    notebook = any(cell["filename"].startswith("<cell") for cell in submission.cells)
+    notebook = is_notebook(submission.cells)
     with _quiet():
         # A .py runs as an imported module, so its `if __name__ == "__main__":` demo stays quiet.
         load(events, namespace, set(), {"cells": submission.cells,
@@ -153,9 +153,9 @@ def check_file(path, step_seconds=10.0, only=None):
             if result.status == "timeout":
                 result = dataclasses.replace(result, detail={**result.detail, "seconds": step_seconds})
             if result.status == "missing":  # as the engine says it (grading._judged)
-                similar = similar_definition(name, submission, lab.function_names)
-                if similar:
-                    result = dataclasses.replace(result, detail={**result.detail, "similar": similar})
+                missing = missing_detail(name, submission, lab.function_names, imported=not notebook)
+                if missing:
+                    result = dataclasses.replace(result, detail={**result.detail, **missing})
             results[name] = result
     return SubmissionResult(path, [results[name] for name in names], notes)
 

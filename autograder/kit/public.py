@@ -24,7 +24,7 @@ from ..stand_in import StandIn
 
 DATA_FILE = "public_data.json"
 # The language a student may choose for everything the kit prints (else the build's, see lang()).
-LANG_VARIABLE = "ATTENTION_CHECK_LANG"
+LANG_VARIABLE = "LAB_CHECK_LANG"
 LANGUAGES = ("ko", "en")
 
 
@@ -83,7 +83,7 @@ def _data_text():
 
 
 def lang():
-    """The language everything the kit prints speaks: the student's ATTENTION_CHECK_LANG when it
+    """The language everything the kit prints speaks: the student's LAB_CHECK_LANG when it
     names one, else the student half's (`autograder build --lang`, kept in public_data.json),
     else Korean."""
     chosen = os.environ.get(LANG_VARIABLE)

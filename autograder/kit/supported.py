@@ -1,6 +1,6 @@
 """Which Pythons the check kit runs on, said before anything else is imported.
 
-`python -m attention_check` imports this first (see __main__.py): on a Python older than 3.10 the
+`python -m lab_check` imports this first (see __main__.py): on a Python older than 3.10 the
 kit itself cannot be imported (dataclass keywords, tomllib), so this module says, in Korean and
 English, what to install and exits with status 2 ("the check could not run"), never a traceback
 or status 1 ("a step lost points"). Parsed and run by Python 3.6 and newer.

@@ -7,14 +7,14 @@ print of the kit (or of Otter around it: the .py twin's `print(grader.check(...)
 character. The package applies the rule once, when it is loaded (see __init__.py); a kernel's
 output is the notebook's, which takes every character, and is left alone.
 
-Parsed and run by Python 3.6 and newer: `python -m attention_check` says which Python it needs
+Parsed and run by Python 3.6 and newer: `python -m lab_check` says which Python it needs
 through this module before it imports anything that an old Python cannot run.
 """
 import codecs
 import sys
 import unicodedata
 
-FALLBACK_ERRORS = "attention_check_fallback"
+FALLBACK_ERRORS = "lab_check_fallback"
 LOOK_ALIKES = {"\u2014": ("\u2015", "-"), "\u2013": ("-",), "\u2212": ("-",), "\u2026": ("...",),
                "\u2192": ("->",), "\u00d7": ("x",), "\u221a": ("sqrt",), "\u00b7": (".",),
                "\u2018": ("'",), "\u2019": ("'",), "\u201c": ('"',), "\u201d": ('"',),

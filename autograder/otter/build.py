@@ -1,7 +1,7 @@
 """`autograder build --lab NAME --out DIR`: DIR/student/ (what students get) and DIR/autograder/ (the LMS zip).
 
 The student half holds the lab's notebook, its .py twin, Otter test files with public checks only
-and the `attention_check` package: the engine's `autograder.kit` subpackage shipped whole with
+and the `lab_check` package: the engine's `autograder.kit` subpackage shipped whole with
 every engine module it imports (judge, renderer, catalogs), and the lab's public cases as data;
 never a reference, a hidden case or the grading engine. The zip installs this package from a wheel
 with pip (setup.sh) and grades with `python3 -I -m autograder.otter.gradescope` (run_autograder);
@@ -28,7 +28,7 @@ from .results import VISIBILITIES
 from .wheel import WheelError, write_wheel
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-CHECK_PACKAGE = "attention_check"
+CHECK_PACKAGE = "lab_check"
 KIT = "kit"  # the engine's subpackage the check package is made of
 KIT_DATA = ("locale/ko.toml", "locale/en.toml")  # read with importlib.resources, not imported
 # Where the notebook carries the public tests and the check package (see autograder/authoring/grader_setup.py).
@@ -121,7 +121,7 @@ def zip_name(lab):
 
 # What a --lang en student half says in English and what stays Korean (README, docs/OTTER.md):
 # English: the set-up cell (its title, comments and messages), every check's feedback
-# (grader.check, check_all, the .py twin's checks, `python -m attention_check` by default), the
+# (grader.check, check_all, the .py twin's checks, `python -m lab_check` by default), the
 # check package's own sentences, Otter's names of the checks, README.md, and a note heading the
 # notebook. Korean, having no English version: the notebook's explanations (markdown cells),
 # the code's comments and docstrings, the .py twin's header.
@@ -350,7 +350,7 @@ the `grader.check(...)` cell checks it on the public tests: the step's score, wh
 and for a wrong table your values, the expected values and their difference in colour. Errors are
 located by the notebook cell's number (e.g. `cell [7], line 3`). If the kernel's Python is older than
 3.10, the set-up cell says what to change. To read the checks in Korean instead, start Jupyter with
-the environment variable `ATTENTION_CHECK_LANG=ko`.
+the environment variable `LAB_CHECK_LANG=ko`.
 
 **Colab**, or a notebook file alone, works as it is: the public tests are inside the notebook file,
 and the set-up cell installs otter-grader when it is missing (once, a minute or two).

@@ -206,10 +206,13 @@ def plain_identifiers(value: object, allowed: Container[str] | None = None) -> l
     return names
 
 
+MAX_PLACE_CHARS = 300  # a file name the child says a function came from, longer is dropped
+
+
 def plain_evidence(evidence: object, functions: Iterable[str]) -> dict[str, dict[str, Any]]:
     """What the child says each lab function's code reads: {function: {"globals": [names],
-    "unused": [parameters never read], "mutable_defaults": bool}}, for `functions` only (the
-    judge keeps of "unused" only the step's own parameters)."""
+    "unused": [parameters never read], "mutable_defaults": bool, "defined_at": (file, line)}},
+    for `functions` only (the judge keeps of "unused" only the step's own parameters)."""
     if not isinstance(evidence, dict):
         return {}
     plain: dict[str, dict[str, Any]] = {}
@@ -220,6 +223,9 @@ def plain_evidence(evidence: object, functions: Iterable[str]) -> dict[str, dict
         plain[name] = {"globals": plain_identifiers(facts.get("globals")),
                        "unused": plain_identifiers(facts.get("unused")),
                        "mutable_defaults": facts.get("mutable_defaults") is True}
+        where = (facts.get("file"), facts.get("line"))
+        if type(where[0]) is str and len(where[0]) <= MAX_PLACE_CHARS and type(where[1]) is int and where[1] > 0:
+            plain[name]["defined_at"] = where  # only ever matched against the parent's own reading
     return plain
 
 

@@ -3,7 +3,7 @@
 A page asks for a parser's reference with a marker on a line of its own:
 
     <!-- cli: autograder -->          every `autograder` subcommand (autograder.cli.build_parser)
-    <!-- cli: attention_check -->     the students' `python -m attention_check` (autograder.kit.cli)
+    <!-- cli: lab_check -->     the students' `python -m lab_check` (autograder.kit.cli)
     <!-- cli: pytest -->              the pytest plugin's options (autograder.pytest_plugin)
 
 So every option, its type, default, choices and help come from the code that parses them.
@@ -36,7 +36,7 @@ def _autograder():
     return "\n\n".join(sections)
 
 
-def _attention_check():
+def _lab_check():
     from autograder.kit.cli import build_parser
     from autograder.otter.build import CHECK_PACKAGE
     from labs.self_attention import LAB
@@ -66,7 +66,7 @@ def _pytest():
     return _table(parser)
 
 
-RENDERERS = {"autograder": _autograder, "attention_check": _attention_check, "pytest": _pytest}
+RENDERERS = {"autograder": _autograder, "lab_check": _lab_check, "pytest": _pytest}
 
 
 def _subcommands(parser):

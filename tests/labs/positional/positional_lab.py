@@ -1,7 +1,7 @@
 # 테스트 실습 — 위치 인코딩과 층 정규화 (.py 판)
 #
 # "# %%" 줄이 셀의 경계입니다. 노트북 positional_lab.ipynb는 이 파일을 바탕으로 만들어집니다.
-#   검사:  python -m attention_check positional_lab.py
+#   검사:  python -m lab_check positional_lab.py
 
 # %% [markdown]
 # # 테스트 실습 — 위치 인코딩과 층 정규화

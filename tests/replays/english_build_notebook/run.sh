@@ -11,10 +11,10 @@ say "zip's otter_config lang: $(unzip -p "$en"/autograder/*.zip otter_config.jso
 s=$W/english; rm -rf "$s"; cp -r "$en/student" "$s"
 "$APY" "$REPLAYS/lib/subs.py" self_attention wrong_softmax "$en/student/self_attention_lab.ipynb" "$s/self_attention_lab.ipynb"
 # the student also exports the variable the checks read (the set-up cell overwrites it)
-ATTENTION_CHECK_LANG=en LANG=en_US.UTF-8 "$W/venv-3.12.1/bin/python" "$REPLAYS/lib/run_nb.py" "$s/self_attention_lab.ipynb" "$s/run.json" > "$s/run.log" 2>&1
+LAB_CHECK_LANG=en LANG=en_US.UTF-8 "$W/venv-3.12.1/bin/python" "$REPLAYS/lib/run_nb.py" "$s/self_attention_lab.ipynb" "$s/run.json" > "$s/run.log" 2>&1
 head=$(python3 -c "
 import json; cells=json.load(open('$s/run.json'))
 print([c for c in cells if 'check:softmax' in c['tags']][0]['outputs'][0]['text'].split(chr(10))[0])")
 say "grader.check(\"softmax\") in the --lang en build: $head"
-case "$head" in *점*) verdict BROKE "the --lang en build gives students Korean checks (identical student half); the set-up cell forces lang='ko' and overwrites ATTENTION_CHECK_LANG, so English needs editing a do-not-edit cell";; esac
+case "$head" in *점*) verdict BROKE "the --lang en build gives students Korean checks (identical student half); the set-up cell forces lang='ko' and overwrites LAB_CHECK_LANG, so English needs editing a do-not-edit cell";; esac
 verdict HELD "English checks available to the student"
