@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from .submission import DEFINED, METADATA_KEY, lab_evidence, untrusted  # noqa: F401 (METADATA_KEY re-exported)
 
@@ -134,7 +134,7 @@ def said_by(data: bytes, labs: Mapping[str, Lab]) -> str | None:
     (`submission.lab_evidence`, under the reader's budget and catch-all): a notebook made from
     a lab's assignment names it in its metadata; otherwise the lab whose step functions the
     code defines most, when one lab clearly leads."""
-    return cast("str | None", untrusted(_said_by, data, labs).value)  # what _said_by returns, or None
+    return untrusted(_said_by, data, labs).value
 
 
 def _said_by(data: bytes, labs: Mapping[str, Lab], reading: Reading) -> str | None:
@@ -173,7 +173,7 @@ def other_lab(data: bytes, lab: Lab) -> dict[str, Any] | None:
     titles in every language, whether the metadata named it, its functions found); else None.
     Read as `said_by` reads (the reader's budget and catch-all); never raises.
     """
-    return cast("dict[str, Any] | None", untrusted(_other_lab, data, lab).value)  # _other_lab's, or None
+    return untrusted(_other_lab, data, lab).value
 
 
 def _other_lab(data: bytes, lab: Lab, reading: Reading) -> dict[str, Any] | None:
