@@ -1,9 +1,12 @@
 """Grading one submission: plan the calls, run them in the sandbox, judge the outcomes."""
+from __future__ import annotations
+
 import builtins
 import re
 import time
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from .helpers import StandInAnswers
 from .stand_in import keyword_parameters
@@ -12,6 +15,22 @@ from .judge import (SubmissionResult, broken, fits_own_helpers, helpers_used, ju
 from .sandbox import codec
 from .sandbox.runner import Call, Limits, run
 from .submission import is_notebook, load_note, missing_detail, os_detail, read_submission, syntax_error_near
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Iterable, Sequence
+    from typing import Any
+
+    from .declaration import Probe, Step
+    from .judge import StepResult
+    from .lab import Case, Lab
+    from .sandbox.codec import Encoded
+    from .sandbox.runner import CallOutcome, RunOutcome, Zygote
+    from .submission import Submission
+
+    # What is known of a step's function before its calls are judged: what the child says it is
+    # ("function", "absent", a type's name), whether it is a stub, whether a syntax error is near it.
+    Facts = tuple[str, bool, Any]
 
 
 ALL, PUBLIC = "all", "public"
@@ -22,18 +41,18 @@ SCOPES = (ALL, PUBLIC)  # a submission is judged on all its tests, and apart on 
 class Plan:
     """Every probe of every step of a lab, built once from its cases and its reference."""
 
-    lab: object
-    probes: dict  # step name -> [Probe]
+    lab: Lab
+    probes: dict[str, list[Probe]]  # step name -> [Probe]
 
     @classmethod
-    def build(cls, lab, cases=None):
+    def build(cls, lab: Lab, cases: Sequence[Case] | None = None) -> Plan:
         """The plan on `cases`, by default the lab's public cases then its hidden ones."""
         cases = lab.all_cases() if cases is None else cases
-        traces = [(case, lab.trace(case)) for case in cases]
+        traces = [(case, lab.trace(case)) for case in cases]  # type: ignore[misc]  # a graded lab has its trace
         return cls(lab, {step.name: [p for case, t in traces for p in step.probes(case, t)] for step in lab.steps})
 
     @cached_property
-    def calls(self):
+    def calls(self) -> tuple[list[Call], dict[int, Probe]]:
         """(calls in run order, probe of each call id), encoded once per plan.
 
         The plain steps come first: every public test of every step, then every hidden test, so
@@ -51,6 +70,8 @@ class Plan:
         order = [(step, hidden) for hidden in (False, True) for step in plain] + \
             [(step, hidden) for step in composed for hidden in (False, True)]
         signatures = lab.callee_signatures if composed else {}
+        calls: list[Call]
+        probe_of: dict[int, Probe]
         calls, probe_of = [], {}
         for step, hidden in order:
             helpers = lab.reachable_from(step)
@@ -66,9 +87,11 @@ class Plan:
         return calls, probe_of
 
     @cached_property
-    def stand_ins(self):
+    def stand_ins(self) -> StandInAnswers:
         """The helper requests of a composed call are answered from its own test's table only."""
         calls, probe_of = self.calls
+        tables: dict[int, tuple[Any, ...]]  # call id -> its test's stand-in table
+        of_case: dict[int, tuple[Any, ...]]  # id of a case -> its table
         tables, of_case = {}, {}
         for call in calls:
             probe = probe_of[call.id]
@@ -80,9 +103,9 @@ class Plan:
         return StandInAnswers(tables, signatures)
 
     @cached_property
-    def _call_ids(self):
+    def _call_ids(self) -> dict[tuple[str, str], list[int]]:
         calls, probe_of = self.calls
-        ids = {(step.name, scope): [] for step in self.lab.steps for scope in SCOPES}
+        ids: dict[tuple[str, str], list[int]] = {(step.name, scope): [] for step in self.lab.steps for scope in SCOPES}
         for call in sorted(calls, key=lambda c: c.id):
             ids[(call.step, ALL)].append(call.id)
             if not probe_of[call.id].case.hidden:
@@ -91,18 +114,19 @@ class Plan:
         order = {id(probe): index for step in self.lab.steps for index, probe in enumerate(self.probes[step.name])}
         return {key: sorted(value, key=lambda i: order[id(probe_of[i])]) for key, value in ids.items()}
 
-    def call_ids(self, step, scope=ALL):
+    def call_ids(self, step: str, scope: str = ALL) -> list[int]:
         """The ids of a step's calls in `scope` (ALL, or PUBLIC: its public tests only)."""
         return self._call_ids[(step, scope)]
 
-    def in_scope(self, call, scope):
+    def in_scope(self, call: Call, scope: str) -> bool:
         return scope == ALL or not self.calls[1][call.id].case.hidden
 
     @cached_property
-    def _verdicts(self):
+    def _verdicts(self) -> dict[tuple[object, ...], StepResult]:
         return {}
 
-    def verdict(self, step, facts, outcomes, variant=(), scope=ALL, evidence=None):
+    def verdict(self, step: Step, facts: Facts, outcomes: Sequence[CallOutcome | None], variant: Iterable[str] = (),
+                scope: str = ALL, evidence: dict[str, Any] | None = None) -> StepResult:
         """judge_step, once per distinct answer: a class mostly repeats a few answers per step.
 
         Only outcomes the child sent as events are remembered (by their bytes, and the grader's
@@ -120,7 +144,7 @@ class Plan:
         if key is not None and key in self._verdicts:
             return self._verdicts[key]
         _, probe_of = self.calls
-        result = judge_step(step, [probe_of[i] for i in self.call_ids(step.name, scope)], outcomes, *facts,
+        result: StepResult = judge_step(step, [probe_of[i] for i in self.call_ids(step.name, scope)], outcomes, *facts,
                             page=self.lab.page_case, vocabulary=self.lab.vocabulary, evidence=evidence)
         if key is not None:
             if len(self._verdicts) >= MAX_VERDICTS:
@@ -134,7 +158,7 @@ ANSWER_SLACK = 16  # a right answer written as lists of numbers takes about 3 ti
 ANSWER_FLOOR = 64 * 1024
 
 
-def answer_bytes(encoded_args, expected):
+def answer_bytes(encoded_args: Iterable[Encoded], expected: Iterable[object]) -> int:
     """The largest answer event read for a call: the right answer and the arguments sent back
     changed, many times over. Anything larger cannot be a right answer."""
     size = sum(len(codec.dumps(codec.encode(value))) for value in expected)
@@ -146,7 +170,8 @@ class SandboxError(RuntimeError):
     """The sandbox failed before any student code ran; the submission cannot be graded now."""
 
 
-def grade_file(path, zygote, plan, limits=Limits(), display_name=None):
+def grade_file(path: str | os.PathLike[str], zygote: Zygote, plan: Plan, limits: Limits = Limits(),
+               display_name: str | None = None) -> SubmissionResult:
     """Read and grade one file; unreadable files are graded as broken, never raised."""
     try:
         with open(path, "rb") as handle:
@@ -156,7 +181,7 @@ def grade_file(path, zygote, plan, limits=Limits(), display_name=None):
     return grade_bytes(display_name or str(path), data, zygote, plan, limits)
 
 
-def grade_bytes(name, data, zygote, plan, limits=Limits()):
+def grade_bytes(name: str, data: bytes, zygote: Zygote, plan: Plan, limits: Limits = Limits()) -> SubmissionResult:
     """Grade one submission's bytes: its steps on all tests, and apart on its public tests alone
     (SubmissionResult.public: what a student may be shown before grades are published)."""
     lab = plan.lab
@@ -164,7 +189,7 @@ def grade_bytes(name, data, zygote, plan, limits=Limits()):
     if submission.problem:
         return broken(lab, name, submission.problem, submission.problem_detail)
     runs = _Runs(zygote, submission, plan, limits)
-    results = {scope: {} for scope in SCOPES}
+    results: dict[str, dict[str, StepResult]] = {scope: {} for scope in SCOPES}
     # The public tests first, every run of them (the steps that stand alone, then the composed
     # ones, then those again with the student's own helpers); only then any hidden test. So the
     # public view is final before any process is given a hidden test's input: nothing such a
@@ -186,16 +211,18 @@ class _Runs:
     """The runs of one submission's calls: one clock for all of them, the statements to skip
     learnt along the way, every outcome by call id, and the notes of the first load."""
 
-    def __init__(self, zygote, submission, plan, limits):
+    def __init__(self, zygote: Zygote, submission: Submission, plan: Plan, limits: Limits) -> None:
         self.zygote, self.submission, self.plan, self.limits = zygote, submission, plan, limits
         self.until = time.monotonic() + limits.submission_seconds(len(plan.lab.steps))
-        self.loaded = None  # the first run: its load names the functions and gives the notes
-        self.skip = []
-        self.outcomes = {}  # call id -> CallOutcome, as graded (stand-ins where helpers failed)
-        self.with_own = {}  # call id -> CallOutcome of composed calls run with the student's own helpers
-        self.notes = []
+        self.loaded: RunOutcome | None = None  # the first run: its load names the functions and gives the notes
+        self.skip: list[list[int | None]] = []
+        # call id -> CallOutcome, as graded (stand-ins where helpers failed)
+        self.outcomes: dict[int, CallOutcome] = {}
+        # call id -> CallOutcome of composed calls run with the student's own helpers
+        self.with_own: dict[int, CallOutcome] = {}
+        self.notes: list[dict[str, Any]] = []
 
-    def run(self, calls, into):
+    def run(self, calls: list[Call], into: dict[int, CallOutcome]) -> None:
         if not calls and self.loaded is not None:
             return
         if self.loaded is not None and self.zygote.doomed():
@@ -214,19 +241,21 @@ class _Runs:
             self.notes.append({"code": "time_spent",
                                "seconds": self.limits.submission_seconds(len(self.plan.lab.steps))})
 
-    def judged(self, step, scope, outcomes, passing=None):
-        return _judged(step, self.loaded, outcomes, self.submission, self.notes, self.plan, self.limits,
-                       scope, passing)
+    def judged(self, step: Step, scope: str, outcomes: dict[int, CallOutcome], passing: frozenset[str] | None = None
+               ) -> StepResult:
+        # Judged only after the first run, which sets `loaded`.
+        return _judged(step, self.loaded, outcomes, self.submission, self.notes,  # type: ignore[arg-type]
+                       self.plan, self.limits, scope, passing)
 
 
-def _judge_scope(runs, scope, results):
+def _judge_scope(runs: _Runs, scope: str, results: dict[str, dict[str, StepResult]]) -> None:
     """Run the calls of `scope`'s own tests (PUBLIC: the public ones; ALL: the hidden ones, after
     the public ones ran) and judge every step on all of `scope`'s tests."""
     plan, lab = runs.plan, runs.plan.lab
     calls, probe_of = plan.calls
     hidden = scope == ALL
 
-    def own_tests(call):
+    def own_tests(call: Call) -> bool:
         return probe_of[call.id].case.hidden == hidden
 
     composed = [step for step in lab.grading_order if step.composed]
@@ -248,7 +277,7 @@ def _judge_scope(runs, scope, results):
     _with_own_helpers(runs, scope, results, [step.name for step in composed])
 
 
-def _with_own_helpers(runs, scope, results, composed):
+def _with_own_helpers(runs: _Runs, scope: str, results: dict[str, dict[str, StepResult]], composed: list[str]) -> None:
     """Composed steps that failed with the grader standing in for some helpers, run once more with
     every helper the student's own: right that way, the step only follows its helpers' mistakes
     (Q, V, K returned and unpacked in that order), and is told so (see judge.fits_own_helpers)."""
@@ -268,7 +297,7 @@ def _with_own_helpers(runs, scope, results, composed):
 MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
 
 
-def missing_module(notes):
+def missing_module(notes: Iterable[dict[str, Any]]) -> str | None:
     """The module an import of the file could not find, if one."""
     for note in notes:
         if note.get("code") == "load_error" and note.get("type") in ("ModuleNotFoundError", "ImportError"):
@@ -278,7 +307,7 @@ def missing_module(notes):
     return None
 
 
-def _module_raised(result):
+def _module_raised(result: StepResult) -> str | None:
     """The module a step's own import (inside the function) could not find, if one."""
     for case in result.cases:
         error = case.detail.get("error") if not case.passed and case.detail else None
@@ -289,7 +318,7 @@ def _module_raised(result):
     return None
 
 
-def _blamed_on_module(result, module):
+def _blamed_on_module(result: StepResult, module: str | None) -> StepResult:
     """A step that failed on a NameError after an import failed, or on an import of its own:
     the missing module is the likely cause."""
     if not module:
@@ -302,7 +331,8 @@ def _blamed_on_module(result, module):
                    detail={**result.detail, "module": module})
 
 
-def _run(zygote, submission, calls, limits, plan, skip=(), until=None, evidence=True):
+def _run(zygote: Zygote, submission: Submission, calls: list[Call], limits: Limits, plan: Plan,
+         skip: Iterable[list[int | None]] = (), until: float | None = None, evidence: bool = True) -> RunOutcome:
     outcome = run(zygote, submission.cells, calls, limits, plan.stand_ins,
                   functions=plan.lab.function_names, skip=skip, until=until, evidence=evidence)
     if any(event.get("ev") == "sandbox_failed" for event in outcome.load_events):
@@ -311,7 +341,9 @@ def _run(zygote, submission, calls, limits, plan, skip=(), until=None, evidence=
     return outcome
 
 
-def _judged(step, loaded, outcomes_by_id, submission, notes, plan, limits, scope=ALL, passing=None):
+def _judged(step: Step, loaded: RunOutcome, outcomes_by_id: dict[int, CallOutcome], submission: Submission,
+            notes: list[dict[str, Any]], plan: Plan, limits: Limits, scope: str = ALL,
+            passing: frozenset[str] | None = None) -> StepResult:
     """The step's verdict on the tests of `scope` from the outcomes of its calls (`loaded`: the
     run whose load names the functions); a composed step run with the student's own functions
     where they are `passing` says which helpers were the student's own."""
@@ -324,9 +356,11 @@ def _judged(step, loaded, outcomes_by_id, submission, notes, plan, limits, scope
     reachable = plan.lab.reachable_from(step) if passing is not None else ()
     evidence = dict(loaded.evidence.get(step.name) or {})
     defined_at = evidence.pop("defined_at", None)
-    result = plan.verdict(step, facts, outcomes, variant=tuple(h for h in reachable if h not in passing), scope=scope,
-                          evidence=evidence)
-    extra = {}
+    # `reachable` is empty where `passing` is None.
+    result = plan.verdict(step, facts, outcomes,
+                          variant=tuple(h for h in reachable if h not in passing),  # type: ignore[operator]
+                          scope=scope, evidence=evidence)
+    extra: dict[str, Any] = {}
     if result.status not in ("passed", "missing"):
         extra.update(redefined(submission.places.get(step.name, ()), defined_at))
     if result.status == "missing":
@@ -340,7 +374,7 @@ def _judged(step, loaded, outcomes_by_id, submission, notes, plan, limits, scope
     return hidden_facts_only(result, submission)
 
 
-def redefined(places, defined_at):
+def redefined(places: Sequence[tuple[str, int, int]], defined_at: tuple[str, int] | None) -> dict[str, Any]:
     """{"redefined": ...} when the function is defined at more than one place and the one graded
     is among them: {"graded": [file, line], "others": [[file, line], ...]}, else {}.
 
@@ -357,7 +391,7 @@ def redefined(places, defined_at):
     return {"redefined": {"graded": list(graded[0][:2]), "others": others}}
 
 
-def hidden_facts_only(result, submission):
+def hidden_facts_only(result: StepResult, submission: Submission) -> StepResult:
     """`result` with each hidden test's detail reduced to what the grader itself knows.
 
     A child given a hidden test's inputs can put them into anything it sends (an error's message,
@@ -373,7 +407,7 @@ def hidden_facts_only(result, submission):
     return replace(result, cases=cases)
 
 
-def _hidden_detail(detail, submission):
+def _hidden_detail(detail: dict[str, Any], submission: Submission) -> dict[str, Any]:
     error = detail.get("error")
     kept = {key: detail[key] for key in ("refused",) if key in detail}
     if isinstance(error, dict):
@@ -381,7 +415,7 @@ def _hidden_detail(detail, submission):
     return kept
 
 
-def _known_type(name, submission):
+def _known_type(name: object, submission: Submission) -> str:
     """Python's own exception names only: a class the submission defines is one of as many names as
     it cares to define, chosen by what it saw."""
     if isinstance(name, str) and name.isidentifier() and \

@@ -10,18 +10,27 @@ What pytest runs inside a repository the student controls is the student's: the 
 and the workflow can all be changed there. Grades a course can trust come from `autograder
 check`/`grade` or the Otter zip run by staff (docs/SECURITY.md).
 """
+from __future__ import annotations
+
 import json
 import os
 import subprocess
 import sys
 import tempfile
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from typing import Any
+
+    from _pytest._code.code import ExceptionInfo, TerminalRepr, TracebackStyle
 
 EXIT_ALL_PASSED, EXIT_LOST_POINTS = 0, 1  # autograder check's own exit codes for a graded file
 
 
-def pytest_addoption(parser):
+def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("lab autograder")
     group.addoption("--submission", default=None, metavar="PATH",
                     help="grade this .py or .ipynb submission, one test per step")
@@ -35,7 +44,7 @@ def pytest_addoption(parser):
                     help="seconds each step may run (default 10)")
 
 
-def pytest_configure(config):
+def pytest_configure(config: pytest.Config) -> None:
     path = config.getoption("submission")
     if not path:
         return
@@ -75,7 +84,7 @@ def pytest_configure(config):
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(session, config, items):
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     """Add the steps' items to whatever else was collected (before -k and -m select)."""
     grading = config.stash.get(GRADING, None)
     if grading is None:
@@ -87,7 +96,7 @@ def pytest_collection_modifyitems(session, config, items):
     items.extend(session.genitems(collector))
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config):
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
     grading = config.stash.get(GRADING, None)
     if grading is None or grading.result is None:
         return
@@ -95,39 +104,43 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     terminalreporter.write_line(grading.total_line())
 
 
-GRADING = pytest.StashKey()
+GRADING: pytest.StashKey[SubmissionGrading] = pytest.StashKey()
 
 
 class SubmissionGrading:
     """Grades the submission the first time a step asks, then answers from memory."""
 
-    def __init__(self, path, lab, steps, lang, timeout, failure=None):
+    def __init__(self, path: str, lab: str | None, steps: Iterable[str], lang: str, timeout: float,
+                 failure: GradingFailed | None = None) -> None:
         self.path, self.lab, self.steps, self.lang, self.timeout = path, lab, tuple(steps), lang, timeout
+        self.result: dict[str, Any] | None
         self.result, self.failure = None, failure
 
-    def step(self, name):
+    def step(self, name: str) -> dict[str, Any]:
         if self.failure is None and self.result is None:
             try:
-                self.result = grade_in_fresh_interpreter(self.path, self.lab, len(self.steps), self.lang,
-                                                         self.timeout)
+                # No failure yet: a lab was chosen (see pytest_configure).
+                self.result = grade_in_fresh_interpreter(self.path, self.lab,  # type: ignore[arg-type]
+                                                         len(self.steps), self.lang, self.timeout)
             except GradingFailed as failure:
                 self.failure = failure
         if self.failure is not None:
             raise self.failure
-        return next(s for s in self.result["steps"] if s["name"] == name)
+        return next(s for s in self.result["steps"] if s["name"] == name)  # type: ignore[index]  # graded above
 
-    def total_line(self):
+    def total_line(self) -> str:
         from .render import Messages, _points
 
-        return Messages(self.lang)("text", "total", score=_points(self.result["score"]),
-                                   max_score=_points(self.result["max_score"]))
+        # Asked only once graded (see pytest_terminal_summary).
+        return Messages(self.lang)("text", "total", score=_points(self.result["score"]),  # type: ignore[index]
+                                   max_score=_points(self.result["max_score"]))  # type: ignore[index]
 
 
 class GradingFailed(Exception):
     """The grader itself could not run; no step gets a result."""
 
 
-def grade_in_fresh_interpreter(path, lab, steps, lang, timeout):
+def grade_in_fresh_interpreter(path: str, lab: str, steps: int, lang: str, timeout: float) -> Any:
     """`autograder check --json` in `python -I`, run in an empty folder; its JSON result."""
     command = [sys.executable, "-I", "-m", "autograder", "check", path, "--lab", lab, "--json",
                "--lang", lang, "--timeout", repr(float(timeout))]
@@ -151,18 +164,18 @@ def grade_in_fresh_interpreter(path, lab, steps, lang, timeout):
 class SubmissionCollector(pytest.Collector):
     """The submission as a collector: one item per step."""
 
-    def __init__(self, *, grading, steps, **kwargs):
+    def __init__(self, *, grading: SubmissionGrading, steps: Iterable[str], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.grading, self.steps = grading, tuple(steps)
 
-    def collect(self):
+    def collect(self) -> Iterator[StepItem]:
         if not self.grading.steps:  # no lab to grade with: one item carries the reason
             yield StepItem.from_parent(self, name="submission", step_name="submission")
         for name in self.grading.steps:
             if name in self.steps:
                 yield StepItem.from_parent(self, name=name, step_name=name)
 
-    def reportinfo(self):
+    def reportinfo(self) -> tuple[str, None, str]:
         return self.grading.path, None, os.path.basename(self.grading.path)
 
 
@@ -171,22 +184,23 @@ class StepFailed(Exception):
 
 
 class StepItem(pytest.Item):
-    def __init__(self, *, step_name, **kwargs):
+    def __init__(self, *, step_name: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.step_name = step_name
-        self.grading = self.parent.grading
+        self.grading: SubmissionGrading = self.parent.grading  # type: ignore[union-attr]  # a SubmissionCollector's
 
-    def runtest(self):
+    def runtest(self) -> None:
         result = self.grading.step(self.step_name)
         self.user_properties.append(("score", result["score"]))
         self.user_properties.append(("max_score", result["max_score"]))
         if result["status"] != "passed":
             raise StepFailed(result["feedback"])
 
-    def repr_failure(self, excinfo, style=None):
+    def repr_failure(self, excinfo: ExceptionInfo[BaseException], style: TracebackStyle | None = None
+                     ) -> str | TerminalRepr:
         if isinstance(excinfo.value, (StepFailed, GradingFailed)):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style)
 
-    def reportinfo(self):
+    def reportinfo(self) -> tuple[str, None, str]:
         return self.grading.path, None, f"step {self.step_name}"

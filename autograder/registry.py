@@ -1,9 +1,19 @@
 """Finding labs by name: every installed lab names its `Lab` in the "autograder.labs" entry points."""
+from __future__ import annotations
+
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata
+from typing import TYPE_CHECKING
 
 from .submission import DEFINED, METADATA_KEY, lab_evidence, untrusted  # noqa: F401 (METADATA_KEY re-exported)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Mapping
+    from typing import Any
+
+    from .lab import Lab
+    from .submission import LabEvidence, Reading
 
 GROUP = "autograder.labs"
 
@@ -13,11 +23,11 @@ class LabNotFound(LookupError):
 
 
 @lru_cache(maxsize=1)
-def lab_names():
+def lab_names() -> tuple[str, ...]:
     return tuple(sorted({entry.name for entry in metadata.entry_points(group=GROUP)}))
 
 
-def load(name=None):
+def load(name: str | None = None) -> Lab:
     """The Lab called `name`; with no name, the only installed lab."""
     names = lab_names()
     if not names:
@@ -32,12 +42,13 @@ def load(name=None):
 
 
 @lru_cache(maxsize=None)
-def _loaded(name):
+def _loaded(name: str) -> Lab:
     (entry,) = [entry for entry in metadata.entry_points(group=GROUP) if entry.name == name][:1]
-    return entry.load()
+    lab: Lab = entry.load()
+    return lab
 
 
-def guess(datas):
+def guess(datas: Iterable[bytes]) -> str | None:
     """The name of the lab the submissions `datas` (bytes) were written for, or None.
 
     A notebook made from a lab's assignment says so in its metadata; otherwise the lab whose
@@ -47,7 +58,7 @@ def guess(datas):
     return winner(each_lab(datas))
 
 
-def winner(said):
+def winner(said: Iterable[str | None]) -> str | None:
     """The lab most files say they are for (None says nothing), when one clearly leads."""
     return Tally.of(said).leader()
 
@@ -57,11 +68,12 @@ class Tally:
     """What the submissions say they are written for: one vote per submission (in a class, per
     student: the file that counts for them, never their other files)."""
 
-    votes: dict  # lab name -> how many submissions say that lab
+    votes: dict[str, int]  # lab name -> how many submissions say that lab
     silent: int  # how many name no lab (broken, empty, defining none of a lab's functions)
 
     @classmethod
-    def of(cls, said):
+    def of(cls, said: Iterable[str | None]) -> Tally:
+        votes: dict[str, int]
         votes, silent = {}, 0
         for name in said:
             if name is None:
@@ -71,17 +83,17 @@ class Tally:
         return cls(votes=votes, silent=silent)
 
     @property
-    def total(self):
+    def total(self) -> int:
         return sum(self.votes.values()) + self.silent
 
-    def leader(self):
+    def leader(self) -> str | None:
         """The lab strictly more submissions say than any other, else None."""
         ranked = sorted(self.votes.items(), key=lambda item: -item[1])
         if not ranked or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
             return None
         return ranked[0][0]
 
-    def rivals(self, name):
+    def rivals(self, name: str) -> list[str]:
         """Other labs more submissions say than `name`: grading them all as `name` would give more
         zeros than grades. Most said first. Strictly more, so that one student's file, one vote,
         cannot stop a class that is evenly split or better."""
@@ -89,7 +101,7 @@ class Tally:
         return [other for other, count in sorted(self.votes.items(), key=lambda item: (-item[1], item[0]))
                 if other != name and count > own]
 
-    def describe(self, wanted=None):
+    def describe(self, wanted: str | None = None) -> str:
         """"12 look written for masked_attention, 1 for self_attention, 2 for no lab" (`wanted`
         shown even when none says it)."""
         counts = dict(self.votes)
@@ -110,14 +122,14 @@ class LabMismatch(LabNotFound):
     """--lab names a lab the submissions are not written for; the message says what they say."""
 
 
-def each_lab(datas):
+def each_lab(datas: Iterable[bytes]) -> Iterator[str | None]:
     """Per submission (bytes), the name of the lab it says it is for, or None; never raises."""
     labs = {name: load(name) for name in lab_names()}
     for data in datas:
         yield said_by(data, labs)
 
 
-def said_by(data, labs):
+def said_by(data: bytes, labs: Mapping[str, Lab]) -> str | None:
     """The lab of `labs` a submission says it is for, or None. Read as the grader reads it
     (`submission.lab_evidence`, under the reader's budget and catch-all): a notebook made from
     a lab's assignment names it in its metadata; otherwise the lab whose step functions the
@@ -125,8 +137,8 @@ def said_by(data, labs):
     return untrusted(_said_by, data, labs).value
 
 
-def _said_by(data, labs, reading):
-    evidence = lab_evidence(data, reading.budget)
+def _said_by(data: bytes, labs: Mapping[str, Lab], reading: Reading) -> str | None:
+    evidence: LabEvidence | None = lab_evidence(data, reading.budget)
     if evidence is None:
         return None
     if evidence.declared in labs:
@@ -135,7 +147,7 @@ def _said_by(data, labs, reading):
     return _leader(defined, labs)
 
 
-def _defined(evidence, labs):
+def _defined(evidence: LabEvidence, labs: Mapping[str, Lab]) -> set[str]:
     """The step functions of `labs` the code defines. Names are read with a pattern, not a parser:
     a file with a syntax error still says what it is for."""
     wanted = {name for lab in labs.values() for name in lab.function_names}
@@ -143,7 +155,7 @@ def _defined(evidence, labs):
             if found.group(1) in wanted}
 
 
-def _leader(defined, labs):
+def _leader(defined: set[str], labs: Mapping[str, Lab]) -> str | None:
     """The lab of `labs` whose functions `defined` holds most, when one strictly leads."""
     scores = sorted(((len(defined & set(lab.function_names)), name) for name, lab in labs.items()), reverse=True)
     if not scores or scores[0][0] == 0 or (len(scores) > 1 and scores[0][0] == scores[1][0]):
@@ -151,7 +163,7 @@ def _leader(defined, labs):
     return scores[0][1]
 
 
-def other_lab(data, lab):
+def other_lab(data: bytes, lab: Lab) -> dict[str, Any] | None:
     """Whether a submission (bytes) graded as `lab` is written for another installed lab: the
     one rule every face tells a student by (grading.grade_bytes applies it, render says it).
 
@@ -164,8 +176,8 @@ def other_lab(data, lab):
     return untrusted(_other_lab, data, lab).value
 
 
-def _other_lab(data, lab, reading):
-    evidence = lab_evidence(data, reading.budget)
+def _other_lab(data: bytes, lab: Lab, reading: Reading) -> dict[str, Any] | None:
+    evidence: LabEvidence | None = lab_evidence(data, reading.budget)
     if evidence is None:
         return None
     labs = {name: load(name) for name in lab_names()}
@@ -182,11 +194,12 @@ def _other_lab(data, lab, reading):
             "found": [function for function in other.function_names if function in defined]}
 
 
-class Said(list):
+class Said(list[str | None]):
     """Lab names the files were already read for (each_lab's), to choose without reading again."""
 
 
-def choose(name=None, datas=(), *, fit=False, what=("submission", "submissions")):
+def choose(name: str | None = None, datas: Iterable[bytes] | Said = (), *, fit: bool = False,
+           what: tuple[str, str] = ("submission", "submissions")) -> Lab:
     """The Lab to grade with: `name` when given, else the only installed one, else the one the
     submissions `datas` (an iterable of bytes, read only when needed; or a Said) were written for.
 

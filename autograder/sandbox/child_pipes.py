@@ -1,13 +1,19 @@
 """The grader's ends of one child's pipes: commands written without blocking, events read in
 bounded, linear time."""
+from __future__ import annotations
+
 import fcntl
 import os
 import select
 import selectors
 import time
+from typing import TYPE_CHECKING
 
 from . import codec
 from .protocol import parse_event
+
+if TYPE_CHECKING:
+    from typing import Any
 
 # What the grader reads of a child before parsing it: one event over its limit is skipped
 # unparsed, and a run that sends more than MAX_RUN_BYTES in all is stopped.
@@ -33,16 +39,17 @@ TOO_LARGE = object()  # next_line's answer for an event over its limit (skipped,
 class ReadBudget:
     """The bytes one run may still send, over all its children."""
 
-    def __init__(self, total=MAX_RUN_BYTES):
+    def __init__(self, total: int = MAX_RUN_BYTES) -> None:
         self.left = total
 
     @property
-    def spent(self):
+    def spent(self) -> bool:
         return self.left < 0
 
 
 class Child:
-    def __init__(self, pid, command_fd, event_fd, pipe_bytes=DEFAULT_PIPE_BYTES, budget=None):
+    def __init__(self, pid: int, command_fd: int, event_fd: int, pipe_bytes: int = DEFAULT_PIPE_BYTES,
+                 budget: ReadBudget | None = None) -> None:
         self.pid = pid
         self.pipe_bytes = pipe_bytes  # what the command pipe holds: writing less never blocks
         self._commands = command_fd
@@ -55,10 +62,10 @@ class Child:
         self._selector = selectors.DefaultSelector()
         self._selector.register(event_fd, selectors.EVENT_READ)
 
-    def send(self, deadline=None, **command):
+    def send(self, deadline: float | None = None, **command: object) -> None:
         self.send_text(codec.dumps(command) + "\n", deadline)
 
-    def send_text(self, text, deadline=None):
+    def send_text(self, text: str, deadline: float | None = None) -> None:
         """Write all of `text`; ChildGone when the child is gone or has not read it by `deadline`."""
         data = memoryview(text.encode("utf-8"))
         while data:
@@ -74,7 +81,7 @@ class Child:
                 if remaining <= 0 or not select.select([], [self._commands], [], remaining)[1]:
                     raise ChildGone()
 
-    def next_event(self, deadline, limit=LOAD_EVENT_BYTES):
+    def next_event(self, deadline: float, limit: int = LOAD_EVENT_BYTES) -> dict[str, Any] | None:
         """The next event, None when the deadline passes first; ChildGone when the child is gone.
 
         An event over `limit` bytes reads as garbled (it is never parsed).
@@ -82,9 +89,9 @@ class Child:
         line = self.next_line(deadline, limit)
         if line is TOO_LARGE:
             return {"ev": "garbled"}
-        return None if line is None else parse_event(line)
+        return None if line is None else parse_event(line)  # type: ignore[arg-type]  # bytes: not TOO_LARGE
 
-    def next_line(self, deadline, limit=LOAD_EVENT_BYTES):
+    def next_line(self, deadline: float, limit: int = LOAD_EVENT_BYTES) -> bytes | object | None:
         """The next event's bytes, without the newline; TOO_LARGE for one over `limit` bytes.
 
         None and ChildGone as in next_event; OutputSpent once the run has sent too much. Reading
@@ -115,24 +122,24 @@ class Child:
                 raise OutputSpent()
             buffer += chunk
 
-    def kill(self):
+    def kill(self) -> None:
         for target in (lambda: os.killpg(self.pid, 9), lambda: os.kill(self.pid, 9)):
             try:
-                target()
+                target()  # type: ignore[no-untyped-call]  # a lambda of the tuple above
             except (ProcessLookupError, PermissionError):
                 pass
         self.close()
 
-    def close(self):
+    def close(self) -> None:
         self._selector.close()
         for closer in (lambda: os.close(self._commands), lambda: os.close(self._events)):
             try:
-                closer()
+                closer()  # type: ignore[no-untyped-call]  # a lambda of the tuple above
             except OSError:
                 pass
 
 
-def widen_pipe(fd):
+def widen_pipe(fd: int) -> int:
     """Ask for a command pipe that holds every call of a run; returns what it holds."""
     try:
         return fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, WIDE_PIPE_BYTES)

@@ -3,12 +3,23 @@
 Both sides import this module, so it uses only the standard library and numpy. Decoding never
 executes anything: it builds arrays, strings, numbers and containers, nothing else.
 """
+from __future__ import annotations
+
 import base64
 import json
 import math
 import re
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from typing import Any, TypeGuard
+
+    from numpy.typing import NDArray
+
+    # What `encode` makes of a value: JSON-ready data, untrusted when it comes from a child.
+    Encoded = dict[str, Any]
 
 MAX_ELEMENTS = 1_000_000
 MAX_ITEMS = 10_000
@@ -25,7 +36,7 @@ _FLOAT64 = np.dtype("<f8")
 _b64encode = base64.b64encode
 
 
-def encode(value, depth=0):
+def encode(value: object, depth: int = 0) -> Encoded:
     """Describe `value` as JSON-ready data; anything unknown becomes its type name."""
     if depth > MAX_DEPTH:
         return {"t": "other", "type": "too deeply nested"}
@@ -39,21 +50,25 @@ def encode(value, depth=0):
         return {"t": "str", "v": str.__str__(value)[:MAX_TEXT]}
     if isinstance(value, _ndarray):
         return _encode_array(_ndarray.view(value, _ndarray))
+    # A DataFrame or a Series, told by its class's name (this module never imports pandas).
     kind = _pandas_kind(value)
     if kind == "DataFrame":
-        return {"t": "frame", "values": _encode_array(_asarray(value.to_numpy())),
-                "index": [encode(v, depth + 1) for v in list(value.index)[:MAX_ITEMS]],
-                "columns": [encode(v, depth + 1) for v in list(value.columns)[:MAX_ITEMS]]}
+        return {"t": "frame", "values": _encode_array(_asarray(value.to_numpy())),  # type: ignore[attr-defined]
+                "index": [encode(v, depth + 1) for v in list(value.index)[:MAX_ITEMS]],  # type: ignore[attr-defined]
+                "columns": [encode(v, depth + 1)
+                            for v in list(value.columns)[:MAX_ITEMS]]}  # type: ignore[attr-defined]
     if kind == "Series":
-        return {"t": "series", "values": _encode_array(_asarray(value.to_numpy())),
-                "index": [encode(v, depth + 1) for v in list(value.index)[:MAX_ITEMS]]}
+        return {"t": "series", "values": _encode_array(_asarray(value.to_numpy())),  # type: ignore[attr-defined]
+                "index": [encode(v, depth + 1) for v in list(value.index)[:MAX_ITEMS]]}  # type: ignore[attr-defined]
     # A subclass (a namedtuple, an OrderedDict) behaves as its base and is sent as one, read
     # through the base's own methods so that an override cannot change what is sent.
     for base in (tuple, list):
         if isinstance(value, base):
-            if base.__len__(value) > MAX_ITEMS:
+            # mypy cannot pair `value` with the base it is an instance of.
+            if base.__len__(value) > MAX_ITEMS:  # type: ignore[arg-type]
                 return {"t": "other", "type": base.__name__ + " (too long)"}
-            return {"t": base.__name__, "items": [encode(v, depth + 1) for v in base.__iter__(value)]}
+            return {"t": base.__name__,
+                    "items": [encode(v, depth + 1) for v in base.__iter__(value)]}  # type: ignore[arg-type]
     if isinstance(value, dict):
         if dict.__len__(value) > MAX_ITEMS:
             return {"t": "other", "type": "dict (too long)"}
@@ -62,7 +77,7 @@ def encode(value, depth=0):
     return {"t": "other", "type": type(value).__qualname__[:100]}
 
 
-def _plain_number(value):
+def _plain_number(value: bool | int | float | np.bool_ | np.integer[Any] | np.floating[Any]) -> bool | int | float:
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     if isinstance(value, (int, np.integer)) and abs(int(value)) < 2**53:
@@ -70,14 +85,14 @@ def _plain_number(value):
     return float(value)
 
 
-def _pandas_kind(value):
+def _pandas_kind(value: object) -> str | None:
     for klass in type(value).__mro__:
         if klass.__module__.startswith("pandas") and klass.__name__ in ("DataFrame", "Series"):
             return klass.__name__
     return None
 
 
-def _encode_array(array):
+def _encode_array(array: NDArray[Any]) -> Encoded:
     if array.size > MAX_ELEMENTS:
         return {"t": "other", "type": f"ndarray (too large: {array.size} elements)"}
     kind = array.dtype.kind
@@ -92,7 +107,7 @@ def _encode_array(array):
     return {**header, "data": [str(v)[:MAX_TEXT] for v in _ndarray.tolist(_ravel(array))]}
 
 
-def decode(data):
+def decode(data: object) -> object:
     """Rebuild plain Python/numpy values from `encode`'s output (trusted types only).
 
     The data may be forged by a submission: anything malformed becomes Opaque, never an error.
@@ -104,7 +119,7 @@ def decode(data):
         return Opaque("malformed")
 
 
-def _decode(data, depth):
+def _decode(data: object, depth: int) -> object:
     if depth > MAX_DEPTH + 2 or not isinstance(data, dict):
         return Opaque("malformed")
     tag = data.get("t")
@@ -121,7 +136,7 @@ def _decode(data, depth):
         items = [_decode(v, depth + 1) for v in _items(data)]
         return items if tag == "list" else tuple(items)
     if tag == "dict":
-        out = {}
+        out: dict[object, object] = {}
         for pair in _items(data):
             key = _decode(pair[0], depth + 1)
             out[_key(key)] = _decode(pair[1], depth + 1)
@@ -138,7 +153,7 @@ def _decode(data, depth):
     return Opaque(clean_text(_text(data.get("type"), "unknown"), 100))
 
 
-def _number(v):
+def _number(v: object) -> bool | int | float | Opaque:
     if isinstance(v, bool) or isinstance(v, float):
         return v
     if isinstance(v, int):
@@ -146,25 +161,25 @@ def _number(v):
     return Opaque("malformed")
 
 
-def _items(data, key="items"):
+def _items(data: dict[str, Any], key: str = "items") -> list[Any]:
     items = data.get(key, [])
     if not isinstance(items, list):
         raise TypeError("not a list")
     return items[:MAX_ITEMS]
 
 
-def _text(value, default):
+def _text(value: object, default: str) -> str:
     return value if isinstance(value, str) else default
 
 
-def _key(value):
+def _key(value: object) -> object:
     """Keys and labels must be hashable: anything else stands in as its repr."""
     hashable = isinstance(value, (str, int, float, bool)) or value is None or (
         isinstance(value, tuple) and all(isinstance(v, (str, int, float, bool)) for v in value))
     return value if hashable else repr(value)[:MAX_TEXT]
 
 
-def _decode_array(data):
+def _decode_array(data: object) -> NDArray[Any] | Opaque:
     if not isinstance(data, dict):
         return Opaque("malformed")
     if "f8" in data:
@@ -187,7 +202,7 @@ def _decode_array(data):
     return np.array([v[:MAX_TEXT] for v in values], dtype=object).reshape(shape)
 
 
-def _decode_float_bytes(data):
+def _decode_float_bytes(data: dict[str, Any]) -> NDArray[Any] | Opaque:
     shape, text = data.get("shape"), data.get("f8")
     if not _plain_shape(shape) or not isinstance(text, str) or data.get("kind") not in ("b", "i", "u", "f") \
             or len(text) > 4 * MAX_ELEMENTS * 8 // 3 + 4:
@@ -202,19 +217,19 @@ def _decode_float_bytes(data):
     return _restore_dtype(array, data)
 
 
-def _restore_dtype(array, data):
+def _restore_dtype(array: NDArray[np.float64], data: dict[str, Any]) -> NDArray[Any]:
     """float32 stays float32, a boolean array (a mask) stays boolean and an integer array stays
     integer (int64; a test may pass whole numbers or a 0/1 table); other numbers are float64."""
     if data.get("kind") == "f" and _text(data.get("dtype"), "").endswith("4"):
         return array.astype(np.float32)
     if data.get("kind") == "b":
-        return array != 0
+        return array != 0  # type: ignore[no-any-return]  # numpy types an array comparison as Any
     if data.get("kind") in ("i", "u") and bool(np.all(np.abs(array) < 2**53)):  # exact in the float64 bytes
         return array.astype(np.int64)
     return array
 
 
-def _plain_shape(shape):
+def _plain_shape(shape: object) -> TypeGuard[list[int]]:
     return isinstance(shape, list) and len(shape) <= 32 \
         and all(type(s) is int and 0 <= s <= MAX_ELEMENTS for s in shape) and math.prod(shape) <= MAX_ELEMENTS
 
@@ -222,20 +237,20 @@ def _plain_shape(shape):
 class Opaque:
     """A returned value the grader cannot use; only its type name is known."""
 
-    def __init__(self, type_name):
+    def __init__(self, type_name: str) -> None:
         self.type_name = type_name
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<{self.type_name}>"
 
 
 class Labelled:
     """A pandas DataFrame or Series seen as values plus labels."""
 
-    def __init__(self, kind, values, index, columns):
+    def __init__(self, kind: str, values: NDArray[Any], index: list[object], columns: list[object] | None) -> None:
         self.kind, self.values, self.index, self.columns = kind, values, index, columns
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<{self.kind} {getattr(self.values, 'shape', '?')}>"
 
 
@@ -246,7 +261,7 @@ _ESCAPE_SEQUENCE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]?|\][^\x07\x1b]*(?:\x0
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
-def clean_text(text, limit):
+def clean_text(text: str, limit: int) -> str:
     """`text` as a grader may show it: at most `limit` characters, no control characters.
 
     Cut before cleaning (a huge string costs no more than `limit` does), then cut again.
@@ -255,11 +270,11 @@ def clean_text(text, limit):
     return _CONTROL.sub("", _ESCAPE_SEQUENCE.sub("", text))[:limit]
 
 
-def dumps(obj):
+def dumps(obj: object) -> str:
     return json.dumps(obj, ensure_ascii=False, allow_nan=True)
 
 
-def loads(text):
+def loads(text: str) -> Any:
     """JSON text as data whose every string is valid Unicode: a lone surrogate a forged event
     escapes in ("\\ud800") becomes U+FFFD, so no later write or print of it can fail."""
     data = json.loads(text)
@@ -271,18 +286,18 @@ def loads(text):
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _valid_text(value):
+def _valid_text(value: str) -> str:
     if not _SURROGATE.search(value):
         return value
     return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
-def _valid_unicode(data):
+def _valid_unicode(data: Any) -> Any:
     """`data` with its strings made valid, walked without recursion (any nesting JSON allows)."""
     if isinstance(data, str):
         return _valid_text(data)
     root = [data]
-    stack = [(root, 0)]
+    stack: list[tuple[Any, Any]] = [(root, 0)]  # (a list and an index, or a dict and a key)
     while stack:
         container, key = stack.pop()
         value = container[key]

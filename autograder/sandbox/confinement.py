@@ -15,13 +15,20 @@ Each child enters two Landlock layers; it may do only what both allow:
 - the run layer, built by each child: every import folder and system path whole for reading,
   its own working folder for everything, /dev/null, no TCP, no signals outside. A dozen rules.
 """
+from __future__ import annotations
+
 import importlib.machinery
 import importlib.util
 import os
 import stat
 import sys
+from typing import TYPE_CHECKING
 
 from . import landlock
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+    from _typeshed.importlib import PathEntryFinderProtocol
 
 # Top-level names a child must never read: the references, the labs with their hidden cases,
 # and the grader.
@@ -36,14 +43,15 @@ MAX_WORKDIRS = 1024
 class Confinement:
     """The zygote's prepared layers, and the import folders it reroutes for its children."""
 
-    def __init__(self, abi, roots, import_dirs, read_layer):
+    def __init__(self, abi: int, roots: list[int], import_dirs: list[tuple[str, int]], read_layer: ReadLayer | None
+                 ) -> None:
         self.abi = abi
         self.roots = roots  # [fd]: import folders and system paths, for each child's run layer
         self.import_dirs = import_dirs  # [(path, fd)]: import folders, for rerouting
         self.read_layer = read_layer
 
     @classmethod
-    def prepare(cls):
+    def prepare(cls) -> Confinement:
         abi = landlock.abi_version()
         import_dirs = [(p, fd) for p in dict.fromkeys(p for p in sys.path if p and os.path.isdir(p))
                        if (fd := _open_path(p)) is not None]
@@ -52,15 +60,15 @@ class Confinement:
         read_layer = ReadLayer(abi, trees, private_folders(p for p, _ in import_dirs)) if abi > 0 else None
         return cls(abi, [fd for _, fd in import_dirs] + system, import_dirs, read_layer)
 
-    def admit(self, workdir):
+    def admit(self, workdir: object) -> bool:
         """Let the coming child read `workdir`; True when children forked before must not be used."""
         return self.read_layer is not None and self.read_layer.admit(workdir)
 
-    def apply(self, workdir):
+    def apply(self, workdir: str) -> None:
         """Enter both layers (nothing when the kernel has no Landlock)."""
         if self.abi <= 0:
             return
-        self.read_layer.enforce()
+        self.read_layer.enforce()  # type: ignore[union-attr]  # Landlock is there: so is the layer
         with landlock.Ruleset(self.abi, landlock.handled_fs(self.abi), isolate=True) as run_layer:
             for fd in self.roots:
                 run_layer.allow_fd(fd, landlock.READ)
@@ -69,7 +77,7 @@ class Confinement:
             run_layer.allow(os.devnull, landlock.READ_FILE | landlock.WRITE_FILE)
             run_layer.enforce()
 
-    def reroute_imports(self):
+    def reroute_imports(self) -> set[int]:
         """Reroute the import folders a child's user cannot walk (see _reroute), and let modules be
         found in folders a child may not list (see ProbingFinder). Returns the handles every child
         must keep open."""
@@ -77,7 +85,7 @@ class Confinement:
         sys.path_importer_cache.clear()
         return self._reroute()
 
-    def _reroute(self):
+    def _reroute(self) -> set[int]:
         """Reach import folders a child's user cannot walk to (e.g. Python under a 0700 /root).
 
         A handle opened by the zygote reaches the folder through /proc/self/fd without walking
@@ -85,7 +93,7 @@ class Confinement:
         rewriting every module's search path in each child costs milliseconds of copied pages.
         Returns the handles every child must keep open.
         """
-        kept = set()
+        kept: set[int] = set()
         for path, fd in self.import_dirs:
             if _others_can_enter(path):
                 continue
@@ -103,13 +111,13 @@ class Confinement:
 class ReadLayer:
     """The read rules in one kernel ruleset, built once; working folders are added as they come."""
 
-    def __init__(self, abi, trees, private):
+    def __init__(self, abi: int, trees: Iterable[str], private: Iterable[str]) -> None:
         self.abi, self.trees, self.private = abi, list(trees), frozenset(private)
-        self.ruleset = None
-        self.workdirs = set()
+        self.ruleset: landlock.Ruleset | None = None
+        self.workdirs: set[str] = set()
         self._build()
 
-    def _build(self):
+    def _build(self) -> None:
         ruleset = landlock.Ruleset(self.abi, landlock.READ)
         try:
             for path in readable_paths(self.trees, self.private):
@@ -123,28 +131,28 @@ class ReadLayer:
         self.ruleset = ruleset
         self.workdirs = set()
 
-    def admit(self, workdir):
+    def admit(self, workdir: object) -> bool:
         """Add `workdir` (a run's folder, readable from now on); True when the ruleset was replaced."""
         if not isinstance(workdir, str) or workdir in self.workdirs:
             return False
         rebuilt = len(self.workdirs) >= MAX_WORKDIRS
         if rebuilt:
             self._build()
-        if self.ruleset.allow(workdir, landlock.READ):
+        if self.ruleset.allow(workdir, landlock.READ):  # type: ignore[union-attr]  # built in __init__
             self.workdirs.add(workdir)
         return rebuilt
 
-    def enforce(self):
-        self.ruleset.enforce()
+    def enforce(self) -> None:
+        self.ruleset.enforce()  # type: ignore[union-attr]  # built in __init__
 
 
-def private_folders(import_dirs):
+def private_folders(import_dirs: Iterable[str]) -> set[str]:
     """Real paths of the folders that hold the grader's or the reference's package.
 
     Where the running grader and the reference actually are (an editable install keeps them in
     its source tree), and any import folder holding an entry of those names.
     """
-    found = set()
+    found: set[str] = set()
     for name in PRIVATE_NAMES:
         try:
             spec = importlib.util.find_spec(name)  # finds, never imports: the reference stays unloaded
@@ -161,7 +169,7 @@ def private_folders(import_dirs):
     return found
 
 
-def readable_paths(trees, private):
+def readable_paths(trees: Iterable[str], private: Iterable[str]) -> list[str]:
     """Paths to allow, each with everything beneath it: all of `trees` except private code.
 
     A tree with no private folder inside is one path. A private folder contributes its public
@@ -171,11 +179,11 @@ def readable_paths(trees, private):
     beneath a folder): ProbingFinder finds modules there without listing it.
     """
     private = {os.path.realpath(p) for p in private}
-    public_of = {}
-    seen = set()
-    out = []
+    public_of: dict[str, set[str]] = {}
+    seen: set[str] = set()
+    out: list[str] = []
 
-    def public(folder):
+    def public(folder: str) -> set[str]:
         if folder not in public_of:
             try:
                 public_of[folder] = set(public_entries(folder, os.listdir(folder)))
@@ -183,11 +191,11 @@ def readable_paths(trees, private):
                 public_of[folder] = set()
         return public_of[folder]
 
-    def holds_private(path):
+    def holds_private(path: str) -> bool:
         prefix = path.rstrip(os.sep) + os.sep
         return any(p == path or p.startswith(prefix) for p in private)
 
-    def hidden_inside_private(path):
+    def hidden_inside_private(path: str) -> bool:
         """Beneath a private folder, but not beneath one of its public entries (reached by a link)."""
         for folder in private:
             prefix = folder.rstrip(os.sep) + os.sep
@@ -195,7 +203,7 @@ def readable_paths(trees, private):
                 return True
         return False
 
-    def visit(path, root=False):
+    def visit(path: str, root: bool = False) -> None:
         # An import folder given as a tree is read even inside a private folder (a venv inside
         # the grader's checkout): its own entries are then sorted like any other's.
         if path in seen or (not root and hidden_inside_private(path)):
@@ -223,7 +231,7 @@ def readable_paths(trees, private):
     return out
 
 
-def public_entries(folder, names):
+def public_entries(folder: str, names: list[str]) -> Iterator[str]:
     """The entries of a folder holding private code that a child may read.
 
     In an installation folder (one with `.dist-info` entries, like site-packages) that is every
@@ -249,14 +257,14 @@ def public_entries(folder, names):
             yield name
 
 
-def _caches_private_code(folder):
+def _caches_private_code(folder: str) -> bool:
     try:
         return any(name.split(".")[0] in PRIVATE_NAMES for name in os.listdir(folder))
     except OSError:
         return True
 
 
-def _others_can_enter(path):
+def _others_can_enter(path: str) -> bool:
     """Whether a user with no rights of its own can walk to `path` and list it (mode bits only)."""
     path = os.path.abspath(path)
     ancestors = [path]
@@ -270,7 +278,7 @@ def _others_can_enter(path):
         return False
 
 
-def _rebase(entry, old, new):
+def _rebase(entry: str, old: str, new: str) -> str:
     if entry == old:
         return new
     if isinstance(entry, str) and entry.startswith(old.rstrip(os.sep) + os.sep):
@@ -278,7 +286,7 @@ def _rebase(entry, old, new):
     return entry
 
 
-def _open_path(path):
+def _open_path(path: str) -> int | None:
     try:
         return os.open(path, os.O_PATH | os.O_CLOEXEC)
     except OSError:
@@ -290,13 +298,13 @@ class _Probed:
     looked up on its own (stat needs no right to list the folder, and reading an entry needs the
     right to read that entry, which Landlock still decides)."""
 
-    def __init__(self, folder):
+    def __init__(self, folder: str) -> None:
         self.folder = folder
 
-    def __contains__(self, name):
+    def __contains__(self, name: str) -> bool:
         return os.path.lexists(os.path.join(self.folder, name))
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(())
 
 
@@ -306,9 +314,10 @@ class ProbingFinder(importlib.machinery.FileFinder):
     it looks each candidate name up instead. Without it, nothing the zygote had not imported
     already could be imported there (a package a course adds with `--requirements`, say)."""
 
-    def _fill_cache(self):
-        super()._fill_cache()
-        if not self._path_cache:
+    # FileFinder's own cache, which Python's type stubs leave out.
+    def _fill_cache(self) -> None:
+        super()._fill_cache()  # type: ignore[misc]
+        if not self._path_cache:  # type: ignore[has-type]
             try:
                 os.listdir(self.path or os.getcwd())
             except PermissionError:
@@ -317,11 +326,11 @@ class ProbingFinder(importlib.machinery.FileFinder):
                 pass
 
 
-def _probing(hook):
+def _probing(hook: Callable[[str], PathEntryFinderProtocol]) -> Callable[[str], PathEntryFinderProtocol]:
     """The FileFinder path hook replaced by ProbingFinder's, with the loaders Python gives
     FileFinder; other hooks (zip files, editable installs) kept as they are."""
     if getattr(hook, "__qualname__", "").startswith("FileFinder.path_hook"):
         from importlib import _bootstrap_external
 
-        return ProbingFinder.path_hook(*_bootstrap_external._get_supported_file_loaders())
+        return ProbingFinder.path_hook(*_bootstrap_external._get_supported_file_loaders())  # type: ignore[attr-defined]
     return hook

@@ -3,8 +3,11 @@ helper requests, and start a fresh child after a hang or a crash.
 
 Everything here returns plain outcome data; judging values happens elsewhere.
 """
+from __future__ import annotations
+
 import time
 from dataclasses import replace
+from typing import TYPE_CHECKING, cast
 
 from . import codec
 from .child_pipes import TOO_LARGE, ChildGone, ReadBudget
@@ -14,12 +17,34 @@ from .protocol import (MAX_HELPER_REQUESTS, CallOutcome, HelperRefused, RunOutco
                        plain_text, small_int)
 from .worker import AT_ONCE
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import Any, Protocol
+
+    from .child_pipes import Child
+    from .codec import Encoded
+    from .protocol import Call
+    from .zygote_client import Zygote
+
+    class Helper(Protocol):
+        """Answers one helper request: the encoded value, or HelperRefused (see Call.helpers)."""
+
+        def __call__(self, call_id: int, name: str, args: list[object], keywords: dict[str, object] = ...,
+                     /) -> Encoded: ...
+
+    # The step groups still to run, each its calls in order.
+    Pending = list[list[Call]]
+    # (cell, statement, line) of the statement a child was running.
+    Statement = tuple[int | None, int | None, int | None]
+
 HELPER_REQUEST_BYTES = 1024 * 1024  # the largest helper request read while a call runs
 MAX_RESTARTS = 12
 MAX_LOAD_EVENTS = 50
 
 
-def run(zygote, cells, calls, limits=Limits(), helper=None, functions=None, skip=(), until=None, evidence=True):
+def run(zygote: Zygote, cells: list[dict[str, Any]], calls: Sequence[Call], limits: Limits = Limits(),
+        helper: Helper | None = None, functions: Iterable[str] | None = None,
+        skip: Iterable[list[int | None]] = (), until: float | None = None, evidence: bool = True) -> RunOutcome:
     """Load `cells` in fresh children and make `calls` (grouped by step, in order), one at a time.
 
     A statement that hangs or ends the process while loading is skipped on the next try; a step
@@ -43,8 +68,8 @@ def run(zygote, cells, calls, limits=Limits(), helper=None, functions=None, skip
     clock = Clock(until)
     skip = [list(pair) for pair in skip]
     outcome.skip = skip
-    pending = _group_by_step(calls)
-    seen_load = set()
+    pending: Pending | None = _group_by_step(calls)
+    seen_load: set[tuple[object, ...]] = set()
     restarts = 0
     budget = ReadBudget()
     # Whatever an earlier run left running under the sandbox user is gone before this run starts.
@@ -82,24 +107,24 @@ def run(zygote, cells, calls, limits=Limits(), helper=None, functions=None, skip
 class Clock:
     """The deadlines of one run: each its own length, none past the submission's `until`."""
 
-    def __init__(self, until=None):
+    def __init__(self, until: float | None = None) -> None:
         self.until = until
 
-    def deadline(self, seconds):
+    def deadline(self, seconds: float) -> float:
         own = time.monotonic() + seconds
         return own if self.until is None else min(own, self.until)
 
-    def spent(self):
+    def spent(self) -> bool:
         return self.until is not None and time.monotonic() >= self.until
 
 
-def _not_run(pending, outcome):
+def _not_run(pending: Pending, outcome: RunOutcome) -> None:
     for group in pending:
         for call in group:
             outcome.calls.setdefault(call.id, CallOutcome("not_run"))
 
 
-def lab_functions(calls, functions=None):
+def lab_functions(calls: Iterable[Call], functions: Iterable[str] | None = None) -> tuple[str, ...]:
     """The function names a run reports on: `functions`, or those the calls use, in order."""
     used = tuple(dict.fromkeys(name for call in calls for name in (call.function, *call.helpers)))
     if functions is None:
@@ -113,8 +138,8 @@ def lab_functions(calls, functions=None):
     return functions
 
 
-def _group_by_step(calls):
-    groups = []
+def _group_by_step(calls: Iterable[Call]) -> Pending:
+    groups: Pending = []
     for call in calls:
         if groups and groups[-1][0].step == call.step:
             groups[-1].append(call)
@@ -123,11 +148,12 @@ def _group_by_step(calls):
     return groups
 
 
-def _one_child(child, cells, functions, pending, skip, seen_load, outcome, limits, helper=None, clock=None,
-               evidence=True):
+def _one_child(child: Child, cells: list[dict[str, Any]], functions: tuple[str, ...], pending: Pending,
+               skip: list[list[int | None]], seen_load: set[tuple[object, ...]], outcome: RunOutcome, limits: Limits,
+               helper: Helper | None = None, clock: Clock | None = None, evidence: bool = True) -> Pending | None:
     """Drive one child; returns the step groups still to run (None when all are done)."""
     clock = clock or Clock()
-    current = None
+    current: Statement | None = None
     told = not outcome.calls  # no call was made yet: what this load says may be shown
     try:
         module_name = "__main__" if any(c["filename"].startswith("<cell") for c in cells) else "submission"
@@ -165,7 +191,7 @@ def _one_child(child, cells, functions, pending, skip, seen_load, outcome, limit
     # input is often an earlier step's right answer). A step graded with helpers runs in a child of
     # its own: the other steps' inputs may hold its answers (a composed step returns what its last
     # part returns), and its helpers answer the other steps.
-    served = None
+    served: tuple[str, bool] | None = None
     for index, group in runnable:
         step, alone = group[0].step, bool(group[0].helpers)
         if served is not None and step != served[0] and (alone or served[1]):
@@ -187,7 +213,8 @@ def _one_child(child, cells, functions, pending, skip, seen_load, outcome, limit
     return None
 
 
-def _skip_statement(current, reason, skip, outcome, pending, told=True):
+def _skip_statement(current: Statement | None, reason: str, skip: list[list[int | None]], outcome: RunOutcome,
+                    pending: Pending, told: bool = True) -> Pending | None:
     """Note the statement that hung or ended the process (told only for a load before any call);
     the next child skips it."""
     if current is None:
@@ -201,18 +228,19 @@ def _skip_statement(current, reason, skip, outcome, pending, told=True):
     return pending
 
 
-def _await_call(child, call, deadline, helper=None):
+def _await_call(child: Child, call: Call, deadline: float, helper: Helper | None = None) -> CallOutcome:
     """Send one call and read its outcome; helper requests are answered on the way, within the
     step's deadline (answering them takes the grader a table look-up)."""
-    stood_in = []
+    stood_in: list[str] = []
     outcome = _awaited(child, call, deadline, helper, stood_in)
     if stood_in:
         outcome = replace(outcome, stood_in=stood_in)  # remembered outcomes are shared: never changed
     return outcome
 
 
-def _awaited(child, call, deadline, helper, stood_in):
+def _awaited(child: Child, call: Call, deadline: float, helper: Helper | None, stood_in: list[str]) -> CallOutcome:
     child.send_text(call.command, deadline)
+    refused: list[dict[str, str]]
     helped, refused = 0, []
     while True:
         line = child.next_line(deadline, max(call.answer_bytes, HELPER_REQUEST_BYTES))
@@ -222,6 +250,7 @@ def _awaited(child, call, deadline, helper, stood_in):
             # Far larger than any right answer: a wrong one, never parsed.
             return CallOutcome("returned", value=codec.Opaque("answer too large to read"),
                                args_after=[None] * len(call.args), refused=refused)
+        line = cast(bytes, line)  # neither None nor TOO_LARGE: an event's bytes
         known = call.known(line) if not refused else None
         if known is not None:
             return known
@@ -253,7 +282,8 @@ def _awaited(child, call, deadline, helper, stood_in):
         return outcome
 
 
-def _answer_helper(child, call, event, helper, count, deadline, refused, stood_in):
+def _answer_helper(child: Child, call: Call, event: dict[str, Any], helper: Helper | None, count: int, deadline: float,
+                   refused: list[dict[str, str]], stood_in: list[str]) -> None:
     """Answer one helper request of the running call: a value, or an error the child raises.
 
     Everything in the request is untrusted: only the call's own helpers, a bounded number of

@@ -7,6 +7,8 @@ A ruleset keeps its rules in the kernel: a path is opened only for the time it t
 rule, so a ruleset of thousands of rules costs its builder one descriptor. A process may enter
 several rulesets one after the other; it may then do only what every one of them allows.
 """
+from __future__ import annotations
+
 import ctypes
 import os
 import stat
@@ -38,11 +40,11 @@ class _PathBeneathAttr(ctypes.Structure):
     _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
 
 
-def _libc():
+def _libc() -> ctypes.CDLL | None:
     return linux.libc()
 
 
-def abi_version():
+def abi_version() -> int:
     """The kernel's Landlock ABI version; 0 when Landlock is missing or disabled."""
     libc = _libc()
     if libc is None or not hasattr(libc, "syscall"):
@@ -52,7 +54,7 @@ def abi_version():
     return max(int(version), 0)
 
 
-def handled_fs(abi):
+def handled_fs(abi: int) -> int:
     handled = READ | WRITE_FILE | _MAKE_AND_REMOVE
     if abi >= 2:
         handled |= _REFER
@@ -63,7 +65,7 @@ def handled_fs(abi):
     return handled
 
 
-def no_new_privileges():
+def no_new_privileges() -> None:
     """No exec can ever raise this process's privileges again (setuid binaries included)."""
     libc = _libc()
     if libc is None or libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
@@ -77,21 +79,22 @@ class Ruleset:
     domain (ABI >= 6). Raises OSError when the kernel refuses to create it.
     """
 
-    def __init__(self, abi, fs_access, isolate=False):
+    def __init__(self, abi: int, fs_access: int, isolate: bool = False) -> None:
         self.abi = abi
         self.handled = fs_access & handled_fs(abi)
         network = (_NET_BIND_TCP | _NET_CONNECT_TCP) if isolate and abi >= 4 else 0
         scoped = (_SCOPE_ABSTRACT_UNIX_SOCKET | _SCOPE_SIGNAL) if isolate and abi >= 6 else 0
         attr = _RulesetAttr(self.handled, network, scoped)
         size = 8 if abi < 4 else (16 if abi < 6 else 24)
-        fd = _libc().syscall(_SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size),
+        # A ruleset is made only where abi_version() found libc: without it, AttributeError.
+        fd = _libc().syscall(_SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size),  # type: ignore[union-attr]
                              ctypes.c_uint32(0))
         if fd < 0:
             raise OSError(ctypes.get_errno(), "landlock_create_ruleset failed")
         self.fd = fd
         os.set_inheritable(fd, False)  # only a child forked by its owner shares it, never an exec
 
-    def allow(self, path, access):
+    def allow(self, path: str, access: int) -> bool:
         """Allow `access` beneath `path`; False when the path cannot be opened (it is then not allowed)."""
         try:
             fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
@@ -103,31 +106,31 @@ class Ruleset:
             os.close(fd)  # the kernel keeps its own reference to the file
         return True
 
-    def allow_fd(self, fd, access):
+    def allow_fd(self, fd: int, access: int) -> None:
         """Allow `access` beneath the file or folder that `fd` (an O_PATH descriptor will do) is."""
         if not stat.S_ISDIR(os.fstat(fd).st_mode):
             access &= _FILE_ONLY
         beneath = _PathBeneathAttr(access & self.handled, fd)
-        if _libc().syscall(_SYS_ADD_RULE, ctypes.c_int(self.fd), ctypes.c_int(_RULE_PATH_BENEATH),
+        if _libc().syscall(_SYS_ADD_RULE, ctypes.c_int(self.fd), ctypes.c_int(_RULE_PATH_BENEATH),  # type: ignore[union-attr]
                            ctypes.byref(beneath), ctypes.c_uint32(0)) != 0:
             raise OSError(ctypes.get_errno(), "landlock_add_rule failed")
 
-    def enforce(self):
+    def enforce(self) -> None:
         """Enter the ruleset's domain for good (needs no_new_privileges first).
 
         The kernel copies the rules into the new domain; later changes to this ruleset do not
         reach it.
         """
-        if _libc().syscall(_SYS_RESTRICT_SELF, ctypes.c_int(self.fd), ctypes.c_uint32(0)) != 0:
+        if _libc().syscall(_SYS_RESTRICT_SELF, ctypes.c_int(self.fd), ctypes.c_uint32(0)) != 0:  # type: ignore[union-attr]
             raise OSError(ctypes.get_errno(), "landlock_restrict_self failed")
 
-    def close(self):
+    def close(self) -> None:
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
 
-    def __enter__(self):
+    def __enter__(self) -> Ruleset:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()

@@ -3,6 +3,8 @@
 A command that grades starts its zygote first thing, so that the zygote loads numpy and pandas
 while the command loads its own modules.
 """
+from __future__ import annotations
+
 import socket
 import subprocess
 import sys
@@ -13,7 +15,7 @@ SINGLE_THREADED = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM
 ZYGOTE_ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", **SINGLE_THREADED}
 
 
-def start_zygote(python=sys.executable):
+def start_zygote(python: str = sys.executable) -> tuple[subprocess.Popen[bytes], socket.socket]:
     """(the process, our end of its control socket) of a new zygote run by `python`."""
     ours, theirs = socket.socketpair()
     try:

@@ -1,8 +1,14 @@
 """Process hygiene through /proc and pidfds: is a process doomed, and killing all of a user's."""
+from __future__ import annotations
+
 import os
 import select
 import signal
 import subprocess
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 PF_EXITING = 0x4  # task flag in /proc/<pid>/stat: the process has begun to exit
 SIGKILL_PENDING = 1 << (signal.SIGKILL - 1)
@@ -11,34 +17,35 @@ SIGKILL_PENDING = 1 << (signal.SIGKILL - 1)
 class AdoptedProcess:
     """The part of Popen a Zygote uses, for a process another process started (through a pidfd)."""
 
-    def __init__(self, pid):
+    def __init__(self, pid: int) -> None:
         self.pid = pid
         self._handle = os.pidfd_open(pid)
 
-    def poll(self):
+    def poll(self) -> int | None:
         return -1 if _readable(self._handle, 0) else None
 
-    def wait(self, timeout=None):
+    def wait(self, timeout: float | None = None) -> int:
         if not _readable(self._handle, timeout):
-            raise subprocess.TimeoutExpired("zygote", timeout)
+            # Never with None: select without a timeout returns only once the pidfd is readable.
+            raise subprocess.TimeoutExpired("zygote", timeout)  # type: ignore[arg-type]
         return -1
 
-    def kill(self):
+    def kill(self) -> None:
         try:
             signal.pidfd_send_signal(self._handle, signal.SIGKILL)
         except OSError:
             pass
 
-    def close(self):
+    def close(self) -> None:
         os.close(self._handle)
 
 
-def _readable(fd, timeout):
+def _readable(fd: int, timeout: float | None) -> bool:
     """A pidfd turns readable when its process has exited."""
     return bool(select.select([fd], [], [], timeout)[0])
 
 
-def process_doomed(pid):
+def process_doomed(pid: int) -> bool:
     state = _process_state(pid)
     if state is None:
         return True
@@ -48,7 +55,7 @@ def process_doomed(pid):
     return any(_pending(status))
 
 
-def _process_state(pid):
+def _process_state(pid: int | str) -> tuple[dict[str, str], int] | None:
     """(the fields of /proc/PID/status, the task flags of /proc/PID/stat); None when it is gone."""
     try:
         with open(f"/proc/{pid}/status") as handle:
@@ -60,12 +67,12 @@ def _process_state(pid):
     return status, flags
 
 
-def _pending(status):
+def _pending(status: dict[str, str]) -> Iterator[int]:
     """The signal masks pending for the thread and for the whole process."""
     return (int(status.get(key, "0").strip() or "0", 16) for key in ("SigPnd", "ShdPnd"))
 
 
-def kill_processes_of(uid, rounds=50):
+def kill_processes_of(uid: int, rounds: int = 50) -> bool:
     """SIGKILL every process whose real user id is `uid`, until none can run code (or rounds run out).
 
     A killed process is not waited for: once the kill is pending it never runs another
@@ -80,7 +87,7 @@ def kill_processes_of(uid, rounds=50):
     return False
 
 
-def _kill(pid):
+def _kill(pid: int) -> None:
     try:
         handle = os.pidfd_open(pid)  # a handle, so a reused pid is never the one signalled
     except OSError:
@@ -93,7 +100,7 @@ def _kill(pid):
         os.close(handle)
 
 
-def _pids_of(uid):
+def _pids_of(uid: int) -> list[int]:
     """Processes of `uid` that can still run code: not dead, not exiting, not already killed.
 
     /proc/PID belongs to the process's user, so a stat finds the candidates cheaply.
@@ -117,7 +124,7 @@ def _pids_of(uid):
     return pids
 
 
-def _finished(status, flags):
+def _finished(status: dict[str, str], flags: int) -> bool:
     """Dead, or sure to die: a kill pending for it, or its only thread exiting."""
     if any(mask & SIGKILL_PENDING for mask in _pending(status)):
         return True

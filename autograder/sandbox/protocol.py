@@ -2,12 +2,21 @@
 
 Everything a child sends is untrusted: its events are reduced to short plain fields here.
 """
+from __future__ import annotations
+
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import codec
 from .worker import AT_ONCE
+
+if TYPE_CHECKING:
+    from collections.abc import Container, Iterable
+    from typing import Any
+
+    from .codec import Encoded
 
 # The largest answer event read: one over it is skipped unparsed (an answer that large is a
 # wrong answer). See child_pipes for the other bounds on what the grader reads.
@@ -25,20 +34,21 @@ class Call:
     id: int
     step: str
     function: str
-    args: tuple  # encoded with codec.encode
+    args: tuple[Encoded, ...]  # encoded with codec.encode
     # Step functions the grader answers itself during this call (helper requests): the choice
     # is the grader's, per call; the child's own functions stand for every other name.
-    helpers: tuple = ()
+    helpers: tuple[str, ...] = ()
     answer_bytes: int = ANSWER_BYTES  # the largest answer event read; a larger one is a wrong answer
     # (helper name, its parameters' names) pairs: the keywords the reference's function takes,
     # which the child sends on with a helper request (the grader binds them, see stand_in.answer)
-    takes: tuple = ()
+    takes: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
-    def known(self, event):
+    def known(self, event: bytes) -> CallOutcome | None:
         """The outcome already decoded from this very event, if a child sent it before."""
-        return self.__dict__.get("_seen", {}).get(event)
+        # Kept in the instance's own __dict__ (the dataclass is frozen): {event: CallOutcome}.
+        return self.__dict__.get("_seen", {}).get(event)  # type: ignore[no-any-return]
 
-    def remember(self, outcome):
+    def remember(self, outcome: CallOutcome) -> None:
         """Keep a decoded outcome for the next child that sends the same bytes.
 
         Most submissions of a class answer alike, so decoding is mostly skipped. Its arrays are
@@ -46,7 +56,7 @@ class Call:
         """
         if outcome.event is None or len(outcome.event) > REMEMBERED_EVENT_BYTES:
             return  # a large answer is rare and costly to keep: it is decoded again if it comes back
-        seen = self.__dict__.setdefault("_seen", {})
+        seen: dict[bytes, CallOutcome] = self.__dict__.setdefault("_seen", {})
         if len(seen) >= MAX_REMEMBERED:
             seen.clear()  # memory stays bounded; the common answers come back first
         _freeze(outcome.value)
@@ -55,10 +65,10 @@ class Call:
         seen[outcome.event] = outcome
 
     @property
-    def command(self):
+    def command(self) -> str:
         """The call as one command line for the child (built once: a plan's calls never change)."""
         try:
-            return self.__dict__["_command"]
+            return self.__dict__["_command"]  # type: ignore[no-any-return]  # the text set below
         except KeyError:
             takes = {name: list(params) for name, params in self.takes if name in self.helpers}
             text = codec.dumps({"cmd": "call", "id": self.id, "function": self.function,
@@ -68,7 +78,7 @@ class Call:
             return text
 
 
-def _freeze(value):
+def _freeze(value: object) -> None:
     if isinstance(value, np.ndarray):
         value.flags.writeable = False
     elif isinstance(value, (list, tuple)):
@@ -87,27 +97,27 @@ class CallOutcome:
 
     kind: str  # "returned" | "raised" | "timeout" | "crashed" | "not_run"
     value: object = None
-    args_after: list = None  # per argument: its value after the call, None when left unchanged
-    error: dict = None
+    args_after: list[object] | None = None  # per argument: its value after the call, None when left unchanged
+    error: dict[str, Any] | None = None
     # The child's event, byte for byte: equal events are equal outcomes (see Call.known).
-    event: bytes = field(default=None, repr=False, compare=False)
+    event: bytes | None = field(default=None, repr=False, compare=False)
     # Helper requests the grader refused during the call: [{"helper", "reason"}] (its own record).
-    refused: list = field(default_factory=list)
+    refused: list[dict[str, str]] = field(default_factory=list)
     # The helpers whose stand-ins answered a request during the call (its own record too).
-    stood_in: list = field(default_factory=list)
+    stood_in: list[str] = field(default_factory=list)
     # What the child says the call showed of state kept between calls (plain_state): words only.
-    state: dict = field(default_factory=dict)
+    state: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
 class RunOutcome:
-    names: dict = field(default_factory=dict)  # function name -> "function" | "absent" | type name
+    names: dict[str, str] = field(default_factory=dict)  # function name -> "function" | "absent" | type name
     # function name -> what the child says its code reads (plain_evidence): words only, never points
-    evidence: dict = field(default_factory=dict)
-    load_events: list = field(default_factory=list)  # syntax/load errors and skipped statements
-    calls: dict = field(default_factory=dict)  # call id -> CallOutcome
-    sandbox: dict = field(default_factory=dict)  # how children were confined: user, landlock, ...
-    skip: list = field(default_factory=list)  # [cell, statement] pairs a later run of the cells skips
+    evidence: dict[str, dict[str, Any]] = field(default_factory=dict)
+    load_events: list[dict[str, Any]] = field(default_factory=list)  # syntax/load errors and skipped statements
+    calls: dict[int, CallOutcome] = field(default_factory=dict)  # call id -> CallOutcome
+    sandbox: dict[str, Any] = field(default_factory=dict)  # how children were confined: user, landlock, ...
+    skip: list[list[int | None]] = field(default_factory=list)  # [cell, statement] pairs a later run of the cells skips
     spent: bool = False  # the submission's time ran out during this run (its last calls not run)
 
 
@@ -121,7 +131,7 @@ REFUSALS = {
 }
 
 
-def refusal_message(reason, name):
+def refusal_message(reason: str, name: str) -> str:
     return REFUSALS.get(reason, REFUSALS["arguments"]).format(name=name, most=MAX_HELPER_REQUESTS)
 
 
@@ -130,7 +140,7 @@ class HelperRefused(Exception):
     code ("arguments", "not_stood_in", "too_many")."""
 
 
-def parse_event(line):
+def parse_event(line: bytes) -> dict[str, Any]:
     try:
         event = codec.loads(line.decode("utf-8"))
     except (ValueError, RecursionError, MemoryError):
@@ -138,23 +148,23 @@ def parse_event(line):
     return event if isinstance(event, dict) else {"ev": "garbled"}
 
 
-def small_int(value):
+def small_int(value: object) -> int | None:
     return value if type(value) is int and AT_ONCE <= value < 10**7 else None
 
 
-def plain_text(value, limit):
+def plain_text(value: object, limit: int) -> str:
     """A string from the child, cut short and without control characters; "" for anything else."""
     return codec.clean_text(value, limit) if isinstance(value, str) else ""
 
 
-def plain_names(names, functions):
+def plain_names(names: object, functions: Iterable[str]) -> dict[str, str]:
     """What the child says each of `functions` is: those names only, short strings only."""
     if not isinstance(names, dict):
         return {}
     return {name: plain_text(names.get(name), 60) or "absent" for name in functions}
 
 
-def plain_load_event(event):
+def plain_load_event(event: dict[str, Any]) -> dict[str, Any]:
     plain = {"ev": event.get("ev"), "cell": small_int(event.get("cell")),
              "stmt": small_int(event.get("stmt")), "line": small_int(event.get("line")),
              "message": plain_text(event.get("message"), 500)}
@@ -163,7 +173,7 @@ def plain_load_event(event):
     return plain
 
 
-def plain_error(event):
+def plain_error(event: dict[str, Any]) -> dict[str, Any]:
     frames = event.get("frames")
     frames = [f for f in frames if isinstance(f, list) and len(f) == 4][-MAX_FRAMES:] \
         if isinstance(frames, list) else []
@@ -178,12 +188,12 @@ MAX_EVIDENCE_NAMES = 8
 MAX_NAME_LENGTH = 40
 
 
-def plain_identifiers(value, allowed=None):
+def plain_identifiers(value: object, allowed: Container[str] | None = None) -> list[str]:
     """A list of at most MAX_EVIDENCE_NAMES distinct Python identifiers of at most MAX_NAME_LENGTH
     characters (within `allowed` when given); anything else in it is dropped."""
     if not isinstance(value, list):
         return []
-    names = []
+    names: list[str] = []
     for item in value[:64]:
         if type(item) is not str or not 0 < len(item) <= MAX_NAME_LENGTH or not item.isascii():
             continue
@@ -199,13 +209,13 @@ def plain_identifiers(value, allowed=None):
 MAX_PLACE_CHARS = 300  # a file name the child says a function came from, longer is dropped
 
 
-def plain_evidence(evidence, functions):
+def plain_evidence(evidence: object, functions: Iterable[str]) -> dict[str, dict[str, Any]]:
     """What the child says each lab function's code reads: {function: {"globals": [names],
     "unused": [parameters never read], "mutable_defaults": bool, "defined_at": (file, line)}},
     for `functions` only (the judge keeps of "unused" only the step's own parameters)."""
     if not isinstance(evidence, dict):
         return {}
-    plain = {}
+    plain: dict[str, dict[str, Any]] = {}
     for name in functions:
         facts = evidence.get(name)
         if not isinstance(facts, dict):
@@ -219,12 +229,12 @@ def plain_evidence(evidence, functions):
     return plain
 
 
-def plain_state(state):
+def plain_state(state: object) -> dict[str, Any]:
     """What the child says one call showed: the module-level names and the defaults it changed,
     and whether the same call made again returned something else."""
     if not isinstance(state, dict):
         return {}
-    plain = {key: plain_identifiers(state.get(key)) for key in ("globals", "defaults")}
+    plain: dict[str, Any] = {key: plain_identifiers(state.get(key)) for key in ("globals", "defaults")}
     plain = {key: names for key, names in plain.items() if names}
     if state.get("repeat_differs") is True:
         plain["repeat_differs"] = True

@@ -8,6 +8,8 @@ child installs a seccomp filter under which those system calls fail with EPERM; 
 takes a fresh IPC namespace first (see zygote.become_child). Nothing numpy or pandas does needs
 them (multiprocessing's semaphores are files in /dev/shm, which Landlock governs).
 """
+from __future__ import annotations
+
 import ctypes
 import errno
 import platform
@@ -48,12 +50,12 @@ class _Program(ctypes.Structure):
     _fields_ = [("len", ctypes.c_uint16), ("filter", ctypes.POINTER(_Instruction))]
 
 
-def supported():
+def supported() -> bool:
     """Whether this machine's system calls are known here (else no filter can be built)."""
     return platform.machine() in ARCHITECTURES
 
 
-def program(machine=None):
+def program(machine: str | None = None) -> list[tuple[int, int, int, int]]:
     """The filter as (code, jt, jf, k) instructions: another architecture's calls (a 32-bit binary)
     and x86's x32 calls fail whole; the DENIED calls fail with EPERM; everything else is allowed."""
     arch, numbers = ARCHITECTURES[machine or platform.machine()]
@@ -72,7 +74,7 @@ def program(machine=None):
     return code
 
 
-def deny_shared_kernel_objects():
+def deny_shared_kernel_objects() -> bool:
     """Install the filter on this process and every process it starts (needs no_new_privs or root).
     Raises OSError when the kernel refuses it; does nothing on a machine it does not know."""
     if not supported():

@@ -1,7 +1,13 @@
 """The user ids children run as when the grader is root: one of its own per zygote."""
+from __future__ import annotations
+
 import fcntl
 import os
 import tempfile
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import TextIO
 
 from .processes import kill_processes_of
 
@@ -11,7 +17,7 @@ SANDBOX_UIDS = range(620_000, 620_256)
 FALLBACK_USER = (65534, 65534)  # nobody, when the pool cannot be used
 
 
-def take_user():
+def take_user() -> tuple[tuple[int, int], TextIO | None]:
     """(uid, gid) of one user id of the pool, locked for the caller, and the lock's open file
     (close it to give the user id back); FALLBACK_USER and None when the pool is unusable."""
     folder = _lock_folder()
@@ -29,7 +35,7 @@ def take_user():
     return FALLBACK_USER, None
 
 
-def _lock_folder():
+def _lock_folder() -> str | None:
     """A folder only root can write, for the locks that hand out user ids."""
     for parent in ("/run", tempfile.gettempdir()):
         folder = os.path.join(parent, "autograder-sandbox")
@@ -44,7 +50,7 @@ def _lock_folder():
     return None
 
 
-def _uid_usable(uid):
+def _uid_usable(uid: int) -> bool:
     """Whether this user namespace maps `uid` (containers sometimes map only 0..65535)."""
     try:
         with open("/proc/self/uid_map") as handle:

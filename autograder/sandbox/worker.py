@@ -6,16 +6,30 @@ names the lab's functions (this module knows no lab). A step graded with other s
 calls them through proxies: each call is a "helper" event, answered by the grader with the value
 alone, so no reference code ever reaches this process.
 """
+from __future__ import annotations
+
 import ast
 import linecache
 import os
 import sys
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import codec
 from ..code_evidence import code_evidence, state_kept, watch
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Container
+    from typing import Any, NoReturn
+
+    from .codec import Encoded
+
+    # A command or an event: one JSON line's data (a command is the grader's, never checked here).
+    Message = dict[str, Any]
+    # The names the submission's code runs in.
+    Namespace = dict[str, Any]
 
 MAX_FRAMES = 5
 WHOLE_CELL = -1  # statement number that stands for parsing the whole cell
@@ -23,7 +37,7 @@ AT_ONCE = -2  # statement number that stands for running the whole cell at once
 
 
 class Channel:
-    def __init__(self, command_fd, event_fd):
+    def __init__(self, command_fd: int, event_fd: int) -> None:
         self._commands = os.fdopen(command_fd, "r", encoding="utf-8", closefd=True)
         self._event_fd = event_fd
         # Captured now: a submission that replaces os.write cannot reach these references.
@@ -33,11 +47,12 @@ class Channel:
         self._loads = codec.loads
         self._asked = 0  # helper requests sent: each answer names the request it answers
 
-    def receive(self):
+    def receive(self) -> Message:
         line = self._readline()
         return self._loads(line) if line else {"cmd": "exit"}
 
-    def ask_helper(self, call_id, name, args, keywords=None):
+    def ask_helper(self, call_id: int, name: str, args: list[Encoded], keywords: dict[str, Encoded] | None = None
+                   ) -> Message:
         """Send one helper request and wait for its answer. The grader sends one call at a time,
         so nothing but answers arrives meanwhile."""
         self._asked += 1
@@ -47,22 +62,22 @@ class Channel:
             line = self._readline()
             if not line:
                 return {"error": {"type": "RuntimeError", "message": "the grader stopped answering"}}
-            command = self._loads(line)
+            command: Message = self._loads(line)
             if command.get("cmd") == "helper_answer" and command.get("seq") == self._asked:
                 return command
 
-    def send(self, **event):
+    def send(self, **event: object) -> None:
         data = (self._dumps(event) + "\n").encode("utf-8")
         while data:
             written = self._write(self._event_fd, data)
             data = data[written:]
 
 
-def serve(channel):
+def serve(channel: Channel) -> None:
     """Answer commands until told to exit."""
-    namespace = {"__name__": "__main__", "__builtins__": __builtins__}
-    filenames = set()
-    functions = ()
+    namespace: Namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+    filenames: set[str] = set()
+    functions: tuple[str, ...] = ()
     while True:
         command = channel.receive()
         kind = command.get("cmd")
@@ -74,7 +89,7 @@ def serve(channel):
             return
 
 
-def load(channel, namespace, filenames, command):
+def load(channel: Channel, namespace: Namespace, filenames: set[str], command: Message) -> tuple[str, ...]:
     """Run the cells in order; an error in one top-level statement does not stop the next ones.
 
     Returns the lab's function names the command gave (its "functions"); the "loaded" event says
@@ -101,6 +116,8 @@ def load(channel, namespace, filenames, command):
         filename = cell["filename"]
         filenames.add(filename)
         _remember_lines(filename, cell["source"])
+        first: int | None
+        body: list[ast.stmt] | None
         first, body = 0, None
         if (c, AT_ONCE) not in skip:
             channel.send(ev="stmt", cell=c, stmt=AT_ONCE, line=1)
@@ -108,7 +125,9 @@ def load(channel, namespace, filenames, command):
             if failed is _DONE:
                 continue
             if failed is not _UNCOMPILED:
-                line, error = failed
+                line: int | None
+                error: BaseException
+                line, error = failed  # type: ignore[misc]  # (line, error): neither _DONE nor _UNCOMPILED
                 first, body = _report_failed_statement(channel, c, cell["source"], filename, filenames,
                                                        line, error)
                 if first is None:
@@ -122,29 +141,30 @@ def load(channel, namespace, filenames, command):
 _DONE, _UNCOMPILED = object(), object()
 
 
-def _display(*objects, **options):
+def _display(*objects: object, **options: object) -> None:
     """IPython's display(): nothing is shown while grading."""
 
 
 class _Shell:
     """get_ipython() while grading: every method (run_line_magic, system, ...) does nothing."""
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Callable[..., None]:
         if name.startswith("__"):
             raise AttributeError(name)
         return lambda *args, **kwargs: None
 
 
-def _get_ipython():
+def _get_ipython() -> _Shell:
     return _Shell()
 
 
-def _remember_lines(filename, source):
+def _remember_lines(filename: str, source: str) -> None:
     """Traceback lines for `filename`. Cells of one .py file share its name, each padded with blank
     lines to its place in the file: their lines are laid over each other, so every line shows."""
     lines = source.splitlines(True)
     known = linecache.cache.get(filename)
-    if known and known[3] == filename and len(known[2]) <= len(lines) + len(known[2]):
+    # An entry of another shape (linecache's lazy one: a 1-tuple) is replaced, never read.
+    if known and len(known) == 4 and known[3] == filename and len(known[2]) <= len(lines) + len(known[2]):
         merged = list(known[2]) + ["\n"] * max(0, len(lines) - len(known[2]))
         for index, line in enumerate(lines):
             if line.strip():
@@ -153,7 +173,7 @@ def _remember_lines(filename, source):
     linecache.cache[filename] = (sum(map(len, lines)), None, lines, filename)
 
 
-def _run_whole(source, filename, namespace):
+def _run_whole(source: str, filename: str, namespace: Namespace) -> object:
     """_DONE, _UNCOMPILED (the statement-by-statement path reports why), or (line, error)."""
     try:
         code = compile(source, filename, "exec")
@@ -166,7 +186,7 @@ def _run_whole(source, filename, namespace):
     return _DONE
 
 
-def _module_line(error, filename):
+def _module_line(error: BaseException, filename: str) -> int | None:
     """The line of the cell's own top-level code that was running when `error` went up."""
     tb = error.__traceback__
     while tb is not None:
@@ -177,20 +197,22 @@ def _module_line(error, filename):
     return None
 
 
-def _report_failed_statement(channel, c, source, filename, filenames, line, error):
+def _report_failed_statement(channel: Channel, c: int, source: str, filename: str, filenames: set[str],
+                             line: int | None, error: BaseException) -> tuple[int | None, list[ast.stmt]]:
     """Send the load error of the statement holding `line`; (the next statement's number, the
     cell's statements), the number None when the statement cannot be told."""
     try:
         body = ast.parse(source, filename).body
     except BaseException:
         body = []
-    k = next((k for k, s in enumerate(body) if s.lineno <= (line or 0) <= s.end_lineno), None)
+    k = next((k for k, s in enumerate(body)
+              if s.lineno <= (line or 0) <= s.end_lineno), None)  # type: ignore[operator]  # parse sets it
     channel.send(ev="load_error", cell=c, stmt=k, line=line if k is None else body[k].lineno,
                  **describe_exception(error, filenames))
     return (None if k is None else k + 1), body
 
 
-def _parse_statements(channel, c, source, filename):
+def _parse_statements(channel: Channel, c: int, source: str, filename: str) -> list[ast.stmt]:
     # Parsing a huge cell can itself run out of time: the grader then skips the whole cell.
     channel.send(ev="stmt", cell=c, stmt=WHOLE_CELL, line=1)
     try:
@@ -203,7 +225,8 @@ def _parse_statements(channel, c, source, filename):
     return []
 
 
-def _run_statements(channel, c, source, filename, namespace, filenames, skip, first, body=None):
+def _run_statements(channel: Channel, c: int, source: str, filename: str, namespace: Namespace, filenames: set[str],
+                    skip: Container[tuple[int, int]], first: int, body: list[ast.stmt] | None = None) -> None:
     """Run the cell's top-level statements from `first` on, one by one (`body`: parsed already)."""
     if body is None:
         body = _parse_statements(channel, c, source, filename)
@@ -222,7 +245,7 @@ def _run_statements(channel, c, source, filename, namespace, filenames, skip, fi
 _ABSENT = object()
 
 
-def kind_of(value):
+def kind_of(value: object) -> str:
     if value is _ABSENT:
         return "absent"
     if callable(value):
@@ -230,7 +253,8 @@ def kind_of(value):
     return type(value).__name__[:60]
 
 
-def call(channel, namespace, filenames, command, functions=()):
+def call(channel: Channel, namespace: Namespace, filenames: set[str], command: Message,
+         functions: tuple[str, ...] = ()) -> None:
     """Call one of the submission's functions; `functions`: the lab's names (see load)."""
     function = namespace.get(command["function"])
     args = [codec.decode(a) for a in command["args"]]
@@ -242,12 +266,13 @@ def call(channel, namespace, filenames, command, functions=()):
     own = {name: namespace.get(name, _ABSENT) for name in helpers}
     takes = command.get("takes") if isinstance(command.get("takes"), dict) else {}
     for name in helpers:
-        namespace[name] = _proxy(channel, command["id"], name, own[name], takes.get(name) or ())
+        namespace[name] = _proxy(channel, command["id"], name, own[name],
+                                 takes.get(name) or ())  # type: ignore[union-attr]  # a dict: see above
     pristine = [_copy(a) for a in args]
     watched = watch(function, namespace)
     started = time.monotonic()
     try:
-        value = function(*args)
+        value = function(*args)  # type: ignore[misc]  # None raises TypeError: the call's error
     except BaseException as error:
         channel.send(ev="raised", id=command["id"], **describe_exception(error, filenames))
         return
@@ -273,24 +298,25 @@ _ndarray_copy = np.ndarray.copy
 _tobytes = np.ndarray.tobytes
 
 
-def _copy(value):
+def _copy(value: object) -> object:
     if type(value) is _ndarray:
         return _ndarray_copy(value)
     return list(value) if type(value) is list else value
 
 
-def _unchanged(after, before):
+def _unchanged(after: object, before: object) -> bool:
     if type(before) is _ndarray:
         return (type(after) is _ndarray and after.shape == before.shape
                 and after.dtype == before.dtype and _tobytes(after) == _tobytes(before))
     return type(after) is list and type(before) is list and list.__eq__(after, before) is True
 
 
-_ANSWER_ERRORS = {"ValueError": ValueError, "TypeError": TypeError, "IndexError": IndexError,
+_ANSWER_ERRORS: dict[str, type[Exception]] = {"ValueError": ValueError, "TypeError": TypeError, "IndexError": IndexError,
                   "KeyError": KeyError, "NameError": NameError, "LookupError": LookupError}
 
 
-def _proxy(channel, call_id, name, own=_ABSENT, takes=()):
+def _proxy(channel: Channel, call_id: int, name: str, own: object = _ABSENT, takes: Container[str] = ()
+           ) -> Callable[..., object]:
     """A stand-in for step function `name` whose value the grader computes, one call at a time.
 
     The student's composed function calls it as it calls their own `name`. Keywords the
@@ -303,7 +329,7 @@ def _proxy(channel, call_id, name, own=_ABSENT, takes=()):
     """
     encode, decode = codec.encode, codec.decode
 
-    def helper(*args, **keywords):
+    def helper(*args: object, **keywords: object) -> object:
         given = {key: value for key, value in keywords.items() if key in takes}
         keywords = {key: value for key, value in keywords.items() if key not in takes}
         if keywords:
@@ -316,26 +342,29 @@ def _proxy(channel, call_id, name, own=_ABSENT, takes=()):
                                     {key: encode(value) for key, value in given.items()})
         error = answer.get("error")
         if isinstance(error, dict):
-            raise _ANSWER_ERRORS.get(error.get("type"), RuntimeError)(str(error.get("message", ""))[:300])
+            # Any JSON value for the type: one not named above raises RuntimeError.
+            raise _ANSWER_ERRORS.get(error.get("type"),  # type: ignore[arg-type]
+                                     RuntimeError)(str(error.get("message", ""))[:300])
         return decode(answer.get("value"))
 
     helper.__name__ = helper.__qualname__ = name
     return helper
 
 
-def stand_in_refusal(name, keywords):
+def stand_in_refusal(name: str, keywords: dict[str, object]) -> TypeError:
     return TypeError(f"{name}() here is the grader's stand-in for your own {name}, which did not pass its "
                      f"step; it takes the step's arguments by position only, not "
                      f"{', '.join(sorted(keywords))[:100]}")
 
 
-def _as_defaults(own, args, keywords):
+def _as_defaults(own: object, args: tuple[object, ...], keywords: dict[str, object]
+                 ) -> tuple[tuple[object, ...], dict[str, object]]:
     """(args, keywords left) once keywords equal to the defaults of the student's own function
     are dropped; anything that cannot be read safely stays, and is refused by the caller."""
     try:
         import inspect
 
-        parameters = inspect.signature(own).parameters
+        parameters = inspect.signature(own).parameters  # type: ignore[arg-type]  # if not callable: raises
         left = {}
         for key, value in keywords.items():
             parameter = parameters.get(key)
@@ -349,7 +378,7 @@ def _as_defaults(own, args, keywords):
         return args, keywords
 
 
-def describe_exception(error, filenames):
+def describe_exception(error: BaseException, filenames: Container[str]) -> dict[str, Any]:
     """The error's type, message and the submission's own frames (never the grader's)."""
     frames = []
     tb = error.__traceback__
@@ -366,7 +395,7 @@ def describe_exception(error, filenames):
     return {"type": type(error).__name__[:100], "message": message, "frames": frames[-MAX_FRAMES:]}
 
 
-def child_main(command_fd, event_fd):
+def child_main(command_fd: int, event_fd: int) -> NoReturn:
     """Entry point of a forked child: serve, then leave without running any cleanup hooks."""
     status = 0
     try:

@@ -11,6 +11,8 @@ environment and a fresh working directory, its resource limits, an unprivileged 
 zygote is root), the parent-death signal, and a Landlock domain that lets it read only Python's
 own files, write only its working directory, open no TCP connection and signal nobody outside.
 """
+from __future__ import annotations
+
 import ctypes
 import gc
 import io
@@ -20,12 +22,17 @@ import resource
 import signal
 import socket
 import sys
+from typing import TYPE_CHECKING
 
 import numpy  # noqa: F401  (imported once here so every child starts warm)
 import pandas  # noqa: F401
 
 from . import landlock, linux, seccomp, worker
 from .confinement import Confinement
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import Any, NoReturn
 
 CLONE_NEWNET, CLONE_NEWNS, CLONE_NEWIPC = 0x40000000, 0x00020000, 0x08000000
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 1 << 14, 1 << 18
@@ -43,7 +50,7 @@ DISK_FOLDER = "disk"  # where, inside the run's folder, a child mounts its priva
 HIGHEST_FD = 1 << 16
 
 
-def main(socket_fd):
+def main(socket_fd: int) -> None:
     control = socket.socket(fileno=socket_fd)
     linux.name_process("grading-zygote")
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps children for us
@@ -57,7 +64,7 @@ def main(socket_fd):
     rerouted = confinement.reroute_imports()
     gc.freeze()  # a child's collections then skip the zygote's objects (no pages copied for them)
     zygote_pid = os.getpid()
-    def forked():
+    def forked() -> Spare:
         return _fork_spare(control, confinement, zygote_pid, rerouted)
 
     spare = forked()
@@ -93,10 +100,10 @@ def main(socket_fd):
 class Spare:
     """A child forked ahead of its request, waiting on a socket of its own for it."""
 
-    def __init__(self, pid, handle):
+    def __init__(self, pid: int, handle: socket.socket) -> None:
         self.pid, self.handle = pid, handle
 
-    def hand_over(self, message, fds):
+    def hand_over(self, message: bytes, fds: list[int]) -> int | None:
         """The spare's pid once it holds the request; None when it is gone."""
         try:
             socket.send_fds(self.handle, [message], fds)
@@ -106,12 +113,12 @@ class Spare:
             self.handle.close()
         return self.pid
 
-    def discard(self):
+    def discard(self) -> None:
         """The spare ends at once, having received nothing."""
         self.handle.close()
 
 
-def _fork_spare(control, confinement, zygote_pid, rerouted):
+def _fork_spare(control: socket.socket, confinement: Confinement, zygote_pid: int, rerouted: Iterable[int]) -> Spare:
     ours, theirs = socket.socketpair()
     pid = os.fork()
     if pid == 0:
@@ -126,12 +133,14 @@ def _fork_spare(control, confinement, zygote_pid, rerouted):
             request = json.loads(message)
         except BaseException:
             os._exit(71)
-        become_child(request, *fds, confinement=confinement, zygote_pid=zygote_pid, rerouted=rerouted)
+        become_child(request, *fds, confinement=confinement,  # type: ignore[misc, arg-type]  # two fds: see above
+                     zygote_pid=zygote_pid, rerouted=rerouted)
     theirs.close()
     return Spare(pid, ours)
 
 
-def become_child(request, command_fd, event_fd, confinement=None, zygote_pid=None, rerouted=()):
+def become_child(request: dict[str, Any], command_fd: int, event_fd: int, confinement: Confinement | None = None,
+                 zygote_pid: int | None = None, rerouted: Iterable[int] = ()) -> NoReturn:
     """Shed the zygote's identity, apply the limits, then serve the grader.
 
     Any failure here ends the child before a line of the submission runs (fail closed).
@@ -152,7 +161,7 @@ def become_child(request, command_fd, event_fd, confinement=None, zygote_pid=Non
         confined = confinement is not None and request.get("confine", True)
         if confined and os.geteuid() == 0:
             # A System V segment or queue a child makes dies with its own namespace (see seccomp).
-            linux.libc().unshare(CLONE_NEWIPC)
+            linux.libc().unshare(CLONE_NEWIPC)  # type: ignore[union-attr]  # no libc: the child ends here
         _drop_privileges(request.get("user"))
         # No exec may raise privileges again (setuid binaries), so every descendant keeps this
         # user id as its owner in /proc, which is how the grader finds leftovers.
@@ -164,14 +173,14 @@ def become_child(request, command_fd, event_fd, confinement=None, zygote_pid=Non
         _limit_processes(request["limits"])
         keep = {command_fd, event_fd, *rerouted}
         if confined:
-            confinement.apply(workdir)
+            confinement.apply(workdir)  # type: ignore[union-attr]  # confined: there is one
         _close_other_files(keep)
     except BaseException:
         os._exit(71)
     worker.child_main(command_fd, event_fd)
 
 
-def _warm_up():
+def _warm_up() -> None:
     for name in WARM_MODULES:
         try:
             __import__(name)
@@ -180,7 +189,7 @@ def _warm_up():
     _exercise_numpy_and_pandas()
 
 
-def _exercise_numpy_and_pandas():
+def _exercise_numpy_and_pandas() -> None:
     """Run common library paths once, so their lazy set-up is done before any fork.
 
     Generic calls on made-up data (arithmetic, reductions, products, element-wise functions,
@@ -203,18 +212,20 @@ def _exercise_numpy_and_pandas():
     # Printing is imported lazily too, and a confined child cannot import anything new: a
     # student's print(table) inside a step must not raise where it runs in Jupyter.
     series = frame.loc["가"]
-    for value in (frame, series, frame.round(3), x, x.astype(numpy.float32), series.to_frame()):
+    # A row of a table with unique labels: a Series (pandas' types allow a DataFrame too).
+    for value in (frame, series, frame.round(3), x, x.astype(numpy.float32), series.to_frame()):  # type: ignore[operator]
         repr(value), str(value), format(value)
-    frame.to_string(), series.to_string(), frame.to_html(), frame.describe(), frame.info(buf=io.StringIO())
-    numpy.array2string(x, precision=3), numpy.set_printoptions(), repr(numpy.float64(1.5))
+    # Calls made for what they load, their values dropped (mypy flags the ones that return None).
+    frame.to_string(), series.to_string(), frame.to_html(), frame.describe(), frame.info(buf=io.StringIO())  # type: ignore[func-returns-value]
+    numpy.array2string(x, precision=3), numpy.set_printoptions(), repr(numpy.float64(1.5))  # type: ignore[func-returns-value]
 
 
-def _leave_network():
+def _leave_network() -> bool:
     """As root, move into an empty network namespace: children cannot reach any network at all."""
     if os.geteuid() != 0:
         return False
     try:
-        return linux.libc().unshare(CLONE_NEWNET) == 0
+        return linux.libc().unshare(CLONE_NEWNET) == 0  # type: ignore[union-attr, no-any-return]  # see except
     except (OSError, AttributeError):
         return False
 
@@ -222,20 +233,20 @@ def _leave_network():
 MOUNTS_PRIVATE = False  # set in the zygote: its mounts propagate nowhere, so its children's won't
 
 
-def _isolate_mounts():
+def _isolate_mounts() -> bool:
     """As root, a mount namespace of the zygote's own whose mounts propagate nowhere.
 
     Done once here, so each child only copies it; True when children can mount private disks.
     """
     if os.geteuid() != 0:
         return False
-    libc = linux.libc()
+    libc: ctypes.CDLL = linux.libc()  # type: ignore[assignment]  # as root on Linux: always loaded
     if libc.unshare(CLONE_NEWNS) != 0:
         return False
-    return libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) == 0
+    return libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) == 0  # type: ignore[no-any-return]  # an int's ==
 
 
-def _private_disk(workdir, size, user):
+def _private_disk(workdir: str, size: int | None, user: Sequence[int] | None) -> str | None:
     """As root, give the child its own size-limited tmpfs to work in; the folder it is mounted on.
 
     It lives in the child's own mount namespace, so it vanishes with the child's last process
@@ -245,7 +256,7 @@ def _private_disk(workdir, size, user):
     """
     if not size or os.geteuid() != 0:
         return None
-    libc = linux.libc()
+    libc: ctypes.CDLL = linux.libc()  # type: ignore[assignment]  # as root on Linux: always loaded
     if libc.unshare(CLONE_NEWNS) != 0:
         return None
     # Nothing mounted here may leak back into the grader's view of the file system.
@@ -260,7 +271,7 @@ def _private_disk(workdir, size, user):
     return target
 
 
-def _prepare_folder(request):
+def _prepare_folder(request: dict[str, Any]) -> str:
     """The folder the request's child will work in; as root, prepared for its private disk.
 
     Landlock ignores rules on a folder that a mount hides, so a disk mounted on the run's folder
@@ -277,7 +288,7 @@ def _prepare_folder(request):
         return workdir
     if os.path.ismount(workdir) and os.path.isdir(inner):
         return inner
-    libc = linux.libc()
+    libc: ctypes.CDLL = linux.libc()  # type: ignore[assignment]  # as root on Linux: always loaded
     options = b"size=16k,nr_inodes=8,mode=0755"
     if libc.mount(b"tmpfs", workdir.encode(), b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, options) != 0:
         return workdir
@@ -285,14 +296,14 @@ def _prepare_folder(request):
     return inner
 
 
-def _quiet_standard_streams():
+def _quiet_standard_streams() -> None:
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
     os.close(devnull)
 
 
-def _scrub_environment():
+def _scrub_environment() -> None:
     """Nothing of the grader's environment (tokens, paths, settings) reaches a submission.
 
     Done once in the zygote, so a child only adds its own folders (see _point_home_at).
@@ -301,11 +312,11 @@ def _scrub_environment():
     os.environ.update(CHILD_ENVIRONMENT)
 
 
-def _point_home_at(workdir):
+def _point_home_at(workdir: str) -> None:
     os.environ.update(HOME=workdir, TMPDIR=workdir, MPLCONFIGDIR=workdir)
 
 
-def _apply_limits(limits):
+def _apply_limits(limits: dict[str, Any]) -> None:
     memory = limits.get("memory_bytes")
     if memory:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
@@ -319,21 +330,21 @@ def _apply_limits(limits):
     _lower(resource.RLIMIT_NOFILE, MAX_OPEN_FILES)
 
 
-def _limit_processes(limits):
+def _limit_processes(limits: dict[str, Any]) -> None:
     """Only after the privilege drop: the kernel does not hold root to RLIMIT_NPROC."""
     processes = limits.get("processes")
     if processes is not None:
         _lower(resource.RLIMIT_NPROC, processes)
 
 
-def _lower(which, value):
+def _lower(which: int, value: int) -> None:
     soft, hard = resource.getrlimit(which)
     if hard != resource.RLIM_INFINITY:
         value = min(value, hard)
     resource.setrlimit(which, (value, value))
 
 
-def _drop_privileges(user):
+def _drop_privileges(user: Sequence[int] | None) -> None:
     """As root, become the unprivileged grading user; otherwise stay who we are."""
     if user is None or os.geteuid() != 0:
         return
@@ -345,7 +356,7 @@ def _drop_privileges(user):
         raise PermissionError("privileges were not dropped")
 
 
-def _close_other_files(keep):
+def _close_other_files(keep: set[int]) -> None:
     """Close every inherited descriptor but `keep` (the zygote may hold more than the new limit)."""
     low = 3
     for fd in sorted(keep) + [HIGHEST_FD]:
