@@ -46,13 +46,16 @@ def grade_task(task: Task, zygote: Zygote, limits: Limits, plan: Plan) -> tuple[
     if task["problem"]:
         problem, detail = task["problem"]
         return broken(plan.lab, task["file"], problem, detail), f"broken: {problem}"
+    data = task["data"]
+    if data is None:  # a task is never made without its bytes or a problem (batch._task): told, never raised
+        return broken(plan.lab, task["file"], "unreadable"), "broken: unreadable"
     if zygote.doomed():
         zygote.restart()
     starts = zygote.starts
     result = None
     for _ in range(2):  # a zygote that died for another reason gets one fresh try
         try:
-            result = grade_bytes(task["file"], task["data"], zygote, plan, limits)
+            result = grade_bytes(task["file"], data, zygote, plan, limits)
             break
         except Exception:
             if zygote.starts == starts and not zygote.doomed():
