@@ -610,6 +610,24 @@ def _shape_relation(failing):
     return None
 
 
+def _outer(failing):
+    """(left, right): two quantities whose every number times every number (np.outer, each
+    flattened) is the student's value on every failing sample, where a table of row products was
+    expected; None otherwise."""
+    names = None
+    for sample in failing:
+        got = sample.got
+        if got.ndim != 2 or got.shape == sample.expected.shape:
+            return None
+        items = [(k, v) for k, v in sample.quantities.items() if v.size > 1]
+        found = [(left, right) for (left, a), (right, b) in itertools.product(items, repeat=2)
+                 if got.shape == (a.size, b.size) and _close(np.outer(a, b), got)]
+        names = found if names is None else [pair for pair in names if pair in found]
+        if not names:
+            return None
+    return names[0]
+
+
 def _unit_axes(failing):
     """Every failing `got` is the expected value with an axis of length 1 added ("unit_axis_extra":
     a batch axis kept, X[None]) or taken away ("unit_axis_missing": a keepdims or [:, None] left
@@ -906,6 +924,12 @@ def explain(output, samples, kind=None):
     formulas, size = _search_formulas(failing, passing, sizes=(2,), per_sample=per_sample)
     if formulas:
         return Explanation(output=output, relation="formula", parts=formulas[0], size=size, params=extra)
+    outer = _outer(failing)
+    if outer:
+        return Explanation(output=output, relation="outer", params={"left": outer[0], "right": outer[1], **extra})
+    if all(s.got.ndim == 1 and s.expected.ndim == 2 and s.expected.shape[0] == s.expected.shape[1] == s.got.shape[0] > 1
+           and _close(s.got, np.diagonal(s.expected)) for s in failing):
+        return Explanation(output=output, relation="diagonal", params=extra)
     shaped = _shape_relation(failing)
     if shaped:
         return Explanation(output=output, relation=shaped[0], params={**shaped[1], **extra})
