@@ -102,7 +102,7 @@ def score(points: float, cases: Sequence[CaseResult], named: Collection[str] = A
     if len(counted) < len(cases):
         cases_rule["uncounted"] = len(cases) - len(counted)  # degenerate tests passed
     failing = [c for c in cases if not c.passed]
-    idle = [c.code for c in failing if computes_nothing(c.code)]
+    idle = [c.code for c in failing if c.code is not None and computes_nothing(c.code)]
     if idle:  # the passes show nothing computed: they earn nothing
         code = min(idle, key=rubric.share_of)
         return points * rubric.share_of(code), _mistake_rule(code, rubric)
