@@ -125,7 +125,8 @@ def _mutable_defaults(function: types.FunctionType) -> dict[str, object]:
     code = function.__code__
     positional = code.co_varnames[:code.co_argcount]
     defaults = function.__defaults__ or ()
-    found: dict[str, object] = {p: d for p, d in zip(positional[len(positional) - len(defaults):], defaults) if isinstance(d, _MUTABLE)}
+    found: dict[str, object] = {p: d for p, d in zip(positional[len(positional) - len(defaults):], defaults)
+                                if isinstance(d, _MUTABLE)}
     kwdefaults = function.__kwdefaults__
     if type(kwdefaults) is dict:
         found.update({p: d for p, d in kwdefaults.items() if isinstance(d, _MUTABLE)})

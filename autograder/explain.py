@@ -916,7 +916,8 @@ def _observed(failing: Sequence[Sample]) -> dict[str, Any] | None:
         return None
     sample = public[0]
     with np.errstate(all="ignore"):
-        wrong = cast("NDArray[np.bool_]", ~np.isclose(sample.got, sample.expected, rtol=RTOL, atol=ATOL, equal_nan=True))
+        wrong = cast("NDArray[np.bool_]",
+                     ~np.isclose(sample.got, sample.expected, rtol=RTOL, atol=ATOL, equal_nan=True))
     rows = [int(i) for i in np.flatnonzero(wrong.any(axis=1))]
     columns = [int(j) for j in np.flatnonzero(wrong.any(axis=0))]
     if 0 < len(rows) < wrong.shape[0]:

@@ -163,7 +163,8 @@ def judge_step(step: Step, probes: Sequence[Probe], outcomes: Sequence[Outcome |
                       _mistakes(cases), cases, step.page_step, detail)
 
 
-def argument_shapes(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult], page: str) -> dict[str, list[str | list[str]]]:
+def argument_shapes(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult], page: str
+                    ) -> dict[str, list[str | list[str]]]:
     """{hidden case: [the arguments' shapes of its first failing call (else its first call), as
     text; the arguments shaped unlike the page's call of the same kind]}: what a student may learn
     of a hidden test of this step (the arguments this step's function receives, from the
@@ -318,7 +319,8 @@ def _choose_explanations(step: Step, probes: Sequence[Probe], cases: list[CaseRe
     return chosen
 
 
-def _matched_everywhere(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult], outcomes: Sequence[Outcome | None]) -> list[CaseResult]:
+def _matched_everywhere(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult],
+                        outcomes: Sequence[Outcome | None]) -> list[CaseResult]:
     """Each failed call's matches, completed so that codes compare on every failed call.
 
     Pairs are searched on a call only when no single change explains it. So a code found on one
@@ -441,7 +443,8 @@ def _maps_to_itself(value: object) -> bool:
         isinstance(key, (str, int)) and type(key) is type(item) and key == item for key, item in mapping.items())
 
 
-def _follows(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult], outcomes: Sequence[Outcome | None], names: Collection[str]) -> bool:
+def _follows(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult], outcomes: Sequence[Outcome | None],
+             names: Collection[str]) -> bool:
     """Whether two calls that returned (passed or not), their arguments differing in `names` only,
     returned different values: then the function does use those arguments (a softmax right on
     tables and wrong on 1-D input uses its argument, whatever its 1-D answers show)."""
@@ -460,8 +463,9 @@ REWORDABLE = UNEXPLAINED | {"hardcoded", "ignores_arguments", "nondeterministic"
 CODE_CAUSES = {"global_state", "mutable_default", "reads_global", "unused_argument", "fails_off_page"}
 
 
-def _caused_by_code(step: Step, probes: Sequence[Probe], cases: list[CaseResult], outcomes: Sequence[Outcome | None], evidence: Mapping[str, Any],
-                   page: str, detail: dict[str, Any]) -> tuple[list[CaseResult], dict[str, Any]]:
+def _caused_by_code(step: Step, probes: Sequence[Probe], cases: list[CaseResult], outcomes: Sequence[Outcome | None],
+                   evidence: Mapping[str, Any], page: str, detail: dict[str, Any]
+                   ) -> tuple[list[CaseResult], dict[str, Any]]:
     """(cases, detail) with the failures a rule or a generic code told renamed after what the code
     shows: state kept between calls (a module-level name or a default argument the calls change),
     the notebook's globals read in place of arguments, an argument never read; and "hard-coded"
@@ -521,7 +525,8 @@ def _state_shown(outcomes: Iterable[Outcome | None]) -> dict[str, Any]:
     return shown
 
 
-def _same_answer_elsewhere(probes: Sequence[Probe], cases: Sequence[CaseResult], outcomes: Sequence[Outcome | None]) -> bool:
+def _same_answer_elsewhere(probes: Sequence[Probe], cases: Sequence[CaseResult],
+                           outcomes: Sequence[Outcome | None]) -> bool:
     """Whether each failing call that returned gave, in one of its outputs at least, the very
     values another call gave for other inputs (the page's table written in, returned whatever the
     input): evidence of "hard-coded"."""
@@ -1023,8 +1028,8 @@ def broken(lab: Lab, name: str, code: str, detail: object = None, only: Collecti
     return SubmissionResult(name, steps, notes)
 
 
-def explanations(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult], outcomes: Sequence[Outcome | None], vocabulary: explain.Vocabulary,
-                 page: str | None = None) -> list[dict[str, Any]]:
+def explanations(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult], outcomes: Sequence[Outcome | None],
+                 vocabulary: explain.Vocabulary, page: str | None = None) -> list[dict[str, Any]]:
     """What the values of a step's unnamed failures show (autograder.explain), per output, as plain
     data: [] when no failure is left to a generic code, or nothing is found.
 
@@ -1078,7 +1083,8 @@ def _add_samples(samples: dict[int, list[explain.Sample]], probe: Probe, result:
     if result.passed:
         values, got = list(probe.expected), expected
     else:
-        values = _values_of(probe, outcome.value if outcome is not None else None)  # a returned call's (see explanations)
+        # A failed call is read only when it returned (see explanations).
+        values = _values_of(probe, outcome.value if outcome is not None else None)
         if len(values) != len(outputs):
             return  # not as many values as outputs: told by "wrong_count", nothing to read
         got = _prepared(outputs, values)

@@ -66,8 +66,8 @@ def step_maps(result: StepResult, lang: str = "ko", page: str = "page", names: M
                              + LABELS[lang]["case"].format(case=(names or {}).get(case.case, case.case)))
 
 
-def maps_html(got: Table, expected: Table, words: Sequence[str], columns: str = "features", rows_sum_to_one: bool = False,
-              lang: str = "ko", caption: str = "") -> str:
+def maps_html(got: Table, expected: Table, words: Sequence[str], columns: str = "features",
+              rows_sum_to_one: bool = False, lang: str = "ko", caption: str = "") -> str:
     """One row of three maps per table (a 3-D value is a stack of tables, one row each)."""
     say = LABELS[lang]
     got, expected = as_floats(got), as_floats(expected)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from .error_model import JOIN, parts
 from .judge import EXPLAINABLE
-from .sandbox.protocol import MAX_HELPER_REQUESTS as MAX_REQUESTS  # the stand-ins' per call (see stand_in)
+from .sandbox.protocol import MAX_HELPER_REQUESTS as MAX_REQUESTS  # per call; stand_in counts the same
 from .submission import Detail
 
 if TYPE_CHECKING:
@@ -270,8 +270,8 @@ def step_feedback(result: StepResult, lab: Lab, lang: str = "ko") -> str:
     public = [c for c in failing if not c.hidden]
     hidden = [c for c in failing if c.hidden]
     for position, case in enumerate(public):
-        lines.append("  " + say("text", "case_failed", case=_case_name(say, case),
-                                title=say.stepwise("title", result.name, cast(str, case.code))))  # failed: coded
+        lines.append("  " + say("text", "case_failed", case=_case_name(say, case),  # a failed test has a code:
+                                title=say.stepwise("title", result.name, cast(str, case.code))))
         if position == 0:
             lines.extend("    " + line for line in _explain(say, result, case))
     if hidden:
@@ -418,7 +418,7 @@ def _hidden_lines(say: Messages, result: StepResult, hidden: Sequence[CaseResult
     titles: list[str] = []
     named = [c for c in hidden if c.code != "not_run"] or hidden
     for failure in named:
-        title = say.stepwise("title", result.name, cast(str, failure.code))  # failed: coded
+        title = say.stepwise("title", result.name, cast(str, failure.code))  # a failed test has a code
         if title not in titles:
             titles.append(title)
     # One test is one call, as the grading rule counts them.
