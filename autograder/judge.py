@@ -393,9 +393,10 @@ def predictions(probe: Probe, mistake: Mistake) -> tuple[list[list[PreparedPredi
 
 
 def _values_of(probe: Probe, value: object) -> list[object]:
-    """The value of each output of a call. A step of several outputs given no container of them
-    (None, a number) has one value: as many values as outputs, it never has."""
-    return list(value) if len(probe.step.outputs) > 1 and isinstance(value, Iterable) else [value]
+    """The value of each output of a call, read as check_value reads it: a step of several outputs
+    returns them in a tuple or a list. Anything else (None from a forgotten return, a number, an
+    array, even a 0-d one) is one value, which never has as many values as outputs."""
+    return list(value) if len(probe.step.outputs) > 1 and isinstance(value, (tuple, list)) else [value]
 
 
 def _would_fail(probe: Probe, mistake: Mistake) -> bool:
