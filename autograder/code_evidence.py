@@ -6,12 +6,19 @@ Computed where the student's code runs (the sandbox's child, or the students' ki
 process) and read by the judge as untrusted words (sandbox.protocol.plain_evidence and
 plain_state): it chooses the words of a cause, never points.
 """
+from __future__ import annotations
+
 import dis
 import types
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .sandbox import codec
+
+if TYPE_CHECKING:  # the sandbox's child imports this module: nothing new at run time
+    from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+    from typing import Any
 
 _ABSENT = object()
 _ndarray = np.ndarray
@@ -22,14 +29,16 @@ MAX_CODE_OBJECTS = 200
 REPEAT_SECONDS = 0.2  # a call is made a second time, to see state kept, only when it was this quick
 _LOAD_GLOBAL = {"LOAD_GLOBAL", "LOAD_NAME"}
 _MUTABLE = (list, dict, set, bytearray, np.ndarray)
+# What a call could change of a name it reads (_fingerprint), keyed by ("global" or "default", name).
+Fingerprints = dict[tuple[str, str], tuple[object, ...]]
 
 
-def code_evidence(namespace, functions):
+def code_evidence(namespace: Mapping[str, object], functions: Iterable[str]) -> dict[str, dict[str, Any]]:
     """Per lab function that is a plain Python function: the module-level data names it reads
     (not modules, functions or classes), its parameters it never reads, whether a default
     argument is mutable, and the file (cell) and line its code came from. Anything that cannot be
     read is left out."""
-    evidence = {}
+    evidence: dict[str, dict[str, Any]] = {}
     for name in functions:
         function = namespace.get(name)
         if type(function) is not types.FunctionType:
@@ -50,9 +59,11 @@ def code_evidence(namespace, functions):
     return evidence
 
 
-def _overwritten_first(code):
+def _overwritten_first(code: types.CodeType) -> set[str]:
     """The names the function's straight-line start assigns before it reads them (a parameter
     replaced at once: `W_Q = np.random.randn(4, 4)`); nothing after the first jump counts."""
+    touched: set[str]
+    overwritten: set[str]
     touched, overwritten = set(), set()
     for instruction in dis.get_instructions(code):
         opname, value = instruction.opname, instruction.argval
@@ -65,15 +76,15 @@ def _overwritten_first(code):
     return overwritten
 
 
-def _parameter_count(code):
+def _parameter_count(code: types.CodeType) -> int:
     flags = code.co_flags
     return code.co_argcount + code.co_kwonlyargcount + bool(flags & 0x04) + bool(flags & 0x08)
 
 
-_names_of_code = {}
+_names_of_code: dict[types.CodeType, tuple[set[str], list[str]]] = {}
 
 
-def _names_read(code):
+def _names_read(code: types.CodeType) -> tuple[set[str], list[str]]:
     """(local and free names loaded, global names loaded) by `code` and the code nested in it."""
     known = _names_of_code.get(code)
     if known is None:
@@ -81,7 +92,9 @@ def _names_read(code):
     return known
 
 
-def _read_names(code):
+def _read_names(code: types.CodeType) -> tuple[set[str], list[str]]:
+    loaded: set[str]
+    globals_read: list[str]
     loaded, globals_read, stack, seen = set(), [], [code], 0
     while stack and seen < MAX_CODE_OBJECTS:
         current = stack.pop()
@@ -98,7 +111,7 @@ def _read_names(code):
     return loaded, globals_read
 
 
-def _data_globals(names, module):
+def _data_globals(names: Iterable[str], module: object) -> list[str]:
     found = []
     for name in names:
         value = module.get(name, _ABSENT) if type(module) is dict else _ABSENT
@@ -110,19 +123,20 @@ def _data_globals(names, module):
     return found
 
 
-def _mutable_defaults(function):
+def _mutable_defaults(function: types.FunctionType) -> dict[str, object]:
     """{parameter name: its default} of the defaults a call can change in place."""
     code = function.__code__
     positional = code.co_varnames[:code.co_argcount]
     defaults = function.__defaults__ or ()
-    found = {p: d for p, d in zip(positional[len(positional) - len(defaults):], defaults) if isinstance(d, _MUTABLE)}
+    found: dict[str, object] = {p: d for p, d in zip(positional[len(positional) - len(defaults):], defaults)
+                                if isinstance(d, _MUTABLE)}
     kwdefaults = function.__kwdefaults__
     if type(kwdefaults) is dict:
         found.update({p: d for p, d in kwdefaults.items() if isinstance(d, _MUTABLE)})
     return found
 
 
-def watch(function, namespace):
+def watch(function: object, namespace: Mapping[str, object]) -> Fingerprints | None:
     """{name: fingerprint} of the module-level data and mutable defaults `function` reads, taken
     before a call (None when it is not a plain function or cannot be read)."""
     if type(function) is not types.FunctionType:
@@ -138,9 +152,9 @@ def watch(function, namespace):
         return None
 
 
-def _fingerprint(value, limit=100_000):
+def _fingerprint(value: Any, limit: int = 100_000) -> tuple[object, ...]:
     """What a call could change of `value`, compared by identity and bytes: never by the
-    submission's own __eq__."""
+    submission's own __eq__. `value` is anything a notebook holds: its exact type is read first."""
     kind = type(value)
     if kind is _ndarray:
         return (id(value), value.shape, value.dtype.str, _tobytes(value) if value.size <= limit else None)
@@ -155,10 +169,12 @@ def _fingerprint(value, limit=100_000):
     return (id(value),)
 
 
-def state_kept(function, watched, encoded, pristine, helpers, seconds, copy):
+def state_kept(function: Any, watched: Fingerprints | None, encoded: object, pristine: Sequence[object],
+               helpers: Collection[object], seconds: float, copy: Callable[[Any], object]) -> dict[str, object]:
     """What one returned call shows of state kept between calls: the module-level names and
-    defaults it changed, and whether the same call made again returned something else."""
-    state = {}
+    defaults it changed, and whether the same call made again returned something else. `function`:
+    the submission's own (anything; every read of it is inside the try)."""
+    state: dict[str, object] = {}
     try:
         if watched:
             after = watch(function, function.__globals__) or {}
@@ -200,7 +216,7 @@ MAX_FUNCTIONS_FOLLOWED = 32
 MAX_GLOBALS_READ = 256
 
 
-def can_keep_state(function):
+def can_keep_state(function: object) -> bool:
     """Whether a call of `function` can leave anything behind that a later call reads, judged from
     its byte code before the call: True when it, or a function of the notebook it calls by a global
     name, reads module-level data, has a mutable default or is a closure, writes an attribute or a
@@ -217,7 +233,7 @@ def can_keep_state(function):
         return True
 
 
-def _can_keep_state(function):
+def _can_keep_state(function: object) -> bool:
     followed, pending = set(), [function]
     while pending:
         current = pending.pop()
@@ -250,14 +266,16 @@ def _can_keep_state(function):
     return False
 
 
-_names_and_operations_of_code = {}
+_names_and_operations_of_code: dict[types.CodeType, tuple[frozenset[str], frozenset[int], bool]] = {}
 
 
-def _names_and_operations(code):
+def _names_and_operations(code: types.CodeType) -> tuple[frozenset[str], frozenset[int], bool]:
     """(every name the code and the code nested in it refer to, the operation codes they use,
     whether all of it was read)."""
     known = _names_and_operations_of_code.get(code)
     if known is None:
+        names: set[str]
+        operations: set[int]
         names, operations, stack, seen = set(), set(), [code], 0
         while stack and seen < MAX_CODE_OBJECTS:
             current = stack.pop()
@@ -274,7 +292,7 @@ _LIBRARIES = frozenset({"numpy", "pandas", "math", "cmath", "builtins", "functoo
                         "collections", "typing", "fractions", "decimal", "statistics", "string"})
 
 
-def _from_library(value, namespace):
+def _from_library(value: object, namespace: Mapping[str, object]) -> bool:
     """A built-in function, or a function or class one of _LIBRARIES defines (not the notebook)."""
     if isinstance(value, types.BuiltinFunctionType):
         return getattr(value, "__name__", None) not in _STATEFUL_BUILTINS

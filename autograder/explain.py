@@ -37,13 +37,25 @@ axes, relations, size expressions) and small numbers from a fixed set (decimals,
 case's own inputs (a count the page prints), never a value read from a hidden test. Numbers read from values (a constant ratio, which rows are wrong) come from public
 tests alone: `explain` reads them only from samples whose `hidden` is False.
 """
+from __future__ import annotations
+
 import inspect
 import itertools
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from . import trace_variants
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+
+    from numpy.typing import NDArray
+
+    from .declaration import Trace
+    from .lab import Case
+    from .trace_variants import Change, FloatArray, Variant, Variants
 
 RTOL = 1e-4  # as the judge compares values
 ATOL = 1e-6
@@ -51,6 +63,16 @@ DECIMALS = (0, 1, 2, 3)  # rounding as a page prints numbers
 HALF_PRECISION = 1e-2  # how far float16 work may stray, relative to the largest value
 # Container kinds named in a sentence: a closed set, so no hidden test can choose the words.
 CONTAINERS = ("dict", "list", "tuple", "ndarray", "Series", "DataFrame", "float", "int", "str", "None")
+
+# A formula's part: (kind, *arguments), as ("base", name), ("order", axes), ("times", factor name),
+# ("round", decimals), ("product", left, right, transposed, end), ("variant", *change).
+Part = tuple[Any, ...]
+Formula = tuple[Part, ...]
+# A predicate's or a relation's parameters, as (name, value) pairs: (("axis", 1), ("quantity", "Q")).
+Params = tuple[tuple[str, Any], ...]
+# A value as the explainer reads it: a float array, a plain mapping, or None when not read as one.
+# Which it is, the search tells by isinstance and shape before it reads a value as one.
+Read = Any
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -64,18 +86,18 @@ class Vocabulary:
     Display names of quantities and kinds live in the lab's catalogs ([quantity], [kind]).
     """
 
-    sizes: dict = field(default_factory=dict)
-    kinds: object = None  # Callable[[Case], Iterable[str]]
-    quantities: tuple = None
+    sizes: dict[str, tuple[str, int] | str] = field(default_factory=dict)
+    kinds: Callable[[Case], Iterable[str]] | None = None
+    quantities: tuple[str, ...] | None = None
     # The lab's own Lab.trace (Case -> trace), re-run on a case with one input changed
     # (autograder.trace_variants); None: no variant is read.
-    trace: object = None
+    trace: Callable[[Case], Trace] | None = None
     # Case -> the variants already computed (the students' kit reads them from the build's data).
-    variants: object = None
+    variants: Callable[[Case], Variants] | None = None
     # {step name: the reference's function of that step}: re-run on a call's own arguments with one
     # changed (autograder.trace_variants.argument_variants); the lab hands them over, the engine
     # imports no lab. None: no argument variant is read.
-    functions: dict = None
+    functions: dict[str, Callable[..., object]] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -85,15 +107,15 @@ class Sample:
     case: str
     hidden: bool
     passed: bool
-    got: object  # a float array, a plain mapping, or None when not read as one
+    got: Read  # a float array, a plain mapping, or None when not read as one
     got_type: str  # the container the student returned ("dict", "ndarray", ...)
-    expected: object  # a float array or a plain mapping
-    quantities: dict  # name -> float array: the trace's values and the case's inputs
-    sizes: dict  # name -> int
-    labels: tuple = ()  # the words naming rows
+    expected: Read  # a float array or a plain mapping
+    quantities: dict[str, FloatArray]  # name -> float array: the trace's values and the case's inputs
+    sizes: dict[str, int]  # name -> int
+    labels: tuple[str, ...] = ()  # the words naming rows
     # {change: {"quantities": {name: float array}, "first": name, "as": name or None}}: the
     # reference's trace of this case with one input changed (autograder.trace_variants)
-    variants: dict = field(default_factory=dict)
+    variants: Variants = field(default_factory=dict)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -102,14 +124,14 @@ class Explanation:
 
     output: str
     relation: str  # "formula", a predicate ("rows_identical", ...), "container" or "observed"
-    parts: tuple = ()  # a formula's parts: (("base", name), ("order", axes), ("times", factor), ...)
-    params: dict = field(default_factory=dict)
+    parts: Formula = ()  # a formula's parts: (("base", name), ("order", axes), ("times", factor), ...)
+    params: dict[str, Any] = field(default_factory=dict)
     size: int = 1
 
 
 # ----- formulas ----------------------------------------------------------------------------
 
-def _close(a, b):
+def _close(a: FloatArray | None, b: FloatArray | None) -> bool:
     if a is None or b is None or a.shape != b.shape:
         return False
     with np.errstate(all="ignore"):
@@ -118,10 +140,10 @@ def _close(a, b):
         return bool(np.allclose(a, b, rtol=RTOL, atol=atol, equal_nan=True))
 
 
-def factors(sizes):
+def factors(sizes: Mapping[str, int]) -> dict[str, float]:
     """{factor name: value}: each size, its square root, and 2 (a size of 1 changes nothing, so
     a passing one-word test stays consistent with dividing by n)."""
-    found = {}
+    found: dict[str, float] = {}
     for name, value in sizes.items():
         if value and value > 0:
             found[name] = float(value)
@@ -130,7 +152,7 @@ def factors(sizes):
     return found
 
 
-def _orders(ndim):
+def _orders(ndim: int) -> list[tuple[int, ...]]:
     if ndim < 2:
         return []
     if ndim == 2:
@@ -138,20 +160,20 @@ def _orders(ndim):
     return [p for p in itertools.permutations(range(ndim)) if p != tuple(range(ndim))]
 
 
-def _bases(sample):
+def _bases(sample: Sample) -> Iterator[tuple[str, Read]]:
     """(name, array) of every base: the expected value first, then each quantity."""
     yield "expected", sample.expected
     for name, value in sample.quantities.items():
         yield name, value
 
 
-def _base_value(sample, name):
+def _base_value(sample: Sample, name: str) -> Read:
     return sample.expected if name == "expected" else sample.quantities.get(name)
 
 
-def predict(sample, parts):
+def predict(sample: Sample, parts: Formula) -> FloatArray | None:
     """What a formula gives on `sample`; None where it cannot be made (a shape that does not fit)."""
-    value = None
+    value: FloatArray | None = None
     with np.errstate(all="ignore"):
         for kind, *args in parts:
             if kind == "base":
@@ -224,7 +246,7 @@ def predict(sample, parts):
     return value
 
 
-def _dropped_product(sample, left, right, transposed, end):
+def _dropped_product(sample: Sample, left: str, right: str, transposed: bool, end: str) -> FloatArray | None:
     """left @ right (right's last two axes swapped when `transposed`) with the first or last
     term of the shared axis left out, or with only that term kept ("only_first", "only_last": a sum
     overwritten with = where += was meant)."""
@@ -243,7 +265,7 @@ def _dropped_product(sample, left, right, transposed, end):
         return None
 
 
-def _other_axis_product(sample, left, right, transposed):
+def _other_axis_product(sample: Sample, left: str, right: str, transposed: bool) -> FloatArray | None:
     """left @ right with the sum run over left's other axis: out[j] = (sum_i left[i, j]) * right[j]
     (a broadcast product summed along axis=0 where axis=1 was meant)."""
     a, b = sample.quantities.get(left), sample.quantities.get(right)
@@ -254,27 +276,29 @@ def _other_axis_product(sample, left, right, transposed):
     if a.shape[-1] != a.shape[-2] or a.shape[-1] != b.shape[-2]:
         return None
     try:
-        return a.sum(axis=-2)[..., :, None] * b
+        product: FloatArray = a.sum(axis=-2)[..., :, None] * b
+        return product
     except ValueError:
         return None
 
 
-def _distributions(value):
+def _distributions(value: FloatArray) -> bool:
     """Whether every row (the last axis) of `value` is a distribution: no negative cell, sum 1."""
     with np.errstate(all="ignore"):
         return bool(value.size and value.shape[-1] > 1 and np.all(np.isfinite(value)) and np.all(value >= 0)
                     and np.allclose(value.sum(axis=-1), 1.0, rtol=RTOL, atol=1e-6))
 
 
-def _tempered(value, power):
+def _tempered(value: FloatArray, power: float) -> FloatArray:
     """Each row of the distribution `value` raised to `power` and normalised again: the softmax of
     the scores that give `value`, with the scores multiplied by `power` first (0 stays 0)."""
     with np.errstate(all="ignore"):
         raised = np.where(value > 0, np.power(np.where(value > 0, value, 1.0), power), 0.0)
-        return raised / raised.sum(axis=-1, keepdims=True)
+        tempered: FloatArray = raised / raised.sum(axis=-1, keepdims=True)
+        return tempered
 
 
-def _power_of(value, got):
+def _power_of(value: FloatArray, got: FloatArray) -> float | None:
     """The one power p with got ∝ value ** p row by row, estimated on the row with the widest
     spread of positive cells; None when no row can tell."""
     with np.errstate(all="ignore"):
@@ -294,9 +318,9 @@ def _power_of(value, got):
         return float(best) if best is not None and np.isfinite(best) else None
 
 
-def _products(sample):
+def _products(sample: Sample) -> list[tuple[str, str, bool]]:
     """(left, right, transposed) of every two quantities whose product is the expected value."""
-    found = []
+    found: list[tuple[str, str, bool]] = []
     items = [(k, v) for k, v in sample.quantities.items() if v.ndim >= 2]
     for (left, a), (right, b) in itertools.product(items, repeat=2):
         for transposed in (False, True):
@@ -313,9 +337,9 @@ def _products(sample):
     return found
 
 
-def _holding(sample, got):
+def _holding(sample: Sample, got: Read) -> dict[int, list[Formula]]:
     """Every formula of size 1 or 2 that gives `got` on one sample, by size."""
-    by_size = {1: [], 2: []}
+    by_size: dict[int, list[Formula]] = {1: [], 2: []}
     names = dict(_bases(sample))
     for name, base in names.items():
         if base is None:
@@ -323,7 +347,7 @@ def _holding(sample, got):
         changes = 0 if name == "expected" else 1
         for order in [None] + _orders(base.ndim):
             value = base if order is None else np.transpose(base, order)
-            head = [("base", name)] + ([("order", order)] if order is not None else [])
+            head: list[Part] = [("base", name)] + ([("order", order)] if order is not None else [])
             size = changes + (order is not None)
             if size and size <= 2 and _close(value, got):
                 by_size[size].append(tuple(head))
@@ -333,7 +357,7 @@ def _holding(sample, got):
                 by_size[size + 1].append(tuple(head) + (transform,))
     for left, right, transposed in _products(sample):
         for end in ("first", "last", "only_first", "only_last"):
-            parts = (("product", left, right, transposed, end),)
+            parts: Formula = (("product", left, right, transposed, end),)
             if _close(predict(sample, parts), got):
                 by_size[1].append(parts)
         parts = (("product_axis", left, right, transposed),)
@@ -342,9 +366,9 @@ def _holding(sample, got):
     return by_size
 
 
-def _transforms(sample, value, got):
+def _transforms(sample: Sample, value: FloatArray, got: FloatArray) -> list[Part]:
     """The one transforms that turn `value` into `got`, each as a part."""
-    found = []
+    found: list[Part] = []
     with np.errstate(all="ignore"):
         if value.shape == got.shape and value.size:
             usable = np.isfinite(value) & np.isfinite(got) & (np.abs(value) > 1e-9)
@@ -393,10 +417,10 @@ def _transforms(sample, value, got):
     return found
 
 
-def _distribution_transforms(sample, value, got):
+def _distribution_transforms(sample: Sample, value: FloatArray, got: FloatArray) -> list[Part]:
     """Of a distribution `value` (rows summing to 1): `got` is each row times a number of its own
     (not divided by its sum), or the rows tempered by a size (the scores divided again, or not)."""
-    found = []
+    found: list[Part] = []
     with np.errstate(all="ignore"):
         if np.all(np.isfinite(got)) and np.all(got >= 0) and not _distributions(got):
             sums = got.sum(axis=-1, keepdims=True)
@@ -417,7 +441,8 @@ def _distribution_transforms(sample, value, got):
     return found
 
 
-def _search_formulas(failing, passing, sizes=(1, 2), per_sample=None):
+def _search_formulas(failing: Sequence[Sample], passing: Sequence[Sample], sizes: Sequence[int] = (1, 2),
+                     per_sample: Sequence[dict[int, list[Formula]]] | None = None) -> tuple[list[Formula], int]:
     """The smallest formulas (of `sizes` changes) true on every failing sample and ruled out by no
     passing one; `per_sample`: each failing sample's formulas (_holding), when already found."""
     if not failing:
@@ -436,7 +461,7 @@ def _search_formulas(failing, passing, sizes=(1, 2), per_sample=None):
     return [], 0
 
 
-def _consistent_on_passing(sample, parts):
+def _consistent_on_passing(sample: Sample, parts: Formula) -> bool:
     value = predict(sample, parts)
     return value is not None and _close(value, sample.expected)
 
@@ -447,7 +472,7 @@ _PART_ORDER = ("base", "product", "product_axis", "order", "divided", "times", "
                "absolute", "complement", "trunc", "round", "sum", "mean", "row", "tempered", "unnormalised")
 
 
-def _preference(parts):
+def _preference(parts: Formula) -> tuple[int, list[int], list[bool]]:
     """Among formulas of one size: the expected value as base first, named sizes before 2."""
     return (sum(p[0] == "base" and p[1] != "expected" for p in parts),
             [_PART_ORDER.index(p[0]) for p in parts],
@@ -456,12 +481,13 @@ def _preference(parts):
 
 # ----- the reference's computation with one input changed -----------------------------------
 
-def _search_variants(output, failing, passing):
+def _search_variants(output: str, failing: Sequence[Sample], passing: Sequence[Sample]
+                     ) -> tuple[str, Formula, dict[str, Any]] | None:
     """(relation, parts, params) of the first variant of the trace (autograder.trace_variants)
     whose quantity named `output` is the student's value on every failing sample and that no
     passing sample rules out; None when none is. A variant is one change: it is searched after the
     formulas of one change and before those of two."""
-    held = None
+    held: list[Change] | None = None
     for sample in failing:
         found = [change for change, variant in sample.variants.items()
                  if _same_value(variant["quantities"].get(output), sample.got, overflowed=True)]
@@ -470,7 +496,7 @@ def _search_variants(output, failing, passing):
             return None
     # Overflowed cells (nan/inf where the variant is finite: the student's formula, run unstably)
     # are forgiven only beside a failing sample the variant gives exactly.
-    held = [change for change in held if any(
+    held = [change for change in held or () if any(
         _same_value(sample.variants[change]["quantities"].get(output), sample.got) for sample in failing)]
     for change in held:
         if all(_variant_consistent(sample, change, output) for sample in passing):
@@ -484,12 +510,12 @@ def _search_variants(output, failing, passing):
     return None
 
 
-def _transposed_quantity(failing, change):
+def _transposed_quantity(failing: Sequence[Sample], change: Change) -> str | None:
     """The first quantity of the trace (not an input) that the swap of two inputs transposes on
     every failing sample: swapping the two factors of a product gives the product's transpose,
     which is what the student may have written instead (einsum's output subscripts, a .T)."""
     inputs = set(change[1:3])
-    names = None
+    names: list[str] | None = None
     for sample in failing:
         variant = sample.variants[change]["quantities"]
         found = []
@@ -504,10 +530,10 @@ def _transposed_quantity(failing, change):
         names = found if names is None else [n for n in names if n in found]
         if not names:
             return None
-    return names[0]
+    return names[0] if names else None
 
 
-def _variant_consistent(sample, change, output):
+def _variant_consistent(sample: Sample, change: Change, output: str) -> bool:
     """A passing sample rules a variant out when the variant changes its value into another of
     the same shape (a value of another shape is another call's form: it tells nothing)."""
     variant = sample.variants.get(change)
@@ -519,7 +545,7 @@ def _variant_consistent(sample, change, output):
     return value.shape != sample.expected.shape or _close(value, sample.expected)
 
 
-def _same_value(value, got, overflowed=False):
+def _same_value(value: object, got: object, overflowed: bool = False) -> bool:
     """A variant's value is the student's: equal mappings, or arrays equal within the tolerance;
     `overflowed`: also where the student's array holds nan or inf in cells the variant has finite,
     every other cell equal (the same formula, computed without guarding exp)."""
@@ -535,9 +561,9 @@ def _same_value(value, got, overflowed=False):
     return bool(finite.any() and not finite.all() and _close(value[finite], got[finite]))
 
 
-def _variant_relation(change, variant):
+def _variant_relation(change: Change, variant: Variant) -> tuple[str, Formula, dict[str, Any]]:
     kind, name, *rest = change
-    params = {"input": name}
+    params: dict[str, Any] = {"input": name}
     if kind == "replaced":
         params["other"] = rest[0]
         if variant.get("as") and variant["first"] != variant["as"]:
@@ -554,7 +580,7 @@ def _variant_relation(change, variant):
 
 # ----- shapes: a part of the expected, or an axis as long as another size ------------------------
 
-def _size_expressions(sizes):
+def _size_expressions(sizes: Mapping[str, int]) -> list[tuple[str, int]]:
     """(text, value) of the sizes and their simplest combinations, simplest first."""
     items = [(k, v) for k, v in sizes.items() if isinstance(v, int) and v > 0]
     found = [(name, value) for name, value in items]
@@ -565,10 +591,10 @@ def _size_expressions(sizes):
     return found
 
 
-def _length_named(failing, axis, of_got):
+def _length_named(failing: Sequence[Sample], axis: int, of_got: bool) -> str | None:
     """The simplest size expression equal to the length of `axis` of every failing sample's got
     (or expected): names only, so a hidden test's sizes may rule expressions out."""
-    common = None
+    common: list[str] | None = None
     for sample in failing:
         value = sample.got if of_got else sample.expected
         length = value.shape[axis]
@@ -576,10 +602,10 @@ def _length_named(failing, axis, of_got):
         common = names if common is None else [n for n in common if n in names]
         if not common:
             return None
-    return common[0]
+    return common[0] if common else None
 
 
-def _shape_relation(failing):
+def _shape_relation(failing: Sequence[Sample]) -> tuple[str, dict[str, Any]] | None:
     """Where every failing sample has the expected's number of axes and other lengths: the got is
     the first (or last) part of the expected along one axis ("block"), else its lengths are named
     by the sizes of the test ("axis_length"); None when neither holds."""
@@ -592,7 +618,7 @@ def _shape_relation(failing):
     if len(axes) != 1 or len(next(iter(axes))) != 1:
         return None
     (axis,) = next(iter(axes))
-    lengths = {}
+    lengths: dict[str, str] = {}
     got_length = _length_named(failing, axis, of_got=True)
     if got_length:
         lengths = {"got_length": got_length, "expected_length": _length_named(failing, axis, of_got=False) or "?"}
@@ -610,11 +636,11 @@ def _shape_relation(failing):
     return None
 
 
-def _outer(failing):
+def _outer(failing: Sequence[Sample]) -> tuple[str, str] | None:
     """(left, right): two quantities whose every number times every number (np.outer, each
     flattened) is the student's value on every failing sample, where a table of row products was
     expected; None otherwise."""
-    names = None
+    names: list[tuple[str, str]] | None = None
     for sample in failing:
         got = sample.got
         if got.ndim != 2 or got.shape == sample.expected.shape:
@@ -625,14 +651,14 @@ def _outer(failing):
         names = found if names is None else [pair for pair in names if pair in found]
         if not names:
             return None
-    return names[0]
+    return names[0] if names else None
 
 
-def _unit_axes(failing):
+def _unit_axes(failing: Sequence[Sample]) -> tuple[str, dict[str, int]] | None:
     """Every failing `got` is the expected value with an axis of length 1 added ("unit_axis_extra":
     a batch axis kept, X[None]) or taken away ("unit_axis_missing": a keepdims or [:, None] left
     out), the numbers in their places; None otherwise. `axis`: where, the same on every sample."""
-    found = set()
+    found: set[tuple[str, int]] = set()
     for sample in failing:
         got, expected = sample.got, sample.expected
         if got.shape == expected.shape or got.size != expected.size or abs(got.ndim - expected.ndim) != 1:
@@ -649,7 +675,7 @@ def _unit_axes(failing):
     return relation, {"axis": axis}
 
 
-def _shapes_named(failing):
+def _shapes_named(failing: Sequence[Sample]) -> tuple[str, dict[str, str]] | None:
     """Where several axes differ: both shapes with each length named by the test's sizes (a count
     and a length given in each other's places: (d_head, n, n_heads) for (n_heads, n, d_head))."""
     ndim = failing[0].got.ndim
@@ -662,28 +688,29 @@ def _shapes_named(failing):
                    for s in failing)
     # Every expected number is there: said too, as the reshape it points to.
     return "shape_named" + ("_same_values" if kept else ""), {
-        "got_shape": "(" + ", ".join(got) + ")", "expected_shape": "(" + ", ".join(expected) + ")"}
+        "got_shape": "(" + ", ".join(n for n in got if n is not None) + ")",
+        "expected_shape": "(" + ", ".join(n for n in expected if n is not None) + ")"}
 
 
-def _block(value, axis, length, end):
-    index = [slice(None)] * value.ndim
+def _block(value: FloatArray, axis: int, length: int, end: str) -> FloatArray:
+    index: list[slice] = [slice(None)] * value.ndim
     index[axis] = slice(0, length) if end == "first" else slice(value.shape[axis] - length, None)
     return value[tuple(index)]
 
 
 # ----- predicates: what the values show when no formula gives them --------------------------
 
-def _sums_to_one(value, axis):
+def _sums_to_one(value: FloatArray, axis: int) -> bool:
     with np.errstate(all="ignore"):
         return value.ndim > axis and value.shape[axis] > 1 and bool(
             np.allclose(value.sum(axis=axis), 1.0, rtol=RTOL, atol=1e-6))
 
 
-def _predicates(sample):
+def _predicates(sample: Sample) -> list[tuple[str, Params, bool]]:
     """(name, params, telling) of what is true of `got`; `telling` when the expected value does
     not have it too (a predicate must hold on every failing sample and tell on one at least)."""
     got, expected = sample.got, sample.expected
-    found = []
+    found: list[tuple[str, Params, bool]] = []
     with np.errstate(all="ignore"):
         if got.size == expected.size and got.size > 1 and np.all(np.isfinite(got)) and \
                 _close(np.sort(got, axis=None), np.sort(expected, axis=None)):
@@ -727,20 +754,20 @@ def _predicates(sample):
     return found
 
 
-def _half_precision(value):
+def _half_precision(value: FloatArray) -> bool:
     """Whether every value is a float16 number (10 bits of mantissa) while not all are whole."""
     with np.errstate(all="ignore"):
         return bool(np.all(value.astype(np.float16).astype(float) == value) and not np.all(value == np.round(value)))
 
 
-def _close_to(got, expected, relative):
+def _close_to(got: FloatArray, expected: FloatArray, relative: float) -> bool:
     """Within `relative` of the largest expected magnitude, cell by cell."""
     scale = max(1.0, float(np.abs(expected).max())) if expected.size else 1.0
     with np.errstate(all="ignore"):
         return bool(np.all(np.abs(got - expected) <= relative * scale))
 
 
-def _support_swapped(got, expected):
+def _support_swapped(got: FloatArray, expected: FloatArray) -> bool:
     """Whether, on every wrong row (last axis) where the expected has zero and non-zero cells, `got`
     is 0 wherever the expected is not and holds something where the expected is 0 (a mask used the
     other way round; a saturated row may hold it on one cell only)."""
@@ -750,18 +777,18 @@ def _support_swapped(got, expected):
     zero_expected = np.abs(expected) < tiny
     zero_got = np.abs(got) < tiny
     wrong = ~np.isclose(got, expected, rtol=RTOL, atol=ATOL).all(axis=-1)
-    rows = zero_expected.any(axis=-1) & ~zero_expected.all(axis=-1) & wrong
+    rows = cast("NDArray[np.bool_]", zero_expected.any(axis=-1) & ~zero_expected.all(axis=-1) & wrong)
     if not rows.any():
         return False
     inside = np.where(rows[..., None], ~zero_expected & ~zero_got, False)
-    outside = (zero_expected & ~zero_got).any(axis=-1)
+    outside = cast("NDArray[np.bool_]", (zero_expected & ~zero_got).any(axis=-1))
     return bool(not inside.any() and np.all(outside[rows]))
 
 
-def _degenerate(failing):
+def _degenerate(failing: Sequence[Sample]) -> str | None:
     """What one value every failing sample's `got` holds in every cell ("zeros", "nan", "one_value"),
     where the expected does not; None otherwise (or when the samples differ in it)."""
-    found = set()
+    found: set[str] = set()
     for sample in failing:
         got, expected = sample.got, sample.expected
         if not isinstance(got, np.ndarray) or got.size < 2 or got.shape != expected.shape:
@@ -781,7 +808,7 @@ def _degenerate(failing):
     return found.pop() if len(found) == 1 else None
 
 
-def _search_predicates(failing):
+def _search_predicates(failing: Sequence[Sample]) -> list[tuple[str, Params]]:
     """Predicates true of every failing sample, telling on one at least, in the order found."""
     if not failing:
         return []
@@ -796,9 +823,9 @@ _FINGERPRINTS = ("support_swapped", "half_precision")
 
 # ----- mappings and containers --------------------------------------------------------------
 
-def _mapping_relations(sample):
+def _mapping_relations(sample: Sample) -> list[tuple[str, Params]]:
     got, expected = sample.got, sample.expected
-    found = []
+    found: list[tuple[str, Params]] = []
     if not isinstance(got, dict) or not isinstance(expected, dict):
         return found
     labels = list(sample.labels)
@@ -831,7 +858,7 @@ def _mapping_relations(sample):
     return found
 
 
-def _last_of_ties(sample):
+def _last_of_ties(sample: Sample) -> list[str]:
     """The quantities whose rows' LAST largest cell names `got`'s values, where the expected names
     the first (tied maxima: the other end of the tie picked)."""
     got, expected, labels = sample.got, sample.expected, list(sample.labels)
@@ -848,7 +875,7 @@ def _last_of_ties(sample):
     return found
 
 
-def _row_maxima(sample):
+def _row_maxima(sample: Sample) -> list[str]:
     """The quantities whose row maxima are the values of `got`, keyed by the rows' labels."""
     got, labels = sample.got, list(sample.labels)
     if set(got) != set(sample.expected) or not set(got) <= set(labels):
@@ -863,7 +890,7 @@ def _row_maxima(sample):
     return found
 
 
-def _container(sample):
+def _container(sample: Sample) -> tuple[str, str] | None:
     got_type = sample.got_type if sample.got_type in CONTAINERS else "other"
     expected_type = "dict" if isinstance(sample.expected, dict) else "ndarray"
     if got_type in ("ndarray", "list", "tuple", "DataFrame") and expected_type == "ndarray" and sample.got is not None:
@@ -875,14 +902,14 @@ def _container(sample):
 
 # ----- the search ---------------------------------------------------------------------------
 
-def explain(output, samples, kind=None):
+def explain(output: str, samples: Sequence[Sample], kind: str | None = None) -> Explanation | None:
     """The smallest explanation of `output`'s failing samples, else what is observable; None when
     nothing is. `kind`: the one kind of case that fails, if one (see failing_kind), told beside."""
     failing = [s for s in samples if not s.passed]
     passing = [s for s in samples if s.passed]
     if not failing:
         return None
-    extra = {"kind": kind} if kind else {}
+    extra: dict[str, Any] = {"kind": kind} if kind else {}
     if kind:
         # Every test of one kind fails and no other: the kind leads, and what the values show is
         # read on that kind's tests alone (the other kinds' tests pass: they rule nothing out, as
@@ -890,13 +917,13 @@ def explain(output, samples, kind=None):
         passing = []
     containers = [_container(s) for s in failing]
     if all(c is not None for c in containers) and len(set(containers)) == 1:
-        got_type, expected_type = containers[0]
+        got_type, expected_type = cast("tuple[str, str]", containers[0])
         return Explanation(output=output, relation="container",
                            params={"got": got_type, "expected": expected_type, **extra})
     if any(s.got is None for s in failing):
         return _kind_only(output, extra)
     if all(isinstance(s.expected, dict) for s in failing):
-        common = None
+        common: list[tuple[str, Params]] | None = None
         for sample in failing:
             found = _mapping_relations(sample)
             common = found if common is None else [f for f in common if f in found]
@@ -951,11 +978,11 @@ def explain(output, samples, kind=None):
     return _kind_only(output, extra)
 
 
-def _kind_only(output, extra):
+def _kind_only(output: str, extra: dict[str, Any]) -> Explanation | None:
     return Explanation(output=output, relation="kind_only", params=extra) if extra else None
 
 
-def failing_kind(failed, cases, kinds):
+def failing_kind(failed: Collection[str], cases: Collection[str], kinds: Mapping[str, Iterable[str]]) -> str | None:
     """The one kind the `failed` cases are exactly, among `cases` (every case of it fails, no
     other does); `kinds` maps a case name to its kinds."""
     if not failed or failed == cases:
@@ -966,10 +993,10 @@ def failing_kind(failed, cases, kinds):
     return None
 
 
-def _constant(failing, what):
+def _constant(failing: Sequence[Sample], what: str) -> tuple[str, dict[str, float]] | None:
     """got / expected (or got - expected) one constant on each failing sample, matching no size;
     its value only from public samples (a hidden sample's is a number the student's code chose)."""
-    values = []
+    values: list[tuple[str, float, bool]] = []
     for sample in failing:
         got, expected = sample.got, sample.expected
         if got.shape != expected.shape or not got.size:
@@ -998,7 +1025,7 @@ def _constant(failing, what):
     return f"{name}_constant", params
 
 
-def _observed(failing):
+def _observed(failing: Sequence[Sample]) -> dict[str, Any] | None:
     """Which rows or which columns are wrong, on the first public failing sample."""
     public = [s for s in failing if not s.hidden and s.got is not None and s.got.shape == s.expected.shape
               and s.got.ndim == 2]
@@ -1006,7 +1033,8 @@ def _observed(failing):
         return None
     sample = public[0]
     with np.errstate(all="ignore"):
-        wrong = ~np.isclose(sample.got, sample.expected, rtol=RTOL, atol=ATOL, equal_nan=True)
+        wrong = cast("NDArray[np.bool_]",
+                     ~np.isclose(sample.got, sample.expected, rtol=RTOL, atol=ATOL, equal_nan=True))
     rows = [int(i) for i in np.flatnonzero(wrong.any(axis=1))]
     columns = [int(j) for j in np.flatnonzero(wrong.any(axis=0))]
     if 0 < len(rows) < wrong.shape[0]:
@@ -1017,9 +1045,9 @@ def _observed(failing):
     return None
 
 
-def case_sizes(case, trace, vocabulary):
+def case_sizes(case: Case, trace: Trace, vocabulary: Vocabulary) -> dict[str, int]:
     """{size name: value} of a case, read from its arrays' shapes as the vocabulary names them."""
-    sizes = {}
+    sizes: dict[str, int] = {}
     for name, source in vocabulary.sizes.items():
         if isinstance(source, tuple):
             array_name, axis = source
@@ -1034,11 +1062,11 @@ def case_sizes(case, trace, vocabulary):
     return sizes
 
 
-def trace_quantities(trace, vocabulary):
+def trace_quantities(trace: Trace, vocabulary: Vocabulary) -> dict[str, FloatArray]:
     """{name: float array} of the trace's numeric arrays: the fields `vocabulary.quantities` names,
     else every field."""
-    found = {}
-    fields = vocabulary.quantities
+    found: dict[str, FloatArray] = {}
+    fields: Sequence[str] | None = vocabulary.quantities
     if fields is None:
         fields = [k for k in getattr(trace, "__dataclass_fields__", vars(trace) if trace is not None else {})]
     for name in fields:
@@ -1048,7 +1076,8 @@ def trace_quantities(trace, vocabulary):
     return found
 
 
-def case_quantities(case, trace, vocabulary, arguments=()):
+def case_quantities(case: Case, trace: Trace, vocabulary: Vocabulary,
+                    arguments: Iterable[tuple[str, object]] = ()) -> dict[str, FloatArray]:
     """{name: float array} of a case: the trace's numeric arrays, the case's array inputs, and
     the call's own arguments where they are no quantity already (named by their parameters)."""
     found = trace_quantities(trace, vocabulary)
@@ -1068,7 +1097,7 @@ def case_quantities(case, trace, vocabulary, arguments=()):
     return found
 
 
-def case_variants(case, page_case, vocabulary):
+def case_variants(case: Case, page_case: Case | None, vocabulary: Vocabulary) -> Variants:
     """The variants of `case`'s trace the explainer reads (autograder.trace_variants): computed
     from the lab's own trace, or read from the build's data in the students' kit; {} when the lab
     gives neither."""
@@ -1083,7 +1112,9 @@ def case_variants(case, page_case, vocabulary):
                                    lambda trace: trace_quantities(trace, vocabulary))
 
 
-def argument_variants(step_name, params, args, outputs, expected, vocabulary, case=None, label=""):
+def argument_variants(step_name: str, params: Sequence[str], args: Sequence[object], outputs: Sequence[str],
+                      expected: Sequence[object], vocabulary: Vocabulary, case: Case | None = None,
+                      label: str = "") -> Variants:
     """The variants of one call of a step: the lab's reference function of the step re-run on the
     call's own (reference) arguments with one changed (autograder.trace_variants); {} when the lab
     hands no function for the step. `case` and `label` name the call: its variants are computed
@@ -1099,11 +1130,11 @@ def argument_variants(step_name, params, args, outputs, expected, vocabulary, ca
         return {}
 
 
-def _one_array_helpers(functions):
+def _one_array_helpers(functions: Mapping[str, Callable[..., object]]) -> tuple[tuple[str, Callable[..., object]], ...]:
     """(name, function) of the lab's steps that take one argument: a value may have been passed
     through one of them once more (the softmax applied twice). Whether one returns an array of
     its argument's shape is seen per call (trace_variants.argument_changes)."""
-    found = []
+    found: list[tuple[str, Callable[..., object]]] = []
     for name, function in functions.items():
         try:
             parameters = inspect.signature(function).parameters.values()

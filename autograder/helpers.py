@@ -1,4 +1,10 @@
 """Answering a composed step's helper requests with the running test's own values (see stand_in)."""
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
 from . import stand_in
 from .sandbox import codec
 from .sandbox.runner import HelperRefused
@@ -9,11 +15,13 @@ class StandInAnswers:
     that the request matches (the reference's own call on that call's test); HelperRefused with
     the reason otherwise. Nothing is computed on the request's arguments but the comparison."""
 
-    def __init__(self, tables, signatures=None):
+    def __init__(self, tables: Mapping[int, Iterable[stand_in.StandIn]],
+                 signatures: Mapping[str, inspect.Signature] | None = None) -> None:
         self.tables = dict(tables)  # call id -> tuple of stand_in.StandIn
         self.signatures = dict(signatures or {})  # name -> the reference's inspect.Signature
 
-    def __call__(self, call_id, name, args, keywords=None):
+    def __call__(self, call_id: int, name: str, args: Sequence[Any], keywords: dict[str, Any] | None = None) -> Any:
+        """The encoded value (sandbox.codec, JSON-ready) the request gets."""
         try:
             value = stand_in.answer(self.tables.get(call_id, ()), name=name, args=args, keywords=keywords,
                                     signature=self.signatures.get(name))

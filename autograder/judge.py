@@ -4,11 +4,15 @@ Layers, as in PrairieLearn's checks: type → shape → finite → values. A fai
 compared with what each known mistake of the step would have returned; a mistake is named only
 when the value matches its prediction and the prediction differs from the right answer.
 """
+from __future__ import annotations
+
 import dataclasses
 import itertools
 import os
 import re
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 
@@ -16,6 +20,14 @@ from . import explain, rubric
 from .sandbox.codec import Labelled, Opaque, clean_text
 from .error_model import parts
 from .submission import as_detail
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+    from .declaration import Mistake, Output, Probe, Step
+    from .lab import Case, Lab
+
+    FloatArray = NDArray[np.float64]
 
 RTOL = 1e-4  # loose enough for float32 work, tight enough for every mistake in the catalog
 ATOL = 1e-6
@@ -32,7 +44,25 @@ EXPLAINABLE = UNEXPLAINED | {"wrong_type", "not_finite", "fails_off_page"}
 DECLARED_MISTAKES_SWITCH = "AUTOGRADER_DECLARED_MISTAKES"
 
 
-def declared_mistakes_on():
+class Outcome(Protocol):
+    """What one call did, as the judge reads it: the sandbox's CallOutcome and the students' kit's
+    own Outcome alike. Their records of stand-ins (`refused`, `stood_in`) and of state kept
+    (`state`) are read with getattr: an outcome without them has none."""
+
+    @property
+    def kind(self) -> str: ...  # "returned" | "raised" | "timeout" | "crashed" | "not_run"
+
+    @property
+    def value(self) -> object: ...  # the decoded value it returned (sandbox.codec): untrusted
+
+    @property
+    def args_after(self) -> Sequence[object] | None: ...  # per argument: its value after the call, None if unchanged
+
+    @property
+    def error(self) -> object: ...  # what it raised (describe_exception's dict)
+
+
+def declared_mistakes_on() -> bool:
     """Whether the labs' declared mistakes are searched: the one place the switch is read."""
     return os.environ.get(DECLARED_MISTAKES_SWITCH, "on").strip().lower() != "off"
 
@@ -43,11 +73,11 @@ class CaseResult:
     hidden: bool
     label: str
     passed: bool
-    code: str = None  # the mistake code when it failed
-    detail: dict = field(default_factory=dict)  # numbers and labels for the message
-    matched: list = field(default_factory=list)  # every named mistake whose prediction this value equals
-    fallback: str = None  # the generic code, used when no named mistake is likely
-    answer: str = None  # a wrong returned value's digest (answer_digest), for the class's similarity signal
+    code: str | None = None  # the mistake code when it failed
+    detail: dict[str, Any] = field(default_factory=dict)  # numbers and labels for the message
+    matched: list[str] = field(default_factory=list)  # every named mistake whose prediction this value equals
+    fallback: str | None = None  # the generic code, used when no named mistake is likely
+    answer: str | None = None  # a wrong returned value's digest (answer_digest), for the class's similarity signal
     degenerate: bool = False  # a test too small to tell formulas apart (see rubric.is_degenerate)
     raised: bool = False  # the call returned no value (an error, a timeout, a crash)
 
@@ -58,47 +88,48 @@ class StepResult:
     score: float
     max_score: float
     status: str  # passed | failed | error | timeout | missing | not_implemented
-    mistakes: list
-    cases: list
+    mistakes: list[str]
+    cases: list[CaseResult]
     page_step: int = 0
-    detail: dict = field(default_factory=dict)
+    detail: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class SubmissionResult:
     submission: str
-    steps: list
-    notes: list = field(default_factory=list)  # load problems: [{"code": ..., ...}]
+    steps: list[StepResult]
+    notes: list[dict[str, Any]] = field(default_factory=list)  # load problems: [{"code": ..., ...}]
     # The steps judged on the public tests alone, from public outcomes only (what a student is
     # shown before grades are published); None where no hidden test was run.
-    public: list = None
+    public: list[StepResult] | None = None
 
     @property
-    def public_steps(self):
+    def public_steps(self) -> list[StepResult]:
         return self.steps if self.public is None else self.public
 
     @property
-    def score(self):
+    def score(self) -> float:
         return round(sum(s.score for s in self.steps), 2)
 
     @property
-    def max_score(self):
+    def max_score(self) -> float:
         return sum(s.max_score for s in self.steps)
 
     @property
-    def all_passed(self):
+    def all_passed(self) -> bool:
         return all(s.status == "passed" for s in self.steps)
 
     @property
-    def file_problem(self):
+    def file_problem(self) -> str | None:
         """The one problem of the whole file when none of it could be graded (a .docx, an empty
         file, a run that ended the sandbox: see `broken`), else None. Told once, never per step."""
-        codes = {step.detail.get("file_problem") for step in self.steps}
+        codes: set[str | None] = {step.detail.get("file_problem") for step in self.steps}
         return codes.pop() if len(codes) == 1 and None not in codes else None
 
 
-def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False, page="page", vocabulary=None,
-               evidence=None):
+def judge_step(step: Step, probes: Sequence[Probe], outcomes: Sequence[Outcome | None], defined: str, is_stub: bool,
+               syntax_suspect: bool = False, page: str = "page", vocabulary: explain.Vocabulary | None = None,
+               evidence: Mapping[str, Any] | None = None) -> StepResult:
     """Verdict for one step from its probes and what each call did (None: never called).
 
     `page` names the case whose numbers the lab page prints (answers fitted to it are told apart).
@@ -122,7 +153,7 @@ def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False, p
     cases = [replace(c, degenerate=True) if rubric.is_degenerate(p.case) else c for p, c in zip(probes, cases)]
     points, rule = rubric.score(step.points, cases, step.named_codes(), (),
                                 step.rubric or rubric.DEFAULT)
-    detail = {"rubric": rule, **({"ignored": ignored} if ignored else {})}
+    detail: dict[str, Any] = {"rubric": rule, **({"ignored": ignored} if ignored else {})}
     cases, detail = _caused_by_code(step, probes, cases, outcomes, evidence or {}, page, detail)
     explained = explanations(step, probes, cases, outcomes, vocabulary, page) if vocabulary is not None else []
     if explained:
@@ -134,23 +165,24 @@ def judge_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False, p
                       _mistakes(cases), cases, step.page_step, detail)
 
 
-def argument_shapes(step, probes, cases, page):
+def argument_shapes(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult], page: str
+                    ) -> dict[str, list[str | list[str]]]:
     """{hidden case: [the arguments' shapes of its first failing call (else its first call), as
     text; the arguments shaped unlike the page's call of the same kind]}: what a student may learn
     of a hidden test of this step (the arguments this step's function receives, from the
     reference's own probes; never their values)."""
-    def shapes(probe):
+    def shapes(probe: Probe) -> dict[str, tuple[int, ...]]:
         return {name: tuple(np.shape(value)) for name, value in zip(step.params, probe.args)
                 if isinstance(value, np.ndarray)}
-    page_shapes = {}
+    page_shapes: dict[str, dict[str, tuple[int, ...]]] = {}
     for probe in probes:
         if probe.case.name == page:
             page_shapes.setdefault(probe.label, shapes(probe))
-    chosen = {}
+    chosen: dict[str, tuple[Probe, bool]] = {}
     for probe, case in zip(probes, cases):
         if probe.case.hidden and (probe.case.name not in chosen or (not case.passed and chosen[probe.case.name][1])):
             chosen[probe.case.name] = (probe, case.passed)
-    found = {}
+    found: dict[str, list[str | list[str]]] = {}
     for name, (probe, _) in chosen.items():
         mine, page_mine = shapes(probe), page_shapes.get(probe.label) or next(iter(page_shapes.values()), {})
         found[name] = [", ".join(f"{key} {shape}" for key, shape in mine.items()),
@@ -158,7 +190,7 @@ def argument_shapes(step, probes, cases, page):
     return found
 
 
-def linked(step, result, others):
+def linked(step: Step, result: StepResult, others: Mapping[str, StepResult]) -> StepResult:
     """`result` of a composed step, its mistake renamed when it is the other half of a helper's
     (see declaration.Link); `others` maps step names to their results."""
     failing = [c for c in result.cases if not c.passed]
@@ -171,7 +203,8 @@ def linked(step, result, others):
     return result
 
 
-def helpers_used(calls, passing, outcomes=None, reachable=()):
+def helpers_used(calls: Sequence[str], passing: Collection[str], outcomes: Iterable[Outcome | None] | None = None,
+                 reachable: Iterable[str] = ()) -> dict[str, list[str]]:
     """For a composed step's detail: of the steps it `calls` (its declaration, each named once),
     which ran as the student wrote them (their steps pass: "own_helpers"), which the grader's
     stand-ins answered ("reference_helpers"), and which did not pass but were never called
@@ -189,7 +222,7 @@ def helpers_used(calls, passing, outcomes=None, reachable=()):
                                          and asked is not None and h in asked]}
 
 
-def fits_own_helpers(step, result, with_own):
+def fits_own_helpers(step: Step, result: StepResult, with_own: StepResult) -> StepResult:
     """`result` of a composed step that failed with the reference standing in for some helpers;
     `with_own`, the same step run with every helper the student's own. The step is graded on what
     it returns, whichever way earns more: calling the lab's own step functions never costs points,
@@ -209,7 +242,7 @@ def fits_own_helpers(step, result, with_own):
     return replace(with_own, detail=detail)
 
 
-def _failures_named(step, result, code):
+def _failures_named(step: Step, result: StepResult, code: str) -> StepResult:
     """`result` with every failed case named `code`, and scored again by the step's rubric."""
     cases = [replace(c, code=code) if not c.passed else c for c in result.cases]
     points, rule = rubric.score(step.points, cases, step.named_codes(), (), step.rubric or rubric.DEFAULT)
@@ -217,7 +250,7 @@ def _failures_named(step, result, code):
                    detail={**result.detail, "rubric": rule})
 
 
-def step_score(points, cases):
+def step_score(points: float, cases: Sequence[CaseResult]) -> float:
     """points × tests passed / tests, exact (rubric.score with no mistake named).
 
     Not rounded: the total sums exact step scores and is rounded once (see SubmissionResult.score).
@@ -225,16 +258,16 @@ def step_score(points, cases):
     return rubric.score(points, cases, named=())[0]
 
 
-def _mistakes(cases):
+def _mistakes(cases: Iterable[CaseResult]) -> list[str]:
     """Codes in the order a student should read them: public cases first."""
-    mistakes = []
+    mistakes: list[str] = []
     for result in sorted(cases, key=lambda r: r.hidden):
-        if not result.passed and result.code != "not_run" and result.code not in mistakes:
+        if not result.passed and result.code is not None and result.code != "not_run" and result.code not in mistakes:
             mistakes.append(result.code)
     return mistakes
 
 
-def _status(step, cases):
+def _status(step: Step, cases: Sequence[CaseResult]) -> str:
     failing = [c for c in cases if not c.passed]
     if not failing:
         return "passed"
@@ -249,7 +282,8 @@ def _status(step, cases):
     return "failed"
 
 
-def _choose_explanations(step, probes, cases, outcomes=None):
+def _choose_explanations(step: Step, probes: Sequence[Probe], cases: list[CaseResult],
+                         outcomes: Sequence[Outcome | None] | None = None) -> list[CaseResult]:
     """Name each failed call's mistake from the predictions its value matched.
 
     A mistake is unlikely when a call that passed would have failed under it (the student got
@@ -262,7 +296,7 @@ def _choose_explanations(step, probes, cases, outcomes=None):
     if outcomes is not None:
         cases = _matched_everywhere(step, probes, cases, outcomes)
     order = list(dict.fromkeys(m.code for m in step.mistakes))
-    size = {}
+    size: dict[str, int] = {}
     for mistake in step.mistakes:
         size.setdefault(mistake.code, mistake.size)
     support = {code: sum(code in c.matched for c in cases) for code in order}
@@ -282,7 +316,7 @@ def _choose_explanations(step, probes, cases, outcomes=None):
     # √2·√2 = √4 makes a divisor twice too large look like √d_model, while a wider test tells them apart.
     unlikely |= {code for code in candidates if any(
         _refutes(p, c, code, step) for p, c, d in zip(probes, cases, degenerate) if not d and not p.case.hidden)}
-    chosen = []
+    chosen: list[CaseResult] = []
     for result in cases:
         if result.matched:
             likely = [code for code in result.matched if code not in unlikely]
@@ -293,7 +327,7 @@ def _choose_explanations(step, probes, cases, outcomes=None):
     return chosen
 
 
-def _errors_refuted(step, probes, cases):
+def _errors_refuted(step: Step, probes: Sequence[Probe], cases: list[CaseResult]) -> list[CaseResult]:
     """Cases whose error message named a mistake (ErrorMistake), told as plain errors when a call
     of a public test (not a one-word one) raised another error where that mistake would have raised
     its own message: one slip raises alike on every test, and a message alike by chance (the same
@@ -318,7 +352,7 @@ def _errors_refuted(step, probes, cases):
     return [replace(c, code="exception") if c.code in refuted else c for c in cases]
 
 
-def _refutes(probe, result, code, step):
+def _refutes(probe: Probe, result: CaseResult, code: str, step: Step) -> bool:
     """Whether a failed call that returned wrong values (no error) rules `code` out: no match of
     it or of a pair holding it, and every mistake of that code predicts a wrong value there."""
     if result.passed or result.code not in UNEXPLAINED or "error" in result.detail or \
@@ -328,7 +362,8 @@ def _refutes(probe, result, code, step):
     return bool(mistakes) and all(_would_fail(probe, m) for m in mistakes)
 
 
-def _matched_everywhere(step, probes, cases, outcomes):
+def _matched_everywhere(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult],
+                        outcomes: Sequence[Outcome | None]) -> list[CaseResult]:
     """Each failed call's matches, completed so that codes compare on every failed call.
 
     Pairs are searched on a call only when no single change explains it. So a code found on one
@@ -342,11 +377,11 @@ def _matched_everywhere(step, probes, cases, outcomes):
     matched = {i: list(cases[i].matched) for i, _, _ in failed}
     found = list(dict.fromkeys(code for c in cases for code in c.matched))
 
-    def explains_all(code, mistakes):
+    def explains_all(code: str, mistakes: Sequence[Mistake]) -> bool:
         return all(code in matched[i] or any(_predicts(probe, m, values) for m in mistakes)
                    for i, probe, values in failed)
 
-    by_code = {}
+    by_code: dict[str, list[Mistake]] = {}
     for mistake in step.mistakes:
         by_code.setdefault(mistake.code, []).append(mistake)
     for code in found:
@@ -363,16 +398,16 @@ def _matched_everywhere(step, probes, cases, outcomes):
             for i, c in enumerate(cases)]
 
 
-def _predicts(probe, mistake, values):
+def _predicts(probe: Probe, mistake: Mistake, values: Sequence[object]) -> bool:
     outputs, got = probe.step.outputs, _prepared(probe.step.outputs, values)
     return any(_matches_prepared(outputs, got, candidate) for candidate in predictions(probe, mistake)[0])
 
 
 MAX_PREDICTIONS = 20_000  # (probe, mistake) pairs remembered; a plan holds a few thousand
-_predictions = {}
+_predictions: dict[tuple[int, int], tuple[Probe, Mistake, list[list[PreparedPrediction] | None], bool]] = {}
 
 
-def predictions(probe, mistake):
+def predictions(probe: Probe, mistake: Mistake) -> tuple[list[list[PreparedPrediction] | None], bool]:
     """(the mistake's predictions on the probe that differ from the right answer, whether one
     equals it). They depend on the probe alone, never on the student: computed once per plan."""
     key = (id(probe), id(mistake))
@@ -380,7 +415,8 @@ def predictions(probe, mistake):
     if hit is not None and hit[0] is probe and hit[1] is mistake:
         return hit[2], hit[3]
     outputs, expected = probe.step.outputs, _prepared(probe.step.outputs, list(probe.expected))
-    differ, equal = [], False
+    differ: list[list[PreparedPrediction] | None] = []
+    equal = False
     try:
         candidates = list(mistake.candidates(probe))
     except Exception:  # a lab's faulty prediction names nothing; it must never cost a grade
@@ -388,34 +424,39 @@ def predictions(probe, mistake):
     for candidate in candidates:
         if candidate is None:
             continue
-        candidate = _prepared_candidate(outputs, candidate)
-        if _matches_prepared(outputs, expected, candidate):
+        prepared = _prepared_candidate(outputs, candidate)
+        if _matches_prepared(outputs, expected, prepared):
             equal = True
         else:
-            differ.append(candidate)
+            differ.append(prepared)
     if len(_predictions) >= MAX_PREDICTIONS:
         _predictions.clear()
     _predictions[key] = (probe, mistake, differ, equal)  # the objects are held, so ids stay theirs
     return differ, equal
 
 
-def _values_of(probe, value):
-    return list(value) if len(probe.step.outputs) > 1 else [value]
+def _values_of(probe: Probe, value: object) -> list[object]:
+    """The value of each output of a call, read as check_value reads it: a step of several outputs
+    returns them in a tuple or a list. Anything else (None from a forgotten return, a number, an
+    array, even a 0-d one) is one value, which never has as many values as outputs."""
+    return list(value) if len(probe.step.outputs) > 1 and isinstance(value, (tuple, list)) else [value]
 
 
-def _would_fail(probe, mistake):
+def _would_fail(probe: Probe, mistake: Mistake) -> bool:
     differ, equal = predictions(probe, mistake)
     return bool(differ) and not equal
 
 
-def _mark_observed(step, probes, cases, outcomes):
+def _mark_observed(step: Step, probes: Sequence[Probe], cases: list[CaseResult], outcomes: Sequence[Outcome | None]
+                   ) -> tuple[list[CaseResult], list[str]]:
     """What two calls show together, where no mistake explains the values: the same arguments
     gave different values (random numbers), or other arguments gave the very same values while
     the right answers differ (the function does not use them). Returns (cases, arguments ignored).
     """
     returned = [(i, p, o.value) for i, (p, c, o) in enumerate(zip(probes, cases, outcomes))
                 if o is not None and o.kind == "returned" and not c.passed]
-    found, ignored = {}, []
+    found: dict[int, str] = {}
+    ignored: list[str] = []
     for (i, first, got_first), (j, second, got_second) in itertools.combinations(returned, 2):
         if first.label != second.label or not {cases[i].code, cases[j].code} <= UNEXPLAINED:
             continue
@@ -441,7 +482,7 @@ def _mark_observed(step, probes, cases, outcomes):
         ignored if code == "ignores_arguments" else []
 
 
-def _comparable(outputs, values):
+def _comparable(outputs: Sequence[Output], values: Sequence[object]) -> bool:
     """Whether two such values could tell "the same" from "other": a mapping holding objects the
     grader knows only by their type (_Other) equals nothing, even itself returned again."""
     prepared = _prepared(outputs, values)
@@ -450,7 +491,7 @@ def _comparable(outputs, values):
         for value in prepared)
 
 
-def _maps_to_itself(value):
+def _maps_to_itself(value: object) -> bool:
     """Whether `value` is a mapping of two keys or more, each to itself (the same values follow
     from the keys alone, whatever else the call was given)."""
     mapping = _as_mapping(value)  # plain strings and numbers only: comparing them never raises
@@ -458,7 +499,8 @@ def _maps_to_itself(value):
         isinstance(key, (str, int)) and type(key) is type(item) and key == item for key, item in mapping.items())
 
 
-def _follows(step, probes, cases, outcomes, names):
+def _follows(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult], outcomes: Sequence[Outcome | None],
+             names: Collection[str]) -> bool:
     """Whether two calls that returned (passed or not), their arguments differing in `names` only,
     returned different values: then the function does use those arguments (a softmax right on
     tables and wrong on 1-D input uses its argument, whatever its 1-D answers show)."""
@@ -477,7 +519,9 @@ REWORDABLE = UNEXPLAINED | {"hardcoded", "ignores_arguments", "nondeterministic"
 CODE_CAUSES = {"global_state", "mutable_default", "reads_global", "unused_argument", "fails_off_page"}
 
 
-def _caused_by_code(step, probes, cases, outcomes, evidence, page, detail):
+def _caused_by_code(step: Step, probes: Sequence[Probe], cases: list[CaseResult], outcomes: Sequence[Outcome | None],
+                   evidence: Mapping[str, Any], page: str, detail: dict[str, Any]
+                   ) -> tuple[list[CaseResult], dict[str, Any]]:
     """(cases, detail) with the failures a rule or a generic code told renamed after what the code
     shows: state kept between calls (a module-level name or a default argument the calls change),
     the notebook's globals read in place of arguments, an argument never read; and "hard-coded"
@@ -499,6 +543,7 @@ def _caused_by_code(step, probes, cases, outcomes, evidence, page, detail):
     globals_read = list(evidence.get("globals") or ())
     unused = [name for name in evidence.get("unused") or () if name in step.params]
     hardcoded = any(c.code == "hardcoded" for c in rule_made)
+    words: dict[str, list[str]]
     if state.get("globals"):
         code, words = "global_state", {"names": state["globals"]}
     elif state.get("defaults"):
@@ -524,10 +569,10 @@ def _caused_by_code(step, probes, cases, outcomes, evidence, page, detail):
     return renamed, {**detail, "rubric": rule, "code_evidence": words}
 
 
-def _state_shown(outcomes):
+def _state_shown(outcomes: Iterable[Outcome | None]) -> dict[str, Any]:
     """The state the calls say they changed: names of module-level data and of defaults, and
     whether a call made twice returned something else."""
-    shown = {"globals": [], "defaults": [], "repeat_differs": False}
+    shown: dict[str, Any] = {"globals": [], "defaults": [], "repeat_differs": False}
     for outcome in outcomes:
         state = getattr(outcome, "state", None) or {}
         for key in ("globals", "defaults"):
@@ -536,7 +581,8 @@ def _state_shown(outcomes):
     return shown
 
 
-def _same_answer_elsewhere(probes, cases, outcomes):
+def _same_answer_elsewhere(probes: Sequence[Probe], cases: Sequence[CaseResult],
+                           outcomes: Sequence[Outcome | None]) -> bool:
     """Whether each failing call that returned gave, in one of its outputs at least, the very
     values another call gave for other inputs (the page's table written in, returned whatever the
     input): evidence of "hard-coded"."""
@@ -546,7 +592,7 @@ def _same_answer_elsewhere(probes, cases, outcomes):
     if not failing:
         return True  # only errors on other sizes: the page's sizes written in, as told before
 
-    def same_output(probe, got, other, value):
+    def same_output(probe: Probe, got: object, other: Probe, value: object) -> bool:
         mine, theirs = _values_of(probe, got), _values_of(other, value)
         return len(mine) == len(theirs) == len(probe.step.outputs) and any(
             _matches([output], [a], [b]) for output, a, b in zip(probe.step.outputs, mine, theirs))
@@ -555,14 +601,14 @@ def _same_answer_elsewhere(probes, cases, outcomes):
                for probe, got in failing)
 
 
-def _same_argument(a, b):
+def _same_argument(a: object, b: object) -> bool:
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.shape == b.shape \
             and bool(np.array_equal(a, b, equal_nan=True))
     return a == b
 
 
-def _mark_fitted_to_public(probes, cases):
+def _mark_fitted_to_public(probes: Sequence[Probe], cases: list[CaseResult]) -> list[CaseResult]:
     """Right on every test whose inputs a student can know (the public ones, and hidden ones that
     repeat them), wrong with nothing to explain it on every other: answers looked up from the
     public tests, not computed (hard-coded, as answers fitted to the page are)."""
@@ -576,7 +622,7 @@ def _mark_fitted_to_public(probes, cases):
     return [replace(c, code="hardcoded") if not k else c for c, k in zip(cases, known)]
 
 
-def _repeats(case, public):
+def _repeats(case: Case, public: Sequence[Case]) -> bool:
     """Whether `case` is public, or has exactly a public test's inputs."""
     if not case.hidden:
         return True
@@ -584,7 +630,7 @@ def _repeats(case, public):
                and all(np.array_equal(case.inputs[k], other.inputs[k]) for k in case.inputs) for other in public)
 
 
-def _mark_hardcoded(probes, cases, page):
+def _mark_hardcoded(probes: Sequence[Probe], cases: list[CaseResult], page: str) -> list[CaseResult]:
     """Right on the page's case, wrong with no better explanation on inputs of other sizes.
 
     A failure on a case of the page's own sizes alone (the large-valued hidden one) says nothing
@@ -604,14 +650,14 @@ def _mark_hardcoded(probes, cases, page):
            for p, c in zip(probes, cases)):
         return cases
 
-    def fitted(probe, result):
+    def fitted(probe: Probe, result: CaseResult) -> bool:
         return not result.passed and (result.code in UNEXPLAINED or (
             result.code == "exception" and probe.case.sizes() != page_sizes))
     return [replace(c, code="hardcoded") if fitted(p, c) else c for p, c in zip(probes, cases)]
 
 
-def judge_call(probe, outcome, is_stub):
-    base = dict(case=probe.case.name, hidden=probe.case.hidden, label=probe.label)
+def judge_call(probe: Probe, outcome: Outcome | None, is_stub: bool) -> CaseResult:
+    base: dict[str, Any] = dict(case=probe.case.name, hidden=probe.case.hidden, label=probe.label)
     if outcome is None or outcome.kind == "not_run":
         return CaseResult(**base, passed=False, code="not_run")
     if outcome.kind in ("timeout", "crashed"):
@@ -644,12 +690,12 @@ def judge_call(probe, outcome, is_stub):
 ANSWER_DECIMALS = 9  # wrong answers equal to 1e-9 are one answer
 
 
-def answer_digest(value):
+def answer_digest(value: object) -> str | None:
     """A short hash of a returned value (numbers rounded to 1e-9, -0.0 as 0.0): equal for equal
     answers, and saying nothing about the value itself. None when the value cannot be read."""
     import hashlib
 
-    def canonical(item, depth=0):
+    def canonical(item: object, depth: int = 0) -> object:
         if depth > 8:
             return "deep"
         if isinstance(item, Labelled):
@@ -677,7 +723,7 @@ def answer_digest(value):
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
-def _code_for_error(probe, error):
+def _code_for_error(probe: Probe, error: object) -> str:
     kind = error.get("type") if isinstance(error, dict) else None
     if kind == "NotImplementedError":
         return "not_implemented"
@@ -690,7 +736,7 @@ def _code_for_error(probe, error):
     return "exception"
 
 
-def check_value(probe, value):
+def check_value(probe: Probe, value: object) -> tuple[bool, str | None, dict[str, Any], list[str]]:
     """(passed, generic code, detail, named mistakes the value matches)."""
     outputs = probe.step.outputs
     if len(outputs) > 1:
@@ -700,7 +746,7 @@ def check_value(probe, value):
         values = list(value)
     else:
         values = [value]
-    failures = []
+    failures: list[tuple[str | None, dict[str, Any]]] = []
     for output, got, expected in zip(outputs, values, probe.expected):
         check = check_mapping if output.kind == "mapping" else check_array
         ok, code, detail = check(probe, output, got, expected)
@@ -712,13 +758,13 @@ def check_value(probe, value):
     return False, code, detail, _named(probe, values)
 
 
-def _named(probe, values):
+def _named(probe: Probe, values: Sequence[object]) -> list[str]:
     """Codes of the step's mistakes whose prediction equals `values` and differs from the answer."""
     if not declared_mistakes_on():
         return []
     outputs = probe.step.outputs
     got = _prepared(outputs, values)
-    matched = []
+    matched: list[str] = []
     for mistake in sorted(probe.step.mistakes, key=lambda m: m.size):
         if mistake.size > 1 and matched:
             break  # the smallest explanation wins: pairs are searched only when no single change fits
@@ -728,7 +774,7 @@ def _named(probe, values):
     return matched
 
 
-def describe_type(value):
+def describe_type(value: object) -> str:
     if isinstance(value, Labelled):
         return str(value.kind)[:20]
     if value is None:
@@ -740,7 +786,7 @@ def describe_type(value):
     return clean_text(type(value).__name__, 100)
 
 
-def as_array(value):
+def as_array(value: object) -> FloatArray | None:
     """A float array for array-like values; None when the value is not array-like."""
     if isinstance(value, Labelled):
         value = value.values
@@ -756,14 +802,14 @@ def as_array(value):
     return None
 
 
-def check_array(probe, output, got, expected):
+def check_array(probe: Probe, output: Output, got: object, expected: Any) -> tuple[bool, str | None, dict[str, Any]]:
     passed, code, detail = _check_array(probe, output, got, expected)
     array = None if passed or code == "wrong_type" else as_array(got)
     if array is not None and not probe.case.hidden and all(
             a.ndim in (2, 3) and a.shape[-2] <= PICTURE_SIDE and a.shape[-1] <= PICTURE_SIDE
             and (a.ndim == 2 or a.shape[0] <= PICTURE_TABLES) for a in (array, expected)):
         # The whole tables, as plain lists ("nan", "inf", "-inf" for the rest), for the heat-maps.
-        def plain(a):
+        def plain(a: NDArray[Any]) -> Any:
             return np.vectorize(lambda x: float(x) if np.isfinite(x) else str(x), otypes=[object])(a).tolist()
         detail = dict(detail, values={"got": plain(array), "expected": plain(expected),
                                       "words": list(probe.case.words), "columns": output.columns,
@@ -771,10 +817,11 @@ def check_array(probe, output, got, expected):
     return passed, code, detail
 
 
-def _check_array(probe, output, got, expected):
+def _check_array(probe: Probe, output: Output, got: object, expected: FloatArray
+                 ) -> tuple[bool, str | None, dict[str, Any]]:
     array = as_array(got)
     if array is None:
-        detail = {"got": describe_type(got)}
+        detail: dict[str, Any] = {"got": describe_type(got)}
         if got is None:
             detail["no_return"] = True
         return False, "wrong_type", detail
@@ -796,24 +843,24 @@ def _check_array(probe, output, got, expected):
     return False, "wrong_values", detail
 
 
-def _close(a, b):
+def _close(a: NDArray[Any], b: NDArray[Any]) -> bool:
     if a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes():
         return True  # the common case for a right answer, and far cheaper than allclose
     with np.errstate(all="ignore"):
         return bool(np.allclose(a, b, rtol=RTOL, atol=_atol(b), equal_nan=True))
 
 
-def _atol(expected):
+def _atol(expected: NDArray[Any]) -> float:
     finite = np.abs(expected[np.isfinite(expected)]) if np.size(expected) else np.zeros(1)
     return ATOL * max(1.0, float(finite.max()) if finite.size else 1.0)
 
 
-def _mismatch(probe, output, got, expected):
+def _mismatch(probe: Probe, output: Output, got: FloatArray, expected: FloatArray) -> dict[str, Any]:
     """The numbers a message needs, in assert_allclose's order: how many, how badly, which cell."""
     with np.errstate(all="ignore"):
         difference = np.abs(got - expected)
         bad = ~np.isclose(got, expected, rtol=RTOL, atol=_atol(expected), equal_nan=True)
-    detail = {"rtol": RTOL, "atol": _atol(expected), "shape": got.shape,
+    detail: dict[str, Any] = {"rtol": RTOL, "atol": _atol(expected), "shape": got.shape,
               "mismatched": int(bad.sum()), "total": int(got.size),
               "got_preview": preview(got), "expected_preview": preview(expected)}
     non_finite = ~np.isfinite(got) & np.isfinite(expected)
@@ -831,7 +878,7 @@ def _mismatch(probe, output, got, expected):
     return detail
 
 
-def _cell(probe, output, index):
+def _cell(probe: Probe, output: Output, index: Sequence[Any]) -> dict[str, Any]:
     """Name a cell by its words: rows are always words; columns are words for the n×n tables."""
     words = list(probe.case.words)
     index = tuple(int(i) for i in index)
@@ -850,14 +897,14 @@ def _cell(probe, output, index):
     return {"row": None, "column": None, "column_is_word": False, "index": []}
 
 
-def preview(array):
+def preview(array: ArrayLike) -> str:
     """The values cut short: at most PREVIEW rows and columns, three decimals."""
     return np.array2string(np.asarray(array, dtype=float), precision=3, suppress_small=True,
                            threshold=PREVIEW * PREVIEW, edgeitems=PREVIEW // 2,
                            max_line_width=100)
 
 
-def _as_mapping(value):
+def _as_mapping(value: object) -> dict[PlainItem, PlainItem] | None:
     """A dict of plain keys and values (see _plain_item) for dict-like values; None otherwise.
 
     Whatever the value holds (arrays, nested containers, NaN, subclasses), comparing the result
@@ -879,14 +926,18 @@ def _as_mapping(value):
 class _Other:
     """A mapping value that is not a string or a number: equal to nothing but itself."""
 
-    def __init__(self, kind):
+    def __init__(self, kind: str) -> None:
         self.kind = kind
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<{self.kind}>"
 
 
-def _plain_item(value):
+# A key or value of a returned mapping as the judge compares it (_plain_item).
+PlainItem = str | int | float | None | _Other
+
+
+def _plain_item(value: object) -> PlainItem:
     """A string, a number (whole floats as ints), None or _Other: values whose == cannot raise."""
     if value is None or type(value) is bool:
         return value
@@ -901,7 +952,7 @@ def _plain_item(value):
     return _Other(describe_type(value))
 
 
-def check_mapping(probe, output, got, expected):
+def check_mapping(probe: Probe, output: Output, got: object, expected: Any) -> tuple[bool, str | None, dict[str, Any]]:
     mapping = _as_mapping(got)
     if mapping is None:
         return False, "wrong_type", {"got": describe_type(got), "no_return": got is None}
@@ -916,35 +967,45 @@ def check_mapping(probe, output, got, expected):
                                    "expected_preview": _mapping_preview(expected)}
 
 
-def _short_repr(value, limit=60):
+def _short_repr(value: object, limit: int = 60) -> str:
     """repr cut short; repr escapes control characters, so a cut repr is still one clean line."""
     text = repr(value)
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def _short_text(value, limit=60):
+def _short_text(value: object, limit: int = 60) -> str:
     return clean_text(value if isinstance(value, str) else _short_repr(value), limit)
 
 
-def _mapping_preview(mapping):
+def _mapping_preview(mapping: Mapping[Any, Any]) -> str:
     items = [f"{_short_repr(k)}: {_short_repr(v)}" for k, v in list(mapping.items())[:PREVIEW]]
     return "{" + ", ".join(items) + (", …" if len(mapping) > PREVIEW else "") + "}"
 
 
-def _matches(outputs, values, candidate):
+if TYPE_CHECKING:
+    # A returned value as the comparison reads it, per output (_prepared): a plain mapping, or a float array.
+    PreparedValue = dict[PlainItem, PlainItem] | FloatArray | None
+    # A prediction of an array output, prepared once (_prepared_candidate): (values, atol, first value,
+    # the cells predicted -inf or None).
+    PreparedArray = tuple[FloatArray, float, float | None, NDArray[np.bool_] | None]
+    # A prediction as the comparison reads it, per output: a plain mapping, or a PreparedArray.
+    PreparedPrediction = dict[PlainItem, PlainItem] | PreparedArray | None
+
+
+def _matches(outputs: Sequence[Output], values: Sequence[object], candidate: Sequence[object]) -> bool:
     return _matches_prepared(outputs, _prepared(outputs, values), _prepared_candidate(outputs, candidate))
 
 
-def _prepared(outputs, values):
+def _prepared(outputs: Sequence[Output], values: Sequence[object]) -> list[PreparedValue] | None:
     """Values as the comparison reads them (float arrays, plain mappings), converted once."""
     return [_as_mapping(v) if o.kind == "mapping" else as_array(v) for o, v in zip(outputs, values)] \
         if len(values) == len(outputs) else None
 
 
-def _prepared_candidate(outputs, candidate):
+def _prepared_candidate(outputs: Sequence[Output], candidate: Sequence[object]) -> list[PreparedPrediction] | None:
     """A prediction as the comparison reads it: per array, (values, atol, first value, the cells
     predicted -inf or None)."""
-    prepared = []
+    prepared: list[PreparedPrediction] = []
     for output, want in zip(outputs, candidate):
         if output.kind == "mapping":
             prepared.append(_as_mapping(want))
@@ -958,25 +1019,29 @@ def _prepared_candidate(outputs, candidate):
     return prepared if len(prepared) == len(candidate) else None
 
 
-def behaves_as_minus_inf(values):
+def behaves_as_minus_inf(values: ArrayLike) -> NDArray[np.bool_]:
     """Cells that act as -inf where they are added to scores before a softmax: exp of them is 0
     (-1e9, -1e10, np.finfo(float).min, -np.inf alike). A detector predicting -inf names the same
     mistake for any of them: names do not hang on one constant."""
     with np.errstate(all="ignore"):
-        return np.exp(np.asarray(values, dtype=float)) == 0.0
+        acts: NDArray[np.bool_] = np.exp(np.asarray(values, dtype=float)) == 0.0
+        return acts
 
 
-def _matches_prepared(outputs, got, candidate):
+def _matches_prepared(outputs: Sequence[Output], got: Sequence[PreparedValue] | None,
+                      candidate: Sequence[PreparedPrediction] | None) -> bool:
     if got is None or candidate is None or len(candidate) != len(got):
         return False
-    for output, value, want in zip(outputs, got, candidate):
+    for output, value, prediction in zip(outputs, got, candidate):
         if value is None:
             return False
         if output.kind == "mapping":
-            if value != want:
+            if value != prediction:
                 return False
             continue
-        want, atol, first, blocked = want
+        # An array output: the value is a float array, the prediction its _prepared_candidate tuple.
+        value = cast("FloatArray", value)
+        want, atol, first, blocked = cast("PreparedArray", prediction)
         if value.shape != want.shape:
             return False
         if blocked is not None:  # the cells predicted -inf: any value acting as -inf there
@@ -992,7 +1057,7 @@ def _matches_prepared(outputs, got, candidate):
     return True
 
 
-def _mutated_argument(probe, args_after):
+def _mutated_argument(probe: Probe, args_after: Sequence[object] | None) -> tuple[str, bool] | None:
     """(name, reshaped) of the first argument the call changed, `reshaped` when an array kept its
     numbers in their order and only its shape changed (`M.shape = ...`, `M.resize`); None when
     none changed. None in `args_after` stands for "left as it was"."""
@@ -1012,7 +1077,8 @@ def _mutated_argument(probe, args_after):
     return None
 
 
-def broken(lab, name, code, detail=None, only=None):
+def broken(lab: Lab, name: str, code: str, detail: object = None, only: Collection[str] | None = None
+           ) -> SubmissionResult:
     """Every step (of `only`, when given) errors with one cause: a file that could not be read
     (`detail` says why: a submission.Detail, which the catalogs render in the student's language;
     a reason a caller still gives as text becomes one, see submission.as_detail), or a run that
@@ -1027,7 +1093,8 @@ def broken(lab, name, code, detail=None, only=None):
     return SubmissionResult(name, steps, notes)
 
 
-def explanations(step, probes, cases, outcomes, vocabulary, page=None):
+def explanations(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult], outcomes: Sequence[Outcome | None],
+                 vocabulary: explain.Vocabulary, page: str | None = None) -> list[dict[str, Any]]:
     """What the values of a step's unnamed failures show (autograder.explain), per output, as plain
     data: [] when no failure is left to a generic code, or nothing is found.
 
@@ -1038,7 +1105,7 @@ def explanations(step, probes, cases, outcomes, vocabulary, page=None):
         return []
     # Kinds are told per call: the case's kinds, and the call's label ("1-D") as one more.
     failed = {_call_key(p) for p, c in zip(probes, cases) if not c.passed}
-    kinds = {}
+    kinds: dict[str, tuple[str, ...]] = {}
     for probe in probes:
         try:
             declared = tuple(vocabulary.kinds(probe.case)) if vocabulary.kinds is not None else ()
@@ -1046,7 +1113,7 @@ def explanations(step, probes, cases, outcomes, vocabulary, page=None):
             declared = ()
         kinds[_call_key(probe)] = declared + ((probe.label,) if probe.label else ())
     kind = explain.failing_kind(failed, set(kinds), kinds) or _failing_label(probes, cases)
-    samples = {index: [] for index in range(len(step.outputs))}
+    samples: dict[int, list[explain.Sample]] = {index: [] for index in range(len(step.outputs))}
     page_case = next((p.case for p in probes if p.case.name == page), None)
     for probe, result, outcome in zip(probes, cases, outcomes):
         if not result.passed and (result.code not in EXPLAINABLE or outcome is None or outcome.kind != "returned"):
@@ -1064,7 +1131,7 @@ def explanations(step, probes, cases, outcomes, vocabulary, page=None):
     return found
 
 
-def _failing_label(probes, cases):
+def _failing_label(probes: Sequence[Probe], cases: Sequence[CaseResult]) -> str | None:
     """The one call label ("1-D") every failing call has, when calls of other labels all pass
     (some calls of that label may pass too: a one-word input is right either way); else, when the
     failing calls are all those whose first array argument has one number of axes, that ("3-D")."""
@@ -1081,23 +1148,25 @@ def _failing_label(probes, cases):
     return None
 
 
-def _first_array_ndim(probe):
+def _first_array_ndim(probe: Probe) -> int | None:
     return next((a.ndim for a in probe.args if isinstance(a, np.ndarray)), None)
 
 
-def _add_samples(samples, probe, result, outcome, vocabulary, page_case=None):
+def _add_samples(samples: dict[int, list[explain.Sample]], probe: Probe, result: CaseResult, outcome: Outcome | None,
+                 vocabulary: explain.Vocabulary, page_case: Case | None = None) -> None:
     """One explain.Sample per output of a call (passing calls as passing samples)."""
     outputs = probe.step.outputs
     expected = _prepared(outputs, list(probe.expected))
     if result.passed:
         values, got = list(probe.expected), expected
     else:
-        if len(outputs) > 1 and isinstance(outcome.value, (dict, str, bytes, set, frozenset)):
-            return  # not a sequence of outputs (a dict's keys are no outputs): told by its type, nothing to read
-        values = _values_of(probe, outcome.value)
+        # A failed call is read only when it returned (see explanations); a dict's keys are no outputs.
+        values = _values_of(probe, outcome.value if outcome is not None else None)
         if len(values) != len(outputs):
             return  # not as many values as outputs: told by "wrong_count", nothing to read
         got = _prepared(outputs, values)
+    if got is None or expected is None:
+        return  # a probe without one expected value per output: nothing to read
     quantities = explain.case_quantities(probe.case, probe.trace, vocabulary, zip(probe.step.params, probe.args))
     sizes = explain.case_sizes(probe.case, probe.trace, vocabulary)
     variants = explain.case_variants(probe.case, page_case, vocabulary)
@@ -1114,11 +1183,11 @@ def _add_samples(samples, probe, result, outcome, vocabulary, page_case=None):
             variants=variants))
 
 
-def _call_key(probe):
+def _call_key(probe: Probe) -> str:
     return probe.case.name + (f"/{probe.label}" if probe.label else "")
 
 
-def _container_name(value):
+def _container_name(value: object) -> str:
     """The container a value came in, from a closed set (see explain.CONTAINERS)."""
     if isinstance(value, Labelled):
         return str(value.kind) if value.kind in ("Series", "DataFrame") else "other"
@@ -1132,7 +1201,7 @@ def _container_name(value):
     return "other"
 
 
-def written_for_other_lab(result, note):
+def written_for_other_lab(result: SubmissionResult, note: dict[str, Any] | None) -> SubmissionResult:
     """`result` of a file written for another lab (`note`: registry.other_lab's verdict, a load
     note of code "other_lab"), when it defines none of the graded lab's functions: every step
     missing. Then the note is the file's one problem, told once above the steps, and each step

@@ -4,11 +4,25 @@ Pure: a StepResult (or plain lists) in, an HTML fragment of inline SVG out. No s
 network, no dependency beyond numpy; text stays text, in a declared Korean-first font stack.
 Fills carry their own text colour, labels use `currentColor`: readable on light and dark pages.
 """
+from __future__ import annotations
+
 import html
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .judge import RTOL, _atol
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping, Sequence
+
+    from numpy.typing import NDArray
+
+    from .judge import StepResult
+
+    # A table as a step's detail keeps it: nested lists of numbers ("nan", "inf", "-inf" as text),
+    # one level deeper for a stack of tables; or the array itself.
+    Table = Sequence[Any] | NDArray[Any]
 
 FONT_STACK = ('"Noto Sans CJK KR", "Noto Sans KR", "Apple SD Gothic Neo", "Malgun Gothic", "맑은 고딕", '
               '"NanumGothic", "NanumBarunGothic", system-ui, sans-serif')
@@ -27,18 +41,18 @@ STYLE = (".ag-maps{font-family:" + FONT_STACK + ";margin:.5rem 0}"
          ".ag-maps .ag-legend{font-size:.85rem;margin:.25rem 0}")
 
 
-def mismatched(got, expected):
+def mismatched(got: NDArray[np.float64], expected: NDArray[np.float64]) -> NDArray[np.bool_]:
     """Cells outside the judge's tolerance (same rule as judge.check_array)."""
     with np.errstate(all="ignore"):
         return ~np.isclose(got, expected, rtol=RTOL, atol=_atol(expected), equal_nan=True)
 
 
-def as_floats(values):
+def as_floats(values: Table) -> NDArray[np.float64]:
     return np.asarray([[*map(float, row)] for row in values] if np.ndim(values) == 2 else
                       [[[*map(float, row)] for row in table] for table in values], dtype=float)
 
 
-def step_maps(result, lang="ko", page="page", names=None):
+def step_maps(result: StepResult, lang: str = "ko", page: str = "page", names: Mapping[str, str] | None = None) -> str:
     """The maps of the step's failed table on the page's case (else its first public failure with
     values); "" when there is nothing to draw (passed, a mapping, a value too large or not a table).
     `names`: {case id: the name students read} (render.case_names)."""
@@ -52,7 +66,8 @@ def step_maps(result, lang="ko", page="page", names=None):
                              + LABELS[lang]["case"].format(case=(names or {}).get(case.case, case.case)))
 
 
-def maps_html(got, expected, words, columns="features", rows_sum_to_one=False, lang="ko", caption=""):
+def maps_html(got: Table, expected: Table, words: Sequence[str], columns: str = "features",
+              rows_sum_to_one: bool = False, lang: str = "ko", caption: str = "") -> str:
     """One row of three maps per table (a 3-D value is a stack of tables, one row each)."""
     say = LABELS[lang]
     got, expected = as_floats(got), as_floats(expected)
@@ -69,14 +84,14 @@ def maps_html(got, expected, words, columns="features", rows_sum_to_one=False, l
         g = got3[t] if t < len(got3) else None
         e = expected3[t] if t < len(expected3) else None
         b = None if bad3 is None else bad3[t]
-        finite = [a[np.isfinite(a)] for a in (g, e) if a is not None]
-        finite = np.concatenate(finite) if finite else np.zeros(1)
+        pieces = [a[np.isfinite(a)] for a in (g, e) if a is not None]
+        finite = np.concatenate(pieces) if pieces else np.zeros(1)
         scale = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
         maps = []
         for key, table in (("got", g), ("expected", e)):
             if table is not None:
                 maps.append(_figure(say[key], _svg(table, words, columns, b, scale, rows_sum_to_one, say, key)))
-        if same:
+        if same and g is not None and e is not None:  # same shapes: a table of each, always
             with np.errstate(all="ignore"):
                 diff = g - e
             reach = np.abs(diff[np.isfinite(diff)])
@@ -90,21 +105,23 @@ def maps_html(got, expected, words, columns="features", rows_sum_to_one=False, l
     return "".join(parts) + "</div>"
 
 
-def _figure(title, svg):
+def _figure(title: str, svg: str) -> str:
     return f"<figure><figcaption>{html.escape(title)}</figcaption>{svg}</figure>"
 
 
-def _text_width(text, size=FONT):
+def _text_width(text: str, size: float = FONT) -> float:
     return sum(size * (1.0 if ord(ch) > 0x2e80 else 0.62) for ch in text)
 
 
-def _labels(words, count, as_words):
+def _labels(words: Sequence[str], count: int, as_words: bool) -> list[str]:
     if as_words:
         return [f"{i + 1} {words[i]}" if i < len(words) else str(i + 1) for i in range(count)]
     return [str(i + 1) for i in range(count)]
 
 
-def _svg(table, words, columns, bad, scale, sums, say, kind, number=None):
+def _svg(table: NDArray[np.float64], words: Sequence[str], columns: str, bad: NDArray[np.bool_] | None,
+         scale: tuple[float, float], sums: bool, say: Mapping[str, str], kind: str,
+         number: Callable[[float], str] | None = None) -> str:
     rows, cols = table.shape
     # A table of another shape (a transposed answer) has no words where they would be.
     row_labels = _labels(words, rows, rows == len(words))
@@ -155,7 +172,7 @@ def _svg(table, words, columns, bad, scale, sums, say, kind, number=None):
     return "".join(out)
 
 
-def _sum_cell(x, y, total, kind):
+def _sum_cell(x: float, y: float, total: float, kind: str) -> str:
     one = bool(np.isfinite(total) and abs(total - 1.0) <= 1e-3)
     fill, ink = ("#d3f0d3", "#0b4d0b") if one else ("#ffd6d6", "#7a0000")
     mark = "✓" if one else "✗"
@@ -164,7 +181,7 @@ def _sum_cell(x, y, total, kind):
             f'fill="{ink}">{_number(total)}{mark}</text>')
 
 
-def _number(value):
+def _number(value: float) -> str:
     if np.isnan(value):
         return "nan"
     if np.isinf(value):
@@ -173,7 +190,7 @@ def _number(value):
     return "0.000" if text in ("-0.000",) else text.replace("-", "−")
 
 
-def _colour(value, scale, diverging):
+def _colour(value: float, scale: tuple[float, float], diverging: bool) -> tuple[str, str]:
     """(fill, text colour): white→blue for values, blue↔white↔red for differences; grey if not finite."""
     if not np.isfinite(value):
         return "#9e9e9e", "#000"
@@ -201,7 +218,7 @@ PAGE_STYLE = (":root{font-family:" + FONT_STACK + ";color-scheme:light dark}"
               + STYLE)
 
 
-def wrong_cells(result, page="page"):
+def wrong_cells(result: StepResult, page: str = "page") -> dict[str, Any] | None:
     """{"shape", "cells": [[index…], …], "words", "columns"} of the cells outside the tolerance on
     the page's case, for the class report; None when there is no table to compare there."""
     case = next((c for c in result.cases if c.case == page and not c.passed and "values" in c.detail), None)
@@ -215,7 +232,7 @@ def wrong_cells(result, page="page"):
             "words": list(values["words"]), "columns": values["columns"]}
 
 
-def class_map_html(records_cells, students, lang="ko"):
+def class_map_html(records_cells: Iterable[object], students: int, lang: str = "ko") -> str:
     """How often each cell of the page's case was wrong across a class, one map per table.
 
     `records_cells`: the wrong_cells of every student whose step was judged on that table.
@@ -241,7 +258,7 @@ def class_map_html(records_cells, students, lang="ko"):
     return "".join(parts) + "</div></div>"
 
 
-def html_page(body, lang="ko", title=""):
+def html_page(body: str, lang: str = "ko", title: str = "") -> str:
     """A self-contained page around `body` (for `autograder check --html`)."""
     return (f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8">'
             f'<meta name="color-scheme" content="light dark"><title>{html.escape(title)}</title>'

@@ -1,33 +1,46 @@
 """Turning verdict data into what people read: text per step in Korean or English, and JSON."""
+from __future__ import annotations
+
 import re
+import sys
 import unicodedata
-try:
+
+if sys.version_info >= (3, 11):
     import tomllib
-except ModuleNotFoundError:  # Python 3.10: the same parser, as the tomli package
+else:  # Python 3.10: the same parser, as the tomli package
     import tomli as tomllib
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from .error_model import JOIN, parts
 from .judge import EXPLAINABLE
-from .stand_in import MAX_REQUESTS
+from .sandbox.protocol import MAX_HELPER_REQUESTS as MAX_REQUESTS  # per call; stand_in counts the same
 from .submission import Detail
 
+if TYPE_CHECKING:
+    from collections.abc import Collection, Iterable, Mapping, Sequence
+
+    from .judge import CaseResult, StepResult, SubmissionResult
+    from .lab import Lab
+
 LANGUAGES = ("ko", "en")
+# Messages by section, then key: the engine's catalog with a lab's merged in (every value a text).
+Catalog = dict[str, dict[str, str]]
 
 
 @lru_cache(maxsize=None)
-def engine_catalog(lang):
+def engine_catalog(lang: str) -> dict[str, Any]:
     """The engine's general messages in `lang`: statuses, layout, load problems, generic codes."""
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
     return tomllib.loads(resources.files(__package__ + ".locale").joinpath(f"{lang}.toml").read_text("utf-8"))
 
 
-def catalog(lang, lab=None):
+def catalog(lang: str, lab: Lab | None = None) -> Catalog:
     """The engine's messages with the lab's own added; a key the lab also has takes the lab's text."""
-    table = {section: dict(keys) for section, keys in engine_catalog(lang).items()}
+    table: Catalog = {section: dict(keys) for section, keys in engine_catalog(lang).items()}
     if lab is not None:
         for section, keys in lab.catalog(lang).items():
             table.setdefault(section, {}).update(keys)
@@ -42,7 +55,7 @@ _LINE_BREAKS = re.compile("[\n\r\t\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u20
                           "\u202a-\u202e\u2066-\u2069\ufeff]")
 
 
-def printable(text, newlines=True):
+def printable(text: object, newlines: bool = True) -> str:
     """`text` with every control character shown as an escape (ESC as \\x1b), never acted on.
 
     newlines=True keeps line feeds and tabs (multi-line feedback); False escapes them too, for a
@@ -55,14 +68,14 @@ def printable(text, newlines=True):
 _NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
-def _escape(match):
+def _escape(match: re.Match[str]) -> str:
     if match.group() in _NAMED_ESCAPES:
         return _NAMED_ESCAPES[match.group()]
     code = ord(match.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def json_text(data, **options):
+def json_text(data: object, **options: Any) -> str:
     """JSON of `data` (Unicode kept readable) in which no character a terminal, an editor or a
     browser acts on appears raw: JSON escapes C0 controls itself; C1 controls and bidirectional
     marks are escaped here too. Loads back to exactly `data`."""
@@ -72,7 +85,7 @@ def json_text(data, **options):
     return INVISIBLE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
-def fit_to_width(text, width):
+def fit_to_width(text: str, width: int | None) -> str:
     """`text` with every line wider than `width` terminal columns wrapped here, each further row
     indented four columns past its line's own: the terminal then never wraps a line itself, so no
     text a submission sent (padded to the edge of the screen) can start a row of its own and pass
@@ -82,8 +95,9 @@ def fit_to_width(text, width):
     return "\n".join(row for line in text.split("\n") for row in _rows(line, width))
 
 
-def _rows(line, width):
+def _rows(line: str, width: int) -> list[str]:
     indent = line[:len(line) - len(line.lstrip(" "))]
+    rows: list[str]
     prefix, rows, start = indent + "    ", [], 0
     while True:
         room = width - (_columns(prefix) if rows else 0)
@@ -105,7 +119,7 @@ def _rows(line, width):
             return rows
 
 
-def terminal_width(stream=None):
+def terminal_width(stream: TextIO | None = None) -> int | None:
     """The columns of the terminal `stream` (stdout) writes to; None when it writes elsewhere."""
     import shutil
     import sys
@@ -119,11 +133,11 @@ def terminal_width(stream=None):
     return shutil.get_terminal_size().columns
 
 
-def _columns(text):
+def _columns(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
 
 
-def one_line(value):
+def one_line(value: object) -> str:
     """A value the student controls, in a line of feedback: it cannot start a line of its own."""
     return printable(value, newlines=False)
 
@@ -145,7 +159,7 @@ _SEPARATORS = re.compile(rf"[{re.escape(SLASHES)}]+")
 PATH_ELIDED = "…"
 
 
-def without_paths(text):
+def without_paths(text: object) -> str:
     """`text` with every path shown by its last part only ("…/data.csv" for
     "/usr/lib/python3.11/site-packages/data.csv", "C:\\Users\\kim\\a.py" or "~/x/data.csv"),
     so no folder of the machine that ran the code (interpreter, site-packages, temporary folders,
@@ -153,7 +167,7 @@ def without_paths(text):
     return _PATH_RUN.sub(_last_part, str(text))
 
 
-def _last_part(match):
+def _last_part(match: re.Match[str]) -> str:
     run = match.group()
     parts = _SEPARATORS.split(run)
     if not any(parts[:-1]):
@@ -169,7 +183,7 @@ NOTEBOOK_CELL = re.compile(r"<cell (\d+)>")
 KERNEL_CELL = re.compile(r"<kernel cell( \d+)?>")
 
 
-def position(index, lang):
+def position(index: object, lang: str) -> str:
     """How a 0-based column or position reads: Korean says the ordinal counted from one
     ("두 번째" for index 1); English keeps the index NumPy uses ("1")."""
     if lang != "ko" or not isinstance(index, int):
@@ -181,23 +195,25 @@ def position(index, lang):
 
 
 class Messages:
-    def __init__(self, lang, lab=None):
+    """`say(section, key, **params)`: the catalog's sentence in `lang`, its parameters shown safely."""
+
+    def __init__(self, lang: str, lab: Lab | None = None) -> None:
         self.lang = lang
         self.lab = lab
         self.table = _merged(lang, lab)
 
-    def __call__(self, section, key, **params):
+    def __call__(self, section: str, key: str, **params: object) -> str:
         if self.lab is not None:
             params.setdefault("notebook", self.lab.notebook)
         return self.table[section][key].format(**{
             name: self.detail(value) if isinstance(value, Detail) else _shown(name, value)
             for name, value in params.items()})
 
-    def detail(self, detail):
+    def detail(self, detail: Detail) -> str:
         """A problem's reason (submission.Detail) in this language."""
         return self("detail", detail.code, **detail.parameters)
 
-    def stepwise(self, section, step, code, **params):
+    def stepwise(self, section: str, step: str, code: str, **params: object) -> str:
         """A step's own wording of a code when it has one, else the general one; a combined
         code ("a+b", see autograder.error_model) is told as its two mistakes."""
         key = f"{step}.{code}" if f"{step}.{code}" in self.table[section] else code
@@ -209,12 +225,12 @@ class Messages:
         return code
 
 
-def detail_text(detail, lang):
+def detail_text(detail: Detail, lang: str) -> str:
     """A submission.Detail in `lang`, from the engine's catalog."""
     return Messages(lang).detail(detail)
 
 
-def _shown(name, value):
+def _shown(name: str, value: object) -> object:
     """A parameter as a sentence shows it: outside text without its paths' folders and on one line
     (a value printed over lines, `preview`, keeps its lines); every string made printable."""
     if not isinstance(value, str):
@@ -224,17 +240,17 @@ def _shown(name, value):
     return printable(value)
 
 
-_merged_tables = {}
+_merged_tables: dict[tuple[str, str | None, int], tuple[Lab | None, Catalog]] = {}
 
 
-def _merged(lang, lab):
+def _merged(lang: str, lab: Lab | None) -> Catalog:
     key = (lang, None if lab is None else lab.name, id(lab))
     if key not in _merged_tables:
         _merged_tables[key] = (lab, catalog(lang, lab))  # the lab is held so its id stays its own
     return _merged_tables[key][1]
 
 
-def step_feedback(result, lab, lang="ko"):
+def step_feedback(result: StepResult, lab: Lab, lang: str = "ko") -> str:
     """Everything a student needs about one step: verdict, first public failure in detail,
     hidden failures by name only, then likely causes and one hint to the page."""
     say = Messages(lang, lab)
@@ -257,14 +273,14 @@ def step_feedback(result, lab, lang="ko"):
     public = [c for c in failing if not c.hidden]
     hidden = [c for c in failing if c.hidden]
     for position, case in enumerate(public):
-        lines.append("  " + say("text", "case_failed", case=_case_name(say, case),
-                                title=say.stepwise("title", result.name, case.code)))
+        lines.append("  " + say("text", "case_failed", case=_case_name(say, case),  # a failed test has a code:
+                                title=say.stepwise("title", result.name, cast(str, case.code))))
         if position == 0:
             lines.extend("    " + line for line in _explain(say, result, case))
     if hidden:
         lines.extend("  " + line for line in _hidden_lines(say, result, hidden, shown_error=any(
             "error" in c.detail for c in public[:1]), public_codes={c.code for c in public}))
-    explained = explained_text(say, result)
+    explained: str | None = explained_text(say, result)
     if in_helper:
         # Values read against the helper's own step would blame the helper for what it was handed.
         explained = None
@@ -284,7 +300,7 @@ def step_feedback(result, lab, lang="ko"):
     return "\n".join(lines)
 
 
-def _redefined_lines(say, result):
+def _redefined_lines(say: Messages, result: StepResult) -> list[str]:
     """A function defined more than once: which definition was graded (the one run last), and
     where the others are (grading.redefined)."""
     found = result.detail.get("redefined")
@@ -294,7 +310,7 @@ def _redefined_lines(say, result):
     return ["  " + say("text", "redefined", name=result.name, place=_place(say, *found["graded"]), others=others)]
 
 
-def _errors_as_raised(result):
+def _errors_as_raised(result: StepResult) -> StepResult:
     """`result` with every failure that raised told as an error ("exception"), not as a mistake an
     error message matched: where the error was raised inside a helper that passes its own tests, a
     message alike by chance (the same sizes in another product) names no mistake of this step.
@@ -305,7 +321,7 @@ def _errors_as_raised(result):
     return replace(result, cases=cases, mistakes=mistakes)
 
 
-def error_in_helper(result):
+def error_in_helper(result: StepResult) -> dict[str, Any] | None:
     """Where a composed step's public errors were all raised inside one of its helpers that
     passes its own tests: {"helper", "line" (the step's own line calling it), "filename",
     "number", "arguments" (the call's argument texts)}; None otherwise. The helper is right on its
@@ -314,7 +330,7 @@ def error_in_helper(result):
     errors = [c.detail["error"] for c in result.cases if not c.passed and not c.hidden and "error" in c.detail]
     if not own or not errors:
         return None
-    found = None
+    found: dict[str, Any] | None = None
     for rank, error in enumerate(errors):
         frames = error.get("frames") or []
         callers = [i for i, frame in enumerate(frames) if frame[2] == result.name]
@@ -327,10 +343,12 @@ def error_in_helper(result):
         if found is not None and found["helper"] != here["helper"]:
             return None
         found = found or here
+    if found is None:
+        return None
     return {**found, "arguments": _call_arguments(found["line"], found["helper"])}
 
 
-def _call_arguments(line, function):
+def _call_arguments(line: str, function: str) -> list[str]:
     """The argument texts of the call of `function` on a line of code ([] when it cannot be read)."""
     import ast
 
@@ -346,7 +364,7 @@ def _call_arguments(line, function):
     return []
 
 
-def _helper_error_cause(say, result, found):
+def _helper_error_cause(say: Messages, result: StepResult, found: Mapping[str, Any]) -> str:
     names = [a for a in found["arguments"] if a.isidentifier()]
     shapes = ", ".join(f"{a}.shape" for a in names)
     return say("cause", "exception_in_helper", name=result.name, function=found["helper"],
@@ -355,7 +373,7 @@ def _helper_error_cause(say, result, found):
                check=say("text", "print_shapes", shapes=shapes) if names else "")
 
 
-def _helper_lines(say, result):
+def _helper_lines(say: Messages, result: StepResult) -> list[str]:
     """For a composed step the grader answered calls of: of the steps it calls (exactly those it
     declares, judge.helpers_used), which the grader answered with the reference's (the student's
     did not pass their steps), which ran as the student wrote them, which it never called; and
@@ -375,7 +393,7 @@ def _helper_lines(say, result):
     return ["  " + text]
 
 
-def _follows_lines(say, result):
+def _follows_lines(say: Messages, result: StepResult) -> list[str]:
     """A composed step right only with the student's own helpers: graded on what it returns, and
     told what its helpers do differently (their own steps count it)."""
     follows = result.detail.get("follows_own_helpers")
@@ -387,7 +405,7 @@ def _follows_lines(say, result):
                        text=_cause(say, result, code, helpers=helpers))]
 
 
-def _rubric_lines(say, result):
+def _rubric_lines(say: Messages, result: StepResult) -> list[str]:
     """The grading rule that gave this step's points, when it was not all or nothing by a pass."""
     rule = result.detail.get("rubric", {})
     if rule.get("rule") == "mistake" and rule["code"].count(JOIN) == 1:
@@ -402,7 +420,7 @@ def _rubric_lines(say, result):
     return []
 
 
-def _missing_lines(say, result):
+def _missing_lines(say: Messages, result: StepResult) -> list[str]:
     """No function to call: one line on why, its cause, and the hint; no per-case list."""
     code = "syntax_error" if "syntax_error" in result.mistakes else "missing"
     lines = ["  " + say.stepwise("title", result.name, code)]
@@ -416,15 +434,16 @@ def _missing_lines(say, result):
     return lines
 
 
-def _hidden_lines(say, result, hidden, shown_error, public_codes=frozenset()):
+def _hidden_lines(say: Messages, result: StepResult, hidden: Sequence[CaseResult], shown_error: bool,
+                  public_codes: Collection[str | None] = frozenset()) -> list[str]:
     """Hidden failures: how many cases and what they look like; never their inputs or values.
 
     A hidden test's shapes are told when its failure is not one a public test already shows.
     """
-    titles = []
+    titles: list[str] = []
     named = [c for c in hidden if c.code != "not_run"] or hidden
-    for case in named:
-        title = say.stepwise("title", result.name, case.code)
+    for failure in named:
+        title = say.stepwise("title", result.name, cast(str, failure.code))  # a failed test has a code
         if title not in titles:
             titles.append(title)
     # One test is one call, as the grading rule counts them.
@@ -454,11 +473,11 @@ def _hidden_lines(say, result, hidden, shown_error, public_codes=frozenset()):
     return lines
 
 
-def _points(value):
+def _points(value: float) -> str:
     return f"{round(value, 2):g}"
 
 
-def _case_name(say, case):
+def _case_name(say: Messages, case: CaseResult) -> str:
     if case.hidden:
         return say("text", "hidden_case")
     if case.label:
@@ -467,18 +486,18 @@ def _case_name(say, case):
     return say("text", "public_case", case=case_label(say, case.case))
 
 
-def case_label(say, name):
+def case_label(say: Messages, name: str) -> str:
     """How a case is named to students: the lab catalog's [case] name for it, else its id."""
     return say.table.get("case", {}).get(name, name)
 
 
-def case_names(lab, lang):
+def case_names(lab: Lab, lang: str) -> dict[str, str]:
     """{case id: its name in `lang`} of every case the lab's catalog names."""
     return dict(Messages(lang, lab).table.get("case", {}))
 
 
-def _cause(say, result, code, helpers=None):
-    params = {"name": result.name, "seconds": result.detail.get("seconds", 0),
+def _cause(say: Messages, result: StepResult, code: str, helpers: str | None = None) -> str:
+    params: dict[str, object] = {"name": result.name, "seconds": result.detail.get("seconds", 0),
               "module": result.detail.get("module", ""),
               "arguments": ", ".join(result.detail.get("ignored", [])),
               "helpers": ", ".join(result.detail.get("reference_helpers", [])) if helpers is None else helpers,
@@ -490,7 +509,7 @@ def _cause(say, result, code, helpers=None):
     return say.stepwise("cause", result.name, code, **params)
 
 
-def _reshaped_only(result):
+def _reshaped_only(result: StepResult) -> bool:
     """Every call that changed its input changed only the input's shape (`M.shape = ...`)."""
     changed = [c for c in result.cases if c.code == "mutates_input" and not c.hidden]
     return bool(changed) and all(c.detail.get("reshaped") for c in changed)
@@ -500,7 +519,7 @@ def _reshaped_only(result):
 ARRAY_CONTAINERS = ("ndarray", "DataFrame", "Series")
 
 
-def _wrong_values_key(result):
+def _wrong_values_key(result: StepResult) -> str:
     """The words for "the values differ" that fit what the first public failure returned: an
     array (its shape is right), a list or tuple (its size is), a dict, a number; a hidden failure
     alone says nothing of its container."""
@@ -518,14 +537,15 @@ def _wrong_values_key(result):
     return "wrong_values_unseen"
 
 
-def _code_names(names):
+def _code_names(names: Iterable[object]) -> str:
     """Names read from the submission's code (identifiers the grader validated), as code spans."""
     return ", ".join(f"`{name}`" for name in names if isinstance(name, str) and name.isidentifier())
 
 
-def _hint(say, result):
+def _hint(say: Messages, result: StepResult) -> str:
     """One hint: the first mistake's own hint (for this step, else for any step), else the step's."""
-    step = say.lab.steps_by_name[result.name]
+    lab = cast("Lab", say.lab)  # a step's feedback is rendered for its lab (step_feedback)
+    step = lab.steps_by_name[result.name]
     hints = say.table["hint"]
     # The first cause's hint (a pair's: its first part's), not a later cause's.
     if result.mistakes[:1] == ["mutates_input"] and _reshaped_only(result):
@@ -533,10 +553,10 @@ def _hint(say, result):
     codes = [part for code in result.mistakes[:1] for part in (code, *parts(code))]
     keys = [key for code in codes for key in (f"{result.name}.{code}", code) if key in hints]
     key = keys[0] if keys else step.hint
-    return say("hint", key if key in hints else "generic", **say.lab.hint_facts())
+    return say("hint", key if key in hints else "generic", **lab.hint_facts())
 
 
-def _explain(say, result, case):
+def _explain(say: Messages, result: StepResult, case: CaseResult) -> list[str]:
     """The detail of one public failure, in numpy's order: criterion, shape, how many, how bad, values."""
     d = case.detail
     code = case.code
@@ -548,8 +568,8 @@ def _explain(say, result, case):
         return _error_lines(say, d["error"])
     if code == "mutates_input":
         return [say("text", "mutated_shape" if d.get("reshaped") else "mutated", argument=d["argument"])]
-    lines = [say("text", "changed_input", argument=d["changed_input"])] if d.get("changed_input") else []
-    if d.get("output") and len(say.lab.steps_by_name[result.name].outputs) > 1:
+    lines: list[str] = [say("text", "changed_input", argument=d["changed_input"])] if d.get("changed_input") else []
+    if d.get("output") and len(cast("Lab", say.lab).steps_by_name[result.name].outputs) > 1:
         lines.append(say("text", "in_output", output=d["output"]))
     if "expected_count" in d:
         lines.append(say("text", "wrong_count", got=d["got"], expected_count=d["expected_count"],
@@ -588,7 +608,7 @@ def _explain(say, result, case):
     return lines
 
 
-def _mapping_lines(say, d):
+def _mapping_lines(say: Messages, d: Mapping[str, Any]) -> list[str]:
     lines = [say("text", "mapping_criterion"),
              say("text", "mapping_mismatch", mismatched=d["mismatched"], total=d["total"])]
     if d["first"]:
@@ -604,11 +624,11 @@ def _mapping_lines(say, d):
     return lines
 
 
-def _shape(shape):
+def _shape(shape: Sequence[int]) -> str:
     return "(" + ", ".join(str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
-def _where(say, cell):
+def _where(say: Messages, cell: Mapping[str, Any]) -> str:
     """A cell named by its words; a column that is not a word, by its position; in a stack of
     tables, the table by its position first ("두 번째 헤드의 …")."""
     if cell.get("blocks"):
@@ -626,7 +646,7 @@ def _where(say, cell):
     return "()"
 
 
-def _place(say, filename, line):
+def _place(say: Messages, filename: str, line: object) -> str:
     """Where a line is: in a notebook, its cell's number (notebook cells are named "<cell N>")."""
     cell = NOTEBOOK_CELL.fullmatch(filename)
     if cell:
@@ -639,7 +659,7 @@ def _place(say, filename, line):
     return say("text", "place_line", filename=filename, line=line)
 
 
-def _error_lines(say, error):
+def _error_lines(say: Messages, error: Mapping[str, Any]) -> list[str]:
     """The student's error and their own lines (the worker keeps only frames of their file)."""
     if error.get("message"):
         lines = [say("text", "error_message", type=error["type"], message=error["message"])]
@@ -648,20 +668,20 @@ def _error_lines(say, error):
     return lines + _frame_lines(say, error)
 
 
-def _frame_lines(say, error):
+def _frame_lines(say: Messages, error: Mapping[str, Any]) -> list[str]:
     return [say("text", "error_line", place=_place(say, filename, line), function=function, line=one_line(text))
             for filename, line, function, text in error.get("frames", [])[-3:]]
 
 
-def load_notes(notes, lab, lang="ko"):
+def load_notes(notes: Iterable[dict[str, Any]], lab: Lab | None, lang: str = "ko") -> list[str]:
     """What happened while loading the file (syntax errors, skipped statements), as lines."""
     return [text for _, text in noted(notes, lab, lang)]
 
 
-def noted(notes, lab, lang="ko"):
+def noted(notes: Iterable[dict[str, Any]], lab: Lab | None, lang: str = "ko") -> list[tuple[dict[str, Any], str]]:
     """(note, its line of text) for each load note a student should read."""
     say = Messages(lang, lab)
-    found = []
+    found: list[tuple[dict[str, Any], str]] = []
     for note in notes:
         text = _note_text(say, note)
         if text:
@@ -669,7 +689,7 @@ def noted(notes, lab, lang="ko"):
     return found
 
 
-def _note_text(say, note):
+def _note_text(say: Messages, note: Mapping[str, Any]) -> str | None:
     code = note["code"]
     if code == "problem":
         key = note["problem"] if note["problem"] in say.table["problem"] else "unreadable"
@@ -691,7 +711,7 @@ def _note_text(say, note):
     return None
 
 
-def _other_lab_text(say, note):
+def _other_lab_text(say: Messages, note: Mapping[str, Any]) -> str:
     """The file is written for another lab (registry.other_lab decides; judge.written_for_other_lab
     keeps this note alone): which lab, by its title in the student's language, and what shows it."""
     lab = say.lab
@@ -704,9 +724,9 @@ def _other_lab_text(say, note):
                found=", ".join(found))
 
 
-def note_record(note, text):
+def note_record(note: Mapping[str, Any], text: str) -> dict[str, Any]:
     """A load note as `--json` carries it: where, what, and the sentence a student reads."""
-    record = {"code": note["code"] if note["code"] != "problem" else note.get("problem", "problem")}
+    record: dict[str, Any] = {"code": note["code"] if note["code"] != "problem" else note.get("problem", "problem")}
     if note["code"] == "other_lab":
         record["lab"] = one_line(note.get("lab", ""))
     if note.get("filename") is not None:
@@ -732,14 +752,14 @@ class Feedback:
     max_score: float
     all_passed: bool
     load_heading: str  # "" when loading went well
-    notes: tuple  # one line per load note
-    note_records: tuple  # the same notes as data (see note_record)
-    steps: tuple  # (StepResult, its text) per step
+    notes: tuple[str, ...]  # one line per load note
+    note_records: tuple[dict[str, Any], ...]  # the same notes as data (see note_record)
+    steps: tuple[tuple[StepResult, str], ...]  # (StepResult, its text) per step
     total: str
-    file_problem: str = None  # the whole file's one problem (SubmissionResult.file_problem), told in `notes`
+    file_problem: str | None = None  # the whole file's one problem (SubmissionResult.file_problem), told in `notes`
 
 
-def feedback(result, lab, lang="ko"):
+def feedback(result: SubmissionResult, lab: Lab, lang: str = "ko") -> Feedback:
     say = Messages(lang, lab)
     pairs = noted(result.notes, lab, lang)
     notes = tuple(text for _, text in pairs)
@@ -753,7 +773,7 @@ def feedback(result, lab, lang="ko"):
                     tuple((step, step_feedback(step, lab, lang)) for step in result.steps), total, result.file_problem)
 
 
-def notes_heading(say, result):
+def notes_heading(say: Messages, result: SubmissionResult) -> str:
     """The heading above a result's load notes: the file's one problem's own heading when it has
     one ("other_lab_heading"), any other file problem's, else "while loading"."""
     problem = result.file_problem
@@ -763,7 +783,7 @@ def notes_heading(say, result):
     return say("text", key if key in say.table["text"] else "file_problem_heading")
 
 
-def notes_text(rendered):
+def notes_text(rendered: Feedback) -> str:
     """The load notes under their heading ("" when there are none): for a file none of which
     could be graded, the one place its problem is told."""
     if not rendered.notes:
@@ -771,7 +791,7 @@ def notes_text(rendered):
     return rendered.load_heading + "\n" + "\n".join("  " + n for n in rendered.notes)
 
 
-def text_of(rendered):
+def text_of(rendered: Feedback) -> str:
     """The feedback as the terminal and feedback/<id>.md show it. A file none of which could be
     graded: its problem once, then one line per step."""
     parts = [notes_text(rendered)] if rendered.notes else []
@@ -783,10 +803,10 @@ def text_of(rendered):
     return "\n\n".join(parts) + "\n"
 
 
-def json_of(rendered):
+def json_of(rendered: Feedback) -> dict[str, Any]:
     """The documented JSON shape of `autograder check --json`; load notes lead each lost step's text
     (not when the whole file has one problem: `notes` tells it, once)."""
-    steps = []
+    steps: list[dict[str, Any]] = []
     for step, text in rendered.steps:
         if rendered.notes and step.status != "passed" and not rendered.file_problem:
             text = "\n".join(rendered.notes) + "\n" + text
@@ -796,21 +816,21 @@ def json_of(rendered):
             "max_score": rendered.max_score, "steps": steps, "notes": list(rendered.note_records)}
 
 
-def as_text(result, lab, lang="ko"):
+def as_text(result: SubmissionResult, lab: Lab, lang: str = "ko") -> str:
     return text_of(feedback(result, lab, lang))
 
 
-def as_dict(result, lab, lang="ko"):
+def as_dict(result: SubmissionResult, lab: Lab, lang: str = "ko") -> dict[str, Any]:
     return json_of(feedback(result, lab, lang))
 
 
-def explained_text(say, result):
+def explained_text(say: Messages, result: StepResult) -> str:
     """What the explainer found in a step's values (judge.explanations), as sentences; "" when
     nothing. Quantities and kinds are named by the lab's catalog ([quantity], [kind])."""
     found = result.detail.get("explained") or []
     # One reading true of several outputs (Q, K and V all transposed; output and weights both from
     # swapped inputs) is said once, naming them all; and no sentence is said twice.
-    grouped: dict = {}
+    grouped: dict[tuple[str, str, str], dict[str, Any]] = {}
     for explanation in found:
         key = (explanation["relation"], repr(explanation.get("parts")), repr(sorted((explanation.get("params") or {}).items())))
         if key in grouped:
@@ -822,7 +842,7 @@ def explained_text(say, result):
     return " ".join(dict.fromkeys(text for text in texts if text))
 
 
-def _explanation_sentence(say, explanation):
+def _explanation_sentence(say: Messages, explanation: Mapping[str, Any]) -> str:
     relation, params = explanation["relation"], dict(explanation.get("params") or {})
     kind = params.pop("kind", None)
     output = explanation["output"]
@@ -854,7 +874,7 @@ def _explanation_sentence(say, explanation):
     return " ".join(sentences)
 
 
-def _quantity(say, name):
+def _quantity(say: Messages, name: str) -> str:
     return say.table.get("quantity", {}).get(name, name)
 
 
@@ -862,11 +882,11 @@ def _quantity(say, name):
 _QUANTITY_PARAMS = ("quantity", "instead", "input", "other")
 
 
-def _named_params(say, params):
+def _named_params(say: Messages, params: Mapping[str, Any]) -> dict[str, Any]:
     return {key: _quantity(say, value) if key in _QUANTITY_PARAMS else value for key, value in params.items()}
 
 
-def _phrase(say, parts):
+def _phrase(say: Messages, parts: Sequence[Sequence[Any]]) -> str:
     """A formula's parts as one noun phrase: its base, then each change applied to it."""
     phrase = ""
     for kind, *args in parts:
@@ -904,7 +924,7 @@ def _phrase(say, parts):
     return phrase
 
 
-def _why(say, parts):
+def _why(say: Messages, parts: Sequence[Sequence[Any]]) -> str:
     """What to check, by the formula's last change (a quantity returned instead: the base)."""
     kind, *args = parts[-1]
     if kind == "base":

@@ -18,10 +18,17 @@ The invariants, checked on generated answers of both labs in tests/test_points.p
   error message is words only;
 - a name never costs points: a named mistake scores at least the share of tests passed.
 """
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypedDict
 
 from .declaration import ALWAYS_NAMED  # mistakes every step can make, beside the ones it declares
 from .error_model import parts
+
+if TYPE_CHECKING:
+    from .judge import CaseResult
 
 # Codes saying the passes were not computed from the inputs: those passes earn nothing.
 NOTHING_COMPUTED = frozenset({"hardcoded", "uses_globals", "ignores_arguments", "nondeterministic"})
@@ -34,6 +41,17 @@ DEFAULT_SHARES = {
     "nondeterministic": 0.0,  # other values on every call (random numbers): nothing to grade
 }
 FORMULA_SHARE = 0.25  # any other named mistake: the formula is wrong
+
+
+class Rule(TypedDict, total=False):
+    """The rule that gave a step's points (a step's detail["rubric"]); render words it."""
+
+    rule: str  # "no_cases" | "passed" | "cases" | "mistake"
+    passed: int  # "cases": tests passed, of `total` counted
+    total: int
+    uncounted: int  # "cases": degenerate tests passed, counted for nothing
+    code: str  # "mistake": the mistake whose share was kept; "cases": the one a name would have cost more
+    percent: int  # "mistake": the share kept, in percent
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -54,17 +72,18 @@ class Rubric:
 DEFAULT = Rubric()
 
 
-def is_degenerate(case):
+def is_degenerate(case: object) -> bool:
     """A case the lab declares too small to tell a formula apart (Case.degenerate)."""
     return getattr(case, "degenerate", False) is True
 
 
-def computes_nothing(code):
+def computes_nothing(code: str) -> bool:
     """Whether a code (or a part of a combined one) says the passes were not computed."""
     return any(part in NOTHING_COMPUTED for part in parts(code))
 
 
-def score(points, cases, named=ALWAYS_NAMED, degenerate=(), rubric=DEFAULT):
+def score(points: float, cases: Sequence[CaseResult], named: Collection[str] = ALWAYS_NAMED,
+          degenerate: Collection[str] = (), rubric: Rubric = DEFAULT) -> tuple[float, Rule]:
     """(points earned, the rule applied) for one step's test results (judge.CaseResult, one per call).
 
     `named` holds the codes that name a mistake (others, like wrong_values or exception, only say
@@ -79,24 +98,24 @@ def score(points, cases, named=ALWAYS_NAMED, degenerate=(), rubric=DEFAULT):
     counted = [c for c in cases if not c.passed or not (c.case in degenerate or c.degenerate)]
     passed = sum(c.passed for c in counted)
     by_tests = points * passed / len(counted) if counted else 0.0
-    cases_rule = {"rule": "cases", "passed": passed, "total": len(counted)}
+    cases_rule: Rule = {"rule": "cases", "passed": passed, "total": len(counted)}
     if len(counted) < len(cases):
         cases_rule["uncounted"] = len(cases) - len(counted)  # degenerate tests passed
     failing = [c for c in cases if not c.passed]
-    idle = [c.code for c in failing if computes_nothing(c.code)]
+    idle = [c.code for c in failing if c.code is not None and computes_nothing(c.code)]
     if idle:  # the passes show nothing computed: they earn nothing
         code = min(idle, key=rubric.share_of)
         return points * rubric.share_of(code), _mistake_rule(code, rubric)
     credited = [_credited(c, named, rubric) for c in failing]
     if None in credited:
         return by_tests, cases_rule
-    code = min(credited, key=rubric.share_of)  # the harshest mistake made
+    code = min((c for c in credited if c is not None), key=rubric.share_of)  # the harshest mistake made
     if points * rubric.share_of(code) >= by_tests:
         return points * rubric.share_of(code), _mistake_rule(code, rubric)
     return by_tests, {**cases_rule, "code": code}  # a name never costs points
 
 
-def _credited(result, named, rubric):
+def _credited(result: CaseResult, named: Collection[str], rubric: Rubric) -> str | None:
     """The named mistake a failed test's value is credited as: the kindest of its code and every
     mistake whose prediction the value equals (the words may pick another, or none, from what
     the other tests show; the points follow the value). None for an error, or a value no
@@ -107,5 +126,5 @@ def _credited(result, named, rubric):
     return max(codes, key=rubric.share_of) if codes else None
 
 
-def _mistake_rule(code, rubric):
+def _mistake_rule(code: str, rubric: Rubric) -> Rule:
     return {"rule": "mistake", "code": code, "percent": round(rubric.share_of(code) * 100)}

@@ -19,24 +19,44 @@ inputs, quantities, a dtype) and the reference's values, and the names alone rea
 Variants of a case are computed once per process (the trace is cheap, but a class has hundreds of
 files) and only when a step has a failure the explainer reads.
 """
+from __future__ import annotations
+
 import weakref
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .lab import Case
 
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
+
+    from numpy.typing import NDArray
+
+    from .declaration import Trace
+
+    FloatArray = NDArray[np.float64]
+
+# A change, as names: ("transposed", input), ("replaced", input, other), ("page_value", input),
+# ("argument_rounded", argument, decimals), ("argument_clipped", argument, bound), ...
+Change = tuple[Any, ...]
+# {"quantities": {name: float array, or a plain dict of a mapping}, "first": name, "as": name or
+# None, and for a page value the page's own "value"}
+Variant = dict[str, Any]
+Variants = dict[Change, Variant]
+
 # Variants of a case, per (trace function, page case): computed once, dropped with the case.
-_MEMO = weakref.WeakKeyDictionary()
+_MEMO: weakref.WeakKeyDictionary[Case, dict[tuple[object, ...], Variants]] = weakref.WeakKeyDictionary()
 
 
-def changes(case, page_case):
+def changes(case: Case, page_case: Case | None) -> list[tuple[Change, dict[str, Any]]]:
     """The generic one-input changes of `case`, as name tuples, with the inputs each gives:
     [(change, inputs)]. `page_case`: the case the page prints (its whole-number inputs are the
     values a student may have written in), or None."""
     inputs = case.inputs
     arrays = {name: value for name, value in inputs.items()
               if isinstance(value, np.ndarray) and value.dtype.kind in "biuf" and value.ndim >= 1}
-    found = []
+    found: list[tuple[Change, dict[str, Any]]] = []
     for name, value in arrays.items():
         if value.ndim == 2 and value.shape[0] == value.shape[1] > 1 and not np.allclose(value, value.T):
             found.append((("transposed", name), {**inputs, name: value.T.copy()}))
@@ -59,11 +79,12 @@ def changes(case, page_case):
     return found
 
 
-def _count(value):
+def _count(value: object) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
-def variants(case, page_case, trace, quantities_of):
+def variants(case: Case, page_case: Case | None, trace: Callable[[Case], Trace],
+             quantities_of: Callable[[Trace], dict[str, FloatArray]]) -> Variants:
     """{change: {"quantities": {name: float array changed by it}, "first": the first quantity of
     the trace it changes, "as": the quantity of the unchanged trace that one then equals, or None}}
     for every change of `case` its trace can be run with. `trace`: the lab's Case -> trace;
@@ -75,12 +96,13 @@ def variants(case, page_case, trace, quantities_of):
     return memo[key]
 
 
-def _computed(case, page_case, trace, quantities_of):
+def _computed(case: Case, page_case: Case | None, trace: Callable[[Case], Trace],
+              quantities_of: Callable[[Trace], dict[str, FloatArray]]) -> Variants:
     try:
         original = quantities_of(trace(case))
     except Exception:  # a lab whose trace cannot be run here explains nothing by variants
         return {}
-    found = {}
+    found: Variants = {}
     for change, inputs in changes(case, page_case):
         try:
             with np.errstate(all="ignore"):
@@ -95,12 +117,12 @@ def _computed(case, page_case, trace, quantities_of):
         same_as = next((name for name, value in original.items()
                         if name != first and _same(differing[first], value)), None)
         found[change] = {"quantities": differing, "first": first, "as": same_as}
-        if change[0] == "page_value" and not page_case.hidden:
+        if change[0] == "page_value" and page_case is not None and not page_case.hidden:
             found[change]["value"] = int(inputs[change[1]])
     return found
 
 
-def _same(a, b):
+def _same(a: NDArray[Any], b: NDArray[Any]) -> bool:
     return a.shape == b.shape and bool(np.allclose(a, b, rtol=1e-9, atol=1e-12, equal_nan=True))
 
 
@@ -110,7 +132,9 @@ ROUNDINGS = (1, 2, 3)  # decimals a page prints
 CLIP_BOUNDS = (1.0, 5.0, 10.0, 20.0, 50.0, 100.0, 500.0, 700.0)  # ranges students clip exp's input to
 
 
-def argument_changes(params, args, helpers=()):
+def argument_changes(params: Sequence[str], args: Sequence[object],
+                     helpers: Iterable[tuple[str, Callable[[FloatArray], object]]] = ()
+                     ) -> list[tuple[Change, tuple[object, ...]]]:
     """The generic one-argument changes of a call, as name tuples, with the arguments each gives:
     [(change, args)]. `helpers`: (name, function) of the lab's one-array steps (one argument in,
     an array of its shape out) a value may have been passed through once more."""
@@ -118,13 +142,13 @@ def argument_changes(params, args, helpers=()):
               if isinstance(value, np.ndarray) and value.dtype.kind in "biuf" and value.ndim >= 1}
     position = {name: index for index, name in enumerate(params)}
 
-    def given(**changed):
+    def given(**changed: object) -> tuple[object, ...]:
         new = list(args)
         for name, value in changed.items():
             new[position[name]] = value
         return tuple(new)
 
-    found = []
+    found: list[tuple[Change, tuple[object, ...]]] = []
     names = list(arrays)
     for name, value in arrays.items():
         if value.ndim == 2 and value.shape[0] == value.shape[1] > 1 and not np.array_equal(value, value.T):
@@ -158,12 +182,14 @@ def argument_changes(params, args, helpers=()):
     return found
 
 
-def argument_variants(function, params, args, outputs, expected, helpers=()):
+def argument_variants(function: Callable[..., object], params: Sequence[str], args: Sequence[object],
+                      outputs: Sequence[str], expected: Sequence[object],
+                      helpers: Iterable[tuple[str, Callable[[FloatArray], object]]] = ()) -> Variants:
     """{change: {"quantities": {output name: the reference's value on the changed call}}} of every
     argument change (argument_changes) that changes some output. `function`: the reference's step
     function; `outputs`: the step's output names; `expected`: the unchanged call's values, one per
     output. Arguments are the call's own reference inputs, never a student's values."""
-    found = {}
+    found: Variants = {}
     for change, changed in argument_changes(params, args, helpers):
         try:
             with np.errstate(all="ignore"):
@@ -173,7 +199,7 @@ def argument_variants(function, params, args, outputs, expected, helpers=()):
         values = (value,) if len(outputs) == 1 else tuple(value) if isinstance(value, (tuple, list)) else None
         if values is None or len(values) != len(outputs):
             continue
-        quantities = {}
+        quantities: dict[str, FloatArray | dict[Any, Any]] = {}
         for name, new, old in zip(outputs, values, expected):
             new = _plain(new)
             if new is not None and not _same_plain(new, _plain(old)):
@@ -183,7 +209,7 @@ def argument_variants(function, params, args, outputs, expected, helpers=()):
     return found
 
 
-def call_variants(case, key, compute):
+def call_variants(case: Case | None, key: tuple[object, ...], compute: Callable[[], Variants]) -> Variants:
     """`compute()` once per (case, key): a call's variants, memoised beside the case's own (a case
     of None, a call made outside any case, is computed each time)."""
     if case is None:
@@ -194,7 +220,7 @@ def call_variants(case, key, compute):
     return memo[("call",) + key]
 
 
-def _plain(value):
+def _plain(value: object) -> FloatArray | dict[Any, Any] | None:
     """A float array, or a plain dict of a mapping; None for anything else."""
     if isinstance(value, dict):
         return dict(value)
@@ -210,7 +236,7 @@ def _plain(value):
     return array.astype(float) if array.dtype.kind in "biuf" else None
 
 
-def _same_plain(a, b):
+def _same_plain(a: FloatArray | dict[Any, Any], b: FloatArray | dict[Any, Any] | None) -> bool:
     if isinstance(a, dict) or isinstance(b, dict):
         return a == b
     return b is not None and _same(a, b)

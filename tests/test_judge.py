@@ -212,6 +212,49 @@ def test_none_without_return_is_wrong_type_but_stub_is_not_implemented(plan):
     assert (stub.status, stub.mistakes) == ("not_implemented", ["not_implemented"])
 
 
+@pytest.mark.parametrize("step", [s for s in STEPS if len(s.outputs) > 1], ids=lambda s: s.name)
+@pytest.mark.parametrize("value", [None, 3, 2.5, True, np.array(0.0)], ids=repr)
+def test_a_step_of_several_outputs_given_no_container_of_them_is_a_wrong_type(plan, step, value):
+    """A forgotten `return` in make_qkv (None), or one number, where the values are read the way the
+    grader reads them (explanations, on the lab's vocabulary): wrong_type on those calls, never an
+    exception; the calls that returned a mistake's values still name it."""
+    probes = plan.probes[step.name]
+    mistake = step.mistakes[0]
+
+    def outcome(probe):
+        if probe.case.name == LAB.page_case:
+            return returned(probe, value)
+        options = distinct(probe, mistake)
+        return returned(probe, tuple(options[0]) if options else answer(probe))
+    result = judge_step(step, probes, [outcome(p) for p in probes], "function", False, page=LAB.page_case,
+                        vocabulary=LAB.vocabulary)
+    page = [c for c in result.cases if c.case == LAB.page_case]
+    assert page and all(c.code == "wrong_type" for c in page)
+    assert result.status == "failed" and result.score < result.max_score
+    everywhere = judge_step(step, probes, [returned(p, value) for p in probes], "function", False,
+                            page=LAB.page_case, vocabulary=LAB.vocabulary)
+    assert everywhere.mistakes == ["wrong_type"] and everywhere.score == 0
+
+
+def test_several_outputs_stacked_in_one_array_are_a_wrong_type_on_every_reading(plan):
+    """check_value reads the outputs of a step of several only from a tuple or a list; the
+    explainer and the search for mistakes read them so too: the page's call returning make_qkv's
+    mistaken Q, K and V stacked in one array stays a wrong type, never credited as the mistake
+    the other calls' tuples show."""
+    step = STEPS_BY_NAME["make_qkv"]
+    probes = plan.probes[step.name]
+    mistake = next(m for m in step.mistakes if all(distinct(p, m) for p in probes))
+
+    def outcome(probe):
+        predicted = tuple(distinct(probe, mistake)[0])
+        return returned(probe, np.stack(predicted) if probe.case.name == LAB.page_case else predicted)
+    result = judge_step(step, probes, [outcome(p) for p in probes], "function", False, page=LAB.page_case,
+                        vocabulary=LAB.vocabulary)
+    page = [c for c in result.cases if c.case == LAB.page_case]
+    assert page and all(c.code == "wrong_type" and c.matched == [] for c in page)
+    assert mistake.code in result.mistakes
+
+
 def test_changing_an_input_in_place_fails_even_with_the_right_value(plan):
     def outcome(probe):
         after = [a * 0 if isinstance(a, np.ndarray) else a for a in probe.args]

@@ -106,6 +106,20 @@ def test_any_values_give_a_verdict_never_an_exception(plan, step, data):
     assert_renders(result)
 
 
+@pytest.mark.parametrize("step", STEPS, ids=lambda s: s.name)
+@FUZZ
+@given(data=st.data())
+def test_any_values_give_a_verdict_as_the_grader_judges_them(plan, step, data):
+    """As the grader and the students' kit call judge_step: with the page's case and the lab's
+    vocabulary, so the explainer reads every failure left to a generic code."""
+    probes = plan.probes[step.name]
+    results = [data.draw(outcomes(len(p.args))) for p in probes]
+    result = judge_step(step, probes, results, "function", data.draw(st.booleans()), page=LAB.page_case,
+                        vocabulary=LAB.vocabulary)
+    assert isinstance(result, StepResult) and 0 <= result.score <= result.max_score
+    assert_renders(result)
+
+
 @pytest.mark.parametrize("value", [
     {"나는": np.array(["먹었다"], dtype=object), "사과를": np.array([1, 2], dtype=object)},
     {"나는": np.array([np.nan]), "사과를": [1, 2], "먹었다": {"x": 1}},

@@ -205,6 +205,8 @@ def solution_namespace(**replacements):
 
 
 PLANTED = {
+    # A forgotten return: a step of several outputs given None, its failures explained by both.
+    "make_qkv": "def make_qkv(X, W_Q, W_K, W_V):\n    Q, K, V = X @ W_Q, X @ W_K, X @ W_V\n",
     "softmax": "def softmax(x):\n    e = np.exp(x - x.max(axis=0, keepdims=True))\n"
                "    return e / e.sum(axis=0, keepdims=True)\n",
     "mix": "def mix(weights, V):\n    return weights.T @ V\n",
