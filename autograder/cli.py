@@ -341,5 +341,5 @@ def run_history(args: argparse.Namespace) -> int:
     return history(args)
 
 
-COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {"check": run_check, "grade": run_grade, "export": run_export, "build": run_build,
-            "history": run_history}
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "check": run_check, "grade": run_grade, "export": run_export, "build": run_build, "history": run_history}

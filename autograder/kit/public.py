@@ -40,7 +40,8 @@ class Probe:
     label: str = ""
     # per mistake of the step, in order: [tuple of outputs]
     candidates: list[list[Prediction]] = field(default_factory=list)
-    error_messages: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # error mistake code -> [(type, pattern)]
+    # error mistake code -> [(type, pattern)]
+    error_messages: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     trace: SimpleNamespace | None = None  # the reference's quantities on this test, as the explainer reads them
 
 

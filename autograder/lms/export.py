@@ -18,7 +18,8 @@ from .graded import Graded, RunError, read_run, run_refusals
 from .recognise import wrong_lms
 from .sheet import Sheet, SheetError, read_sheet, sheet_bytes
 
-LAYOUTS: dict[str, Callable[[Sheet, str | None], Layout]] = {"canvas": canvas.layout, "moodle": moodle.layout, "blackboard": blackboard.layout}
+LAYOUTS: dict[str, Callable[[Sheet, str | None], Layout]] = {"canvas": canvas.layout, "moodle": moodle.layout,
+                                                            "blackboard": blackboard.layout}
 MOODLE_ONLY = ("id_column", "max_column", "feedback_column")
 EXIT_DONE, EXIT_UNMATCHED = 0, 3
 

@@ -191,8 +191,9 @@ class GradingImage:
             environment["AUTOGRADER_ROOT"] = str(root)
         return environment
 
-    def grade(self, zip_path: str | os.PathLike[str], files: Mapping[str, bytes | pathlib.Path], private_mount: bool = False,
-              timeout: float = 600, shown: Iterable[str] = (), metadata: Mapping[str, Any] | None = None) -> Run:
+    def grade(self, zip_path: str | os.PathLike[str], files: Mapping[str, bytes | pathlib.Path],
+              private_mount: bool = False, timeout: float = 600, shown: Iterable[str] = (),
+              metadata: Mapping[str, Any] | None = None) -> Run:
         """Run the zip's run_autograder on one submission as Gradescope does.
 
         The zip must be the one installed last: `source/` is the folder setup.sh ran in, as it
