@@ -1,19 +1,26 @@
 """Command line: `autograder check`, `grade`, `export` and `build`."""
+from __future__ import annotations
+
 import argparse
 import json
 import os
 import sys
 import traceback
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, NoReturn
 
 from . import __version__
 from .sandbox.limits import MB, Limits
+
+if TYPE_CHECKING:  # each command imports what it needs when it runs (a check starts fast)
+    from .lab import Lab
 
 DEFAULT_LIMITS = Limits()
 
 EXIT_ALL_PASSED, EXIT_LOST_POINTS, EXIT_CANNOT_RUN = 0, 1, 2
 
 
-def build_parser():
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="autograder", description="Grades the course's labs, step by step.")
     parser.add_argument("--version", action="version", version=f"autograder {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -99,7 +106,7 @@ def build_parser():
     return parser
 
 
-def _add_lab_flag(parser, other_lab=False):
+def _add_lab_flag(parser: argparse.ArgumentParser, other_lab: bool = False) -> None:
     parser.add_argument("--lab", default=None, metavar="NAME",
                         help="which lab (default: the only one installed, else the one the files are for)")
     if other_lab:
@@ -108,7 +115,8 @@ def _add_lab_flag(parser, other_lab=False):
                                  "(refused otherwise: exit 2, nothing graded)")
 
 
-def choose_lab(args, datas=(), what=("submission", "submissions")):
+def choose_lab(args: argparse.Namespace, datas: Sequence[bytes] = (),
+               what: tuple[str, str] = ("submission", "submissions")) -> Lab:
     """The Lab of `--lab`, or the one to default to; exit 2 with the reason when there is none, or
     when --lab names a lab the files are not written for (registry.choose, unless --allow-other-lab)."""
     from .registry import LabMismatch, LabNotFound, choose
@@ -121,7 +129,7 @@ def choose_lab(args, datas=(), what=("submission", "submissions")):
         raise SystemExit(f"autograder: {error}")
 
 
-def _add_limit_flags(parser):
+def _add_limit_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=DEFAULT_LIMITS.step_seconds, metavar="S",
                         help="seconds each step may run (default %(default)g)")
     parser.add_argument("--memory-mb", type=int, default=DEFAULT_LIMITS.memory_bytes // MB, metavar="MB",
@@ -134,19 +142,19 @@ def _add_limit_flags(parser):
                         help="run student code as yourself, unconfined (debugging only)")
 
 
-def check_limit_flags(args):
+def check_limit_flags(args: argparse.Namespace) -> None:
     if args.timeout <= 0 or args.memory_mb < 256 or args.processes < 1 or args.disk_mb < 1:
         raise SystemExit("autograder: --timeout, --processes and --disk-mb must be positive "
                          "and --memory-mb at least 256")
 
 
-def limits_from(args):
+def limits_from(args: argparse.Namespace) -> Limits:
     check_limit_flags(args)
     return Limits.from_options(seconds=args.timeout, memory_mb=args.memory_mb, processes=args.processes,
                                disk_mb=args.disk_mb, isolated=not args.no_sandbox)
 
 
-def main(argv=None, exit_when_checked=False):
+def main(argv: Sequence[str] | None = None, exit_when_checked: bool = False) -> int:
     """Run one command; its exit code.
 
     With `exit_when_checked` (the `autograder` command itself), a `check` ends the process as
@@ -175,12 +183,12 @@ def main(argv=None, exit_when_checked=False):
     return code
 
 
-def script():
+def script() -> NoReturn:
     """The `autograder` command."""
     sys.exit(main(exit_when_checked=True))
 
 
-def _exit_now(code):
+def _exit_now(code: int) -> NoReturn:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
@@ -189,7 +197,7 @@ def _exit_now(code):
     os._exit(code)
 
 
-def run_check(args):
+def run_check(args: argparse.Namespace) -> int:
     check_limit_flags(args)
     from .sandbox.launch import SINGLE_THREADED, start_zygote
 
@@ -254,7 +262,7 @@ def run_check(args):
     return EXIT_ALL_PASSED if result.all_passed else EXIT_LOST_POINTS
 
 
-def read_for_check(path, shown):
+def read_for_check(path: str, shown: str) -> bytes | None:
     """The submission's bytes, or None after saying why it cannot be graded.
 
     Only a regular file is read (a link to one is followed; a FIFO, device or folder is refused
@@ -290,7 +298,7 @@ def read_for_check(path, shown):
     return data
 
 
-def run_grade(args):
+def run_grade(args: argparse.Namespace) -> int:
     from .sandbox.runner import Zygote
 
     limits = limits_from(args)
@@ -308,7 +316,7 @@ def run_grade(args):
             zygote.reap()
 
 
-def run_build(args):
+def run_build(args: argparse.Namespace) -> int:
     from .registry import lab_names
 
     names = lab_names()
@@ -321,17 +329,17 @@ def run_build(args):
     return build(args)
 
 
-def run_export(args):
+def run_export(args: argparse.Namespace) -> int:
     from .lms.export import run_export as export
 
     return export(args)
 
 
-def run_history(args):
+def run_history(args: argparse.Namespace) -> int:
     from .batch.history import run_history as history
 
     return history(args)
 
 
-COMMANDS = {"check": run_check, "grade": run_grade, "export": run_export, "build": run_build,
-            "history": run_history}
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "check": run_check, "grade": run_grade, "export": run_export, "build": run_build, "history": run_history}

@@ -1,5 +1,6 @@
 """The student half in a real Jupyter kernel and a terminal: otter.Notebook checks, check_all,
 export, the notebook alone (Colab, a fresh Jupyter) and `python -m lab_check`."""
+import ast
 import html
 import json
 import os
@@ -388,7 +389,11 @@ def test_notebook_metadata_carries_the_public_checks_and_nothing_hidden(student)
     text = json.dumps(payload, ensure_ascii=False)
     assert "hidden-" not in text and "def hidden_cases" not in text
     assert (ROOT / "solutions" / "self_attention.py").read_text("utf-8") not in text
-    assert f'key="{otter_build.PAYLOAD_KEY}"' in "".join(notebook["cells"][1]["source"])
+    # The set-up cell reads the payload under the key the build writes it to (its `key` default).
+    prepare = next(node for node in ast.parse("".join(notebook["cells"][1]["source"])).body
+                   if isinstance(node, ast.FunctionDef))
+    defaults = dict(zip([a.arg for a in prepare.args.args][-len(prepare.args.defaults):], prepare.args.defaults))
+    assert ast.literal_eval(defaults["key"]) == otter_build.PAYLOAD_KEY
 
 
 # python -m lab_check: the students' own command line -------------------------------------

@@ -23,10 +23,15 @@ import ast
 import pathlib
 import sys
 import textwrap
+from collections.abc import Sequence
+from typing import cast
 
 import nbformat
+from nbformat import NotebookNode
 
 from autograder import registry
+from autograder.lab import Lab
+from autograder.submission import METADATA_KEY
 
 HERE = pathlib.Path(__file__).resolve().parent
 GRADER_SETUP_FILE = HERE / "grader_setup.py"
@@ -48,7 +53,7 @@ SETUP_HEADERS = {
 }
 
 
-def grader_setup_source(lang=NOTEBOOK_LANG, lab=None):
+def grader_setup_source(lang: str = NOTEBOOK_LANG, lab: str | None = None) -> str:
     """The set-up cell of `lab`'s notebook (its name: the cell finds its own notebook by it, see
     grader_setup.py) for students reading `lang`: its messages and its checks' feedback."""
     assert GRADER_SETUP.endswith(GRADER_SETUP_CALL), "grader_setup.py must end with " + GRADER_SETUP_CALL
@@ -70,13 +75,15 @@ Colab에서는 zip 파일을 만들 수 없습니다. 첫 셀만 실행해 모�
 파일 → 다운로드 → .ipynb 다운로드로 받은 노트북 파일을 그대로 제출하십시오."""
 
 
-def check_source(name):
+def check_source(name: str) -> str:
     return f'grader.check("{name}")'
 
 
-def split_cells(text):
+def split_cells(text: str) -> list[tuple[str, str]]:
     """[(kind, source)] with kind "code" or "markdown"; text before the first mark must be comments."""
-    cells, kind, lines = [], None, []
+    cells: list[tuple[str, list[str]]] = []
+    kind: str | None = None
+    lines: list[str] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if line.startswith(CELL_MARK):
             if kind is not None:
@@ -93,12 +100,12 @@ def split_cells(text):
     return [(kind, _markdown(lines) if kind == "markdown" else _trimmed(lines)) for kind, lines in cells]
 
 
-def _trimmed(lines):
+def _trimmed(lines: list[str]) -> str:
     return "\n".join(lines).strip("\n")
 
 
-def _markdown(lines):
-    text = []
+def _markdown(lines: list[str]) -> str:
+    text: list[str] = []
     for line in _trimmed(lines).splitlines():
         if line == "#":
             text.append("")
@@ -109,7 +116,7 @@ def _markdown(lines):
     return "\n".join(text)
 
 
-def _main_guard_body(tree, source):
+def _main_guard_body(tree: ast.Module, source: str) -> str | None:
     """The dedented body of a cell that is one `if __name__ == "__main__":` block, else None."""
     if len(tree.body) != 1 or not isinstance(tree.body[0], ast.If):
         return None
@@ -121,15 +128,15 @@ def _main_guard_body(tree, source):
     return textwrap.dedent("\n".join(lines)).strip("\n")
 
 
-def _step_name(tree, function_names):
+def _step_name(tree: ast.Module, function_names: Sequence[str]) -> str | None:
     if len(tree.body) == 1 and isinstance(tree.body[0], ast.FunctionDef):
         if tree.body[0].name in function_names:
             return tree.body[0].name
     return None
 
 
-def _opening_check(body):
-    """(name, rest of the body) when the body opens with print(grader.check("name"))."""
+def _opening_check(body: str) -> tuple[object, str]:
+    """(name, rest of the body) when the body opens with print(grader.check("name")); (None, body) otherwise."""
     tree = ast.parse(body)
     first = tree.body[0] if tree.body else None
     call = first.value if isinstance(first, ast.Expr) else None
@@ -137,15 +144,17 @@ def _opening_check(body):
         call = call.args[0]
     if (isinstance(call, ast.Call) and ast.unparse(call.func) == "grader.check"
             and len(call.args) == 1 and isinstance(call.args[0], ast.Constant)):
-        rest = body.splitlines()[first.end_lineno:]
+        rest = body.splitlines()[cast(ast.Expr, first).end_lineno:]  # the call is the first statement's
         return call.args[0].value, "\n".join(rest).strip("\n")
     return None, body
 
 
-def cells_from_source(text, function_names, lab_name=None):
+def cells_from_source(text: str, function_names: Sequence[str], lab_name: str | None = None) -> list[NotebookNode]:
     """Notebook cells (nbformat nodes) for the percent-format source text of a lab with these steps
     (`lab_name`: the lab whose notebook it is, for its set-up cell)."""
-    cells, steps, waiting_check = [], [], None
+    cells: list[NotebookNode] = []
+    steps: list[str] = []
+    waiting_check: str | None = None
     for kind, source in split_cells(text):
         if kind == "markdown":
             cells.append(_cell("markdown", source))
@@ -189,37 +198,41 @@ def cells_from_source(text, function_names, lab_name=None):
     return cells
 
 
-def _cell(kind, source, tag=None):
+def _cell(kind: str, source: str, tag: str | None = None) -> NotebookNode:
+    # nbformat's constructors are untyped: each gives a NotebookNode.
+    cell: NotebookNode
     if kind == "markdown":
-        return nbformat.v4.new_markdown_cell(source)
+        cell = nbformat.v4.new_markdown_cell(source)
+        return cell
     cell = nbformat.v4.new_code_cell(source)
     if tag:
         cell.metadata["tags"] = [tag]
     return cell
 
 
-def build(text, lab):
+def build(text: str, lab: Lab) -> NotebookNode:
     """The notebook (a validated NotebookNode) for the source text of `lab`'s assignment."""
-    notebook = nbformat.v4.new_notebook(cells=cells_from_source(text, lab.function_names, lab.name))
+    notebook: NotebookNode = nbformat.v4.new_notebook(cells=cells_from_source(text, lab.function_names, lab.name))
     notebook.metadata = {"kernelspec": dict(KERNELSPEC),
                          "language_info": {"name": "python"},
-                         registry.METADATA_KEY: lab.name}
+                         METADATA_KEY: lab.name}
     nbformat.validate(notebook)
     return notebook
 
 
-def render(text, lab):
+def render(text: str, lab: Lab) -> str:
     """The notebook file's exact text for the source text."""
-    return nbformat.writes(build(text, lab)) + "\n"
+    written: str = nbformat.writes(build(text, lab))
+    return written + "\n"
 
 
-def assignment_paths(lab):
+def assignment_paths(lab: Lab) -> tuple[pathlib.Path, pathlib.Path]:
     """(the .py twin, the notebook) of a lab, in its package's folder."""
     return (pathlib.Path(str(lab.assignment_file(lab.script))),
             pathlib.Path(str(lab.assignment_file(lab.notebook))))
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Build each lab's notebook from its .py twin.")
     parser.add_argument("--lab", action="append", default=None, metavar="NAME",
                         help="only this lab (repeatable; default: every installed lab)")

@@ -22,14 +22,19 @@ import importlib
 import json
 import pathlib
 import textwrap
+from collections.abc import Iterable, Mapping
+from typing import cast
+
+from nbformat import NotebookNode
 
 from autograder import registry
+from autograder.lab import Lab
 
 NO_OP = "pass"
 OTTER_TAGS = ("grader-init", "check-all", "export")
 
 
-def lab_of(text, lab=None):
+def lab_of(text: str, lab: Lab | None = None) -> Lab:
     """`lab`, else the lab whose assignment `text` (a .py twin or a notebook's JSON) is."""
     if lab is not None:
         return lab
@@ -39,11 +44,14 @@ def lab_of(text, lab=None):
     return registry.load(name)
 
 
-def reference_bodies(lab):
+def reference_bodies(lab: Lab) -> dict[str, str]:
     """Each reference step function's body without its docstring, dedented."""
-    source = pathlib.Path(importlib.import_module(lab.solution).__file__).read_text(encoding="utf-8")
+    if lab.solution is None:
+        raise ValueError(f"lab {lab.name} names no reference solution to fill the stubs from")
+    # A module's own file: a reference solution is a module, never a namespace package.
+    source = pathlib.Path(cast(str, importlib.import_module(lab.solution).__file__)).read_text(encoding="utf-8")
     lines = source.splitlines()
-    bodies = {}
+    bodies: dict[str, str] = {}
     for node in ast.parse(source).body:
         if isinstance(node, ast.FunctionDef) and node.name in lab.function_names:
             statements = node.body[1:] if ast.get_docstring(node) is not None else node.body
@@ -52,10 +60,10 @@ def reference_bodies(lab):
     return bodies
 
 
-def _fill_functions(text, bodies, required):
+def _fill_functions(text: str, bodies: Mapping[str, str], required: Iterable[str]) -> tuple[str, list[str]]:
     """Replace the bodies of the top-level step functions found in text; returns (text, names)."""
     lines = text.split("\n")
-    found = []
+    found: list[str] = []
     definitions = [node for node in ast.parse(text).body
                    if isinstance(node, ast.FunctionDef) and node.name in bodies]
     for node in sorted(definitions, key=lambda n: n.lineno, reverse=True):
@@ -70,13 +78,13 @@ def _fill_functions(text, bodies, required):
     return "\n".join(lines), found
 
 
-def fill_script(text, keep_checks=True, lab=None):
+def fill_script(text: str, keep_checks: bool = True, lab: Lab | None = None) -> str:
     lab = lab_of(text, lab)
     text, _ = _fill_functions(text, reference_bodies(lab), lab.function_names)
     return text if keep_checks else _without_otter(text)
 
 
-def _without_otter(text):
+def _without_otter(text: str) -> str:
     """Turn every statement inside a __main__ block that touches Otter into `pass`."""
     lines = text.split("\n")
     for node in ast.parse(text).body:
@@ -86,16 +94,16 @@ def _without_otter(text):
             code = ast.unparse(statement)
             if "otter" in code or "grader." in code:
                 indent = " " * statement.col_offset
-                first, last = statement.lineno - 1, statement.end_lineno
+                first, last = statement.lineno - 1, cast(int, statement.end_lineno)  # ast.parse sets it
                 lines[first:last] = [indent + NO_OP] + [""] * (last - first - 1)
     return "\n".join(lines)
 
 
-def fill_notebook(nb, keep_checks=True, lab=None):
+def fill_notebook(nb: NotebookNode, keep_checks: bool = True, lab: Lab | None = None) -> NotebookNode:
     lab = lab_of(json.dumps(nb), lab)
     filled = copy.deepcopy(nb)
     bodies = reference_bodies(lab)
-    done = []
+    done: list[str] = []
     for cell in filled.cells:
         tags = cell.get("metadata", {}).get("tags", [])
         for tag in tags:
@@ -111,5 +119,5 @@ def fill_notebook(nb, keep_checks=True, lab=None):
     return filled
 
 
-def _text(source):
+def _text(source: str | list[str]) -> str:
     return "".join(source) if isinstance(source, list) else source

@@ -1,8 +1,9 @@
 #@title 채점 준비(고치지 말고 실행만 하십시오)
 # 처음 실행할 때는 otter-grader를 설치하느라 1~2분 걸릴 수 있습니다.
 # 검사에 쓰는 공개 테스트는 이 노트북 파일 안(메타데이터)에 들어 있어, 노트북 파일 하나만 있으면 됩니다.
-def _prepare_grader(lab=None, lang="ko", key="check_kit"):
+def _prepare_grader(lab: "str | None" = None, lang: str = "ko", key: str = "check_kit") -> object:
     import glob, importlib, json, os, subprocess, sys
+    from typing import Any, Callable, Dict, Optional, Tuple  # names an old Python has too
 
     oldest, newest = (3, 10), (3, 13)
     running = "{}.{}.{}".format(*sys.version_info[:3])
@@ -65,19 +66,19 @@ def _prepare_grader(lab=None, lang="ko", key="check_kit"):
     class NoChecks:
         """Stands in for the grader when the checks cannot run: each check says why, not a traceback."""
 
-        def __init__(self, message):
+        def __init__(self, message: str) -> None:
             self.message = message
             print(message, file=sys.stderr)
 
-        def __getattr__(self, name):  # check, check_all, export, ...
+        def __getattr__(self, name: str) -> Callable[..., None]:  # check, check_all, export, ...
             if name.startswith("_"):
                 raise AttributeError(name)
 
-            def explain(*args, **kwargs):
+            def explain(*args: Any, **kwargs: Any) -> None:
                 print(self.message, file=sys.stderr)
             return explain
 
-        def __repr__(self):
+        def __repr__(self) -> str:
             return self.message
 
     if sys.version_info[:2] < oldest:
@@ -98,7 +99,7 @@ def _prepare_grader(lab=None, lang="ko", key="check_kit"):
         except Exception:
             return NoChecks(words["no_otter"])
 
-    def read(path):
+    def read(path: str) -> Optional[Dict[str, Any]]:
         """The JSON object saved at `path` (a dict), or None."""
         try:
             with open(path, encoding="utf-8") as handle:
@@ -107,15 +108,15 @@ def _prepare_grader(lab=None, lang="ko", key="check_kit"):
             return None
         return found if isinstance(found, dict) else None
 
-    def metadata(notebook):
+    def metadata(notebook: object) -> Dict[str, Any]:
         found = notebook.get("metadata") if isinstance(notebook, dict) else None
         return found if isinstance(found, dict) else {}
 
-    def ours(notebook):
+    def ours(notebook: object) -> bool:
         """Whether a notebook carries this lab's checks: the lab its metadata names is this cell's."""
         return key in metadata(notebook) and (lab is None or metadata(notebook).get("autograder_lab") == lab)
 
-    def this_notebook():
+    def this_notebook() -> Tuple[Optional[str], Optional[Dict[str, Any]], Optional[str]]:
         """(path, notebook whose checks to run, why the path is unknown). The notebook is found by
         what names it (Colab, VS Code, JupyterLab), else by this lab's name among the notebooks of
         the folder, never as "the only" or "the newest" notebook: another lab's never stands in."""
@@ -139,7 +140,7 @@ def _prepare_grader(lab=None, lang="ko", key="check_kit"):
             return None, read(newest), words["several"].format(names=", ".join(found), first=found[0])
         return None, None, None
 
-    def refusal(path):
+    def refusal(path: Optional[str]) -> Optional[str]:
         """Why `path` must not be zipped as this lab's submission, or None."""
         if path is None:
             return unknown or words["unknown"]
@@ -148,10 +149,10 @@ def _prepare_grader(lab=None, lang="ko", key="check_kit"):
             return words["other_lab"].format(path=path, other=other)
         return None
 
-    class Notebook(otter.Notebook):
+    class Notebook(otter.Notebook):  # type: ignore[misc]  # Otter ships no types
         """Otter's notebook whose export() zips this lab's notebook only, never another's."""
 
-        def export(self, nb_path=None, *args, **kwargs):
+        def export(self, nb_path: Optional[str] = None, *args: Any, **kwargs: Any) -> object:
             why = refusal(nb_path or self._notebook)
             if why:
                 print(why, file=sys.stderr)

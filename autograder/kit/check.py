@@ -10,34 +10,58 @@ import io
 import warnings
 import textwrap
 import time
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 
 from ..code_evidence import code_evidence, state_kept, watch
-from ..judge import fits_own_helpers, helpers_used, judge_step, linked
+from ..judge import StepResult, fits_own_helpers, helpers_used, judge_step, linked
+from ..lab import Lab
 from ..render import step_feedback
 from .. import stand_in
-from ..stand_in import keyword_parameters
+from ..stand_in import StandIn, keyword_parameters
 from ..sandbox import codec
-from ..sandbox.protocol import plain_evidence, plain_state, refusal_message
+from ..sandbox.protocol import MAX_HELPER_REQUESTS, plain_evidence, plain_state, refusal_message
 from ..sandbox.worker import _as_defaults, describe_exception, kind_of, stand_in_refusal
+
+if TYPE_CHECKING:
+    from .. import declaration
 from ..submission import find_stubs
 from . import public
+from .public import Probe
 
 
 @dataclass
 class Outcome:
-    kind: str  # "returned" | "raised"
+    kind: str  # "returned" | "raised" | "timeout" | "not_run"
     value: object = None
-    args_after: list = None
-    error: dict = None
-    refused: list = field(default_factory=list)  # stand-in calls refused during the call (see stand_in)
-    stood_in: list = field(default_factory=list)  # helpers whose stand-ins answered during the call
-    state: dict = field(default_factory=dict)  # what the call showed of state kept (code_evidence)
+    args_after: list[object] | None = None
+    error: dict[str, Any] | None = None
+    # stand-in calls refused during the call (see stand_in): [{"helper": name, "reason": code}]
+    refused: list[dict[str, str]] = field(default_factory=list)
+    stood_in: list[str] = field(default_factory=list)  # helpers whose stand-ins answered during the call
+    state: dict[str, Any] = field(default_factory=dict)  # what the call showed of state kept (code_evidence)
 
 
-def check_step(name, env, lang="ko"):
+StepFunction = Callable[..., object]
+
+
+class ProbeCall(Protocol):
+    """How a check calls the student's function on one probe (call_probe, or one that wraps it)."""
+
+    def __call__(self, function: StepFunction, probe: Probe, /, *, stand_ins: Sequence[str] = ...) -> Outcome: ...
+
+
+class FramedProbeCall(ProbeCall, Protocol):
+    """A ProbeCall that may be told which files' frames an error keeps (as call_probe is)."""
+
+    def __call__(self, function: StepFunction, probe: Probe, /, filenames: Container[str | None] | None = ...,
+                 stand_ins: Sequence[str] = ...) -> Outcome: ...
+
+
+def check_step(name: str, env: Mapping[str, object], lang: str = "ko") -> StepResult:
     """Judge step `name` on the public cases; raise AssertionError with the feedback when it fails.
 
     The plain form, for code outside a notebook; `grader.check(...)` in a notebook runs
@@ -49,7 +73,8 @@ def check_step(name, env, lang="ko"):
     return result
 
 
-def judge_public(name, env, is_stub=None, syntax_suspect=False, call=None, others=None):
+def judge_public(name: str, env: Mapping[str, object], is_stub: bool | None = None, syntax_suspect: bool = False,
+                 call: ProbeCall | None = None, others: Mapping[str, StepResult] | None = None) -> StepResult:
     """StepResult of step `name` on the public cases, calling the function found in `env`.
 
     `is_stub` (default: read from the function's source) and `syntax_suspect` are the facts the
@@ -59,12 +84,15 @@ def judge_public(name, env, is_stub=None, syntax_suspect=False, call=None, other
     """
     lab, probes_of = public.load()
     step = lab.steps_by_name[name]
+    # The kit's probes carry the same fields the judge reads (step, case, trace, args, expected,
+    # label), with the mistakes' predictions stored rather than computed: read as the engine's.
     probes = probes_of[name]
+    read = cast("list[declaration.Probe]", probes)
     defined = kind_of(env[name]) if name in env else "absent"
     if defined != "function":
-        return judge_step(step, probes, [None] * len(probes), defined, False, syntax_suspect, lab.page_case,
+        return judge_step(step, read, [None] * len(probes), defined, False, syntax_suspect, lab.page_case,
                           vocabulary=lab.vocabulary)
-    function = env[name]
+    function = cast(StepFunction, env[name])  # callable: kind_of said so
     # What the code reads, as the sandbox's child reports it to the engine (words, never points).
     evidence = plain_evidence(code_evidence(env, [name]), [name]).get(name)
     if step.composed and others is None:
@@ -72,29 +100,31 @@ def judge_public(name, env, is_stub=None, syntax_suspect=False, call=None, other
     passing = {other for other, result in (others or {}).items() if result.status == "passed"}
     outcomes = [_called(function, name, probe, passing if step.composed else None, call) for probe in probes]
     stub = _is_stub(function, lab.function_names) if is_stub is None else is_stub
-    result = judge_step(step, probes, outcomes, defined, stub, syntax_suspect, lab.page_case,
+    result = judge_step(step, read, outcomes, defined, stub, syntax_suspect, lab.page_case,
                         vocabulary=lab.vocabulary, evidence=evidence)
     if step.composed:  # as the engine says it: which of the steps it calls ran as written
         reachable = lab.reachable_from(step)
         used = helpers_used(step.calls, passing, outcomes, reachable=reachable)
         result = dataclasses.replace(result, detail={**result.detail, **used})
-        result = linked(step, result, others)
+        result = linked(step, result, others or {})
         if result.status not in ("passed", "missing") and (used["reference_helpers"]
                                                            or used["nested_reference_helpers"]):
             # every helper the student's own
             again = [_called(function, name, probe, set(reachable), call) for probe in probes]
-            result = fits_own_helpers(step, result, judge_step(step, probes, again, defined, stub,
+            result = fits_own_helpers(step, result, judge_step(step, read, again, defined, stub,
                                                                syntax_suspect, lab.page_case,
                                                                vocabulary=lab.vocabulary, evidence=evidence))
     return result
 
 
-def _called(function, name, probe, passing, call):
+def _called(function: StepFunction, name: str, probe: Probe, passing: Container[str] | None,
+            call: ProbeCall | None) -> Outcome:
     """The outcome of one probe; for a composed step (`passing` not None), with the grader's
     stand-ins answering, from this test's table, for the other steps that did not pass."""
     if passing is None:
         return (call or call_probe)(function, probe)
-    refused, stood_in = [], []
+    refused: list[dict[str, str]] = []
+    stood_in: list[str] = []
     with _reference_outputs(function, name, passing, probe, refused, stood_in) as answered:
         outcome = (call or call_probe)(function, probe, stand_ins=answered)
     if isinstance(outcome, Outcome):
@@ -102,12 +132,12 @@ def _called(function, name, probe, passing, call):
     return outcome
 
 
-def _others_judged(lab, name, env, call):
+def _others_judged(lab: Lab, name: str, env: Mapping[str, object], call: ProbeCall | None) -> dict[str, StepResult]:
     """The results of the steps `name` reaches, each judged after the steps it calls (as the
     engine grades them), found quietly: their checks are the student's to run, and their
     warnings are not this step's output."""
     reachable = lab.reachable_from(lab.steps_by_name[name])
-    results = {}
+    results: dict[str, StepResult] = {}
     with warnings.catch_warnings(), np.errstate(all="ignore"), contextlib.redirect_stdout(io.StringIO()):
         warnings.simplefilter("ignore")
         for other in lab.grading_order:
@@ -117,7 +147,8 @@ def _others_judged(lab, name, env, call):
     return results
 
 
-def call_probe(function, probe, filenames=None, stand_ins=()):
+def call_probe(function: StepFunction, probe: Probe, filenames: Container[str | None] | None = None,
+               stand_ins: Sequence[str] = ()) -> Outcome:
     """Call the function on a copy of the probe's arguments; what it did, as plain data.
 
     An error keeps the frames of the files in `filenames` (default: the function's own file).
@@ -142,17 +173,17 @@ def call_probe(function, probe, filenames=None, stand_ins=()):
                    args_after=[_plain(a) for a in args], state=plain_state(state))
 
 
-def _plain(value):
+def _plain(value: object) -> object:
     return codec.decode(codec.loads(codec.dumps(codec.encode(value))))
 
 
-def _copy(value):
+def _copy(value: object) -> object:
     if isinstance(value, np.ndarray):
         return value.copy()
     return list(value) if isinstance(value, (list, tuple)) else value
 
 
-def _is_stub(function, names):
+def _is_stub(function: StepFunction, names: Sequence[str]) -> bool:
     try:
         source = textwrap.dedent(inspect.getsource(function))
     except (OSError, TypeError):
@@ -161,12 +192,14 @@ def _is_stub(function, names):
 
 
 @contextlib.contextmanager
-def _reference_outputs(function, name, passing, probe, refused, stood_in):
+def _reference_outputs(function: StepFunction, name: str, passing: Container[str], probe: Probe,
+                       refused: list[dict[str, str]], stood_in: list[str]) -> Iterator[tuple[str, ...]]:
     """While `name` runs on `probe`, the other steps the student has not got right are answered
     as the grader's stand-ins answer them (from the test's own table, see autograder.stand_in;
     anything else refused, noted in `refused`); those that pass their own public checks run as
     written. Yields the names answered by stand-ins."""
     lab = public.load()[0]
+    assert lab.stand_ins is not None  # public.load gives every lab its stand-ins
     table = tuple(lab.stand_ins(probe.case, None))
     namespace = getattr(function, "__globals__", {})
     others = lab.reachable_from(lab.steps_by_name[name])
@@ -187,11 +220,12 @@ def _reference_outputs(function, name, passing, probe, refused, stood_in):
 _ABSENT = object()
 
 
-def _answering(name, own, table, refused, stood_in, signature=None):
+def _answering(name: str, own: object, table: Sequence[StandIn], refused: list[dict[str, str]], stood_in: list[str],
+               signature: inspect.Signature | None = None) -> StepFunction:
     count = [0]
     takes = keyword_parameters(signature)
 
-    def answer(*args, **keywords):
+    def answer(*args: object, **keywords: object) -> object:
         # As the grader's stand-in does (see sandbox.worker._proxy): the reference's keywords
         # are bound to its signature; others follow the student's own function.
         given = {key: value for key, value in keywords.items() if key in takes}
@@ -204,7 +238,7 @@ def _answering(name, own, table, refused, stood_in, signature=None):
             raise stand_in_refusal(name, keywords)
         count[0] += 1
         try:
-            if count[0] > stand_in.MAX_REQUESTS:
+            if count[0] > MAX_HELPER_REQUESTS:
                 raise stand_in.Refused(reason="too_many", helper=name)
             value = stand_in.answer(table, name=name, args=[_plain(a) for a in args],
                                     keywords={key: _plain(value) for key, value in given.items()},

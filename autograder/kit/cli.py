@@ -15,13 +15,18 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Collection, Container, Iterator, Sequence
+from types import FrameType
+from typing import Any, NoReturn
 
-from ..judge import SubmissionResult, broken
+from ..judge import StepResult, SubmissionResult, broken
+from ..lab import Lab
 from ..render import as_dict, as_text, fit_to_width, terminal_width
 from ..sandbox.worker import describe_exception, load
 from ..submission import is_notebook, load_note, missing_detail, os_detail, read_submission, syntax_error_near
 from . import public
-from .check import Outcome, call_probe, judge_public
+from .check import FramedProbeCall, Outcome, StepFunction, call_probe, judge_public
+from .public import Probe
 from .terminal import readable_output, writes_unicode
 
 EXIT_ALL_PASSED, EXIT_LOST_POINTS, EXIT_CANNOT_RUN = 0, 1, 2
@@ -51,7 +56,7 @@ WORDS = {
 }
 
 
-def build_parser(lab, lang=None):
+def build_parser(lab: Lab, lang: str | None = None) -> argparse.ArgumentParser:
     lang = lang or public.lang()
     words = WORDS[lang]
     parser = argparse.ArgumentParser(
@@ -64,11 +69,12 @@ def build_parser(lab, lang=None):
     return parser
 
 
-def _top_package():
+def _top_package() -> str:
+    assert __package__ is not None  # set: this module is always imported as part of the kit's package
     return __package__.split(".")[0]
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     readable_output()
     try:
         lab, _ = public.load()
@@ -101,10 +107,11 @@ def main(argv=None):
 _CHILD = "LAB_CHECK_CHILD"
 
 
-def _in_child(argv, lang):
+def _in_child(argv: Sequence[str], lang: str) -> int:
     """Check in a child process: a file that ends its process (os._exit) cannot end the check
     without a word."""
     top = sys.modules[_top_package()].__file__
+    assert top is not None and __package__ is not None  # the kit is a package imported from its files
     home = os.path.dirname(os.path.dirname(os.path.abspath(top)))  # the folder holding the package
     path = os.pathsep.join(filter(None, [home, os.environ.get("PYTHONPATH")]))
     # The child writes its report in this process's stdout encoding; its bytes are passed on as they are.
@@ -120,7 +127,7 @@ def _in_child(argv, lang):
     return EXIT_CANNOT_RUN
 
 
-def check_file(path, step_seconds=10.0, only=None):
+def check_file(path: str, step_seconds: float = 10.0, only: Collection[str] | None = None) -> SubmissionResult:
     """SubmissionResult of the file on the public cases (load notes as the engine writes them);
     `only`: the names of the steps to check (default: every step)."""
     lab, _ = public.load()
@@ -143,7 +150,7 @@ def check_file(path, step_seconds=10.0, only=None):
         notes = [load_note(event, submission) for event in events.sent
                  if event.get("ev") in ("load_error", "syntax_error")]
         call = with_deadline(step_seconds)
-        results = {}
+        results: dict[str, StepResult] = {}
         # Each step after the steps it calls: a composed step runs the student's own functions
         # where those passed (the lab's grading order, as the engine's).
         for name in [step.name for step in lab.grading_order if step.name in names]:
@@ -163,15 +170,15 @@ def check_file(path, step_seconds=10.0, only=None):
 class _Events:
     """Stands in for the sandbox's pipe: keeps what the loader reports."""
 
-    def __init__(self):
-        self.sent = []
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
 
-    def send(self, **event):
+    def send(self, **event: Any) -> None:
         self.sent.append(event)
 
 
 @contextlib.contextmanager
-def _quiet():
+def _quiet() -> Iterator[None]:
     """The file's own prints stay out of the report, as in the grader's sandbox."""
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         yield
@@ -182,17 +189,18 @@ class _OutOfTime(BaseException):
     the student's code does not swallow it)."""
 
 
-def with_deadline(seconds):
+def with_deadline(seconds: float) -> FramedProbeCall:
     """call_probe that also judges sys.exit() in a step as its error and, where the platform has
     interval timers (not on Windows), stops a call after `seconds`."""
     timed = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
-    timed_out = set()  # functions that ran out of time: their later calls are not run, as in the grader
+    timed_out: set[StepFunction] = set()  # functions that ran out of time: their later calls are not run, as in the grader
 
-    def on_alarm(signum, frame):
+    def on_alarm(signum: int, frame: FrameType | None) -> NoReturn:
         raise _OutOfTime()
 
-    def call(function, probe, filenames=None, stand_ins=()):
+    def call(function: StepFunction, probe: Probe, filenames: Container[str | None] | None = None,
+             stand_ins: Sequence[str] = ()) -> Outcome:
         if function in timed_out:
             return Outcome("not_run")
         if timed:

@@ -14,7 +14,9 @@ by the course's grader, never here.
 import html
 import re
 import warnings
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 from otter.test_files import GradingResults, test_case
 from otter.test_files.abstract_test import TestFile
@@ -22,9 +24,10 @@ from otter.test_files.abstract_test import TestFile
 from ..pictures import step_maps
 from ..render import case_names, step_feedback
 from . import public
-from .check import judge_public
+from .check import FramedProbeCall, Outcome, ProbeCall, StepFunction, judge_public
 from .cli import with_deadline
 from .public import LANG_VARIABLE  # noqa: F401 (the variable the set-up cell sets)
+from .public import Probe
 from .terminal import kernel_shell
 
 STEP_SECONDS = 10.0
@@ -41,7 +44,7 @@ STYLE = (".ag-check{margin:.25rem 0 .75rem;border-left:4px solid #b3261e;padding
          ".ag-total{font-weight:bold;margin:.5rem 0}")
 
 
-def notebook_lang():
+def notebook_lang() -> str:
     """The checks' language: the set-up cell's (the notebook's, or the student's own choice), else
     the student half's (see public.lang)."""
     return public.lang()
@@ -63,7 +66,7 @@ class StepNotPassed(Exception):
     """Raised to Otter when a step's public check did not pass; its text is the kit's feedback."""
 
 
-class StepCase(test_case):
+class StepCase(test_case):  # type: ignore[misc]  # Otter ships no types
     """Otter's test case for one step's public check, worth the step's points. It decorates the
     test file's function, which Otter's run calls as `function(env, case)`:
 
@@ -75,15 +78,15 @@ class StepCase(test_case):
     which a terminal running the .py twin shows.)
     """
 
-    def __init__(self, step, points):
+    def __init__(self, step: str, points: float) -> None:
         super().__init__(name=CASE_NAMES[notebook_lang()].format(step=step), points=points, hidden=False)
         self.step = step
-        self.verdict = None
+        self.verdict: Verdict | None = None
 
-    def call_func(self, global_environment):
+    def call_func(self, global_environment: dict[str, object]) -> None:
         self.test_func(global_environment, self)
 
-    def check(self, env):
+    def check(self, env: Mapping[str, object]) -> None:
         """Judge the step on the public cases in the namespace `env`; raise StepNotPassed unless it passed."""
         self.verdict = None
         verdict = check_in_kernel(self.step, env, notebook_lang())
@@ -92,15 +95,15 @@ class StepCase(test_case):
         if not verdict.passed:
             raise StepNotPassed(verdict.text)
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, Any]:
         # Otter keeps results in its log (.OTTER_LOG): the text, not the pictures.
-        state = super().__getstate__()
+        state: dict[str, Any] = super().__getstate__()
         if state.get("verdict") is not None:
             state["verdict"] = Verdict(**{**state["verdict"].__dict__, "maps": ""})
         return state
 
 
-def check_in_kernel(step, env, lang="ko"):
+def check_in_kernel(step: str, env: Mapping[str, object], lang: str = "ko") -> Verdict:
     """The Verdict of `step` on the public cases, calling the functions found in `env`; locations
     in the student's code are named by their notebook cell."""
     lab = public.load()[0]
@@ -111,16 +114,16 @@ def check_in_kernel(step, env, lang="ko"):
                    max_score=float(result.max_score), text=step_feedback(result, lab, lang), maps=maps)
 
 
-def _kernel_call(call):
+def _kernel_call(call: FramedProbeCall) -> ProbeCall:
     """A probe call whose error frames are the student's cells, each named by the number Jupyter
     shows beside it, never by the kernel's temporary file. Warnings the call raises (numpy's
     overflow) are not printed: they would name that file, and the feedback explains them, as the
     course's grader does."""
-    def kernel_call(function, probe, stand_ins=()):
+    def kernel_call(function: StepFunction, probe: Probe, stand_ins: Sequence[str] = ()) -> Outcome:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             outcome = call(function, probe, filenames=StudentCells(function), stand_ins=stand_ins)
-        if getattr(outcome, "error", None):
+        if outcome.error:
             outcome.error = {**outcome.error, "frames": [
                 [cell_name(filename), *rest] for filename, *rest in outcome.error.get("frames", [])]}
         return outcome
@@ -132,10 +135,10 @@ class StudentCells:
     """The code files that are the student's in a kernel: the checked function's own, and every
     cell the kernel ran (a helper defined in another cell is the student's too)."""
 
-    def __init__(self, function):
-        self.own = getattr(getattr(function, "__code__", None), "co_filename", None)
+    def __init__(self, function: object) -> None:
+        self.own: str | None = getattr(getattr(function, "__code__", None), "co_filename", None)
 
-    def __contains__(self, filename):
+    def __contains__(self, filename: object) -> bool:
         return filename == self.own or _cell_number(filename) is not None or _is_kernel_file(filename)
 
 
@@ -143,7 +146,7 @@ _OLD_IPYTHON_CELL = re.compile(r"<ipython-input-(\d+)-")
 _KERNEL_FILE = re.compile(r"[/\\]ipykernel_\d+[/\\]\d+\.py$")
 
 
-def cell_name(filename):
+def cell_name(filename: str) -> str:
     """"<kernel cell 7>" for code the kernel ran as In [7]; "<kernel cell>" for a kernel file whose
     number is unknown; any other file name as it is (its folders are not shown: see render)."""
     number = _cell_number(filename)
@@ -154,13 +157,13 @@ def cell_name(filename):
     return filename
 
 
-def _cell_number(filename):
+def _cell_number(filename: object) -> int | None:
     if not isinstance(filename, str):
         return None
     old = _OLD_IPYTHON_CELL.match(filename)  # IPython 7 (Colab): <ipython-input-7-1a2b3c>
     if old:
         return int(old.group(1))
-    compiler = getattr(kernel_shell(), "compile", None)
+    compiler: Any = getattr(kernel_shell(), "compile", None)
     try:
         label = compiler.format_code_name(filename)  # IPython 8+: ("Cell", "In[7]")
     except Exception:  # noqa: BLE001 - no kernel, or an IPython without it
@@ -169,13 +172,13 @@ def _cell_number(filename):
     return int(found.group(1)) if found else None
 
 
-def _is_kernel_file(filename):
+def _is_kernel_file(filename: object) -> bool:
     return isinstance(filename, str) and bool(_KERNEL_FILE.search(filename))
 
 
 # Display ---------------------------------------------------------------------------------------
 
-def show_verdicts():
+def show_verdicts() -> None:
     """Register the kit's rendering of Otter's results with the kernel (text and HTML); idempotent."""
     shell = kernel_shell()
     if shell is None:
@@ -190,44 +193,46 @@ def show_verdicts():
         pass
 
 
-def verdicts_of(test_file):
+def verdicts_of(test_file: object) -> list[Verdict] | None:
     """The Verdicts of a test file this kit made, else None (another course's test: Otter's own display)."""
     results = getattr(test_file, "test_case_results", None) or []
     verdicts = [getattr(result.test_case.body, "verdict", None) for result in results]
     if not verdicts or any(not isinstance(verdict, Verdict) for verdict in verdicts):
         return None
-    return verdicts
+    return cast(list[Verdict], verdicts)  # each is a Verdict: checked just above
 
 
-def _test_file_text(test_file, printer, cycle):
+def _test_file_text(test_file: TestFile, printer: Any, cycle: bool) -> None:
     verdicts = verdicts_of(test_file)
     printer.text("\n\n".join(v.text for v in verdicts) if verdicts else TestFile.__repr__(test_file))
 
 
-def _test_file_html(test_file):
+def _test_file_html(test_file: TestFile) -> str:
     verdicts = verdicts_of(test_file)
     if not verdicts:
-        return test_file._repr_html_()
+        own: str = test_file._repr_html_()
+        return own
     return _block("".join(verdict_html(v) for v in verdicts))
 
 
-def _ordered(results):
+def _ordered(results: object) -> list[Verdict] | None:
     """The kit's Verdicts of a check_all, in the lab's step order; None when any file is not the kit's."""
     files = list(getattr(results, "results", {}).values())
     verdicts = [verdicts_of(getattr(entry, "test_file", entry)) for entry in files]
     if not verdicts or any(v is None for v in verdicts):
         return None
     order = {name: index for index, name in enumerate(public.load()[0].function_names)}
-    return sorted((v for group in verdicts for v in group), key=lambda v: order.get(v.step, len(order)))
+    groups = cast(list[list[Verdict]], verdicts)  # none is None: checked just above
+    return sorted((v for group in groups for v in group), key=lambda v: order.get(v.step, len(order)))
 
 
-def _total(verdicts, lang):
+def _total(verdicts: Sequence[Verdict], lang: str) -> str:
     score = sum(v.score for v in verdicts)
     max_score = sum(v.max_score for v in verdicts)
     return TOTAL[lang].format(score=f"{round(score, 2):g}", max_score=f"{round(max_score, 2):g}")
 
 
-def _results_text(results, printer, cycle):
+def _results_text(results: GradingResults, printer: Any, cycle: bool) -> None:
     verdicts = _ordered(results)
     if verdicts is None:
         printer.text(repr(results))
@@ -235,7 +240,7 @@ def _results_text(results, printer, cycle):
     printer.text("\n\n".join([*(v.text for v in verdicts), _total(verdicts, notebook_lang())]))
 
 
-def _results_html(results):
+def _results_html(results: GradingResults) -> str | None:
     verdicts = _ordered(results)
     if verdicts is None:
         return None  # Otter's own (GradingResults has no HTML of its own: the text is shown)
@@ -243,7 +248,7 @@ def _results_html(results):
     return _block("".join(verdict_html(v) for v in verdicts) + total)
 
 
-def verdict_html(verdict):
+def verdict_html(verdict: Verdict) -> str:
     """One step: a coloured header line, the rest of its text, and its heat-maps."""
     head, _, rest = verdict.text.partition("\n")
     kind = "ag-pass" if verdict.passed else "ag-fail"
@@ -252,5 +257,5 @@ def verdict_html(verdict):
             + (f"<pre>{html.escape(rest)}</pre>" if rest.strip() else "") + verdict.maps + "</div>")
 
 
-def _block(inner):
+def _block(inner: str) -> str:
     return f"<div class=\"ag-checks\"><style>{STYLE}</style>{inner}</div>"

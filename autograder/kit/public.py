@@ -8,14 +8,17 @@ import base64
 import inspect
 import json
 import os
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 from types import SimpleNamespace
+from typing import Any, cast
 
 import numpy as np
+from numpy.typing import NDArray
 
-from ..declaration import ErrorMistake, Link, Mistake, Output, Step
+from ..declaration import Candidates, ErrorMessages, ErrorMistake, Link, Mistake, Output, Prediction, Step
 from ..explain import Vocabulary
 from ..lab import Case, Lab
 from ..rubric import Rubric
@@ -32,19 +35,21 @@ LANGUAGES = ("ko", "en")
 class Probe:
     step: Step
     case: Case
-    args: tuple
-    expected: tuple
+    args: tuple[Any, ...]
+    expected: Prediction
     label: str = ""
-    candidates: list = field(default_factory=list)  # per mistake of the step, in order: [tuple of outputs]
-    error_messages: dict = field(default_factory=dict)  # error mistake code -> [(type, pattern)]
-    trace: object = None  # the reference's quantities on this test, as the explainer reads them
+    # per mistake of the step, in order: [tuple of outputs]
+    candidates: list[list[Prediction]] = field(default_factory=list)
+    # error mistake code -> [(type, pattern)]
+    error_messages: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    trace: SimpleNamespace | None = None  # the reference's quantities on this test, as the explainer reads them
 
 
 class NoPublicData(RuntimeError):
     """The kit runs from the engine's own tree, where no lab's public data was written."""
 
 
-def _predictions(record):
+def _predictions(record: Mapping[str, Any]) -> list[list[Prediction]]:
     """Per mistake, its predictions: values stored once per probe, referred to by index
     (None: the right answer itself); float arrays are slices of the probe's blob."""
     blob = base64.b64decode(record.get("blob", ""))
@@ -55,7 +60,7 @@ def _predictions(record):
             for predictions in record["candidates"]]
 
 
-def _unpacked(entry, blob):
+def _unpacked(entry: Mapping[str, Any], blob: bytes) -> NDArray[Any]:
     dtype = np.dtype(entry["packed"])
     if dtype.kind != "f":
         raise ValueError("packed predictions are float arrays")
@@ -65,16 +70,18 @@ def _unpacked(entry, blob):
     return np.frombuffer(blob, dtype=dtype, count=count, offset=start).reshape(shape).copy()
 
 
-def _stored(index):
-    return lambda probe: probe.candidates[index] if index < len(probe.candidates) else []
+# The engine calls a mistake's candidates with the probes it was given: here, the kit's Probe.
+def _stored(index: int) -> Candidates:
+    return lambda probe: (cast(Probe, probe).candidates[index] if index < len(cast(Probe, probe).candidates)
+                          else [])
 
 
-def _stored_messages(code):
-    return lambda probe: probe.error_messages.get(code, [])
+def _stored_messages(code: str) -> ErrorMessages:
+    return lambda probe: cast(Probe, probe).error_messages.get(code, [])
 
 
 @lru_cache(maxsize=1)
-def _data_text():
+def _data_text() -> str:
     path = resources.files(__package__).joinpath(DATA_FILE)
     if not path.is_file():
         raise NoPublicData(f"no {DATA_FILE} here: the check kit runs from the student half that "
@@ -82,7 +89,7 @@ def _data_text():
     return path.read_text("utf-8")
 
 
-def lang():
+def lang() -> str:
     """The language everything the kit prints speaks: the student's LAB_CHECK_LANG when it
     names one, else the student half's (`autograder build --lang`, kept in public_data.json),
     else Korean."""
@@ -97,7 +104,7 @@ def lang():
 
 
 @lru_cache(maxsize=1)
-def load(text=None):
+def load(text: str | None = None) -> tuple[Lab, dict[str, list[Probe]]]:
     """(Lab, {step name: [Probe]}) of the kit's lab."""
     if text is None:
         text = _data_text()
@@ -106,7 +113,8 @@ def load(text=None):
                              inputs={key: codec.decode(value) for key, value in c["inputs"].items()},
                              degenerate=c.get("degenerate") is True)
              for c in data["cases"]}
-    steps, probes = [], {}
+    steps: list[Step] = []
+    probes: dict[str, list[Probe]] = {}
     for record in data["steps"]:
         step = Step(name=record["name"], points=record["points"], page_step=record["page_step"],
                     params=tuple(record["params"]),
@@ -147,7 +155,7 @@ _KINDS = {kind.name: kind for kind in (inspect.Parameter.POSITIONAL_ONLY, inspec
                                        inspect.Parameter.VAR_KEYWORD)}
 
 
-def signature_of(parameters):
+def signature_of(parameters: Iterable[Mapping[str, Any]]) -> inspect.Signature:
     """The inspect.Signature the build wrote as data (otter.public_data.signature_data)."""
     return inspect.Signature([
         inspect.Parameter(p["name"], _KINDS[p["kind"]],
@@ -155,7 +163,7 @@ def signature_of(parameters):
         for p in parameters])
 
 
-def _explainer(data):
+def _explainer(data: Mapping[str, Any] | None) -> tuple[Vocabulary | None, dict[str, SimpleNamespace]]:
     """(Vocabulary, {test name: trace}) from the build's data: what the engine's explainer reads."""
     if not data:
         return None, {}
@@ -173,7 +181,7 @@ def _explainer(data):
                       variants=lambda case: variants.get(case.name, {})), traces
 
 
-def _variants(records):
+def _variants(records: Iterable[Mapping[str, Any]]) -> dict[tuple[Any, ...], dict[str, Any]]:
     """{change: variant} of one test, as autograder.trace_variants computed them at build time."""
     return {tuple(record["change"]): {**{key: value for key, value in record.items() if key not in ("change", "quantities")},
                                       "quantities": {name: np.asarray(codec.decode(value), dtype=float)

@@ -6,6 +6,7 @@ English, what to install and exits with status 2 ("the check could not run"), ne
 or status 1 ("a step lost points"). Parsed and run by Python 3.6 and newer.
 """
 import sys
+from typing import Optional
 
 from .terminal import write_text
 
@@ -27,7 +28,7 @@ TOO_OLD = {
 }
 
 
-def refuse_unsupported_python(package):
+def refuse_unsupported_python(package: Optional[str]) -> None:
     """Exit with status 2 and the sentences above when this Python is older than OLDEST (`package`:
     the kit's package as `python -m` runs it): in Korean, then in English; on an output that cannot
     show Hangul (an ASCII locale), in English alone."""

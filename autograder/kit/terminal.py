@@ -13,6 +13,7 @@ through this module before it imports anything that an old Python cannot run.
 import codecs
 import sys
 import unicodedata
+from typing import Any, Optional, TextIO, Tuple
 
 FALLBACK_ERRORS = "lab_check_fallback"
 LOOK_ALIKES = {"\u2014": ("\u2015", "-"), "\u2013": ("-",), "\u2212": ("-",), "\u2026": ("...",),
@@ -21,7 +22,7 @@ LOOK_ALIKES = {"\u2014": ("\u2015", "-"), "\u2013": ("-",), "\u2212": ("-",), "\
                "\u274c": ("X",), "\u2705": ("O",), "\u2714": ("V",), "\u2716": ("X",)}
 
 
-def readable_output():
+def readable_output() -> None:
     """Make stdout and stderr write every character: those their encoding lacks become a look-alike
     the encoding has (LOOK_ALIKES, then the character's compatibility form), else "?". Idempotent."""
     codecs.register_error(FALLBACK_ERRORS, _look_alike)
@@ -29,18 +30,18 @@ def readable_output():
         if stream is None or writes_unicode(stream):
             continue
         try:
-            stream.reconfigure(errors=FALLBACK_ERRORS)
+            stream.reconfigure(errors=FALLBACK_ERRORS)  # type: ignore[union-attr]
         except (AttributeError, ValueError, LookupError):
             pass  # not a TextIOWrapper (a test's capture), or Python 3.6: write_text still writes
 
 
-def readable_output_outside_a_kernel():
+def readable_output_outside_a_kernel() -> None:
     """The rule, where the output is a terminal's (or a file's), not a Jupyter kernel's."""
     if not in_kernel():
         readable_output()
 
 
-def write_text(text, stream=None):
+def write_text(text: str, stream: Optional[TextIO] = None) -> None:
     """Write `text` to `stream` (stderr) by the rule, also where the stream cannot be reconfigured."""
     stream = stream or sys.stderr
     codecs.register_error(FALLBACK_ERRORS, _look_alike)
@@ -53,17 +54,17 @@ def write_text(text, stream=None):
     stream.flush()
 
 
-def writes_unicode(stream):
+def writes_unicode(stream: object) -> bool:
     encoding = (getattr(stream, "encoding", None) or "").lower().replace("_", "-")
     return encoding.startswith("utf")
 
 
-def in_kernel():
+def in_kernel() -> bool:
     """Whether a Jupyter (or Colab) kernel runs this process."""
     return kernel_shell() is not None
 
 
-def kernel_shell():
+def kernel_shell() -> Any:
     """The running Jupyter/Colab kernel's shell, or None (a terminal, or Otter grading)."""
     ipython = sys.modules.get("IPython")
     try:
@@ -73,7 +74,7 @@ def kernel_shell():
     return shell if shell is not None and getattr(shell, "kernel", None) is not None else None
 
 
-def _look_alike(error):
+def _look_alike(error: UnicodeError) -> Tuple[str, int]:
     if not isinstance(error, UnicodeEncodeError):
         raise error
     shown = []

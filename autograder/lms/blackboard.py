@@ -8,31 +8,32 @@ cannot be uploaded). The run's ids are usernames, from Blackboard's submission f
 student numbers, matched with "Student ID", when the run was named by them).
 """
 import re
+from typing import cast
 
 from .fill import Layout, Seat, choose
-from .sheet import SheetError, header_start
+from .sheet import Sheet, SheetError, header_start
 
 # What tells a Grade Center file from other sheets (recognise.py), by header_key.
 SIGNATURES = ({"last name", "first name", "username"},)
 GRADE_COLUMN = re.compile(r"^(?P<name>.*?) \[Total Pts: (?P<max>\d+(?:\.\d+)?) Score\] \|(?P<id>\d+)$")
 
 
-def layout(sheet, wanted):
+def layout(sheet: Sheet, wanted: str | None) -> Layout:
     header = sheet.header
     username = sheet.column("Username")
     if username is None or sheet.column("Last Name") is None:
         raise SheetError(f"not a Blackboard Grade Center file: its header is {header_start(header)}, with no "
                          "\"Last Name\" and \"Username\" columns (Grade Center → Work Offline → Download in "
                          "Blackboard)")
-    columns = {}
+    columns: dict[str, set[str]] = {}
     for title in header:
         match = GRADE_COLUMN.match(title)
         if match:
             columns[title] = {match["name"], match["id"]}
     title = choose(columns, wanted, "Grade Center column with points (\"[Total Pts: N Score]\")")
     column = header.index(title)
-    maximum = float(GRADE_COLUMN.match(title)["max"])
-    first, last = sheet.column("First Name"), sheet.column("Last Name")
+    maximum = float(GRADE_COLUMN.match(title)["max"])  # type: ignore[index]  # chosen among the matches
+    first, last = sheet.column("First Name"), cast(int, sheet.column("Last Name"))  # there: checked above
     identities = ["Username"] + (["Student ID"] if "Student ID" in header else [])
     where = [header.index(name) for name in identities]
     seats = [Seat(index, tuple(row[i].strip() for i in where),

@@ -10,7 +10,7 @@ a run named by student numbers or logins is matched by SIS User ID or SIS Login 
 import re
 
 from .fill import Layout, Seat, UsageError, choose
-from .sheet import SheetError, header_key, header_start, number
+from .sheet import Sheet, SheetError, header_key, header_start, number
 
 ASSIGNMENT = re.compile(r"^(?P<name>.+) \((?P<id>\d+)\)$")
 TEST_STUDENT = {"student, test", "test student"}
@@ -18,20 +18,20 @@ TEST_STUDENT = {"student, test", "test student"}
 SIGNATURES = ({"student", "id", "sis user id"}, {"student", "id", "section"})
 
 
-def layout(sheet, wanted):
+def layout(sheet: Sheet, wanted: str | None) -> Layout:
     header = sheet.header
-    if not header or header_key(header[0]) != "student" or sheet.column("ID") is None:
+    id_column = sheet.column("ID")
+    if not header or header_key(header[0]) != "student" or id_column is None:
         raise SheetError(f"not a Canvas gradebook export: its header is {header_start(header)}, while a Canvas "
                          "gradebook's starts with Student, ID, SIS User ID, SIS Login ID, Section "
                          "(Grades → Export → CSV in Canvas)")
-    columns = {}
+    columns: dict[str, set[str]] = {}
     for index, title in enumerate(header):
         match = ASSIGNMENT.match(title)
-        if match and index > sheet.column("ID"):
+        if match and index > id_column:
             columns[title] = {match["name"], match["id"]}
     title = choose(columns, wanted, "assignment column")
     column = header.index(title)
-    id_column = sheet.column("ID")
     possible = next((row for row in sheet.rows[1:] if row[0].strip() == "Points Possible"), None)
     if possible is None:
         raise UsageError("the sheet has no \"Points Possible\" row under its header: export the "

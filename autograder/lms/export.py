@@ -3,24 +3,28 @@
 Reads the run and the sheet the TA downloaded, fills the grade column (fill.py), writes the sheet
 back in its own format, Moodle's feedback zip beside it, and a short report of who matched.
 """
+import argparse
 import os
 import sys
 import zipfile
+from collections.abc import Callable, Mapping, Sequence
 
 from ..batch.outputs import write_atomic
+from ..lab import Lab
 from ..render import one_line, printable
 from . import blackboard, canvas, moodle
-from .fill import UsageError, fill
-from .graded import RunError, read_run, run_refusals
+from .fill import Filled, Layout, UsageError, fill
+from .graded import Graded, RunError, read_run, run_refusals
 from .recognise import wrong_lms
-from .sheet import SheetError, read_sheet, sheet_bytes
+from .sheet import Sheet, SheetError, read_sheet, sheet_bytes
 
-LAYOUTS = {"canvas": canvas.layout, "moodle": moodle.layout, "blackboard": blackboard.layout}
+LAYOUTS: dict[str, Callable[[Sheet, str | None], Layout]] = {"canvas": canvas.layout, "moodle": moodle.layout,
+                                                            "blackboard": blackboard.layout}
 MOODLE_ONLY = ("id_column", "max_column", "feedback_column")
 EXIT_DONE, EXIT_UNMATCHED = 0, 3
 
 
-def _lab(args):
+def _lab(args: argparse.Namespace) -> Lab:
     from ..registry import LabNotFound, choose
 
     try:
@@ -29,7 +33,7 @@ def _lab(args):
         raise SystemExit(f"autograder: {error}") from None
 
 
-def lab_refusal(lab_name, run, graded_dir):
+def lab_refusal(lab_name: str | None, run: Mapping[str, Graded], graded_dir: str) -> str:
     """Why the run may not go into a sheet without --lab: with several labs installed, only --lab
     says which lab's column the TA is filling (the run's own lab cannot: a run of the wrong lab
     would name itself). "" when --lab is given or one lab is installed."""
@@ -46,7 +50,7 @@ def lab_refusal(lab_name, run, graded_dir):
             f"sheet's column; {graded}{fits}")
 
 
-def run_export(args):
+def run_export(args: argparse.Namespace) -> int:
     given = [name for name in MOODLE_ONLY if getattr(args, name, None) is not None]
     if given and args.lms != "moodle":
         raise SystemExit(f"autograder: --{given[0].replace('_', '-')} names a column of Moodle's worksheet; "
@@ -59,7 +63,7 @@ def run_export(args):
     except RunError as error:
         raise SystemExit(f"autograder: {error}") from None
     # Every reason not to write is told at once (exit 2, nothing written): --lab, the run, the sheet.
-    problems = []
+    problems: list[str] = []
     missing_lab = lab_refusal(lab_name, run, args.graded)
     if missing_lab:
         problems.append(missing_lab)
@@ -117,10 +121,11 @@ def run_export(args):
     return EXIT_DONE
 
 
-def _write_all(args, data, filled):
+def _write_all(args: argparse.Namespace, data: bytes, filled: Filled) -> tuple[list[str], list[Graded]]:
     """The filled sheet, Moodle's feedback zip, the report: (paths written, students left out of the zip)."""
     _write_bytes(args.out, data)
-    written, zipped = [args.out], []
+    written: list[str] = [args.out]
+    zipped: list[Graded] = []
     if args.lms == "moodle":
         archive = feedback_zip_path(args.out)
         zipped = write_feedback_zip(archive, filled)
@@ -131,22 +136,22 @@ def _write_all(args, data, filled):
     return written, zipped
 
 
-def feedback_zip_path(out):
+def feedback_zip_path(out: str) -> str:
     """Beside --out: a name with "feedback" in it, ending in .zip."""
     stem = os.path.splitext(out)[0]
     return f"{stem}-feedback.zip"
 
 
-def report_path(out):
+def report_path(out: str) -> str:
     return f"{os.path.splitext(out)[0]}-report.txt"
 
 
-def write_feedback_zip(path, filled):
+def write_feedback_zip(path: str, filled: Filled) -> list[Graded]:
     """One folder per filled participant, named as Moodle names it, holding the HTML feedback.
 
     Returns the students left out because the run has no feedback file for them.
     """
-    missing = []
+    missing: list[Graded] = []
     temporary = f"{path}.{os.getpid()}.partial"
     with zipfile.ZipFile(temporary, "w", zipfile.ZIP_DEFLATED) as archive:
         for seat, student, _ in filled.written:
@@ -160,15 +165,15 @@ def write_feedback_zip(path, filled):
     return missing
 
 
-def _write_bytes(path, data):
+def _write_bytes(path: str, data: bytes) -> None:
     temporary = f"{path}.{os.getpid()}.partial"
     with open(temporary, "wb") as handle:
         handle.write(data)
     os.replace(temporary, path)
 
 
-def unmatched_lines(filled):
-    lines = []
+def unmatched_lines(filled: Filled) -> list[str]:
+    lines: list[str] = []
     if filled.withheld:
         lines.append(f"autograder: WARNING: {len(filled.withheld)} grade(s) not written (their cells are left as "
                      "they were):")
@@ -187,7 +192,7 @@ def unmatched_lines(filled):
     return lines
 
 
-def export_report(args, filled, zipped):
+def export_report(args: argparse.Namespace, filled: Filled, zipped: Sequence[Graded]) -> str:
     lines = [f"autograder export {args.lms}", f"run: {args.graded}", f"sheet: {args.sheet}", f"written: {args.out}",
              f"column: {filled.title}", f"matched by: {filled.matched_by}", f"filled: {len(filled.written)}",
              f"in the sheet without a submission: {len(filled.no_submission)}",

@@ -3,9 +3,11 @@
 An LMS module reads its sheet's layout (which column, which rows are students, each one's LMS id
 and maximum); this module matches those ids with the run's, scales, and says who did not match.
 """
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 
-from .sheet import number, points_text
+from .graded import Graded
+from .sheet import Sheet, number, points_text
 
 
 class UsageError(ValueError):
@@ -16,12 +18,12 @@ class UsageError(ValueError):
 class Seat:
     """One student's row in the sheet."""
     row: int            # index into sheet.rows
-    keys: tuple         # the student's ids in the layout's identity columns, the LMS's own first
+    keys: tuple[str, ...]  # the student's ids in the layout's identity columns, the LMS's own first
     name: str           # as the sheet shows it
     maximum: float | None
 
     @property
-    def key(self):
+    def key(self) -> str:
         return self.keys[0]
 
 
@@ -29,8 +31,8 @@ class Seat:
 class Layout:
     column: int                 # index of the grade column
     title: str                  # its header, as shown to the TA
-    seats: list
-    identities: tuple = ("ID",)  # headers of the columns in Seat.keys
+    seats: list[Seat]
+    identities: tuple[str, ...] = ("ID",)  # headers of the columns in Seat.keys
     comment: int | None = None  # Moodle's feedback comments column
     decimals_fixed: bool = False  # "7.50" rather than "7.5" (Moodle writes its own grades so)
 
@@ -40,15 +42,21 @@ class Filled:
     """What filling did: the rows written, and the students on one side only."""
     title: str
     matched_by: str = ""
-    written: list = field(default_factory=list)       # (seat, graded, grade text)
-    replaced: list = field(default_factory=list)      # (seat, old text, new text): a grade was there
-    no_submission: list = field(default_factory=list)  # seats nobody graded
-    not_in_sheet: list = field(default_factory=list)   # graded students with no seat
-    no_maximum: list = field(default_factory=list)     # seats whose maximum is missing or not a number
-    withheld: list = field(default_factory=list)       # (seat, graded): a grade that must not be written
+    written: list[tuple[Seat, Graded, str]] = field(default_factory=list)  # (seat, graded, grade text)
+    # (seat, old text, new text): a grade was there
+    replaced: list[tuple[Seat, str, str]] = field(default_factory=list)
+    no_submission: list[Seat] = field(default_factory=list)  # seats nobody graded
+    not_in_sheet: list[Graded] = field(default_factory=list)  # graded students with no seat
+    no_maximum: list[Seat] = field(default_factory=list)  # seats whose maximum is missing or not a number
+    # (seat, graded): a grade that must not be written
+    withheld: list[tuple[Seat, Graded]] = field(default_factory=list)
 
 
-def fill(sheet, layout, run, comment_for=None):
+# The text of a student's feedback comment: (student, grade as written, seat) -> text.
+CommentFor = Callable[[Graded, str, Seat], str]
+
+
+def fill(sheet: Sheet, layout: Layout, run: Mapping[str, Graded], comment_for: CommentFor | None = None) -> Filled:
     """Write the run's totals (scaled to each seat's maximum) into the layout's column of `sheet`.
 
     Ids are matched in one identity column: the LMS's own id, unless another (a student number,
@@ -59,10 +67,11 @@ def fill(sheet, layout, run, comment_for=None):
     filled = Filled(layout.title, matched_by=layout.identities[which])
     seats = [replace(seat, keys=(seat.keys[which],)) for seat in layout.seats]
     seats = [seat for seat in seats if seat.key]
-    by_fold = {}
+    by_fold: dict[str, list[Graded]] = {}
+    student: Graded | None
     for student in run.values():
         by_fold.setdefault(student.id.casefold(), []).append(student)
-    matched = set()
+    matched: set[str] = set()
     for seat in seats:
         student = run.get(seat.key)
         if student is None:
@@ -91,7 +100,7 @@ def fill(sheet, layout, run, comment_for=None):
     return filled
 
 
-def identity_column(layout, run):
+def identity_column(layout: Layout, run: Mapping[str, Graded]) -> int:
     """Index of the identity column that names the most of the run's students (the first on a tie)."""
     folded = {student.casefold() for student in run}
     counts = [sum(1 for seat in layout.seats if seat.keys[i] and seat.keys[i].casefold() in folded)
@@ -99,7 +108,7 @@ def identity_column(layout, run):
     return counts.index(max(counts)) if counts else 0
 
 
-def choose(columns, wanted, what):
+def choose(columns: Mapping[str, Collection[str]], wanted: str | None, what: str) -> str:
     """The one column of `columns` ({header: aliases}) that `wanted` names, or the only one when
     `wanted` is None; otherwise a UsageError listing the choices."""
     if not columns:

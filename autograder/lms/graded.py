@@ -4,7 +4,9 @@ import io
 import json
 import dataclasses
 import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any, cast
 
 @dataclass(frozen=True)
 class Graded:
@@ -18,7 +20,7 @@ class Graded:
     feedback: str = ""   # path of feedback/<id>.html, "" when missing
     lab: str = ""        # the lab it was graded for (grades.csv's lab column, else its record's)
     defined: bool = False  # its results record shows a file that defines one of the lab's functions
-    functions: tuple = ()  # the lab's step functions, from its record
+    functions: tuple[str, ...] = ()  # the lab's step functions, from its record
     withheld: str = ""   # why its total must not go into a sheet ("" when it may)
 
 
@@ -26,7 +28,7 @@ class RunError(ValueError):
     """The folder is not a finished grading run."""
 
 
-def read_run(folder, default_max=None):
+def read_run(folder: str, default_max: Callable[[], float] | None = None) -> dict[str, Graded]:
     """{id: Graded} of every student graded in `folder` (the row of grades.csv that has a total).
 
     Columns beyond id, file, total and status (name, submitted_at, late) are used when present.
@@ -44,7 +46,7 @@ def read_run(folder, default_max=None):
         raise RunError(f"cannot read {path}: {error}") from None
     if rows and not {"id", "total", "status"} <= set(rows[0]):
         raise RunError(f"{path} has no id, total and status columns")
-    students = {}
+    students: dict[str, Graded] = {}
     for row in rows:
         total = _float(row.get("total"))
         if total is None or not row.get("id"):
@@ -57,10 +59,11 @@ def read_run(folder, default_max=None):
         maximum = record.get("max_total")
         feedback = os.path.join(folder, "feedback", f"{student}.html")
         status = row.get("status") or ""
-        steps = record.get("steps") if isinstance(record.get("steps"), dict) else {}
+        steps = record["steps"] if isinstance(record.get("steps"), dict) else {}
         students[student] = Graded(
             id=student, total=total,
-            max_total=float(maximum) if isinstance(maximum, (int, float)) and maximum > 0 else None,
+            # None (not known yet) is replaced just below, before any Graded leaves this function
+            max_total=cast(float, float(maximum) if isinstance(maximum, (int, float)) and maximum > 0 else None),
             status=status, file=_unquoted(row.get("file") or ""),
             name=_unquoted(row.get("name") or ""), late=row.get("late") or "",
             feedback=feedback if os.path.isfile(feedback) else "",
@@ -80,7 +83,7 @@ def read_run(folder, default_max=None):
 GRADER_FAILED = "error: the grader failed"
 
 
-def defines_a_step(record, status):
+def defines_a_step(record: Mapping[str, Any], status: str) -> bool:
     """Whether a student's results record shows a file that defines one of the lab's step functions:
     read as code (status graded) and some step not 'missing' (a stub counts: it is defined)."""
     steps = record.get("steps")
@@ -89,12 +92,12 @@ def defines_a_step(record, status):
     return any(isinstance(step, dict) and step.get("status") not in ("missing", None) for step in steps.values())
 
 
-def withheld(status):
+def withheld(status: str) -> str:
     """Why a grade must not be written into a sheet: the grader failed on that file (its 0 is no grade)."""
     return "the grader failed on this file; grade the run again" if status.startswith(GRADER_FAILED) else ""
 
 
-def under_review(record):
+def under_review(record: Mapping[str, Any]) -> str:
     """Why a grade waits for its TA: an override whose automatic result changed since it was
     written (batch.overrides) is neither applied nor dropped until the TA settles it."""
     lines = [str(e.get("line")) for e in record.get("overrides") or () if isinstance(e, dict) and e.get("state") == "review"]
@@ -104,14 +107,14 @@ def under_review(record):
             "since it was written; confirm or delete it, grade again, then export")
 
 
-def run_refusals(run, lab_name=None):
+def run_refusals(run: Mapping[str, Graded], lab_name: str | None = None) -> list[str]:
     """Why the grades of `run` ({id: Graded}) cannot be right, so none may go into an LMS sheet
     ([] when they may). Checked: the run graded someone; it graded one lab, the one --lab names
     (when given); and at least one student's file defines one of that lab's step functions (a run
     in which none does graded another lab's files, or no code: every grade is a 0 of a TA's slip)."""
     if not run:
         return ["the run graded nobody (grades.csv has no total)"]
-    reasons = []
+    reasons: list[str] = []
     labs = sorted({g.lab for g in run.values() if g.lab})
     if len(labs) > 1:
         reasons.append(f"grades.csv holds grades of several labs ({', '.join(labs)}); a run grades one")
@@ -126,7 +129,7 @@ def run_refusals(run, lab_name=None):
     return reasons
 
 
-def _record(folder, student):
+def _record(folder: str, student: str) -> dict[str, Any]:
     try:
         with open(os.path.join(folder, "results", f"{student}.json"), encoding="utf-8") as handle:
             record = json.load(handle)["extra_data"]["autograder"]
@@ -135,14 +138,14 @@ def _record(folder, student):
     return record if isinstance(record, dict) and record.get("id") == student else {}
 
 
-def _unquoted(text):
+def _unquoted(text: str) -> str:
     """A grades.csv text cell as it was before the leading "'" that keeps spreadsheets from running it."""
     return text[1:] if text.startswith("'") and text[1:2] in ("=", "+", "-", "@") else text
 
 
-def _float(text):
+def _float(text: str | None) -> float | None:
     try:
-        value = float(text)
+        value = float(text)  # type: ignore[arg-type]  # None: the TypeError below
     except (TypeError, ValueError):
         return None
     return value if value == value else None

@@ -16,9 +16,11 @@ with. A worksheet in another language is mapped with explicit columns (Columns: 
 """
 import re
 from dataclasses import dataclass
+from typing import cast
 
-from .fill import Layout, Seat, UsageError, choose
-from .sheet import SheetError, header_key, number
+from .fill import CommentFor, Layout, Seat, UsageError, choose
+from .graded import Graded
+from .sheet import Sheet, SheetError, header_key, number
 
 # "Participant 123456" in English; another language puts its own word before the number.
 PARTICIPANT = re.compile(r"^\D*?(?P<id>\d+)$")
@@ -49,7 +51,7 @@ class Columns:
     feedback: str | None = None
 
 
-def layout(sheet, wanted, columns=Columns()):
+def layout(sheet: Sheet, wanted: str | None, columns: Columns = Columns()) -> Layout:
     """The worksheet's grade column and seats. `wanted` (--column) names the grade column;
     `columns` the identifier, maximum and feedback columns when they are not in English."""
     identifier = _named(sheet, columns.id, "--id-column")
@@ -58,7 +60,7 @@ def layout(sheet, wanted, columns=Columns()):
     maximum = sheet.column(MAXIMUM) if maximum is None else maximum
     if identifier is None or maximum is None:
         raise SheetError(_not_english(sheet, identifier, maximum))
-    grades = {title: set() for title in sheet.header if header_key(title) == header_key(GRADE)}
+    grades: dict[str, set[str]] = {title: set() for title in sheet.header if header_key(title) == header_key(GRADE)}
     try:
         title = choose(grades, wanted, "grade column (\"Grade\")")
     except UsageError:
@@ -67,11 +69,11 @@ def layout(sheet, wanted, columns=Columns()):
                 raise UsageError("the sheet has no \"Grade\" column: name its grade column with --column "
                                  f"(its columns: {_listed(sheet)})") from None
             raise
-        title = sheet.header[sheet.column(wanted)]  # a worksheet whose grade column is named otherwise
+        title = sheet.header[cast(int, sheet.column(wanted))]  # a worksheet whose grade column is named otherwise
     feedback = _named(sheet, columns.feedback, "--feedback-column")
     feedback = sheet.column(FEEDBACK) if feedback is None else feedback
     full_name = sheet.column(FULL_NAME)
-    seats = []
+    seats: list[Seat] = []
     for index, row in enumerate(sheet.rows[1:], start=1):
         match = PARTICIPANT.match(row[identifier].strip())
         if match:
@@ -81,7 +83,7 @@ def layout(sheet, wanted, columns=Columns()):
                   comment=feedback, decimals_fixed=True)
 
 
-def _named(sheet, name, option):
+def _named(sheet: Sheet, name: str | None, option: str) -> int | None:
     """The column an option names, None when the option is not given; a name not in the sheet is refused."""
     if name is None:
         return None
@@ -91,7 +93,7 @@ def _named(sheet, name, option):
     return index
 
 
-def _not_english(sheet, identifier, maximum):
+def _not_english(sheet: Sheet, identifier: int | None, maximum: int | None) -> str:
     """The refusal of a worksheet whose identifier or maximum column is not found: which options to give."""
     missing = [f'"{name}"' for name, index in ((IDENTIFIER, identifier), (MAXIMUM, maximum)) if index is None]
     guess = _identifier_guess(sheet) if identifier is None else None
@@ -103,7 +105,7 @@ def _not_english(sheet, identifier, maximum):
             f"{example}{hint}. Its columns: {_listed(sheet)}")
 
 
-def _identifier_guess(sheet):
+def _identifier_guess(sheet: Sheet) -> str | None:
     """The column whose cells read like "Participant 123456" (a word, then a number), if one does."""
     rows = sheet.rows[1:]
     for index in range(len(sheet.header)):
@@ -113,22 +115,22 @@ def _identifier_guess(sheet):
     return None
 
 
-def _quoted(text):
+def _quoted(text: str) -> str:
     return "'" + text.replace("'", "'\\''") + "'"
 
 
-def _listed(sheet):
+def _listed(sheet: Sheet) -> str:
     return ", ".join(sheet.header)
 
 
-def comment(lang):
+def comment(lang: str) -> CommentFor:
     """The feedback comment of one student: the grade as written, and where the feedback is."""
-    def text(student, grade, seat):
+    def text(student: Graded, grade: str, seat: Seat) -> str:
         return COMMENT[lang].format(grade=grade, maximum=_plain(seat.maximum), file=FEEDBACK_FILE)
     return text
 
 
-def feedback_folder(full_name, participant):
+def feedback_folder(full_name: str, participant: str) -> str:
     """The folder Moodle names a participant's files by, in downloads and in feedback uploads.
 
     Moodle reads the participant number as the second '_'-separated part, so underscores in the
@@ -138,5 +140,5 @@ def feedback_folder(full_name, participant):
     return f"{name}_{participant}_assignsubmission_file_"
 
 
-def _plain(value):
+def _plain(value: float | None) -> str:
     return f"{value:g}"

@@ -1,5 +1,7 @@
 """Which LMS wrote a grade sheet, read from its header alone: a gradebook or worksheet a TA zipped
 together with the submissions is listed as what it is, never graded as a student's file."""
+from collections.abc import Iterable, Sequence
+
 from . import blackboard, canvas, moodle
 from .sheet import SheetError, decode, header_key, header_start, parse_records
 
@@ -18,7 +20,7 @@ COMMANDS = {"Canvas gradebook": "canvas", "Moodle grading worksheet": "moodle",
 KIND_OF_COMMAND = {command: kind for kind, command in COMMANDS.items()}
 
 
-def sheet_kind(head):
+def sheet_kind(head: bytes) -> str:
     """The kind of LMS grade sheet whose first bytes are `head` ("Canvas gradebook", ...), or "".
 
     Its header row (first line, comma or tab separated, any of the encodings sheets come in) is
@@ -26,7 +28,7 @@ def sheet_kind(head):
     return header_kind(_header(head))
 
 
-def header_kind(header):
+def header_kind(header: Iterable[object]) -> str:
     """The kind of LMS grade sheet whose header row (a list of titles) this is, or ""."""
     keys = {header_key(title) for title in header}
     for kind, signatures in KINDS:
@@ -35,7 +37,7 @@ def header_kind(header):
     return ""
 
 
-def wrong_lms(header, command):
+def wrong_lms(header: Sequence[str], command: str) -> str:
     """Why a sheet of another LMS cannot be filled by `autograder export <command>`, naming what
     its header is, which LMS's sheet it looks like and the command that fits; "" when its header
     is not another LMS's (it may be the right LMS's, or nobody's)."""
@@ -53,7 +55,7 @@ def wrong_lms(header, command):
     return f"not a {wanted}: its header is {header_start(header)}, the header of a {kind}; {advice}"
 
 
-def _header(head):
+def _header(head: bytes) -> list[str]:
     for cut in range(4):  # the head may end inside a character
         try:
             text = decode(head[:len(head) - cut] if cut else head)[0]

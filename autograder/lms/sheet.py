@@ -8,6 +8,7 @@ PHP's fputcsv does for Moodle; or only where CSV needs it).
 """
 import codecs
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 # Tried in order when the file starts with no byte order mark; cp949 is what Korean Excel saves.
@@ -15,11 +16,15 @@ PLAIN_ENCODINGS = ("utf-8", "cp949")
 BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
 
 
+# One line of the file: (values as read, the cells' own text as written, the line end).
+Record = tuple[list[str], list[str], str]
+
+
 class SheetError(ValueError):
     """The file is not a sheet we can fill; the message says why, for the TA."""
 
 
-def header_key(title):
+def header_key(title: object) -> str:
     """A header as compared: case, spacing and a byte order mark do not count ("Maximum Grade" of
     Moodle 3.x is "Maximum grade" of Moodle 4.x)."""
     return " ".join(str(title).replace("\ufeff", "").split()).casefold()
@@ -27,7 +32,7 @@ def header_key(title):
 
 @dataclass
 class Sheet:
-    rows: list          # every row that is not blank, the header first, each a list of strings
+    rows: list[list[str]]  # every row that is not blank, the header first, each a list of strings
     encoding: str       # codec name without BOM handling ("utf-8", "utf-16-le", "cp949")
     bom: bytes          # the byte order mark the file started with (b"" when none)
     delimiter: str
@@ -35,13 +40,13 @@ class Sheet:
     line_end: str
     quote_spaces: bool = False  # cells with a space are quoted and no others need be (PHP's fputcsv)
     # The file as written, line by line: (values as read, the cells' own text, the line end).
-    records: list = field(default_factory=list, repr=False)
+    records: list[Record] = field(default_factory=list, repr=False)
 
     @property
-    def header(self):
+    def header(self) -> list[str]:
         return self.rows[0]
 
-    def column(self, name):
+    def column(self, name: str) -> int | None:
         """Index of the header cell `name` (exactly, else ignoring case and spacing when that names
         one column), or None."""
         if name in self.header:
@@ -50,7 +55,7 @@ class Sheet:
         return found[0] if len(found) == 1 else None
 
 
-def header_start(header, shown=6):
+def header_start(header: Sequence[object], shown: int = 6) -> str:
     """The start of a header as a TA reads it: "Identifier, Full name, ... (10 columns)"."""
     titles = [" ".join(str(title).replace("\ufeff", "").split()) for title in header]
     if not titles or titles == [""]:
@@ -59,7 +64,7 @@ def header_start(header, shown=6):
     return f"{text}, ... ({len(titles)} columns)" if len(titles) > shown else text
 
 
-def read_sheet(data):
+def read_sheet(data: bytes) -> Sheet:
     """The sheet in `data` (bytes)."""
     text, encoding, bom = decode(data)
     if not text.strip():
@@ -80,17 +85,20 @@ def read_sheet(data):
     return Sheet(rows, encoding, bom, delimiter, quote_all, line_end, quote_spaces, records)
 
 
-def parse_records(text, delimiter):
+def parse_records(text: str, delimiter: str) -> list[Record]:
     """CSV records, each (values, the cells' text as written, its line end), strictly: a quote
     opened is closed, and only a delimiter or a line end follows it."""
     unquoted = re.compile(f"[^{re.escape(delimiter)}\r\n]*")
-    records, position, size, line = [], 0, len(text), 1
+    records: list[Record] = []
+    position, size, line = 0, len(text), 1
     while position < size:
-        values, raws = [], []
+        values: list[str] = []
+        raws: list[str] = []
         while True:
             start = position
             if text.startswith('"', position):
-                parts, cursor = [], position + 1
+                parts: list[str] = []
+                cursor = position + 1
                 while True:
                     close = text.find('"', cursor)
                     if close < 0:
@@ -107,7 +115,7 @@ def parse_records(text, delimiter):
                 if position < size and text[position] not in (delimiter, "\r", "\n"):
                     raise SheetError(f"not a readable CSV file (text after a closing quote on line {line})")
             else:
-                position = unquoted.match(text, position).end()
+                position = unquoted.match(text, position).end()  # type: ignore[union-attr]  # "[^…]*" always matches
                 value = text[start:position]
             values.append(value)
             raws.append(text[start:position])
@@ -122,7 +130,7 @@ def parse_records(text, delimiter):
     return records
 
 
-def decode(data):
+def decode(data: bytes) -> tuple[str, str, bytes]:
     """(text, encoding, bom) of a sheet's bytes: a byte order mark decides, else UTF-8, else cp949."""
     for bom, encoding in BOMS:
         if data.startswith(bom):
@@ -138,18 +146,18 @@ def decode(data):
     raise SheetError("neither UTF-8, UTF-16 nor cp949 text")
 
 
-def sheet_bytes(sheet):
+def sheet_bytes(sheet: Sheet) -> bytes:
     """The sheet written back: every line, line end and unchanged cell exactly as read; the cells
     that changed in the sheet's own quoting; in its encoding with its BOM."""
     rows = iter(sheet.rows)
-    lines = []
+    lines: list[str] = []
     for values, raws, end in sheet.records:
         if raws == [""]:
             lines.append(end)
             continue
         current = next(rows)
         used = max([len(raws)] + [i + 1 for i, value in enumerate(current) if value != ""])
-        cells = []
+        cells: list[str] = []
         for index in range(used):
             value = current[index] if index < len(current) else ""
             if index < len(raws) and value == values[index]:
@@ -165,7 +173,7 @@ def sheet_bytes(sheet):
                          f"{error.object[error.start:error.end]!r}") from None
 
 
-def _cell_text(sheet, value, was_quoted):
+def _cell_text(sheet: Sheet, value: str, was_quoted: bool) -> str:
     needs = any(mark in value for mark in (sheet.delimiter, '"', "\r", "\n"))
     spaced = sheet.quote_spaces and (" " in value or "\t" in value)
     if sheet.quote_all or was_quoted or needs or spaced:
@@ -173,7 +181,7 @@ def _cell_text(sheet, value, was_quoted):
     return value
 
 
-def number(text):
+def number(text: str) -> float | None:
     """The number in a cell ("10", "10.00", " 7,5 " is not one), or None."""
     try:
         value = float(text.strip())
@@ -182,7 +190,7 @@ def number(text):
     return value if value == value and abs(value) != float("inf") else None
 
 
-def points_text(value, decimals=2):
+def points_text(value: float, decimals: int = 2) -> str:
     """A grade as LMSs read it: at most `decimals` decimals, no trailing zeros ("7.5", "10")."""
     text = f"{round(value, decimals):.{decimals}f}"
     return text.rstrip("0").rstrip(".") if "." in text else text

@@ -9,23 +9,32 @@ with pip (setup.sh) and grades with `python3 -I -m autograder.otter.gradescope` 
 installed into a fresh Python environment and must give the filled-in notebook full marks and the
 untouched stubs zero there, as on the LMS (see emulation.py).
 """
+import argparse
 import ast
 import hashlib
 import json
+import os
 import pathlib
 import shutil
 import sys
 import tempfile
 import zipfile
+from collections.abc import Mapping
 from importlib import resources
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import nbformat
 
+from ..declaration import Step
+from ..lab import Lab
 from .classroom import workflow
 from .gradescope import CONFIG, PLUGIN
 from .public_data import public_data
 from .results import VISIBILITIES
 from .wheel import WheelError, write_wheel
+
+if TYPE_CHECKING:  # imported where used (check_zip)
+    from .emulation import GradingImage
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CHECK_PACKAGE = "lab_check"
@@ -45,7 +54,16 @@ class BuildError(Exception):
     pass
 
 
-def run_build(args):
+class BuildReport(TypedDict):
+    """What `build` wrote: the two halves, the classroom template, the zip, the self-check's lines."""
+
+    student: pathlib.Path
+    classroom: pathlib.Path
+    zip: pathlib.Path
+    checks: list[str]
+
+
+def run_build(args: argparse.Namespace) -> int:
     from ..registry import LabNotFound, choose
 
     out = pathlib.Path(args.out)
@@ -70,7 +88,7 @@ def run_build(args):
     return 0
 
 
-def _read_optional(path):
+def _read_optional(path: str | None) -> str:
     if not path:
         return ""
     try:
@@ -79,9 +97,9 @@ def _read_optional(path):
         raise BuildError(f"cannot read {path}: {error}") from None
 
 
-def build(out, lab, step_seconds=10.0, lang="ko", self_check=True,
-          memory_mb=1024, visibility="after_published", extra_requirements="", setup_script="",
-          image=None):
+def build(out: str | os.PathLike[str], lab: Lab, step_seconds: float = 10.0, lang: str = "ko", self_check: bool = True,
+          memory_mb: int = 1024, visibility: str = "after_published", extra_requirements: str = "",
+          setup_script: str = "", image: "GradingImage | None" = None) -> BuildReport:
     """Write both halves of `lab` under `out`; raise BuildError when the zip does not grade as it must.
 
     `image`: an emulation.GradingImage to self-check in (a fresh venv is made when None; a given
@@ -106,7 +124,7 @@ def build(out, lab, step_seconds=10.0, lang="ko", self_check=True,
     return {"student": student, "classroom": classroom, "zip": zip_path, "checks": checks}
 
 
-def _fresh(folder):
+def _fresh(folder: pathlib.Path) -> pathlib.Path:
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
@@ -115,7 +133,7 @@ def _fresh(folder):
 
 # Student half -------------------------------------------------------------------------------
 
-def zip_name(lab):
+def zip_name(lab: Lab) -> str:
     return f"{pathlib.Path(lab.notebook).stem}-autograder.zip"
 
 
@@ -132,7 +150,7 @@ ENGLISH_NOTE = ("**In English:** this notebook's explanations, comments and docs
                 "docstring's shapes, e.g. `(n, d_k)`.")
 
 
-def write_student_half(student, lab, lang="ko"):
+def write_student_half(student: pathlib.Path, lab: Lab, lang: str = "ko") -> None:
     """The notebook (public tests and checks in its metadata), its .py twin, tests/, the check
     package, README.md and requirements.txt: everything a student needs, nothing more; everything
     the kit prints in `lang` (see ENGLISH_NOTE's comment for what a `--lang en` half translates)."""
@@ -161,7 +179,7 @@ def write_student_half(student, lab, lang="ko"):
     (student / "README.md").write_text(student_readme(lab, lang), encoding="utf-8")
 
 
-def student_files(lab, lang="ko"):
+def student_files(lab: Lab, lang: str = "ko") -> dict[str, str]:
     """{relative path: text} of tests/ and the check package (public cases only, no reference);
     the package speaks `lang` unless the student chooses (kit/public.py, lang)."""
     files = {f"tests/{step.name}.py": test_file_source(step) for step in lab.steps}
@@ -179,7 +197,7 @@ def student_files(lab, lang="ko"):
     return dict(sorted(files.items()))
 
 
-def kit_modules():
+def kit_modules() -> list[str]:
     """Paths (inside the autograder package) of the kit and of every engine module it imports,
     with the packages holding them and the catalogs: the check package ships these whole.
 
@@ -188,7 +206,7 @@ def kit_modules():
     """
     engine = pathlib.Path(str(resources.files("autograder")))
     wanted = sorted(p.relative_to(engine).as_posix() for p in (engine / KIT).glob("*.py"))
-    found = set()
+    found: set[str] = set()
     while wanted:
         relative = wanted.pop()
         if relative in found:
@@ -203,7 +221,7 @@ def kit_modules():
     return sorted(found) + list(KIT_DATA)
 
 
-def _relative_imports(engine, relative):
+def _relative_imports(engine: pathlib.Path, relative: str) -> list[str]:
     tree = ast.parse((engine / relative).read_text("utf-8"))
     package = relative.split("/")[:-1]
     found = []
@@ -230,13 +248,13 @@ def _relative_imports(engine, relative):
     return found
 
 
-def notebook_payload(files):
+def notebook_payload(files: Mapping[str, str]) -> dict[str, Any]:
     """What the notebook's first cell unpacks, so its checks run with nothing but the .ipynb."""
     digest = hashlib.sha256(json.dumps(files, sort_keys=True).encode("utf-8")).hexdigest()[:16]
     return {"version": digest, "package": CHECK_PACKAGE, "files": files}
 
 
-def test_file_source(step):
+def test_file_source(step: Step) -> str:
     """An Otter exception-format test file: the step's public check, worth the step's points; in a
     notebook it shows the kit's own feedback (see autograder/kit/notebook.py)."""
     return (f'"""Otter test for step {step.name}: public cases only (hidden cases are graded by the LMS)."""\n'
@@ -255,7 +273,7 @@ def test_file_source(step):
 STUDENT_REQUIREMENTS = ("otter-grader>=7,<8\nnumpy>=1.26\npandas>=2.0\nipykernel>=6\njupyterlab>=4\n"
                         + TOML_REQUIREMENT + "\n")
 
-def student_readme(lab, lang="ko"):
+def student_readme(lab: Lab, lang: str = "ko") -> str:
     """README.md of the student half, in `lang`."""
     if lang == "en":
         return _english_readme(lab)
@@ -313,7 +331,7 @@ python -m {CHECK_PACKAGE} {lab.script} --lang en     # 영어 피드백
 """
 
 
-def _english_readme(lab):
+def _english_readme(lab: Lab) -> str:
     return f"""# {lab.title("en")}
 
 ## What is in this folder
@@ -375,7 +393,7 @@ the vector length into the code.
 """
 
 
-def write_classroom_template(folder, student, lab):
+def write_classroom_template(folder: pathlib.Path, student: pathlib.Path, lab: Lab) -> pathlib.Path:
     """A GitHub Classroom template repository: the student half plus classroom/ (the workflow)."""
     shutil.copytree(student, folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
     workflows = folder / ".github" / "workflows"
@@ -446,8 +464,9 @@ python3 -I -m autograder.otter.lockdown "$PWD"
 """
 
 
-def write_autograder_zip(folder, root, tests, settings, extra_requirements="", setup_script="",
-                         name="autograder.zip"):
+def write_autograder_zip(folder: pathlib.Path, root: str | os.PathLike[str], tests: str | os.PathLike[str],
+                         settings: Mapping[str, Any], extra_requirements: str = "", setup_script: str = "",
+                         name: str = "autograder.zip") -> pathlib.Path:
     """The LMS zip: run_autograder, setup.sh, requirements.txt, otter_config.json, tests/, files/."""
     with tempfile.TemporaryDirectory(prefix="autograder-build-") as staging:
         try:
@@ -470,7 +489,7 @@ def write_autograder_zip(folder, root, tests, settings, extra_requirements="", s
     return zip_path
 
 
-def _add(archive, name, data, executable=False):
+def _add(archive: zipfile.ZipFile, name: str, data: str | bytes, executable: bool = False) -> None:
     info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
     info.compress_type = zipfile.ZIP_DEFLATED
     info.external_attr = (0o755 if executable else 0o644) << 16
@@ -479,7 +498,7 @@ def _add(archive, name, data, executable=False):
 
 # Self-check ---------------------------------------------------------------------------------
 
-def check_zip(zip_path, lab, image=None):
+def check_zip(zip_path: pathlib.Path, lab: Lab, image: "GradingImage | None" = None) -> list[str]:
     """Graded as on the LMS, from the installed wheel: the reference full marks, the stubs zero."""
     from .emulation import EmulationError, GradingImage
 
@@ -496,7 +515,8 @@ def check_zip(zip_path, lab, image=None):
                       for label, data in (("reference", reference), ("stubs", stubs))}
         except EmulationError as error:
             raise BuildError(f"the autograder zip does not install or run: {error}") from None
-    lines, problems = [], []
+    lines: list[str] = []
+    problems: list[str] = []
     for label, want_full in (("reference", True), ("stubs", False)):
         run = graded[label]
         if run.returncode != 0:

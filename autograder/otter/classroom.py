@@ -1,4 +1,5 @@
 """The GitHub Classroom workflow of a lab's template repository, one autograding step per lab step."""
+from ..lab import Lab
 
 HEADER = """# GitHub Classroom autograding for {title} (public tests only).
 #
@@ -48,7 +49,7 @@ REPORTER = """    - name: Autograding Reporter
 """
 
 
-def workflow(lab, package):
+def workflow(lab: Lab, package: str) -> str:
     """.github/workflows/classroom.yml for `lab`, whose check package is `package`."""
     ids = [step.name.replace("_", "-") for step in lab.steps]
     text = HEADER.format(title=lab.title("en"), package=package)

@@ -22,7 +22,9 @@ import sys
 import tempfile
 import time
 import zipfile
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 
 NETWORK_PREFIXES = ("PIP_", "XDG_CACHE_HOME", "SSL_CERT_", "REQUESTS_CA_BUNDLE")
@@ -95,7 +97,7 @@ class EmulationError(RuntimeError):
 
 @dataclass
 class Run:
-    results: dict  # results.json, or None when the run wrote none
+    results: dict[str, Any]  # results.json (GradingImage.grade raises when the run wrote none)
     returncode: int
     output: str  # stdout and stderr of run_autograder, the end of them
     seconds: float
@@ -104,7 +106,8 @@ class Run:
 class GradingImage:
     """A venv standing in for the platform's Python (`python3` on PATH), set up by a zip's setup.sh."""
 
-    def __init__(self, folder, python=sys.executable, extra_packages=0, pip="venv", landlock=True):
+    def __init__(self, folder: str | os.PathLike[str], python: str = sys.executable, extra_packages: int = 0,
+                 pip: str = "venv", landlock: bool = True) -> None:
         if pip not in PIP_MODES:
             raise ValueError(f"pip must be one of {', '.join(PIP_MODES)}")
         self.folder = pathlib.Path(folder)
@@ -115,27 +118,27 @@ class GradingImage:
         self.venv = self.folder / "venv"
         self.setup_root = self.folder / "setup-root"
         self.setup_output = ""  # what the last setup.sh printed
-        self.installed = None  # the zip setup.sh last installed
-        self._prefix = None  # the interpreter's prefix, once asked
+        self.installed: pathlib.Path | None = None  # the zip setup.sh last installed
+        self._prefix: str | None = None  # the interpreter's prefix, once asked
 
     @property
-    def bin(self):
+    def bin(self) -> pathlib.Path:
         return self.venv / "bin"
 
-    def describe(self):
+    def describe(self) -> str:
         return "a fresh Python environment set up by the zip's setup.sh"
 
-    def run_python(self, *args, timeout=120):
+    def run_python(self, *args: str | os.PathLike[str], timeout: float = 120) -> subprocess.CompletedProcess[str]:
         """The image's python3 with `args`, run as the platform runs it (its PATH, its kernel)."""
         return subprocess.run(self._command([self.bin / "python3", *args]), capture_output=True, text=True,
                               timeout=timeout, env=self.environment(), cwd="/")
 
-    def version(self):
+    def version(self) -> tuple[int, ...]:
         """The image's python3 version, as (major, minor)."""
         done = self.run_python("-c", "import sys; print(*sys.version_info[:2])")
         return tuple(int(part) for part in done.stdout.split())
 
-    def install(self, zip_path, timeout=900):
+    def install(self, zip_path: str | os.PathLike[str], timeout: float = 900) -> "GradingImage":
         """Create the venv (once), add the unrelated packages, run the zip's setup.sh in it."""
         if not (self.bin / "python3").exists():
             self._create_venv(timeout)
@@ -150,7 +153,7 @@ class GradingImage:
         self.installed = pathlib.Path(zip_path).resolve()
         return self
 
-    def _create_venv(self, timeout):
+    def _create_venv(self, timeout: float) -> None:
         command = [self.python, "-m", "venv", str(self.venv)]
         if self.pip != "venv":
             command.insert(3, "--without-pip")
@@ -168,7 +171,7 @@ class GradingImage:
                                                    pip=UBUNTU_PIP), "utf-8")
             apt_get.chmod(0o755)
 
-    def folders_in_the_image(self):
+    def folders_in_the_image(self) -> list[str]:
         """Folders outside the system's that the image's python3 needs: the image's own folder and
         the prefix of the interpreter its venv was made from (real paths)."""
         if self._prefix is None:
@@ -178,17 +181,19 @@ class GradingImage:
             self._prefix = done.stdout.strip()
         return [os.path.realpath(self.folder), self._prefix]
 
-    def site_packages(self):
+    def site_packages(self) -> pathlib.Path:
         return next(self.venv.glob("lib/python*/site-packages"))
 
-    def environment(self, root=None):
+    def environment(self, root: str | os.PathLike[str] | None = None) -> dict[str, str]:
         environment = {"PATH": f"{self.bin}:/usr/local/bin:/usr/bin:/bin", "HOME": os.environ.get("HOME", "/root"),
                        "LANG": "C.UTF-8"}
         if root is not None:
             environment["AUTOGRADER_ROOT"] = str(root)
         return environment
 
-    def grade(self, zip_path, files, private_mount=False, timeout=600, shown=(), metadata=None):
+    def grade(self, zip_path: str | os.PathLike[str], files: Mapping[str, bytes | pathlib.Path],
+              private_mount: bool = False, timeout: float = 600, shown: Iterable[str] = (),
+              metadata: Mapping[str, Any] | None = None) -> Run:
         """Run the zip's run_autograder on one submission as Gradescope does.
 
         The zip must be the one installed last: `source/` is the folder setup.sh ran in, as it
@@ -220,6 +225,7 @@ class GradingImage:
             (root / "submission_metadata.json").write_text(json.dumps(metadata or {}), "utf-8")
             # Gradescope copies run_autograder to the root and runs it from there.
             shutil.copy2(root / "source" / "run_autograder", root / "run_autograder")
+            cwd: str | pathlib.Path
             if private_mount:
                 new_root = pathlib.Path(staging) / "root"
                 new_root.mkdir()
@@ -245,12 +251,13 @@ class GradingImage:
                 raise EmulationError(f"run_autograder wrote no results.json (exit {done.returncode}):\n{output}")
             return Run(results, done.returncode, output, seconds)
 
-    def _command(self, command):
+    def _command(self, command: Iterable[str | os.PathLike[str]]) -> list[str]:
         """`command` as the image runs it: on a kernel without Landlock when the image has none."""
-        command = [str(c) for c in command]
-        return command if self.landlock else [sys.executable, "-I", "-c", WITHOUT_LANDLOCK, *command]
+        words = [str(c) for c in command]
+        return words if self.landlock else [sys.executable, "-I", "-c", WITHOUT_LANDLOCK, *words]
 
-    def _run(self, command, what, timeout, **kwargs):
+    def _run(self, command: Sequence[str | os.PathLike[str]], what: str, timeout: float,
+             **kwargs: Any) -> subprocess.CompletedProcess[str]:
         try:
             done = subprocess.run(self._command(command), capture_output=True, text=True, timeout=timeout,
                                   **kwargs)
@@ -329,7 +336,7 @@ os.execvp(sys.argv[1], sys.argv[1:])
 """
 
 
-def _unpack(zip_path, folder):
+def _unpack(zip_path: str | os.PathLike[str], folder: pathlib.Path) -> None:
     """Unpack the zip as the platform does, keeping the executable bits it records."""
     folder.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(zip_path) as archive:

@@ -6,14 +6,23 @@ the notebook inside an exported .zip, in memory), grades them in the engine's sa
 `results/results.json`. Every submission gets a results.json that says what happened; only a
 failure of the grader itself exits non-zero (after writing one that says so).
 """
+from __future__ import annotations
+
 import json
 import os
 import pathlib
 import sys
 import traceback
+from collections.abc import Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from ..sandbox.limits import MB, Limits
-from ..submission import MAX_BYTES, detail, os_detail, read_regular_file
+from ..submission import MAX_BYTES, Detail, detail, os_detail, read_regular_file
+
+if TYPE_CHECKING:  # imported where used: a broken engine still gets its results.json written (main)
+    from ..judge import SubmissionResult
+    from ..lab import Lab
+    from .results import GradescopeResults
 
 ROOT = "/autograder"
 CONFIG = "otter_config.json"
@@ -23,11 +32,16 @@ IGNORED_FOLDERS = {"__MACOSX", ".ipynb_checkpoints", "__pycache__", ".git"}
 MAX_ENTRIES = 10_000  # files and folders looked at in a submission (or a zip), at most
 
 
-DEFAULT_SETTINGS = {"lab": None, "lang": "ko", "step_seconds": Limits().step_seconds,
+# What went wrong before grading: (code, why), graded as a broken submission.
+Problem = tuple[str, Detail]
+# The plugin's settings (otter_config.json): lab, lang, step_seconds, memory_mb, visibility.
+Settings = Mapping[str, Any]
+
+DEFAULT_SETTINGS: dict[str, Any] = {"lab": None, "lang": "ko", "step_seconds": Limits().step_seconds,
                     "memory_mb": Limits().memory_bytes // MB, "visibility": "after_published"}
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     root = pathlib.Path(os.environ.get("AUTOGRADER_ROOT", ROOT))
     results = root / "results" / "results.json"
     try:
@@ -41,8 +55,8 @@ def main(argv=None):
         result, status = grade_safely(lab, name, data, problem, settings)
         from .results import gradescope_results
 
-        data = gradescope_results(result, lab, settings["lang"], settings["visibility"])
-        write_json(results, with_previous(data, result, lab, settings, root / METADATA))
+        written = gradescope_results(result, lab, settings["lang"], settings["visibility"])
+        write_json(results, with_previous(written, result, lab, settings, root / METADATA))
     except Exception:  # the package itself is broken: results.json says so, in plain words
         traceback.print_exc()
         write_json(results, GRADER_BROKEN)
@@ -51,7 +65,7 @@ def main(argv=None):
     return status
 
 
-GRADER_BROKEN = {"score": 0, "stdout_visibility": "hidden",
+GRADER_BROKEN: dict[str, Any] = {"score": 0, "stdout_visibility": "hidden",
                  "output": "채점기가 이 제출물을 채점하지 못했습니다. 학생의 잘못이 아니니 조교에게 다시 채점해 달라고 "
                            "요청하십시오.\nThe grader could not grade this submission. This is not your fault: "
                            "ask your TA to grade it again.",
@@ -63,7 +77,8 @@ METADATA = "submission_metadata.json"
 STEPS_KEY = "autograder_steps"  # results.json's extra_data: each step's verdict, for the next attempt's comparison
 
 
-def with_previous(data, result, lab, settings, metadata_path):
+def with_previous(data: GradescopeResults, result: SubmissionResult, lab: Lab, settings: Settings,
+                  metadata_path: pathlib.Path) -> GradescopeResults:
     """results.json with each step's verdict kept for the next attempt, and, when Gradescope lists an
     earlier submission, what changed since it (batch.previous). The comparison on all tests has the
     scored entries' visibility; the one visible at once compares the public tests only, so it never
@@ -86,7 +101,8 @@ def with_previous(data, result, lab, settings, metadata_path):
     return data
 
 
-def _changes(metadata_path, lab, lang, now_all, now_public):
+def _changes(metadata_path: pathlib.Path, lab: Lab, lang: str, now_all: dict[str, dict[str, Any]],
+             now_public: dict[str, dict[str, Any]]) -> tuple[str, str]:
     """(what changed on the public tests, what changed on all tests) since the last attempt, as text
     ("" when there is no earlier attempt or nothing to say)."""
     from ..batch.outputs import shown_time
@@ -102,7 +118,7 @@ def _changes(metadata_path, lab, lang, now_all, now_public):
     return public, full
 
 
-def last_attempt(metadata_path):
+def last_attempt(metadata_path: str | os.PathLike[str]) -> tuple[dict[str, Any] | None, str]:
     """(steps of the newest previous submission {"all": ..., "public": ...}, its time) from Gradescope's
     submission_metadata.json, or (None, "") when there is none. Older results.json without our
     record: the step tests' own status and score (public verdicts then unknown)."""
@@ -121,14 +137,14 @@ def last_attempt(metadata_path):
     kept = (results.get("extra_data") or {}).get(STEPS_KEY) if isinstance(results.get("extra_data"), dict) else None
     if isinstance(kept, dict):
         return kept, str(last.get("submission_time") or "")
-    steps = {}
+    steps: dict[str, dict[str, Any]] = {}
     for test in results.get("tests") or ():
         if isinstance(test, dict) and isinstance(test.get("name"), str) and test.get("status") in ("passed", "failed"):
             steps[test["name"]] = {"status": test["status"], "score": test.get("score"), "mistakes": None}
     return ({"all": steps} if steps else None), str(last.get("submission_time") or "")
 
 
-def load_settings(path):
+def load_settings(path: pathlib.Path) -> dict[str, Any]:
     """The plugin's settings in the zip's otter_config.json (written by `autograder build`)."""
     settings = dict(DEFAULT_SETTINGS)
     try:
@@ -141,7 +157,7 @@ def load_settings(path):
     return settings
 
 
-def assignment_names(lab_name):
+def assignment_names(lab_name: str | None) -> tuple[str, ...]:
     """The file names a submission of the lab (or of any installed lab, when none is set) has."""
     from ..registry import lab_names, load
 
@@ -149,7 +165,7 @@ def assignment_names(lab_name):
     return tuple(name for lab in labs for name in (lab.notebook, lab.script))
 
 
-def lab_for(settings, name, data):
+def lab_for(settings: Settings, name: str, data: bytes | None) -> Lab:
     """The zip's lab (`autograder build` writes it), else the lab whose assignment file has the
     submission's name, else the one its content is for."""
     from ..registry import choose, lab_names, load
@@ -162,12 +178,15 @@ def lab_for(settings, name, data):
     return choose(settings["lab"], [data] if data else [])
 
 
-def grade_safely(lab, name, data, problem, settings):
+def grade_safely(lab: Lab, name: str, data: bytes | None, problem: Problem | None,
+                 settings: Settings) -> tuple[SubmissionResult, int]:
     """(SubmissionResult, exit status): a failure of the grader itself is graded as such, status 1."""
-    from ..grading import broken
+    from ..judge import broken
 
     if problem:
         return broken(lab, name, *problem), 0
+    if data is None:  # read with no problem always gives bytes: told as unreadable, never raised
+        return broken(lab, name, "unreadable"), 0
     try:
         from ..grading import Plan, grade_bytes
         from ..sandbox.runner import Zygote
@@ -182,7 +201,7 @@ def grade_safely(lab, name, data, problem, settings):
 
 # Choosing the file ----------------------------------------------------------------------------
 
-def choose_submission(folder, wanted):
+def choose_submission(folder: pathlib.Path, wanted: Collection[str]) -> tuple[str, bytes | None, Problem | None]:
     """(name, bytes, problem) of the one file to grade; problem = (code, detail) or None.
 
     Reads regular files only (no symbolic link is followed). A .zip is passed on whole: grading
@@ -192,14 +211,15 @@ def choose_submission(folder, wanted):
     chosen, problem = pick(files, wanted)
     if problem:
         return "submission", None, problem
-    name = chosen
+    name = cast(str, chosen)  # pick names a file whenever it names no problem
     data, problem = read_regular(folder / name)
     return name, data, problem  # an export .zip is opened by read_submission, in memory
 
 
-def list_files(folder):
+def list_files(folder: pathlib.Path) -> list[str]:
     """Relative paths of the regular files under folder (ignored folders and links left out)."""
-    found, pending, seen = [], [pathlib.Path(".")], 0
+    found: list[str] = []
+    pending, seen = [pathlib.Path(".")], 0
     while pending and seen < MAX_ENTRIES:
         relative = pending.pop()
         try:
@@ -218,7 +238,7 @@ def list_files(folder):
     return found
 
 
-def pick(names, wanted):
+def pick(names: Sequence[str], wanted: Collection[str]) -> tuple[str | None, Problem | None]:
     """The file to grade among relative names: a notebook before a script before a zip.
 
     Among several of a kind, the one with the assignment's own name (the shallowest); several
@@ -238,7 +258,7 @@ def pick(names, wanted):
     return None, ("no_submission", detail("files", files=", ".join(sorted(names)[:5])) if names else detail("no_files"))
 
 
-def read_regular(path):
+def read_regular(path: str | os.PathLike[str]) -> tuple[bytes | None, Problem | None]:
     """(bytes, None) of a regular file opened without following links, else (None, (code, detail))."""
     try:
         data = read_regular_file(path, follow_links=False)
@@ -249,7 +269,7 @@ def read_regular(path):
     return data, None
 
 
-def write_json(path, data):
+def write_json(path: pathlib.Path, data: Mapping[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
     partial.write_text(json.dumps(data, ensure_ascii=False, indent=2), "utf-8")

@@ -13,6 +13,7 @@ import importlib.util
 import os
 import stat
 import sys
+from collections.abc import Iterable, Iterator, Sequence
 from importlib import metadata
 
 from ..registry import GROUP as LAB_GROUP  # a lab installed from another distribution is private too
@@ -21,7 +22,7 @@ from ..sandbox.confinement import PRIVATE_NAMES
 KEPT_BITS = ~0o077  # what remains of a mode: the owner's permissions and the special bits
 
 
-def private_packages():
+def private_packages() -> list[str]:
     """Top-level names of the grader, the references and every installed lab, without importing any."""
     names = set(PRIVATE_NAMES)
     for entry in metadata.entry_points(group=LAB_GROUP):
@@ -29,9 +30,9 @@ def private_packages():
     return sorted(names)
 
 
-def installed_paths(names):
+def installed_paths(names: Iterable[str]) -> list[str]:
     """Where each of `names` is installed: a package's folders, a module's file (real paths)."""
-    found = []
+    found: list[str] = []
     for name in names:
         try:
             spec = importlib.util.find_spec(name)  # finds, never imports
@@ -46,7 +47,7 @@ def installed_paths(names):
     return sorted(set(found))
 
 
-def restrict(paths):
+def restrict(paths: Iterable[str]) -> int:
     """Take group's and others' permissions from every file and folder under `paths`; as root,
     also make root their owner (a file pip unpacked with another owner would stay theirs).
 
@@ -69,7 +70,7 @@ def restrict(paths):
     return changed
 
 
-def exposed(paths):
+def exposed(paths: Iterable[str]) -> list[str]:
     """Entries under `paths` that anyone but this process's user may still read, write or enter."""
     me = os.geteuid()
     found = []
@@ -81,7 +82,7 @@ def exposed(paths):
     return found
 
 
-def _walk(top):
+def _walk(top: str) -> Iterator[str]:
     if not os.path.lexists(top):
         return
     yield top
@@ -91,7 +92,7 @@ def _walk(top):
                 yield os.path.join(folder, name)
 
 
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     folders = [os.path.realpath(p) for p in (sys.argv[1:] if argv is None else argv)]
     packages = installed_paths(private_packages())
     if not any(os.path.basename(p) == "autograder" for p in packages):

@@ -17,7 +17,7 @@ from otter.run.run_autograder.utils import OtterRuntimeError
 from otter.test_files import GradingResults
 
 from .gradescope import DEFAULT_SETTINGS, grade_safely, lab_for, read_regular
-from .results import gradescope_results
+from .results import GradescopeResults, gradescope_results
 
 SUPPORTED_OTTER = "7.0.0"
 # Files that Otter would deserialise (the log, with dill); never read from a submission.
@@ -25,24 +25,24 @@ UNTRUSTED_NAMES = {".OTTER_LOG"}
 UNTRUSTED_SUFFIXES = (".pkl", ".pickle", ".dill", ".joblib")
 
 
-class EngineResults(GradingResults):
+class EngineResults(GradingResults):  # type: ignore[misc]  # Otter ships no types
     """Otter's results object carrying the engine's results.json (plain data, safe to pickle)."""
 
-    def __init__(self, gradescope):
+    def __init__(self, gradescope: GradescopeResults) -> None:
         super().__init__([])
         self.gradescope = gradescope
 
-    def to_gradescope_dict(self, ag_config):
+    def to_gradescope_dict(self, ag_config: object) -> GradescopeResults:
         return self.gradescope
 
-    def summary(self, public_only=False):
+    def summary(self, public_only: bool = False) -> str:
         return "\n\n".join(test.get("output", "") for test in self.gradescope["tests"][:1])
 
 
-class EngineGrading(AbstractOtterPlugin):
+class EngineGrading(AbstractOtterPlugin):  # type: ignore[misc]  # Otter ships no types
     """Config keys (otter_config.json): lab, lang, step_seconds, memory_mb, visibility."""
 
-    def before_grading(self, config):
+    def before_grading(self, config: object) -> None:
         if otter.__version__ != SUPPORTED_OTTER or not hasattr(python_runner, "grade_notebook"):
             # Never fall back to Otter's kernel: refuse instead (Otter reports the error).
             raise OtterRuntimeError(f"this autograder supports otter-grader {SUPPORTED_OTTER} only, "
@@ -57,14 +57,14 @@ class EngineGrading(AbstractOtterPlugin):
         engine = EngineResults(gradescope_results(result, lab, settings["lang"], settings["visibility"]))
         original = python_runner.grade_notebook
 
-        def engine_verdict(*args, **kwargs):
+        def engine_verdict(*args: object, **kwargs: object) -> EngineResults:
             python_runner.grade_notebook = original
             return engine
 
         python_runner.grade_notebook = engine_verdict
 
 
-def remove_untrusted(folder):
+def remove_untrusted(folder: str) -> list[str]:
     """Delete logs and pickles anywhere under `folder`; returns the relative paths removed."""
     removed = []
     for root, dirs, files in os.walk(folder):

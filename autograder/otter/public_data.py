@@ -3,23 +3,28 @@ import base64
 import dataclasses
 import inspect
 import json
+from collections.abc import Container, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from .. import explain
+from ..declaration import Probe, Step, Trace
 from ..grading import Plan
 from ..judge import _matches
+from ..lab import Case, Lab
 from ..render import LANGUAGES
 from ..sandbox import codec
+from ..stand_in import StandIn
 
 
-def _public_catalog(table, cases):
+def _public_catalog(table: Mapping[str, Any], cases: Iterable[Case]) -> dict[str, Any]:
     """The lab's catalog with the names of these cases only: hidden cases are not even named."""
     names = {case.name for case in cases}
     return {**table, "case": {key: text for key, text in table.get("case", {}).items() if key in names}}
 
 
-def public_data(lab, cases=None):
+def public_data(lab: Lab, cases: Sequence[Case] | None = None) -> dict[str, Any]:
     """Everything the students' check kit needs, for the public cases only (no hidden case, no code)."""
     cases = list(lab.public_cases()) if cases is None else cases
     if any(case.hidden for case in cases):
@@ -54,20 +59,20 @@ def public_data(lab, cases=None):
     }
 
 
-def signature_data(signature):
+def signature_data(signature: inspect.Signature) -> list[dict[str, Any]]:
     """An inspect.Signature as data: per parameter its name, kind and (when it has one) default."""
     return [{"name": p.name, "kind": p.kind.name,
              **({} if p.default is inspect.Parameter.empty else {"default": codec.encode(p.default)})}
             for p in signature.parameters.values()]
 
 
-def _explain_data(lab, cases, plan):
+def _explain_data(lab: Lab, cases: Sequence[Case], plan: Plan) -> dict[str, Any] | None:
     """The lab's sizes, and per public test the quantities of its trace and the kinds it is of;
     None for a lab without a vocabulary (its failures are not explained, in the kit as in the engine)."""
     vocabulary = lab.vocabulary
     if vocabulary is None:
         return None
-    tests = {}
+    tests: dict[str, dict[str, Any]] = {}
     page_case = next((case for case in cases if case.name == lab.page_case), None)
     outputs = {output.name for step in lab.steps for output in step.outputs}
     for case in cases:
@@ -88,7 +93,7 @@ def _explain_data(lab, cases, plan):
             "tests": tests}
 
 
-def _variants_data(variants, outputs):
+def _variants_data(variants: Mapping[tuple[Any, ...], Mapping[str, Any]], outputs: Container[str]) -> list[dict[str, Any]]:
     """The trace with one input changed (autograder.trace_variants), as JSON: the kit's explainer
     reads them as the engine computes them (public tests only: the callers pass public cases). Only
     the quantities named like a step's output are kept: the explainer compares nothing else."""
@@ -98,22 +103,29 @@ def _variants_data(variants, outputs):
             for change, variant in variants.items()]
 
 
-def _trace_of(case, plan):
+def _trace_of(case: Case, plan: Plan) -> Trace:
     return next(p for probes in plan.probes.values() for p in probes if p.case is case).trace
 
 
-def _stand_ins(lab, case, plan):
+def _stand_ins(lab: Lab, case: Case, plan: Plan) -> Iterable[StandIn]:
     if lab.stand_ins is None:
         return []
     return lab.stand_ins(case, _trace_of(case, plan))
 
 
-def _probe_record(step, probe):
-    values, index_of, blob = [], {}, bytearray()
+# A value of a probe's table: a float array by (dtype, shape, bytes), anything else by its JSON.
+_Key = tuple[str, tuple[int, ...], bytes] | str
 
-    def stored(value):
+
+def _probe_record(step: Step, probe: Probe) -> dict[str, Any]:
+    values: list[Any] = []  # JSON: codec's encoding, or where a float array's bytes are in the blob
+    index_of: dict[_Key, int] = {}
+    blob = bytearray()
+
+    def stored(value: object) -> int:
         """The value's index in the probe's table; float arrays' bytes go to one shared blob."""
         value = _compact(value)
+        key: _Key
         if isinstance(value, np.ndarray) and value.dtype.kind == "f":
             key = (value.dtype.str, value.shape, value.tobytes())
         else:
@@ -121,13 +133,13 @@ def _probe_record(step, probe):
         if key not in index_of:
             index_of[key] = len(values)
             if isinstance(key, tuple):
-                values.append({"packed": key[0], "shape": list(value.shape), "at": len(blob)})
+                values.append({"packed": key[0], "shape": list(key[1]), "at": len(blob)})
                 blob.extend(key[2])
             else:
                 values.append(codec.encode(value))
         return index_of[key]
 
-    def prediction(candidate):
+    def prediction(candidate: Sequence[object]) -> list[int] | None:
         """Indexes into the probe's table of distinct values; None stands for the right answer."""
         return None if _matches(step.outputs, list(probe.expected), candidate) else [stored(v) for v in candidate]
 
@@ -149,7 +161,7 @@ def _probe_record(step, probe):
 FLOAT32_MAX = 1e38
 
 
-def _compact(value):
+def _compact(value: object) -> object:
     """Predictions are compared within the judge's tolerance (1e-4): float32 keeps them, at half the size."""
     if isinstance(value, np.ndarray) and value.dtype.kind == "f" and value.size and \
             np.nanmax(np.abs(np.where(np.isinf(value), 0, value)), initial=0) < FLOAT32_MAX:

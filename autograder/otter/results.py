@@ -3,13 +3,49 @@
 Used by the zip's own entry point (gradescope.py, where Otter is not installed) and by the Otter
 plugin (`otter run -a ZIP`), so both paths write the same file for the same verdict.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, TypedDict
+
 from ..render import Messages, load_notes, notes_heading, step_feedback
+
+if TYPE_CHECKING:
+    from ..judge import StepResult, SubmissionResult
+    from ..lab import Lab
 
 VISIBILITIES = ("visible", "after_published", "hidden")
 PUBLIC_TESTS = "Public Tests"
 
 
-def gradescope_results(result, lab, lang="ko", visibility="after_published"):
+class _Named(TypedDict):
+    name: str
+
+
+class GradescopeTest(_Named, total=False):
+    """One entry of results.json's "tests" (`name` always there)."""
+
+    visibility: str
+    status: str  # "passed" | "failed"
+    output: str
+    score: float
+    max_score: float
+
+
+class _Scored(TypedDict):
+    score: float
+    tests: list[GradescopeTest]
+
+
+class GradescopeResults(_Scored, total=False):
+    """A Gradescope results.json, as this package writes it (`score` and `tests` always there)."""
+
+    stdout_visibility: str
+    output: str
+    extra_data: dict[str, Any]
+
+
+def gradescope_results(result: SubmissionResult, lab: Lab, lang: str = "ko",
+                       visibility: str = "after_published") -> GradescopeResults:
     """results.json for one SubmissionResult.
 
     "Public Tests" (visible at once) holds the feedback on the public tests, from the steps judged
@@ -26,21 +62,21 @@ def gradescope_results(result, lab, lang="ko", visibility="after_published"):
     public = {step.name: step for step in result.public_steps}
     public_parts = [loading] if loading else []
     public_parts += [public_feedback(step, public[step.name], lab, lang, visibility) for step in result.steps]
-    tests = [{"name": PUBLIC_TESTS, "visibility": "visible",
+    tests: list[GradescopeTest] = [{"name": PUBLIC_TESTS, "visibility": "visible",
               "status": "passed" if all(public[s.name].status == "passed" for s in result.steps) else "failed",
               "output": "\n\n".join(public_parts)}]
     for step in result.steps:
         tests.append({"name": step.name, "score": round(step.score, 5), "max_score": round(float(step.max_score), 5),
                       "status": "passed" if step.status == "passed" else "failed",
                       "visibility": visibility, "output": step_feedback(step, lab, lang)})
-    output = {"score": round(sum(t["score"] for t in tests[1:]), 5), "stdout_visibility": "hidden",
+    output: GradescopeResults = {"score": round(sum(t["score"] for t in tests[1:]), 5), "stdout_visibility": "hidden",
               "tests": tests}
     if loading:
         output["output"] = loading
     return output
 
 
-def public_feedback(step, public, lab, lang, visibility):
+def public_feedback(step: StepResult, public: StepResult, lab: Lab, lang: str, visibility: str) -> str:
     """The public tests' feedback (`public`: the step judged on them alone); its header shows
     points (`step`'s, of all tests) only when they are visible at once."""
     text = step_feedback(public, lab, lang)

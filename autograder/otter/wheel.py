@@ -8,6 +8,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
+from os import PathLike
 
 SOURCES = ("pyproject.toml", "README.md", "autograder", "labs", "solutions")
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build", "dist")
@@ -17,11 +19,12 @@ class WheelError(RuntimeError):
     pass
 
 
-def write_wheel(root, folder, python=sys.executable, timeout=300):
+def write_wheel(root: str | PathLike[str], folder: str | PathLike[str], python: str = sys.executable,
+                timeout: float = 300) -> pathlib.Path:
     """Build `<name>-<version>-py3-none-any.whl` from the sources under `root` into `folder`."""
     root, folder = pathlib.Path(root), pathlib.Path(folder)
-    with tempfile.TemporaryDirectory(prefix="autograder-wheel-") as staging:
-        staging = pathlib.Path(staging)
+    with tempfile.TemporaryDirectory(prefix="autograder-wheel-") as staging_name:
+        staging = pathlib.Path(staging_name)
         for name in SOURCES:
             source = root / name
             if source.is_dir():
@@ -44,7 +47,7 @@ def write_wheel(root, folder, python=sys.executable, timeout=300):
     return target
 
 
-def _pip(command, timeout):
+def _pip(command: Sequence[str], timeout: float) -> subprocess.CompletedProcess[str]:
     try:
         return subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:

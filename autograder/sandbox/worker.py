@@ -31,6 +31,13 @@ if TYPE_CHECKING:
     # The names the submission's code runs in.
     Namespace = dict[str, Any]
 
+    from typing import Protocol
+
+    class Sends(Protocol):
+        """What loading cells needs of a channel: events out (the students' kit records them)."""
+
+        def send(self, **event: object) -> None: ...
+
 MAX_FRAMES = 5
 WHOLE_CELL = -1  # statement number that stands for parsing the whole cell
 AT_ONCE = -2  # statement number that stands for running the whole cell at once
@@ -89,7 +96,7 @@ def serve(channel: Channel) -> None:
             return
 
 
-def load(channel: Channel, namespace: Namespace, filenames: set[str], command: Message) -> tuple[str, ...]:
+def load(channel: Sends, namespace: Namespace, filenames: set[str], command: Message) -> tuple[str, ...]:
     """Run the cells in order; an error in one top-level statement does not stop the next ones.
 
     Returns the lab's function names the command gave (its "functions"); the "loaded" event says
@@ -197,7 +204,7 @@ def _module_line(error: BaseException, filename: str) -> int | None:
     return None
 
 
-def _report_failed_statement(channel: Channel, c: int, source: str, filename: str, filenames: set[str],
+def _report_failed_statement(channel: Sends, c: int, source: str, filename: str, filenames: set[str],
                              line: int | None, error: BaseException) -> tuple[int | None, list[ast.stmt]]:
     """Send the load error of the statement holding `line`; (the next statement's number, the
     cell's statements), the number None when the statement cannot be told."""
@@ -212,7 +219,7 @@ def _report_failed_statement(channel: Channel, c: int, source: str, filename: st
     return (None if k is None else k + 1), body
 
 
-def _parse_statements(channel: Channel, c: int, source: str, filename: str) -> list[ast.stmt]:
+def _parse_statements(channel: Sends, c: int, source: str, filename: str) -> list[ast.stmt]:
     # Parsing a huge cell can itself run out of time: the grader then skips the whole cell.
     channel.send(ev="stmt", cell=c, stmt=WHOLE_CELL, line=1)
     try:
@@ -225,7 +232,7 @@ def _parse_statements(channel: Channel, c: int, source: str, filename: str) -> l
     return []
 
 
-def _run_statements(channel: Channel, c: int, source: str, filename: str, namespace: Namespace, filenames: set[str],
+def _run_statements(channel: Sends, c: int, source: str, filename: str, namespace: Namespace, filenames: set[str],
                     skip: Container[tuple[int, int]], first: int, body: list[ast.stmt] | None = None) -> None:
     """Run the cell's top-level statements from `first` on, one by one (`body`: parsed already)."""
     if body is None:
@@ -378,7 +385,7 @@ def _as_defaults(own: object, args: tuple[object, ...], keywords: dict[str, obje
         return args, keywords
 
 
-def describe_exception(error: BaseException, filenames: Container[str]) -> dict[str, Any]:
+def describe_exception(error: BaseException, filenames: Container[str | None]) -> dict[str, Any]:
     """The error's type, message and the submission's own frames (never the grader's)."""
     frames = []
     tb = error.__traceback__
