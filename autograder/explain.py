@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -228,6 +229,11 @@ def predict(sample: Sample, parts: Formula) -> FloatArray | None:
                 value = np.broadcast_to(row, value.shape)
             elif kind in ("tempered", "unnormalised") and value.size and value.shape[-1] == 1:
                 pass  # rows of one cell: a softmax gives 1 there whatever it was given
+            elif kind == "tempered" and args[0] == "floor_root":
+                amount = _floor_root_amount(sample.sizes.get(args[1]))
+                if amount is None or not _distributions(value):
+                    return None
+                value = _tempered(value, amount)
             elif kind == "tempered":
                 factor = factors(sample.sizes).get(args[1])
                 if factor is None or not _distributions(value):
@@ -438,7 +444,20 @@ def _distribution_transforms(sample: Sample, value: FloatArray, got: FloatArray)
                                 # the one slip (* in place of /) is read first, the missing division beside.
                                 found.append(("tempered", "inverted", root))
                             found.append(("tempered", kind, name))
+                for name, size in sample.sizes.items():  # √size where the integer root was taken (math.isqrt)
+                    amount = _floor_root_amount(size)
+                    if amount is not None and amount != 1.0 and abs(power - amount) <= 1e-2 * amount \
+                            and _close(_tempered(value, amount), got):
+                        found.append(("tempered", "floor_root", name))
     return found
+
+
+def _floor_root_amount(size: object) -> float | None:
+    """√size / ⌊√size⌋: how much larger the scores get when divided by the integer square root
+    (math.isqrt, int(np.sqrt(...))) in place of the square root; 1 for a perfect square."""
+    if not isinstance(size, int) or isinstance(size, bool) or size < 1:
+        return None
+    return float(np.sqrt(size)) / math.isqrt(size)
 
 
 def _search_formulas(failing: Sequence[Sample], passing: Sequence[Sample], sizes: Sequence[int] = (1, 2),
@@ -927,11 +946,16 @@ def explain(output: str, samples: Sequence[Sample], kind: str | None = None) -> 
         for sample in failing:
             found = _mapping_relations(sample)
             common = found if common is None else [f for f in common if f in found]
-        if common:
-            return Explanation(output=output, relation=common[0][0], params=dict(common[0][1], **extra))
+        # Keys and values swapped read after the variants: of a permutation, the inverse is also
+        # what another axis's maxima give (weights used transposed), which a variant names.
+        first = [found for found in common or () if found[0] != "inverted"]
+        if first:
+            return Explanation(output=output, relation=first[0][0], params=dict(first[0][1], **extra))
         variant = _search_variants(output, failing, passing)
         if variant:
             return Explanation(output=output, relation=variant[0], parts=variant[1], params={**variant[2], **extra})
+        if common:
+            return Explanation(output=output, relation=common[0][0], params=dict(common[0][1], **extra))
         return _kind_only(output, extra)
     if any(isinstance(s.expected, dict) or isinstance(s.got, dict) for s in samples):
         return _kind_only(output, extra)

@@ -316,6 +316,12 @@ def _choose_explanations(step: Step, probes: Sequence[Probe], cases: list[CaseRe
     # √2·√2 = √4 makes a divisor twice too large look like √d_model, while a wider test tells them apart.
     unlikely |= {code for code in candidates if any(
         _refutes(p, c, code, step) for p, c, d in zip(probes, cases, degenerate) if not d and not p.case.hidden)}
+    # nan or inf a code predicts on one test is not its doing when a public test it gets right
+    # shows nan or inf too (0 × -inf in a mask: every test has nan, only one also overflows).
+    unlikely |= {code for code in candidates if any(
+        not c.passed and not p.case.hidden and not d and c.code == "not_finite" and code not in c.matched
+        and all(not _would_fail(p, m) for m in step.mistakes if m.code == code)
+        for p, c, d in zip(probes, cases, degenerate))}
     chosen: list[CaseResult] = []
     for result in cases:
         if result.matched:
@@ -355,8 +361,8 @@ def _errors_refuted(step: Step, probes: Sequence[Probe], cases: list[CaseResult]
 def _refutes(probe: Probe, result: CaseResult, code: str, step: Step) -> bool:
     """Whether a failed call that returned wrong values (no error) rules `code` out: no match of
     it or of a pair holding it, and every mistake of that code predicts a wrong value there."""
-    if result.passed or result.code not in UNEXPLAINED or "error" in result.detail or \
-            any(code in parts(matched) for matched in result.matched):
+    if result.passed or (result.fallback or result.code) not in UNEXPLAINED or "error" in result.detail or \
+            any(code == matched or code in parts(matched) for matched in result.matched):
         return False
     mistakes = [m for m in step.mistakes if m.code == code]
     return bool(mistakes) and all(_would_fail(probe, m) for m in mistakes)
@@ -1113,12 +1119,24 @@ def explanations(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult
             declared = ()
         kinds[_call_key(probe)] = declared + ((probe.label,) if probe.label else ())
     kind = explain.failing_kind(failed, set(kinds), kinds) or _failing_label(probes, cases)
+    public_failed = [c for p, c in zip(probes, cases)
+                     if not c.passed and not p.case.hidden and not rubric.is_degenerate(p.case)]
+    if public_failed and all(c.raised for c in public_failed):
+        # The student sees an error on every public test that fails: that error is the thing to
+        # fix, and values a hidden test returned by chance (np.split cutting other sizes evenly)
+        # would read as a cause of their own. Only the kind of test that fails is told.
+        return [dataclasses.asdict(explain.Explanation(output=step.outputs[0].name, relation="kind_only",
+                                                       params={"kind": kind}))] if kind else []
     samples: dict[int, list[explain.Sample]] = {index: [] for index in range(len(step.outputs))}
     page_case = next((p.case for p in probes if p.case.name == page), None)
     for probe, result, outcome in zip(probes, cases, outcomes):
         if not result.passed and (result.code not in EXPLAINABLE or outcome is None or outcome.kind != "returned"):
             continue
         _add_samples(samples, probe, result, outcome, vocabulary, page_case)
+    if len(step.outputs) > 1 and _cut_elsewhere([samples[i] for i in range(len(step.outputs))]):
+        params: dict[str, Any] = {"kind": kind} if kind else {}
+        return [dataclasses.asdict(explain.Explanation(
+            output=", ".join(o.name for o in step.outputs), relation="cut_elsewhere", params=params))]
     found = []
     for index, output in enumerate(step.outputs):
         try:
@@ -1129,6 +1147,27 @@ def explanations(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult
         if explanation is not None:
             found.append(dataclasses.asdict(explanation))
     return found
+
+
+def _cut_elsewhere(per_output: Sequence[Sequence[explain.Sample]]) -> bool:
+    """Whether, on every failing call, a step's array outputs joined along their last axis are the
+    expected ones joined so, with other widths: the right numbers cut at other places (three equal
+    parts where the widths differ)."""
+    failing = [k for k, sample in enumerate(per_output[0]) if not sample.passed]
+    if not failing:
+        return False
+    for k in failing:
+        got = [samples[k].got for samples in per_output]
+        expected = [samples[k].expected for samples in per_output]
+        if not all(isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.ndim == b.ndim >= 1
+                   and a.shape[:-1] == b.shape[:-1] for a, b in zip(got, expected)):
+            return False
+        if [a.shape for a in got] == [b.shape for b in expected]:
+            return False
+        joined, want = np.concatenate(got, axis=-1), np.concatenate(expected, axis=-1)
+        if joined.shape != want.shape or not np.allclose(joined, want, rtol=RTOL, atol=ATOL):
+            return False
+    return True
 
 
 def _failing_label(probes: Sequence[Probe], cases: Sequence[CaseResult]) -> str | None:

@@ -838,11 +838,12 @@ def explained_text(say: Messages, result: StepResult) -> str:
         else:
             grouped[key] = {"explanation": explanation, "outputs": [explanation["output"]]}
     merged = [dict(g["explanation"], output=", ".join(dict.fromkeys(g["outputs"]))) for g in grouped.values()]
-    texts = (_explanation_sentence(say, e) for e in merged)
-    return " ".join(dict.fromkeys(text for text in texts if text))
+    # Sentence by sentence: the one kind of test that fails is said once, before every reading.
+    sentences = [sentence for e in merged for sentence in _explanation_sentences(say, e)]
+    return " ".join(dict.fromkeys(sentence for sentence in sentences if sentence))
 
 
-def _explanation_sentence(say: Messages, explanation: Mapping[str, Any]) -> str:
+def _explanation_sentences(say: Messages, explanation: Mapping[str, Any]) -> list[str]:
     relation, params = explanation["relation"], dict(explanation.get("params") or {})
     kind = params.pop("kind", None)
     output = explanation["output"]
@@ -868,10 +869,10 @@ def _explanation_sentence(say: Messages, explanation: Mapping[str, Any]) -> str:
     elif relation in say.table.get("explain", {}):
         sentences = [say("explain", relation, output=output, **_named_params(say, params))]
     else:
-        return ""
+        return []
     if kind:  # the one kind of test that fails leads: what the values show was read on it
         sentences.insert(0, say("explain", "kind", kind=say.table.get("kind", {}).get(kind, kind)))
-    return " ".join(sentences)
+    return sentences
 
 
 def _quantity(say: Messages, name: str) -> str:

@@ -34,6 +34,10 @@ READINGS = {
     "lab2__multi_head_attention__einsum_output_swapped.py": ("multi_head_attention", ["einsum의 출력 첨자"], []),
     "lab2__masked_softmax__inf_times_zero_nan.py": ("masked_softmax", ["0 × inf", "-np.inf를 곱한"], []),
     "lab2__split_heads__sets_shape_in_place.py": ("split_heads", ["모양을 제자리에서", ".shape"], ["x -= ..."]),
+    # Read again after the changes (READING_AFTER.csv): three misleading, closed here.
+    "lab1__make_qkv__fused_projection_equal_split.py": ("make_qkv", ["나누는 자리만 다릅니다"], ["반복 횟수", "d_model입니다"]),
+    "lab1__self_attention__math_isqrt.py": ("self_attention", ["정수 부분(⌊√d_k⌋)"], ["나누는 수 2"]),
+    "lab2__masked_softmax__inf_times_zero_nan.py": ("masked_softmax", ["0 × inf"], ["넘침(overflow)"]),
 }
 
 
@@ -60,6 +64,11 @@ def test_a_first_reading_that_misled_now_names_the_cause(feedback, name):
         assert words in text, text
     for words in unsaid:
         assert words not in text, text
+
+
+def test_a_kind_of_test_is_said_once_however_many_outputs_it_explains(feedback):
+    _, text = feedback("lab1__make_qkv__fused_projection_equal_split.py")
+    assert text.count("d_v와 d_k가 다른 테스트") == 1, text
 
 
 def _sample(expected, got, **more):
@@ -161,3 +170,33 @@ def test_an_argument_negated_is_read_through_the_lab_s_own_function():
     changes = dict(argument_changes(("x",), (x,)))
     assert np.array_equal(changes[("argument_negated", "x")][0], -x)
     assert ("argument_negated", "x") in dict(argument_changes(("x",), (np.array([1, 2, 3]),)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(2, 5), widths=st.tuples(st.integers(1, 4), st.integers(1, 4), st.integers(1, 4)),
+       seed=st.integers(0, 2**32 - 1))
+def test_right_numbers_cut_at_other_places_are_read_across_outputs(n, widths, seed):
+    from autograder.judge import _cut_elsewhere
+    assume(len(set(widths)) > 1 and sum(widths) % 3 == 0)
+    whole = np.random.default_rng(seed).normal(size=(n, sum(widths)))
+    expected = np.split(whole, np.cumsum(widths)[:-1], axis=1)
+    got = np.split(whole, 3, axis=1)  # equal thirds
+    per_output = [[_sample(e, g)] for e, g in zip(expected, got)]
+    assert _cut_elsewhere(per_output)
+    shuffled = [[_sample(e, g[::-1])] for e, g in zip(expected, got)]
+    assert not _cut_elsewhere(shuffled) or n == 1
+
+
+@settings(max_examples=30, deadline=None)
+# (an integer root of 1, for 2 and 3, reads as "no division", which a test of other sizes tells apart)
+@given(size=st.sampled_from([5, 6, 7, 8, 10, 12, 13]), n=st.integers(2, 5), seed=st.integers(0, 2**32 - 1))
+def test_an_integer_square_root_is_named(size, n, seed):
+    import math
+    scores = np.random.default_rng(seed).normal(size=(n, n)) * 3
+
+    def softmax(x):
+        e = np.exp(x - x.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+    expected, got = softmax(scores / np.sqrt(size)), softmax(scores / math.isqrt(size))
+    found = explain.explain("weights", [_sample(expected, got, sizes={"d_k": size})])
+    assert found is not None and ("tempered", "floor_root", "d_k") in found.parts, found
