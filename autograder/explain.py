@@ -445,9 +445,9 @@ def _distribution_transforms(sample: Sample, value: FloatArray, got: FloatArray)
                                 found.append(("tempered", "inverted", root))
                             found.append(("tempered", kind, name))
                 for name, size in sample.sizes.items():  # √size where the integer root was taken (math.isqrt)
-                    amount = _floor_root_amount(size)
-                    if amount is not None and amount != 1.0 and abs(power - amount) <= 1e-2 * amount \
-                            and _close(_tempered(value, amount), got):
+                    floor_root = _floor_root_amount(size)
+                    if floor_root is not None and floor_root != 1.0 and abs(power - floor_root) <= 1e-2 * floor_root \
+                            and _close(_tempered(value, floor_root), got):
                         found.append(("tempered", "floor_root", name))
     return found
 

@@ -14,7 +14,8 @@ from .judge import (SubmissionResult, broken, fits_own_helpers, helpers_used, ju
                     written_for_other_lab)
 from .sandbox import codec
 from .sandbox.runner import Call, Limits, run
-from .submission import is_notebook, load_note, missing_detail, os_detail, read_submission, syntax_error_near
+from .submission import (is_notebook, load_note, missing_detail, os_detail, read_submission, redefined,
+                         syntax_error_near)
 
 if TYPE_CHECKING:
     import os
@@ -372,23 +373,6 @@ def _judged(step: Step, loaded: RunOutcome, outcomes_by_id: dict[int, CallOutcom
         extra.update(helpers_used(step.calls, passing, outcomes, reachable=reachable))
     result = replace(result, detail={**result.detail, **extra}) if extra else result
     return hidden_facts_only(result, submission)
-
-
-def redefined(places: Sequence[tuple[str, int, int]], defined_at: tuple[str, int] | None) -> dict[str, Any]:
-    """{"redefined": ...} when the function is defined at more than one place and the one graded
-    is among them: {"graded": [file, line], "others": [[file, line], ...]}, else {}.
-
-    The places are the grader's own reading of the file (Submission.places); what the child says
-    (`defined_at`, where the live function's code came from) only picks one of them, so a file
-    can never make the grader name a place it does not have.
-    """
-    if len(places) < 2 or not defined_at:
-        return {}
-    graded = [place for place in places if place[0] == defined_at[0] and defined_at[1] in place[1:]]
-    if len(graded) != 1:
-        return {}
-    others = [[name, line] for name, line, _ in places if (name, line) != graded[0][:2]]
-    return {"redefined": {"graded": list(graded[0][:2]), "others": others}}
 
 
 def hidden_facts_only(result: StepResult, submission: Submission) -> StepResult:

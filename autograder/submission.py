@@ -22,7 +22,7 @@ import time
 import tokenize
 import warnings
 import zipfile
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar, cast, overload
 
@@ -813,6 +813,23 @@ def is_notebook(cells: Iterable[Mapping[str, str]]) -> bool:
     """Whether the cells come from a notebook (named "<cell N>"): it runs as `__main__`, as in
     Jupyter; a .py file runs as an imported module (the sandbox's driver reads the same sign)."""
     return any(cell["filename"].startswith("<cell") for cell in cells)
+
+
+def redefined(places: Sequence[tuple[str, int, int]], defined_at: tuple[str, int] | None) -> dict[str, Any]:
+    """{"redefined": ...} when the function is defined at more than one place and the one graded
+    is among them: {"graded": [file, line], "others": [[file, line], ...]}, else {}.
+
+    The places are the grader's own reading of the file (Submission.places); what the child says
+    (`defined_at`, where the live function's code came from) only picks one of them, so a file
+    can never make the grader name a place it does not have.
+    """
+    if len(places) < 2 or not defined_at:
+        return {}
+    graded = [place for place in places if place[0] == defined_at[0] and defined_at[1] in place[1:]]
+    if len(graded) != 1:
+        return {}
+    others = [[name, line] for name, line, _ in places if (name, line) != graded[0][:2]]
+    return {"redefined": {"graded": list(graded[0][:2]), "others": others}}
 
 
 def missing_detail(name: str, submission: Submission, function_names: Iterable[str],

@@ -138,12 +138,14 @@ def test_a_definition_at_the_top_level_as_well_is_not_called_under_main():
     assert "softmax" not in read_submission("lab.py", source.encode()).under_main
 
 
-def test_the_students_terminal_check_says_it_too(tmp_path):
+def test_the_students_terminal_check_says_both_too(tmp_path):
     from autograder.otter import build as otter_build
 
     student = otter_build.build(tmp_path / "dist", LAB, self_check=False)["student"]
-    (student / "mine.py").write_text(under_main_guard(REFERENCE, "softmax"), encoding="utf-8")
+    (student / "main.py").write_text(under_main_guard(REFERENCE, "softmax"), encoding="utf-8")
+    (student / "twice.py").write_text(REFERENCE + "\n\n" + WRONG_SOFTMAX, encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LAB_CHECK_LANG")}
-    run = subprocess.run([sys.executable, "-m", "lab_check", "mine.py"], cwd=student, capture_output=True,
-                         text=True, timeout=300, env=env)
-    assert "블록 안에만 정의되어 있습니다" in run.stdout, run.stdout[-3000:] + run.stderr[-2000:]
+    for name, said in (("main.py", "블록 안에만 정의되어 있습니다"), ("twice.py", "softmax 함수를 여러 곳에서 정의했습니다")):
+        run = subprocess.run([sys.executable, "-m", "lab_check", name], cwd=student, capture_output=True,
+                             text=True, timeout=300, env=env)
+        assert said in run.stdout, run.stdout[-3000:] + run.stderr[-2000:]

@@ -21,9 +21,12 @@ from typing import Any, NoReturn
 
 from ..judge import StepResult, SubmissionResult, broken
 from ..lab import Lab
+from ..code_evidence import code_evidence
 from ..render import as_dict, as_text, fit_to_width, terminal_width
+from ..sandbox.protocol import plain_evidence
 from ..sandbox.worker import describe_exception, load
-from ..submission import is_notebook, load_note, missing_detail, os_detail, read_submission, syntax_error_near
+from ..submission import (is_notebook, load_note, missing_detail, os_detail, read_submission, redefined,
+                          syntax_error_near)
 from . import public
 from .check import FramedProbeCall, Outcome, StepFunction, call_probe, judge_public
 from .public import Probe
@@ -159,6 +162,11 @@ def check_file(path: str, step_seconds: float = 10.0, only: Collection[str] | No
                                   others=None if only else dict(results))
             if result.status == "timeout":
                 result = dataclasses.replace(result, detail={**result.detail, "seconds": step_seconds})
+            if result.status not in ("passed", "missing"):  # as the engine says it (grading._judged)
+                said = plain_evidence(code_evidence(namespace, [name]), [name]).get(name) or {}
+                place = redefined(submission.places.get(name, ()), said.get("defined_at"))
+                if place:
+                    result = dataclasses.replace(result, detail={**result.detail, **place})
             if result.status == "missing":  # as the engine says it (grading._judged)
                 missing = missing_detail(name, submission, lab.function_names, imported=not notebook)
                 if missing:
