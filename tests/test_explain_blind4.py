@@ -29,7 +29,7 @@ READINGS = {
     "lab1__most_attended__frame_from_dict_of_rows.py": ("most_attended", ["dict의 키가 열 이름"], []),
     "lab1__self_attention__mix_args_swapped.py": ("self_attention", ["mix(V, weights)"], ["K를 전치하지 않고"]),
     "lab1__self_attention__sqrt_of_shape_tuple.py": ("self_attention", ["np.sqrt(K.shape)"], ["K를 전치하지 않고"]),
-    "lab2__multi_head_attention__averaged_weights.py": ("multi_head_attention", ["평균 낸 값"], ["전치(.T)나 @"]),
+    "lab2__multi_head_attention__averaged_weights.py": ("multi_head_attention", ["방향으로 평균 낸 기대 값"], ["전치(.T)나 @"]),
     "lab2__multi_head_attention__double_scaling.py": ("multi_head_attention", ["한 번 더 나누고"], ["√d_model로 나눴습니다"]),
     "lab2__multi_head_attention__einsum_output_swapped.py": ("multi_head_attention", ["einsum의 출력 첨자"], []),
     "lab2__masked_softmax__inf_times_zero_nan.py": ("masked_softmax", ["0 × inf", "-np.inf를 곱한"], []),
