@@ -306,8 +306,18 @@ def _redefined_lines(say: Messages, result: StepResult) -> list[str]:
     found = result.detail.get("redefined")
     if not found:
         return []
-    others = ", ".join(_place(say, name, line) for name, line in found["others"])
-    return ["  " + say("text", "redefined", name=result.name, place=_place(say, *found["graded"]), others=others)]
+    others = ", ".join(_place_in_file(say, name, line) for name, line in found["others"])
+    return ["  " + say("text", "redefined", name=result.name, place=_place_in_file(say, *found["graded"]),
+                       others=others)]
+
+
+def _place_in_file(say: Messages, filename: str, line: int) -> str:
+    """A place in the student's own file: a notebook's cell and line, a script's line alone (the
+    feedback is about that one file, and its name, read through another locale, could come out
+    garbled)."""
+    if NOTEBOOK_CELL.fullmatch(filename):
+        return _place(say, filename, line)
+    return say("text", "place_line_only", line=line)
 
 
 def _errors_as_raised(result: StepResult) -> StepResult:

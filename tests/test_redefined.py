@@ -149,3 +149,13 @@ def test_the_students_terminal_check_says_both_too(tmp_path):
         run = subprocess.run([sys.executable, "-m", "lab_check", name], cwd=student, capture_output=True,
                              text=True, timeout=300, env=env)
         assert said in run.stdout, run.stdout[-3000:] + run.stderr[-2000:]
+
+
+def test_a_script_s_places_are_its_lines_without_its_name(zygote, plan):
+    # The feedback is about that one file; its name, read through another locale (a cp949 terminal
+    # given UTF-8 bytes), could come out garbled, so it is not repeated.
+    data = (REFERENCE + "\n\n" + WRONG_SOFTMAX).encode()
+    step = softmax_of(grade_bytes("내_과제.py", data, zygote, plan, LIMITS))
+    text = step_feedback(step, LAB, "ko")
+    line = next(line for line in text.split("\n") if "여러 곳에서 정의했습니다" in line)
+    assert "내_과제.py" not in line and "번째 줄의 정의이고" in line
