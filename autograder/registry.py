@@ -23,8 +23,23 @@ class LabNotFound(LookupError):
 
 
 @lru_cache(maxsize=1)
+def _entries() -> dict[str, metadata.EntryPoint]:
+    """The group's entry points by name, read once: each reading scans every installed
+    distribution's metadata (tens of ms with Otter's dependencies), and a check needs them twice."""
+    entries: dict[str, metadata.EntryPoint] = {}
+    for entry in metadata.entry_points(group=GROUP):
+        entries.setdefault(entry.name, entry)  # the first on sys.path wins, as `import` would choose
+    return entries
+
+
 def lab_names() -> tuple[str, ...]:
-    return tuple(sorted({entry.name for entry in metadata.entry_points(group=GROUP)}))
+    return tuple(sorted(_entries()))
+
+
+def forget() -> None:
+    """Read the entry points again at the next lookup (after installing a lab into this process)."""
+    _entries.cache_clear()
+    _loaded.cache_clear()
 
 
 def load(name: str | None = None) -> Lab:
@@ -43,8 +58,7 @@ def load(name: str | None = None) -> Lab:
 
 @lru_cache(maxsize=None)
 def _loaded(name: str) -> Lab:
-    (entry,) = [entry for entry in metadata.entry_points(group=GROUP) if entry.name == name][:1]
-    lab: Lab = entry.load()
+    lab: Lab = _entries()[name].load()
     return lab
 
 

@@ -20,8 +20,7 @@ def write_distribution(folder):
 
 
 def _forget():
-    registry.lab_names.cache_clear()
-    registry._loaded.cache_clear()
+    registry.forget()
 
 
 @contextlib.contextmanager
