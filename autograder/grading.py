@@ -8,13 +8,14 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from .cells import is_notebook
 from .helpers import StandInAnswers
 from .stand_in import keyword_parameters
 from .judge import (SubmissionResult, broken, fits_own_helpers, helpers_used, judge_step, linked,
                     written_for_other_lab)
 from .sandbox import codec
 from .sandbox.runner import Call, Limits, run
-from .submission import (is_notebook, load_note, missing_detail, os_detail, read_submission, redefined,
+from .submission import (load_note, missing_detail, os_detail, read_submission, redefined,
                          syntax_error_near)
 
 if TYPE_CHECKING:

@@ -14,6 +14,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
+from .cells import KERNEL_CELL, NOTEBOOK_CELL
 from .error_model import JOIN, parts
 from .judge import EXPLAINABLE
 from .sandbox.protocol import MAX_HELPER_REQUESTS as MAX_REQUESTS  # per call; stand_in counts the same
@@ -177,10 +178,6 @@ def _last_part(match: re.Match[str]) -> str:
 
 # Korean counts positions from one, in words: 첫 번째, 두 번째, … 열 번째, then 11번째.
 KOREAN_ORDINALS = ("첫", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열")
-NOTEBOOK_CELL = re.compile(r"<cell (\d+)>")
-# A cell run in the student's own Jupyter kernel, by the number Jupyter shows beside it ("[7]");
-# the check kit names kernel cells so (see autograder/kit/notebook.py), never by their file.
-KERNEL_CELL = re.compile(r"<kernel cell( \d+)?>")
 
 
 def position(index: object, lang: str) -> str:

@@ -26,6 +26,8 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar, cast, overload
 
+from .cells import notebook_cell
+
 T = TypeVar("T")
 
 
@@ -476,8 +478,8 @@ def _read_notebook(name: str, text: str, reading: Reading, definitions: _Definit
         source = without_ipython_syntax(source)
         if does_only_checking(source, graders, reading):
             continue
-        definitions.add(source, f"<cell {number}>")
-        code_cells.append({"source": source, "filename": f"<cell {number}>"})
+        definitions.add(source, notebook_cell(number))
+        code_cells.append({"source": source, "filename": notebook_cell(number)})
     return Submission(name, cells=code_cells)
 
 
@@ -807,12 +809,6 @@ def _is_main_guard(node: ast.stmt) -> bool:
     sides = [node.test.left, node.test.comparators[0]]
     return any(isinstance(side, ast.Name) and side.id == "__name__" for side in sides) and \
         any(isinstance(side, ast.Constant) and side.value == "__main__" for side in sides)
-
-
-def is_notebook(cells: Iterable[Mapping[str, str]]) -> bool:
-    """Whether the cells come from a notebook (named "<cell N>"): it runs as `__main__`, as in
-    Jupyter; a .py file runs as an imported module (the sandbox's driver reads the same sign)."""
-    return any(cell["filename"].startswith("<cell") for cell in cells)
 
 
 def redefined(places: Sequence[tuple[str, int, int]], defined_at: tuple[str, int] | None) -> dict[str, Any]:

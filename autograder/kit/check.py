@@ -28,7 +28,7 @@ from ..sandbox.worker import _as_defaults, describe_exception, kind_of, stand_in
 
 if TYPE_CHECKING:
     from .. import declaration
-from ..submission import find_stubs
+from ..submission import find_stubs, redefined
 from . import public
 from .public import Probe
 
@@ -74,13 +74,16 @@ def check_step(name: str, env: Mapping[str, object], lang: str = "ko") -> StepRe
 
 
 def judge_public(name: str, env: Mapping[str, object], is_stub: bool | None = None, syntax_suspect: bool = False,
-                 call: ProbeCall | None = None, others: Mapping[str, StepResult] | None = None) -> StepResult:
+                 call: ProbeCall | None = None, others: Mapping[str, StepResult] | None = None,
+                 places: Sequence[tuple[str, int, int]] = ()) -> StepResult:
     """StepResult of step `name` on the public cases, calling the function found in `env`.
 
     `is_stub` (default: read from the function's source) and `syntax_suspect` are the facts the
     engine reads from the file; `call(function, probe)` may replace the plain in-process call.
     For a composed step, `others` holds the other steps' results when already known (else they
     are checked here first, with `call`): those that passed run as the student wrote them.
+    `places`: where the file defines the function (Submission.places), to say which definition a
+    failing step's function is when there are several, as the engine says it (grading._judged).
     """
     lab, probes_of = public.load()
     step = lab.steps_by_name[name]
@@ -114,6 +117,10 @@ def judge_public(name: str, env: Mapping[str, object], is_stub: bool | None = No
             result = fits_own_helpers(step, result, judge_step(step, read, again, defined, stub,
                                                                syntax_suspect, lab.page_case,
                                                                vocabulary=lab.vocabulary, evidence=evidence))
+    if result.status not in ("passed", "missing"):
+        found = redefined(places, (evidence or {}).get("defined_at"))
+        if found:
+            result = dataclasses.replace(result, detail={**result.detail, **found})
     return result
 
 

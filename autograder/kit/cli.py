@@ -19,14 +19,12 @@ from collections.abc import Collection, Container, Iterator, Sequence
 from types import FrameType
 from typing import Any, NoReturn
 
+from ..cells import is_notebook, module_name
 from ..judge import StepResult, SubmissionResult, broken
 from ..lab import Lab
-from ..code_evidence import code_evidence
 from ..render import as_dict, as_text, fit_to_width, terminal_width
-from ..sandbox.protocol import plain_evidence
 from ..sandbox.worker import describe_exception, load
-from ..submission import (is_notebook, load_note, missing_detail, os_detail, read_submission, redefined,
-                          syntax_error_near)
+from ..submission import load_note, missing_detail, os_detail, read_submission, syntax_error_near
 from . import public
 from .check import FramedProbeCall, Outcome, StepFunction, call_probe, judge_public
 from .public import Probe
@@ -148,8 +146,7 @@ def check_file(path: str, step_seconds: float = 10.0, only: Collection[str] | No
     notebook = is_notebook(submission.cells)
     with _quiet():
         # A .py runs as an imported module, so its `if __name__ == "__main__":` demo stays quiet.
-        load(events, namespace, set(), {"cells": submission.cells,
-                                        "module_name": "__main__" if notebook else "submission"})
+        load(events, namespace, set(), {"cells": submission.cells, "module_name": module_name(submission.cells)})
         notes = [load_note(event, submission) for event in events.sent
                  if event.get("ev") in ("load_error", "syntax_error")]
         call = with_deadline(step_seconds)
@@ -159,14 +156,9 @@ def check_file(path: str, step_seconds: float = 10.0, only: Collection[str] | No
         for name in [step.name for step in lab.grading_order if step.name in names]:
             result = judge_public(name, namespace, is_stub=name in submission.stubs(lab.function_names),
                                   syntax_suspect=syntax_error_near(name, notes, submission), call=call,
-                                  others=None if only else dict(results))
+                                  others=None if only else dict(results), places=submission.places.get(name, ()))
             if result.status == "timeout":
                 result = dataclasses.replace(result, detail={**result.detail, "seconds": step_seconds})
-            if result.status not in ("passed", "missing"):  # as the engine says it (grading._judged)
-                said = plain_evidence(code_evidence(namespace, [name]), [name]).get(name) or {}
-                place = redefined(submission.places.get(name, ()), said.get("defined_at"))
-                if place:
-                    result = dataclasses.replace(result, detail={**result.detail, **place})
             if result.status == "missing":  # as the engine says it (grading._judged)
                 missing = missing_detail(name, submission, lab.function_names, imported=not notebook)
                 if missing:

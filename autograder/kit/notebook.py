@@ -21,6 +21,7 @@ from typing import Any, cast
 from otter.test_files import GradingResults, test_case
 from otter.test_files.abstract_test import TestFile
 
+from ..cells import kernel_cell
 from ..pictures import step_maps
 from ..render import case_names, step_feedback
 from . import public
@@ -150,10 +151,8 @@ def cell_name(filename: str) -> str:
     """"<kernel cell 7>" for code the kernel ran as In [7]; "<kernel cell>" for a kernel file whose
     number is unknown; any other file name as it is (its folders are not shown: see render)."""
     number = _cell_number(filename)
-    if number is not None:
-        return f"<kernel cell {number}>"
-    if _is_kernel_file(filename):
-        return "<kernel cell>"
+    if number is not None or _is_kernel_file(filename):
+        return kernel_cell(number)
     return filename
 
 

@@ -9,6 +9,7 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
+from ..cells import module_name
 from . import codec
 from .child_pipes import TOO_LARGE, ChildGone, ReadBudget
 from .limits import Limits
@@ -156,9 +157,8 @@ def _one_child(child: Child, cells: list[dict[str, Any]], functions: tuple[str, 
     current: Statement | None = None
     told = not outcome.calls  # no call was made yet: what this load says may be shown
     try:
-        module_name = "__main__" if any(c["filename"].startswith("<cell") for c in cells) else "submission"
         deadline = clock.deadline(limits.load_seconds)
-        child.send(deadline, cmd="load", cells=cells, skip=skip, module_name=module_name,
+        child.send(deadline, cmd="load", cells=cells, skip=skip, module_name=module_name(cells),
                    functions=list(functions), evidence=bool(evidence))
         while True:
             event = child.next_event(deadline)
