@@ -22,7 +22,7 @@ import tempfile
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from check_startup import command_for_check, seconds as process_seconds  # noqa: E402
+from check_startup import MEASURED_ENVIRONMENT, command_for_check, seconds as process_seconds  # noqa: E402
 from grade_class import build_class  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -83,7 +83,8 @@ def grade_seconds(python, submissions, out, jobs, group=None):
     started = time.monotonic()
     done = subprocess.run([python, "-m", "autograder", "grade", str(submissions), "--out", str(out), "--jobs",
                            str(jobs), "--lab", "self_attention", "--allow-merged-ids"],
-                          capture_output=True, text=True, cwd="/", preexec_fn=group.enter if group else None)
+                          capture_output=True, text=True, cwd="/", preexec_fn=group.enter if group else None,
+                          env=MEASURED_ENVIRONMENT)
     elapsed = time.monotonic() - started
     if done.returncode not in (0, 1, 3):
         raise SystemExit(f"{python}: exit {done.returncode}\n{done.stderr[-2000:]}")
