@@ -4,5 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 # -m "": every test, the slow, install and browser ones too (a plain `pytest` leaves those out);
-# in one process per core, each test file kept in one process (tests/conftest.py says how).
-exec .venv/bin/python -m pytest -q -m "" -n auto --dist loadgroup "$@"
+# in one process per core (pytest-xdist), each test file in one process, so its module fixtures are
+# made once.
+exec .venv/bin/python -m pytest -q -m "" -n auto --dist loadfile "$@"

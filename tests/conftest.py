@@ -27,27 +27,15 @@ SLOW_MODULES = {"test_hostile_everywhere", "test_attacks", "test_otter_run", "te
                 "test_corpus_blind", "test_field_corpus", "test_field_corpus_2"}
 
 
-# `bash scripts/test.sh` runs the tests in parallel processes (pytest-xdist, --dist loadgroup):
-# a test file stays in one process, so its module fixtures are made once; and the files that use
-# the emulated Gradescope image share one process, so the image (a minute to install) is built once.
-IMAGE_FIXTURES = {"gradescope_image"}
-
-
-def _module_of(item):
-    return item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
-
-
 def pytest_collection_modifyitems(config, items):
-    using_image = {_module_of(item) for item in items if IMAGE_FIXTURES & set(getattr(item, "fixturenames", ()))}
     for item in items:
-        module = _module_of(item)
+        module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
         if module in INSTALL_MODULES or INSTALL_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.install)
         if module in BROWSER_MODULES or "browser" in item.name or "chromium" in item.name:
             item.add_marker(pytest.mark.browser)
         if module in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
-        item.add_marker(pytest.mark.xdist_group("gradescope_image" if module in using_image else module))
 
 
 @pytest.fixture(scope="session")
