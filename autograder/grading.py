@@ -8,15 +8,13 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from .cells import is_notebook
 from .helpers import StandInAnswers
 from .stand_in import keyword_parameters
 from .judge import (SubmissionResult, broken, fits_own_helpers, helpers_used, judge_step, linked,
                     written_for_other_lab)
 from .sandbox import codec
 from .sandbox.runner import Call, Limits, run
-from .submission import (load_note, missing_detail, os_detail, read_submission, redefined,
-                         syntax_error_near)
+from .submission import file_detail, load_note, os_detail, read_submission, syntax_error_near
 
 if TYPE_CHECKING:
     import os
@@ -363,11 +361,7 @@ def _judged(step: Step, loaded: RunOutcome, outcomes_by_id: dict[int, CallOutcom
                           variant=tuple(h for h in reachable if h not in passing),  # type: ignore[operator]
                           scope=scope, evidence=evidence)
     extra: dict[str, Any] = {}
-    if result.status not in ("passed", "missing"):
-        extra.update(redefined(submission.places.get(step.name, ()), defined_at))
-    if result.status == "missing":
-        extra.update(missing_detail(step.name, submission, plan.lab.function_names,
-                                    imported=not is_notebook(submission.cells)))
+    extra.update(file_detail(step.name, result.status, submission, plan.lab.function_names, defined_at))
     if result.status == "timeout":
         extra["seconds"] = limits.step_seconds
     if passing is not None and result.status != "missing":

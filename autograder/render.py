@@ -299,7 +299,7 @@ def step_feedback(result: StepResult, lab: Lab, lang: str = "ko") -> str:
 
 def _redefined_lines(say: Messages, result: StepResult) -> list[str]:
     """A function defined more than once: which definition was graded (the one run last), and
-    where the others are (grading.redefined)."""
+    where the others are (submission.redefined)."""
     found = result.detail.get("redefined")
     if not found:
         return []

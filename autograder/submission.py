@@ -26,7 +26,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar, cast, overload
 
-from .cells import notebook_cell
+from .cells import is_notebook, notebook_cell
 
 T = TypeVar("T")
 
@@ -826,6 +826,18 @@ def redefined(places: Sequence[tuple[str, int, int]], defined_at: tuple[str, int
         return {}
     others = [[name, line] for name, line, _ in places if (name, line) != graded[0][:2]]
     return {"redefined": {"graded": list(graded[0][:2]), "others": others}}
+
+
+def file_detail(name: str, status: str, submission: Submission, function_names: Iterable[str],
+                defined_at: tuple[str, int] | None) -> dict[str, Any]:
+    """What the file itself shows about step `name`'s function, given the step's status, as every
+    face says it: for a missing one, what `missing_detail` finds; for one that failed, which of its
+    definitions was graded when there are several (`redefined`)."""
+    if status == "missing":
+        return missing_detail(name, submission, function_names, imported=not is_notebook(submission.cells))
+    if status != "passed":
+        return redefined(submission.places.get(name, ()), defined_at)
+    return {}
 
 
 def missing_detail(name: str, submission: Submission, function_names: Iterable[str],

@@ -10,11 +10,11 @@ import sys
 import hypothesis.strategies as st
 from hypothesis import given
 
-from autograder.grading import grade_bytes, redefined
+from autograder.grading import grade_bytes
 from autograder.render import step_feedback
 from autograder.sandbox.protocol import plain_evidence
 from autograder.sandbox.runner import Limits
-from autograder.submission import read_submission
+from autograder.submission import read_submission, redefined
 from labs.self_attention import LAB
 import solutions.self_attention
 

@@ -28,7 +28,7 @@ from ..sandbox.worker import _as_defaults, describe_exception, kind_of, stand_in
 
 if TYPE_CHECKING:
     from .. import declaration
-from ..submission import find_stubs, redefined
+from ..submission import Submission, file_detail, find_stubs
 from . import public
 from .public import Probe
 
@@ -75,15 +75,15 @@ def check_step(name: str, env: Mapping[str, object], lang: str = "ko") -> StepRe
 
 def judge_public(name: str, env: Mapping[str, object], is_stub: bool | None = None, syntax_suspect: bool = False,
                  call: ProbeCall | None = None, others: Mapping[str, StepResult] | None = None,
-                 places: Sequence[tuple[str, int, int]] = ()) -> StepResult:
+                 submission: Submission | None = None) -> StepResult:
     """StepResult of step `name` on the public cases, calling the function found in `env`.
 
     `is_stub` (default: read from the function's source) and `syntax_suspect` are the facts the
     engine reads from the file; `call(function, probe)` may replace the plain in-process call.
     For a composed step, `others` holds the other steps' results when already known (else they
     are checked here first, with `call`): those that passed run as the student wrote them.
-    `places`: where the file defines the function (Submission.places), to say which definition a
-    failing step's function is when there are several, as the engine says it (grading._judged).
+    `submission`: the file's own reading, when the namespace was loaded from one, to say what the
+    file shows of the function (submission.file_detail), as the engine says it.
     """
     lab, probes_of = public.load()
     step = lab.steps_by_name[name]
@@ -93,8 +93,8 @@ def judge_public(name: str, env: Mapping[str, object], is_stub: bool | None = No
     read = cast("list[declaration.Probe]", probes)
     defined = kind_of(env[name]) if name in env else "absent"
     if defined != "function":
-        return judge_step(step, read, [None] * len(probes), defined, False, syntax_suspect, lab.page_case,
-                          vocabulary=lab.vocabulary)
+        return _with_file_detail(judge_step(step, read, [None] * len(probes), defined, False, syntax_suspect,
+                                            lab.page_case, vocabulary=lab.vocabulary), lab, submission, None)
     function = cast(StepFunction, env[name])  # callable: kind_of said so
     # What the code reads, as the sandbox's child reports it to the engine (words, never points).
     evidence = plain_evidence(code_evidence(env, [name]), [name]).get(name)
@@ -117,11 +117,16 @@ def judge_public(name: str, env: Mapping[str, object], is_stub: bool | None = No
             result = fits_own_helpers(step, result, judge_step(step, read, again, defined, stub,
                                                                syntax_suspect, lab.page_case,
                                                                vocabulary=lab.vocabulary, evidence=evidence))
-    if result.status not in ("passed", "missing"):
-        found = redefined(places, (evidence or {}).get("defined_at"))
-        if found:
-            result = dataclasses.replace(result, detail={**result.detail, **found})
-    return result
+    return _with_file_detail(result, lab, submission, evidence)
+
+
+def _with_file_detail(result: StepResult, lab: Lab, submission: Submission | None,
+                      evidence: Mapping[str, Any] | None) -> StepResult:
+    if submission is None:
+        return result
+    found = file_detail(result.name, result.status, submission, lab.function_names,
+                        (evidence or {}).get("defined_at"))
+    return dataclasses.replace(result, detail={**result.detail, **found}) if found else result
 
 
 def _called(function: StepFunction, name: str, probe: Probe, passing: Container[str] | None,

@@ -19,12 +19,12 @@ from collections.abc import Collection, Container, Iterator, Sequence
 from types import FrameType
 from typing import Any, NoReturn
 
-from ..cells import is_notebook, module_name
+from ..cells import module_name
 from ..judge import StepResult, SubmissionResult, broken
 from ..lab import Lab
 from ..render import as_dict, as_text, fit_to_width, terminal_width
 from ..sandbox.worker import describe_exception, load
-from ..submission import load_note, missing_detail, os_detail, read_submission, syntax_error_near
+from ..submission import load_note, os_detail, read_submission, syntax_error_near
 from . import public
 from .check import FramedProbeCall, Outcome, StepFunction, call_probe, judge_public
 from .public import Probe
@@ -143,7 +143,6 @@ def check_file(path: str, step_seconds: float = 10.0, only: Collection[str] | No
         return broken(lab, path, submission.problem, submission.problem_detail, names)
     events = _Events()
     namespace = {"__name__": "__main__", "__builtins__": __builtins__}
-    notebook = is_notebook(submission.cells)
     with _quiet():
         # A .py runs as an imported module, so its `if __name__ == "__main__":` demo stays quiet.
         load(events, namespace, set(), {"cells": submission.cells, "module_name": module_name(submission.cells)})
@@ -156,13 +155,9 @@ def check_file(path: str, step_seconds: float = 10.0, only: Collection[str] | No
         for name in [step.name for step in lab.grading_order if step.name in names]:
             result = judge_public(name, namespace, is_stub=name in submission.stubs(lab.function_names),
                                   syntax_suspect=syntax_error_near(name, notes, submission), call=call,
-                                  others=None if only else dict(results), places=submission.places.get(name, ()))
+                                  others=None if only else dict(results), submission=submission)
             if result.status == "timeout":
                 result = dataclasses.replace(result, detail={**result.detail, "seconds": step_seconds})
-            if result.status == "missing":  # as the engine says it (grading._judged)
-                missing = missing_detail(name, submission, lab.function_names, imported=not notebook)
-                if missing:
-                    result = dataclasses.replace(result, detail={**result.detail, **missing})
             results[name] = result
     return SubmissionResult(path, [results[name] for name in names], notes)
 
