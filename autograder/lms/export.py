@@ -136,10 +136,15 @@ def run_export(args: argparse.Namespace) -> int:
 
 def _said_lines(say: Messages, sentences: Sequence[Said], told: bool = True) -> str:
     """The refusal printed on exit 2: one line per reason, then that nothing was written."""
-    lines = [f"autograder: {sentence.text(say)}" for sentence in sentences]
+    lines = [f"autograder: {_closed(sentence.text(say))}" for sentence in sentences]
     if told:
         lines.append("autograder: " + say("export", "nothing_written"))
     return printable("\n".join(lines))
+
+
+def _closed(text: str) -> str:
+    """A sentence that ends with its full stop (a list of columns ends as it is)."""
+    return text if "\n" in text or text.endswith((".", ":")) else text + "."
 
 
 def outputs(args: argparse.Namespace) -> list[str]:
