@@ -150,3 +150,16 @@ def test_a_zipped_korean_class_reads_names_from_the_korean_header(tmp_path):
             members.writestr(f"Lab 1_{user}_attempt_{stamp}_attention.py", STUB)
     students = {s.id: s.name for s in group_students(Source(archive)) if s.id}
     assert students == {"kim_ms": "Kim Minsu", "lee_jw": "이지원", "choi_jh": "최준호"}
+
+
+def test_receipts_that_disagree_set_no_zone_and_are_told(tmp_path):
+    from autograder.batch import zone_disagreement
+
+    class_folder(tmp_path, ENGLISH, "KST", [("", "")] * 3)
+    (tmp_path / "Lab 1_kim_ms_attempt_2026-03-01-12-30-45.txt").write_text(
+        receipt(ENGLISH, "Kim Minsu", "kim_ms", datetime(2026, 3, 1, 12, 30, 45), "EST"), "utf-8")
+    _, conflicts = what_is_read(tmp_path, "UTC")
+    assert conflicts == []
+    students = [s for s in group_students(Source(tmp_path), None, lms_zone("UTC", None)) if s.id]
+    note = zone_disagreement(students)
+    assert "EST (-05:00): kim_ms" in note and "KST (+09:00): choi_jh, lee_jw" in note
