@@ -85,7 +85,7 @@ def fill(sheet: Sheet, layout: Layout, run: Mapping[str, Graded], comment_for: C
             filled.no_submission.append(seat)
             continue
         matched.add(student.id)
-        if getattr(student, "withheld", ""):
+        if student.withheld is not None:
             filled.withheld.append((seat, student))  # its cell keeps what it holds
             continue
         if seat.maximum is None or seat.maximum <= 0:
