@@ -30,19 +30,21 @@ NOT_RUN = {
 }
 
 CANVAS = [p.name for p in sorted(SAMPLES.iterdir()) if p.name.count("_") >= 3]
+# The class of the bundled samples (Canvas names them name_id_...): the same students in every sheet.
+STUDENTS = {10231: "Kim Minsu", 10232: "Lee Jiwon", 10233: "Park Seoyeon", 10234: "Choi Junho", 10235: "Jung Harin"}
 MOODLE_SHEET = ('Identifier,"Full name","Email address",Status,Grade,"Maximum grade","Grade can be changed",'
                 '"Last modified (submission)","Last modified (grade)","Feedback comments"\n'
-                '"Participant 123456","Kim Minsu",minsu@example.ac.kr,"Submitted for grading",,10.00,Yes,-,-,\n'
-                '"Participant 123457","Lee Jiwon",jiwon@example.ac.kr,"Submitted for grading",,10.00,Yes,-,-,\n')
+                + "".join(f'"Participant {number}","{name}",s{number}@example.ac.kr,"Submitted for grading",,10.00,Yes,-,-,\n'
+                          for number, name in STUDENTS.items()))
 MOODLE_SHEET_KO = ('식별자,성명,"이메일 주소",상태,성적,"최대 성적","성적 변경 가능","최종 수정 일시 (제출)",'
                    '"최종 수정 일시 (성적)","피드백 코멘트"\n'
-                   '"참가자 123456","Kim Minsu",minsu@example.ac.kr,"채점을 위해 제출됨",,10.00,예,-,-,\n'
-                   '"참가자 123457","Lee Jiwon",jiwon@example.ac.kr,"채점을 위해 제출됨",,10.00,예,-,-,\n')
+                   + "".join(f'"참가자 {number}","{name}",s{number}@example.ac.kr,"채점을 위해 제출됨",,10.00,예,-,-,\n'
+                             for number, name in STUDENTS.items()))
 CANVAS_SHEET = ("Student,ID,SIS User ID,SIS Login ID,Section,Lab 1 (5501)\n"
                 "    Points Possible,,,,,10.00\n"
-                + "".join(f"S{number},{number},,,TP101,\n" for number in range(10231, 10236)))
+                + "".join(f'"{name}",{number},,,TP101,\n' for number, name in STUDENTS.items()))
 BLACKBOARD_SHEET = [["Last Name", "First Name", "Username", "Student ID", "Lab 1 [Total Pts: 10 Score] |1234567"],
-                    ["Kim", "Minsu", "10231", "2024001", ""]]
+                    *([name.split()[1], name.split()[0], str(number), str(number), ""] for number, name in STUDENTS.items())]
 
 
 def ta_files():
@@ -60,8 +62,8 @@ def ta_files():
     xls = "".join("\t".join(f'"{cell}"' for cell in row) + "\r\n" for row in BLACKBOARD_SHEET)
     return {
         "gradebook.zip": canvas, "gradebook-v2.zip": canvas,
-        "moodle-export.zip": zipped({"Kim Minsu_123456_assignsubmission_file_/attention.py": script,
-                                     "Lee Jiwon_123457_assignsubmission_file_/self_attention_lab.ipynb": notebook}),
+        "moodle-export.zip": zipped({f"{STUDENTS[int(name.split('_')[1])]}_{name.split('_')[1]}_assignsubmission_file_/"
+                                     f"{name.split('_', 3)[3]}": (SAMPLES / name).read_bytes() for name in CANVAS}),
         "Grades-Lab 1.csv": MOODLE_SHEET.encode(), "성적.csv": MOODLE_SHEET_KO.encode(),
         "2026-12-01T0900_Grades-TP101.csv": b"\xef\xbb\xbf" + CANVAS_SHEET.encode(),
         "gc_TP101_fullgc.xls": b"\xff\xfe" + xls.encode("utf-16-le"),
@@ -104,6 +106,7 @@ def test_every_command_typed_in_a_fresh_clone_leaves_git_status_empty(tmp_path):
         assert status == "", f"after the commands of {page.relative_to(ROOT)}:\n{status}\n" + \
             "\n".join(f"  exit {code}: {line}" for _, line, code in ran)
     # The commands really ran and wrote: the grading runs, the pages, the zips, otter's results.
-    assert {"out/sample-run", "out/lab1", "out/page.html", "out/dist", "out/dist-lab2", "out/dist-en",
-            "out/results/"} <= set(written), ran
+    assert {"out/sample-run", "out/lab1", "out/lab1-v2", "out/page.html", "out/canvas-import.csv",
+            "out/moodle-upload.csv", "out/upload.csv", "out/bb-upload.xls", "out/dist", "out/dist-lab2",
+            "out/dist-en", "out/results/"} <= set(written), ran
     assert (clone / "out" / "results" / "results.json").is_file()
