@@ -113,6 +113,7 @@ def build(out: str | os.PathLike[str], lab: Lab, step_seconds: float = 10.0, lan
     for name in (lab.notebook, lab.script):
         if not lab.assignment_file(name).is_file():
             raise BuildError(f"missing {name} in {lab.assignment_package}")
+    claim_out_folder(out, lab)
     student = _fresh(out / "student")
     write_student_half(student, lab, lang)
     classroom = write_classroom_template(_fresh(out / "classroom"), student, lab)
@@ -120,8 +121,78 @@ def build(out: str | os.PathLike[str], lab: Lab, step_seconds: float = 10.0, lan
                 "visibility": visibility}
     zip_path = write_autograder_zip(_fresh(out / "autograder"), ROOT, student / "tests", settings,
                                     extra_requirements, setup_script, zip_name(lab))
+    _write_stamp(out, lab, _built_files(out))
     checks = check_zip(zip_path, lab, image) if self_check else []
     return {"student": student, "classroom": classroom, "zip": zip_path, "checks": checks}
+
+
+# What a build may replace ---------------------------------------------------------------------
+
+BUILD_FOLDERS = ("student", "classroom", "autograder")
+# Written by every build into --out: the lab it built and every file it wrote (None while it runs).
+STAMP = "autograder-build.json"
+
+
+def claim_out_folder(out: pathlib.Path, lab: Lab) -> None:
+    """INVARIANT: a build never replaces what another run, or a person, left in `out`. It writes into
+    `out` only when `out` does not exist, is an empty folder, or holds this lab's earlier build and
+    nothing else (its stamp, its three folders, only the files that build wrote in them; a build that
+    stopped before it ended may be replaced whole). Else BuildError says what is in the way."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        pass  # a file: told below
+    except OSError as error:
+        raise BuildError(f"--out {out}: cannot make the folder: {error.strerror or error}") from None
+    if not out.is_dir():
+        raise BuildError(f"--out {out} is a file, not a folder: choose a folder that is empty or does not exist yet")
+    entries = sorted(entry.name for entry in out.iterdir())
+    if entries:
+        stamp = _read_stamp(out)
+        if stamp is None:
+            raise BuildError(f"--out {out} is not empty and holds no earlier build ({_listed(entries)}): choose a "
+                             "folder that is empty or does not exist yet; nothing was written")
+        if stamp["lab"] != lab.name:
+            raise BuildError(f"--out {out} holds the build of another lab ({stamp['lab']}): build {lab.name} into "
+                             "a folder of its own; nothing was written")
+        others = [name for name in entries if name not in (STAMP, *BUILD_FOLDERS)]
+        if stamp["files"] is not None:
+            built = set(stamp["files"])
+            others += [name for name in _built_files(out) if name not in built]
+        if others:
+            raise BuildError(f"--out {out} holds {lab.name}'s earlier build and files that build did not write "
+                             f"({_listed(others)}): move them away, or choose another folder; nothing was written")
+    _write_stamp(out, lab, None)
+
+
+def _listed(names: list[str], most: int = 5) -> str:
+    return ", ".join(names[:most]) + (f" and {len(names) - most} more" if len(names) > most else "")
+
+
+def _built_files(out: pathlib.Path) -> list[str]:
+    """Relative paths of the files (and links) under the build's folders in `out`."""
+    found = []
+    for folder in BUILD_FOLDERS:
+        for path in sorted((out / folder).rglob("*")):
+            if path.is_symlink() or not path.is_dir():
+                found.append(path.relative_to(out).as_posix())
+    return found
+
+
+def _read_stamp(out: pathlib.Path) -> dict[str, Any] | None:
+    try:
+        stamp = json.loads((out / STAMP).read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    files = stamp.get("files") if isinstance(stamp, dict) else None
+    if not isinstance(stamp, dict) or not isinstance(stamp.get("lab"), str) or not (
+            files is None or (isinstance(files, list) and all(isinstance(f, str) for f in files))):
+        return None
+    return stamp
+
+
+def _write_stamp(out: pathlib.Path, lab: Lab, files: list[str] | None) -> None:
+    (out / STAMP).write_text(json.dumps({"lab": lab.name, "files": files}, indent=1) + "\n", "utf-8")
 
 
 def _fresh(folder: pathlib.Path) -> pathlib.Path:
