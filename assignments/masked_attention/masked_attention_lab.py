@@ -27,7 +27,7 @@
 #
 # **진행 방법**
 # - 맨 먼저 바로 아래의 채점 준비 셀을 실행합니다. 검사 코드는 노트북과 함께 받은 `lab_check/` 폴더에
-#   있습니다. Colab에서는 이 셀이 함께 받은 `masked_attention_lab_checks.zip`을 올리라고 하고, otter-grader를
+#   있습니다. Colab에서는 이 셀이 함께 받은 `lab_check-masked_attention.zip`을 올리라고 하고, otter-grader를
 #   설치하느라 처음 한 번은 1~2분 걸릴 수 있습니다.
 # - 각 함수의 `raise NotImplementedError` 줄을 지우고 그 자리에 계산을 씁니다. 함수 이름과 인자는 그대로 둡니다.
 # - 함수 설명(docstring)에 인자의 모양과 돌려줘야 할 값이 적혀 있습니다.

@@ -51,9 +51,10 @@ MISSING_KIT_SCRIPT = (f"{CHECK_PACKAGE}/ 폴더가 이 파일과 같은 폴더�
                       "나눠 받은 폴더에서 실행하십시오.")
 
 
-def checks_zip_name(notebook: str) -> str:
-    """The checks' zip beside a lab's notebook in the student half."""
-    return f"{pathlib.PurePath(notebook).stem}_checks.zip"
+def checks_zip_name(lab: str) -> str:
+    """The checks' zip beside a lab's notebook in the student half (named unlike the notebook's
+    export, `<notebook>_<time>.zip`, which is what a student submits)."""
+    return f"{CHECK_PACKAGE}-{lab}.zip"
 
 
 def script_grader_init(lab: str) -> str:
@@ -105,9 +106,7 @@ def grader_setup_source(lang: str = NOTEBOOK_LANG, lab: str | None = None) -> st
     """The set-up cell of `lab`'s notebook for students reading `lang`: it makes `grader` from the
     check package beside the notebook (on Colab, from the checks' zip the student uploads), whose
     checks and messages speak `lang` unless the student chose another (LAB_CHECK_LANG)."""
-    name = lab or "lab"
-    notebook = registry.load(lab).notebook if lab else f"{name}_lab.ipynb"
-    words = {key: text.format(package=CHECK_PACKAGE, zip=checks_zip_name(notebook))
+    words = {key: text.format(package=CHECK_PACKAGE, zip=checks_zip_name(lab or "lab"))
              for key, text in SETUP_WORDS[lang].items()}
     return SETUP_TEMPLATE.format(**words, package=CHECK_PACKAGE, lab=lab,
                                  lang="" if lang == NOTEBOOK_LANG else f", lang={lang!r}")

@@ -242,7 +242,7 @@ def write_student_half(student: pathlib.Path, lab: Lab, lang: str = "ko") -> Non
         target = student / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
-    write_checks_zip(student / checks_zip_name(lab.notebook), files)
+    write_checks_zip(student / checks_zip_name(lab.name), files)
     (student / "requirements.txt").write_text(STUDENT_REQUIREMENTS, encoding="utf-8")
     (student / "README.md").write_text(student_readme(lab, lang), encoding="utf-8")
 
@@ -356,7 +356,7 @@ def student_readme(lab: Lab, lang: str = "ko") -> str:
 | `{lab.notebook}` | 실습 노트북. 여기에 함수를 완성합니다. |
 | `{lab.script}` | 같은 실습의 `.py` 판 (노트북 대신 편집기에서 풀고 싶을 때) |
 | `tests/`, `{CHECK_PACKAGE}/` | 공개 테스트와 검사 코드 (고치지 마십시오) |
-| `{checks_zip_name(lab.notebook)}` | 같은 검사 코드를 묶은 파일 (Colab에서 올립니다) |
+| `{checks_zip_name(lab.name)}` | 같은 검사 코드를 묶은 파일 (Colab에서 올립니다) |
 | `requirements.txt` | 설치할 패키지 목록 |
 
 ## 설치 (한 번만)
@@ -384,7 +384,7 @@ pip이 `Requires-Python >=3.10`이라며 otter-grader를 찾지 못했다고 하
 아직 완성하지 않은 함수의 예시 셀은 표 대신 그렇다는 문장 한 줄만 보여 주고 넘어가므로, "모두 실행"을
 해도 노트북 끝까지 실행됩니다.
 
-**Colab**에서는 노트북을 올려 열고 채점 준비 셀을 실행하면 `{checks_zip_name(lab.notebook)}`을 올리라고 합니다.
+**Colab**에서는 노트북을 올려 열고 채점 준비 셀을 실행하면 `{checks_zip_name(lab.name)}`을 올리라고 합니다.
 이 폴더에 있는 그 파일을 고르면 됩니다. otter-grader가 없으면 채점 준비 셀이 설치합니다(처음 한 번, 1~2분).
 
 ## .py 판으로 풀기
@@ -419,7 +419,7 @@ def _english_readme(lab: Lab) -> str:
 | `{lab.notebook}` | the lab's notebook: complete the functions here |
 | `{lab.script}` | the same lab as a `.py` file (to work in an editor instead of the notebook) |
 | `tests/`, `{CHECK_PACKAGE}/` | the public tests and the checks (do not edit them) |
-| `{checks_zip_name(lab.notebook)}` | the same checks in one file (to upload to Colab) |
+| `{checks_zip_name(lab.name)}` | the same checks in one file (to upload to Colab) |
 | `requirements.txt` | the packages to install |
 
 The notebook's explanations, comments and docstrings are in Korean (there is no English version of
@@ -453,7 +453,7 @@ The example cell of a function you have not finished yet says so in one sentence
 table and lets the rest run, so "Run All" reaches the end of the notebook.
 
 On **Colab**, upload the notebook, open it and run the set-up cell: it asks for
-`{checks_zip_name(lab.notebook)}`; choose that file from this folder. The set-up cell installs
+`{checks_zip_name(lab.name)}`; choose that file from this folder. The set-up cell installs
 otter-grader when it is missing (once, a minute or two).
 
 ## Working in the .py file
