@@ -475,3 +475,16 @@ def test_the_set_up_cell_installs_otter_when_missing(student_half):
     printed = "\n".join(text for _, _, text in shown)
     assert "otter-grader를 설치합니다" in printed and "검사 준비가 끝났습니다" in printed
     assert f"'-m', 'pip', 'install', '-q', 'otter-grader>=7,<8'" in printed
+
+
+def test_the_py_twins_cells_run_in_a_kernel_speak_as_the_kit(student_half, builder):
+    """VS Code runs the twin's `# %%` cells in a kernel: print(grader.check(...)) is the kit's text there too."""
+    twin = (student_half / "self_attention_lab.py").read_text("utf-8")
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(source) for kind, source in builder.split_cells(twin) if kind == "code"])
+    shown, stopped = run_all(notebook, student_half)
+    assert stopped is None, stopped
+    printed = "\n".join(text for _, _, text in shown)
+    assert printed.count("· 아직 구현하지 않음") == len(FUNCTION_NAMES)
+    for word in ("Test case failed", "Error at line", "results:", "Traceback"):
+        assert word not in printed, word
