@@ -8,6 +8,7 @@ import sys
 import nbformat
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from labs.self_attention.cases import page_case
 from autograder.grading import grade_file
@@ -488,3 +489,38 @@ def test_the_py_twins_cells_run_in_a_kernel_speak_as_the_kit(student_half, build
     assert printed.count("· 아직 구현하지 않음") == len(FUNCTION_NAMES)
     for word in ("Test case failed", "Error at line", "results:", "Traceback"):
         assert word not in printed, word
+
+
+# The builder's guard rule over generated demo cells ------------------------------------------
+
+# statement -> (names it reads, names it makes)
+DEMO_STATEMENTS = {
+    "print(X.shape)": ({"print", "X"}, set()),
+    "Q, K, V = make_qkv(X, W_Q, W_K, W_V)": ({"make_qkv", "X", "W_Q", "W_K", "W_V"}, {"Q", "K", "V"}),
+    "table = scores(Q, K)": ({"scores", "Q", "K"}, {"table"}),
+    "print(table)": ({"print", "table"}, set()),
+    "total = 1 + 2": (set(), {"total"}),
+    "print(total)": ({"print", "total"}, set()),
+    "weights = softmax(np.zeros(3))": ({"softmax", "np"}, {"weights"}),
+}
+
+
+@settings(max_examples=200, deadline=None)
+@given(cells=st.lists(st.tuples(st.lists(st.sampled_from(sorted(DEMO_STATEMENTS)), min_size=1, max_size=4),
+                                st.booleans()), min_size=1, max_size=6))
+def test_the_builder_refuses_exactly_the_demo_cells_that_would_stop_run_all(builder, cells):
+    may_be_missing = set()
+    for statements, guarded in cells:
+        source = "\n".join(statements)
+        if guarded:
+            source = "try:\n" + "\n".join("    " + line for line in statements) + "\n" + builder.DEMO_HANDLER
+        reads = set().union(*(DEMO_STATEMENTS[s][0] for s in statements))
+        makes = set().union(*(DEMO_STATEMENTS[s][1] for s in statements))
+        needs = reads & (set(FUNCTION_NAMES) | may_be_missing)
+        if needs and not guarded:
+            with pytest.raises(ValueError, match="must be one try: statement"):
+                builder._demo_names(source, FUNCTION_NAMES, may_be_missing)
+            continue
+        made = builder._demo_names(source, FUNCTION_NAMES, may_be_missing)
+        assert made == (makes if needs else set())
+        may_be_missing |= made
