@@ -209,7 +209,8 @@ def choose_submission(folder: pathlib.Path, wanted: Collection[str]) -> tuple[st
     Reads regular files only (no symbolic link is followed). A .zip is passed on whole: grading
     reads the notebook of an Otter export in memory (its log never) and refuses any other zip.
     """
-    chosen, problem = pick(list_files(folder), wanted)
+    files = list_files(folder)
+    chosen, problem = pick(files, wanted)
     if problem:
         return "submission", None, problem
     name = cast(str, chosen)  # pick names a file whenever it names no problem
@@ -260,9 +261,9 @@ def file_choice(names: Sequence[str], wanted: Collection[str]) -> FileChoice:
     before a script before a zip; among several of a kind, the one with the assignment's own name
     (the shallowest); several others are a problem to report, never a guess. Every other file is
     told with the part of the rule that left it out."""
-    names = [n for n in names if not any(part in IGNORED_FOLDERS for part in n.split("/"))]
+    considered = [n for n in names if not any(part in IGNORED_FOLDERS for part in n.split("/"))]
     for rank, suffixes in enumerate(KINDS):
-        candidates = [n for n in names if n.lower().endswith(suffixes)]
+        candidates = [n for n in considered if n.lower().endswith(suffixes)]
         if not candidates:
             continue
         named = sorted((n for n in candidates if n.rsplit("/", 1)[-1] in wanted), key=lambda n: n.count("/"))
@@ -272,7 +273,8 @@ def file_choice(names: Sequence[str], wanted: Collection[str]) -> FileChoice:
             graded = candidates[0]
         else:
             return FileChoice(None, ("several_submissions", detail("files", files=", ".join(sorted(candidates)[:5]))))
-        return FileChoice(graded, None, tuple((name, _why_not(name, graded, rank)) for name in names if name != graded))
+        return FileChoice(graded, None, tuple((name, _why_not(name, graded, rank)) for name in considered
+                                              if name != graded))
     return FileChoice(None, ("no_submission", detail("files", files=", ".join(sorted(names)[:5])) if names
                              else detail("no_files")))
 
