@@ -113,6 +113,7 @@ def prepare_grader(lab: Optional[str] = None, lang: Optional[str] = None) -> Any
         print(words["untested"].format(v=running), file=sys.stderr)
     if not in_kernel():
         return ScriptChecks(lab, lang)
+    show_skipped_demos(kernel_shell(), lang)
     try:
         import otter  # noqa: F401
     except ImportError:
@@ -129,8 +130,7 @@ def prepare_grader(lab: Optional[str] = None, lang: Optional[str] = None) -> Any
 
 
 class NoChecks:
-    """Stands in for the grader when the checks cannot run: each call says why, never a traceback.
-    A demo cell's `skipped` raises its error again (so the example shows what went wrong)."""
+    """Stands in for the grader when the checks cannot run: each call says why, never a traceback."""
 
     def __init__(self, message: str) -> None:
         self.message = message
@@ -150,8 +150,8 @@ class NoChecks:
 
 # Demo cells of unfinished steps --------------------------------------------------------------
 
-class Skipped:
-    """A sentence a check or a demo cell shows (printed, or as a cell's last value)."""
+class Said:
+    """What a check of the .py twin says: shown as its text, printed or as a cell's last value."""
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -190,9 +190,10 @@ def _raising_function(error: BaseException) -> Optional[str]:
 def display(*objects: object) -> None:
     """The .py twin's display(): a demo's error as the sentence a notebook shows, anything else printed."""
     env = _caller_globals()
-    lang = os.environ.get(LANG_VARIABLE) if os.environ.get(LANG_VARIABLE) in WORDS else "ko"
+    chosen = os.environ.get(LANG_VARIABLE)  # set by prepare_grader
+    lang = chosen if chosen in WORDS else "ko"
     for shown in objects:
-        print(why_skipped(shown, env, lang or "ko") if isinstance(shown, BaseException) else shown)
+        print(why_skipped(shown, env, lang) if isinstance(shown, BaseException) else shown)
 
 
 def show_skipped_demos(shell: Any, lang: str) -> None:
@@ -221,12 +222,12 @@ class ScriptChecks:
     def __init__(self, lab: Optional[str], lang: str) -> None:
         self.lab, self.lang = lab, lang
 
-    def check(self, step: str) -> Skipped:
+    def check(self, step: str) -> Said:
         from .notebook import check_in_kernel
 
-        return Skipped(check_in_kernel(step, _caller_globals(), self.lang).text)
+        return Said(check_in_kernel(step, _caller_globals(), self.lang).text)
 
-    def check_all(self) -> Skipped:
+    def check_all(self) -> Said:
         from . import public
         from .notebook import TOTAL, check_in_kernel
 
@@ -234,7 +235,7 @@ class ScriptChecks:
         verdicts = [check_in_kernel(step, env, self.lang) for step in public.load()[0].function_names]
         total = TOTAL[self.lang].format(score="{:g}".format(round(sum(v.score for v in verdicts), 2)),
                                         max_score="{:g}".format(round(sum(v.max_score for v in verdicts), 2)))
-        return Skipped("\n\n".join([v.text for v in verdicts] + [total]))
+        return Said("\n\n".join([v.text for v in verdicts] + [total]))
 
     def export(self, *args: Any, **kwargs: Any) -> None:
         print(WORDS[self.lang]["script_export"], file=sys.stderr)
@@ -303,7 +304,6 @@ def _kernel_grader(lab: Optional[str], lang: str, env: Mapping[str, object]) -> 
                 return None
             return otter.Notebook.export(self, chosen, *args, **kwargs)
 
-    show_skipped_demos(kernel_shell(), lang)
     if unknown:
         print(unknown, file=sys.stderr)
     else:
