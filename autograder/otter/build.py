@@ -167,10 +167,13 @@ def _listed(names: list[str], most: int = 5) -> str:
 
 
 def _built_files(out: pathlib.Path) -> list[str]:
-    """Relative paths of the files (and links) under the build's folders in `out`."""
+    """Relative paths of the files (and links) under the build's folders in `out`; Python's byte-code
+    caches (written when the check package is run there) are the build's own files, not counted."""
     found = []
     for folder in BUILD_FOLDERS:
         for path in sorted((out / folder).rglob("*")):
+            if "__pycache__" in path.relative_to(out).parts:
+                continue
             if path.is_symlink() or not path.is_dir():
                 found.append(path.relative_to(out).as_posix())
     return found
