@@ -33,6 +33,7 @@ STATE_NAME = "overrides.state.json"
 REQUIRED = ("id", "step", "points", "comment", "by")
 OPTIONAL = ("automatic",)
 NUMBERS = ("points", "automatic")  # the columns that take a number (ta_numbers' rule reads them)
+WORDS = ("comment", "by")  # the columns of words: digits only there are a number split by a decimal comma
 APPLIED, REVIEW = "applied", "review"
 SAME_POINTS = 0.005  # points are shown to hundredths: closer than this is the same result
 MAX_FIELD = 2000  # characters in a comment or a name; longer is a pasted slip
@@ -103,6 +104,7 @@ def parse_overrides(text: str, *, ids: Iterable[str], steps: Mapping[str, float]
                                 f"{','.join(OPTIONAL)}): {'; '.join(said)}"])
     column = {name: names.index(name) for name in REQUIRED + OPTIONAL if name in names}
     numeric = {column[name] for name in NUMBERS if name in column}
+    words = {column[name] for name in WORDS}
     rows: list[Override] = []
     first_line: dict[tuple[str, str], int] = {}
     line = reader.line_num + 1
@@ -123,11 +125,12 @@ def parse_overrides(text: str, *, ids: Iterable[str], steps: Mapping[str, float]
                             f"({', '.join(repr(c) for c in extra)} left over): write points with a dot (1.5) "
                             f"and put a comment holding a comma in double quotes")
             continue
-        split = split_number(cells, numeric)
+        split = split_number(cells, numeric, words)
         if split is not None:
-            problems.append(f"line {start}: " + _say(lang, "split_number", column=names[split.at],
-                                                     following=names[split.at + 1], whole=split.whole.strip(),
-                                                     fraction=split.fraction.strip()))
+            problems.append(f"line {start}: " + _say(
+                lang, "split_number", first=names[split.at], second=names[split.at + 1],
+                words=next(names[at] for at in (split.at, split.at + 1) if at in words),
+                whole=split.whole.strip(), fraction=split.fraction.strip()))
             continue
         row, said = _row(start, cells, column, known, steps, lang)
         if row is None:  # exactly when something is said against it

@@ -7,9 +7,9 @@ grouping (`1 000`, `1_000`), an exponent (`1e1`), `nan` or `inf`, other scripts'
 
 In a comma-separated row, a decimal comma splits a number over two cells: `s01,softmax,1,5,김조교`
 fits a five-column header when the comment was forgotten, and would read as 1 point with the
-comment "5". `split_number` finds that shape: a number column's cell that is a whole number
-followed by a cell of digits only in a column that takes no number. The row is refused; a comment
-that is only digits says nothing anyway.
+comment "5". `split_number` finds that shape: a whole number and a cell of digits only side by
+side, one in a number column, the other in a column of words (a comment, a name). The row is
+refused; a comment or a name that is only digits says nothing anyway.
 
 Pure data in and out: the reasons are codes (`Unreadable.code`) that the caller says in the TA's
 language (the `[run_folder]` section of the catalogs).
@@ -73,15 +73,20 @@ class Split:
     fraction: str
 
 
-def split_number(cells: Sequence[str], numeric: Collection[int]) -> Split | None:
-    """The first number split by a decimal comma in a row read from a comma-separated file:
-    a cell of a column that takes a number (`numeric`: their positions) holding a whole number,
-    followed by a cell of digits only in a column that takes no number. None when there is none.
+def split_number(cells: Sequence[str], numeric: Collection[int], words: Collection[int]) -> Split | None:
+    """The first number split by a decimal comma in a row read from a comma-separated file: two
+    cells side by side, one in a column that takes a number (`numeric`: their positions), the
+    other in a column of words (`words`: a comment, a name), the first a whole number and the
+    second digits only. None when there is none.
 
-    Two number columns side by side (`points,automatic`) read as two numbers: both asked for one.
+    `1,5` lands so when the TA also forgot a cell: after the number column (its cell the whole
+    part, the next column's the fraction) or before it. Two number columns side by side
+    (`points,automatic`) read as two numbers, and a column that may well hold digits (an id) is
+    in neither collection.
     """
-    for at in sorted(numeric):
-        if at + 1 >= len(cells) or at + 1 in numeric:
+    for at in range(len(cells) - 1):
+        pair = {at, at + 1}
+        if not (pair & set(numeric) and pair & set(words)) or pair <= set(numeric):
             continue
         if WHOLE.fullmatch(cells[at].strip()) and DIGITS.fullmatch(cells[at + 1].strip()):
             return Split(at=at, whole=cells[at], fraction=cells[at + 1])
