@@ -275,6 +275,15 @@ def test_a_folder_that_is_no_run_of_this_class_is_refused_and_left_as_it_is(lab1
     assert snapshot(out) == content
 
 
+def test_what_a_folder_holds_tells_a_run_from_a_tas_documents(tmp_path):
+    assert inspect(str(tmp_path / "none")) == Fresh(exists=False)
+    assert inspect(str(write(tmp_path / "empty", {".DS_Store": b"\0"}))) == Fresh(exists=True)
+    assert isinstance(inspect(str(write(tmp_path / "documents", {"results/a.json": b"{}", "notes.md": b"x"}))), Other)
+    older = inspect(str(write(tmp_path / "stopped", {"results/x.json": b"{}", "feedback/x.md": b"x"})))
+    assert older == Run(identity=None, inferred=True)  # an older run stopped before its first record
+    assert isinstance(inspect(str(write(tmp_path / "file.txt", {}) / ".." / "empty" / ".DS_Store")), NotAFolder)
+
+
 def test_out_that_is_a_file_or_the_class_folder_itself_is_refused(lab1_run, tmp_path):
     a_file = tmp_path / "grades.txt"
     a_file.write_text("x")
@@ -310,17 +319,19 @@ def classes_with_run_folders(draw):
     for student in ids:
         files[f"{student}/attention.py" if per_folder else f"s{student}_{student}_1_attention.py"] = LAB1
     runs = draw(st.lists(st.tuples(st.sampled_from(["graded", "run 2", "out/lab1", "아카이브/채점"]),
-                                   st.booleans()), min_size=1, max_size=3, unique_by=lambda r: r[0]))
+                                   st.sampled_from(["identity", "grades.csv", "feedback"])),
+                         min_size=1, max_size=3, unique_by=lambda r: r[0]))
     planted = []
-    for where, with_identity in runs:
-        if with_identity:
+    for where, marks in runs:
+        if marks == "identity":
             files[f"{where}/{IDENTITY_FILE}"] = identity("self_attention", ids).as_json().encode()
-        else:
+            files[f"{where}/report.html"] = b"<html>"
+        elif marks == "grades.csv":  # an older autograder's run
             files[f"{where}/grades.csv"] = "\ufeffid,name,file,total\n10231,,a.py,3\n".encode()
-            files[f"{where}/results/10231.json"] = b"{}"
-        files[f"{where}/report.html"] = b"<html>"
-        files[f"{where}/feedback/s9.md"] = b"# feedback"
+        else:  # an older autograder's run stopped before grades.csv
+            files[f"{where}/feedback/s9.md"] = b"# feedback"
         files[f"{where}/results/s9.json"] = b"{}"
+        files[f"{where}/kim_10231_1_attention.py"] = LAB1  # what a run folder holds is never a student's
         planted.append(where)
     return ids, files, planted
 

@@ -17,8 +17,8 @@ course's export, which shares a few students at most, is not. The source's path 
 used to decide: Canvas names every export `submissions.zip`, and a TA may unpack the zip they
 graded before. The lab decides apart: a run's folder holds one lab.
 
-A folder written by an older autograder (outputs, no identity file) is read from its outputs: the
-lab and ids of results/<id>.json, else of grades.csv. The same `inspect` tells a run's folder met
+A folder written by an older autograder (outputs, no identity file: results/ beside grades.csv or
+feedback/) is read from its outputs: the lab and ids of results/<id>.json, else of grades.csv. The same `inspect` tells a run's folder met
 while collecting a class (collect.Source leaves it out of the class: an output folder is never a
 submission), without reading the records there.
 """
@@ -45,6 +45,7 @@ MAX_IDENTITY_BYTES = 8 * 1024 * 1024
 SAME_CLASS_SHARE = 0.5  # more than this share of the earlier run's students must be in the class
 GRADES = "grades.csv"
 RESULTS = "results"
+FEEDBACK = "feedback"
 SHOWN_AT_MOST = 8  # names listed in a sentence
 
 
@@ -172,10 +173,13 @@ def inspect_listing(folder: str, entries: Collection[str], *, infer: bool = True
 
 
 def _has_run_outputs(folder: str, entries: Collection[str]) -> bool:
-    """A run's outputs without an identity file: grades.csv as `grade` writes it beside results/."""
-    if GRADES not in entries or RESULTS not in entries or not os.path.isdir(os.path.join(folder, RESULTS)):
+    """A run's outputs without an identity file: results/ beside grades.csv as `grade` writes it, or
+    beside feedback/ (an older run stopped before it wrote grades.csv)."""
+    if RESULTS not in entries or not os.path.isdir(os.path.join(folder, RESULTS)):
         return False
-    return _grades_header(folder)[:3] == ["id", "name", "file"]
+    if FEEDBACK in entries and os.path.isdir(os.path.join(folder, FEEDBACK)):
+        return True
+    return GRADES in entries and _grades_header(folder)[:3] == ["id", "name", "file"]
 
 
 def _grades_header(folder: str) -> list[str]:
