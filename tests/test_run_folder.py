@@ -108,7 +108,7 @@ def identity(lab, students):
     st.builds(Fresh, exists=st.booleans()),
     st.builds(Run, identity=st.one_of(st.none(), st.builds(identity, st.sampled_from(["l1", "l2"]), id_sets)),
               inferred=st.booleans()),
-    st.builds(Damaged, why=st.text(max_size=5), newer=st.booleans()),
+    st.builds(Damaged, problem=st.sampled_from(["not_json", "not_ours", "newer", "unreadable"])),
     st.builds(Other, entries=st.lists(st.text(min_size=1, max_size=5), min_size=1).map(tuple)),
     st.just(NotAFolder())), st.sampled_from(["l1", "l2"]), id_sets)
 def test_only_a_new_folder_or_a_run_of_the_same_lab_and_class_is_written_into(found, lab, students):
@@ -264,7 +264,7 @@ def test_a_folder_an_older_autograder_wrote_is_read_from_its_outputs(lab1_run, t
 
 @pytest.mark.parametrize("content, words", [
     ({"강의 노트.md": b"x", "성적표.xlsx": b"PK"}, "is not empty and holds no autograder run"),
-    ({IDENTITY_FILE: b"{not json"}, "cannot be read"),
+    ({IDENTITY_FILE: b"{not json"}, "cannot be used: it is not JSON"),
     ({IDENTITY_FILE: json.dumps({"kind": "autograder grade output folder", "version": 99}).encode()},
      "was filled by a newer autograder"),
 ])

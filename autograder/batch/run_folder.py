@@ -65,12 +65,18 @@ class RunIdentity:
                           ensure_ascii=False, indent=1) + "\n"
 
 
-class IdentityUnreadable(ValueError):
-    """An identity file that cannot be read as one: `newer` when a later version wrote it."""
+# Why an identity file cannot be used: each a key `identity_<problem>` of the catalogs' [run_folder].
+Problem = Literal["not_json", "not_ours", "no_version", "wrong_field", "unreadable", "too_large", "newer"]
 
-    def __init__(self, why: str, *, newer: bool = False) -> None:
-        super().__init__(why)
-        self.newer = newer
+
+class IdentityUnreadable(ValueError):
+    """An identity file that cannot be read as one: `problem` says why, `detail` what more is known
+    (the version a newer autograder wrote, the system's reason)."""
+
+    def __init__(self, problem: Problem, detail: str = "") -> None:
+        super().__init__(f"{problem} {detail}".strip())
+        self.problem: Problem = problem
+        self.detail = detail
 
 
 def identity_of(data: bytes) -> RunIdentity:
@@ -78,19 +84,19 @@ def identity_of(data: bytes) -> RunIdentity:
     try:
         said = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as error:
-        raise IdentityUnreadable(f"not JSON ({type(error).__name__})") from None
+        raise IdentityUnreadable("not_json", type(error).__name__) from None
     if not isinstance(said, dict) or said.get("kind") != KIND:
-        raise IdentityUnreadable("not an autograder run's identity")
+        raise IdentityUnreadable("not_ours")
     version = said.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise IdentityUnreadable("no version")
+        raise IdentityUnreadable("no_version")
     if version > VERSION:
-        raise IdentityUnreadable(f"version {version}", newer=True)
+        raise IdentityUnreadable("newer", str(version))
     texts = {key: said.get(key) for key in ("lab", "source", "created", "graded")}
     students = said.get("students")
     if not all(isinstance(value, str) for value in texts.values()) or not isinstance(students, list) \
             or not all(isinstance(student, str) for student in students):
-        raise IdentityUnreadable("a field of the wrong type")
+        raise IdentityUnreadable("wrong_field")
     return RunIdentity(lab=str(texts["lab"]), source=str(texts["source"]), students=tuple(sorted(students)),
                        created=str(texts["created"]), graded=str(texts["graded"]))
 
@@ -116,10 +122,10 @@ class Run:
 
 @dataclass(frozen=True, kw_only=True)
 class Damaged:
-    """An identity file that cannot be read (`newer`: a later autograder wrote it)."""
+    """An identity file that cannot be used: why (`problem`; "newer": a later autograder wrote it)."""
 
-    why: str
-    newer: bool
+    problem: Problem
+    detail: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -159,13 +165,13 @@ def inspect_listing(folder: str, entries: Collection[str], *, infer: bool = True
             data = read_regular_file(os.path.join(folder, IDENTITY_FILE), follow_links=False,
                                      limit=MAX_IDENTITY_BYTES)
         except OSError as error:
-            return Damaged(why=f"cannot be read ({error.strerror or type(error).__name__})", newer=False)
+            return Damaged(problem="unreadable", detail=error.strerror or type(error).__name__)
         if len(data) > MAX_IDENTITY_BYTES:
-            return Damaged(why="too large", newer=False)
+            return Damaged(problem="too_large", detail=str(MAX_IDENTITY_BYTES))
         try:
             return Run(identity=identity_of(data), inferred=False)
         except IdentityUnreadable as unreadable:
-            return Damaged(why=str(unreadable), newer=unreadable.newer)
+            return Damaged(problem=unreadable.problem, detail=unreadable.detail)
     if _has_run_outputs(folder, entries):
         return Run(identity=_inferred(folder) if infer else None, inferred=True)
     kept = sorted(name for name in entries if not is_system_path(name))
@@ -258,7 +264,7 @@ def verdict(found: Found, *, lab: str, students: Collection[str]) -> Verdict:
     if isinstance(found, Other):
         return "not_a_run"
     if isinstance(found, Damaged):
-        return "newer" if found.newer else "damaged"
+        return "newer" if found.problem == "newer" else "damaged"
     if found.identity is None:
         return "same"  # an older run's outputs that name no lab nor student: nothing to tell apart
     if found.identity.lab != lab:
@@ -309,7 +315,8 @@ def refusal(out: str, kind: Verdict, found: Found, *, lab: str, students: Collec
         text = say("run_folder", "not_a_folder", folder=folder, suggestion=suggestion)
     elif kind in ("damaged", "newer"):
         assert isinstance(found, Damaged)
-        text = say("run_folder", kind, folder=folder, identity=IDENTITY_FILE, problem=found.why,
+        problem = say("run_folder", f"identity_{found.problem}", detail=found.detail)
+        text = say("run_folder", kind, folder=folder, identity=IDENTITY_FILE, problem=problem,
                    suggestion=suggestion)
     elif kind == "not_a_run":
         assert isinstance(found, Other)
@@ -336,7 +343,9 @@ def refusal(out: str, kind: Verdict, found: Found, *, lab: str, students: Collec
 def other_folder(folder: str, tail: str) -> str:
     """A folder name beside `folder` that nothing holds yet, ending in `tail` (the lab, the class):
     `lab1-masked_attention`."""
-    base = f"{folder.rstrip(os.sep) or folder}-{tail}"
+    if os.path.basename(os.path.normpath(folder)) in ("", ".", ".."):
+        folder = os.path.abspath(folder)  # "." names no folder to put a tail on
+    base = f"{os.path.normpath(folder)}-{tail}"
     candidate, number = base, 2
     while os.path.lexists(candidate):
         candidate, number = f"{base}-{number}", number + 1
