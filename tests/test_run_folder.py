@@ -454,3 +454,47 @@ def test_a_decimal_comma_in_overrides_is_refused_through_grade(lab1_run, tmp_pat
     done = run("grade", lab1_run["lab1"], "--out", out, "--jobs", "2")
     assert done.returncode == 2 and snapshot(out) == before
     assert "line 2: points, comment 칸의 값 1,5: 소수점을 쉼표로 적어" in done.stderr
+
+
+# No other command writes over a run's outputs ------------------------------------------------------
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["grades.csv", "report.html", "similar.csv", "overrides.csv", "overrides.state.json",
+                        IDENTITY_FILE, "feedback/10231.html", "results/10231.json", "stale/results/x.json",
+                        "import.csv", "canvas-import.csv", "notes/grades.csv", "feedback", "history/index.html"]),
+       st.sampled_from(["identity", "older", "none"]))
+def test_a_file_another_command_writes_is_refused_exactly_when_it_is_a_runs_output(relative, kind):
+    from autograder.batch.run_folder import replaced_output
+
+    with tempfile.TemporaryDirectory() as temporary:
+        run_folder = Path(temporary) / "lab1"
+        files = {"feedback/10231.html": b"x", "results/10231.json": b"{}"}
+        if kind == "identity":
+            files[IDENTITY_FILE] = identity("self_attention", ["10231"]).as_json().encode()
+        elif kind == "older":
+            files["grades.csv"] = b"\xef\xbb\xbfid,name,file,total\n"
+        else:
+            files = {"notes.md": b"x"}
+        write(run_folder, files)
+        said = replaced_output(str(run_folder / relative), "en")
+        top = relative.split("/")[0]
+        outputs = relative in ("grades.csv", "report.html", "similar.csv", "overrides.csv", "overrides.state.json",
+                               IDENTITY_FILE) or (top in ("feedback", "results") and "/" in relative)
+        assert bool(said) == (kind != "none" and outputs), said
+
+
+def test_export_and_check_never_write_over_a_runs_outputs(lab1_run, tmp_path):
+    out = tmp_path / "lab1"
+    shutil.copytree(lab1_run["out"], out)
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("Student,ID,SIS User ID,SIS Login ID,Section,Lab 1 (5501)\n    Points Possible,,,,,10\n"
+                     "k,10231,,,,\n", "utf-8")
+    before = snapshot(out)
+    done = run("export", "canvas", out, "--sheet", sheet, "--out", out / "grades.csv", "--lab", "self_attention",
+               "--lang", "en")
+    assert done.returncode == 2 and "would replace that run's output" in done.stderr and snapshot(out) == before
+    done = run("check", ROOT / "solutions" / "self_attention.py", "--html", out / "feedback" / "10231.html")
+    assert done.returncode == 2 and "실행의 결과를 덮어쓰게 됩니다" in done.stderr and snapshot(out) == before
+    done = run("export", "canvas", out, "--sheet", sheet, "--out", out / "canvas-import.csv", "--lab",
+               "self_attention", "--allow-unmatched")
+    assert done.returncode == 0, done.stderr  # a new file beside the run's outputs replaces none

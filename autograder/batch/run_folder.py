@@ -371,6 +371,34 @@ def _shown_time(iso: str) -> str:
     return shown_time(iso)
 
 
+# What a run writes into its folder (the files and the folders whose every file is the run's).
+RUN_FILES = frozenset({IDENTITY_FILE, GRADES, "report.html", "similar.csv", "overrides.csv", "overrides.state.json"})
+RUN_FOLDERS = frozenset({FEEDBACK, RESULTS, "stale"})
+
+
+def replaced_output(path: str, lang: str) -> str:
+    """For a file another command is about to write (`export --out`, `check --html`): the sentence
+    refusing it when it is one of a run's outputs (grades.csv, report.html, feedback/<id>.html,
+    the TA's overrides.csv, ...) in a run's folder, "" when writing it replaces no run's output."""
+    target = os.path.abspath(path)
+    folder, name = os.path.split(target)
+    candidates = [(folder, name)]
+    parent, inner = os.path.split(folder)
+    if inner in RUN_FOLDERS:
+        candidates.append((parent, f"{inner}/{name}"))
+    for run_folder, relative in candidates:
+        owns = relative in RUN_FILES or relative.split("/", 1)[0] in RUN_FOLDERS and "/" in relative
+        found = inspect(run_folder, infer=False) if owns else None
+        if isinstance(found, Run | Damaged):
+            there = found.identity.lab if isinstance(found, Run) and found.identity is not None else "?"
+            suggestion = os.path.join(os.path.dirname(run_folder), f"{os.path.basename(run_folder)}-{name}")
+            message: str = printable("autograder: " + Messages(lang)(
+                "run_folder", "replaced_output", path=path, folder=run_folder, output=relative, lab=there,
+                suggestion=suggestion))
+            return message
+    return ""
+
+
 def left_out_note(folders: Sequence[str], lang: str) -> str:
     """The note for run folders met in the class and left out of it ("" when none)."""
     if not folders:
