@@ -333,7 +333,8 @@ def run_build(args: argparse.Namespace) -> int:
 
 def refuse_replacing_a_run(path: str, lang: str) -> None:
     """Exit 2 when `path`, a file a command is about to write, is one of a run's outputs: no
-    command replaces another run's outputs (batch.run_folder.replaced_output)."""
+    command replaces another run's outputs (batch.run_folder.replaced_output). `export` keeps its
+    files out of every run's folder itself (lms.export.output_refusals)."""
     from .batch.run_folder import replaced_output
 
     refusal = replaced_output(path, lang)
@@ -342,7 +343,6 @@ def refuse_replacing_a_run(path: str, lang: str) -> None:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    refuse_replacing_a_run(args.out, args.lang)
     from .lms.export import run_export as export
 
     return export(args)

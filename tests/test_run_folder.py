@@ -493,9 +493,14 @@ def test_export_and_check_never_write_over_a_runs_outputs(lab1_run, tmp_path):
     before = snapshot(out)
     done = run("export", "canvas", out, "--sheet", sheet, "--out", out / "grades.csv", "--lab", "self_attention",
                "--lang", "en")
-    assert done.returncode == 2 and "would replace that run's output" in done.stderr and snapshot(out) == before
+    assert done.returncode == 2 and snapshot(out) == before  # lms.export keeps out of every run's folder
     done = run("check", ROOT / "solutions" / "self_attention.py", "--html", out / "feedback" / "10231.html")
     assert done.returncode == 2 and "실행의 결과를 덮어쓰게 됩니다" in done.stderr and snapshot(out) == before
-    done = run("export", "canvas", out, "--sheet", sheet, "--out", out / "canvas-import.csv", "--lab",
+    other = tmp_path / "lab1-again"
+    shutil.copytree(lab1_run["out"], other)  # another run's grades.csv as the sheet to write: refused
+    done = run("export", "canvas", other, "--sheet", sheet, "--out", out / "grades.csv", "--lab", "self_attention",
+               "--lang", "en")
+    assert done.returncode == 2 and snapshot(out) == before
+    done = run("export", "canvas", out, "--sheet", sheet, "--out", tmp_path / "canvas-import.csv", "--lab",
                "self_attention", "--allow-unmatched")
-    assert done.returncode == 0, done.stderr  # a new file beside the run's outputs replaces none
+    assert done.returncode == 0, done.stderr  # a file that is no run's output is written

@@ -377,7 +377,7 @@ RUN_FOLDERS = frozenset({FEEDBACK, RESULTS, "stale"})
 
 
 def replaced_output(path: str, lang: str) -> str:
-    """For a file another command is about to write (`export --out`, `check --html`): the sentence
+    """For a file another command is about to write (`check --html`): the sentence
     refusing it when it is one of a run's outputs (grades.csv, report.html, feedback/<id>.html,
     the TA's overrides.csv, ...) in a run's folder, "" when writing it replaces no run's output."""
     target = os.path.abspath(path)
