@@ -201,6 +201,8 @@ def _exit_now(code: int) -> NoReturn:
 
 def run_check(args: argparse.Namespace) -> int:
     check_limit_flags(args)
+    if args.html:
+        refuse_replacing_a_run(args.html, args.lang)
     from .sandbox.launch import SINGLE_THREADED, start_zygote
 
     # Judging one submission multiplies small arrays only: BLAS threads would just spin.
@@ -329,6 +331,17 @@ def run_build(args: argparse.Namespace) -> int:
     from .otter.build import run_build as build
 
     return build(args)
+
+
+def refuse_replacing_a_run(path: str, lang: str) -> None:
+    """Exit 2 when `path`, a file a command is about to write, is one of a run's outputs: no
+    command replaces another run's outputs (batch.run_folder.replaced_output). `export` keeps its
+    files out of every run's folder itself (lms.export.output_refusals)."""
+    from .batch.run_folder import replaced_output
+
+    refusal = replaced_output(path, lang)
+    if refusal:
+        raise SystemExit(refusal)
 
 
 def run_export(args: argparse.Namespace) -> int:

@@ -266,6 +266,10 @@ def test_read_regular_file_refuses_what_is_not_a_file(tmp_path):
     assert len(read_regular_file(big, limit=10)) == 11
 
 
+# Honest students beside the attacks: a folder mostly of files that are no code is no class (class_rule).
+CLASSMATES = ("carol", "dave", "erin", "frank", "grace", "heidi")
+
+
 def test_links_fifos_and_devices_in_the_class_are_listed_never_read(tmp_path):
     root = tmp_path / "class"
     write(root / "alice.py", CORRECT)
@@ -277,6 +281,8 @@ def test_links_fifos_and_devices_in_the_class_are_listed_never_read(tmp_path):
     (root / "bob" / "copy.py").symlink_to(REFERENCE)
     (root / "linked_folder").symlink_to(SAMPLES)  # would add the sample class
     (root / "dangling.py").symlink_to(tmp_path / "nothing")
+    for name in CLASSMATES:  # the attacks are a few students of a class (a folder mostly of them is no class)
+        write(root / f"{name}.py", CORRECT)
     out = tmp_path / "out"
     finished = grade(root, out, timeout=240)
     assert finished.returncode == 0, finished.stderr
@@ -288,7 +294,7 @@ def test_links_fifos_and_devices_in_the_class_are_listed_never_read(tmp_path):
     assert rows["dangling.py"]["status"] == "broken: not_regular_file"
     assert rows["bob/copy.py"]["status"] == "ignored: a symbolic link"
     assert rows["linked_folder"]["status"] == "broken: not_regular_file"
-    assert len(rows) == 8
+    assert len(rows) == 8 + len(CLASSMATES)
     assert "symbolic link" in (out / "feedback" / "mallory.md").read_text("utf-8")
 
 
@@ -315,7 +321,8 @@ def test_hostile_zip_members_are_listed_and_the_class_graded(tmp_path):
                            bomb_member("bomb_10007_1_attention.py"),
                            ("nested_10008_1_export.zip", nested_bomb),
                            ("plain_10009_1_archive.zip", zip_bytes([("attention.py", CORRECT), ("old.py", CORRECT)])),
-                           ("hand_10010_1_archive.zip", zip_bytes([("lab/attention.py", CORRECT)]))]:
+                           ("hand_10010_1_archive.zip", zip_bytes([("lab/attention.py", CORRECT)])),
+                           *((f"{name}_{10011 + n}_1_attention.py", CORRECT) for n, name in enumerate(CLASSMATES))]:
             archive.writestr(name, data)
     out = tmp_path / "out"
     finished = grade(export, out)
@@ -329,7 +336,9 @@ def test_hostile_zip_members_are_listed_and_the_class_graded(tmp_path):
     assert rows["10008"]["status"] == "broken: not_otter_export"
     assert rows["10009"]["status"] == "broken: not_otter_export"  # two files to grade: none chosen
     assert rows["10010"]["status"] == "graded" and rows["10010"]["total"] == "10.0"  # zipped by hand: its one file
-    assert all(r["total"] == "0.0" for i, r in rows.items() if i not in ("10001", "10010"))
+    honest = {"10001", "10010", *(str(10011 + n) for n in range(len(CLASSMATES)))}
+    assert all(r["total"] == "0.0" for i, r in rows.items() if i not in honest)
+    assert all(rows[i]["total"] == "10.0" for i in honest)
 
 
 # 4. Otter's export zip -------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ folder or a zip. The TA then runs `autograder grade` with the right --lab, the w
 and `autograder export` into a Canvas sheet. Either the run stops with exit status 2 and nothing
 is written into the LMS sheet, or every grade in the sheet is the one the right command gives
 (each file graded alone for the class's lab). The run is never refused when the TA named the
-right lab (or none) and the class has files of its lab.
+right lab (or none) and the class has files of its lab, unless more than half of its students sent
+no code for any lab (then it is no class: batch.class_rule), and always refused then.
 """
 import csv
 import io
@@ -141,9 +142,12 @@ def test_a_tas_slip_never_becomes_grades(zygote, generated):
         assert sheet.read_bytes() == before  # the downloaded sheet itself is never touched
         mine = sum(KINDS[k][2] == generated["lab"] for k in generated["kinds"])
         theirs = sum(KINDS[k][2] == generated["other"] for k in generated["kinds"])
-        if generated["command"] in (generated["lab"], None) and mine:
+        no_class = 2 * sum(KINDS[k][2] is None for k in generated["kinds"]) > len(generated["kinds"])
+        if no_class:
+            assert graded == 2, generated  # mostly not submissions: refused, whatever --lab says
+        elif generated["command"] in (generated["lab"], None) and mine:
             assert graded == 0, generated  # the right command (or none) is never refused
-        if generated["command"] == generated["other"] and mine:
+        if generated["command"] == generated["other"] and mine and not no_class:
             assert graded == 2, generated  # the wrong lab, where the class's files say otherwise
         if graded == 2:
             assert not out.exists() and exported == 2 and not written.exists()

@@ -31,6 +31,8 @@ from .outputs import write_atomic
 from .overrides import (FILE_NAME as OVERRIDES_FILE, Override, OverridesRefused, fingerprint_part, for_task,
                         load_state, read_overrides, resumable, review_warning, save_state, state_of, written_against)
 from .previous import PreviousRunError, read_previous_run
+from .class_rule import mostly_not_submissions, not_a_class
+from .run_folder import admit, left_out_note, record as record_run
 from .similar import FILE_NAME as SIMILAR_FILE, never_count, signals, similar_csv, similar_rows
 
 EXIT_DONE, EXIT_CANNOT_RUN, EXIT_MERGED_IDS, EXIT_PATTERN_MISSES, EXIT_INTERRUPTED = 0, 2, 3, 4, 130
@@ -162,17 +164,25 @@ def _grade_class(source: Source, args: argparse.Namespace, limits: Limits, zygot
     students = [s for s in everyone if s.chosen is not None]
     if not students:
         raise SystemExit(no_submissions(args.submissions, everyone))
+    if source.run_folders:
+        print(left_out_note(source.run_folders, args.lang), file=sys.stderr)
     conflicts = zone_conflicts(students, args.zone)
     # A deadline whose offset is not the LMS's would count every attempt from the wrong hour.
     refused = bool(conflicts) and args.due_time is not None and args.zone.source == "--due"
     if refused:
         raise SystemExit(zone_message(conflicts, args.zone, args.due_time, refused=True))
-    lab = _lab_for(args, source, students)  # a TA's slip stops here, before anything is written
-    overrides = _overrides(out, students, lab)  # and so does a bad overrides.csv
+    said = lab_votes(source, students)
+    if mostly_not_submissions(said):  # a TA's working folder, not a class
+        raise SystemExit(not_a_class(args.submissions, students, said, args.lang))
+    lab = _lab_for(args, said)  # a TA's slip stops here, before anything is written
+    # The folder is one run's: another lab's or class's run, or a TA's documents, are refused here.
+    run = admit(out, lab=lab.name, students=[s.id for s in students], source=args.submissions, lang=args.lang)
+    overrides = _overrides(out, students, lab, args.lang)  # and so does a bad overrides.csv
     previous = _previous(args, lab)
     folders = [out, os.path.join(out, "feedback"), os.path.join(out, "results")]
     for folder in folders:
         os.makedirs(folder, exist_ok=True)
+    record_run(run)
     remove_temporaries(folders)
     # Everything a submission's grade or feedback can depend on besides its file and the grader
     # version: the language and every limit (the sandbox switch too). Nothing is chosen by hand.
@@ -410,11 +420,10 @@ def merged_warning(students: Sequence[Student], clashes: Sequence[Sequence[str]]
     return message
 
 
-def _lab_for(args: argparse.Namespace, source: Source, students: Sequence[Student]) -> Lab:
-    """The lab of --lab, else the only one, else the one the class's files are for; exit 2 if none,
-    or when --lab names a lab the files are not written for (registry.choose's rule, one vote per
-    student: the file that counts for them). A minority of files of another lab is a warning."""
-    from ..registry import LabMismatch, LabNotFound, Said, Tally, choose, each_lab
+def lab_votes(source: Source, students: Sequence[Student]) -> dict[str, str | None]:
+    """{student id: the lab the file that counts for them is code for, or None} (registry.each_lab),
+    one file in memory at a time."""
+    from ..registry import each_lab
 
     said: dict[str, str | None] = {}
     for student in students:  # one file in memory at a time
@@ -427,6 +436,16 @@ def _lab_for(args: argparse.Namespace, source: Source, students: Sequence[Studen
                 said[student.id] = None
         else:
             said[student.id] = None  # a .docx, a link, a file too large: says no lab
+    return said
+
+
+def _lab_for(args: argparse.Namespace, said: Mapping[str, str | None]) -> Lab:
+    """The lab of --lab, else the only one, else the one the class's files are for; exit 2 if none,
+    or when --lab names a lab the files are not written for (registry.choose's rule, one vote per
+    student: the file that counts for them, `said`: lab_votes). A minority of files of another lab
+    is a warning."""
+    from ..registry import LabMismatch, LabNotFound, Said, Tally, choose
+
     try:
         lab: Lab = choose(getattr(args, "lab", None), Said(said.values()),
                           fit=not getattr(args, "allow_other_lab", False), what=("student's file", "students' files"))
@@ -443,7 +462,7 @@ def _lab_for(args: argparse.Namespace, source: Source, students: Sequence[Studen
         print(f"autograder: warning: graded as {lab.name}, but {len(others)} student(s)' files look written for "
               f"another lab: {shown}{more}. A run grades one lab; check these students' files.",
               file=sys.stderr)
-    if students and not tally.votes.get(lab.name):
+    if said and not tally.votes.get(lab.name):
         print(f"autograder: WARNING: no student's file is written for {lab.name} (of {tally.total}, "
               f"{tally.describe(lab.name)}): none defines its functions ({', '.join(lab.function_names)}), so every "
               "step of every student is 'missing' or unreadable. Is this the right folder and --lab? "
@@ -536,13 +555,13 @@ def _task(source: Source, student: Student, settings: Mapping[str, Any], lab: La
             "key": fingerprint(content, entry.path, superseded, own_settings, lab)}
 
 
-def _overrides(out: str, students: Sequence[Student], lab: Lab) -> list[Override] | None:
+def _overrides(out: str, students: Sequence[Student], lab: Lab, lang: str) -> list[Override] | None:
     """The TA's overrides in DIR/overrides.csv, each with the automatic points it was written
     against (batch.overrides), or None when there is no such file; exit 2 before anything is
     graded or written when any row is bad."""
     ids = [s.id for s in students]
     try:
-        rows = read_overrides(out, ids=ids, steps={step.name: float(step.points) for step in lab.steps})
+        rows = read_overrides(out, ids=ids, steps={step.name: float(step.points) for step in lab.steps}, lang=lang)
     except OverridesRefused as refused:
         shown = "\n".join(f"  {problem}" for problem in refused.problems[:SHOWN_AT_MOST])
         more = f"\n  ... and {len(refused.problems) - SHOWN_AT_MOST} more" if len(refused.problems) > SHOWN_AT_MOST else ""

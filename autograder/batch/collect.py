@@ -23,6 +23,7 @@ from ..lms.recognise import HEAD_BYTES, SHEET_KINDS, sheet_kind
 from .late import COMPUTER_ZONE, LmsZone, StatedZone, file_time, stated_zone
 from .metadata import MAX_METADATA_BYTES, Submitter, blackboard_receipt_name, decode, gradescope_submitters
 from .naming import BLACKBOARD_RECEIPT, Naming, is_system_path, safe_id, shared_depth, student_id  # noqa: F401 (re-exported)
+from .run_folder import Damaged, Run, inspect_listing
 
 GRADESCOPE_LIST = "Gradescope submission list"
 # A file beside the units of an LMS's export that the LMS did not name (Naming.stray): the TA's.
@@ -118,6 +119,9 @@ class Source:
         self.inflated_bytes = 0  # decompressed from the class's zip so far (for the tests and docs)
         self._inflated_for: dict[str, int] = {}  # student id -> bytes decompressed looking into their zips
         self._on_disk: dict[str, str] = {}  # {path as shown: path as the disk names it}, for names that are not UTF-8
+        # Folders below the class folder that are a run's output folder (run_folder.inspect): left out
+        # of the class, never read (relative paths, "/" separators).
+        self.run_folders: list[str] = []
         if os.path.isdir(self.location):
             self.kind = "folder"
             self._root_fd = os.open(self.location, os.O_RDONLY | os.O_DIRECTORY)
@@ -186,12 +190,19 @@ class Source:
 
     def _folder_files_as_named(self) -> list[Found]:
         found: list[Found] = []
+        self.run_folders = []
 
         def unreadable(error: OSError) -> None:
             relative = os.path.relpath(error.filename or self.location, self.location).replace(os.sep, "/")
             found.append(Found(relative, 0.0, 0, refused=detail("folder_unreadable", error=os_detail(error).parameters.get("error", "?"))))
 
         for folder, dirs, names in _walk(self.location, unreadable):
+            if folder != self.location and isinstance(inspect_listing(folder, {*dirs, *names}, infer=False),
+                                                      Run | Damaged):
+                # An output folder is never a submission (a --out inside the class folder).
+                self.run_folders.append(_readable_path(os.path.relpath(folder, self.location).replace(os.sep, "/")))
+                dirs.clear()
+                continue
             dirs.sort()
             for name in list(dirs):
                 full = os.path.join(folder, name)

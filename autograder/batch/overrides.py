@@ -26,11 +26,14 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping
 
 from .late import penalised
+from .ta_numbers import Unreadable, read_number, split_number
 
 FILE_NAME = "overrides.csv"
 STATE_NAME = "overrides.state.json"
 REQUIRED = ("id", "step", "points", "comment", "by")
 OPTIONAL = ("automatic",)
+NUMBERS = ("points", "automatic")  # the columns that take a number (ta_numbers' rule reads them)
+WORDS = ("comment", "by")  # the columns of words: digits only there are a number split by a decimal comma
 APPLIED, REVIEW = "applied", "review"
 SAME_POINTS = 0.005  # points are shown to hundredths: closer than this is the same result
 MAX_FIELD = 2000  # characters in a comment or a name; longer is a pasted slip
@@ -67,13 +70,14 @@ class OverridesRefused(ValueError):
         self.problems = problems
 
 
-def parse_overrides(text: str, *, ids: Iterable[str], steps: Mapping[str, float]) -> list[Override]:
+def parse_overrides(text: str, *, ids: Iterable[str], steps: Mapping[str, float], lang: str = "en") -> list[Override]:
     """The rows of overrides.csv, checked against the run's students and the lab's steps.
 
     Raises OverridesRefused listing every bad row by its line number (a header without the
     columns, a row with more cells than the header, an unknown id or step, points out of range or
-    not a number, an empty comment or author, two rows for one (id, step)); then nothing of the
-    file is used.
+    not a number, a number split over two cells by a decimal comma, an empty comment or author,
+    two rows for one (id, step)); then nothing of the file is used. `lang`: the language of the
+    reasons that come from ta_numbers.
     """
     known = set(ids)
     reader = csv.reader(io.StringIO(text, newline=""))
@@ -99,6 +103,8 @@ def parse_overrides(text: str, *, ids: Iterable[str], steps: Mapping[str, float]
         raise OverridesRefused([f"line 1: the header must be {','.join(REQUIRED)} (and optionally "
                                 f"{','.join(OPTIONAL)}): {'; '.join(said)}"])
     column = {name: names.index(name) for name in REQUIRED + OPTIONAL if name in names}
+    numeric = {column[name] for name in NUMBERS if name in column}
+    words = {column[name] for name in WORDS}
     rows: list[Override] = []
     first_line: dict[tuple[str, str], int] = {}
     line = reader.line_num + 1
@@ -119,7 +125,14 @@ def parse_overrides(text: str, *, ids: Iterable[str], steps: Mapping[str, float]
                             f"({', '.join(repr(c) for c in extra)} left over): write points with a dot (1.5) "
                             f"and put a comment holding a comma in double quotes")
             continue
-        row, said = _row(start, cells, column, known, steps)
+        split = split_number(cells, numeric, words)
+        if split is not None:
+            problems.append(f"line {start}: " + _say(
+                lang, "split_number", first=names[split.at], second=names[split.at + 1],
+                words=next(names[at] for at in (split.at, split.at + 1) if at in words),
+                whole=split.whole.strip(), fraction=split.fraction.strip()))
+            continue
+        row, said = _row(start, cells, column, known, steps, lang)
         if row is None:  # exactly when something is said against it
             problems.extend(f"line {start}: {reason}" for reason in said)
             continue
@@ -136,7 +149,7 @@ def parse_overrides(text: str, *, ids: Iterable[str], steps: Mapping[str, float]
 
 
 def _row(line: int, cells: list[str], column: Mapping[str, int], known: set[str],
-         steps: Mapping[str, float]) -> tuple[Override | None, list[str]]:
+         steps: Mapping[str, float], lang: str) -> tuple[Override | None, list[str]]:
     def cell(name: str) -> str:
         index = column.get(name)
         return cells[index].strip() if index is not None and index < len(cells) else ""
@@ -152,18 +165,8 @@ def _row(line: int, cells: list[str], column: Mapping[str, int], known: set[str]
         said.append("the step is empty")
     elif maximum is None:
         said.append(f"no step {step!r} in this lab (its steps: {', '.join(steps)})")
-    points = _number(cell("points"))
-    if points is None:
-        said.append(f"points {cell('points')!r} is not a number")
-    elif maximum is not None and not 0 <= points <= maximum:
-        said.append(f"points {points:g} is out of range for {step} (0 to {maximum:g})")
-    automatic = None
-    if cell("automatic"):
-        automatic = _number(cell("automatic"))
-        if automatic is None:
-            said.append(f"automatic {cell('automatic')!r} is not a number")
-        elif maximum is not None and not 0 <= automatic <= maximum:
-            said.append(f"automatic {automatic:g} is out of range for {step} (0 to {maximum:g})")
+    points = _points("points", cell("points"), step, maximum, said, lang)
+    automatic = _points("automatic", cell("automatic"), step, maximum, said, lang) if cell("automatic") else None
     for name in ("comment", "by"):
         if not cell(name):
             said.append(f"the {name} is empty (say why, and who decided)" if name == "comment"
@@ -176,12 +179,30 @@ def _row(line: int, cells: list[str], column: Mapping[str, int], known: set[str]
                     by=cell("by"), written_against=automatic), []
 
 
-def _number(text: str) -> float | None:
-    try:
-        value = float(text.strip())
-    except ValueError:
+def _points(name: str, text: str, step: str, maximum: float | None, said: list[str], lang: str) -> float | None:
+    """A number column's cell read by ta_numbers' rule and checked against the step's points;
+    None, with the reason added to `said`, when it cannot be used."""
+    value = read_number(text)
+    if isinstance(value, Unreadable):
+        said.append(_unreadable(name, value, lang))
         return None
-    return value if math.isfinite(value) else None
+    if maximum is not None and not 0 <= value <= maximum:
+        said.append(f"{name} {value:g} is out of range for {step} (0 to {maximum:g})")
+        return None
+    return value
+
+
+def _unreadable(name: str, why: Unreadable, lang: str) -> str:
+    """Why a number column's cell is not read (ta_numbers.read_number)."""
+    if why.code in ("empty", "not_a_number"):
+        return f"{name} {why.text.strip()!r} is not a number"
+    return _say(lang, f"number_{why.code}", column=name, written=why.text.strip())
+
+
+def _say(lang: str, key: str, **params: object) -> str:
+    from ..render import Messages
+
+    return Messages(lang)("run_folder", key, **params)
 
 
 def _unquoted(text: str) -> str:
@@ -207,7 +228,8 @@ def decode(data: bytes) -> str:
         raise OverridesRefused(["the file is neither UTF-8 nor cp949 text; save it as CSV UTF-8"]) from None
 
 
-def read_overrides(out_dir: str, *, ids: Iterable[str], steps: Mapping[str, float]) -> list[Override] | None:
+def read_overrides(out_dir: str, *, ids: Iterable[str], steps: Mapping[str, float],
+                   lang: str = "en") -> list[Override] | None:
     """DIR/overrides.csv checked, or None when there is none. Raises OverridesRefused."""
     path = os.path.join(out_dir, FILE_NAME)
     try:
@@ -217,7 +239,7 @@ def read_overrides(out_dir: str, *, ids: Iterable[str], steps: Mapping[str, floa
         return None
     except OSError as error:
         raise OverridesRefused([f"cannot read it ({error.strerror or error})"]) from None
-    return parse_overrides(decode(data), ids=ids, steps=steps)
+    return parse_overrides(decode(data), ids=ids, steps=steps, lang=lang)
 
 
 def load_state(out_dir: str) -> dict[str, float]:

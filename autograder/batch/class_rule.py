@@ -1,0 +1,41 @@
+"""Whether what `grade` was given is a class's submissions at all.
+
+One rule (`mostly_not_submissions`): a folder or .zip in which more than half of the would-be
+students have no file that is code for any lab (registry.each_lab names no lab for the file that
+counts for them: a .docx, a PDF, notes, an LMS's .zip, a script of another course) is not a class:
+it is refused before anything is written, as an empty one is. A class with a few broken files
+(an empty file, a .docx, a notebook that is not JSON) is graded: broken submissions are graded as
+broken, and half of a class or fewer is "a few" here.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+
+from ..render import Messages, printable
+from .collect import EXPORT, Student
+
+SHOWN_AT_MOST = 8  # files named in the sentence
+
+
+def mostly_not_submissions(said: Mapping[str, str | None]) -> bool:
+    """`said`: {student id: the lab their counting file is code for, or None}. True when more
+    than half of them name no lab."""
+    silent = sum(1 for lab in said.values() if lab is None)
+    return 2 * silent > len(said)
+
+
+def not_a_class(location: str, students: Sequence[Student], said: Mapping[str, str | None], lang: str) -> str:
+    """The sentence refusing a folder that is mostly not submissions: what it found, what to give."""
+    say = Messages(lang)
+    silent = [s for s in students if said.get(s.id) is None and s.chosen is not None]
+    paths = [s.chosen.path for s in silent if s.chosen is not None]
+    shown = ", ".join(paths[:SHOWN_AT_MOST]) + (", ..." if len(paths) > SHOWN_AT_MOST else "")
+    text = say("run_folder", "not_a_class", location=location, count=len(said), silent=len(silent),
+               code=len(said) - len(silent), listing=shown)
+    zips = [path for path in paths if path.lower().endswith(EXPORT)]
+    if zips and os.path.isdir(location):
+        text += " " + say("run_folder", "zip_inside", zip=os.path.join(location, zips[0]))
+    text += " " + say("run_folder", "nothing_graded")
+    message: str = printable("autograder: " + text)
+    return message
