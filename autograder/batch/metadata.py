@@ -148,14 +148,14 @@ class Receipt:
 
 
 def blackboard_receipt(text: str, attempt: str = "") -> Receipt:
-    """The header of a Blackboard receipt (RECEIPT_LABELS): its first three or four lines, each
+    """The header of a Blackboard receipt (RECEIPT_LABELS): its first two to four lines, each
     "label: value", before the first blank line; in English by its labels, in another language by
     their order. Anything else in the file (the student's own text, whatever it looks like) is never
     read, and a file whose start is not such a header gives nothing. `attempt`: the receipt's name
     before "_attempt_" ("Lab 1_kim_ms"): a header naming another username gives no name."""
     lines = _LINE_BREAK.split(text.removeprefix("\ufeff"))
     blank = next((index for index, line in enumerate(lines) if not line.strip()), len(lines))
-    if not 3 <= blank <= len(RECEIPT_LABELS):
+    if not 2 <= blank <= len(RECEIPT_LABELS):
         return Receipt()
     found = [_LABELLED.match(line) for line in lines[:blank]]
     if not all(found):
@@ -171,7 +171,8 @@ def blackboard_receipt(text: str, attempt: str = "") -> Receipt:
         name, username = named["name"], named["username"]
     if username and attempt and not attempt.casefold().endswith(("_" + username).casefold()):
         return Receipt()  # another account's receipt
-    return Receipt(name=name.strip(), username=username, submitted=values[2], english=english)
+    submitted = values[2] if blank > 2 else ""  # an older receipt stops after the assignment's name
+    return Receipt(name=name.strip(), username=username, submitted=submitted, english=english)
 
 
 def blackboard_receipt_name(text: str, attempt: str = "") -> str:
