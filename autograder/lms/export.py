@@ -16,6 +16,7 @@ import sys
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
 
+from ..batch import run_folder
 from ..batch.outputs import TEMP_SUFFIX
 from ..lab import Lab
 from ..render import Messages, one_line, printable
@@ -181,10 +182,10 @@ def _same_file(path: str, other: str) -> bool:
 
 
 def _run_holding(path: str) -> str:
-    """The run folder (grades.csv and results/ in it) that `path` would be written into, or ""."""
+    """The run folder (as batch.run_folder tells one) that `path` would be written into, or ""."""
     folder = os.path.dirname(os.path.realpath(path))
     while True:
-        if os.path.isfile(os.path.join(folder, "grades.csv")) and os.path.isdir(os.path.join(folder, "results")):
+        if isinstance(run_folder.inspect(folder, infer=False), run_folder.Run | run_folder.Damaged):
             return folder
         parent = os.path.dirname(folder)
         if parent == folder:
