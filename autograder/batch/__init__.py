@@ -13,6 +13,7 @@ import shutil
 import sys
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +23,8 @@ from .collect import EXPORT, NOT_LMS_NAMED, Source, Student, group_students
 from .grader import Task
 from .naming import NAME_MAX, fit_id
 from .late import LmsZone, Policy, StatedZone, deduction, lateness, lms_zone, offset_text, parse_due, parse_policy
-from .outputs import TEMP_SUFFIX, fingerprint, load_record, remove_temporaries, shown_time
+from .outputs import (TEMP_SUFFIX, fingerprint, judged_fingerprint, load_earlier, load_record, remove_temporaries,
+                      shown_time)
 from .pool import Pool
 from .progress import progress_for
 from .report import ReportWriter, class_counts, grades_table, lms_files, rows_for, write_grades
@@ -39,6 +41,14 @@ if TYPE_CHECKING:
     from ..lab import Lab
     from ..sandbox.limits import Limits
     from ..sandbox.zygote_client import Zygote
+
+@dataclass(frozen=True)
+class Reused:
+    """The students a run did not grade: their ids, as the run goes."""
+
+    resumed: list[str] = field(default_factory=list)  # outputs as they would be written: taken as they are
+    rendered: list[str] = field(default_factory=list)  # outputs rewritten from the saved judged result
+
 
 # Times the LMS states in another zone than the one they are read in: (student, what the LMS
 # states, the offset the time was read at).
@@ -162,10 +172,10 @@ def _grade_class(source: Source, args: argparse.Namespace, limits: Limits, zygot
     settings["overrides"] = {student.id: for_task(overrides or [], student.id) for student in students}
     settings["previous"] = {student.id: previous.get(student.id) for student in students}
     records: dict[str, dict[str, Any]] = {}
-    resumed: list[str] = []
+    reused = Reused()
     reporter = ReportWriter(args.lang)  # loads matplotlib while the class is graded
     try:
-        interrupted = _grade_all(source, students, settings, args, limits, records, resumed, reporter,
+        interrupted = _grade_all(source, students, settings, args, limits, records, reused, reporter,
                                  zygotes, lab)
         if interrupted:
             remove_temporaries(folders)
@@ -188,7 +198,7 @@ def _grade_class(source: Source, args: argparse.Namespace, limits: Limits, zygot
         reporter.write(report, table, ordered, lab, args.lang, counts, listed, similar)
     finally:
         reporter.close()
-    print(printable(_summary(ordered, counts, len(resumed), time.monotonic() - started, report)))
+    print(printable(_summary(ordered, counts, reused, time.monotonic() - started, report)))
     status = EXIT_DONE
     review = review_warning(ordered, os.path.join(out, OVERRIDES_FILE))
     if review:
@@ -430,10 +440,13 @@ def _lab_for(args: argparse.Namespace, source: Source, students: Sequence[Studen
 
 
 def _grade_all(source: Source, students: Sequence[Student], settings: Mapping[str, Any], args: argparse.Namespace,
-               limits: Limits, records: dict[str, dict[str, Any]], resumed: list[str], reporter: ReportWriter,
+               limits: Limits, records: dict[str, dict[str, Any]], reused: Reused, reporter: ReportWriter,
                zygotes: Sequence[Zygote], lab: Lab) -> bool:
-    """Grade every student not graded already into `records`; True when interrupted."""
-    out = args.out
+    """Grade every student not graded already into `records`; True when interrupted. A student
+    whose outputs are as they would be written is taken as it is (`reused.resumed`); one whose
+    judged result is saved (in DIR, else in the --previous run's folder) and still holds has their
+    outputs written from it, their code not run (`reused.rendered`); any other is graded."""
+    out, previous_run = args.out, getattr(args, "previous", None)
     pool = Pool(min(args.jobs, len(students)), limits, lab, args.lang, out, zygotes=zygotes)
     progress = progress_for(len(students))
 
@@ -446,12 +459,19 @@ def _grade_all(source: Source, students: Sequence[Student], settings: Mapping[st
         for student in students:
             task = _task_or_problem(source, student, settings, lab)
             task["late"] = settings["late"][student.id]
-            earlier = load_record(out, student.id, lab)
-            if earlier is not None and earlier.get("fingerprint") == task["key"] and earlier.get("id") == student.id \
-                    and resumable(earlier, task["overrides"]):
-                resumed.append(student.id)
-                on_record(earlier)
+            earlier = load_earlier(out, student.id, lab)
+            record = earlier.record
+            if record is not None and record.get("fingerprint") == task["key"] and record.get("id") == student.id \
+                    and resumable(record, task["overrides"]):
+                reused.resumed.append(student.id)
+                on_record(record)
                 continue
+            judgement = earlier.judgement
+            if (judgement is None or judgement.key != task["judged"]) and previous_run:
+                judgement = load_earlier(previous_run, student.id, lab).judgement  # the same file, graded there
+            if judgement is not None and judgement.key == task["judged"]:
+                task["saved"] = judgement  # outputs rewritten from it: the student's code does not run
+                reused.rendered.append(student.id)
             yield task
 
     try:
@@ -499,19 +519,22 @@ def _task(source: Source, student: Student, settings: Mapping[str, Any], lab: La
             if len(data) > MAX_BYTES:  # grew since it was listed
                 data, problem = None, ("too_large", detail("size_over", most=MAX_BYTES))
     content = hashlib.sha256(data if data is not None else repr(problem).encode()).hexdigest()
+    judged = judged_fingerprint(content_hash=content, file=entry.path, limits=settings["limits"], lab=lab)
     late = dict(settings["late"][student.id])
     if not (late["late"] and late["policy"]):
-        late.pop("submitted_at")  # shown in the feedback only then: a copied file's new time regrades nothing
+        late.pop("submitted_at")  # shown in the feedback only then: a copied file's new time rewrites nothing
     rows = (settings.get("overrides") or {}).get(student.id) or []
     previous = (settings.get("previous") or {}).get(student.id)
-    own_settings = {**{k: v for k, v in settings.items() if k not in ("late", "overrides", "previous")}, "late": late}
+    # What only the rendering and the record depend on: every setting but the limits (judged).
+    rendering = {**{k: v for k, v in settings.items() if k not in ("limits", "late", "overrides", "previous")},
+                 "late": late}
     if rows:
-        own_settings["overrides"] = fingerprint_part(rows)
+        rendering["overrides"] = fingerprint_part(rows)
     if previous:
-        own_settings["previous"] = previous
+        rendering["previous"] = previous
     return {"student": student.id, "file": entry.path, "data": data, "problem": problem,
-            "superseded": superseded, "overrides": rows, "previous": previous,
-            "key": fingerprint(content, entry.path, superseded, own_settings, lab)}
+            "superseded": superseded, "overrides": rows, "previous": previous, "judged": judged,
+            "key": fingerprint(judged=judged, superseded=superseded, settings=rendering)}
 
 
 def _overrides(out: str, students: Sequence[Student], lab: Lab) -> list[Override] | None:
@@ -553,15 +576,17 @@ def hidden_counts(records: Iterable[Mapping[str, Any]]) -> dict[str, int]:
     return counts
 
 
-def _summary(records: Sequence[Mapping[str, Any]], counts: Mapping[str, int | str], resumed: int, seconds: float,
+def _summary(records: Sequence[Mapping[str, Any]], counts: Mapping[str, int | str], reused: Reused, seconds: float,
              report: str) -> str:
     """One line for the terminal; the counts are report.html's (class_counts)."""
-    newly = len(records) - resumed
+    resumed, rendered = len(reused.resumed), len(reused.rendered)
+    newly = len(records) - resumed - rendered
     mean = f"; mean {counts['mean']}/{records[0]['max_total']:g}" if records else ""
     lms = f", {counts['lms_files']} LMS or TA file(s) listed in the report" if counts["lms_files"] else ""
     no_file = f", {counts['no_file']} without a file" if counts["no_file"] else ""
     return (f"{counts['students']} students ({counts['files']} files) in {seconds:.1f} s:"
             f" {counts['graded']} graded, {counts['broken']} unreadable, {counts['errors']} errors,"
             f" {counts['superseded']} superseded, {counts['merged']} merged, {counts['ignored']} ignored{lms}{no_file}"
-            f" ({newly} graded now, {newly / max(seconds, 1e-9):.1f}/s; {resumed} unchanged since the last run)"
+            f" ({newly} graded now, {newly / max(seconds, 1e-9):.1f}/s; {rendered} rewritten from saved results"
+            f" without running their code; {resumed} unchanged since the last run)"
             f"{mean}. Report: {report}")
