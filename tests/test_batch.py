@@ -320,7 +320,10 @@ def test_rerun_regrades_only_what_is_missing_or_changed(small_class, tmp_path):
     assert json.loads((results / "10231.json").read_text("utf-8"))["score"] == 10.0
 
     in_english = grade_command(small_class, out, "--lang", "en")
-    assert "4 graded" in in_english.stdout  # the feedback language is part of what was graded
+    # The feedback's language is part of what the outputs depend on, not of what was judged:
+    # every output is written again, from the judged results the last run saved.
+    assert "0 graded now" in in_english.stdout and "4 rewritten from saved results" in in_english.stdout
+    assert "Total" in (out / "feedback" / "10231.md").read_text("utf-8")
 
 
 def test_killed_run_leaves_no_partial_file_and_resumes(tmp_path):
@@ -436,7 +439,7 @@ def test_a_worker_that_stops_answering_is_replaced(tmp_path, monkeypatch):
     for folder in ("feedback", "results"):
         (tmp_path / folder).mkdir()
     stops_worker = HOSTILE["kills_the_worker.py"].replace("SIGKILL", "SIGSTOP").encode()
-    base = {"problem": None, "superseded": [], "key": "k"}
+    base = {"problem": None, "superseded": [], "judged": "j", "key": "k"}
     tasks = iter([dict(base, student="stops", file="stops.py", data=stops_worker),
                   dict(base, student="after", file="after.py", data=CORRECT)])
     records = {}
@@ -458,7 +461,7 @@ def test_a_fault_of_the_grader_is_an_error_row_not_a_lost_batch(tmp_path):
     worker = context.Process(target=worker_main,
                              args=(theirs, Limits(step_seconds=2), LAB, "en", str(tmp_path), os.getpid()))
     worker.start()
-    base = {"problem": None, "superseded": [], "key": "k"}
+    base = {"problem": None, "superseded": [], "judged": "j", "key": "k"}
     ours.send(dict(base, student="odd", file="odd.py", data=12345))  # not bytes: the engine raises
     ours.send(dict(base, student="fine", file="fine.py", data=CORRECT))
     assert ours.poll(120), "the worker answered nothing"

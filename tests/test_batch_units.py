@@ -250,7 +250,7 @@ def test_finish_turns_an_output_that_cannot_be_written_into_the_students_status(
 
     (tmp_path / "feedback").write_text("a file where the folder should be")
     (tmp_path / "results").mkdir()
-    task = {"student": "kim", "file": "kim.py", "key": "k", "superseded": [], "late": None}
+    task = {"student": "kim", "file": "kim.py", "judged": "j", "key": "k", "superseded": [], "late": None}
     record = finish(task, broken(LAB, "kim.py", "crashed"), "error: ended the grading process", str(tmp_path),
                     LAB, "ko")
     assert record["id"] == "kim" and record["status"].startswith("error: outputs not written (NotADirectoryError")
@@ -273,12 +273,12 @@ from autograder.cli import main
 
 real = grader.write_outputs
 
-def failing(out_dir, result, record, lab, lang):
+def failing(out_dir, result, record, lab, lang, judgement=None):
     if record["id"] == "disk_full":
         raise OSError(28, "No space left on device")
     if record["id"] == "renderer":
         raise RuntimeError("cannot render")
-    return real(out_dir, result, record, lab, lang)
+    return real(out_dir, result, record, lab, lang, judgement)
 
 grader.write_outputs = failing  # the forked workers inherit it
 sys.exit(main(sys.argv[1:]))

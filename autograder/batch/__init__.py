@@ -519,7 +519,7 @@ def _task(source: Source, student: Student, settings: Mapping[str, Any], lab: La
             if len(data) > MAX_BYTES:  # grew since it was listed
                 data, problem = None, ("too_large", detail("size_over", most=MAX_BYTES))
     content = hashlib.sha256(data if data is not None else repr(problem).encode()).hexdigest()
-    judged = judged_fingerprint(content_hash=content, file=entry.path, limits=settings["limits"], lab=lab)
+    judged = judged_fingerprint(content_hash=content, file=entry.path, limits=settings.get("limits") or {}, lab=lab)
     late = dict(settings["late"][student.id])
     if not (late["late"] and late["policy"]):
         late.pop("submitted_at")  # shown in the feedback only then: a copied file's new time rewrites nothing
