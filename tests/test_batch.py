@@ -301,7 +301,8 @@ def test_rerun_regrades_only_what_is_missing_or_changed(small_class, tmp_path):
     (results / "10233.json").unlink()
     again = grade_command(small_class, out)
     assert again.returncode == 0, again.stderr
-    assert "1 graded" in again.stdout and "3 unchanged since the last run" in again.stdout
+    # The summary speaks the TA's language (--lang, Korean by default).
+    assert "이번에 채점한 학생 1명" in again.stdout and "그대로 둔 학생 3명" in again.stdout
     after = {p.name: p.stat().st_mtime_ns for p in results.iterdir()}
     assert set(after) == set(before)
     assert all(after[name] == before[name] for name in before if name != "10233.json")
@@ -309,14 +310,14 @@ def test_rerun_regrades_only_what_is_missing_or_changed(small_class, tmp_path):
 
     (small_class / "correct.py").write_bytes(CORRECT.replace(b"return weights @ V", b"return weights.T @ V"))
     changed = grade_command(small_class, out)
-    assert "1 graded" in changed.stdout
+    assert "이번에 채점한 학생 1명" in changed.stdout
     assert float(next(r for r in read_grades(out) if r["id"] == "correct")["mix"]) < 1
 
     kept = json.loads((results / "10231.json").read_text("utf-8"))
     fingerprint = kept["extra_data"]["autograder"]["fingerprint"]
     (results / "10231.json").write_text(json.dumps({"extra_data": {"autograder": {"fingerprint": fingerprint}}}))
     edited = grade_command(small_class, out)
-    assert "1 graded" in edited.stdout  # a record with fields missing is not trusted
+    assert "이번에 채점한 학생 1명" in edited.stdout  # a record with fields missing is not trusted
     assert json.loads((results / "10231.json").read_text("utf-8"))["score"] == 10.0
 
     in_english = grade_command(small_class, out, "--lang", "en")
@@ -350,7 +351,7 @@ def test_killed_run_leaves_no_partial_file_and_resumes(tmp_path):
     assert 3 <= done_before < 40
     again = grade_command(root, out, "--jobs", "2")
     assert again.returncode == 0, again.stderr
-    assert f"{done_before} unchanged since the last run" in again.stdout
+    assert f"그대로 둔 학생 {done_before}명" in again.stdout
     rows = read_grades(out)
     assert len(rows) == 40 and len({r["id"] for r in rows}) == 40
     assert len(list((out / "results").iterdir())) == 40
