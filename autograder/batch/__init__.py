@@ -189,7 +189,7 @@ def _grade_class(source: Source, args: argparse.Namespace, limits: Limits, zygot
             return EXIT_INTERRUPTED
         remove_temporaries(folders)  # left by a worker ended mid-write
         ordered = [records[s.id] for s in students]
-        table = grades_table([row for s in everyone for row in rows_for(s, records.get(s.id), lab, say=say,
+        table = grades_table([row for s in everyone for row in rows_for(s, records.get(s.id), lab,
                                                                          zone=args.zone)],
                              lab, overridden=overrides is not None)
         write_grades(os.path.join(out, "grades.csv"), table)
@@ -198,7 +198,7 @@ def _grade_class(source: Source, args: argparse.Namespace, limits: Limits, zygot
         similar = similar_rows(signals(ordered, list(lab.function_names), hidden_counts(ordered),
                                        never_count(lab)), hidden_counts(ordered), args.lang)
         write_atomic(os.path.join(out, SIMILAR_FILE), similar_csv(similar))
-        listed = lms_files(everyone, say)
+        listed = lms_files(everyone)
         counts = class_counts(table, ordered, lab, listed)
         report = os.path.join(out, "report.html")
         reporter.write(report, table, ordered, lab, args.lang, counts, listed, similar, times_note(args.zone))

@@ -11,7 +11,7 @@ import signal
 import urllib.parse
 from collections import Counter
 from datetime import datetime
-from collections.abc import Iterable, Mapping, Sequence, Sized
+from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from functools import lru_cache
 from multiprocessing.connection import Connection, wait
 from typing import TYPE_CHECKING, Any, TypeVar, overload
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 import pandas as pd
 
 from .. import pictures
-from ..render import Messages, one_line, printable
+from ..render import LANGUAGES, Messages, one_line, printable
 from ..sandbox import linux
 from ..submission import Detail
 from .late import COMPUTER_ZONE, LmsZone
@@ -35,7 +35,6 @@ if TYPE_CHECKING:
     from .collect import Student
 
 T = TypeVar("T")
-ENGLISH = Messages("en")  # a status's language when none is given
 Cell = tuple[str, str]  # (the cell's HTML, its attributes)
 Records = Sequence[Mapping[str, Any]]  # the students' records (outputs.record_of)
 Listed = Sequence[Mapping[str, str]]  # the LMS's and the TA's files (lms_files)
@@ -65,21 +64,21 @@ def columns_for(lab: Lab, overridden: bool = False) -> list[str]:
 NO_FILE = "no file"
 
 
-def rows_for(student: Student, record: Mapping[str, Any] | None, lab: Lab, *, say: Messages = ENGLISH,
+def rows_for(student: Student, record: Mapping[str, Any] | None, lab: Lab, *,
              zone: LmsZone = COMPUTER_ZONE) -> list[dict[str, Any]]:
     """grades.csv rows of one student: the graded file, then every other file and why it was not
     graded. LMS files that are not submissions (receipts, online text, lists, grade sheets) are
     not rows (lms_files lists them, for the report); a student the LMS names who sent no file has
     one row that says so. Each row's `status` is a code programs read (in English, whatever the
-    language); its SHOWN_STATUS says it to people in `say`'s language, for the report only.
-    Times are shown in the course's `zone`."""
+    language); its SHOWN_STATUS says it to people ({lang: text}), for the report only. Times are
+    shown in the course's `zone`."""
     chosen = student.chosen
     rows: list[dict[str, Any]] = []
     who = {"id": student.id, "name": student.name}
     if chosen is None and student.id and any(entry.metadata for entry, _ in student.ignored):
         kinds = ", ".join(sorted({entry.metadata for entry, _ in student.ignored if entry.metadata}))
         rows.append({**who, "file": "", "status": f"{NO_FILE}: the LMS sent only {kinds}",
-                     SHOWN_STATUS: say("report", "status_no_file", kinds=kinds), "lab": lab.name})
+                     SHOWN_STATUS: said(lambda say: say("report", "status_no_file", kinds=kinds)), "lab": lab.name})
     if chosen is not None:
         assert record is not None  # every student with a file has a record
         late = record.get("late") or {}
@@ -87,7 +86,7 @@ def rows_for(student: Student, record: Mapping[str, Any] | None, lab: Lab, *, sa
                      "late": "yes" if late.get("late") else "no", "total": record["total"],
                      "raw_total": record.get("raw_total", record["total"]), "late_penalty": late.get("percent", 0.0),
                      **{name: record["steps"][name]["score"] for name in lab.function_names},
-                     "status": record["status"], SHOWN_STATUS: record_status(record["status"], say),
+                     "status": record["status"], SHOWN_STATUS: said(lambda say: record_status(record["status"], say)),
                      "lab": lab.name,
                      "automatic_total": record.get("automatic_total", record.get("raw_total", record["total"])),
                      "overrides": override_summary(record)})
@@ -95,22 +94,28 @@ def rows_for(student: Student, record: Mapping[str, Any] | None, lab: Lab, *, sa
         assert chosen is not None  # only a chosen file supersedes others
         if entry.path == chosen.path:
             status = f"superseded by {chosen.path} (archive member {chosen.index + 1}, the same name)"
-            shown = say("report", "status_superseded_same", file=chosen.path, position=chosen.index + 1)
+            key, params = "status_superseded_same", {"file": chosen.path, "position": chosen.index + 1}
         elif student.merged and entry.owner != chosen.owner:
             status = f"merged: superseded by {chosen.path}, a file of another name ({chosen.owner})"
-            shown = say("report", "status_merged", file=chosen.path, owner=chosen.owner)
+            key, params = "status_merged", {"file": chosen.path, "owner": chosen.owner}
         else:
             status = f"superseded by {chosen.path}"
-            shown = say("report", "status_superseded", file=chosen.path)
-        rows.append({**who, "file": entry.path, "status": status, SHOWN_STATUS: shown, "lab": lab.name})
+            key, params = "status_superseded", {"file": chosen.path}
+        rows.append({**who, "file": entry.path, "status": status,
+                     SHOWN_STATUS: said(lambda say: say("report", key, **params)), "lab": lab.name})
     for entry, reason in student.ignored:
         if not entry.metadata:
             rows.append({**who, "file": entry.path, "status": f"ignored: {reason}",
-                         SHOWN_STATUS: ignored_status(reason, say), "lab": lab.name})
+                         SHOWN_STATUS: said(lambda say: ignored_status(reason, say)), "lab": lab.name})
     return rows
 
 
-# A status as people read it: grades.csv's code said in the report's language.
+def said(words: Callable[[Messages], str]) -> dict[str, str]:
+    """{lang: text} of what `words` says, in every language (a Korean page carries the English twin)."""
+    return {lang: words(Messages(lang)) for lang in LANGUAGES}
+
+
+# A status as people read it: grades.csv's code said in every language ({lang: text}).
 SHOWN_STATUS = "shown_status"
 # The errors a record's status names (batch.grader.failure's `what`, the pool's), by catalog key.
 ERRORS = {"ended the grading sandbox": "error_sandbox", "ended the grading process": "error_process",
@@ -145,11 +150,11 @@ def ignored_status(reason: Detail | str, say: Messages) -> str:
     return say("report", "status_ignored", why=why)
 
 
-def lms_files(everyone: Iterable[Student], say: Messages = ENGLISH) -> list[dict[str, str]]:
+def lms_files(everyone: Iterable[Student]) -> list[dict[str, Any]]:
     """The LMS's files that are not submissions, and the TA's files beside an LMS export's units
     (collect.NOT_LMS_NAMED), for the report: [{id, name, file, status, SHOWN_STATUS}]."""
     return [{"id": student.id, "name": student.name, "file": entry.path, "status": f"ignored: {reason}",
-             SHOWN_STATUS: ignored_status(reason, say)}
+             SHOWN_STATUS: said(lambda say: ignored_status(reason, say))}
             for student in everyone for entry, reason in student.ignored if entry.metadata]
 
 
@@ -453,7 +458,8 @@ def _html_table(css_class: str, headers: Iterable[str], rows: Iterable[Iterable[
 def _grades_table(table: pd.DataFrame, linked: set[str], label: Labels, step_columns: set[str]) -> str:
     """Every row of grades.csv, sortable; each id links to that student's feedback/<id>.html."""
     if SHOWN_STATUS in table.columns:  # the status as people read it, in the report's language
-        table = table.assign(status=table[SHOWN_STATUS].where(table[SHOWN_STATUS].notna(), table["status"]))
+        shown = [words if isinstance(words, dict) else code for words, code in zip(table[SHOWN_STATUS], table["status"])]
+        table = table.assign(status=pd.Series(shown, index=table.index, dtype=object))
         table = table.drop(columns=[SHOWN_STATUS])
     columns = [c for c in SHOWN_FIRST if c in table.columns] + [c for c in table.columns if c not in SHOWN_FIRST]
     words = label.say.table["report"]
@@ -475,6 +481,8 @@ def _grades_cell(column: str, value: object, linked: set[str], label: Labels, is
         return (f"{value:g}", f" class=\"num\" data-sort=\"{value!r}\"")
     if missing:
         return ("", "")
+    if column == "status" and isinstance(value, dict):
+        return (_status_cell(value, label), " class=\"wrap\"")
     if column == "late":
         truthy = value is True or str(value).strip().lower() in TRUE_TEXTS
         falsy = value is False or str(value).strip().lower() in ("", "false", "no", "0")
@@ -488,6 +496,14 @@ def _grades_cell(column: str, value: object, linked: set[str], label: Labels, is
         return (text, " class=\"id\"")
     # Long free text wraps in a column of readable width; ids, times and words stay on one line.
     return (text, " class=\"wrap\"" if column in WRAPPED_COLUMNS else " class=\"name\"" if column == "name" else "")
+
+
+def _status_cell(status: object, label: Labels) -> str:
+    """A status as HTML: {lang: text} (SHOWN_STATUS) in the page's language with its English twin,
+    else the code as it is."""
+    if isinstance(status, dict):
+        return label.text(one_line(status.get(label.lang, "")), one_line(status.get("en", "")))
+    return html.escape(one_line(status))
 
 
 def _share(flags: Sequence[bool]) -> float:
@@ -562,7 +578,7 @@ def _lms_table(listed: Listed, label: Labels) -> str:
     files beside an export's units: read or listed, never graded, never rows of grades.csv."""
     rows = [[(html.escape(one_line(item["id"])), ""), (html.escape(one_line(item["name"])), ""),
              (html.escape(one_line(item["file"])), " class=\"wrap\""),
-             (html.escape(one_line(item.get(SHOWN_STATUS) or item["status"])), " class=\"wrap\"")] for item in listed]
+             (_status_cell(item.get(SHOWN_STATUS) or item["status"], label), " class=\"wrap\"")] for item in listed]
     if not rows:
         return f"<p>{label('none')}</p>"
     headers = [label("column_id"), label("name"), label("file"), label("what")]
