@@ -63,7 +63,10 @@ def lms_listed(out):
     table = re.search(r'<table class="lms sortable">.*?<tbody>(.*?)</tbody>', report, re.S)
     rows = re.findall(r"<tr><td>(.*?)</td><td>.*?</td><td[^>]*>(.*?)</td><td[^>]*>(.*?)</td></tr>",
                       table.group(1) if table else "")
-    return {html.unescape(file): (html.unescape(who), html.unescape(what)) for who, file, what in rows}
+    def english(cell):  # a Korean page's cell carries its English twin (data-en)
+        twin = re.fullmatch(r'<span data-en="(.*?)">.*</span>', cell, re.S)
+        return html.unescape(twin.group(1) if twin else cell)
+    return {html.unescape(file): (html.unescape(who), english(what)) for who, file, what in rows}
 
 
 def write(path, data, stamp=None):
