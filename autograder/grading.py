@@ -13,7 +13,7 @@ from .stand_in import keyword_parameters
 from .judge import (SubmissionResult, broken, fits_own_helpers, helpers_used, judge_step, linked,
                     written_for_other_lab)
 from .sandbox import codec
-from .sandbox.runner import Call, Limits, run
+from .sandbox.runner import Call, Clock, Limits, run
 from .submission import file_detail, load_note, os_detail, read_submission, syntax_error_near
 
 if TYPE_CHECKING:
@@ -208,12 +208,13 @@ def grade_bytes(name: str, data: bytes, zygote: Zygote, plan: Plan, limits: Limi
 
 
 class _Runs:
-    """The runs of one submission's calls: one clock for all of them, the statements to skip
-    learnt along the way, every outcome by call id, and the notes of the first load."""
+    """The runs of one submission's calls: one clock for all of them (the submission's time, and
+    each step's: see driver.Clock), the statements to skip learnt along the way, every outcome by
+    call id, and the notes of the first load."""
 
     def __init__(self, zygote: Zygote, submission: Submission, plan: Plan, limits: Limits) -> None:
         self.zygote, self.submission, self.plan, self.limits = zygote, submission, plan, limits
-        self.until = time.monotonic() + limits.submission_seconds(len(plan.lab.steps))
+        self.clock = Clock(until=time.monotonic() + limits.submission_seconds(len(plan.lab.steps)))
         self.loaded: RunOutcome | None = None  # the first run: its load names the functions and gives the notes
         self.skip: list[list[int | None]] = []
         # call id -> CallOutcome, as graded (stand-ins where helpers failed)
@@ -228,7 +229,7 @@ class _Runs:
         if self.loaded is not None and self.zygote.doomed():
             self.zygote.restart()  # the file stopped or ended the sandbox itself: a fresh one for the rest
         outcome = _run(self.zygote, self.submission, calls, self.limits, self.plan, skip=self.skip,
-                       until=self.until, evidence=self.loaded is None)
+                       clock=self.clock, evidence=self.loaded is None)
         self.skip = outcome.skip
         into.update(outcome.calls)
         if self.loaded is None:
@@ -282,7 +283,7 @@ def _with_own_helpers(runs: _Runs, scope: str, results: dict[str, dict[str, Step
     every helper the student's own: right that way, the step only follows its helpers' mistakes
     (Q, V, K returned and unpacked in that order), and is told so (see judge.fits_own_helpers)."""
     plan = runs.plan
-    # Not after a timeout: a second endless run would only double the wait.
+    # Not after a timeout: the step's time is spent (driver.Clock).
     again = [name for name in composed if results[scope][name].status in ("failed", "error")
              and (results[scope][name].detail.get("reference_helpers")
                   or results[scope][name].detail.get("nested_reference_helpers"))]
@@ -332,9 +333,9 @@ def _blamed_on_module(result: StepResult, module: str | None) -> StepResult:
 
 
 def _run(zygote: Zygote, submission: Submission, calls: list[Call], limits: Limits, plan: Plan,
-         skip: Iterable[list[int | None]] = (), until: float | None = None, evidence: bool = True) -> RunOutcome:
+         skip: Iterable[list[int | None]] = (), clock: Clock | None = None, evidence: bool = True) -> RunOutcome:
     outcome = run(zygote, submission.cells, calls, limits, plan.stand_ins,
-                  functions=plan.lab.function_names, skip=skip, until=until, evidence=evidence)
+                  functions=plan.lab.function_names, skip=skip, clock=clock, evidence=evidence)
     if any(event.get("ev") == "sandbox_failed" for event in outcome.load_events):
         # The child died before running a line of the submission: the grader's fault, not the student's.
         raise SandboxError("the sandbox could not start a process to run the submission in")

@@ -12,7 +12,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 # - browser: opens pages in headless chromium or builds the documentation site;
 # - slow: runs the CLI or every corpus file many times over (the hostile corpus, the attack rounds,
 #   the students' kit against the engine, budgets, slips, the TA's after-grading runs, every file
-#   of the blind and field corpora).
+#   of the blind and field corpora, the docs' commands typed in a fresh clone).
 # One place decides, by module and by the fixtures a test uses, so a new test file is fast unless
 # it is listed here or uses an image fixture.
 INSTALL_MODULES = {"test_student_venv", "test_student_pythons", "test_install_layouts", "test_setup_script",
@@ -24,7 +24,8 @@ SLOW_MODULES = {"test_hostile_everywhere", "test_attacks", "test_otter_run", "te
                 "test_reading_budgets", "test_ta_slips", "test_public_cases", "test_checker_cells",
                 "test_batch_units_property", "test_after_grading", "test_lms_layouts", "test_grader_version",
                 "test_lms_strays", "test_gradescope", "test_no_machine_paths", "test_otter_build",
-                "test_corpus_blind", "test_field_corpus", "test_field_corpus_2", "test_saved_results_corpora"}
+                "test_corpus_blind", "test_field_corpus", "test_field_corpus_2", "test_docs_commands_in_a_clone",
+                "test_saved_results_corpora"}
 
 
 def pytest_collection_modifyitems(config, items):

@@ -218,7 +218,7 @@ def test_an_override_whose_automatic_result_changed_is_flagged_not_applied(run_c
                                   ["    Points Possible", "", "", "", "", "10"], ["학생", "90001", "", "s01", "", "7"]])
     sheet.write_text(buffer.getvalue(), "utf-8")
     code = cli(["export", "canvas", str(out), "--lab", "self_attention", "--sheet", str(sheet),
-                "--out", str(tmp_path / "upload.csv"), "--allow-unmatched"])
+                "--out", str(tmp_path / "upload.csv"), "--allow-unmatched", "--lang", "en"])
     captured = capsys.readouterr()
     assert "awaits review" in captured.err
     with open(tmp_path / "upload.csv", encoding="utf-8-sig", newline="") as handle:
@@ -315,8 +315,8 @@ def test_history_writes_a_page_per_student_and_a_course_csv(course):
     twice = course.parent / "twice"
     shutil.copytree(course, twice)
     shutil.copytree(course / "lab1", twice / "lab1-again")
-    refused = subprocess.run([sys.executable, "-m", "autograder", "history", str(twice)], capture_output=True,
-                             text=True, timeout=300, cwd=ROOT)
+    refused = subprocess.run([sys.executable, "-m", "autograder", "history", str(twice), "--lang", "en"],
+                             capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert refused.returncode == 2 and "several runs of one lab" in refused.stderr
 
 

@@ -156,7 +156,7 @@ def test_a_friend_who_handed_in_nothing_gets_no_row_and_no_grade_in_the_lms_shee
     csv.writer(buffer, lineterminator="\r\n").writerows(CANVAS_SHEET)
     (tmp_path / "sheet.csv").write_bytes(b"\xef\xbb\xbf" + buffer.getvalue().encode())
     code = main(["export", "canvas", str(out), "--lab", "self_attention", "--sheet", str(tmp_path / "sheet.csv"),
-                 "--out", str(tmp_path / "import.csv")])
+                 "--out", str(tmp_path / "import.csv"), "--lang", "en"])
     printed = capsys.readouterr()
     assert code == 0, printed.err
     sheet = list(csv.reader(io.StringIO((tmp_path / "import.csv").read_bytes().decode("utf-8-sig"))))

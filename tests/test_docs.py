@@ -1,7 +1,7 @@
 """The documentation site: built with --strict (a warning, a broken link or a missing anchor is an
 error), every link and picture of every built page resolves, Korean pages say so to the browser,
 the references follow the code, the pictures are real photographs of the product made by this
-build, and the built pages open in headless chromium without overflowing a 1280 px window.
+build, every quote of the product's output is what it printed in this build, and the built pages open in headless chromium without overflowing a 1280 px window.
 
 Needs Debian's chromium (the pictures are photographed with it); without it these tests are
 skipped, except under CI=true, where they fail (.ci/run installs chromium and fonts-noto-cjk).
@@ -26,6 +26,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 sys.path.insert(0, str(DOCS / "hooks"))
 import cli_reference  # noqa: E402  (the hook, tested as a module)
+import outputs  # noqa: E402  (the hook, tested as a module)
 
 PAGES = sorted(p for p in DOCS.rglob("*.md") if "hooks" not in p.parts)
 # A path of the repository named in a page: checked to exist (placeholders such as <lab> are not).
@@ -159,6 +160,35 @@ def test_the_pictures_are_photographs_of_the_product_made_by_this_build(site):
     for picture in pictures:
         assert f"pictures/{picture.name}" in shown, f"{picture.name} is made but no page shows it"
     assert not list((ROOT / "docs").rglob("*.png")), "pictures are made at build time, never committed"
+
+
+def text_of(path):
+    """A built page's text as a reader sees it: tags dropped, entities read."""
+    return html.unescape(re.sub(r"<[^>]+>", "", path.read_text("utf-8")))
+
+
+def test_every_quote_of_the_products_output_is_what_it_printed_in_this_build(site):
+    """docs/hooks/outputs.py: each <!-- output: NAME --> became a block of exactly what run NAME printed."""
+    printed = outputs.outputs()  # this build's runs (the sources are unchanged since)
+    quoted = set()
+    for page in PAGES:
+        names = outputs.MARKER.findall(page.read_text("utf-8"))
+        shown = text_of(built(site, page))
+        assert "<!-- output:" not in built(site, page).read_text("utf-8"), page
+        for name in names:
+            assert printed[name].rstrip() in shown, (page, name)
+            quoted.add(name)
+    assert quoted == set(outputs.RUNS)
+    kit, graded = printed["kit-softmax-ko"], printed["check-softmax-ko"]
+    # The students' check of one step: its header (public tests only), its tests, its public total.
+    assert kit.startswith("■ softmax — ") and "점 · 틀림" in kit.splitlines()[0]
+    assert "공개 테스트 '페이지 예제'" in kit and "숨은 테스트" not in kit and "합계" in kit
+    # The grader's softmax block: the same test lines, then the hidden tests' line; nothing of other steps.
+    assert graded.startswith("■ softmax — ") and "숨은 테스트" in graded and "■ scores" not in graded
+    for name, total in (("check-broken-ko", "합계 0 / 10점"), ("check-broken-en", "Total 0 / 10 points")):
+        lines = printed[name].splitlines()
+        assert "report.docx" in lines[1] and sum(line.startswith("■ ") for line in lines) == 6, printed[name]
+        assert lines[-1].startswith(total)
 
 
 def test_the_cli_reference_names_every_option_of_every_command(site):

@@ -37,3 +37,11 @@ def test_the_command_and_the_platform_default_to_the_same_limits():
     assert limits_from(build_parser().parse_args(["grade", "x", "--out", "y"])) == Limits()
     assert Limits.from_options(seconds=DEFAULT_SETTINGS["step_seconds"],
                                memory_mb=DEFAULT_SETTINGS["memory_mb"]) == Limits()
+
+
+def test_a_submission_runs_at_most_four_loads_and_each_step_with_one_reload():
+    """docs/SECURITY.md: `(4 + 2 × steps) × --timeout` in all (160 s for lab 1 at 10 s, 32 s at 2 s):
+    four loads, and per step its own time (spent once, driver.Clock) and the reload after it hung."""
+    assert Limits().submission_seconds(6) == 160
+    assert Limits.from_options(seconds=2).submission_seconds(6) == 32
+    assert Limits(step_seconds=1.0, load_seconds=3.0).submission_seconds(2) == (4 + 2) * 3.0 + 2 * 1.0

@@ -8,6 +8,7 @@ import re
 import zipfile
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from autograder.cli import main
 from autograder.lms.fill import UsageError, choose
@@ -46,9 +47,11 @@ def make_run(folder, students, extra_columns=()):
 
 
 def export(capsys, *argv):
-    """`autograder export ARGV`, with --lab self_attention (the lab of these runs) unless ARGV names one."""
+    """`autograder export ARGV`, with --lab self_attention (the lab of these runs) and --lang en unless ARGV
+    names them (the TA's messages are checked in English; test_export_speaks_the_tas_language checks Korean)."""
     lab = [] if "--lab" in argv else ["--lab", "self_attention"]
-    code = main(["export", *map(str, argv), *lab])
+    lang = [] if "--lang" in argv else ["--lang", "en"]
+    code = main(["export", *map(str, argv), *lab, *lang])
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 
@@ -208,7 +211,7 @@ def moodle_run(tmp_path):
 def test_moodle_worksheet_gets_grades_and_a_feedback_comment(tmp_path, moodle_run, capsys):
     sheet = moodle_sheet(tmp_path / "Grades-Lab 1.csv")
     out = tmp_path / "upload.csv"
-    code, _, stderr = export(capsys, "moodle", moodle_run, "--sheet", sheet, "--out", out)
+    code, _, stderr = export(capsys, "moodle", moodle_run, "--sheet", sheet, "--out", out, "--lang", "ko")
     assert code == 0, stderr
     assert not out.read_bytes().startswith(BOM8)
     rows = read_back(out, "utf-8")
@@ -373,13 +376,14 @@ def test_blackboard_run_named_by_student_numbers_is_matched_by_student_id(tmp_pa
     assert [r[8] for r in read_back(tmp_path / "o.csv", "utf-8")[1:]] == ["", "8"]
 
 
-def test_a_run_of_another_class_fills_nothing_and_says_so(tmp_path, run, capsys):
+def test_a_run_of_another_class_fills_nothing_and_writes_nothing(tmp_path, run, capsys):
     other = make_run(tmp_path / "other", [("99001", 7.5, "graded")])
-    code, stdout, stderr = export(capsys, "canvas", other, "--sheet", canvas_sheet(tmp_path / "s.csv"),
-                                  "--out", tmp_path / "o.csv", "--column", "5501")
-    assert code == 3 and "0 of 3 students" in stdout and "(matched by ID)" in stdout
-    assert "99001  7.5/10" in stderr
-    assert [r[5] for r in read_back(tmp_path / "o.csv", "utf-8-sig")[2:]] == ["", "55", "", ""]
+    for allowed in ([], ["--allow-unmatched"]):
+        code, stdout, stderr = export(capsys, "canvas", other, "--sheet", canvas_sheet(tmp_path / "s.csv"),
+                                      "--out", tmp_path / "o.csv", "--column", "5501", *allowed)
+        assert code == 2 and stdout == "" and "none of the run's 1 graded students is in" in stderr
+        assert "matched by ID" in stderr and "Nothing was written." in stderr
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["other", "run", "s.csv"]
 
 
 def test_an_out_file_that_cannot_be_written_is_an_error_not_a_traceback(tmp_path, run, capsys):
@@ -446,7 +450,8 @@ def test_a_worksheet_in_another_language_is_mapped_with_column_options(tmp_path,
     assert "in English" in stderr and "--id-column '식별자'" in stderr and "--max-column" in stderr
     assert "--column" in stderr and "최대 성적" in stderr  # its columns are listed to choose from
     code, _, stderr = export(capsys, "moodle", moodle_run, "--sheet", sheet, "--out", out, "--id-column", "식별자",
-                             "--column", "성적", "--max-column", "최대 성적", "--feedback-column", "피드백 코멘트")
+                             "--column", "성적", "--max-column", "최대 성적", "--feedback-column", "피드백 코멘트",
+                             "--lang", "ko")
     assert code == 0, stderr
     comment = ("자동 채점 총점은 {}/{}점입니다. 단계별 피드백은 함께 올린 피드백 파일(feedback.html)에 있습니다.")
     expected = filled_rows(KOREAN_HEADER, KOREAN_ROWS, {"123456": "7.50", "123457": "56.70"},
@@ -474,7 +479,8 @@ def test_a_run_in_which_no_file_defines_the_labs_functions_is_refused(tmp_path, 
     run = make_run(tmp_path / "run", [("10231", 0.0, "graded"), ("10232", 0.0, "broken: not_code")])
     for record in (run / "results").iterdir():
         data = json.loads(record.read_text("utf-8"))
-        data["extra_data"]["autograder"]["steps"] = {name: {"score": 0.0, "status": "missing", "mistakes": ["missing"]}
+        data["extra_data"]["autograder"]["steps"] = {name: {"score": 0.0, "max_score": 2.0, "status": "missing",
+                                                                    "mistakes": ["missing"]}
                                                      for name in ("make_qkv", "scores")}
         record.write_text(json.dumps(data), "utf-8")
     out = tmp_path / "o.csv"
@@ -575,7 +581,7 @@ def test_export_without_lab_is_refused_naming_the_runs_lab(tmp_path, capsys):
     sheet = canvas_sheet(tmp_path / "s.csv")
     before = sheet.read_bytes()
     out = tmp_path / "o.csv"
-    code = main(["export", "canvas", str(run), "--sheet", str(sheet), "--out", str(out), "--column", "5501"])
+    code = main(["export", "canvas", str(run), "--sheet", str(sheet), "--out", str(out), "--column", "5501", "--lang", "en"])
     stderr = capsys.readouterr().err
     assert code == 2 and not out.exists() and not (tmp_path / "o-report.txt").exists()
     assert sheet.read_bytes() == before
@@ -631,9 +637,175 @@ def test_a_sheet_of_another_lms_is_refused_quoting_its_own_header(tmp_path, caps
 def test_the_field_slip_export_canvas_of_a_moodle_worksheet_without_lab(tmp_path, moodle_run, capsys):
     """Every reason is told at once: no --lab, and the sheet is Moodle's (its own header quoted)."""
     sheet = moodle_sheet(tmp_path / "Grades-TP101-Lab 1-4x.csv")
-    code = main(["export", "canvas", str(moodle_run), "--sheet", str(sheet), "--out", str(tmp_path / "c.csv")])
+    code = main(["export", "canvas", str(moodle_run), "--sheet", str(sheet), "--out", str(tmp_path / "c.csv"), "--lang", "en"])
     stderr = capsys.readouterr().err
     assert code == 2 and not (tmp_path / "c.csv").exists()
     assert "give --lab NAME" in stderr
     assert "not a Canvas gradebook: its header is Identifier, Full name, Email address" in stderr
     assert "the header of a Moodle grading worksheet" in stderr and "its header starts with Student" not in stderr
+
+
+# Export never writes over its input nor into a run, and writes nothing when it refuses -------------------
+
+def every_file(folder):
+    return {p: p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file() and not p.is_symlink()}
+
+
+def test_out_that_is_the_sheet_by_any_path_or_link_is_refused(tmp_path, run, capsys):
+    sheet = canvas_sheet(tmp_path / "s.csv")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "link.csv").symlink_to(sheet)
+    os.link(sheet, tmp_path / "hard.csv")
+    before = every_file(tmp_path)
+    for out in (sheet, tmp_path / "sub" / ".." / "s.csv", tmp_path / "link.csv", tmp_path / "hard.csv"):
+        code, _, stderr = export(capsys, "canvas", run, "--sheet", sheet, "--out", out, "--column", "5501")
+        assert code == 2 and "never writes over the sheet" in stderr and "Nothing was written." in stderr
+        assert every_file(tmp_path) == before and (tmp_path / "link.csv").is_symlink()
+    # The sheet named through the link, written to its real name: the same file.
+    code, _, stderr = export(capsys, "canvas", run, "--sheet", tmp_path / "link.csv", "--out", sheet, "--column", "5501")
+    assert code == 2 and "never writes over the sheet" in stderr and every_file(tmp_path) == before
+
+
+def test_out_inside_a_run_or_a_folder_is_refused(tmp_path, run, capsys):
+    sheet = canvas_sheet(tmp_path / "s.csv")
+    other = make_run(tmp_path / "course" / "lab2", [("10231", 5.0, "graded")])
+    before = every_file(tmp_path)
+    for out in (run / "upload.csv", run / "feedback" / "upload.csv", other / "upload.csv", run / "grades.csv"):
+        code, _, stderr = export(capsys, "canvas", run, "--sheet", sheet, "--out", out, "--column", "5501")
+        assert code == 2 and "is inside the grading run" in stderr and every_file(tmp_path) == before
+    code, _, stderr = export(capsys, "canvas", run, "--sheet", sheet, "--out", tmp_path, "--column", "5501")
+    assert code == 2 and "is a folder" in stderr and every_file(tmp_path) == before
+
+
+def test_a_zip_given_for_the_run_folder_is_told_what_to_give(tmp_path, capsys):
+    archive = tmp_path / "gradebook.zip"
+    with zipfile.ZipFile(archive, "w") as members:
+        members.writestr("kimminsu_10231_55001_attention.py", "x = 1\n")
+    code, _, stderr = export(capsys, "canvas", archive, "--sheet", canvas_sheet(tmp_path / "s.csv"),
+                             "--out", tmp_path / "o.csv", "--column", "5501")
+    assert code == 2 and "Errno" not in stderr and "is a file, not the folder of a grading run" in stderr
+    assert not (tmp_path / "o.csv").exists()
+
+
+def bb_sheet(path, header, rows, delimiter="\t", encoding="utf-16-le", bom=BOM16, quoting=csv.QUOTE_ALL):
+    buffer = io.StringIO(newline="")
+    csv.writer(buffer, delimiter=delimiter, quoting=quoting, lineterminator="\r\n").writerows([header, *rows])
+    path.write_bytes(bom + buffer.getvalue().encode(encoding))
+    return path
+
+
+BB_USERS = ["Last Name", "First Name", "Username", "Student ID", "Last Access", "Availability"]
+BB_PEOPLE = [["김", "민수", "kim_ms", "2024001", "", "Available"], ["이", "지원", "lee_jw", "2024002", "", "Available"]]
+
+
+@pytest.mark.parametrize("title, written", [
+    ("Lab 1 [Total Pts: 10 Score] |123456", ["7.5", "10"]),
+    ("Lab 1 [Total Pts: 10] |123456", ["7.5", "10"]),
+    ("Lab 1 [Total Pts: 20 Score] |123456", ["15", "20"]),
+    ("Lab 1 [Total Pts: 10 Percentage] |123456", ["75%", "100%"]),
+    ("Lab 1 [Total Pts: 12.5 Score] |123456", ["9.38", "12.5"]),
+])
+@pytest.mark.parametrize("form", ["xls", "xls without its mark", "xls unquoted", "csv"])
+def test_blackboard_columns_as_blackboard_writes_them_are_filled(tmp_path, capsys, title, written, form):
+    run = make_run(tmp_path / "run", [("kim_ms", 7.5, "graded"), ("lee_jw", 10.0, "graded")])
+    header = BB_USERS + ["Quiz [Total Pts: 5 Letter] |1", title, "Total [Total Pts: up to 30 Score] |2"]
+    rows = [person + ["B", "", ""] for person in BB_PEOPLE]
+    kinds = {"xls": ("\t", "utf-16-le", BOM16, csv.QUOTE_ALL), "xls without its mark": ("\t", "utf-16-le", b"", csv.QUOTE_ALL),
+             "xls unquoted": ("\t", "utf-16-le", BOM16, csv.QUOTE_MINIMAL), "csv": (",", "utf-8", b"", csv.QUOTE_ALL)}
+    delimiter, encoding, bom, quoting = kinds[form]
+    sheet = bb_sheet(tmp_path / f"gc.{form[:3]}", header, rows, delimiter, encoding, bom, quoting)
+    out = tmp_path / f"upload.{form[:3]}"
+    code, stdout, stderr = export(capsys, "blackboard", run, "--sheet", sheet, "--out", out, "--column", "Lab 1")
+    assert code == 0, stderr
+    data = out.read_bytes()
+    assert data.startswith(bom) and (bom or not data.startswith(BOM16))
+    back = list(csv.reader(io.StringIO(data[len(bom):].decode(encoding), newline=""), delimiter=delimiter))
+    assert back[0] == header and [row[7] for row in back[1:]] == written
+    assert [row[6] for row in back[1:]] == ["B", "B"]
+
+
+@pytest.mark.parametrize("display", ["Letter", "Text", "Complete/Incomplete"])
+def test_a_blackboard_column_shown_as_letters_or_text_is_refused_with_what_to_do(tmp_path, capsys, display):
+    run = make_run(tmp_path / "run", [("kim_ms", 7.5, "graded")])
+    header = BB_USERS + [f"Lab 1 [Total Pts: 10 {display}] |123456"]
+    sheet = bb_sheet(tmp_path / "gc.xls", header, [p + [""] for p in BB_PEOPLE])
+    code, _, stderr = export(capsys, "blackboard", run, "--sheet", sheet, "--out", tmp_path / "o.xls", "--column", "Lab 1")
+    assert code == 2 and "not one of the sheet's" not in stderr
+    assert f"'Lab 1' shows its grades as {display}" in stderr and "set its primary display to Score" in stderr
+    assert not (tmp_path / "o.xls").exists()
+
+
+def test_a_blackboard_column_without_points_or_calculated_is_refused_with_the_reason(tmp_path, capsys):
+    run = make_run(tmp_path / "run", [("kim_ms", 7.5, "graded")])
+    header = BB_USERS + ["Lab 1 [Total Pts: 0 Text] |123456", "Total [Total Pts: up to 10 Score] |9"]
+    sheet = bb_sheet(tmp_path / "gc.xls", header, [p + ["", ""] for p in BB_PEOPLE])
+    code, _, stderr = export(capsys, "blackboard", run, "--sheet", sheet, "--out", tmp_path / "o.xls", "--column", "Total")
+    assert code == 2 and "'Total' is a calculated column" in stderr
+    header = BB_USERS + ["Lab 1 [Total Pts: 0 Score] |123456"]
+    sheet = bb_sheet(tmp_path / "gc.xls", header, [p + [""] for p in BB_PEOPLE])
+    code, _, stderr = export(capsys, "blackboard", run, "--sheet", sheet, "--out", tmp_path / "o.xls")
+    assert code == 2 and "'Lab 1' has no points possible" in stderr and not (tmp_path / "o.xls").exists()
+
+
+def test_a_moodle_worksheet_with_a_decimal_comma_is_filled_with_one(tmp_path, moodle_run, capsys):
+    rows = [row[:5] + [row[5].replace(".", ",")] + row[6:] for row in MOODLE_ROWS]
+    rows[0][4] = "3,00"  # a grade already there, as Moodle wrote it
+    sheet = tmp_path / "w.csv"
+    sheet.write_bytes(php_fputcsv([MOODLE_HEADER, *rows]).encode("utf-8"))
+    out = tmp_path / "upload.csv"
+    code, _, stderr = export(capsys, "moodle", moodle_run, "--sheet", sheet, "--out", out)
+    assert code == 0, stderr
+    by_id = {r[0]: r for r in read_back(out, "utf-8")[1:]}
+    assert by_id["Participant 123456"][4] == "7,50" and by_id["Participant 123457"][4] == "56,70"
+    assert "Autograder total: 7,50/10" in by_id["Participant 123456"][10]
+    assert "3,00 → 7,50" in stderr
+
+
+def test_export_speaks_the_tas_language(tmp_path, run, capsys):
+    sheet = canvas_sheet(tmp_path / "s.csv")
+    code, stdout, stderr = export(capsys, "canvas", run, "--sheet", sheet, "--out", tmp_path / "o.csv", "--column",
+                                  "5501", "--lang", "ko")
+    assert code == 3 and "시트의 학생 3명 가운데 2명의" in stdout and "경고: 채점한 학생 2명이 시트에 없습니다" in stderr
+    assert "종료 코드 3" in stderr and "students" not in stdout + stderr
+    code, _, stderr = export(capsys, "canvas", run, "--sheet", sheet, "--out", sheet, "--column", "Lab 9", "--lang", "ko")
+    assert code == 2 and "고를 수 있는 열" in stderr and "덮어쓰지 않습니다" in stderr and "아무 파일도 쓰지 않았습니다." in stderr
+
+
+OUTS = ("new.csv", "sheet", "sheet again", "link", "hard link", "in the run", "in its results", "in another run", "folder")
+
+
+@settings(max_examples=int(os.environ.get("EXPORT_EXAMPLES", "60")), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(out=st.sampled_from(OUTS), sheet=st.sampled_from(["ours", "another class", "moodle", "not a sheet"]),
+       column=st.sampled_from(["5501", "Lab 9", None]), lab=st.sampled_from(["self_attention", "masked_attention"]),
+       allow=st.booleans())
+def test_export_never_writes_over_its_input_or_a_run_and_nothing_when_it_refuses(tmp_path_factory, out, sheet,
+                                                                                 column, lab, allow):
+    root = tmp_path_factory.mktemp("export")
+    run = make_run(root / "run", [("10231", 7.5, "graded"), ("10232", 10.0, "graded")])
+    make_run(root / "lab2", [("10231", 5.0, "graded")])
+    if sheet == "ours":
+        path = canvas_sheet(root / "s.csv")
+    elif sheet == "another class":
+        path = canvas_sheet(root / "s.csv", rows=[CANVAS_ROWS[0], ["누구", "99999", "", "", "", "", "", "", "", "", ""]])
+    elif sheet == "moodle":
+        path = moodle_sheet(root / "s.csv")
+    else:
+        path = root / "s.csv"
+        path.write_bytes(b"\x00\x01 not a sheet")
+    (root / "link.csv").symlink_to(path)
+    os.link(path, root / "hard.csv")
+    target = {"new.csv": root / "new.csv", "sheet": path, "sheet again": root / "." / "s.csv", "link": root / "link.csv",
+              "hard link": root / "hard.csv", "in the run": run / "o.csv", "in its results": run / "results" / "o.csv",
+              "in another run": root / "lab2" / "o.csv", "folder": root / "run"}[out]
+    before = every_file(root)
+    argv = ["canvas", run, "--sheet", path, "--out", target, "--lab", lab] + (["--column", column] if column else [])
+    code = main(["export", *map(str, argv), "--lang", "en"] + (["--allow-unmatched"] if allow else []))
+    after = every_file(root)
+    written = {root / "new.csv", root / "new-report.txt"}
+    assert {p: d for p, d in after.items() if p not in written} == before  # nothing else is ever touched
+    if code == 2:
+        assert set(after) == set(before)  # a refusal writes nothing
+    else:
+        assert out == "new.csv" and sheet == "ours" and lab == "self_attention" and column == "5501"
+        assert set(after) - set(before) == written

@@ -485,7 +485,9 @@ def test_gradescope_metadata_subset_parser():
     assert other["submission_7"].created_at == "2024-01-02T03:04:05+00:00"
     assert gradescope_submitters("!!python/object:os.system\n") == {} and gradescope_submitters("") == {}
     assert iso_time("yesterday") == "" and iso_time("2024-03-01 12:30 +0900") == "2024-03-01T12:30:00+09:00"
-    assert blackboard_receipt_name("Name: 김민수 (kim_ms)\nAssignment: Lab 1") == "김민수"
+    assert blackboard_receipt_name("Name: 김민수 (kim_ms)\nAssignment: Lab 1\nDate Submitted: -\n\n") == "김민수"
+    assert blackboard_receipt_name("이름: 김민수 (kim_ms)\n과제: Lab 1\n제출 날짜: -\n현재 성적: -\n") == "김민수"
+    assert blackboard_receipt_name("Name: 김민수 (kim_ms)\nAssignment: Lab 1") == ""  # not Blackboard's header
     assert blackboard_receipt_name("no name here") == ""
     assert decode("Name: 김민수".encode("cp949")) == "Name: 김민수"
 

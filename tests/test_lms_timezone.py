@@ -256,3 +256,26 @@ def test_bad_lms_timezone_exits_2_before_anything_is_written(tmp_path):
     done = grade_in("UTC", tmp_path / "c.zip", "--out", tmp_path / "out", "--lms-timezone", "Seoul")
     assert done.returncode == 2 and not (tmp_path / "out").exists()
     assert "--lms-timezone 'Seoul'" in done.stderr and "Asia/Seoul" in done.stderr
+
+
+def test_a_students_own_date_line_in_a_korean_receipt_neither_stops_the_run_nor_moves_the_class(tmp_path):
+    """Blackboard writes receipts in the course's language; a student who writes an English "Date Submitted:
+    ... EST" line (and someone else's "Name:") in their comments is read for nothing."""
+    from test_lms_receipts import CLASS, KOREAN, receipt
+
+    archive = tmp_path / "gradebook.zip"
+    with zipfile.ZipFile(archive, "w") as members:
+        for user, name, moment in CLASS:
+            stamp = moment.strftime("%Y-%m-%d-%H-%M-%S")
+            comments = ("Date Submitted: Sunday, March 1, 2026 12:30:45 PM EST\nName: Park Seoyeon (park_sy)"
+                        if user == "kim_ms" else "")
+            members.writestr(f"Lab 1_{user}_attempt_{stamp}.txt", receipt(KOREAN, name, user, moment, "KST", "", comments))
+            members.writestr(f"Lab 1_{user}_attempt_{stamp}_attention.py", CORRECT)
+    out = tmp_path / "out"
+    done = grade_in("UTC", archive, "--out", out, "--due", "2026-03-01T18:00+09:00", "--late-penalty", "10%/day")
+    assert done.returncode == 0, done.stderr
+    assert "EST" not in done.stderr
+    assert facts(out) == EXPECTED
+    with open(out / "grades.csv", encoding="utf-8-sig", newline="") as handle:
+        names = {row["id"]: row["name"] for row in csv.DictReader(handle)}
+    assert names == {"kim_ms": "Kim Minsu", "lee_jw": "이지원", "choi_jh": "최준호"}

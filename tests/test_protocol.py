@@ -135,6 +135,112 @@ def test_a_child_is_sent_one_call_at_a_time():
     assert child.unanswered_when_sent == [0] * 5
 
 
+class _Time:
+    """An injected clock: it moves only when a scripted child spends time."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+class _TimedChild:
+    """A child whose calls each take a scripted time on `clock`; a call past its deadline, or of a
+    step in `endless`, is a timeout (the clock stops at the deadline, as a real wait would)."""
+
+    def __init__(self, clock, names, seconds, endless, spent):
+        self.clock, self.names, self.seconds, self.endless, self.spent = clock, names, seconds, endless, spent
+        self.call = None
+
+    def send(self, deadline=None, **command):
+        pass  # the load command
+
+    def next_event(self, deadline, limit=None):
+        return {"ev": "loaded", "names": {name: "function" for name in self.names}}
+
+    def send_text(self, text, deadline=None):
+        self.call = json.loads(text)
+
+    def next_line(self, deadline, limit=None):
+        call, start = self.call, self.clock.now
+        end = deadline if call["function"] in self.endless else start + self.seconds[call["id"]]
+        self.clock.now = min(end, deadline)
+        self.spent[call["function"]] = self.spent.get(call["function"], 0.0) + self.clock.now - start
+        if end >= deadline:
+            return None
+        return json.dumps({"ev": "returned", "id": call["id"], "value": {"t": "none"}, "args_after": [None]}).encode()
+
+    def signal(self, number):
+        pass
+
+    def kill(self):
+        pass
+
+
+class _TimedZygote:
+    confinement = {}
+
+    def __init__(self, *child):
+        self.child = child
+
+    def sweep(self):
+        pass
+
+    def workdir_for(self, limits):
+        return "unused"
+
+    def discard(self, workdir):
+        pass
+
+    def user_for(self, limits):
+        return None
+
+    def spawn(self, workdir, limits, budget=None):
+        return _TimedChild(*self.child)
+
+
+STEP_SECONDS = 1.0
+# Each step: how long each of its public and hidden calls takes, and whether it never returns.
+TIMED_STEP = st.tuples(st.lists(st.floats(0.0, 0.6), min_size=1, max_size=3),
+                       st.lists(st.floats(0.0, 0.6), min_size=1, max_size=3), st.booleans())
+
+
+@given(st.lists(TIMED_STEP, min_size=1, max_size=5))
+def test_a_steps_time_limit_is_spent_once_over_all_its_runs(steps):
+    """INVARIANT (driver.Clock): a step's calls have `step_seconds` in all, its public tests and its
+    hidden ones together, though each runs in its own child. So a step that never returns makes the
+    grader wait its deadline exactly once, no step's calls run longer than its limit, and a step whose
+    calls fit in it runs every one of them, as before."""
+    from autograder.sandbox.driver import Clock
+
+    clock, spent = _Time(), {}
+    names = [f"step{i}" for i in range(len(steps))]
+    endless = {name for name, (_, _, never) in zip(names, steps) if never}
+    public, hidden, seconds = [], [], {}
+    for name, (public_seconds, hidden_seconds, _) in zip(names, steps):
+        for taken, into in [(t, public) for t in public_seconds] + [(t, hidden) for t in hidden_seconds]:
+            call = Call(len(seconds), name, name, (codec.encode(0.0),))
+            seconds[call.id] = taken
+            into.append(call)
+    zygote = _TimedZygote(clock, names, seconds, endless, spent)
+    limits = Limits(step_seconds=STEP_SECONDS, load_seconds=STEP_SECONDS)
+    shared = Clock(now=clock)
+    outcomes = {}
+    for calls in (public, hidden):  # two runs, as grading makes them: public tests, then hidden ones
+        outcomes.update(run(zygote, [], calls, limits, clock=shared).calls)
+    for name, (public_seconds, hidden_seconds, never) in zip(names, steps):
+        kinds = [outcomes[c.id].kind for c in public + hidden if c.step == name]
+        assert shared.expired.count(name) == (1 if never or sum(public_seconds + hidden_seconds) >= STEP_SECONDS
+                                              else 0)
+        assert spent[name] <= STEP_SECONDS + 1e-9
+        if not never and sum(public_seconds + hidden_seconds) < STEP_SECONDS:
+            assert kinds == ["returned"] * len(kinds)
+        elif never:
+            assert kinds[0] == "timeout" and set(kinds[1:]) <= {"not_run"}
+    assert "load" not in shared.expired
+
+
 def test_a_composed_step_runs_in_a_child_that_saw_no_other_step(zygote):
     source = ("import os\nSEEN = []\n"
               "def mix(weights):\n    SEEN.append(weights)\n    open('kept', 'w').write('w')\n    return os.getpid()\n"

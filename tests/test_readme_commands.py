@@ -114,3 +114,40 @@ def test_build_without_lab_says_to_give_it_and_writes_nothing(tmp_path, capsys):
     assert not out.exists()
     assert "give --lab NAME" in message and all(name in message for name in lab_names())
     assert "submission" not in message
+
+
+# Where commands write: everything a command of the README or the docs writes goes under `out/`,
+# which .gitignore lists, so a clone that a TA or an instructor works in stays clean.
+OUTPUTS = "out/"
+
+
+def written_paths(words):
+    """The paths a shown command writes to (its output options), as typed."""
+    if words[0] == "autograder" and not SYNOPSIS.search(shlex.join(words)):
+        args = build_parser().parse_args(words[1:])
+        if args.command == "history":
+            return [args.out or args.course.rstrip("/") + "/history"]
+        return [path for path in (getattr(args, "out", None), getattr(args, "html", None)) if path]
+    if words[:2] == ["otter", "run"]:
+        return [words[words.index("-o") + 1]]
+    if words[:2] == ["mkdir", "-p"]:
+        return words[2:]
+    if words[0] == "pytest":
+        return [word.split("=", 1)[1] for word in words if word.startswith("--junitxml=")]
+    return []
+
+
+def test_every_command_shown_writes_under_out_which_a_clone_ignores():
+    """INVARIANT: the commands the README and the docs show (and scripts/demo.sh, which they run)
+    write only under out/ (in .gitignore), so a clone they are typed in keeps `git status` clean."""
+    assert "/out/" in (ROOT / ".gitignore").read_text("utf-8").splitlines()
+    demo = [shlex.split(line) for line in (ROOT / "scripts" / "demo.sh").read_text("utf-8").splitlines()
+            if line.startswith(".venv/bin/autograder ")]
+    shown = [(line, words) for block in blocks(shown_text()) for line, words in block]
+    shown += [(shlex.join(words), ["autograder", *words[1:]]) for words in demo]
+    checked = 0
+    for line, words in shown:
+        for path in written_paths(words):
+            assert path.startswith(OUTPUTS), f"{line}: writes {path}, outside {OUTPUTS} (a clone would show it untracked)"
+            checked += 1
+    assert checked >= 25 and demo

@@ -13,7 +13,7 @@ from autograder.sandbox import codec, landlock, zygote as zygote_module
 from autograder.sandbox.child_pipes import Child, ChildGone
 from autograder.sandbox.processes import PF_EXITING, _finished, _pids_of, kill_processes_of
 from autograder.sandbox.protocol import plain_load_event, plain_names
-from autograder.sandbox.runner import Call, Limits, Zygote, run
+from autograder.sandbox.runner import Call, Clock, Limits, Zygote, run
 from conftest import ROOT
 
 AS_ROOT = os.geteuid() == 0
@@ -433,11 +433,99 @@ def test_an_error_in_one_statement_does_not_stop_the_ones_after_it(zygote):
     assert [frame[1] for frame in error["frames"]] == [5, 2]
 
 
-def test_a_statement_that_hangs_at_load_is_named_once_and_skipped(zygote):
-    source = "x = 7\nwhile True:\n    pass\ndef scores():\n    return x\n"
-    result, outcome = ask(zygote, source, limits=Limits(step_seconds=5.0, load_seconds=1.0))
-    assert result.kind == "returned" and result.value == 7
+# source -> (statement, line) the load note names: a statement is named by its first line (a
+# decorated function by its `def`, as Python numbers it)
+HANGS_AT_LOAD = {
+    "a loop": ("x = 7\nwhile True:\n    pass\ndef scores():\n    return x\n", (1, 2)),
+    "a sleep": ("import time\nx = 7\ntime.sleep(10 ** 6)\ndef scores():\n    return x\n", (2, 3)),
+    "a decorator": ("x = 7\n@(lambda f: [0 for _ in iter(int, 1)])\ndef g():\n    pass\ndef scores():\n    return x\n",
+                    (1, 3)),
+}
+
+
+@pytest.mark.parametrize("how", sorted(HANGS_AT_LOAD))
+def test_a_statement_that_hangs_at_load_is_named_once_and_skipped_after_one_wait(zygote, how):
+    """A cell that never ends costs the load's time once: asked where it hung (worker._tell_where),
+    the child names the statement, and the next child skips it without waiting again."""
+    source, (statement, line) = HANGS_AT_LOAD[how]
+    clock = Clock()
+    outcome = run(zygote, [{"source": source, "filename": "probe.py"}], [Call(0, "scores", "scores", ())],
+                  Limits(step_seconds=5.0, load_seconds=1.0), clock=clock)
+    assert outcome.calls[0].kind == "returned" and outcome.calls[0].value == 7
+    assert [(e["ev"], e["stmt"], e["line"]) for e in outcome.load_events] == [("load_timeout", statement, line)]
+    assert clock.expired == ["load"]
+
+
+def test_a_cell_stuck_in_c_code_is_still_found_statement_by_statement(zygote):
+    """Python cannot ask code stuck inside one C call where it is: the next child runs the cell
+    statement by statement, and the one after that skips the statement (two waits)."""
+    source = "x = 7\nsum(range(10 ** 15))\ndef scores():\n    return x\n"
+    clock = Clock()
+    outcome = run(zygote, [{"source": source, "filename": "probe.py"}], [Call(0, "scores", "scores", ())],
+                  Limits(step_seconds=5.0, load_seconds=1.0), clock=clock)
+    assert outcome.calls[0].kind == "returned" and outcome.calls[0].value == 7
     assert [(e["ev"], e["stmt"], e["line"]) for e in outcome.load_events] == [("load_timeout", 1, 2)]
+    assert clock.expired == ["load", "load"]
+
+
+def test_a_step_that_never_returns_costs_its_limit_once_over_its_public_and_hidden_runs(zygote):
+    """The public tests and the hidden ones run in different children; the step's time is one."""
+    source = "def mix(x):\n    while True:\n        pass\ndef scores(x):\n    return x\n"
+    cells = [{"source": source, "filename": "probe.py"}]
+    limits = Limits(step_seconds=1.0, load_seconds=5.0)
+    clock = Clock()
+    public = run(zygote, cells, [Call(0, "mix", "mix", (codec.encode(1),)), Call(1, "scores", "scores", (codec.encode(2),))],
+                 limits, clock=clock)
+    hidden = run(zygote, cells, [Call(2, "mix", "mix", (codec.encode(3),)), Call(3, "scores", "scores", (codec.encode(4),))],
+                 limits, clock=clock)
+    assert [public.calls[0].kind, public.calls[1].kind] == ["timeout", "returned"]
+    assert [hidden.calls[2].kind, hidden.calls[3].kind] == ["not_run", "returned"]
+    assert clock.expired == ["mix"]
+
+
+# `autograder check` in a subprocess, with the grader's own clock observed: each Clock it makes
+# notes every deadline it waited out (driver.Clock.expired), printed on stderr once it is done.
+OBSERVED_CHECK = """
+import json, sys
+import autograder.grading as grading
+made = []
+class Observed(grading.Clock):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        made.append(self)
+grading.Clock = Observed
+from autograder.cli import main
+code = main(sys.argv[1:])
+print(json.dumps([clock.expired for clock in made]), file=sys.stderr)
+sys.exit(code)
+"""
+
+SOLUTION = (ROOT / "solutions" / "self_attention.py").read_text("utf-8")
+ENDLESS = {  # a submission that never ends somewhere -> the deadlines `check` waits out
+    "in a step": (SOLUTION.replace("    return Q @ K.T\n", "    while True:\n        pass\n"), ["scores"]),
+    "in the composed step": (SOLUTION.replace("    Q, K, V = make_qkv(X, W_Q, W_K, W_V)\n",
+                                              "    while True:\n        pass\n"), ["self_attention"]),
+    "at import": (SOLUTION + "\nwhile True:\n    pass\n", ["load"]),
+}
+
+
+@pytest.mark.parametrize("where", sorted(ENDLESS))
+def test_check_waits_out_an_endless_loop_once(tmp_path, where):
+    """`autograder check` of a file that never ends in one place waits one --timeout, not one for the
+    public tests and one more for the hidden ones (or for the child that finds the statement)."""
+    import subprocess
+    import sys
+
+    source, waited = ENDLESS[where]
+    path = tmp_path / "endless.py"
+    path.write_text(source, "utf-8")
+    finished = subprocess.run([sys.executable, "-c", OBSERVED_CHECK, "check", "--json", "--timeout", "2", str(path)],
+                              capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert json.loads(finished.stderr.strip().splitlines()[-1]) == [waited], finished.stderr
+    statuses = {step["name"]: step["status"] for step in json.loads(finished.stdout)["steps"]}
+    looping = {"in a step": "scores", "in the composed step": "self_attention"}.get(where)
+    assert {step: status for step, status in statuses.items() if status != "passed"} == \
+        ({looping: "timeout"} if looping else {})
 
 
 def test_a_run_survives_its_zygote_being_killed_midway():

@@ -94,7 +94,8 @@ def test_a_forced_wrong_lab_is_graded_but_never_exported(lab2_class, tmp_path):
     assert all(r["total"] == "0.0" for r in rows_of(out))
     sheet = canvas_sheet(tmp_path / "sheet.csv", [10231, 10232])
     before = sheet.read_bytes()
-    exported = run("export", "canvas", out, "--lab", "self_attention", "--sheet", sheet, "--out", tmp_path / "import.csv")
+    exported = run("export", "canvas", out, "--lab", "self_attention", "--sheet", sheet, "--out", tmp_path / "import.csv",
+                   "--lang", "en")
     assert exported.returncode == 2 and "defines any of the lab's functions" in exported.stderr
     assert not (tmp_path / "import.csv").exists() and sheet.read_bytes() == before
 

@@ -22,8 +22,8 @@ from ..submission import MAX_BYTES, Detail, detail, failure_detail, not_code, os
 from .collect import EXPORT, NOT_LMS_NAMED, Source, Student, group_students
 from .grader import Task
 from .naming import NAME_MAX, fit_id
-from .late import (COMPUTER_ZONE, LmsZone, Policy, StatedZone, deduction, lateness, lms_zone, offset_text, parse_due,
-                   parse_policy)
+from .late import (COMPUTER_ZONE, LmsZone, Policy, StatedZone, agreed_zone, deduction, lateness, lms_zone, offset_text,
+                   parse_due, parse_policy)
 from .outputs import (TEMP_SUFFIX, fingerprint, judged_fingerprint, load_earlier, load_record, remove_temporaries,
                       shown_time)
 from .pool import Pool
@@ -91,17 +91,34 @@ def late_settings(args: argparse.Namespace) -> tuple[datetime | None, Policy | N
 
 
 def zone_conflicts(students: Iterable[Student], zone: LmsZone) -> list[Conflict]:
-    """[(student, StatedZone, offset used)] where the LMS states another zone for a time it wrote
-    without one (a Blackboard receipt's "KST") than the zone that time is read in."""
+    """[(student, StatedZone, offset used)] where the class's Blackboard receipts agree on a zone
+    (late.agreed_zone: two students' at least, every one the same) for the times the LMS wrote without
+    one, and that zone is not the one those times are read in. A zone only one student's receipt
+    states, or that receipts disagree on, is no conflict: it never stops the run nor moves anyone."""
+    timed = [student for student in students if student.lms_time]
+    said = agreed_zone([student.stated_zone for student in timed])
+    if said is None:
+        return []
     found: list[Conflict] = []
-    for student in students:
-        said = student.stated_zone
-        if said is None or not student.lms_time:
-            continue
+    for student in timed:
         used = datetime.fromisoformat(student.lms_time).utcoffset()
-        if used is not None and used != said.offset:  # lms_time has its offset (collect.group_students)
-            found.append((student, said, used))
+        if student.stated_zone is not None and used is not None and used != said.offset:
+            found.append((student, student.stated_zone, used))  # lms_time has its offset (collect)
     return found
+
+
+def zone_disagreement(students: Iterable[Student], say: Messages = ENGLISH) -> str:
+    """A note when students' receipts state zones that do not agree (none of them is used), else "";
+    in the TA's language."""
+    stating = [(student, student.stated_zone) for student in students if student.lms_time and student.stated_zone]
+    if len({said.offset for _, said in stating}) < 2:
+        return ""
+    by_zone: dict[str, list[str]] = {}
+    for student, said in stating:
+        by_zone.setdefault(f"{said.abbreviation} ({offset_text(said.offset)})", []).append(one_line(student.id))
+    told = "; ".join(f"{zone}: {', '.join(ids[:5])}{' ...' if len(ids) > 5 else ''}" for zone, ids in sorted(by_zone.items()))
+    message: str = printable(say("grade", "zone_disagreement", told=told))
+    return message
 
 
 def zone_message(conflicts: Sequence[Conflict], zone: LmsZone, due: datetime | None, refused: bool,
@@ -221,6 +238,9 @@ def _grade_class(source: Source, args: argparse.Namespace, limits: Limits, zygot
         print(printable(say("grade", "no_file_note", ids=", ".join(one_line(s.id) for s in no_file))), file=sys.stderr)
     if conflicts:
         print(zone_message(conflicts, args.zone, args.due_time, refused=False, say=say), file=sys.stderr)
+    disagreement = zone_disagreement(students, say)
+    if disagreement:
+        print(disagreement, file=sys.stderr)
     strays = stray_note(everyone, say)
     if strays:
         print(strays, file=sys.stderr)

@@ -22,7 +22,7 @@ from ..submission import (BUDGET, MAX_BYTES, Detail, detail, error_type, file_ki
 from ..lms.recognise import HEAD_BYTES, SHEET_KINDS, sheet_kind
 from .late import COMPUTER_ZONE, LmsZone, StatedZone, file_time, stated_zone
 from .metadata import MAX_METADATA_BYTES, Submitter, blackboard_receipt_name, decode, gradescope_submitters
-from .naming import Naming, is_system_path, safe_id, shared_depth, student_id  # noqa: F401 (re-exported)
+from .naming import BLACKBOARD_RECEIPT, Naming, is_system_path, safe_id, shared_depth, student_id  # noqa: F401 (re-exported)
 
 GRADESCOPE_LIST = "Gradescope submission list"
 # A file beside the units of an LMS's export that the LMS did not name (Naming.stray): the TA's.
@@ -484,7 +484,7 @@ def _zone_of_receipt(source: Source, entries: list[Entry], lms_time: str, naming
     for entry in entries:
         if entry.metadata == "Blackboard receipt" and naming.about(entry.path)["time"] == lms_time:
             text = _read_text(source, entry)
-            said = stated_zone(text, lms_time, entry.path) if text is not None else None
+            said = stated_zone(text, lms_time, entry.path, _attempt(entry)) if text is not None else None
             if said is not None:
                 return said
     return None
@@ -561,10 +561,16 @@ def _name_from_receipts(source: Source, entries: list[Entry]) -> str:
     """The student's name in their newest Blackboard receipt that has one, else ""."""
     for entry in newest_first([e for e in entries if e.metadata == "Blackboard receipt"]):
         text = _read_text(source, entry)
-        name = blackboard_receipt_name(text) if text is not None else ""
+        name = blackboard_receipt_name(text, _attempt(entry)) if text is not None else ""
         if name:
             return name
     return ""
+
+
+def _attempt(entry: Entry) -> str:
+    """The part of a Blackboard receipt's name before "_attempt_" ("Lab 1_kim_ms"): whose attempt it is."""
+    match = BLACKBOARD_RECEIPT.match(entry.path.rsplit("/", 1)[-1])
+    return match["head"] if match else ""
 
 
 def ignored_reason(entry: Entry) -> Detail | str:

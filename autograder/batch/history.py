@@ -2,8 +2,14 @@
 
 COURSE_DIR holds the --out folders of `autograder grade` runs (one per lab). Each student gets one
 page (a table per lab: steps, final points, the mistakes named, the TA's overrides) and the course
-one CSV (a row per student, a total per lab). Read from the runs' final records
-(results/<id>.json), which already hold any override: nothing is graded again here.
+one CSV (a row per student, a total per lab). Nothing is graded again here.
+
+Invariant: the course history is the runs' grades. Its students and totals are each run's grades.csv
+as `export` reads them (lms.graded.read_run: the rows with a total), with the same rules for a grade
+that must not be used (the grader failed, an override awaits review, a total that does not read:
+lms.graded.withheld_reason): such a lab counts in no course total and is listed. A results record
+left from a removed submission makes nobody a member; every record is validated, and one that does
+not validate is reported, never a crash.
 """
 from __future__ import annotations
 
@@ -14,27 +20,34 @@ import os
 import re
 import sys
 import urllib.parse
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from ..lms.graded import Graded, Record, RunError, read_run
+from ..lms.said import Refusal, Said, said
 from ..render import Messages, one_line, printable
 from .naming import fit_id
-from .outputs import run_records, write_atomic
+from .outputs import write_atomic
 
 COURSE_CSV = "course.csv"
-EXIT_DONE, EXIT_CANNOT_RUN = 0, 2
+EXIT_DONE, EXIT_CANNOT_RUN, EXIT_WITHHELD = 0, 2, 3
 
 
-@dataclass(kw_only=True)
+def told(key: str, **params: object) -> Said:
+    """A sentence of the catalogs' [history_cli] section."""
+    return said(key, "history_cli", **params)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Run:
     folder: str
     lab: str
-    records: dict[str, dict[str, Any]]
-    names: dict[str, str] = field(default_factory=dict)
+    students: dict[str, Graded]  # the run's grades (lms.graded.read_run)
     max_total: float = 0.0
+    left_out: tuple[str, ...] = ()  # results records of no student of grades.csv (a removed submission's)
 
 
-class HistoryError(ValueError):
+class HistoryError(Refusal):
     pass
 
 
@@ -49,7 +62,7 @@ def find_runs(course: str, out: str | None = None) -> list[Run]:
     name: a lab folder not graded yet would otherwise drop out of every course total without a word.
     """
     if not os.path.isdir(course):
-        raise HistoryError(f"no such folder: {course}")
+        raise HistoryError(told("no_folder", folder=course))
     runs, not_runs = [], []
     output = os.path.realpath(out or os.path.join(course, "history"))
     for name in sorted(os.listdir(course), key=natural):
@@ -58,63 +71,79 @@ def find_runs(course: str, out: str | None = None) -> list[Run]:
             continue
         if os.path.isfile(os.path.join(folder, "grades.csv")) and os.path.isdir(os.path.join(folder, "results")):
             run = read_run_folder(folder)
-            if run.records:
+            if run.students:
                 runs.append(run)
                 continue
         not_runs.append(folder)
     if not_runs and runs:
-        raise HistoryError("these folders are not runs of `autograder grade` (no grades.csv with results/ and "
-                           f"graded students), so their labs would be missing from every total: {', '.join(not_runs)}. "
-                           "Grade each with `autograder grade ... --out <folder>`, or move them out of the course folder")
+        raise HistoryError(told("not_runs", folders=", ".join(not_runs)))
     if not runs:
-        raise HistoryError(f"{course} holds no run of `autograder grade` (folders with grades.csv and results/): "
-                           "grade each lab with --out COURSE_DIR/<lab>, then run history on COURSE_DIR")
+        raise HistoryError(told("no_runs", folder=course))
     by_lab: dict[str, list[str]] = {}
     for run in runs:
         by_lab.setdefault(run.lab, []).append(run.folder)
     doubled = {lab: folders for lab, folders in by_lab.items() if len(folders) > 1}
     if doubled:
-        raise HistoryError("several runs of one lab, so which counts is not clear: " + "; ".join(
-            f"{lab}: {', '.join(folders)}" for lab, folders in doubled.items())
-            + ". Keep one run per lab in the course folder (move the others out)")
+        raise HistoryError(told("several_runs", runs="; ".join(f"{lab}: {', '.join(folders)}"
+                                                              for lab, folders in doubled.items())))
     return runs
 
 
 def read_run_folder(folder: str) -> Run:
-    records, labs = {}, set()
-    for record in run_records(folder):
-        records[record["id"]] = record
-        labs.add(str(record.get("lab")))
+    """A run's grades, as `export` reads them: its students are grades.csv's rows that have a total."""
+    try:
+        students = read_run(folder, default_max=lambda: _full_marks(folder))
+    except RunError as error:
+        raise HistoryError(told("run_unreadable", folder=folder, problem=error.said)) from None
+    labs = sorted({graded.lab for graded in students.values() if graded.lab})
     if len(labs) > 1:
-        raise HistoryError(f"{folder} holds results of several labs ({', '.join(sorted(labs))})")
-    names = {}
+        raise HistoryError(told("several_labs", folder=folder, labs=", ".join(labs)))
+    max_total = max((graded.max_total for graded in students.values()), default=0.0)
+    names = {fit_id(student) for student in students}
+    results = os.path.join(folder, "results")
+    left_out = tuple(sorted((name[:-5] for name in os.listdir(results)
+                             if name.endswith(".json") and name[:-5] not in names), key=natural))
+    return Run(folder=folder, lab=labs[0] if labs else "", students=students, max_total=max_total, left_out=left_out)
+
+
+def _full_marks(folder: str) -> float:
+    """The lab's full marks (its lab column's lab, installed) when no record of the run says them."""
     try:
         with open(os.path.join(folder, "grades.csv"), encoding="utf-8-sig", newline="") as handle:
-            for row in csv.DictReader(handle):
-                if row.get("id") in records and row.get("total"):
-                    names[row["id"]] = row.get("name") or ""
+            labs = {row.get("lab") or "" for row in csv.DictReader(handle)} - {""}
     except (OSError, UnicodeDecodeError, csv.Error):
-        pass
-    max_total = max((float(r.get("max_total") or 0) for r in records.values()), default=0.0)
-    return Run(folder=folder, lab=labs.pop() if labs else "", records=records, names=names, max_total=max_total)
+        labs = set()
+    lab = _lab(labs.pop()) if len(labs) == 1 else None
+    if lab is None:
+        raise RunError(said("run_no_maximum", folder=folder))
+    return float(lab.total_points)
 
 
-def course_rows(runs: list[Run]) -> list[dict[str, Any]]:
-    """One row per student of any run: totals per lab ("" where the student has no record)."""
-    ids = sorted({student for run in runs for student in run.records}, key=natural)
+def course_rows(runs: list[Run], say: Messages) -> list[dict[str, Any]]:
+    """One row per student of any run's grades: totals per lab ("" where the student has none, or
+    where the grade is withheld: then the status says why), the course total of the grades that count."""
+    ids = sorted({student for run in runs for student in run.students}, key=natural)
     rows = []
     for student in ids:
-        row: dict[str, Any] = {"id": student,
-                               "name": next((run.names.get(student) for run in runs if run.names.get(student)), "")}
+        row: dict[str, Any] = {"id": student, "name": next((run.students[student].name for run in runs
+                                                            if student in run.students and run.students[student].name), "")}
         total = maximum = 0.0
+        withheld = 0
         for run in runs:
-            record = run.records.get(student)
-            row[f"{run.lab}_total"] = record["total"] if record else ""
-            row[f"{run.lab}_status"] = record["status"] if record else "no submission"
-            total += record["total"] if record else 0.0
+            graded = run.students.get(student)
             maximum += run.max_total
+            if graded is None:
+                row[f"{run.lab}_total"], row[f"{run.lab}_status"] = "", "no submission"
+            elif graded.withheld is not None:
+                row[f"{run.lab}_total"] = ""
+                row[f"{run.lab}_status"] = "withheld: " + graded.withheld.text(say)
+                withheld += 1
+            else:
+                row[f"{run.lab}_total"], row[f"{run.lab}_status"] = graded.total, graded.status
+                total += graded.total
         row["course_total"] = round(total, 2)
         row["course_max"] = round(maximum, 2)
+        row["withheld"] = withheld
         rows.append(row)
     return rows
 
@@ -123,7 +152,7 @@ def course_csv(runs: list[Run], rows: list[dict[str, Any]]) -> str:
     from .report import spreadsheet_text
 
     columns = ["id", "name", *[c for run in runs for c in (f"{run.lab}_total", f"{run.lab}_status")],
-               "course_total", "course_max"]
+               "course_total", "course_max", "withheld"]
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
@@ -156,49 +185,55 @@ def student_page(student: str, name: str, runs: list[Run], lang: str, labs: dict
         parts.append(f"<h2>{html.escape(say('history', 'lab'))}: {html.escape(title)} "
                      f"<code>{html.escape(run.lab)}</code></h2>")
         maximum += run.max_total
-        record = run.records.get(student)
-        if record is None:
+        graded = run.students.get(student)
+        if graded is None:
             parts.append(f"<p class=\"missing\">{html.escape(say('history', 'missing'))}</p>")
             continue
-        total += record["total"]
-        parts.append(f"<p>{html.escape(say('history', 'file'))}: <code>{html.escape(one_line(record['file']))}</code></p>")
-        parts.append(lab_table(record, lab, lang))
+        if graded.withheld is not None:
+            parts.append(f"<p class=\"withheld\"><strong>{html.escape(say('history', 'withheld', why=graded.withheld.text(say)))}"
+                         "</strong></p>")
+        else:
+            total += graded.total
+        parts.append(f"<p>{html.escape(say('history', 'file'))}: <code>{html.escape(one_line(graded.file))}</code></p>")
+        if graded.record is not None:
+            parts.append(lab_table(graded, graded.record, lab, lang))
+        else:
+            why = graded.record_problem.text(say) if graded.record_problem is not None else ""
+            parts.append(f"<p class=\"missing\">{html.escape(say('history', 'no_record', total=f'{graded.total:g}', max_total=f'{graded.max_total:g}', why=why))}</p>")
     parts.append(f"<p class=\"course-total\"><strong>{html.escape(say('history', 'course_total', total=f'{total:g}', max_total=f'{maximum:g}'))}</strong></p>")
     page: str = pictures.html_page("".join(parts), lang, say("history", "student_title", id=one_line(student)))
     return page
 
 
-def lab_table(record: dict[str, Any], lab: Any, lang: str) -> str:
+def lab_table(graded: Graded, record: Record, lab: Any, lang: str) -> str:
+    """A lab's steps as the record holds them, with the total of the run's grades.csv."""
     say = Messages(lang, lab) if lab is not None else Messages(lang)
-    overrides = {e["step"]: e for e in record.get("overrides") or ()}
+    overrides = {note.step: note for note in record.overrides}
+    steps = {step.name: step for step in record.steps}
+    order = list(lab.function_names) if lab is not None else list(steps)
     rows = []
-    order = list(lab.function_names) if lab is not None else list(record["steps"])
-    for step_name in (s for s in order if s in record["steps"]):
-        step = record["steps"][step_name]
-        status = step.get("status", "")
+    for step_name in (s for s in order if s in steps):
+        step = steps[step_name]
         try:
-            shown_status = say("status", status)
+            shown_status = say("status", step.status)
         except KeyError:
-            shown_status = status
-        named = []
-        for code in step.get("mistakes") or ():
-            named.append(say.stepwise("title", step_name, code) if lab is not None else code)
+            shown_status = step.status
+        named = [say.stepwise("title", step_name, code) if lab is not None else code for code in step.mistakes]
         notes = ""
-        entry = overrides.get(step_name)
-        if entry is not None:
-            key = "override" if entry["state"] == "applied" else "review"
-            notes = "<br><em>" + html.escape(say("history", key, automatic=f"{entry['automatic']:g}",
-                                                  points=f"{entry['points']:g}", by=entry["by"],
-                                                  comment=entry["comment"])) + "</em>"
-        verdict = "pass" if status == "passed" else "fail"
+        note = overrides.get(step_name)
+        if note is not None:
+            key = "override" if note.state == "applied" else "review"
+            notes = "<br><em>" + html.escape(say("history", key, automatic=f"{note.automatic:g}",
+                                                  points=f"{note.points:g}", by=note.by, comment=note.comment)) + "</em>"
+        verdict = "pass" if step.status == "passed" else "fail"
         rows.append(f"<tr class=\"{verdict}\"><td><code>{html.escape(step_name)}</code></td>"
-                    f"<td class=\"num\">{step['score']:g} / {step['max_score']:g}</td>"
+                    f"<td class=\"num\">{step.score:g} / {step.max_score:g}</td>"
                     f"<td>{html.escape(shown_status)}</td>"
                     f"<td>{'<br>'.join(html.escape(one_line(n)) for n in named)}{notes}</td></tr>")
     head = "".join(f"<th scope=\"col\">{html.escape(say('history', key))}</th>"
                    for key in ("step", "points", "status", "mistakes"))
     total = (f"<tr><th scope=\"row\">{html.escape(say('history', 'total'))}</th>"
-             f"<td class=\"num\"><strong>{record['total']:g} / {record['max_total']:g}</strong></td><td></td><td></td></tr>")
+             f"<td class=\"num\"><strong>{graded.total:g} / {graded.max_total:g}</strong></td><td></td><td></td></tr>")
     return (f"<div class=\"scroll\"><table class=\"lab\"><thead><tr>{head}</tr></thead><tbody>"
             + "".join(rows) + total + "</tbody></table></div>")
 
@@ -213,7 +248,11 @@ def index_page(rows: list[dict[str, Any]], runs: list[Run], lang: str) -> str:
     for row in rows:
         link = urllib.parse.quote(f"students/{fit_id(row['id'])}.html")
         cells = [f"<td><a href=\"{html.escape(link)}\">{html.escape(one_line(row['id']))}</a></td>"]
-        cells += [f"<td class=\"num\">{row[f'{run.lab}_total']}</td>" for run in runs]
+        for run in runs:
+            graded = run.students.get(row["id"])
+            shown = say("history", "withheld_short") if graded is not None and graded.withheld is not None \
+                else f"{row[f'{run.lab}_total']}"
+            cells.append(f"<td class=\"num\">{html.escape(shown)}</td>")
         cells.append(f"<td class=\"num\">{row['course_total']:g} / {row['course_max']:g}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     content = (f"<h1>{html.escape(say('history', 'title'))}</h1><h2>{html.escape(say('history', 'index'))}</h2>"
@@ -224,25 +263,50 @@ def index_page(rows: list[dict[str, Any]], runs: list[Run], lang: str) -> str:
 
 
 def run_history(args: Any) -> int:
+    say = Messages(args.lang)
     try:
         runs = find_runs(args.course, args.out)
     except HistoryError as error:
-        raise SystemExit(printable(f"autograder: {error}. Nothing was written."))
+        raise SystemExit(printable(f"autograder: {error.said.text(say)} {say('history_cli', 'nothing_written')}"))
     out = args.out or os.path.join(args.course, "history")
     os.makedirs(os.path.join(out, "students"), exist_ok=True)
     labs = {run.lab: _lab(run.lab) for run in runs}
-    rows = course_rows(runs)
+    rows = course_rows(runs, say)
     for row in rows:
         write_atomic(os.path.join(out, "students", f"{fit_id(row['id'])}.html"),
                      student_page(row["id"], row["name"], runs, args.lang, labs))
     write_atomic(os.path.join(out, COURSE_CSV), course_csv(runs, rows))
     write_atomic(os.path.join(out, "index.html"), index_page(rows, runs, args.lang))
-    print(printable(f"{len(rows)} students over {len(runs)} lab run(s) ({', '.join(r.lab for r in runs)}): "
-                    f"{os.path.join(out, COURSE_CSV)}, {os.path.join(out, 'index.html')} and one page per student "
-                    f"in {os.path.join(out, 'students')}/"))
-    missing = [(row["id"], run.lab) for row in rows for run in runs if row[f"{run.lab}_total"] == ""]
+    print(told("summary", students=len(rows), runs=len(runs), labs=", ".join(r.lab for r in runs),
+               course_csv=os.path.join(out, COURSE_CSV), index=os.path.join(out, "index.html"),
+               pages=os.path.join(out, "students")).text(say))
+    notes = history_notes(runs, rows, say)
+    if notes:
+        print(printable("\n".join(notes)), file=sys.stderr)
+    withheld = [graded for run in runs for graded in run.students.values() if graded.withheld is not None]
+    return EXIT_WITHHELD if withheld else EXIT_DONE
+
+
+def history_notes(runs: list[Run], rows: list[dict[str, Any]], say: Messages) -> list[str]:
+    """What the TA is told on stderr: withheld grades, records that do not validate, records of
+    nobody in grades.csv, labs without a grade."""
+    lines: list[str] = []
+    withheld = [(run, graded) for run in runs for graded in run.students.values() if graded.withheld is not None]
+    if withheld:
+        lines.append("autograder: " + told("withheld_heading", count=len(withheld)).text(say))
+        lines += [f"  {one_line(graded.id)} ({run.lab}): {graded.withheld.text(say)}"
+                  for run, graded in withheld if graded.withheld is not None]
+    invalid = [(run, graded) for run in runs for graded in run.students.values() if graded.record_problem is not None]
+    if invalid:
+        lines.append("autograder: " + told("invalid_heading", count=len(invalid)).text(say))
+        lines += [f"  {one_line(graded.id)} ({run.lab}): {graded.record_problem.text(say)}"
+                  for run, graded in invalid if graded.record_problem is not None]
+    for run in runs:
+        if run.left_out:
+            lines.append("autograder: " + told("left_out", count=len(run.left_out), folder=run.folder,
+                                               who=", ".join(run.left_out[:20]) + (" ..." if len(run.left_out) > 20 else "")).text(say))
+    missing = [(row["id"], run.lab) for row in rows for run in runs if row["id"] not in run.students]
     if missing:
-        print(printable(f"autograder: note: {len(missing)} lab(s) without a record: "
-                        + ", ".join(f"{s} ({lab})" for s, lab in missing[:20])
-                        + (" ..." if len(missing) > 20 else "")), file=sys.stderr)
-    return EXIT_DONE
+        lines.append("autograder: " + told("missing", count=len(missing), who=", ".join(
+            f"{student} ({lab})" for student, lab in missing[:20]) + (" ..." if len(missing) > 20 else "")).text(say))
+    return lines

@@ -18,8 +18,11 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone, tzinfo
+
+from .metadata import blackboard_receipt
 
 DAY_SECONDS = 24 * 3600
 
@@ -187,11 +190,11 @@ MONTHS = {name: number for number, names in enumerate(
     (("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
      ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"),
      ("november", "nov"), ("december", "dec")), start=1) for name in names}
-# "Date Submitted: Sunday, March 1, 2026 12:30:45 PM KST" (Blackboard's receipt, in English).
+# "Sunday, March 1, 2026 12:30:45 PM KST": the "Date Submitted" of Blackboard's receipt in English.
 _RECEIPT_DATE = re.compile(
-    r"^[ \t]*Date Submitted:[ \t]*(?:[A-Za-z]+,[ \t]*)?(?P<month>[A-Za-z]+)\.?[ \t]+(?P<day>\d{1,2}),[ \t]*"
+    r"^(?:[A-Za-z]+,[ \t]*)?(?P<month>[A-Za-z]+)\.?[ \t]+(?P<day>\d{1,2}),[ \t]*"
     r"(?P<year>\d{4})[ \t]+(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?[ \t]*"
-    r"(?P<half>[AaPp]\.?[Mm]\.?)?[ \t]+(?P<zone>[A-Z]{2,5})[ \t]*\r?$", re.M)
+    r"(?P<half>[AaPp]\.?[Mm]\.?)?[ \t]+(?P<zone>[A-Z]{2,5})$")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -203,33 +206,47 @@ class StatedZone:
     where: str  # the file that states it
 
 
-def stated_zone(receipt: str | None, lms_time: str, where: str = "") -> StatedZone | None:
+def stated_zone(receipt: str | None, lms_time: str, where: str = "", attempt: str = "") -> StatedZone | None:
     """The zone a Blackboard receipt states for the attempt whose name gives `lms_time` (naive ISO
-    8601): only when its "Date Submitted" line shows that same wall-clock time, in an abbreviation
-    that names one offset; else None."""
+    8601): only from the "Date Submitted" line of the header Blackboard writes in English
+    (metadata.blackboard_receipt; never a line of the student's text below it), when it shows that
+    same wall-clock time, in an abbreviation that names one offset; else None."""
     try:
         named = datetime.fromisoformat(lms_time)
     except (TypeError, ValueError):
         return None
-    for match in _RECEIPT_DATE.finditer(receipt or ""):
-        month, zone = MONTHS.get(match["month"].lower()), match["zone"]
-        if month is None or zone not in ABBREVIATIONS:
-            continue
-        hour = int(match["hour"])
-        if match["half"]:
-            if not 1 <= hour <= 12:
-                continue
-            hour = hour % 12 + (12 if match["half"][0] in "Pp" else 0)
-        try:
-            said = datetime(int(match["year"]), month, int(match["day"]), hour, int(match["minute"]),
-                            int(match["second"] or 0))
-        except ValueError:
-            continue
-        same = said == named.replace(microsecond=0) if match["second"] else \
-            said == named.replace(second=0, microsecond=0)
-        if same and named.tzinfo is None:
-            return StatedZone(abbreviation=zone, offset=timedelta(minutes=ABBREVIATIONS[zone]), where=where)
+    header = blackboard_receipt(receipt or "", attempt)
+    match = _RECEIPT_DATE.match(header.submitted) if header.english else None
+    if match is None:
+        return None
+    month, zone = MONTHS.get(match["month"].lower()), match["zone"]
+    if month is None or zone not in ABBREVIATIONS:
+        return None
+    hour = int(match["hour"])
+    if match["half"]:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if match["half"][0] in "Pp" else 0)
+    try:
+        said = datetime(int(match["year"]), month, int(match["day"]), hour, int(match["minute"]),
+                        int(match["second"] or 0))
+    except ValueError:
+        return None
+    same = said == named.replace(microsecond=0) if match["second"] else \
+        said == named.replace(second=0, microsecond=0)
+    if same and named.tzinfo is None:
+        return StatedZone(abbreviation=zone, offset=timedelta(minutes=ABBREVIATIONS[zone]), where=where)
     return None
+
+
+def agreed_zone(stated: Sequence[StatedZone | None]) -> StatedZone | None:
+    """The zone the class's receipts state, when it can be the class's: stated by at least two students'
+    receipts (one per student in `stated`, None where a student's states none) and the same offset in
+    every one that states a zone. One student's receipt never sets a rule for the class."""
+    said = [zone for zone in stated if zone is not None]
+    if len(said) < 2 or len({zone.offset for zone in said}) > 1:
+        return None
+    return said[0]
 
 
 def parse_time(text: str | None) -> datetime | None:

@@ -10,6 +10,7 @@ a run named by student numbers or logins is matched by SIS User ID or SIS Login 
 import re
 
 from .fill import Layout, Seat, UsageError, choose
+from .said import said
 from .sheet import Sheet, SheetError, header_key, header_start, number
 
 ASSIGNMENT = re.compile(r"^(?P<name>.+) \((?P<id>\d+)\)$")
@@ -22,20 +23,17 @@ def layout(sheet: Sheet, wanted: str | None) -> Layout:
     header = sheet.header
     id_column = sheet.column("ID")
     if not header or header_key(header[0]) != "student" or id_column is None:
-        raise SheetError(f"not a Canvas gradebook export: its header is {header_start(header)}, while a Canvas "
-                         "gradebook's starts with Student, ID, SIS User ID, SIS Login ID, Section "
-                         "(Grades → Export → CSV in Canvas)")
+        raise SheetError(said("canvas_not", header=header_start(header)))
     columns: dict[str, set[str]] = {}
     for index, title in enumerate(header):
         match = ASSIGNMENT.match(title)
         if match and index > id_column:
             columns[title] = {match["name"], match["id"]}
-    title = choose(columns, wanted, "assignment column")
+    title = choose(columns, wanted, said("what_canvas"))
     column = header.index(title)
     possible = next((row for row in sheet.rows[1:] if row[0].strip() == "Points Possible"), None)
     if possible is None:
-        raise UsageError("the sheet has no \"Points Possible\" row under its header: export the "
-                         "gradebook from Canvas again (Grades → Export → CSV)")
+        raise UsageError(said("canvas_no_points_possible"))
     maximum = number(possible[column])
     identities = ["ID"] + [name for name in ("SIS User ID", "SIS Login ID") if name in header]
     where = [header.index(name) for name in identities]

@@ -1,21 +1,29 @@
 """`autograder export {canvas,moodle,blackboard} GRADED_DIR --sheet SHEET --out FILE`: the I/O edge.
 
 Reads the run and the sheet the TA downloaded, fills the grade column (fill.py), writes the sheet
-back in its own format, Moodle's feedback zip beside it, and a short report of who matched.
+back in its own format, Moodle's feedback zip beside it, and a short report of who matched. Every
+sentence is said in --lang from the catalogs' [export] section.
+
+Invariant: export writes nothing when it refuses (every reason is found before the first byte is
+written, and the files are written whole, together, or not at all), and it never writes over its
+input (the sheet, by any path or link) nor into a run's folder (output_refusals).
 """
 import argparse
+import contextlib
 import os
+import secrets
 import sys
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
 
-from ..batch.outputs import write_atomic
+from ..batch.outputs import TEMP_SUFFIX
 from ..lab import Lab
-from ..render import one_line, printable
+from ..render import Messages, one_line, printable
 from . import blackboard, canvas, moodle
 from .fill import Filled, Layout, UsageError, fill
 from .graded import Graded, RunError, read_run, run_refusals
 from .recognise import wrong_lms
+from .said import Said, said
 from .sheet import Sheet, SheetError, read_sheet, sheet_bytes
 
 LAYOUTS: dict[str, Callable[[Sheet, str | None], Layout]] = {"canvas": canvas.layout, "moodle": moodle.layout,
@@ -33,48 +41,51 @@ def _lab(args: argparse.Namespace) -> Lab:
         raise SystemExit(f"autograder: {error}") from None
 
 
-def lab_refusal(lab_name: str | None, run: Mapping[str, Graded], graded_dir: str) -> str:
+def lab_refusal(lab_name: str | None, run: Mapping[str, Graded], graded_dir: str) -> Said | None:
     """Why the run may not go into a sheet without --lab: with several labs installed, only --lab
     says which lab's column the TA is filling (the run's own lab cannot: a run of the wrong lab
-    would name itself). "" when --lab is given or one lab is installed."""
+    would name itself). None when --lab is given or one lab is installed."""
     from ..registry import lab_names
 
     names = lab_names()
     if lab_name is not None or len(names) <= 1:
-        return ""
+        return None
     labs = sorted({g.lab for g in run.values() if g.lab})
-    graded = (f"the run in {one_line(graded_dir)} graded {', '.join(labs)}" if labs else
-              f"grades.csv of {one_line(graded_dir)} names no lab")
-    fits = f" (--lab {labs[0]} if the column is that lab's)" if len(labs) == 1 else ""
-    return (f"several labs are installed ({', '.join(names)}): give --lab NAME, the lab whose grades go into this "
-            f"sheet's column; {graded}{fits}")
+    if len(labs) == 1:
+        return said("lab_missing_one", labs=", ".join(names), folder=graded_dir, graded=labs[0])
+    if labs:
+        return said("lab_missing_several", labs=", ".join(names), folder=graded_dir, graded=", ".join(labs))
+    return said("lab_missing_none", labs=", ".join(names), folder=graded_dir)
 
 
 def run_export(args: argparse.Namespace) -> int:
+    say = Messages(args.lang)
     given = [name for name in MOODLE_ONLY if getattr(args, name, None) is not None]
     if given and args.lms != "moodle":
-        raise SystemExit(f"autograder: --{given[0].replace('_', '-')} names a column of Moodle's worksheet; "
-                         f"{args.lms}'s sheet is read by its own headers (--column names the column to fill)")
+        raise SystemExit(_said_lines(say, [said("moodle_only_option", option="--" + given[0].replace("_", "-"),
+                                                    lms=args.lms)]))
     lab_name = getattr(args, "lab", None)
     if lab_name is not None:
         _lab(args)  # a lab that is not installed: exit 2 with the installed ones
     try:
         run = read_run(args.graded, default_max=lambda: _lab(args).total_points)
     except RunError as error:
-        raise SystemExit(f"autograder: {error}") from None
-    # Every reason not to write is told at once (exit 2, nothing written): --lab, the run, the sheet.
-    problems: list[str] = []
+        raise SystemExit(_said_lines(say, [error.said])) from None
+    # Every reason not to write is told at once (exit 2, nothing written): --lab, the run, the sheet, --out.
+    problems: list[Said] = []
     missing_lab = lab_refusal(lab_name, run, args.graded)
-    if missing_lab:
+    if missing_lab is not None:
         problems.append(missing_lab)
     refusals = run_refusals(run, lab_name)
     if refusals:
-        problems.append(f"refused: the grades of {one_line(args.graded)} cannot be right: " + "; ".join(refusals))
+        problems.append(said("refused_run", folder=args.graded, reasons=tuple(refusals)))
+    layout: Layout | None = None
+    sheet: Sheet | None = None
     try:
         with open(args.sheet, "rb") as handle:
             sheet = read_sheet(handle.read())
         other = wrong_lms(sheet.header, args.lms)
-        if other:
+        if other is not None:
             raise SheetError(other)
         if args.lms == "moodle":
             columns = moodle.Columns(id=getattr(args, "id_column", None), max=getattr(args, "max_column", None),
@@ -82,58 +93,141 @@ def run_export(args: argparse.Namespace) -> int:
             layout = moodle.layout(sheet, args.column, columns)
         else:
             layout = LAYOUTS[args.lms](sheet, args.column)
+    except IsADirectoryError:
+        problems.append(said("sheet_is_a_folder", sheet=args.sheet))
     except OSError as error:
-        problems.append(f"cannot read {one_line(args.sheet)}: {error.strerror or error}")
+        problems.append(said("sheet_unreadable", sheet=args.sheet, why=error.strerror or str(error)))
     except (SheetError, UsageError) as error:
-        problems.append(f"{one_line(args.sheet)}: {error}")
-    if problems:
-        raise SystemExit(printable("\n".join(f"autograder: {problem}" for problem in problems)
-                                   + ("" if problems[-1].endswith(".") else ".") + " Nothing was written."))
-    comment = moodle.comment(args.lang) if args.lms == "moodle" else None
+        problems.append(said("sheet_problem", sheet=args.sheet, problem=error.said))
+    problems += output_refusals(outputs(args), sheet=args.sheet, graded=args.graded)
+    if problems or sheet is None or layout is None:
+        raise SystemExit(_said_lines(say, problems))
+    comment = moodle.comment(args.lang, layout.decimal) if args.lms == "moodle" else None
     filled = fill(sheet, layout, run, comment)
     if filled.no_maximum:
-        raise SystemExit(printable(
-            f"autograder: no maximum grade in the sheet for {len(filled.no_maximum)} student(s) "
-            f"({', '.join(seat.key for seat in filled.no_maximum[:5])}); is {layout.title!r} graded in points? "
-            "Nothing was written."))
+        raise SystemExit(_said_lines(say, [said("no_maximum", count=len(filled.no_maximum), column=layout.title,
+                                                who=", ".join(seat.key for seat in filled.no_maximum[:5]))]))
+    if run and not filled.written and not filled.withheld:
+        raise SystemExit(_said_lines(say, [said("nobody_matched", count=len(run), sheet=args.sheet,
+                                                seats=len(layout.seats), column=filled.matched_by,
+                                                folder=args.graded)]))
     try:
         data = sheet_bytes(sheet)
     except SheetError as error:
-        raise SystemExit(f"autograder: {error}") from None
+        raise SystemExit(_said_lines(say, [error.said])) from None
     try:
-        written, zipped = _write_all(args, data, filled)
+        written, zipped = _write_all(args, data, filled, say)
     except OSError as error:
-        raise SystemExit(f"autograder: cannot write {one_line(error.filename or args.out)}: "
-                         f"{error.strerror or error}") from None
-    warnings = unmatched_lines(filled)
+        raise SystemExit(_said_lines(say, [said("cannot_write", path=error.filename or args.out,
+                                                why=error.strerror or str(error))], told=False)) from None
+    warnings = unmatched_lines(filled, say)
     if zipped:
-        warnings.append("autograder: no feedback file in the run (so none in the zip) for: "
-                        + ", ".join(s.id for s in zipped))
+        warnings.append("autograder: " + said("no_feedback_file", who=", ".join(s.id for s in zipped)).text(say))
     if warnings:
         print(printable("\n".join(warnings)), file=sys.stderr)
-    print(printable(f"{len(filled.written)} of {len(layout.seats)} students in the sheet filled in "
-                    f"{layout.title!r} (matched by {filled.matched_by}); {len(filled.no_submission)} without a submission, "
-                    f"{len(filled.not_in_sheet)} graded but not in the sheet. Wrote: " + ", ".join(written)))
+    print(said("summary", written=len(filled.written), seats=len(layout.seats), column=layout.title,
+               matched_by=filled.matched_by, no_submission=len(filled.no_submission),
+               not_in_sheet=len(filled.not_in_sheet), paths=", ".join(written)).text(say))
     if (filled.not_in_sheet or filled.withheld) and not args.allow_unmatched:
-        print("autograder: exit status 3: graded students' grades are not in the sheet (missing from it, or "
-              "withheld); --allow-unmatched exits 0.", file=sys.stderr)
+        print("autograder: " + say("export", "exit_unmatched"), file=sys.stderr)
         return EXIT_UNMATCHED
     return EXIT_DONE
 
 
-def _write_all(args: argparse.Namespace, data: bytes, filled: Filled) -> tuple[list[str], list[Graded]]:
-    """The filled sheet, Moodle's feedback zip, the report: (paths written, students left out of the zip)."""
-    _write_bytes(args.out, data)
-    written: list[str] = [args.out]
+def _said_lines(say: Messages, sentences: Sequence[Said], told: bool = True) -> str:
+    """The refusal printed on exit 2: one line per reason, then that nothing was written."""
+    lines = [f"autograder: {_closed(sentence.text(say))}" for sentence in sentences]
+    if told:
+        lines.append("autograder: " + say("export", "nothing_written"))
+    return printable("\n".join(lines))
+
+
+def _closed(text: str) -> str:
+    """A sentence that ends with its full stop (a list of columns ends as it is)."""
+    return text if "\n" in text or text.endswith((".", ":")) else text + "."
+
+
+def outputs(args: argparse.Namespace) -> list[str]:
+    """Every file export writes: --out, Moodle's feedback zip beside it, the report."""
+    return [args.out] + ([feedback_zip_path(args.out)] if args.lms == "moodle" else []) + [report_path(args.out)]
+
+
+def output_refusals(paths: Sequence[str], *, sheet: str, graded: str) -> list[Said]:
+    """Why export may not write these files: the one place every output path goes through.
+
+    None may be the sheet (by any path, a link to it, or a hard link), a folder, or any file inside
+    a run of `autograder grade` (GRADED_DIR or another: a folder holding grades.csv and results/),
+    whose files are that run's."""
+    problems: list[Said] = []
+    for path in paths:
+        if os.path.isdir(path):
+            problems.append(said("out_is_a_folder", path=path))
+        elif _same_file(path, sheet):
+            problems.append(said("out_is_the_sheet", path=path, sheet=sheet))
+        else:
+            run = _run_holding(path)
+            if run:
+                problems.append(said("out_in_a_run", path=path, folder=run))
+    return problems
+
+
+def _same_file(path: str, other: str) -> bool:
+    if os.path.realpath(path) == os.path.realpath(other):
+        return True
+    try:
+        return os.path.samefile(path, other)
+    except OSError:
+        return False
+
+
+def _run_holding(path: str) -> str:
+    """The run folder (grades.csv and results/ in it) that `path` would be written into, or ""."""
+    folder = os.path.dirname(os.path.realpath(path))
+    while True:
+        if os.path.isfile(os.path.join(folder, "grades.csv")) and os.path.isdir(os.path.join(folder, "results")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return ""
+        folder = parent
+
+
+def _write_all(args: argparse.Namespace, data: bytes, filled: Filled,
+               say: Messages) -> tuple[list[str], list[Graded]]:
+    """The filled sheet, Moodle's feedback zip, the report, written whole and together: each to a
+    temporary file first, then all renamed; a failure removes every temporary and renames none.
+    Returns (paths written, students left out of the zip)."""
+    staged: list[tuple[str, str]] = []
     zipped: list[Graded] = []
-    if args.lms == "moodle":
-        archive = feedback_zip_path(args.out)
-        zipped = write_feedback_zip(archive, filled)
-        written.append(archive)
-    report = report_path(args.out)
-    write_atomic(report, printable(export_report(args, filled, zipped)))
-    written.append(report)
-    return written, zipped
+    try:
+        staged.append((_staged_bytes(args.out, data), args.out))
+        if args.lms == "moodle":
+            archive = feedback_zip_path(args.out)
+            temporary = _temporary(archive)
+            staged.append((temporary, archive))
+            zipped = write_feedback_zip(temporary, filled)
+        report = report_path(args.out)
+        text = printable(export_report(args, filled, zipped, say)).encode("utf-8")
+        staged.append((_staged_bytes(report, text), report))
+        for temporary, path in staged:
+            os.replace(temporary, path)
+    finally:
+        for temporary, _ in staged:
+            with contextlib.suppress(OSError):
+                os.remove(temporary)
+    return [path for _, path in staged], zipped
+
+
+def _temporary(path: str) -> str:
+    folder = os.path.dirname(os.path.abspath(path))
+    return os.path.join(folder, f".{os.getpid()}-{secrets.token_hex(6)}{TEMP_SUFFIX}")
+
+
+def _staged_bytes(path: str, data: bytes) -> str:
+    temporary = _temporary(path)
+    with open(temporary, "xb") as handle:
+        handle.write(data)
+    return temporary
 
 
 def feedback_zip_path(out: str) -> str:
@@ -152,8 +246,7 @@ def write_feedback_zip(path: str, filled: Filled) -> list[Graded]:
     Returns the students left out because the run has no feedback file for them.
     """
     missing: list[Graded] = []
-    temporary = f"{path}.{os.getpid()}.partial"
-    with zipfile.ZipFile(temporary, "w", zipfile.ZIP_DEFLATED) as archive:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for seat, student, _ in filled.written:
             if not student.feedback:
                 missing.append(student)
@@ -161,46 +254,38 @@ def write_feedback_zip(path: str, filled: Filled) -> list[Graded]:
             folder = moodle.feedback_folder(seat.name, seat.key)
             with open(student.feedback, "rb") as handle:
                 archive.writestr(f"{folder}/{moodle.FEEDBACK_FILE}", handle.read())
-    os.replace(temporary, path)
     return missing
 
 
-def _write_bytes(path: str, data: bytes) -> None:
-    temporary = f"{path}.{os.getpid()}.partial"
-    with open(temporary, "wb") as handle:
-        handle.write(data)
-    os.replace(temporary, path)
-
-
-def unmatched_lines(filled: Filled) -> list[str]:
+def unmatched_lines(filled: Filled, say: Messages) -> list[str]:
     lines: list[str] = []
     if filled.withheld:
-        lines.append(f"autograder: WARNING: {len(filled.withheld)} grade(s) not written (their cells are left as "
-                     "they were):")
-        lines += [f"  {seat.key}  {one_line(seat.name)}: {student.withheld}" for seat, student in filled.withheld]
+        lines.append("autograder: " + say("export", "withheld_heading", count=len(filled.withheld)))
+        lines += [f"  {one_line(seat.key)}  {one_line(seat.name)}: {(student.withheld or said('withheld_grader_failed')).text(say)}"
+                  for seat, student in filled.withheld]
     if filled.not_in_sheet:
-        lines.append(f"autograder: WARNING: {len(filled.not_in_sheet)} graded student(s) are not in the sheet "
-                     "(their grades are not in the file):")
-        lines += [f"  {s.id}  {s.total:g}/{s.max_total:g}  {one_line(s.name or s.file)}" for s in filled.not_in_sheet]
+        lines.append("autograder: " + say("export", "not_in_sheet_heading", count=len(filled.not_in_sheet)))
+        lines += [f"  {one_line(s.id)}  {s.total:g}/{s.max_total:g}  {one_line(s.name or s.file)}"
+                  for s in filled.not_in_sheet]
     if filled.no_submission:
-        lines.append(f"autograder: {len(filled.no_submission)} student(s) in the sheet have no graded "
-                     "submission (their cells are left as they were):")
-        lines += [f"  {seat.key}  {one_line(seat.name)}" for seat in filled.no_submission]
+        lines.append("autograder: " + say("export", "no_submission_heading", count=len(filled.no_submission)))
+        lines += [f"  {one_line(seat.key)}  {one_line(seat.name)}" for seat in filled.no_submission]
     if filled.replaced:
-        lines.append(f"autograder: {len(filled.replaced)} grade(s) already in the sheet were replaced:")
-        lines += [f"  {seat.key}  {one_line(seat.name)}: {one_line(old)} → {new}" for seat, old, new in filled.replaced]
+        lines.append("autograder: " + say("export", "replaced_heading", count=len(filled.replaced)))
+        lines += [f"  {one_line(seat.key)}  {one_line(seat.name)}: {one_line(old)} → {new}"
+                  for seat, old, new in filled.replaced]
     return lines
 
 
-def export_report(args: argparse.Namespace, filled: Filled, zipped: Sequence[Graded]) -> str:
-    lines = [f"autograder export {args.lms}", f"run: {args.graded}", f"sheet: {args.sheet}", f"written: {args.out}",
-             f"column: {filled.title}", f"matched by: {filled.matched_by}", f"filled: {len(filled.written)}",
-             f"in the sheet without a submission: {len(filled.no_submission)}",
-             f"graded but not in the sheet: {len(filled.not_in_sheet)}", f"withheld: {len(filled.withheld)}", ""]
-    lines += [line.removeprefix("autograder: ") for line in unmatched_lines(filled)]
+def export_report(args: argparse.Namespace, filled: Filled, zipped: Sequence[Graded], say: Messages) -> str:
+    lines = [f"autograder export {args.lms}",
+             said("report_head", run=args.graded, sheet=args.sheet, out=args.out, column=filled.title,
+                  matched_by=filled.matched_by, filled=len(filled.written), no_submission=len(filled.no_submission),
+                  not_in_sheet=len(filled.not_in_sheet), withheld=len(filled.withheld)).text(say), ""]
+    lines += [line.removeprefix("autograder: ") for line in unmatched_lines(filled, say)]
     if args.lms == "moodle":
-        lines.append(f"feedback zip: {feedback_zip_path(args.out)} "
-                     f"({len(filled.written) - len(zipped)} participant folders)")
+        lines.append(said("report_zip", path=feedback_zip_path(args.out),
+                          folders=len(filled.written) - len(zipped)).text(say))
         if zipped:
-            lines.append("no feedback file in the run for: " + ", ".join(s.id for s in zipped))
+            lines.append(said("no_feedback_file", who=", ".join(s.id for s in zipped)).text(say))
     return "\n".join(lines) + "\n"

@@ -6,12 +6,14 @@ and maximum); this module matches those ids with the run's, scales, and says who
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 
+from ..render import one_line
 from .graded import Graded
+from .said import Refusal, Said, said
 from .sheet import Sheet, number, points_text
 
 
-class UsageError(ValueError):
-    """The sheet or --column does not say which column to fill; the message lists the choices."""
+class UsageError(Refusal):
+    """The sheet or --column does not say which column to fill; the sentence lists the choices."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,8 @@ class Layout:
     identities: tuple[str, ...] = ("ID",)  # headers of the columns in Seat.keys
     comment: int | None = None  # Moodle's feedback comments column
     decimals_fixed: bool = False  # "7.50" rather than "7.5" (Moodle writes its own grades so)
+    decimal: str = "."  # the sheet's decimal mark ("," where Moodle writes "100,00")
+    percent: bool = False  # the column takes a percentage of its points ("75%": Blackboard's Percentage display)
 
 
 @dataclass
@@ -81,16 +85,16 @@ def fill(sheet: Sheet, layout: Layout, run: Mapping[str, Graded], comment_for: C
             filled.no_submission.append(seat)
             continue
         matched.add(student.id)
-        if getattr(student, "withheld", ""):
+        if student.withheld is not None:
             filled.withheld.append((seat, student))  # its cell keeps what it holds
             continue
         if seat.maximum is None or seat.maximum <= 0:
             filled.no_maximum.append(seat)
             continue
-        grade = student.total / student.max_total * seat.maximum
-        text = f"{round(grade, 2):.2f}" if layout.decimals_fixed else points_text(grade)
+        grade = student.total / student.max_total * (100.0 if layout.percent else seat.maximum)
+        text = points_text(grade, decimal=layout.decimal, fixed=layout.decimals_fixed) + ("%" if layout.percent else "")
         old = sheet.rows[seat.row][layout.column]
-        if old.strip() and number(old) != number(text):
+        if old.strip() and number(old.removesuffix("%"), layout.decimal) != number(text.removesuffix("%"), layout.decimal):
             filled.replaced.append((seat, old, text))
         sheet.rows[seat.row][layout.column] = text
         if layout.comment is not None and comment_for is not None:
@@ -108,20 +112,24 @@ def identity_column(layout: Layout, run: Mapping[str, Graded]) -> int:
     return counts.index(max(counts)) if counts else 0
 
 
-def choose(columns: Mapping[str, Collection[str]], wanted: str | None, what: str) -> str:
+def choose(columns: Mapping[str, Collection[str]], wanted: str | None, what: Said) -> str:
     """The one column of `columns` ({header: aliases}) that `wanted` names, or the only one when
-    `wanted` is None; otherwise a UsageError listing the choices."""
+    `wanted` is None; otherwise a UsageError listing the choices. `what`: the kind of column, said."""
     if not columns:
-        raise UsageError(f"the sheet has no {what}")
-    choices = "\n".join(f"  {header}" for header in columns)
+        raise UsageError(said("column_none", what=what))
+    choices = listed(columns)
     if wanted is None:
         if len(columns) == 1:
             return next(iter(columns))
-        raise UsageError(f"the sheet has {len(columns)} {what}s; name one with --column:\n{choices}")
+        raise UsageError(said("column_several", count=len(columns), what=what, choices=choices))
     found = [header for header, aliases in columns.items() if wanted == header or wanted in aliases]
     if len(found) == 1:
         return found[0]
     if found:
-        raise UsageError(f"--column {wanted!r} names {len(found)} {what}s; give the whole header:\n"
-                         + "\n".join(f"  {h}" for h in found))
-    raise UsageError(f"--column {wanted!r} is not one of the sheet's {what}s; choices:\n{choices}")
+        raise UsageError(said("column_ambiguous", wanted=wanted, count=len(found), what=what, choices=listed(found)))
+    raise UsageError(said("column_unknown", wanted=wanted, what=what, choices=choices))
+
+
+def listed(headers: Collection[str]) -> str:
+    """Column headers one per line, indented, each on its own line whatever it holds."""
+    return "\n".join(f"  {one_line(header)}" for header in headers)

@@ -18,9 +18,11 @@ import re
 from dataclasses import dataclass
 from typing import cast
 
+from ..render import Messages
 from .fill import CommentFor, Layout, Seat, UsageError, choose
 from .graded import Graded
-from .sheet import Sheet, SheetError, header_key, number
+from .said import Said, said
+from .sheet import Sheet, SheetError, decimal_mark, header_key, number, points_text
 
 # "Participant 123456" in English; another language puts its own word before the number.
 PARTICIPANT = re.compile(r"^\D*?(?P<id>\d+)$")
@@ -35,10 +37,6 @@ SIGNATURES = ({header_key(IDENTIFIER), header_key(MAXIMUM)},
 # Characters Moodle's clean_filename() drops from a file or folder name.
 NOT_IN_FILE_NAMES = re.compile(r'[\x00-\x1f\x7f"*/:<>?\\|]')
 
-COMMENT = {
-    "ko": "자동 채점 총점은 {grade}/{maximum}점입니다. 단계별 피드백은 함께 올린 피드백 파일({file})에 있습니다.",
-    "en": "Autograder total: {grade}/{maximum}. Step-by-step feedback is in the attached feedback file ({file}).",
-}
 FEEDBACK_FILE = "feedback.html"
 
 
@@ -62,25 +60,25 @@ def layout(sheet: Sheet, wanted: str | None, columns: Columns = Columns()) -> La
         raise SheetError(_not_english(sheet, identifier, maximum))
     grades: dict[str, set[str]] = {title: set() for title in sheet.header if header_key(title) == header_key(GRADE)}
     try:
-        title = choose(grades, wanted, "grade column (\"Grade\")")
+        title = choose(grades, wanted, said("what_moodle"))
     except UsageError:
         if wanted is None or sheet.column(wanted) is None:
             if wanted is None and not grades:
-                raise UsageError("the sheet has no \"Grade\" column: name its grade column with --column "
-                                 f"(its columns: {_listed(sheet)})") from None
+                raise UsageError(said("moodle_no_grade", columns=_listed(sheet))) from None
             raise
         title = sheet.header[cast(int, sheet.column(wanted))]  # a worksheet whose grade column is named otherwise
     feedback = _named(sheet, columns.feedback, "--feedback-column")
     feedback = sheet.column(FEEDBACK) if feedback is None else feedback
     full_name = sheet.column(FULL_NAME)
-    seats: list[Seat] = []
-    for index, row in enumerate(sheet.rows[1:], start=1):
-        match = PARTICIPANT.match(row[identifier].strip())
-        if match:
-            seats.append(Seat(index, (match["id"],), row[full_name] if full_name is not None else "",
-                              number(row[maximum])))
+    rows = [(index, row) for index, row in enumerate(sheet.rows[1:], start=1)
+            if PARTICIPANT.match(row[identifier].strip())]
+    # Moodle writes its numbers in the language of its interface: "100,00" where it uses a decimal comma.
+    decimal = decimal_mark([row[maximum] for _, row in rows])
+    seats = [Seat(index, (cast(re.Match[str], PARTICIPANT.match(row[identifier].strip()))["id"],),
+                  row[full_name] if full_name is not None else "", number(row[maximum], decimal))
+             for index, row in rows]
     return Layout(sheet.header.index(title), title, seats, identities=(sheet.header[identifier],),
-                  comment=feedback, decimals_fixed=True)
+                  comment=feedback, decimals_fixed=True, decimal=decimal)
 
 
 def _named(sheet: Sheet, name: str | None, option: str) -> int | None:
@@ -89,20 +87,19 @@ def _named(sheet: Sheet, name: str | None, option: str) -> int | None:
         return None
     index = sheet.column(name)
     if index is None:
-        raise UsageError(f"{option} {name!r} is not a column of the sheet; its columns: {_listed(sheet)}")
+        raise UsageError(said("moodle_option_unknown", option=option, name=name, columns=_listed(sheet)))
     return index
 
 
-def _not_english(sheet: Sheet, identifier: int | None, maximum: int | None) -> str:
+def _not_english(sheet: Sheet, identifier: int | None, maximum: int | None) -> Said:
     """The refusal of a worksheet whose identifier or maximum column is not found: which options to give."""
-    missing = [f'"{name}"' for name, index in ((IDENTIFIER, identifier), (MAXIMUM, maximum)) if index is None]
+    missing = " / ".join(f'"{name}"' for name, index in ((IDENTIFIER, identifier), (MAXIMUM, maximum)) if index is None)
     guess = _identifier_guess(sheet) if identifier is None else None
-    example = (f"--id-column {_quoted(guess or '<identifier column>')} --column <grade column> "
+    options = (f"--id-column {_quoted(guess or '<identifier column>')} --column <grade column> "
                "--max-column <maximum grade column> [--feedback-column <feedback comments column>]")
-    hint = f" (the column holding \"Participant 123456\"-like cells is {guess!r})" if guess else ""
-    return (f"not a Moodle grading worksheet in English: its header has no {' or '.join(missing)} column. "
-            f"A worksheet downloaded with Moodle in another language is filled when you name its columns: "
-            f"{example}{hint}. Its columns: {_listed(sheet)}")
+    if guess:
+        return said("moodle_not_english_guess", missing=missing, options=options, guess=guess, columns=_listed(sheet))
+    return said("moodle_not_english", missing=missing, options=options, columns=_listed(sheet))
 
 
 def _identifier_guess(sheet: Sheet) -> str | None:
@@ -123,10 +120,13 @@ def _listed(sheet: Sheet) -> str:
     return ", ".join(sheet.header)
 
 
-def comment(lang: str) -> CommentFor:
+def comment(lang: str, decimal: str = ".") -> CommentFor:
     """The feedback comment of one student: the grade as written, and where the feedback is."""
+    say = Messages(lang)
+
     def text(student: Graded, grade: str, seat: Seat) -> str:
-        return COMMENT[lang].format(grade=grade, maximum=_plain(seat.maximum), file=FEEDBACK_FILE)
+        maximum = points_text(seat.maximum or 0.0, decimal=decimal)
+        return say("export", "moodle_comment", grade=grade, maximum=maximum, file=FEEDBACK_FILE)
     return text
 
 
@@ -138,7 +138,3 @@ def feedback_folder(full_name: str, participant: str) -> str:
     """
     name = NOT_IN_FILE_NAMES.sub("", full_name.replace("_", " ")).strip() or "Participant"
     return f"{name}_{participant}_assignsubmission_file_"
-
-
-def _plain(value: float | None) -> str:
-    return f"{value:g}"

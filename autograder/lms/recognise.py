@@ -3,6 +3,7 @@ together with the submissions is listed as what it is, never graded as a student
 from collections.abc import Iterable, Sequence
 
 from . import blackboard, canvas, moodle
+from .said import Said, said
 from .sheet import SheetError, decode, header_key, header_start, parse_records
 
 # Gradescope's "Download Grades" (scores.csv): Name or First/Last Name, SID, Email, Sections,
@@ -37,22 +38,25 @@ def header_kind(header: Iterable[object]) -> str:
     return ""
 
 
-def wrong_lms(header: Sequence[str], command: str) -> str:
+# The catalogs' key ([export]) of each kind's name, for the TA's sentences.
+KIND_KEYS = {"Canvas gradebook": "kind_canvas", "Moodle grading worksheet": "kind_moodle",
+             "Blackboard Grade Center sheet": "kind_blackboard", "Gradescope grade sheet": "kind_gradescope"}
+
+
+def wrong_lms(header: Sequence[str], command: str) -> Said | None:
     """Why a sheet of another LMS cannot be filled by `autograder export <command>`, naming what
-    its header is, which LMS's sheet it looks like and the command that fits; "" when its header
+    its header is, which LMS's sheet it looks like and the command that fits; None when its header
     is not another LMS's (it may be the right LMS's, or nobody's)."""
     kind = header_kind(header)
     wanted = KIND_OF_COMMAND[command]
     if not kind or kind == wanted:
-        return ""
+        return None
     fits = COMMANDS.get(kind)
     if fits:
-        advice = (f"fill it with `autograder export {fits}` (the same arguments otherwise), or give the "
-                  f"{wanted} this command fills")
-    else:
-        advice = (f"`autograder export` fills Canvas, Moodle and Blackboard sheets only (Gradescope takes its "
-                  f"grades from the autograder zip's results); give the {wanted} this command fills")
-    return f"not a {wanted}: its header is {header_start(header)}, the header of a {kind}; {advice}"
+        return said("wrong_lms", wanted=said(KIND_KEYS[wanted]), header=header_start(header),
+                    looks_like=said(KIND_KEYS[kind]), fits=fits)
+    return said("wrong_lms_gradescope", wanted=said(KIND_KEYS[wanted]), header=header_start(header),
+                looks_like=said(KIND_KEYS[kind]))
 
 
 def _header(head: bytes) -> list[str]:

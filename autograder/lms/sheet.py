@@ -11,6 +11,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .said import Refusal, Said, said
+
 # Tried in order when the file starts with no byte order mark; cp949 is what Korean Excel saves.
 PLAIN_ENCODINGS = ("utf-8", "cp949")
 BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
@@ -20,8 +22,8 @@ BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.
 Record = tuple[list[str], list[str], str]
 
 
-class SheetError(ValueError):
-    """The file is not a sheet we can fill; the message says why, for the TA."""
+class SheetError(Refusal):
+    """The file is not a sheet we can fill; the sentence says why, for the TA."""
 
 
 def header_key(title: object) -> str:
@@ -55,20 +57,21 @@ class Sheet:
         return found[0] if len(found) == 1 else None
 
 
-def header_start(header: Sequence[object], shown: int = 6) -> str:
+def header_start(header: Sequence[object], shown: int = 6) -> Said:
     """The start of a header as a TA reads it: "Identifier, Full name, ... (10 columns)"."""
     titles = [" ".join(str(title).replace("\ufeff", "").split()) for title in header]
     if not titles or titles == [""]:
-        return "empty"
-    text = ", ".join(titles[:shown])
-    return f"{text}, ... ({len(titles)} columns)" if len(titles) > shown else text
+        return said("header_empty")
+    if len(titles) > shown:
+        return said("header_start", titles=", ".join(titles[:shown]), count=len(titles))
+    return said("header_all", titles=", ".join(titles))
 
 
 def read_sheet(data: bytes) -> Sheet:
     """The sheet in `data` (bytes)."""
     text, encoding, bom = decode(data)
     if not text.strip():
-        raise SheetError("the file is empty")
+        raise SheetError(said("sheet_empty"))
     first_line = re.split(r"\r\n|\r|\n", text, maxsplit=1)[0]
     delimiter = "\t" if first_line.count("\t") > first_line.count(",") else ","
     line_end = "\r\n" if "\r\n" in text else "\n"
@@ -102,7 +105,7 @@ def parse_records(text: str, delimiter: str) -> list[Record]:
                 while True:
                     close = text.find('"', cursor)
                     if close < 0:
-                        raise SheetError(f"not a readable CSV file (a quote opened on line {line} is never closed)")
+                        raise SheetError(said("sheet_quote_open", line=line))
                     parts.append(text[cursor:close])
                     if text.startswith('"', close + 1):
                         parts.append('"')
@@ -113,7 +116,7 @@ def parse_records(text: str, delimiter: str) -> list[Record]:
                 value = "".join(parts)
                 line += value.count("\n")
                 if position < size and text[position] not in (delimiter, "\r", "\n"):
-                    raise SheetError(f"not a readable CSV file (text after a closing quote on line {line})")
+                    raise SheetError(said("sheet_after_quote", line=line))
             else:
                 position = unquoted.match(text, position).end()  # type: ignore[union-attr]  # "[^…]*" always matches
                 value = text[start:position]
@@ -131,19 +134,36 @@ def parse_records(text: str, delimiter: str) -> list[Record]:
 
 
 def decode(data: bytes) -> tuple[str, str, bytes]:
-    """(text, encoding, bom) of a sheet's bytes: a byte order mark decides, else UTF-8, else cp949."""
+    """(text, encoding, bom) of a sheet's bytes: a byte order mark decides, else UTF-16 when every
+    other byte of the start is a NUL (a Blackboard .xls saved without its mark), else UTF-8, else cp949."""
     for bom, encoding in BOMS:
         if data.startswith(bom):
             try:
                 return data[len(bom):].decode(encoding), encoding, bom
             except UnicodeDecodeError as error:
-                raise SheetError(f"starts as {encoding} but is not ({error.reason})") from None
+                raise SheetError(said("sheet_not_encoding", encoding=encoding, why=error.reason)) from None
+    wide = _utf16_without_mark(data)
+    if wide:
+        try:
+            return data.decode(wide), wide, b""
+        except UnicodeDecodeError as error:
+            raise SheetError(said("sheet_not_encoding", encoding=wide, why=error.reason)) from None
     for encoding in PLAIN_ENCODINGS:
         try:
             return data.decode(encoding), encoding, b""
         except UnicodeDecodeError:
             continue
-    raise SheetError("neither UTF-8, UTF-16 nor cp949 text")
+    raise SheetError(said("sheet_no_encoding"))
+
+
+def _utf16_without_mark(data: bytes) -> str:
+    """"utf-16-le" or "utf-16-be" when the file's start holds NUL bytes (UTF-8 and cp949 text holds
+    none; UTF-16 text holds one beside each ASCII letter), by the side they are on, else ""."""
+    head = data[:512 - 512 % 2] if len(data) >= 512 else data[:len(data) - len(data) % 2]
+    if b"\0" not in head:
+        return ""
+    high, low = head[1::2].count(0), head[0::2].count(0)
+    return "utf-16-le" if high > low else "utf-16-be" if low > high else ""
 
 
 def sheet_bytes(sheet: Sheet) -> bytes:
@@ -169,8 +189,8 @@ def sheet_bytes(sheet: Sheet) -> bytes:
     try:
         return sheet.bom + "".join(lines).encode(sheet.encoding)
     except UnicodeEncodeError as error:
-        raise SheetError(f"a cell cannot be written in the sheet's encoding {sheet.encoding}: "
-                         f"{error.object[error.start:error.end]!r}") from None
+        raise SheetError(said("sheet_cannot_encode", encoding=sheet.encoding,
+                              text=repr(error.object[error.start:error.end]))) from None
 
 
 def _cell_text(sheet: Sheet, value: str, was_quoted: bool) -> str:
@@ -181,16 +201,32 @@ def _cell_text(sheet: Sheet, value: str, was_quoted: bool) -> str:
     return value
 
 
-def number(text: str) -> float | None:
-    """The number in a cell ("10", "10.00", " 7,5 " is not one), or None."""
-    try:
-        value = float(text.strip())
-    except (ValueError, AttributeError):
+DECIMAL_NUMBER = re.compile(r"^[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)$")
+
+
+def number(text: str, decimal: str = ".") -> float | None:
+    """The number in a cell ("10", "10.00"; "7,5" only where the sheet's decimal mark is ","), or None."""
+    written = text.strip() if isinstance(text, str) else ""
+    other = "," if decimal == "." else "."
+    if not DECIMAL_NUMBER.match(written) or other in written:
         return None
-    return value if value == value and abs(value) != float("inf") else None
+    value = float(written.replace(",", "."))
+    return value if abs(value) != float("inf") else None
 
 
-def points_text(value: float, decimals: int = 2) -> str:
-    """A grade as LMSs read it: at most `decimals` decimals, no trailing zeros ("7.5", "10")."""
+def decimal_mark(cells: Sequence[str]) -> str:
+    """The decimal mark the LMS wrote `cells` (numbers) with: "," when some cell is written with a
+    decimal comma ("100,00", as Moodle writes numbers in a language that uses one) and none with a
+    point, else "."."""
+    written = [cell.strip() for cell in cells if DECIMAL_NUMBER.match(cell.strip())]
+    comma = any("," in cell for cell in written)
+    return "," if comma and not any("." in cell for cell in written) else "."
+
+
+def points_text(value: float, decimals: int = 2, decimal: str = ".", fixed: bool = False) -> str:
+    """A grade as LMSs read it: `decimals` decimals (all of them when `fixed`, as Moodle writes "7.50",
+    else no trailing zeros: "7.5", "10"), with the sheet's decimal mark."""
     text = f"{round(value, decimals):.{decimals}f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    if not fixed and "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text.replace(".", decimal)

@@ -122,6 +122,15 @@ class Child:
                 raise OutputSpent()
             buffer += chunk
 
+    def signal(self, number: int) -> None:
+        """Send signal `number` to the child itself (not its process group); gone is fine."""
+        if self.pid <= 0:
+            return  # never a pid to signal: 0 and -1 would reach other processes
+        try:
+            os.kill(self.pid, number)
+        except (ProcessLookupError, PermissionError):
+            pass
+
     def kill(self) -> None:
         for target in (lambda: os.killpg(self.pid, 9), lambda: os.kill(self.pid, 9)):
             try:

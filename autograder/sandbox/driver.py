@@ -16,10 +16,10 @@ from .limits import Limits
 from .protocol import (MAX_HELPER_REQUESTS, CallOutcome, HelperRefused, RunOutcome, parse_event, refusal_message,
                        plain_error, plain_evidence, plain_load_event, plain_names, plain_state,
                        plain_text, small_int)
-from .worker import AT_ONCE
+from .worker import AT_ONCE, WHERE_SIGNAL
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
     from typing import Any, Protocol
 
     from .child_pipes import Child
@@ -41,15 +41,20 @@ if TYPE_CHECKING:
 HELPER_REQUEST_BYTES = 1024 * 1024  # the largest helper request read while a call runs
 MAX_RESTARTS = 12
 MAX_LOAD_EVENTS = 50
+# How long a child whose load ran out of time has to say where it hung (see worker._tell_where):
+# an answer takes milliseconds; waiting longer only delays the fallback.
+WHERE_SECONDS = 0.5
 
 
 def run(zygote: Zygote, cells: list[dict[str, Any]], calls: Sequence[Call], limits: Limits = Limits(),
         helper: Helper | None = None, functions: Iterable[str] | None = None,
-        skip: Iterable[list[int | None]] = (), until: float | None = None, evidence: bool = True) -> RunOutcome:
+        skip: Iterable[list[int | None]] = (), until: float | None = None, evidence: bool = True,
+        clock: Clock | None = None) -> RunOutcome:
     """Load `cells` in fresh children and make `calls` (grouped by step, in order), one at a time.
 
     A statement that hangs or ends the process while loading is skipped on the next try; a step
-    whose calls run out of time or end the process costs that step only. `helper(call_id, name,
+    whose calls run out of time or end the process costs that step only. A step's calls have
+    `limits.step_seconds` in all, over every run sharing `clock` (see Clock). `helper(call_id, name,
     args)` answers a call's helper requests (see Call.helpers) with an encoded value, or raises
     HelperRefused; without it every helper request is refused. `functions`: the lab's function
     names, each reported in RunOutcome.names (default: the names the calls use); every call's
@@ -57,8 +62,10 @@ def run(zygote: Zygote, cells: list[dict[str, Any]], calls: Sequence[Call], limi
     found hanging or ending the process (that run's RunOutcome.skip), skipped from the start.
     `until`: the time.monotonic() at which the whole submission's time is spent (several runs
     share it, see grading): no deadline reaches past it, and what has not run by then is
-    "not_run" (RunOutcome.spent). `evidence`: whether the children report what each function's
-    code reads (RunOutcome.evidence); a later run of cells whose evidence is known does without.
+    "not_run" (RunOutcome.spent). `clock`: the submission's Clock, shared by its runs (by default
+    one of this run alone, ending at `until`). `evidence`: whether the children report what each
+    function's code reads (RunOutcome.evidence); a later run of cells whose evidence is known does
+    without.
 
     Load events (syntax errors, failed statements) are kept only from loads before the run's first
     call: a child that was given a call may have seen a test's inputs, and so may a process it
@@ -66,7 +73,7 @@ def run(zygote: Zygote, cells: list[dict[str, Any]], calls: Sequence[Call], limi
     """
     functions = lab_functions(calls, functions)
     outcome = RunOutcome()
-    clock = Clock(until)
+    clock = clock or Clock(until)
     skip = [list(pair) for pair in skip]
     outcome.skip = skip
     pending: Pending | None = _group_by_step(calls)
@@ -106,17 +113,37 @@ def run(zygote: Zygote, cells: list[dict[str, Any]], calls: Sequence[Call], limi
 
 
 class Clock:
-    """The deadlines of one run: each its own length, none past the submission's `until`."""
+    """The time of one submission, shared by every run and child of it.
 
-    def __init__(self, until: float | None = None) -> None:
+    INVARIANT: a time limit costs its time once. Each deadline is its own length, none past the
+    submission's `until`; a step's calls share one `step_seconds` over every run (its public
+    tests, its hidden tests in a later child, a composed step's rerun with the student's own
+    helpers), so a step that never returns makes the grader wait its limit once, and its tests
+    that had no time left are "not_run". `expired` lists each deadline that passed, by what it
+    was for ("load", or a step's name): every wait the submission's code cost. `now` reads the
+    time the children's deadlines are in (time.monotonic).
+    """
+
+    def __init__(self, until: float | None = None, now: Callable[[], float] = time.monotonic) -> None:
         self.until = until
+        self.now = now
+        self.used: dict[str, float] = {}  # step name -> seconds its calls have run, every run together
+        self.expired: list[str] = []
 
     def deadline(self, seconds: float) -> float:
-        own = time.monotonic() + seconds
+        own = self.now() + seconds
         return own if self.until is None else min(own, self.until)
 
+    def left(self, step: str, seconds: float) -> float:
+        """What is left of a step's `seconds`: nothing once a deadline of its own has passed."""
+        return 0.0 if step in self.expired else seconds - self.used.get(step, 0.0)
+
+    def charge(self, step: str, since: float) -> None:
+        """Count the time from `since` (a now()) to now as the step's."""
+        self.used[step] = self.used.get(step, 0.0) + max(0.0, self.now() - since)
+
     def spent(self) -> bool:
-        return self.until is not None and time.monotonic() >= self.until
+        return self.until is not None and self.now() >= self.until
 
 
 def _not_run(pending: Pending, outcome: RunOutcome) -> None:
@@ -165,6 +192,12 @@ def _one_child(child: Child, cells: list[dict[str, Any]], functions: tuple[str, 
             if event is None:
                 if clock.spent():
                     return pending  # the submission's time, not this statement's: nothing to skip
+                clock.expired.append("load")
+                if current is not None and current[1] == AT_ONCE:
+                    hung = _where_it_hung(child, current[0], clock.deadline(WHERE_SECONDS))
+                    if hung is not None:
+                        skip.append([current[0], AT_ONCE])  # the cell runs statement by statement from now on
+                        current = hung
                 return _skip_statement(current, "load_timeout", skip, outcome, pending, told)
             kind = event.get("ev")
             if kind == "stmt":
@@ -194,22 +227,54 @@ def _one_child(child: Child, cells: list[dict[str, Any]], functions: tuple[str, 
     served: tuple[str, bool] | None = None
     for index, group in runnable:
         step, alone = group[0].step, bool(group[0].helpers)
+        left = clock.left(step, limits.step_seconds)
+        if left <= 0:
+            # The step's time went on its earlier tests (in this run or an earlier one): these are
+            # not run, and the child is not given them.
+            for call in group:
+                outcome.calls[call.id] = CallOutcome("not_run")
+            continue
         if served is not None and step != served[0] and (alone or served[1]):
             return pending[index:]
         served = (step, alone or (served is not None and served[1]))
-        deadline = clock.deadline(limits.step_seconds)
-        for number, call in enumerate(group):
-            try:
-                result = _await_call(child, call, deadline, helper)
-            except ChildGone:
-                result = CallOutcome("crashed")
-            if result.kind == "timeout" and clock.spent():
-                return pending[index:]  # the submission's time ran out, not this step's: not run
-            outcome.calls[call.id] = result
-            if result.kind in ("timeout", "crashed"):
-                for later in group[number + 1:]:
-                    outcome.calls[later.id] = CallOutcome("not_run")
-                return pending[index + 1:] or None
+        started = clock.now()
+        deadline = clock.deadline(left)
+        try:
+            for number, call in enumerate(group):
+                try:
+                    result = _await_call(child, call, deadline, helper)
+                except ChildGone:
+                    result = CallOutcome("crashed")
+                if result.kind == "timeout" and clock.spent():
+                    return pending[index:]  # the submission's time ran out, not this step's: not run
+                outcome.calls[call.id] = result
+                if result.kind in ("timeout", "crashed"):
+                    if result.kind == "timeout":
+                        clock.expired.append(step)
+                    for later in group[number + 1:]:
+                        outcome.calls[later.id] = CallOutcome("not_run")
+                    return pending[index + 1:] or None
+        finally:
+            clock.charge(step, started)
+    return None
+
+
+def _where_it_hung(child: Child, cell: int | None, deadline: float) -> Statement | None:
+    """Ask a child whose load ran out of time while cell `cell` ran whole which of the cell's
+    statements is running (worker._tell_where); None when it does not say by `deadline`.
+
+    The answer is the submission's word, like every event: a wrong one only skips another
+    statement of its own code.
+    """
+    child.signal(WHERE_SIGNAL)
+    try:
+        while (event := child.next_event(deadline)) is not None:
+            if event.get("ev") == "hung" and small_int(event.get("cell")) == cell:
+                stmt = small_int(event.get("stmt"))
+                if stmt is not None and stmt >= 0:
+                    return cell, stmt, small_int(event.get("line"))
+    except ChildGone:
+        pass
     return None
 
 

@@ -51,10 +51,11 @@ class Limits:
         return cls(**options)
 
     def submission_seconds(self, steps: int) -> float:
-        """The most wall-clock time one submission may take, however it behaves: loading in every
-        child and restart together, four loads' worth; and each step twice (its public tests and
-        its hidden ones). What has not run by then is not run (see driver.run's `until`)."""
-        return 4 * self.load_seconds + 2 * steps * self.step_seconds
+        """The most wall-clock time one submission may take, however it behaves: four loads' worth
+        (a run's children each load the cells), and per step its own time (its tests share one
+        step_seconds: driver.Clock) and one more load's worth (the child started after it hung or
+        crashed). What has not run by then is not run (see driver.run's `until`)."""
+        return (4 + steps) * self.load_seconds + steps * self.step_seconds
 
     def as_data(self) -> dict[str, Any]:
         """Every field, as plain data, plus whether the sandbox is on: all of it can change what a

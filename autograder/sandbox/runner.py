@@ -4,10 +4,10 @@ The parts live in modules of their own: limits (Limits), protocol (calls, outcom
 events as plain data), child_pipes (one child's pipes), zygote_client (Zygote), processes and
 user_pool (who runs, and killing what is left), workdirs, and driver (run).
 """
-from .driver import MAX_RESTARTS, run
+from .driver import MAX_RESTARTS, Clock, run
 from .limits import AUTO, Limits, sandbox_enabled
 from .protocol import Call, CallOutcome, HelperRefused, RunOutcome
 from .zygote_client import Zygote
 
-__all__ = ["AUTO", "MAX_RESTARTS", "Call", "CallOutcome", "HelperRefused", "Limits", "RunOutcome",
+__all__ = ["AUTO", "MAX_RESTARTS", "Call", "CallOutcome", "Clock", "HelperRefused", "Limits", "RunOutcome",
            "Zygote", "run", "sandbox_enabled"]

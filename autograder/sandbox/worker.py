@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import linecache
 import os
+import signal
 import sys
 import time
 from typing import TYPE_CHECKING
@@ -22,6 +23,7 @@ from ..code_evidence import code_evidence, state_kept, watch
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Container
+    from types import FrameType
     from typing import Any, NoReturn
 
     from .codec import Encoded
@@ -41,6 +43,9 @@ if TYPE_CHECKING:
 MAX_FRAMES = 5
 WHOLE_CELL = -1  # statement number that stands for parsing the whole cell
 AT_ONCE = -2  # statement number that stands for running the whole cell at once
+# The grader's question to a child whose load ran past its deadline while a cell ran whole: which
+# of the cell's statements is running (see _tell_where)?
+WHERE_SIGNAL = signal.SIGUSR1
 
 
 class Channel:
@@ -82,6 +87,7 @@ class Channel:
 
 def serve(channel: Channel) -> None:
     """Answer commands until told to exit."""
+    signal.signal(WHERE_SIGNAL, lambda number, frame: _tell_where(channel, frame))
     namespace: Namespace = {"__name__": "__main__", "__builtins__": __builtins__}
     filenames: set[str] = set()
     functions: tuple[str, ...] = ()
@@ -105,8 +111,10 @@ def load(channel: Sends, namespace: Namespace, filenames: set[str], command: Mes
 
     A cell first runs whole, compiled at once (the common case, and the cheap one). Only when it
     raises is it parsed, to name the statement that failed and run the ones after it one by one.
-    A cell that hung or ended the process while running whole is run statement by statement by
-    the next child (the grader asks for it), so the statement to skip can be named.
+    A cell that hung while running whole names the statement it hung in when the grader asks
+    (WHERE_SIGNAL, see _tell_where), and the next child skips that statement. One that does not
+    answer (it hung inside C code) or ended the process is run statement by statement by the next
+    child (the grader asks for it), so the statement to skip can be named.
     """
     # A notebook runs as __main__ (as in Jupyter); a .py file as an imported module, so its
     # `if __name__ == "__main__":` demo does not run during grading.
@@ -128,7 +136,11 @@ def load(channel: Sends, namespace: Namespace, filenames: set[str], command: Mes
         first, body = 0, None
         if (c, AT_ONCE) not in skip:
             channel.send(ev="stmt", cell=c, stmt=AT_ONCE, line=1)
-            failed = _run_whole(cell["source"], filename, namespace)
+            _RUNNING_WHOLE.cell = (c, cell["source"], filename)
+            try:
+                failed = _run_whole(cell["source"], filename, namespace)
+            finally:
+                _RUNNING_WHOLE.cell = None
             if failed is _DONE:
                 continue
             if failed is not _UNCOMPILED:
@@ -146,6 +158,49 @@ def load(channel: Sends, namespace: Namespace, filenames: set[str], command: Mes
 
 
 _DONE, _UNCOMPILED = object(), object()
+
+
+class _RunningWhole:
+    """The cell running whole right now, if one: (its number, its source, its file name)."""
+
+    cell: tuple[int, str, str] | None = None
+
+
+_RUNNING_WHOLE = _RunningWhole()
+
+
+def _tell_where(channel: Sends, frame: FrameType | None) -> None:
+    """Answer WHERE_SIGNAL: send which top-level statement of the cell running whole is running.
+
+    The grader asks once the load's deadline has passed, and the next child skips that statement,
+    so a cell that never ends costs the load's time once (not again in a child that runs it
+    statement by statement to find the statement). Python runs this between two byte codes of the
+    submission; a cell stuck inside C code does not answer, and is found the slow way.
+    """
+    running = _RUNNING_WHOLE.cell
+    if running is None:
+        return
+    c, source, filename = running
+    while frame is not None and not (frame.f_code.co_filename == filename and frame.f_code.co_name == "<module>"):
+        frame = frame.f_back
+    if frame is None:
+        return
+    try:
+        body = ast.parse(source, filename).body
+    except BaseException:
+        return
+    k = _statement_at(body, frame.f_lineno)
+    if k is not None:
+        channel.send(ev="hung", cell=c, stmt=k, line=body[k].lineno)
+
+
+def _statement_at(body: list[ast.stmt], line: int | None) -> int | None:
+    """The number of the top-level statement holding `line` (its decorators included), if one."""
+    for k, statement in enumerate(body):
+        first = min([statement.lineno] + [d.lineno for d in getattr(statement, "decorator_list", ())])
+        if first <= (line or 0) <= (statement.end_lineno or statement.lineno):
+            return k
+    return None
 
 
 def _display(*objects: object, **options: object) -> None:
@@ -212,8 +267,7 @@ def _report_failed_statement(channel: Sends, c: int, source: str, filename: str,
         body = ast.parse(source, filename).body
     except BaseException:
         body = []
-    k = next((k for k, s in enumerate(body)
-              if s.lineno <= (line or 0) <= s.end_lineno), None)  # type: ignore[operator]  # parse sets it
+    k = _statement_at(body, line)
     channel.send(ev="load_error", cell=c, stmt=k, line=line if k is None else body[k].lineno,
                  **describe_exception(error, filenames))
     return (None if k is None else k + 1), body

@@ -85,9 +85,10 @@ def find_chromium():
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-def sources_hash():
+def sources_hash(sources=SOURCES):
+    """A short hash of every file under `sources` (paths from the repository's root)."""
     digest = hashlib.sha256()
-    for source in SOURCES:
+    for source in sources:
         path = ROOT / source
         for file in sorted([path] if path.is_file() else path.rglob("*")):
             if file.is_file() and "__pycache__" not in file.parts:
