@@ -89,7 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
     build = commands.add_parser("build", help="build the student half and the Otter autograder zip")
     build.add_argument("--lab", default=None, metavar="NAME",
                        help="the lab to build, one per build (needed when several labs are installed)")
-    build.add_argument("--out", required=True, help="folder to write student/ and autograder/ into")
+    build.add_argument("--out", required=True,
+                       help="folder to write student/, classroom/ and autograder/ into: a new or empty folder, "
+                            "or one holding this lab's earlier build (anything else is refused)")
     build.add_argument("--lang", choices=("ko", "en"), default="ko", help="feedback language (default ko)")
     build.add_argument("--timeout", type=float, default=DEFAULT_LIMITS.step_seconds, metavar="S",
                        help="seconds each step may run on the LMS (default %(default)g)")

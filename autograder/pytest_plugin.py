@@ -1,10 +1,17 @@
-"""pytest face of the grader: `pytest --submission PATH` adds one test per step to the run.
+"""pytest face of the grader: `pytest --submission PATH` runs one test per step of the submission.
 
 For courses that grade with pytest-based tools (GitHub Classroom and the like). The submission is
 graded once, by `autograder check --json` in a fresh interpreter (`python -I`, started in a folder
 of its own), so nothing in the submission's folder (a conftest.py, a module named like ours, a
 sitecustomize.py, PYTHONPATH) reaches the grading. Each step's item fails with the same feedback
-text a student gets from the CLI. Other tests of the run are collected and run as usual.
+text a student gets from the CLI.
+
+INVARIANT: a `--submission` run collects the submission's steps and nothing else, from any folder
+(a repository's root with its own `testpaths`, a folder of submissions with its own conftest.py or
+pytest.ini, an empty folder), unless test paths are typed on the command line: those are collected
+as pytest always does (`_collect_only_named_paths`). The submission itself is never collected as a
+test module (`pytest_ignore_collect`). The steps' items are pytest's own kinds (a Module and its
+Functions), so a conftest's hooks read of them what they read of any test.
 
 What pytest runs inside a repository the student controls is the student's: the run, the plugin
 and the workflow can all be changed there. Grades a course can trust come from `autograder
@@ -14,18 +21,20 @@ from __future__ import annotations
 
 import json
 import os
+import pathlib
 import subprocess
 import sys
 import tempfile
+import types
 from typing import TYPE_CHECKING
 
 import pytest
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator, Sequence
     from typing import Any
 
-    from _pytest._code.code import ExceptionInfo, TerminalRepr, TracebackStyle
+    from _pytest._code.code import ExceptionInfo, TerminalRepr
 
 EXIT_ALL_PASSED, EXIT_LOST_POINTS = 0, 1  # autograder check's own exit codes for a graded file
 
@@ -59,6 +68,7 @@ def pytest_configure(config: pytest.Config) -> None:
     except OSError as error:
         reason = "no such file" if isinstance(error, FileNotFoundError) else (error.strerror or str(error))
         raise pytest.UsageError(f"--submission: {reason}: {path}") from None
+    _collect_only_named_paths(config, path)
     from .registry import LabNotFound, choose, lab_names
 
     wanted = config.getoption("submission_lab")
@@ -85,15 +95,13 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Add the steps' items to whatever else was collected (before -k and -m select)."""
+    """Add the steps' items to whatever else was collected (before -k and -m select, and before any
+    conftest's hook of the same name sees the items)."""
     grading = config.stash.get(GRADING, None)
     if grading is None:
         return
     wanted = config.getoption("submission_step") or grading.steps
-    name = os.path.basename(grading.path)
-    collector = SubmissionCollector.from_parent(session, name=name, nodeid=name, grading=grading,
-                                                steps=wanted)
-    items.extend(session.genitems(collector))
+    items.extend(session.genitems(SubmissionModule.of(session, grading=grading, steps=wanted)))
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config) -> None:
@@ -161,46 +169,127 @@ def grade_in_fresh_interpreter(path: str, lab: str, steps: int, lang: str, timeo
         raise GradingFailed(f"autograder check printed no JSON result:\n{done.stdout[-2000:]}") from None
 
 
-class SubmissionCollector(pytest.Collector):
-    """The submission as a collector: one item per step."""
+# Which paths a --submission run collects ---------------------------------------------------------
 
-    def __init__(self, *, grading: SubmissionGrading, steps: Iterable[str], **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.grading, self.steps = grading, tuple(steps)
+def named_test_paths(*, collected: Sequence[str], command_line: Sequence[str]) -> list[str]:
+    """The test paths a `--submission` run collects besides the steps: those of `collected` (pytest's
+    `config.args` when they came from arguments) that were typed on the command line. Paths that
+    came from `testpaths`, `addopts`, PYTEST_ADDOPTS or the current folder are not collected."""
+    typed = set(command_line)
+    return [argument for argument in collected if argument in typed]
+
+
+def _collect_only_named_paths(config: pytest.Config, submission: str) -> None:
+    """Leave in `config.args` only the test paths the user named; refuse the submission itself as one
+    (pytest would import it as a test module, running its code in this process)."""
+    named = (named_test_paths(collected=config.args, command_line=config.invocation_params.args)
+             if config.args_source == pytest.Config.ArgsSource.ARGS else [])
+    graded = pathlib.Path(submission).resolve()
+    for argument in named:
+        if (config.invocation_params.dir / argument.split("::")[0]).resolve() == graded:
+            raise pytest.UsageError(f"--submission: {argument} is the submission to grade; it cannot also be a "
+                                    "test path (pytest would run its code as a test module)")
+    config.args[:] = named
+
+
+def pytest_ignore_collect(collection_path: pathlib.Path, config: pytest.Config) -> bool | None:
+    """The submission is graded, never collected as a test module (a named folder holding it)."""
+    grading = config.stash.get(GRADING, None)
+    if grading is not None and collection_path.resolve() == pathlib.Path(grading.path).resolve():
+        return True
+    return None
+
+
+# The submission as pytest's own nodes ------------------------------------------------------------
+
+class SubmissionModule(pytest.Module):
+    """The submission as a test module with one test function per step, so that whatever a conftest
+    or another plugin reads of an item (`item.module`, `item.function`, `item.cls`,
+    `item.fixturenames`, markers, `item.location`, ...) is what a test module's item has. Its module
+    object is made here (`step_module`): the submission itself is never imported into pytest."""
+
+    grading: SubmissionGrading
+    steps: tuple[str, ...]
+
+    @classmethod
+    def of(cls, session: pytest.Session, *, grading: SubmissionGrading, steps: Iterable[str]) -> SubmissionModule:
+        path = pathlib.Path(grading.path)
+        try:
+            nodeid = path.relative_to(session.config.rootpath).as_posix()
+        except ValueError:  # outside the run's root folder: its name
+            nodeid = path.name
+        module = cls.from_parent(session, path=path, nodeid=nodeid)
+        module.grading, module.steps = grading, tuple(steps)
+        return module
+
+    def _getobj(self) -> types.ModuleType:
+        return step_module(self.grading, self._item_names())
+
+    def _item_names(self) -> tuple[str, ...]:
+        if not self.grading.steps:  # no lab to grade with: one item carries the reason
+            return (NO_LAB_ITEM,)
+        return tuple(name for name in self.grading.steps if name in self.steps)
 
     def collect(self) -> Iterator[StepItem]:
-        if not self.grading.steps:  # no lab to grade with: one item carries the reason
-            yield StepItem.from_parent(self, name="submission", step_name="submission")
-        for name in self.grading.steps:
-            if name in self.steps:
-                yield StepItem.from_parent(self, name=name, step_name=name)
+        for name in self._item_names():
+            yield StepItem.from_parent(self, name=name)
 
     def reportinfo(self) -> tuple[str, None, str]:
         return self.grading.path, None, os.path.basename(self.grading.path)
+
+
+NO_LAB_ITEM = "submission"
+
+
+def step_module(grading: SubmissionGrading, names: Iterable[str]) -> types.ModuleType:
+    """A module object standing for the submission: `__file__` is the submission's path, and each
+    step is a function that raises the step's feedback unless the step passed."""
+    path = pathlib.Path(grading.path)
+    module = types.ModuleType(path.stem, f"The steps of {path.name}, graded by autograder check.")
+    module.__file__ = str(path)
+    for name in names:
+        setattr(module, name, _step_test(grading, name, module.__name__))
+    return module
+
+
+def _step_test(grading: SubmissionGrading, step: str, module: str) -> Callable[[], None]:
+    def step_test() -> None:
+        result = grading.step(step)
+        if result["status"] != "passed":
+            raise StepFailed(result["feedback"])
+
+    step_test.__name__ = step_test.__qualname__ = step
+    step_test.__module__ = module
+    step_test.__doc__ = f"Step {step}: passes when the step earned its points."
+    return step_test
 
 
 class StepFailed(Exception):
     pass
 
 
-class StepItem(pytest.Item):
-    def __init__(self, *, step_name: str, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.step_name = step_name
-        self.grading: SubmissionGrading = self.parent.grading  # type: ignore[union-attr]  # a SubmissionCollector's
+class StepItem(pytest.Function):
+    """One step's test: a test function of SubmissionModule; its failure is the step's feedback."""
+
+    @property
+    def step_name(self) -> str:
+        return self.originalname
+
+    @property
+    def grading(self) -> SubmissionGrading:
+        assert isinstance(self.parent, SubmissionModule)  # made only by SubmissionModule.collect
+        return self.parent.grading
 
     def runtest(self) -> None:
-        result = self.grading.step(self.step_name)
+        result = self.grading.step(self.step_name)  # graded once, for every step
         self.user_properties.append(("score", result["score"]))
         self.user_properties.append(("max_score", result["max_score"]))
-        if result["status"] != "passed":
-            raise StepFailed(result["feedback"])
+        super().runtest()  # the step's function: raises StepFailed unless the step passed
 
-    def repr_failure(self, excinfo: ExceptionInfo[BaseException], style: TracebackStyle | None = None
-                     ) -> str | TerminalRepr:
+    def repr_failure(self, excinfo: ExceptionInfo[BaseException]) -> str | TerminalRepr:  # type: ignore[override]
         if isinstance(excinfo.value, (StepFailed, GradingFailed)):
             return str(excinfo.value)
-        return super().repr_failure(excinfo, style)
+        return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[str, None, str]:
         return self.grading.path, None, f"step {self.step_name}"

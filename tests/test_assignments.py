@@ -1,12 +1,14 @@
 """The student assignment: the notebook, its .py twin, the builder and the fill helper."""
 import ast
 import importlib.util
+import os
 import subprocess
 import sys
 
 import nbformat
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from labs.self_attention.cases import page_case
 from autograder.grading import grade_file
@@ -19,8 +21,7 @@ AUTHORING = ROOT / "autograder" / "authoring"
 LAB_FOLDER = ROOT / "assignments" / "self_attention"
 SCRIPT = LAB_FOLDER / "self_attention_lab.py"
 NOTEBOOK = LAB_FOLDER / "self_attention_lab.ipynb"
-SCRIPT_GRADER_INIT = 'import otter\ngrader = otter.Notebook(tests_dir="tests")'
-GRADER_SETUP = (AUTHORING / "grader_setup.py").read_text(encoding="utf-8").strip("\n")
+KIT_READY = ROOT / "autograder" / "kit" / "ready.py"
 # Values the lab page prints; a correct run of the lab must print them too.
 PAGE_PRINTS = ["(3, 4)", "0.34", "-1.46", "4.92", "0.340  0.138  0.522", "0.824  0.009  0.166",
                "[1. 1. 1.]", "[-0.8  -1.53 -1.18  1.02]",
@@ -103,10 +104,12 @@ def test_tagged_cells_follow_the_contract_order(notebook):
     assert [tag for cell in notebook.cells for tag in tags(cell)] == expected
 
 
-def test_tagged_cells_hold_the_exact_otter_calls(notebook):
-    # grader_setup.py, called with the lab's name: the cell finds its own notebook by it.
-    assert cell_with_tag(notebook, "grader-init").source == \
-        GRADER_SETUP.removesuffix("grader = _prepare_grader()") + "grader = _prepare_grader(lab='self_attention')"
+def test_tagged_cells_hold_the_exact_otter_calls(notebook, builder):
+    # The short set-up cell, with the lab's name: the grader finds its own notebook by it.
+    setup = cell_with_tag(notebook, "grader-init")
+    assert setup.source == builder.grader_setup_source("ko", "self_attention")
+    assert setup.metadata["cellView"] == "form" and setup.metadata["jupyter"] == {"source_hidden": True}
+    assert setup.source.startswith("#@title ") and len(setup.source.splitlines()) <= 20
     for name in FUNCTION_NAMES:
         assert cell_with_tag(notebook, f"check:{name}").source == f'grader.check("{name}")'
     assert cell_with_tag(notebook, "check-all").source == "grader.check_all()"
@@ -200,16 +203,21 @@ def test_setup_reproduces_the_page_inputs():
         np.testing.assert_array_equal(getattr(module, name), getattr(case, name))
 
 
-def test_grader_setup_installs_otter_only_when_missing_and_never_names_the_engine():
-    tree = ast.parse(GRADER_SETUP)
+def test_grader_setup_installs_otter_only_when_missing_and_never_names_the_engine(builder):
+    ready = KIT_READY.read_text(encoding="utf-8")
+    tree = ast.parse(ready)
     code = ast.unparse(tree)
     assert "pip" in code and "otter-grader" in code
     guarded = [node for node in ast.walk(tree) if isinstance(node, ast.Try)
                and any(ast.unparse(h.type) == "ImportError" for h in node.handlers)]
     assert guarded and "pip" in ast.unparse(guarded[0].handlers[0])
-    # The notebook's metadata key "autograder_lab" is data, not the engine.
-    assert "autograder" not in GRADER_SETUP.replace('"autograder_lab"', "") and "solutions" not in GRADER_SETUP
-    assert "%" not in [line.lstrip()[:1] for line in GRADER_SETUP.splitlines()]  # no magics
+    for lang in ("ko", "en"):
+        cell = builder.grader_setup_source(lang, "self_attention")
+        # The notebook's metadata key "autograder_lab" is data, not the engine.
+        assert "autograder" not in cell and "solutions" not in cell and "otter" not in cell
+        assert "%" not in [line.lstrip()[:1] for line in cell.splitlines()]  # no magics
+    assert not any(isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("autograder")
+                   for node in ast.walk(tree))
 
 
 def test_script_tells_how_to_check_without_the_instructors_package(script_text):
@@ -259,10 +267,11 @@ BROKEN_SOURCES = {
     "steps out of order": _swap_steps,
     "a step missing": lambda t: t[:t.index("# %%\ndef most_attended")],
     "code before the first cell": lambda t: "import os\n" + t,
-    "grader set up differently": lambda t: t.replace('tests_dir="tests"', 'tests_dir="t"', 1),
+    "grader set up differently": lambda t: t.replace('prepare_grader("self_attention")', 'prepare_grader("x")', 1),
+    "a demo cell that would stop Run All": lambda t: t.replace(
+        "    except (NotImplementedError, NameError) as error:\n        display(error)\n", "    except NameError:\n        pass\n", 1),
     "markdown line that is not a comment": lambda t: t.replace("# %% [markdown]\n", "# %% [markdown]\ntext\n", 1),
-    "no grader": lambda t: t.replace('    import otter\n    grader = otter.Notebook(tests_dir="tests")\n',
-                                     "    pass\n", 1),
+    "no grader": lambda t: t.replace('    grader = prepare_grader("self_attention")\n', "    pass\n", 1),
 }
 
 
@@ -369,26 +378,149 @@ def test_script_imported_as_a_module_prints_nothing():
     assert result.stdout == ""
 
 
-GRADER_SETUP_PROBE = '''import importlib.abc, subprocess, sys
+# The student half: what the set-up cell, the demo cells and the .py twin run against.
+
+@pytest.fixture(scope="module")
+def student_half(tmp_path_factory):
+    from autograder.otter import build as otter_build
+
+    return otter_build.build(tmp_path_factory.mktemp("dist") / "out", LAB, self_check=False)["student"]
+
+
+def run_all(notebook, folder, first_cells=()):
+    """Run the notebook top to bottom in a real kernel as "Run All" does (the first error stops it);
+    [(cell index, tags, text of its outputs)] of the cells that ran."""
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    running = nbformat.reads(nbformat.writes(notebook), as_version=4)
+    for index, source in enumerate(first_cells):
+        running.cells.insert(index, nbformat.v4.new_code_cell(source))
+    stopped = None
+    try:
+        NotebookClient(running, kernel_name="python3", timeout=120,
+                       resources={"metadata": {"path": str(folder)}}).execute()
+    except CellExecutionError as error:
+        stopped = error
+    shown = [(index, tags(cell), "\n".join(str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", ""))
+                                           + o.get("ename", "") for o in cell.get("outputs", [])))
+             for index, cell in enumerate(running.cells) if cell.cell_type == "code"]
+    return shown, stopped
+
+
+def test_run_all_on_the_untouched_notebook_reaches_the_last_cell(student_half):
+    """Every demo cell of an unfinished step says so instead of stopping Run All (the field test's
+    notebook stopped at the first demo cell)."""
+    notebook = nbformat.read(student_half / "self_attention_lab.ipynb", as_version=4)
+    shown, stopped = run_all(notebook, student_half)
+    assert stopped is None, stopped
+    assert shown[-1][1] == ["export"]
+    demos = [text for _, cell_tags, text in shown if not cell_tags and "아직" in text]
+    assert "make_qkv 함수를 아직 완성하지 않아 이 셀의 예시는 실행하지 않았습니다." in demos[0]
+    assert any("이 셀에 필요한 값(Q)이 아직 없어" in text for text in demos)
+    assert all("Traceback" not in text and "NotImplementedError" not in text for text in demos)
+
+
+def test_run_all_with_one_step_unfinished_runs_the_other_examples(student_half, fill):
+    notebook = fill.fill_notebook(nbformat.read(student_half / "self_attention_lab.ipynb", as_version=4))
+    for cell in notebook.cells:
+        if "step:softmax" in tags(cell):
+            cell.source = cell.source[:cell.source.rindex('"""') + 3] + "\n    raise NotImplementedError\n"
+    shown, stopped = run_all(notebook, student_half, first_cells=["import os\nos.environ['LAB_CHECK_LANG'] = 'en'"])
+    assert stopped is None, stopped
+    printed = "\n".join(text for _, _, text in shown)
+    assert "This cell's example was not run: softmax is not finished yet." in printed
+    assert "0.34" in printed and "4.92" in printed  # make_qkv's and scores' examples ran
+
+
+def test_the_py_twin_speaks_as_the_kit_and_runs_to_the_end(student_half):
+    done = subprocess.run([sys.executable, "self_attention_lab.py"], cwd=student_half, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": ""})
+    assert done.returncode == 0, done.stderr
+    for word in ("Test case failed", "Error at line", "case.check(env)", "Traceback", "results:"):
+        assert word not in done.stdout + done.stderr, word
+    assert done.stdout.count("· 아직 구현하지 않음") == len(FUNCTION_NAMES)
+    assert "make_qkv 함수를 아직 완성하지 않아 이 셀의 예시는 실행하지 않았습니다." in done.stdout
+    english = subprocess.run([sys.executable, "self_attention_lab.py"], cwd=student_half, capture_output=True,
+                             text=True, timeout=120, env={**os.environ, "PYTHONPATH": "", "LAB_CHECK_LANG": "en"})
+    assert english.returncode == 0 and "■ softmax — 0/2 points · not implemented yet" in english.stdout, english.stdout
+
+
+def test_the_py_twin_outside_the_student_half_says_what_to_do(tmp_path):
+    (tmp_path / "lab.py").write_bytes(SCRIPT.read_bytes())
+    done = subprocess.run([sys.executable, "lab.py"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "lab_check/ 폴더가 이 파일과 같은 폴더에 있어야 검사할 수 있습니다" in done.stderr
+
+
+BLOCK_OTTER = """import importlib.abc, subprocess, sys
 calls = []
 class NoOtterYet(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
         if name.split(".")[0] == "otter" and not calls:
             raise ImportError("No module named 'otter'")
 sys.meta_path.insert(0, NoOtterYet())
+for name in [n for n in sys.modules if n.split(".")[0] == "otter"]:
+    del sys.modules[name]
 subprocess.run = lambda command, **kwargs: calls.append(command)
-namespace = {{"__name__": "__main__"}}
-exec(compile(open({setup!r}, encoding="utf-8").read(), "setup", "exec"), namespace)
-namespace["grader"].check("softmax")  # the stand-in says again what is wrong
-print("PIP", calls)
-'''
+"""
 
 
-def test_grader_setup_installs_otter_when_missing_then_says_what_is_wrong(tmp_path):
-    """Where otter-grader is missing, the cell pip-installs it; without its metadata it says so."""
-    probe = GRADER_SETUP_PROBE.format(setup=str(AUTHORING / "grader_setup.py"))
-    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert f"PIP [[{sys.executable!r}, '-m', 'pip', 'install', '-q', 'otter-grader>=7,<8']]" in done.stdout
-    assert done.stderr.count("이 노트북에서 검사 데이터를 찾지 못했습니다") == 2 and "Traceback" not in done.stderr
+def test_the_set_up_cell_installs_otter_when_missing(student_half):
+    """Where otter-grader is missing (Colab), the set-up cell pip-installs it, then gets ready."""
+    notebook = nbformat.read(student_half / "self_attention_lab.ipynb", as_version=4)
+    notebook.cells = [cell for cell in notebook.cells if "grader-init" in tags(cell)]
+    notebook.cells.append(nbformat.v4.new_code_cell("print('PIP', calls)"))
+    shown, stopped = run_all(notebook, student_half, first_cells=[BLOCK_OTTER])
+    assert stopped is None, stopped
+    printed = "\n".join(text for _, _, text in shown)
+    assert "otter-grader를 설치합니다" in printed and "검사 준비가 끝났습니다" in printed
+    assert f"'-m', 'pip', 'install', '-q', 'otter-grader>=7,<8'" in printed
+
+
+def test_the_py_twins_cells_run_in_a_kernel_speak_as_the_kit(student_half, builder):
+    """VS Code runs the twin's `# %%` cells in a kernel: print(grader.check(...)) is the kit's text there too."""
+    twin = (student_half / "self_attention_lab.py").read_text("utf-8")
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(source) for kind, source in builder.split_cells(twin) if kind == "code"])
+    shown, stopped = run_all(notebook, student_half)
+    assert stopped is None, stopped
+    printed = "\n".join(text for _, _, text in shown)
+    assert printed.count("· 아직 구현하지 않음") == len(FUNCTION_NAMES)
+    for word in ("Test case failed", "Error at line", "results:", "Traceback"):
+        assert word not in printed, word
+
+
+# The builder's guard rule over generated demo cells ------------------------------------------
+
+# statement -> (names it reads, names it makes)
+DEMO_STATEMENTS = {
+    "print(X.shape)": ({"print", "X"}, set()),
+    "Q, K, V = make_qkv(X, W_Q, W_K, W_V)": ({"make_qkv", "X", "W_Q", "W_K", "W_V"}, {"Q", "K", "V"}),
+    "table = scores(Q, K)": ({"scores", "Q", "K"}, {"table"}),
+    "print(table)": ({"print", "table"}, set()),
+    "total = 1 + 2": (set(), {"total"}),
+    "print(total)": ({"print", "total"}, set()),
+    "weights = softmax(np.zeros(3))": ({"softmax", "np"}, {"weights"}),
+}
+
+
+@settings(max_examples=200, deadline=None)
+@given(cells=st.lists(st.tuples(st.lists(st.sampled_from(sorted(DEMO_STATEMENTS)), min_size=1, max_size=4),
+                                st.booleans()), min_size=1, max_size=6))
+def test_the_builder_refuses_exactly_the_demo_cells_that_would_stop_run_all(builder, cells):
+    may_be_missing = set()
+    for statements, guarded in cells:
+        source = "\n".join(statements)
+        if guarded:
+            source = "try:\n" + "\n".join("    " + line for line in statements) + "\n" + builder.DEMO_HANDLER
+        reads = set().union(*(DEMO_STATEMENTS[s][0] for s in statements))
+        makes = set().union(*(DEMO_STATEMENTS[s][1] for s in statements))
+        needs = reads & (set(FUNCTION_NAMES) | may_be_missing)
+        if needs and not guarded:
+            with pytest.raises(ValueError, match="must be one try: statement"):
+                builder._demo_names(source, FUNCTION_NAMES, may_be_missing)
+            continue
+        made = builder._demo_names(source, FUNCTION_NAMES, may_be_missing)
+        assert made == (makes if needs else set())
+        may_be_missing |= made

@@ -19,12 +19,14 @@ from unittest.mock import ANY
 
 import nbformat
 import pytest
+from hypothesis import given, strategies as st
 
 from autograder.otter import build as otter_build
 from autograder.otter import gradescope
 from autograder.otter.emulation import GradingImage
 from autograder import registry
 from autograder.otter.results import gradescope_results
+from autograder.render import Messages
 from autograder.submission import read_submission
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME, TOTAL_POINTS
 
@@ -136,6 +138,9 @@ def emulation(tmp_path_factory, gradescope_image):
         "zipped_by_hand": {"mine.zip": zip_of({"lab/self_attention_lab.ipynb": reference_bytes,
                                                "__MACOSX/lab/._self_attention_lab.ipynb": b"\0"})},
         "two_notebooks": {"a.ipynb": stubs, "b.ipynb": reference_bytes},
+        # Both halves uploaded: the notebook is graded (the untouched one), the finished .py is not.
+        "notebook_and_script": {"self_attention_lab.ipynb": stubs,
+                                "self_attention_lab.py": fill.fill_script(SCRIPT.read_text("utf-8")).encode()},
         # A link to the installed reference, named as the script: never followed.
         "linked": {"self_attention_lab.py": solution},
     }
@@ -219,6 +224,16 @@ def test_a_submission_without_one_clear_file_is_told_so(emulation, name, problem
     run = emulation["runs"][name]
     assert run.returncode == 0, run.output
     assert run.results["score"] == 0 and problem in run.results["output"]
+
+
+def test_a_notebook_and_a_script_the_feedback_says_which_was_graded_and_why(emulation):
+    run = emulation["runs"]["notebook_and_script"]
+    assert run.returncode == 0, run.output
+    assert run.results["score"] == 0  # the untouched notebook, not the finished .py
+    lines = run.results["output"].splitlines()
+    assert lines[:2] == ["채점한 파일: self_attention_lab.ipynb",
+                         "노트북(.ipynb)이 있어 채점하지 않은 파일: self_attention_lab.py"]
+    assert lines[2].startswith("채점 규칙: 제출한 파일 가운데 노트북(.ipynb), .py 파일, zip 파일 순으로")
 
 
 def test_a_notebook_zipped_by_hand_is_graded_as_that_notebook(emulation):
@@ -327,6 +342,75 @@ def test_the_second_labs_zip_checks_itself_where_the_first_ones_does(emulation, 
 def test_the_file_to_grade_is_chosen_or_the_reason_given(names, chosen, problem):
     picked, why = gradescope.pick(names, (LAB.notebook, LAB.script))
     assert picked == chosen and (why[0] if why else None) == problem
+
+
+FILE_NAMES = st.builds(lambda folder, stem, suffix: folder + stem + suffix,
+                       st.sampled_from(["", "sub/", "a/b/", ".ipynb_checkpoints/", "__MACOSX/"]),
+                       st.sampled_from(["self_attention_lab", "mine", "x-1", "노트북"]),
+                       st.sampled_from([".ipynb", ".py", ".zip", ".txt", ".IPYNB", ".docx", ""]))
+
+
+@given(names=st.lists(FILE_NAMES, unique=True, max_size=14))
+def test_every_file_is_either_graded_or_told_with_the_rule_that_left_it_out(names):
+    wanted = (LAB.notebook, LAB.script)
+    choice = gradescope.file_choice(names, wanted)
+    assert gradescope.pick(names, wanted) == (choice.graded, choice.problem)
+    if choice.graded is None:
+        assert gradescope.choice_text(choice, LAB, "ko") == ""
+        return
+    kinds = [(".ipynb",), (".py",), (".zip",)]
+    rank = next(i for i, kind in enumerate(kinds) if choice.graded.lower().endswith(kind))
+    considered = [n for n in names if not {".ipynb_checkpoints", "__MACOSX"} & set(n.split("/"))]
+    assert sorted(n for n, _ in choice.not_graded) == sorted(n for n in considered if n != choice.graded)
+    for name, reason in choice.not_graded:
+        kind = next((i for i, k in enumerate(kinds) if name.lower().endswith(k)), None)
+        if kind is None:
+            assert reason == "not_code"
+        elif kind > rank:
+            assert reason == ("notebook_first" if rank == 0 else "script_first")
+        else:
+            # Of the graded file's kind: graded wins by the assignment's name or by being shallower.
+            assert kind == rank and choice.graded.rsplit("/", 1)[-1] in wanted
+            assert reason in ("assignment_name", "outer_folder")
+            if reason == "outer_folder":
+                assert choice.graded.count("/") <= name.count("/")
+    for lang in ("ko", "en"):
+        text = gradescope.choice_text(choice, LAB, lang)
+        assert text.splitlines()[0] == Messages(lang, LAB)("chosen", "graded", file=choice.graded)
+        for reason in {reason for _, reason in choice.not_graded}:
+            names = sorted(name for name, why in choice.not_graded if why == reason)
+            line = next(line for line in text.splitlines()
+                        if line.startswith(Messages(lang, LAB)("chosen", reason, submitted="").rstrip()))
+            assert all(name in line for name in names[:gradescope.NOT_GRADED_SHOWN])
+            hidden = len(names) - gradescope.NOT_GRADED_SHOWN
+            if hidden > 0:
+                assert line.endswith(Messages(lang, LAB)("chosen", "more", submitted="", count=hidden))
+        assert (Messages(lang, LAB)("chosen", "rule", script=LAB.script) in text) == bool(choice.not_graded)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_graded_file_is_told_in_the_words_of_autograder_grades_feedback(lang):
+    from autograder.batch.outputs import LABELS
+
+    assert Messages(lang, LAB)("chosen", "graded", file="x.ipynb") == f"{LABELS[lang]['file']}: x.ipynb"
+
+
+def test_the_entry_point_says_which_file_it_graded(tmp_path, monkeypatch):
+    for folder in ("source", "submission", "results"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "source" / "otter_config.json").write_text(json.dumps(
+        {"plugins": [{otter_build.PLUGIN: {"lab": "self_attention", "lang": "en", "step_seconds": 5}}]}))
+    (tmp_path / "submission" / "self_attention_lab.ipynb").write_bytes(NOTEBOOK.read_bytes())
+    (tmp_path / "submission" / "self_attention_lab.py").write_text(fill.fill_script(SCRIPT.read_text("utf-8")))
+    (tmp_path / "submission" / "notes.txt").write_text("done")
+    monkeypatch.setenv("AUTOGRADER_ROOT", str(tmp_path))
+    assert gradescope.main() == 0
+    results = json.loads((tmp_path / "results" / "results.json").read_text("utf-8"))
+    assert results["score"] == 0
+    assert results["output"].splitlines()[:3] == [
+        "Graded file: self_attention_lab.ipynb",
+        "Not graded, because a notebook (.ipynb) was submitted: self_attention_lab.py",
+        "Not graded, because they are neither notebooks, .py files nor zip files: notes.txt"]
 
 
 def zip_of(members):

@@ -387,19 +387,26 @@ def test_twin_holds_the_page_facts_and_stubs_in_order():
         assert f"## {step.page_step}단계" in text, step.name
 
 
-FAKE_OTTER = '''
-class Notebook:
-    def __init__(self, tests_dir=None):
-        pass
-
+FAKE_KIT = '''
+class Checks:
     def check(self, name):
         return "checked " + name
+
+
+def prepare_grader(lab):
+    return Checks()
+
+
+display = print
 '''
 
 
 def test_filled_twin_prints_the_values_its_markdown_promises(tmp_path):
-    """Run as a script (with a stand-in for Otter): every "나와야 할 값" the notebook quotes appears."""
-    (tmp_path / "otter.py").write_text(FAKE_OTTER, encoding="utf-8")
+    """Run as a script (with a stand-in for the check package): every "나와야 할 값" the notebook quotes appears."""
+    (tmp_path / "lab_check" / "kit").mkdir(parents=True)
+    (tmp_path / "lab_check" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "lab_check" / "kit" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "lab_check" / "kit" / "ready.py").write_text(FAKE_KIT, encoding="utf-8")
     script = tmp_path / "masked_attention_lab.py"
     script.write_text(filled(TWIN.read_text(encoding="utf-8")), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}

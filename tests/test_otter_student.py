@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import time
+import zipfile
 
 import nbformat
 import pytest
@@ -228,7 +229,7 @@ def test_a_notebook_written_in_english_checks_in_english(student):
     notebook = fill.fill_notebook(as_built(student))
     for cell in notebook.cells:
         if "grader-init" in cell.metadata.get("tags", []):
-            cell.source = build_notebook.grader_setup_source("en")
+            cell.source = build_notebook.grader_setup_source("en", LAB.name)
     notebook = with_cell_before(planted(notebook, "make_qkv", CALLS_HELPER), "step:make_qkv", HELPER_CELL)
     outputs = run_in_kernel(planted(notebook, "softmax", WRONG_AXIS), student)
     assert outputs["grader-init"].startswith("The checks are ready.")
@@ -300,10 +301,11 @@ def test_filled_script_runs_its_checks_from_the_student_folder(student):
     script.unlink()
     assert done.returncode == 0, done.stderr[-2000:]
     for step in STEPS:
-        assert f"{step.name} results: All test cases passed!" in done.stdout
+        assert passed(step) in done.stdout  # the kit's words, as in the notebook and python -m lab_check
+    assert_ours(done.stdout + done.stderr)
 
 
-# The notebook alone: Colab, or a fresh Jupyter with nothing but the .ipynb ------------------------
+# The notebook without its folder: Colab (the checks' zip uploaded), or a Jupyter with the notebook only --
 
 @pytest.fixture
 def alone(tmp_path):
@@ -312,56 +314,60 @@ def alone(tmp_path):
     return folder
 
 
-def test_the_notebook_alone_passes_every_check_when_filled(student, alone):
-    notebook = fill.fill_notebook(as_built(student))
+def test_the_notebook_alone_says_where_its_checks_are(student, alone):
+    notebook = as_built(student)
+    notebook.cells = [cell for cell in notebook.cells if "grader-init" in cell.metadata.get("tags", [])]
     outputs = run_in_kernel(notebook, alone, first_cells=[
         'import importlib.util\nassert importlib.util.find_spec("lab_check") is None'])
-    assert sorted(p.name for p in alone.iterdir() if p.suffix != ".zip") == [
-        ".OTTER_LOG", "self_attention_lab.ipynb"]
-    for step in STEPS:
-        assert outputs[f"check:{step.name}"].startswith(passed(step))
-    assert outputs["check-all"].count("· 통과") == len(STEPS)
-    checks_from = pathlib.Path(outputs["checks-from"].split("CHECKS FROM", 1)[1].strip())
-    assert ROOT not in checks_from.parents and student not in checks_from.parents
+    said = outputs["grader-init"]
+    assert "검사 코드(lab_check/)를 찾지 못했습니다. 나눠 받은 폴더에서 노트북을 여십시오." in said
+    assert "ModuleNotFoundError" not in said and "Traceback" not in said
 
 
-def test_the_notebook_alone_catches_an_unstable_softmax_in_korean(student, alone):
-    notebook = fill.fill_notebook(as_built(student))
-    outputs = run_in_kernel(planted(notebook, "softmax", UNSTABLE), alone)
-    assert outputs["check:softmax"].startswith("■ softmax — ") and "· 통과" not in outputs["check:softmax"]
-    assert "공개 테스트 '큰 값'" in outputs["check:softmax"]
-    assert "최댓값" in outputs["check:softmax"]  # the catalog's explanation of the unstable mistake
-    for step in STEPS:
-        if step.name != "softmax":
-            assert outputs[f"check:{step.name}"].startswith(passed(step))
-
-
-FAKE_COLAB = '''import json, sys, types
+# Colab: `from google.colab import files` offers an upload button; files.upload() saves the chosen
+# files in the working folder and returns {name: bytes}. This one hands over the checks' zip.
+FAKE_COLAB = '''import shutil, sys, types
 google = types.ModuleType("google")
 colab = types.ModuleType("google.colab")
-message = types.ModuleType("google.colab._message")
-def blocking_request(name, request="", timeout_sec=5):
-    assert name == "get_ipynb"
-    with open({path!r}, encoding="utf-8") as handle:
-        return {{"ipynb": json.load(handle)}}
-message.blocking_request = blocking_request
-google.colab, colab._message = colab, message
-sys.modules.update({{"google": google, "google.colab": colab, "google.colab._message": message}})
+files = types.ModuleType("google.colab.files")
+def upload():
+    shutil.copy({path!r}, "lab_check-self_attention.zip")
+    return {{"lab_check-self_attention.zip": b""}}
+files.upload = upload
+google.colab, colab.files = colab, files
+sys.modules.update({{"google": google, "google.colab": colab, "google.colab.files": files}})
 '''
 
 
-def test_on_colab_the_checks_come_from_the_notebook_colab_hands_over(student, alone, tmp_path):
-    """Colab keeps the notebook out of the working folder; the first cell asks Colab for it."""
-    notebook = fill.fill_notebook(as_built(student))
-    notebook = planted(notebook, "softmax", WRONG_AXIS)
-    drive = tmp_path / "drive"
-    drive.mkdir()
-    nbformat.write(notebook, drive / "Copy of self_attention_lab.ipynb")
+def test_on_colab_the_checks_come_from_the_zip_the_student_uploads(student, alone):
+    """Colab keeps the notebook out of the working folder; the set-up cell asks for the checks' zip."""
+    notebook = planted(fill.fill_notebook(as_built(student)), "softmax", WRONG_AXIS)
     outputs = run_in_kernel(notebook, alone, save_as=None, first_cells=[
-        FAKE_COLAB.format(path=str(drive / "Copy of self_attention_lab.ipynb"))])
-    assert not list(alone.glob("*.ipynb"))
+        FAKE_COLAB.format(path=str(student / "lab_check-self_attention.zip"))])
+    assert "함께 받은 lab_check-self_attention.zip 파일을 골라 올리십시오." in outputs["grader-init"]
     assert "행이 아니라 열 방향으로 계산했습니다" in outputs["check:softmax"]
     assert outputs["check:mix"].startswith(passed(STEPS_BY_NAME["mix"]))
+    checks_from = pathlib.Path(outputs["checks-from"].split("CHECKS FROM", 1)[1].strip())
+    assert alone in checks_from.parents and ROOT not in checks_from.parents
+
+
+def test_the_notebook_is_small_and_carries_no_checks(student):
+    """The checks travel beside the notebook (lab_check/, and the same in the zip for Colab)."""
+    size = (student / "self_attention_lab.ipynb").stat().st_size
+    assert size < 60_000, size  # 1.1 MB while the checks were inside it
+    notebook = json.loads((student / "self_attention_lab.ipynb").read_text("utf-8"))
+    assert set(notebook["metadata"]) == {"kernelspec", "language_info", "autograder_lab"}
+    setup = next(cell for cell in notebook["cells"] if "grader-init" in cell["metadata"].get("tags", []))
+    assert len(setup["source"]) <= 20 and setup["metadata"]["jupyter"] == {"source_hidden": True}
+    on_disk = {p.relative_to(student).as_posix(): p.read_bytes()
+               for folder in ("tests", "lab_check") for p in (student / folder).rglob("*")
+               if p.is_file() and "__pycache__" not in p.parts}
+    with zipfile.ZipFile(student / otter_build.checks_zip_name(LAB.name)) as archive:
+        zipped = {name: archive.read(name) for name in archive.namelist()}
+    assert zipped == on_disk
+    text = b"".join(zipped.values()).decode("utf-8")
+    assert "hidden-" not in text and "def hidden_cases" not in text
+    assert (ROOT / "solutions" / "self_attention.py").read_text("utf-8") not in text
 
 
 def test_student_half_names_only_what_it_ships(student):
@@ -377,23 +383,6 @@ def test_student_half_names_only_what_it_ships(student):
     for path in student.rglob("*.py"):
         assert not re.search(r"^\s*(import|from)\s+(autograder|solutions)\b", path.read_text("utf-8"),
                              re.MULTILINE), path
-
-
-def test_notebook_metadata_carries_the_public_checks_and_nothing_hidden(student):
-    notebook = json.loads((student / "self_attention_lab.ipynb").read_text("utf-8"))
-    payload = notebook["metadata"][otter_build.PAYLOAD_KEY]
-    on_disk = {p.relative_to(student).as_posix(): p.read_text("utf-8")
-               for folder in ("tests", "lab_check") for p in (student / folder).rglob("*")
-               if p.is_file() and "__pycache__" not in p.parts}
-    assert payload["files"] == on_disk
-    text = json.dumps(payload, ensure_ascii=False)
-    assert "hidden-" not in text and "def hidden_cases" not in text
-    assert (ROOT / "solutions" / "self_attention.py").read_text("utf-8") not in text
-    # The set-up cell reads the payload under the key the build writes it to (its `key` default).
-    prepare = next(node for node in ast.parse("".join(notebook["cells"][1]["source"])).body
-                   if isinstance(node, ast.FunctionDef))
-    defaults = dict(zip([a.arg for a in prepare.args.args][-len(prepare.args.defaults):], prepare.args.defaults))
-    assert ast.literal_eval(defaults["key"]) == otter_build.PAYLOAD_KEY
 
 
 # python -m lab_check: the students' own command line -------------------------------------

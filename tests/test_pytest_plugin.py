@@ -1,4 +1,5 @@
 """`pytest --submission PATH`: one test per step, failures carry the step's feedback."""
+import json
 import os
 import re
 import subprocess
@@ -6,6 +7,7 @@ import sys
 import textwrap
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from labs.self_attention.steps import FUNCTION_NAMES, STEPS
 
@@ -78,11 +80,13 @@ def test_collect_only_lists_the_steps(tmp_path):
     assert "6 tests collected" in process.stdout
 
 
-def test_other_tests_of_the_run_are_kept_and_run(tmp_path):
+def test_other_tests_are_collected_only_when_named_on_the_command_line(tmp_path):
     (tmp_path / "test_own.py").write_text("def test_own():\n    assert True\n\n"
                                           "def test_own_failing():\n    assert False\n")
-    process, report = run_pytest(tmp_path, REFERENCE)
-    assert "1 failed, 7 passed" in process.stdout, process.stdout
+    alone, report = run_pytest(tmp_path, REFERENCE)
+    assert alone.returncode == 0 and "6 passed" in alone.stdout and "test_own" not in report, alone.stdout
+    named, report = run_pytest(tmp_path, REFERENCE, "test_own.py", report_name="named.xml")
+    assert "1 failed, 7 passed" in named.stdout, named.stdout
     assert 'name="test_own"' in report and 'name="most_attended"' in report
 
 
@@ -181,3 +185,170 @@ def test_the_students_own_repository_cannot_change_the_grade(hostile_repository)
     assert "6 failed" in process.stdout, process.stdout
     assert scores_in(report) == {step.name: (0.0, step.points) for step in STEPS}
     assert "0 / 10" in process.stdout
+
+
+# Any folder: a clone of this repository, a folder with its own conftest and ini file, an empty one --
+
+def collected_count(stdout):
+    found = re.search(r"collected (\d+) items?", stdout)
+    return int(found.group(1)) if found else None
+
+
+def test_in_a_clone_of_this_repository_only_the_steps_are_collected_and_pass():
+    """The repository's root has testpaths, addopts and a conftest whose collection hook reads
+    item.module: the run collects the six steps, not the repository's own tests."""
+    process = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--submission", "samples/correct.py"],
+        capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert process.returncode == 0, process.stdout[-3000:] + process.stderr[-3000:]
+    assert "INTERNALERROR" not in process.stdout + process.stderr
+    assert collected_count(process.stdout) == len(STEPS)
+    assert f"{len(STEPS)} passed" in process.stdout and "10 / 10" in process.stdout
+    assert "samples/correct.py ......" in process.stdout
+
+
+# A conftest.py that reads of each item what hooks of other projects read, and records it.
+READING_CONFTEST = textwrap.dedent('''
+    import json, os
+
+    def pytest_collection_modifyitems(session, config, items):
+        seen = []
+        for item in items:
+            module = item.module
+            seen.append({
+                "nodeid": item.nodeid, "name": item.name, "module": module.__name__,
+                "module_file": module.__file__, "cls": repr(item.cls), "function": item.function.__name__,
+                "obj": item.obj.__name__, "instance": repr(item.instance), "originalname": item.originalname,
+                "fixturenames": list(item.fixturenames), "markers": [m.name for m in item.iter_markers()],
+                "closest": repr(item.get_closest_marker("slow")), "location": list(item.location),
+                "path": str(item.path), "keywords": sorted(k for k in item.keywords if not k.startswith("_")),
+                "callspec": hasattr(item, "callspec"),
+            })
+            item.add_marker("seen_by_conftest")
+        with open(os.path.join(os.path.dirname(__file__), "seen.json"), "w") as handle:
+            json.dump(seen, handle)
+
+    def pytest_runtest_setup(item):
+        assert item.module is not None and item.function is not None
+
+    def pytest_configure(config):
+        config.addinivalue_line("markers", "seen_by_conftest: a hook saw the item")
+    ''')
+
+
+def folder_of_submissions(folder):
+    """A folder of submissions with its own pytest.ini and a conftest that reads every item; its
+    ini would collect every .py file (the submissions included) and a test file that fails."""
+    folder.mkdir(exist_ok=True)
+    (folder / "conftest.py").write_text(READING_CONFTEST, "utf-8")
+    (folder / "pytest.ini").write_text("[pytest]\npython_files = *.py\ntestpaths = .\naddopts = -rA\n", "utf-8")
+    (folder / "test_would_fail.py").write_text("def test_fails():\n    assert False\n", "utf-8")
+    (folder / "student_one.py").write_text(REFERENCE.read_text("utf-8"), "utf-8")
+    (folder / "student_two.py").write_text("raise SystemExit('imported by pytest')\n", "utf-8")
+    return folder
+
+
+def test_a_folder_with_its_own_conftest_and_ini_collects_only_the_steps(tmp_path):
+    folder = folder_of_submissions(tmp_path / "submissions")
+    process, report = run_pytest(folder, folder / "student_one.py")
+    assert process.returncode == 0, process.stdout[-3000:] + process.stderr[-3000:]
+    assert collected_count(process.stdout) == len(STEPS) and "6 passed" in process.stdout
+    seen = json.loads((folder / "seen.json").read_text("utf-8"))
+    assert [item["name"] for item in seen] == list(FUNCTION_NAMES)
+    for item, name in zip(seen, FUNCTION_NAMES):
+        assert item["nodeid"] == f"student_one.py::{name}"
+        assert item["module"] == "student_one" and item["module_file"] == str(folder / "student_one.py")
+        assert item["function"] == item["obj"] == item["originalname"] == name
+        assert item["cls"] == item["instance"] == "None" and item["closest"] == "None"
+        assert item["fixturenames"] == [] and item["markers"] == [] and not item["callspec"]
+        assert item["location"] == ["student_one.py", None, f"step {name}"]
+        assert item["path"] == str(folder / "student_one.py") and name in item["keywords"]
+    assert scores_in(report) == {step.name: (step.points, step.points) for step in STEPS}
+
+
+def test_a_named_folder_is_collected_but_never_the_submission_in_it(tmp_path):
+    folder = folder_of_submissions(tmp_path / "submissions")
+    process, _ = run_pytest(folder, folder / "student_two.py", ".", "--submission-lab", "self_attention")
+    # test_would_fail.py and student_one.py (a module without tests) collected; student_two.py graded only
+    # (pytest importing it would stop the collection with an error).
+    assert "ERROR collecting" not in process.stdout and "error" not in process.stdout.splitlines()[-1]
+    assert collected_count(process.stdout) == len(STEPS) + 1, process.stdout
+    assert f"{len(STEPS) + 1} failed" in process.stdout
+
+
+def test_the_submission_named_as_a_test_path_is_refused(tmp_path):
+    folder = folder_of_submissions(tmp_path / "submissions")
+    process, report = run_pytest(folder, folder / "student_two.py", "student_two.py")
+    assert process.returncode == 4 and "it cannot also be a test path" in process.stderr
+    assert "ERROR collecting" not in process.stdout and report == ""
+
+
+def test_from_an_empty_folder(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    process = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--submission", str(REFERENCE)],
+                             capture_output=True, text=True, timeout=180, cwd=empty)
+    assert process.returncode == 0 and collected_count(process.stdout) == len(STEPS), process.stdout
+    assert sorted(p.name for p in empty.iterdir()) == []
+
+
+# Over generated file names and places: the collected items are the steps, as pytest's own items.
+
+pytest_plugins = ["pytester"]
+
+NAME_CHARACTERS = st.characters(codec="utf-8", categories=("L", "N"), include_characters=" -_.[]()'!#가나")
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(stem=st.text(NAME_CHARACTERS, min_size=1, max_size=24).filter(lambda s: s.strip(". ") == s),
+       suffix=st.sampled_from([".py", ".ipynb"]), where=st.sampled_from(["here", "below", "outside"]),
+       conftest=st.booleans(), test_file=st.booleans())
+def test_collection_is_the_steps_as_pytests_own_items(pytester, tmp_path_factory, stem, suffix, where, conftest,
+                                                      test_file):
+    run = pytester.mkdir(f"run-{len(list(pytester.path.iterdir()))}")
+    folder = {"here": run, "below": run / "sub", "outside": tmp_path_factory.mktemp("outside")}[where]
+    folder.mkdir(exist_ok=True)
+    submission = folder / (stem + suffix)
+    source = STUBS.read_text("utf-8")
+    if suffix == ".ipynb":
+        source = (ROOT / "assignments" / "self_attention" / "self_attention_lab.ipynb").read_text("utf-8")
+    submission.write_text(source, "utf-8")
+    if conftest:
+        (run / "conftest.py").write_text(READING_CONFTEST, "utf-8")
+    if test_file:
+        (run / "test_other.py").write_text("def test_other():\n    pass\n", "utf-8")
+    seen = []
+
+    class Recorder:
+        def pytest_collection_finish(self, session):
+            seen.extend(session.items)
+
+    old = os.getcwd()
+    os.chdir(run)
+    try:
+        result = pytester.inline_run("--collect-only", "-p", "no:cacheprovider", "--submission", str(submission),
+                                     plugins=[Recorder()])
+    finally:
+        os.chdir(old)
+    assert result.ret == 0
+    assert [item.name for item in seen] == list(FUNCTION_NAMES)
+    root = seen[0].config.rootpath
+    expected_id = submission.relative_to(root).as_posix() if submission.is_relative_to(root) else submission.name
+    for item in seen:
+        assert isinstance(item, pytest.Function) and isinstance(item.parent, pytest.Module)
+        assert item.nodeid == f"{expected_id}::{item.name}"
+        assert item.module.__file__ == str(submission) and item.cls is None
+        assert item.function.__name__ == item.name and item.fixturenames == []
+        assert item.location[2] == f"step {item.name}"
+    if conftest:
+        assert len(json.loads((run / "seen.json").read_text("utf-8"))) == len(FUNCTION_NAMES)
+
+
+@given(collected=st.lists(st.text(min_size=1, max_size=8), max_size=6),
+       typed=st.lists(st.text(min_size=1, max_size=8), max_size=6))
+def test_named_test_paths_are_those_typed_in_their_order(collected, typed):
+    from autograder.pytest_plugin import named_test_paths
+
+    named = named_test_paths(collected=collected, command_line=typed)
+    assert named == [path for path in collected if path in typed]
+    assert set(named) <= set(typed)

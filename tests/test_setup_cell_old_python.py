@@ -2,8 +2,9 @@
 says what to change, in the notebook's language; the `grader` it leaves repeats that sentence at
 every check instead of raising.
 
-The cell is run as a kernel runs it, in a bare interpreter of each old Python (pyenv's): nothing
-installed, nothing of this repository on its path. Its type hints must not stop it there.
+The cell is run as a kernel runs it, in a bare interpreter of each old Python (pyenv's), in the
+folder the student was given (the check package beside the notebook): nothing installed, nothing
+of this repository on its path. The check package's modules it imports must parse and run there.
 """
 import os
 import subprocess
@@ -12,6 +13,7 @@ import pytest
 
 import interpreters
 from autograder.authoring.build_notebook import grader_setup_source
+from autograder.otter import build as otter_build
 from labs.self_attention import LAB
 
 OLD = ("3.6", "3.7", "3.8", "3.9")
@@ -25,15 +27,25 @@ AFTER = '\nprint("grader:", repr(grader)[:20])\ngrader.check("softmax")\ngrader.
 def bare_environment():
     return {**{key: value for key, value in os.environ.items()
                if key not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "LAB_CHECK_LANG")},
-            "PYTHONIOENCODING": "utf-8"}
+            "PYTHONIOENCODING": "utf-8", "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+@pytest.fixture(scope="module")
+def student(tmp_path_factory):
+    return otter_build.build(tmp_path_factory.mktemp("dist") / "out", LAB, self_check=False)["student"]
+
+
+def listing(folder):
+    return sorted(str(path.relative_to(folder)) for path in folder.rglob("*"))
 
 
 @pytest.mark.parametrize("version", OLD)
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_an_old_kernel_is_told_what_to_change_at_every_check(version, lang, tmp_path):
+def test_an_old_kernel_is_told_what_to_change_at_every_check(version, lang, student):
     python = interpreters.require(version)
     cell = grader_setup_source(lang, LAB.name)
-    done = subprocess.run([python, "-c", cell + AFTER], cwd=tmp_path, capture_output=True, timeout=120,
+    before = listing(student)
+    done = subprocess.run([python, "-c", cell + AFTER], cwd=student, capture_output=True, timeout=120,
                           env=bare_environment())
     said = done.stderr.decode("utf-8")
     assert done.returncode == 0 and "Traceback" not in said and "Error" not in said, said
@@ -42,4 +54,4 @@ def test_an_old_kernel_is_told_what_to_change_at_every_check(version, lang, tmp_
     sentence = TOLD[lang].format(running=running)
     assert said.count(sentence) == 4  # when the cell runs, then at each of the three calls
     assert done.stdout.decode("utf-8") == f"grader: {sentence[:20]}\n"
-    assert list(tmp_path.iterdir()) == []  # nothing installed, nothing written
+    assert listing(student) == before  # nothing installed, nothing written

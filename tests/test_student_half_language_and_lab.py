@@ -53,7 +53,7 @@ def test_an_english_half_says_what_stays_korean_and_ships_its_language(english, 
     notebook = nbformat.read(english / LAB.notebook, as_version=4)
     setup = next(c for c in notebook.cells if "grader-init" in c.metadata.get("tags", []))
     assert setup.source.startswith("#@title Set-up for the checks") and "lang='en'" in setup.source
-    assert "lab='self_attention'" in setup.source
+    assert "return Notebook('self_attention', lang='en')" in setup.source
     assert "explanations, comments and docstrings are in Korean" in notebook.cells[1].source
     assert (english / "README.md").read_text("utf-8").startswith(f"# {LAB.title('en')}")
     korean = nbformat.read(halves[LAB.name] / LAB.notebook, as_version=4)

@@ -159,3 +159,17 @@ def test_a_missing_python_fails_under_ci_and_is_skipped_elsewhere(monkeypatch, c
             interpreters.require_or_this("3.10")
     else:
         assert interpreters.require_or_this("3.10") == sys.executable
+
+
+@pytest.mark.parametrize("version", interpreters.SUPPORTED)
+def test_the_py_twin_runs_to_the_end_and_speaks_as_the_kit_on_every_python(version, venvs, student):
+    """`python self_attention_lab.py` as its header says: the kit's feedback per step, never Otter's
+    summary or a traceback, and the untouched twin still runs to its last line."""
+    python = python_for(version, venvs)
+    for name, status in ((LAB.script, "· not implemented yet"), ("filled.py", "· passed")):
+        done = subprocess.run([str(python), name], cwd=student, capture_output=True, text=True, timeout=300,
+                              env={**CLEAN_ENVIRONMENT, "LAB_CHECK_LANG": "en"})
+        assert done.returncode == 0, (name, done.stderr[-3000:])
+        assert done.stdout.count(status) == len(LAB.steps), (name, done.stdout[-3000:])
+        for word in ("Test case failed", "results:", "Traceback"):
+            assert word not in done.stdout + done.stderr, (name, word)

@@ -158,6 +158,12 @@ def test_requirements_alone_run_the_notebook_in_jupyters_python3_kernel(venvs, s
             assert outputs[f"check:{step.name}"]["text"].startswith(f"■ {step.name} — "), step.name
             assert "· 통과" in outputs[f"check:{step.name}"]["text"].splitlines()[0]
     assert all(not cell["errors"] for cell in outputs.values()), {k: v["errors"] for k, v in outputs.items()}
+    # Run All on the untouched notebook reaches the last cell: no cell ends in an error.
+    shutil.copytree(student, tmp_path / "untouched")
+    untouched = run_notebook(venv, nbformat.read(student / LAB.notebook, as_version=4), tmp_path / "untouched")
+    assert all(not cell["errors"] for cell in untouched["outputs"].values()), \
+        {k: v["errors"] for k, v in untouched["outputs"].items() if v["errors"]}
+    assert "make_qkv 함수를 아직 완성하지 않아" in json.dumps(untouched["outputs"], ensure_ascii=False)
 
 
 def test_a_python_too_old_is_refused_by_pip_and_told_what_to_do_by_the_notebook(venvs, student, tmp_path):
@@ -173,7 +179,9 @@ def test_a_python_too_old_is_refused_by_pip_and_told_what_to_do_by_the_notebook(
     check = next(i for i, cell in enumerate(notebook.cells) if "check:make_qkv" in cell.metadata.get("tags", []))
     notebook.cells = [notebook.cells[setup], notebook.cells[check],
                       nbformat.v4.new_code_cell("grader.check_all()", metadata={"tags": ["check-all"]})]
-    outputs = run_notebook(venv, notebook, tmp_path / "student")["outputs"]
+    folder = tmp_path / "student"
+    shutil.copytree(student, folder)  # opened in the folder it came in, as the README says
+    outputs = run_notebook(venv, notebook, folder)["outputs"]
     told = outputs["grader-init"]
     assert told["errors"] == [] and told["kinds"] == ["stream:stderr"]
     assert f"지금 커널은 Python {TOO_OLD}." in told["text"] and "Python 3.10 이상으로 바꾸십시오" in told["text"]

@@ -5,7 +5,8 @@
 # 채점기는 이 파일을 모듈로 불러오므로 `if __name__ == "__main__":` 블록은 채점 중에는 실행되지 않습니다.
 # 나눠 받은 폴더(README.md, tests/, lab_check/ 가 함께 있는 폴더)에서 실행합니다.
 #   검사:  python -m lab_check masked_attention_lab.py   (공개 테스트로 단계마다 무엇이 왜 틀렸는지 알려 줍니다)
-#   실행:  python masked_attention_lab.py   (단계마다 Otter 검사도 합니다. 설치할 것은 README.md에 있습니다)
+#   실행:  python masked_attention_lab.py   (단계마다 같은 검사를 하고 예시 값을 찍습니다. 설치할 것은 README.md에 있습니다)
+#          아직 완성하지 않은 단계의 예시는 그렇다고만 알리고 건너뛰므로, 파일은 늘 끝까지 실행됩니다.
 
 # %% [markdown]
 # # 3장 실습 2 — "나는 사과를 먹었다"에 마스크를 씌운 멀티헤드 어텐션
@@ -25,19 +26,25 @@
 # | 6 | 모두를 잇고 `W_O`를 곱하기 | `multi_head_attention` |
 #
 # **진행 방법**
-# - 맨 먼저 바로 아래의 채점 준비 셀을 실행합니다. Colab이나 처음 쓰는 Jupyter에서는 otter-grader를
-#   설치하느라 1~2분 걸릴 수 있습니다. 노트북 파일 하나만 있어도 모든 검사가 됩니다.
+# - 맨 먼저 바로 아래의 채점 준비 셀을 실행합니다. 검사 코드는 노트북과 함께 받은 `lab_check/` 폴더에
+#   있습니다. Colab에서는 이 셀이 함께 받은 `lab_check-masked_attention.zip`을 올리라고 하고, otter-grader를
+#   설치하느라 처음 한 번은 1~2분 걸릴 수 있습니다.
 # - 각 함수의 `raise NotImplementedError` 줄을 지우고 그 자리에 계산을 씁니다. 함수 이름과 인자는 그대로 둡니다.
 # - 함수 설명(docstring)에 인자의 모양과 돌려줘야 할 값이 적혀 있습니다.
 # - 함수 바로 다음의 `grader.check(...)` 셀은 방금 쓴 함수 하나만 검사합니다. 그 뒤의 셀들은
 #   여러분의 함수로 표를 찍어 보는 곳입니다. 찍힌 숫자를 "나와야 할 값"과 맞춰 보십시오.
+#   아직 완성하지 않은 함수의 예시 셀은 표 대신 그렇다는 문장 한 줄만 보여 주고 넘어가므로,
+#   "모두 실행(Run All)"을 해도 노트북 끝까지 실행됩니다.
 # - 검사 셀은 단계마다 무엇이 왜 틀렸는지 한국어로 설명해 줍니다. 나눠 받은 폴더가 통째로 있다면
 #   터미널에서 `python -m lab_check 파일이름`으로 모든 단계를 한 번에 검사할 수도 있습니다.
 
 # %%
 if __name__ == "__main__":
-    import otter
-    grader = otter.Notebook(tests_dir="tests")
+    try:
+        from lab_check.kit.ready import display, prepare_grader
+    except ImportError:
+        raise SystemExit("lab_check/ 폴더가 이 파일과 같은 폴더에 있어야 검사할 수 있습니다. 나눠 받은 폴더에서 실행하십시오.")
+    grader = prepare_grader("masked_attention")
 
 # %% [markdown]
 # ## 1단계. 실습 1의 낱말 벡터와 변환 행렬, 그리고 W_O
@@ -104,14 +111,17 @@ def split_heads(M, n_heads):
 # %%
 if __name__ == "__main__":
     print(grader.check("split_heads"))
-    Q_heads = split_heads(Q, n_heads)
-    K_heads = split_heads(K, n_heads)
-    V_heads = split_heads(V, n_heads)
-    print("모양:", Q_heads.shape)
-    print("첫 번째 헤드의 Q =")
-    print(Q_heads[0])
-    print("두 번째 헤드의 Q =")
-    print(Q_heads[1])
+    try:
+        Q_heads = split_heads(Q, n_heads)
+        K_heads = split_heads(K, n_heads)
+        V_heads = split_heads(V, n_heads)
+        print("모양:", Q_heads.shape)
+        print("첫 번째 헤드의 Q =")
+        print(Q_heads[0])
+        print("두 번째 헤드의 Q =")
+        print(Q_heads[1])
+    except (NotImplementedError, NameError) as error:
+        display(error)
 
 # %% [markdown]
 # 나와야 할 값: `모양: (2, 3, 2)`. 첫 번째 헤드의 Q는 `Q`의 첫 두 열 `[[0.8 0.4] [2.2 -0.9] [2.6 -0.1]]`,
@@ -139,8 +149,11 @@ def causal_mask(n):
 # %%
 if __name__ == "__main__":
     print(grader.check("causal_mask"))
-    mask = causal_mask(len(words))
-    print(pd.DataFrame(mask, index=words, columns=words))
+    try:
+        mask = causal_mask(len(words))
+        print(pd.DataFrame(mask, index=words, columns=words))
+    except (NotImplementedError, NameError) as error:
+        display(error)
 
 # %% [markdown]
 # 나와야 할 값: "나는" 행 `True False False`, "사과를" 행 `True True False`, "먹었다" 행 `True True True`.
@@ -179,8 +192,11 @@ def masked_softmax(scores, mask):
 # %%
 if __name__ == "__main__":
     print(grader.check("masked_softmax"))
-    print("작은 예:", masked_softmax(np.array([[1.0, 2.0, 3.0]]), np.array([[True, True, False]])))
-    print("큰 값:", masked_softmax(np.array([[1000.0, 1000.0]]), np.array([[True, True]])))
+    try:
+        print("작은 예:", masked_softmax(np.array([[1.0, 2.0, 3.0]]), np.array([[True, True, False]])))
+        print("큰 값:", masked_softmax(np.array([[1000.0, 1000.0]]), np.array([[True, True]])))
+    except (NotImplementedError, NameError) as error:
+        display(error)
 
 # %% [markdown]
 # 나와야 할 값: `작은 예: [[0.27 0.73 0.  ]]`, `큰 값: [[0.5 0.5]]`. `nan`이 나온다면 최댓값을 빼지 않은 것입니다.
@@ -189,15 +205,18 @@ if __name__ == "__main__":
 
 # %%
 if __name__ == "__main__":
-    d_head = Q_heads.shape[-1]
-    scaled = Q_heads @ K_heads.transpose(0, 2, 1) / np.sqrt(d_head)
-    weights = masked_softmax(scaled, mask)
-    for h in range(n_heads):
-        print(f"헤드 {h + 1}의 점수 (√{d_head}로 나눈 값)")
-        print(pd.DataFrame(scaled[h], index=words, columns=words).round(2))
-        print(f"헤드 {h + 1}의 가중치")
-        print(pd.DataFrame(weights[h], index=words, columns=words).round(3))
-    print("행마다 더한 값:", np.round(weights.sum(axis=-1), 3))
+    try:
+        d_head = Q_heads.shape[-1]
+        scaled = Q_heads @ K_heads.transpose(0, 2, 1) / np.sqrt(d_head)
+        weights = masked_softmax(scaled, mask)
+        for h in range(n_heads):
+            print(f"헤드 {h + 1}의 점수 (√{d_head}로 나눈 값)")
+            print(pd.DataFrame(scaled[h], index=words, columns=words).round(2))
+            print(f"헤드 {h + 1}의 가중치")
+            print(pd.DataFrame(weights[h], index=words, columns=words).round(3))
+        print("행마다 더한 값:", np.round(weights.sum(axis=-1), 3))
+    except (NotImplementedError, NameError) as error:
+        display(error)
 
 # %% [markdown]
 # 나와야 할 값:
@@ -239,11 +258,14 @@ def merge_heads(H):
 # %%
 if __name__ == "__main__":
     print(grader.check("merge_heads"))
-    print("되돌리면 Q와 같은가:", np.allclose(merge_heads(Q_heads), Q))
-    merged = merge_heads(weights @ V_heads)
-    print("merged =")
-    print(merged)
-    print("모양:", merged.shape)
+    try:
+        print("되돌리면 Q와 같은가:", np.allclose(merge_heads(Q_heads), Q))
+        merged = merge_heads(weights @ V_heads)
+        print("merged =")
+        print(merged)
+        print("모양:", merged.shape)
+    except (NotImplementedError, NameError) as error:
+        display(error)
 
 # %% [markdown]
 # 나와야 할 값: `되돌리면 Q와 같은가: True`, `merged`의 행은 `-0.9 -1.7 -1.1 1.1`, `-0.9 -1.7 -1.04 0.39`,
@@ -282,10 +304,13 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads):
 # %%
 if __name__ == "__main__":
     print(grader.check("multi_head_attention"))
-    output, attention_weights = multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads)
-    print("단계별 결과와 같은가:", np.allclose(output, merged @ W_O), np.allclose(attention_weights, weights))
-    print("output =")
-    print(output)
+    try:
+        output, attention_weights = multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads)
+        print("단계별 결과와 같은가:", np.allclose(output, merged @ W_O), np.allclose(attention_weights, weights))
+        print("output =")
+        print(output)
+    except (NotImplementedError, NameError) as error:
+        display(error)
 
 # %% [markdown]
 # 나와야 할 값: `단계별 결과와 같은가: True True` 그리고 `output`의 행 `0.9 0.67 0.25 -1.29`,

@@ -5,7 +5,8 @@
 # 채점기는 이 파일을 모듈로 불러오므로 `if __name__ == "__main__":` 블록은 채점 중에는 실행되지 않습니다.
 # 나눠 받은 폴더(README.md, tests/, lab_check/ 가 함께 있는 폴더)에서 실행합니다.
 #   검사:  python -m lab_check self_attention_lab.py   (공개 테스트로 단계마다 무엇이 왜 틀렸는지 알려 줍니다)
-#   실행:  python self_attention_lab.py   (단계마다 Otter 검사도 합니다. 설치할 것은 README.md에 있습니다)
+#   실행:  python self_attention_lab.py   (단계마다 같은 검사를 하고 예시 값을 찍습니다. 설치할 것은 README.md에 있습니다)
+#          아직 완성하지 않은 단계의 예시는 그렇다고만 알리고 건너뛰므로, 파일은 늘 끝까지 실행됩니다.
 
 # %% [markdown]
 # # 3장 실습 1 — "나는 사과를 먹었다"의 self-attention을 손으로 풀기
@@ -23,19 +24,25 @@
 # | 마무리 | 낱말마다 가장 크게 참고한 상대 찾기 | `most_attended` |
 #
 # **진행 방법**
-# - 맨 먼저 바로 아래의 채점 준비 셀을 실행합니다. Colab이나 처음 쓰는 Jupyter에서는 otter-grader를
-#   설치하느라 1~2분 걸릴 수 있습니다. 노트북 파일 하나만 있어도 모든 검사가 됩니다.
+# - 맨 먼저 바로 아래의 채점 준비 셀을 실행합니다. 검사 코드는 노트북과 함께 받은 `lab_check/` 폴더에
+#   있습니다. Colab에서는 이 셀이 함께 받은 `lab_check-self_attention.zip`을 올리라고 하고, otter-grader를
+#   설치하느라 처음 한 번은 1~2분 걸릴 수 있습니다.
 # - 각 함수의 `raise NotImplementedError` 줄을 지우고 그 자리에 계산을 씁니다. 함수 이름과 인자는 그대로 둡니다.
 # - 함수 설명(docstring)에 인자의 모양과 돌려줘야 할 값이 적혀 있습니다.
 # - 함수 바로 다음의 `grader.check(...)` 셀은 방금 쓴 함수 하나만 검사합니다. 그 뒤의 셀들은
 #   여러분의 함수로 표를 찍어 보는 곳입니다. 찍힌 숫자를 "나와야 할 값"과 맞춰 보십시오.
+#   아직 완성하지 않은 함수의 예시 셀은 표 대신 그렇다는 문장 한 줄만 보여 주고 넘어가므로,
+#   "모두 실행(Run All)"을 해도 노트북 끝까지 실행됩니다.
 # - 검사 셀은 단계마다 무엇이 왜 틀렸는지 한국어로 설명해 줍니다. 나눠 받은 폴더가 통째로 있다면
 #   터미널에서 `python -m lab_check 파일이름`으로 모든 단계를 한 번에 검사할 수도 있습니다.
 
 # %%
 if __name__ == "__main__":
-    import otter
-    grader = otter.Notebook(tests_dir="tests")
+    try:
+        from lab_check.kit.ready import display, prepare_grader
+    except ImportError:
+        raise SystemExit("lab_check/ 폴더가 이 파일과 같은 폴더에 있어야 검사할 수 있습니다. 나눠 받은 폴더에서 실행하십시오.")
+    grader = prepare_grader("self_attention")
 
 # %% [markdown]
 # ## 1단계. 문장을 숫자 표 X로 옮기기
@@ -103,12 +110,15 @@ def make_qkv(X, W_Q, W_K, W_V):
 # %%
 if __name__ == "__main__":
     print(grader.check("make_qkv"))
-    Q, K, V = make_qkv(X, W_Q, W_K, W_V)
-    print("Q =")
-    print(Q)
-    print("K =")
-    print(K)
-    print("모양:", Q.shape, K.shape, V.shape)
+    try:
+        Q, K, V = make_qkv(X, W_Q, W_K, W_V)
+        print("Q =")
+        print(Q)
+        print("K =")
+        print(K)
+        print("모양:", Q.shape, K.shape, V.shape)
+    except (NotImplementedError, NameError) as error:
+        display(error)
 
 # %% [markdown]
 # 나와야 할 값: `Q`의 첫 행 `0.8 0.4 0.6 1.8`, `K`의 첫 행 `1.8 -0.8 0.2 -0.5`, 세 모양 모두 `(3, 4)`.
@@ -136,19 +146,25 @@ def scores(Q, K):
 # %%
 if __name__ == "__main__":
     print(grader.check("scores"))
-    score_table = scores(Q, K)
-    score_frame = pd.DataFrame(score_table, index=words, columns=words)
-    print(score_frame.round(2))
+    try:
+        score_table = scores(Q, K)
+        score_frame = pd.DataFrame(score_table, index=words, columns=words)
+        print(score_frame.round(2))
+    except (NotImplementedError, NameError) as error:
+        display(error)
 
 # %% [markdown]
 # 표의 왼쪽 위 칸("나는"이 "나는"을 찾는 점수)을 곱셈 네 번과 덧셈으로 다시 구해, 표의 값과 견줘 봅니다.
 
 # %%
 if __name__ == "__main__":
-    pairs = [f"({q:.1f})×({k:.1f})" for q, k in zip(Q[0], K[0])]
-    by_hand = sum(q * k for q, k in zip(Q[0], K[0]))
-    print("곱을 하나씩 더하면:", " + ".join(pairs), f"= {by_hand:.2f}")
-    print(f"점수표의 같은 칸: {score_table[0, 0]:.2f}")
+    try:
+        pairs = [f"({q:.1f})×({k:.1f})" for q, k in zip(Q[0], K[0])]
+        by_hand = sum(q * k for q, k in zip(Q[0], K[0]))
+        print("곱을 하나씩 더하면:", " + ".join(pairs), f"= {by_hand:.2f}")
+        print(f"점수표의 같은 칸: {score_table[0, 0]:.2f}")
+    except (NotImplementedError, NameError) as error:
+        display(error)
 
 # %% [markdown]
 # 나와야 할 값: 두 줄 모두 `0.34`. 점수표 첫 행은 `0.34 -1.46 1.20`, 둘째 행은 `4.92 -4.05 1.72`.
@@ -179,8 +195,11 @@ def softmax(x):
 # %%
 if __name__ == "__main__":
     print(grader.check("softmax"))
-    print("1-D:", softmax(np.array([1.0, 2.0, 3.0])))
-    print("큰 값:", softmax(np.array([1000.0, 1000.0])))
+    try:
+        print("1-D:", softmax(np.array([1.0, 2.0, 3.0])))
+        print("큰 값:", softmax(np.array([1000.0, 1000.0])))
+    except (NotImplementedError, NameError) as error:
+        display(error)
 
 # %% [markdown]
 # 나와야 할 값: `1-D: [0.09 0.24 0.67]`, `큰 값: [0.5 0.5]`. `nan`이 나온다면 최댓값을 빼지 않은 것입니다.
@@ -189,11 +208,14 @@ if __name__ == "__main__":
 
 # %%
 if __name__ == "__main__":
-    scaled = score_table / np.sqrt(K.shape[1])
-    weights = softmax(scaled)
-    weight_frame = pd.DataFrame(weights, index=words, columns=words)
-    print(weight_frame.round(3))
-    print("행마다 더한 값:", np.round(weights.sum(axis=-1), 3))
+    try:
+        scaled = score_table / np.sqrt(K.shape[1])
+        weights = softmax(scaled)
+        weight_frame = pd.DataFrame(weights, index=words, columns=words)
+        print(weight_frame.round(3))
+        print("행마다 더한 값:", np.round(weights.sum(axis=-1), 3))
+    except (NotImplementedError, NameError) as error:
+        display(error)
 
 # %% [markdown]
 # 나와야 할 값: "나는" 행 `0.340 0.138 0.522`, "사과를" 행 `0.824 0.009 0.166`, 행마다 더한 값은 모두 `1`.
@@ -227,22 +249,28 @@ def mix(weights, V):
 # %%
 if __name__ == "__main__":
     print(grader.check("mix"))
-    output = mix(weights, V)
-    print("output =")
-    print(output)
-    print("모양:", output.shape)
+    try:
+        output = mix(weights, V)
+        print("output =")
+        print(output)
+        print("모양:", output.shape)
+    except (NotImplementedError, NameError) as error:
+        display(error)
 
 # %% [markdown]
 # "사과를"의 새 벡터(둘째 행)를 반복문으로 직접 섞어 보고 `output`의 같은 행과 견줘 봅니다.
 
 # %%
 if __name__ == "__main__":
-    apple = words.index("사과를")
-    blended = np.zeros(V.shape[1])
-    for j in range(len(words)):
-        blended += weights[apple, j] * V[j]
-    print("직접 섞은 값:", blended.round(2))
-    print("output의 둘째 행:", output[apple].round(2))
+    try:
+        apple = words.index("사과를")
+        blended = np.zeros(V.shape[1])
+        for j in range(len(words)):
+            blended += weights[apple, j] * V[j]
+        print("직접 섞은 값:", blended.round(2))
+        print("output의 둘째 행:", output[apple].round(2))
+    except (NotImplementedError, NameError) as error:
+        display(error)
 
 # %% [markdown]
 # 나와야 할 값: 두 줄 모두 `[-0.8  -1.53 -1.18  1.02]`.
@@ -270,9 +298,12 @@ def self_attention(X, W_Q, W_K, W_V):
 # %%
 if __name__ == "__main__":
     print(grader.check("self_attention"))
-    attended, attention_weights = self_attention(X, W_Q, W_K, W_V)
-    print("단계별 결과와 같은가:", np.allclose(attended, output), np.allclose(attention_weights, weights))
-    print(attended.round(2))
+    try:
+        attended, attention_weights = self_attention(X, W_Q, W_K, W_V)
+        print("단계별 결과와 같은가:", np.allclose(attended, output), np.allclose(attention_weights, weights))
+        print(attended.round(2))
+    except (NotImplementedError, NameError) as error:
+        display(error)
 
 # %% [markdown]
 # 나와야 할 값: `단계별 결과와 같은가: True True` 그리고 5단계 `output`과 같은 표.
@@ -300,7 +331,10 @@ def most_attended(weights, words):
 # %%
 if __name__ == "__main__":
     print(grader.check("most_attended"))
-    print("가장 크게 참고한 상대:", most_attended(attention_weights, words))
+    try:
+        print("가장 크게 참고한 상대:", most_attended(attention_weights, words))
+    except (NotImplementedError, NameError) as error:
+        display(error)
 
 # %% [markdown]
 # 나와야 할 값: `{'나는': '먹었다', '사과를': '나는', '먹었다': '나는'}`

@@ -6,11 +6,19 @@ markdown cell whose lines are comments. Code cells become notebook cells by thes
 
 - a cell that only defines a step function -> code cell tagged "step:<name>", then a code cell
   tagged "check:<name>" holding exactly `grader.check("<name>")`;
-- an `if __name__ == "__main__":` cell that creates the Otter grader -> the cell tagged
-  "grader-init", holding grader_setup.py (it installs otter-grader when missing and reads the
-  public tests from the notebook's metadata, which `autograder build` fills in); any other such cell -> a demo cell holding its body; the demo cell right after a
-  step must open with `print(grader.check("<name>"))`, which the check cell replaces;
+- the `if __name__ == "__main__":` cell that makes the grader from the check package
+  (exactly `script_grader_init`) -> the cell tagged "grader-init": a short set-up cell
+  (`grader_setup_source`: the check package beside the notebook, or on Colab the checks' zip the
+  student uploads), its code hidden where the front end allows; any other such cell -> a demo cell
+  holding its body; the demo cell right after a step must open with
+  `print(grader.check("<name>"))`, which the check cell replaces;
 - any other code cell is copied as it is.
+
+INVARIANT: "Run All" on the untouched notebook (and `python` on the untouched twin) reaches the
+end. A demo cell that calls a step function, or reads a value an earlier guarded demo cell makes,
+is one `try:` whose only handler is `except (NotImplementedError, NameError) as error:
+display(error)`: an unfinished step makes its examples say so (kit/ready.py) instead of stopping
+the run. The builder refuses a demo cell that is not so guarded (`_demo_names`).
 
 The notebook ends with the cells tagged "check-all" and "export". Steps must appear once each,
 in the order the lab declares them. The notebook's metadata names its lab ("autograder_lab").
@@ -33,36 +41,77 @@ from autograder import registry
 from autograder.lab import Lab
 from autograder.submission import METADATA_KEY
 
-HERE = pathlib.Path(__file__).resolve().parent
-GRADER_SETUP_FILE = HERE / "grader_setup.py"
-
 CELL_MARK = "# %%"
 MARKDOWN_MARK = "# %% [markdown]"
-# The .py twin's grader, run beside the student half's tests/ and lab_check/.
-SCRIPT_GRADER_INIT = 'import otter\ngrader = otter.Notebook(tests_dir="tests")'
-# The notebook's first code cell: works with nothing but the .ipynb (Colab, a fresh Jupyter).
-GRADER_SETUP = GRADER_SETUP_FILE.read_text(encoding="utf-8").strip("\n")
-GRADER_SETUP_CALL = "grader = _prepare_grader()"
+# The student half's check package (autograder/kit shipped under this name) and, for Colab, the zip
+# of it and of tests/ that the student uploads there.
+CHECK_PACKAGE = "lab_check"
+# What the .py twin says when it runs where the check package is not.
+MISSING_KIT_SCRIPT = (f"{CHECK_PACKAGE}/ 폴더가 이 파일과 같은 폴더에 있어야 검사할 수 있습니다. "
+                      "나눠 받은 폴더에서 실행하십시오.")
+
+
+def checks_zip_name(lab: str) -> str:
+    """The checks' zip beside a lab's notebook in the student half (named unlike the notebook's
+    export, `<notebook>_<time>.zip`, which is what a student submits)."""
+    return f"{CHECK_PACKAGE}-{lab}.zip"
+
+
+def script_grader_init(lab: str) -> str:
+    """What the .py twin's grader cell holds: the check package's grader, speaking as the kit does."""
+    return (f"try:\n    from {CHECK_PACKAGE}.kit.ready import display, prepare_grader\nexcept ImportError:\n"
+            f'    raise SystemExit("{MISSING_KIT_SCRIPT}")\ngrader = prepare_grader("{lab}")')
+
+
 # The language the notebooks are written in: their set-up cell and checks speak it.
 NOTEBOOK_LANG = "ko"
-# The set-up cell's title and first comments (grader_setup.py's are the Korean ones), per language.
-SETUP_HEADERS = {
-    "en": "#@title Set-up for the checks (run it, do not edit it)\n"
-          "# The first run may take a minute or two: it installs otter-grader.\n"
-          "# The public tests the checks use are inside this notebook file (its metadata): the notebook alone is enough.",
+# The set-up cell's words, per language: its title, what it says of the checks, the upload prompt
+# on Colab, and what it says when the check package is nowhere.
+SETUP_WORDS = {
+    "ko": {"title": "채점 준비(고치지 말고 실행만 하십시오)",
+           "where": "검사 코드는 노트북과 함께 받은 {package}/ 폴더에 있습니다. Colab에서는 함께 받은 {zip}을 올립니다.",
+           "upload": "함께 받은 {zip} 파일을 골라 올리십시오.",
+           "missing": "검사 코드({package}/)를 찾지 못했습니다. 나눠 받은 폴더에서 노트북을 여십시오. "
+                      "Colab에서는 이 셀을 다시 실행해 {zip}을 올리십시오."},
+    "en": {"title": "Set-up for the checks (run it, do not edit it)",
+           "where": "The checks are in the {package}/ folder you got with this notebook. On Colab, upload {zip}, "
+                    "which came with it.",
+           "upload": "Choose the file {zip} you got with this notebook, to upload it.",
+           "missing": "The checks ({package}/) were not found. Open the notebook in the folder you were given; on "
+                      "Colab, run this cell again and upload {zip}."},
 }
+# A function that returns the grader (`Notebook`): how the course's grader tells the set-up cell
+# from a student's code, tagged or not (submission.does_only_checking).
+SETUP_TEMPLATE = '''#@title {title}
+def prepare_checks():
+    """{where}"""
+    import os, sys, zipfile
+    if "google.colab" in sys.modules and not os.path.isdir("{package}"):
+        from google.colab import files
+        print("{upload}")
+        for name in files.upload():
+            if name.endswith(".zip"):
+                zipfile.ZipFile(name).extractall()
+    try:
+        from {package}.kit.ready import Notebook
+    except ImportError:
+        raise SystemExit("{missing}")
+    return Notebook({lab!r}{lang})
+
+
+grader = prepare_checks()'''
 
 
 def grader_setup_source(lang: str = NOTEBOOK_LANG, lab: str | None = None) -> str:
-    """The set-up cell of `lab`'s notebook (its name: the cell finds its own notebook by it, see
-    grader_setup.py) for students reading `lang`: its messages and its checks' feedback."""
-    assert GRADER_SETUP.endswith(GRADER_SETUP_CALL), "grader_setup.py must end with " + GRADER_SETUP_CALL
-    lines = GRADER_SETUP.splitlines()
-    header = [line for line in lines[:3] if line.startswith("#")]
-    body = "\n".join(lines[len(header):])[: -len(GRADER_SETUP_CALL)]
-    arguments = ([f"lab={lab!r}"] if lab else []) + ([f"lang={lang!r}"] if lang != "ko" else [])
-    return (SETUP_HEADERS.get(lang, "\n".join(header)) + "\n" + body
-            + f"grader = _prepare_grader({', '.join(arguments)})")
+    """The set-up cell of `lab`'s notebook for students reading `lang`: it makes `grader` from the
+    check package beside the notebook (on Colab, from the checks' zip the student uploads), whose
+    checks and messages speak `lang` unless the student chose another (LAB_CHECK_LANG)."""
+    words = {key: text.format(package=CHECK_PACKAGE, zip=checks_zip_name(lab or "lab"))
+             for key, text in SETUP_WORDS[lang].items()}
+    return SETUP_TEMPLATE.format(**words, package=CHECK_PACKAGE, lab=lab,
+                                 lang="" if lang == NOTEBOOK_LANG else f", lang={lang!r}")
+
+
 CHECK_ALL = "grader.check_all()"
 EXPORT = "grader.export(pdf=False)"
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
@@ -149,12 +198,42 @@ def _opening_check(body: str) -> tuple[object, str]:
     return None, body
 
 
+DEMO_HANDLER = "except (NotImplementedError, NameError) as error:\n    display(error)"
+
+
+def _demo_names(source: str, function_names: Sequence[str], may_be_missing: set[str]) -> set[str]:
+    """The names a demo cell makes that may be missing later. A cell that calls a step function or
+    reads a value that may be missing must be one `try:` whose only handler is DEMO_HANDLER (so an
+    unfinished step's example says so and the run goes on); else ValueError."""
+    tree = ast.parse(source)
+    read = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+    needs = sorted(read & (set(function_names) | may_be_missing))
+    if not needs:
+        return set()
+    guard = tree.body[0] if len(tree.body) == 1 else None
+    if not (isinstance(guard, ast.Try) and len(guard.handlers) == 1 and not guard.orelse and not guard.finalbody
+            and ast.unparse(guard.handlers[0]) == DEMO_HANDLER):
+        raise ValueError(f"a demo cell that uses {', '.join(needs)} must be one try: statement ending in\n"
+                         f"{DEMO_HANDLER}\n(so an unfinished step does not stop Run All):\n{source}")
+    return {node.id for node in ast.walk(guard) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+
+
+def _setup_cell(source: str) -> NotebookNode:
+    """The set-up cell: its code folded or hidden where the front end allows (Colab's form shows the
+    #@title; Jupyter and VS Code read jupyter.source_hidden)."""
+    cell = _cell("code", source, "grader-init")
+    cell.metadata["cellView"] = "form"
+    cell.metadata["jupyter"] = {"source_hidden": True}
+    return cell
+
+
 def cells_from_source(text: str, function_names: Sequence[str], lab_name: str | None = None) -> list[NotebookNode]:
     """Notebook cells (nbformat nodes) for the percent-format source text of a lab with these steps
     (`lab_name`: the lab whose notebook it is, for its set-up cell)."""
     cells: list[NotebookNode] = []
     steps: list[str] = []
     waiting_check: str | None = None
+    may_be_missing: set[str] = set()  # values made by demo cells, missing while their step is unfinished
     for kind, source in split_cells(text):
         if kind == "markdown":
             cells.append(_cell("markdown", source))
@@ -171,12 +250,11 @@ def cells_from_source(text: str, function_names: Sequence[str], lab_name: str | 
             waiting_check = name
         elif body is None:
             cells.append(_cell("code", source))
-        elif "otter.Notebook" in body:
-            if body != SCRIPT_GRADER_INIT:
-                raise ValueError(f"the grader cell must hold exactly:\n{SCRIPT_GRADER_INIT}")
-            setup = _cell("code", grader_setup_source(lab=lab_name), "grader-init")
-            setup.metadata["cellView"] = "form"  # Colab shows the title, the code folded
-            cells.append(setup)
+        elif "prepare_grader" in body or "otter" in body:
+            expected = script_grader_init(lab_name or "lab")
+            if body != expected:
+                raise ValueError(f"the grader cell must hold exactly:\n{expected}")
+            cells.append(_setup_cell(grader_setup_source(lab=lab_name)))
         else:
             checked, rest = _opening_check(body)
             if checked != waiting_check:
@@ -184,6 +262,7 @@ def cells_from_source(text: str, function_names: Sequence[str], lab_name: str | 
                 raise ValueError(f"a __main__ block checks {checked!r}; expected {expected} here")
             waiting_check = None
             if rest:
+                may_be_missing |= _demo_names(rest, function_names, may_be_missing)
                 cells.append(_cell("code", rest))
     if waiting_check:
         raise ValueError(f"{waiting_check} is never checked")

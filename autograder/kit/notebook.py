@@ -4,9 +4,10 @@ helpers the reference stood in for), not Otter's wrapper around an exception.
 
 Each test file of the student half holds one StepCase, an Otter test case: Otter counts it passed
 or failed and its points, as for any test. What the check found is kept on the case (a Verdict);
-the kernel's display formatters, registered here for Otter's result types, render Verdicts. Result
-objects this kit did not make keep Otter's own display. Outside a kernel (a terminal running the
-.py twin) Otter's text summary stays, with the kit's text inside it.
+the kernel's display formatters, registered here for Otter's result types, render Verdicts, and
+`grader.check` returns a CheckResult, which reads as the kit's text also when printed (the .py twin's
+cells run in a kernel by VS Code). Result objects this kit did not make keep Otter's own display.
+In a terminal the .py twin's grader is kit/ready.py's ScriptChecks: the same text, without Otter.
 
 Runs inside the student's kernel, for the student's own feedback; scores that count are decided
 by the course's grader, never here.
@@ -190,6 +191,29 @@ def show_verdicts() -> None:
         formatters["text/plain"].for_type(GradingResults, _results_text)
     except Exception:  # noqa: BLE001 - Otter's own display stays; the check itself is unchanged
         pass
+
+
+class CheckResult:
+    """What the notebook's `grader.check("softmax")` returns: Otter's result, shown as the kit's
+    feedback however it is shown (the cell's value, print(), str()), never Otter's own summary;
+    anything else is asked of Otter's result."""
+
+    def __init__(self, test_file: object) -> None:
+        self.test_file = test_file
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "test_file":  # not set yet (a copy being made): no recursion
+            raise AttributeError(name)
+        return getattr(self.test_file, name)
+
+    def __repr__(self) -> str:
+        verdicts = verdicts_of(self.test_file)
+        return "\n\n".join(v.text for v in verdicts) if verdicts else repr(self.test_file)
+
+    __str__ = __repr__
+
+    def _repr_html_(self) -> str:
+        return _test_file_html(cast(TestFile, self.test_file))
 
 
 def verdicts_of(test_file: object) -> list[Verdict] | None:

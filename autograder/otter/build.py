@@ -11,7 +11,6 @@ untouched stubs zero there, as on the LMS (see emulation.py).
 """
 import argparse
 import ast
-import hashlib
 import json
 import os
 import pathlib
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 import nbformat
 
+from ..authoring.build_notebook import CHECK_PACKAGE, checks_zip_name
 from ..declaration import Step
 from ..lab import Lab
 from .classroom import workflow
@@ -37,11 +37,8 @@ if TYPE_CHECKING:  # imported where used (check_zip)
     from .emulation import GradingImage
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-CHECK_PACKAGE = "lab_check"
 KIT = "kit"  # the engine's subpackage the check package is made of
 KIT_DATA = ("locale/ko.toml", "locale/en.toml")  # read with importlib.resources, not imported
-# Where the notebook carries the public tests and the check package (see autograder/authoring/grader_setup.py).
-PAYLOAD_KEY = "check_kit"
 # Read by `otter run -a ZIP` only; the zip's own run_autograder reads the plugin's settings.
 OTTER_CONFIG = {"show_hidden": True, "force_public_test_summary": True, "show_stdout": False,
                 "grade_from_log": False, "zips": False, "pdf": False}
@@ -113,6 +110,7 @@ def build(out: str | os.PathLike[str], lab: Lab, step_seconds: float = 10.0, lan
     for name in (lab.notebook, lab.script):
         if not lab.assignment_file(name).is_file():
             raise BuildError(f"missing {name} in {lab.assignment_package}")
+    claim_out_folder(out, lab)
     student = _fresh(out / "student")
     write_student_half(student, lab, lang)
     classroom = write_classroom_template(_fresh(out / "classroom"), student, lab)
@@ -120,8 +118,81 @@ def build(out: str | os.PathLike[str], lab: Lab, step_seconds: float = 10.0, lan
                 "visibility": visibility}
     zip_path = write_autograder_zip(_fresh(out / "autograder"), ROOT, student / "tests", settings,
                                     extra_requirements, setup_script, zip_name(lab))
+    _write_stamp(out, lab, _built_files(out))
     checks = check_zip(zip_path, lab, image) if self_check else []
     return {"student": student, "classroom": classroom, "zip": zip_path, "checks": checks}
+
+
+# What a build may replace ---------------------------------------------------------------------
+
+BUILD_FOLDERS = ("student", "classroom", "autograder")
+# Written by every build into --out: the lab it built and every file it wrote (None while it runs).
+STAMP = "autograder-build.json"
+
+
+def claim_out_folder(out: pathlib.Path, lab: Lab) -> None:
+    """INVARIANT: a build never replaces what another run, or a person, left in `out`. It writes into
+    `out` only when `out` does not exist, is an empty folder, or holds this lab's earlier build and
+    nothing else (its stamp, its three folders, only the files that build wrote in them; a build that
+    stopped before it ended may be replaced whole). Else BuildError says what is in the way."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        pass  # a file: told below
+    except OSError as error:
+        raise BuildError(f"--out {out}: cannot make the folder: {error.strerror or error}") from None
+    if not out.is_dir():
+        raise BuildError(f"--out {out} is a file, not a folder: choose a folder that is empty or does not exist yet")
+    entries = sorted(entry.name for entry in out.iterdir())
+    if entries:
+        stamp = _read_stamp(out)
+        if stamp is None:
+            raise BuildError(f"--out {out} is not empty and holds no earlier build ({_listed(entries)}): choose a "
+                             "folder that is empty or does not exist yet; nothing was written")
+        if stamp["lab"] != lab.name:
+            raise BuildError(f"--out {out} holds the build of another lab ({stamp['lab']}): build {lab.name} into "
+                             "a folder of its own; nothing was written")
+        others = [name for name in entries if name not in (STAMP, *BUILD_FOLDERS)]
+        if stamp["files"] is not None:
+            built = set(stamp["files"])
+            others += [name for name in _built_files(out) if name not in built]
+        if others:
+            raise BuildError(f"--out {out} holds {lab.name}'s earlier build and files that build did not write "
+                             f"({_listed(others)}): move them away, or choose another folder; nothing was written")
+    _write_stamp(out, lab, None)
+
+
+def _listed(names: list[str], most: int = 5) -> str:
+    return ", ".join(names[:most]) + (f" and {len(names) - most} more" if len(names) > most else "")
+
+
+def _built_files(out: pathlib.Path) -> list[str]:
+    """Relative paths of the files (and links) under the build's folders in `out`; Python's byte-code
+    caches (written when the check package is run there) are the build's own files, not counted."""
+    found = []
+    for folder in BUILD_FOLDERS:
+        for path in sorted((out / folder).rglob("*")):
+            if "__pycache__" in path.relative_to(out).parts:
+                continue
+            if path.is_symlink() or not path.is_dir():
+                found.append(path.relative_to(out).as_posix())
+    return found
+
+
+def _read_stamp(out: pathlib.Path) -> dict[str, Any] | None:
+    try:
+        stamp = json.loads((out / STAMP).read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    files = stamp.get("files") if isinstance(stamp, dict) else None
+    if not isinstance(stamp, dict) or not isinstance(stamp.get("lab"), str) or not (
+            files is None or (isinstance(files, list) and all(isinstance(f, str) for f in files))):
+        return None
+    return stamp
+
+
+def _write_stamp(out: pathlib.Path, lab: Lab, files: list[str] | None) -> None:
+    (out / STAMP).write_text(json.dumps({"lab": lab.name, "files": files}, indent=1) + "\n", "utf-8")
 
 
 def _fresh(folder: pathlib.Path) -> pathlib.Path:
@@ -151,8 +222,8 @@ ENGLISH_NOTE = ("**In English:** this notebook's explanations, comments and docs
 
 
 def write_student_half(student: pathlib.Path, lab: Lab, lang: str = "ko") -> None:
-    """The notebook (public tests and checks in its metadata), its .py twin, tests/, the check
-    package, README.md and requirements.txt: everything a student needs, nothing more; everything
+    """The notebook, its .py twin, tests/, the check package (and the same two in a zip for Colab),
+    README.md and requirements.txt: everything a student needs, nothing more; everything
     the kit prints in `lang` (see ENGLISH_NOTE's comment for what a `--lang en` half translates)."""
     files = student_files(lab, lang)
     notebook = nbformat.reads(lab.assignment_file(lab.notebook).read_text("utf-8"), as_version=4)
@@ -168,13 +239,13 @@ def write_student_half(student: pathlib.Path, lab: Lab, lang: str = "ko") -> Non
         note = nbformat.v4.new_markdown_cell(ENGLISH_NOTE)
         note.id = "cell-english"
         notebook.cells.insert(1 if notebook.cells and notebook.cells[0].cell_type == "markdown" else 0, note)
-    notebook.metadata[PAYLOAD_KEY] = notebook_payload(files)
     nbformat.write(notebook, student / lab.notebook)
     (student / lab.script).write_bytes(lab.assignment_file(lab.script).read_bytes())
     for relative, text in files.items():
         target = student / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
+    write_checks_zip(student / checks_zip_name(lab.name), files)
     (student / "requirements.txt").write_text(STUDENT_REQUIREMENTS, encoding="utf-8")
     (student / "README.md").write_text(student_readme(lab, lang), encoding="utf-8")
 
@@ -248,10 +319,12 @@ def _relative_imports(engine: pathlib.Path, relative: str) -> list[str]:
     return found
 
 
-def notebook_payload(files: Mapping[str, str]) -> dict[str, Any]:
-    """What the notebook's first cell unpacks, so its checks run with nothing but the .ipynb."""
-    digest = hashlib.sha256(json.dumps(files, sort_keys=True).encode("utf-8")).hexdigest()[:16]
-    return {"version": digest, "package": CHECK_PACKAGE, "files": files}
+def write_checks_zip(path: pathlib.Path, files: Mapping[str, str]) -> None:
+    """The check package and tests/ in one zip beside the notebook: what a student uploads to Colab,
+    where the notebook's set-up cell unpacks it (the notebook itself carries none of it)."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for relative, text in sorted(files.items()):
+            _add(archive, relative, text)
 
 
 def test_file_source(step: Step) -> str:
@@ -286,6 +359,7 @@ def student_readme(lab: Lab, lang: str = "ko") -> str:
 | `{lab.notebook}` | 실습 노트북. 여기에 함수를 완성합니다. |
 | `{lab.script}` | 같은 실습의 `.py` 판 (노트북 대신 편집기에서 풀고 싶을 때) |
 | `tests/`, `{CHECK_PACKAGE}/` | 공개 테스트와 검사 코드 (고치지 마십시오) |
+| `{checks_zip_name(lab.name)}` | 같은 검사 코드를 묶은 파일 (Colab에서 올립니다) |
 | `requirements.txt` | 설치할 패키지 목록 |
 
 ## 설치 (한 번만)
@@ -310,8 +384,15 @@ pip이 `Requires-Python >=3.10`이라며 otter-grader를 찾지 못했다고 하
 보여 줍니다. 오류가 난 곳은 노트북 셀 번호로 알려 줍니다(예: `셀 [7], 3번째 줄`).
 커널의 Python이 3.10보다 오래되었으면 채점 준비 셀이 무엇을 바꿔야 하는지 알려 줍니다.
 
-**Colab**이나 노트북 파일 하나만 받은 경우에도 그대로 됩니다. 공개 테스트가 노트북 파일 안에 들어 있고,
-채점 준비 셀이 otter-grader가 없으면 설치합니다(처음 한 번, 1~2분).
+아직 완성하지 않은 함수의 예시 셀은 표 대신 그렇다는 문장 한 줄만 보여 주고 넘어가므로, "모두 실행"을
+해도 노트북 끝까지 실행됩니다.
+
+**Colab**에서는 노트북을 올려 열고 채점 준비 셀을 실행하면 `{checks_zip_name(lab.name)}`을 올리라고 합니다.
+이 폴더에 있는 그 파일을 고르면 됩니다. otter-grader가 없으면 채점 준비 셀이 설치합니다(처음 한 번, 1~2분).
+
+## .py 판으로 풀기
+
+`python {lab.script}`를 이 폴더에서 실행하면 단계마다 노트북과 같은 검사 결과와 예시 값을 찍습니다.
 
 ## 터미널에서 검사하기
 
@@ -341,6 +422,7 @@ def _english_readme(lab: Lab) -> str:
 | `{lab.notebook}` | the lab's notebook: complete the functions here |
 | `{lab.script}` | the same lab as a `.py` file (to work in an editor instead of the notebook) |
 | `tests/`, `{CHECK_PACKAGE}/` | the public tests and the checks (do not edit them) |
+| `{checks_zip_name(lab.name)}` | the same checks in one file (to upload to Colab) |
 | `requirements.txt` | the packages to install |
 
 The notebook's explanations, comments and docstrings are in Korean (there is no English version of
@@ -370,8 +452,17 @@ located by the notebook cell's number (e.g. `cell [7], line 3`). If the kernel's
 3.10, the set-up cell says what to change. To read the checks in Korean instead, start Jupyter with
 the environment variable `LAB_CHECK_LANG=ko`.
 
-**Colab**, or a notebook file alone, works as it is: the public tests are inside the notebook file,
-and the set-up cell installs otter-grader when it is missing (once, a minute or two).
+The example cell of a function you have not finished yet says so in one sentence instead of a
+table and lets the rest run, so "Run All" reaches the end of the notebook.
+
+On **Colab**, upload the notebook, open it and run the set-up cell: it asks for
+`{checks_zip_name(lab.name)}`; choose that file from this folder. The set-up cell installs
+otter-grader when it is missing (once, a minute or two).
+
+## Working in the .py file
+
+`python {lab.script}`, run in this folder, prints each step's check (the same as the notebook's)
+and the example values.
 
 ## Checking from a terminal
 

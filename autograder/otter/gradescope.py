@@ -14,7 +14,8 @@ import pathlib
 import sys
 import traceback
 from collections.abc import Collection, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 
 from ..sandbox.limits import MB, Limits
 from ..submission import MAX_BYTES, Detail, detail, os_detail, read_regular_file
@@ -56,6 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .results import gradescope_results
 
         written = gradescope_results(result, lab, settings["lang"], settings["visibility"])
+        written = with_file_choice(written, root / "submission", assignment_names(settings["lab"]), lab, settings["lang"])
         write_json(results, with_previous(written, result, lab, settings, root / METADATA))
     except Exception:  # the package itself is broken: results.json says so, in plain words
         traceback.print_exc()
@@ -238,24 +240,92 @@ def list_files(folder: pathlib.Path) -> list[str]:
     return found
 
 
-def pick(names: Sequence[str], wanted: Collection[str]) -> tuple[str | None, Problem | None]:
-    """The file to grade among relative names: a notebook before a script before a zip.
+# Why a submitted file was not graded (file_choice), each told by the catalog's [chosen] section.
+NotGradedReason = Literal["notebook_first", "script_first", "assignment_name", "outer_folder", "not_code"]
+KINDS: tuple[tuple[str, ...], ...] = ((".ipynb",), (".py",), (".zip",))  # in the order they are preferred
+NOT_GRADED_SHOWN = 8  # file names told per reason, at most
 
-    Among several of a kind, the one with the assignment's own name (the shallowest); several
-    others are a problem to report, never a guess.
-    """
-    for suffixes in ((".ipynb",), (".py",), (".zip",)):
-        candidates = [n for n in names if n.lower().endswith(suffixes)
-                      and not any(part in IGNORED_FOLDERS for part in n.split("/"))]
+
+@dataclass(frozen=True)
+class FileChoice:
+    """Which of a submission's files is graded (`graded`, None with a `problem`), and every other
+    file with the rule that left it out."""
+
+    graded: str | None
+    problem: Problem | None = None
+    not_graded: tuple[tuple[str, NotGradedReason], ...] = ()
+
+
+def file_choice(names: Sequence[str], wanted: Collection[str]) -> FileChoice:
+    """INVARIANT: the one rule that chooses the file to grade among relative names: a notebook
+    before a script before a zip; among several of a kind, the one with the assignment's own name
+    (the shallowest); several others are a problem to report, never a guess. Every other file is
+    told with the part of the rule that left it out."""
+    considered = [n for n in names if not any(part in IGNORED_FOLDERS for part in n.split("/"))]
+    for rank, suffixes in enumerate(KINDS):
+        candidates = [n for n in considered if n.lower().endswith(suffixes)]
         if not candidates:
             continue
         named = sorted((n for n in candidates if n.rsplit("/", 1)[-1] in wanted), key=lambda n: n.count("/"))
         if named:
-            return named[0], None
-        if len(candidates) == 1:
-            return candidates[0], None
-        return None, ("several_submissions", detail("files", files=", ".join(sorted(candidates)[:5])))
-    return None, ("no_submission", detail("files", files=", ".join(sorted(names)[:5])) if names else detail("no_files"))
+            graded = named[0]
+        elif len(candidates) == 1:
+            graded = candidates[0]
+        else:
+            return FileChoice(None, ("several_submissions", detail("files", files=", ".join(sorted(candidates)[:5]))))
+        return FileChoice(graded, None, tuple((name, _why_not(name, graded, rank)) for name in considered
+                                              if name != graded))
+    return FileChoice(None, ("no_submission", detail("files", files=", ".join(sorted(names)[:5])) if names
+                             else detail("no_files")))
+
+
+def _why_not(name: str, graded: str, rank: int) -> NotGradedReason:
+    kind = next((index for index, suffixes in enumerate(KINDS) if name.lower().endswith(suffixes)), None)
+    if kind is None:
+        return "not_code"
+    if kind > rank:
+        return "notebook_first" if rank == 0 else "script_first"
+    return "outer_folder" if name.rsplit("/", 1)[-1] == graded.rsplit("/", 1)[-1] else "assignment_name"
+
+
+def pick(names: Sequence[str], wanted: Collection[str]) -> tuple[str | None, Problem | None]:
+    """(the file to grade, None) or (None, problem), by file_choice's rule."""
+    choice = file_choice(names, wanted)
+    return choice.graded, choice.problem
+
+
+def choice_text(choice: FileChoice, lab: Lab, lang: str) -> str:
+    """What the student reads of the choice: the graded file; when others were submitted, each group
+    of them with why it was not graded, and the rule. "" when no file was graded (the problem says why)."""
+    if choice.graded is None:
+        return ""
+    from ..render import Messages
+
+    say = Messages(lang, lab)
+    lines = [say("chosen", "graded", file=choice.graded)]
+    reasons: dict[NotGradedReason, list[str]] = {reason: [] for reason in get_args(NotGradedReason)}
+    for name, reason in sorted(choice.not_graded):
+        reasons[reason].append(name)
+    for reason, names in reasons.items():
+        if not names:
+            continue
+        shown = ", ".join(names[:NOT_GRADED_SHOWN])
+        if len(names) > NOT_GRADED_SHOWN:
+            shown = say("chosen", "more", submitted=shown, count=len(names) - NOT_GRADED_SHOWN)
+        lines.append(say("chosen", reason, submitted=shown))
+    if choice.not_graded:
+        lines.append(say("chosen", "rule", script=lab.script))
+    return "\n".join(lines)
+
+
+def with_file_choice(data: GradescopeResults, folder: pathlib.Path, wanted: Collection[str], lab: Lab,
+                     lang: str) -> GradescopeResults:
+    """results.json whose output (shown at once) opens with which file was graded and which were
+    not, by the rule choose_submission applied to the same folder with the same names."""
+    text = choice_text(file_choice(list_files(folder), wanted), lab, lang)
+    if text:
+        data["output"] = text + ("\n\n" + data["output"] if data.get("output") else "")
+    return data
 
 
 def read_regular(path: str | os.PathLike[str]) -> tuple[bytes | None, Problem | None]:
