@@ -51,9 +51,14 @@ class Unreadable(ValueError):
 
 def kept(result: SubmissionResult) -> SubmissionResult:
     """The part of `result` a saved judgement holds (module docstring): every output reads only it."""
-    steps = [replace(step, cases=[replace(case, matched=[], fallback=None) if case.hidden else case
-                                  for case in step.cases]) for step in result.steps]
-    return replace(result, steps=steps, public=None)
+    return replace(result, steps=[_kept_step(step) for step in result.steps], public=None)
+
+
+def _kept_step(step: StepResult) -> StepResult:
+    if not any(case.hidden and (case.matched or case.fallback is not None) for case in step.cases):
+        return step
+    return replace(step, cases=[replace(case, matched=[], fallback=None) if case.hidden else case
+                                for case in step.cases])
 
 
 # The writer ----------------------------------------------------------------------------------------
