@@ -3,6 +3,7 @@ feedback that remembers (--previous), and the course history (pages looked at in
 import csv
 import io
 import json
+import os
 import pathlib
 import re
 import shutil
@@ -116,7 +117,7 @@ def test_the_planted_pair_is_a_group_and_the_common_mistake_is_not(klass):
     assert "숨은 테스트" in softmax["evidence"] and "이름·주석·공백" in softmax["evidence"]
     listed = " ".join(r["ids"] for r in rows).split()
     assert not set(listed) & {"s03", "s04", "s05", "s06"}
-    assert "look alike" in klass["stderr"]
+    assert "서로 닮은 제출물 묶음이 1개 있습니다" in klass["stderr"]  # in the TA's language (Korean by default)
     report = (out / "report.html").read_text("utf-8")
     assert "서로 닮은 제출물" in report and "부정행위" not in report and "부정행위" not in softmax["evidence"]
 
@@ -172,9 +173,11 @@ def test_an_override_reaches_every_face_and_survives_a_rerun(run_copy, capsys, t
     report = (out / "report.html").read_text("utf-8")
     assert "조교 점수 조정" in report and "재채점 요청 수용" in report
     assert json.loads((out / "overrides.state.json").read_text("utf-8"))["written_against"]
+    # The override rewrote s09's outputs from its saved judged result: nobody's code ran again.
+    assert "이번에 채점한 학생 0명" in done.stdout and "출력만 다시 쓴 학생 1명" in done.stdout, done.stdout
     # A rerun changes nothing and grades nobody again.
     again = grade(root, "--out", out, "--jobs", "2")
-    assert again.returncode == 0 and "0 graded now" in again.stdout
+    assert again.returncode == 0 and "이번에 채점한 학생 0명" in again.stdout and "출력만 다시 쓴 학생 0명" in again.stdout
     assert grades(out) == after
     # export writes the final total.
     sheet = tmp_path / "sheet.csv"
@@ -201,7 +204,7 @@ def test_an_override_whose_automatic_result_changed_is_flagged_not_applied(run_c
     (root / "s01.py").write_text(CORRECT, "utf-8")
     done = grade(root, "--out", out, "--jobs", "2")
     assert done.returncode == 0, done.stderr
-    assert "need review" in done.stderr and "line 2" in done.stderr and "s01 softmax" in done.stderr
+    assert "검토해야 합니다" in done.stderr and "2번째 줄" in done.stderr and "s01 softmax" in done.stderr
     row = grades(out)["s01"]
     assert float(row["softmax"]) == 2.0 and float(row["total"]) == 10.0  # the automatic points, while flagged
     assert "review" in row["overrides"]
@@ -223,7 +226,7 @@ def test_an_override_whose_automatic_result_changed_is_flagged_not_applied(run_c
     # The TA confirms it by writing the new automatic points: applied again.
     write_overrides(out, "id,step,points,comment,by,automatic\ns01,softmax,1.5,부분 점수,박조교,2\n")
     done = grade(root, "--out", out, "--jobs", "2")
-    assert done.returncode == 0 and "need review" not in done.stderr
+    assert done.returncode == 0 and "검토해야 합니다" not in done.stderr
     assert float(grades(out)["s01"]["softmax"]) == 1.5
 
 
@@ -336,3 +339,91 @@ def test_history_pages_in_a_real_browser(course, tmp_path):
                             (course / "history" / "index.html").as_uri()], capture_output=True, text=True, timeout=120)
     links = re.findall(r'href="([^"]+)"', index.stdout)
     assert links and all((course / "history" / link).exists() for link in links)
+
+
+# Outputs rewritten from saved results, the student's code not run ---------------------------------------
+
+LOOPING = '''def softmax(x):
+    while True:  # runs until the step's time limit, on every test
+        pass
+'''
+
+
+def test_overrides_previous_lateness_and_language_rewrite_outputs_without_running_code(tmp_path):
+    """The reported case: a student whose softmax loops until the time limit was run again (21 s)
+    for an edit of overrides.csv or a --previous. Now only a change of what the judged result depends
+    on (the file, the grader, the limits) runs a student's code; any other change rewrites the
+    outputs from the judged result saved in results/<id>.json, byte for byte what a fresh grading
+    writes. Each run of the student's code adds a line to a log (the sandbox is off so it can)."""
+    log = tmp_path / "ran.log"
+    root = tmp_path / "class"
+    root.mkdir()
+    looping = f"open({str(log)!r}, 'a').write('ran\\n')\n" + with_softmax(LOOPING)
+    (root / "loops.py").write_text(looping, "utf-8")
+    (root / "good.py").write_text(CORRECT, "utf-8")
+
+    def run(out, *extra):
+        done = subprocess.run([sys.executable, "-m", "autograder", "grade", str(root), "--out", str(out), "--jobs", "1",
+                               "--timeout", "1", *map(str, extra)], capture_output=True, text=True, timeout=600,
+                              cwd=ROOT, env={**os.environ, "AUTOGRADER_SANDBOX": "off"})
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    def runs():
+        return len(log.read_text().splitlines()) if log.exists() else 0
+
+    out, first = tmp_path / "lab1", tmp_path / "first"
+    run(out)
+    assert runs() > 0 and float(grades(out)["loops"]["softmax"]) == 0
+    assert all(s["status"] == "timeout" for s in [record(out, "loops")["steps"]["softmax"]])
+    shutil.copytree(out, first)
+    graded = runs()
+
+    write_overrides(out, "id,step,points,comment,by\nloops,softmax,1,무한 반복이지만 식은 맞음,김조교\n")
+    said = run(out)
+    assert runs() == graded and "이번에 채점한 학생 0명" in said and "출력만 다시 쓴 학생 1명" in said, said
+    assert float(grades(out)["loops"]["softmax"]) == 1.0
+    assert "무한 반복이지만 식은 맞음" in (out / "feedback" / "loops.md").read_text("utf-8")
+
+    said = run(out, "--previous", first)
+    assert runs() == graded and "출력만 다시 쓴 학생 2명" in said, said
+    assert "지난 제출과 비교하면" in (out / "feedback" / "loops.md").read_text("utf-8")
+
+    said = run(out, "--previous", first, "--due", "2020-01-01T00:00+09:00", "--lms-timezone", "Asia/Seoul")
+    assert runs() == graded and "출력만 다시 쓴 학생 2명" in said, said
+
+    said = run(out, "--previous", first, "--lang", "en")
+    assert runs() == graded and "0 graded now" in said and "2 rewritten from saved results" in said, said
+    assert "now passes" not in (out / "feedback" / "loops.md").read_text("utf-8")
+    assert "softmax still fails" in (out / "feedback" / "loops.md").read_text("utf-8")
+
+    # A new folder compared with the earlier run takes that run's judged results for unchanged files.
+    elsewhere = tmp_path / "second"
+    said = run(elsewhere, "--previous", first, "--lang", "en")
+    assert runs() == graded and "0 graded now" in said, said
+
+    # What was rewritten equals a fresh grading with the same settings, file for file (compared with
+    # the same earlier run, whose judged results are taken away so that the fresh one grades).
+    fresh, unsaved = tmp_path / "fresh", tmp_path / "unsaved"
+    shutil.copytree(first, unsaved)
+    for path in (unsaved / "results").glob("*.json"):
+        data = json.loads(path.read_text("utf-8"))
+        del data["extra_data"]["judged"]
+        path.write_text(json.dumps(data, ensure_ascii=False), "utf-8")
+    fresh.mkdir()
+    shutil.copy(out / "overrides.csv", fresh / "overrides.csv")
+    shutil.copy(out / "overrides.state.json", fresh / "overrides.state.json")
+    said = run(fresh, "--previous", unsaved, "--lang", "en")
+    assert runs() > graded and "2 graded now" in said, said
+    for name in ("feedback/loops.md", "feedback/loops.html", "results/loops.json", "feedback/good.html",
+                 "results/good.json", "grades.csv"):
+        assert (out / name).read_bytes() == (fresh / name).read_bytes(), name
+    graded = runs()
+
+    # What the judged result depends on runs the code again: the file, then a limit.
+    (root / "loops.py").write_text(looping + "\n# a comment\n", "utf-8")
+    said = run(out, "--previous", unsaved, "--lang", "en")
+    assert runs() > graded and "1 graded now" in said, said
+    graded = runs()
+    said = run(out, "--previous", unsaved, "--lang", "en", "--memory-mb", "900")
+    assert runs() > graded and "2 graded now" in said, said

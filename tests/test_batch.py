@@ -301,7 +301,8 @@ def test_rerun_regrades_only_what_is_missing_or_changed(small_class, tmp_path):
     (results / "10233.json").unlink()
     again = grade_command(small_class, out)
     assert again.returncode == 0, again.stderr
-    assert "1 graded" in again.stdout and "3 unchanged since the last run" in again.stdout
+    # The summary speaks the TA's language (--lang, Korean by default).
+    assert "이번에 채점한 학생 1명" in again.stdout and "그대로 둔 학생 3명" in again.stdout
     after = {p.name: p.stat().st_mtime_ns for p in results.iterdir()}
     assert set(after) == set(before)
     assert all(after[name] == before[name] for name in before if name != "10233.json")
@@ -309,18 +310,21 @@ def test_rerun_regrades_only_what_is_missing_or_changed(small_class, tmp_path):
 
     (small_class / "correct.py").write_bytes(CORRECT.replace(b"return weights @ V", b"return weights.T @ V"))
     changed = grade_command(small_class, out)
-    assert "1 graded" in changed.stdout
+    assert "이번에 채점한 학생 1명" in changed.stdout
     assert float(next(r for r in read_grades(out) if r["id"] == "correct")["mix"]) < 1
 
     kept = json.loads((results / "10231.json").read_text("utf-8"))
     fingerprint = kept["extra_data"]["autograder"]["fingerprint"]
     (results / "10231.json").write_text(json.dumps({"extra_data": {"autograder": {"fingerprint": fingerprint}}}))
     edited = grade_command(small_class, out)
-    assert "1 graded" in edited.stdout  # a record with fields missing is not trusted
+    assert "이번에 채점한 학생 1명" in edited.stdout  # a record with fields missing is not trusted
     assert json.loads((results / "10231.json").read_text("utf-8"))["score"] == 10.0
 
     in_english = grade_command(small_class, out, "--lang", "en")
-    assert "4 graded" in in_english.stdout  # the feedback language is part of what was graded
+    # The feedback's language is part of what the outputs depend on, not of what was judged:
+    # every output is written again, from the judged results the last run saved.
+    assert "0 graded now" in in_english.stdout and "4 rewritten from saved results" in in_english.stdout
+    assert "Total" in (out / "feedback" / "10231.md").read_text("utf-8")
 
 
 def test_killed_run_leaves_no_partial_file_and_resumes(tmp_path):
@@ -347,7 +351,7 @@ def test_killed_run_leaves_no_partial_file_and_resumes(tmp_path):
     assert 3 <= done_before < 40
     again = grade_command(root, out, "--jobs", "2")
     assert again.returncode == 0, again.stderr
-    assert f"{done_before} unchanged since the last run" in again.stdout
+    assert f"그대로 둔 학생 {done_before}명" in again.stdout
     rows = read_grades(out)
     assert len(rows) == 40 and len({r["id"] for r in rows}) == 40
     assert len(list((out / "results").iterdir())) == 40
@@ -436,7 +440,7 @@ def test_a_worker_that_stops_answering_is_replaced(tmp_path, monkeypatch):
     for folder in ("feedback", "results"):
         (tmp_path / folder).mkdir()
     stops_worker = HOSTILE["kills_the_worker.py"].replace("SIGKILL", "SIGSTOP").encode()
-    base = {"problem": None, "superseded": [], "key": "k"}
+    base = {"problem": None, "superseded": [], "judged": "j", "key": "k"}
     tasks = iter([dict(base, student="stops", file="stops.py", data=stops_worker),
                   dict(base, student="after", file="after.py", data=CORRECT)])
     records = {}
@@ -458,7 +462,7 @@ def test_a_fault_of_the_grader_is_an_error_row_not_a_lost_batch(tmp_path):
     worker = context.Process(target=worker_main,
                              args=(theirs, Limits(step_seconds=2), LAB, "en", str(tmp_path), os.getpid()))
     worker.start()
-    base = {"problem": None, "superseded": [], "key": "k"}
+    base = {"problem": None, "superseded": [], "judged": "j", "key": "k"}
     ours.send(dict(base, student="odd", file="odd.py", data=12345))  # not bytes: the engine raises
     ours.send(dict(base, student="fine", file="fine.py", data=CORRECT))
     assert ours.poll(120), "the worker answered nothing"

@@ -76,7 +76,7 @@ def test_fake_students_inside_one_submission_cannot_vote_the_class_into_another_
     marks = {i: r["total"] for i, r in graded(rows).items()}
     assert marks["10231"] == marks["10232"] == marks["10234"] == "10.0"
     assert len([r for r in rows if r["id"] == "10235"]) == 7  # all of Mallory's files are hers
-    assert "note: 1 student(s)" in done.stderr and "fake0_90000" in done.stderr
+    assert "참고: 학생 1명이 다른 학생의 LMS 업로드처럼" in done.stderr and "fake0_90000" in done.stderr
 
 
 def test_stubs_named_like_classmates_uploads_stay_the_senders(tmp_path):
@@ -184,7 +184,7 @@ def test_a_245_character_file_name_is_graded_and_every_output_name_fits(tmp_path
     assert all(len(name.encode()) <= NAME_MAX for name in output_names(out))
     assert sorted(p.stem for p in (out / "results").iterdir()) == sorted(ids)
     again = grade(root, out)  # the shortened ids are stable: the run resumes, nothing is stale
-    assert "3 unchanged since the last run" in again.stdout and "belong to no student" not in again.stderr
+    assert "그대로 둔 학생 3명" in again.stdout and "어느 학생 것도 아닌 파일" not in again.stderr
 
 
 def test_long_zip_names_in_any_script_are_distinct_students_with_short_ids(tmp_path):
@@ -250,7 +250,7 @@ def test_finish_turns_an_output_that_cannot_be_written_into_the_students_status(
 
     (tmp_path / "feedback").write_text("a file where the folder should be")
     (tmp_path / "results").mkdir()
-    task = {"student": "kim", "file": "kim.py", "key": "k", "superseded": [], "late": None}
+    task = {"student": "kim", "file": "kim.py", "judged": "j", "key": "k", "superseded": [], "late": None}
     record = finish(task, broken(LAB, "kim.py", "crashed"), "error: ended the grading process", str(tmp_path),
                     LAB, "ko")
     assert record["id"] == "kim" and record["status"].startswith("error: outputs not written (NotADirectoryError")
@@ -273,12 +273,12 @@ from autograder.cli import main
 
 real = grader.write_outputs
 
-def failing(out_dir, result, record, lab, lang):
+def failing(out_dir, result, record, lab, lang, judgement=None):
     if record["id"] == "disk_full":
         raise OSError(28, "No space left on device")
     if record["id"] == "renderer":
         raise RuntimeError("cannot render")
-    return real(out_dir, result, record, lab, lang)
+    return real(out_dir, result, record, lab, lang, judgement)
 
 grader.write_outputs = failing  # the forked workers inherit it
 sys.exit(main(sys.argv[1:]))

@@ -144,7 +144,7 @@ def test_a_rerun_after_an_edit_equals_a_clean_run(grader_copy, tmp_path, edit):
     else:  # a file no code names, which a lab might read
         (source / "labs" / "self_attention" / "notes.json").write_text("{}", "utf-8")
     said = _grade(source, submissions, out)
-    assert f"{len(SAMPLES)} graded now" in said and "; 0 unchanged" in said, said
+    assert f"이번에 채점한 학생 {len(SAMPLES)}명" in said and "그대로 둔 학생 0명" in said, said
     clean = tmp_path / "clean"
     _grade(source, submissions, clean)
     assert _outputs(out) == _outputs(clean)

@@ -63,7 +63,10 @@ def lms_listed(out):
     table = re.search(r'<table class="lms sortable">.*?<tbody>(.*?)</tbody>', report, re.S)
     rows = re.findall(r"<tr><td>(.*?)</td><td>.*?</td><td[^>]*>(.*?)</td><td[^>]*>(.*?)</td></tr>",
                       table.group(1) if table else "")
-    return {html.unescape(file): (html.unescape(who), html.unescape(what)) for who, file, what in rows}
+    def english(cell):  # a Korean page's cell carries its English twin (data-en)
+        twin = re.fullmatch(r'<span data-en="(.*?)">.*</span>', cell, re.S)
+        return html.unescape(twin.group(1) if twin else cell)
+    return {html.unescape(file): (html.unescape(who), english(what)) for who, file, what in rows}
 
 
 def write(path, data, stamp=None):
@@ -174,7 +177,7 @@ def test_moodle_folders_with_cp949_names_and_online_text(tmp_path):
             ("123458", "ignored: LMS metadata: Moodle online text, not graded")}
     [alone] = [r for r in rows if r["id"] == "123458"]
     assert alone["name"] == "박서연" and alone["file"] == "" and "Moodle online text" in alone["status"]
-    assert "123458" in done.stderr and "no submitted file" in done.stderr
+    assert "123458" in done.stderr and "LMS 기록은 있지만 제출 파일이 없는 학생" in done.stderr
 
 
 # Blackboard -------------------------------------------------------------------------------------
@@ -315,7 +318,7 @@ def test_an_id_pattern_that_matches_nothing_stops_before_grading(two_students, t
     out = tmp_path / "out"
     done = grade(two_students, out, "--id-pattern", r"student-(\d+)")
     assert done.returncode == 2
-    assert "matches none of the 2 submitted files" in done.stderr and "kimminsu_10231" in done.stderr
+    assert "제출 파일 2개 가운데 하나도 없어" in done.stderr and "kimminsu_10231" in done.stderr
     assert not (out / "grades.csv").exists()
     going_on = grade(two_students, out, "--id-pattern", r"student-(\d+)", "--allow-pattern-misses")
     assert going_on.returncode == 0, going_on.stderr
@@ -326,7 +329,7 @@ def test_an_id_pattern_that_misses_some_files_exits_4(two_students, tmp_path):
     out = tmp_path / "out"
     done = grade(two_students, out, "--id-pattern", r"kimminsu_(\d+)")
     assert done.returncode == 4
-    assert "matched 1 of 2" in done.stderr and "leejiwon_10232_55002_attention.py" in done.stderr
+    assert "제출 파일 2개 가운데 1개에만 맞았습니다" in done.stderr and "leejiwon_10232_55002_attention.py" in done.stderr
     assert set(chosen_rows(read_grades(out))) == {"10231", "10232"}
 
 
@@ -338,7 +341,7 @@ def test_files_of_another_class_in_out_are_reported_and_moved_aside(two_students
     write(out / "stale" / "results" / "99999.json", b"older")
     done = grade(two_students, out)
     assert done.returncode == 0, done.stderr
-    assert "3 file(s)" in done.stderr and "feedback/99999.md" in done.stderr and "--move-stale" in done.stderr
+    assert "파일이 3개 있습니다" in done.stderr and "feedback/99999.md" in done.stderr and "--move-stale" in done.stderr
     assert (out / "results" / "99999.json").exists()
     # The rubric's shares, summed exactly: the same total everywhere it is shown (the exact sum
     # rounded once is tested on its own below, with thirds).
@@ -356,7 +359,7 @@ def test_files_of_another_class_in_out_are_reported_and_moved_aside(two_students
     assert (out / "stale" / "results" / "99999.json").read_bytes() == b"older"  # never overwritten
     assert (out / "stale" / "results" / "99999.json.1").read_bytes() == b"{}"
     again = grade(two_students, out)
-    assert "belong to no student" not in again.stderr
+    assert "어느 학생 것도 아닌 파일" not in again.stderr
 
 
 def test_summary_and_report_give_the_same_counts(tmp_path):
@@ -387,7 +390,8 @@ def test_resume_takes_the_late_policy_into_account(tmp_path):
     [row] = chosen_rows(read_grades(out)).values()
     assert float(row["total"]) == 8.0  # two days begun: 20%
     capped = grade(archive, out, "--due", "2024-03-01T23:59:59", "--late-penalty", "10%/day,max=15%")
-    assert "0 unchanged" in capped.stdout
+    # Another penalty changes only the outputs: they are rewritten from the saved judged result.
+    assert "그대로 둔 학생 0명" in capped.stdout and "이번에 채점한 학생 0명" in capped.stdout
     [row] = chosen_rows(read_grades(out)).values()
     assert (float(row["total"]), float(row["late_penalty"])) == (8.5, 15.0)
     assert "최대 15%" in (out / "feedback" / "kim_ms.md").read_text("utf-8")
@@ -567,7 +571,7 @@ def test_a_copied_class_with_new_file_times_is_not_graded_again(two_students, tm
     for path in two_students.iterdir():
         os.utime(path, (stamp, stamp))
     again = grade(two_students, out)
-    assert "2 unchanged since the last run" in again.stdout
+    assert "그대로 둔 학생 2명" in again.stdout
     times = {r["id"]: r["submitted_at"] for r in chosen_rows(read_grades(out)).values()}
     expected = time.strftime("%Y-%m-%dT%H:%M", time.localtime(stamp))
     assert all(value.startswith(expected) for value in times.values()), times  # the new times, all the same

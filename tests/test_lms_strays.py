@@ -213,7 +213,7 @@ def test_grade_lists_a_worksheet_in_any_language_and_the_tas_files_never_as_stud
                                                      ("late_student.py", CORRECT)])
     out = tmp_path / "out"
     done = subprocess.run([sys.executable, "-m", "autograder", "grade", str(archive), "--out", str(out),
-                           "--jobs", "1"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+                           "--jobs", "1", "--lang", "en"], capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     with open(out / "grades.csv", encoding="utf-8-sig", newline="") as handle:
         rows = list(csv.DictReader(handle))

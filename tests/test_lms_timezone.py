@@ -186,15 +186,67 @@ def test_a_blackboard_class_gets_the_same_grades_in_seoul_and_in_utc(tmp_path):
 def test_a_deadline_in_another_zone_than_the_receipts_is_refused_before_anything_is_written(tmp_path):
     archive = blackboard_class(tmp_path / "gradebook.zip")
     out = tmp_path / "out"
-    done = grade_in("UTC", archive, "--out", out, "--due", "2026-03-01T09:00Z", "--late-penalty", "10%/day")
+    done = grade_in("UTC", archive, "--out", out, "--due", "2026-03-01T09:00Z", "--late-penalty", "10%/day",
+                    "--lang", "en")
     assert done.returncode == 2 and not out.exists()
     assert "KST" in done.stderr and "--lms-timezone +09:00" in done.stderr and "Nothing was graded" in done.stderr
     assert "--due 2026-03-01T09:00+09:00" in done.stderr  # the other reading, written out
+    # The same refusal in the TA's language (Korean by default).
+    done = grade_in("UTC", archive, "--out", out, "--due", "2026-03-01T09:00Z", "--late-penalty", "10%/day")
+    assert done.returncode == 2 and not out.exists()
+    assert "--lms-timezone +09:00 옵션을 주거나" in done.stderr and "아무것도 채점하지 않았습니다" in done.stderr
+    assert "--due 2026-03-01T09:00+09:00 옵션으로" in done.stderr and "Nothing was graded" not in done.stderr
     # Without --due nothing depends on the zone: the times are read in this computer's, with a note.
-    done = grade_in("UTC", archive, "--out", out)
+    done = grade_in("UTC", archive, "--out", out, "--lang", "en")
     assert done.returncode == 0, done.stderr
     assert "KST" in done.stderr and "--lms-timezone +09:00" in done.stderr
     assert {row[1][-6:] for row in facts(out)} == {"+00:00"}
+    assert "Times are shown in UTC+00:00 (this computer&#x27;s time zone)." in (out / "report.html").read_text("utf-8")
+
+
+# Times shown in the course's zone ------------------------------------------------------------------
+
+@settings(max_examples=100, deadline=None)
+@given(offset=OFFSETS, moment=MOMENTS, given_offset=OFFSETS, machine=st.sampled_from(MACHINE_ZONES),
+       by=st.sampled_from(("due", "lms")))
+def test_every_time_is_shown_as_the_same_moment_in_the_courses_zone(offset, moment, given_offset, machine, by):
+    """A time with any offset (a file's time in this computer's zone, Gradescope's UTC) is shown in
+    the zone of --due or --lms-timezone: the same instant, at the course's offset."""
+    with machine_zone(machine):
+        course = lms_zone(None, moment.replace(tzinfo=timezone(offset)).isoformat()) if by == "due" else \
+            lms_zone(offset_text(offset), None)
+        written = moment.replace(tzinfo=timezone(given_offset))
+        shown = datetime.fromisoformat(course.shown(written.isoformat()))
+        assert shown.utcoffset() == offset and shown == written
+        # Without --due and --lms-timezone, this computer's zone: the same instant, its offset.
+        local = datetime.fromisoformat(COMPUTER_ZONE.shown(written.isoformat()))
+        assert local == written and local.utcoffset() == written.astimezone().utcoffset()
+    assert course.shown("") == "" and course.shown("not a time") == "not a time"
+
+
+@pytest.mark.parametrize("machine", ["UTC", "America/Los_Angeles"])
+def test_canvas_and_folder_times_are_shown_in_the_zone_of_due_on_any_machine(tmp_path, machine):
+    """A plain folder's file times and a Canvas zip's entry times are this computer's; with --due
+    at +09:00 grades.csv, the report and the feedback show them at +09:00, the same instants."""
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "kim.py").write_bytes(CORRECT)
+    stamp = datetime(2026, 3, 1, 9, 30, tzinfo=timezone.utc).timestamp()
+    os.utime(folder / "kim.py", (stamp, stamp))
+    canvas = tmp_path / "canvas.zip"
+    with machine_zone(machine):  # a zip entry's time is a wall-clock time of the machine that wrote it
+        local = datetime.fromtimestamp(stamp).timetuple()[:6]
+    zip_of(canvas, [("lee_LATE_10232_55002_attention.py", CORRECT, local)])
+    for source in (folder, canvas):
+        out = tmp_path / f"out-{source.stem}"
+        done = grade_in(machine, source, "--out", out, "--due", "2026-03-01T12:00+09:00", "--late-penalty", "10%/day")
+        assert done.returncode == 0, done.stderr
+        (shown,) = {row[1] for row in facts(out)}
+        assert shown == "2026-03-01T18:30:00+09:00", (source.name, shown)
+        report = (out / "report.html").read_text("utf-8")
+        assert "시각은 모두 UTC+09:00 기준으로 적었습니다(--due의 오프셋)." in report
+    feedback = (tmp_path / "out-canvas" / "feedback" / "10232.md").read_text("utf-8")
+    assert "2026-03-01 18:30:00 +09:00" in feedback and "2026-03-01 12:00:00 +09:00" in feedback  # the late note
 
 
 def test_bad_lms_timezone_exits_2_before_anything_is_written(tmp_path):

@@ -110,7 +110,11 @@ MEASURE = """<script>
     result.status = {right: statusHeader.getBoundingClientRect().right, left: statusHeader.getBoundingClientRect().left,
                      boxRight: box.getBoundingClientRect().right, scrollLeft: box.scrollLeft,
                      cells: Array.prototype.map.call(grades.tBodies[0].rows, function (row) {
-                       return row.cells[statusHeader.cellIndex].getBoundingClientRect().right; })};
+                       return row.cells[statusHeader.cellIndex].getBoundingClientRect().right; }),
+                     texts: Array.prototype.map.call(grades.tBodies[0].rows, function (row) {
+                       return row.cells[statusHeader.cellIndex].textContent; })};
+    result.notes = Array.prototype.map.call(document.querySelectorAll("#times, #denominator"), function (note) {
+      return note.textContent; });
     var totalHeader = Array.prototype.filter.call(grades.tHead.rows[0].cells, function (th) {
       return th.textContent.trim() === "총점" || th.textContent.trim() === "Total";
     })[0];
@@ -166,6 +170,14 @@ def test_korean_labels_with_a_hangul_font_and_english_without(chromium, graded, 
     without = measure(chromium, graded / "report.html", tmp_path / "latin", latin_only=True)
     assert without["hangul"] == "missing" and without["lang"] == "en"
     assert without["title"] == "Chapter 3, lab 1 — self-attention by hand — class report"
+    # The statuses and the notes on times and on the one denominator are words of the page: in
+    # Korean with a Hangul font, in English without one (grades.csv keeps the codes either way).
+    assert {"채점함", "채점할 수 없음: 제출 파일이 비어 있습니다"} <= set(with_fonts["status"]["texts"])
+    assert {"graded", "not gradable: the submission is empty"} <= set(without["status"]["texts"])
+    assert with_fonts["notes"][0].startswith("시각은 모두 UTC") and "코드로 채점한 학생 4명" in with_fonts["notes"][1]
+    assert without["notes"][0].startswith("Times are shown in UTC") and "over the 4 students" in without["notes"][1]
+    with open(graded / "grades.csv", encoding="utf-8-sig", newline="") as handle:
+        assert {"graded", "broken: empty"} <= {row["status"] for row in csv.DictReader(handle)}
 
 
 def test_columns_sort_by_number_in_the_browser(chromium, graded, tmp_path):

@@ -117,3 +117,95 @@ def test_lms_files_have_their_own_section_and_count_as_files_received():
     counts = class_counts(table_of(records), records, LAB, listed)
     assert (counts["files"], counts["lms_files"], counts["ignored"]) == (2, 1, 0)
     assert "<p>none</p>" in report_html(table_of(records), records, LAB, "en")  # no LMS files: says so
+
+
+# The TA's language: statuses shown in it, grades.csv's codes kept -----------------------------------------
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from autograder.batch.report import (SHOWN_STATUS, columns_for, grades_table, ignored_status, record_status,  # noqa: E402
+                                     said, write_grades)
+from autograder.render import Messages, engine_catalog  # noqa: E402
+from autograder.submission import detail  # noqa: E402
+
+STATUSES = ["graded", "broken: empty", "broken: not_code", "broken: crashed",
+            "error: ended the grading sandbox", "error: grading did not finish in time",
+            "error: the grader failed (KeyError: 'x')", "error: outputs not written (OSError: [Errno 28] full)"]
+
+
+def rows_of(records):
+    return [{"id": r["id"], "file": r["file"], "total": r["total"], **{n: r["steps"][n]["score"] for n in STEP_NAMES},
+             "status": r["status"], SHOWN_STATUS: said(lambda say, status=r["status"]: record_status(status, say))}
+            for r in records]
+
+
+def test_statuses_are_shown_in_the_pages_language_and_grades_csv_keeps_the_codes(tmp_path):
+    records = [record(f"s{n}", 0.0, status) for n, status in enumerate(STATUSES)]
+    table = grades_table(rows_of(records) + [{"id": "s0", "file": "old.py", "status": "superseded by s0.py",
+                                              SHOWN_STATUS: said(lambda say: say("report", "status_superseded",
+                                                                                  file="s0.py"))}], LAB)
+    korean = report_html(table, records, LAB, "ko")
+    assert '<span data-en="not gradable: the submission is empty">채점할 수 없음: 제출 파일이 비어 있습니다</span>' in korean
+    assert "채점 오류: 채점기 오류 (KeyError: &#x27;x&#x27;)" in korean
+    assert "채점 오류: 제한 시간 안에 채점이 끝나지 않음" in korean and "s0.py 파일로 대체됨" in korean
+    grades = korean[korean.index('<table class="grades'):]
+    assert "broken: empty" not in grades and ">graded<" not in grades
+    english = report_html(table, records, LAB, "en")
+    assert "not gradable: the submission is empty" in english and "채점" not in english
+    write_grades(str(tmp_path / "grades.csv"), table)
+    with open(tmp_path / "grades.csv", encoding="utf-8-sig", newline="") as handle:
+        import csv
+        rows = list(csv.DictReader(handle))
+    assert list(rows[0]) == columns_for(LAB)  # no column added for people
+    assert [r["status"] for r in rows] == STATUSES + ["superseded by s0.py"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(status=st.text(max_size=40) | st.sampled_from(STATUSES)
+       | st.sampled_from(sorted(engine_catalog("en")["problem"])).map(lambda p: f"broken: {p}"),
+       lang=st.sampled_from(["ko", "en"]))
+def test_every_status_is_said_or_shown_as_it_is_never_raised(status, lang):
+    say = Messages(lang)
+    shown = record_status(status, say)
+    known = status == "graded" or status.startswith("broken: ") or any(
+        status.startswith(f"error: {what}") for what in report.ERRORS)
+    if not known:
+        assert shown == status
+    elif lang == "ko":
+        assert shown != status and not shown.startswith(("graded", "broken", "error"))
+
+
+def test_reasons_the_catalogs_know_are_said_in_the_pages_language():
+    korean = Messages("ko")
+    assert ignored_status("system file", korean) == "제외: 시스템 파일"
+    assert ignored_status(detail("size", size=3), korean) == "제외: 3바이트"
+    assert ignored_status("a reason collect words itself", korean) == "제외: a reason collect words itself"
+
+
+def step_record(student, status, passed, mistakes):
+    steps = {name: {"score": 1.0, "max_score": 1.0, "status": "passed" if ok else "failed",
+                    "mistakes": [] if ok else list(mistakes)} for name, ok in zip(STEP_NAMES, passed)}
+    return {"id": student, "file": f"{student}.py", "total": float(sum(passed)), "max_total": 10.0,
+            "status": status, "superseded": [], "steps": steps}
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["graded", "graded", "broken: empty", "error: ended the grading sandbox"]),
+                          st.lists(st.booleans(), min_size=len(STEP_NAMES), max_size=len(STEP_NAMES)),
+                          st.sampled_from([["wrong_axis"], ["transposed"], ["wrong_axis", "transposed"]])),
+                min_size=1, max_size=8))
+def test_every_rate_per_step_counts_the_graded_students_and_the_report_says_how_many(students):
+    records = [step_record(f"s{n}", status, passed, mistakes) for n, (status, passed, mistakes) in enumerate(students)]
+    graded = [r for r in records if r["status"] == "graded"]
+    page = report_html(table_of(records), records, LAB, "en")
+    assert f"counted over the {len(graded)} students whose file was graded as code" in page
+    assert f"share of the {len(graded)} graded students who passed every test" in page
+    assert f"Share of the {len(graded)} graded students whose value" in page
+    table = page[page.index('<table class="mistakes'):page.index("</table>", page.index('<table class="mistakes'))] \
+        if '<table class="mistakes' in page else ""
+    for step, code, count, share in re.findall(
+            r"<tr><td>(\w+)</td><td><code>(\w+)</code></td><td>.*?</td><td[^>]*>(\d+)</td><td[^>]*>(\d+)%</td>", table):
+        assert int(count) == sum(code in r["steps"][step]["mistakes"] for r in graded)
+        assert int(share) == round(100 * int(count) / len(graded))
+    korean = report_html(table_of(records), records, LAB, "ko")
+    assert f"코드로 채점한 학생 {len(graded)}명을 기준으로 셉니다" in korean

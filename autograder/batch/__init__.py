@@ -13,20 +13,22 @@ import shutil
 import sys
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
-from ..render import one_line, printable
+from ..render import Messages, one_line, printable
 from ..submission import MAX_BYTES, Detail, detail, failure_detail, not_code, os_detail
 from .collect import EXPORT, NOT_LMS_NAMED, Source, Student, group_students
 from .grader import Task
 from .naming import NAME_MAX, fit_id
-from .late import (LmsZone, Policy, StatedZone, agreed_zone, deduction, lateness, lms_zone, offset_text, parse_due,
-                   parse_policy)
-from .outputs import TEMP_SUFFIX, fingerprint, load_record, remove_temporaries, shown_time
+from .late import (COMPUTER_ZONE, LmsZone, Policy, StatedZone, agreed_zone, deduction, lateness, lms_zone, offset_text,
+                   parse_due, parse_policy)
+from .outputs import (TEMP_SUFFIX, fingerprint, judged_fingerprint, load_earlier, load_record, remove_temporaries,
+                      shown_time)
 from .pool import Pool
 from .progress import progress_for
-from .report import ReportWriter, class_counts, grades_table, lms_files, rows_for, write_grades
+from .report import ReportWriter, class_counts, grades_table, lms_files, rows_for, times_note, write_grades
 from .outputs import write_atomic
 from .overrides import (FILE_NAME as OVERRIDES_FILE, Override, OverridesRefused, fingerprint_part, for_task,
                         load_state, read_overrides, resumable, review_warning, save_state, state_of, written_against)
@@ -35,6 +37,7 @@ from .class_rule import mostly_not_submissions, not_a_class
 from .run_folder import admit, left_out_note, record as record_run
 from .similar import FILE_NAME as SIMILAR_FILE, never_count, signals, similar_csv, similar_rows
 
+ENGLISH = Messages("en")  # a message function's language when none is given
 EXIT_DONE, EXIT_CANNOT_RUN, EXIT_MERGED_IDS, EXIT_PATTERN_MISSES, EXIT_INTERRUPTED = 0, 2, 3, 4, 130
 SHOWN_AT_MOST = 20  # files named in a warning; the rest are counted
 
@@ -42,6 +45,14 @@ if TYPE_CHECKING:
     from ..lab import Lab
     from ..sandbox.limits import Limits
     from ..sandbox.zygote_client import Zygote
+
+@dataclass(frozen=True)
+class Reused:
+    """The students a run did not grade: their ids, as the run goes."""
+
+    resumed: list[str] = field(default_factory=list)  # outputs as they would be written: taken as they are
+    rendered: list[str] = field(default_factory=list)  # outputs rewritten from the saved judged result
+
 
 # Times the LMS states in another zone than the one they are read in: (student, what the LMS
 # states, the offset the time was read at).
@@ -98,8 +109,9 @@ def zone_conflicts(students: Iterable[Student], zone: LmsZone) -> list[Conflict]
     return found
 
 
-def zone_disagreement(students: Iterable[Student]) -> str:
-    """A note when students' receipts state zones that do not agree (none of them is used), else ""."""
+def zone_disagreement(students: Iterable[Student], say: Messages = ENGLISH) -> str:
+    """A note when students' receipts state zones that do not agree (none of them is used), else "";
+    in the TA's language."""
     stating = [(student, student.stated_zone) for student in students if student.lms_time and student.stated_zone]
     if len({said.offset for _, said in stating}) < 2:
         return ""
@@ -107,35 +119,38 @@ def zone_disagreement(students: Iterable[Student]) -> str:
     for student, said in stating:
         by_zone.setdefault(f"{said.abbreviation} ({offset_text(said.offset)})", []).append(one_line(student.id))
     told = "; ".join(f"{zone}: {', '.join(ids[:5])}{' ...' if len(ids) > 5 else ''}" for zone, ids in sorted(by_zone.items()))
-    message: str = printable(f"autograder: note: Blackboard's receipts state different zones for the attempt "
-                             f"times ({told}), so none of them is taken for the class's; give --lms-timezone "
-                             "with the LMS's zone if the times are not read in it.")
+    message: str = printable(say("grade", "zone_disagreement", told=told))
     return message
 
 
-def zone_message(conflicts: Sequence[Conflict], zone: LmsZone, due: datetime | None, refused: bool) -> str:
+def zone_message(conflicts: Sequence[Conflict], zone: LmsZone, due: datetime | None, refused: bool,
+                 say: Messages = ENGLISH) -> str:
     """The sentence for times the LMS states in another zone than the one they are read in
-    (`due`: the deadline, aware, or None)."""
+    (`due`: the deadline, aware, or None), in the TA's language."""
     _, said, used = conflicts[0]
     who = ", ".join(one_line(s.id) for s, _, _ in conflicts[:5]) + (" ..." if len(conflicts) > 5 else "")
-    head = (f"Blackboard's receipts give the attempt times in {said.abbreviation} ({offset_text(said.offset)}, e.g. "
-            f"{one_line(said.where)}), but the times in the attempts' names, which have no zone, are read at "
-            f"{offset_text(used)} ({zone.describe()}): {len(conflicts)} student(s) ({who}).")
+    head = say("grade", "zone_head", abbreviation=said.abbreviation, offset=offset_text(said.offset),
+               where=one_line(said.where), used=offset_text(used), zone=zone_source(zone, say),
+               count=len(conflicts), who=who)
     if refused:
         assert due is not None  # refused only with a deadline
         meant = due.replace(tzinfo=timezone(said.offset)).isoformat(timespec="minutes")
-        message: str = printable(
-            f"autograder: {head} Their lateness would be counted from the wrong hour. Give "
-            f"--lms-timezone {offset_text(said.offset)} (the deadline stays {shown_time(due.isoformat())}), "
-            f"or, if the deadline is {due.strftime('%H:%M')} in {said.abbreviation}, --due {meant}. "
-            "Nothing was graded.")
+        message: str = printable(say("grade", "zone_refused", head=head, offset=offset_text(said.offset),
+                                     due=shown_time(due.isoformat()), hour=due.strftime("%H:%M"),
+                                     abbreviation=said.abbreviation, meant=meant))
         return message
-    message = printable(f"autograder: note: {head} The times shown in grades.csv and the feedback have that offset; "
-                        f"give --lms-timezone {offset_text(said.offset)} to read them in the LMS's zone.")
+    message = printable(say("grade", "zone_note", head=head, offset=offset_text(said.offset)))
     return message
 
 
-def stray_note(everyone: Iterable[Student]) -> str:
+def zone_source(zone: LmsZone, say: Messages) -> str:
+    """Where the zone times are read and shown in comes from, in the TA's language."""
+    if zone.source == "--lms-timezone":
+        return say("grade", "zone_lms", label=zone.label)
+    return say("grade", "zone_due" if zone.source == "--due" else "zone_computer")
+
+
+def stray_note(everyone: Iterable[Student], say: Messages = ENGLISH) -> str:
     """The TA's files beside an LMS export's units (a grade sheet, notes), listed, never graded: one
     note on stderr naming them."""
     strays = [entry for student in everyone if not student.id for entry, _ in student.ignored
@@ -143,12 +158,9 @@ def stray_note(everyone: Iterable[Student]) -> str:
     if not strays:
         return ""
     shown = ", ".join(one_line(e.path) for e in strays[:SHOWN_AT_MOST])
-    more = f" and {len(strays) - SHOWN_AT_MOST} more" if len(strays) > SHOWN_AT_MOST else ""
-    message: str = printable(
-        f"autograder: note: {len(strays)} file(s) beside the LMS's "
-        f"{strays[0].note.split('beside its ', 1)[-1]} were not named by the LMS and are not code, so "
-        f"they are the TA's (a grade sheet, notes), not students' (listed in report.html, not graded): "
-        f"{shown}{more}.")
+    more = say("grade", "stray_more", count=len(strays) - SHOWN_AT_MOST) if len(strays) > SHOWN_AT_MOST else ""
+    message: str = printable(say("grade", "stray_note", count=len(strays),
+                                 units=strays[0].note.split("beside its ", 1)[-1], listed=shown, more=more))
     return message
 
 
@@ -159,7 +171,8 @@ def _grade_class(source: Source, args: argparse.Namespace, limits: Limits, zygot
     misses = pattern_misses(everyone) if args.id_pattern else None
     allow_misses = getattr(args, "allow_pattern_misses", False)
     if misses is not None and misses[1] and len(misses[0]) == misses[1] and not allow_misses:
-        print(pattern_warning(args.id_pattern, *misses, allowed=False, stopped=True), file=sys.stderr)
+        print(pattern_warning(args.id_pattern, *misses, allowed=False, stopped=True, say=Messages(args.lang)),
+              file=sys.stderr)
         return EXIT_CANNOT_RUN
     students = [s for s in everyone if s.chosen is not None]
     if not students:
@@ -170,7 +183,7 @@ def _grade_class(source: Source, args: argparse.Namespace, limits: Limits, zygot
     # A deadline whose offset is not the LMS's would count every attempt from the wrong hour.
     refused = bool(conflicts) and args.due_time is not None and args.zone.source == "--due"
     if refused:
-        raise SystemExit(zone_message(conflicts, args.zone, args.due_time, refused=True))
+        raise SystemExit(zone_message(conflicts, args.zone, args.due_time, refused=True, say=Messages(args.lang)))
     said = lab_votes(source, students)
     if mostly_not_submissions(said):  # a TA's working folder, not a class
         raise SystemExit(not_a_class(args.submissions, students, said, args.lang))
@@ -187,24 +200,25 @@ def _grade_class(source: Source, args: argparse.Namespace, limits: Limits, zygot
     # Everything a submission's grade or feedback can depend on besides its file and the grader
     # version: the language and every limit (the sandbox switch too). Nothing is chosen by hand.
     settings: dict[str, Any] = {"lang": args.lang, "limits": limits.as_data()}
-    settings["late"] = {student.id: late_facts(student, args.due_time, args.policy) for student in students}
+    settings["late"] = {student.id: late_facts(student, args.due_time, args.policy, args.zone) for student in students}
     settings["overrides"] = {student.id: for_task(overrides or [], student.id) for student in students}
     settings["previous"] = {student.id: previous.get(student.id) for student in students}
     records: dict[str, dict[str, Any]] = {}
-    resumed: list[str] = []
+    reused = Reused()
+    say = Messages(args.lang)  # the TA's language: every message from here on
     reporter = ReportWriter(args.lang)  # loads matplotlib while the class is graded
     try:
-        interrupted = _grade_all(source, students, settings, args, limits, records, resumed, reporter,
+        interrupted = _grade_all(source, students, settings, args, limits, records, reused, reporter,
                                  zygotes, lab)
         if interrupted:
             remove_temporaries(folders)
-            print(f"autograder: interrupted after {len(records)} of {len(students)} students; "
-                  "run the same command again to continue.", file=sys.stderr)
+            print(say("grade", "interrupted", done=len(records), total=len(students)), file=sys.stderr)
             return EXIT_INTERRUPTED
         remove_temporaries(folders)  # left by a worker ended mid-write
         ordered = [records[s.id] for s in students]
-        table = grades_table([row for s in everyone for row in rows_for(s, records.get(s.id), lab)], lab,
-                             overridden=overrides is not None)
+        table = grades_table([row for s in everyone for row in rows_for(s, records.get(s.id), lab,
+                                                                         zone=args.zone)],
+                             lab, overridden=overrides is not None)
         write_grades(os.path.join(out, "grades.csv"), table)
         if overrides is not None:
             save_state(out, state_of(ordered, overrides))
@@ -214,46 +228,44 @@ def _grade_class(source: Source, args: argparse.Namespace, limits: Limits, zygot
         listed = lms_files(everyone)
         counts = class_counts(table, ordered, lab, listed)
         report = os.path.join(out, "report.html")
-        reporter.write(report, table, ordered, lab, args.lang, counts, listed, similar)
+        reporter.write(report, table, ordered, lab, args.lang, counts, listed, similar, times_note(args.zone))
     finally:
         reporter.close()
-    print(printable(_summary(ordered, counts, len(resumed), time.monotonic() - started, report)))
+    print(printable(_summary(ordered, counts, reused, time.monotonic() - started, report, say)))
     status = EXIT_DONE
-    review = review_warning(ordered, os.path.join(out, OVERRIDES_FILE))
+    review = review_warning(ordered, os.path.join(out, OVERRIDES_FILE), say)
     if review:
         print(printable(review), file=sys.stderr)
     if similar:
         groups = len({row["group"] for row in similar})
-        print(f"autograder: note: {groups} group(s) of submissions look alike (a signal to look at, not a finding): "
-              f"{os.path.join(out, SIMILAR_FILE)} and the report's section list the evidence.", file=sys.stderr)
+        print(say("grade", "similar_note", groups=groups, path=os.path.join(out, SIMILAR_FILE)), file=sys.stderr)
     stale = stale_outputs(out, {s.id for s in students})
     if stale:
         moved = move_stale(out, stale) if getattr(args, "move_stale", False) else None
-        print(stale_warning(out, stale, moved), file=sys.stderr)
+        print(stale_warning(out, stale, moved, say), file=sys.stderr)
     no_file = [s for s in everyone if s.chosen is None and s.id and any(e.metadata for e, _ in s.ignored)]
     if no_file:
-        print(printable("autograder: note: LMS metadata but no submitted file (not graded, no feedback): "
-                        + ", ".join(one_line(s.id) for s in no_file)), file=sys.stderr)
+        print(printable(say("grade", "no_file_note", ids=", ".join(one_line(s.id) for s in no_file))), file=sys.stderr)
     if conflicts:
-        print(zone_message(conflicts, args.zone, args.due_time, refused=False), file=sys.stderr)
-    disagreement = zone_disagreement(students)
+        print(zone_message(conflicts, args.zone, args.due_time, refused=False, say=say), file=sys.stderr)
+    disagreement = zone_disagreement(students, say)
     if disagreement:
         print(disagreement, file=sys.stderr)
-    strays = stray_note(everyone)
+    strays = stray_note(everyone, say)
     if strays:
         print(strays, file=sys.stderr)
     lookalikes = [s for s in everyone if s.lookalikes]
     if lookalikes:
-        print(lookalike_note(lookalikes), file=sys.stderr)
+        print(lookalike_note(lookalikes, say), file=sys.stderr)
     if misses is not None and misses[0]:
-        print(pattern_warning(args.id_pattern, *misses, allowed=allow_misses), file=sys.stderr)
+        print(pattern_warning(args.id_pattern, *misses, allowed=allow_misses, say=say), file=sys.stderr)
         if not allow_misses:
             status = EXIT_PATTERN_MISSES
     merged = [s for s in students if s.merged]
     clashes = case_clashes(s.id for s in students)
     if merged or clashes:
         allowed = getattr(args, "allow_merged_ids", False)
-        print(merged_warning(merged, clashes, allowed), file=sys.stderr)
+        print(merged_warning(merged, clashes, allowed, say), file=sys.stderr)
         if not allowed:
             status = EXIT_MERGED_IDS
     return status
@@ -275,12 +287,15 @@ def no_submissions(location: str, everyone: Iterable[Student]) -> str:
             "Give the folder, or the LMS's .zip, that holds the students' .py or .ipynb files. Nothing was graded.")
 
 
-def late_facts(student: Student, due: datetime | None, policy: Policy | None) -> dict[str, Any]:
-    """What the feedback and grades.csv say about one student's lateness, and the deduction."""
+def late_facts(student: Student, due: datetime | None, policy: Policy | None,
+               zone: LmsZone = COMPUTER_ZONE) -> dict[str, Any]:
+    """What the feedback and grades.csv say about one student's lateness, and the deduction; its
+    times shown in the course's `zone` (LmsZone.shown)."""
     assert student.chosen is not None  # a student with a file
     late, days = lateness(student.lms_time, student.lms_late, due, student.chosen.stamp)
     facts: dict[str, Any] = {"late": late, "days": days, "percent": deduction(policy, late, days),
-             "submitted_at": student.submitted_at, "due": due.isoformat() if due is not None else "",
+             "submitted_at": zone.shown(student.submitted_at),
+             "due": zone.shown(due.isoformat()) if due is not None else "",
              "flagged_only": bool(late and student.lms_late and not student.lms_time),
              "policy": None}
     if policy is not None:
@@ -296,37 +311,30 @@ def pattern_misses(everyone: Iterable[Student]) -> tuple[list[str], int]:
     return sorted(e.path for e in tried if not e.owner.startswith("pattern:")), len(tried)
 
 
-def pattern_warning(pattern: str, missed: Sequence[str], tried: int, allowed: bool, stopped: bool = False) -> str:
+def pattern_warning(pattern: str, missed: Sequence[str], tried: int, allowed: bool, stopped: bool = False,
+                    say: Messages = ENGLISH) -> str:
     shown = "\n".join(f"  {one_line(path)}" for path in missed[:SHOWN_AT_MOST])
-    more = f"\n  ... and {len(missed) - SHOWN_AT_MOST} more" if len(missed) > SHOWN_AT_MOST else ""
+    more = "\n  " + say("grade", "more", count=len(missed) - SHOWN_AT_MOST) if len(missed) > SHOWN_AT_MOST else ""
     if stopped:
-        head = (f"autograder: --id-pattern {one_line(pattern)} matches none of the {tried} submitted files; "
-                "nothing was graded. Check the pattern against these paths (relative to SUBMISSIONS), "
-                "or give --allow-pattern-misses to name students by the LMS's rules:")
+        head = say("grade", "pattern_stopped", pattern=one_line(pattern), tried=tried)
     else:
-        head = (f"autograder: WARNING: --id-pattern {one_line(pattern)} matched {tried - len(missed)} of {tried} "
-                "submitted files; these were named by the LMS's rules instead:")
-    tail = "" if stopped else ("\n  --allow-pattern-misses was given: exit status 0." if allowed else
-                               "\n  Exit status 4; --allow-pattern-misses accepts them.")
+        head = say("grade", "pattern_missed", pattern=one_line(pattern), matched=tried - len(missed), tried=tried)
+    tail = "" if stopped else "\n  " + say("grade", "pattern_allowed" if allowed else "pattern_exit")
     message: str = printable(head + "\n" + shown + more + tail)
     return message
 
 
-def lookalike_note(students: Sequence[Student]) -> str:
+def lookalike_note(students: Sequence[Student], say: Messages = ENGLISH) -> str:
     """Files a student named like other students' LMS uploads, inside their own folder: theirs."""
-    lines = [f"autograder: note: {len(students)} student(s) handed in files named like other students' LMS "
-             "uploads; inside a student's own folder a name never names anyone, so they were taken as that "
-             "student's files:"]
+    lines = [say("grade", "lookalike_head", count=len(students))]
     for student in students[:SHOWN_AT_MOST]:
-        shown = "; ".join(f"{one_line(path)} (looks like {one_line(looks)})"
+        shown = "; ".join(say("grade", "lookalike_file", path=one_line(path), looks=one_line(looks))
                           for path, looks in student.lookalikes[:3])
-        more = f"; and {len(student.lookalikes) - 3} more" if len(student.lookalikes) > 3 else ""
+        more = say("grade", "lookalike_more", count=len(student.lookalikes) - 3) if len(student.lookalikes) > 3 else ""
         lines.append(f"  {one_line(student.id)}: {shown}{more}")
     if len(students) > SHOWN_AT_MOST:
-        lines.append(f"  ... and {len(students) - SHOWN_AT_MOST} more")
-    lines.append("  Folders below the class folder are read as section folders (LMS-named files of several "
-                 "students each) only when at least two of them, and more than half, hold several students' "
-                 "LMS-named files; if these are section folders, name the students with --id-pattern.")
+        lines.append("  " + say("grade", "more", count=len(students) - SHOWN_AT_MOST))
+    lines.append("  " + say("grade", "lookalike_tail"))
     message: str = printable("\n".join(lines))
     return message
 
@@ -378,17 +386,14 @@ def fitting_name(name: str, suffix: str) -> str:
     return f"{head}-{digest}{extension}{suffix}"
 
 
-def stale_warning(out: str, stale: Sequence[str], moved: list[str] | None) -> str:
+def stale_warning(out: str, stale: Sequence[str], moved: list[str] | None, say: Messages = ENGLISH) -> str:
     shown = "\n".join(f"  {one_line(path)}" for path in stale[:SHOWN_AT_MOST])
-    more = f"\n  ... and {len(stale) - SHOWN_AT_MOST} more" if len(stale) > SHOWN_AT_MOST else ""
-    if moved is None:
-        tail = "\n  They are not this class's: give --move-stale to move them to " \
-               f"{one_line(os.path.join(out, 'stale'))}/ (nothing is deleted)."
-    else:
-        tail = f"\n  Moved to {one_line(os.path.join(out, 'stale'))}/."
-    message: str = printable(
-        f"autograder: WARNING: {len(stale)} file(s) in {one_line(out)} belong to no student "
-        "of this run:\n" + shown + more + tail)
+    more = "\n  " + say("grade", "more", count=len(stale) - SHOWN_AT_MOST) if len(stale) > SHOWN_AT_MOST else ""
+    folder = one_line(os.path.join(out, "stale"))
+    tail = "\n  " + (say("grade", "stale_hint", folder=folder) if moved is None
+                     else say("grade", "stale_moved", folder=folder))
+    message: str = printable(say("grade", "stale_head", count=len(stale), out=one_line(out)) + "\n" + shown
+                             + more + tail)
     return message
 
 
@@ -400,22 +405,20 @@ def case_clashes(ids: Iterable[str]) -> list[list[str]]:
     return [sorted(group) for group in groups.values() if len(group) > 1]
 
 
-def merged_warning(students: Sequence[Student], clashes: Sequence[Sequence[str]], allowed: bool) -> str:
+def merged_warning(students: Sequence[Student], clashes: Sequence[Sequence[str]], allowed: bool,
+                   say: Messages = ENGLISH) -> str:
     """The loud part: files whose names say different students, filed under one id (or under ids
     a case-insensitive disk cannot tell apart)."""
     lines: list[str] = []
     if students:
-        lines.append(f"autograder: WARNING: {len(students)} student id(s) hold files of differently named "
-                     "students; one file was graded for each id and the others are listed as 'merged: ...':")
+        lines.append(say("grade", "merged_head", count=len(students)))
         lines.extend(f"  {student.id}: " + "; ".join(one_line(owner) for owner in student.merged)
                      for student in students)
     if clashes:
-        lines.append("autograder: WARNING: ids that differ only in case (their feedback/ and results/ files "
-                     "overwrite each other on macOS and Windows disks):")
+        lines.append(say("grade", "case_clash_head"))
         lines.extend("  " + ", ".join(group) for group in clashes)
-    lines.append("  Check these rows in grades.csv, or give --id-pattern. "
-                 + ("--allow-merged-ids was given: exit status 0." if allowed else
-                    "Exit status 3; --allow-merged-ids accepts them."))
+    lines.append("  " + say("grade", "merged_check") + " "
+                 + say("grade", "merged_allowed" if allowed else "merged_exit"))
     message: str = printable("\n".join(lines))
     return message
 
@@ -471,12 +474,15 @@ def _lab_for(args: argparse.Namespace, said: Mapping[str, str | None]) -> Lab:
 
 
 def _grade_all(source: Source, students: Sequence[Student], settings: Mapping[str, Any], args: argparse.Namespace,
-               limits: Limits, records: dict[str, dict[str, Any]], resumed: list[str], reporter: ReportWriter,
+               limits: Limits, records: dict[str, dict[str, Any]], reused: Reused, reporter: ReportWriter,
                zygotes: Sequence[Zygote], lab: Lab) -> bool:
-    """Grade every student not graded already into `records`; True when interrupted."""
-    out = args.out
+    """Grade every student not graded already into `records`; True when interrupted. A student
+    whose outputs are as they would be written is taken as it is (`reused.resumed`); one whose
+    judged result is saved (in DIR, else in the --previous run's folder) and still holds has their
+    outputs written from it, their code not run (`reused.rendered`); any other is graded."""
+    out, previous_run = args.out, getattr(args, "previous", None)
     pool = Pool(min(args.jobs, len(students)), limits, lab, args.lang, out, zygotes=zygotes)
-    progress = progress_for(len(students))
+    progress = progress_for(len(students), say=Messages(args.lang))
 
     def on_record(record: dict[str, Any]) -> None:
         reporter.prepare()  # grading is under way: the start is no longer slowed by it
@@ -487,12 +493,19 @@ def _grade_all(source: Source, students: Sequence[Student], settings: Mapping[st
         for student in students:
             task = _task_or_problem(source, student, settings, lab)
             task["late"] = settings["late"][student.id]
-            earlier = load_record(out, student.id, lab)
-            if earlier is not None and earlier.get("fingerprint") == task["key"] and earlier.get("id") == student.id \
-                    and resumable(earlier, task["overrides"]):
-                resumed.append(student.id)
-                on_record(earlier)
+            earlier = load_earlier(out, student.id, lab)
+            record = earlier.record
+            if record is not None and record.get("fingerprint") == task["key"] and record.get("id") == student.id \
+                    and resumable(record, task["overrides"]):
+                reused.resumed.append(student.id)
+                on_record(record)
                 continue
+            judgement = earlier.judgement
+            if (judgement is None or judgement.key != task["judged"]) and previous_run:
+                judgement = load_earlier(previous_run, student.id, lab).judgement  # the same file, graded there
+            if judgement is not None and judgement.key == task["judged"]:
+                task["saved"] = judgement  # outputs rewritten from it: the student's code does not run
+                reused.rendered.append(student.id)
             yield task
 
     try:
@@ -540,19 +553,22 @@ def _task(source: Source, student: Student, settings: Mapping[str, Any], lab: La
             if len(data) > MAX_BYTES:  # grew since it was listed
                 data, problem = None, ("too_large", detail("size_over", most=MAX_BYTES))
     content = hashlib.sha256(data if data is not None else repr(problem).encode()).hexdigest()
+    judged = judged_fingerprint(content_hash=content, file=entry.path, limits=settings.get("limits") or {}, lab=lab)
     late = dict(settings["late"][student.id])
     if not (late["late"] and late["policy"]):
-        late.pop("submitted_at")  # shown in the feedback only then: a copied file's new time regrades nothing
+        late.pop("submitted_at")  # shown in the feedback only then: a copied file's new time rewrites nothing
     rows = (settings.get("overrides") or {}).get(student.id) or []
     previous = (settings.get("previous") or {}).get(student.id)
-    own_settings = {**{k: v for k, v in settings.items() if k not in ("late", "overrides", "previous")}, "late": late}
+    # What only the rendering and the record depend on: every setting but the limits (judged).
+    rendering = {**{k: v for k, v in settings.items() if k not in ("limits", "late", "overrides", "previous")},
+                 "late": late}
     if rows:
-        own_settings["overrides"] = fingerprint_part(rows)
+        rendering["overrides"] = fingerprint_part(rows)
     if previous:
-        own_settings["previous"] = previous
+        rendering["previous"] = previous
     return {"student": student.id, "file": entry.path, "data": data, "problem": problem,
-            "superseded": superseded, "overrides": rows, "previous": previous,
-            "key": fingerprint(content, entry.path, superseded, own_settings, lab)}
+            "superseded": superseded, "overrides": rows, "previous": previous, "judged": judged,
+            "key": fingerprint(judged=judged, superseded=superseded, settings=rendering)}
 
 
 def _overrides(out: str, students: Sequence[Student], lab: Lab, lang: str) -> list[Override] | None:
@@ -594,15 +610,17 @@ def hidden_counts(records: Iterable[Mapping[str, Any]]) -> dict[str, int]:
     return counts
 
 
-def _summary(records: Sequence[Mapping[str, Any]], counts: Mapping[str, int | str], resumed: int, seconds: float,
-             report: str) -> str:
-    """One line for the terminal; the counts are report.html's (class_counts)."""
-    newly = len(records) - resumed
-    mean = f"; mean {counts['mean']}/{records[0]['max_total']:g}" if records else ""
-    lms = f", {counts['lms_files']} LMS or TA file(s) listed in the report" if counts["lms_files"] else ""
-    no_file = f", {counts['no_file']} without a file" if counts["no_file"] else ""
-    return (f"{counts['students']} students ({counts['files']} files) in {seconds:.1f} s:"
-            f" {counts['graded']} graded, {counts['broken']} unreadable, {counts['errors']} errors,"
-            f" {counts['superseded']} superseded, {counts['merged']} merged, {counts['ignored']} ignored{lms}{no_file}"
-            f" ({newly} graded now, {newly / max(seconds, 1e-9):.1f}/s; {resumed} unchanged since the last run)"
-            f"{mean}. Report: {report}")
+def _summary(records: Sequence[Mapping[str, Any]], counts: Mapping[str, int | str], reused: Reused, seconds: float,
+             report: str, say: Messages = ENGLISH) -> str:
+    """One line for the terminal, in the TA's language; the counts are report.html's (class_counts)."""
+    resumed, rendered = len(reused.resumed), len(reused.rendered)
+    newly = len(records) - resumed - rendered
+    mean = say("grade", "summary_mean", mean=counts["mean"], max_total=f"{records[0]['max_total']:g}") if records else ""
+    lms = say("grade", "summary_lms", count=counts["lms_files"]) if counts["lms_files"] else ""
+    no_file = say("grade", "summary_no_file", count=counts["no_file"]) if counts["no_file"] else ""
+    text: str = say("grade", "summary", students=counts["students"], files=counts["files"], seconds=seconds,
+                    graded=counts["graded"], broken=counts["broken"], errors=counts["errors"],
+                    superseded=counts["superseded"], merged=counts["merged"], ignored=counts["ignored"], lms=lms,
+                    no_file=no_file, newly=newly, rate=newly / max(seconds, 1e-9), rendered=rendered,
+                    resumed=resumed, mean=mean, report=report)
+    return text

@@ -17,6 +17,7 @@ from ..sandbox import linux
 from ..sandbox.runner import Zygote
 from ..submission import Detail
 from .outputs import discard_outputs, record_of, write_outputs
+from .saved import Judgement
 
 if TYPE_CHECKING:
     from ..judge import SubmissionResult
@@ -32,6 +33,7 @@ class _TaskFields(TypedDict):
     superseded: list[str]  # paths of the student's older files
     overrides: list[dict[str, Any]]  # the TA's rows for this student (overrides.for_task)
     previous: dict[str, Any] | None  # their last attempt (--previous), or None
+    judged: str  # the fingerprint of everything the judged result depends on (outputs.judged_fingerprint)
     key: str  # the fingerprint of everything the outputs depend on (outputs.fingerprint)
 
 
@@ -39,10 +41,18 @@ class Task(_TaskFields, total=False):
     """One student's submission as the batch hands it to a worker (batch._task)."""
 
     late: dict[str, Any]  # their lateness and the policy (batch.late_facts)
+    saved: Judgement  # the judged result an earlier run saved under this task's `judged`: not run again
 
 
 def grade_task(task: Task, zygote: Zygote, limits: Limits, plan: Plan) -> tuple[SubmissionResult, str]:
-    """(SubmissionResult, status) for one task; never raises for anything the submission does."""
+    """(SubmissionResult, status) for one task; never raises for anything the submission does.
+
+    A task with a saved judgement (its file, the grader and the limits as when it was saved) is
+    not run: its student's code runs only when something its judged result depends on changed.
+    """
+    saved = task.get("saved")
+    if saved is not None and saved.key == task["judged"]:
+        return saved.result, saved.status
     if task["problem"]:
         problem, detail = task["problem"]
         return broken(plan.lab, task["file"], problem, detail), f"broken: {problem}"
@@ -70,18 +80,22 @@ def grade_task(task: Task, zygote: Zygote, limits: Limits, plan: Plan) -> tuple[
 
 
 def finish(task: Task, result: SubmissionResult, status: str, out_dir: str, lab: Lab,
-           lang: str) -> dict[str, Any]:
+           lang: str, *, judged: bool = True) -> dict[str, Any]:
     """The student's record, their feedback and results written; never raises.
 
     Every record of a batch comes from here (a worker's, and the batch's own for a task whose
     worker ended). What cannot be recorded or written (a full disk, a name the file system
     refuses, a fault of the renderer) becomes this student's status, their outputs are removed so
-    the next run grades them again, and the class goes on.
+    the next run grades them again, and the class goes on. `judged`: `result` and `status` are what
+    grading the submission found (grade_task's, or the pool's when the submission ended or stalled
+    its worker), saved to be rendered again; a fault of the grader's own code is not (False), so a
+    later run grades that student again rather than rewriting the fault.
     """
     try:
         record = record_of(result, task["student"], task["file"], task["key"], task["superseded"], status,
                            lab, task.get("late"))
     except Exception as error:  # a result the record cannot be made of: graded 0, said why
+        judged = False
         result = broken(lab, task["file"], "not_run")
         record = record_of(result, task["student"], task["file"], task["key"], task["superseded"],
                            failure("the grader failed", error), lab, task.get("late"))
@@ -90,8 +104,9 @@ def finish(task: Task, result: SubmissionResult, status: str, out_dir: str, lab:
     except Exception as error:  # the automatic record stands; the status says why the rest is missing
         if not record["status"].startswith("error:"):  # an earlier failure's status says more
             record = {**record, "status": failure("overrides or comparison not applied", error)}
+    judgement = Judgement(key=task["judged"], status=status, result=result) if judged else None
     try:
-        write_outputs(out_dir, result, record, lab, lang)
+        write_outputs(out_dir, result, record, lab, lang, judgement)
     except Exception as error:
         discard_outputs(out_dir, record["id"])
         record = {**record, "status": failure("outputs not written", error)}
@@ -154,7 +169,7 @@ def worker_main(connection: Connection, limits: Limits, lab: Lab, lang: str, out
                 record = finish(task, result, status, out_dir, lab, lang)
             except Exception as error:  # a fault of the grader, not of the submission
                 record = finish(task, broken(lab, task["file"], "not_run"), failure("the grader failed", error),
-                                out_dir, lab, lang)
+                                out_dir, lab, lang, judged=False)
             connection.send(record)
     finally:
         zygote.stop()

@@ -9,7 +9,10 @@ Time zones (LmsZone, the one rule): a time the LMS writes without a zone (Blackb
 names) is read in `--lms-timezone` when given, else in the zone of `--due` when it has an offset
 (the TA wrote the deadline in the course's zone), else in this computer's zone; a `--due` without
 an offset is read in `--lms-timezone` when given, else in this computer's zone. Every time leaves
-here aware, so grades.csv and the feedback always show its offset.
+here aware, so grades.csv and the feedback always show its offset; and every time shown (the
+submission times, the deadline) is shown in that same zone, the course's (LmsZone.shown): a
+Canvas file's time, a folder's file time or Gradescope's UTC time is shown at the offset of
+`--due` when that is the zone, whatever this computer's zone is.
 """
 from __future__ import annotations
 
@@ -104,6 +107,19 @@ class LmsZone:
         except ValueError:
             return text
         return self.aware(moment).isoformat()
+
+    def shown(self, text: str) -> str:
+        """An ISO 8601 time as the same moment in this zone, ISO 8601 with this zone's offset: how
+        grades.csv, the report and the feedback show every time, in the course's zone. A time
+        without an offset is read in this zone; "" stays "", and text that is no time is returned
+        as it is."""
+        if not text:
+            return ""
+        try:
+            moment = self.aware(datetime.fromisoformat(text))
+        except ValueError:
+            return text
+        return (moment.astimezone() if self.tz is None else moment.astimezone(self.tz)).isoformat()
 
     def describe(self) -> str:
         """Where the zone comes from, for messages: "the offset of --due"."""

@@ -1,7 +1,9 @@
 """What a graded submission leaves on disk: feedback/<id>.md and .html, results/<id>.json.
 
 Every file is written whole or not at all (temp file + os.replace). results/<id>.json is written
-last and carries the record a later run compares against to decide whether to grade again.
+last and carries the record a later run compares against to decide whether to write anything
+again, and the judged result (batch.saved) it rewrites the outputs from when only what the
+rendering depends on changed (`judged_fingerprint` against `fingerprint`).
 """
 from __future__ import annotations
 
@@ -13,12 +15,14 @@ import os
 import re
 import secrets
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from .late import penalised
 from .version import grader_version
 from .naming import fit_id
+from .saved import KEY as SAVED_KEY, Judgement, Unsaveable, judgement_data, read_judgement
 from .. import pictures
 from ..render import (Messages, case_names, feedback, json_of, json_text, notes_text, one_line, printable,
                       step_feedback, text_of)
@@ -36,10 +40,22 @@ LABELS = {
     "en": {"title": "feedback", "file": "Graded file", "superseded": "Older files, not graded"},
 }
 
-def fingerprint(content_hash: str, file: str, superseded: Iterable[str], settings: Mapping[str, Any],
-                lab: Lab) -> str:
-    """Everything a student's outputs depend on; equal fingerprints mean nothing to regrade."""
-    parts = [content_hash, grader_version(lab), file, *superseded, json.dumps(settings, sort_keys=True)]
+def judged_fingerprint(*, content_hash: str, file: str, limits: Mapping[str, Any], lab: Lab) -> str:
+    """Everything a student's judged result depends on, which is all grading.grade_bytes is given:
+    the file's bytes (or the problem that kept them from being read), its path in the class (its
+    name and extension are read), the grader version (batch.version: the engine, the lab, the plan,
+    the libraries, the declared-mistakes switch) and every field of the limits with the sandbox
+    switch (Limits.as_data). Equal ones mean the student's code need not run again."""
+    parts = ["judged", content_hash, grader_version(lab), file, json.dumps(limits, sort_keys=True)]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def fingerprint(*, judged: str, superseded: Iterable[str], settings: Mapping[str, Any]) -> str:
+    """Everything a student's outputs depend on: the judged result's fingerprint and what only the
+    rendering and the record depend on (`settings`: the language, lateness, overrides, --previous;
+    and the superseded files the feedback names). Equal fingerprints mean nothing to write again;
+    equal judged fingerprints alone, outputs rewritten from the saved judged result."""
+    parts = ["outputs", judged, *superseded, json.dumps(settings, sort_keys=True)]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
@@ -144,8 +160,9 @@ def shown_time(iso: str) -> str:
     return re.sub(r"([+-]\d\d:\d\d)$", r" \1", text)
 
 
-def write_outputs(out_dir: str, result: SubmissionResult, record: Mapping[str, Any], lab: Lab, lang: str) -> None:
-    """Feedback first, the results file (the record of completion) last."""
+def write_outputs(out_dir: str, result: SubmissionResult, record: Mapping[str, Any], lab: Lab, lang: str,
+                  judgement: Judgement | None = None) -> None:
+    """Feedback first, the results file (the record of completion, and `judgement` when given) last."""
     paths = output_paths(out_dir, record["id"])
     rendered = feedback(result, lab, lang)
     text = text_of(rendered)
@@ -157,8 +174,13 @@ def write_outputs(out_dir: str, result: SubmissionResult, record: Mapping[str, A
         text = text + "\n" + remembered + "\n"
     write_atomic(paths["md"], feedback_markdown(record, text, lab, lang))
     write_atomic(paths["html"], feedback_html(record, text, lab, lang, result))
-    write_atomic(paths["json"], json_text(gradescope_results(rendered, record, "\n\n".join(
-        part for part in (late, remembered) if part))))
+    results = gradescope_results(rendered, record, "\n\n".join(part for part in (late, remembered) if part))
+    if judgement is not None:
+        try:
+            results["extra_data"][SAVED_KEY] = judgement_data(judgement)
+        except Unsaveable:
+            pass  # a value the format cannot write: the next run that needs the judged result grades again
+    write_atomic(paths["json"], json_text(results))
 
 
 def after_grading_text(record: Mapping[str, Any], lab: Lab, lang: str) -> str:
@@ -259,17 +281,35 @@ def gradescope_results(rendered: Feedback, record: Mapping[str, Any], late: str 
     return results
 
 
-def load_record(out_dir: str, student: str, lab: Lab) -> dict[str, Any] | None:
-    """The record of a finished earlier grading of this student, or None when any output is missing."""
+@dataclass(frozen=True, kw_only=True)
+class Earlier:
+    """What an earlier run left of one student in the folder."""
+
+    record: dict[str, Any] | None  # its complete record, None when any output is missing or unreadable
+    judgement: Judgement | None  # its judged result (batch.saved), None when absent or unreadable
+
+
+def load_earlier(out_dir: str, student: str, lab: Lab) -> Earlier:
+    """The record and the judged result an earlier run wrote for this student (each None when
+    missing or not readable: then the next run writes, or grades, again)."""
     paths = output_paths(out_dir, student)
-    if not (os.path.isfile(paths["md"]) and os.path.isfile(paths["html"])):
-        return None
     try:
         with open(paths["json"], encoding="utf-8") as handle:
-            record = json.load(handle)["extra_data"][RECORD_KEY]
+            extra = json.load(handle)["extra_data"]
     except (OSError, ValueError, KeyError, TypeError):
-        return None
-    return record if isinstance(record, dict) and _complete(record, lab) else None  # JSON: only a dict passes
+        return Earlier(record=None, judgement=None)
+    if not isinstance(extra, dict):
+        return Earlier(record=None, judgement=None)
+    record = extra.get(RECORD_KEY)
+    complete = (isinstance(record, dict) and _complete(record, lab)  # JSON: only a dict passes
+                and os.path.isfile(paths["md"]) and os.path.isfile(paths["html"]))
+    return Earlier(record=record if complete else None,
+                   judgement=read_judgement(extra.get(SAVED_KEY), steps=[step.name for step in lab.steps]))
+
+
+def load_record(out_dir: str, student: str, lab: Lab) -> dict[str, Any] | None:
+    """The record of a finished earlier grading of this student, or None when any output is missing."""
+    return load_earlier(out_dir, student, lab).record
 
 
 def run_records(out_dir: str) -> Iterator[dict[str, Any]]:

@@ -23,10 +23,13 @@ import json
 import math
 import os
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from .late import penalised
 from .ta_numbers import Unreadable, read_number, split_number
+
+if TYPE_CHECKING:
+    from ..render import Messages
 
 FILE_NAME = "overrides.csv"
 STATE_NAME = "overrides.state.json"
@@ -355,21 +358,23 @@ def summary(record: Mapping[str, Any]) -> str:
                      for e in record.get("overrides") or ())
 
 
-def review_warning(records: Iterable[Mapping[str, Any]], path: str) -> str:
-    """stderr's warning for overrides whose automatic points changed since they were written; "" when none."""
-    lines = []
+def review_warning(records: Iterable[Mapping[str, Any]], path: str, say: Messages | None = None) -> str:
+    """stderr's warning for overrides whose automatic points changed since they were written, in
+    the TA's language (`say`: render.Messages, else English); "" when none."""
+    from ..render import Messages
+
+    say = say or Messages("en")
+    lines: list[str] = []
     for record in records:
         for entry in in_review(record):
-            lines.append(f"  line {entry['line']}: {record['id']} {entry['step']}: written against "
-                         f"{entry['written_against']:g} automatic points, now {entry['automatic']:g}; "
-                         f"the override ({entry['points']:g}, by {entry['by']}) is not applied")
+            lines.append("  " + say("grade", "review_line", line=entry["line"], id=record["id"], step=entry["step"],
+                                    against=f"{entry['written_against']:g}", automatic=f"{entry['automatic']:g}",
+                                    points=f"{entry['points']:g}", by=entry["by"]))
     if not lines:
         return ""
-    return (f"autograder: WARNING: {len(lines)} override(s) in {path} need review: the automatic result "
-            "changed since they were written. Until you confirm them, grades.csv, the feedback and the "
-            "report show the automatic points and `export` withholds these grades:\n" + "\n".join(lines)
-            + "\n  To keep an override, write the new automatic points in its 'automatic' column (or edit the "
-              "row); to drop it, delete the line. Then run the same command again.")
+    text: str = (say("grade", "review_head", count=len(lines), path=path) + "\n" + "\n".join(lines)
+                 + "\n  " + say("grade", "review_tail"))
+    return text
 
 
 def override_text(record: Mapping[str, Any], lang: str) -> str:

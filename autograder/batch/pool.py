@@ -165,7 +165,10 @@ class Pool:
         if worker.tasks:
             task = worker.tasks.popleft()
             limits, lab, lang, out_dir = self._settings
-            on_record(finish(task, broken(lab, task["file"], "crashed"), status, out_dir, lab, lang))
+            # A task rewritten from its saved judged result ran no student code: its worker's end is
+            # not the submission's doing, so it is not saved as its judgement (the next run grades it).
+            on_record(finish(task, broken(lab, task["file"], "crashed"), status, out_dir, lab, lang,
+                             judged="saved" not in task))
             waiting.extendleft(reversed(worker.tasks))
         others = [w for w in self._workers if w is not worker]
         self._workers[index] = Worker(self._context, *self._settings, others=others)

@@ -5,13 +5,16 @@ import sys
 import time
 from typing import TextIO
 
+from ..render import Messages
+
 PLAIN_EVERY_SECONDS = 5.0
 PLAIN_EVERY_PERCENT = 10
 
 
 class PlainProgress:
-    def __init__(self, total: int, stream: TextIO) -> None:
+    def __init__(self, total: int, stream: TextIO, say: Messages | None = None) -> None:
         self.total, self.done, self.stream = total, 0, stream
+        self.say = say or Messages("en")
         self._last_time = time.monotonic()
         self._last_percent = 0
 
@@ -22,7 +25,8 @@ class PlainProgress:
         if (percent >= self._last_percent + PLAIN_EVERY_PERCENT or now - self._last_time >= PLAIN_EVERY_SECONDS
                 or self.done == self.total):
             self._last_time, self._last_percent = now, percent - percent % PLAIN_EVERY_PERCENT
-            print(f"graded {self.done}/{self.total} ({percent}%) last: {label}", file=self.stream, flush=True)
+            print(self.say("grade", "progress_line", done=self.done, total=self.total, percent=percent, label=label),
+                  file=self.stream, flush=True)
 
     def close(self) -> None:
         pass
@@ -31,11 +35,12 @@ class PlainProgress:
 class RichProgress:
     """A bar without a refresh thread: worker processes are forked while it is shown."""
 
-    def __init__(self, total: int, stream: TextIO) -> None:
+    def __init__(self, total: int, stream: TextIO, say: Messages | None = None) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-        self._progress = Progress(TextColumn("grading"), BarColumn(), MofNCompleteColumn(),
+        # The label is rich markup: the catalog's words are plain, so escaping changes nothing.
+        self._progress = Progress(TextColumn((say or Messages("en"))("grade", "progress_bar")), BarColumn(), MofNCompleteColumn(),
                                   TimeRemainingColumn(), TextColumn("{task.fields[label]}"),
                                   console=Console(file=stream), auto_refresh=False, transient=False)
         self._task = self._progress.add_task("grading", total=total, label="")
@@ -54,6 +59,8 @@ class RichProgress:
         self._progress.stop()
 
 
-def progress_for(total: int, stream: TextIO | None = None) -> RichProgress | PlainProgress:
+def progress_for(total: int, stream: TextIO | None = None, say: Messages | None = None
+                 ) -> RichProgress | PlainProgress:
+    """A bar on a terminal, a few plain lines otherwise; in the TA's language (`say`, else English)."""
     stream = stream or sys.stderr
-    return RichProgress(total, stream) if stream.isatty() else PlainProgress(total, stream)
+    return RichProgress(total, stream, say) if stream.isatty() else PlainProgress(total, stream, say)

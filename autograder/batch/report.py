@@ -10,7 +10,8 @@ import re
 import signal
 import urllib.parse
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence, Sized
+from datetime import datetime
+from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from functools import lru_cache
 from multiprocessing.connection import Connection, wait
 from typing import TYPE_CHECKING, Any, TypeVar, overload
@@ -18,8 +19,10 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 import pandas as pd
 
 from .. import pictures
-from ..render import Messages, one_line, printable
+from ..render import LANGUAGES, Messages, one_line, printable
 from ..sandbox import linux
+from ..submission import Detail
+from .late import COMPUTER_ZONE, LmsZone
 from .outputs import write_atomic
 from .overrides import REVIEW, summary as override_summary
 from .similar import report_section as similar_section
@@ -35,7 +38,6 @@ T = TypeVar("T")
 Cell = tuple[str, str]  # (the cell's HTML, its attributes)
 Records = Sequence[Mapping[str, Any]]  # the students' records (outputs.record_of)
 Listed = Sequence[Mapping[str, str]]  # the LMS's and the TA's files (lms_files)
-Words = Mapping[str, Mapping[str, str]]  # {lang: {key: text}}
 
 LEADING_COLUMNS = ("id", "name", "file", "submitted_at", "late", "total", "raw_total", "late_penalty")
 TEXT_COLUMNS = ("id", "name", "file", "submitted_at", "late", "status", "lab", "overrides")
@@ -48,32 +50,6 @@ HANGUL_FONTS = ("Noto Sans CJK KR", "Noto Sans KR", "Apple SD Gothic Neo", "Malg
 # A font file whose name says it may hold Hangul (matplotlib's cache does not know fonts
 # installed after it was built).
 HANGUL_FILE_HINT = re.compile(r"cjk|kr|korean|nanum|malgun|gothic|gulim|batang|dotum|hangul|unfonts|sourcehan", re.I)
-
-WORDS = {
-    "ko": {"title": "반 전체 채점 보고서", "summary": "요약", "students": "학생",
-           "files": "받은 파일", "graded": "채점", "broken": "읽을 수 없는 파일", "errors": "채점 오류",
-           "superseded": "새 파일로 대체된 파일", "ignored": "제외한 파일",
-           "merged": "이름이 다른 학생인데 같은 ID로 합쳐진 파일(grades.csv의 merged 행을 확인하십시오)",
-           "lms_files": "제출물이 아닌 LMS 파일과 조교 파일(아래 목록)", "no_file": "LMS 기록만 있고 제출 파일이 없는 학생",
-           "lms_section": "제출물이 아닌 LMS 파일과 조교 파일", "what": "무엇인지", "name": "이름", "file": "파일",
-           "mean": "평균", "median": "중앙값", "full": "만점", "histogram": "점수 분포", "pass_rate": "단계별 통과율", "mistakes": "단계별 흔한 실수",
-           "step": "단계", "mistake": "실수", "meaning": "뜻", "count": "학생 수", "share": "비율",
-           "table": "전체 표", "chosen": "채점한 파일", "older": "대체된 파일", "none": "없음",
-           "version": "채점기 버전", "example": "예시 학생", "cells": "단계별로 자주 틀린 칸"},
-    "en": {"title": "class report", "summary": "Summary", "students": "Students",
-           "files": "Files received", "graded": "Graded", "broken": "Unreadable files", "errors": "Grading errors",
-           "superseded": "Files superseded by newer ones", "ignored": "Files ignored",
-           "merged": "Files of differently named students under one id (check the 'merged' rows)",
-           "lms_files": "LMS and TA files that are not submissions (listed below)",
-           "no_file": "Students with LMS metadata but no file", "lms_section": "LMS and TA files that are not submissions",
-           "what": "What it is", "name": "Name", "file": "File",
-           "mean": "Mean", "median": "Median", "full": "Full marks", "histogram": "Score distribution",
-           "pass_rate": "Pass rate per step", "mistakes": "Most frequent mistakes per step", "step": "Step",
-           "mistake": "Mistake", "meaning": "Meaning", "count": "Students", "share": "Share",
-           "table": "All files", "chosen": "Graded file", "older": "Superseded files", "none": "none",
-           "version": "Grader version", "example": "Example", "cells": "Cells most often wrong per step"},
-}
-
 
 OVERRIDE_COLUMNS = ("automatic_total", "overrides")
 
@@ -88,52 +64,103 @@ def columns_for(lab: Lab, overridden: bool = False) -> list[str]:
 NO_FILE = "no file"
 
 
-def rows_for(student: Student, record: Mapping[str, Any] | None, lab: Lab) -> list[dict[str, Any]]:
+def rows_for(student: Student, record: Mapping[str, Any] | None, lab: Lab, *,
+             zone: LmsZone = COMPUTER_ZONE) -> list[dict[str, Any]]:
     """grades.csv rows of one student: the graded file, then every other file and why it was not
     graded. LMS files that are not submissions (receipts, online text, lists, grade sheets) are
     not rows (lms_files lists them, for the report); a student the LMS names who sent no file has
-    one row that says so."""
+    one row that says so. Each row's `status` is a code programs read (in English, whatever the
+    language); its SHOWN_STATUS says it to people ({lang: text}), for the report only. Times are
+    shown in the course's `zone`."""
     chosen = student.chosen
     rows: list[dict[str, Any]] = []
     who = {"id": student.id, "name": student.name}
     if chosen is None and student.id and any(entry.metadata for entry, _ in student.ignored):
-        kinds = sorted({entry.metadata for entry, _ in student.ignored if entry.metadata})
-        rows.append({**who, "file": "", "status": f"{NO_FILE}: the LMS sent only {', '.join(kinds)}",
-                     "lab": lab.name})
+        kinds = ", ".join(sorted({entry.metadata for entry, _ in student.ignored if entry.metadata}))
+        rows.append({**who, "file": "", "status": f"{NO_FILE}: the LMS sent only {kinds}",
+                     SHOWN_STATUS: said(lambda say: say("report", "status_no_file", kinds=kinds)), "lab": lab.name})
     if chosen is not None:
         assert record is not None  # every student with a file has a record
         late = record.get("late") or {}
-        rows.append({**who, "file": record["file"], "submitted_at": student.submitted_at,
+        rows.append({**who, "file": record["file"], "submitted_at": zone.shown(student.submitted_at),
                      "late": "yes" if late.get("late") else "no", "total": record["total"],
                      "raw_total": record.get("raw_total", record["total"]), "late_penalty": late.get("percent", 0.0),
                      **{name: record["steps"][name]["score"] for name in lab.function_names},
-                     "status": record["status"], "lab": lab.name,
+                     "status": record["status"], SHOWN_STATUS: said(lambda say: record_status(record["status"], say)),
+                     "lab": lab.name,
                      "automatic_total": record.get("automatic_total", record.get("raw_total", record["total"])),
                      "overrides": override_summary(record)})
     for entry in student.superseded:
         assert chosen is not None  # only a chosen file supersedes others
         if entry.path == chosen.path:
             status = f"superseded by {chosen.path} (archive member {chosen.index + 1}, the same name)"
+            key, params = "status_superseded_same", {"file": chosen.path, "position": chosen.index + 1}
         elif student.merged and entry.owner != chosen.owner:
             status = f"merged: superseded by {chosen.path}, a file of another name ({chosen.owner})"
+            key, params = "status_merged", {"file": chosen.path, "owner": chosen.owner}
         else:
             status = f"superseded by {chosen.path}"
-        rows.append({**who, "file": entry.path, "status": status, "lab": lab.name})
+            key, params = "status_superseded", {"file": chosen.path}
+        rows.append({**who, "file": entry.path, "status": status,
+                     SHOWN_STATUS: said(lambda say: say("report", key, **params)), "lab": lab.name})
     for entry, reason in student.ignored:
         if not entry.metadata:
-            rows.append({**who, "file": entry.path, "status": f"ignored: {reason}", "lab": lab.name})
+            rows.append({**who, "file": entry.path, "status": f"ignored: {reason}",
+                         SHOWN_STATUS: said(lambda say: ignored_status(reason, say)), "lab": lab.name})
     return rows
 
 
-def lms_files(everyone: Iterable[Student]) -> list[dict[str, str]]:
+def said(words: Callable[[Messages], str]) -> dict[str, str]:
+    """{lang: text} of what `words` says, in every language (a Korean page carries the English twin)."""
+    return {lang: words(Messages(lang)) for lang in LANGUAGES}
+
+
+# A status as people read it: grades.csv's code said in every language ({lang: text}).
+SHOWN_STATUS = "shown_status"
+# The errors a record's status names (batch.grader.failure's `what`, the pool's), by catalog key.
+ERRORS = {"ended the grading sandbox": "error_sandbox", "ended the grading process": "error_process",
+          "grading did not finish in time": "error_time", "the grader failed": "error_grader",
+          "outputs not written": "error_outputs", "overrides or comparison not applied": "error_after"}
+# Reasons collect gives in words for a student's file it did not grade, by catalog key.
+REASONS = {"system file": "reason_system_file", "not a .py or .ipynb file": "reason_not_code"}
+
+
+def record_status(status: str, say: Messages) -> str:
+    """A graded file's status (graded, broken: <problem>, error: <what> (<why>)) in `say`'s
+    language; a status it does not know is shown as it is."""
+    if status == "graded":
+        return say("report", "status_graded")
+    kind, _, rest = status.partition(": ")
+    if kind == "broken":
+        problem = say("title", rest) if rest in say.table["title"] else rest
+        return say("report", "status_broken", problem=problem)
+    if kind == "error":
+        for what, key in ERRORS.items():
+            if rest.startswith(what):
+                return say("report", "status_error", what=say("report", key), failure=rest[len(what):])
+    return status
+
+
+def ignored_status(reason: Detail | str, say: Messages) -> str:
+    """Why a file was not graded, in `say`'s language where the reason is known to the catalogs."""
+    if isinstance(reason, Detail):
+        why = say.detail(reason)
+    else:
+        why = say("report", REASONS[reason]) if reason in REASONS else reason
+    return say("report", "status_ignored", why=why)
+
+
+def lms_files(everyone: Iterable[Student]) -> list[dict[str, Any]]:
     """The LMS's files that are not submissions, and the TA's files beside an LMS export's units
-    (collect.NOT_LMS_NAMED), for the report: [{id, name, file, status}]."""
-    return [{"id": student.id, "name": student.name, "file": entry.path, "status": f"ignored: {reason}"}
+    (collect.NOT_LMS_NAMED), for the report: [{id, name, file, status, SHOWN_STATUS}]."""
+    return [{"id": student.id, "name": student.name, "file": entry.path, "status": f"ignored: {reason}",
+             SHOWN_STATUS: said(lambda say: ignored_status(reason, say))}
             for student in everyone for entry, reason in student.ignored if entry.metadata]
 
 
 def grades_table(rows: list[dict[str, Any]], lab: Lab, overridden: bool = False) -> pd.DataFrame:
-    return pd.DataFrame(rows, columns=columns_for(lab, overridden))
+    """The rows as a table: grades.csv's columns, then SHOWN_STATUS (the report's, never written)."""
+    return pd.DataFrame(rows, columns=[*columns_for(lab, overridden), SHOWN_STATUS])
 
 
 # A cell starting with one of these is a formula to Excel, LibreOffice and Google Sheets.
@@ -154,7 +181,7 @@ def spreadsheet_text(value: object) -> object:
 
 
 def write_grades(path: str, table: pd.DataFrame) -> None:
-    safe = table.copy()
+    safe = table.drop(columns=[SHOWN_STATUS], errors="ignore")
     for column in (c for c in TEXT_COLUMNS if c in safe.columns):
         safe[column] = safe[column].map(spreadsheet_text)
     # utf-8-sig: spreadsheet programs then read Korean names correctly.
@@ -163,8 +190,8 @@ def write_grades(path: str, table: pd.DataFrame) -> None:
 
 def write_report(path: str, table: pd.DataFrame, records: Records, lab: Lab, lang: str,
                  counts: dict[str, int | str] | None = None, listed: Listed = (),
-                 similar: Iterable[dict[str, Any]] = ()) -> None:
-    write_atomic(path, report_html(table, records, lab, lang, counts, listed, similar))
+                 similar: Iterable[dict[str, Any]] = (), times: tuple[str, str] | None = None) -> None:
+    write_atomic(path, report_html(table, records, lab, lang, counts, listed, similar, times))
 
 
 PREPARE = "prepare"
@@ -199,9 +226,9 @@ class ReportWriter:
 
     def write(self, path: str, table: pd.DataFrame, records: Records, lab: Lab, lang: str,
               counts: dict[str, int | str] | None = None, listed: Listed = (),
-              similar: Iterable[dict[str, Any]] = ()) -> None:
+              similar: Iterable[dict[str, Any]] = (), times: tuple[str, str] | None = None) -> None:
         try:
-            self._connection.send((path, table, records, lab.name, lang, counts, list(listed), list(similar)))
+            self._connection.send((path, table, records, lab.name, lang, counts, list(listed), list(similar), times))
             wait([self._connection, self._process.sentinel])
             if self._connection.poll() and self._connection.recv() is None:
                 return
@@ -209,7 +236,7 @@ class ReportWriter:
             pass
         finally:
             self.close()
-        write_report(path, table, records, lab, lang, counts, listed, similar)
+        write_report(path, table, records, lab, lang, counts, listed, similar, times)
 
     def close(self) -> None:
         """Stop the process (if still running); safe to call more than once."""
@@ -233,8 +260,8 @@ def _serve_one_report(connection: Connection, lang: str, parent: int) -> None:
     try:
         from ..registry import load
 
-        path, table, records, lab_name, lang, counts, listed, similar = job
-        write_report(path, table, records, load(lab_name), lang, counts, listed, similar)
+        path, table, records, lab_name, lang, counts, listed, similar, times = job
+        write_report(path, table, records, load(lab_name), lang, counts, listed, similar, times)
     except Exception as error:  # the batch writes the report itself, and sees the error there
         connection.send(repr(error))
     else:
@@ -265,28 +292,6 @@ def class_counts(table: pd.DataFrame, records: Records, lab: Lab, listed: Sized 
     }
 
 
-# Column headers of the full table; step columns keep the function's name.
-COLUMN_WORDS = {
-    "ko": {"id": "ID", "name": "이름", "file": "파일", "total": "총점", "status": "상태",
-           "submitted_at": "제출 시각", "late": "지각", "raw_total": "감점 전 총점", "late_penalty": "지각 감점", "lab": "실습",
-           "automatic_total": "자동 채점 총점", "overrides": "조교 조정"},
-    "en": {"id": "ID", "name": "Name", "file": "File", "total": "Total", "status": "Status",
-           "submitted_at": "Submitted", "late": "Late", "raw_total": "Total before penalty",
-           "late_penalty": "Late penalty", "lab": "Lab", "automatic_total": "Automatic total",
-           "overrides": "TA overrides"},
-}
-CAPTIONS = {
-    "ko": {"histogram": "가로축: 총점 (k: k점 이상 k+1점 미만), 세로축: 학생 수",
-           "pass_rate": "가로축: 단계, 세로축: 모든 테스트를 통과한 학생의 비율 (%)",
-           "sort": "열 제목을 누르면 그 열로 정렬합니다. ID를 누르면 그 학생의 피드백이 열립니다.",
-           "late_yes": "지각",
-           "cells": "페이지 테스트의 각 칸을 틀린 학생의 비율입니다(채점한 학생 전체 기준). 진할수록 많이 틀렸습니다."},
-    "en": {"histogram": "Horizontal: total (k: from k to below k + 1); vertical: students",
-           "pass_rate": "Horizontal: step; vertical: share of students who passed every test (%)",
-           "sort": "Click a column header to sort by it. Click an ID to open that student's feedback.",
-           "late_yes": "late",
-           "cells": "Share of graded students whose value in each cell of the page's case was wrong; darker is more."},
-}
 WRAPPED_COLUMNS = ("file", "status")
 # The full table shows who, the total and the status first, so the status is in view at 1280 px
 # without scrolling sideways; grades.csv keeps its documented order.
@@ -373,16 +378,15 @@ HANGUL_FALLBACK_SCRIPT = """
 
 
 class Labels:
-    """Labels in the run's language; on a Korean page each carries its English twin (data-en)."""
+    """The catalogs' [report] words in the run's language, as HTML; on a Korean page each carries
+    its English twin (data-en)."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
+        self.say, self.english = Messages(lang), Messages("en")
 
-    def __call__(self, table: Words, key: str) -> str:
-        text = html.escape(table[self.lang][key])
-        if self.lang == "en":
-            return text
-        return f"<span data-en=\"{html.escape(table['en'][key])}\">{text}</span>"
+    def __call__(self, key: str, **params: object) -> str:
+        return self.text(self.say("report", key, **params), self.english("report", key, **params))
 
     def text(self, korean: str, english: str) -> str:
         if self.lang == "en":
@@ -392,34 +396,46 @@ class Labels:
 
 def report_html(table: pd.DataFrame, records: Records, lab: Lab, lang: str,
                 counts: dict[str, int | str] | None = None, listed: Listed = (),
-                similar: Iterable[dict[str, Any]] = ()) -> str:
+                similar: Iterable[dict[str, Any]] = (), times: tuple[str, str] | None = None) -> str:
     """The class report; `counts` are the batch's own (the CLI summary's), else counted here;
-    `listed`: the LMS files that are not submissions (lms_files)."""
+    `listed`: the LMS files that are not submissions (lms_files); `times`: the sentence saying
+    which zone times are shown in, in Korean and English (times_note)."""
     label = Labels(lang)
     counts = class_counts(table, records, lab, listed) if counts is None else counts
     totals = pd.Series([r["total"] for r in records], dtype=float)
-    summary = "".join(f"<tr><th>{label(WORDS, key) if key in WORDS['en'] else html.escape(str(key))}</th>"
+    words = label.say.table["report"]
+    summary = "".join(f"<tr><th>{label(str(key)) if key in words else html.escape(str(key))}</th>"
                       f"<td class=\"num\">{html.escape(str(value))}</td></tr>" for key, value in counts.items())
-    pass_rates = {name: _share([r["steps"][name]["status"] == "passed" for r in records])
+    # Every rate per step counts the students whose file was graded as code, and says so (DENOMINATOR).
+    graded = graded_records(records)
+    pass_rates = {name: _share([r["steps"][name]["status"] == "passed" for r in graded])
                   for name in lab.function_names}
-    titles = {code: f"{lab.title(code)} — {WORDS[code]['title']}" for code in ("ko", "en")}
+    titles = {code: f"{lab.title(code)} — {Messages(code)('report', 'title')}" for code in ("ko", "en")}
     title = titles[lang]
+    statuses = table["status"].fillna("") if "status" in table else pd.Series([], dtype=str)
+    denominator = label("denominator", graded=len(graded), students=len(records),
+                        broken=int(statuses.str.startswith("broken").sum()),
+                        errors=int(statuses.str.startswith("error").sum()))
     parts = [
         f"<h1>{label.text(titles['ko'], titles['en'])}</h1>",
-        f"<p>{label(WORDS, 'version')}: <code>{html.escape(grader_version(lab))}</code></p>",
-        f"<h2>{label(WORDS, 'summary')}</h2><div class=\"scroll\"><table class=\"summary\">{summary}</table></div>",
-        f"<h2>{label(WORDS, 'histogram')}</h2>",
-        _figure(_histogram(totals, lang, lab.total_points), WORDS[lang]["histogram"], label(CAPTIONS, "histogram")),
-        f"<h2>{label(WORDS, 'pass_rate')}</h2>",
-        _figure(_pass_rate_plot(pass_rates, lang), WORDS[lang]["pass_rate"], label(CAPTIONS, "pass_rate")),
-        f"<h2>{label(WORDS, 'mistakes')}</h2>", _mistakes_table(records, label, lab),
-        f"<h2>{label(WORDS, 'cells')}</h2>", f"<p class=\"note\">{label(CAPTIONS, 'cells')}</p>",
-        _cell_maps(records, label, lab, lang),
-        f"<h2>{label(WORDS, 'superseded')}</h2>", _superseded_table(records, label),
-        f"<h2>{label(WORDS, 'lms_section')}</h2>", _lms_table(listed, label),
+        f"<p>{label('version')}: <code>{html.escape(grader_version(lab))}</code></p>",
+        *([f"<p class=\"note\" id=\"times\">{label.text(*times)}</p>"] if times else []),
+        f"<h2>{label('summary')}</h2><div class=\"scroll\"><table class=\"summary\">{summary}</table></div>",
+        f"<p class=\"note\" id=\"denominator\">{denominator}</p>",
+        f"<h2>{label('histogram')}</h2>",
+        _figure(_histogram(totals, lang, lab.total_points), label.say("report", "histogram"),
+                label("caption_histogram")),
+        f"<h2>{label('pass_rate')}</h2>",
+        _figure(_pass_rate_plot(pass_rates, lang), label.say("report", "pass_rate"),
+                label("caption_pass_rate", graded=len(graded))),
+        f"<h2>{label('mistakes')}</h2>", _mistakes_table(graded, label, lab),
+        f"<h2>{label('cells')}</h2>", f"<p class=\"note\">{label('caption_cells', graded=len(graded))}</p>",
+        _cell_maps(graded, label, lab, lang),
+        f"<h2>{label('superseded')}</h2>", _superseded_table(records, label),
+        f"<h2>{label('lms_section')}</h2>", _lms_table(listed, label),
         *_overrides_section(records, label),
         similar_section(list(similar), lang, label),
-        f"<h2>{label(WORDS, 'table')}</h2>", f"<p class=\"note\">{label(CAPTIONS, 'sort')}</p>",
+        f"<h2>{label('table')}</h2>", f"<p class=\"note\">{label('caption_sort')}</p>",
         _grades_table(table, {r["id"] for r in records}, label, set(lab.function_names)),
     ]
     scripts = SORT_SCRIPT + (HANGUL_FALLBACK_SCRIPT if lang == "ko" else "")
@@ -441,8 +457,13 @@ def _html_table(css_class: str, headers: Iterable[str], rows: Iterable[Iterable[
 
 def _grades_table(table: pd.DataFrame, linked: set[str], label: Labels, step_columns: set[str]) -> str:
     """Every row of grades.csv, sortable; each id links to that student's feedback/<id>.html."""
+    if SHOWN_STATUS in table.columns:  # the status as people read it, in the report's language
+        shown = [words if isinstance(words, dict) else code for words, code in zip(table[SHOWN_STATUS], table["status"])]
+        table = table.assign(status=pd.Series(shown, index=table.index, dtype=object))
+        table = table.drop(columns=[SHOWN_STATUS])
     columns = [c for c in SHOWN_FIRST if c in table.columns] + [c for c in table.columns if c not in SHOWN_FIRST]
-    headers = [label(COLUMN_WORDS, c) if c in COLUMN_WORDS["en"] else html.escape(c) for c in columns]
+    words = label.say.table["report"]
+    headers = [label(f"column_{c}") if f"column_{c}" in words else html.escape(c) for c in columns]
     rows: list[list[Cell]] = []
     for values in table[columns].itertuples(index=False):
         row: list[Cell] = []
@@ -460,11 +481,13 @@ def _grades_cell(column: str, value: object, linked: set[str], label: Labels, is
         return (f"{value:g}", f" class=\"num\" data-sort=\"{value!r}\"")
     if missing:
         return ("", "")
+    if column == "status" and isinstance(value, dict):
+        return (_status_cell(value, label), " class=\"wrap\"")
     if column == "late":
         truthy = value is True or str(value).strip().lower() in TRUE_TEXTS
         falsy = value is False or str(value).strip().lower() in ("", "false", "no", "0")
         if truthy or falsy:
-            return (label(CAPTIONS, "late_yes") if truthy else "", "")
+            return (label("late_yes") if truthy else "", "")
     text = html.escape(one_line(value))
     if column == "id" and value in linked:
         target = urllib.parse.quote(f"feedback/{value}.html")
@@ -475,13 +498,43 @@ def _grades_cell(column: str, value: object, linked: set[str], label: Labels, is
     return (text, " class=\"wrap\"" if column in WRAPPED_COLUMNS else " class=\"name\"" if column == "name" else "")
 
 
+def _status_cell(status: object, label: Labels) -> str:
+    """A status as HTML: {lang: text} (SHOWN_STATUS) in the page's language with its English twin,
+    else the code as it is."""
+    if isinstance(status, dict):
+        return label.text(one_line(status.get(label.lang, "")), one_line(status.get("en", "")))
+    return html.escape(one_line(status))
+
+
 def _share(flags: Sequence[bool]) -> float:
     return sum(flags) / len(flags) if flags else 0.0
 
 
-def _mistakes_table(records: Records, label: Labels, lab: Lab) -> str:
-    """Mistakes in the code students wrote; unreadable files and grading errors are counted above."""
-    graded = [r for r in records if r["status"] == "graded"]
+def graded_records(records: Records) -> list[Mapping[str, Any]]:
+    """The students whose file was graded as code: the one denominator of every rate per step
+    (pass rates, mistakes, cells), which the report states."""
+    return [r for r in records if r["status"] == "graded"]
+
+
+def times_note(zone: LmsZone) -> tuple[str, str]:
+    """(Korean, English) sentence of the zone every time of the run is shown in (LmsZone.shown)."""
+    if zone.tz is None:  # this computer's zone: its offset now
+        offset = datetime.now().astimezone().strftime("%z")
+        shown = f"UTC{offset[:3]}:{offset[3:]}"
+    else:
+        shown = f"UTC{zone.label}" if zone.label[:1] in "+-" else zone.label
+    said = []
+    for lang in ("ko", "en"):
+        say = Messages(lang)
+        source = say("grade", "zone_lms", label=zone.label) if zone.source == "--lms-timezone" else \
+            say("grade", "zone_due" if zone.source == "--due" else "zone_computer")
+        said.append(say("report", "times", zone=shown, source=source))
+    return said[0], said[1]
+
+
+def _mistakes_table(graded: Records, label: Labels, lab: Lab) -> str:
+    """Mistakes in the code students wrote (`graded`: graded_records); unreadable files and
+    grading errors are counted above."""
     say = {lang: Messages(lang, lab) for lang in ("ko", "en")}
     rows: list[list[Cell]] = []
     for name in lab.function_names:
@@ -495,21 +548,20 @@ def _mistakes_table(records: Records, label: Labels, lab: Lab) -> str:
                          (f"{100 * count / len(graded):.0f}%", f" class=\"num\" data-sort=\"{count}\""),
                          (f"<a href=\"{link}\">{html.escape(one_line(example))}</a>", "")])
     if not rows:
-        return f"<p>{label(WORDS, 'none')}</p>"
-    headers = [label(WORDS, key) for key in ("step", "mistake", "meaning", "count", "share", "example")]
+        return f"<p>{label('none')}</p>"
+    headers = [label(key) for key in ("step", "mistake", "meaning", "count", "share", "example")]
     return _html_table("mistakes sortable", headers, rows)
 
 
-def _cell_maps(records: Records, label: Labels, lab: Lab, lang: str) -> str:
-    """Per step, the share of graded students who had each cell of the page's case wrong."""
-    graded = [r for r in records if r["status"] == "graded"]
+def _cell_maps(graded: Records, label: Labels, lab: Lab, lang: str) -> str:
+    """Per step, the share of graded students (graded_records) who had each cell of the page's case wrong."""
     parts: list[str] = []
     for name in lab.function_names:
         cells = [r["steps"][name].get("wrong_cells") for r in graded]
         drawn = pictures.class_map_html(cells, len(graded), lang)
         if drawn:
             parts.append(f"<h3>{html.escape(name)}</h3>{drawn}")
-    return "".join(parts) or f"<p>{label(WORDS, 'none')}</p>"
+    return "".join(parts) or f"<p>{label('none')}</p>"
 
 
 def _superseded_table(records: Records, label: Labels) -> str:
@@ -517,8 +569,8 @@ def _superseded_table(records: Records, label: Labels) -> str:
              (html.escape(", ".join(one_line(name) for name in r["superseded"])), "")]
             for r in records if r["superseded"]]
     if not rows:
-        return f"<p>{label(WORDS, 'none')}</p>"
-    return _html_table("superseded sortable", [label(WORDS, key) for key in ("students", "chosen", "older")], rows)
+        return f"<p>{label('none')}</p>"
+    return _html_table("superseded sortable", [label(key) for key in ("students", "chosen", "older")], rows)
 
 
 def _lms_table(listed: Listed, label: Labels) -> str:
@@ -526,10 +578,10 @@ def _lms_table(listed: Listed, label: Labels) -> str:
     files beside an export's units: read or listed, never graded, never rows of grades.csv."""
     rows = [[(html.escape(one_line(item["id"])), ""), (html.escape(one_line(item["name"])), ""),
              (html.escape(one_line(item["file"])), " class=\"wrap\""),
-             (html.escape(one_line(item["status"])), " class=\"wrap\"")] for item in listed]
+             (_status_cell(item.get(SHOWN_STATUS) or item["status"], label), " class=\"wrap\"")] for item in listed]
     if not rows:
-        return f"<p>{label(WORDS, 'none')}</p>"
-    headers = [label(COLUMN_WORDS, "id"), label(WORDS, "name"), label(WORDS, "file"), label(WORDS, "what")]
+        return f"<p>{label('none')}</p>"
+    headers = [label("column_id"), label("name"), label("file"), label("what")]
     return _html_table("lms sortable", headers, rows)
 
 
@@ -581,10 +633,6 @@ def _pyplot(lang: str) -> tuple[Any, str]:
     return pyplot, ("ko" if lang == "ko" and hangul else "en")
 
 
-AXES = {"ko": {"score": "총점 (k: k점 이상 k+1점 미만)", "students": "학생 수", "pass": "통과율 (%)"},
-        "en": {"score": "total (k: from k to below k + 1)", "students": "students", "pass": "passed (%)"}}
-
-
 def _histogram(totals: pd.Series[float], lang: str, total_points: float) -> Figure:
     pyplot, axes_lang = _pyplot(lang)
     figure: Figure
@@ -592,8 +640,9 @@ def _histogram(totals: pd.Series[float], lang: str, total_points: float) -> Figu
     # Bin k holds totals from k up to (not including) k + 1, so full marks stand alone.
     edges = list(range(int(total_points) + 2))
     axis.hist(totals.dropna(), bins=edges, color="#4c72b0", edgecolor="white")
-    axis.set_xlabel(AXES[axes_lang]["score"])
-    axis.set_ylabel(AXES[axes_lang]["students"])
+    say = Messages(axes_lang)
+    axis.set_xlabel(say("report", "axis_score"))
+    axis.set_ylabel(say("report", "axis_students"))
     axis.set_xticks([k + 0.5 for k in edges[:-1]], [str(k) for k in edges[:-1]])
     axis.yaxis.get_major_locator().set_params(integer=True)
     return figure
@@ -608,7 +657,7 @@ def _pass_rate_plot(pass_rates: Mapping[str, float], lang: str) -> Figure:
     bars = axis.bar(names, values, color="#55a868")
     axis.bar_label(bars, labels=[f"{v:.0f}%" for v in values])
     axis.set_ylim(0, 110)
-    axis.set_ylabel(AXES[axes_lang]["pass"])
+    axis.set_ylabel(Messages(axes_lang)("report", "axis_pass"))
     axis.tick_params(axis="x", labelrotation=15)
     return figure
 
@@ -625,16 +674,6 @@ def _figure(figure: Figure, alt: str, caption: str) -> str:
             f"src=\"data:image/png;base64,{encoded}\"><figcaption>{caption}</figcaption></figure>")
 
 
-OVERRIDE_WORDS = {
-    "ko": {"overrides": "조교 점수 조정", "automatic": "자동 채점 점수", "points": "조정한 점수", "by": "조정한 사람",
-           "comment": "사유", "state": "상태", "line": "overrides.csv 줄", "applied": "반영함",
-           "review": "검토 필요: 자동 채점 결과가 바뀌어 반영하지 않음", "against": "작성 당시 자동 점수"},
-    "en": {"overrides": "TA overrides", "automatic": "Automatic points", "points": "Override", "by": "By",
-           "comment": "Comment", "state": "State", "line": "overrides.csv line", "applied": "applied",
-           "review": "needs review: the automatic result changed, not applied", "against": "Automatic when written"},
-}
-
-
 def _overrides_section(records: Records, label: Labels) -> list[str]:
     """Every override of the run, those under review first; nothing when the run has none."""
     entries = [(r["id"], e) for r in records for e in r.get("overrides") or ()]
@@ -643,14 +682,14 @@ def _overrides_section(records: Records, label: Labels) -> list[str]:
     entries.sort(key=lambda pair: (pair[1]["state"] != REVIEW, pair[1]["line"]))
     rows: list[list[Cell]] = []
     for student, entry in entries:
-        state = label(OVERRIDE_WORDS, entry["state"])
+        state = label(f"override_{entry['state']}")
         rows.append([(html.escape(one_line(student)), " class=\"id\""), (html.escape(entry["step"]), ""),
                      (f"{entry['written_against']:g}", " class=\"num\""), (f"{entry['automatic']:g}", " class=\"num\""),
                      (f"{entry['points']:g}", " class=\"num\""), (html.escape(one_line(entry["by"])), ""),
                      (html.escape(one_line(entry["comment"])), " class=\"wrap\""),
                      (f"<strong>{state}</strong>" if entry["state"] == REVIEW else state, " class=\"wrap\""),
                      (str(entry["line"]), " class=\"num\"")])
-    headers = [label(COLUMN_WORDS, "id"), label(WORDS, "step")] + [
-        label(OVERRIDE_WORDS, key) for key in ("against", "automatic", "points", "by", "comment", "state", "line")]
-    return [f"<h2 id=\"overrides\">{label(OVERRIDE_WORDS, 'overrides')}</h2>",
+    headers = [label("column_id"), label("step")] + [
+        label(f"override_{key}") for key in ("against", "automatic", "points", "by", "comment", "state", "line")]
+    return [f"<h2 id=\"overrides\">{label('override_heading')}</h2>",
             _html_table("overrides sortable", headers, rows)]

@@ -27,6 +27,6 @@ def attack(work):
     clean = grades(clean_out)["s01"]["softmax"]
     if first == clean:
         return True, f"(setup: the cheat scored the same unconfined and confined: {first})"
-    said = [line for line in strict.stdout.splitlines() if "graded now" in line]
+    said = [line for line in strict.stdout.splitlines() if "이번에 채점한" in line]
     return rerun == clean, (f"unconfined softmax {first}, sandboxed rerun {rerun}, clean sandboxed run {clean}; "
                             f"rerun said {said[-1:]!r}")

@@ -22,5 +22,5 @@ def attack(work):
     clean = {s: r["total"] for s, r in grades(clean_out).items()}
     if off == clean:
         return True, f"(setup: the switch changed no total here: {off})"
-    said = [line for line in again.stdout.splitlines() if "graded now" in line]
+    said = [line for line in again.stdout.splitlines() if "이번에 채점한" in line]
     return rerun == clean, f"switch off {off}; rerun {rerun}; clean {clean}; rerun said {said[-1:]!r}"

@@ -28,6 +28,6 @@ def attack(work):
     problems = []
     if len(first) != 1 or after not in first:
         problems.append(f"versions differ: {sorted(first)} then {after}")
-    if "0 graded now" not in rerun.stdout:
-        problems.append(f"a rerun regraded: {[l for l in rerun.stdout.splitlines() if 'graded now' in l]}")
+    if "이번에 채점한 학생 0명" not in rerun.stdout:  # the summary, in the TA's language (Korean by default)
+        problems.append(f"a rerun regraded: {[l for l in rerun.stdout.splitlines() if '이번에 채점한' in l]}")
     return not problems, "; ".join(problems) or f"one version {after} across seeds and runs; rerun graded nobody"

@@ -1,0 +1,228 @@
+"""The judged result a student's results/<id>.json keeps, so that a later run rewrites their outputs
+(overrides, --previous, lateness, the language) without running their code again.
+
+One definition (`Judgement`), one format version (`FORMAT`), one writer (`judgement_data`) and one
+reader (`read_judgement`), which refuses a version it does not know and any shape it cannot read:
+such a student is simply graded again. Pure data in and out; outputs.py reads and writes the file.
+
+What is kept is the judged result as the batch's outputs are rendered from it (`kept`), never more:
+a hidden test keeps its code, its (already reduced, see grading.hidden_facts_only) detail and its
+wrong answer's digest, which the record held before, but not `matched` or `fallback` (which other
+mistakes a hidden value also equals: no output shows it); the public-only judgement
+(`SubmissionResult.public`, Gradescope's "Public Tests") is shown by no batch output and is not kept.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from ..judge import CaseResult, StepResult, SubmissionResult
+from ..submission import Detail
+
+FORMAT = 1  # raise it whenever what is written changes; an older or newer file is then graded again
+KEY = "judged"  # its place in results/<id>.json's extra_data, beside the record (outputs.RECORD_KEY)
+# Tags of values JSON has no type for: {"$tuple": [...]} and so on. A dict whose keys are not all
+# strings, or one key of which starts with "$", is written as {"$dict": [[key, value], ...]}.
+TAG = "$"
+FLOAT_NAMES = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
+NUMPY_KINDS = "biuf"  # booleans, integers, floats: what a detail's arrays and numbers hold
+
+
+@dataclass(frozen=True, kw_only=True)
+class Judgement:
+    """What grading one submission found: the judged result, its status ("graded", "broken: ...",
+    ...), and the fingerprint of everything it depends on (outputs.judged_fingerprint)."""
+
+    key: str
+    status: str
+    result: SubmissionResult
+
+
+class Unsaveable(TypeError):
+    """A value of the result the format has no way to write (the student is graded again next time)."""
+
+
+class Unreadable(ValueError):
+    """A saved judgement of a version or shape the reader does not know."""
+
+
+def kept(result: SubmissionResult) -> SubmissionResult:
+    """The part of `result` a saved judgement holds (module docstring): every output reads only it."""
+    return replace(result, steps=[_kept_step(step) for step in result.steps], public=None)
+
+
+def _kept_step(step: StepResult) -> StepResult:
+    if not any(case.hidden and (case.matched or case.fallback is not None) for case in step.cases):
+        return step
+    return replace(step, cases=[replace(case, matched=[], fallback=None) if case.hidden else case
+                                for case in step.cases])
+
+
+# The writer ----------------------------------------------------------------------------------------
+
+def judgement_data(judgement: Judgement) -> dict[str, Any]:
+    """The judgement as JSON-ready data, in format FORMAT; raises Unsaveable."""
+    result = kept(judgement.result)
+    return {"format": FORMAT, "key": judgement.key, "status": judgement.status,
+            "result": {"submission": result.submission, "steps": [_step_data(s) for s in result.steps],
+                       "notes": [_value(note) for note in result.notes]}}
+
+
+def _step_data(step: StepResult) -> dict[str, Any]:
+    return {"name": step.name, "score": _value(step.score), "max_score": _value(step.max_score),
+            "status": step.status, "mistakes": list(step.mistakes), "cases": [_case_data(c) for c in step.cases],
+            "page_step": step.page_step, "detail": _value(step.detail)}
+
+
+def _case_data(case: CaseResult) -> dict[str, Any]:
+    return {"case": case.case, "hidden": case.hidden, "label": case.label, "passed": case.passed,
+            "code": case.code, "detail": _value(case.detail), "matched": list(case.matched),
+            "fallback": case.fallback, "answer": case.answer, "degenerate": case.degenerate,
+            "raised": case.raised}
+
+
+def _value(value: object) -> Any:
+    """A value of a detail or a note as JSON, its exact type kept (a tuple stays a tuple, a
+    numpy float64 a float64, NaN NaN); raises Unsaveable for any other type."""
+    kind = type(value)
+    if value is None or kind in (bool, str, int):
+        return value
+    if isinstance(value, float) and kind is float:
+        return value if math.isfinite(value) else {TAG + "float": repr(value)}
+    if isinstance(value, list) and kind is list:
+        return [_value(item) for item in value]
+    if isinstance(value, tuple) and kind is tuple:
+        return {TAG + "tuple": [_value(item) for item in value]}
+    if isinstance(value, dict) and kind is dict:
+        if all(type(key) is str and not key.startswith(TAG) for key in value):
+            return {key: _value(item) for key, item in value.items()}
+        return {TAG + "dict": [[_value(key), _value(item)] for key, item in value.items()]}
+    if isinstance(value, Detail) and kind is Detail:
+        return {TAG + "detail": [value.code, [[name, _value(item)] for name, item in value.params]]}
+    if isinstance(value, np.ndarray) and kind is np.ndarray:
+        _numpy_kind(value.dtype)
+        return {TAG + "array": [value.dtype.str, list(value.shape), [_value(item) for item in value.ravel().tolist()]]}
+    if isinstance(value, np.generic):
+        _numpy_kind(value.dtype)
+        return {TAG + "scalar": [value.dtype.str, _value(value.item())]}
+    raise Unsaveable(f"a {kind.__name__} in a judged result")
+
+
+def _numpy_kind(dtype: np.dtype[Any]) -> None:
+    if dtype.kind not in NUMPY_KINDS or dtype.itemsize > 8:  # a long double's items are no Python float
+        raise Unsaveable(f"numpy {dtype}")
+
+
+# The reader ----------------------------------------------------------------------------------------
+
+def read_judgement(data: object, *, steps: list[str]) -> Judgement | None:
+    """The judgement `judgement_data` wrote, or None: another format version, any shape it cannot
+    read, or steps other than `steps` (the lab's, in order)."""
+    try:
+        judgement = _judgement(data)
+    except Exception:  # any shape at all: the student is graded again
+        return None
+    return judgement if [s.name for s in judgement.result.steps] == steps else None
+
+
+def _judgement(data: object) -> Judgement:
+    fields: dict[str, Any] = _of(data, dict)
+    if type(fields.get("format")) is not int or fields["format"] != FORMAT:
+        raise Unreadable(f"format {fields.get('format')!r}, not {FORMAT}")
+    result: dict[str, Any] = _of(fields["result"], dict)
+    return Judgement(key=_of(fields["key"], str), status=_of(fields["status"], str),
+                     result=SubmissionResult(_of(result["submission"], str),
+                                             [_step(s) for s in _of(result["steps"], list)],
+                                             [_of(_read(n), dict) for n in _of(result["notes"], list)]))
+
+
+def _step(data: object) -> StepResult:
+    step: dict[str, Any] = _of(data, dict)
+    return StepResult(_of(step["name"], str), _number(_read(step["score"])), _number(_read(step["max_score"])),
+                      _of(step["status"], str), _texts(step["mistakes"]),
+                      [_case(c) for c in _of(step["cases"], list)], _of(step["page_step"], int),
+                      _of(_read(step["detail"]), dict))
+
+
+def _case(data: object) -> CaseResult:
+    case: dict[str, Any] = _of(data, dict)
+    return CaseResult(_of(case["case"], str), _of(case["hidden"], bool), _of(case["label"], str),
+                      _of(case["passed"], bool), _optional_text(case["code"]), _of(_read(case["detail"]), dict),
+                      _texts(case["matched"]), _optional_text(case["fallback"]), _optional_text(case["answer"]),
+                      _of(case["degenerate"], bool), _of(case["raised"], bool))
+
+
+def _read(data: object) -> Any:
+    """The value `_value` wrote."""
+    kind = type(data)
+    if data is None or kind in (bool, str, int, float):
+        return data
+    if isinstance(data, list) and kind is list:
+        return [_read(item) for item in data]
+    mapping = _of(data, dict)
+    tags = [key for key in mapping if key.startswith(TAG)]
+    if not tags:
+        return {key: _read(value) for key, value in mapping.items()}
+    if len(mapping) != 1:
+        raise Unreadable("a tag beside other keys")
+    tag, body = tags[0][len(TAG):], mapping[tags[0]]
+    if tag == "float":
+        return FLOAT_NAMES[_of(body, str)]
+    if tag == "tuple":
+        return tuple(_read(item) for item in _of(body, list))
+    if tag == "dict":
+        return {_read(key): _read(value) for key, value in (_pair(item) for item in _of(body, list))}
+    if tag == "detail":
+        code, params = _pair(body)
+        return Detail(_of(code, str), tuple((_of(name, str), _read(value))
+                                            for name, value in (_pair(p) for p in _of(params, list))))
+    if tag == "array":
+        dtype, shape, items = _of(body, list)
+        kind_of = _dtype(dtype)
+        sizes = tuple(_of(size, int) for size in _of(shape, list))
+        return np.array([_read(item) for item in _of(items, list)], dtype=kind_of).reshape(sizes)
+    if tag == "scalar":
+        dtype, value = _pair(body)
+        return _dtype(dtype).type(_read(value))
+    raise Unreadable(f"tag {tag!r}")
+
+
+def _dtype(text: object) -> np.dtype[Any]:
+    dtype: np.dtype[Any] = np.dtype(_of(text, str))
+    _numpy_kind(dtype)
+    return dtype
+
+
+def _pair(data: object) -> tuple[Any, Any]:
+    items = _of(data, list)
+    if len(items) != 2:
+        raise Unreadable("not a pair")
+    return items[0], items[1]
+
+
+def _of(data: Any, kind: type[Any]) -> Any:
+    """`data` when its type is exactly `kind` (JSON's own), else Unreadable."""
+    if type(data) is not kind:
+        raise Unreadable(f"{type(data).__name__}, not {kind.__name__}")
+    return data
+
+
+def _number(data: object) -> float:
+    """A score as `_read` gives it back: an int, a float or a numpy number (never a bool)."""
+    if isinstance(data, (int, float, np.integer, np.floating)) and not isinstance(data, (bool, np.bool_)):
+        return data  # type: ignore[return-value]  # the type the judge gave it, kept
+    raise Unreadable(f"{type(data).__name__}, not a number")
+
+
+def _optional_text(data: object) -> str | None:
+    if data is None:
+        return None
+    text: str = _of(data, str)
+    return text
+
+
+def _texts(data: object) -> list[str]:
+    return [_of(item, str) for item in _of(data, list)]
