@@ -19,6 +19,7 @@ import numpy as np
 from . import explain, rubric
 from .sandbox.codec import Labelled, Opaque, clean_text
 from .error_model import parts
+from .guard import SafeText, safe_name
 from .submission import as_detail
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ class StepResult:
 
 @dataclass(frozen=True)
 class SubmissionResult:
-    submission: str
+    submission: SafeText  # the file's name as the student reads it (guard.safe_name)
     steps: list[StepResult]
     notes: list[dict[str, Any]] = field(default_factory=list)  # load problems: [{"code": ..., ...}]
     # The steps judged on the public tests alone, from public outcomes only (what a student is
@@ -1132,7 +1133,7 @@ def broken(lab: Lab, name: str, code: str, detail: object = None, only: Collecti
                         {"file_problem": code})
              for step in lab.steps if only is None or step.name in only]
     notes = [{"code": "problem", "problem": code, "detail": as_detail(detail)}]
-    return SubmissionResult(name, steps, notes)
+    return SubmissionResult(safe_name(name), steps, notes)
 
 
 def explanations(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult], outcomes: Sequence[Outcome | None],
