@@ -17,6 +17,7 @@ import urllib.parse
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..guard import piece
 from ..render import Messages, one_line, printable
 from .naming import fit_id
 from .outputs import run_records, write_atomic
@@ -168,6 +169,21 @@ def student_page(student: str, name: str, runs: list[Run], lang: str, labs: dict
     return page
 
 
+def guarded_student_page(student: str, name: str, runs: list[Run], lang: str, labs: dict[str, Any]) -> str:
+    """student_page as a piece of the grader's own work on the student's records (guard.piece):
+    a record it cannot be made from costs that page its tables, which a sentence replaces; the
+    student stays in the course table and course.csv."""
+    from .. import pictures
+
+    made = piece(f"the history page of {one_line(student)}", student_page, student, name, runs, lang, labs)
+    if made.value is not None:
+        return made.value
+    say = Messages(lang)
+    title = say("history", "student_title", id=one_line(student))
+    return pictures.html_page(f"<h1>{html.escape(title)}</h1><p>"
+                              f"{html.escape(say('history', 'page_not_made', type=made.failure))}</p>", lang, title)
+
+
 def lab_table(record: dict[str, Any], lab: Any, lang: str) -> str:
     say = Messages(lang, lab) if lab is not None else Messages(lang)
     overrides = {e["step"]: e for e in record.get("overrides") or ()}
@@ -234,7 +250,7 @@ def run_history(args: Any) -> int:
     rows = course_rows(runs)
     for row in rows:
         write_atomic(os.path.join(out, "students", f"{fit_id(row['id'])}.html"),
-                     student_page(row["id"], row["name"], runs, args.lang, labs))
+                     guarded_student_page(row["id"], row["name"], runs, args.lang, labs))
     write_atomic(os.path.join(out, COURSE_CSV), course_csv(runs, rows))
     write_atomic(os.path.join(out, "index.html"), index_page(rows, runs, args.lang))
     print(printable(f"{len(rows)} students over {len(runs)} lab run(s) ({', '.join(r.lab for r in runs)}): "
