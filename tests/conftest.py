@@ -24,7 +24,7 @@ SLOW_MODULES = {"test_hostile_everywhere", "test_attacks", "test_otter_run", "te
                 "test_reading_budgets", "test_ta_slips", "test_public_cases", "test_checker_cells",
                 "test_batch_units_property", "test_after_grading", "test_lms_layouts", "test_grader_version",
                 "test_lms_strays", "test_gradescope", "test_no_machine_paths", "test_otter_build",
-                "test_corpus_blind", "test_field_corpus", "test_field_corpus_2"}
+                "test_corpus_blind", "test_field_corpus", "test_field_corpus_2", "test_guard_faces"}
 
 
 def pytest_collection_modifyitems(config, items):
