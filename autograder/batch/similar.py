@@ -29,7 +29,7 @@ import io
 import math
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 if TYPE_CHECKING:
     from ..cells import Cell
@@ -61,9 +61,8 @@ def code_prints(name: str, data: bytes | None, function_names: Iterable[str]) ->
 
     The grader's own work on a submission's text, so read as the reader reads it: every cell
     parsed within `submission.Budget` (characters parsed, CPU time) and inside its catch-all
-    (`submission.untrusted`); trees are walked without recursion, so no depth stops them, and a
-    cell Python cannot parse (a syntax error, a RecursionError of its parser) adds nothing, as it
-    runs nothing in the sandbox either, while the others count."""
+    (`submission.untrusted`); trees are walked without recursion, so no depth stops them, and one
+    line Python's own parser gives up on costs its own part only (`_statements`)."""
     if not isinstance(data, (bytes, bytearray)):
         return None
     from ..submission import read_submission, untrusted
@@ -84,7 +83,8 @@ def _prints(cells: Sequence[Cell], function_names: tuple[str, ...], reading: Rea
     for statement in body:  # the last top-level definition counts, as when the notebook runs
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) and statement.name in keep:
             steps[statement.name] = _print_of(statement, keep, reading)
-    prints: dict[str, Any] = {"file": _print_of(ast.Module(body=body, type_ignores=[]), keep, reading), "steps": steps}
+    prints: dict[str, Any] = {"file": _print_of(ast.Module(body=body, type_ignores=[]), keep, reading),
+                              "steps": steps}
     if unread:
         prints["unread"] = unread
     return prints
@@ -150,11 +150,7 @@ def _normalised(root: ast.AST, keep: frozenset[str]) -> Iterator[str]:
             continue
         if isinstance(node, ast.AnnAssign) and node.value is not None:
             node = ast.Assign(targets=[node.target], value=node.value, type_comment=None)
-        own = {"id": renamed(node.id)} if isinstance(node, ast.Name) else \
-            {"arg": renamed(node.arg), "annotation": None} if isinstance(node, ast.arg) else \
-            {"name": renamed(node.name), "returns": None} if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else \
-            {"name": renamed(node.name)} if isinstance(node, ast.ClassDef) else \
-            {"asname": renamed(node.asname)} if isinstance(node, ast.alias) and node.asname else {}
+        own = _own_fields(node, renamed)
         later: list[str | ast.AST] = [type(node).__name__ + "("]
         for field, value in ast.iter_fields(node):
             value = own.get(field, value)
@@ -168,6 +164,21 @@ def _normalised(root: ast.AST, keep: frozenset[str]) -> Iterator[str]:
                 later.append(repr(value))
         later.append(")")
         pending.extend(reversed(later))
+
+
+def _own_fields(node: ast.AST, renamed: Callable[[str], str]) -> dict[str, object]:
+    """The fields of `node` read otherwise: a name the student chose, renamed; a type hint, gone."""
+    if isinstance(node, ast.Name):
+        return {"id": renamed(node.id)}
+    if isinstance(node, ast.arg):
+        return {"arg": renamed(node.arg), "annotation": None}
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return {"name": renamed(node.name), "returns": None}
+    if isinstance(node, ast.ClassDef):
+        return {"name": renamed(node.name)}
+    if isinstance(node, ast.alias) and node.asname:
+        return {"asname": renamed(node.asname)}
+    return {}
 
 
 def _doing(statements: list[ast.stmt]) -> list[ast.stmt]:
@@ -198,7 +209,7 @@ def never_count(lab: Any) -> dict[str, set[str]]:
         pass
     for data in sources:
         prints = code_prints("reference.py", data, lab.function_names)
-        if prints:
+        if prints and "file" in prints:  # one that could not be made leaves nothing out
             found.setdefault(FILE, set()).add(prints["file"][0])
             for step, (digest, _) in prints["steps"].items():
                 found.setdefault(step, set()).add(digest)
