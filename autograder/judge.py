@@ -81,6 +81,7 @@ class CaseResult:
     answer: str | None = None  # a wrong returned value's digest (answer_digest), for the class's similarity signal
     degenerate: bool = False  # a test too small to tell formulas apart (see rubric.is_degenerate)
     raised: bool = False  # the call returned no value (an error, a timeout, a crash)
+    fitted: bool = False  # failed where the step is right only on known inputs: its points are taken (rubric)
 
 
 @dataclass(frozen=True)
@@ -617,9 +618,11 @@ def _same_argument(a: object, b: object) -> bool:
 
 def _mark_fitted_to_public(step: Step, probes: Sequence[Probe], cases: list[CaseResult]) -> list[CaseResult]:
     """Answers looked up, not computed: right only on tests whose inputs a student can know, and
-    nothing else to show a computation. Its failures are `hardcoded` (0 %), as answers fitted to
-    the page are, whatever they are: wrong values, None, another type, an error (numpy's words
-    included), a timeout, a crash, a test not run.
+    nothing else to show a computation. Its failures, whatever they are (wrong values, None,
+    another type, an error with numpy's words or any other, a timeout, a crash, a test not run),
+    are `fitted`, which takes the step's points (rubric.score), and those that carry words the
+    submission chose (values, an error's name) are told as `hardcoded`, as answers fitted to the
+    page are.
 
     A step computes, and keeps what the rubric gives it, when either shows: a test whose inputs
     the student could not know (`_known_inputs`) and large enough to tell formulas apart (not
@@ -635,8 +638,13 @@ def _mark_fitted_to_public(step: Step, probes: Sequence[Probe], cases: list[Case
     named = step.named_codes()  # those that say nothing was computed cost every point already
     if not unknown or any(_values_right(c) or _named_by_values(c, named) for c in unknown):
         return cases
-    return [replace(c, code="hardcoded") if not k and not _values_right(c) else c
-            for c, k in zip(cases, known)]
+    return [replace(c, fitted=True, code=c.code if c.code in OBSERVED else "hardcoded")
+            if not k and not _values_right(c) else c for c, k in zip(cases, known)]
+
+
+# Failures the grader observes itself, whose words stay true of a fitted step (the rubric takes
+# its points all the same): the submission chose no word of them.
+OBSERVED = frozenset({"timeout", "crashed", "not_run", "stand_in_refused"})
 
 
 def _known_inputs(probes: Sequence[Probe]) -> list[bool]:

@@ -172,8 +172,15 @@ def test_right_only_where_the_inputs_can_be_known_earns_nothing_whatever_the_fai
         pytest.skip("no test both counted and known, or none both counted and unknown")
     probes, outcomes = student(plan, step, data.draw)
     result = verdict(step, probes, outcomes)
-    assert result.score == 0, (result.score, result.mistakes, [c.code for c in result.cases])
-    assert any(c.code in judge.CODE_CAUSES | {"hardcoded"} for c in result.cases if not c.passed), result.mistakes
+    assert result.score == 0, (result.score, result.detail["rubric"])
+    unknown = [c for c, k, n in zip(result.cases, known, counted) if not k and n]
+    if result.detail["rubric"] == {"rule": "fitted"}:
+        assert all(c.fitted for c in unknown)
+        # The words: the grader's own observations stay; words the submission chose are "hard-coded".
+        assert all(c.code in judge.OBSERVED | judge.CODE_CAUSES | {"hardcoded"} for c in unknown), \
+            [c.code for c in unknown]
+    else:  # told first by a rule that says the same (the page's numbers written in)
+        assert result.detail["rubric"]["rule"] == "mistake" and result.detail["rubric"]["percent"] == 0
 
 
 def computes(step, probes, known, free):
