@@ -9,7 +9,18 @@ when its number is unknown.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from typing import TypedDict
+
+from .guard import SafeText
+
+class Cell(TypedDict):
+    """One piece of a submission's code as the reader gives it and the sandbox runs it: its text
+    and its file name, both made safe where they were read (guard.SafeText)."""
+
+    source: SafeText
+    filename: SafeText
+
 
 NOTEBOOK_CELL = re.compile(r"<cell (\d+)>")
 KERNEL_CELL = re.compile(r"<kernel cell( \d+)?>")
@@ -25,11 +36,11 @@ def kernel_cell(number: int | None) -> str:
     return "<kernel cell>" if number is None else f"<kernel cell {number}>"
 
 
-def is_notebook(cells: Iterable[Mapping[str, str]]) -> bool:
+def is_notebook(cells: Iterable[Cell]) -> bool:
     """Whether the cells come from a notebook: it then runs as `__main__`, a .py file as a module."""
     return any(NOTEBOOK_CELL.fullmatch(cell["filename"]) for cell in cells)
 
 
-def module_name(cells: Iterable[Mapping[str, str]]) -> str:
+def module_name(cells: Iterable[Cell]) -> str:
     """The module name a submission's code runs under."""
     return "__main__" if is_notebook(cells) else "submission"

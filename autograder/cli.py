@@ -253,7 +253,8 @@ def run_check(args: argparse.Namespace) -> int:
     if args.html:
         from .batch.outputs import feedback_html, write_atomic
 
-        record = {"id": one_line(os.path.basename(args.submission)), "file": one_line(args.submission), "superseded": []}
+        record = {"id": one_line(os.path.basename(result.submission)), "file": one_line(result.submission),
+                  "superseded": []}
         try:
             write_atomic(args.html, feedback_html(record, as_text(result, lab, args.lang), lab, args.lang, result))
         except OSError as error:

@@ -199,7 +199,7 @@ def grade_bytes(name: str, data: bytes, zygote: Zygote, plan: Plan, limits: Limi
     module = missing_module(runs.notes)
     steps = {scope: [_blamed_on_module(results[scope][step.name], module or _module_raised(results[scope][step.name]))
                      for step in lab.steps] for scope in SCOPES}
-    result = SubmissionResult(name, steps[ALL], runs.notes, public=steps[PUBLIC])
+    result = SubmissionResult(submission.name, steps[ALL], runs.notes, public=steps[PUBLIC])
     if all(step.status == "missing" for step in result.steps):  # maybe another lab's file: told once, by lab
         from .registry import other_lab
 

@@ -19,6 +19,7 @@ import numpy as np
 from . import explain, rubric
 from .sandbox.codec import Labelled, Opaque, clean_text
 from .error_model import parts
+from .guard import SafeText, safe_name
 from .submission import as_detail
 
 if TYPE_CHECKING:
@@ -80,6 +81,7 @@ class CaseResult:
     answer: str | None = None  # a wrong returned value's digest (answer_digest), for the class's similarity signal
     degenerate: bool = False  # a test too small to tell formulas apart (see rubric.is_degenerate)
     raised: bool = False  # the call returned no value (an error, a timeout, a crash)
+    fitted: bool = False  # failed where the step is right only on known inputs: its points are taken (rubric)
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,7 @@ class StepResult:
 
 @dataclass(frozen=True)
 class SubmissionResult:
-    submission: str
+    submission: SafeText  # the file's name as the student reads it (guard.safe_name)
     steps: list[StepResult]
     notes: list[dict[str, Any]] = field(default_factory=list)  # load problems: [{"code": ..., ...}]
     # The steps judged on the public tests alone, from public outcomes only (what a student is
@@ -148,7 +150,7 @@ def judge_step(step: Step, probes: Sequence[Probe], outcomes: Sequence[Outcome |
     cases = _errors_refuted(step, probes, cases)
     cases = _choose_explanations(step, probes, cases, outcomes)
     cases = _mark_hardcoded(probes, cases, page)  # right on the page only: fitted to it, first
-    cases = _mark_fitted_to_public(probes, cases)  # right on the public tests only: fitted to them
+    cases = _mark_fitted_to_public(step, probes, cases)  # right only where the inputs can be known: fitted
     cases, ignored = _mark_observed(step, probes, cases, outcomes)
     cases = [replace(c, degenerate=True) if rubric.is_degenerate(p.case) else c for p, c in zip(probes, cases)]
     points, rule = rubric.score(step.points, cases, step.named_codes(), (),
@@ -614,26 +616,69 @@ def _same_argument(a: object, b: object) -> bool:
     return a == b
 
 
-def _mark_fitted_to_public(probes: Sequence[Probe], cases: list[CaseResult]) -> list[CaseResult]:
-    """Right on every test whose inputs a student can know (the public ones, and hidden ones that
-    repeat them), wrong with nothing to explain it on every other: answers looked up from the
-    public tests, not computed (hard-coded, as answers fitted to the page are)."""
-    public = [p.case for p in probes if not p.case.hidden]
-    known = [_repeats(p.case, public) for p in probes]
-    others = [(p, c) for p, c, k in zip(probes, cases, known) if not k]
-    if not public or not others or not all(c.passed for c, k in zip(cases, known) if k):
+def _mark_fitted_to_public(step: Step, probes: Sequence[Probe], cases: list[CaseResult]) -> list[CaseResult]:
+    """Answers looked up, not computed: right only on tests whose inputs a student can know, and
+    nothing else to show a computation. Its failures, whatever they are (wrong values, None,
+    another type, an error with numpy's words or any other, a timeout, a crash, a test not run),
+    are `fitted`, which takes the step's points (rubric.score), and those that carry words the
+    submission chose (values, an error's name) are told as `hardcoded`, as answers fitted to the
+    page are.
+
+    A step computes, and keeps what the rubric gives it, when either shows: a test whose inputs
+    the student could not know (`_known_inputs`) and large enough to tell formulas apart (not
+    degenerate) is right (its values; a changed input does not matter), or such a test returned
+    values the judge names (`_named_by_values`: a declared mistake's prediction, a transposed
+    table: the formula computed, wrongly). A genuine mistake that only the public tests' sizes hide
+    shows one of the two wherever the lab has a hidden test of the public sizes with other values,
+    or declares the mistake."""
+    known = _known_inputs(probes)
+    if not any(c.passed for p, c, k in zip(probes, cases, known) if k and not rubric.is_degenerate(p.case)):
+        return cases  # nothing right that counts: nothing to take back
+    unknown = [c for p, c, k in zip(probes, cases, known) if not k and not rubric.is_degenerate(p.case)]
+    named = step.named_codes()  # those that say nothing was computed cost every point already
+    if not unknown or any(_values_right(c) or _named_by_values(c, named) for c in unknown):
         return cases
-    if any(c.passed or c.code not in UNEXPLAINED | {"exception"} for _, c in others):
-        return cases
-    return [replace(c, code="hardcoded") if not k else c for c, k in zip(cases, known)]
+    return [replace(c, fitted=True, code=c.code if c.code in OBSERVED else "hardcoded")
+            if not k and not _values_right(c) else c for c, k in zip(cases, known)]
 
 
-def _repeats(case: Case, public: Sequence[Case]) -> bool:
-    """Whether `case` is public, or has exactly a public test's inputs."""
-    if not case.hidden:
-        return True
-    return any(case.inputs.keys() == other.inputs.keys()
-               and all(np.array_equal(case.inputs[k], other.inputs[k]) for k in case.inputs) for other in public)
+# Failures the grader observes itself, whose words stay true of a fitted step (the rubric takes
+# its points all the same): the submission chose no word of them.
+OBSERVED = frozenset({"timeout", "crashed", "not_run", "stand_in_refused"})
+
+
+def _known_inputs(probes: Sequence[Probe]) -> list[bool]:
+    """Per probe, whether a student can know its inputs: a public test's, or the very arguments of
+    a public test's call (a hidden test that repeats a public one, or shares a call with one)."""
+    public = [p.args for p in probes if not p.case.hidden]
+    return [not p.case.hidden or any(_same_arguments(p.args, args) for args in public) for p in probes]
+
+
+def _same_arguments(a: Sequence[object], b: Sequence[object]) -> bool:
+    return len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b))
+
+
+def _same_value(a: object, b: object) -> bool:
+    """Equal values of the lab's own arguments (arrays, numbers, words and their containers)."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return _same_argument(a, b)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return type(a) is type(b) and _same_arguments(a, b)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same_value(a[k], b[k]) for k in a)
+    return type(a) is type(b) and bool(a == b)
+
+
+def _values_right(result: CaseResult) -> bool:
+    """Right values: passed, or right with an input changed on the way (`mutates_input`)."""
+    return result.passed or result.code == "mutates_input"
+
+
+def _named_by_values(result: CaseResult, named: Collection[str]) -> bool:
+    """A failed call whose returned value the judge names as a mistake (a declared mistake's
+    prediction, a transposed table). An error's name is words only (its message is the
+    submission's to write): never evidence."""
+    return not result.passed and not result.raised and result.code in named
 
 
 def _mark_hardcoded(probes: Sequence[Probe], cases: list[CaseResult], page: str) -> list[CaseResult]:
@@ -1096,7 +1141,7 @@ def broken(lab: Lab, name: str, code: str, detail: object = None, only: Collecti
                         {"file_problem": code})
              for step in lab.steps if only is None or step.name in only]
     notes = [{"code": "problem", "problem": code, "detail": as_detail(detail)}]
-    return SubmissionResult(name, steps, notes)
+    return SubmissionResult(safe_name(name), steps, notes)
 
 
 def explanations(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult], outcomes: Sequence[Outcome | None],

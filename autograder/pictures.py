@@ -200,8 +200,11 @@ def _colour(value: float, scale: tuple[float, float], diverging: bool) -> tuple[
         end = (202, 0, 32) if t > 0 else (5, 113, 176)
         t = abs(t)
     else:
-        t = 0.0 if high == low else (value - low) / (high - low)
+        # Halved before subtracting: a student's ±1.7e308 spans more than a float holds.
+        span = high / 2 - low / 2
+        t = 0.0 if span <= 0 else max(0.0, min(1.0, (value / 2 - low / 2) / span))
         end = (8, 69, 148)
+    t = t if np.isfinite(t) else 0.0
     r, g, b = (round(255 + (c - 255) * t) for c in end)
     ink = "#000" if 0.299 * r + 0.587 * g + 0.114 * b > 140 else "#fff"
     return f"#{r:02x}{g:02x}{b:02x}", ink

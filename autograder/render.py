@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from .cells import KERNEL_CELL, NOTEBOOK_CELL
 from .error_model import JOIN, parts
+from .guard import piece
 from .judge import EXPLAINABLE
 from .sandbox.protocol import MAX_HELPER_REQUESTS as MAX_REQUESTS  # per call; stand_in counts the same
 from .submission import Detail
@@ -421,6 +422,8 @@ def _rubric_lines(say: Messages, result: StepResult) -> list[str]:
     if rule.get("rule") == "mistake":
         return [say("text", "rubric_mistake", percent=rule["percent"],
                     title=say.stepwise("title", result.name, rule["code"]))]
+    if rule.get("rule") == "fitted":
+        return [say("text", "rubric_fitted")]
     if rule.get("rule") == "cases" and rule["total"]:
         key = "rubric_cases_uncounted" if rule.get("uncounted") else "rubric_cases"
         return [say("text", key, passed=rule["passed"], total=rule["total"], uncounted=rule.get("uncounted", 0))]
@@ -777,7 +780,20 @@ def feedback(result: SubmissionResult, lab: Lab, lang: str = "ko") -> Feedback:
     return Feedback(lab.name, one_line(result.submission), result.score, float(result.max_score),
                     result.all_passed, heading, notes,
                     tuple(note_record(note, text) for note, text in pairs),
-                    tuple((step, step_feedback(step, lab, lang)) for step in result.steps), total, result.file_problem)
+                    tuple((step, guarded_step_feedback(step, lab, lang)) for step in result.steps), total,
+                    result.file_problem)
+
+
+def guarded_step_feedback(result: StepResult, lab: Lab, lang: str = "ko") -> str:
+    """step_feedback as a piece of the grader's own work on a submission's values (guard.piece):
+    when it cannot be written, the step's header and a sentence saying so, and the points stand."""
+    written = piece(f"the feedback of step {result.name}", step_feedback, result, lab, lang)
+    if written.value is not None:
+        return written.value
+    say = Messages(lang, lab)
+    return "\n".join([say("text", "step_header", name=result.name, score=_points(result.score),
+                          max_score=_points(result.max_score), status=say("status", result.status)),
+                      "  " + say("text", "feedback_not_written", type=written.failure)])
 
 
 def notes_heading(say: Messages, result: SubmissionResult) -> str:

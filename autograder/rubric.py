@@ -7,7 +7,9 @@ wrong formula is right on it earns no credit on its own. When every
 failed test returned a value some named mistake predicts, the step keeps the share of the harshest
 of them (a mutated input keeps most, a wrong formula little), or the share of tests passed when
 that is more. Codes saying the passes were not computed from the inputs (fitted to the page, the
-same values whatever the arguments, random numbers) keep their share alone. Which tests are
+same values whatever the arguments, random numbers) keep their share alone, and a step right only
+on tests whose inputs a student can know, with nothing else showing a computation, earns nothing
+(its failures are `fitted`: judge._mark_fitted_to_public). Which tests are
 degenerate is the lab's to say (`Case.degenerate`), and so are the shares of its own mistakes
 (`Lab.rubric`, or a step's own `Step.rubric`).
 
@@ -46,7 +48,7 @@ FORMULA_SHARE = 0.25  # any other named mistake: the formula is wrong
 class Rule(TypedDict, total=False):
     """The rule that gave a step's points (a step's detail["rubric"]); render words it."""
 
-    rule: str  # "no_cases" | "passed" | "cases" | "mistake"
+    rule: str  # "no_cases" | "passed" | "cases" | "mistake" | "fitted"
     passed: int  # "cases": tests passed, of `total` counted
     total: int
     uncounted: int  # "cases": degenerate tests passed, counted for nothing
@@ -94,6 +96,8 @@ def score(points: float, cases: Sequence[CaseResult], named: Collection[str] = A
         return 0.0, {"rule": "no_cases"}
     if all(c.passed for c in cases):
         return float(points), {"rule": "passed"}
+    if any(getattr(c, "fitted", False) for c in cases if not c.passed):
+        return 0.0, {"rule": "fitted"}  # right only where the inputs can be known: nothing shown computed
     # A degenerate test earns nothing when passed (a wrong formula may pass it) and costs when failed.
     counted = [c for c in cases if not c.passed or not (c.case in degenerate or c.degenerate)]
     passed = sum(c.passed for c in counted)

@@ -26,7 +26,8 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar, cast, overload
 
-from .cells import is_notebook, notebook_cell
+from .cells import Cell, is_notebook, notebook_cell
+from .guard import SafeText, error_name, safe_name, safe_text
 
 T = TypeVar("T")
 
@@ -210,8 +211,9 @@ class Reading:
         self.code_cells = 0
         self.code_lines = 0
         self.tokenized_chars = 0
-        # (source, tree, unparsed) of the last parse: a cell is parsed once
-        self._last: tuple[str | None, ast.Module | None, bool] = (None, None, False)
+        self.deep_last = False  # whether Python's own parser gave up on the last text's depth
+        # (source, flat, tree, unparsed) of the last parse: a cell is parsed once
+        self._last: tuple[str | None, bool, ast.Module | None, bool] = (None, False, None, False)
 
     def check_time(self) -> None:
         if self._clock() - self._started > self.budget.seconds:
@@ -231,27 +233,44 @@ class Reading:
         """The module tree of `source`, or None: a syntax error (`unparsed` False), or not
         parsed at all (`unparsed` True): too long, over the budget, or a tree deeper or larger
         than the grader looks into."""
-        if self._last[0] is not source:
-            tree: ast.Module | None = None
-            unparsed = True
-            if self.may_parse(source):
-                unparsed = False
-                try:
-                    with warnings.catch_warnings():  # a warning would print the student's text
-                        warnings.simplefilter("ignore")
-                        tree = ast.parse(source)
-                except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
-                    tree = None
-                if tree is not None and not self._small(tree):
-                    self.unparsed += 1
-                    tree, unparsed = None, True
-            self._last = (source, tree, unparsed)
-        return self._last[1]
+        if self._last[0] is not source or self._last[1]:
+            tree, unparsed = self._parsed(source)
+            if tree is not None and not self._small(tree):
+                self.unparsed += 1
+                tree, unparsed = None, True
+            self._last = (source, False, tree, unparsed)
+        return self._last[2]
+
+    def parse_flat(self, source: str) -> ast.Module | None:
+        """The module tree of `source` within the parse budget whatever its depth or size, for a
+        walker that never recurses and whose work grows with the text (batch.similar's
+        fingerprints): a depth bound there would let one deep line hide the rest of a cell.
+        None and `unparsed_last` as for `parse`."""
+        if self._last[0] is not source or not self._last[1]:
+            self._last = (source, True, *self._parsed(source))
+        return self._last[2]
+
+    def _parsed(self, source: str) -> tuple[ast.Module | None, bool]:
+        """(tree or None, whether it was left unparsed) within the budget's characters."""
+        self.deep_last = False
+        if not self.may_parse(source):
+            return None, True
+        try:
+            with warnings.catch_warnings():  # a warning would print the student's text
+                warnings.simplefilter("ignore")
+                return ast.parse(source), False
+        except (RecursionError, MemoryError):
+            # Python's own parser gave up on the depth (at about three times the recursion limit
+            # on 3.11): not Python here, though a child whose code raised its recursion limit may run it.
+            self.deep_last = True
+            return None, False
+        except (SyntaxError, ValueError, OverflowError):
+            return None, False  # not Python the child could run either
 
     @property
     def unparsed_last(self) -> bool:
         """Whether the last text given to `parse` was left unparsed (rather than not Python)."""
-        return self._last[2]
+        return self._last[3]
 
     def compiles(self, text: str, filename: str) -> bool | None:
         """True or False, or None when `text` may not be compiled within the budget."""
@@ -328,10 +347,7 @@ def failure_detail(error: BaseException) -> Detail:
     return detail("exception", type=error_type(error))
 
 
-def error_type(error: BaseException) -> str:
-    """An exception's type as Python names it: "KeyError", "zlib.error"."""
-    kind = type(error)
-    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+error_type = error_name  # an exception's type as Python names it: "KeyError", "zlib.error"
 
 
 # A submission ----------------------------------------------------------------------------------
@@ -341,8 +357,8 @@ Place = tuple[str, int, int]  # where a definition is: (filename, line of the de
 
 @dataclass
 class Submission:
-    name: str
-    cells: list[dict[str, str]] = field(default_factory=list)  # [{"source": str, "filename": str}]
+    name: SafeText  # the file's name as the student reads it (guard.safe_name)
+    cells: list[Cell] = field(default_factory=list)  # the code, each text made safe where it was read
     problem: str | None = None  # why it cannot be read at all: too_large, not_utf8, notebook_not_json, ...
     problem_detail: Detail | None = None  # and the reason, as data
     # function -> whether its last definition is a stub
@@ -368,6 +384,7 @@ def read_submission(name: str, data: bytes | bytearray, budget: Budget | None = 
     TypeError."""
     if not isinstance(data, (bytes, bytearray)):
         raise TypeError(f"a submission is read from bytes, not {type(data).__name__}")
+    name = safe_name(name)  # the one place a submission's name becomes text the grader works with
     read = untrusted(_read_submission, name, data, budget=budget)
     # the value is there exactly when there is no problem
     submission = cast(Submission, read.value) if read.problem is None else \
@@ -376,7 +393,7 @@ def read_submission(name: str, data: bytes | bytearray, budget: Budget | None = 
     return submission
 
 
-def _read_submission(name: str, data: bytes | bytearray, reading: Reading) -> Submission:
+def _read_submission(name: SafeText, data: bytes | bytearray, reading: Reading) -> Submission:
     budget = reading.budget
     if len(data) > budget.file_bytes:
         return Submission(name, problem="too_large", problem_detail=detail("size", size=len(data)))
@@ -385,18 +402,18 @@ def _read_submission(name: str, data: bytes | bytearray, reading: Reading) -> Su
         return Submission(name, problem="not_code", problem_detail=detail("filename", filename=kind))
     if name.lower().endswith(".zip"):
         inner, data = zipped_submission(data, reading=reading)
-        name = f"{name}/{inner}"
+        name = safe_name(f"{name}/{inner}")
     if not data.strip():
         return Submission(name, problem="empty")
     try:
-        text = data.decode("utf-8-sig")
+        text = safe_text(data.decode("utf-8-sig"))  # a notebook's JSON escapes are made safe cell by cell
     except UnicodeDecodeError as error:
         return Submission(name, problem="not_utf8", problem_detail=detail("byte_at", position=error.start + 1))
     definitions = _Definitions(reading)
     if name.lower().endswith(".ipynb"):
         submission = _read_notebook(name, text, reading, definitions)
     else:
-        cells = script_cells(text, _basename(name), reading)
+        cells = script_cells(text, safe_text(_basename(name)), reading)
         for cell in cells:
             definitions.add(cell["source"], cell["filename"])
         submission = Submission(name, cells=cells)
@@ -457,7 +474,7 @@ def _cell_text(source: object) -> str | None:
     return source if isinstance(source, str) else None
 
 
-def _read_notebook(name: str, text: str, reading: Reading, definitions: _Definitions) -> Submission:
+def _read_notebook(name: SafeText, text: str, reading: Reading, definitions: _Definitions) -> Submission:
     try:
         notebook = notebook_json(text, reading)
     except ValueError as error:
@@ -467,7 +484,7 @@ def _read_notebook(name: str, text: str, reading: Reading, definitions: _Definit
     cells = notebook.get("cells") if isinstance(notebook, dict) else None
     if not isinstance(cells, list):
         return Submission(name, problem="notebook_malformed", problem_detail=detail("no_cell_list"))
-    code_cells = []
+    code_cells: list[Cell] = []
     graders: set[str] = set()  # names bound to an otter.Notebook in the cells so far
     for number, cell, source in code_cells_of(cells, reading):
         if is_checker_cell(cell):
@@ -475,11 +492,11 @@ def _read_notebook(name: str, text: str, reading: Reading, definitions: _Definit
         if source is None:
             return Submission(name, problem="notebook_malformed", problem_detail=detail("cell_without_text", cell=number))
         reading.count_lines(source.count("\n") + 1)
-        source = without_ipython_syntax(source)
+        source = safe_text(without_ipython_syntax(source))  # JSON may escape a lone surrogate: "\ud800"
         if does_only_checking(source, graders, reading):
             continue
         definitions.add(source, notebook_cell(number))
-        code_cells.append({"source": source, "filename": notebook_cell(number)})
+        code_cells.append({"source": source, "filename": safe_text(notebook_cell(number))})
     return Submission(name, cells=code_cells)
 
 
@@ -633,16 +650,18 @@ CELL_MARK = re.compile(r"# ?%%")
 _WRAP = "(" * 8 + "\n"  # brackets opened around a file while it is tokenized: no indentation is read
 
 
-def script_cells(text: str, filename: str, reading: Reading | None = None) -> list[dict[str, str]]:
+def script_cells(text: SafeText, filename: SafeText, reading: Reading | None = None,
+                 statements: bool = False) -> list[Cell]:
     """A .py file as cells, so that a syntax error costs only its part of the file: a file that
     compiles stays whole; one that does not is cut at its `# %%` marks (the twin's cells), else
-    before each top-level definition. Cuts come from the tokenizer: a mark or a definition
+    before each top-level definition (`statements`: before each top-level statement, marks or
+    not, for a reader that looks into each part alone). Cuts come from the tokenizer: a mark or a definition
     counts only as a token of its own at column 0, never inside a string (or any token). Each
     cell is padded with blank lines to its place, so every message names the file's own line
     numbers. A file too long, with too long a line, or split too finely stays one cell."""
     reading = reading or Reading()
     budget = reading.budget
-    whole = [{"source": text, "filename": filename}]
+    whole: list[Cell] = [{"source": text, "filename": filename}]
     if len(text) > budget.parse_chars:
         return whole
     lines = _lines(text)
@@ -654,11 +673,14 @@ def script_cells(text: str, filename: str, reading: Reading | None = None) -> li
         return whole
     kinds = _line_kinds(lines, reading)
     marked = [index for index, kind in sorted(kinds.items()) if kind == "mark"]
-    starts = sorted({0, *(marked or _definition_starts(kinds))})
+    if statements:
+        starts = sorted({0, *_definition_starts(kinds, statements=True)})
+    else:
+        starts = sorted({0, *(marked or _definition_starts(kinds))})
     if len(starts) == 1 or len(starts) > budget.script_cells:
         return whole
     ends = starts[1:] + [len(lines)]
-    return [{"source": "\n" * start + "".join(lines[start:end]), "filename": filename}
+    return [{"source": safe_text("\n" * start + "".join(lines[start:end])), "filename": filename}
             for start, end in zip(starts, ends) if "".join(lines[start:end]).strip()]
 
 
@@ -733,12 +755,13 @@ def _kind(token: tokenize.TokenInfo) -> str:
     return "code"
 
 
-def _definition_starts(kinds: dict[int, str]) -> list[int]:
-    """Line indexes where a top-level definition (with its decorators) begins."""
+def _definition_starts(kinds: dict[int, str], statements: bool = False) -> list[int]:
+    """Line indexes where a top-level definition (with its decorators) begins; with `statements`,
+    where any top-level statement begins (a line of code at column 0 not after a decorator)."""
     starts: list[int] = []
     previous_decorator = False
     for index, kind in sorted(kinds.items()):
-        if kind in ("def", "decorator"):
+        if kind in ("def", "decorator") or (statements and kind == "code"):
             if not previous_decorator:
                 starts.append(index)
             previous_decorator = kind == "decorator"

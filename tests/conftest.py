@@ -25,7 +25,7 @@ SLOW_MODULES = {"test_hostile_everywhere", "test_attacks", "test_otter_run", "te
                 "test_batch_units_property", "test_after_grading", "test_lms_layouts", "test_grader_version",
                 "test_lms_strays", "test_gradescope", "test_no_machine_paths", "test_otter_build",
                 "test_corpus_blind", "test_field_corpus", "test_field_corpus_2", "test_docs_commands_in_a_clone",
-                "test_saved_results_corpora"}
+                "test_saved_results_corpora", "test_guard_faces"}
 
 
 def pytest_collection_modifyitems(config, items):

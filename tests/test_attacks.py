@@ -1,5 +1,5 @@
-"""Attacks on the grader written from its code and docs alone (tests/attacks/, attacks2/, attacks3/):
-each must hold.
+"""Attacks on the grader written from its code and docs alone (tests/attacks/, attacks2/, attacks3/,
+attacks4/): each must hold.
 
 Every attack runs through the face it targets (`autograder check`, `grade`, `export`, the
 Gradescope entry point) and its verdict says whether the promise of docs/SECURITY.md it targets
@@ -101,6 +101,24 @@ THIRD_ROUND = sorted(p.stem for p in ATTACKS3.glob("[0-9][0-9]_*.py"))
 def test_third_round_attack_holds(name, tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(ATTACKS3))
     spec = importlib.util.spec_from_file_location(f"attacks3_{name}", ATTACKS3 / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    held, evidence = module.attack(tmp_path)
+    assert held, f"{name} [{module.FACE}] {module.PROMISE}: {evidence}"
+
+
+# tests/attacks4: the one guard between a submission and the grader's own work (texts, names,
+# pictures, fingerprints, the LMS's files) and points that come from values. Each module's
+# attack(folder) says (held, evidence); they use the third round's helpers (common, simclass).
+ATTACKS4 = ROOT / "tests" / "attacks4"
+FOURTH_ROUND = sorted(p.stem for p in ATTACKS4.glob("[0-9][0-9]_*.py"))
+
+
+@pytest.mark.parametrize("name", FOURTH_ROUND)
+def test_fourth_round_attack_holds(name, tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(ATTACKS3))
+    monkeypatch.syspath_prepend(str(ATTACKS4))
+    spec = importlib.util.spec_from_file_location(f"attacks4_{name}", ATTACKS4 / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     held, evidence = module.attack(tmp_path)

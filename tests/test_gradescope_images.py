@@ -11,6 +11,7 @@ read and import them.
 """
 import os
 import pathlib
+import re
 import stat
 import sys
 import zipfile
@@ -211,6 +212,73 @@ def test_without_landlock_the_probe_reads_the_reference_once_the_files_are_reada
         lockdown.restrict(paths)
     assert scores(run)["softmax"] < 1, run.output
     assert lockdown.exposed(paths) == []
+
+
+def sandbox_reads(site):
+    """docs/SECURITY.md's lists of what the sandbox user reads without Landlock on the LMS's image:
+    (readable paths, unreadable paths), `{site}` the image's site-packages."""
+    text = (ROOT / "docs" / "SECURITY.md").read_text("utf-8")
+    lists = {}
+    for kind in ("readable", "unreadable"):
+        start = text.index(f"<!-- sandbox-reads: {kind} -->")
+        end = text.index("<!-- sandbox-reads:", start + 1)
+        lists[kind] = [path.replace("{site}", str(site)) for path in re.findall(r"`([^`]+)`", text[start:end])]
+    return lists["readable"], lists["unreadable"]
+
+
+READS = (ROOT / "solutions" / "self_attention.py").read_text("utf-8") + """
+import os
+
+_READABLE, _UNREADABLE = {readable!r}, {unreadable!r}
+_honest_softmax, _honest_mix = softmax, mix
+
+
+def _reads(path):
+    try:
+        if os.path.isdir(path):
+            os.listdir(path)
+        else:
+            with open(path, "rb") as handle:
+                handle.read(1)
+        return True
+    except OSError:
+        return False
+
+
+def softmax(x):
+    read = [path for path in _UNREADABLE if _reads(path)]
+    if read:
+        raise PermissionError("read " + ", ".join(read))
+    return _honest_softmax(x)
+
+
+def mix(weights, V):
+    unread = [path for path in _READABLE if not _reads(path)]
+    if unread:
+        raise PermissionError("could not read " + ", ".join(unread))
+    return _honest_mix(weights, V)
+"""
+
+
+@needs_root
+def test_without_landlock_the_sandbox_user_reads_what_the_security_page_says_and_nothing_of_the_lms(
+        without_landlock, gradescope_zip):
+    """docs/SECURITY.md's list, checked: every path it says the sandbox user cannot read (the LMS's
+    files under /autograder, Gradescope's metadata with an earlier attempt's whole results among
+    them, and the private packages) stays unread, and every path it says it can read is read (so
+    the probe works and the sandbox user really is another user without Landlock)."""
+    readable, unreadable = sandbox_reads(without_landlock.site_packages())
+    assert "/autograder/submission_metadata.json" in unreadable and readable
+    earlier = {"score": 7.0, "tests": [{"name": "softmax", "score": 0, "output": "hidden-2: wrong"}]}
+    metadata = {"previous_submissions": [{"submission_time": "2024-03-01T10:00:00+09:00", "score": 7.0,
+                                          "results": earlier}]}
+    source = READS.replace("{readable!r}", repr(readable)).replace("{unreadable!r}", repr(unreadable))
+    run = without_landlock.grade(gradescope_zip, {LAB.script: source.encode()}, private_mount=True,
+                                 metadata=metadata)
+    assert run.returncode == 0, run.output
+    steps = {t["name"]: t for t in run.results["tests"] if "max_score" in t}
+    assert steps["softmax"]["score"] == steps["softmax"]["max_score"], steps["softmax"]["output"]
+    assert steps["mix"]["score"] == steps["mix"]["max_score"], steps["mix"]["output"]
 
 
 # Counts any readable /proc file of its parent or of pid 1 as a find; without Landlock Linux lets

@@ -369,8 +369,8 @@ def test_hardcoded_needs_the_page_right_and_another_size_wrong(plan):
 
 
 def test_public_codes_come_before_hidden_ones(plan):
-    def outcome(probe):
-        if probe.case.hidden:
+    def outcome(probe):  # transposed on a hidden test too: computed, so not fitted to the public tests
+        if probe.case.hidden and probe.case.name != "hidden-2":
             return raised()
         return returned(probe, answer(probe).T) if probe.case.name != "page" else returned(probe, answer(probe))
     result = verdict(plan, "mix", outcome)

@@ -133,7 +133,8 @@ def hidden_secrets(plan, step_name):
 
 
 def wrong_on_hidden(probe):
-    if not probe.case.hidden:
+    # Right on one hidden test of other sizes too: computed, so not fitted to the public tests.
+    if not probe.case.hidden or probe.case.name == "hidden-2":
         return returned(probe, answer(probe))
     if probe.case.name.endswith("1"):
         n = len(probe.case.words)

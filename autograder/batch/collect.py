@@ -19,6 +19,7 @@ from datetime import datetime
 
 from ..submission import (BUDGET, MAX_BYTES, Detail, detail, error_type, file_kind, kind_detail, os_detail,
                           read_regular_file, zip_member_is_regular, zipped_problem)
+from ..guard import safe_name
 from ..lms.recognise import HEAD_BYTES, SHEET_KINDS, sheet_kind
 from .late import COMPUTER_ZONE, LmsZone, StatedZone, file_time, stated_zone
 from .metadata import MAX_METADATA_BYTES, Submitter, blackboard_receipt_name, decode, gradescope_submitters
@@ -371,19 +372,9 @@ def _decoded_name(info: zipfile.ZipInfo) -> str:
 
 
 def _readable_path(path: str) -> str:
-    """A path os.walk gave (undecodable bytes as surrogates) as text: cp949, else \\x escapes."""
-    parts = []
-    for part in path.split("/"):
-        try:
-            part.encode("utf-8")
-        except UnicodeEncodeError:
-            raw = part.encode("utf-8", "surrogateescape")
-            try:
-                part = raw.decode("cp949")
-            except UnicodeDecodeError:
-                part = raw.decode("utf-8", "backslashreplace")
-        parts.append(part)
-    return "/".join(parts)
+    """A path os.walk gave (undecodable bytes as surrogates) as text: cp949, else \\x escapes
+    (guard.safe_name, the one rule for a file name's bytes)."""
+    return safe_name(path)
 
 
 def _unsafe_member_name(name: str) -> bool:

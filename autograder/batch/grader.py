@@ -12,6 +12,7 @@ from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from ..grading import Plan, grade_bytes
+from ..guard import piece
 from ..judge import broken
 from ..sandbox import linux
 from ..sandbox.runner import Zygote
@@ -120,7 +121,8 @@ def after_grading(task: Task, result: SubmissionResult, record: dict[str, Any], 
     from .previous import compare, summary_of
     from .similar import code_prints
 
-    record = {**record, "code": code_prints(task["file"], task.get("data"), lab.function_names)}
+    prints = piece("the code fingerprints", code_prints, task["file"], task.get("data"), lab.function_names)
+    record = {**record, "code": prints.value if prints.made else {"not_computed": prints.failure}}
     record = apply_overrides(record, task.get("overrides") or [], {s.name: s.score for s in result.steps})
     previous = task.get("previous")
     if previous:

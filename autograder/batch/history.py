@@ -23,6 +23,7 @@ import urllib.parse
 from dataclasses import dataclass
 from typing import Any
 
+from ..guard import piece
 from ..lms.graded import Graded, Record, RunError, read_run
 from ..lms.said import Refusal, Said, said
 from ..render import Messages, one_line, printable
@@ -205,6 +206,21 @@ def student_page(student: str, name: str, runs: list[Run], lang: str, labs: dict
     return page
 
 
+def guarded_student_page(student: str, name: str, runs: list[Run], lang: str, labs: dict[str, Any]) -> str:
+    """student_page as a piece of the grader's own work on the student's records (guard.piece):
+    a record it cannot be made from costs that page its tables, which a sentence replaces; the
+    student stays in the course table and course.csv."""
+    from .. import pictures
+
+    made = piece(f"the history page of {one_line(student)}", student_page, student, name, runs, lang, labs)
+    if made.value is not None:
+        return made.value
+    say = Messages(lang)
+    title = say("history", "student_title", id=one_line(student))
+    return pictures.html_page(f"<h1>{html.escape(title)}</h1><p>"
+                              f"{html.escape(say('history', 'page_not_made', type=made.failure))}</p>", lang, title)
+
+
 def lab_table(graded: Graded, record: Record, lab: Any, lang: str) -> str:
     """A lab's steps as the record holds them, with the total of the run's grades.csv."""
     say = Messages(lang, lab) if lab is not None else Messages(lang)
@@ -274,7 +290,7 @@ def run_history(args: Any) -> int:
     rows = course_rows(runs, say)
     for row in rows:
         write_atomic(os.path.join(out, "students", f"{fit_id(row['id'])}.html"),
-                     student_page(row["id"], row["name"], runs, args.lang, labs))
+                     guarded_student_page(row["id"], row["name"], runs, args.lang, labs))
     write_atomic(os.path.join(out, COURSE_CSV), course_csv(runs, rows))
     write_atomic(os.path.join(out, "index.html"), index_page(rows, runs, args.lang))
     print(told("summary", students=len(rows), runs=len(runs), labs=", ".join(r.lab for r in runs),

@@ -24,8 +24,9 @@ from .version import grader_version
 from .naming import fit_id
 from .saved import KEY as SAVED_KEY, Judgement, Unsaveable, judgement_data, read_judgement
 from .. import pictures
-from ..render import (Messages, case_names, feedback, json_of, json_text, notes_text, one_line, printable,
-                      step_feedback, text_of)
+from ..guard import piece
+from ..render import (Messages, case_names, feedback, guarded_step_feedback, json_of, json_text, notes_text, one_line,
+                      printable, text_of)
 
 if TYPE_CHECKING:
     from ..judge import StepResult, SubmissionResult
@@ -125,7 +126,9 @@ def record_of(result: SubmissionResult, student: str, file: str, key: str, super
             "status": status, "total": total, "raw_total": raw_total, "max_total": float(result.max_score),
             "late": late, "superseded": list(superseded),
             "steps": {s.name: {"score": round(s.score, 2), "max_score": float(s.max_score), "status": s.status,
-                               "mistakes": list(s.mistakes), "wrong_cells": pictures.wrong_cells(s, lab.page_case),
+                               "mistakes": list(s.mistakes),
+                               "wrong_cells": piece(f"the wrong cells of step {s.name}", pictures.wrong_cells, s,
+                                                    lab.page_case).value,
                                **hidden_answers(s)}
                       for s in result.steps}}
 
@@ -245,7 +248,7 @@ def feedback_html(record: Mapping[str, Any], text: str, lab: Lab, lang: str,
 
 def feedback_sections(result: SubmissionResult, lab: Lab, lang: str, text: str = "") -> str:
     """One <section> per step; the lines of `text` not about a step (load notes, lateness) come first."""
-    step_texts = [printable(step_feedback(step, lab, lang)) for step in result.steps]
+    step_texts = [printable(guarded_step_feedback(step, lab, lang)) for step in result.steps]
     rest = printable(text)
     for part in step_texts:
         rest = rest.replace(part, "")
@@ -254,12 +257,23 @@ def feedback_sections(result: SubmissionResult, lab: Lab, lang: str, text: str =
     for step, part in zip(result.steps, step_texts):
         verdict = "pass" if step.status == "passed" else "fail"
         first, _, more = part.partition("\n")
-        maps = "" if step.status == "passed" else pictures.step_maps(step, lang, lab.page_case,
-                                                                     names=case_names(lab, lang))
+        maps = "" if step.status == "passed" else step_pictures(step, lab, lang)
         parts.append(f"<section class=\"step {verdict}\" id=\"step-{html.escape(step.name)}\">"
                      f"<h2>{html.escape(first)}</h2>"
                      + (f"<pre>{html.escape(more)}</pre>" if more.strip() else "") + maps + "</section>")
     return "".join(parts)
+
+
+def step_pictures(step: StepResult, lab: Lab, lang: str) -> str:
+    """A failed step's heat-maps (pictures.step_maps), drawn from the student's values as a piece
+    of the grader's own work (guard.piece): when they cannot be drawn, a sentence says so in their
+    place and the page, the record and the points stand."""
+    drawn = piece(f"the heat-maps of step {step.name}", pictures.step_maps, step, lang, lab.page_case,
+                  names=case_names(lab, lang))
+    if drawn.value is not None:
+        return drawn.value
+    return (f'<p class="ag-legend">{html.escape(Messages(lang, lab)("text", "picture_not_drawn", type=drawn.failure))}'
+            "</p>")
 
 
 def gradescope_results(rendered: Feedback, record: Mapping[str, Any], late: str = "") -> dict[str, Any]:

@@ -29,7 +29,11 @@ import io
 import math
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
+
+if TYPE_CHECKING:
+    from ..cells import Cell
+    from ..submission import Reading
 
 FILE_NAME = "similar.csv"
 THRESHOLD = 0.5
@@ -51,7 +55,14 @@ CSV_COLUMNS = ("group", "ids", "step", "evidence", "step_score", "score")
 # Code fingerprints (in the worker, from the submission's text) ---------------------------------
 
 def code_prints(name: str, data: bytes | None, function_names: Iterable[str]) -> dict[str, Any] | None:
-    """{"file": [hash, nodes], "steps": {function: [hash, nodes]}} of a submission; None when unreadable."""
+    """{"file": [hash, nodes], "steps": {function: [hash, nodes]}} of a submission, with "unread":
+    the cells the reading budget left unparsed, when there are any; {"not_computed": why} when the
+    budget or a fault stopped it (told, never a hidden nothing); None when the file is unreadable.
+
+    The grader's own work on a submission's text, so read as the reader reads it: every cell
+    parsed within `submission.Budget` (characters parsed, CPU time) and inside its catch-all
+    (`submission.untrusted`); trees are walked without recursion, so no depth stops them, and one
+    line Python's own parser gives up on costs its own part only (`_statements`)."""
     if not isinstance(data, (bytes, bytearray)):
         return None
     from ..submission import read_submission, untrusted
@@ -59,89 +70,123 @@ def code_prints(name: str, data: bytes | None, function_names: Iterable[str]) ->
     submission = read_submission(name, data)
     if submission.problem is not None:
         return None
-    read = untrusted(_prints, [cell["source"] for cell in submission.cells], tuple(function_names))
-    return read.value if read.problem is None else None
+    read = untrusted(_prints, submission.cells, tuple(function_names))
+    if read.problem is not None:
+        return {"not_computed": str(read.detail or read.problem)}
+    return read.value
 
 
-def _prints(sources: list[str], function_names: tuple[str, ...], reading: Any = None) -> dict[str, Any]:
-    body: list[ast.stmt] = []
-    for source in sources:
-        try:
-            body.extend(ast.parse(source).body)
-        except (SyntaxError, ValueError):
-            continue  # a cell that does not compile adds nothing
-    module = ast.Module(body=body, type_ignores=[])
+def _prints(cells: Sequence[Cell], function_names: tuple[str, ...], reading: Reading) -> dict[str, Any]:
+    body, unread = _statements(cells, reading)
+    keep = frozenset(function_names)
     steps = {}
     for statement in body:  # the last top-level definition counts, as when the notebook runs
-        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) and statement.name in function_names:
-            steps[statement.name] = _print_of(statement, keep=set(function_names))
-    return {"file": _print_of(module, keep=set(function_names)), "steps": steps}
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) and statement.name in keep:
+            steps[statement.name] = _print_of(statement, keep, reading)
+    prints: dict[str, Any] = {"file": _print_of(ast.Module(body=body, type_ignores=[]), keep, reading),
+                              "steps": steps}
+    if unread:
+        prints["unread"] = unread
+    return prints
 
 
-def _print_of(node: ast.AST, keep: set[str]) -> list[Any]:
-    """[hash, size] of a tree once docstrings, comments, whitespace and chosen names are gone."""
-    tree = _Normalise(keep).visit(ast.parse(ast.unparse(node)))
-    size = sum(1 for _ in ast.walk(tree))
-    dumped = ast.dump(tree, annotate_fields=False, include_attributes=False)
-    return [hashlib.sha256(dumped.encode()).hexdigest()[:16], size]
+def _statements(cells: Sequence[Cell], reading: Reading) -> tuple[list[ast.stmt], int]:
+    """(the top-level statements of every cell the grader can parse, how many texts it left
+    unread). A cell whose depth Python's own parser gives up on (a child that raised its recursion
+    limit may still run it) is cut before each of its top-level statements (submission.script_cells)
+    and each part parsed alone, so one deep line costs its own part only; a part left unparsed (the
+    budget, or that depth again) is counted as unread, never silently dropped. A plain syntax
+    error adds nothing: the sandbox runs nothing of it either."""
+    from ..submission import script_cells
+
+    body: list[ast.stmt] = []
+    unread = 0
+    for cell in cells:
+        tree = reading.parse_flat(cell["source"])
+        if tree is None and reading.deep_last:
+            for part in script_cells(cell["source"], cell["filename"], reading, statements=True):
+                tree = reading.parse_flat(part["source"])
+                if tree is None:
+                    unread += reading.unparsed_last or reading.deep_last
+                else:
+                    body.extend(tree.body)
+            continue
+        if tree is None:
+            unread += reading.unparsed_last
+        else:
+            body.extend(tree.body)
+    return body, unread
 
 
-class _Normalise(ast.NodeTransformer):
-    """Statements that do nothing and type hints dropped; every name a student chose renamed in
-    order of first use."""
+def _print_of(node: ast.AST, keep: frozenset[str], reading: Reading | None = None) -> list[Any]:
+    """[hash, size] of a tree once docstrings, comments, whitespace, type hints and the names a
+    student chose are gone (`_normalised`)."""
+    digest = hashlib.sha256()
+    nodes = 0
+    for count, token in enumerate(_normalised(node, keep), start=1):
+        digest.update(token.encode("utf-8", "surrogatepass") + b"\0")
+        nodes += token.endswith("(")  # a node's opening token; a constant's repr ends with its quote or digit
+        if reading is not None and count % 20_000 == 0:
+            reading.check_time()
+    return [digest.hexdigest()[:16], nodes]
 
-    def __init__(self, keep: set[str]):
-        self.keep = keep
-        self.names: dict[str, str] = {}
 
-    def _name(self, name: str) -> str:
-        if name in self.keep:
-            return name
-        return self.names.setdefault(name, f"v{len(self.names)}")
+def _normalised(root: ast.AST, keep: frozenset[str]) -> Iterator[str]:
+    """The tree as tokens, walked without recursion and never changed: statements that do nothing
+    (a docstring, any bare constant such as `...`, `pass`) and type hints dropped (`x: float = e`
+    is `x = e`, a bare `x: float` nothing), every name a student chose renamed in the order of
+    first use (names in `keep`, the lab's functions, stay). Adding any of these changes no
+    behaviour, so it changes no fingerprint."""
+    names: dict[str, str] = {}
 
-    def _body(self, statements: list[ast.stmt]) -> list[ast.stmt]:
-        # Statements that do nothing (a docstring, any bare constant such as `...`, `pass`) are
-        # dropped: adding one changes no behaviour, so it must not change the fingerprint.
-        kept = [s for s in statements
-                if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)) and not isinstance(s, ast.Pass)]
-        return kept or [ast.Pass()]
+    def renamed(name: str) -> str:
+        return name if name in keep else names.setdefault(name, f"v{len(names)}")
 
-    def generic_visit(self, node: ast.AST) -> ast.AST:
-        for name in ("body", "orelse", "finalbody"):
-            if isinstance(getattr(node, name, None), list) and getattr(node, name) and \
-                    isinstance(getattr(node, name)[0], ast.stmt):
-                setattr(node, name, self._body(getattr(node, name)))
-        return super().generic_visit(node)
+    pending: list[str | ast.AST] = [root]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, str):
+            yield node
+            continue
+        if isinstance(node, ast.AnnAssign) and node.value is not None:
+            node = ast.Assign(targets=[node.target], value=node.value, type_comment=None)
+        own = _own_fields(node, renamed)
+        later: list[str | ast.AST] = [type(node).__name__ + "("]
+        for field, value in ast.iter_fields(node):
+            value = own.get(field, value)
+            if isinstance(value, list):
+                if field in ("body", "orelse", "finalbody") and value and isinstance(value[0], ast.stmt):
+                    value = _doing(value)
+                later += ["[", *(v if isinstance(v, ast.AST) else repr(v) for v in value), "]"]
+            elif isinstance(value, ast.AST):
+                later.append(value)
+            else:
+                later.append(repr(value))
+        later.append(")")
+        pending.extend(reversed(later))
 
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        node.id = self._name(node.id)
-        return node
 
-    def visit_arg(self, node: ast.arg) -> ast.AST:
-        node.arg, node.annotation = self._name(node.arg), None
-        return node
+def _own_fields(node: ast.AST, renamed: Callable[[str], str]) -> dict[str, object]:
+    """The fields of `node` read otherwise: a name the student chose, renamed; a type hint, gone."""
+    if isinstance(node, ast.Name):
+        return {"id": renamed(node.id)}
+    if isinstance(node, ast.arg):
+        return {"arg": renamed(node.arg), "annotation": None}
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return {"name": renamed(node.name), "returns": None}
+    if isinstance(node, ast.ClassDef):
+        return {"name": renamed(node.name)}
+    if isinstance(node, ast.alias) and node.asname:
+        return {"asname": renamed(node.asname)}
+    return {}
 
-    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
-        node.name, node.returns = self._name(node.name), None
-        return self.generic_visit(node)
 
-    visit_AsyncFunctionDef = visit_FunctionDef
-
-    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
-        node.name = self._name(node.name)
-        return self.generic_visit(node)
-
-    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST | None:
-        """`x: float = e` is `x = e`; a bare `x: float` does nothing (type hints are not behaviour)."""
-        if node.value is None:
-            return None
-        assigned: ast.AST = self.visit(ast.Assign(targets=[node.target], value=node.value, lineno=0))
-        return assigned
-
-    def visit_alias(self, node: ast.alias) -> ast.AST:
-        if node.asname:
-            node.asname = self._name(node.asname)
-        return node
+def _doing(statements: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements that do something: no bare constants, no `pass`, no bare annotations."""
+    kept = [s for s in statements
+            if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)) and not isinstance(s, ast.Pass)
+            and not (isinstance(s, ast.AnnAssign) and s.value is None)]
+    return kept or [ast.Pass()]
 
 
 def never_count(lab: Any) -> dict[str, set[str]]:
@@ -164,7 +209,7 @@ def never_count(lab: Any) -> dict[str, set[str]]:
         pass
     for data in sources:
         prints = code_prints("reference.py", data, lab.function_names)
-        if prints:
+        if prints and "file" in prints:  # one that could not be made leaves nothing out
             found.setdefault(FILE, set()).add(prints["file"][0])
             for step, (digest, _) in prints["steps"].items():
                 found.setdefault(step, set()).add(digest)

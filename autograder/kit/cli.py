@@ -159,7 +159,7 @@ def check_file(path: str, step_seconds: float = 10.0, only: Collection[str] | No
             if result.status == "timeout":
                 result = dataclasses.replace(result, detail={**result.detail, "seconds": step_seconds})
             results[name] = result
-    return SubmissionResult(path, [results[name] for name in names], notes)
+    return SubmissionResult(submission.name, [results[name] for name in names], notes)
 
 
 class _Events:

@@ -17,6 +17,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 
+from ..guard import safe_name
 from ..sandbox.limits import MB, Limits
 from ..submission import MAX_BYTES, Detail, detail, os_detail, read_regular_file
 
@@ -45,6 +46,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {"lab": None, "lang": "ko", "step_seconds": L
 def main(argv: Sequence[str] | None = None) -> int:
     root = pathlib.Path(os.environ.get("AUTOGRADER_ROOT", ROOT))
     results = root / "results" / "results.json"
+    keep_lms_files_to_the_grader(root)
     try:
         settings = load_settings(root / "source" / CONFIG)
         try:
@@ -52,6 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except Exception:  # never expected; still, the student gets a results.json
             traceback.print_exc()
             name, data, problem = "submission", None, ("grader_failed", detail("grader_reading"))
+        name = safe_name(name)  # a file name's bytes that are not UTF-8 read as text, once
         lab = lab_for(settings, name, data)
         result, status = grade_safely(lab, name, data, problem, settings)
         from .results import gradescope_results
@@ -65,6 +68,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     print(f"{result.submission}: {result.score:g} / {result.max_score:g}")
     return status
+
+
+def keep_lms_files_to_the_grader(root: pathlib.Path) -> None:
+    """Before anything is graded: every file the LMS provides under the root readable by the
+    grader only (lockdown.keep_to_the_grader). What cannot be done is told on stderr (the
+    instructors' output), and grading goes on: Landlock, where the kernel has it, still keeps the
+    sandbox from the root."""
+    try:
+        from .lockdown import keep_to_the_grader
+
+        left = keep_to_the_grader(str(root))
+    except Exception as error:  # noqa: BLE001 (a root this process may not change: said, never fatal)
+        print(f"autograder: {root} stays readable by others ({type(error).__name__}: {error})", file=sys.stderr)
+        return
+    if left:
+        print(f"autograder: {len(left)} entries under {root} stay readable by others, e.g. {left[0]}",
+              file=sys.stderr)
 
 
 GRADER_BROKEN: dict[str, Any] = {"score": 0, "stdout_visibility": "hidden",

@@ -70,6 +70,20 @@ def restrict(paths: Iterable[str]) -> int:
     return changed
 
 
+def keep_to_the_grader(root: str) -> list[str]:
+    """Everything the LMS provides under the grading root (Gradescope's /autograder: the root
+    itself, submission_metadata.json with the earlier attempts' whole results, results/, source/,
+    the submission's own folder, run_autograder) readable by the grader only; returns the entries
+    that stay readable by others (none when it worked).
+
+    The sandbox is given the submission's code through its command pipe, never a path under the
+    root, so it needs none of it; without Landlock, file permissions are all that keep the sandbox
+    user from the earlier results (hidden tests included) that Gradescope writes world-readable.
+    """
+    restrict([root])
+    return exposed([root])
+
+
 def exposed(paths: Iterable[str]) -> list[str]:
     """Entries under `paths` that anyone but this process's user may still read, write or enter."""
     me = os.geteuid()

@@ -1,7 +1,8 @@
 """Plain-data encoding of values that cross between the grader and a submission's process.
 
-Both sides import this module, so it uses only the standard library and numpy. Decoding never
-executes anything: it builds arrays, strings, numbers and containers, nothing else.
+Both sides import this module, so it uses only the standard library, numpy and the guard's rule
+for text (autograder.guard, standard library only). Decoding never executes anything: it builds
+arrays, strings, numbers and containers, nothing else.
 """
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import re
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from ..guard import SURROGATE, valid_text
 
 if TYPE_CHECKING:
     from typing import Any, TypeGuard
@@ -283,31 +286,22 @@ def loads(text: str) -> Any:
     return data
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _valid_text(value: str) -> str:
-    if not _SURROGATE.search(value):
-        return value
-    return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-
-
 def _valid_unicode(data: Any) -> Any:
     """`data` with its strings made valid, walked without recursion (any nesting JSON allows)."""
     if isinstance(data, str):
-        return _valid_text(data)
+        return valid_text(data)
     root = [data]
     stack: list[tuple[Any, Any]] = [(root, 0)]  # (a list and an index, or a dict and a key)
     while stack:
         container, key = stack.pop()
         value = container[key]
         if isinstance(value, str):
-            container[key] = _valid_text(value)
+            container[key] = valid_text(value)
         elif isinstance(value, list):
             stack.extend((value, index) for index in range(len(value)))
         elif isinstance(value, dict):
             for name in list(value):
-                if isinstance(name, str) and _SURROGATE.search(name):
-                    value[_valid_text(name)] = value.pop(name)
+                if isinstance(name, str) and SURROGATE.search(name):
+                    value[valid_text(name)] = value.pop(name)
             stack.extend((value, name) for name in value)
     return root[0]

@@ -9,7 +9,7 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
-from ..cells import module_name
+from ..cells import Cell, module_name
 from . import codec
 from .child_pipes import TOO_LARGE, ChildGone, ReadBudget
 from .limits import Limits
@@ -46,7 +46,7 @@ MAX_LOAD_EVENTS = 50
 WHERE_SECONDS = 0.5
 
 
-def run(zygote: Zygote, cells: list[dict[str, Any]], calls: Sequence[Call], limits: Limits = Limits(),
+def run(zygote: Zygote, cells: Sequence[Cell], calls: Sequence[Call], limits: Limits = Limits(),
         helper: Helper | None = None, functions: Iterable[str] | None = None,
         skip: Iterable[list[int | None]] = (), until: float | None = None, evidence: bool = True,
         clock: Clock | None = None) -> RunOutcome:
@@ -176,7 +176,7 @@ def _group_by_step(calls: Iterable[Call]) -> Pending:
     return groups
 
 
-def _one_child(child: Child, cells: list[dict[str, Any]], functions: tuple[str, ...], pending: Pending,
+def _one_child(child: Child, cells: Sequence[Cell], functions: tuple[str, ...], pending: Pending,
                skip: list[list[int | None]], seen_load: set[tuple[object, ...]], outcome: RunOutcome, limits: Limits,
                helper: Helper | None = None, clock: Clock | None = None, evidence: bool = True) -> Pending | None:
     """Drive one child; returns the step groups still to run (None when all are done)."""
