@@ -638,13 +638,9 @@ def _mark_fitted_to_public(step: Step, probes: Sequence[Probe], cases: list[Case
     named = step.named_codes()  # those that say nothing was computed cost every point already
     if not unknown or any(_values_right(c) or _named_by_values(c, named) for c in unknown):
         return cases
-    return [replace(c, fitted=True, code=c.code if c.code in OBSERVED else "hardcoded")
+    return [replace(c, fitted=True, code=c.code if c.code in rubric.UNANSWERED else "hardcoded")
             if not k and not _values_right(c) else c for c, k in zip(cases, known)]
 
-
-# Failures the grader observes itself, whose words stay true of a fitted step (the rubric takes
-# its points all the same): the submission chose no word of them.
-OBSERVED = frozenset({"timeout", "crashed", "not_run", "stand_in_refused"})
 
 
 def _known_inputs(probes: Sequence[Probe]) -> list[bool]:

@@ -423,7 +423,7 @@ def _rubric_lines(say: Messages, result: StepResult) -> list[str]:
         return [say("text", "rubric_mistake", percent=rule["percent"],
                     title=say.stepwise("title", result.name, rule["code"]))]
     if rule.get("rule") == "fitted":
-        return [say("text", "rubric_fitted")]
+        return [say("text", "rubric_fitted_unanswered" if rule.get("unanswered") else "rubric_fitted")]
     if rule.get("rule") == "cases" and rule["total"]:
         key = "rubric_cases_uncounted" if rule.get("uncounted") else "rubric_cases"
         return [say("text", key, passed=rule["passed"], total=rule["total"], uncounted=rule.get("uncounted", 0))]

@@ -43,6 +43,9 @@ DEFAULT_SHARES = {
     "nondeterministic": 0.0,  # other values on every call (random numbers): nothing to grade
 }
 FORMULA_SHARE = 0.25  # any other named mistake: the formula is wrong
+# Failures in which a call gave no value at all: the grader observes them itself, so their words stay
+# true of a fitted step (judge._mark_fitted_to_public), the submission chose none of them.
+UNANSWERED = frozenset({"timeout", "crashed", "not_run", "stand_in_refused"})
 
 
 class Rule(TypedDict, total=False):
@@ -54,6 +57,7 @@ class Rule(TypedDict, total=False):
     uncounted: int  # "cases": degenerate tests passed, counted for nothing
     code: str  # "mistake": the mistake whose share was kept; "cases": the one a name would have cost more
     percent: int  # "mistake": the share kept, in percent
+    unanswered: bool  # "fitted": no other test returned a value (each timed out, crashed or was not run)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -96,8 +100,9 @@ def score(points: float, cases: Sequence[CaseResult], named: Collection[str] = A
         return 0.0, {"rule": "no_cases"}
     if all(c.passed for c in cases):
         return float(points), {"rule": "passed"}
-    if any(getattr(c, "fitted", False) for c in cases if not c.passed):
-        return 0.0, {"rule": "fitted"}  # right only where the inputs can be known: nothing shown computed
+    fitted = [c for c in cases if not c.passed and getattr(c, "fitted", False)]
+    if fitted:  # right only where the inputs can be known: nothing shown computed
+        return 0.0, {"rule": "fitted", "unanswered": all(c.code in UNANSWERED for c in fitted)}
     # A degenerate test earns nothing when passed (a wrong formula may pass it) and costs when failed.
     counted = [c for c in cases if not c.passed or not (c.case in degenerate or c.degenerate)]
     passed = sum(c.passed for c in counted)

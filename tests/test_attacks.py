@@ -1,5 +1,5 @@
 """Attacks on the grader written from its code and docs alone (tests/attacks/, attacks2/, attacks3/,
-attacks4/): each must hold.
+attacks4/, attacks5/): each must hold.
 
 Every attack runs through the face it targets (`autograder check`, `grade`, `export`, the
 Gradescope entry point) and its verdict says whether the promise of docs/SECURITY.md it targets
@@ -119,6 +119,24 @@ def test_fourth_round_attack_holds(name, tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(ATTACKS3))
     monkeypatch.syspath_prepend(str(ATTACKS4))
     spec = importlib.util.spec_from_file_location(f"attacks4_{name}", ATTACKS4 / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    held, evidence = module.attack(tmp_path)
+    assert held, f"{name} [{module.FACE}] {module.PROMISE}: {evidence}"
+
+
+# tests/attacks5: the look-alike signal, the course history and its totals, the pytest face, the
+# build's --out folder, the Gradescope entry point's choice of file, run folders inside a class, the
+# kit's data and the saved results, written by people who had not seen the code they attack.
+ATTACKS5 = ROOT / "tests" / "attacks5"
+FIFTH_ROUND = sorted(p.stem for p in ATTACKS5.glob("[0-9][0-9]_*.py"))
+
+
+@pytest.mark.parametrize("name", FIFTH_ROUND)
+def test_fifth_round_attack_holds(name, tmp_path, monkeypatch):
+    monkeypatch.syspath_prepend(str(ATTACKS3))
+    monkeypatch.syspath_prepend(str(ATTACKS5))
+    spec = importlib.util.spec_from_file_location(f"attacks5_{name}", ATTACKS5 / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     held, evidence = module.attack(tmp_path)

@@ -9,6 +9,8 @@ stand-in, a timeout, a crash, a test not run, a call never made). Such a step ea
 controls: the same students right on one test whose inputs they could not know, or making one
 declared mistake there, get exactly what the judge gives without the rule.
 """
+import pathlib
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -174,11 +176,14 @@ def test_right_only_where_the_inputs_can_be_known_earns_nothing_whatever_the_fai
     result = verdict(step, probes, outcomes)
     assert result.score == 0, (result.score, result.detail["rubric"])
     unknown = [c for c, k, n in zip(result.cases, known, counted) if not k and n]
-    if result.detail["rubric"] == {"rule": "fitted"}:
+    if result.detail["rubric"]["rule"] == "fitted":
         assert all(c.fitted for c in unknown)
         # The words: the grader's own observations stay; words the submission chose are "hard-coded".
-        assert all(c.code in judge.OBSERVED | judge.CODE_CAUSES | {"hardcoded"} for c in unknown), \
+        assert all(c.code in rubric.UNANSWERED | judge.CODE_CAUSES | {"hardcoded"} for c in unknown), \
             [c.code for c in unknown]
+        # The rule's sentence says when no other test gave a value at all.
+        fitted = [c for c in result.cases if not c.passed and c.fitted]
+        assert result.detail["rubric"]["unanswered"] == all(c.code in rubric.UNANSWERED for c in fitted)
     else:  # told first by a rule that says the same (the page's numbers written in)
         assert result.detail["rubric"]["rule"] == "mistake" and result.detail["rubric"]["percent"] == 0
 
@@ -241,3 +246,33 @@ def test_a_hidden_test_that_repeats_a_public_call_is_known_call_by_call():
     assert all(k for p, k in zip(probes, known) if not p.case.hidden)
     repeated = [p.case.name for p, k in zip(probes, known) if p.case.hidden and k]
     assert "hidden-6" in repeated and "hidden-2" not in repeated
+
+
+LOOPS_ON_ROWS = (pathlib.Path(__file__).resolve().parents[1]
+                 / "solutions" / "self_attention.py").read_text("utf-8").replace(
+    "def softmax(x):\n", "def softmax(x):\n    while np.ndim(x) == 1:\n        pass\n")
+
+
+def test_a_step_that_loops_on_one_public_input_has_its_hidden_tests_looked_at_and_says_why_it_earns_nothing(zygote):
+    """A softmax that never ends on a single row: its public tests stop at the first row (the step's
+    time is spent), and its hidden tests get their second look (driver.Clock), in which the first
+    hidden table is answered. That one is a one-word test, which tells no formula apart, so nothing
+    shows a computation and the step earns nothing; the rule's words say the other tests did not
+    answer, never that the values were looked up."""
+    from autograder.grading import grade_bytes
+    from autograder.render import step_feedback
+    from autograder.sandbox.limits import Limits
+
+    assert "while np.ndim(x) == 1" in LOOPS_ON_ROWS
+    limits = Limits(step_seconds=1.0, load_seconds=5.0)
+    result = grade_bytes("loops.py", LOOPS_ON_ROWS.encode(), zygote, PLANS["self_attention"], limits)
+    softmax = next(step for step in result.steps if step.name == "softmax")
+    kinds = {(c.case, c.label): (c.passed, c.code) for c in softmax.cases}
+    assert kinds[("page", "2-D")] == (True, None) and kinds[("page", "1-D")][1] == "timeout"
+    assert kinds[("hidden-1", "2-D")][0]  # answered in the second look
+    assert softmax.score == 0 and softmax.detail["rubric"] == {"rule": "fitted", "unanswered": True}
+    text = step_feedback(softmax, SELF, "ko")
+    assert "시간 안에 끝나지 않았거나 실행되지 않아" in text and "hardcoded" not in text
+    assert "시간 안에 끝나지 않았거나" not in step_feedback(
+        next(step for step in result.steps if step.name == "scores"), SELF, "ko")
+    assert all(step.status == "passed" for step in result.steps if step.name in ("make_qkv", "scores", "mix"))

@@ -112,16 +112,31 @@ def run(zygote: Zygote, cells: Sequence[Cell], calls: Sequence[Call], limits: Li
     return outcome
 
 
+# A step that ran out of its time in one run gets a short second look in its next run (its hidden
+# tests, in a later child): a tenth of its limit, at least half a second, never more than the limit.
+SECOND_LOOK_SHARE = 0.1
+SECOND_LOOK_LEAST = 0.5
+
+
+def second_look(seconds: float) -> float:
+    """The time a step whose own limit of `seconds` passed in an earlier run has in its next one."""
+    return min(seconds, max(seconds * SECOND_LOOK_SHARE, SECOND_LOOK_LEAST))
+
+
 class Clock:
     """The time of one submission, shared by every run and child of it.
 
-    INVARIANT: a time limit costs its time once. Each deadline is its own length, none past the
-    submission's `until`; a step's calls share one `step_seconds` over every run (its public
-    tests, its hidden tests in a later child, a composed step's rerun with the student's own
-    helpers), so a step that never returns makes the grader wait its limit once, and its tests
-    that had no time left are "not_run". `expired` lists each deadline that passed, by what it
-    was for ("load", or a step's name): every wait the submission's code cost. `now` reads the
-    time the children's deadlines are in (time.monotonic).
+    INVARIANT: a time limit costs its time once, and a step that never returns on one test still
+    has its other tests judged. Each deadline is its own length, none past the submission's
+    `until`; a step's calls share one `step_seconds` over every run (its public tests, its hidden
+    tests in a later child, a composed step's rerun with the student's own helpers). Once a deadline
+    of the step's own has passed, its next run gets one second look (`second_look`: a tenth of the
+    limit, at least half a second), so a step that loops on one public input still shows what its
+    hidden tests compute; what has no time left is "not_run". So a step that never returns makes
+    the grader wait its limit once and its second look once. `expired` lists each full deadline that
+    passed, by what it was for ("load", or a step's name); `looked_out`, each second look that
+    passed: together every wait the submission's code cost. `now` reads the time the children's
+    deadlines are in (time.monotonic).
     """
 
     def __init__(self, until: float | None = None, now: Callable[[], float] = time.monotonic) -> None:
@@ -129,14 +144,30 @@ class Clock:
         self.now = now
         self.used: dict[str, float] = {}  # step name -> seconds its calls have run, every run together
         self.expired: list[str] = []
+        self.looked: list[str] = []  # steps given their second look
+        self.looked_out: list[str] = []
 
     def deadline(self, seconds: float) -> float:
         own = self.now() + seconds
         return own if self.until is None else min(own, self.until)
 
     def left(self, step: str, seconds: float) -> float:
-        """What is left of a step's `seconds`: nothing once a deadline of its own has passed."""
-        return 0.0 if step in self.expired else seconds - self.used.get(step, 0.0)
+        """What is left of a step's `seconds`: its second look once a deadline of its own has
+        passed, nothing after that."""
+        if step not in self.expired:
+            return seconds - self.used.get(step, 0.0)
+        return 0.0 if step in self.looked else second_look(seconds)
+
+    def begin(self, step: str, seconds: float) -> float:
+        """`left`, for calls of the step about to be made: a second look left is taken."""
+        left = self.left(step, seconds)
+        if step in self.expired and left > 0:
+            self.looked.append(step)
+        return left
+
+    def timed_out(self, step: str) -> None:
+        """A deadline of the step's passed: its own limit, or its second look."""
+        (self.looked_out if step in self.looked else self.expired).append(step)
 
     def charge(self, step: str, since: float) -> None:
         """Count the time from `since` (a now()) to now as the step's."""
@@ -229,14 +260,15 @@ def _one_child(child: Child, cells: Sequence[Cell], functions: tuple[str, ...], 
         step, alone = group[0].step, bool(group[0].helpers)
         left = clock.left(step, limits.step_seconds)
         if left <= 0:
-            # The step's time went on its earlier tests (in this run or an earlier one): these are
-            # not run, and the child is not given them.
+            # The step's time (and its second look) went on its earlier tests: these are not run,
+            # and the child is not given them.
             for call in group:
                 outcome.calls[call.id] = CallOutcome("not_run")
             continue
         if served is not None and step != served[0] and (alone or served[1]):
             return pending[index:]
         served = (step, alone or (served is not None and served[1]))
+        left = clock.begin(step, limits.step_seconds)
         started = clock.now()
         deadline = clock.deadline(left)
         try:
@@ -250,7 +282,7 @@ def _one_child(child: Child, cells: Sequence[Cell], functions: tuple[str, ...], 
                 outcome.calls[call.id] = result
                 if result.kind in ("timeout", "crashed"):
                     if result.kind == "timeout":
-                        clock.expired.append(step)
+                        clock.timed_out(step)
                     for later in group[number + 1:]:
                         outcome.calls[later.id] = CallOutcome("not_run")
                     return pending[index + 1:] or None
