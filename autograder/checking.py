@@ -104,7 +104,7 @@ def read_for_check(path: str) -> bytes:
     except NotARegularFile as error:
         if os.path.isdir(path):
             raise Refusal(said("is_a_folder", "check", path=path)) from None
-        raise Refusal(said("not_a_file", "check", path=path, what=error.detail)) from None
+        raise Refusal(said("not_a_file", "check", path=path, what=_what_it_is(path, error))) from None
     except OSError as error:
         raise Refusal(said("unreadable", "check", path=path, why=error.strerror or str(error))) from None
     if path.lower().endswith(".zip") and len(data) <= MAX_BYTES:
@@ -113,3 +113,15 @@ def read_for_check(path: str) -> bytes:
         except NotAnOtterExport as refusal:
             raise Refusal(said("not_an_export", "check", path=path, why=refusal.detail)) from None
     return data
+
+
+def _what_it_is(path: str, error: OSError) -> object:
+    """What a path that is no regular file names (a FIFO, a character device, ...), to say; the
+    reader's Detail when it is gone by now."""
+    from .submission import file_kind
+
+    try:
+        kind = file_kind(os.stat(path).st_mode)
+    except OSError:
+        return getattr(error, "detail", str(error))
+    return said("kind_" + kind.lower().replace(" ", "_"), "check")
