@@ -182,7 +182,9 @@ def main(argv: Sequence[str] | None = None, exit_when_checked: bool = False) -> 
         return 130
     except Exception:  # a fault of the grader: never reported as the student's lost points (exit 1)
         traceback.print_exc()
-        print("autograder: internal error; nothing was graded", file=sys.stderr)
+        from .render import Messages
+
+        print("autograder: " + Messages(args.lang)("said", "internal_error"), file=sys.stderr)
         return EXIT_CANNOT_RUN
     if exit_when_checked and args.command == "check":
         _exit_now(code)
