@@ -265,14 +265,10 @@ def run_export(args: argparse.Namespace) -> int:
     options = options_of(args)
     assert isinstance(options, ExportOptions)
     result = export(options)
-    notes = list(result.notes)
-    if result.status != EXIT_ALL_PASSED and notes:  # the exit status's reason comes after the summary
-        *notes, last = notes
-        _told("", notes)
-        _told(result.summary, (last,))
-    else:
-        _told("", notes)
-        _told(result.summary, ())
+    # The warnings, the summary, then why the exit status is not 0 (the last note, when it is not).
+    reason = result.notes[-1:] if result.status != EXIT_ALL_PASSED else ()
+    _told("", result.notes[:len(result.notes) - len(reason)])
+    _told(result.summary, reason)
     return result.status
 
 

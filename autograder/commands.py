@@ -236,7 +236,7 @@ class ExportResult:
     summary: str = ""
     """The summary line, in the options' language (stdout)."""
     notes: tuple[str, ...] = ()
-    """Warnings, in the options' language (stderr)."""
+    """Warnings, in the options' language (stderr); with status 3 the last says why."""
 
 
 @dataclass(frozen=True, kw_only=True)
