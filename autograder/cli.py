@@ -1,23 +1,24 @@
-"""Command line: `autograder check`, `grade`, `export` and `build`."""
+"""Command line: `autograder check`, `grade`, `export`, `build` and `history`.
+
+The one face that turns argv into a command's options (commands.CheckOptions, ...), prints what the
+command returns, and turns a refusal (said.Refusal) into its sentences on stderr, in --lang, and its
+exit status. Nothing below this module parses arguments or ends the process (said.py's invariant).
+argparse's own usage errors (an unknown flag, a missing argument) are said by argparse, in English.
+"""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import traceback
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn
 
 from . import __version__
-from .sandbox.limits import MB, Limits
-
-if TYPE_CHECKING:  # each command imports what it needs when it runs (a check starts fast)
-    from .lab import Lab
-
-DEFAULT_LIMITS = Limits()
-
-EXIT_ALL_PASSED, EXIT_LOST_POINTS, EXIT_CANNOT_RUN = 0, 1, 2
+from .commands import (DEFAULT_LIMITS, EXIT_ALL_PASSED, EXIT_CANNOT_RUN, LANGS, BuildOptions, CheckOptions,
+                       ExportOptions, GradeOptions, HistoryOptions, LimitOptions)
+from .said import Refusal
+from .sandbox.limits import MB
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_lab_flag(check, other_lab=True)
     check.add_argument("submission", help="path to the student's .py or .ipynb file (or a .zip holding one)")
     check.add_argument("--json", action="store_true", help="print one JSON object instead of text")
-    check.add_argument("--lang", choices=("ko", "en"), default="ko", help="feedback language (default ko)")
+    check.add_argument("--lang", choices=LANGS, default="ko", help="feedback language (default ko)")
     check.add_argument("--html", metavar="OUT", help="also write the feedback as an HTML page with heat-maps to OUT")
     _add_limit_flags(check)
 
@@ -38,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("submissions", help="folder (searched recursively) or .zip of submissions")
     grade.add_argument("--out", required=True, help="folder for grades.csv, feedback/, results/, report.html")
     grade.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel graders (default: cores)")
-    grade.add_argument("--lang", choices=("ko", "en"), default="ko", help="feedback language (default ko)")
+    grade.add_argument("--lang", choices=LANGS, default="ko", help="feedback language (default ko)")
     grade.add_argument("--id-pattern", default=None, metavar="REGEX",
                        help="regular expression whose group 'id' (or first group) is the student id")
     grade.add_argument("--allow-merged-ids", action="store_true",
@@ -63,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     history.add_argument("course", metavar="COURSE_DIR",
                          help="folder holding the --out folders of several `autograder grade` runs (one per lab)")
     history.add_argument("--out", default=None, help="folder to write into (default: COURSE_DIR/history)")
-    history.add_argument("--lang", choices=("ko", "en"), default="ko", help="language of the pages (default ko)")
+    history.add_argument("--lang", choices=LANGS, default="ko", help="language of the pages (default ko)")
 
     export = commands.add_parser("export", help="fill the grade sheet downloaded from the LMS with a run's grades")
     export.add_argument("--lab", default=None, metavar="NAME",
@@ -75,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--out", required=True, help="file to write, for the LMS to import as it is")
     export.add_argument("--column", default=None, metavar="NAME",
                         help="the sheet's column to fill (its header, name or id); needed when it has several")
-    export.add_argument("--lang", choices=("ko", "en"), default="ko",
+    export.add_argument("--lang", choices=LANGS, default="ko",
                         help="language of Moodle's feedback comment (default ko)")
     export.add_argument("--allow-unmatched", action="store_true",
                         help="exit 0 even when graded students are missing from the sheet")
@@ -92,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     build.add_argument("--out", required=True,
                        help="folder to write student/, classroom/ and autograder/ into: a new or empty folder, "
                             "or one holding this lab's earlier build (anything else is refused)")
-    build.add_argument("--lang", choices=("ko", "en"), default="ko", help="feedback language (default ko)")
+    build.add_argument("--lang", choices=LANGS, default="ko", help="language of the feedback and of every message (default ko)")
     build.add_argument("--timeout", type=float, default=DEFAULT_LIMITS.step_seconds, metavar="S",
                        help="seconds each step may run on the LMS (default %(default)g)")
     build.add_argument("--memory-mb", type=int, default=DEFAULT_LIMITS.memory_bytes // MB, metavar="MB",
@@ -117,20 +118,6 @@ def _add_lab_flag(parser: argparse.ArgumentParser, other_lab: bool = False) -> N
                                  "(refused otherwise: exit 2, nothing graded)")
 
 
-def choose_lab(args: argparse.Namespace, datas: Sequence[bytes] = (),
-               what: tuple[str, str] = ("submission", "submissions")) -> Lab:
-    """The Lab of `--lab`, or the one to default to; exit 2 with the reason when there is none, or
-    when --lab names a lab the files are not written for (registry.choose, unless --allow-other-lab)."""
-    from .registry import LabMismatch, LabNotFound, choose
-
-    try:
-        return choose(args.lab, datas, fit=not getattr(args, "allow_other_lab", False), what=what)
-    except LabMismatch as error:
-        raise SystemExit(f"autograder: {error} (--allow-other-lab grades as --lab {args.lab} anyway.)")
-    except LabNotFound as error:
-        raise SystemExit(f"autograder: {error}")
-
-
 def _add_limit_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=DEFAULT_LIMITS.step_seconds, metavar="S",
                         help="seconds each step may run (default %(default)g)")
@@ -144,16 +131,33 @@ def _add_limit_flags(parser: argparse.ArgumentParser) -> None:
                         help="run student code as yourself, unconfined (debugging only)")
 
 
-def check_limit_flags(args: argparse.Namespace) -> None:
-    if args.timeout <= 0 or args.memory_mb < 256 or args.processes < 1 or args.disk_mb < 1:
-        raise SystemExit("autograder: --timeout, --processes and --disk-mb must be positive "
-                         "and --memory-mb at least 256")
+def limit_options(args: argparse.Namespace) -> LimitOptions:
+    return LimitOptions(timeout=args.timeout, memory_mb=args.memory_mb, processes=args.processes,
+                        disk_mb=args.disk_mb, no_sandbox=args.no_sandbox)
 
 
-def limits_from(args: argparse.Namespace) -> Limits:
-    check_limit_flags(args)
-    return Limits.from_options(seconds=args.timeout, memory_mb=args.memory_mb, processes=args.processes,
-                               disk_mb=args.disk_mb, isolated=not args.no_sandbox)
+def options_of(args: argparse.Namespace) -> CheckOptions | GradeOptions | ExportOptions | BuildOptions | HistoryOptions:
+    """The command's options record, from what argparse read."""
+    if args.command == "check":
+        return CheckOptions(submission=args.submission, lab=args.lab, allow_other_lab=args.allow_other_lab,
+                            lang=args.lang, html=args.html, limits=limit_options(args))
+    if args.command == "grade":
+        return GradeOptions(submissions=args.submissions, out=args.out, lab=args.lab,
+                            allow_other_lab=args.allow_other_lab, jobs=args.jobs, lang=args.lang,
+                            id_pattern=args.id_pattern, allow_merged_ids=args.allow_merged_ids,
+                            allow_pattern_misses=args.allow_pattern_misses, move_stale=args.move_stale, due=args.due,
+                            lms_timezone=args.lms_timezone, late_penalty=args.late_penalty, previous=args.previous,
+                            limits=limit_options(args))
+    if args.command == "export":
+        return ExportOptions(lms=args.lms, graded=args.graded, sheet=args.sheet, out=args.out, lab=args.lab,
+                             column=args.column, lang=args.lang, allow_unmatched=args.allow_unmatched,
+                             id_column=args.id_column, max_column=args.max_column,
+                             feedback_column=args.feedback_column)
+    if args.command == "build":
+        return BuildOptions(out=args.out, lab=args.lab, lang=args.lang, timeout=args.timeout, memory_mb=args.memory_mb,
+                            visibility=args.visibility, requirements=args.requirements,
+                            setup_script=args.setup_script)
+    return HistoryOptions(course=args.course, out=args.out, lang=args.lang)
 
 
 def main(argv: Sequence[str] | None = None, exit_when_checked: bool = False) -> int:
@@ -169,16 +173,18 @@ def main(argv: Sequence[str] | None = None, exit_when_checked: bool = False) -> 
         return EXIT_CANNOT_RUN if exit.code else EXIT_ALL_PASSED
     try:
         code = COMMANDS[args.command](args)
-    except SystemExit as exit:
-        if isinstance(exit.code, str):
-            print(exit.code, file=sys.stderr)
-            return EXIT_CANNOT_RUN
-        raise
+    except Refusal as refusal:
+        from .render import Messages
+
+        print(refusal.told(Messages(args.lang)), file=sys.stderr)
+        return refusal.status
     except KeyboardInterrupt:
         return 130
     except Exception:  # a fault of the grader: never reported as the student's lost points (exit 1)
         traceback.print_exc()
-        print("autograder: internal error; nothing was graded", file=sys.stderr)
+        from .render import Messages
+
+        print("autograder: " + Messages(args.lang)("said", "internal_error"), file=sys.stderr)
         return EXIT_CANNOT_RUN
     if exit_when_checked and args.command == "check":
         _exit_now(code)
@@ -199,162 +205,81 @@ def _exit_now(code: int) -> NoReturn:
     os._exit(code)
 
 
+def _told(summary: str, notes: Sequence[str]) -> None:
+    """A command's summary on stdout, its notes on stderr."""
+    if summary:
+        print(summary)
+    for note in notes:
+        print(note, file=sys.stderr)
+
+
 def run_check(args: argparse.Namespace) -> int:
-    check_limit_flags(args)
-    if args.html:
-        refuse_replacing_a_run(args.html, args.lang)
-    from .sandbox.launch import SINGLE_THREADED, start_zygote
+    from .commands import check
 
-    # Judging one submission multiplies small arrays only: BLAS threads would just spin.
-    for name, value in SINGLE_THREADED.items():
-        os.environ.setdefault(name, value)
+    options = options_of(args)
+    assert isinstance(options, CheckOptions)
+    checked = check(options)  # starts the sandbox before this process loads anything heavy
+    from .render import as_dict, as_text, fit_to_width, json_text, printable, terminal_width
 
-    # Started before this process loads anything heavy (numpy, pandas, the reference), so that
-    # both load at the same time: a check takes about one import of numpy and pandas, not two.
-    launched = start_zygote()
-    from .render import one_line
-
-    data = read_for_check(args.submission, one_line(args.submission))
-    if data is None:
-        process, control = launched
-        process.kill()
-        process.wait()
-        control.close()
-        return EXIT_CANNOT_RUN
-    from .sandbox.runner import Zygote
-
-    zygote = Zygote()
-    try:
-        zygote.start(launched)
-        limits = limits_from(args)
-        from .registry import lab_names
-
-        from .submission import not_code
-
-        if args.lab is None and len(lab_names()) > 1:  # a file that cannot say which lab: what to do instead
-            if not data.strip():
-                raise SystemExit(f"autograder: {one_line(args.submission)} is empty: there is nothing to grade "
-                                 "(save your work, then check the file again; with --lab NAME it is graded as an "
-                                 "empty submission)")
-            if not_code(args.submission):
-                raise SystemExit(f"autograder: {one_line(args.submission)} is not a notebook (.ipynb) or a Python "
-                                 "file (.py): give the .ipynb or .py file (with --lab NAME it is graded as such)")
-        lab = choose_lab(args, [data], what=("file", "files"))
-        from .grading import Plan, SandboxError, grade_bytes
-        from .render import as_dict, as_text, fit_to_width, json_text, printable, terminal_width
-
-        try:
-            result = grade_bytes(args.submission, data, zygote, Plan.build(lab), limits)
-        except SandboxError as error:
-            print(f"autograder: {error}; nothing was graded (try --no-sandbox to diagnose)", file=sys.stderr)
-            return EXIT_CANNOT_RUN
-    finally:
-        zygote.stop()
-    if args.html:
-        from .batch.outputs import feedback_html, write_atomic
-
-        record = {"id": one_line(os.path.basename(result.submission)), "file": one_line(result.submission),
-                  "superseded": []}
-        try:
-            write_atomic(args.html, feedback_html(record, as_text(result, lab, args.lang), lab, args.lang, result))
-        except OSError as error:
-            print(f"autograder: cannot write {one_line(args.html)}: {one_line(error.strerror or error)}", file=sys.stderr)
-            return EXIT_CANNOT_RUN
     if args.json:
-        print(json_text(as_dict(result, lab, args.lang), indent=2))
+        print(json_text(as_dict(checked.result, checked.lab, options.lang), indent=2))
     else:
-        print(fit_to_width(printable(as_text(result, lab, args.lang)), terminal_width()), end="")
-    return EXIT_ALL_PASSED if result.all_passed else EXIT_LOST_POINTS
-
-
-def read_for_check(path: str, shown: str) -> bytes | None:
-    """The submission's bytes, or None after saying why it cannot be graded.
-
-    Only a regular file is read (a link to one is followed; a FIFO, device or folder is refused
-    without blocking), at most MAX_BYTES + 1 bytes; a .zip must hold one file to grade (the zip Otter's
-    export() writes, or one zipped by hand: submission.zipped_submission).
-    """
-    from .render import one_line
-    from .submission import MAX_BYTES, NotAnOtterExport, NotARegularFile, read_regular_file, zipped_submission
-
-    try:
-        data = read_regular_file(path)
-    except FileNotFoundError:
-        print(f"autograder: no such file: {shown}", file=sys.stderr)
-        return None
-    except NotARegularFile as error:
-        if os.path.isdir(path):
-            print(f"autograder: {shown} is a folder; `check` grades one .py or .ipynb file "
-                  f"(a whole class: autograder grade {shown} --out DIR)", file=sys.stderr)
-        else:
-            print(f"autograder: {shown} is {error.strerror}; give the .py, .ipynb or Otter export .zip file itself",
-                  file=sys.stderr)
-        return None
-    except OSError as error:
-        print(f"autograder: cannot read {shown}: {error.strerror or error}", file=sys.stderr)
-        return None
-    if path.lower().endswith(".zip") and len(data) <= MAX_BYTES:
-        try:
-            zipped_submission(data)
-        except NotAnOtterExport as refusal:
-            print(f"autograder: {shown} is neither the zip grader.export() writes nor a zip holding one .ipynb "
-                  f"or .py ({one_line(refusal.detail)}); give the .py or .ipynb file itself", file=sys.stderr)
-            return None
-    return data
+        print(fit_to_width(printable(as_text(checked.result, checked.lab, options.lang)), terminal_width()), end="")
+    return checked.status
 
 
 def run_grade(args: argparse.Namespace) -> int:
+    from .commands import grade
     from .sandbox.runner import Zygote
 
-    limits = limits_from(args)
+    options = options_of(args)
+    assert isinstance(options, GradeOptions)
+    options.limits.limits()  # refused before anything starts
     # Started before the batch loads its own modules, so that both load at the same time; the
     # workers adopt them.
-    early = [Zygote() for _ in range(max(0, min(args.jobs, os.cpu_count() or 1)))]
+    early = [Zygote() for _ in range(max(0, min(options.jobs, os.cpu_count() or 1)))]
     try:
         for zygote in early:
             zygote.start()
-        from .batch import run_batch
-
-        return run_batch(args, limits, early)
+        result = grade(options, zygotes=early, tell=lambda note: print(note, file=sys.stderr))
     finally:
         for zygote in early:
             zygote.reap()
+    _told(result.summary, ())  # its notes were printed as they came
+    return result.status
 
 
 def run_build(args: argparse.Namespace) -> int:
-    from .registry import lab_names
+    from .commands import build
 
-    names = lab_names()
-    if args.lab is None and len(names) > 1:  # a build is of one lab, and nothing but --lab says which
-        raise SystemExit(f"autograder build: several labs are installed ({', '.join(names)}): give --lab NAME, "
-                         f"the lab to build (one build per lab, each into its own --out folder), e.g. "
-                         f"autograder build --lab {names[0]} --out {args.out}")
-    from .otter.build import run_build as build
-
-    return build(args)
-
-
-def refuse_replacing_a_run(path: str, lang: str) -> None:
-    """Exit 2 when `path`, a file a command is about to write, is one of a run's outputs: no
-    command replaces another run's outputs (batch.run_folder.replaced_output). `export` keeps its
-    files out of every run's folder itself (lms.export.output_refusals)."""
-    from .batch.run_folder import replaced_output
-
-    refusal = replaced_output(path, lang)
-    if refusal:
-        raise SystemExit(refusal)
+    options = options_of(args)
+    assert isinstance(options, BuildOptions)
+    result = build(options)
+    _told(result.summary, ())
+    return result.status
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from .lms.export import run_export as export
+    from .commands import export
 
-    return export(args)
+    options = options_of(args)
+    assert isinstance(options, ExportOptions)
+    result = export(options)
+    # The warnings, the summary, then why the exit status is not 0 (the last note, when it is not).
+    reason = result.notes[-1:] if result.status != EXIT_ALL_PASSED else ()
+    _told("", result.notes[:len(result.notes) - len(reason)])
+    _told(result.summary, reason)
+    return result.status
 
 
 def run_history(args: argparse.Namespace) -> int:
-    from .batch.history import run_history as history
+    from .commands import history
 
-    return history(args)
+    options = options_of(args)
+    assert isinstance(options, HistoryOptions)
+    result = history(options)
+    _told(result.summary, result.notes)
+    return result.status
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {

@@ -74,7 +74,7 @@ def pytest_configure(config: pytest.Config) -> None:
     wanted = config.getoption("submission_lab")
     try:
         # The file is read under the reader's budget and catch-all (registry.each_lab).
-        lab = choose(wanted, [head], fit=True, what=("file", "files"))
+        lab = choose(wanted, [head], fit=True, what="file")
     except LabNotFound as error:
         if wanted is not None or not lab_names():
             raise pytest.UsageError(f"--submission-lab: {str(error).replace('--lab', '--submission-lab')}") from None

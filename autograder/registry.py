@@ -4,8 +4,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
+from .said import Refusal, Said, said, then
 from .submission import DEFINED, METADATA_KEY, lab_evidence, untrusted  # noqa: F401 (METADATA_KEY re-exported)
 
 if TYPE_CHECKING:
@@ -16,10 +17,13 @@ if TYPE_CHECKING:
     from .submission import LabEvidence, Reading
 
 GROUP = "autograder.labs"
+# What the files a lab is chosen by are, in the sentences that tell the choice: one submission, one
+# student's file of a class, a file given to `check`.
+Files = Literal["submission", "file", "student_file"]
 
 
-class LabNotFound(LookupError):
-    """No lab of that name, or none could be chosen; the message says what there is."""
+class LabNotFound(Refusal, LookupError):
+    """No lab of that name, or none could be chosen; the sentence says what there is."""
 
 
 @lru_cache(maxsize=1)
@@ -46,13 +50,13 @@ def load(name: str | None = None) -> Lab:
     """The Lab called `name`; with no name, the only installed lab."""
     names = lab_names()
     if not names:
-        raise LabNotFound("no lab is installed (none in the 'autograder.labs' entry points)")
+        raise LabNotFound(said("none_installed", "labs", group=GROUP))
     if name is None:
         if len(names) > 1:
-            raise LabNotFound(f"several labs are installed ({', '.join(names)}): choose one with --lab")
+            raise LabNotFound(said("several_installed", "labs", labs=", ".join(names)))
         name = names[0]
     if name not in names:
-        raise LabNotFound(f"no lab named {name!r}; installed: {', '.join(names)}")
+        raise LabNotFound(said("no_such_lab", "labs", name=repr(name), labs=", ".join(names)))
     return _loaded(name)
 
 
@@ -117,23 +121,31 @@ class Tally:
 
     def describe(self, wanted: str | None = None) -> str:
         """"12 look written for masked_attention, 1 for self_attention, 2 for no lab" (`wanted`
-        shown even when none says it)."""
+        shown even when none says it), in English (counted() says it in any language)."""
+        return str(self.counted(wanted))
+
+    def counted(self, wanted: str | None = None) -> Said:
+        """How many submissions say each lab, most said first (`wanted` shown even when none says it)."""
         counts = dict(self.votes)
         if wanted is not None:
             counts.setdefault(wanted, 0)
         ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-        parts = [f"{count} for {name}" for name, count in ranked]
+        parts = [said("count_lab", "labs", count=count, lab=name) for name, count in ranked]
         if self.silent:
-            parts.append(f"{self.silent} for no lab (empty, unreadable or defining none of a lab's functions)")
+            parts.append(said("count_silent", "labs", count=self.silent))
         if not parts:
-            return "none says"
-        first_count = ranked[0][1] if ranked else self.silent
-        parts[0] = f"{first_count} {'looks' if first_count == 1 else 'look'} written" + parts[0][len(str(first_count)):]
-        return ", ".join(parts)
+            return said("none_says", "labs")
+        first = parts[0]
+        parts[0] = said(f"{first.key}_first_{'one' if dict(first.params)['count'] == 1 else 'many'}", "labs",
+                        **dict(first.params))
+        listed = parts[-1]
+        for part in reversed(parts[:-1]):
+            listed = said("and_then", "labs", first=part, rest=listed)
+        return listed
 
 
 class LabMismatch(LabNotFound):
-    """--lab names a lab the submissions are not written for; the message says what they say."""
+    """--lab names a lab the submissions are not written for; the sentence says what they say."""
 
 
 def each_lab(datas: Iterable[bytes]) -> Iterator[str | None]:
@@ -208,35 +220,47 @@ def _other_lab(data: bytes, lab: Lab, reading: Reading) -> dict[str, Any] | None
             "found": [function for function in other.function_names if function in defined]}
 
 
-class Said(list[str | None]):
+class Votes(list[str | None]):
     """Lab names the files were already read for (each_lab's), to choose without reading again."""
 
 
-def choose(name: str | None = None, datas: Iterable[bytes] | Said = (), *, fit: bool = False,
-           what: tuple[str, str] = ("submission", "submissions")) -> Lab:
+def choose(name: str | None = None, datas: Iterable[bytes] | Votes = (), *, fit: bool = False,
+           what: Files = "submission") -> Lab:
     """The Lab to grade with: `name` when given, else the only installed one, else the one the
-    submissions `datas` (an iterable of bytes, read only when needed; or a Said) were written for.
+    submissions `datas` (an iterable of bytes, read only when needed; or Votes) were written for.
 
     With `fit`, a `name` the submissions are not written for is refused (LabMismatch): when
-    another lab is said by more of them than `name` is (Tally.rivals). `what` names a
-    submission and several in messages (("file", "files"), ("student's file", "students' files")).
+    another lab is said by more of them than `name` is (Tally.rivals). `what` says what the
+    submissions are, in the sentences.
     """
     if name is not None or len(lab_names()) <= 1:
         lab = load(name)
         if fit and name is not None and len(lab_names()) > 1:
-            tally = Tally.of(datas if isinstance(datas, Said) else each_lab(datas))
+            tally = Tally.of(datas if isinstance(datas, Votes) else each_lab(datas))
             rivals = tally.rivals(name)
             if rivals:
-                subject = f"the {what[0]} is" if tally.total == 1 else f"the {what[1]} are"
-                raise LabMismatch(
-                    f"--lab {name}, but {subject} written for {rivals[0]}: of {tally.total}, "
-                    f"{tally.describe(name)}. Nothing was graded. Give --lab {rivals[0]}.")
+                raise LabMismatch(said("mismatch", "labs", lab=name, rival=rivals[0], total=tally.total,
+                                       subject=said(f"subject_{what}_{_number(tally.total)}", "labs"),
+                                       counts=tally.counted(name)))
         return lab
-    tally = Tally.of(datas if isinstance(datas, Said) else each_lab(datas))
+    tally = Tally.of(datas if isinstance(datas, Votes) else each_lab(datas))
     guessed = tally.leader()
     if guessed is None:
-        said = f" (of {tally.total}, {tally.describe()})" if tally.total else ""
-        raise LabNotFound(f"several labs are installed ({', '.join(lab_names())}) and nothing in the "
-                          f"{what[0] if tally.total == 1 else what[1]} says which lab to grade{said}: "
-                          "choose one with --lab")
+        key = "nothing_says_counted" if tally.total else "nothing_says"
+        raise LabNotFound(said(key, "labs", labs=", ".join(lab_names()), total=tally.total,
+                               noun=said(f"files_{what}_{_number(tally.total)}", "labs"), counts=tally.counted()))
     return load(guessed)
+
+
+def _number(count: int) -> str:
+    return "one" if count == 1 else "many"
+
+
+def choose_lab(name: str | None, datas: Iterable[bytes] | Votes = (), *, fit: bool, what: Files) -> Lab:
+    """choose(), for a command that was given `name` as --lab: a refused --lab says, besides, that
+    --allow-other-lab grades as that lab anyway (a class's students: their steps are then 'missing')."""
+    try:
+        return choose(name, datas, fit=fit, what=what)
+    except LabMismatch as refused:
+        hint = said("allow_other_lab_class" if what == "student_file" else "allow_other_lab", "labs", lab=name)
+        raise LabMismatch(then(refused.said, hint)) from None

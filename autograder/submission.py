@@ -157,6 +157,7 @@ DETAILS: dict[str, tuple[str, ...]] = {
     "unsafe_name": (),  # a name in an archive that would leave its folder
     "folder_unreadable": ("error",),
     "zips_budget_spent": ("size",),
+    "metadata_unreadable": ("most",),  # an LMS metadata file not read: unreadable, or larger than `most` bytes
     "zip_ratio_over": ("most",),  # a zip in the class that would decompress to more than `most` times its size  # this student's zips already decompressed `size` bytes
 }
 

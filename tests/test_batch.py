@@ -519,14 +519,16 @@ def test_bad_arguments_exit_2(tmp_path, arguments, message):
 def test_missing_or_wrong_input_exits_2(tmp_path):
     assert grade_command(tmp_path / "nothing", tmp_path / "out").returncode == 2
     (tmp_path / "notes.txt").write_text("hi")
-    finished = grade_command(tmp_path / "notes.txt", tmp_path / "out")
+    finished = grade_command(tmp_path / "notes.txt", tmp_path / "out", "--lang", "en")
     assert finished.returncode == 2 and "neither a folder nor a .zip" in finished.stderr
+    finished = grade_command(tmp_path / "notes.txt", tmp_path / "out")
+    assert finished.returncode == 2 and "폴더도 .zip 파일도 아닙니다" in finished.stderr
 
 
 def test_an_empty_class_is_refused_before_anything_is_written(tmp_path):
     (tmp_path / "empty").mkdir()
     for lab in ([], ["--lab", "self_attention"]):
-        finished = grade_command(tmp_path / "empty", tmp_path / "out", *lab)
+        finished = grade_command(tmp_path / "empty", tmp_path / "out", *lab, "--lang", "en")
         assert finished.returncode == 2
         assert "no submissions in" in finished.stderr and "it holds no files" in finished.stderr
         assert "several labs" not in finished.stderr  # not a question of which lab

@@ -95,7 +95,7 @@ def test_the_command_refuses_a_folder_holding_something_else(tmp_path, kind):
         (out / STAMP).write_text(json.dumps({"lab": "masked_attention", "files": ["student/masked_attention_lab.ipynb"]}))
         expected = "holds the build of another lab (masked_attention)"
     before = tree(out)
-    done = subprocess.run([str(AUTOGRADER), "build", "--lab", "self_attention", "--out", str(out)],
+    done = subprocess.run([str(AUTOGRADER), "build", "--lab", "self_attention", "--out", str(out), "--lang", "en"],
                           capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PYTHONPATH": ""})
     assert done.returncode == 1, done.stdout + done.stderr

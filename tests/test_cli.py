@@ -188,15 +188,17 @@ def test_missing_function_is_reported_as_missing(tmp_path):
 
 
 def test_limit_flags_reach_the_sandbox(tmp_path):
-    from autograder.cli import build_parser, limits_from
+    from autograder.cli import build_parser, options_of
 
-    args = build_parser().parse_args(["check", "x.py", "--timeout", "3", "--memory-mb", "512",
-                                      "--processes", "8", "--disk-mb", "5", "--no-sandbox"])
-    limits = limits_from(args)
+    def limits_from(argv):
+        return options_of(build_parser().parse_args(argv)).limits.limits()
+
+    limits = limits_from(["check", "x.py", "--timeout", "3", "--memory-mb", "512",
+                          "--processes", "8", "--disk-mb", "5", "--no-sandbox"])
     assert (limits.step_seconds, limits.memory_bytes, limits.processes, limits.disk_bytes) == (
         3.0, 512 * 1024 * 1024, 8, 5 * 1024 * 1024)
     assert limits.user is None and limits.confine is False
-    assert limits_from(build_parser().parse_args(["check", "x.py"])).confine is True
+    assert limits_from(["check", "x.py"]).confine is True
 
 
 def test_bad_limit_is_a_usage_error(tmp_path):

@@ -314,7 +314,7 @@ def test_the_second_labs_zip_checks_itself_where_the_first_ones_does(emulation, 
         emulation["image"].install(emulation["zip"])
     printed = capsys.readouterr()
     assert status == 0, printed.err
-    assert "reference: 10 points" in printed.out and "stubs: 0 points" in printed.out
+    assert "자체 검사:        모범 답안 10점" in printed.out and "빈 과제 파일 0점" in printed.out  # the build's --lang
     zip_path, = (tmp_path / "autograder").glob("*.zip")
     assert zip_path.name == "masked_attention_lab-autograder.zip"
     with zipfile.ZipFile(zip_path) as archive:

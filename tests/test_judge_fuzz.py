@@ -166,5 +166,7 @@ def test_a_grader_fault_exits_2_never_1(monkeypatch, capsys):
         raise ValueError("The truth value of an array with more than one element is ambiguous")
 
     monkeypatch.setattr(grading, "judge_step", broken_judge)
-    assert cli.main(["check", str(ROOT / "solutions" / "self_attention.py")]) == cli.EXIT_CANNOT_RUN
+    assert cli.main(["check", str(ROOT / "solutions" / "self_attention.py"), "--lang", "en"]) == cli.EXIT_CANNOT_RUN
     assert "internal error" in capsys.readouterr().err
+    assert cli.main(["check", str(ROOT / "solutions" / "self_attention.py")]) == cli.EXIT_CANNOT_RUN
+    assert "채점기 내부 오류입니다" in capsys.readouterr().err

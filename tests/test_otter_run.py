@@ -1,5 +1,4 @@
 """The built autograder zip under the real `otter run`: scores, feedback, and what it refuses."""
-import argparse
 import json
 import os
 import pickle
@@ -10,7 +9,9 @@ import zipfile
 import nbformat
 import pytest
 
+from autograder import cli
 from autograder.otter import build as otter_build
+from autograder.said import said
 from labs.self_attention.steps import STEPS
 
 from conftest import ROOT
@@ -188,10 +189,10 @@ def test_modules_beside_the_notebook_never_run_and_no_kernel_starts(graded):
 
 def test_build_failure_exits_1_with_the_message(monkeypatch, capsys, tmp_path):
     def failing(*args, **kwargs):
-        raise otter_build.BuildError("the autograder zip does not grade as it must")
+        raise otter_build.BuildError(said("does_not_grade", "build", lines="reference: step make_qkv scored 0/1"))
 
     monkeypatch.setattr(otter_build, "build", failing)
-    arguments = argparse.Namespace(out=str(tmp_path), lab="self_attention", timeout=10.0, lang="ko", memory_mb=1024,
-                                   visibility="after_published", requirements=None, setup_script=None)
-    assert otter_build.run_build(arguments) == 1
-    assert "does not grade as it must" in capsys.readouterr().err
+    assert cli.main(["build", "--lab", "self_attention", "--out", str(tmp_path), "--lang", "en"]) == 1
+    assert "autograder build: the autograder zip does not grade as it must" in capsys.readouterr().err
+    assert cli.main(["build", "--lab", "self_attention", "--out", str(tmp_path)]) == 1
+    assert "autograder build: autograder zip이 제대로 채점하지 않습니다" in capsys.readouterr().err

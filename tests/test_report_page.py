@@ -176,8 +176,13 @@ def test_every_status_is_said_or_shown_as_it_is_never_raised(status, lang):
 
 
 def test_reasons_the_catalogs_know_are_said_in_the_pages_language():
+    from autograder.batch.collect import kind_said
+    from autograder.said import said
+
     korean = Messages("ko")
-    assert ignored_status("system file", korean) == "제외: 시스템 파일"
+    assert ignored_status(said("reason_system_file", "report"), korean) == "제외: 시스템 파일"
+    assert ignored_status(said("reason_metadata", "report", what=kind_said("Moodle online text")), korean) == \
+        "제외: LMS 기록 파일: Moodle 온라인 텍스트, 채점하지 않음"
     assert ignored_status(detail("size", size=3), korean) == "제외: 3바이트"
     assert ignored_status("a reason collect words itself", korean) == "제외: a reason collect words itself"
 

@@ -18,6 +18,7 @@ from autograder.batch.late import StatedZone, lms_zone
 from autograder.batch.overrides import review_warning
 from autograder.batch.progress import PlainProgress
 from autograder.render import Messages
+from autograder.said import said as sentence
 
 KO, EN = Messages("ko"), Messages("en")
 HANGUL = re.compile("[가-힣]")
@@ -67,11 +68,13 @@ def test_every_warning_after_grading_is_said_in_the_tas_language(ids, paths, all
 @settings(max_examples=40, deadline=None)
 @given(strays=st.lists(names, min_size=1, max_size=25), hours=st.integers(-12, 14))
 def test_notes_about_the_lms_files_and_zones_are_said_in_the_tas_language(strays, hours):
-    units = "Moodle folders"
-    unit = Student("", None, ignored=[(Entry(p, "", 0.0, 1, metadata=NOT_LMS_NAMED,
-                                             note=f"a file the LMS did not name, beside its {units}"), "why")
+    note = sentence("stray_file", "report", units=sentence("unit_and", "report",
+                                                          first=sentence("unit_moodle_folders", "report"),
+                                                          rest=sentence("unit_canvas_file_names", "report")))
+    unit = Student("", None, ignored=[(Entry(p, "", 0.0, 1, metadata=NOT_LMS_NAMED, note=note), "why")
                                       for p in strays])
-    assert_said_in_korean(stray_note([unit], KO), stray_note([unit], EN), *strays, units)
+    assert_said_in_korean(stray_note([unit], KO), stray_note([unit], EN), *strays)
+    assert "Moodle 폴더, Canvas 파일 이름" in stray_note([unit], KO)
     said = StatedZone(abbreviation="KST", offset=timedelta(hours=9), where="Lab 1_kim_attempt.txt")
     kim = Student("kim", Entry("a.py", "kim", 0.0, 1), lms_time="2026-03-01T10:00:00+00:00", stated_zone=said)
     due = datetime(2026, 3, 1, 9, tzinfo=timezone(timedelta(hours=hours)))

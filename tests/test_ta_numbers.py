@@ -119,8 +119,9 @@ def test_a_decimal_comma_never_becomes_a_grade(generated, lang):
     try:
         rows = parse_overrides(text, ids=IDS, steps=STEPS, lang=lang)
     except OverridesRefused as refused:
-        assert any(problem.startswith(f"line {line}:") for problem in refused.problems), refused.problems
-        assert all(problem.startswith(f"line {line}:") for problem in refused.problems), refused.problems
+        where = at_line(line, lang)
+        assert any(problem.startswith(where) for problem in refused.problems), refused.problems
+        assert all(problem.startswith(where) for problem in refused.problems), refused.problems
         return
     # Accepted only when the split happened to land as a number the TA meant (never here): fail loudly.
     wrong = [(row.id, row.step, row.points) for row in rows if float(meant[(row.id, row.step)]) != row.points]
@@ -137,7 +138,12 @@ def test_the_reported_row_is_refused_with_its_line_and_reason():
         "same way, so say it in words"]
     with pytest.raises(OverridesRefused) as refused:
         parse_overrides(text, ids=IDS, steps=STEPS, lang="ko")
-    assert refused.value.problems[0].startswith("line 2: points, comment 칸의 값 1,5: 소수점을 쉼표로")
+    assert refused.value.problems[0].startswith("2번째 줄: points, comment 칸의 값 1,5: 소수점을 쉼표로")
+
+
+def at_line(line, lang):
+    """How a refused row of overrides.csv is named, in the TA's language."""
+    return f"line {line}:" if lang == "en" else f"{line}번째 줄:"
 
 
 def _csv(rows):
@@ -155,7 +161,8 @@ def test_the_automatic_column_goes_through_the_same_rule(keys, data):
     bad = data.draw(st.sampled_from(["1,5", "1e0", "nan", "１", "1 000"]))
     for at, (student, step) in enumerate(keys):
         rows.append([student, step, "0.5", "checked", "김조교", bad if at == slip else "1"])
+    lang = data.draw(st.sampled_from(["ko", "en"]))
     with pytest.raises(OverridesRefused) as refused:
-        parse_overrides(_csv(rows), ids=IDS, steps=STEPS, lang=data.draw(st.sampled_from(["ko", "en"])))
-    assert [problem.split(":")[0] for problem in refused.value.problems] == [f"line {slip + 2}"]
+        parse_overrides(_csv(rows), ids=IDS, steps=STEPS, lang=lang)
+    assert [problem.split(":")[0] + ":" for problem in refused.value.problems] == [at_line(slip + 2, lang)]
     assert "automatic" in refused.value.problems[0]

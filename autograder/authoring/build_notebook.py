@@ -26,7 +26,6 @@ in the order the lab declares them. The notebook's metadata names its lab ("auto
     .venv/bin/python -m autograder.authoring.build_notebook                      # rewrite every lab's notebook
     .venv/bin/python -m autograder.authoring.build_notebook --lab NAME --check   # exit 1 if it is out of date
 """
-import argparse
 import ast
 import pathlib
 import sys
@@ -312,6 +311,9 @@ def assignment_paths(lab: Lab) -> tuple[pathlib.Path, pathlib.Path]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m autograder.authoring.build_notebook`: the lab authors' own command line."""
+    import argparse  # a command line of its own: imported by it alone, never by the library importing this module
+
     parser = argparse.ArgumentParser(description="Build each lab's notebook from its .py twin.")
     parser.add_argument("--lab", action="append", default=None, metavar="NAME",
                         help="only this lab (repeatable; default: every installed lab)")

@@ -5,19 +5,18 @@ skips students whose file, grader version and settings are unchanged.
 """
 from __future__ import annotations
 
-import argparse
 import hashlib
 import os
 import re
 import shutil
-import sys
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
 from ..render import Messages, one_line, printable
+from ..said import Lines, Refusal, Said, said
 from ..submission import MAX_BYTES, Detail, detail, failure_detail, not_code, os_detail
 from .collect import EXPORT, NOT_LMS_NAMED, Source, Student, group_students
 from .grader import Task
@@ -42,6 +41,7 @@ EXIT_DONE, EXIT_CANNOT_RUN, EXIT_MERGED_IDS, EXIT_PATTERN_MISSES, EXIT_INTERRUPT
 SHOWN_AT_MOST = 20  # files named in a warning; the rest are counted
 
 if TYPE_CHECKING:
+    from ..commands import GradeOptions, GradeResult
     from ..lab import Lab
     from ..sandbox.limits import Limits
     from ..sandbox.zygote_client import Zygote
@@ -59,37 +59,59 @@ class Reused:
 Conflict = tuple[Student, StatedZone, timedelta]
 
 
-def run_batch(args: argparse.Namespace, limits: Limits, zygotes: Sequence[Zygote] = ()) -> int:
-    if args.jobs < 1:
-        raise SystemExit("autograder: --jobs must be at least 1")
-    if args.id_pattern:
+@dataclass(frozen=True, kw_only=True)
+class LateSettings:
+    """--due, --late-penalty and --lms-timezone, read (late.py)."""
+
+    due: datetime | None  # the deadline, aware
+    policy: Policy | None
+    zone: LmsZone  # reads the times the LMS writes without one (late.lms_zone)
+
+
+class Notes:
+    """What a run tells the TA besides its summary, in the order it is known: kept, and passed to
+    `tell` at once (the command line prints each on stderr)."""
+
+    def __init__(self, tell: Callable[[str], None] | None = None) -> None:
+        self.told: list[str] = []
+        self._tell = tell
+
+    def __call__(self, text: str) -> None:
+        self.told.append(text)
+        if self._tell is not None:
+            self._tell(text)
+
+
+def run_batch(options: GradeOptions, *, zygotes: Sequence[Zygote] = (),
+              tell: Callable[[str], None] | None = None) -> GradeResult:
+    """commands.grade: every TA's slip refused (a Refusal) before anything is written."""
+    limits = options.limits.limits()
+    if options.jobs < 1:
+        raise Refusal(said("jobs", "grade"))
+    if options.id_pattern:
         try:
-            re.compile(args.id_pattern)
+            re.compile(options.id_pattern)
         except re.error as error:
-            raise SystemExit(f"autograder: --id-pattern is not a valid regular expression: {error}")
-    args.due_time, args.policy, args.zone = late_settings(args)
-    if not os.path.exists(args.submissions):
-        raise SystemExit(f"autograder: no such folder or file: {args.submissions}")
-    source = Source(args.submissions)
+            raise Refusal(said("id_pattern", "grade", problem=str(error))) from None
+    late = late_settings(options)
+    if not os.path.exists(options.submissions):
+        raise Refusal(said("no_such_source", "grade", location=options.submissions))
+    source = Source(options.submissions)
     try:
-        return _grade_class(source, args, limits, zygotes)
+        return _grade_class(source, options, late, limits, zygotes, Notes(tell))
     finally:
         source.close()
 
 
-def late_settings(args: argparse.Namespace) -> tuple[datetime | None, Policy | None, LmsZone]:
-    """(due datetime or None, Policy or None, LmsZone) from --due, --late-penalty and --lms-timezone;
-    exit 2 when malformed. The zone reads the times the LMS writes without one (late.lms_zone)."""
-    due_text, policy_text = getattr(args, "due", None), getattr(args, "late_penalty", None)
-    try:
-        zone = lms_zone(getattr(args, "lms_timezone", None), due_text)
-        due = parse_due(due_text, zone) if due_text else None
-        policy = parse_policy(policy_text) if policy_text else None
-    except ValueError as error:
-        raise SystemExit(f"autograder: {error}")
+def late_settings(options: GradeOptions) -> LateSettings:
+    """--due, --late-penalty and --lms-timezone read; a Refusal when malformed. The zone reads the
+    times the LMS writes without one (late.lms_zone)."""
+    zone = lms_zone(options.lms_timezone, options.due)
+    due = parse_due(options.due, zone) if options.due else None
+    policy = parse_policy(options.late_penalty) if options.late_penalty else None
     if policy is not None and due is None:
-        raise SystemExit("autograder: --late-penalty needs --due (the deadline it counts days from)")
-    return due, policy, zone
+        raise Refusal(said("penalty_needs_due", "grade"))
+    return LateSettings(due=due, policy=policy, zone=zone)
 
 
 def zone_conflicts(students: Iterable[Student], zone: LmsZone) -> list[Conflict]:
@@ -127,27 +149,37 @@ def zone_message(conflicts: Sequence[Conflict], zone: LmsZone, due: datetime | N
                  say: Messages = ENGLISH) -> str:
     """The sentence for times the LMS states in another zone than the one they are read in
     (`due`: the deadline, aware, or None), in the TA's language."""
-    _, said, used = conflicts[0]
-    who = ", ".join(one_line(s.id) for s, _, _ in conflicts[:5]) + (" ..." if len(conflicts) > 5 else "")
-    head = say("grade", "zone_head", abbreviation=said.abbreviation, offset=offset_text(said.offset),
-               where=one_line(said.where), used=offset_text(used), zone=zone_source(zone, say),
-               count=len(conflicts), who=who)
     if refused:
         assert due is not None  # refused only with a deadline
-        meant = due.replace(tzinfo=timezone(said.offset)).isoformat(timespec="minutes")
-        message: str = printable(say("grade", "zone_refused", head=head, offset=offset_text(said.offset),
-                                     due=shown_time(due.isoformat()), hour=due.strftime("%H:%M"),
-                                     abbreviation=said.abbreviation, meant=meant))
+        message: str = printable("autograder: " + zone_refusal(conflicts, zone, due).text(say))
         return message
-    message = printable(say("grade", "zone_note", head=head, offset=offset_text(said.offset)))
+    stated = conflicts[0][1]
+    message = printable(say("grade", "zone_note", head=_zone_head(conflicts, zone).text(say),
+                            offset=offset_text(stated.offset)))
     return message
 
 
-def zone_source(zone: LmsZone, say: Messages) -> str:
-    """Where the zone times are read and shown in comes from, in the TA's language."""
+def _zone_head(conflicts: Sequence[Conflict], zone: LmsZone) -> Said:
+    _, stated, used = conflicts[0]
+    who = ", ".join(one_line(s.id) for s, _, _ in conflicts[:5]) + (" ..." if len(conflicts) > 5 else "")
+    return said("zone_head", "grade", abbreviation=stated.abbreviation, offset=offset_text(stated.offset),
+                where=stated.where, used=offset_text(used), zone=zone_source(zone), count=len(conflicts), who=who)
+
+
+def zone_refusal(conflicts: Sequence[Conflict], zone: LmsZone, due: datetime) -> Said:
+    """Why a run with a deadline stops when the LMS states its times in another zone than --due's."""
+    stated = conflicts[0][1]
+    meant = due.replace(tzinfo=timezone(stated.offset)).isoformat(timespec="minutes")
+    return said("zone_refused", "grade", head=_zone_head(conflicts, zone), offset=offset_text(stated.offset),
+                due=shown_time(due.isoformat()), hour=due.strftime("%H:%M"), abbreviation=stated.abbreviation,
+                meant=meant)
+
+
+def zone_source(zone: LmsZone) -> Said:
+    """Where the zone times are read and shown in comes from."""
     if zone.source == "--lms-timezone":
-        return say("grade", "zone_lms", label=zone.label)
-    return say("grade", "zone_due" if zone.source == "--due" else "zone_computer")
+        return said("zone_lms", "grade", label=zone.label)
+    return said("zone_due" if zone.source == "--due" else "zone_computer", "grade")
 
 
 def stray_note(everyone: Iterable[Student], say: Messages = ENGLISH) -> str:
@@ -159,39 +191,42 @@ def stray_note(everyone: Iterable[Student], say: Messages = ENGLISH) -> str:
         return ""
     shown = ", ".join(one_line(e.path) for e in strays[:SHOWN_AT_MOST])
     more = say("grade", "stray_more", count=len(strays) - SHOWN_AT_MOST) if len(strays) > SHOWN_AT_MOST else ""
+    note = strays[0].note
+    units = dict(note.params).get("units", "") if note is not None else ""
     message: str = printable(say("grade", "stray_note", count=len(strays),
-                                 units=strays[0].note.split("beside its ", 1)[-1], listed=shown, more=more))
+                                 units=units.text(say) if isinstance(units, Said) else units, listed=shown, more=more))
     return message
 
 
-def _grade_class(source: Source, args: argparse.Namespace, limits: Limits, zygotes: Sequence[Zygote]) -> int:
-    out = args.out
+def _grade_class(source: Source, options: GradeOptions, late: LateSettings, limits: Limits,
+                 zygotes: Sequence[Zygote], note: Notes) -> GradeResult:
+    from ..commands import GradeResult
+
+    out = options.out
     started = time.monotonic()
-    everyone = group_students(source, args.id_pattern, args.zone)
-    misses = pattern_misses(everyone) if args.id_pattern else None
-    allow_misses = getattr(args, "allow_pattern_misses", False)
-    if misses is not None and misses[1] and len(misses[0]) == misses[1] and not allow_misses:
-        print(pattern_warning(args.id_pattern, *misses, allowed=False, stopped=True, say=Messages(args.lang)),
-              file=sys.stderr)
-        return EXIT_CANNOT_RUN
+    say = Messages(options.lang)  # the TA's language: every message
+    everyone = group_students(source, options.id_pattern, late.zone)
+    misses = pattern_misses(everyone) if options.id_pattern else None
+    allow_misses = options.allow_pattern_misses
+    if options.id_pattern and misses is not None and misses[1] and len(misses[0]) == misses[1] and not allow_misses:
+        raise Refusal(pattern_refusal(options.id_pattern, *misses))
     students = [s for s in everyone if s.chosen is not None]
     if not students:
-        raise SystemExit(no_submissions(args.submissions, everyone))
+        raise Refusal(no_submissions(options.submissions, everyone))
     if source.run_folders:
-        print(left_out_note(source.run_folders, args.lang), file=sys.stderr)
-    conflicts = zone_conflicts(students, args.zone)
+        note(left_out_note(source.run_folders, options.lang))
+    conflicts = zone_conflicts(students, late.zone)
     # A deadline whose offset is not the LMS's would count every attempt from the wrong hour.
-    refused = bool(conflicts) and args.due_time is not None and args.zone.source == "--due"
-    if refused:
-        raise SystemExit(zone_message(conflicts, args.zone, args.due_time, refused=True, say=Messages(args.lang)))
-    said = lab_votes(source, students)
-    if mostly_not_submissions(said):  # a TA's working folder, not a class
-        raise SystemExit(not_a_class(args.submissions, students, said, args.lang))
-    lab = _lab_for(args, said)  # a TA's slip stops here, before anything is written
+    if conflicts and late.due is not None and late.zone.source == "--due":
+        raise Refusal(zone_refusal(conflicts, late.zone, late.due))
+    votes = lab_votes(source, students)
+    if mostly_not_submissions(votes):  # a TA's working folder, not a class
+        raise Refusal(not_a_class(options.submissions, students, votes))
+    lab = _lab_for(options, votes, note, say)  # a TA's slip stops here, before anything is written
     # The folder is one run's: another lab's or class's run, or a TA's documents, are refused here.
-    run = admit(out, lab=lab.name, students=[s.id for s in students], source=args.submissions, lang=args.lang)
-    overrides = _overrides(out, students, lab, args.lang)  # and so does a bad overrides.csv
-    previous = _previous(args, lab)
+    run = admit(out, lab=lab.name, students=[s.id for s in students], source=options.submissions)
+    overrides = _overrides(out, students, lab, options.lang)  # and so does a bad overrides.csv
+    previous = _previous(options, lab)
     folders = [out, os.path.join(out, "feedback"), os.path.join(out, "results")]
     for folder in folders:
         os.makedirs(folder, exist_ok=True)
@@ -199,92 +234,101 @@ def _grade_class(source: Source, args: argparse.Namespace, limits: Limits, zygot
     remove_temporaries(folders)
     # Everything a submission's grade or feedback can depend on besides its file and the grader
     # version: the language and every limit (the sandbox switch too). Nothing is chosen by hand.
-    settings: dict[str, Any] = {"lang": args.lang, "limits": limits.as_data()}
-    settings["late"] = {student.id: late_facts(student, args.due_time, args.policy, args.zone) for student in students}
+    settings: dict[str, Any] = {"lang": options.lang, "limits": limits.as_data()}
+    settings["late"] = {student.id: late_facts(student, late.due, late.policy, late.zone) for student in students}
     settings["overrides"] = {student.id: for_task(overrides or [], student.id) for student in students}
     settings["previous"] = {student.id: previous.get(student.id) for student in students}
     records: dict[str, dict[str, Any]] = {}
     reused = Reused()
-    say = Messages(args.lang)  # the TA's language: every message from here on
-    reporter = ReportWriter(args.lang)  # loads matplotlib while the class is graded
+    reporter = ReportWriter(options.lang)  # loads matplotlib while the class is graded
     try:
-        interrupted = _grade_all(source, students, settings, args, limits, records, reused, reporter,
+        interrupted = _grade_all(source, students, settings, options, limits, records, reused, reporter,
                                  zygotes, lab)
         if interrupted:
             remove_temporaries(folders)
-            print(say("grade", "interrupted", done=len(records), total=len(students)), file=sys.stderr)
-            return EXIT_INTERRUPTED
+            note(say("grade", "interrupted", done=len(records), total=len(students)))
+            return GradeResult(status=EXIT_INTERRUPTED, out=out, grades=None, report=None, notes=tuple(note.told))
         remove_temporaries(folders)  # left by a worker ended mid-write
         ordered = [records[s.id] for s in students]
         table = grades_table([row for s in everyone for row in rows_for(s, records.get(s.id), lab,
-                                                                         zone=args.zone)],
+                                                                         zone=late.zone)],
                              lab, overridden=overrides is not None)
-        write_grades(os.path.join(out, "grades.csv"), table)
+        grades = os.path.join(out, "grades.csv")
+        write_grades(grades, table)
         if overrides is not None:
             save_state(out, state_of(ordered, overrides))
         similar = similar_rows(signals(ordered, list(lab.function_names), hidden_counts(ordered),
-                                       never_count(lab)), hidden_counts(ordered), args.lang)
+                                       never_count(lab)), hidden_counts(ordered), options.lang)
         write_atomic(os.path.join(out, SIMILAR_FILE), similar_csv(similar))
         listed = lms_files(everyone)
         counts = class_counts(table, ordered, lab, listed)
         report = os.path.join(out, "report.html")
-        reporter.write(report, table, ordered, lab, args.lang, counts, listed, similar, times_note(args.zone))
+        reporter.write(report, table, ordered, lab, options.lang, counts, listed, similar, times_note(late.zone))
     finally:
         reporter.close()
-    print(printable(_summary(ordered, counts, reused, time.monotonic() - started, report, say)))
+    summary = printable(_summary(ordered, counts, reused, time.monotonic() - started, report, say))
     status = EXIT_DONE
     review = review_warning(ordered, os.path.join(out, OVERRIDES_FILE), say)
     if review:
-        print(printable(review), file=sys.stderr)
+        note(printable(review))
     if similar:
         groups = len({row["group"] for row in similar})
-        print(say("grade", "similar_note", groups=groups, path=os.path.join(out, SIMILAR_FILE)), file=sys.stderr)
+        note(say("grade", "similar_note", groups=groups, path=os.path.join(out, SIMILAR_FILE)))
     stale = stale_outputs(out, {s.id for s in students})
     if stale:
-        moved = move_stale(out, stale) if getattr(args, "move_stale", False) else None
-        print(stale_warning(out, stale, moved, say), file=sys.stderr)
+        moved = move_stale(out, stale) if options.move_stale else None
+        note(stale_warning(out, stale, moved, say))
     no_file = [s for s in everyone if s.chosen is None and s.id and any(e.metadata for e, _ in s.ignored)]
     if no_file:
-        print(printable(say("grade", "no_file_note", ids=", ".join(one_line(s.id) for s in no_file))), file=sys.stderr)
+        note(printable(say("grade", "no_file_note", ids=", ".join(one_line(s.id) for s in no_file))))
     if conflicts:
-        print(zone_message(conflicts, args.zone, args.due_time, refused=False, say=say), file=sys.stderr)
+        note(zone_message(conflicts, late.zone, late.due, refused=False, say=say))
     disagreement = zone_disagreement(students, say)
     if disagreement:
-        print(disagreement, file=sys.stderr)
+        note(disagreement)
     strays = stray_note(everyone, say)
     if strays:
-        print(strays, file=sys.stderr)
+        note(strays)
     lookalikes = [s for s in everyone if s.lookalikes]
     if lookalikes:
-        print(lookalike_note(lookalikes, say), file=sys.stderr)
-    if misses is not None and misses[0]:
-        print(pattern_warning(args.id_pattern, *misses, allowed=allow_misses, say=say), file=sys.stderr)
+        note(lookalike_note(lookalikes, say))
+    if options.id_pattern and misses is not None and misses[0]:
+        note(pattern_warning(options.id_pattern, *misses, allowed=allow_misses, say=say))
         if not allow_misses:
             status = EXIT_PATTERN_MISSES
     merged = [s for s in students if s.merged]
     clashes = case_clashes(s.id for s in students)
     if merged or clashes:
-        allowed = getattr(args, "allow_merged_ids", False)
-        print(merged_warning(merged, clashes, allowed, say), file=sys.stderr)
-        if not allowed:
+        note(merged_warning(merged, clashes, options.allow_merged_ids, say))
+        if not options.allow_merged_ids:
             status = EXIT_MERGED_IDS
-    return status
+    return GradeResult(status=status, out=out, grades=grades, report=report, counts=dict(counts), summary=summary,
+                       notes=tuple(note.told))
 
 
-def no_submissions(location: str, everyone: Iterable[Student]) -> str:
+def no_submissions(location: str, everyone: Iterable[Student]) -> Said:
     """Why a folder or zip in which no student sent a file cannot be graded, in one sentence."""
+    from .collect import kind_said
+
     files = [(entry, reason) for student in everyone for entry, reason in student.ignored]
-    shown = one_line(location)
     if not files:
-        return f"autograder: no submissions in {shown}: it holds no files. Nothing was graded."
-    kinds: dict[str, list[str]] = {}
+        return said("no_submissions_empty", "grade", location=location)
+    kinds: dict[str, tuple[Said | Detail | str, list[str]]] = {}
     for entry, _ in files:
-        kind = entry.metadata or ("system file" if entry.system_file else str(entry.refused or "other file"))
-        kinds.setdefault(kind, []).append(entry.path)
-    listed = "; ".join(f"{len(paths)} {kind} ({', '.join(one_line(p) for p in paths[:3])}"
-                       f"{', ...' if len(paths) > 3 else ''})" for kind, paths in sorted(kinds.items()))
-    return (f"autograder: no submissions in {shown}: none of its {len(files)} file(s) is a student's ({listed}). "
-            "Give the folder, or the LMS's .zip, that holds the students' .py or .ipynb files. Nothing was graded.")
+        what: Said | Detail | str
+        if entry.metadata:
+            key, what = entry.metadata, kind_said(entry.metadata)
+        elif entry.system_file:
+            key, what = "system file", said("reason_system_file", "report")
+        elif entry.refused:
+            key, what = str(entry.refused), entry.refused
+        else:
+            key, what = "other file", said("other_file", "grade")
+        kinds.setdefault(key, (what, []))[1].append(entry.path)
+    listed = tuple(said("no_submissions_kind", "grade", count=len(paths), what=what,
+                        paths=", ".join(one_line(p) for p in paths[:3]) + (", ..." if len(paths) > 3 else ""))
+                   for _, (what, paths) in sorted(kinds.items()))
+    return said("no_submissions", "grade", location=location, count=len(files), listed=listed)
 
 
 def late_facts(student: Student, due: datetime | None, policy: Policy | None,
@@ -311,15 +355,20 @@ def pattern_misses(everyone: Iterable[Student]) -> tuple[list[str], int]:
     return sorted(e.path for e in tried if not e.owner.startswith("pattern:")), len(tried)
 
 
+def pattern_refusal(pattern: str, missed: Sequence[str], tried: int) -> Said:
+    """Why a run stops when --id-pattern matches none of the files: the files, to check it against."""
+    return said("pattern_stopped", "grade", pattern=pattern, tried=tried, paths=Lines(tuple(missed), SHOWN_AT_MOST))
+
+
 def pattern_warning(pattern: str, missed: Sequence[str], tried: int, allowed: bool, stopped: bool = False,
                     say: Messages = ENGLISH) -> str:
+    if stopped:
+        refused: str = printable("autograder: " + pattern_refusal(pattern, missed, tried).text(say))
+        return refused
     shown = "\n".join(f"  {one_line(path)}" for path in missed[:SHOWN_AT_MOST])
     more = "\n  " + say("grade", "more", count=len(missed) - SHOWN_AT_MOST) if len(missed) > SHOWN_AT_MOST else ""
-    if stopped:
-        head = say("grade", "pattern_stopped", pattern=one_line(pattern), tried=tried)
-    else:
-        head = say("grade", "pattern_missed", pattern=one_line(pattern), matched=tried - len(missed), tried=tried)
-    tail = "" if stopped else "\n  " + say("grade", "pattern_allowed" if allowed else "pattern_exit")
+    head = say("grade", "pattern_missed", pattern=one_line(pattern), matched=tried - len(missed), tried=tried)
+    tail = "\n  " + say("grade", "pattern_allowed" if allowed else "pattern_exit")
     message: str = printable(head + "\n" + shown + more + tail)
     return message
 
@@ -442,47 +491,36 @@ def lab_votes(source: Source, students: Sequence[Student]) -> dict[str, str | No
     return said
 
 
-def _lab_for(args: argparse.Namespace, said: Mapping[str, str | None]) -> Lab:
-    """The lab of --lab, else the only one, else the one the class's files are for; exit 2 if none,
+def _lab_for(options: GradeOptions, votes: Mapping[str, str | None], note: Notes, say: Messages) -> Lab:
+    """The lab of --lab, else the only one, else the one the class's files are for; a Refusal if none,
     or when --lab names a lab the files are not written for (registry.choose's rule, one vote per
-    student: the file that counts for them, `said`: lab_votes). A minority of files of another lab
+    student: the file that counts for them, `votes`: lab_votes). A minority of files of another lab
     is a warning."""
-    from ..registry import LabMismatch, LabNotFound, Said, Tally, choose
+    from ..registry import Tally, Votes, choose_lab
 
-    try:
-        lab: Lab = choose(getattr(args, "lab", None), Said(said.values()),
-                          fit=not getattr(args, "allow_other_lab", False), what=("student's file", "students' files"))
-    except LabMismatch as error:
-        raise SystemExit(f"autograder: {error} (--allow-other-lab grades them as --lab {args.lab} anyway: "
-                         "each step they did not write is 'missing'.)")
-    except LabNotFound as error:
-        raise SystemExit(f"autograder: {error}")
-    tally = Tally.of(said.values())
-    others = [(who, name) for who, name in said.items() if name not in (None, lab.name)]
+    lab: Lab = choose_lab(options.lab, Votes(votes.values()), fit=not options.allow_other_lab, what="student_file")
+    tally = Tally.of(votes.values())
+    others = [(who, name) for who, name in votes.items() if name not in (None, lab.name)]
     if others:
         shown = ", ".join(f"{one_line(who)} ({name})" for who, name in others[:SHOWN_AT_MOST])
-        more = f" and {len(others) - SHOWN_AT_MOST} more" if len(others) > SHOWN_AT_MOST else ""
-        print(f"autograder: warning: graded as {lab.name}, but {len(others)} student(s)' files look written for "
-              f"another lab: {shown}{more}. A run grades one lab; check these students' files.",
-              file=sys.stderr)
-    if said and not tally.votes.get(lab.name):
-        print(f"autograder: WARNING: no student's file is written for {lab.name} (of {tally.total}, "
-              f"{tally.describe(lab.name)}): none defines its functions ({', '.join(lab.function_names)}), so every "
-              "step of every student is 'missing' or unreadable. Is this the right folder and --lab? "
-              "`autograder export` refuses to put this run's grades into an LMS sheet.", file=sys.stderr)
+        more = say("grade", "stray_more", count=len(others) - SHOWN_AT_MOST) if len(others) > SHOWN_AT_MOST else ""
+        note(printable(say("grade", "other_labs_note", lab=lab.name, count=len(others), shown=shown, more=more)))
+    if votes and not tally.votes.get(lab.name):
+        note(printable(say("grade", "no_file_for_lab", lab=lab.name, total=tally.total,
+                           counts=tally.counted(lab.name).text(say), functions=", ".join(lab.function_names))))
     return lab
 
 
-def _grade_all(source: Source, students: Sequence[Student], settings: Mapping[str, Any], args: argparse.Namespace,
+def _grade_all(source: Source, students: Sequence[Student], settings: Mapping[str, Any], options: GradeOptions,
                limits: Limits, records: dict[str, dict[str, Any]], reused: Reused, reporter: ReportWriter,
                zygotes: Sequence[Zygote], lab: Lab) -> bool:
     """Grade every student not graded already into `records`; True when interrupted. A student
     whose outputs are as they would be written is taken as it is (`reused.resumed`); one whose
     judged result is saved (in DIR, else in the --previous run's folder) and still holds has their
     outputs written from it, their code not run (`reused.rendered`); any other is graded."""
-    out, previous_run = args.out, getattr(args, "previous", None)
-    pool = Pool(min(args.jobs, len(students)), limits, lab, args.lang, out, zygotes=zygotes)
-    progress = progress_for(len(students), say=Messages(args.lang))
+    out, previous_run = options.out, options.previous
+    pool = Pool(min(options.jobs, len(students)), limits, lab, options.lang, out, zygotes=zygotes)
+    progress = progress_for(len(students), say=Messages(options.lang))
 
     def on_record(record: dict[str, Any]) -> None:
         reporter.prepare()  # grading is under way: the start is no longer slowed by it
@@ -573,32 +611,28 @@ def _task(source: Source, student: Student, settings: Mapping[str, Any], lab: La
 
 def _overrides(out: str, students: Sequence[Student], lab: Lab, lang: str) -> list[Override] | None:
     """The TA's overrides in DIR/overrides.csv, each with the automatic points it was written
-    against (batch.overrides), or None when there is no such file; exit 2 before anything is
+    against (batch.overrides), or None when there is no such file; a Refusal before anything is
     graded or written when any row is bad."""
     ids = [s.id for s in students]
     try:
         rows = read_overrides(out, ids=ids, steps={step.name: float(step.points) for step in lab.steps}, lang=lang)
     except OverridesRefused as refused:
-        shown = "\n".join(f"  {problem}" for problem in refused.problems[:SHOWN_AT_MOST])
-        more = f"\n  ... and {len(refused.problems) - SHOWN_AT_MOST} more" if len(refused.problems) > SHOWN_AT_MOST else ""
-        raise SystemExit(printable(f"autograder: {os.path.join(out, OVERRIDES_FILE)} is refused, so nothing was graded "
-                                   f"and nothing in {out} changed:\n{shown}{more}\n  Fix these lines (the columns: "
-                                   "id,step,points,comment,by and optionally automatic) and run the same command again."))
+        raise Refusal(said("refused", "overrides", path=os.path.join(out, OVERRIDES_FILE), out=out,
+                           problems=Lines(refused.sentences, SHOWN_AT_MOST))) from None
     if rows is None:
         return None
     earlier = {row.id: load_record(out, row.id, lab) for row in rows}
     return written_against(rows, load_state(out), earlier)
 
 
-def _previous(args: argparse.Namespace, lab: Lab) -> dict[str, dict[str, Any]]:
-    """{id: the student's last attempt} from --previous DIR, or {}; exit 2 when DIR is no earlier run of this lab."""
-    folder = getattr(args, "previous", None)
-    if not folder:
+def _previous(options: GradeOptions, lab: Lab) -> dict[str, dict[str, Any]]:
+    """{id: the student's last attempt} from --previous DIR, or {}; a Refusal when DIR is no earlier run of this lab."""
+    if not options.previous:
         return {}
     try:
-        return read_previous_run(folder, lab.name, args.out)
+        return read_previous_run(options.previous, lab.name, options.out)
     except PreviousRunError as error:
-        raise SystemExit(printable(f"autograder: {error}. Nothing was graded."))
+        raise Refusal(said("previous_refused", "grade", problem=error.said)) from None
 
 
 def hidden_counts(records: Iterable[Mapping[str, Any]]) -> dict[str, int]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 
-from ..render import Messages, printable
+from ..said import Said, said, then
 from .collect import EXPORT, Student
 
 SHOWN_AT_MOST = 8  # files named in the sentence
@@ -25,17 +25,15 @@ def mostly_not_submissions(said: Mapping[str, str | None]) -> bool:
     return 2 * silent > len(said)
 
 
-def not_a_class(location: str, students: Sequence[Student], said: Mapping[str, str | None], lang: str) -> str:
+def not_a_class(location: str, students: Sequence[Student], votes: Mapping[str, str | None]) -> Said:
     """The sentence refusing a folder that is mostly not submissions: what it found, what to give."""
-    say = Messages(lang)
-    silent = [s for s in students if said.get(s.id) is None and s.chosen is not None]
+    silent = [s for s in students if votes.get(s.id) is None and s.chosen is not None]
     paths = [s.chosen.path for s in silent if s.chosen is not None]
     shown = ", ".join(paths[:SHOWN_AT_MOST]) + (", ..." if len(paths) > SHOWN_AT_MOST else "")
-    text = say("run_folder", "not_a_class", location=location, count=len(said), silent=len(silent),
-               code=len(said) - len(silent), listing=shown)
     zips = [path for path in paths if path.lower().endswith(EXPORT)]
+    found = said("not_a_class", "run_folder", location=location, count=len(votes), silent=len(silent),
+                 code=len(votes) - len(silent), listing=shown)
+    nothing = said("nothing_graded", "run_folder")
     if zips and os.path.isdir(location):
-        text += " " + say("run_folder", "zip_inside", zip=os.path.join(location, zips[0]))
-    text += " " + say("run_folder", "nothing_graded")
-    message: str = printable("autograder: " + text)
-    return message
+        return then(found, said("zip_inside", "run_folder", zip=os.path.join(location, zips[0])), nothing)
+    return then(found, nothing)

@@ -20,6 +20,7 @@ from datetime import datetime
 from ..submission import (BUDGET, MAX_BYTES, Detail, detail, error_type, file_kind, kind_detail, os_detail,
                           read_regular_file, zip_member_is_regular, zipped_problem)
 from ..guard import safe_name
+from ..said import Refusal, Said, said
 from ..lms.recognise import HEAD_BYTES, SHEET_KINDS, sheet_kind
 from .late import COMPUTER_ZONE, LmsZone, StatedZone, file_time, stated_zone
 from .metadata import MAX_METADATA_BYTES, Submitter, blackboard_receipt_name, decode, gradescope_submitters
@@ -54,7 +55,7 @@ class Entry:
     owner: str = ""  # who its name says it belongs to (rule and raw name), to notice merged ids
     export: Detail | str = ""  # for a .zip: "" when it is an Otter export, else why it is not one
     metadata: str = ""  # which LMS metadata file it is ("Blackboard receipt", ...): read, never graded
-    note: str = ""  # what more is known of a file that is not a student's (Naming.stray's words)
+    note: Said | None = None  # what more is known of a file that is not a student's (Naming.stray's)
 
     @property
     def gradable(self) -> bool:
@@ -78,7 +79,7 @@ class Student:
     id: str
     chosen: Entry | None
     superseded: list[Entry] = field(default_factory=list)  # newest first
-    ignored: list[tuple[Entry, Detail | str]] = field(default_factory=list)  # [(Entry, reason)]
+    ignored: list[tuple[Entry, Detail | Said | str]] = field(default_factory=list)  # [(Entry, reason)]
     merged: list[str] = field(default_factory=list)  # owners of different names filed under this id
     name: str = ""  # the name the LMS gives (Moodle's full name, Canvas's lastfirst, ...), "" if none
     lms_time: str = ""  # ISO 8601 submission time the LMS wrote, "" if none
@@ -131,13 +132,14 @@ class Source:
             try:
                 self._zip = zipfile.ZipFile(self.location)
             except Exception as error:  # noqa: BLE001 (zipfile raises many kinds on a damaged directory)
-                raise SystemExit(f"autograder: {self.location} is not a readable .zip file ({error})")
+                raise Refusal(said("source_not_a_zip", "grade", location=self.location, problem=str(error))) from None
             self._members = self._zip.infolist()
             if len(self._members) > MAX_ARCHIVE_MEMBERS:
-                raise SystemExit(f"autograder: {self.location} holds {len(self._members)} files; "
-                                 f"at most {MAX_ARCHIVE_MEMBERS} are read")
+                self._zip.close()
+                raise Refusal(said("source_too_many", "grade", location=self.location, count=len(self._members),
+                                   most=MAX_ARCHIVE_MEMBERS))
         else:
-            raise SystemExit(f"autograder: {self.location} is neither a folder nor a .zip file")
+            raise Refusal(said("source_neither", "grade", location=self.location))
 
     def close(self) -> None:
         if self._zip is not None:
@@ -427,14 +429,14 @@ def group_students(source: Source, id_pattern: str | None = None, zone: LmsZone 
         kind = naming.metadata_kind(found.path) or lms_sheet_kind(source, found, naming)
         # Only a readable file no student could be graded by: a .py, .ipynb or .zip stays a student's as
         # before, and a refused one (a link, a device) stays a row that says why it was refused.
-        stray = ("" if kind or found.refused or found.path.lower().endswith(GRADABLE + (EXPORT,))
+        stray = (None if kind or found.refused or found.path.lower().endswith(GRADABLE + (EXPORT,))
                  else naming.stray(found.path))
         if stray:
             class_files.append(Entry(found.path, "", found.stamp, found.size, found.index, found.refused, "", "",
                                      NOT_LMS_NAMED, stray))
             continue
         if kind == GRADESCOPE_LIST or kind in SHEET_KINDS:
-            refused = found.refused or (f"unreadable or larger than {MAX_METADATA_BYTES} bytes"
+            refused = found.refused or (detail("metadata_unreadable", most=MAX_METADATA_BYTES)
                                         if found.path in unread else "")
             class_files.append(Entry(found.path, "", found.stamp, found.size, found.index, refused, "", "", kind))
             continue
@@ -575,22 +577,29 @@ def _attempt(entry: Entry) -> str:
     return match["head"] if match else ""
 
 
-def ignored_reason(entry: Entry) -> Detail | str:
-    """Why a file that is not the student's graded one was not read, in words for grades.csv."""
+def ignored_reason(entry: Entry) -> Detail | Said | str:
+    """Why a file that is not the student's graded one was not read: a reason the report says in
+    its language, whose English (str()) grades.csv keeps as a stable code."""
     if entry.system_file:
-        return "system file"
+        return said("reason_system_file", "report")
     if entry.metadata == NOT_LMS_NAMED:
-        return f"not a submission: {entry.note or entry.metadata}; the TA's (a grade sheet, notes), not a student's"
+        return said("reason_not_lms_named", "report", note=entry.note or kind_said(entry.metadata))
     if entry.metadata:
         if entry.refused:
-            return f"LMS metadata: {entry.metadata}, not read ({entry.refused})"
+            return said("reason_metadata_refused", "report", what=kind_said(entry.metadata), why=entry.refused)
         if entry.metadata in SHEET_KINDS:
-            return f"LMS grade sheet: {entry.metadata}, not a submission"
-        read = {GRADESCOPE_LIST: ", read for names, student ids and times",
-                "Blackboard receipt": ", read for the name"}.get(entry.metadata, "")
-        return f"LMS metadata: {entry.metadata}{read}, not graded"
+            return said("reason_sheet", "report", what=kind_said(entry.metadata))
+        key = {GRADESCOPE_LIST: "reason_metadata_list", "Blackboard receipt": "reason_metadata_receipt"}.get(
+            entry.metadata, "reason_metadata")
+        return said(key, "report", what=kind_said(entry.metadata))
     if entry.refused:
         return entry.refused
     if entry.path.lower().endswith(EXPORT):
-        return f"a .zip that is not an Otter export ({entry.export})"
-    return "not a .py or .ipynb file"
+        return said("reason_not_export", "report", why=entry.export)
+    return said("reason_not_code", "report")
+
+
+def kind_said(kind: str) -> Said:
+    """An LMS file's kind (Entry.metadata: "Moodle online text", "Canvas gradebook", ...) in the
+    reader's language; its English is the kind itself."""
+    return said("kind_" + re.sub(r"[^a-z]+", "_", kind.lower()).strip("_"), "report")

@@ -18,17 +18,19 @@ import html
 import io
 import os
 import re
-import sys
 import urllib.parse
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..guard import piece
 from ..lms.graded import Graded, Record, RunError, read_run
-from ..lms.said import Refusal, Said, said
+from ..said import Refusal, Said, said, then
 from ..render import Messages, one_line, printable
 from .naming import fit_id
 from .outputs import write_atomic
+
+if TYPE_CHECKING:
+    from ..commands import HistoryOptions, HistoryResult
 
 COURSE_CSV = "course.csv"
 EXIT_DONE, EXIT_CANNOT_RUN, EXIT_WITHHELD = 0, 2, 3
@@ -49,7 +51,7 @@ class Run:
 
 
 class HistoryError(Refusal):
-    pass
+    """The course folder cannot be read as a course's runs: nothing is written."""
 
 
 def natural(text: str) -> list[Any]:
@@ -278,12 +280,15 @@ def index_page(rows: list[dict[str, Any]], runs: list[Run], lang: str) -> str:
     return page
 
 
-def run_history(args: Any) -> int:
+def run_history(args: HistoryOptions) -> HistoryResult:
+    """commands.history: a Refusal (exit 2, nothing written) when the course folder holds no runs to gather."""
+    from ..commands import HistoryResult
+
     say = Messages(args.lang)
     try:
         runs = find_runs(args.course, args.out)
     except HistoryError as error:
-        raise SystemExit(printable(f"autograder: {error.said.text(say)} {say('history_cli', 'nothing_written')}"))
+        raise Refusal(then(error.said, told("nothing_written"))) from None
     out = args.out or os.path.join(args.course, "history")
     os.makedirs(os.path.join(out, "students"), exist_ok=True)
     labs = {run.lab: _lab(run.lab) for run in runs}
@@ -293,14 +298,14 @@ def run_history(args: Any) -> int:
                      guarded_student_page(row["id"], row["name"], runs, args.lang, labs))
     write_atomic(os.path.join(out, COURSE_CSV), course_csv(runs, rows))
     write_atomic(os.path.join(out, "index.html"), index_page(rows, runs, args.lang))
-    print(told("summary", students=len(rows), runs=len(runs), labs=", ".join(r.lab for r in runs),
-               course_csv=os.path.join(out, COURSE_CSV), index=os.path.join(out, "index.html"),
-               pages=os.path.join(out, "students")).text(say))
+    summary = told("summary", students=len(rows), runs=len(runs), labs=", ".join(r.lab for r in runs),
+                   course_csv=os.path.join(out, COURSE_CSV), index=os.path.join(out, "index.html"),
+                   pages=os.path.join(out, "students")).text(say)
     notes = history_notes(runs, rows, say)
-    if notes:
-        print(printable("\n".join(notes)), file=sys.stderr)
     withheld = [graded for run in runs for graded in run.students.values() if graded.withheld is not None]
-    return EXIT_WITHHELD if withheld else EXIT_DONE
+    return HistoryResult(status=EXIT_WITHHELD if withheld else EXIT_DONE, out=out, students=len(rows),
+                         course_csv=os.path.join(out, COURSE_CSV), index=os.path.join(out, "index.html"),
+                         summary=summary, notes=(printable("\n".join(notes)),) if notes else ())
 
 
 def history_notes(runs: list[Run], rows: list[dict[str, Any]], say: Messages) -> list[str]:

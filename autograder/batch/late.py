@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone, tzinfo
 
+from ..said import Refusal, said
 from .metadata import blackboard_receipt
 
 DAY_SECONDS = 24 * 3600
@@ -42,14 +43,14 @@ _POLICY = re.compile(r"^\s*(?P<percent>\d+(?:\.\d+)?)\s*%\s*(?P<per>/\s*day)?\s*
 
 
 def parse_policy(text: str) -> Policy:
-    """"10%/day", "10%/day,max=50%" or "20%" (once) as a Policy; ValueError when it is none of these."""
+    """"10%/day", "10%/day,max=50%" or "20%" (once) as a Policy; a Refusal (a ValueError) when it is none of these."""
     match = _POLICY.match(text or "")
     if not match:
-        raise ValueError(f"--late-penalty {text!r}: write it as 10%/day, 10%/day,max=50% or 20%")
+        raise Refusal(said("penalty_form", "grade", text=repr(text)))
     percent = float(match["percent"])
     cap = float(match["cap"]) if match["cap"] is not None else 100.0
     if not 0 <= percent <= 100 or not 0 <= cap <= 100:
-        raise ValueError(f"--late-penalty {text!r}: percentages go from 0% to 100%")
+        raise Refusal(said("penalty_range", "grade", text=repr(text)))
     return Policy(percent, bool(match["per"]), cap, re.sub(r"\s+", "", text))
 
 
@@ -67,7 +68,7 @@ def _due_moment(text: str) -> datetime:
     try:
         moment = datetime.fromisoformat(text.strip().replace(" ", "T", 1).replace("Z", "+00:00"))
     except ValueError:
-        raise ValueError(f"--due {text!r}: write an ISO 8601 date and time, e.g. 2024-03-01T23:59+09:00")
+        raise Refusal(said("due_form", "grade", text=repr(text))) from None
     if len(text.strip()) <= 10:  # a date alone: the end of that day
         moment = moment.replace(hour=23, minute=59, second=59)
     return moment
@@ -136,7 +137,7 @@ _OFFSET = re.compile(r"^(?:UTC|GMT)?\s*(?P<sign>[+-])(?P<hours>\d{1,2})(?::?(?P<
 
 def parse_zone(text: str | None) -> tuple[tzinfo, str]:
     """--lms-timezone as a tzinfo and its label: "Asia/Seoul" (a zone of the IANA database), "+09:00",
-    "+0900", "UTC+9", "UTC" or "Z"; ValueError saying how to write it."""
+    "+0900", "UTC+9", "UTC" or "Z"; a Refusal (a ValueError) saying how to write it."""
     written = (text or "").strip()
     if written.upper() in ("UTC", "Z", "GMT"):
         return timezone.utc, "UTC"
@@ -144,7 +145,7 @@ def parse_zone(text: str | None) -> tuple[tzinfo, str]:
     if match:
         hours, minutes = int(match["hours"]), int(match["minutes"] or 0)
         if hours > 14 or minutes >= 60:
-            raise ValueError(f"--lms-timezone {text!r}: an offset goes from -12:00 to +14:00")
+            raise Refusal(said("zone_range", "grade", text=repr(text)))
         sign = -1 if match["sign"] == "-" else 1
         offset = timedelta(hours=hours, minutes=minutes) * sign
         return timezone(offset), f"{match['sign']}{hours:02d}:{minutes:02d}"
@@ -155,8 +156,7 @@ def parse_zone(text: str | None) -> tuple[tzinfo, str]:
             raise ValueError(written)
         return ZoneInfo(written), written
     except (ZoneInfoNotFoundError, ValueError):
-        raise ValueError(f"--lms-timezone {text!r}: write a time zone such as Asia/Seoul, or an offset such "
-                         "as +09:00") from None
+        raise Refusal(said("zone_form", "grade", text=repr(text))) from None
 
 
 def lms_zone(zone_text: str | None = None, due_text: str | None = None) -> LmsZone:

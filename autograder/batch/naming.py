@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict
 
+from ..said import Said, said
+
 if TYPE_CHECKING:
     from .metadata import Submitter
 
@@ -167,9 +169,9 @@ class Naming:
             return "Blackboard receipt"
         return ""
 
-    def stray(self, path: str) -> str:
+    def stray(self, path: str) -> Said | None:
         """For a file the LMS did not name, beside the LMS's own units of a class that is an LMS's
-        export (a grade sheet, the TA's notes, in any language): what it is, for the report; else "".
+        export (a grade sheet, the TA's notes, in any language): what it is, for the report; else None.
 
         Such a file is the TA's, never a student's: every student of an export is one of its units,
         and a student's own files are inside their unit or carry their prefix. `--id-pattern`, the
@@ -177,15 +179,19 @@ class Naming:
         asks only for files that cannot be graded: a .py, .ipynb or .zip stays a student's, so a
         student's file a TA added by hand is never lost."""
         if not self.lms_export or is_system_path(path):
-            return ""
+            return None
         if self.pattern is not None and self.pattern.search(unicodedata.normalize("NFC", path)):
-            return ""
+            return None
         parts = _clean(path).split("/")
         if not self._lms_named_level(parts) or parts[self.depth:] == [GRADESCOPE_METADATA]:
-            return ""
+            return None
         if self._from_file_name(parts[-1]) is not None:
-            return ""
-        return f"a file the LMS did not name, beside its {' and '.join(self.unit_kinds)}"
+            return None
+        units = [said("unit_" + re.sub(r"[^a-z]+", "_", kind.lower()).strip("_"), "report") for kind in self.unit_kinds]
+        listed = units[-1] if units else said("unit_units", "report")
+        for unit in reversed(units[:-1]):
+            listed = said("unit_and", "report", first=unit, rest=listed)
+        return said("stray_file", "report", units=listed)
 
     def lookalike(self, path: str) -> str:
         """For a file inside a student's unit folder whose name (or a folder on its way) looks like

@@ -25,6 +25,7 @@ import os
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
+from ..said import Refusal, Said, said
 from .late import penalised
 from .ta_numbers import Unreadable, read_number, split_number
 
@@ -65,12 +66,20 @@ class Override:
                 "by": self.by, "written_against": self.written_against}
 
 
-class OverridesRefused(ValueError):
-    """overrides.csv cannot be used: every problem, each with its line number."""
+class OverridesRefused(Refusal):
+    """overrides.csv cannot be used: every problem (a Said), each with its line number; `problems`
+    says them in `lang`."""
 
-    def __init__(self, problems: list[str]):
-        super().__init__("\n".join(problems))
-        self.problems = problems
+    def __init__(self, reasons: list[Said], lang: str = "en") -> None:
+        super().__init__(*reasons)
+        from ..render import Messages
+
+        say = Messages(lang)
+        self.problems = [reason.text(say) for reason in reasons]
+
+
+def _at(line: int, reason: Said) -> Said:
+    return said("at_line", "overrides", line=line, problem=reason)
 
 
 def parse_overrides(text: str, *, ids: Iterable[str], steps: Mapping[str, float], lang: str = "en") -> list[Override]:
@@ -84,27 +93,27 @@ def parse_overrides(text: str, *, ids: Iterable[str], steps: Mapping[str, float]
     """
     known = set(ids)
     reader = csv.reader(io.StringIO(text, newline=""))
-    problems: list[str] = []
+    problems: list[Said] = []
     try:
         header = next(reader)
     except StopIteration:
         return []
     except csv.Error as error:
-        raise OverridesRefused([f"line 1: not CSV ({error})"]) from None
+        raise OverridesRefused([_at(1, said("not_csv", "overrides", why=str(error)))], lang) from None
     names = [cell.strip().lower() for cell in header]
     missing = [name for name in REQUIRED if name not in names]
     unknown = [cell for cell, name in zip(header, names) if name and name not in REQUIRED + OPTIONAL]
     doubled = sorted({name for name in names if name and names.count(name) > 1})
     if missing or unknown or doubled:
-        said = []
+        wrong = []
         if missing:
-            said.append(f"no column {', '.join(missing)}")
+            wrong.append(said("no_column", "overrides", listed=", ".join(missing)))
         if unknown:
-            said.append(f"unknown column {', '.join(repr(c) for c in unknown)}")
+            wrong.append(said("unknown_column", "overrides", listed=", ".join(repr(c) for c in unknown)))
         if doubled:
-            said.append(f"column {', '.join(doubled)} twice")
-        raise OverridesRefused([f"line 1: the header must be {','.join(REQUIRED)} (and optionally "
-                                f"{','.join(OPTIONAL)}): {'; '.join(said)}"])
+            wrong.append(said("column_twice", "overrides", listed=", ".join(doubled)))
+        raise OverridesRefused([_at(1, said("header", "overrides", required=",".join(REQUIRED),
+                                            optional=",".join(OPTIONAL), wrong=tuple(wrong)))], lang)
     column = {name: names.index(name) for name in REQUIRED + OPTIONAL if name in names}
     numeric = {column[name] for name in NUMBERS if name in column}
     words = {column[name] for name in WORDS}
@@ -117,95 +126,90 @@ def parse_overrides(text: str, *, ids: Iterable[str], steps: Mapping[str, float]
         except StopIteration:
             break
         except csv.Error as error:
-            problems.append(f"line {line}: not CSV ({error})")
+            problems.append(_at(line, said("not_csv", "overrides", why=str(error))))
             break
         start, line = line, reader.line_num + 1
         if not any(cell.strip() for cell in cells):
             continue  # a blank line
         extra = [cell for cell in cells[len(header):] if cell.strip()]
         if extra:  # a decimal comma (1,5) or a comma in a comment shifts every cell after it
-            problems.append(f"line {start}: {len(cells)} cells where the header has {len(header)} "
-                            f"({', '.join(repr(c) for c in extra)} left over): write points with a dot (1.5) "
-                            f"and put a comment holding a comma in double quotes")
+            problems.append(_at(start, said("extra_cells", "overrides", count=len(cells), columns=len(header),
+                                            extra=", ".join(repr(c) for c in extra))))
             continue
         split = split_number(cells, numeric, words)
         if split is not None:
-            problems.append(f"line {start}: " + _say(
-                lang, "split_number", first=names[split.at], second=names[split.at + 1],
+            problems.append(_at(start, said(
+                "split_number", "run_folder", first=names[split.at], second=names[split.at + 1],
                 words=next(names[at] for at in (split.at, split.at + 1) if at in words),
-                whole=split.whole.strip(), fraction=split.fraction.strip()))
+                whole=split.whole.strip(), fraction=split.fraction.strip())))
             continue
-        row, said = _row(start, cells, column, known, steps, lang)
+        row, reasons = _row(start, cells, column, known, steps)
         if row is None:  # exactly when something is said against it
-            problems.extend(f"line {start}: {reason}" for reason in said)
+            problems.extend(_at(start, reason) for reason in reasons)
             continue
         where = (row.id, row.step)
         if where in first_line:
-            problems.append(f"line {start}: a second override of {row.step} for {row.id} "
-                            f"(the first is line {first_line[where]}); keep one")
+            problems.append(_at(start, said("second_override", "overrides", step=row.step, id=row.id,
+                                            first=first_line[where])))
             continue
         first_line[where] = start
         rows.append(row)
     if problems:
-        raise OverridesRefused(problems)
+        raise OverridesRefused(problems, lang)
     return rows
 
 
 def _row(line: int, cells: list[str], column: Mapping[str, int], known: set[str],
-         steps: Mapping[str, float], lang: str) -> tuple[Override | None, list[str]]:
+         steps: Mapping[str, float]) -> tuple[Override | None, list[Said]]:
     def cell(name: str) -> str:
         index = column.get(name)
         return cells[index].strip() if index is not None and index < len(cells) else ""
 
-    said = []
+    reasons: list[Said] = []
     student, step = _unquoted(cell("id")), cell("step")
     if not student:
-        said.append("the id is empty")
+        reasons.append(said("id_empty", "overrides"))
     elif student not in known:
-        said.append(f"no student {student!r} in this run{_did_you_mean(student, known)}")
+        close = _did_you_mean(student, known)
+        reasons.append(said("no_student_close", "overrides", id=repr(student), close=repr(close)) if close
+                       else said("no_student", "overrides", id=repr(student)))
     maximum = steps.get(step)
     if not step:
-        said.append("the step is empty")
+        reasons.append(said("step_empty", "overrides"))
     elif maximum is None:
-        said.append(f"no step {step!r} in this lab (its steps: {', '.join(steps)})")
-    points = _points("points", cell("points"), step, maximum, said, lang)
-    automatic = _points("automatic", cell("automatic"), step, maximum, said, lang) if cell("automatic") else None
+        reasons.append(said("no_step", "overrides", step=repr(step), steps=", ".join(steps)))
+    points = _points("points", cell("points"), step, maximum, reasons)
+    automatic = _points("automatic", cell("automatic"), step, maximum, reasons) if cell("automatic") else None
     for name in ("comment", "by"):
         if not cell(name):
-            said.append(f"the {name} is empty (say why, and who decided)" if name == "comment"
-                        else "'by' is empty (who wrote the override)")
+            reasons.append(said(f"{name}_empty", "overrides"))
         elif len(cell(name)) > MAX_FIELD:
-            said.append(f"the {name} is longer than {MAX_FIELD} characters")
-    if said or points is None:  # points is None only when said
-        return None, said
+            reasons.append(said("too_long", "overrides", column=name, most=MAX_FIELD))
+    if reasons or points is None:  # points is None only when a reason is given
+        return None, reasons
     return Override(line=line, id=student, step=step, points=float(points), comment=cell("comment"),
                     by=cell("by"), written_against=automatic), []
 
 
-def _points(name: str, text: str, step: str, maximum: float | None, said: list[str], lang: str) -> float | None:
+def _points(name: str, text: str, step: str, maximum: float | None, reasons: list[Said]) -> float | None:
     """A number column's cell read by ta_numbers' rule and checked against the step's points;
-    None, with the reason added to `said`, when it cannot be used."""
+    None, with the reason added to `reasons`, when it cannot be used."""
     value = read_number(text)
     if isinstance(value, Unreadable):
-        said.append(_unreadable(name, value, lang))
+        reasons.append(_unreadable(name, value))
         return None
     if maximum is not None and not 0 <= value <= maximum:
-        said.append(f"{name} {value:g} is out of range for {step} (0 to {maximum:g})")
+        reasons.append(said("out_of_range", "overrides", column=name, value=f"{value:g}", step=step,
+                            maximum=f"{maximum:g}"))
         return None
     return value
 
 
-def _unreadable(name: str, why: Unreadable, lang: str) -> str:
+def _unreadable(name: str, why: Unreadable) -> Said:
     """Why a number column's cell is not read (ta_numbers.read_number)."""
     if why.code in ("empty", "not_a_number"):
-        return f"{name} {why.text.strip()!r} is not a number"
-    return _say(lang, f"number_{why.code}", column=name, written=why.text.strip())
-
-
-def _say(lang: str, key: str, **params: object) -> str:
-    from ..render import Messages
-
-    return Messages(lang)("run_folder", key, **params)
+        return said("not_a_number", "overrides", column=name, written=repr(why.text.strip()))
+    return said(f"number_{why.code}", "run_folder", column=name, written=why.text.strip())
 
 
 def _unquoted(text: str) -> str:
@@ -214,12 +218,13 @@ def _unquoted(text: str) -> str:
 
 
 def _did_you_mean(student: str, known: set[str]) -> str:
+    """The run's id the TA may have meant, or ""."""
     same = [k for k in known if k.casefold() == student.casefold()]
     close = same or difflib.get_close_matches(student, sorted(known), n=1, cutoff=0.8)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return close[0] if close else ""
 
 
-def decode(data: bytes) -> str:
+def decode(data: bytes, lang: str = "en") -> str:
     """The CSV's text: UTF-8 (with or without BOM, as spreadsheets save it), else cp949 (Korean Excel)."""
     try:
         return data.decode("utf-8-sig")
@@ -228,7 +233,7 @@ def decode(data: bytes) -> str:
     try:
         return data.decode("cp949")
     except UnicodeDecodeError:
-        raise OverridesRefused(["the file is neither UTF-8 nor cp949 text; save it as CSV UTF-8"]) from None
+        raise OverridesRefused([said("not_text", "overrides")], lang) from None
 
 
 def read_overrides(out_dir: str, *, ids: Iterable[str], steps: Mapping[str, float],
@@ -241,8 +246,8 @@ def read_overrides(out_dir: str, *, ids: Iterable[str], steps: Mapping[str, floa
     except FileNotFoundError:
         return None
     except OSError as error:
-        raise OverridesRefused([f"cannot read it ({error.strerror or error})"]) from None
-    return parse_overrides(decode(data), ids=ids, steps=steps, lang=lang)
+        raise OverridesRefused([said("unreadable", "overrides", why=error.strerror or str(error))], lang) from None
+    return parse_overrides(decode(data, lang), ids=ids, steps=steps, lang=lang)
 
 
 def load_state(out_dir: str) -> dict[str, float]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping
 
+from ..said import Refusal, said
 from .outputs import run_records
 
 # How a step moved, in the order the feedback tells them.
@@ -87,7 +88,7 @@ def changes_text(changes: list[dict[str, Any]], lang: str, lab: Any = None, when
     return "\n".join(lines)
 
 
-class PreviousRunError(ValueError):
+class PreviousRunError(Refusal):
     """--previous does not name a run this one can be compared with."""
 
 
@@ -98,18 +99,18 @@ def read_previous_run(folder: str, lab_name: str, out: str) -> dict[str, dict[st
     records are rewritten by this run, so every rerun would compare with itself).
     """
     if os.path.realpath(folder) == os.path.realpath(out):
-        raise PreviousRunError(f"--previous {folder} is the --out folder: give an earlier run's folder "
-                               "(copy it before grading again into the same folder)")
+        raise PreviousRunError(said("previous_is_out", "grade", folder=folder))
     results = os.path.join(folder, "results")
     if not os.path.isdir(results):
-        raise PreviousRunError(f"--previous {folder} has no results/ folder: give the --out folder of an "
-                               "earlier `autograder grade` run")
+        raise PreviousRunError(said("previous_no_results", "grade", folder=folder))
     found, labs = {}, set()
     for record in run_records(folder):
         labs.add(str(record.get("lab")))
         if record.get("lab") == lab_name:
             found[record["id"]] = {"steps": summary_of(record["steps"]), "file": str(record.get("file", ""))}
     if not found:
-        other = f" (it graded {', '.join(sorted(labs))})" if labs else ""
-        raise PreviousRunError(f"--previous {folder} holds no graded student of {lab_name}{other}")
+        if labs:
+            raise PreviousRunError(said("previous_other_lab", "grade", folder=folder, lab=lab_name,
+                                        labs=", ".join(sorted(labs))))
+        raise PreviousRunError(said("previous_no_lab", "grade", folder=folder, lab=lab_name))
     return found

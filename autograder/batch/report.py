@@ -20,6 +20,7 @@ import pandas as pd
 
 from .. import pictures
 from ..render import LANGUAGES, Messages, one_line, printable
+from ..said import Said
 from ..sandbox import linux
 from ..submission import Detail
 from .late import COMPUTER_ZONE, LmsZone
@@ -76,9 +77,12 @@ def rows_for(student: Student, record: Mapping[str, Any] | None, lab: Lab, *,
     rows: list[dict[str, Any]] = []
     who = {"id": student.id, "name": student.name}
     if chosen is None and student.id and any(entry.metadata for entry, _ in student.ignored):
-        kinds = ", ".join(sorted({entry.metadata for entry, _ in student.ignored if entry.metadata}))
-        rows.append({**who, "file": "", "status": f"{NO_FILE}: the LMS sent only {kinds}",
-                     SHOWN_STATUS: said(lambda say: say("report", "status_no_file", kinds=kinds)), "lab": lab.name})
+        from .collect import kind_said
+
+        kinds = sorted({entry.metadata for entry, _ in student.ignored if entry.metadata})
+        rows.append({**who, "file": "", "status": f"{NO_FILE}: the LMS sent only {', '.join(kinds)}",
+                     SHOWN_STATUS: said(lambda say: say("report", "status_no_file", kinds=", ".join(
+                         kind_said(kind).text(say) for kind in kinds))), "lab": lab.name})
     if chosen is not None:
         assert record is not None  # every student with a file has a record
         late = record.get("late") or {}
@@ -121,8 +125,6 @@ SHOWN_STATUS = "shown_status"
 ERRORS = {"ended the grading sandbox": "error_sandbox", "ended the grading process": "error_process",
           "grading did not finish in time": "error_time", "the grader failed": "error_grader",
           "outputs not written": "error_outputs", "overrides or comparison not applied": "error_after"}
-# Reasons collect gives in words for a student's file it did not grade, by catalog key.
-REASONS = {"system file": "reason_system_file", "not a .py or .ipynb file": "reason_not_code"}
 
 
 def record_status(status: str, say: Messages) -> str:
@@ -141,12 +143,12 @@ def record_status(status: str, say: Messages) -> str:
     return status
 
 
-def ignored_status(reason: Detail | str, say: Messages) -> str:
-    """Why a file was not graded, in `say`'s language where the reason is known to the catalogs."""
+def ignored_status(reason: Detail | Said | str, say: Messages) -> str:
+    """Why a file was not graded (collect.ignored_reason), in `say`'s language."""
     if isinstance(reason, Detail):
         why = say.detail(reason)
     else:
-        why = say("report", REASONS[reason]) if reason in REASONS else reason
+        why = reason.text(say) if isinstance(reason, Said) else reason
     return say("report", "status_ignored", why=why)
 
 

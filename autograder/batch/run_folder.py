@@ -35,6 +35,7 @@ from datetime import datetime
 from typing import Literal
 
 from ..render import Messages, printable
+from ..said import Refusal, Said, said
 from ..submission import read_regular_file
 from .naming import is_system_path
 
@@ -282,13 +283,13 @@ class Admitted:
     identity: RunIdentity
 
 
-def admit(out: str, *, lab: str, students: Sequence[str], source: str, lang: str) -> Admitted:
-    """The run's claim on `out`, checked before anything is written; SystemExit with the sentence
-    (in `lang`) when the folder belongs to another run or to no run."""
+def admit(out: str, *, lab: str, students: Sequence[str], source: str) -> Admitted:
+    """The run's claim on `out`, checked before anything is written; a Refusal when the folder
+    belongs to another run or to no run."""
     found = inspect(out)
     kind = verdict(found, lab=lab, students=students)
     if kind not in ("new", "same"):
-        raise SystemExit(refusal(out, kind, found, lab=lab, students=students, source=source, lang=lang))
+        raise Refusal(refusal(out, kind, found, lab=lab, students=students, source=source))
     now = datetime.now().astimezone().isoformat(timespec="seconds")
     identity = RunIdentity(lab=lab, source=os.path.abspath(source), students=tuple(sorted(set(students))),
                            created=now, graded=now)
@@ -305,39 +306,36 @@ def record(admitted: Admitted) -> None:
     write_atomic(os.path.join(admitted.folder, IDENTITY_FILE), admitted.identity.as_json())
 
 
-def refusal(out: str, kind: Verdict, found: Found, *, lab: str, students: Collection[str], source: str,
-            lang: str) -> str:
+def refusal(out: str, kind: Verdict, found: Found, *, lab: str, students: Collection[str], source: str) -> Said:
     """The sentence for a folder a run may not write into: which run is there, and what to do."""
-    say = Messages(lang)
     folder = os.path.normpath(out)
     suggestion = other_folder(folder, _class_name(source) if kind == "other_class" else lab)
     if kind == "not_a_folder":
-        text = say("run_folder", "not_a_folder", folder=folder, suggestion=suggestion)
+        text = said("not_a_folder", "run_folder", folder=folder, suggestion=suggestion)
     elif kind in ("damaged", "newer"):
         assert isinstance(found, Damaged)
-        problem = say("run_folder", f"identity_{found.problem}", detail=found.detail)
-        text = say("run_folder", kind, folder=folder, identity=IDENTITY_FILE, problem=problem,
-                   suggestion=suggestion)
+        problem = said(f"identity_{found.problem}", "run_folder", detail=found.detail)
+        text = said(kind, "run_folder", folder=folder, identity=IDENTITY_FILE, problem=problem,
+                    suggestion=suggestion)
     elif kind == "not_a_run":
         assert isinstance(found, Other)
         shown = ", ".join(found.entries[:SHOWN_AT_MOST]) + (", ..." if len(found.entries) > SHOWN_AT_MOST else "")
         key = "is_the_class" if _same_path(out, source) else "not_a_run"
-        text = say("run_folder", key, folder=folder, count=len(found.entries), listing=shown,
-                   suggestion=suggestion)
+        text = said(key, "run_folder", folder=folder, count=len(found.entries), listing=shown,
+                    suggestion=suggestion)
     else:
         assert isinstance(found, Run) and found.identity is not None
         earlier = found.identity
-        there = say("run_folder", "run_there" if earlier.source else "run_there_unknown_source",
-                    lab=earlier.lab, source=earlier.source, when=_shown_time(earlier.graded),
-                    count=len(earlier.students))
+        there = said("run_there" if earlier.source else "run_there_unknown_source", "run_folder",
+                     lab=earlier.lab, source=earlier.source, when=_shown_time(earlier.graded),
+                     count=len(earlier.students))
         if kind == "other_lab":
-            text = say("run_folder", "other_lab", folder=folder, there=there, lab=lab, suggestion=suggestion)
+            text = said("other_lab", "run_folder", folder=folder, there=there, lab=lab, suggestion=suggestion)
         else:
             kept = len(set(earlier.students) & set(students))
-            text = say("run_folder", "other_class", folder=folder, there=there, kept=kept,
-                       count=len(set(students)), earlier=len(earlier.students), suggestion=suggestion)
-    message: str = printable("autograder: " + text)
-    return message
+            text = said("other_class", "run_folder", folder=folder, there=there, kept=kept,
+                        count=len(set(students)), earlier=len(earlier.students), suggestion=suggestion)
+    return text
 
 
 def other_folder(folder: str, tail: str) -> str:
@@ -376,10 +374,10 @@ RUN_FILES = frozenset({IDENTITY_FILE, GRADES, "report.html", "similar.csv", "ove
 RUN_FOLDERS = frozenset({FEEDBACK, RESULTS, "stale"})
 
 
-def replaced_output(path: str, lang: str) -> str:
+def replaced_output(path: str) -> Said | None:
     """For a file another command is about to write (`check --html`): the sentence
     refusing it when it is one of a run's outputs (grades.csv, report.html, feedback/<id>.html,
-    the TA's overrides.csv, ...) in a run's folder, "" when writing it replaces no run's output."""
+    the TA's overrides.csv, ...) in a run's folder, None when writing it replaces no run's output."""
     target = os.path.abspath(path)
     folder, name = os.path.split(target)
     candidates = [(folder, name)]
@@ -392,11 +390,9 @@ def replaced_output(path: str, lang: str) -> str:
         if isinstance(found, Run | Damaged):
             there = found.identity.lab if isinstance(found, Run) and found.identity is not None else "?"
             suggestion = os.path.join(os.path.dirname(run_folder), f"{os.path.basename(run_folder)}-{name}")
-            message: str = printable("autograder: " + Messages(lang)(
-                "run_folder", "replaced_output", path=path, folder=run_folder, output=relative, lab=there,
-                suggestion=suggestion))
-            return message
-    return ""
+            return said("replaced_output", "run_folder", path=path, folder=run_folder, output=relative, lab=there,
+                        suggestion=suggestion)
+    return None
 
 
 def left_out_note(folders: Sequence[str], lang: str) -> str:

@@ -2,8 +2,8 @@
 
 `python -m lab_check` imports this first (see __main__.py): on a Python older than 3.10 the
 kit itself cannot be imported (dataclass keywords, tomllib), so this module says, in Korean and
-English, what to install and exits with status 2 ("the check could not run"), never a traceback
-or status 1 ("a step lost points"). Parsed and run by Python 3.6 and newer.
+English, what to install, and __main__.py exits with status 2 ("the check could not run"), never a
+traceback or status 1 ("a step lost points"). Parsed and run by Python 3.6 and newer.
 """
 import sys
 from typing import Optional
@@ -28,12 +28,12 @@ TOO_OLD = {
 }
 
 
-def refuse_unsupported_python(package: Optional[str]) -> None:
-    """Exit with status 2 and the sentences above when this Python is older than OLDEST (`package`:
-    the kit's package as `python -m` runs it): in Korean, then in English; on an output that cannot
-    show Hangul (an ASCII locale), in English alone."""
+def refuse_unsupported_python(package: Optional[str]) -> bool:
+    """True, after writing the sentences above on stderr, when this Python is older than OLDEST
+    (`package`: the kit's package as `python -m` runs it): in Korean, then in English; on an output
+    that cannot show Hangul (an ASCII locale), in English alone. __main__.py then exits with status 2."""
     if sys.version_info[:2] >= OLDEST:
-        return
+        return False
     version = ".".join(str(part) for part in sys.version_info[:3])
     texts = [TOO_OLD[lang].format(version=version, package=package) for lang in ("ko", "en")]
     encoding = getattr(sys.stderr, "encoding", None) or "ascii"
@@ -42,4 +42,4 @@ def refuse_unsupported_python(package: Optional[str]) -> None:
     except (UnicodeError, LookupError):
         texts = texts[1:]
     write_text("\n".join(texts))
-    sys.exit(EXIT_CANNOT_RUN)
+    return True

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from .fill import Layout, Seat, UsageError, choose, listed
-from .said import said
+from ..said import said
 from .sheet import Sheet, SheetError, header_start
 
 # What tells a Grade Center file from other sheets (recognise.py), by header_key.

@@ -10,7 +10,7 @@ a run named by student numbers or logins is matched by SIS User ID or SIS Login 
 import re
 
 from .fill import Layout, Seat, UsageError, choose
-from .said import said
+from ..said import said
 from .sheet import Sheet, SheetError, header_key, header_start, number
 
 ASSIGNMENT = re.compile(r"^(?P<name>.+) \((?P<id>\d+)\)$")

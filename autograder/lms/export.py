@@ -8,13 +8,14 @@ Invariant: export writes nothing when it refuses (every reason is found before t
 written, and the files are written whole, together, or not at all), and it never writes over its
 input (the sheet, by any path or link) nor into a run's folder (output_refusals).
 """
-import argparse
+from __future__ import annotations
+
 import contextlib
 import os
 import secrets
-import sys
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from ..batch import run_folder
 from ..batch.outputs import TEMP_SUFFIX
@@ -24,7 +25,7 @@ from . import blackboard, canvas, moodle
 from .fill import Filled, Layout, UsageError, fill
 from .graded import Graded, RunError, read_run, run_refusals
 from .recognise import wrong_lms
-from .said import Said, said
+from ..said import Refusal, Said, said
 from .sheet import Sheet, SheetError, read_sheet, sheet_bytes
 
 LAYOUTS: dict[str, Callable[[Sheet, str | None], Layout]] = {"canvas": canvas.layout, "moodle": moodle.layout,
@@ -32,14 +33,25 @@ LAYOUTS: dict[str, Callable[[Sheet, str | None], Layout]] = {"canvas": canvas.la
 MOODLE_ONLY = ("id_column", "max_column", "feedback_column")
 EXIT_DONE, EXIT_UNMATCHED = 0, 3
 
+if TYPE_CHECKING:
+    from ..commands import ExportOptions, ExportResult
 
-def _lab(args: argparse.Namespace) -> Lab:
-    from ..registry import LabNotFound, choose
 
-    try:
-        return choose(getattr(args, "lab", None))
-    except LabNotFound as error:
-        raise SystemExit(f"autograder: {error}") from None
+class ExportRefused(Refusal):
+    """export writes nothing: every reason, each a sentence of its own, then that nothing was written."""
+
+    def __init__(self, *sentences: Said, told: bool = True) -> None:
+        super().__init__(*sentences)
+        self.nothing_written = told
+
+    def told(self, say: Messages) -> str:
+        return _said_lines(say, self.sentences, self.nothing_written)
+
+
+def _lab(options: ExportOptions) -> Lab:
+    from ..registry import choose
+
+    return choose(options.lab)
 
 
 def lab_refusal(lab_name: str | None, run: Mapping[str, Graded], graded_dir: str) -> Said | None:
@@ -59,80 +71,80 @@ def lab_refusal(lab_name: str | None, run: Mapping[str, Graded], graded_dir: str
     return said("lab_missing_none", labs=", ".join(names), folder=graded_dir)
 
 
-def run_export(args: argparse.Namespace) -> int:
-    say = Messages(args.lang)
-    given = [name for name in MOODLE_ONLY if getattr(args, name, None) is not None]
-    if given and args.lms != "moodle":
-        raise SystemExit(_said_lines(say, [said("moodle_only_option", option="--" + given[0].replace("_", "-"),
-                                                    lms=args.lms)]))
-    lab_name = getattr(args, "lab", None)
-    if lab_name is not None:
-        _lab(args)  # a lab that is not installed: exit 2 with the installed ones
+def run_export(options: ExportOptions) -> ExportResult:
+    """commands.export: an ExportRefused (exit 2, nothing written) for every reason not to write."""
+    from ..commands import ExportResult
+
+    say = Messages(options.lang)
+    given = [name for name in MOODLE_ONLY if getattr(options, name) is not None]
+    if given and options.lms != "moodle":
+        raise ExportRefused(said("moodle_only_option", option="--" + given[0].replace("_", "-"), lms=options.lms))
+    if options.lab is not None:
+        _lab(options)  # a lab that is not installed: refused with the installed ones
     try:
-        run = read_run(args.graded, default_max=lambda: _lab(args).total_points)
+        run = read_run(options.graded, default_max=lambda: _lab(options).total_points)
     except RunError as error:
-        raise SystemExit(_said_lines(say, [error.said])) from None
+        raise ExportRefused(error.said) from None
     # Every reason not to write is told at once (exit 2, nothing written): --lab, the run, the sheet, --out.
     problems: list[Said] = []
-    missing_lab = lab_refusal(lab_name, run, args.graded)
+    missing_lab = lab_refusal(options.lab, run, options.graded)
     if missing_lab is not None:
         problems.append(missing_lab)
-    refusals = run_refusals(run, lab_name)
+    refusals = run_refusals(run, options.lab)
     if refusals:
-        problems.append(said("refused_run", folder=args.graded, reasons=tuple(refusals)))
+        problems.append(said("refused_run", folder=options.graded, reasons=tuple(refusals)))
     layout: Layout | None = None
     sheet: Sheet | None = None
     try:
-        with open(args.sheet, "rb") as handle:
+        with open(options.sheet, "rb") as handle:
             sheet = read_sheet(handle.read())
-        other = wrong_lms(sheet.header, args.lms)
+        other = wrong_lms(sheet.header, options.lms)
         if other is not None:
             raise SheetError(other)
-        if args.lms == "moodle":
-            columns = moodle.Columns(id=getattr(args, "id_column", None), max=getattr(args, "max_column", None),
-                                     feedback=getattr(args, "feedback_column", None))
-            layout = moodle.layout(sheet, args.column, columns)
+        if options.lms == "moodle":
+            columns = moodle.Columns(id=options.id_column, max=options.max_column, feedback=options.feedback_column)
+            layout = moodle.layout(sheet, options.column, columns)
         else:
-            layout = LAYOUTS[args.lms](sheet, args.column)
+            layout = LAYOUTS[options.lms](sheet, options.column)
     except IsADirectoryError:
-        problems.append(said("sheet_is_a_folder", sheet=args.sheet))
+        problems.append(said("sheet_is_a_folder", sheet=options.sheet))
     except OSError as error:
-        problems.append(said("sheet_unreadable", sheet=args.sheet, why=error.strerror or str(error)))
+        problems.append(said("sheet_unreadable", sheet=options.sheet, why=error.strerror or str(error)))
     except (SheetError, UsageError) as error:
-        problems.append(said("sheet_problem", sheet=args.sheet, problem=error.said))
-    problems += output_refusals(outputs(args), sheet=args.sheet, graded=args.graded)
+        problems.append(said("sheet_problem", sheet=options.sheet, problem=error.said))
+    problems += output_refusals(outputs(options), sheet=options.sheet, graded=options.graded)
     if problems or sheet is None or layout is None:
-        raise SystemExit(_said_lines(say, problems))
-    comment = moodle.comment(args.lang, layout.decimal) if args.lms == "moodle" else None
+        raise ExportRefused(*problems)
+    comment = moodle.comment(options.lang, layout.decimal) if options.lms == "moodle" else None
     filled = fill(sheet, layout, run, comment)
     if filled.no_maximum:
-        raise SystemExit(_said_lines(say, [said("no_maximum", count=len(filled.no_maximum), column=layout.title,
-                                                who=", ".join(seat.key for seat in filled.no_maximum[:5]))]))
+        raise ExportRefused(said("no_maximum", count=len(filled.no_maximum), column=layout.title,
+                                 who=", ".join(seat.key for seat in filled.no_maximum[:5])))
     if run and not filled.written and not filled.withheld:
-        raise SystemExit(_said_lines(say, [said("nobody_matched", count=len(run), sheet=args.sheet,
-                                                seats=len(layout.seats), column=filled.matched_by,
-                                                folder=args.graded)]))
+        raise ExportRefused(said("nobody_matched", count=len(run), sheet=options.sheet, seats=len(layout.seats),
+                                 column=filled.matched_by, folder=options.graded))
     try:
         data = sheet_bytes(sheet)
     except SheetError as error:
-        raise SystemExit(_said_lines(say, [error.said])) from None
+        raise ExportRefused(error.said) from None
     try:
-        written, zipped = _write_all(args, data, filled, say)
+        written, zipped = _write_all(options, data, filled, say)
     except OSError as error:
-        raise SystemExit(_said_lines(say, [said("cannot_write", path=error.filename or args.out,
-                                                why=error.strerror or str(error))], told=False)) from None
+        raise ExportRefused(said("cannot_write", path=error.filename or options.out, why=error.strerror or str(error)),
+                            told=False) from None
     warnings = unmatched_lines(filled, say)
     if zipped:
         warnings.append("autograder: " + said("no_feedback_file", who=", ".join(s.id for s in zipped)).text(say))
-    if warnings:
-        print(printable("\n".join(warnings)), file=sys.stderr)
-    print(said("summary", written=len(filled.written), seats=len(layout.seats), column=layout.title,
-               matched_by=filled.matched_by, no_submission=len(filled.no_submission),
-               not_in_sheet=len(filled.not_in_sheet), paths=", ".join(written)).text(say))
-    if (filled.not_in_sheet or filled.withheld) and not args.allow_unmatched:
-        print("autograder: " + say("export", "exit_unmatched"), file=sys.stderr)
-        return EXIT_UNMATCHED
-    return EXIT_DONE
+    status = EXIT_DONE
+    if (filled.not_in_sheet or filled.withheld) and not options.allow_unmatched:
+        warnings.append("autograder: " + say("export", "exit_unmatched"))
+        status = EXIT_UNMATCHED
+    summary = said("summary", written=len(filled.written), seats=len(layout.seats), column=layout.title,
+                   matched_by=filled.matched_by, no_submission=len(filled.no_submission),
+                   not_in_sheet=len(filled.not_in_sheet), paths=", ".join(written)).text(say)
+    return ExportResult(status=status, written=tuple(written), filled=len(filled.written),
+                        not_in_sheet=len(filled.not_in_sheet), withheld=len(filled.withheld), summary=summary,
+                        notes=tuple(printable(line) for line in warnings))
 
 
 def _said_lines(say: Messages, sentences: Sequence[Said], told: bool = True) -> str:
@@ -148,9 +160,10 @@ def _closed(text: str) -> str:
     return text if "\n" in text or text.endswith((".", ":")) else text + "."
 
 
-def outputs(args: argparse.Namespace) -> list[str]:
+def outputs(options: ExportOptions) -> list[str]:
     """Every file export writes: --out, Moodle's feedback zip beside it, the report."""
-    return [args.out] + ([feedback_zip_path(args.out)] if args.lms == "moodle" else []) + [report_path(args.out)]
+    return [options.out] + ([feedback_zip_path(options.out)] if options.lms == "moodle" else []) \
+        + [report_path(options.out)]
 
 
 def output_refusals(paths: Sequence[str], *, sheet: str, graded: str) -> list[Said]:
@@ -193,7 +206,7 @@ def _run_holding(path: str) -> str:
         folder = parent
 
 
-def _write_all(args: argparse.Namespace, data: bytes, filled: Filled,
+def _write_all(args: ExportOptions, data: bytes, filled: Filled,
                say: Messages) -> tuple[list[str], list[Graded]]:
     """The filled sheet, Moodle's feedback zip, the report, written whole and together: each to a
     temporary file first, then all renamed; a failure removes every temporary and renames none.
@@ -278,7 +291,7 @@ def unmatched_lines(filled: Filled, say: Messages) -> list[str]:
     return lines
 
 
-def export_report(args: argparse.Namespace, filled: Filled, zipped: Sequence[Graded], say: Messages) -> str:
+def export_report(args: ExportOptions, filled: Filled, zipped: Sequence[Graded], say: Messages) -> str:
     lines = [f"autograder export {args.lms}",
              said("report_head", run=args.graded, sheet=args.sheet, out=args.out, column=filled.title,
                   matched_by=filled.matched_by, filled=len(filled.written), no_submission=len(filled.no_submission),

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 
 from ..render import one_line
 from .graded import Graded
-from .said import Refusal, Said, said
+from ..said import Refusal, Said, said
 from .sheet import Sheet, number, points_text
 
 

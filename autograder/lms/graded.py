@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .said import Refusal, Said, said
+from ..said import Refusal, Said, said
 
 
 @dataclass(frozen=True, kw_only=True)

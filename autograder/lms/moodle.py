@@ -21,7 +21,7 @@ from typing import cast
 from ..render import Messages
 from .fill import CommentFor, Layout, Seat, UsageError, choose
 from .graded import Graded
-from .said import Said, said
+from ..said import Said, said
 from .sheet import Sheet, SheetError, decimal_mark, header_key, number, points_text
 
 # "Participant 123456" in English; another language puts its own word before the number.

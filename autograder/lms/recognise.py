@@ -3,7 +3,7 @@ together with the submissions is listed as what it is, never graded as a student
 from collections.abc import Iterable, Sequence
 
 from . import blackboard, canvas, moodle
-from .said import Said, said
+from ..said import Said, said
 from .sheet import SheetError, decode, header_key, header_start, parse_records
 
 # Gradescope's "Download Grades" (scores.csv): Name or First/Last Name, SID, Email, Sections,

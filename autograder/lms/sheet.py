@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .said import Refusal, Said, said
+from ..said import Refusal, Said, said
 
 # Tried in order when the file starts with no byte order mark; cp949 is what Korean Excel saves.
 PLAIN_ENCODINGS = ("utf-8", "cp949")

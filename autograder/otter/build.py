@@ -9,13 +9,13 @@ with pip (setup.sh) and grades with `python3 -I -m autograder.otter.gradescope` 
 installed into a fresh Python environment and must give the filled-in notebook full marks and the
 untouched stubs zero there, as on the LMS (see emulation.py).
 """
-import argparse
+from __future__ import annotations
+
 import ast
 import json
 import os
 import pathlib
 import shutil
-import sys
 import tempfile
 import zipfile
 from collections.abc import Mapping
@@ -27,6 +27,7 @@ import nbformat
 from ..authoring.build_notebook import CHECK_PACKAGE, checks_zip_name
 from ..declaration import Step
 from ..lab import Lab
+from ..said import Refusal, Said, said
 from .classroom import workflow
 from .gradescope import CONFIG, PLUGIN
 from .public_data import public_data
@@ -34,6 +35,7 @@ from .results import VISIBILITIES
 from .wheel import WheelError, write_wheel
 
 if TYPE_CHECKING:  # imported where used (check_zip)
+    from ..commands import BuildOptions, BuildResult
     from .emulation import GradingImage
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -47,8 +49,11 @@ MIN_PYTHON = (3, 10)
 TOML_REQUIREMENT = "tomli>=1.1; python_version < '3.11'"
 
 
-class BuildError(Exception):
-    pass
+class BuildError(Refusal):
+    """The build does not go on, or its zip does not grade as it must: exit status 1."""
+
+    status = 1
+    program = "autograder build"
 
 
 class BuildReport(TypedDict):
@@ -57,32 +62,42 @@ class BuildReport(TypedDict):
     student: pathlib.Path
     classroom: pathlib.Path
     zip: pathlib.Path
-    checks: list[str]
+    checks: list[Said]
 
 
-def run_build(args: argparse.Namespace) -> int:
-    from ..registry import LabNotFound, choose
+class BuildRefused(Refusal):
+    """The build cannot start (which lab): exit status 2, nothing written."""
 
-    out = pathlib.Path(args.out)
+    program = "autograder build"
+
+
+def run_build(options: BuildOptions) -> BuildResult:
+    """commands.build: a BuildRefused (exit 2) when the lab cannot be chosen, a BuildError (exit 1)
+    when the build is refused or its zip does not grade as it must."""
+    from ..commands import BuildResult
+    from ..registry import LabNotFound, choose, lab_names
+    from ..render import Messages
+
+    names = lab_names()
+    if options.lab is None and len(names) > 1:  # a build is of one lab, and nothing but --lab says which
+        raise BuildRefused(said("several_labs", "build", labs=", ".join(names), first=names[0], out=options.out))
     try:
-        lab = choose(getattr(args, "lab", None))
+        lab = choose(options.lab)
     except LabNotFound as error:
-        print(f"autograder build: {error}", file=sys.stderr)
-        return 2
-    try:
-        report = build(out, lab, step_seconds=args.timeout, lang=args.lang, memory_mb=args.memory_mb,
-                       visibility=args.visibility,
-                       extra_requirements=_read_optional(args.requirements),
-                       setup_script=_read_optional(args.setup_script))
-    except BuildError as error:
-        print(f"autograder build: {error}", file=sys.stderr)
-        return 1
-    print(f"student half:    {out / 'student'}")
-    print(f"classroom repo:  {out / 'classroom'}")
-    print(f"autograder zip:  {report['zip']}")
-    for line in report["checks"]:
-        print(f"self-check:      {line}")
-    return 0
+        raise BuildRefused(*error.sentences) from None
+    out = pathlib.Path(options.out)
+    report = build(out, lab, step_seconds=options.timeout, lang=options.lang, memory_mb=options.memory_mb,
+                   visibility=options.visibility, extra_requirements=_read_optional(options.requirements),
+                   setup_script=_read_optional(options.setup_script), self_check=options.self_check)
+    say = Messages(options.lang)
+    checks = tuple(line.text(say) for line in report["checks"])
+    lines = [said("summary_student", "build", path=str(out / "student")),
+             said("summary_classroom", "build", path=str(out / "classroom")),
+             said("summary_zip", "build", path=str(report["zip"]))]
+    summary = "\n".join([line.text(say) for line in lines]
+                        + [said("summary_check", "build", line=check).text(say) for check in checks])
+    return BuildResult(status=0, student=str(report["student"]), classroom=str(report["classroom"]),
+                       zip=str(report["zip"]), checks=checks, summary=summary)
 
 
 def _read_optional(path: str | None) -> str:
@@ -91,7 +106,7 @@ def _read_optional(path: str | None) -> str:
     try:
         return pathlib.Path(path).read_text("utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise BuildError(f"cannot read {path}: {error}") from None
+        raise BuildError(said("cannot_read", "build", path=path, problem=str(error))) from None
 
 
 def build(out: str | os.PathLike[str], lab: Lab, step_seconds: float = 10.0, lang: str = "ko", self_check: bool = True,
@@ -104,12 +119,12 @@ def build(out: str | os.PathLike[str], lab: Lab, step_seconds: float = 10.0, lan
     """
     out = pathlib.Path(out)
     if step_seconds <= 0 or memory_mb < 256:
-        raise BuildError("--timeout must be positive and --memory-mb at least 256")
+        raise BuildError(said("options", "build"))
     if visibility not in VISIBILITIES:
-        raise BuildError(f"--visibility must be one of {', '.join(VISIBILITIES)}")
+        raise BuildError(said("visibility", "build", visibilities=", ".join(VISIBILITIES)))
     for name in (lab.notebook, lab.script):
         if not lab.assignment_file(name).is_file():
-            raise BuildError(f"missing {name} in {lab.assignment_package}")
+            raise BuildError(said("missing_file", "build", name=name, package=lab.assignment_package))
     claim_out_folder(out, lab)
     student = _fresh(out / "student")
     write_student_half(student, lab, lang)
@@ -140,30 +155,27 @@ def claim_out_folder(out: pathlib.Path, lab: Lab) -> None:
     except FileExistsError:
         pass  # a file: told below
     except OSError as error:
-        raise BuildError(f"--out {out}: cannot make the folder: {error.strerror or error}") from None
+        raise BuildError(said("cannot_make", "build", out=str(out), why=error.strerror or str(error))) from None
     if not out.is_dir():
-        raise BuildError(f"--out {out} is a file, not a folder: choose a folder that is empty or does not exist yet")
+        raise BuildError(said("out_is_a_file", "build", out=str(out)))
     entries = sorted(entry.name for entry in out.iterdir())
     if entries:
         stamp = _read_stamp(out)
         if stamp is None:
-            raise BuildError(f"--out {out} is not empty and holds no earlier build ({_listed(entries)}): choose a "
-                             "folder that is empty or does not exist yet; nothing was written")
+            raise BuildError(said("not_empty", "build", out=str(out), listing=_listed(entries)))
         if stamp["lab"] != lab.name:
-            raise BuildError(f"--out {out} holds the build of another lab ({stamp['lab']}): build {lab.name} into "
-                             "a folder of its own; nothing was written")
+            raise BuildError(said("other_lab", "build", out=str(out), other=stamp["lab"], lab=lab.name))
         others = [name for name in entries if name not in (STAMP, *BUILD_FOLDERS)]
         if stamp["files"] is not None:
             built = set(stamp["files"])
             others += [name for name in _built_files(out) if name not in built]
         if others:
-            raise BuildError(f"--out {out} holds {lab.name}'s earlier build and files that build did not write "
-                             f"({_listed(others)}): move them away, or choose another folder; nothing was written")
+            raise BuildError(said("other_files", "build", out=str(out), lab=lab.name, listing=_listed(others)))
     _write_stamp(out, lab, None)
 
 
 def _listed(names: list[str], most: int = 5) -> str:
-    return ", ".join(names[:most]) + (f" and {len(names) - most} more" if len(names) > most else "")
+    return ", ".join(names[:most]) + (", ..." if len(names) > most else "")
 
 
 def _built_files(out: pathlib.Path) -> list[str]:
@@ -305,8 +317,7 @@ def _relative_imports(engine: pathlib.Path, relative: str) -> list[str]:
             names = []
         for name in names:
             if name.split(".")[0] in ("autograder", "labs", "solutions"):
-                raise BuildError(f"autograder/{relative} imports {name}: the check kit's modules import "
-                                 "each other relatively and never a lab")
+                raise BuildError(said("kit_import", "build", module="autograder/" + relative, name=name))
         if not isinstance(node, ast.ImportFrom) or node.level == 0:
             continue
         base = package[:len(package) - (node.level - 1)] if node.level > 1 else package
@@ -563,7 +574,7 @@ def write_autograder_zip(folder: pathlib.Path, root: str | os.PathLike[str], tes
         try:
             wheel = write_wheel(root, pathlib.Path(staging))
         except WheelError as error:
-            raise BuildError(str(error)) from None
+            raise BuildError(said("wheel", "build", problem=str(error))) from None
         config = dict(OTTER_CONFIG, plugins=[{PLUGIN: settings}])
         requirements = "numpy>=1.26\npandas>=2.0\n" + TOML_REQUIREMENT + "\n" + extra_requirements.strip() + "\n" + f"./files/{wheel.name}\n"
         setup = SETUP_SH.format(setup_script=setup_script.strip(), wheel=wheel.name,
@@ -589,7 +600,7 @@ def _add(archive: zipfile.ZipFile, name: str, data: str | bytes, executable: boo
 
 # Self-check ---------------------------------------------------------------------------------
 
-def check_zip(zip_path: pathlib.Path, lab: Lab, image: "GradingImage | None" = None) -> list[str]:
+def check_zip(zip_path: pathlib.Path, lab: Lab, image: "GradingImage | None" = None) -> list[Said]:
     """Graded as on the LMS, from the installed wheel: the reference full marks, the stubs zero."""
     from .emulation import EmulationError, GradingImage
 
@@ -605,8 +616,8 @@ def check_zip(zip_path: pathlib.Path, lab: Lab, image: "GradingImage | None" = N
             graded = {label: image.grade(zip_path, {lab.notebook: data})
                       for label, data in (("reference", reference), ("stubs", stubs))}
         except EmulationError as error:
-            raise BuildError(f"the autograder zip does not install or run: {error}") from None
-    lines: list[str] = []
+            raise BuildError(said("does_not_run", "build", problem=str(error))) from None
+    lines: list[Said] = []
     problems: list[str] = []
     for label, want_full in (("reference", True), ("stubs", False)):
         run = graded[label]
@@ -619,10 +630,11 @@ def check_zip(zip_path: pathlib.Path, lab: Lab, image: "GradingImage | None" = N
             if score is None or abs(score - expected) > 1e-9 or abs(max_score - step.points) > 1e-9:
                 problems.append(f"{label}: step {step.name} scored {score}/{max_score}, expected "
                                 f"{expected}/{step.points}")
-        lines.append(f"{label}: {sum(s for s, _ in scores.values()):g} points ({run.seconds:.1f} s)")
+        lines.append(said(f"self_check_{label}", "build", points=f"{sum(s for s, _ in scores.values()):g}",
+                          seconds=f"{run.seconds:.1f}"))
     if problems:
-        raise BuildError("the autograder zip does not grade as it must:\n  " + "\n  ".join(problems))
-    lines.append(f"graded by {image.describe()}")
+        raise BuildError(said("does_not_grade", "build", lines="\n  ".join(problems)))
+    lines.append(said("graded_by", "build", image=image.describe()))
     return lines
 
 

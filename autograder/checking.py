@@ -1,0 +1,127 @@
+"""`check`: one student's file graded step by step in a sandbox (commands.check)."""
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from .said import Refusal, said
+
+if TYPE_CHECKING:
+    from .commands import CheckOptions, CheckResult
+    from .lab import Lab
+
+
+def check_file(options: CheckOptions) -> CheckResult:
+    """The file of `options` graded as its lab; a Refusal when it cannot be."""
+    limits = options.limits.limits()
+    if options.html:
+        from .batch.run_folder import replaced_output
+
+        refusal = replaced_output(options.html)
+        if refusal is not None:
+            raise Refusal(refusal)
+    from .sandbox.launch import SINGLE_THREADED, start_zygote
+
+    # Judging one submission multiplies small arrays only: BLAS threads would just spin.
+    for name, value in SINGLE_THREADED.items():
+        os.environ.setdefault(name, value)
+
+    # Started before this process loads anything heavy (numpy, pandas, the reference), so that
+    # both load at the same time: a check takes about one import of numpy and pandas, not two.
+    launched = start_zygote()
+    try:
+        data = read_for_check(options.submission)
+    except BaseException:
+        process, control = launched
+        process.kill()
+        process.wait()
+        control.close()
+        raise
+    from .sandbox.runner import Zygote
+
+    zygote = Zygote()
+    try:
+        zygote.start(launched)
+        lab = _lab(options, data)
+        from .grading import Plan, SandboxError, grade_bytes
+
+        try:
+            result = grade_bytes(options.submission, data, zygote, Plan.build(lab), limits)
+        except SandboxError as error:
+            raise Refusal(said("sandbox", "check", problem=str(error))) from None
+    finally:
+        zygote.stop()
+    if options.html:
+        _write_html(options, result, lab)
+    from .commands import EXIT_ALL_PASSED, EXIT_LOST_POINTS, CheckResult
+
+    return CheckResult(status=EXIT_ALL_PASSED if result.all_passed else EXIT_LOST_POINTS, result=result, lab=lab,
+                       html=options.html)
+
+
+def _lab(options: CheckOptions, data: bytes) -> Lab:
+    """The lab to grade the file as (registry.choose_lab), or why a file that cannot say which lab
+    cannot be graded: what to give instead."""
+    from .registry import choose_lab, lab_names
+    from .submission import not_code
+
+    if options.lab is None and len(lab_names()) > 1:
+        if not data.strip():
+            raise Refusal(said("empty", "check", path=options.submission))
+        if not_code(options.submission):
+            raise Refusal(said("not_code", "check", path=options.submission))
+    return choose_lab(options.lab, [data], fit=not options.allow_other_lab, what="file")
+
+
+def _write_html(options: CheckOptions, result: object, lab: Lab) -> None:
+    from .batch.outputs import feedback_html, write_atomic
+    from .judge import SubmissionResult
+    from .render import as_text, one_line
+
+    assert isinstance(result, SubmissionResult) and options.html is not None
+    record = {"id": one_line(os.path.basename(result.submission)), "file": one_line(result.submission),
+              "superseded": []}
+    try:
+        write_atomic(options.html, feedback_html(record, as_text(result, lab, options.lang), lab, options.lang,
+                                                 result))
+    except OSError as error:
+        raise Refusal(said("cannot_write", "check", path=options.html, why=error.strerror or str(error))) from None
+
+
+def read_for_check(path: str) -> bytes:
+    """The submission's bytes; a Refusal saying why it cannot be graded.
+
+    Only a regular file is read (a link to one is followed; a FIFO, device or folder is refused
+    without blocking), at most MAX_BYTES + 1 bytes; a .zip must hold one file to grade (the zip Otter's
+    export() writes, or one zipped by hand: submission.zipped_submission).
+    """
+    from .submission import MAX_BYTES, NotAnOtterExport, NotARegularFile, read_regular_file, zipped_submission
+
+    try:
+        data = read_regular_file(path)
+    except FileNotFoundError:
+        raise Refusal(said("no_file", "check", path=path)) from None
+    except NotARegularFile as error:
+        if os.path.isdir(path):
+            raise Refusal(said("is_a_folder", "check", path=path)) from None
+        raise Refusal(said("not_a_file", "check", path=path, what=_what_it_is(path, error))) from None
+    except OSError as error:
+        raise Refusal(said("unreadable", "check", path=path, why=error.strerror or str(error))) from None
+    if path.lower().endswith(".zip") and len(data) <= MAX_BYTES:
+        try:
+            zipped_submission(data)
+        except NotAnOtterExport as refusal:
+            raise Refusal(said("not_an_export", "check", path=path, why=refusal.detail)) from None
+    return data
+
+
+def _what_it_is(path: str, error: OSError) -> object:
+    """What a path that is no regular file names (a FIFO, a character device, ...), to say; the
+    reader's Detail when it is gone by now."""
+    from .submission import file_kind
+
+    try:
+        kind = file_kind(os.stat(path).st_mode)
+    except OSError:
+        return getattr(error, "detail", str(error))
+    return said("kind_" + kind.lower().replace(" ", "_"), "check")
