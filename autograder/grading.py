@@ -18,7 +18,7 @@ from .submission import file_detail, load_note, os_detail, read_submission, synt
 
 if TYPE_CHECKING:
     import os
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Collection, Iterable, Sequence
     from typing import Any
 
     from .declaration import Probe, Step
@@ -368,28 +368,35 @@ def _judged(step: Step, loaded: RunOutcome, outcomes_by_id: dict[int, CallOutcom
     if passing is not None and result.status != "missing":
         extra.update(helpers_used(step.calls, passing, outcomes, reachable=reachable))
     result = replace(result, detail={**result.detail, **extra}) if extra else result
-    return hidden_facts_only(result, submission)
+    return hidden_facts_only(result, submission, lab_names=plan.lab.function_names)
 
 
-def hidden_facts_only(result: StepResult, submission: Submission) -> StepResult:
+def hidden_facts_only(result: StepResult, submission: Submission, *, lab_names: Collection[str]) -> StepResult:
     """`result` with each hidden test's detail reduced to what the grader itself knows.
 
     A child given a hidden test's inputs can put them into anything it sends (an error's message,
     its type's name, a traceback's source line, a returned object's type name) and can choose
     where it raises (a line and a function among thousands of its own, many bits each); none of
     that may reach a student. A hidden test keeps its code, and of an error only a type the grader
-    can name (Python's own exceptions, or a class the submission's text defines); never where.
+    can name (Python's own exceptions, or a class the submission's text defines); never where. Of a
+    refused stand-in request, its reason and the helper's name only when it is one of the lab's
+    functions (`lab_names`): any other name is the child's choice, made after seeing the inputs.
     """
     if not any(case.hidden and case.detail for case in result.cases):
         return result
-    cases = [replace(case, detail=_hidden_detail(case.detail, submission)) if case.hidden else case
-             for case in result.cases]
+    cases = [replace(case, detail=_hidden_detail(case.detail, submission, lab_names=lab_names)) if case.hidden
+             else case for case in result.cases]
     return replace(result, cases=cases)
 
 
-def _hidden_detail(detail: dict[str, Any], submission: Submission) -> dict[str, Any]:
+def _hidden_detail(detail: dict[str, Any], submission: Submission, *, lab_names: Collection[str]) -> dict[str, Any]:
     error = detail.get("error")
-    kept = {key: detail[key] for key in ("refused",) if key in detail}
+    kept: dict[str, Any] = {}
+    refused = detail.get("refused")
+    if isinstance(refused, dict):
+        helper = refused.get("helper")
+        kept["refused"] = {"helper": helper if isinstance(helper, str) and helper in lab_names else "",
+                           "reason": str(refused.get("reason", ""))}
     if isinstance(error, dict):
         kept["error"] = {"type": _known_type(error.get("type"), submission), "message": "", "frames": []}
     return kept

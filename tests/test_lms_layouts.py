@@ -487,7 +487,9 @@ def test_gradescope_metadata_subset_parser():
     assert iso_time("yesterday") == "" and iso_time("2024-03-01 12:30 +0900") == "2024-03-01T12:30:00+09:00"
     assert blackboard_receipt_name("Name: 김민수 (kim_ms)\nAssignment: Lab 1\nDate Submitted: -\n\n") == "김민수"
     assert blackboard_receipt_name("이름: 김민수 (kim_ms)\n과제: Lab 1\n제출 날짜: -\n현재 성적: -\n") == "김민수"
-    assert blackboard_receipt_name("Name: 김민수 (kim_ms)\nAssignment: Lab 1") == ""  # not Blackboard's header
+    assert blackboard_receipt_name("Name: 김민수 (kim_ms)\nAssignment: Lab 1") == "김민수"  # an older receipt's two lines
+    assert blackboard_receipt_name("Name: 김민수 (kim_ms)\n\nAssignment: Lab 1") == ""  # one line: not its header
+    assert blackboard_receipt_name("Assignment: Lab 1\nName: 김민수 (kim_ms)\n") == ""  # out of Blackboard's order
     assert blackboard_receipt_name("no name here") == ""
     assert decode("Name: 김민수".encode("cp949")) == "Name: 김민수"
 

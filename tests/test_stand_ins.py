@@ -351,3 +351,29 @@ def test_the_feedback_names_only_the_stand_ins_a_step_asked(zygote, plan, tmp_pa
     result = grade_file(path, zygote, plan, LIMITS)
     attention = next(s for s in result.steps if s.name == "self_attention")
     assert attention.status == "passed" and attention.detail["reference_helpers"] == ["softmax"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(helper=st.text(max_size=40), reason=st.sampled_from(["unknown", "not_a_helper", "too_many"]))
+def test_a_hidden_tests_refused_request_keeps_a_helpers_name_only_when_it_is_the_labs(helper, reason):
+    """A refused stand-in request's name is the child's choice, made after it saw a hidden test's
+    inputs: of a hidden test the kept detail names the helper only when it is one of the lab's
+    functions (what a results file, a page or a summary may then show)."""
+    from autograder.grading import hidden_facts_only
+    from autograder.judge import CaseResult, StepResult
+    from autograder.submission import read_submission
+
+    lab = LABS[0]
+    refused = {"helper": helper, "reason": reason}
+    cases = [CaseResult(case=name, hidden=hidden, label=name, passed=False, code="stand_in_refused", raised=True,
+                        detail={"error": {"type": "LookupError", "message": helper, "frames": []},
+                                "refused": dict(refused)})
+             for name, hidden in (("public", False), ("hidden", True))]
+    result = StepResult(name="self_attention", score=0.0, max_score=3.0, status="failed", mistakes=[], cases=cases)
+    kept = hidden_facts_only(result, read_submission(str(SOLUTION), SOLUTION.read_bytes()),
+                             lab_names=lab.function_names)
+    public, hidden = kept.cases
+    assert public.detail["refused"] == refused
+    shown = helper if helper in lab.function_names else ""
+    assert hidden.detail["refused"] == {"helper": shown, "reason": reason}
+    assert hidden.detail["error"] == {"type": "LookupError", "message": "", "frames": []}
