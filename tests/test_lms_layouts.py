@@ -402,14 +402,17 @@ def test_resume_takes_the_late_policy_into_account(tmp_path):
 
 
 @pytest.mark.parametrize("arguments, message", [
-    (["--late-penalty", "10%/day"], "needs --due"),
-    (["--due", "2024-03-01T23:59", "--late-penalty", "ten percent"], "10%/day"),
-    (["--due", "tomorrow"], "ISO 8601"),
-    (["--due", "2024-03-01", "--late-penalty", "120%"], "0% to 100%"),
+    (["--late-penalty", "10%/day"], ("needs --due", "--due와 함께")),
+    (["--due", "2024-03-01T23:59", "--late-penalty", "ten percent"], ("10%/day", "10%/day")),
+    (["--due", "tomorrow"], ("ISO 8601", "ISO 8601")),
+    (["--due", "2024-03-01", "--late-penalty", "120%"], ("0% to 100%", "0%부터 100%까지")),
 ])
 def test_malformed_late_policies_exit_2(two_students, tmp_path, arguments, message):
-    done = grade(two_students, tmp_path / "out", *arguments)
-    assert done.returncode == 2 and message in done.stderr
+    english, korean = message
+    done = grade(two_students, tmp_path / "out", *arguments, "--lang", "en")
+    assert done.returncode == 2 and english in done.stderr
+    done = grade(two_students, tmp_path / "ko", *arguments)
+    assert done.returncode == 2 and korean in done.stderr
 
 
 # The pieces, without grading ----------------------------------------------------------------------
@@ -563,7 +566,7 @@ def test_a_gradescope_list_that_cannot_be_read_says_so(tmp_path, monkeypatch):
         source.close()
     assert set(students) == {"", "submission_1"}  # named by its folder, as without metadata
     [(_, reason)] = students[""].ignored
-    assert reason == "LMS metadata: Gradescope submission list, not read (unreadable or larger than 10 bytes)"
+    assert str(reason) == "LMS metadata: Gradescope submission list, not read (unreadable or larger than 10 bytes)"
 
 
 def test_a_copied_class_with_new_file_times_is_not_graded_again(two_students, tmp_path):
