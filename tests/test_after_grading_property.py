@@ -94,7 +94,7 @@ def student(name, answers, named=frozenset(), code=None):
         given_answers = answers.get(step, {})
         steps[step] = {"status": "failed" if given_answers else "passed", "hidden": HIDDEN,
                        "mistakes": (["wrong_axis"] if step in named else ["wrong_values"]) if given_answers else [],
-                       "answers": given_answers}
+                       "answers": given_answers, "named_answers": sorted(given_answers) if step in named else []}
     return {"id": name, "status": "graded", "steps": steps,
             "code": code or {"file": [f"file-{name}", 300], "steps": {s: [f"{s}-{name}", 40] for s in SIMILAR_STEPS}}}
 

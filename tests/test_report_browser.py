@@ -45,11 +45,14 @@ def chromium():
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    """A small Korean class: Hangul ids, a superseded file and a very long file name."""
+    """A small Korean class: Hangul ids, a superseded file, a very long file name and a student
+    whose code the look-alike signal could compare only in part."""
     root = tmp_path_factory.mktemp("class")
     (root / "김민수.py").write_bytes((SAMPLES / "correct.py").read_bytes())
     (root / "이지원.ipynb").write_bytes((SAMPLES / "leejiwon_10232_55002_attention.ipynb").read_bytes())
-    (root / "박서연.py").write_bytes((SAMPLES / "parkseoyeon_10233_55003_attention.py").read_bytes())
+    # One statement longer than the grader parses at once: graded, but its code compared only in part.
+    (root / "박서연.py").write_bytes((SAMPLES / "parkseoyeon_10233_55003_attention.py").read_bytes()
+                                  + b"\n_table = [\n" + b"    1,\n" * 25_000 + b"]\n")
     (root / LONG_NAME).write_bytes((SAMPLES / "kimminsu_10231_55001_attention.py").read_bytes())
     (root / "빈파일.py").write_bytes(b"")
     out = tmp_path_factory.mktemp("run") / "out"
@@ -115,6 +118,9 @@ MEASURE = """<script>
                        return row.cells[statusHeader.cellIndex].textContent; })};
     result.notes = Array.prototype.map.call(document.querySelectorAll("#times, #denominator"), function (note) {
       return note.textContent; });
+    result.notCompared = Array.prototype.map.call(document.querySelectorAll("ul.not-compared li"), function (item) {
+      var box = item.getBoundingClientRect();
+      return {text: item.textContent, right: box.right, height: box.height}; });
     var totalHeader = Array.prototype.filter.call(grades.tHead.rows[0].cells, function (th) {
       return th.textContent.trim() === "총점" || th.textContent.trim() === "Total";
     })[0];
@@ -178,6 +184,18 @@ def test_korean_labels_with_a_hangul_font_and_english_without(chromium, graded, 
     assert without["notes"][0].startswith("Times are shown in UTC") and "over the 4 students" in without["notes"][1]
     with open(graded / "grades.csv", encoding="utf-8-sig", newline="") as handle:
         assert {"graded", "broken: empty"} <= {row["status"] for row in csv.DictReader(handle)}
+
+
+def test_a_student_not_compared_is_listed_in_the_look_alike_section(chromium, graded, tmp_path):
+    for latin_only in (False, True):
+        seen = measure(chromium, graded / "report.html", tmp_path / f"compared-{latin_only}", latin_only)
+        items = seen["notCompared"]
+        assert [item["text"].split(":")[0] for item in items] == ["박서연"], items
+        assert "일부만 비교함" in items[0]["text"] and items[0]["height"] > 0
+        assert items[0]["right"] <= seen["clientWidth"]
+    with open(graded / "similar.csv", encoding="utf-8-sig", newline="") as handle:
+        rows = [row for row in csv.DictReader(handle) if row["group"] == ""]
+    assert [(row["ids"], row["step"]) for row in rows] == [("박서연", "(file)")]
 
 
 def test_columns_sort_by_number_in_the_browser(chromium, graded, tmp_path):

@@ -34,7 +34,8 @@ from .overrides import (FILE_NAME as OVERRIDES_FILE, Override, OverridesRefused,
 from .previous import PreviousRunError, read_previous_run
 from .class_rule import mostly_not_submissions, not_a_class
 from .run_folder import admit, left_out_note, record as record_run
-from .similar import FILE_NAME as SIMILAR_FILE, never_count, signals, similar_csv, similar_rows
+from .similar import (FILE_NAME as SIMILAR_FILE, is_not_compared, never_count, not_compared, signals, similar_csv,
+                      similar_rows)
 
 ENGLISH = Messages("en")  # a message function's language when none is given
 EXIT_DONE, EXIT_CANNOT_RUN, EXIT_MERGED_IDS, EXIT_PATTERN_MISSES, EXIT_INTERRUPTED = 0, 2, 3, 4, 130
@@ -257,8 +258,9 @@ def _grade_class(source: Source, options: GradeOptions, late: LateSettings, limi
         write_grades(grades, table)
         if overrides is not None:
             save_state(out, state_of(ordered, overrides))
+        uncompared = not_compared(ordered)
         similar = similar_rows(signals(ordered, list(lab.function_names), hidden_counts(ordered),
-                                       never_count(lab)), hidden_counts(ordered), options.lang)
+                                       never_count(lab)), hidden_counts(ordered), options.lang, uncompared)
         write_atomic(os.path.join(out, SIMILAR_FILE), similar_csv(similar))
         listed = lms_files(everyone)
         counts = class_counts(table, ordered, lab, listed)
@@ -271,9 +273,12 @@ def _grade_class(source: Source, options: GradeOptions, late: LateSettings, limi
     review = review_warning(ordered, os.path.join(out, OVERRIDES_FILE), say)
     if review:
         note(printable(review))
-    if similar:
-        groups = len({row["group"] for row in similar})
+    groups = len({row["group"] for row in similar if not is_not_compared(row)})
+    if groups:
         note(say("grade", "similar_note", groups=groups, path=os.path.join(out, SIMILAR_FILE)))
+    if uncompared:
+        note(printable(say("grade", "not_compared_note", count=len(uncompared),
+                           ids=", ".join(one_line(s.id) for s in uncompared), path=os.path.join(out, SIMILAR_FILE))))
     stale = stale_outputs(out, {s.id for s in students})
     if stale:
         moved = move_stale(out, stale) if options.move_stale else None

@@ -129,16 +129,21 @@ def record_of(result: SubmissionResult, student: str, file: str, key: str, super
                                "mistakes": list(s.mistakes),
                                "wrong_cells": piece(f"the wrong cells of step {s.name}", pictures.wrong_cells, s,
                                                     lab.page_case).value,
-                               **hidden_answers(s)}
+                               **hidden_answers(s, lab)}
                       for s in result.steps}}
 
 
-def hidden_answers(step: StepResult) -> dict[str, Any]:
-    """{"hidden": how many hidden tests judged the step, "answers": {test: digest of the wrong value}}:
-    the class's similarity signal (batch.similar) compares digests, never values."""
+def hidden_answers(step: StepResult, lab: Lab) -> dict[str, Any]:
+    """{"hidden": how many hidden tests judged the step, "answers": {test: digest of the wrong value},
+    "named_answers": [the tests whose wrong value the grader named as one of the step's declared
+    mistakes]}: the class's similarity signal (batch.similar) compares digests, never values, and
+    weighs each test's answer by what the grader said of that test alone."""
+    declared = lab.steps_by_name.get(step.name)
+    named = {mistake.code for mistake in declared.mistakes} if declared is not None else set()
     hidden = [case for case in step.cases if case.hidden]
-    return {"hidden": len(hidden),
-            "answers": {case.case: case.answer for case in hidden if not case.passed and getattr(case, "answer", None)}}
+    wrong = [case for case in hidden if not case.passed and getattr(case, "answer", None)]
+    return {"hidden": len(hidden), "answers": {case.case: case.answer for case in wrong},
+            "named_answers": sorted(case.case for case in wrong if case.code in named)}
 
 
 def late_text(record: Mapping[str, Any], lang: str) -> str:

@@ -3,19 +3,23 @@
 Two kinds of evidence, each an "item" some students of the class share:
 - a wrong answer on a hidden test of a step, by its digest (judge.answer_digest: the returned
   value's numbers rounded to 1e-9, hashed; the value itself is never kept);
-- a step's function, or the whole file, whose code is the same once names, comments, whitespace
-  and docstrings are normalised away (an AST fingerprint).
+- a step's function, or the whole file, whose code is the same once names, comments, whitespace,
+  docstrings, type hints and statements that do nothing are normalised away (an AST fingerprint:
+  `_normalised`, the one normalisation every fingerprint goes through).
 
 An item shared by k students weighs 1/(k − 1) (two students alone: 1; three: ½), shared code in
 proportion to its size as well (a short standard form is written alike by students working alone;
-one step's code alone is never listed), and nothing when
-more than max(3, 10 % of the class) share it: a common answer is no signal. A wrong answer the
-grader names as a known mistake weighs nothing: every student who makes that mistake returns
-those very values. Code equal to the lab's stub or to the reference solution weighs nothing, and
-so does code too short to differ (fewer than MIN_NODES syntax nodes). Per step, the hidden tests'
+one step's code alone is never listed), and nothing when more than max(3, 10 % of the class) share
+it: a common answer is no signal. A hidden test's wrong answer the grader names as a known mistake
+weighs nothing (every student who makes that mistake returns those very values), decided per test,
+never from the step's other tests. Code equal to the lab's stub or to the reference solution weighs
+nothing, and so does code too short to differ (fewer than MIN_NODES syntax nodes). Per step, the hidden tests'
 items are averaged (sharing one of four hidden wrong answers is a quarter of sharing all four) and
-combined with the step's code item; a pair's score combines its steps and its file as independent
-signals, 1 − Π(1 − s). Pairs at or above THRESHOLD are listed, joined into groups.
+combined with the step's code item; a pair's score combines its steps as independent signals,
+1 − Π(1 − s). The whole file holds the steps' code, so it adds only what it says beyond them: a
+pair's code evidence is the larger of its file and its steps, never both, and a file whose own code
+is one step weighs as that step. Pairs at or above THRESHOLD are listed, joined into groups. A
+graded student whose code could not be compared, even in part, is listed apart (`not_compared`).
 
 Only digests, step names and counts leave this module: never a value, never a hidden test's name.
 """
@@ -27,9 +31,10 @@ import hashlib
 import html
 import io
 import math
+import tokenize
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal, Mapping, Sequence
 
 if TYPE_CHECKING:
     from ..cells import Cell
@@ -47,7 +52,6 @@ MIN_FILE_NODES = 120    # a whole file
 STEP_FULL_NODES = 150
 FILE_FULL_NODES = 300
 STEP_CODE_CAP = 0.4
-UNNAMED = frozenset({"wrong_values", "wrong_shape", "wrong_type", "not_finite"})
 FILE = "(file)"
 CSV_COLUMNS = ("group", "ids", "step", "evidence", "step_score", "score")
 
@@ -91,31 +95,116 @@ def _prints(cells: Sequence[Cell], function_names: tuple[str, ...], reading: Rea
 
 
 def _statements(cells: Sequence[Cell], reading: Reading) -> tuple[list[ast.stmt], int]:
-    """(the top-level statements of every cell the grader can parse, how many texts it left
-    unread). A cell whose depth Python's own parser gives up on (a child that raised its recursion
-    limit may still run it) is cut before each of its top-level statements (submission.script_cells)
-    and each part parsed alone, so one deep line costs its own part only; a part left unparsed (the
-    budget, or that depth again) is counted as unread, never silently dropped. A plain syntax
-    error adds nothing: the sandbox runs nothing of it either."""
-    from ..submission import script_cells
-
+    """(the top-level statements of every cell the grader can parse, how many parts it left
+    unread). Comments and blank lines are taken out first (`code_statements`: one tokenizer pass),
+    so they never count toward the parse budget; a cell whose code is still longer than one text
+    the budget parses is cut into runs of whole top-level statements, each within it; a part whose
+    depth Python's own parser gives up on (a child that raised its recursion limit may still run
+    it) is parsed again statement by statement, so one deep line costs its own statement only. What
+    is left unparsed (one statement longer than the budget, the budget spent, that depth) is
+    counted as unread, never silently dropped. A plain syntax error in a cell adds nothing of it:
+    the sandbox runs nothing of it either."""
     body: list[ast.stmt] = []
     unread = 0
     for cell in cells:
-        tree = reading.parse_flat(cell["source"])
-        if tree is None and reading.deep_last:
-            for part in script_cells(cell["source"], cell["filename"], reading, statements=True):
-                tree = reading.parse_flat(part["source"])
-                if tree is None:
-                    unread += reading.unparsed_last or reading.deep_last
-                else:
-                    body.extend(tree.body)
-            continue
-        if tree is None:
-            unread += reading.unparsed_last
-        else:
-            body.extend(tree.body)
+        statements = code_statements(cell["source"], reading)
+        if statements is None:  # not tokenized: the cell as it is, cut only where it is deep
+            statements = [cell["source"]]
+        trees: list[ast.stmt] = []
+        broken = False
+        for part in _within(statements, reading.budget.parse_chars):
+            tree = reading.parse_flat("".join(part))
+            if tree is None and reading.deep_last:
+                for one in _alone(part, cell, reading):
+                    tree = reading.parse_flat(one)
+                    if tree is None:
+                        unread += reading.unparsed_last or reading.deep_last
+                    else:
+                        trees.extend(tree.body)
+            elif tree is None:
+                unread += reading.unparsed_last
+                broken = broken or not reading.unparsed_last
+            else:
+                trees.extend(tree.body)
+        if not broken:
+            body.extend(trees)
     return body, unread
+
+
+def _within(statements: Sequence[str], most: int) -> Iterator[list[str]]:
+    """Runs of consecutive statements, each as long as `most` allows (a longer statement alone)."""
+    run: list[str] = []
+    size = 0
+    for statement in statements:
+        if run and size + len(statement) > most:
+            yield run
+            run, size = [], 0
+        run.append(statement)
+        size += len(statement)
+    if run:
+        yield run
+
+
+def _alone(part: list[str], cell: Cell, reading: Reading) -> list[str]:
+    """The statements of a part one by one; a part that is one untokenized text is cut before each
+    of its top-level statements as the reader cuts a .py (submission.script_cells)."""
+    if len(part) > 1:
+        return part
+    from ..guard import safe_text
+    from ..submission import script_cells
+
+    return [piece["source"] for piece in script_cells(safe_text(part[0]), cell["filename"], reading, statements=True)]
+
+
+_CONTINUES = frozenset({"else", "elif", "except", "finally"})
+_LAYOUT = frozenset({tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER,
+                     tokenize.COMMENT})
+
+
+def code_statements(text: str, reading: Reading) -> list[str] | None:
+    """The top-level statements of `text`, each its own text, with every comment and every line
+    that holds no code taken out (the one place the fingerprints' reading drops them): the same
+    trees once parsed, whatever the comments. One pass of Python's tokenizer, whose work grows
+    with the text; None when the text cannot be read so (a line longer than the budget's
+    `token_line_chars`, a lone CR, a tokenizer error): then it is parsed as it is."""
+    budget = reading.budget
+    lines = text.split("\n")
+    lines = [line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
+    if any(len(line) > budget.token_line_chars for line in lines) or "\r" in text.replace("\r\n", "\n"):
+        return None
+    reading.tokenized_chars += len(text)
+    code_rows: set[int] = set()
+    comment_at: dict[int, int] = {}
+    starts: list[int] = []
+    after_newline, decorators_only = True, False
+    feed = iter(lines)
+    try:
+        for count, token in enumerate(tokenize.generate_tokens(lambda: next(feed, "")), start=1):
+            if count % 5000 == 0:
+                reading.check_time()
+            if token.type == tokenize.COMMENT:
+                comment_at.setdefault(token.start[0] - 1, token.start[1])
+            if token.type in _LAYOUT:
+                after_newline = after_newline or token.type == tokenize.NEWLINE
+                continue
+            code_rows.update(range(token.start[0] - 1, token.end[0]))
+            if after_newline and token.start[1] == 0:
+                keyword = token.string
+                joins = keyword in _CONTINUES or (decorators_only and keyword in ("@", "def", "class", "async"))
+                if not joins or not starts:
+                    starts.append(token.start[0] - 1)
+                    decorators_only = keyword == "@"
+                elif keyword != "@":
+                    decorators_only = False
+            after_newline = False
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return None
+    if not starts:
+        return []
+    kept = [line[:comment_at[row]].rstrip() + "\n" if row in comment_at else line
+            for row, line in enumerate(lines)]
+    return ["".join(kept[row] for row in range(start, end) if row in code_rows)
+            for start, end in zip(starts, [*starts[1:], len(lines)])]
 
 
 def _print_of(node: ast.AST, keep: frozenset[str], reading: Reading | None = None) -> list[Any]:
@@ -132,11 +221,12 @@ def _print_of(node: ast.AST, keep: frozenset[str], reading: Reading | None = Non
 
 
 def _normalised(root: ast.AST, keep: frozenset[str]) -> Iterator[str]:
-    """The tree as tokens, walked without recursion and never changed: statements that do nothing
-    (a docstring, any bare constant such as `...`, `pass`) and type hints dropped (`x: float = e`
-    is `x = e`, a bare `x: float` nothing), every name a student chose renamed in the order of
-    first use (names in `keep`, the lab's functions, stay). Adding any of these changes no
-    behaviour, so it changes no fingerprint."""
+    """The tree as tokens, walked without recursion and never changed: the one normalisation every
+    code fingerprint (a step's, the file's) goes through. Statements that do nothing (`_doing`:
+    a docstring, an expression with no effect, `pass`, a constant-false branch, `assert True`,
+    `x = x`) and type hints are dropped (`x: float = e` is `x = e`, a bare `x: float` nothing),
+    and every name a student chose is renamed in the order of first use (names in `keep`, the
+    lab's functions, stay). Adding any of these changes no behaviour, so it changes no fingerprint."""
     names: dict[str, str] = {}
 
     def renamed(name: str) -> str:
@@ -181,12 +271,101 @@ def _own_fields(node: ast.AST, renamed: Callable[[str], str]) -> dict[str, objec
     return {}
 
 
+# What a statement does not do: no call, await or yield in it, no name bound by `:=`.
+_EFFECTS = (ast.Call, ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr)
+# What a dead branch may still do to the function around it: make it a generator or a coroutine,
+# or bind its names elsewhere.
+_SHAPING = (ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
 def _doing(statements: list[ast.stmt]) -> list[ast.stmt]:
-    """The statements that do something: no bare constants, no `pass`, no bare annotations."""
-    kept = [s for s in statements
-            if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)) and not isinstance(s, ast.Pass)
-            and not (isinstance(s, ast.AnnAssign) and s.value is None)]
+    """The statements that do something, in order (the one rule of what a statement that does
+    nothing is, for `_normalised`): a branch whose test is a constant is replaced by the branch
+    that runs (`if False: ...` by its `else`, `while False: ...` by its `else`, `if True: b` by
+    `b`), and a statement that does nothing is dropped (`_idle`)."""
+    kept: list[ast.stmt] = []
+    pending = list(reversed(statements))
+    while pending:
+        statement = pending.pop()
+        runs = _branch_that_runs(statement)
+        if runs is not None:
+            pending.extend(reversed(runs))
+        elif not _idle(statement):
+            kept.append(statement)
     return kept or [ast.Pass()]
+
+
+def _idle(statement: ast.stmt) -> bool:
+    """Whether a statement does nothing: `pass`, an expression statement with no effect (a
+    docstring, `...`, `-1`, a bare name, `()`, an f-string), a bare annotation, an assignment of a
+    name to itself (`x = x`, `x: float = x`), `assert` of a true constant, and an `if` whose test
+    has no effect and whose branches do nothing. (Statements nest at most as deep as Python's
+    indentation limit, so the recursion through `if` is bounded.)"""
+    if isinstance(statement, ast.Pass):
+        return True
+    runs = _branch_that_runs(statement)
+    if runs is not None:
+        return all(map(_idle, runs))
+    if isinstance(statement, ast.Expr):
+        return _effectless(statement.value)
+    if isinstance(statement, ast.AnnAssign):
+        return statement.value is None or _self_assigned([statement.target], statement.value)
+    if isinstance(statement, ast.Assign):
+        return _self_assigned(statement.targets, statement.value)
+    if isinstance(statement, ast.Assert):
+        return _truth(statement.test) is True
+    if isinstance(statement, ast.If):
+        return (_effectless(statement.test) and all(map(_idle, statement.body))
+                and all(map(_idle, statement.orelse)))
+    return False
+
+
+def _branch_that_runs(statement: ast.stmt) -> list[ast.stmt] | None:
+    """The statements that run in place of an `if` or a `while` whose test is a constant, or None
+    (not such a statement, or a dead branch that would still change the function around it)."""
+    if isinstance(statement, ast.If):
+        truth = _truth(statement.test)
+        if truth is None:
+            return None
+        runs, dead = (statement.body, statement.orelse) if truth else (statement.orelse, statement.body)
+    elif isinstance(statement, ast.While) and _truth(statement.test) is False:
+        runs, dead = statement.orelse, statement.body
+    else:
+        return None
+    return None if _shapes_its_function(dead) else runs
+
+
+def _effectless(expression: ast.expr) -> bool:
+    return not any(isinstance(node, _EFFECTS) for node in ast.walk(expression))
+
+
+def _self_assigned(targets: list[ast.expr], value: ast.expr) -> bool:
+    return isinstance(value, ast.Name) and all(isinstance(t, ast.Name) and t.id == value.id for t in targets)
+
+
+def _truth(test: ast.expr) -> bool | None:
+    """The truth of a test that is a constant (`False`, `0`, `None`, `""`, `not True`, `()`), or None."""
+    if isinstance(test, ast.Constant):
+        return bool(test.value)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _truth(test.operand)
+        return None if inner is None else not inner
+    if isinstance(test, (ast.Tuple, ast.List, ast.Set, ast.Dict)) and _effectless(test):
+        return bool(test.keys if isinstance(test, ast.Dict) else test.elts)
+    return None
+
+
+def _shapes_its_function(statements: list[ast.stmt]) -> bool:
+    """Whether any of these statements yields, awaits or declares a name global or nonlocal for the
+    function they are in (nested functions, lambdas and classes are their own)."""
+    pending: list[ast.AST] = list(statements)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, _SHAPING):
+            return True
+        pending.extend(child for child in ast.iter_child_nodes(node) if not isinstance(child, _SCOPES))
+    return False
 
 
 def never_count(lab: Any) -> dict[str, set[str]]:
@@ -247,44 +426,59 @@ def items_of(records: Sequence[Mapping[str, Any]], step_names: Iterable[str],
     graded = [r for r in records if r.get("status") == "graded"]
     common = common_from(len(graded))
     holders: dict[tuple[str, str, str], set[str]] = {}
-    sizes: dict[tuple[str, str], int] = {}
+    strengths: dict[tuple[str, str], float] = {}
     for record in graded:
         code = record.get("code") or {}
         for name in step_names:
             step = record["steps"].get(name) or {}
-            named = any(m not in UNNAMED for m in step.get("mistakes") or ())
-            if not named:
-                for case, digest in sorted((step.get("answers") or {}).items()):
-                    if digest:
-                        holders.setdefault((name, "answer", f"{case}\0{digest}"), set()).add(record["id"])
+            for case, digest in sorted((step.get("answers") or {}).items()):
+                if digest and not named_mistake(step, case):
+                    holders.setdefault((name, "answer", f"{case}\0{digest}"), set()).add(record["id"])
             printed = (code.get("steps") or {}).get(name)
             if printed and printed[1] >= MIN_NODES and printed[0] not in never.get(name, ()):
                 holders.setdefault((name, "code", printed[0]), set()).add(record["id"])
-                sizes[(name, printed[0])] = printed[1]
+                strengths[(name, printed[0])] = _code_strength(printed[1])
         printed = code.get("file")
         if printed and printed[1] >= MIN_FILE_NODES and printed[0] not in never.get(FILE, ()):
             holders.setdefault((FILE, "code", printed[0]), set()).add(record["id"])
             # A file weighs by its own code only: the step functions equal to the stub or to the
             # reference are the page's, shared by everyone who kept them.
-            own = sum(step_print[1] for name, step_print in (code.get("steps") or {}).items()
-                      if step_print and step_print[0] not in never.get(name, ()))
-            sizes[(FILE, printed[0])] = min(printed[1], own)
+            own = [step_print[1] for name, step_print in (code.get("steps") or {}).items()
+                   if step_print and step_print[0] not in never.get(name, ())]
+            strengths[(FILE, printed[0])] = _file_strength(own, most=printed[1])
     items = []
     for (step, kind, digest), ids in holders.items():
         if 2 <= len(ids) <= common:
             weight = 1 / (len(ids) - 1)
             if kind == "code":
-                weight *= _code_strength(step, sizes[(step, digest)])
+                weight *= strengths[(step, digest)]
             items.append(Item(step=step, kind=kind, digest=digest.rsplit("\0", 1)[-1], holders=frozenset(ids),
                               weight=weight))
     return items
 
 
-def _code_strength(step: str, size: int) -> float:
-    """How much sharing this much code says: in proportion to its size, capped for one step."""
-    if step == FILE:
-        return min(1.0, size / FILE_FULL_NODES)
+def named_mistake(step: Mapping[str, Any], case: str) -> bool:
+    """Whether this hidden test's wrong answer is the value of a mistake the grader named (every
+    student who makes it returns those very values: no signal). Decided per test, from what the
+    grader said of that test alone (`named_answers`), never from the step's other tests: an error
+    or a named mistake on one test says nothing of another test's value."""
+    return case in (step.get("named_answers") or ())
+
+
+def _code_strength(size: int) -> float:
+    """How much sharing one step's function of this size says: in proportion to it, capped."""
     return STEP_CODE_CAP * min(1.0, size / STEP_FULL_NODES)
+
+
+def _file_strength(own: Sequence[int], *, most: int) -> float:
+    """How much sharing a whole file says, from the sizes of its own step functions (those that
+    are not the stub's or the reference's; `most`: the file's own size): in proportion to their
+    sum; but when that code is one step's (every other own step shorter than MIN_NODES), as that
+    step weighs, capped: a file whose own code is one function says no more than the function."""
+    size = min(most, sum(own))
+    if sum(1 for nodes in own if nodes >= MIN_NODES) <= 1:
+        return _code_strength(size)
+    return min(1.0, size / FILE_FULL_NODES)
 
 
 def pair_scores(items: list[Item], hidden_counts: Mapping[str, int]) -> dict[tuple[str, str], dict[str, float]]:
@@ -300,10 +494,28 @@ def pair_scores(items: list[Item], hidden_counts: Mapping[str, int]) -> dict[tup
                 codes.setdefault(pair, {})[item.step] = max(codes.get(pair, {}).get(item.step, 0.0), item.weight)
     scores = {}
     for pair in set(answers) | set(codes):
-        steps = set(answers.get(pair, {})) | set(codes.get(pair, {}))
-        scores[pair] = {step: 1 - (1 - answers.get(pair, {}).get(step, 0.0)) * (1 - codes.get(pair, {}).get(step, 0.0))
+        code = codes.get(pair, {})
+        if FILE in code:
+            code = {**code, FILE: _file_beyond_steps(code)}
+        steps = (set(answers.get(pair, {})) | set(code)) - ({FILE} if code.get(FILE) == 0.0 else set())
+        scores[pair] = {step: 1 - (1 - answers.get(pair, {}).get(step, 0.0)) * (1 - code.get(step, 0.0))
                         for step in steps}
     return scores
+
+
+def _file_beyond_steps(code: Mapping[str, float]) -> float:
+    """What a shared file adds to the pair's shared step functions, so that the same code is never
+    counted twice: the file's code holds the steps' code, so the pair's code evidence is the larger
+    of the two, never both (1 − (1 − file) / Π(1 − step), or 0 when the steps already say as much)."""
+    steps_left = 1.0
+    for step, strength in code.items():
+        if step != FILE:
+            steps_left *= 1 - strength
+    whole = code[FILE]
+    if 1 - whole <= 0:
+        return 1.0
+    beyond = 1 - (1 - whole) / steps_left if steps_left > 0 else 0.0
+    return beyond if beyond > 1e-9 else 0.0  # the same code, up to rounding: nothing beyond
 
 
 def combined(step_scores: Mapping[str, float]) -> float:
@@ -351,6 +563,32 @@ def signals(records: Sequence[Mapping[str, Any]], step_names: list[str], hidden_
     return sorted(groups, key=lambda g: (-g.score, g.ids))
 
 
+@dataclass(frozen=True, kw_only=True)
+class NotCompared:
+    """A graded student whose code the class's signal could not compare, or only in part."""
+    id: str
+    why: Literal["unread", "not_computed"]
+    parts: int = 0    # "unread": the parts of the code left unparsed (the rest was compared)
+    detail: str = ""  # "not_computed": why no fingerprint could be made
+
+
+def not_compared(records: Sequence[Mapping[str, Any]]) -> list[NotCompared]:
+    """Every graded student whose code fingerprints are missing or partial (the one place that
+    reads `code.unread` and `code.not_computed`), in the records' order: similar.csv, the report
+    and grade's notes list them, so a student is never left out of the comparison silently."""
+    found = []
+    for record in records:
+        if record.get("status") != "graded":
+            continue
+        code = record.get("code")
+        if not isinstance(code, Mapping) or "not_computed" in code:
+            why = code.get("not_computed") if isinstance(code, Mapping) else None
+            found.append(NotCompared(id=str(record["id"]), why="not_computed", detail=str(why or "")))
+        elif code.get("unread"):
+            found.append(NotCompared(id=str(record["id"]), why="unread", parts=int(code["unread"])))
+    return found
+
+
 # Rendering ------------------------------------------------------------------------------------
 
 def evidence_text(group: Group, step: str, hidden_counts: Mapping[str, int], say: Any) -> str:
@@ -369,17 +607,34 @@ def evidence_text(group: Group, step: str, hidden_counts: Mapping[str, int], say
     return " / ".join(parts)
 
 
-def similar_rows(groups: list[Group], hidden_counts: Mapping[str, int], lang: str) -> list[dict[str, Any]]:
+def similar_rows(groups: list[Group], hidden_counts: Mapping[str, int], lang: str,
+                 uncompared: Sequence[NotCompared] = ()) -> list[dict[str, Any]]:
+    """similar.csv's rows: each group's steps, then one row per student not compared in full
+    (`group` empty, step FILE, the evidence cell saying why; no score)."""
     from ..render import Messages
 
     say = Messages(lang)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for number, group in enumerate(groups, 1):
         for step, score in group.steps.items():
             rows.append({"group": number, "ids": " ".join(group.ids), "step": step,
                          "evidence": evidence_text(group, step, hidden_counts, say),
                          "step_score": f"{score:.2f}", "score": f"{group.score:.2f}"})
+    for student in uncompared:
+        rows.append({"group": "", "ids": student.id, "step": FILE, "evidence": not_compared_text(student, say),
+                     "step_score": "", "score": ""})
     return rows
+
+
+def not_compared_text(student: NotCompared, say: Any) -> str:
+    if student.why == "unread":
+        return str(say("similar", "not_compared_unread", parts=student.parts))
+    return str(say("similar", "not_compared_error", why=student.detail or "?"))
+
+
+def is_not_compared(row: Mapping[str, Any]) -> bool:
+    """Whether a row of similar_rows is a student not compared in full (not a group's)."""
+    return row.get("group") == ""
 
 
 def similar_csv(rows: list[dict[str, Any]]) -> str:
@@ -406,6 +661,13 @@ def report_section(rows: list[dict[str, Any]], lang: str, label: Any) -> str:
 
     parts = [f"<h2 id=\"similar\">{both('heading')}</h2>",
              f"<p class=\"note\">{both('explain', threshold=f'{THRESHOLD:.1f}')}</p>"]
+    uncompared = [row for row in rows if is_not_compared(row)]
+    rows = [row for row in rows if not is_not_compared(row)]
+    if uncompared:
+        items = "".join(f"<li><strong>{html.escape(str(row['ids']))}</strong>: {html.escape(str(row['evidence']))}</li>"
+                        for row in uncompared)
+        parts.append(f"<p id=\"not-compared\">{both('not_compared_heading', count=len(uncompared))}</p>"
+                     f"<ul class=\"not-compared\">{items}</ul>")
     if not rows:
         parts.append(f"<p>{both('none')}</p>")
         return "".join(parts)
