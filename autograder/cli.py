@@ -51,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--due", default=None, metavar="DATETIME",
                        help="deadline, ISO 8601 (2024-03-01T23:59+09:00; no offset: --lms-timezone, "
                             "else this computer's zone)")
+    grade.add_argument("--allow-unknown-times", action="store_true",
+                       help="with --due: count on time the students whose submission time the LMS does not state "
+                            "(Moodle, a plain folder); refused otherwise")
     grade.add_argument("--lms-timezone", default=None, metavar="ZONE",
                        help="time zone of the times an LMS writes without one (Blackboard's attempt names): "
                             "Asia/Seoul or +09:00 (default: the offset of --due, else this computer's zone)")
@@ -146,6 +149,7 @@ def options_of(args: argparse.Namespace) -> CheckOptions | GradeOptions | Export
                             allow_other_lab=args.allow_other_lab, jobs=args.jobs, lang=args.lang,
                             id_pattern=args.id_pattern, allow_merged_ids=args.allow_merged_ids,
                             allow_pattern_misses=args.allow_pattern_misses, move_stale=args.move_stale, due=args.due,
+                            allow_unknown_times=args.allow_unknown_times,
                             lms_timezone=args.lms_timezone, late_penalty=args.late_penalty, previous=args.previous,
                             limits=limit_options(args))
     if args.command == "export":

@@ -108,6 +108,9 @@ class GradeOptions:
     """Move files in `out` that belong to no student of this run to out/stale/."""
     due: str | None = None
     """The deadline, ISO 8601 (2024-03-01T23:59+09:00)."""
+    allow_unknown_times: bool = False
+    """With `due`: count on time the students whose submission time the LMS does not state (a Moodle
+    download, a plain folder); refused otherwise."""
     lms_timezone: str | None = None
     """The zone of the times an LMS writes without one (Asia/Seoul or +09:00)."""
     late_penalty: str | None = None
