@@ -23,7 +23,8 @@ from ..guard import safe_name
 from ..said import Refusal, Said, said
 from ..lms.recognise import HEAD_BYTES, SHEET_KINDS, sheet_kind
 from .late import COMPUTER_ZONE, LmsZone, StatedZone, file_time, stated_zone
-from .metadata import MAX_METADATA_BYTES, Submitter, blackboard_receipt_name, decode, gradescope_submitters
+from .metadata import (MAX_METADATA_BYTES, Submitter, blackboard_receipt, blackboard_receipt_name, decode,
+                       gradescope_submitters)
 from .naming import BLACKBOARD_RECEIPT, Naming, is_system_path, safe_id, shared_depth, student_id  # noqa: F401 (re-exported)
 from .run_folder import marks_a_run
 
@@ -423,8 +424,9 @@ def group_students(source: Source, id_pattern: str | None = None, zone: LmsZone 
         if text is None:
             unread.add(found.path)
         submitters.update(gradescope_submitters(text) if text is not None else {})
-    if submitters:
-        naming = Naming(paths, id_pattern, submitters)
+    usernames, assignments = _blackboard_receipts(source, files, naming)
+    if submitters or usernames:
+        naming = Naming(paths, id_pattern, submitters, usernames=usernames, assignments=assignments)
     source.lms_export = naming.lms_export
     by_student: dict[str, list[Entry]] = {}
     class_files: list[Entry] = []
@@ -562,6 +564,24 @@ def _read_text(source: Source, found: Found | Entry) -> str | None:
     except OSError:
         return None
     return None if len(data) > MAX_METADATA_BYTES else decode(data)
+
+
+def _blackboard_receipts(source: Source, files: Iterable[Found], naming: Naming) -> tuple[dict[str, str], list[str]]:
+    """({attempt head: username}, [assignment]) from the class's Blackboard receipts: how Blackboard
+    itself splits "Lab1_kim_ms" (metadata.blackboard_receipt: a username the head ends with)."""
+    usernames: dict[str, str] = {}
+    assignments: list[str] = []
+    for found in files:
+        match = BLACKBOARD_RECEIPT.match(found.path.rsplit("/", 1)[-1])
+        if not match or naming.metadata_kind(found.path) != "Blackboard receipt" or found.refused:
+            continue
+        text = _read_text(source, found)
+        receipt = blackboard_receipt(text, match["head"]) if text is not None else None
+        if receipt is not None and receipt.username:
+            usernames[match["head"]] = receipt.username
+            if receipt.assignment and match["head"] == f"{receipt.assignment}_{receipt.username}":
+                assignments.append(receipt.assignment)
+    return usernames, assignments
 
 
 def _name_from_receipts(source: Source, entries: list[Entry]) -> str:
