@@ -67,6 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     history.add_argument("course", metavar="COURSE_DIR",
                          help="folder holding the --out folders of several `autograder grade` runs (one per lab)")
     history.add_argument("--out", default=None, help="folder to write into (default: COURSE_DIR/history)")
+    history.add_argument("--join-by", choices=("id", "name"), default="id",
+                         help="join the labs' students by id (default) or by full name, where the LMS numbers "
+                              "students per assignment (Moodle)")
     history.add_argument("--lang", choices=LANGS, default="ko", help="language of the pages (default ko)")
 
     export = commands.add_parser("export", help="fill the grade sheet downloaded from the LMS with a run's grades")
@@ -161,7 +164,7 @@ def options_of(args: argparse.Namespace) -> CheckOptions | GradeOptions | Export
         return BuildOptions(out=args.out, lab=args.lab, lang=args.lang, timeout=args.timeout, memory_mb=args.memory_mb,
                             visibility=args.visibility, requirements=args.requirements,
                             setup_script=args.setup_script)
-    return HistoryOptions(course=args.course, out=args.out, lang=args.lang)
+    return HistoryOptions(course=args.course, out=args.out, join_by=args.join_by, lang=args.lang)
 
 
 def main(argv: Sequence[str] | None = None, exit_when_checked: bool = False) -> int:

@@ -181,6 +181,9 @@ class HistoryOptions:
     """The folder holding the `out` folders of several `grade` runs (one per lab)."""
     out: str | None = None
     """The folder to write into (None: course/history)."""
+    join_by: Literal["id", "name"] = "id"
+    """How the runs' students are joined: by the LMS's id, or by full name where the LMS numbers its
+    students per assignment (Moodle's participant numbers)."""
     lang: Lang = "ko"
     """The language of the pages and of every message."""
 

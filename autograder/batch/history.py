@@ -23,6 +23,7 @@ writes into a run's folder.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import html
 import io
 import json
@@ -187,6 +188,43 @@ def stamp_out(out: str) -> None:
     write_atomic(os.path.join(out, HISTORY_STAMP),
                  json.dumps({"kind": HISTORY_KIND, "version": 1, "files": sorted(HISTORY_FILES - {HISTORY_STAMP})},
                             indent=1) + "\n")
+
+
+JOIN_SHARE = 0.5  # runs sharing no id while more than this share of the smaller one's names match
+
+
+def join_refusal(runs: list[Run]) -> Said | None:
+    """Why the runs cannot be joined by id (None when they can): two runs that share no student id
+    while more than half of the smaller run's names are the other's are one class numbered apart
+    (Moodle numbers its participants per assignment), and joined by id they would make every
+    student two half-students, each with one lab's total."""
+    for at, first in enumerate(runs):
+        for second in runs[at + 1:]:
+            if set(first.students) & set(second.students):
+                continue
+            names = [{g.name.strip().casefold() for g in run.students.values() if g.name.strip()}
+                     for run in (first, second)]
+            smaller = min(len(names[0]), len(names[1]))
+            shared = len(names[0] & names[1])
+            if smaller and shared > JOIN_SHARE * smaller:
+                return told("ids_do_not_join", first=first.folder, second=second.folder, shared=shared,
+                            count=smaller)
+    return None
+
+
+def joined_by_name(runs: list[Run]) -> list[Run]:
+    """The runs with their students keyed by name (--join-by name); a HistoryError when a run has a
+    student without a name, or two students of one name (which of them is whom cannot be told)."""
+    keyed = []
+    for run in runs:
+        by_name: dict[str, Graded] = {}
+        for graded in run.students.values():
+            name = graded.name.strip()
+            if not name or name in by_name:
+                raise HistoryError(told("name_not_unique", folder=run.folder, name=name or "-", id=graded.id))
+            by_name[name] = dataclasses.replace(graded, id=name)
+        keyed.append(dataclasses.replace(run, students=by_name))
+    return keyed
 
 
 def read_run_folder(folder: str) -> Run:
@@ -387,6 +425,12 @@ def run_history(args: HistoryOptions) -> HistoryResult:
     say = Messages(args.lang)
     try:
         runs = find_runs(args.course, args.out)
+        if args.join_by == "name":
+            runs = joined_by_name(runs)
+        else:
+            unjoined = join_refusal(runs)
+            if unjoined is not None:
+                raise HistoryError(unjoined)
     except HistoryError as error:
         raise Refusal(then(error.said, told("nothing_written"))) from None
     out = args.out or os.path.join(args.course, "history")

@@ -266,7 +266,7 @@ def write_feedback_zip(path: str, filled: Filled) -> list[Graded]:
             if not student.feedback:
                 missing.append(student)
                 continue
-            folder = moodle.feedback_folder(seat.name, seat.key)
+            folder = moodle.feedback_folder(seat.name, seat.key, student.file)
             with open(student.feedback, "rb") as handle:
                 archive.writestr(f"{folder}/{moodle.FEEDBACK_FILE}", handle.read())
     return missing
