@@ -89,7 +89,9 @@ def find_runs(course: str, out: str | None = None) -> list[Run]:
     if not os.path.isdir(course):
         raise HistoryError(told("no_folder", folder=course))
     if _is_run(course):
-        parent = os.path.dirname(os.path.abspath(course))
+        normal = os.path.normpath(course)
+        parent = os.path.dirname(normal) if os.path.basename(normal) not in ("", ".", "..") else ""
+        parent = parent or os.path.dirname(os.path.abspath(course))
         raise HistoryError(told("course_is_a_run", folder=course, parent=parent))
     runs, not_runs = [], []
     for name in sorted(os.listdir(course), key=natural):
