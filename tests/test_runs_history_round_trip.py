@@ -137,13 +137,12 @@ def test_history_writes_only_where_it_wrote_before_or_nothing_is(tmp_path_factor
             target.write_text("x", "utf-8")
     ours = history.HISTORY_STAMP in names and stamped
     looks_like_a_run = {"results", "feedback"} <= set(names)  # (this grades.csv is no run's: not its header)
-    only_overrides = set(names) == {"overrides.csv"}
     try:
         history.claim_out(str(folder))
         admitted = True
     except history.HistoryError:
         admitted = False
-    assert admitted == ((ours and not looks_like_a_run) or only_overrides)
+    assert admitted == (ours and not looks_like_a_run)
     # find_runs passes over history's own output folders, never over a run
     assert history.is_history_output(str(folder)) == ours
 

@@ -98,7 +98,8 @@ def find_runs(course: str, out: str | None = None) -> list[Run]:
         folder = os.path.join(course, name)
         if not os.path.isdir(folder) or name.startswith(".") or is_history_output(folder):
             continue
-        if out is not None and _same_path(folder, out) and isinstance(run_folder.inspect(folder), run_folder.Fresh):
+        if out is not None and run_folder.same_path(folder, out) and isinstance(
+                run_folder.inspect(folder, infer=False), run_folder.Fresh):
             continue  # the empty folder the TA made for this history
         if _is_run(folder):
             run = read_run_folder(folder)
@@ -125,13 +126,6 @@ def _is_run(folder: str) -> bool:
     if os.path.isfile(os.path.join(folder, "grades.csv")) and os.path.isdir(os.path.join(folder, "results")):
         return True
     return isinstance(run_folder.inspect(folder, infer=False), run_folder.Run | run_folder.Damaged)
-
-
-def _same_path(one: str, other: str) -> bool:
-    try:
-        return os.path.samefile(one, other)
-    except OSError:
-        return False
 
 
 def is_history_output(folder: str) -> bool:
@@ -174,13 +168,15 @@ def claim_out(out: str) -> None:
         if parent == path:
             break
         path = parent
-    found = run_folder.inspect(out, infer=False)
-    if isinstance(found, run_folder.NotAFolder):
+    if os.path.lexists(out) and not os.path.isdir(out):
         raise HistoryError(told("out_not_a_folder", out=out, suggestion=run_folder.other_folder(out, "history")))
-    if isinstance(found, run_folder.Other) and not is_history_output(out):
-        shown = ", ".join(found.entries[:run_folder.SHOWN_AT_MOST]) + (
-            ", ..." if len(found.entries) > run_folder.SHOWN_AT_MOST else "")
-        raise HistoryError(told("out_not_history", out=out, count=len(found.entries), listing=shown,
+    try:
+        entries = sorted(name for name in os.listdir(out) if not is_system_path(name)) if os.path.isdir(out) else []
+    except OSError:
+        entries = ["?"]
+    if entries and not is_history_output(out):
+        shown = ", ".join(entries[:run_folder.SHOWN_AT_MOST]) + (", ..." if len(entries) > run_folder.SHOWN_AT_MOST else "")
+        raise HistoryError(told("out_not_history", out=out, count=len(entries), listing=shown,
                                 suggestion=run_folder.other_folder(out, "history")))
 
 

@@ -347,7 +347,7 @@ def refusal(out: str, kind: Verdict, found: Found, *, lab: str, students: Collec
     elif kind == "not_a_run":
         assert isinstance(found, Other)
         shown = ", ".join(found.entries[:SHOWN_AT_MOST]) + (", ..." if len(found.entries) > SHOWN_AT_MOST else "")
-        key = "is_the_class" if _same_path(out, source) else "not_a_run"
+        key = "is_the_class" if same_path(out, source) else "not_a_run"
         text = said(key, "run_folder", folder=folder, count=len(found.entries), listing=shown,
                     suggestion=suggestion)
     else:
@@ -383,7 +383,8 @@ def _class_name(source: str) -> str:
     return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)[:40] or "class"
 
 
-def _same_path(one: str, other: str) -> bool:
+def same_path(one: str, other: str) -> bool:
+    """Whether two paths name the same file or folder (False when either is missing)."""
     try:
         return os.path.samefile(one, other)
     except OSError:
