@@ -51,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--due", default=None, metavar="DATETIME",
                        help="deadline, ISO 8601 (2024-03-01T23:59+09:00; no offset: --lms-timezone, "
                             "else this computer's zone)")
+    grade.add_argument("--allow-unknown-times", action="store_true",
+                       help="with --due: count on time the students whose submission time the LMS does not state "
+                            "(Moodle, a plain folder); refused otherwise")
     grade.add_argument("--lms-timezone", default=None, metavar="ZONE",
                        help="time zone of the times an LMS writes without one (Blackboard's attempt names): "
                             "Asia/Seoul or +09:00 (default: the offset of --due, else this computer's zone)")
@@ -64,6 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     history.add_argument("course", metavar="COURSE_DIR",
                          help="folder holding the --out folders of several `autograder grade` runs (one per lab)")
     history.add_argument("--out", default=None, help="folder to write into (default: COURSE_DIR/history)")
+    history.add_argument("--join-by", choices=("id", "name"), default="id",
+                         help="join the labs' students by id (default) or by full name, where the LMS numbers "
+                              "students per assignment (Moodle)")
     history.add_argument("--lang", choices=LANGS, default="ko", help="language of the pages (default ko)")
 
     export = commands.add_parser("export", help="fill the grade sheet downloaded from the LMS with a run's grades")
@@ -146,6 +152,7 @@ def options_of(args: argparse.Namespace) -> CheckOptions | GradeOptions | Export
                             allow_other_lab=args.allow_other_lab, jobs=args.jobs, lang=args.lang,
                             id_pattern=args.id_pattern, allow_merged_ids=args.allow_merged_ids,
                             allow_pattern_misses=args.allow_pattern_misses, move_stale=args.move_stale, due=args.due,
+                            allow_unknown_times=args.allow_unknown_times,
                             lms_timezone=args.lms_timezone, late_penalty=args.late_penalty, previous=args.previous,
                             limits=limit_options(args))
     if args.command == "export":
@@ -157,7 +164,7 @@ def options_of(args: argparse.Namespace) -> CheckOptions | GradeOptions | Export
         return BuildOptions(out=args.out, lab=args.lab, lang=args.lang, timeout=args.timeout, memory_mb=args.memory_mb,
                             visibility=args.visibility, requirements=args.requirements,
                             setup_script=args.setup_script)
-    return HistoryOptions(course=args.course, out=args.out, lang=args.lang)
+    return HistoryOptions(course=args.course, out=args.out, join_by=args.join_by, lang=args.lang)
 
 
 def main(argv: Sequence[str] | None = None, exit_when_checked: bool = False) -> int:

@@ -108,6 +108,9 @@ class GradeOptions:
     """Move files in `out` that belong to no student of this run to out/stale/."""
     due: str | None = None
     """The deadline, ISO 8601 (2024-03-01T23:59+09:00)."""
+    allow_unknown_times: bool = False
+    """With `due`: count on time the students whose submission time the LMS does not state (a Moodle
+    download, a plain folder); refused otherwise."""
     lms_timezone: str | None = None
     """The zone of the times an LMS writes without one (Asia/Seoul or +09:00)."""
     late_penalty: str | None = None
@@ -178,6 +181,9 @@ class HistoryOptions:
     """The folder holding the `out` folders of several `grade` runs (one per lab)."""
     out: str | None = None
     """The folder to write into (None: course/history)."""
+    join_by: Literal["id", "name"] = "id"
+    """How the runs' students are joined: by the LMS's id, or by full name where the LMS numbers its
+    students per assignment (Moodle's participant numbers)."""
     lang: Lang = "ko"
     """The language of the pages and of every message."""
 

@@ -239,7 +239,9 @@ def test_canvas_and_folder_times_are_shown_in_the_zone_of_due_on_any_machine(tmp
     zip_of(canvas, [("lee_LATE_10232_55002_attention.py", CORRECT, local)])
     for source in (folder, canvas):
         out = tmp_path / f"out-{source.stem}"
-        done = grade_in(machine, source, "--out", out, "--due", "2026-03-01T12:00+09:00", "--late-penalty", "10%/day")
+        unknown = ("--allow-unknown-times",) if source == folder else ()  # a plain folder states no time
+        done = grade_in(machine, source, "--out", out, "--due", "2026-03-01T12:00+09:00", "--late-penalty", "10%/day",
+                        *unknown)
         assert done.returncode == 0, done.stderr
         (shown,) = {row[1] for row in facts(out)}
         assert shown == "2026-03-01T18:30:00+09:00", (source.name, shown)

@@ -21,7 +21,7 @@ from ..submission import MAX_BYTES, Detail, detail, failure_detail, not_code, os
 from .collect import EXPORT, NOT_LMS_NAMED, Source, Student, group_students
 from .grader import Task
 from .naming import NAME_MAX, fit_id
-from .late import (COMPUTER_ZONE, LmsZone, Policy, StatedZone, agreed_zone, deduction, lateness, lms_zone, offset_text,
+from .late import (COMPUTER_ZONE, lateness_known, LmsZone, Policy, StatedZone, agreed_zone, deduction, lateness, lms_zone, offset_text,
                    parse_due, parse_policy)
 from .outputs import (TEMP_SUFFIX, fingerprint, judged_fingerprint, load_earlier, load_record, remove_temporaries,
                       shown_time)
@@ -207,6 +207,8 @@ def _grade_class(source: Source, options: GradeOptions, late: LateSettings, limi
     started = time.monotonic()
     say = Messages(options.lang)  # the TA's language: every message
     everyone = group_students(source, options.id_pattern, late.zone)
+    if source.run_folders:  # told before any refusal: it may be why nobody is left
+        note(left_out_note(source.run_folders, options.lang))
     misses = pattern_misses(everyone) if options.id_pattern else None
     allow_misses = options.allow_pattern_misses
     if options.id_pattern and misses is not None and misses[1] and len(misses[0]) == misses[1] and not allow_misses:
@@ -214,14 +216,17 @@ def _grade_class(source: Source, options: GradeOptions, late: LateSettings, limi
     students = [s for s in everyone if s.chosen is not None]
     if not students:
         raise Refusal(no_submissions(options.submissions, everyone))
-    if source.run_folders:
-        note(left_out_note(source.run_folders, options.lang))
     conflicts = zone_conflicts(students, late.zone)
     # A deadline whose offset is not the LMS's would count every attempt from the wrong hour.
     if conflicts and late.due is not None and late.zone.source == "--due":
         raise Refusal(zone_refusal(conflicts, late.zone, late.due))
+    unknown = unknown_times(students) if late.due is not None else []
+    if unknown and not options.allow_unknown_times:  # every one of them would be on time, silently
+        raise Refusal(unknown_times_said(unknown, refused=True))
+    if unknown:
+        note(printable("autograder: " + unknown_times_said(unknown, refused=False).text(say)))
     votes = lab_votes(source, students)
-    if mostly_not_submissions(votes):  # a TA's working folder, not a class
+    if mostly_not_submissions(votes, lms_export=source.lms_export):  # a TA's working folder, not a class
         raise Refusal(not_a_class(options.submissions, students, votes))
     lab = _lab_for(options, votes, note, say)  # a TA's slip stops here, before anything is written
     # The folder is one run's: another lab's or class's run, or a TA's documents, are refused here.
@@ -336,12 +341,24 @@ def no_submissions(location: str, everyone: Iterable[Student]) -> Said:
     return said("no_submissions", "grade", location=location, count=len(files), listed=listed)
 
 
+def unknown_times(students: Iterable[Student]) -> list[Student]:
+    """The students with a file whose lateness the LMS does not state (late.lateness_known)."""
+    return [student for student in students if student.chosen is not None and not lateness_known(
+        lms_time=student.lms_time, lms_late=student.lms_late, rule=student.chosen.owner.split(":", 1)[0])]
+
+
+def unknown_times_said(unknown: Sequence[Student], *, refused: bool) -> Said:
+    """Why --due cannot judge these students (refused), or that they were counted on time."""
+    who = ", ".join(one_line(s.id) for s in unknown[:SHOWN_AT_MOST]) + (" ..." if len(unknown) > SHOWN_AT_MOST else "")
+    return said("unknown_times_refused" if refused else "unknown_times_note", "grade", count=len(unknown), who=who)
+
+
 def late_facts(student: Student, due: datetime | None, policy: Policy | None,
                zone: LmsZone = COMPUTER_ZONE) -> dict[str, Any]:
     """What the feedback and grades.csv say about one student's lateness, and the deduction; its
     times shown in the course's `zone` (LmsZone.shown)."""
     assert student.chosen is not None  # a student with a file
-    late, days = lateness(student.lms_time, student.lms_late, due, student.chosen.stamp)
+    late, days = lateness(student.lms_time, student.lms_late, due)
     facts: dict[str, Any] = {"late": late, "days": days, "percent": deduction(policy, late, days),
              "submitted_at": zone.shown(student.submitted_at),
              "due": zone.shown(due.isoformat()) if due is not None else "",

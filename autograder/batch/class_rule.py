@@ -6,6 +6,10 @@ counts for them: a .docx, a PDF, notes, an LMS's .zip, a script of another cours
 it is refused before anything is written, as an empty one is. A class with a few broken files
 (an empty file, a .docx, a notebook that is not JSON) is graded: broken submissions are graded as
 broken, and half of a class or fewer is "a few" here.
+
+The rule is for what is not a recognised LMS export (a plain folder, a .zip of one): an LMS's
+export (collect.Source.lms_export) names its students itself, so each is a student whose
+submission, broken or not, is graded as it is.
 """
 from __future__ import annotations
 
@@ -18,9 +22,11 @@ from .collect import EXPORT, Student
 SHOWN_AT_MOST = 8  # files named in the sentence
 
 
-def mostly_not_submissions(said: Mapping[str, str | None]) -> bool:
+def mostly_not_submissions(said: Mapping[str, str | None], *, lms_export: bool = False) -> bool:
     """`said`: {student id: the lab their counting file is code for, or None}. True when more
-    than half of them name no lab."""
+    than half of them name no lab, and the class is no LMS's export (`lms_export`)."""
+    if lms_export:
+        return False
     silent = sum(1 for lab in said.values() if lab is None)
     return 2 * silent > len(said)
 

@@ -23,9 +23,10 @@ from ..guard import safe_name
 from ..said import Refusal, Said, said
 from ..lms.recognise import HEAD_BYTES, SHEET_KINDS, sheet_kind
 from .late import COMPUTER_ZONE, LmsZone, StatedZone, file_time, stated_zone
-from .metadata import MAX_METADATA_BYTES, Submitter, blackboard_receipt_name, decode, gradescope_submitters
+from .metadata import (MAX_METADATA_BYTES, Submitter, blackboard_receipt, blackboard_receipt_name, decode,
+                       gradescope_submitters)
 from .naming import BLACKBOARD_RECEIPT, Naming, is_system_path, safe_id, shared_depth, student_id  # noqa: F401 (re-exported)
-from .run_folder import Damaged, Run, inspect_listing
+from .run_folder import marks_a_run
 
 GRADESCOPE_LIST = "Gradescope submission list"
 # A file beside the units of an LMS's export that the LMS did not name (Naming.stray): the TA's.
@@ -124,6 +125,9 @@ class Source:
         # Folders below the class folder that are a run's output folder (run_folder.inspect): left out
         # of the class, never read (relative paths, "/" separators).
         self.run_folders: list[str] = []
+        # Whether the class is an LMS's export (naming.Naming.lms_export), set by group_students:
+        # its students are the LMS's, so class_rule never refuses it.
+        self.lms_export = False
         if os.path.isdir(self.location):
             self.kind = "folder"
             self._root_fd = os.open(self.location, os.O_RDONLY | os.O_DIRECTORY)
@@ -200,8 +204,7 @@ class Source:
             found.append(Found(relative, 0.0, 0, refused=detail("folder_unreadable", error=os_detail(error).parameters.get("error", "?"))))
 
         for folder, dirs, names in _walk(self.location, unreadable):
-            if folder != self.location and isinstance(inspect_listing(folder, {*dirs, *names}, infer=False),
-                                                      Run | Damaged):
+            if folder != self.location and marks_a_run(folder, {*dirs, *names}):
                 # An output folder is never a submission (a --out inside the class folder).
                 self.run_folders.append(_readable_path(os.path.relpath(folder, self.location).replace(os.sep, "/")))
                 dirs.clear()
@@ -421,8 +424,10 @@ def group_students(source: Source, id_pattern: str | None = None, zone: LmsZone 
         if text is None:
             unread.add(found.path)
         submitters.update(gradescope_submitters(text) if text is not None else {})
-    if submitters:
-        naming = Naming(paths, id_pattern, submitters)
+    usernames, assignments = _blackboard_receipts(source, files, naming)
+    if submitters or usernames:
+        naming = Naming(paths, id_pattern, submitters, usernames=usernames, assignments=assignments)
+    source.lms_export = naming.lms_export
     by_student: dict[str, list[Entry]] = {}
     class_files: list[Entry] = []
     for found in files:
@@ -559,6 +564,24 @@ def _read_text(source: Source, found: Found | Entry) -> str | None:
     except OSError:
         return None
     return None if len(data) > MAX_METADATA_BYTES else decode(data)
+
+
+def _blackboard_receipts(source: Source, files: Iterable[Found], naming: Naming) -> tuple[dict[str, str], list[str]]:
+    """({attempt head: username}, [assignment]) from the class's Blackboard receipts: how Blackboard
+    itself splits "Lab1_kim_ms" (metadata.blackboard_receipt: a username the head ends with)."""
+    usernames: dict[str, str] = {}
+    assignments: list[str] = []
+    for found in files:
+        match = BLACKBOARD_RECEIPT.match(found.path.rsplit("/", 1)[-1])
+        if not match or naming.metadata_kind(found.path) != "Blackboard receipt" or found.refused:
+            continue
+        text = _read_text(source, found)
+        receipt = blackboard_receipt(text, match["head"]) if text is not None else None
+        if receipt is not None and receipt.username:
+            usernames[match["head"]] = receipt.username
+            if receipt.assignment and match["head"] == f"{receipt.assignment}_{receipt.username}":
+                assignments.append(receipt.assignment)
+    return usernames, assignments
 
 
 def _name_from_receipts(source: Source, entries: list[Entry]) -> str:

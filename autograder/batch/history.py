@@ -10,12 +10,23 @@ that must not be used (the grader failed, an override awaits review, a total tha
 lms.graded.withheld_reason): such a lab counts in no course total and is listed. A results record
 left from a removed submission makes nobody a member; every record is validated, and one that does
 not validate is reported, never a crash.
+
+Invariant: history writes only into a folder that is its own. `claim_out` is the one admission of
+--out, checked before anything is written: a folder that is (or is inside) a run's output folder
+(run_folder.inspect) is refused, and so is a folder holding files history did not write; a new or
+empty folder, or history's own earlier output (HISTORY_STAMP, written first into every history
+folder), is admitted and its pages replaced. `find_runs` passes over every history output folder
+(stamped) and never a run, wherever --out is; a run folder given as COURSE_DIR is refused with the
+folder to give instead (its parent): a course is the folder holding the runs, and history never
+writes into a run's folder.
 """
 from __future__ import annotations
 
 import csv
+import dataclasses
 import html
 import io
+import json
 import os
 import re
 import urllib.parse
@@ -23,16 +34,25 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..guard import piece
-from ..lms.graded import Graded, Record, RunError, read_run
+from ..submission import read_regular_file
+from ..lms.graded import Graded, Record, RunError, read_csv_text, read_run
+from ..lms.sheet import SheetError
 from ..said import Refusal, Said, said, then
 from ..render import Messages, one_line, printable
-from .naming import fit_id
+from . import run_folder
+from .naming import fit_id, is_system_path
 from .outputs import write_atomic
 
 if TYPE_CHECKING:
     from ..commands import HistoryOptions, HistoryResult
 
 COURSE_CSV = "course.csv"
+INDEX = "index.html"
+STUDENTS = "students"
+HISTORY_STAMP = "autograder-history.json"  # history's mark on its output folder
+HISTORY_KIND = "autograder history output folder"
+HISTORY_FILES = frozenset({COURSE_CSV, INDEX, STUDENTS, HISTORY_STAMP})
+MAX_STAMP_BYTES = 64 * 1024
 EXIT_DONE, EXIT_CANNOT_RUN, EXIT_WITHHELD = 0, 2, 3
 
 
@@ -48,6 +68,7 @@ class Run:
     students: dict[str, Graded]  # the run's grades (lms.graded.read_run)
     max_total: float = 0.0
     left_out: tuple[str, ...] = ()  # results records of no student of grades.csv (a removed submission's)
+    notes: tuple[Said, ...] = ()  # what reading grades.csv found (read as cp949: lms.graded.read_run)
 
 
 class HistoryError(Refusal):
@@ -61,18 +82,26 @@ def natural(text: str) -> list[Any]:
 def find_runs(course: str, out: str | None = None) -> list[Run]:
     """The grade runs below COURSE_DIR (folders holding grades.csv and results/), in natural order.
 
-    Every other folder in COURSE_DIR (but the history's own output and hidden folders) is refused by
-    name: a lab folder not graded yet would otherwise drop out of every course total without a word.
+    Every other folder in COURSE_DIR (but history's own output folders, an empty --out and hidden
+    folders) is refused by name: a lab folder not graded yet would otherwise drop out of every course
+    total without a word. A run folder given as COURSE_DIR is refused, naming its parent.
     """
     if not os.path.isdir(course):
         raise HistoryError(told("no_folder", folder=course))
+    if _is_run(course):
+        normal = os.path.normpath(course)
+        parent = os.path.dirname(normal) if os.path.basename(normal) not in ("", ".", "..") else ""
+        parent = parent or os.path.dirname(os.path.abspath(course))
+        raise HistoryError(told("course_is_a_run", folder=course, parent=parent))
     runs, not_runs = [], []
-    output = os.path.realpath(out or os.path.join(course, "history"))
     for name in sorted(os.listdir(course), key=natural):
         folder = os.path.join(course, name)
-        if not os.path.isdir(folder) or name.startswith(".") or os.path.realpath(folder) == output:
+        if not os.path.isdir(folder) or name.startswith(".") or is_history_output(folder):
             continue
-        if os.path.isfile(os.path.join(folder, "grades.csv")) and os.path.isdir(os.path.join(folder, "results")):
+        if out is not None and run_folder.same_path(folder, out) and isinstance(
+                run_folder.inspect(folder, infer=False), run_folder.Fresh):
+            continue  # the empty folder the TA made for this history
+        if _is_run(folder):
             run = read_run_folder(folder)
             if run.students:
                 runs.append(run)
@@ -92,10 +121,115 @@ def find_runs(course: str, out: str | None = None) -> list[Run]:
     return runs
 
 
+def _is_run(folder: str) -> bool:
+    """A grade run's folder: grades.csv with results/, or what run_folder.inspect takes for a run."""
+    if os.path.isfile(os.path.join(folder, "grades.csv")) and os.path.isdir(os.path.join(folder, "results")):
+        return True
+    return isinstance(run_folder.inspect(folder, infer=False), run_folder.Run | run_folder.Damaged)
+
+
+def is_history_output(folder: str) -> bool:
+    """Whether `folder` is an output folder of `autograder history`: it holds HISTORY_STAMP, or
+    (written before the stamp) nothing but course.csv with history's columns, index.html and students/."""
+    try:
+        entries = {name for name in os.listdir(folder) if not is_system_path(name)}
+    except OSError:
+        return False
+    if HISTORY_STAMP in entries:
+        return _stamp_reads(os.path.join(folder, HISTORY_STAMP))
+    if not entries or not entries <= HISTORY_FILES or COURSE_CSV not in entries:
+        return False
+    try:
+        head = read_regular_file(os.path.join(folder, COURSE_CSV), follow_links=False, limit=4096)
+    except OSError:
+        return False
+    header = head.decode("utf-8-sig", errors="replace").splitlines()[:1]
+    columns = header[0].split(",") if header else []
+    return columns[:2] == ["id", "name"] and columns[-3:] == ["course_total", "course_max", "withheld"]
+
+
+def _stamp_reads(path: str) -> bool:
+    try:
+        data = json.loads(read_regular_file(path, follow_links=False, limit=MAX_STAMP_BYTES).decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("kind") == HISTORY_KIND
+
+
+def claim_out(out: str) -> None:
+    """history's admission of --out, before anything is written: a HistoryError when `out` is (or is
+    inside) a run's output folder, is a file, or holds files history did not write."""
+    path = os.path.realpath(out)
+    while True:
+        if isinstance(run_folder.inspect(path, infer=False), run_folder.Run | run_folder.Damaged):
+            raise HistoryError(told("out_in_run", out=out, run=path,
+                                    suggestion=run_folder.other_folder(path, "history")))
+        parent = os.path.dirname(path)
+        if parent == path:
+            break
+        path = parent
+    if os.path.lexists(out) and not os.path.isdir(out):
+        raise HistoryError(told("out_not_a_folder", out=out, suggestion=run_folder.other_folder(out, "history")))
+    try:
+        entries = sorted(name for name in os.listdir(out) if not is_system_path(name)) if os.path.isdir(out) else []
+    except OSError:
+        entries = ["?"]
+    if entries and not is_history_output(out):
+        shown = ", ".join(entries[:run_folder.SHOWN_AT_MOST]) + (", ..." if len(entries) > run_folder.SHOWN_AT_MOST else "")
+        raise HistoryError(told("out_not_history", out=out, count=len(entries), listing=shown,
+                                suggestion=run_folder.other_folder(out, "history")))
+
+
+def stamp_out(out: str) -> None:
+    """Mark `out` as history's own (its first file), so a later history replaces it and never takes
+    it for a course member."""
+    write_atomic(os.path.join(out, HISTORY_STAMP),
+                 json.dumps({"kind": HISTORY_KIND, "version": 1, "files": sorted(HISTORY_FILES - {HISTORY_STAMP})},
+                            indent=1) + "\n")
+
+
+JOIN_SHARE = 0.5  # runs sharing no id while more than this share of the smaller one's names match
+
+
+def join_refusal(runs: list[Run]) -> Said | None:
+    """Why the runs cannot be joined by id (None when they can): two runs that share no student id
+    while more than half of the smaller run's names are the other's are one class numbered apart
+    (Moodle numbers its participants per assignment), and joined by id they would make every
+    student two half-students, each with one lab's total."""
+    for at, first in enumerate(runs):
+        for second in runs[at + 1:]:
+            if set(first.students) & set(second.students):
+                continue
+            names = [{g.name.strip().casefold() for g in run.students.values() if g.name.strip()}
+                     for run in (first, second)]
+            smaller = min(len(names[0]), len(names[1]))
+            shared = len(names[0] & names[1])
+            if smaller and shared > JOIN_SHARE * smaller:
+                return told("ids_do_not_join", first=first.folder, second=second.folder, shared=shared,
+                            count=smaller)
+    return None
+
+
+def joined_by_name(runs: list[Run]) -> list[Run]:
+    """The runs with their students keyed by name (--join-by name); a HistoryError when a run has a
+    student without a name, or two students of one name (which of them is whom cannot be told)."""
+    keyed = []
+    for run in runs:
+        by_name: dict[str, Graded] = {}
+        for graded in run.students.values():
+            name = graded.name.strip()
+            if not name or name in by_name:
+                raise HistoryError(told("name_not_unique", folder=run.folder, name=name or "-", id=graded.id))
+            by_name[name] = dataclasses.replace(graded, id=name)
+        keyed.append(dataclasses.replace(run, students=by_name))
+    return keyed
+
+
 def read_run_folder(folder: str) -> Run:
     """A run's grades, as `export` reads them: its students are grades.csv's rows that have a total."""
+    notes: list[Said] = []
     try:
-        students = read_run(folder, default_max=lambda: _full_marks(folder))
+        students = read_run(folder, default_max=lambda: _full_marks(folder), notes=notes)
     except RunError as error:
         raise HistoryError(told("run_unreadable", folder=folder, problem=error.said)) from None
     labs = sorted({graded.lab for graded in students.values() if graded.lab})
@@ -106,15 +240,17 @@ def read_run_folder(folder: str) -> Run:
     results = os.path.join(folder, "results")
     left_out = tuple(sorted((name[:-5] for name in os.listdir(results)
                              if name.endswith(".json") and name[:-5] not in names), key=natural))
-    return Run(folder=folder, lab=labs[0] if labs else "", students=students, max_total=max_total, left_out=left_out)
+    return Run(folder=folder, lab=labs[0] if labs else "", students=students, max_total=max_total, left_out=left_out,
+               notes=tuple(notes))
 
 
 def _full_marks(folder: str) -> float:
     """The lab's full marks (its lab column's lab, installed) when no record of the run says them."""
     try:
-        with open(os.path.join(folder, "grades.csv"), encoding="utf-8-sig", newline="") as handle:
-            labs = {row.get("lab") or "" for row in csv.DictReader(handle)} - {""}
-    except (OSError, UnicodeDecodeError, csv.Error):
+        with open(os.path.join(folder, "grades.csv"), "rb") as handle:
+            text, _ = read_csv_text(handle.read())
+        labs = {row.get("lab") or "" for row in csv.DictReader(io.StringIO(text, newline=""))} - {""}
+    except (OSError, SheetError, csv.Error):
         labs = set()
     lab = _lab(labs.pop()) if len(labs) == 1 else None
     if lab is None:
@@ -287,17 +423,32 @@ def run_history(args: HistoryOptions) -> HistoryResult:
     say = Messages(args.lang)
     try:
         runs = find_runs(args.course, args.out)
+        if args.join_by == "name":
+            runs = joined_by_name(runs)
+        else:
+            unjoined = join_refusal(runs)
+            if unjoined is not None:
+                raise HistoryError(unjoined)
     except HistoryError as error:
         raise Refusal(then(error.said, told("nothing_written"))) from None
     out = args.out or os.path.join(args.course, "history")
-    os.makedirs(os.path.join(out, "students"), exist_ok=True)
+    try:
+        claim_out(out)
+    except HistoryError as error:
+        raise Refusal(then(error.said, told("nothing_written"))) from None
+    os.makedirs(os.path.join(out, STUDENTS), exist_ok=True)
+    stamp_out(out)
     labs = {run.lab: _lab(run.lab) for run in runs}
     rows = course_rows(runs, say)
     for row in rows:
         write_atomic(os.path.join(out, "students", f"{fit_id(row['id'])}.html"),
                      guarded_student_page(row["id"], row["name"], runs, args.lang, labs))
+    pages = {f"{fit_id(row['id'])}.html" for row in rows}
+    for stale in sorted(set(os.listdir(os.path.join(out, STUDENTS))) - pages):
+        if stale.endswith(".html"):  # an earlier history's page of a student no run holds now
+            os.remove(os.path.join(out, STUDENTS, stale))
     write_atomic(os.path.join(out, COURSE_CSV), course_csv(runs, rows))
-    write_atomic(os.path.join(out, "index.html"), index_page(rows, runs, args.lang))
+    write_atomic(os.path.join(out, INDEX), index_page(rows, runs, args.lang))
     summary = told("summary", students=len(rows), runs=len(runs), labs=", ".join(r.lab for r in runs),
                    course_csv=os.path.join(out, COURSE_CSV), index=os.path.join(out, "index.html"),
                    pages=os.path.join(out, "students")).text(say)
@@ -311,7 +462,7 @@ def run_history(args: HistoryOptions) -> HistoryResult:
 def history_notes(runs: list[Run], rows: list[dict[str, Any]], say: Messages) -> list[str]:
     """What the TA is told on stderr: withheld grades, records that do not validate, records of
     nobody in grades.csv, labs without a grade."""
-    lines: list[str] = []
+    lines: list[str] = ["autograder: " + note.text(say) for run in runs for note in run.notes]
     withheld = [(run, graded) for run in runs for graded in run.students.values() if graded.withheld is not None]
     if withheld:
         lines.append("autograder: " + told("withheld_heading", count=len(withheld)).text(say))

@@ -2,8 +2,11 @@
 
 Pure data in, plain data out. A student is late when the LMS says so (Canvas's LATE in the file
 name) or when the submission time the LMS wrote (Gradescope's metadata, Blackboard's attempt name)
-is after --due. A file's modification time never makes anyone late: copying or downloading a file
-changes it. Started days count whole: one minute late is one day late.
+is after --due. A file's modification time never makes anyone late nor counts a day: copying or
+downloading a file changes it (a LATE flag without a time is one day). Started days count whole:
+one minute late is one day late. With --due, a student whose lateness the LMS does not state
+(`lateness_known`: a Moodle download, a plain folder) stops the run, unless the TA accepts counting
+them on time (--allow-unknown-times), which the run then says.
 
 Time zones (LmsZone, the one rule): a time the LMS writes without a zone (Blackboard's attempt
 names) is read in `--lms-timezone` when given, else in the zone of `--due` when it has an offset
@@ -266,12 +269,12 @@ def file_time(stamp: float | None) -> str:
     return datetime.fromtimestamp(stamp, timezone.utc).astimezone().isoformat(timespec="seconds")
 
 
-def lateness(lms_time: str | None, lms_late: bool, due: datetime | None,
-             file_stamp: float = 0.0) -> tuple[bool, int]:
-    """(late, days late) of one submission.
+def lateness(lms_time: str | None, lms_late: bool, due: datetime | None) -> tuple[bool, int]:
+    """(late, days late) of one submission, from what the LMS says alone.
 
     lms_time: the ISO time the LMS wrote, or ""; lms_late: the LMS's own late flag; due: aware
-    datetime or None. With a flag but no LMS time, the file's time counts the days (at least one).
+    datetime or None. A flag without an LMS time (Canvas's LATE) is one started day late: a file's
+    time never counts the days (a copy or a download changes it).
     """
     submitted = parse_time(lms_time)
     if due is not None and submitted is not None:
@@ -280,12 +283,20 @@ def lateness(lms_time: str | None, lms_late: bool, due: datetime | None,
             return True, math.ceil(seconds / DAY_SECONDS)
         return bool(lms_late), (1 if lms_late else 0)
     if lms_late:
-        days = 1
-        if due is not None and file_stamp:
-            seconds = file_stamp - due.timestamp()
-            days = max(1, math.ceil(seconds / DAY_SECONDS)) if seconds > 0 else 1
-        return True, days
+        return True, 1
     return False, 0
+
+
+# The LMS rules (naming.Unit.kind) whose file names mark every late submission (Canvas's LATE): a
+# file of theirs without the mark is on time by the LMS's own word.
+LATE_MARKED_IN_NAME = frozenset({"canvas"})
+
+
+def lateness_known(*, lms_time: str, lms_late: bool, rule: str) -> bool:
+    """Whether the LMS says whether a submission was on time: it wrote a submission time, marked it
+    late, or marks every late file in its name (`rule`, naming's). A Moodle download or a plain
+    folder says nothing: against --due, its students' lateness is unknown."""
+    return bool(lms_time) or lms_late or rule in LATE_MARKED_IN_NAME
 
 
 def deduction(policy: Policy | None, late: bool, days: int) -> float:

@@ -143,6 +143,7 @@ class Receipt:
 
     name: str = ""  # "Kim Minsu" of "Name: Kim Minsu (kim_ms)"
     username: str = ""  # "kim_ms"
+    assignment: str = ""  # "Lab1" of "Assignment: Lab1"
     submitted: str = ""  # the "Date Submitted" value, as written
     english: bool = False  # the labels are Blackboard's English ones (the date is read only then)
 
@@ -172,7 +173,8 @@ def blackboard_receipt(text: str, attempt: str = "") -> Receipt:
     if username and attempt and not attempt.casefold().endswith(("_" + username).casefold()):
         return Receipt()  # another account's receipt
     submitted = values[2] if blank > 2 else ""  # an older receipt stops after the assignment's name
-    return Receipt(name=name.strip(), username=username, submitted=submitted, english=english)
+    return Receipt(name=name.strip(), username=username, assignment=values[1].strip(), submitted=submitted,
+                   english=english)
 
 
 def blackboard_receipt_name(text: str, attempt: str = "") -> str:

@@ -106,20 +106,28 @@ class Naming:
     own folders are units by their names, never section folders, and are not counted.
 
     `submitters`: {"submission_<n>" folder: Submitter} from Gradescope's submission_metadata.yml.
+    `usernames`: {Blackboard attempt head ("Lab1_kim_ms"): username} from the attempts' receipts
+    ("Name: Kim Minsu (kim_ms)", metadata.blackboard_receipt: a username the head ends with): the
+    one split of a head into assignment and username the LMS itself states; `assignments`: the
+    "Assignment:" lines of those receipts (one, agreed on, splits heads that have no receipt).
+    Without receipts the assignment is the '_' words every head shares.
     `depth`: the wrapper's depth, when a caller knows it (else the folders all paths share).
     """
 
     def __init__(self, paths: Sequence[str], id_pattern: str | re.Pattern[str] | None = None,
-                 submitters: Mapping[str, Submitter] | None = None, depth: int | None = None) -> None:
+                 submitters: Mapping[str, Submitter] | None = None, depth: int | None = None,
+                 usernames: Mapping[str, str] | None = None, assignments: Iterable[str] = ()) -> None:
         self.pattern = re.compile(id_pattern) if isinstance(id_pattern, str) else id_pattern
         self.submitters = dict(submitters or {})
+        self.usernames = dict(usernames or {})
         real = [_clean(p) for p in paths if not is_system_path(p)]
         self.depth = wrapper_depth(paths) if depth is None else depth
         plain, self.several = self._students_per_folder(real, [_clean(p) for p in paths])
         sorted_by_section = len(self.several) >= 2 and 2 * len(self.several) > len(plain)
         self.sections = plain if sorted_by_section else frozenset()
-        self.assignment = _blackboard_assignment([BLACKBOARD.match(p.split("/")[-1]) for p in real
-                                                  if self._lms_named_level(p.split("/"))])
+        stated = set(assignments)
+        self.assignment = stated.pop() if len(stated) == 1 else _blackboard_assignment(
+            [BLACKBOARD.match(p.split("/")[-1]) for p in real if self._lms_named_level(p.split("/"))])
         lms_students, in_folders, others, self.unit_kinds = self._units_beside(
             real + [p for p in (_clean(p) for p in paths if is_system_path(p)) if p.count("/") > self.depth])
         # The class is the LMS's export (then a file the LMS did not name beside its units is the
@@ -365,6 +373,8 @@ class Naming:
         return rule, student, raw, about
 
     def _blackboard_user(self, head: str) -> str:
+        if head in self.usernames:
+            return self.usernames[head]
         if self.assignment and head.startswith(self.assignment + "_") and len(head) > len(self.assignment) + 1:
             return head[len(self.assignment) + 1:]
         return _blackboard_split(head)

@@ -225,14 +225,14 @@ def _did_you_mean(student: str, known: set[str]) -> str:
 
 
 def decode(data: bytes, lang: str = "en") -> str:
-    """The CSV's text: UTF-8 (with or without BOM, as spreadsheets save it), else cp949 (Korean Excel)."""
+    """The CSV's text: UTF-8 (with or without BOM, as spreadsheets save it), else cp949 (Korean Excel):
+    lms.graded.read_csv_text, the one reader of the CSVs a TA may re-save."""
+    from ..lms.graded import read_csv_text
+    from ..lms.sheet import SheetError
+
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        pass
-    try:
-        return data.decode("cp949")
-    except UnicodeDecodeError:
+        return read_csv_text(data)[0]
+    except SheetError:
         raise OverridesRefused([said("not_text", "overrides")], lang) from None
 
 

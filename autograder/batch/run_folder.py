@@ -4,7 +4,9 @@
 (IDENTITY_FILE: a small typed, versioned record: the lab, the class's source, its students,
 when), and every path of `grade` reads the folder through `admit` before anything is written:
 
-- a folder that does not exist or holds nothing is new: the run is admitted;
+- a folder that does not exist or holds nothing is new: the run is admitted; so is one holding only
+  the TA's overrides.csv (the grader's input, put there before the first run; and the
+  overrides.state.json the grader writes beside it);
 - a run's folder of the same lab and the same class is admitted (a rerun updates its outputs);
 - a run's folder of another lab or another class, a folder that is not empty and is no run's (a
   TA's documents), a file, an identity file that cannot be read: refused, with a sentence saying
@@ -48,6 +50,10 @@ GRADES = "grades.csv"
 RESULTS = "results"
 FEEDBACK = "feedback"
 SHOWN_AT_MOST = 8  # names listed in a sentence
+OVERRIDES = "overrides.csv"  # batch.overrides.FILE_NAME: the TA's input a run reads from its folder
+# A folder holding only these is new for a first run: the TA's overrides.csv, and the state the
+# grader writes beside it when it reads it (batch.overrides.STATE_NAME).
+TA_INPUTS = frozenset({OVERRIDES, "overrides.state.json"})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -176,7 +182,28 @@ def inspect_listing(folder: str, entries: Collection[str], *, infer: bool = True
     if _has_run_outputs(folder, entries):
         return Run(identity=_inferred(folder) if infer else None, inferred=True)
     kept = sorted(name for name in entries if not is_system_path(name))
-    return Other(entries=tuple(kept)) if kept else Fresh(exists=True)
+    if not kept or set(kept) <= TA_INPUTS and OVERRIDES in kept:
+        return Fresh(exists=True)  # nothing, or only the TA's overrides.csv put there for the first run
+    return Other(entries=tuple(kept))
+
+
+SUBMISSION_SUFFIXES = (".py", ".ipynb", ".zip")  # what a run never writes at its folder's top
+
+
+def marks_a_run(folder: str, entries: Collection[str]) -> bool:
+    """Whether a folder met inside a class (never its root) is a run's output folder, left out of
+    the class: an identity file that reads as ours (identity_of) together with a run's outputs
+    (results/ or feedback/), or an older run's outputs without one; and never a folder holding
+    several submission files (.py, .ipynb, .zip) at its top, several students' files, which a run
+    never writes there. A student's file named like the identity file, readable or not, marks
+    nothing: their files are graded as any others. Left out, a folder costs one student's files at most."""
+    if sum(1 for name in entries if name.lower().endswith(SUBMISSION_SUFFIXES)) > 1:
+        return False
+    if IDENTITY_FILE in entries:
+        found = inspect_listing(folder, entries, infer=False)
+        outputs = any(name in entries and os.path.isdir(os.path.join(folder, name)) for name in (RESULTS, FEEDBACK))
+        return isinstance(found, Run) and not found.inferred and outputs
+    return _has_run_outputs(folder, entries)
 
 
 def _has_run_outputs(folder: str, entries: Collection[str]) -> bool:
@@ -320,7 +347,7 @@ def refusal(out: str, kind: Verdict, found: Found, *, lab: str, students: Collec
     elif kind == "not_a_run":
         assert isinstance(found, Other)
         shown = ", ".join(found.entries[:SHOWN_AT_MOST]) + (", ..." if len(found.entries) > SHOWN_AT_MOST else "")
-        key = "is_the_class" if _same_path(out, source) else "not_a_run"
+        key = "is_the_class" if same_path(out, source) else "not_a_run"
         text = said(key, "run_folder", folder=folder, count=len(found.entries), listing=shown,
                     suggestion=suggestion)
     else:
@@ -356,7 +383,8 @@ def _class_name(source: str) -> str:
     return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)[:40] or "class"
 
 
-def _same_path(one: str, other: str) -> bool:
+def same_path(one: str, other: str) -> bool:
+    """Whether two paths name the same file or folder (False when either is missing)."""
     try:
         return os.path.samefile(one, other)
     except OSError:

@@ -81,8 +81,9 @@ def run_export(options: ExportOptions) -> ExportResult:
         raise ExportRefused(said("moodle_only_option", option="--" + given[0].replace("_", "-"), lms=options.lms))
     if options.lab is not None:
         _lab(options)  # a lab that is not installed: refused with the installed ones
+    read_notes: list[Said] = []
     try:
-        run = read_run(options.graded, default_max=lambda: _lab(options).total_points)
+        run = read_run(options.graded, default_max=lambda: _lab(options).total_points, notes=read_notes)
     except RunError as error:
         raise ExportRefused(error.said) from None
     # Every reason not to write is told at once (exit 2, nothing written): --lab, the run, the sheet, --out.
@@ -132,7 +133,7 @@ def run_export(options: ExportOptions) -> ExportResult:
     except OSError as error:
         raise ExportRefused(said("cannot_write", path=error.filename or options.out, why=error.strerror or str(error)),
                             told=False) from None
-    warnings = unmatched_lines(filled, say)
+    warnings = [*("autograder: " + note.text(say) for note in read_notes), *unmatched_lines(filled, say)]
     if zipped:
         warnings.append("autograder: " + said("no_feedback_file", who=", ".join(s.id for s in zipped)).text(say))
     status = EXIT_DONE
@@ -265,7 +266,7 @@ def write_feedback_zip(path: str, filled: Filled) -> list[Graded]:
             if not student.feedback:
                 missing.append(student)
                 continue
-            folder = moodle.feedback_folder(seat.name, seat.key)
+            folder = moodle.feedback_folder(seat.name, seat.key, student.file)
             with open(student.feedback, "rb") as handle:
                 archive.writestr(f"{folder}/{moodle.FEEDBACK_FILE}", handle.read())
     return missing

@@ -89,37 +89,67 @@ class RunError(Refusal):
 
 
 GRADER_FAILED = "error: the grader failed"
+# The statuses grades.csv gives a row that is no grade of its own (batch.report.rows_for): a file
+# superseded by a newer one, merged, ignored, a student the LMS names who sent no file. Its total is
+# empty by design; any other row with an empty total was emptied by hand, and is withheld.
+NO_GRADE_OF_ITS_OWN = ("superseded", "merged:", "ignored:", "no file")
 
 
-def read_run(folder: str, default_max: Callable[[], float] | None = None) -> dict[str, Graded]:
+def no_grade_of_its_own(status: str) -> bool:
+    """Whether a grades.csv row of this status carries no grade (its empty total is no slip)."""
+    return status.startswith(NO_GRADE_OF_ITS_OWN)
+
+
+def read_csv_text(data: bytes) -> tuple[str, str]:
+    """(text, encoding) of a CSV the TA may have re-saved in a spreadsheet: the one reader of the
+    run's CSV files (grades.csv, overrides.csv) and the LMS's sheets (lms.sheet.decode): a byte order
+    mark decides, else UTF-8, else cp949 (what Korean Excel saves); a SheetError when it is neither."""
+    from .sheet import decode
+
+    text, encoding, _ = decode(data)
+    return text, encoding
+
+
+def read_run(folder: str, default_max: Callable[[], float] | None = None,
+             notes: list[Said] | None = None) -> dict[str, Graded]:
     """{id: Graded} of every student graded in `folder` (the rows of grades.csv that have a total).
 
     Columns beyond id, file, total and status (name, late, lab) are used when present. The total is
     grades.csv's; results/<id>.json gives the maximum and, when it agrees with the rounded total, the
     unrounded value. A student without a usable results record gets the maximum the others have,
-    else `default_max()` (the lab's full marks). A row whose total is not a number is a student whose
-    grade is withheld (withheld_reason), never dropped.
+    else `default_max()` (the lab's full marks). A row whose total is not a number (emptied by hand
+    included) is a student whose grade is withheld (withheld_reason), never dropped. grades.csv
+    re-saved in another encoding (cp949 by Korean Excel) is read (read_csv_text), and `notes` gets
+    a sentence saying so.
     """
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise RunError(said("run_is_a_file", folder=folder))
     path = os.path.join(folder, "grades.csv")
+    from .sheet import SheetError
+
     try:
-        with open(path, encoding="utf-8-sig", newline="") as handle:
-            text = handle.read()
+        with open(path, "rb") as handle:
+            text, encoding = read_csv_text(handle.read())
         rows = list(csv.DictReader(io.StringIO(text, newline="")))
     except FileNotFoundError:
         raise RunError(said("run_no_grades", folder=folder)) from None
-    except (OSError, UnicodeDecodeError, csv.Error) as error:
+    except SheetError:
+        raise RunError(said("run_not_text", path=path)) from None
+    except (OSError, csv.Error) as error:
         raise RunError(said("run_unreadable", path=path, why=getattr(error, "strerror", None) or str(error))) from None
+    if encoding not in ("utf-8", "utf-8-sig") and notes is not None:
+        notes.append(said("run_read_as", path=path, encoding=encoding))
     if rows and not {"id", "total", "status"} <= set(rows[0]):
         raise RunError(said("run_no_columns", path=path))
     students: dict[str, Graded] = {}
     for line, row in enumerate(rows, start=2):
         written = (row.get("total") or "").strip()
-        if not written or not row.get("id"):
-            continue  # superseded, merged or ignored files: no grade of their own
-        student = _unquoted(row["id"])
         status = row.get("status") or ""
+        if not row.get("id") or not written and no_grade_of_its_own(status):
+            continue  # superseded, merged or ignored files, no file: no grade of their own
+        student = _unquoted(row["id"])
+        if not written and student in students:
+            continue  # the student's graded row came first; this one is another of their files
         record = read_record(folder, student)
         valid = record if isinstance(record, Record) else None
         total = _float(written)

@@ -130,11 +130,20 @@ def comment(lang: str, decimal: str = ".") -> CommentFor:
     return text
 
 
-def feedback_folder(full_name: str, participant: str) -> str:
+def feedback_folder(full_name: str, participant: str, graded_file: str = "") -> str:
     """The folder Moodle names a participant's files by, in downloads and in feedback uploads.
 
-    Moodle reads the participant number as the second '_'-separated part, so underscores in the
-    name become spaces (as Moodle's own download does).
+    The download's own folder name comes first: the graded file's path (`graded_file`, grades.csv's
+    file) holds the folder Moodle wrote for this participant ("김민수_310001_assignsubmission_file_"),
+    whatever the worksheet's language. Else the worksheet's full name: Moodle reads the participant
+    number as the second '_'-separated part, so underscores in the name become spaces (as Moodle's
+    own download does).
     """
+    from ..batch.naming import MOODLE_FOLDER, MOODLE_PREFIX  # the batch package imports lms
+
+    for part in graded_file.replace("\\", "/").split("/"):
+        match = MOODLE_FOLDER.match(part) or MOODLE_PREFIX.match(part)
+        if match and match["id"] == participant and match["name"].strip():
+            return f"{match['name'].strip()}_{participant}_assignsubmission_file_"
     name = NOT_IN_FILE_NAMES.sub("", full_name.replace("_", " ")).strip() or "Participant"
     return f"{name}_{participant}_assignsubmission_file_"

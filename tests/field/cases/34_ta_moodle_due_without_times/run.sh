@@ -23,8 +23,11 @@ PY
 for lang in ko en; do
     "$AG" grade moodle.zip --out lab1-$lang --lang $lang --due 2026-03-01T18:00+09:00 --late-penalty 10%/day,max=50% > g-$lang.out 2> g-$lang.err; rc=$?
     say "$lang: exit $rc: $(tail -1 g-$lang.out | cut -c1-160)"
+    # A refusal that names the way to accept unknown times is no silence.
+    [ $rc = 2 ] && grep -q -- "--allow-unknown-times" g-$lang.err && { refused=$((${refused:-0} + 1)); continue; }
     [ $rc = 0 ] || verdict BROKE "grade exited $rc"
 done
+[ "${refused:-0}" = 2 ] && verdict HELD "refused in both languages, naming --allow-unknown-times (no LMS time: lateness unknown)"
 late=$(grep -c ',yes,' lab1-en/grades.csv)
 say "grades.csv: rows late=yes: $late; submitted_at of the first: $(sed -n 2p lab1-en/grades.csv | cut -d, -f4)"
 notes=$(grep -v "^graded \|^채점 " g-en.err)
