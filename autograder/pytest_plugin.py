@@ -152,7 +152,7 @@ def foreign_plugins(*, plugins: Iterable[tuple[str, object]], folders: Iterable[
     -p NAME` with `pythonpath = .`, a `python -m pytest` run) that was imported into this process."""
     roots = [folder.resolve() for folder in folders]
     installed = [pathlib.Path(place).resolve() for place in _installed_places()]
-    found = []
+    found: list[str] = []
     for name, plugin in plugins:
         file = getattr(plugin, "__file__", None)
         if plugin is own or not isinstance(plugin, types.ModuleType) or not isinstance(file, str):
