@@ -105,7 +105,9 @@ def with_previous(data: GradescopeResults, result: SubmissionResult, lab: Lab, s
     earlier submission, what changed since it (batch.previous). The comparison on all tests has the
     scored entries' visibility; the one visible at once compares the public tests only, so it never
     tells a hidden verdict before grades are published. Anything unreadable: no comparison."""
-    now_all = {s.name: {"status": s.status, "score": round(s.score, 2), "mistakes": list(s.mistakes)} for s in result.steps}
+    from ..judge import rounded_points
+
+    now_all = {s.name: {"status": s.status, "score": rounded_points(s.score), "mistakes": list(s.mistakes)} for s in result.steps}
     now_public = {s.name: {"status": s.status, "score": None, "mistakes": list(s.mistakes)} for s in result.public_steps}
     data.setdefault("extra_data", {})[STEPS_KEY] = {"all": now_all, "public": now_public}
     try:  # the whole comparison: metadata the grader cannot read or use means no comparison, never a failure
