@@ -945,7 +945,7 @@ def zipped_submission(data: bytes | bytearray, reading: Reading | None = None) -
 
 def otter_export_notebook(data: bytes | bytearray, reading: Reading | None = None) -> tuple[str, bytes]:
     """(name, bytes) of the notebook inside the zip `otter.Notebook(...).export()` writes: the
-    notebook at the top of the zip, beside `__zip_filename__`, usually `.OTTER_LOG` (a pickle:
+    notebook nearest the top of the zip (`_export_notebook`), beside `__zip_filename__`, usually `.OTTER_LOG` (a pickle:
     never unpickled, never even read here), maybe a PDF and files the student attached. Raises
     NotAnOtterExport with the reason otherwise, never anything else."""
     return _zip_reading(_zipped, data, reading, otter_only=True)
@@ -1009,11 +1009,7 @@ def _zipped(data: bytes | bytearray, otter_only: bool, hand_only: bool, inflate:
             raise NotAnOtterExport(detail("zip_members_over", count=len(members), most=budget.export_members))
         marked = any(info.filename in (OTTER_LOG, OTTER_ZIP_NAME) for info in members)
         if marked and not hand_only:  # Otter's rule
-            notebooks = [info for info in members if not info.is_dir() and "/" not in info.filename
-                         and info.filename.lower().endswith(".ipynb")]
-            if len(notebooks) != 1:
-                raise NotAnOtterExport(detail("zip_export_notebooks", count=len(notebooks)))
-            member = notebooks[0]
+            member = _export_notebook(members)
         elif otter_only:
             raise NotAnOtterExport(detail("zip_not_export"))
         else:  # zipped by hand
@@ -1045,6 +1041,24 @@ def _zipped(data: bytes | bytearray, otter_only: bool, hand_only: bool, inflate:
         if len(content) > budget.file_bytes:
             raise NotAnOtterExport(detail("size_over", most=budget.file_bytes), "too_large")
         return name, content
+
+
+def _export_notebook(members: list[zipfile.ZipInfo]) -> zipfile.ZipInfo:
+    """The notebook of an Otter export: the one .ipynb nearest the top of the zip, at any depth.
+    Otter's `export()` stores the notebook under the path it was given, and JupyterLab and VS Code
+    give an absolute one (`tmp/work/lab/self_attention_lab.ipynb`); several at that depth are a
+    named problem, never a guess."""
+    notebooks = [info for info in members if not info.is_dir() and not _zip_system_member(info.filename)
+                 and info.filename.lower().endswith(".ipynb")]
+    depth = min((_zip_depth(info.filename) for info in notebooks), default=0)
+    nearest = [info for info in notebooks if _zip_depth(info.filename) == depth]
+    if len(nearest) != 1:
+        raise NotAnOtterExport(detail("zip_export_notebooks", count=len(nearest)))
+    return nearest[0]
+
+
+def _zip_depth(name: str) -> int:
+    return len([part for part in name.replace("\\", "/").split("/") if part]) - 1
 
 
 def _zip_system_member(name: str) -> bool:
