@@ -135,6 +135,7 @@ DETAILS: dict[str, tuple[str, ...]] = {
     "exception": ("type",),  # a failure while reading, by its Python type ("zlib.error")
     "filename": ("filename",),
     "files": ("files",),  # names of the files submitted
+    "same_standing": ("submitted",),  # relative names in a submission, shown with their folders
     "no_files": (),
     "zip_unreadable": ("type",),
     "zip_members_over": ("count", "most"),
@@ -919,6 +920,19 @@ class NotAnOtterExport(Refusal):
 
 
 GRADABLE_SUFFIXES = (".ipynb", ".py")
+# The kinds of file a submission is graded from, in the order one attempt's files are preferred.
+SUBMISSION_KINDS: tuple[tuple[str, ...], ...] = ((".ipynb",), (".py",), (".zip",))
+
+
+def kind_rank(name: str) -> int | None:
+    """INVARIANT (docs/ta/index.md, "Which file is graded"): the one order of kinds among one
+    attempt's files, shared by `grade` (batch.collect.newest_first, on a tie in time) and the LMS's
+    zip (otter.gradescope.file_choice): the notebook (0), then the .py (1), then a zip (2); None for
+    any other file. The notebook comes first because it is what students are told to hand in (the
+    .py twin is the same lab for those without Jupyter), and the choice is made from names alone,
+    before any file is read, so that both faces choose the same file for the same attempt."""
+    lower = name.lower()
+    return next((rank for rank, suffixes in enumerate(SUBMISSION_KINDS) if lower.endswith(suffixes)), None)
 # What operating systems and editors add to a zip a student makes by hand.
 ZIP_SYSTEM_DIRS = {"__MACOSX", ".ipynb_checkpoints", "__pycache__", ".git"}
 ZIP_SYSTEM_FILES = {".DS_Store", "Thumbs.db", "desktop.ini"}
