@@ -96,6 +96,16 @@ class StepResult:
     detail: dict[str, Any] = field(default_factory=dict)
 
 
+POINT_DECIMALS = 2
+
+
+def rounded_points(value: float) -> float:
+    """INVARIANT (docs/instructors/reading.md): the one rounding of points every face shows or
+    writes (check, grade's grades.csv and results, pytest's JUnit, Gradescope's and `otter run`'s
+    results.json): hundredths, a total rounded once from the steps' exact scores."""
+    return round(value, POINT_DECIMALS)
+
+
 @dataclass(frozen=True)
 class SubmissionResult:
     submission: SafeText  # the file's name as the student reads it (guard.safe_name)
@@ -111,7 +121,7 @@ class SubmissionResult:
 
     @property
     def score(self) -> float:
-        return round(sum(s.score for s in self.steps), 2)
+        return rounded_points(sum(s.score for s in self.steps))
 
     @property
     def max_score(self) -> float:

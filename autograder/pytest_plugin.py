@@ -11,7 +11,12 @@ INVARIANT: a `--submission` run collects the submission's steps and nothing else
 pytest.ini, an empty folder), unless test paths are typed on the command line: those are collected
 as pytest always does (`_collect_only_named_paths`). The submission itself is never collected as a
 test module (`pytest_ignore_collect`). The steps' items are pytest's own kinds (a Module and its
-Functions), so a conftest's hooks read of them what they read of any test.
+Functions), so an installed plugin's hooks read of them what they read of any test.
+
+INVARIANT (docs/SECURITY.md): no code of the submission's folder or of the run's folder reaches the
+report: no conftest.py is imported (`pytest_load_initial_conftests`), a plugin module from those
+folders is refused (`foreign_plugins`), `--submission` is given once, and every name shown passes
+`guard.safe_name` (`SubmissionGrading.shown_path`).
 
 What pytest runs inside a repository the student controls is the student's: the run, the plugin
 and the workflow can all be changed there. Grades a course can trust come from `autograder
@@ -30,19 +35,23 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from .guard import SafeText, safe_name
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
     from typing import Any
 
     from _pytest._code.code import ExceptionInfo, TerminalRepr
 
+    from .render import Messages
+
 EXIT_ALL_PASSED, EXIT_LOST_POINTS = 0, 1  # autograder check's own exit codes for a graded file
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("lab autograder")
-    group.addoption("--submission", default=None, metavar="PATH",
-                    help="grade this .py or .ipynb submission, one test per step")
+    group.addoption("--submission", action="append", default=None, metavar="PATH",
+                    help="grade this .py or .ipynb submission, one test per step (one file per run)")
     group.addoption("--submission-lab", default=None, metavar="NAME",
                     help="the lab it is for (default: the only one installed, else the one the file is for)")
     group.addoption("--submission-step", action="append", default=None,
@@ -53,21 +62,36 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="seconds each step may run (default 10)")
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list[str]) -> None:
+    """With `--submission`, no conftest.py is imported into this process (pytest's `--noconftest`):
+    code imported here could rewrite any report (a `pytest_runtest_makereport` wrapper, the JUnit
+    properties, this module's own functions), so no check made in this process could hold against it."""
+    if early_config.known_args_namespace.submission:
+        early_config.known_args_namespace.noconftest = True
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    path = config.getoption("submission")
-    if not path:
+    paths = config.getoption("submission")
+    if not paths:
         return
+    say = _say(config)
+    if len(paths) > 1:
+        raise pytest.UsageError(say("pytest", "several_submissions",
+                                    files=", ".join(safe_name(path) for path in paths)))
+    path = paths[0]
+    _refuse_foreign_plugins(config, path, say)
     if config.getoption("submission_timeout") <= 0:
         raise pytest.UsageError("--submission-timeout must be positive")
     if os.path.isdir(path):
-        raise pytest.UsageError(f"--submission: a folder, not a file: {path}")
+        raise pytest.UsageError(f"--submission: a folder, not a file: {safe_name(path)}")
     from .submission import read_regular_file
 
     try:
         head = read_regular_file(path)  # never blocks on a FIFO; as much as the grader reads of a file
     except OSError as error:
         reason = "no such file" if isinstance(error, FileNotFoundError) else (error.strerror or str(error))
-        raise pytest.UsageError(f"--submission: {reason}: {path}") from None
+        raise pytest.UsageError(f"--submission: {reason}: {safe_name(path)}") from None
     _collect_only_named_paths(config, path)
     from .registry import LabNotFound, choose, lab_names
 
@@ -82,7 +106,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[GRADING] = SubmissionGrading(
             os.path.abspath(path), None, (), config.getoption("submission_lang"),
             config.getoption("submission_timeout"),
-            failure=GradingFailed(f"{path}: {str(error).replace('--lab', '--submission-lab')}"))
+            failure=GradingFailed(f"{safe_name(path)}: {str(error).replace('--lab', '--submission-lab')}"))
         return
     unknown = [s for s in config.getoption("submission_step") or () if s not in lab.function_names]
     if unknown:
@@ -115,6 +139,48 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, exitstatu
 GRADING: pytest.StashKey[SubmissionGrading] = pytest.StashKey()
 
 
+def _say(config: pytest.Config) -> Messages:
+    from .render import Messages
+
+    return Messages(config.getoption("submission_lang"))
+
+
+def foreign_plugins(*, plugins: Iterable[tuple[str, object]], folders: Iterable[pathlib.Path],
+                    own: object) -> list[str]:
+    """The plugins (modules) whose file lies in or below one of `folders`, `own` (this module) aside:
+    code of the submission's folder or of the folder pytest was started in (an ini file's `addopts =
+    -p NAME` with `pythonpath = .`, a `python -m pytest` run) that was imported into this process."""
+    roots = [folder.resolve() for folder in folders]
+    installed = [pathlib.Path(place).resolve() for place in _installed_places()]
+    found: list[str] = []
+    for name, plugin in plugins:
+        file = getattr(plugin, "__file__", None)
+        if plugin is own or not isinstance(plugin, types.ModuleType) or not isinstance(file, str):
+            continue
+        where = pathlib.Path(file).resolve()
+        if (any(where.is_relative_to(root) for root in roots)
+                and not any(where.is_relative_to(place) for place in installed)):
+            found.append(safe_name(name))
+    return found
+
+
+def _installed_places() -> set[str]:
+    """Where this interpreter's standard library and installed packages live (a virtual environment
+    inside the folder pytest was started in included): plugins from there are the installation's."""
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    return {sys.prefix, sys.base_prefix, sys.exec_prefix, paths["stdlib"], paths["purelib"], paths["platlib"]}
+
+
+def _refuse_foreign_plugins(config: pytest.Config, path: str, say: Messages) -> None:
+    folders = [config.invocation_params.dir, pathlib.Path(os.path.abspath(path)).parent]
+    found = foreign_plugins(plugins=config.pluginmanager.list_name_plugin(), folders=folders,
+                            own=sys.modules[__name__])
+    if found:
+        raise pytest.UsageError(say("pytest", "foreign_plugin", plugins=", ".join(found)))
+
+
 class SubmissionGrading:
     """Grades the submission the first time a step asks, then answers from memory."""
 
@@ -123,6 +189,11 @@ class SubmissionGrading:
         self.path, self.lab, self.steps, self.lang, self.timeout = path, lab, tuple(steps), lang, timeout
         self.result: dict[str, Any] | None
         self.result, self.failure = None, failure
+
+    @property
+    def shown_path(self) -> SafeText:
+        """The path as every report shows it (node id, location, `__file__`, JUnit): through the guard."""
+        return safe_name(self.path)
 
     def step(self, name: str) -> dict[str, Any]:
         if self.failure is None and self.result is None:
@@ -215,10 +286,10 @@ class SubmissionModule(pytest.Module):
     def of(cls, session: pytest.Session, *, grading: SubmissionGrading, steps: Iterable[str]) -> SubmissionModule:
         path = pathlib.Path(grading.path)
         try:
-            nodeid = path.relative_to(session.config.rootpath).as_posix()
+            shown = path.relative_to(session.config.rootpath).as_posix()
         except ValueError:  # outside the run's root folder: its name
-            nodeid = path.name
-        module = cls.from_parent(session, path=path, nodeid=nodeid)
+            shown = path.name
+        module = cls.from_parent(session, path=path, nodeid=safe_name(shown))
         module.grading, module.steps = grading, tuple(steps)
         return module
 
@@ -235,7 +306,7 @@ class SubmissionModule(pytest.Module):
             yield StepItem.from_parent(self, name=name)
 
     def reportinfo(self) -> tuple[str, None, str]:
-        return self.grading.path, None, os.path.basename(self.grading.path)
+        return self.grading.shown_path, None, os.path.basename(self.grading.shown_path)
 
 
 NO_LAB_ITEM = "submission"
@@ -244,7 +315,7 @@ NO_LAB_ITEM = "submission"
 def step_module(grading: SubmissionGrading, names: Iterable[str]) -> types.ModuleType:
     """A module object standing for the submission: `__file__` is the submission's path, and each
     step is a function that raises the step's feedback unless the step passed."""
-    path = pathlib.Path(grading.path)
+    path = pathlib.Path(grading.shown_path)
     module = types.ModuleType(path.stem, f"The steps of {path.name}, graded by autograder check.")
     module.__file__ = str(path)
     for name in names:
@@ -292,4 +363,4 @@ class StepItem(pytest.Function):
         return super().repr_failure(excinfo)
 
     def reportinfo(self) -> tuple[str, None, str]:
-        return self.grading.path, None, f"step {self.step_name}"
+        return self.grading.shown_path, None, f"step {self.step_name}"

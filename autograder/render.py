@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TextIO, cast
 from .cells import KERNEL_CELL, NOTEBOOK_CELL
 from .error_model import JOIN, parts
 from .guard import piece
-from .judge import EXPLAINABLE
+from .judge import EXPLAINABLE, rounded_points
 from .sandbox.protocol import MAX_HELPER_REQUESTS as MAX_REQUESTS  # per call; stand_in counts the same
 from .submission import Detail
 
@@ -484,7 +484,7 @@ def _hidden_lines(say: Messages, result: StepResult, hidden: Sequence[CaseResult
 
 
 def _points(value: float) -> str:
-    return f"{round(value, 2):g}"
+    return f"{rounded_points(value):g}"
 
 
 def _case_name(say: Messages, case: CaseResult) -> str:
@@ -833,7 +833,7 @@ def json_of(rendered: Feedback) -> dict[str, Any]:
     for step, text in rendered.steps:
         if rendered.notes and step.status != "passed" and not rendered.file_problem:
             text = "\n".join(rendered.notes) + "\n" + text
-        steps.append({"name": step.name, "score": round(step.score, 2), "max_score": float(step.max_score),
+        steps.append({"name": step.name, "score": rounded_points(step.score), "max_score": float(step.max_score),
                       "status": step.status, "mistakes": list(step.mistakes), "feedback": text})
     return {"submission": rendered.submission, "lab": rendered.lab, "score": rendered.score,
             "max_score": rendered.max_score, "steps": steps, "notes": list(rendered.note_records)}

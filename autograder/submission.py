@@ -135,6 +135,7 @@ DETAILS: dict[str, tuple[str, ...]] = {
     "exception": ("type",),  # a failure while reading, by its Python type ("zlib.error")
     "filename": ("filename",),
     "files": ("files",),  # names of the files submitted
+    "same_standing": ("submitted",),  # relative names in a submission, shown with their folders
     "no_files": (),
     "zip_unreadable": ("type",),
     "zip_members_over": ("count", "most"),
@@ -919,6 +920,19 @@ class NotAnOtterExport(Refusal):
 
 
 GRADABLE_SUFFIXES = (".ipynb", ".py")
+# The kinds of file a submission is graded from, in the order one attempt's files are preferred.
+SUBMISSION_KINDS: tuple[tuple[str, ...], ...] = ((".ipynb",), (".py",), (".zip",))
+
+
+def kind_rank(name: str) -> int | None:
+    """INVARIANT (docs/ta/index.md, "Which file is graded"): the one order of kinds among one
+    attempt's files, shared by `grade` (batch.collect.newest_first, on a tie in time) and the LMS's
+    zip (otter.gradescope.file_choice): the notebook (0), then the .py (1), then a zip (2); None for
+    any other file. The notebook comes first because it is what students are told to hand in (the
+    .py twin is the same lab for those without Jupyter), and the choice is made from names alone,
+    before any file is read, so that both faces choose the same file for the same attempt."""
+    lower = name.lower()
+    return next((rank for rank, suffixes in enumerate(SUBMISSION_KINDS) if lower.endswith(suffixes)), None)
 # What operating systems and editors add to a zip a student makes by hand.
 ZIP_SYSTEM_DIRS = {"__MACOSX", ".ipynb_checkpoints", "__pycache__", ".git"}
 ZIP_SYSTEM_FILES = {".DS_Store", "Thumbs.db", "desktop.ini"}
@@ -945,7 +959,7 @@ def zipped_submission(data: bytes | bytearray, reading: Reading | None = None) -
 
 def otter_export_notebook(data: bytes | bytearray, reading: Reading | None = None) -> tuple[str, bytes]:
     """(name, bytes) of the notebook inside the zip `otter.Notebook(...).export()` writes: the
-    notebook at the top of the zip, beside `__zip_filename__`, usually `.OTTER_LOG` (a pickle:
+    notebook nearest the top of the zip (`_export_notebook`), beside `__zip_filename__`, usually `.OTTER_LOG` (a pickle:
     never unpickled, never even read here), maybe a PDF and files the student attached. Raises
     NotAnOtterExport with the reason otherwise, never anything else."""
     return _zip_reading(_zipped, data, reading, otter_only=True)
@@ -1009,11 +1023,7 @@ def _zipped(data: bytes | bytearray, otter_only: bool, hand_only: bool, inflate:
             raise NotAnOtterExport(detail("zip_members_over", count=len(members), most=budget.export_members))
         marked = any(info.filename in (OTTER_LOG, OTTER_ZIP_NAME) for info in members)
         if marked and not hand_only:  # Otter's rule
-            notebooks = [info for info in members if not info.is_dir() and "/" not in info.filename
-                         and info.filename.lower().endswith(".ipynb")]
-            if len(notebooks) != 1:
-                raise NotAnOtterExport(detail("zip_export_notebooks", count=len(notebooks)))
-            member = notebooks[0]
+            member = _export_notebook(members)
         elif otter_only:
             raise NotAnOtterExport(detail("zip_not_export"))
         else:  # zipped by hand
@@ -1045,6 +1055,24 @@ def _zipped(data: bytes | bytearray, otter_only: bool, hand_only: bool, inflate:
         if len(content) > budget.file_bytes:
             raise NotAnOtterExport(detail("size_over", most=budget.file_bytes), "too_large")
         return name, content
+
+
+def _export_notebook(members: list[zipfile.ZipInfo]) -> zipfile.ZipInfo:
+    """The notebook of an Otter export: the one .ipynb nearest the top of the zip, at any depth.
+    Otter's `export()` stores the notebook under the path it was given, and JupyterLab and VS Code
+    give an absolute one (`tmp/work/lab/self_attention_lab.ipynb`); several at that depth are a
+    named problem, never a guess."""
+    notebooks = [info for info in members if not info.is_dir() and not _zip_system_member(info.filename)
+                 and info.filename.lower().endswith(".ipynb")]
+    depth = min((_zip_depth(info.filename) for info in notebooks), default=0)
+    nearest = [info for info in notebooks if _zip_depth(info.filename) == depth]
+    if len(nearest) != 1:
+        raise NotAnOtterExport(detail("zip_export_notebooks", count=len(nearest)))
+    return nearest[0]
+
+
+def _zip_depth(name: str) -> int:
+    return len([part for part in name.replace("\\", "/").split("/") if part]) - 1
 
 
 def _zip_system_member(name: str) -> bool:

@@ -9,6 +9,8 @@ import subprocess
 import sys
 import time
 import types
+
+from hypothesis import given, strategies as st
 import zipfile
 
 import pytest
@@ -559,3 +561,26 @@ def test_blackboard_receipts_are_listed_in_the_report_not_rows_of_grades(tmp_pat
     listed = report[report.index("LMS and TA files that are not submissions</h2>"):report.index('<table class="grades')]
     assert listed.count("Blackboard receipt, read for the name") == 28
     assert "25 students (56 files)" in finished.stdout and "28 LMS or TA file(s) listed in the report" in finished.stdout
+
+
+KIND_SUFFIXES = [".ipynb", ".py", ".zip"]
+
+
+@given(kinds=st.lists(st.sampled_from(KIND_SUFFIXES), min_size=1, max_size=3, unique=True),
+       stem=st.sampled_from(["attention", "self_attention_lab", "kim_20001_70001_self_attention_lab"]))
+def test_one_attempts_files_are_chosen_as_the_lms_zip_chooses_them(kinds, stem):
+    """Files of one attempt (the same time): grade's choice is the kind Gradescope's file_choice takes
+    (submission.kind_rank: notebook, then .py, then zip), whatever their names' order."""
+    from autograder.otter import gradescope
+
+    entries = [Entry(f"a/{stem}-{n}{suffix}", "a", 100.0, 1) for n, suffix in enumerate(kinds)]
+    chosen = newest_first(entries)[0]
+    choice = gradescope.file_choice([e.path.split("/", 1)[1] for e in entries], ())
+    assert choice.graded == chosen.path.split("/", 1)[1]
+    assert chosen.path.endswith(min(kinds, key=KIND_SUFFIXES.index))
+
+
+def test_a_notebook_and_its_py_twin_uploaded_together_the_notebook_counts():
+    twin = Entry("kim_20001_70002_self_attention_lab.py", "20001", 100.0, 1)
+    notebook = Entry("kim_20001_70001_self_attention_lab.ipynb", "20001", 100.0, 1)
+    assert newest_first([twin, notebook])[0] is notebook and newest_first([notebook, twin])[0] is notebook

@@ -354,7 +354,9 @@ def test_the_zip_otters_export_writes_is_read_as_its_notebook(export_zip):
 @pytest.mark.parametrize("members, problem", [
     ([("attention.ipynb", NOTEBOOK), ("b.py", CORRECT)], "not_otter_export"),  # no marker, two files to grade
     ([("attention.ipynb", NOTEBOOK), ("b.ipynb", NOTEBOOK), ("__zip_filename__", b"e.zip")], "not_otter_export"),
-    ([("lab/attention.ipynb", NOTEBOOK), ("__zip_filename__", b"e.zip")], "not_otter_export"),
+    # the notebook at any depth (JupyterLab's absolute path), but two at the same depth are no export
+    ([("lab/attention.ipynb", NOTEBOOK), ("old/attention.ipynb", NOTEBOOK), ("__zip_filename__", b"e.zip")],
+     "not_otter_export"),
     ([symlink_member("attention.ipynb", b"/etc/passwd"), ("__zip_filename__", b"e.zip")], "not_otter_export"),
     ([bomb_member("attention.ipynb"), ("__zip_filename__", b"e.zip")], "too_large"),
 ])

@@ -1,4 +1,5 @@
 """`autograder build --out DIR` writes only into an empty folder or over this lab's earlier build."""
+import hashlib
 import json
 import os
 import subprocess
@@ -27,10 +28,10 @@ ENTRY_NAMES = st.sampled_from(["student", "classroom", "autograder", "notes.txt"
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(entries=st.sets(ENTRY_NAMES, max_size=4),
-       stamp=st.sampled_from([None, "self_attention", "masked_attention", "broken", "running"]),
-       extra_in_student=st.booleans())
+       stamp=st.sampled_from([None, "self_attention", "masked_attention", "broken", "running", "names_only"]),
+       extra_in_student=st.booleans(), edited=st.booleans())
 def test_a_build_claims_only_an_empty_folder_or_this_labs_earlier_build(tmp_path_factory, entries, stamp,
-                                                                         extra_in_student):
+                                                                         extra_in_student, edited):
     out = tmp_path_factory.mktemp("out")
     written = []
     for name in entries:
@@ -44,13 +45,19 @@ def test_a_build_claims_only_an_empty_folder_or_this_labs_earlier_build(tmp_path
         (out / "student" / "ta_notes.md").write_text("mine")
     if stamp == "broken":
         (out / STAMP).write_text("{not json")
+    elif stamp == "names_only":  # a stamp that lists names alone: compared by name
+        (out / STAMP).write_text(json.dumps({"lab": "self_attention", "files": written}))
     elif stamp is not None:
         lab = "self_attention" if stamp == "running" else stamp
-        (out / STAMP).write_text(json.dumps({"lab": lab, "files": None if stamp == "running" else written}))
+        digests = {name: hashlib.sha256(b"from the build").hexdigest() for name in written}
+        (out / STAMP).write_text(json.dumps({"lab": lab, "files": None if stamp == "running" else digests}))
+    if edited and written:  # a person changed a file the build wrote
+        (out / written[0]).write_text("from the build, and a note of mine")
     before = tree(out)
-    ours = stamp in ("self_attention", "running")
+    ours = stamp in ("self_attention", "running", "names_only")
     others = entries - set(otter_build.BUILD_FOLDERS)
-    foreign = extra_in_student and "student" in entries and stamp == "self_attention"
+    foreign = extra_in_student and "student" in entries and stamp in ("self_attention", "names_only")
+    foreign = foreign or (edited and bool(written) and stamp == "self_attention")
     allowed = not before or (ours and not others and not foreign)
     try:
         claim_out_folder(out, LAB)
@@ -68,6 +75,8 @@ def test_a_rebuild_replaces_the_labs_earlier_build_and_no_one_elses_files(tmp_pa
     first = otter_build.build(out, LAB, self_check=False)
     stamp = json.loads((out / STAMP).read_text())
     assert stamp["lab"] == "self_attention" and "student/self_attention_lab.ipynb" in stamp["files"]
+    notebook = out / "student" / "self_attention_lab.ipynb"
+    assert stamp["files"]["student/self_attention_lab.ipynb"] == hashlib.sha256(notebook.read_bytes()).hexdigest()
     # Running the check package in the student half writes byte-code caches: the build's own.
     cache = out / "student" / "lab_check" / "kit" / "__pycache__"
     cache.mkdir()
@@ -80,6 +89,20 @@ def test_a_rebuild_replaces_the_labs_earlier_build_and_no_one_elses_files(tmp_pa
     assert (out / "student" / "my_run.ipynb").read_text() == "{}"
     with pytest.raises(BuildError, match=r"another lab \(self_attention\)"):
         otter_build.build(out, registry.load("masked_attention"), self_check=False)
+
+
+def test_a_rebuild_refuses_a_file_a_person_changed_naming_it(tmp_path):
+    """The notebook run and saved in place, a note added to the README: refused, both named, both kept."""
+    out = tmp_path / "dist"
+    otter_build.build(out, LAB, self_check=False)
+    readme, notebook = out / "student" / "README.md", out / "student" / "self_attention_lab.ipynb"
+    readme.write_text(readme.read_text("utf-8") + "\nCourse note: due Friday.\n", "utf-8")
+    notebook.write_text(notebook.read_text("utf-8").replace('"outputs": []', '"outputs": [ ]', 1), "utf-8")
+    before = tree(out)
+    with pytest.raises(BuildError, match=r"changed or added since \(student/README.md, "
+                                         r"student/self_attention_lab.ipynb\)"):
+        otter_build.build(out, LAB, self_check=False)
+    assert tree(out) == before
 
 
 @pytest.mark.parametrize("kind", ["ta_files", "other_lab"])

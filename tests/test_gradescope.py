@@ -540,3 +540,26 @@ def test_feedback_remembers_the_previous_submission_as_gradescope_lists_it(emula
                                       private_mount=IS_ROOT, metadata={"previous_submissions": [{"results": "?"}]})
     assert broken.returncode == 0 and broken.results["score"] == TOTAL_POINTS
     assert not any(t["name"].startswith("지난 제출") for t in broken.results["tests"])
+
+
+@given(folders=st.lists(st.sampled_from(["old", "new", "draft", "v2", "제출"]), min_size=2, max_size=4, unique=True),
+       deeper=st.booleans())
+def test_the_assignments_name_at_the_same_depth_twice_is_a_named_problem(folders, deeper):
+    """Several files with the assignment's name nearest the top: told, never chosen by listing order."""
+    names = [f"{folder}/{LAB.script}" for folder in folders]
+    if deeper:
+        names.append(f"{folders[0]}/inner/{LAB.script}")
+    for order in (names, list(reversed(names))):
+        choice = gradescope.file_choice(order, (LAB.notebook, LAB.script))
+        assert choice.graded is None and choice.problem[0] == "several_submissions"
+        assert all(f"{folder}/{LAB.script}" in str(choice.problem[1]) for folder in folders[:5])
+    top = gradescope.file_choice([*names, LAB.script], (LAB.notebook, LAB.script))
+    assert top.graded == LAB.script and {why for _, why in top.not_graded} == {"outer_folder"}
+
+
+def test_an_undecodable_name_is_told_through_the_guard():
+    raw = os.fsdecode(b"\xb1\xe8_notes.py")  # cp949 bytes, as Korean Windows names a file
+    choice = gradescope.file_choice([LAB.script, raw], (LAB.notebook, LAB.script))
+    text = gradescope.choice_text(choice, LAB, "ko")
+    text.encode("utf-8")  # never raises
+    assert "김_notes.py" in text

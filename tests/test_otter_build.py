@@ -8,6 +8,7 @@ import zipfile
 
 import nbformat
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from labs.self_attention.cases import public_cases
 from autograder.grading import grade_file
@@ -302,11 +303,12 @@ def test_results_keep_the_engine_scores_and_split_public_from_hidden(zygote, pla
     assert [e["name"] for e in entries] == [s.name for s in STEPS]
     assert sum(e["max_score"] for e in entries) == pytest.approx(TOTAL_POINTS)
     for step, entry in zip(result.steps, entries):
-        # results.json holds points to 5 decimals (the engine's exact share, rounded once)
-        assert (entry["score"], entry["max_score"]) == (round(step.score, 5), step.max_score)
+        # results.json holds points as every face shows them (judge.rounded_points: hundredths)
+        assert (entry["score"], entry["max_score"]) == (round(step.score, 2), step.max_score)
         assert entry["output"] == step_feedback(step, LAB, "en")
     assert "hidden case" not in public["output"] and "column" in public["output"].lower()
     assert "hidden" in entries[2]["output"]
+    assert gradescope_results(result, LAB, "en")["score"] == result.score  # the total check prints
 
 
 def test_remove_untrusted_deletes_logs_and_pickles_anywhere(tmp_path):
@@ -349,3 +351,18 @@ def test_the_plugin_stands_in_for_otters_kernel_once_and_refuses_other_otter_ver
     with pytest.raises(OtterRuntimeError, match="7.0.0"):
         EngineGrading(str(submission), {}, {}).before_grading(None)
     assert python_runner.grade_notebook is original
+
+
+@settings(max_examples=60)
+@given(scores=st.lists(st.floats(min_value=0, max_value=3, allow_nan=False), min_size=1, max_size=6))
+def test_results_json_totals_round_as_every_face(scores):
+    """One rounding rule: results.json's steps and total are judge.rounded_points, as check's."""
+    from autograder.judge import StepResult, SubmissionResult, rounded_points
+    from autograder.guard import safe_name
+
+    steps = [StepResult(name=s.name, score=score, max_score=s.points, status="failed", mistakes=[], cases=[])
+             for s, score in zip(STEPS, scores)]
+    result = SubmissionResult(submission=safe_name("x.py"), steps=steps)
+    data = gradescope_results(result, LAB, "en")
+    assert data["score"] == result.score == rounded_points(sum(scores))
+    assert [t["score"] for t in data["tests"][1:]] == [rounded_points(score) for score in scores]

@@ -314,13 +314,19 @@ def alone(tmp_path):
     return folder
 
 
-def test_the_notebook_alone_says_where_its_checks_are(student, alone):
+@pytest.mark.parametrize("chosen, sentence", [
+    (None, "검사 코드(lab_check/)를 찾지 못했습니다. 나눠 받은 폴더에서 노트북을 여십시오."),
+    ("en", "The checks (lab_check/) were not found. Open the notebook in the folder you were given"),
+    ("fr", "검사 코드(lab_check/)를 찾지 못했습니다.")])
+def test_the_notebook_alone_says_where_its_checks_are(student, alone, chosen, sentence):
+    """In the student's LAB_CHECK_LANG when it names a language, else in the notebook's."""
     notebook = as_built(student)
     notebook.cells = [cell for cell in notebook.cells if "grader-init" in cell.metadata.get("tags", [])]
+    chose = "" if chosen is None else f"\nimport os\nos.environ['LAB_CHECK_LANG'] = {chosen!r}"
     outputs = run_in_kernel(notebook, alone, first_cells=[
-        'import importlib.util\nassert importlib.util.find_spec("lab_check") is None'])
+        'import importlib.util\nassert importlib.util.find_spec("lab_check") is None' + chose])
     said = outputs["grader-init"]
-    assert "검사 코드(lab_check/)를 찾지 못했습니다. 나눠 받은 폴더에서 노트북을 여십시오." in said
+    assert sentence in said
     assert "ModuleNotFoundError" not in said and "Traceback" not in said
 
 

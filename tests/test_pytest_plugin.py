@@ -157,9 +157,7 @@ def hostile_repository(tmp_path):
     (repo / "self_attention_lab.py").write_text(STUBS.read_text("utf-8"), "utf-8")
     (repo / "reference_copy.py").write_text(REFERENCE.read_text("utf-8"), "utf-8")
     (repo / "conftest.py").write_text(PATCH_GRADING, "utf-8")
-    (repo / "pytest.ini").write_text(
-        "[pytest]\naddopts = --submission reference_copy.py --submission-timeout 30\n",
-        "utf-8")
+    (repo / "pytest.ini").write_text("[pytest]\naddopts = --submission-timeout 30\n", "utf-8")
     (repo / "autograder.py").write_text(SHADOW_MODULE, "utf-8")
     (repo / "sitecustomize.py").write_text(SITECUSTOMIZE, "utf-8")
     (repo / "usercustomize.py").write_text(SITECUSTOMIZE, "utf-8")
@@ -185,6 +183,45 @@ def test_the_students_own_repository_cannot_change_the_grade(hostile_repository)
     assert "6 failed" in process.stdout, process.stdout
     assert scores_in(report) == {step.name: (0.0, step.points) for step in STEPS}
     assert "0 / 10" in process.stdout
+
+
+def test_an_ini_files_second_submission_is_refused_with_a_sentence(hostile_repository):
+    """A second --submission (here the repository's own ini file's, a copy of the reference) is
+    refused naming both files: neither is graded in silence in place of the other."""
+    (hostile_repository / "pytest.ini").write_text("[pytest]\naddopts = --submission reference_copy.py\n", "utf-8")
+    process = subprocess.run(
+        [os.path.join(os.path.dirname(sys.executable), "pytest"), "-p", "no:cacheprovider", "--submission",
+         "self_attention_lab.py", "--submission-lang", "en"],
+        capture_output=True, text=True, timeout=180, cwd=hostile_repository)
+    assert process.returncode == 4, process.stdout + process.stderr
+    assert "--submission is given more than once (reference_copy.py, self_attention_lab.py)" in process.stderr
+
+
+PLUGIN_IN_THE_FOLDER = f'''
+import pytest
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    report.outcome = "passed"
+    return report
+'''
+
+
+def test_a_plugin_from_the_submissions_folder_is_refused(tmp_path):
+    """An ini file's `-p` loading a module of the folder (on the path through `pythonpath`): any code
+    in the pytest process could rewrite the reports, so the run is refused before any grading."""
+    hostile_repository = tmp_path
+    (hostile_repository / "self_attention_lab.py").write_text(STUBS.read_text("utf-8"), "utf-8")
+    (hostile_repository / "all_pass.py").write_text(PLUGIN_IN_THE_FOLDER, "utf-8")
+    (hostile_repository / "pytest.ini").write_text("[pytest]\npythonpath = .\naddopts = -p all_pass\n", "utf-8")
+    process = subprocess.run(
+        [os.path.join(os.path.dirname(sys.executable), "pytest"), "-p", "no:cacheprovider", "--submission",
+         "self_attention_lab.py", "--submission-lang", "en"],
+        capture_output=True, text=True, timeout=180, cwd=hostile_repository)
+    assert process.returncode == 4, process.stdout + process.stderr
+    assert "was loaded as a pytest plugin (all_pass)" in process.stderr and "passed" not in process.stdout
 
 
 # Any folder: a clone of this repository, a folder with its own conftest and ini file, an empty one --
@@ -253,16 +290,8 @@ def test_a_folder_with_its_own_conftest_and_ini_collects_only_the_steps(tmp_path
     process, report = run_pytest(folder, folder / "student_one.py")
     assert process.returncode == 0, process.stdout[-3000:] + process.stderr[-3000:]
     assert collected_count(process.stdout) == len(STEPS) and "6 passed" in process.stdout
-    seen = json.loads((folder / "seen.json").read_text("utf-8"))
-    assert [item["name"] for item in seen] == list(FUNCTION_NAMES)
-    for item, name in zip(seen, FUNCTION_NAMES):
-        assert item["nodeid"] == f"student_one.py::{name}"
-        assert item["module"] == "student_one" and item["module_file"] == str(folder / "student_one.py")
-        assert item["function"] == item["obj"] == item["originalname"] == name
-        assert item["cls"] == item["instance"] == "None" and item["closest"] == "None"
-        assert item["fixturenames"] == [] and item["markers"] == [] and not item["callspec"]
-        assert item["location"] == ["student_one.py", None, f"step {name}"]
-        assert item["path"] == str(folder / "student_one.py") and name in item["keywords"]
+    # With --submission no conftest.py is imported (its hooks would run in the process that reports).
+    assert not (folder / "seen.json").exists()
     assert scores_in(report) == {step.name: (step.points, step.points) for step in STEPS}
 
 
@@ -340,8 +369,7 @@ def test_collection_is_the_steps_as_pytests_own_items(pytester, tmp_path_factory
         assert item.module.__file__ == str(submission) and item.cls is None
         assert item.function.__name__ == item.name and item.fixturenames == []
         assert item.location[2] == f"step {item.name}"
-    if conftest:
-        assert len(json.loads((run / "seen.json").read_text("utf-8"))) == len(FUNCTION_NAMES)
+    assert not (run / "seen.json").exists()  # the conftest is never imported with --submission
 
 
 @given(collected=st.lists(st.text(min_size=1, max_size=8), max_size=6),
@@ -352,3 +380,67 @@ def test_named_test_paths_are_those_typed_in_their_order(collected, typed):
     named = named_test_paths(collected=collected, command_line=typed)
     assert named == [path for path in collected if path in typed]
     assert set(named) <= set(typed)
+
+
+# Names from argv pass the guard before they become a node id, a location, __file__ or JUnit text.
+
+def test_an_undecodable_file_name_is_reported_through_the_guard(tmp_path):
+    raw = os.fsdecode(b"\xb1\xe8.py")  # "김.py" as Korean Windows writes it (cp949)
+    (tmp_path / raw).write_text(REFERENCE.read_text("utf-8"), "utf-8")
+    done = subprocess.run([os.path.join(os.path.dirname(sys.executable), "pytest"), "-p", "no:cacheprovider",
+                           "--submission", raw, "--junitxml=report.xml", "-o", "junit_family=xunit1"],
+                          capture_output=True, cwd=tmp_path, timeout=180)
+    out = (done.stdout + done.stderr).decode("utf-8", "replace")
+    assert done.returncode == 0 and "INTERNALERROR" not in out and "Traceback" not in out, out[-3000:]
+    report = (tmp_path / "report.xml").read_text("utf-8")
+    assert scores_in(report) == {step.name: (step.points, step.points) for step in STEPS}
+    assert 'file="김.py"' in report and "김.py ......" in out
+
+
+@settings(max_examples=40)
+@given(name=st.binary(min_size=1, max_size=12).filter(lambda b: b"/" not in b and b"\0" not in b))
+def test_every_shown_path_is_the_guards(name):
+    """Whatever bytes name the file, what the reports show is the guard's name: valid Unicode."""
+    from autograder.guard import safe_name
+    from autograder.pytest_plugin import SubmissionGrading, step_module
+
+    path = os.path.join("/tmp", os.fsdecode(name))
+    grading = SubmissionGrading(path, "self_attention", FUNCTION_NAMES, "en", 1.0)
+    assert grading.shown_path == safe_name(path)
+    grading.shown_path.encode("utf-8")  # never raises
+    module = step_module(grading, FUNCTION_NAMES)
+    module.__file__.encode("utf-8")
+    module.__name__.encode("utf-8")
+
+
+def test_two_submissions_are_refused_naming_both(tmp_path):
+    for name in ("kim.py", "lee.py"):
+        (tmp_path / name).write_text(REFERENCE.read_text("utf-8"), "utf-8")
+    done = subprocess.run([os.path.join(os.path.dirname(sys.executable), "pytest"), "-p", "no:cacheprovider",
+                           "--submission", "kim.py", "--submission", "lee.py"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=180)
+    assert done.returncode == 4 and "passed" not in done.stdout, done.stdout + done.stderr
+    assert "--submission이 여러 번 주어졌습니다(kim.py, lee.py)" in done.stderr
+
+
+@given(inside=st.lists(st.booleans(), max_size=5), installed=st.lists(st.booleans(), max_size=5))
+def test_foreign_plugins_are_those_of_the_folders_outside_the_installation(tmp_path_factory, inside, installed):
+    import types as module_types
+
+    from autograder.pytest_plugin import _installed_places, foreign_plugins
+
+    folder = tmp_path_factory.mktemp("run")
+    place = sorted(_installed_places())[0]
+    plugins, expected = [], []
+    for number, (here, from_installation) in enumerate(zip(inside, installed)):
+        module = module_types.ModuleType(f"plugin{number}")
+        base = place if from_installation else (str(folder) if here else "/nonexistent-elsewhere")
+        module.__file__ = os.path.join(base, f"plugin{number}.py")
+        plugins.append((module.__name__, module))
+        if here and not from_installation:
+            expected.append(module.__name__)
+    own = module_types.ModuleType("own")
+    own.__file__ = str(folder / "own.py")
+    plugins.append(("own", own))
+    plugins.append(("an object", object()))
+    assert foreign_plugins(plugins=plugins, folders=[folder], own=own) == expected

@@ -482,8 +482,10 @@ def test_pytest_runs_the_staffs_other_tests_whatever_the_submission(name, tmp_pa
     (tmp_path / name).write_bytes(ATTACKS[name])
     (tmp_path / "test_staff.py").write_text("def test_staff_check():\n    assert True\n", "utf-8")
     lab = ("--submission-lab", LAB.name) if name in SAY_NO_LAB else ()
+    # The staff's own test file, named on the command line, runs beside the steps whatever the submission.
     done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--submission",
-                           str(tmp_path / name), "--submission-lang", "en", "--submission-timeout", "3", *lab],
+                           str(tmp_path / name), "--submission-lang", "en", "--submission-timeout", "3", *lab,
+                           "test_staff.py"],
                           capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert "INTERNALERROR" not in done.stdout + done.stderr, done.stdout[-3000:]
     expected = EXPECTED[name]
@@ -497,8 +499,8 @@ def test_pytest_says_why_when_a_file_names_no_lab_and_still_runs_the_rest(tmp_pa
     (tmp_path / "nothing.ipynb").write_bytes(b'{"cells": 3}')
     (tmp_path / "test_staff.py").write_text("def test_staff_check():\n    assert True\n", "utf-8")
     done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--submission",
-                           str(tmp_path / "nothing.ipynb")], capture_output=True, text=True, timeout=300,
-                          cwd=tmp_path)
+                           str(tmp_path / "nothing.ipynb"), "test_staff.py"], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path)
     assert done.returncode == 1 and "1 failed, 1 passed" in done.stdout, done.stdout[-3000:]
     assert "--submission-lab" in done.stdout
 

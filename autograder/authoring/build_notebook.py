@@ -37,6 +37,7 @@ import nbformat
 from nbformat import NotebookNode
 
 from autograder import registry
+from autograder.kit.ready import LANG_VARIABLE
 from autograder.lab import Lab
 from autograder.submission import METADATA_KEY
 
@@ -85,16 +86,18 @@ SETUP_TEMPLATE = '''#@title {title}
 def prepare_checks():
     """{where}"""
     import os, sys, zipfile
+    said = {said}
+    said = said.get(os.environ.get("{lang_variable}", ""), said[{notebook_lang!r}])
     if "google.colab" in sys.modules and not os.path.isdir("{package}"):
         from google.colab import files
-        print("{upload}")
+        print(said["upload"])
         for name in files.upload():
             if name.endswith(".zip"):
                 zipfile.ZipFile(name).extractall()
     try:
         from {package}.kit.ready import Notebook
     except ImportError:
-        raise SystemExit("{missing}")
+        raise SystemExit(said["missing"])
     return Notebook({lab!r}{lang})
 
 
@@ -105,9 +108,14 @@ def grader_setup_source(lang: str = NOTEBOOK_LANG, lab: str | None = None) -> st
     """The set-up cell of `lab`'s notebook for students reading `lang`: it makes `grader` from the
     check package beside the notebook (on Colab, from the checks' zip the student uploads), whose
     checks and messages speak `lang` unless the student chose another (LAB_CHECK_LANG)."""
-    words = {key: text.format(package=CHECK_PACKAGE, zip=checks_zip_name(lab or "lab"))
-             for key, text in SETUP_WORDS[lang].items()}
-    return SETUP_TEMPLATE.format(**words, package=CHECK_PACKAGE, lab=lab,
+    def words(language: str) -> dict[str, str]:
+        return {key: text.format(package=CHECK_PACKAGE, zip=checks_zip_name(lab or "lab"))
+                for key, text in SETUP_WORDS[language].items()}
+
+    # What the cell prints follows the student's LAB_CHECK_LANG, as the checks do, else the notebook's.
+    said = {language: {key: words(language)[key] for key in ("upload", "missing")} for language in SETUP_WORDS}
+    return SETUP_TEMPLATE.format(title=words(lang)["title"], where=words(lang)["where"], said=repr(said),
+                                 lang_variable=LANG_VARIABLE, notebook_lang=lang, package=CHECK_PACKAGE, lab=lab,
                                  lang="" if lang == NOTEBOOK_LANG else f", lang={lang!r}")
 
 

@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..submission import (BUDGET, MAX_BYTES, Detail, detail, error_type, file_kind, kind_detail, os_detail,
-                          read_regular_file, zip_member_is_regular, zipped_problem)
+from ..submission import (BUDGET, MAX_BYTES, SUBMISSION_KINDS, Detail, detail, error_type, file_kind, kind_detail,
+                          kind_rank, os_detail, read_regular_file, zip_member_is_regular, zipped_problem)
 from ..guard import safe_name
 from ..said import Refusal, Said, said
 from ..lms.recognise import HEAD_BYTES, SHEET_KINDS, sheet_kind
@@ -393,10 +393,16 @@ def _display_path(name: str) -> str:
 
 
 def newest_first(entries: Iterable[Entry]) -> list[Entry]:
-    """Newest modification time first; on a tie the later name in natural order wins (a-10 over a-2),
+    """Newest modification time first; on a tie the kind the LMS's zip prefers (`submission.kind_rank`:
+    the notebook, then the .py, then a zip), then the later name in natural order (a-10 over a-2),
     and of two archive members with the same name, the later one in the archive."""
-    return sorted(entries, key=lambda e: (e.stamp, _natural(os.path.splitext(e.path)[0]), e.path, e.index),
-                  reverse=True)
+    return sorted(entries, key=lambda e: (e.stamp, -_rank(e.path), _natural(os.path.splitext(e.path)[0]), e.path,
+                                          e.index), reverse=True)
+
+
+def _rank(path: str) -> int:
+    rank = kind_rank(path)
+    return len(SUBMISSION_KINDS) if rank is None else rank
 
 
 def _natural(text: str) -> list[tuple[int, int, str]]:

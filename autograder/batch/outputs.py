@@ -25,6 +25,7 @@ from .naming import fit_id
 from .saved import KEY as SAVED_KEY, Judgement, Unsaveable, judgement_data, read_judgement
 from .. import pictures
 from ..guard import piece
+from ..judge import rounded_points
 from ..render import (Messages, case_names, feedback, guarded_step_feedback, json_of, json_text, notes_text, one_line,
                       printable, text_of)
 
@@ -125,7 +126,7 @@ def record_of(result: SubmissionResult, student: str, file: str, key: str, super
     return {"id": student, "file": file, "fingerprint": key, "grader": grader_version(lab), "lab": lab.name,
             "status": status, "total": total, "raw_total": raw_total, "max_total": float(result.max_score),
             "late": late, "superseded": list(superseded),
-            "steps": {s.name: {"score": round(s.score, 2), "max_score": float(s.max_score), "status": s.status,
+            "steps": {s.name: {"score": rounded_points(s.score), "max_score": float(s.max_score), "status": s.status,
                                "mistakes": list(s.mistakes),
                                "wrong_cells": piece(f"the wrong cells of step {s.name}", pictures.wrong_cells, s,
                                                     lab.page_case).value,

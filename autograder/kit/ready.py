@@ -302,7 +302,7 @@ def _kernel_grader(lab: Optional[str], lang: str, env: Mapping[str, object]) -> 
             if why:
                 print(why, file=sys.stderr)
                 return None
-            return otter.Notebook.export(self, chosen, *args, **kwargs)
+            return otter.Notebook.export(self, zip_member_path(chosen), *args, **kwargs)
 
     if unknown:
         print(unknown, file=sys.stderr)
@@ -310,6 +310,17 @@ def _kernel_grader(lab: Optional[str], lang: str, env: Mapping[str, object]) -> 
         print(words["ready_path"].format(path=path) if path else words["ready"])
     return Notebook(path, tests_dir=os.path.join(half, "tests"))
 
+
+
+def zip_member_path(path: str) -> str:
+    """The notebook's path as Otter's export() stores it in the zip (it zips the path it is given):
+    relative to the working folder when the notebook lies in it or below, so that JupyterLab's and
+    VS Code's absolute paths never become the member's folders; else the path as given."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        return path
+    return path if relative == os.pardir or relative.startswith(os.pardir + os.sep) else relative
 
 
 # The notebook's set-up cell calls it by this name: in a kernel it gives Otter's Notebook, and a

@@ -12,6 +12,7 @@ untouched stubs zero there, as on the LMS (see emulation.py).
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import os
 import pathlib
@@ -148,8 +149,10 @@ STAMP = "autograder-build.json"
 def claim_out_folder(out: pathlib.Path, lab: Lab) -> None:
     """INVARIANT: a build never replaces what another run, or a person, left in `out`. It writes into
     `out` only when `out` does not exist, is an empty folder, or holds this lab's earlier build and
-    nothing else (its stamp, its three folders, only the files that build wrote in them; a build that
-    stopped before it ended may be replaced whole). Else BuildError says what is in the way."""
+    nothing else (its stamp, its three folders, only the files that build wrote in them, each still
+    holding what it wrote: the stamp records each file's SHA-256; a build that stopped before it
+    ended may be replaced whole). Else BuildError names what is in the way: files added, files
+    changed since."""
     try:
         out.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
@@ -166,9 +169,16 @@ def claim_out_folder(out: pathlib.Path, lab: Lab) -> None:
         if stamp["lab"] != lab.name:
             raise BuildError(said("other_lab", "build", out=str(out), other=stamp["lab"], lab=lab.name))
         others = [name for name in entries if name not in (STAMP, *BUILD_FOLDERS)]
+        changed: list[str] = []
         if stamp["files"] is not None:
-            built = set(stamp["files"])
-            others += [name for name in _built_files(out) if name not in built]
+            built = stamp["files"]
+            present = _built_files(out)
+            others += [name for name in present if name not in built]
+            changed = [name for name in present if name in built and built[name] is not None
+                       and built[name] != _digest(out / name)]
+        if changed:
+            raise BuildError(said("changed_files", "build", out=str(out), lab=lab.name,
+                                  listing=_listed(changed + others)))
         if others:
             raise BuildError(said("other_files", "build", out=str(out), lab=lab.name, listing=_listed(others)))
     _write_stamp(out, lab, None)
@@ -192,19 +202,35 @@ def _built_files(out: pathlib.Path) -> list[str]:
 
 
 def _read_stamp(out: pathlib.Path) -> dict[str, Any] | None:
+    """The stamp as {"lab": name, "files": {relative path: SHA-256 or None} or None (a build running or
+    stopped)}; a stamp of a build that listed names alone gives None for each digest (compared by name)."""
     try:
         stamp = json.loads((out / STAMP).read_text("utf-8"))
     except (OSError, ValueError):
         return None
-    files = stamp.get("files") if isinstance(stamp, dict) else None
-    if not isinstance(stamp, dict) or not isinstance(stamp.get("lab"), str) or not (
-            files is None or (isinstance(files, list) and all(isinstance(f, str) for f in files))):
+    if not isinstance(stamp, dict) or not isinstance(stamp.get("lab"), str):
         return None
-    return stamp
+    files = stamp.get("files")
+    if isinstance(files, list) and all(isinstance(f, str) for f in files):
+        return {"lab": stamp["lab"], "files": dict.fromkeys(files)}
+    if files is None or (isinstance(files, dict) and all(isinstance(d, str) for d in files.values())):
+        return {"lab": stamp["lab"], "files": files}
+    return None
 
 
 def _write_stamp(out: pathlib.Path, lab: Lab, files: list[str] | None) -> None:
-    (out / STAMP).write_text(json.dumps({"lab": lab.name, "files": files}, indent=1) + "\n", "utf-8")
+    digests = None if files is None else {name: _digest(out / name) for name in files}
+    (out / STAMP).write_text(json.dumps({"lab": lab.name, "files": digests}, indent=1) + "\n", "utf-8")
+
+
+def _digest(path: pathlib.Path) -> str:
+    """SHA-256 of a file the build wrote (of a link's target path for a link: never followed)."""
+    if path.is_symlink():
+        return hashlib.sha256(os.readlink(path).encode("utf-8", "surrogateescape")).hexdigest()
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return ""  # unreadable now: not as the build wrote it
 
 
 def _fresh(folder: pathlib.Path) -> pathlib.Path:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 
 from ..guard import safe_name
 from ..sandbox.limits import MB, Limits
-from ..submission import MAX_BYTES, Detail, detail, os_detail, read_regular_file
+from ..submission import MAX_BYTES, SUBMISSION_KINDS, Detail, detail, kind_rank, os_detail, read_regular_file
 
 if TYPE_CHECKING:  # imported where used: a broken engine still gets its results.json written (main)
     from ..judge import SubmissionResult
@@ -105,7 +105,9 @@ def with_previous(data: GradescopeResults, result: SubmissionResult, lab: Lab, s
     earlier submission, what changed since it (batch.previous). The comparison on all tests has the
     scored entries' visibility; the one visible at once compares the public tests only, so it never
     tells a hidden verdict before grades are published. Anything unreadable: no comparison."""
-    now_all = {s.name: {"status": s.status, "score": round(s.score, 2), "mistakes": list(s.mistakes)} for s in result.steps}
+    from ..judge import rounded_points
+
+    now_all = {s.name: {"status": s.status, "score": rounded_points(s.score), "mistakes": list(s.mistakes)} for s in result.steps}
     now_public = {s.name: {"status": s.status, "score": None, "mistakes": list(s.mistakes)} for s in result.public_steps}
     data.setdefault("extra_data", {})[STEPS_KEY] = {"all": now_all, "public": now_public}
     try:  # the whole comparison: metadata the grader cannot read or use means no comparison, never a failure
@@ -262,7 +264,7 @@ def list_files(folder: pathlib.Path) -> list[str]:
 
 # Why a submitted file was not graded (file_choice), each told by the catalog's [chosen] section.
 NotGradedReason = Literal["notebook_first", "script_first", "assignment_name", "outer_folder", "not_code"]
-KINDS: tuple[tuple[str, ...], ...] = ((".ipynb",), (".py",), (".zip",))  # in the order they are preferred
+KINDS = SUBMISSION_KINDS  # in the order they are preferred (submission.kind_rank, shared with grade)
 NOT_GRADED_SHOWN = 8  # file names told per reason, at most
 
 
@@ -278,25 +280,30 @@ class FileChoice:
 
 def file_choice(names: Sequence[str], wanted: Collection[str]) -> FileChoice:
     """INVARIANT: the one rule that chooses the file to grade among relative names: a notebook
-    before a script before a zip; among several of a kind, the one with the assignment's own name
-    (the shallowest); several others are a problem to report, never a guess. Every other file is
-    told with the part of the rule that left it out."""
+    before a script before a zip (`submission.kind_rank`, the order `grade` applies to one attempt's
+    files too); among several of a kind, the one with the assignment's own name nearest the top;
+    several of the same standing (other names, or the assignment's name at the same depth) are a
+    problem to report, never a guess by listing order. Every other file is told with the part of the
+    rule that left it out."""
     considered = [n for n in names if not any(part in IGNORED_FOLDERS for part in n.split("/"))]
-    for rank, suffixes in enumerate(KINDS):
-        candidates = [n for n in considered if n.lower().endswith(suffixes)]
+    for rank in range(len(KINDS)):
+        candidates = [n for n in considered if kind_rank(n) == rank]
         if not candidates:
             continue
-        named = sorted((n for n in candidates if n.rsplit("/", 1)[-1] in wanted), key=lambda n: n.count("/"))
-        if named:
-            graded = named[0]
-        elif len(candidates) == 1:
+        named = [n for n in candidates if n.rsplit("/", 1)[-1] in wanted]
+        nearest = [n for n in named if n.count("/") == min(m.count("/") for m in named)]
+        if len(nearest) == 1:
+            graded = nearest[0]
+        elif not named and len(candidates) == 1:
             graded = candidates[0]
         else:
-            return FileChoice(None, ("several_submissions", detail("files", files=", ".join(sorted(candidates)[:5]))))
+            tied = sorted(nearest or candidates)  # shown with their folders: the submission's own
+            return FileChoice(None, ("several_submissions", detail("same_standing", submitted=", ".join(
+                safe_name(name) for name in tied[:5]))))
         return FileChoice(graded, None, tuple((name, _why_not(name, graded, rank)) for name in considered
                                               if name != graded))
-    return FileChoice(None, ("no_submission", detail("files", files=", ".join(sorted(names)[:5])) if names
-                             else detail("no_files")))
+    return FileChoice(None, ("no_submission", detail("files", files=", ".join(safe_name(n) for n in sorted(names)[:5]))
+                             if names else detail("no_files")))
 
 
 def _why_not(name: str, graded: str, rank: int) -> NotGradedReason:
@@ -322,10 +329,11 @@ def choice_text(choice: FileChoice, lab: Lab, lang: str) -> str:
     from ..render import Messages
 
     say = Messages(lang, lab)
-    lines = [say("chosen", "graded", file=choice.graded)]
+    # Names as the student reads them: a name's bytes that are not UTF-8 through the guard.
+    lines = [say("chosen", "graded", file=safe_name(choice.graded))]
     reasons: dict[NotGradedReason, list[str]] = {reason: [] for reason in get_args(NotGradedReason)}
     for name, reason in sorted(choice.not_graded):
-        reasons[reason].append(name)
+        reasons[reason].append(safe_name(name))
     for reason, names in reasons.items():
         if not names:
             continue

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypedDict
 
+from ..judge import rounded_points
 from ..render import Messages, load_notes, notes_heading, step_feedback
 
 if TYPE_CHECKING:
@@ -66,10 +67,11 @@ def gradescope_results(result: SubmissionResult, lab: Lab, lang: str = "ko",
               "status": "passed" if all(public[s.name].status == "passed" for s in result.steps) else "failed",
               "output": "\n\n".join(public_parts)}]
     for step in result.steps:
-        tests.append({"name": step.name, "score": round(step.score, 5), "max_score": round(float(step.max_score), 5),
+        tests.append({"name": step.name, "score": rounded_points(step.score),
+                      "max_score": rounded_points(float(step.max_score)),
                       "status": "passed" if step.status == "passed" else "failed",
                       "visibility": visibility, "output": step_feedback(step, lab, lang)})
-    output: GradescopeResults = {"score": round(sum(t["score"] for t in tests[1:]), 5), "stdout_visibility": "hidden",
+    output: GradescopeResults = {"score": result.score, "stdout_visibility": "hidden",
               "tests": tests}
     if loading:
         output["output"] = loading
