@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     # A command or an event: one JSON line's data (a command is the grader's, never checked here).
     Message = dict[str, Any]
     # The names the submission's code runs in.
-    Namespace = dict[str, Any]
+    Globals = dict[str, Any]
 
     from typing import Protocol
 
@@ -88,7 +88,7 @@ class Channel:
 def serve(channel: Channel) -> None:
     """Answer commands until told to exit."""
     signal.signal(WHERE_SIGNAL, lambda number, frame: _tell_where(channel, frame))
-    namespace: Namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+    namespace: Globals = {"__name__": "__main__", "__builtins__": __builtins__}
     filenames: set[str] = set()
     functions: tuple[str, ...] = ()
     while True:
@@ -102,7 +102,7 @@ def serve(channel: Channel) -> None:
             return
 
 
-def load(channel: Sends, namespace: Namespace, filenames: set[str], command: Message) -> tuple[str, ...]:
+def load(channel: Sends, namespace: Globals, filenames: set[str], command: Message) -> tuple[str, ...]:
     """Run the cells in order; an error in one top-level statement does not stop the next ones.
 
     Returns the lab's function names the command gave (its "functions"); the "loaded" event says
@@ -235,7 +235,7 @@ def _remember_lines(filename: str, source: str) -> None:
     linecache.cache[filename] = (sum(map(len, lines)), None, lines, filename)
 
 
-def _run_whole(source: str, filename: str, namespace: Namespace) -> object:
+def _run_whole(source: str, filename: str, namespace: Globals) -> object:
     """_DONE, _UNCOMPILED (the statement-by-statement path reports why), or (line, error)."""
     try:
         code = compile(source, filename, "exec")
@@ -286,7 +286,7 @@ def _parse_statements(channel: Sends, c: int, source: str, filename: str) -> lis
     return []
 
 
-def _run_statements(channel: Sends, c: int, source: str, filename: str, namespace: Namespace, filenames: set[str],
+def _run_statements(channel: Sends, c: int, source: str, filename: str, namespace: Globals, filenames: set[str],
                     skip: Container[tuple[int, int]], first: int, body: list[ast.stmt] | None = None) -> None:
     """Run the cell's top-level statements from `first` on, one by one (`body`: parsed already)."""
     if body is None:
@@ -314,7 +314,7 @@ def kind_of(value: object) -> str:
     return type(value).__name__[:60]
 
 
-def call(channel: Channel, namespace: Namespace, filenames: set[str], command: Message,
+def call(channel: Channel, namespace: Globals, filenames: set[str], command: Message,
          functions: tuple[str, ...] = ()) -> None:
     """Call one of the submission's functions; `functions`: the lab's names (see load)."""
     function = namespace.get(command["function"])
