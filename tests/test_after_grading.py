@@ -245,7 +245,7 @@ def test_bad_rows_are_refused_by_line_and_nothing_changes(run_copy, text, said):
     root, out = run_copy
     before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     write_overrides(out, text)
-    done = grade(root, "--out", out, "--jobs", "2")
+    done = grade(root, "--out", out, "--jobs", "2", "--lang", "en")  # the refusal's words in English
     assert done.returncode == 2
     for words in said:
         assert words in done.stderr
@@ -273,7 +273,7 @@ def test_previous_run_says_what_changed_per_step(klass, tmp_path):
     english = grade(root, "--out", tmp_path / "en", "--jobs", "2", "--lang", "en", "--previous", klass["out"])
     assert english.returncode == 0
     assert "softmax now passes." in (tmp_path / "en" / "feedback" / "s01.md").read_text("utf-8")
-    itself = grade(root, "--out", out, "--previous", out)
+    itself = grade(root, "--out", out, "--previous", out, "--lang", "en")
     assert itself.returncode == 2 and "is the --out folder" in itself.stderr
     nothing = grade(root, "--out", tmp_path / "third", "--previous", tmp_path / "nowhere")
     assert nothing.returncode == 2 and not (tmp_path / "third").exists()

@@ -89,7 +89,7 @@ def check_strays_listed(school, strays, students):
         assert owner.id == "", f"{path} became {owner.id!r}"
         assert entry.metadata == NOT_LMS_NAMED or entry.metadata in SHEET_KINDS, (path, entry.metadata)
         reason = dict((e.path, r) for e, r in owner.ignored)[path]
-        assert reason.startswith(("not a submission: a file the LMS did not name", "LMS grade sheet")), reason
+        assert str(reason).startswith(("not a submission: a file the LMS did not name", "LMS grade sheet")), reason
     for student in students:
         if student.id:
             assert not stray_paths & {e.path for e in entries(student)}

@@ -178,7 +178,8 @@ def test_check_html_writes_the_page_beside_the_text(tmp_path):
     assert done.returncode == 1 and "softmax" in done.stdout
     assert out.read_text("utf-8").count('class="ag-maps"') == 1
     bad = subprocess.run([sys.executable, "-m", "autograder", "check", str(CORPUS / "softmax__wrong_axis__loops.py"),
-                          "--html", str(tmp_path / "no" / "such" / "page.html")], capture_output=True, text=True,
+                          "--html", str(tmp_path / "no" / "such" / "page.html"), "--lang", "en"], capture_output=True,
+                         text=True,
                          timeout=300, cwd=ROOT)
     assert bad.returncode not in (0, 1) and "cannot write" in bad.stderr
 

@@ -28,6 +28,9 @@ CANVAS_GRADEBOOK = ("Student,ID,SIS User ID,SIS Login ID,Section,Lab 1 (5501)\n"
 
 
 def run(*args, timeout=300):
+    """A command as a TA types it; its messages in English unless the test names a language (the Korean of
+    every refusal is checked in test_ta_language_refusals)."""
+    args = (*args, "--lang", "en") if "--lang" not in args else args
     return subprocess.run([sys.executable, "-m", "autograder", *map(str, args)], capture_output=True, text=True,
                           timeout=timeout, cwd=ROOT)
 
