@@ -20,7 +20,8 @@ INSTALL_MODULES = {"test_student_venv", "test_student_pythons", "test_install_la
                    "test_student_half_language_and_lab", "test_kit_encoding", "test_setup_cell_old_python"}
 INSTALL_FIXTURES = {"gradescope_image", "gradescope_zip", "emulation"}
 BROWSER_MODULES = {"test_report_browser", "test_pictures", "test_docs"}
-SLOW_MODULES = {"test_hostile_everywhere", "test_attacks", "test_otter_run", "test_otter_student", "test_hostile",
+SLOW_MODULES = {"test_hostile_everywhere", "test_attacks", "test_attacks_third", "test_attacks_fourth",
+                "test_attacks_fifth", "test_otter_run", "test_otter_student", "test_hostile",
                 "test_reading_budgets", "test_ta_slips", "test_public_cases", "test_checker_cells",
                 "test_batch_units_property", "test_after_grading", "test_lms_layouts", "test_grader_version",
                 "test_lms_strays", "test_gradescope", "test_no_machine_paths", "test_otter_build",

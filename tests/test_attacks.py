@@ -1,5 +1,6 @@
-"""Attacks on the grader written from its code and docs alone (tests/attacks/, attacks2/, attacks3/,
-attacks4/, attacks5/): each must hold.
+"""Attacks on the grader written from its code and docs alone (tests/attacks/, attacks2/; the later
+rounds in test_attacks_third.py, _fourth.py and _fifth.py, one file each so that they run side by
+side): each must hold.
 
 Every attack runs through the face it targets (`autograder check`, `grade`, `export`, the
 Gradescope entry point) and its verdict says whether the promise of docs/SECURITY.md it targets
@@ -89,55 +90,3 @@ def test_a_submission_that_spends_its_time_is_told_and_its_last_tests_are_not_ru
     codes = {c.code for s in result.steps for c in s.cases if not c.passed}
     assert codes == {"not_run"} and "timeout" not in {s.status for s in result.steps}
     assert "1.5" in as_text(result, plan.lab, "en").split("\n")[1]
-
-
-# tests/attacks3: the TA's after-grading files, the look-alike signal, the course history, the step
-# graph's stand-ins and the grader version. Each module's attack(folder) says (held, evidence).
-ATTACKS3 = ROOT / "tests" / "attacks3"
-THIRD_ROUND = sorted(p.stem for p in ATTACKS3.glob("[0-9][0-9]_*.py"))
-
-
-@pytest.mark.parametrize("name", THIRD_ROUND)
-def test_third_round_attack_holds(name, tmp_path, monkeypatch):
-    monkeypatch.syspath_prepend(str(ATTACKS3))
-    spec = importlib.util.spec_from_file_location(f"attacks3_{name}", ATTACKS3 / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    held, evidence = module.attack(tmp_path)
-    assert held, f"{name} [{module.FACE}] {module.PROMISE}: {evidence}"
-
-
-# tests/attacks4: the one guard between a submission and the grader's own work (texts, names,
-# pictures, fingerprints, the LMS's files) and points that come from values. Each module's
-# attack(folder) says (held, evidence); they use the third round's helpers (common, simclass).
-ATTACKS4 = ROOT / "tests" / "attacks4"
-FOURTH_ROUND = sorted(p.stem for p in ATTACKS4.glob("[0-9][0-9]_*.py"))
-
-
-@pytest.mark.parametrize("name", FOURTH_ROUND)
-def test_fourth_round_attack_holds(name, tmp_path, monkeypatch):
-    monkeypatch.syspath_prepend(str(ATTACKS3))
-    monkeypatch.syspath_prepend(str(ATTACKS4))
-    spec = importlib.util.spec_from_file_location(f"attacks4_{name}", ATTACKS4 / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    held, evidence = module.attack(tmp_path)
-    assert held, f"{name} [{module.FACE}] {module.PROMISE}: {evidence}"
-
-
-# tests/attacks5: the look-alike signal, the course history and its totals, the pytest face, the
-# build's --out folder, the Gradescope entry point's choice of file, run folders inside a class, the
-# kit's data and the saved results, written by people who had not seen the code they attack.
-ATTACKS5 = ROOT / "tests" / "attacks5"
-FIFTH_ROUND = sorted(p.stem for p in ATTACKS5.glob("[0-9][0-9]_*.py"))
-
-
-@pytest.mark.parametrize("name", FIFTH_ROUND)
-def test_fifth_round_attack_holds(name, tmp_path, monkeypatch):
-    monkeypatch.syspath_prepend(str(ATTACKS3))
-    monkeypatch.syspath_prepend(str(ATTACKS5))
-    spec = importlib.util.spec_from_file_location(f"attacks5_{name}", ATTACKS5 / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    held, evidence = module.attack(tmp_path)
-    assert held, f"{name} [{module.FACE}] {module.PROMISE}: {evidence}"
