@@ -76,7 +76,7 @@ def test_the_synopses_name_only_options_the_parser_knows():
     # scripts/docs.sh and mkdocs).
     others = {"--submission", "--submission-lang", "--submission-step", "--submission-lab", "--junitxml",
               "--collect-only", "--step", "--fresh", "--no-sandbox", "--force-reinstall", "--no-deps",
-              "--build-only", "--strict"}
+              "--build-only", "--strict", "--noconftest"}
     assert shown - known - others == set()
 
 
