@@ -5,9 +5,9 @@ import os
 from typing import TYPE_CHECKING
 
 from .said import Refusal, said
+from .options import EXIT_ALL_PASSED, EXIT_LOST_POINTS, CheckOptions, CheckResult
 
 if TYPE_CHECKING:
-    from .commands import CheckOptions, CheckResult
     from .lab import Lab
 
 
@@ -53,8 +53,6 @@ def check_file(options: CheckOptions) -> CheckResult:
         zygote.stop()
     if options.html:
         _write_html(options, result, lab)
-    from .commands import EXIT_ALL_PASSED, EXIT_LOST_POINTS, CheckResult
-
     return CheckResult(status=EXIT_ALL_PASSED if result.all_passed else EXIT_LOST_POINTS, result=result, lab=lab,
                        html=options.html)
 

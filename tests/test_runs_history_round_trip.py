@@ -21,7 +21,8 @@ from autograder.batch import history, run_folder
 from autograder.batch.class_rule import mostly_not_submissions
 from autograder.batch.late import lateness, lateness_known
 from autograder.batch.naming import Naming
-from autograder.lms.graded import read_csv_text, read_run
+from autograder.lms.graded import read_run
+from autograder.lms.sheet import read_csv_text
 from autograder.lms.moodle import feedback_folder
 from test_history_grades import record, write_run
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..render import Messages, one_line, printable
 from ..said import Lines, Refusal, Said, said
+from ..options import GradeOptions, GradeResult
 from ..submission import MAX_BYTES, Detail, detail, failure_detail, not_code, os_detail
 from .collect import EXPORT, NOT_LMS_NAMED, Source, Student, group_students
 from .grader import Task
@@ -42,7 +43,6 @@ EXIT_DONE, EXIT_CANNOT_RUN, EXIT_MERGED_IDS, EXIT_PATTERN_MISSES, EXIT_INTERRUPT
 SHOWN_AT_MOST = 20  # files named in a warning; the rest are counted
 
 if TYPE_CHECKING:
-    from ..commands import GradeOptions, GradeResult
     from ..lab import Lab
     from ..sandbox.limits import Limits
     from ..sandbox.zygote_client import Zygote
@@ -201,8 +201,6 @@ def stray_note(everyone: Iterable[Student], say: Messages = ENGLISH) -> str:
 
 def _grade_class(source: Source, options: GradeOptions, late: LateSettings, limits: Limits,
                  zygotes: Sequence[Zygote], note: Notes) -> GradeResult:
-    from ..commands import GradeResult
-
     out = options.out
     started = time.monotonic()
     say = Messages(options.lang)  # the TA's language: every message

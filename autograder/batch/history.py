@@ -35,16 +35,15 @@ from typing import TYPE_CHECKING, Any
 
 from ..guard import piece
 from ..submission import read_regular_file
-from ..lms.graded import Graded, Record, RunError, read_csv_text, read_run
+from ..lms.graded import Graded, Record, RunError, read_run
+from ..lms.sheet import read_csv_text
 from ..lms.sheet import SheetError
 from ..said import Refusal, Said, said, then
 from ..render import Messages, one_line, printable
 from . import run_folder
 from .naming import fit_id, is_system_path
 from .outputs import write_atomic
-
-if TYPE_CHECKING:
-    from ..commands import HistoryOptions, HistoryResult
+from ..options import HistoryOptions, HistoryResult
 
 COURSE_CSV = "course.csv"
 INDEX = "index.html"
@@ -418,8 +417,6 @@ def index_page(rows: list[dict[str, Any]], runs: list[Run], lang: str) -> str:
 
 def run_history(args: HistoryOptions) -> HistoryResult:
     """commands.history: a Refusal (exit 2, nothing written) when the course folder holds no runs to gather."""
-    from ..commands import HistoryResult
-
     say = Messages(args.lang)
     try:
         runs = find_runs(args.course, args.out)

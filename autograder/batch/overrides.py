@@ -226,8 +226,8 @@ def _did_you_mean(student: str, known: set[str]) -> str:
 
 def decode(data: bytes, lang: str = "en") -> str:
     """The CSV's text: UTF-8 (with or without BOM, as spreadsheets save it), else cp949 (Korean Excel):
-    lms.graded.read_csv_text, the one reader of the CSVs a TA may re-save."""
-    from ..lms.graded import read_csv_text
+    lms.sheet.read_csv_text, the one reader of the CSVs a TA may re-save."""
+    from ..lms.sheet import read_csv_text
     from ..lms.sheet import SheetError
 
     try:

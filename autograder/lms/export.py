@@ -27,14 +27,12 @@ from .graded import Graded, RunError, read_run, run_refusals
 from .recognise import wrong_lms
 from ..said import Refusal, Said, said
 from .sheet import Sheet, SheetError, read_sheet, sheet_bytes
+from ..options import ExportOptions, ExportResult
 
 LAYOUTS: dict[str, Callable[[Sheet, str | None], Layout]] = {"canvas": canvas.layout, "moodle": moodle.layout,
                                                             "blackboard": blackboard.layout}
 MOODLE_ONLY = ("id_column", "max_column", "feedback_column")
 EXIT_DONE, EXIT_UNMATCHED = 0, 3
-
-if TYPE_CHECKING:
-    from ..commands import ExportOptions, ExportResult
 
 
 class ExportRefused(Refusal):
@@ -73,8 +71,6 @@ def lab_refusal(lab_name: str | None, run: Mapping[str, Graded], graded_dir: str
 
 def run_export(options: ExportOptions) -> ExportResult:
     """commands.export: an ExportRefused (exit 2, nothing written) for every reason not to write."""
-    from ..commands import ExportResult
-
     say = Messages(options.lang)
     given = [name for name in MOODLE_ONLY if getattr(options, name) is not None]
     if given and options.lms != "moodle":

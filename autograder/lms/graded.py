@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..said import Refusal, Said, said
+from .sheet import SheetError, read_csv_text
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -100,16 +101,6 @@ def no_grade_of_its_own(status: str) -> bool:
     return status.startswith(NO_GRADE_OF_ITS_OWN)
 
 
-def read_csv_text(data: bytes) -> tuple[str, str]:
-    """(text, encoding) of a CSV the TA may have re-saved in a spreadsheet: the one reader of the
-    run's CSV files (grades.csv, overrides.csv) and the LMS's sheets (lms.sheet.decode): a byte order
-    mark decides, else UTF-8, else cp949 (what Korean Excel saves); a SheetError when it is neither."""
-    from .sheet import decode
-
-    text, encoding, _ = decode(data)
-    return text, encoding
-
-
 def read_run(folder: str, default_max: Callable[[], float] | None = None,
              notes: list[Said] | None = None) -> dict[str, Graded]:
     """{id: Graded} of every student graded in `folder` (the rows of grades.csv that have a total).
@@ -125,7 +116,6 @@ def read_run(folder: str, default_max: Callable[[], float] | None = None,
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise RunError(said("run_is_a_file", folder=folder))
     path = os.path.join(folder, "grades.csv")
-    from .sheet import SheetError
 
     try:
         with open(path, "rb") as handle:

@@ -230,3 +230,11 @@ def points_text(value: float, decimals: int = 2, decimal: str = ".", fixed: bool
     if not fixed and "." in text:
         text = text.rstrip("0").rstrip(".")
     return text.replace(".", decimal)
+
+
+def read_csv_text(data: bytes) -> tuple[str, str]:
+    """(text, encoding) of a CSV the TA may have re-saved in a spreadsheet: the one reader of the
+    run's CSV files (grades.csv, overrides.csv) and the LMS's sheets (decode): a byte order mark
+    decides, else UTF-8, else cp949 (what Korean Excel saves); a SheetError when it is neither."""
+    text, encoding, _ = decode(data)
+    return text, encoding

@@ -34,9 +34,9 @@ from .gradescope import CONFIG, PLUGIN
 from .public_data import public_data
 from .results import VISIBILITIES
 from .wheel import WheelError, write_wheel
+from ..options import BuildOptions, BuildResult
 
 if TYPE_CHECKING:  # imported where used (check_zip)
-    from ..commands import BuildOptions, BuildResult
     from .emulation import GradingImage
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -75,7 +75,6 @@ class BuildRefused(Refusal):
 def run_build(options: BuildOptions) -> BuildResult:
     """commands.build: a BuildRefused (exit 2) when the lab cannot be chosen, a BuildError (exit 1)
     when the build is refused or its zip does not grade as it must."""
-    from ..commands import BuildResult
     from ..registry import LabNotFound, choose, lab_names
     from ..render import Messages
 
