@@ -13,7 +13,7 @@ import zipfile
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import assume, HealthCheck, given, settings, strategies as st
 
 from autograder.render import one_line
 from autograder.batch.collect import Source, group_students
@@ -364,7 +364,7 @@ def grade(location, out):
     # --allow-other-lab: which lab the students' files look written for is the lab vote's rule
     # (tests/test_slip_invariant.py); here every class is graded as the lab the TA names.
     command = [sys.executable, "-m", "autograder", "grade", str(location), "--out", str(out), "--jobs", "2",
-               "--allow-merged-ids", "--lab", "self_attention", "--allow-other-lab"]
+               "--allow-merged-ids", "--lab", "self_attention", "--allow-other-lab", "--lang", "en"]
     return subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=ROOT)
 
 
@@ -376,7 +376,8 @@ def read_grades(out):
 ROW = ("id", "name", "file", "submitted_at", "late", "total", "raw_total", "status")
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                                              HealthCheck.filter_too_much])
 @given(data=st.data(), school=classes(sizes=(2, 3)))
 def test_grade_writes_every_row_and_one_students_unit_changes_no_other_grade(data, school):
     changed = data.draw(changed_unit(school))
@@ -386,6 +387,11 @@ def test_grade_writes_every_row_and_one_students_unit_changes_no_other_grade(dat
         for label, version in (("before", school), ("after", changed)):
             members, _ = version.members()
             done = grade(write_zip(work / f"{label}.zip", members), work / label)
+            if done.returncode == 2 and "does not look like a class's submissions" in done.stderr:
+                # A plain folder mostly of files that are no code is refused whole, nothing written
+                # (batch.class_rule; its own invariant is tested in test_run_folder): not this test's case.
+                assert not (work / label).exists()
+                assume(False)
             assert done.returncode == 0, done.stderr
             table = read_grades(work / label)
             # Every file in exactly one place: a row of grades.csv, or the report's list of the

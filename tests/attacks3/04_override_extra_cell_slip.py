@@ -9,7 +9,7 @@ def attack(work):
     root, out = copy_base(work, "extra_cell")
     before = tree(out)
     (out / "overrides.csv").write_text("id,step,points,comment,by\ns01,softmax,1,5,부분 점수 인정,박조교\n", "utf-8")
-    done = cli("grade", root, "--out", out, "--jobs", "2")
+    done = cli("grade", root, "--out", out, "--jobs", "2", "--lang", "en")
     if done.returncode == 2 and "line 2" in done.stderr:
         now = tree(out)
         now.pop(__import__("pathlib").Path("overrides.csv"))
