@@ -22,18 +22,16 @@ def test_every_row_fits_and_every_further_row_is_indented_past_its_line(lines, w
     text = "\n".join(" " * indent + body.replace("\n", " ") for indent, body in lines)
     rows = fit_to_width(text, width).split("\n")
     assert all(columns(row) <= width or len(row.strip()) == 1 for row in rows)
-    originals = text.split("\n")
-    position = 0
-    for line in originals:
+    # Each line is fitted on its own (so a further row and a next line indented four more are never
+    # confused): its rows hold its words in order, every further row indented past the line's own.
+    fitted = []
+    for line in text.split("\n"):
         indent = len(line) - len(line.lstrip(" "))
-        own = [rows[position]]
-        position += 1
-        while position < len(rows) and rows[position].startswith(" " * (indent + 4)) and \
-                columns(line) > width and "".join(r.strip() for r in own) != "".join(line.split()):
-            own.append(rows[position])
-            position += 1
+        own = fit_to_width(line, width).split("\n")
         assert "".join(r.replace(" ", "") for r in own) == line.replace(" ", "")
-    assert position == len(rows)
+        assert all(r.startswith(" " * (indent + 4)) for r in own[1:]), own
+        fitted += own
+    assert rows == fitted
 
 
 def test_text_padded_to_the_edge_starts_no_row():
