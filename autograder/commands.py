@@ -27,7 +27,10 @@ from .options import (DEFAULT_LIMITS, EXIT_ALL_PASSED, EXIT_CANNOT_RUN, EXIT_LOS
 if TYPE_CHECKING:
     from .sandbox.zygote_client import Zygote
 
-__all__ = ["DEFAULT_LIMITS", "EXIT_ALL_PASSED", "EXIT_CANNOT_RUN", "EXIT_LOST_POINTS", "LANGS", "MIN_MEMORY_MB", "BuildOptions", "BuildResult", "CheckOptions", "CheckResult", "ExportOptions", "ExportResult", "GradeOptions", "GradeResult", "HistoryOptions", "HistoryResult", "Lang", "LimitOptions", "Lms", "Visibility", "check", "grade", "export", "build", "history"]
+__all__ = ["DEFAULT_LIMITS", "EXIT_ALL_PASSED", "EXIT_CANNOT_RUN", "EXIT_LOST_POINTS", "LANGS", "MIN_MEMORY_MB",
+           "BuildOptions", "BuildResult", "CheckOptions", "CheckResult", "ExportOptions", "ExportResult",
+           "GradeOptions", "GradeResult", "HistoryOptions", "HistoryResult", "Lang", "LimitOptions", "Lms",
+           "Visibility", "check", "grade", "export", "build", "history"]
 
 
 # The commands -----------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ results as these records, so nothing below the command line needs the commands t
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -17,7 +17,6 @@ from .said import Refusal, said
 if TYPE_CHECKING:
     from .judge import SubmissionResult
     from .lab import Lab
-    from .sandbox.zygote_client import Zygote
 
 Lang = Literal["ko", "en"]
 LANGS: tuple[Lang, ...] = ("ko", "en")
