@@ -385,7 +385,7 @@ def _task_whose_reading_fails(folder, error):
 
 
 def test_a_task_that_cannot_be_made_is_a_task_of_an_unreadable_file(tmp_path):
-    from autograder.submission import detail
+    from autograder.reading.problems import detail
 
     task = _task_whose_reading_fails(tmp_path, ValueError("a reader that fails\nin two lines"))
     # The reason is a Detail (the catalogs say it in the student's language), never the error's English text.

@@ -427,7 +427,7 @@ def test_a_task_that_cannot_be_made_is_graded_as_an_unreadable_file_whatever_the
 
     from autograder.batch import _task_or_problem
     from autograder.batch.grader import finish, grade_task
-    from autograder.submission import detail
+    from autograder.reading.problems import detail
     from labs.self_attention import LAB
 
     with tempfile.TemporaryDirectory() as folder:

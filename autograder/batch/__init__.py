@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING, Any
 from ..render import Messages, one_line, printable
 from ..said import Lines, Refusal, Said, said
 from ..options import GradeOptions, GradeResult
-from ..submission import MAX_BYTES, Detail, detail, failure_detail, not_code, os_detail
+from ..reading.budget import MAX_BYTES
+from ..reading.names import not_code
+from ..reading.problems import Detail, detail, failure_detail, os_detail
 from .collect import EXPORT, NOT_LMS_NAMED, Source, Student, group_students
 from .grader import Task
 from .naming import NAME_MAX, fit_id

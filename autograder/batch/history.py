@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..guard import piece
-from ..submission import read_regular_file
+from ..reading.files import read_regular_file
 from ..lms.graded import Graded, Record, RunError, read_run
 from ..lms.sheet import read_csv_text
 from ..lms.sheet import SheetError

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 import pandas as pd
 
 from .. import pictures
-from ..render import LANGUAGES, Messages, one_line, printable
+from ..render import LANGUAGES, Messages, detail_text, one_line, printable
 from ..said import Said
 from ..sandbox import linux
-from ..submission import Detail
+from ..reading.problems import Detail
 from .late import COMPUTER_ZONE, LmsZone
 from .outputs import write_atomic
 from .overrides import REVIEW, summary as override_summary
@@ -109,7 +109,7 @@ def rows_for(student: Student, record: Mapping[str, Any] | None, lab: Lab, *,
                      SHOWN_STATUS: said(lambda say: say("report", key, **params)), "lab": lab.name})
     for entry, reason in student.ignored:
         if not entry.metadata:
-            rows.append({**who, "file": entry.path, "status": f"ignored: {reason}",
+            rows.append({**who, "file": entry.path, "status": f"ignored: {in_english(reason)}",
                          SHOWN_STATUS: said(lambda say: ignored_status(reason, say)), "lab": lab.name})
     return rows
 
@@ -143,6 +143,11 @@ def record_status(status: str, say: Messages) -> str:
     return status
 
 
+def in_english(reason: Detail | Said | str) -> str:
+    """Why a file was not graded, as grades.csv's status says it: in English, whatever the reader's."""
+    return detail_text(reason, "en") if isinstance(reason, Detail) else str(reason)
+
+
 def ignored_status(reason: Detail | Said | str, say: Messages) -> str:
     """Why a file was not graded (collect.ignored_reason), in `say`'s language."""
     if isinstance(reason, Detail):
@@ -155,7 +160,7 @@ def ignored_status(reason: Detail | Said | str, say: Messages) -> str:
 def lms_files(everyone: Iterable[Student]) -> list[dict[str, Any]]:
     """The LMS's files that are not submissions, and the TA's files beside an LMS export's units
     (collect.NOT_LMS_NAMED), for the report: [{id, name, file, status, SHOWN_STATUS}]."""
-    return [{"id": student.id, "name": student.name, "file": entry.path, "status": f"ignored: {reason}",
+    return [{"id": student.id, "name": student.name, "file": entry.path, "status": f"ignored: {in_english(reason)}",
              SHOWN_STATUS: said(lambda say: ignored_status(reason, say))}
             for student in everyone for entry, reason in student.ignored if entry.metadata]
 

@@ -38,7 +38,7 @@ from typing import Literal
 
 from ..render import Messages, printable
 from ..said import Refusal, Said, said
-from ..submission import read_regular_file
+from ..reading.files import read_regular_file
 from .naming import is_system_path
 
 IDENTITY_FILE = "autograder-run.json"
