@@ -19,7 +19,7 @@ from autograder.render import one_line
 from autograder.batch.collect import Source, group_students
 from autograder.batch.naming import (BLACKBOARD, CANVAS, ID_MAX_BYTES, MOODLE_FOLDER, MOODLE_PREFIX, NAME_MAX, Naming,
                                      safe_id)
-from autograder.batch.report import spreadsheet_text
+from autograder.batch.spreadsheet import spreadsheet_text
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"

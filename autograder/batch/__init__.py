@@ -26,12 +26,11 @@ from .grader import Task
 from .naming import NAME_MAX, fit_id
 from .late import (COMPUTER_ZONE, lateness_known, LmsZone, Policy, StatedZone, agreed_zone, deduction, lateness, lms_zone, offset_text,
                    parse_due, parse_policy)
-from .outputs import (TEMP_SUFFIX, fingerprint, judged_fingerprint, load_earlier, load_record, remove_temporaries,
-                      shown_time)
+from .outputs import fingerprint, judged_fingerprint, load_earlier, load_record, shown_time
 from .pool import Pool
 from .progress import progress_for
 from .report import ReportWriter, class_counts, grades_table, lms_files, rows_for, times_note, write_grades
-from .outputs import write_atomic
+from .run_files import TEMP_SUFFIX, remove_temporaries, write_atomic
 from .overrides import (FILE_NAME as OVERRIDES_FILE, Override, OverridesRefused, fingerprint_part, for_task,
                         load_state, read_overrides, resumable, review_warning, save_state, state_of, written_against)
 from .previous import PreviousRunError, read_previous_run

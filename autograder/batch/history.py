@@ -42,7 +42,8 @@ from ..said import Refusal, Said, said, then
 from ..render import Messages, one_line, printable
 from . import run_folder
 from .naming import fit_id, is_system_path
-from .outputs import write_atomic
+from .run_files import write_atomic
+from .spreadsheet import spreadsheet_text
 from ..options import HistoryOptions, HistoryResult
 
 COURSE_CSV = "course.csv"
@@ -287,8 +288,6 @@ def course_rows(runs: list[Run], say: Messages) -> list[dict[str, Any]]:
 
 
 def course_csv(runs: list[Run], rows: list[dict[str, Any]]) -> str:
-    from .report import spreadsheet_text
-
     columns = ["id", "name", *[c for run in runs for c in (f"{run.lab}_total", f"{run.lab}_status")],
                "course_total", "course_max", "withheld"]
     buffer = io.StringIO()

@@ -641,7 +641,7 @@ def is_not_compared(row: Mapping[str, Any]) -> bool:
 
 def similar_csv(rows: list[dict[str, Any]]) -> str:
     """similar.csv's text (UTF-8 with BOM, like grades.csv): a header even when no group is listed."""
-    from .report import spreadsheet_text
+    from .spreadsheet import spreadsheet_text
 
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
