@@ -48,7 +48,6 @@ MAX_SPLIT_LINES = BUDGET.script_lines
 MAX_SCANNED = BUDGET.scanned_chars
 
 
-
 # Reading under a budget, with one catch-all -----------------------------------------------------
 
 class Refusal(Exception):

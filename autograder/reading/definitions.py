@@ -93,7 +93,6 @@ def redefined(places: Sequence[tuple[str, int, int]], defined_at: tuple[str, int
     return {"redefined": {"graded": list(graded[0][:2]), "others": others}}
 
 
-
 def find_stubs(cells: Iterable[Mapping[str, str]], function_names: Collection[str],
                reading: Reading | None = None) -> set[str]:
     """Names among `function_names` whose last top-level definition does nothing yet.

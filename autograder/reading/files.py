@@ -7,6 +7,7 @@ import stat
 from .budget import MAX_BYTES
 from .problems import detail
 
+
 class NotARegularFile(OSError):
     """The path names a FIFO, device, socket, folder or (when links are refused) a symbolic link;
     `detail` says which (a Detail)."""

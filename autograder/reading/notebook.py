@@ -25,7 +25,6 @@ _HELP = re.compile(r"^\s*(\?\??[\w\.]+|[\w\.]+\?\??)\s*$")
 _MAYBE_IPYTHON = re.compile(r"^\s*[%!?]|\?|= *[!%]", re.MULTILINE)
 
 
-
 def notebook_json(text: str, reading: Reading) -> Any:
     """The JSON value of a notebook's text. Its objects, arrays and items are counted before
     parsing, so parsing builds a bounded number of values; ValueError or RecursionError when it
@@ -69,7 +68,6 @@ def _cell_text(source: object) -> str | None:
     if isinstance(source, list) and all(isinstance(line, str) for line in source):
         return "".join(source)
     return source if isinstance(source, str) else None
-
 
 
 CHECKER_METHODS = {"check", "check_all", "export", "submit", "to_pdf", "run_plugin"}

@@ -13,11 +13,12 @@ from ..guard import SafeText, safe_name, safe_text
 from .budget import Budget, Reading, untrusted
 from .definitions import Definitions, Place, redefined
 from .names import basename, not_code
-from .notebook import code_cells_of, does_only_checking, is_checker_cell, json_error_detail, notebook_json, \
-    without_ipython_syntax
+from .notebook import (code_cells_of, does_only_checking, is_checker_cell, json_error_detail, notebook_json,
+                       without_ipython_syntax)
 from .problems import Detail, detail
 from .script import script_cells
 from .zips import NotAnOtterExport, zipped_submission
+
 
 @dataclass
 class Submission:
@@ -112,6 +113,7 @@ def _read_notebook(name: SafeText, text: str, reading: Reading, definitions: Def
         code_cells.append({"source": source, "filename": safe_text(notebook_cell(number))})
     return Submission(name, cells=code_cells)
 
+
 def file_detail(name: str, status: str, submission: Submission, function_names: Iterable[str],
                 defined_at: tuple[str, int] | None) -> dict[str, Any]:
     """What the file itself shows about step `name`'s function, given the step's status, as every
@@ -180,7 +182,6 @@ def _lab_evidence(data: object, reading: Reading) -> LabEvidence | None:
     return LabEvidence(declared=declared if isinstance(declared, str) else None,
                        sources=tuple(source for _, _, source in code_cells_of(cells, reading, strict=False)
                                      if source is not None))
-
 
 
 def load_note(event: Mapping[str, Any], submission: Submission) -> dict[str, Any]:
