@@ -61,7 +61,7 @@ def _lab(options: CheckOptions, data: bytes) -> Lab:
     """The lab to grade the file as (registry.choose_lab), or why a file that cannot say which lab
     cannot be graded: what to give instead."""
     from .registry import choose_lab, lab_names
-    from .submission import not_code
+    from .reading.names import not_code
 
     if options.lab is None and len(lab_names()) > 1:
         if not data.strip():
@@ -72,7 +72,8 @@ def _lab(options: CheckOptions, data: bytes) -> Lab:
 
 
 def _write_html(options: CheckOptions, result: object, lab: Lab) -> None:
-    from .batch.outputs import feedback_html, write_atomic
+    from .batch.outputs import feedback_html
+    from .batch.run_files import write_atomic
     from .judge import SubmissionResult
     from .render import as_text, one_line
 
@@ -91,9 +92,11 @@ def read_for_check(path: str) -> bytes:
 
     Only a regular file is read (a link to one is followed; a FIFO, device or folder is refused
     without blocking), at most MAX_BYTES + 1 bytes; a .zip must hold one file to grade (the zip Otter's
-    export() writes, or one zipped by hand: submission.zipped_submission).
+    export() writes, or one zipped by hand: reading.zips.zipped_submission).
     """
-    from .submission import MAX_BYTES, NotAnOtterExport, NotARegularFile, read_regular_file, zipped_submission
+    from .reading.budget import MAX_BYTES
+    from .reading.files import NotARegularFile, read_regular_file
+    from .reading.zips import NotAnOtterExport, zipped_submission
 
     try:
         data = read_regular_file(path)
@@ -116,7 +119,7 @@ def read_for_check(path: str) -> bytes:
 def _what_it_is(path: str, error: OSError) -> object:
     """What a path that is no regular file names (a FIFO, a character device, ...), to say; the
     reader's Detail when it is gone by now."""
-    from .submission import file_kind
+    from .reading.files import file_kind
 
     try:
         kind = file_kind(os.stat(path).st_mode)

@@ -14,7 +14,8 @@ from .judge import (SubmissionResult, broken, fits_own_helpers, helpers_used, ju
                     written_for_other_lab)
 from .sandbox import codec
 from .sandbox.runner import Call, Clock, Limits, run
-from .submission import file_detail, load_note, os_detail, read_submission, syntax_error_near
+from .reading.problems import os_detail
+from .reading.submission import file_detail, load_note, read_submission, syntax_error_near
 
 if TYPE_CHECKING:
     import os
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from .lab import Case, Lab
     from .sandbox.codec import Encoded
     from .sandbox.runner import CallOutcome, RunOutcome, Zygote
-    from .submission import Submission
+    from .reading.submission import Submission
 
     # What is known of a step's function before its calls are judged: what the child says it is
     # ("function", "absent", a type's name), whether it is a stub, whether a syntax error is near it.

@@ -8,7 +8,7 @@ work"):
   can fail on it. Only this module makes a SafeText (tests/test_guard.py checks it), and the
   places that take text from a submission onwards take SafeText: the sandbox's command pipe
   (`sandbox.driver.run`'s cells), the judge's and renderers' results (`SubmissionResult.submission`)
-  and the reader's output (`submission.Submission`), so mypy refuses a path that skips the guard.
+  and the reader's output (`reading.submission.Submission`), so mypy refuses a path that skips the guard.
 - Every computation of the grader's own on what a submission gave (a heat-map, a fingerprint, a
   feedback text, a history page) runs in `piece`: a failure of any kind costs that one piece of
   output, named by the exception's type, never the student's record.

@@ -20,7 +20,7 @@ from . import explain, rubric
 from .sandbox.codec import Labelled, Opaque, clean_text
 from .error_model import parts
 from .guard import SafeText, safe_name
-from .submission import as_detail
+from .reading.problems import as_detail
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray

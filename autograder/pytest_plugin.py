@@ -85,7 +85,7 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError("--submission-timeout must be positive")
     if os.path.isdir(path):
         raise pytest.UsageError(f"--submission: a folder, not a file: {safe_name(path)}")
-    from .submission import read_regular_file
+    from .reading.files import read_regular_file
 
     try:
         head = read_regular_file(path)  # never blocks on a FIFO; as much as the grader reads of a file

@@ -7,14 +7,17 @@ from importlib import metadata
 from typing import TYPE_CHECKING, Literal
 
 from .said import Refusal, Said, said, then
-from .submission import DEFINED, METADATA_KEY, lab_evidence, untrusted  # noqa: F401 (METADATA_KEY re-exported)
+from .reading.budget import untrusted
+from .reading.definitions import DEFINED
+from .reading.submission import METADATA_KEY, lab_evidence  # noqa: F401 (METADATA_KEY re-exported)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping
     from typing import Any
 
     from .lab import Lab
-    from .submission import LabEvidence, Reading
+    from .reading.budget import Reading
+    from .reading.submission import LabEvidence
 
 GROUP = "autograder.labs"
 # What the files a lab is chosen by are, in the sentences that tell the choice: one submission, one
@@ -157,7 +160,7 @@ def each_lab(datas: Iterable[bytes]) -> Iterator[str | None]:
 
 def said_by(data: bytes, labs: Mapping[str, Lab]) -> str | None:
     """The lab of `labs` a submission says it is for, or None. Read as the grader reads it
-    (`submission.lab_evidence`, under the reader's budget and catch-all): a notebook made from
+    (`reading.submission.lab_evidence`, under the reader's budget and catch-all): a notebook made from
     a lab's assignment names it in its metadata; otherwise the lab whose step functions the
     code defines most, when one lab clearly leads."""
     return untrusted(_said_by, data, labs).value

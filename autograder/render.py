@@ -19,7 +19,7 @@ from .error_model import JOIN, parts
 from .guard import piece
 from .judge import EXPLAINABLE, rounded_points
 from .sandbox.protocol import MAX_HELPER_REQUESTS as MAX_REQUESTS  # per call; stand_in counts the same
-from .submission import Detail
+from .reading.problems import Detail
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping, Sequence

@@ -30,7 +30,7 @@ from autograder import grading  # noqa: E402
 from autograder.registry import load as load_lab  # noqa: E402
 from autograder.sandbox import child_pipes, codec, worker, zygote_client  # noqa: E402
 from autograder.sandbox.protocol import HelperRefused  # noqa: E402
-from autograder.submission import read_submission  # noqa: E402
+from autograder.reading.submission import read_submission  # noqa: E402
 
 
 class Counted:

@@ -1,4 +1,4 @@
-"""What reading one submission costs the grader at the edge of `submission.BUDGET`: CPU seconds and
+"""What reading one submission costs the grader at the edge of `reading.budget.BUDGET`: CPU seconds and
 the peak of the memory Python allocates while reading (tracemalloc; the file's own bytes not
 counted), per worst case, each in a fresh process. CPU time covers the reading and the lab guess.
 
@@ -18,7 +18,7 @@ import zipfile
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from autograder.submission import BUDGET  # noqa: E402
+from autograder.reading.budget import BUDGET  # noqa: E402
 
 FILL = BUDGET.file_bytes - 1024
 
@@ -78,7 +78,7 @@ MEASURE = """
 import sys, time, tracemalloc
 sys.path.insert(0, sys.argv[1])
 from autograder import registry
-from autograder.submission import read_submission
+from autograder.reading.submission import read_submission
 name, data = sys.argv[2], open(sys.argv[3], "rb").read()
 started = time.process_time()
 read = read_submission(name, data)

@@ -4,11 +4,12 @@ zipfile's decompression, counted where those libraries are called, never by the 
 import ast
 import contextlib
 import json
+import tokenize
 import zipfile
 from unittest import mock
 
-from autograder import submission
-from autograder.submission import BUDGET
+from autograder.reading import budget
+from autograder.reading.budget import BUDGET
 
 
 @contextlib.contextmanager
@@ -17,7 +18,7 @@ def counted_work():
     Python's parser and compiler, the JSON parser, the tokenizer and zipfile's decompression."""
     work = {"parses": [], "json": [], "inflated": 0, "tokenized": 0}
     real_parse, real_loads, real_read = ast.parse, json.loads, zipfile.ZipExtFile.read
-    real_tokens = submission.tokenize.generate_tokens
+    real_tokens = tokenize.generate_tokens
 
     def parse(source, *args, **kwargs):
         work["parses"].append(len(source))
@@ -41,9 +42,9 @@ def counted_work():
             work["tokenized"] += 1
             yield token
 
-    with mock.patch.object(ast, "parse", parse), mock.patch.object(submission, "compile", compile_, create=True), \
+    with mock.patch.object(ast, "parse", parse), mock.patch.object(budget, "compile", compile_, create=True), \
             mock.patch.object(json, "loads", loads), mock.patch.object(zipfile.ZipExtFile, "read", read), \
-            mock.patch.object(submission.tokenize, "generate_tokens", tokens):
+            mock.patch.object(tokenize, "generate_tokens", tokens):
         yield work
 
 

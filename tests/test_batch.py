@@ -17,7 +17,7 @@ import pytest
 
 from autograder.batch.collect import (Entry, Source, _backslash_separators, _decoded_name, group_students, newest_first, safe_id,
                                       shared_depth, student_id)
-from autograder.batch.outputs import TEMP_SUFFIX, write_atomic
+from autograder.batch.run_files import TEMP_SUFFIX, write_atomic
 from autograder.batch.progress import PlainProgress, progress_for
 from autograder.grading import grade_file
 from autograder.sandbox.runner import Limits
@@ -570,7 +570,7 @@ KIND_SUFFIXES = [".ipynb", ".py", ".zip"]
        stem=st.sampled_from(["attention", "self_attention_lab", "kim_20001_70001_self_attention_lab"]))
 def test_one_attempts_files_are_chosen_as_the_lms_zip_chooses_them(kinds, stem):
     """Files of one attempt (the same time): grade's choice is the kind Gradescope's file_choice takes
-    (submission.kind_rank: notebook, then .py, then zip), whatever their names' order."""
+    (reading.names.kind_rank: notebook, then .py, then zip), whatever their names' order."""
     from autograder.otter import gradescope
 
     entries = [Entry(f"a/{stem}-{n}{suffix}", "a", 100.0, 1) for n, suffix in enumerate(kinds)]

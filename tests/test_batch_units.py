@@ -230,7 +230,7 @@ def test_a_stale_file_with_a_long_name_is_moved_under_a_name_that_fits(tmp_path)
 # One student's outputs never stop the class ---------------------------------------------------------
 
 def test_writing_atomically_leaves_no_temporary_file_when_the_write_fails(tmp_path):
-    from autograder.batch.outputs import TEMP_SUFFIX, write_atomic
+    from autograder.batch.run_files import TEMP_SUFFIX, write_atomic
 
     write_atomic(tmp_path / ("c" * 250 + ".html"), "fits")  # the temporary name never grows with the name
     with pytest.raises(OSError):
@@ -385,7 +385,7 @@ def _task_whose_reading_fails(folder, error):
 
 
 def test_a_task_that_cannot_be_made_is_a_task_of_an_unreadable_file(tmp_path):
-    from autograder.submission import detail
+    from autograder.reading.problems import detail
 
     task = _task_whose_reading_fails(tmp_path, ValueError("a reader that fails\nin two lines"))
     # The reason is a Detail (the catalogs say it in the student's language), never the error's English text.

@@ -19,7 +19,7 @@ from autograder.render import one_line
 from autograder.batch.collect import Source, group_students
 from autograder.batch.naming import (BLACKBOARD, CANVAS, ID_MAX_BYTES, MOODLE_FOLDER, MOODLE_PREFIX, NAME_MAX, Naming,
                                      safe_id)
-from autograder.batch.report import spreadsheet_text
+from autograder.batch.spreadsheet import spreadsheet_text
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
@@ -427,7 +427,7 @@ def test_a_task_that_cannot_be_made_is_graded_as_an_unreadable_file_whatever_the
 
     from autograder.batch import _task_or_problem
     from autograder.batch.grader import finish, grade_task
-    from autograder.submission import detail
+    from autograder.reading.problems import detail
     from labs.self_attention import LAB
 
     with tempfile.TemporaryDirectory() as folder:

@@ -17,10 +17,12 @@ from markdown_it import MarkdownIt
 
 from autograder.batch.collect import Source, group_students
 from autograder.batch.outputs import code_span, feedback_markdown
-from autograder.batch.report import spreadsheet_text
+from autograder.batch.spreadsheet import spreadsheet_text
 from autograder.render import one_line, printable
-from autograder.submission import (MAX_BYTES, NotAnOtterExport, NotARegularFile, otter_export_notebook,
-                                   read_regular_file, read_submission)
+from autograder.reading.budget import MAX_BYTES
+from autograder.reading.files import NotARegularFile, read_regular_file
+from autograder.reading.submission import read_submission
+from autograder.reading.zips import NotAnOtterExport, otter_export_notebook
 from labs.self_attention import LAB
 from conftest import ROOT
 

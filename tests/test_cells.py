@@ -3,7 +3,7 @@ name from them, the renderer reads cell numbers back (autograder/cells.py)."""
 from hypothesis import given, strategies as st
 
 from autograder.cells import KERNEL_CELL, NOTEBOOK_CELL, is_notebook, kernel_cell, module_name, notebook_cell
-from autograder.submission import read_submission
+from autograder.reading.submission import read_submission
 
 
 @given(st.integers(min_value=1, max_value=10**6))

@@ -7,7 +7,7 @@ import pytest
 from autograder.grading import Plan, grade_bytes
 from autograder.render import as_dict
 from autograder.sandbox.runner import Limits
-from autograder.submission import does_only_checking
+from autograder.reading.notebook import does_only_checking
 from conftest import ROOT
 from labs.self_attention import LAB
 
@@ -134,7 +134,7 @@ import sys  # noqa: E402
 import nbformat  # noqa: E402
 from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 
-from autograder.submission import read_submission  # noqa: E402
+from autograder.reading.submission import read_submission  # noqa: E402
 
 AUTHORING = ROOT / "autograder" / "authoring"
 

@@ -20,8 +20,10 @@ from autograder.sandbox import codec
 from autograder.sandbox.runner import CallOutcome, Limits
 from labs.self_attention.steps import STEPS
 from autograder.render import LANGUAGES, detail_text
-from autograder.submission import (BUDGET, Budget, Detail, Submission, lab_evidence, otter_export_problem, read_submission,
-                                   zipped_problem)
+from autograder.reading.budget import BUDGET, Budget
+from autograder.reading.problems import Detail
+from autograder.reading.submission import Submission, lab_evidence, read_submission
+from autograder.reading.zips import otter_export_problem, zipped_problem
 from budget_spies import counted_work
 
 LIMITS = Limits(step_seconds=2.0, load_seconds=2.0, memory_bytes=512 * 1024 * 1024)
@@ -158,7 +160,7 @@ def assert_read_within(read, work, budget):
     assert isinstance(read, Submission)
     if read.problem is not None:
         assert read.cells == []
-        # The reason is data every catalog renders (submission.Detail), or there is none ("empty").
+        # The reason is data every catalog renders (reading.problems.Detail), or there is none ("empty").
         assert read.problem_detail is None or all(detail_text(read.problem_detail, lang) for lang in LANGUAGES)
     else:
         assert all(isinstance(cell["source"], str) for cell in read.cells)

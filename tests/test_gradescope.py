@@ -27,7 +27,7 @@ from autograder.otter.emulation import GradingImage
 from autograder import registry
 from autograder.otter.results import gradescope_results
 from autograder.render import Messages
-from autograder.submission import read_submission
+from autograder.reading.submission import read_submission
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME, TOTAL_POINTS
 
 from conftest import GRADESCOPE_STEP_SECONDS as STEP_SECONDS, ROOT, UNRELATED_PACKAGES

@@ -25,7 +25,8 @@ from autograder.batch.outputs import feedback_sections, record_of, write_outputs
 from autograder.guard import piece, safe_name, safe_text
 from autograder.judge import judge_step
 from autograder.sandbox.runner import CallOutcome
-from autograder.submission import BUDGET, read_submission
+from autograder.reading.budget import BUDGET
+from autograder.reading.submission import read_submission
 from labs.self_attention import LAB
 from labs.self_attention.steps import STEPS_BY_NAME
 
@@ -127,7 +128,8 @@ def test_the_reader_the_pipe_and_the_results_take_safe_text_only():
     command pipe takes and the name every result and page carries are SafeText."""
     import typing
 
-    from autograder import cells, judge, submission
+    from autograder import cells, judge
+    from autograder.reading import submission
     from autograder.sandbox import driver
 
     assert typing.get_type_hints(cells.Cell) == {"source": guard.SafeText, "filename": guard.SafeText}
@@ -269,7 +271,7 @@ def test_fingerprints_parse_within_the_reading_budget(monkeypatch):
     """Counted by a spy on ast.parse, never timed: the fingerprints are one reading under the
     reader's Budget, at most its characters per text and in all however much code a file holds;
     past it, the cells are counted as unread."""
-    from autograder.submission import untrusted
+    from autograder.reading.budget import untrusted
 
     cell = "x = 1\n" * (BUDGET.parse_chars // 6 - 10)
     submission = read_submission("big.ipynb", notebook(CORRECT, *[cell] * 8))
@@ -288,10 +290,10 @@ def test_fingerprints_parse_within_the_reading_budget(monkeypatch):
 
 
 def test_a_fingerprint_the_budget_stops_is_marked_not_computed(monkeypatch):
-    from autograder import submission
+    from autograder.reading import budget, problems
 
     def spent(self, source):
-        raise submission.OverBudget(submission.detail("reading_time", seconds=self.budget.seconds))
-    monkeypatch.setattr(submission.Reading, "parse_flat", spent)
+        raise budget.OverBudget(problems.detail("reading_time", seconds=self.budget.seconds))
+    monkeypatch.setattr(budget.Reading, "parse_flat", spent)
     prints = similar.code_prints("a.py", CORRECT.encode(), FUNCTIONS)
     assert set(prints) == {"not_computed"} and "10" in prints["not_computed"]

@@ -151,12 +151,12 @@ def test_cli_keeps_the_graders_secrets_from_the_submission():
 def test_a_million_statements_are_never_parsed_in_the_graders_process(monkeypatch):
     import ast
 
-    from autograder import submission
+    from autograder.reading import budget, submission
 
     real_parse = ast.parse
 
     def small_only(source, *args, **kwargs):
-        assert len(source) <= submission.MAX_PARSED_CHARS, "the grader parsed a huge cell"
+        assert len(source) <= budget.MAX_PARSED_CHARS, "the grader parsed a huge cell"
         return real_parse(source, *args, **kwargs)
 
     monkeypatch.setattr(submission.ast, "parse", small_only)

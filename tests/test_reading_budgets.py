@@ -1,4 +1,4 @@
-"""Reading a submission in the grader's own process: every bound of `submission.BUDGET` is checked
+"""Reading a submission in the grader's own process: every bound of `reading.budget.BUDGET` is checked
 before the work it bounds, and nothing a file holds makes the reader, the lab guess or any face
 raise. The attacks that broke these promises, through every face they touch: `autograder check`,
 `autograder grade`, the Gradescope entry point and `pytest --submission`.
@@ -18,9 +18,13 @@ from unittest import mock
 
 import pytest
 
-from autograder import registry, submission
+from autograder import registry
+from autograder.reading import budget, submission, zips
 from autograder.batch.collect import Source, group_students
-from autograder.submission import BUDGET, Budget, detail, lab_evidence, read_submission
+from autograder.reading.budget import BUDGET, Budget
+from autograder.reading.problems import detail
+from autograder.reading.submission import lab_evidence, read_submission
+from autograder.render import detail_text
 from budget_spies import assert_within_budget, counted_work
 from conftest import ROOT
 from labs.self_attention import LAB
@@ -129,8 +133,8 @@ def test_the_budget_is_declared_once_and_every_reader_uses_it():
     from autograder.batch import collect
     from autograder.otter import gradescope
 
-    assert submission.MAX_BYTES == BUDGET.file_bytes == collect.MAX_BYTES == gradescope.MAX_BYTES
-    assert submission.MAX_PARSED_CHARS == BUDGET.parse_chars and submission.MAX_EXPORT_MEMBERS == BUDGET.export_members
+    assert budget.MAX_BYTES == BUDGET.file_bytes == collect.MAX_BYTES == gradescope.MAX_BYTES
+    assert budget.MAX_PARSED_CHARS == BUDGET.parse_chars and budget.MAX_EXPORT_MEMBERS == BUDGET.export_members
     with pytest.raises(TypeError):
         Budget(10)  # keyword-only
     with pytest.raises(Exception):
@@ -197,7 +201,7 @@ def test_a_deep_expression_is_left_to_the_child_never_walked(name):
 
 def test_no_tree_the_grader_keeps_is_deeper_or_larger_than_the_budget():
     kept = []
-    real = submission.Reading._small
+    real = budget.Reading._small
 
     def spy(self, tree):
         small = real(self, tree)
@@ -206,7 +210,7 @@ def test_no_tree_the_grader_keeps_is_deeper_or_larger_than_the_budget():
         return small
 
     sources = ["x = a" + ".b" * 150, "x = " + "-" * 150 + "1", "x = [" + "1, " * 60_000 + "]", "x = 1\n" * 3, CORRECT]
-    with mock.patch.object(submission.Reading, "_small", spy):
+    with mock.patch.object(budget.Reading, "_small", spy):
         read = read_submission("a.ipynb", notebook_bytes(*sources))
     assert read.problem is None and len(read.cells) == len(sources) and read.reading.unparsed == 3
     for tree in kept:
@@ -262,7 +266,7 @@ def test_the_catch_all_turns_any_exception_into_an_unreadable_reason():
         assert read_submission("a.py", b"x = 1").problem_detail == detail("exception", type="IndexError")
     with mock.patch.object(submission, "notebook_json", broken):
         assert next(registry.each_lab([HONEST_NOTEBOOK])) is None
-    with mock.patch.object(submission.Reading, "parse", lambda self, source: [][0]):
+    with mock.patch.object(budget.Reading, "parse", lambda self, source: [][0]):
         assert read_submission("a.ipynb", HONEST_NOTEBOOK).problem == "unreadable"
     assert list(registry.each_lab([None, 3, "text"])) == [None, None, None]
     with pytest.raises(TypeError):  # not bytes: the caller's fault, never the student's grade
@@ -271,7 +275,7 @@ def test_the_catch_all_turns_any_exception_into_an_unreadable_reason():
 
 def test_reading_past_its_time_is_refused_by_the_backstop():
     ticks = iter(range(0, 10_000, 3))
-    with mock.patch.object(submission.time, "thread_time", lambda: next(ticks)):
+    with mock.patch.object(budget.time, "thread_time", lambda: next(ticks)):
         read = read_submission("a.ipynb", HONEST_NOTEBOOK)
     assert read.problem == "unreadable" and read.problem_detail == detail("reading_time", seconds=BUDGET.seconds)
 
@@ -286,7 +290,7 @@ def test_an_export_is_decompressed_once_within_the_budget_and_checked_without_de
     bomb = export_bomb()
     assert len(bomb) < 100_000
     with counted_work() as work:
-        assert submission.otter_export_problem(bomb) == ""
+        assert zips.otter_export_problem(bomb) == ""
     assert work["inflated"] == 0
     with counted_work() as work:
         read = read_submission("export.zip", bomb)
@@ -305,9 +309,9 @@ def test_a_zip_of_too_many_members_is_refused_before_it_is_opened():
         archive.writestr("a.ipynb", HONEST_NOTEBOOK)
     with mock.patch.object(zipfile, "ZipFile", side_effect=AssertionError("opened")):
         read = read_submission("export.zip", buffer.getvalue())
-        assert submission.otter_export_problem(buffer.getvalue()) == detail(
+        assert zips.otter_export_problem(buffer.getvalue()) == detail(
             "zip_members_over", count=BUDGET.export_members + 3, most=BUDGET.export_members)
-        assert str(submission.otter_export_problem(buffer.getvalue())) == \
+        assert detail_text(zips.otter_export_problem(buffer.getvalue()), "en") == \
             f"{BUDGET.export_members + 3} files in the zip, more than the {BUDGET.export_members} read"
     assert read.problem == "not_otter_export"
 

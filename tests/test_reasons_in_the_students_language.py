@@ -1,9 +1,9 @@
 """Every reason a student reads is in the student's language.
 
 Why a submission could not be graded ("two .ipynb or .py files in the zip", "not a readable zip",
-"a symbolic link", ...) is data, a submission.Detail: a code of the catalogs' [detail] section and
+"a symbolic link", ...) is data, a reading.problems.Detail: a code of the catalogs' [detail] section and
 its parameters (numbers, file names, Python's names of errors). The catalogs render it; text is
-refused where a reason enters a result (submission.as_detail, called by judge.broken), so no
+refused where a reason enters a result (reading.problems.as_detail, called by judge.broken), so no
 English clause can reach Korean feedback. Checked on the catalogs as a whole, on any detail with
 any parameters, and through the faces a student meets (Gradescope's results.json, `autograder
 check`'s feedback, the terminal check).
@@ -21,7 +21,8 @@ from autograder.judge import broken
 from autograder.otter.gradescope import pick
 from autograder.otter.results import gradescope_results
 from autograder.render import Messages, feedback, notes_text
-from autograder.submission import DETAILS, Detail, as_detail, detail, read_submission
+from autograder.reading.problems import DETAILS, Detail, as_detail, detail
+from autograder.reading.submission import read_submission
 from labs.self_attention import LAB
 
 # Two Latin words in a row: an English clause. Korean text may hold single technical words
@@ -117,8 +118,9 @@ def test_any_reason_in_any_problem_sentence_speaks_the_students_language(found, 
         assert text and "{" not in text
         if lang == "ko":
             assert english_phrases(without_parameters(text, found)) == [], text
-    # English for logs and a TA's terminal
-    assert str(found) == render.detail_text(found, "en")
+    # The record itself speaks no language: its text is its data; English for a TA's files and
+    # terminal is the catalog's (render.detail_text), like every other language.
+    assert str(found) == repr(found) and "{" not in render.detail_text(found, "en")
 
 
 @given(text=st.text(min_size=1).filter(str.strip))

@@ -14,7 +14,8 @@ from autograder.grading import grade_bytes
 from autograder.render import step_feedback
 from autograder.sandbox.protocol import plain_evidence
 from autograder.sandbox.runner import Limits
-from autograder.submission import read_submission, redefined
+from autograder.reading.definitions import redefined
+from autograder.reading.submission import read_submission
 from labs.self_attention import LAB
 import solutions.self_attention
 

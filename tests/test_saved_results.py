@@ -26,7 +26,7 @@ from autograder.grading import grade_file
 from autograder.judge import CaseResult, StepResult, SubmissionResult, broken
 from autograder.render import json_text
 from autograder.sandbox.runner import Limits
-from autograder.submission import Detail, detail
+from autograder.reading.problems import Detail, detail
 from conftest import ROOT
 from labs.self_attention import LAB
 

@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 from autograder.grading import Plan, grade_bytes
 from autograder.render import as_text
 from autograder.sandbox.runner import Limits
-from autograder.submission import MAX_SCRIPT_CELLS, read_submission, script_cells
+from autograder.reading.budget import MAX_SCRIPT_CELLS
+from autograder.reading.script import script_cells
+from autograder.reading.submission import read_submission
 from conftest import ROOT
 from labs.self_attention import LAB
 
@@ -183,7 +185,7 @@ def test_a_string_that_never_ends_is_never_cut_after_its_start():
 
 
 def test_lines_too_long_to_tokenize_cheaply_or_ended_by_a_lone_cr_keep_the_file_whole():
-    from autograder.submission import BUDGET
+    from autograder.reading.budget import BUDGET
 
     broken = "# %%\ndef f(:\n# %%\ndef g():\n    pass\n"
     assert len(script_cells(broken, "a.py")) == 2
@@ -192,26 +194,28 @@ def test_lines_too_long_to_tokenize_cheaply_or_ended_by_a_lone_cr_keep_the_file_
 
 
 def test_tokenizer_errors_are_stepped_over_a_bounded_number_of_times():
-    from autograder import submission
+    import tokenize
+
+    from autograder.reading.budget import BUDGET
 
     calls = []
-    real = submission.tokenize.generate_tokens
+    real = tokenize.generate_tokens
 
     def counted(readline):
         calls.append(1)
         return real(readline)
 
     text = "".join(f"# %%\nx{i} = 'open\ndef f{i}(:\n" for i in range(40))
-    with mock.patch.object(submission.tokenize, "generate_tokens", counted):
+    with mock.patch.object(tokenize, "generate_tokens", counted):
         cells = script_cells(text, "a.py")
-    assert len(calls) <= submission.BUDGET.token_restarts + 1
+    assert len(calls) <= BUDGET.token_restarts + 1
     assert len(cells) >= 2
 
 
 CROSS_VERSION = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from autograder.submission import script_cells
+from autograder.reading.script import script_cells
 cases = json.loads(sys.stdin.read())
 print(json.dumps([[len(c["source"]) - len(c["source"].lstrip("\\n")) for c in script_cells(text, "a.py")]
                   for text in cases]))

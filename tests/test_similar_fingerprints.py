@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from autograder.batch import similar
 from autograder.batch.similar import (FILE, MIN_NODES, STEP_CODE_CAP, THRESHOLD, code_prints, combined,
                                       items_of, not_compared, pair_scores, signals, similar_rows)
-from autograder.submission import BUDGET, Reading
+from autograder.reading.budget import BUDGET, Reading
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "attacks3"))

@@ -361,7 +361,7 @@ def test_a_hidden_tests_refused_request_keeps_a_helpers_name_only_when_it_is_the
     functions (what a results file, a page or a summary may then show)."""
     from autograder.grading import hidden_facts_only
     from autograder.judge import CaseResult, StepResult
-    from autograder.submission import read_submission
+    from autograder.reading.submission import read_submission
 
     lab = LABS[0]
     refused = {"helper": helper, "reason": reason}

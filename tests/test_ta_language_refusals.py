@@ -27,7 +27,7 @@ from autograder.otter.build import BuildError, claim_out_folder
 from autograder.registry import LabMismatch, LabNotFound, Tally, Votes, choose, choose_lab, load
 from autograder.render import Messages
 from autograder.said import Refusal, said
-from autograder.submission import detail
+from autograder.reading.problems import detail
 
 from test_ta_language import assert_said_in_korean
 

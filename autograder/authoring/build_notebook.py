@@ -39,7 +39,7 @@ from nbformat import NotebookNode
 from autograder import registry
 from autograder.kit.ready import LANG_VARIABLE
 from autograder.lab import Lab
-from autograder.submission import METADATA_KEY
+from autograder.reading.submission import METADATA_KEY
 
 CELL_MARK = "# %%"
 MARKDOWN_MARK = "# %% [markdown]"
@@ -81,7 +81,7 @@ SETUP_WORDS = {
                       "Colab, run this cell again and upload {zip}."},
 }
 # A function that returns the grader (`Notebook`): how the course's grader tells the set-up cell
-# from a student's code, tagged or not (submission.does_only_checking).
+# from a student's code, tagged or not (reading.notebook.does_only_checking).
 SETUP_TEMPLATE = '''#@title {title}
 def prepare_checks():
     """{where}"""

@@ -18,18 +18,19 @@ from typing import TYPE_CHECKING, Any
 from ..render import Messages, one_line, printable
 from ..said import Lines, Refusal, Said, said
 from ..options import GradeOptions, GradeResult
-from ..submission import MAX_BYTES, Detail, detail, failure_detail, not_code, os_detail
+from ..reading.budget import MAX_BYTES
+from ..reading.names import not_code
+from ..reading.problems import Detail, detail, failure_detail, os_detail
 from .collect import EXPORT, NOT_LMS_NAMED, Source, Student, group_students
 from .grader import Task
 from .naming import NAME_MAX, fit_id
 from .late import (COMPUTER_ZONE, lateness_known, LmsZone, Policy, StatedZone, agreed_zone, deduction, lateness, lms_zone, offset_text,
                    parse_due, parse_policy)
-from .outputs import (TEMP_SUFFIX, fingerprint, judged_fingerprint, load_earlier, load_record, remove_temporaries,
-                      shown_time)
+from .outputs import fingerprint, judged_fingerprint, load_earlier, load_record, shown_time
 from .pool import Pool
 from .progress import progress_for
 from .report import ReportWriter, class_counts, grades_table, lms_files, rows_for, times_note, write_grades
-from .outputs import write_atomic
+from .run_files import TEMP_SUFFIX, remove_temporaries, write_atomic
 from .overrides import (FILE_NAME as OVERRIDES_FILE, Override, OverridesRefused, fingerprint_part, for_task,
                         load_state, read_overrides, resumable, review_warning, save_state, state_of, written_against)
 from .previous import PreviousRunError, read_previous_run

@@ -17,8 +17,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..submission import (BUDGET, MAX_BYTES, SUBMISSION_KINDS, Detail, detail, error_type, file_kind, kind_detail,
-                          kind_rank, os_detail, read_regular_file, zip_member_is_regular, zipped_problem)
+from ..reading.budget import BUDGET, MAX_BYTES
+from ..reading.files import file_kind, kind_detail, read_regular_file
+from ..reading.names import SUBMISSION_KINDS, kind_rank
+from ..reading.problems import Detail, detail, error_type, os_detail
+from ..reading.zips import zip_member_is_regular, zipped_problem
 from ..guard import safe_name
 from ..said import Refusal, Said, said
 from ..lms.recognise import HEAD_BYTES, SHEET_KINDS, sheet_kind
@@ -284,7 +287,7 @@ class Source:
 
     def export_problem(self, found: Found, student: str = "") -> Detail | str:
         """For a .zip in the class: "" when it is graded (an Otter export, or a zip holding one .ipynb
-        or .py: submission.zipped_submission), else why it is not. Told from the zip's directory:
+        or .py: reading.zips.zipped_submission), else why it is not. Told from the zip's directory:
         the file inside is decompressed only when it is graded.
 
         Looking into one student's zips decompresses at most BUDGET.inflated_bytes in all (many small
@@ -393,7 +396,7 @@ def _display_path(name: str) -> str:
 
 
 def newest_first(entries: Iterable[Entry]) -> list[Entry]:
-    """Newest modification time first; on a tie the kind the LMS's zip prefers (`submission.kind_rank`:
+    """Newest modification time first; on a tie the kind the LMS's zip prefers (`reading.names.kind_rank`:
     the notebook, then the .py, then a zip), then the later name in natural order (a-10 over a-2),
     and of two archive members with the same name, the later one in the archive."""
     return sorted(entries, key=lambda e: (e.stamp, -_rank(e.path), _natural(os.path.splitext(e.path)[0]), e.path,

@@ -16,7 +16,7 @@ from ..guard import piece
 from ..judge import broken
 from ..sandbox import linux
 from ..sandbox.runner import Zygote
-from ..submission import Detail
+from ..reading.problems import Detail
 from .outputs import discard_outputs, record_of, write_outputs
 from .saved import Judgement
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..guard import piece
-from ..submission import read_regular_file
+from ..reading.files import read_regular_file
 from ..lms.graded import Graded, Record, RunError, read_run
 from ..lms.sheet import read_csv_text
 from ..lms.sheet import SheetError
@@ -42,7 +42,8 @@ from ..said import Refusal, Said, said, then
 from ..render import Messages, one_line, printable
 from . import run_folder
 from .naming import fit_id, is_system_path
-from .outputs import write_atomic
+from .run_files import write_atomic
+from .spreadsheet import spreadsheet_text
 from ..options import HistoryOptions, HistoryResult
 
 COURSE_CSV = "course.csv"
@@ -287,8 +288,6 @@ def course_rows(runs: list[Run], say: Messages) -> list[dict[str, Any]]:
 
 
 def course_csv(runs: list[Run], rows: list[dict[str, Any]]) -> str:
-    from .report import spreadsheet_text
-
     columns = ["id", "name", *[c for run in runs for c in (f"{run.lab}_total", f"{run.lab}_status")],
                "course_total", "course_max", "withheld"]
     buffer = io.StringIO()

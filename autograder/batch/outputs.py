@@ -13,8 +13,7 @@ import html
 import json
 import os
 import re
-import secrets
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +21,9 @@ from .. import __version__
 from .late import penalised
 from .version import grader_version
 from .naming import fit_id
+from .overrides import override_text
+from .previous import changes_text
+from .run_files import RECORD_KEY, write_atomic
 from .saved import KEY as SAVED_KEY, Judgement, Unsaveable, judgement_data, read_judgement
 from .. import pictures
 from ..guard import piece
@@ -34,8 +36,6 @@ if TYPE_CHECKING:
     from ..lab import Lab
     from ..render import Feedback
 
-TEMP_SUFFIX = ".partial"
-RECORD_KEY = "autograder"
 
 LABELS = {
     "ko": {"title": "채점 결과", "file": "채점한 파일", "superseded": "더 새 파일이 있어 채점하지 않은 파일"},
@@ -59,40 +59,6 @@ def fingerprint(*, judged: str, superseded: Iterable[str], settings: Mapping[str
     equal judged fingerprints alone, outputs rewritten from the saved judged result."""
     parts = ["outputs", judged, *superseded, json.dumps(settings, sort_keys=True)]
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
-
-
-def write_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write `path` whole or not at all: a temporary file beside it, then os.replace.
-
-    The temporary file's name is short and owes nothing to `path`'s (".<pid>-<random>.partial"),
-    so it fits the file system whenever `path` does. It is removed when the write fails.
-    """
-    folder = os.path.dirname(os.fspath(path)) or "."
-    temporary = os.path.join(folder, f".{os.getpid()}-{secrets.token_hex(6)}{TEMP_SUFFIX}")
-    created = False
-    try:
-        with open(temporary, "x", encoding="utf-8", newline="") as handle:
-            created = True
-            handle.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        if created:
-            with contextlib.suppress(OSError):
-                os.remove(temporary)
-        raise
-
-
-def remove_temporaries(folders: Iterable[str]) -> None:
-    """Temp files a killed run left behind; they were never renamed, so nothing refers to them."""
-    for folder in folders:
-        if not os.path.isdir(folder):
-            continue
-        for name in os.listdir(folder):
-            if name.endswith(TEMP_SUFFIX):
-                try:
-                    os.remove(os.path.join(folder, name))
-                except OSError:
-                    pass
 
 
 def output_paths(out_dir: str, student: str) -> dict[str, str]:
@@ -195,9 +161,6 @@ def write_outputs(out_dir: str, result: SubmissionResult, record: Mapping[str, A
 def after_grading_text(record: Mapping[str, Any], lab: Lab, lang: str) -> str:
     """What the record says beyond the automatic grade: the TA's overrides, then what changed since
     the student's last attempt (batch.overrides, batch.previous); "" when neither."""
-    from .overrides import override_text
-    from .previous import changes_text
-
     parts = [override_text(record, lang), changes_text(record.get("since") or [], lang, lab,
                                                         shown_time(record.get("since_when", "")) if record.get("since_when") else "")]
     return "\n\n".join(part for part in parts if part)
@@ -330,23 +293,6 @@ def load_earlier(out_dir: str, student: str, lab: Lab) -> Earlier:
 def load_record(out_dir: str, student: str, lab: Lab) -> dict[str, Any] | None:
     """The record of a finished earlier grading of this student, or None when any output is missing."""
     return load_earlier(out_dir, student, lab).record
-
-
-def run_records(out_dir: str) -> Iterator[dict[str, Any]]:
-    """Every readable student record of a run's folder (results/<id>.json), in file-name order: a
-    dict with a str "id" and a dict "steps". Files that cannot be read or hold another shape are
-    passed over (a run folder a person edited is read as far as it can be)."""
-    results = os.path.join(out_dir, "results")
-    for name in sorted(os.listdir(results)):
-        if not name.endswith(".json"):
-            continue
-        try:
-            with open(os.path.join(results, name), encoding="utf-8") as handle:
-                record = json.load(handle)["extra_data"][RECORD_KEY]
-        except (OSError, ValueError, KeyError, TypeError):
-            continue
-        if isinstance(record, dict) and isinstance(record.get("id"), str) and isinstance(record.get("steps"), dict):
-            yield record
 
 
 def _complete(record: dict[str, Any], lab: Lab) -> bool:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..said import Refusal, Said, said
 from .late import penalised
+from .run_files import write_atomic
 from .ta_numbers import Unreadable, read_number, split_number
 
 if TYPE_CHECKING:
@@ -273,8 +274,6 @@ def state_of(records: Iterable[Mapping[str, Any]], overrides: Iterable[Override]
 
 
 def save_state(out_dir: str, state: Mapping[str, float]) -> None:
-    from .outputs import write_atomic
-
     write_atomic(os.path.join(out_dir, STATE_NAME),
                  json.dumps({"about": "automatic points each override of overrides.csv was written against",
                              "written_against": dict(sorted(state.items()))}, indent=1) + "\n")

@@ -11,7 +11,7 @@ import os
 from typing import Any, Mapping
 
 from ..said import Refusal, said
-from .outputs import run_records
+from .run_files import run_records
 
 # How a step moved, in the order the feedback tells them.
 NOW_PASSES, NOW_FAILS, OTHER_CAUSE, SAME_CAUSE, STILL_FAILS, STILL_PASSES = (

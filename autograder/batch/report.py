@@ -14,19 +14,20 @@ from datetime import datetime
 from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from functools import lru_cache
 from multiprocessing.connection import Connection, wait
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from .. import pictures
-from ..render import LANGUAGES, Messages, one_line, printable
+from ..render import LANGUAGES, Messages, detail_text, one_line
 from ..said import Said
 from ..sandbox import linux
-from ..submission import Detail
+from ..reading.problems import Detail
 from .late import COMPUTER_ZONE, LmsZone
-from .outputs import write_atomic
+from .run_files import write_atomic
 from .overrides import REVIEW, summary as override_summary
 from .similar import report_section as similar_section
+from .spreadsheet import spreadsheet_text
 from .version import grader_version
 
 if TYPE_CHECKING:
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
     from ..lab import Lab
     from .collect import Student
 
-T = TypeVar("T")
 Cell = tuple[str, str]  # (the cell's HTML, its attributes)
 Records = Sequence[Mapping[str, Any]]  # the students' records (outputs.record_of)
 Listed = Sequence[Mapping[str, str]]  # the LMS's and the TA's files (lms_files)
@@ -109,7 +109,7 @@ def rows_for(student: Student, record: Mapping[str, Any] | None, lab: Lab, *,
                      SHOWN_STATUS: said(lambda say: say("report", key, **params)), "lab": lab.name})
     for entry, reason in student.ignored:
         if not entry.metadata:
-            rows.append({**who, "file": entry.path, "status": f"ignored: {reason}",
+            rows.append({**who, "file": entry.path, "status": f"ignored: {in_english(reason)}",
                          SHOWN_STATUS: said(lambda say: ignored_status(reason, say)), "lab": lab.name})
     return rows
 
@@ -143,6 +143,11 @@ def record_status(status: str, say: Messages) -> str:
     return status
 
 
+def in_english(reason: Detail | Said | str) -> str:
+    """Why a file was not graded, as grades.csv's status says it: in English, whatever the reader's."""
+    return detail_text(reason, "en") if isinstance(reason, Detail) else str(reason)
+
+
 def ignored_status(reason: Detail | Said | str, say: Messages) -> str:
     """Why a file was not graded (collect.ignored_reason), in `say`'s language."""
     if isinstance(reason, Detail):
@@ -155,7 +160,7 @@ def ignored_status(reason: Detail | Said | str, say: Messages) -> str:
 def lms_files(everyone: Iterable[Student]) -> list[dict[str, Any]]:
     """The LMS's files that are not submissions, and the TA's files beside an LMS export's units
     (collect.NOT_LMS_NAMED), for the report: [{id, name, file, status, SHOWN_STATUS}]."""
-    return [{"id": student.id, "name": student.name, "file": entry.path, "status": f"ignored: {reason}",
+    return [{"id": student.id, "name": student.name, "file": entry.path, "status": f"ignored: {in_english(reason)}",
              SHOWN_STATUS: said(lambda say: ignored_status(reason, say))}
             for student in everyone for entry, reason in student.ignored if entry.metadata]
 
@@ -163,23 +168,6 @@ def lms_files(everyone: Iterable[Student]) -> list[dict[str, Any]]:
 def grades_table(rows: list[dict[str, Any]], lab: Lab, overridden: bool = False) -> pd.DataFrame:
     """The rows as a table: grades.csv's columns, then SHOWN_STATUS (the report's, never written)."""
     return pd.DataFrame(rows, columns=[*columns_for(lab, overridden), SHOWN_STATUS])
-
-
-# A cell starting with one of these is a formula to Excel, LibreOffice and Google Sheets.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
-
-
-@overload
-def spreadsheet_text(value: str) -> str: ...
-@overload
-def spreadsheet_text(value: T) -> T: ...
-def spreadsheet_text(value: object) -> object:
-    """A text cell no spreadsheet runs: control characters made visible, a formula start quoted
-    with a leading "'" (OWASP's CSV injection advice). Numbers are left alone."""
-    if not isinstance(value, str):
-        return value
-    text = printable(value, newlines=False)
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def write_grades(path: str, table: pd.DataFrame) -> None:

@@ -38,8 +38,9 @@ from typing import Literal
 
 from ..render import Messages, printable
 from ..said import Refusal, Said, said
-from ..submission import read_regular_file
+from ..reading.files import read_regular_file
 from .naming import is_system_path
+from .run_files import run_records, write_atomic
 
 IDENTITY_FILE = "autograder-run.json"
 KIND = "autograder grade output folder"
@@ -237,8 +238,6 @@ def _grades_rows(folder: str, header_only: bool = False) -> list[list[str]]:
 
 def _inferred(folder: str) -> RunIdentity | None:
     """The identity of a folder an older autograder wrote: from results/<id>.json, else grades.csv."""
-    from .outputs import run_records
-
     labs: Counter[str] = Counter()
     students: set[str] = set()
     for record in run_records(folder):
@@ -328,8 +327,6 @@ def admit(out: str, *, lab: str, students: Sequence[str], source: str) -> Admitt
 
 def record(admitted: Admitted) -> None:
     """Write the run's identity into its folder (the folder exists by now)."""
-    from .outputs import write_atomic
-
     write_atomic(os.path.join(admitted.folder, IDENTITY_FILE), admitted.identity.as_json())
 
 

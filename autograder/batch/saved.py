@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..judge import CaseResult, StepResult, SubmissionResult
-from ..submission import Detail
+from ..reading.problems import Detail
 
 FORMAT = 1  # raise it whenever what is written changes; an older or newer file is then graded again
 KEY = "judged"  # its place in results/<id>.json's extra_data, beside the record (outputs.RECORD_KEY)

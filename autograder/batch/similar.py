@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal, Ma
 
 if TYPE_CHECKING:
     from ..cells import Cell
-    from ..submission import Reading
+    from ..reading.budget import Reading
 
 FILE_NAME = "similar.csv"
 THRESHOLD = 0.5
@@ -64,19 +64,21 @@ def code_prints(name: str, data: bytes | None, function_names: Iterable[str]) ->
     budget or a fault stopped it (told, never a hidden nothing); None when the file is unreadable.
 
     The grader's own work on a submission's text, so read as the reader reads it: every cell
-    parsed within `submission.Budget` (characters parsed, CPU time) and inside its catch-all
-    (`submission.untrusted`); trees are walked without recursion, so no depth stops them, and one
+    parsed within `reading.budget.Budget` (characters parsed, CPU time) and inside its catch-all
+    (`reading.budget.untrusted`); trees are walked without recursion, so no depth stops them, and one
     line Python's own parser gives up on costs its own part only (`_statements`)."""
     if not isinstance(data, (bytes, bytearray)):
         return None
-    from ..submission import read_submission, untrusted
+    from ..reading.budget import untrusted
+    from ..reading.submission import read_submission
+    from ..render import detail_text
 
     submission = read_submission(name, data)
     if submission.problem is not None:
         return None
     read = untrusted(_prints, submission.cells, tuple(function_names))
     if read.problem is not None:
-        return {"not_computed": str(read.detail or read.problem)}
+        return {"not_computed": detail_text(read.detail, "en") if read.detail is not None else str(read.problem)}
     return read.value
 
 
@@ -147,11 +149,11 @@ def _within(statements: Sequence[str], most: int) -> Iterator[list[str]]:
 
 def _alone(part: list[str], cell: Cell, reading: Reading) -> list[str]:
     """The statements of a part one by one; a part that is one untokenized text is cut before each
-    of its top-level statements as the reader cuts a .py (submission.script_cells)."""
+    of its top-level statements as the reader cuts a .py (reading.script.script_cells)."""
     if len(part) > 1:
         return part
     from ..guard import safe_text
-    from ..submission import script_cells
+    from ..reading.script import script_cells
 
     return [piece["source"] for piece in script_cells(safe_text(part[0]), cell["filename"], reading, statements=True)]
 
@@ -639,7 +641,7 @@ def is_not_compared(row: Mapping[str, Any]) -> bool:
 
 def similar_csv(rows: list[dict[str, Any]]) -> str:
     """similar.csv's text (UTF-8 with BOM, like grades.csv): a header even when no group is listed."""
-    from .report import spreadsheet_text
+    from .spreadsheet import spreadsheet_text
 
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")

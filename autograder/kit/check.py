@@ -28,7 +28,8 @@ from ..sandbox.worker import _as_defaults, describe_exception, kind_of, stand_in
 
 if TYPE_CHECKING:
     from .. import declaration
-from ..submission import Submission, file_detail, find_stubs
+from ..reading.definitions import find_stubs
+from ..reading.submission import Submission, file_detail
 from . import public
 from .public import Probe
 
@@ -83,7 +84,7 @@ def judge_public(name: str, env: Mapping[str, object], is_stub: bool | None = No
     For a composed step, `others` holds the other steps' results when already known (else they
     are checked here first, with `call`): those that passed run as the student wrote them.
     `submission`: the file's own reading, when the namespace was loaded from one, to say what the
-    file shows of the function (submission.file_detail), as the engine says it.
+    file shows of the function (reading.submission.file_detail), as the engine says it.
     """
     lab, probes_of = public.load()
     step = lab.steps_by_name[name]

@@ -24,7 +24,8 @@ from ..judge import StepResult, SubmissionResult, broken
 from ..lab import Lab
 from ..render import as_dict, as_text, fit_to_width, terminal_width
 from ..sandbox.worker import describe_exception, load
-from ..submission import load_note, os_detail, read_submission, syntax_error_near
+from ..reading.problems import os_detail
+from ..reading.submission import load_note, read_submission, syntax_error_near
 from . import public
 from .check import FramedProbeCall, Outcome, StepFunction, call_probe, judge_public
 from .public import Probe

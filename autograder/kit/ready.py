@@ -28,7 +28,7 @@ from .terminal import in_kernel, kernel_shell
 
 OLDEST, NEWEST_TRIED = (3, 10), (3, 13)
 LANG_VARIABLE = "LAB_CHECK_LANG"  # the same as public.LANG_VARIABLE (public.py needs Python 3.10)
-# Which lab a notebook is of: the metadata key the notebook builder writes (submission.METADATA_KEY).
+# Which lab a notebook is of: the metadata key the notebook builder writes (reading.submission.METADATA_KEY).
 LAB_KEY = "autograder_lab"
 
 WORDS = {
@@ -325,5 +325,5 @@ def zip_member_path(path: str) -> str:
 
 # The notebook's set-up cell calls it by this name: in a kernel it gives Otter's Notebook, and a
 # function returning a Notebook is how the course's grader tells the set-up cell from the student's
-# code (submission.does_only_checking), tagged or not.
+# code (reading.notebook.does_only_checking), tagged or not.
 Notebook = prepare_grader

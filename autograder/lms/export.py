@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ..batch import run_folder
-from ..batch.outputs import TEMP_SUFFIX
+from ..batch.run_files import TEMP_SUFFIX
 from ..lab import Lab
 from ..render import Messages, one_line, printable
 from . import blackboard, canvas, moodle

@@ -235,7 +235,7 @@ def read_record(folder: str, student: str) -> Record | Said:
 
 
 def _record(data: Any, student: str) -> Record:
-    from ..batch.outputs import RECORD_KEY  # the batch package imports this one (lms.recognise)
+    from ..batch.run_files import RECORD_KEY  # the batch package imports this one (lms.recognise)
 
     record = data["extra_data"][RECORD_KEY]
     if not isinstance(record, dict):

@@ -19,7 +19,10 @@ from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 
 from ..guard import safe_name
 from ..sandbox.limits import MB, Limits
-from ..submission import MAX_BYTES, SUBMISSION_KINDS, Detail, detail, kind_rank, os_detail, read_regular_file
+from ..reading.budget import MAX_BYTES
+from ..reading.files import read_regular_file
+from ..reading.names import SUBMISSION_KINDS, kind_rank
+from ..reading.problems import Detail, detail, os_detail
 
 if TYPE_CHECKING:  # imported where used: a broken engine still gets its results.json written (main)
     from ..judge import SubmissionResult
@@ -264,7 +267,7 @@ def list_files(folder: pathlib.Path) -> list[str]:
 
 # Why a submitted file was not graded (file_choice), each told by the catalog's [chosen] section.
 NotGradedReason = Literal["notebook_first", "script_first", "assignment_name", "outer_folder", "not_code"]
-KINDS = SUBMISSION_KINDS  # in the order they are preferred (submission.kind_rank, shared with grade)
+KINDS = SUBMISSION_KINDS  # in the order they are preferred (reading.names.kind_rank, shared with grade)
 NOT_GRADED_SHOWN = 8  # file names told per reason, at most
 
 
@@ -280,7 +283,7 @@ class FileChoice:
 
 def file_choice(names: Sequence[str], wanted: Collection[str]) -> FileChoice:
     """INVARIANT: the one rule that chooses the file to grade among relative names: a notebook
-    before a script before a zip (`submission.kind_rank`, the order `grade` applies to one attempt's
+    before a script before a zip (`reading.names.kind_rank`, the order `grade` applies to one attempt's
     files too); among several of a kind, the one with the assignment's own name nearest the top;
     several of the same standing (other names, or the assignment's name at the same depth) are a
     problem to report, never a guess by listing order. Every other file is told with the part of the

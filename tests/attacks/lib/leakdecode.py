@@ -1,6 +1,6 @@
 """Tester-side decoding of what a leaking attack printed (its chunks may be cut short by the grader).
 
-The grader cuts a load note's message at 300 characters (submission.load_note), so the chunks of
+The grader cuts a load note's message at 300 characters (reading.submission.load_note), so the chunks of
 attacks 01, 02 and 06 (400 characters each) arrive cut; what arrived is decoded as far as it goes:
 base64 of the longest unbroken prefix, then zlib as a stream (a cut stream still yields its
 beginning), then every complete array in it.
