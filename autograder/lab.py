@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from importlib import resources
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import numpy as np
 
@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 Cases = Callable[[], Iterable["Case"]]
+RepairShows = Literal["where", "fix", "kind"]
+REPAIR_SHOWS: tuple[RepairShows, ...] = ("where", "fix", "kind")
 TraceOf = Callable[["Case"], Trace]
 StandInsOf = Callable[["Case", Trace], Iterable["StandIn"]]
 HintFacts = Callable[[], Mapping[str, str]]
@@ -121,8 +123,13 @@ class Lab:
     # {step name: inspect.Signature} of the steps other steps call, as the reference declares
     # them; None: read from the `solution` module (the students' kit gives them as data)
     signatures: Mapping[str, inspect.Signature] | None = None
+    # How much a repair found in a student's own function tells (autograder.repair): "where" (the
+    # line and the kind of edit, the default), "fix" (the corrected code too) or "kind" (the kind only)
+    repair_shows: RepairShows = "where"
 
     def __post_init__(self) -> None:
+        if self.repair_shows not in REPAIR_SHOWS:
+            raise LabError(f"Lab: repair_shows= takes one of {REPAIR_SHOWS}, not {self.repair_shows!r}")
         if not isinstance(self.name, str) or not self.name.isidentifier():
             raise LabError(f"Lab: name= takes the lab's name as `--lab` takes it (letters, digits, _), "
                            f"not {self.name!r}")

@@ -1,0 +1,7 @@
+"""Diagnosis by the smallest repair of the student's own function (see search.py)."""
+from .cases import repair_cases
+from .edits import EDIT_KINDS, Edit, EditKind, single_edits
+from .search import Repair, RepairCache, Target, search, target_of
+
+__all__ = ["EDIT_KINDS", "Edit", "EditKind", "Repair", "RepairCache", "Target", "repair_cases", "search",
+           "single_edits", "target_of"]
