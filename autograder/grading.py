@@ -307,7 +307,7 @@ def _with_own_helpers(runs: _Runs, scope: str, results: dict[str, dict[str, Step
 
 REPAIRABLE = ("failed", "error")
 REPAIR_SECONDS = 6.0  # the most a step's repair search waits for its children, every stage together
-REPAIR_CALL_SECONDS = 0.5  # the most one candidate of a plain step runs
+REPAIR_CALL_SECONDS = 2.0  # the most one candidate of a plain step runs, on every input it is given
 REPAIR_IDS = 1 << 40  # candidate calls' ids, apart from every plan's own
 REPAIR_SWITCH = "AUTOGRADER_REPAIR"
 _REPAIRS = RepairCache()
@@ -354,7 +354,8 @@ def _repair_of(runs: _Runs, step: Step, result: StepResult, scope_results: dict[
     known, repair = _REPAIRS.get(key, target)
     if known:
         return repair
-    until = time.monotonic() + REPAIR_SECONDS
+    # Never past the submission's own time (the search is the grader's work on its behalf).
+    until = min(time.monotonic() + REPAIR_SECONDS, runs.clock.until if runs.clock.until is not None else float("inf"))
 
     def evaluate(sources: Sequence[str | None], chosen: Sequence[Probe]) -> list[list[bool]]:
         return _evaluate(runs, step, stand_in_for, sources, chosen, until)
@@ -365,10 +366,22 @@ def _repair_of(runs: _Runs, step: Step, result: StepResult, scope_results: dict[
 
 
 def _evaluate(runs: _Runs, step: Step, stand_in_for: tuple[str, ...], sources: Sequence[str | None],
-              probes: Sequence[Probe], until: float) -> list[list[bool]]:
+              probes: Sequence[Probe], until: float, plan: Plan | None = None) -> list[list[bool]]:
     """Whether each candidate (its source; None: the student's own function) is right on each
-    probe, from one run in a fresh child given the repair plan's inputs only."""
-    plan = runs.plan.repair_plan
+    probe of `plan` (by default the repair plan: public and generated inputs only), from one run
+    in a fresh child."""
+    return [[code is None for code in codes]
+            for codes in candidate_codes(runs, step, stand_in_for, sources, probes, until, plan)]
+
+
+UNANSWERED = ("timeout", "not_run", "crashed")  # a candidate's call that says nothing of its values
+
+
+def candidate_codes(runs: _Runs, step: Step, stand_in_for: tuple[str, ...], sources: Sequence[str | None],
+                    probes: Sequence[Probe], until: float, plan: Plan | None = None,
+                    call_seconds: float | None = None) -> list[list[str | None]]:
+    """`_evaluate`'s judgement of each call: None where right, else its code (UNANSWERED: no answer)."""
+    plan = plan or runs.plan.repair_plan
     calls, probe_of = plan.calls
     base = {id(probe_of[call.id]): call for call in calls if call.step == step.name}
     made: list[Call] = []
@@ -385,16 +398,16 @@ def _evaluate(runs: _Runs, step: Step, stand_in_for: tuple[str, ...], sources: S
                 tables[new_id] = plan.stand_ins.tables[call.id]
     seconds = max(0.0, until - time.monotonic())
     if seconds <= 0:
-        return [[False] * len(probes) for _ in sources]
+        return [["not_run"] * len(probes) for _ in sources]
     limits = replace(runs.limits, step_seconds=min(runs.limits.step_seconds,
-                                                   seconds if step.composed else REPAIR_CALL_SECONDS))
+                                                   seconds if step.composed else call_seconds or REPAIR_CALL_SECONDS))
     if runs.zygote.doomed():
         runs.zygote.restart()
     outcome = run(runs.zygote, runs.submission.cells, made, limits, StandInAnswers(tables, plan.stand_ins.signatures),
                   functions=plan.lab.function_names, skip=runs.skip, clock=Clock(until=until), evidence=False)
-    passed = [judge_call(probe, outcome.calls.get(call.id), False).passed
-              for call, probe in zip(made, itertools.cycle(probes))]
-    return [passed[k * len(probes):(k + 1) * len(probes)] for k in range(len(sources))]
+    judged = [judge_call(probe, outcome.calls.get(call.id), False) for call, probe in zip(made, itertools.cycle(probes))]
+    codes = [None if result.passed else (result.code or "wrong") for result in judged]
+    return [codes[k * len(probes):(k + 1) * len(probes)] for k in range(len(sources))]
 
 
 MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")

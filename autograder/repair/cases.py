@@ -21,11 +21,11 @@ def repair_cases(lab: Lab) -> list[Case]:
     return public + generated
 
 
-def _generated(case: Case) -> Case:
-    rng = np.random.default_rng(zlib.crc32(case.name.encode()))
+def _generated(case: Case, *, salt: int = 0) -> Case:
+    rng = np.random.default_rng(zlib.crc32(case.name.encode()) + salt)
     inputs = {key: _like(value, rng) for key, value in case.inputs.items()}
-    return Case(name=case.name + GENERATED_SUFFIX, words=case.words, inputs=inputs, hidden=False,
-                degenerate=case.degenerate)
+    return Case(name=case.name + GENERATED_SUFFIX + (str(salt) if salt else ""), words=case.words, inputs=inputs,
+                hidden=False, degenerate=case.degenerate)
 
 
 def _like(value: object, rng: np.random.Generator) -> object:

@@ -23,7 +23,7 @@ from ..code_evidence import code_evidence, state_kept, watch
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Container
-    from types import FrameType
+    from types import CodeType, FrameType
     from typing import Any, NoReturn
 
     from .codec import Encoded
@@ -324,7 +324,10 @@ def call(channel: Channel, namespace: Globals, filenames: set[str], command: Mes
     if isinstance(source, str):
         scratch: Globals = {}
         try:
-            exec(compile(source, REPAIR_FILENAME, "exec"), namespace, scratch)  # noqa: S102 - the sandbox's own
+            code = _COMPILED.get(source) or _COMPILED.setdefault(source, compile(source, REPAIR_FILENAME, "exec"))
+            if len(_COMPILED) > 64:  # a candidate is called once per input, one after the other
+                _COMPILED.clear()
+            exec(code, namespace, scratch)  # noqa: S102 - the sandbox's own
         except BaseException as error:
             channel.send(ev="raised", id=command["id"], **describe_exception(error, filenames))
             return
@@ -366,6 +369,7 @@ def call(channel: Channel, namespace: Globals, filenames: set[str], command: Mes
 
 
 REPAIR_FILENAME = "<repair>"
+_COMPILED: dict[str, CodeType] = {}
 _ndarray = np.ndarray
 _ndarray_copy = np.ndarray.copy
 _tobytes = np.ndarray.tobytes
