@@ -306,7 +306,7 @@ def _with_own_helpers(runs: _Runs, scope: str, results: dict[str, dict[str, Step
 
 
 REPAIRABLE = ("failed", "error")
-REPAIR_SECONDS = 6.0  # the most a step's repair search waits for its children, every stage together
+REPAIR_SECONDS = 30.0  # a safety net only (an edit that makes a loop endless): the search is bounded by its counts
 REPAIR_CALL_SECONDS = 2.0  # the most one candidate of a plain step runs, on every input it is given
 REPAIR_IDS = 1 << 40  # candidate calls' ids, apart from every plan's own
 REPAIR_SWITCH = "AUTOGRADER_REPAIR"

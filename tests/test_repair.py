@@ -13,7 +13,8 @@ from autograder.lab import Case, LabError
 from autograder.render import step_feedback
 from autograder.repair import RepairCache, Target, repair_cases, search, single_edits
 from autograder.repair.cases import without_hidden
-from autograder.repair.edits import EDIT_KINDS, paired_edits
+from autograder.repair.edits import paired_edits
+from autograder.repair.kinds import EDIT_KINDS
 from labs.masked_attention import LAB as MASKED
 from labs.self_attention import LAB
 

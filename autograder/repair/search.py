@@ -20,7 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from .edits import Edit, EditKind, Edits, function_def, module_rebinds, paired_edits, repeated_edits, single_edits
+from .edits import Edit, Edits, function_def, module_rebinds, paired_edits, repeated_edits, single_edits
+from .kinds import EditKind
 
 if TYPE_CHECKING:
     from ..cells import Cell
