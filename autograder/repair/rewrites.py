@@ -63,6 +63,8 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
             yield "order", _swapped_elements(i, j)
     elif isinstance(node, ast.Slice):
         yield from _slice_rewrites(node)
+    elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+        yield "index_removed", lambda n: n.value  # type: ignore[attr-defined]  # x[None], K[0]: one indexing too many
     if isinstance(node, ast.stmt) and not isinstance(node, ast.Return):
         yield "statement_removed", lambda n: None
 
