@@ -34,7 +34,7 @@ class ProbeMaker(Protocol):
 
 # The codes every step can make, beside the ones it declares (the rubric gives each its share).
 ALWAYS_NAMED = frozenset({"mutates_input", "hardcoded", "nondeterministic", "ignores_arguments", "transposed",
-                          "fits_own_helpers"})
+                          "fits_own_helpers", "extra_unit_axes"})
 
 
 def _names(owner: str, field_name: str, value: object, what: str) -> tuple[str, ...]:

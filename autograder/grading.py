@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import builtins
+import itertools
+import os
 import re
 import time
 from dataclasses import dataclass, replace
@@ -9,8 +11,10 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from .helpers import StandInAnswers
+from .repair import Repair, RepairCache, repair_cases, search, target_of
+from .repair.cases import without_hidden
 from .stand_in import keyword_parameters
-from .judge import (SubmissionResult, broken, fits_own_helpers, helpers_used, judge_step, linked,
+from .judge import (SubmissionResult, broken, fits_own_helpers, helpers_used, judge_call, judge_step, linked,
                     written_for_other_lab)
 from .sandbox import codec
 from .sandbox.runner import Call, Clock, Limits, run
@@ -18,7 +22,6 @@ from .reading.problems import os_detail
 from .reading.submission import file_detail, load_note, read_submission, syntax_error_near
 
 if TYPE_CHECKING:
-    import os
     from collections.abc import Collection, Iterable, Sequence
     from typing import Any
 
@@ -86,6 +89,11 @@ class Plan:
                 calls.append(call)
                 probe_of[call.id] = probe
         return calls, probe_of
+
+    @cached_property
+    def repair_plan(self) -> Plan:
+        """The plan a repair is checked on: public and generated cases only (autograder.repair)."""
+        return Plan.build(self.lab, without_hidden(repair_cases(self.lab)))
 
     @cached_property
     def stand_ins(self) -> StandInAnswers:
@@ -195,8 +203,10 @@ def grade_bytes(name: str, data: bytes, zygote: Zygote, plan: Plan, limits: Limi
     # ones, then those again with the student's own helpers); only then any hidden test. So the
     # public view is final before any process is given a hidden test's input: nothing such a
     # process learns can reach it, whatever the kernel lets processes share.
+    repairs: dict[str, Repair | None] = {}
     for scope in (PUBLIC, ALL):
         _judge_scope(runs, scope, results)
+        _repair_scope(runs, scope, results, repairs)
     module = missing_module(runs.notes)
     steps = {scope: [_blamed_on_module(results[scope][step.name], module or _module_raised(results[scope][step.name]))
                      for step in lab.steps] for scope in SCOPES}
@@ -294,6 +304,111 @@ def _with_own_helpers(runs: _Runs, scope: str, results: dict[str, dict[str, Step
     for name in again:
         step = plan.lab.steps_by_name[name]
         results[scope][name] = fits_own_helpers(step, results[scope][name], runs.judged(step, scope, runs.with_own))
+
+
+REPAIRABLE = ("failed", "error")
+REPAIR_SECONDS = 30.0  # a safety net only (an edit that makes a loop endless): the search is bounded by its counts
+REPAIR_CALL_SECONDS = 2.0  # the most one candidate of a plain step runs, on every input it is given
+REPAIR_IDS = 1 << 40  # candidate calls' ids, apart from every plan's own
+REPAIR_SWITCH = "AUTOGRADER_REPAIR"
+_REPAIRS = RepairCache()
+
+
+def repair_on() -> bool:
+    """Whether failing steps are searched for a repair: the one place the switch is read ("off"
+    only to measure what the other explanations name alone)."""
+    return os.environ.get(REPAIR_SWITCH, "on").strip().lower() != "off"
+
+
+def _repair_scope(runs: _Runs, scope: str, results: dict[str, dict[str, StepResult]],
+                  repairs: dict[str, Repair | None]) -> None:
+    """Each failing step of `scope` with the smallest repair of the student's own function, when
+    one is found (autograder.repair). Searched once per step: on the public scope for a step that
+    fails its public tests (before any child is given a hidden input), else after the hidden
+    tests, for the judged result with them only."""
+    if not repair_on():
+        return
+    for step in runs.plan.lab.steps:
+        result = results[scope][step.name]
+        if result.status not in REPAIRABLE:
+            continue
+        if step.name not in repairs:
+            repairs[step.name] = _repair_of(runs, step, result, results[scope])
+        repair = repairs[step.name]
+        if repair is not None:
+            results[scope][step.name] = replace(result, detail={**result.detail, "repair": repair.as_detail()})
+
+
+def _repair_of(runs: _Runs, step: Step, result: StepResult, scope_results: dict[str, StepResult]) -> Repair | None:
+    submission, plan = runs.submission, runs.plan.repair_plan
+    places = submission.places.get(step.name)
+    target = target_of(submission.cells, step.name, places[-1] if places else None)
+    if target is None:
+        return None
+    probes = plan.probes[step.name]
+    passing = {name for name, other in scope_results.items() if other.status == "passed"}
+    stand_in_for = tuple(h for h in plan.lab.reachable_from(step) if h not in passing) if step.composed else ()
+    failing = [(case.case, case.label) for case in result.cases if not case.passed and not case.hidden]
+    pivot = next((i for i, probe in enumerate(probes) if (probe.case.name, probe.label) in failing), None)
+    answered = tuple((c.case, c.label, c.code, c.answer) for c in result.cases if not c.hidden)
+    key = (plan.lab.name, step.name, target.key, answered, stand_in_for)
+    known, repair = _REPAIRS.get(key, target)
+    if known:
+        return repair
+    # Never past the submission's own time (the search is the grader's work on its behalf).
+    until = min(time.monotonic() + REPAIR_SECONDS, runs.clock.until if runs.clock.until is not None else float("inf"))
+
+    def evaluate(sources: Sequence[str | None], chosen: Sequence[Probe]) -> list[list[bool]]:
+        return _evaluate(runs, step, stand_in_for, sources, chosen, until)
+
+    repair = search(target=target, probes=probes, pivot=pivot, evaluate=evaluate)
+    _REPAIRS.put(key, target, repair)
+    return repair
+
+
+def _evaluate(runs: _Runs, step: Step, stand_in_for: tuple[str, ...], sources: Sequence[str | None],
+              probes: Sequence[Probe], until: float, plan: Plan | None = None) -> list[list[bool]]:
+    """Whether each candidate (its source; None: the student's own function) is right on each
+    probe of `plan` (by default the repair plan: public and generated inputs only), from one run
+    in a fresh child."""
+    return [[code is None for code in codes]
+            for codes in candidate_codes(runs, step, stand_in_for, sources, probes, until, plan)]
+
+
+UNANSWERED = ("timeout", "not_run", "crashed")  # a candidate's call that says nothing of its values
+
+
+def candidate_codes(runs: _Runs, step: Step, stand_in_for: tuple[str, ...], sources: Sequence[str | None],
+                    probes: Sequence[Probe], until: float, plan: Plan | None = None,
+                    call_seconds: float | None = None) -> list[list[str | None]]:
+    """`_evaluate`'s judgement of each call: None where right, else its code (UNANSWERED: no answer)."""
+    plan = plan or runs.plan.repair_plan
+    calls, probe_of = plan.calls
+    base = {id(probe_of[call.id]): call for call in calls if call.step == step.name}
+    made: list[Call] = []
+    tables: dict[int, Any] = {}
+    for k, source in enumerate(sources):
+        for probe in probes:
+            call = base[id(probe)]
+            new_id = REPAIR_IDS + len(made)
+            # A plain step's candidates are steps of their own (each its own time, one child);
+            # a composed step's share one: a step graded with stand-ins runs in a child of its own.
+            made.append(replace(call, id=new_id, step=f"{step.name} #{0 if step.composed else k}", source=source,
+                                helpers=tuple(h for h in call.helpers if h in stand_in_for)))
+            if call.id in plan.stand_ins.tables:
+                tables[new_id] = plan.stand_ins.tables[call.id]
+    seconds = max(0.0, until - time.monotonic())
+    if seconds <= 0:
+        return [["not_run"] * len(probes) for _ in sources]
+    limits = replace(runs.limits, step_seconds=min(runs.limits.step_seconds,
+                                                   seconds if step.composed else call_seconds or REPAIR_CALL_SECONDS))
+    if runs.zygote.doomed():
+        runs.zygote.restart()
+    outcome = run(runs.zygote, runs.submission.cells, made, limits, StandInAnswers(tables, plan.stand_ins.signatures),
+                  functions=plan.lab.function_names, skip=runs.skip, clock=Clock(until=until), evidence=False)
+    judged = [judge_call(probe, outcome.calls.get(call.id), False) for call, probe in zip(made, itertools.cycle(probes))]
+    codes = [None if result.passed else (result.code or "wrong") for result in judged]
+    return [codes[k * len(probes):(k + 1) * len(probes)] for k in range(len(sources))]
 
 
 MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")

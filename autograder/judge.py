@@ -888,6 +888,8 @@ def _check_array(probe: Probe, output: Output, got: object, expected: FloatArray
                   "expected_preview": preview(expected)}
         if array.T.shape == expected.shape and _close(array.T, expected):
             return False, "transposed", detail
+        if _only_unit_axes_apart(array.shape, expected.shape) and _close(array.reshape(expected.shape), expected):
+            return False, "extra_unit_axes", detail  # the right values, with axes of length 1 added or left out
         return False, "wrong_shape", detail
     if _close(array, expected):
         return True, None, {}
@@ -898,6 +900,11 @@ def _check_array(probe: Probe, output: Output, got: object, expected: FloatArray
         # A square table read the other way round: same shape, rows and columns swapped.
         return False, "transposed", detail
     return False, "wrong_values", detail
+
+
+def _only_unit_axes_apart(got: tuple[int, ...], expected: tuple[int, ...]) -> bool:
+    """Whether two shapes differ only by axes of length 1 ((1, n, n) for (n, n))."""
+    return got != expected and [d for d in got if d != 1] == [d for d in expected if d != 1]
 
 
 def _close(a: NDArray[Any], b: NDArray[Any]) -> bool:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from importlib import resources
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import numpy as np
 
@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 Cases = Callable[[], Iterable["Case"]]
+RepairShows = Literal["where", "fix", "kind"]
+DomainCase = Callable[[int], "Case"]
+REPAIR_SHOWS: tuple[RepairShows, ...] = ("where", "fix", "kind")
 TraceOf = Callable[["Case"], Trace]
 StandInsOf = Callable[["Case", Trace], Iterable["StandIn"]]
 HintFacts = Callable[[], Mapping[str, str]]
@@ -121,8 +124,16 @@ class Lab:
     # {step name: inspect.Signature} of the steps other steps call, as the reference declares
     # them; None: read from the `solution` module (the students' kit gives them as data)
     signatures: Mapping[str, inspect.Signature] | None = None
+    # How much a repair found in a student's own function tells (autograder.repair): "where" (the
+    # line and the kind of edit, the default), "fix" (the corrected code too) or "kind" (the kind only)
+    repair_shows: RepairShows = "where"
+    # A case of any size and values the lab's text allows, drawn from a seed (grader only): the
+    # inputs the build's self-check runs the edits of the reference on (autograder.mutants)
+    domain_case: DomainCase | None = None
 
     def __post_init__(self) -> None:
+        if self.repair_shows not in REPAIR_SHOWS:
+            raise LabError(f"Lab: repair_shows= takes one of {REPAIR_SHOWS}, not {self.repair_shows!r}")
         if not isinstance(self.name, str) or not self.name.isidentifier():
             raise LabError(f"Lab: name= takes the lab's name as `--lab` takes it (letters, digits, _), "
                            f"not {self.name!r}")
@@ -156,7 +167,9 @@ class Lab:
                      page_case: str = "page",
                      vocabulary: Vocabulary | None = None,
                      rubric: Rubric | None = None,
-                     signatures: Mapping[str, inspect.Signature] | None = None) -> Lab:
+                     signatures: Mapping[str, inspect.Signature] | None = None,
+                     domain_case: DomainCase | None = None,
+                     repair_shows: RepairShows = "where") -> Lab:
         """The lab of package `package_name`, what follows from the package filled in by convention.
 
         Call it from the package's own `__init__.py` as `Lab.from_package(__name__, titles=...,
@@ -169,7 +182,8 @@ class Lab:
         - `public_cases`: `cases.public_cases` (a lab has public cases: LabError when absent);
         - `hidden_cases`: `hidden.hidden_cases`, else `cases.hidden_cases`, else none;
         - `trace`, `stand_ins`: `reference.trace`, `reference.stand_ins`, else none;
-        - `hint_facts`: `hint_facts` of the package itself (define it above the `Lab`), else none.
+        - `hint_facts`: `hint_facts` of the package itself (define it above the `Lab`), else none;
+        - `domain_case`: `cases.domain_case`, else none.
 
         A conventional module that exists but fails to import raises its own error: only a module
         that is not there counts as absent.
@@ -193,7 +207,9 @@ class Lab:
             script=script if script is not None else f"{lab_name}_lab.py",
             assignment_package=assignment_package if assignment_package is not None else f"assignments.{lab_name}",
             solution=solution if solution is not None else f"solutions.{lab_name}",
-            page_case=page_case, vocabulary=vocabulary, rubric=rubric, signatures=signatures)
+            page_case=page_case, vocabulary=vocabulary, rubric=rubric, signatures=signatures,
+            domain_case=domain_case if domain_case is not None else found.first(("cases", "domain_case")),
+            repair_shows=repair_shows)
 
     @cached_property
     def steps_by_name(self) -> dict[str, Step]:

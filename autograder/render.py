@@ -282,7 +282,12 @@ def step_feedback(result: StepResult, lab: Lab, lang: str = "ko") -> str:
     if in_helper:
         # Values read against the helper's own step would blame the helper for what it was handed.
         explained = None
-    for rank, code in enumerate(result.mistakes):
+    repaired = repair_text(say, result)
+    if repaired:
+        # One edit of the student's own code, checked against the reference on every public and
+        # generated input, names the place: it is the cause, in place of the causes read off values.
+        lines.append("  " + say("text", "cause", text=repaired))
+    for rank, code in enumerate(result.mistakes if not repaired else ()):
         # Each further code comes from other cases than the first: say so, not "likely cause" twice.
         key = "cause" if rank == 0 else "cause_other"
         text = _cause(say, result, code)
@@ -845,6 +850,41 @@ def as_text(result: SubmissionResult, lab: Lab, lang: str = "ko") -> str:
 
 def as_dict(result: SubmissionResult, lab: Lab, lang: str = "ko") -> dict[str, Any]:
     return json_of(feedback(result, lab, lang))
+
+
+def repair_text(say: Messages, result: StepResult) -> str:
+    """The repair found in the student's own function (grading's search, autograder.repair), told
+    as much as the lab chooses (Lab.repair_shows); "" when none was found."""
+    found = result.detail.get("repair")
+    parts = found.get("parts") if isinstance(found, dict) else None
+    if not isinstance(parts, list) or not parts or \
+            not all(isinstance(p, dict) and p.get("kind") in say.table["repair_kind"] for p in parts):
+        return ""
+    shows = say.lab.repair_shows if say.lab is not None else "where"
+    if shows == "kind":
+        kinds = ", ".join(dict.fromkeys(say("repair_kind", str(p["kind"])) for p in parts))
+        return say("repair", "kind", kind=kinds)
+    filename = str(found.get("filename", ""))  # type: ignore[union-attr]  # a dict: see above
+
+    def told(edits: list[dict[str, Any]]) -> str:
+        # One slip on several lines is said once, at each of its places.
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for part in edits:
+            groups.setdefault(str(part["kind"]), []).append(part)
+        return " ".join(say("repair", "part", place=", ".join(_place_in_file(say, filename, int(p.get("line", 0)))
+                                                               for p in same),
+                            text=say("repair", kind, before=same[0].get("before", ""))) for kind, same in groups.items())
+
+    also = found.get("also")  # type: ignore[union-attr]
+    if isinstance(also, list) and also and all(isinstance(p, dict) and p.get("kind") in say.table["repair_kind"]
+                                                for p in also):
+        where = say("repair", "either", first=told(parts), second=told(also))
+    else:
+        where, also = told(parts), []
+    after = " / ".join(f"`{p['after']}`" for p in parts if p.get("after"))
+    if shows == "fix" and after:
+        return say("repair", "fix", parts=where, after=after)
+    return say("repair", "where", parts=where)
 
 
 def explained_text(say: Messages, result: StepResult) -> str:

@@ -43,6 +43,11 @@ DEFAULT_SHARES = {
     "nondeterministic": 0.0,  # other values on every call (random numbers): nothing to grade
 }
 FORMULA_SHARE = 0.25  # any other named mistake: the formula is wrong
+# INVARIANT (docs/instructors/reading.md): the right values in another shape (axes of length 1
+# added or left out: (1, n, n) for (n, n)) earn at least what any wrong values earn: the largest
+# share of the rubric, and never below this.
+RIGHT_VALUES = frozenset({"extra_unit_axes"})
+RIGHT_VALUES_SHARE = 0.8
 # Failures in which a call gave no value at all: the grader observes them itself, so their words stay
 # true of a fitted step (judge._mark_fitted_to_public), the submission chose none of them.
 UNANSWERED = frozenset({"timeout", "crashed", "not_run", "stand_in_refused"})
@@ -68,11 +73,16 @@ class Rubric:
     formula: float = FORMULA_SHARE
 
     def share_of(self, code: str) -> float:
-        """A combined mistake ("a+b", see autograder.error_model) keeps the product of its parts' shares."""
+        """A combined mistake ("a+b", see autograder.error_model) keeps the product of its parts' shares.
+        The right values in another shape keep the largest share any mistake keeps (RIGHT_VALUES)."""
         share = 1.0
         for part in parts(code):
-            share *= self.shares.get(part, self.formula)
+            share *= self.right_values_share if part in RIGHT_VALUES else self.shares.get(part, self.formula)
         return share
+
+    @property
+    def right_values_share(self) -> float:
+        return max([RIGHT_VALUES_SHARE, self.formula, *self.shares.values()])
 
 
 DEFAULT = Rubric()

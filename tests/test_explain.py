@@ -24,6 +24,15 @@ from autograder.sandbox.runner import CallOutcome
 from conftest import ROOT
 from labs.self_attention import LAB
 
+
+@pytest.fixture(scope="module", autouse=True)
+def _explainer_alone():
+    """What the values show (autograder.explain) is told when no repair of the student's own code is
+    found (autograder.repair names most of these files first: tests/test_repair.py); read alone here."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("AUTOGRADER_REPAIR", "off")
+        yield
+
 FIELD2 = ROOT / "tests" / "corpus_field2"
 QUICK = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

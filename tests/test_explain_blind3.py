@@ -9,6 +9,15 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from autograder import explain
 from autograder.explain import Sample
 
+
+@pytest.fixture(scope="module", autouse=True)
+def _explainer_alone():
+    """What the values show (autograder.explain) is told when no repair of the student's own code is
+    found (autograder.repair names most of these files first: tests/test_repair.py); read alone here."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("AUTOGRADER_REPAIR", "off")
+        yield
+
 HERE = pathlib.Path(__file__).resolve().parent
 BLIND3 = HERE / "corpus_blind3"
 QUICK = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -17,6 +17,15 @@ from autograder.grading import Plan, grade_bytes
 from autograder.render import step_feedback
 from autograder.sandbox.runner import Limits
 
+
+@pytest.fixture(scope="module", autouse=True)
+def _explainer_alone():
+    """What the values show (autograder.explain) is told when no repair of the student's own code is
+    found (autograder.repair names most of these files first: tests/test_repair.py); read alone here."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("AUTOGRADER_REPAIR", "off")
+        yield
+
 HERE = pathlib.Path(__file__).resolve().parent / "corpus_blind4"
 LABS = {"lab1": "self_attention", "lab2": "masked_attention"}
 

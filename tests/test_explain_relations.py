@@ -17,6 +17,15 @@ from autograder.explain import Sample, Vocabulary
 from autograder.lab import Case
 from conftest import ROOT
 
+
+@pytest.fixture(scope="module", autouse=True)
+def _explainer_alone():
+    """What the values show (autograder.explain) is told when no repair of the student's own code is
+    found (autograder.repair names most of these files first: tests/test_repair.py); read alone here."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("AUTOGRADER_REPAIR", "off")
+        yield
+
 QUICK = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SEEDS = st.integers(0, 2**32 - 1)
 

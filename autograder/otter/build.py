@@ -18,6 +18,7 @@ import os
 import pathlib
 import shutil
 import tempfile
+import time
 import zipfile
 from collections.abc import Mapping
 from importlib import resources
@@ -660,6 +661,26 @@ def check_zip(zip_path: pathlib.Path, lab: Lab, image: "GradingImage | None" = N
     if problems:
         raise BuildError(said("does_not_grade", "build", lines="\n  ".join(problems)))
     lines.append(said("graded_by", "build", image=image.describe()))
+    lines.append(check_mutants(lab))
     return lines
+
+
+def check_mutants(lab: Lab) -> Said:
+    """INVARIANT (docs/authors): a lab ships only with tests that catch every small edit of its
+    reference that computes something else (autograder.mutants); each survivor is named."""
+    from ..mutants import MutantsUnfinished, surviving_mutants
+    from ..sandbox.runner import Zygote
+
+    started = time.monotonic()
+    try:
+        with Zygote() as zygote:
+            found = surviving_mutants(lab, zygote)
+    except MutantsUnfinished as error:
+        raise BuildError(said("mutants_unfinished", "build", problem=str(error))) from None
+    if found.survivors:
+        named = "\n  ".join(f"{m.step}, line {m.line}: {m.before} → {m.after} ({m.kind})" for m in found.survivors)
+        raise BuildError(said("mutants_survive", "build", mutants=named))
+    return said("self_check_mutants", "build", tried=found.tried, caught=found.caught, equivalent=found.equivalent,
+                seconds=f"{time.monotonic() - started:.1f}")
 
 

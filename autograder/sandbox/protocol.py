@@ -42,6 +42,9 @@ class Call:
     # (helper name, its parameters' names) pairs: the keywords the reference's function takes,
     # which the child sends on with a helper request (the grader binds them, see stand_in.answer)
     takes: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # A definition of `function` to call in place of the submission's own (a candidate repair of
+    # it, autograder.repair: the student's code with one edit of the grader's); None: its own.
+    source: str | None = None
 
     def known(self, event: bytes) -> CallOutcome | None:
         """The outcome already decoded from this very event, if a child sent it before."""
@@ -73,7 +76,8 @@ class Call:
             takes = {name: list(params) for name, params in self.takes if name in self.helpers}
             text = codec.dumps({"cmd": "call", "id": self.id, "function": self.function,
                                 "args": list(self.args), "helpers": list(self.helpers),
-                                **({"takes": takes} if takes else {})}) + "\n"
+                                **({"takes": takes} if takes else {}),
+                                **({"source": self.source} if self.source is not None else {})}) + "\n"
             object.__setattr__(self, "_command", text)
             return text
 

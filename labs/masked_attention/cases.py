@@ -72,3 +72,11 @@ def public_cases() -> list[Case]:
     large = random_case("large", seed=25, n=4, d_model=6, n_heads=2, scale=30.0, hidden=False)
     one_word = random_case("one-word", seed=9, n=1, d_model=6, n_heads=2, hidden=False)
     return [page_case(), wide, wide_heads, large, one_word]
+
+
+def domain_case(seed: int) -> Case:
+    """A case of sizes the notebook allows (any n, any number of heads dividing d_model), drawn from `seed`."""
+    rng = np.random.default_rng(10_000 + seed)
+    n, n_heads, d_head = (int(rng.integers(low, high)) for low, high in ((1, 7), (1, 5), (1, 4)))
+    return random_case(f"domain-{seed}", seed=20_000 + seed, n=n, d_model=n_heads * d_head, n_heads=n_heads,
+                       scale=float(rng.choice([1.0, 30.0])), hidden=False)

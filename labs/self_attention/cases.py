@@ -69,3 +69,11 @@ def public_cases() -> list[Case]:
     large = random_case("large", seed=133, n=4, d_model=3, d_k=2, d_v=5, scale=30.0, hidden=False)
     one_word = random_case("one-word", seed=9, n=1, d_model=4, d_k=3, d_v=2, hidden=False)
     return [page_case(), wide, large, one_word]
+
+
+def domain_case(seed: int) -> Case:
+    """A case of sizes the notebook allows (any n, d_model, d_k, d_v), drawn from `seed`."""
+    rng = np.random.default_rng(10_000 + seed)
+    n, d_model, d_k, d_v = (int(rng.integers(low, high)) for low, high in ((1, 7), (1, 8), (1, 6), (1, 6)))
+    return random_case(f"domain-{seed}", seed=20_000 + seed, n=n, d_model=d_model, d_k=d_k, d_v=d_v,
+                       scale=float(rng.choice([1.0, 30.0])), hidden=False)

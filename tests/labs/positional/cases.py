@@ -18,4 +18,12 @@ def public_cases():
 
 
 def hidden_cases():
-    return [make_case("hidden-large", 2, 4, 8, scale=30.0, hidden=True), make_case("hidden-narrow", 3, 2, 6, hidden=True)]
+    # One column: each row's variance is 0, so layer_norm without its eps divides by zero.
+    return [make_case("hidden-large", 2, 4, 8, scale=30.0, hidden=True), make_case("hidden-narrow", 3, 2, 6, hidden=True),
+            make_case("hidden-one-column", 4, 3, 1, hidden=True)]
+
+
+def domain_case(seed):
+    """A case of any size, drawn from `seed`."""
+    rng = np.random.default_rng(10_000 + seed)
+    return make_case(f"domain-{seed}", 20_000 + seed, int(rng.integers(1, 8)), int(rng.integers(1, 9)))

@@ -1,0 +1,52 @@
+"""The inputs a repair is checked on: the lab's public cases and, for each of them, one generated
+from it (the same shapes and kinds of values, other numbers), so an edit right only on the page's
+numbers is not taken for the repair. Never a hidden case: the candidates are the student's code."""
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..lab import Case, Lab
+
+GENERATED_SUFFIX = "~generated"
+
+
+def repair_cases(lab: Lab) -> list[Case]:
+    """The public cases, then one case generated from each public case that is not degenerate
+    and whose reference trace runs on it."""
+    public = list(lab.public_cases())
+    generated = [case for case in (_generated(c) for c in public if not c.degenerate) if _traced(lab, case)]
+    return public + generated
+
+
+def _generated(case: Case, *, salt: int = 0) -> Case:
+    rng = np.random.default_rng(zlib.crc32(case.name.encode()) + salt)
+    inputs = {key: _like(value, rng) for key, value in case.inputs.items()}
+    return Case(name=case.name + GENERATED_SUFFIX + (str(salt) if salt else ""), words=case.words, inputs=inputs,
+                hidden=False, degenerate=case.degenerate)
+
+
+def _like(value: object, rng: np.random.Generator) -> object:
+    """Another array of the same shape, kind and spread; anything else as it was (a mask, a
+    count, a word)."""
+    if not isinstance(value, np.ndarray) or value.dtype.kind != "f" or value.size == 0:
+        return value
+    spread = float(np.std(value)) or 1.0
+    return np.round(rng.normal(size=value.shape) * spread, 2).astype(value.dtype)
+
+
+def _traced(lab: Lab, case: Case) -> bool:
+    try:
+        lab.trace(case)  # type: ignore[misc]  # a graded lab has its trace
+    except Exception:
+        return False
+    return True
+
+
+def without_hidden(cases: Sequence[Case]) -> list[Case]:
+    """INVARIANT: the cases a repair is checked on; refuses a hidden one outright."""
+    if any(case.hidden for case in cases):
+        raise ValueError("a repair is never checked on a hidden case")
+    return list(cases)

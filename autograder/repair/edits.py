@@ -1,0 +1,281 @@
+"""Small edits of a student's own function: the candidates of a repair.
+
+Each edit changes one node of the function's syntax tree the way students' mistakes are made (the
+order of two operands, a transpose, an axis, a reduction, a constant, a name, a statement, a torch
+habit) and gives the whole edited definition as source. The edits are the grader's and know no
+lab; the code they change is the student's, and it only ever runs in the sandbox
+(autograder.repair.search). Pure: a syntax tree in, records out.
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import copy
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from .kinds import COST, EDIT_KINDS, EditKind
+from .rewrites import Scope, rewrites
+
+MAX_EDITS = 600  # single edits of one function at most (a long function is searched in part)
+SHOWN_CHARACTERS = 80
+
+@dataclass(frozen=True, kw_only=True)
+class Edit:
+    """One edit of the function: its kind, the line it changes (in the student's own cell or file),
+    the code there as written and as edited (short), and the whole edited definition."""
+
+    kind: EditKind
+    line: int
+    before: str
+    after: str
+    source: str = field(repr=False, compare=False)
+    # where it applies (the node's index in `_nodes` order) and how, to combine it with another
+    index: int = field(default=-1, repr=False, compare=False)
+    rewrite: Callable[[ast.AST], ast.AST | None] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def rank(self) -> tuple[int, int]:
+        return COST[self.kind], self.line
+
+
+@dataclass(frozen=True, kw_only=True)
+class Edits:
+    """Two or more edits made together (the same slip on two lines, or two slips): the combined
+    source, and each edit as it was made alone."""
+
+    parts: tuple[Edit, ...]
+    source: str = field(repr=False, compare=False)
+
+    @property
+    def rank(self) -> tuple[int, int]:
+        return sum(COST[part.kind] for part in self.parts), min(part.line for part in self.parts)
+
+
+def function_def(source: str, name: str, line: int) -> ast.FunctionDef | None:
+    """The definition of `name` whose `def` is at `line` in `source` (a cell or a file); None when
+    the source does not parse or holds no such definition."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == name and node.lineno == line:
+            return node
+    return None
+
+
+def module_rebinds(source: str) -> frozenset[str]:
+    """Built-in names a cell binds at its top level (`sum = 0`, `max = ...`, `def len(...)`)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return frozenset()
+    bound = {target.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+             for target in ast.walk(node) if isinstance(target, ast.Name) and isinstance(target.ctx, ast.Store)}
+    bound |= {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    return frozenset(name for name in bound if hasattr(builtins, name))
+
+
+def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] = frozenset(),
+                 limit: int = MAX_EDITS) -> list[Edit]:
+    """Every single edit of `function`, cheapest first, at most `limit`; each a distinct source."""
+    scope = Scope(local_names=_local_names(function), rebound_builtins=rebound_builtins)
+    original = ast.unparse(function)
+    edits: list[Edit] = []
+    seen = {original}
+
+    def keep(kind: EditKind, tree: ast.FunctionDef, line: int, before: str, after: str, index: int = -1,
+             rewrite: Callable[[ast.AST], ast.AST | None] | None = None) -> None:
+        source = _compiled(tree)
+        if source is not None and source not in seen:
+            seen.add(source)
+            edits.append(Edit(kind=kind, line=line, before=before, after=after, source=source, index=index,
+                              rewrite=rewrite))
+
+    for index, node in enumerate(_nodes(function)):
+        line = getattr(node, "lineno", function.lineno)
+        for kind, rewrite in rewrites(node, scope):
+            edited = _edited(function, index, rewrite)
+            if edited is not None:
+                keep(kind, edited[0], line, edited[1], edited[2], index, rewrite)
+        if len(edits) > 4 * limit:
+            break
+    for tree, line, before, after in _statement_swaps(function):
+        keep("statements_swapped", tree, line, before, after)
+    edits.sort(key=lambda edit: edit.rank)
+    return edits[:limit]
+
+
+def repeated_edits(function: ast.FunctionDef, singles: list[Edit]) -> list[Edits]:
+    """One slip made on three or more lines (`W_Q.T`, `W_K.T`, `W_V.T`): the same kind of edit,
+    alike once names are set aside, made at every place it applies."""
+    groups: dict[tuple[str, str, str], list[Edit]] = {}
+    for edit in singles:
+        if edit.rewrite is not None and edit.kind not in ("statement_removed", "variable"):
+            groups.setdefault((edit.kind, *_patterns(edit.before, edit.after)), []).append(edit)
+    found = []
+    for members in groups.values():
+        at = {edit.index: edit for edit in members}
+        if len(at) >= 3:
+            source = _combined(function, tuple(at.values()))
+            if source is not None:
+                found.append(Edits(parts=tuple(at.values()), source=source))
+    return found
+
+
+def _patterns(before: str, after: str) -> tuple[str, str]:
+    """The edit with the names of the code as written set aside (`W_Q.T` → `W_Q` is `_.T` → `_`);
+    a name the edit brings in, a constant or an attribute stays."""
+    try:
+        trees = [ast.parse(before, mode="eval"), ast.parse(after or "None", mode="eval")]
+    except (SyntaxError, ValueError, RecursionError):
+        return before, after
+    own = {node.id for node in ast.walk(trees[0]) if isinstance(node, ast.Name)}
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id in own:
+                node.id = "_"
+    return ast.unparse(trees[0]), ast.unparse(trees[1])
+
+
+def paired_edits(function: ast.FunctionDef, singles: list[Edit], *, limit: int) -> list[Edits]:
+    """Two single edits made together, at most `limit`, cheapest first: the same kind of edit on
+    two places first (one slip repeated: `axis=0` on two lines), then any two of the cheapest.
+    Edits of nested nodes (one inside the other) are not combined."""
+    combinable = [edit for edit in singles if edit.rewrite is not None and edit.kind != "statement_removed"]
+    pairs = [(a, b) for a, b in itertools.combinations(combinable, 2) if a.index != b.index]
+    pairs.sort(key=lambda pair: (pair[0].kind != pair[1].kind or pair[0].after.split("(")[0] != pair[1].after.split("(")[0],
+                                 COST[pair[0].kind] + COST[pair[1].kind], min(pair[0].line, pair[1].line)))
+    found: list[Edits] = []
+    seen: set[str] = set()
+    for first, second in pairs:
+        if len(found) >= limit:
+            break
+        source = _combined(function, (first, second))
+        if source is not None and source not in seen:
+            seen.add(source)
+            found.append(Edits(parts=(first, second), source=source))
+    return found
+
+
+def _combined(function: ast.FunctionDef, edits: tuple[Edit, ...]) -> str | None:
+    tree = copy.deepcopy(function)
+    nodes = _nodes(tree)
+    targets = [nodes[edit.index] for edit in edits]
+    for target in targets:
+        if any(other is not target and any(inner is target for inner in ast.walk(other)) for other in targets):
+            return None  # nested: the second edit's node is inside the first's
+    for edit, target in zip(edits, targets):
+        parent = _parent_of(tree, target)
+        if parent is None or edit.rewrite is None:
+            return None
+        holder, name, position = parent
+        replacement = edit.rewrite(copy.deepcopy(target))
+        if replacement is None:
+            return None
+        if position is None:
+            setattr(holder, name, replacement)
+        else:
+            getattr(holder, name)[position] = replacement
+    ast.fix_missing_locations(tree)
+    return _compiled(tree)
+
+
+def _compiled(tree: ast.FunctionDef) -> str | None:
+    try:
+        source = ast.unparse(tree)
+        compile(source, "<repair>", "exec")
+    except (SyntaxError, ValueError, RecursionError, TypeError):
+        return None
+    return source
+
+
+def _nodes(function: ast.FunctionDef) -> list[ast.AST]:
+    """The nodes of the function's body in a fixed order (the same for a deep copy)."""
+    found: list[ast.AST] = []
+
+    def visit(node: ast.AST) -> None:
+        found.append(node)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    for statement in function.body:
+        visit(statement)
+    return found
+
+
+def _edited(function: ast.FunctionDef, index: int, rewrite: Callable[[ast.AST], ast.AST | None]
+            ) -> tuple[ast.FunctionDef, str, str] | None:
+    tree = copy.deepcopy(function)
+    nodes = _nodes(tree)
+    target = nodes[index]
+    before = _short(target)
+    replacement = rewrite(copy.deepcopy(target))
+    parent = _parent_of(tree, target)
+    if parent is None:
+        return None
+    holder, name, position = parent
+    if replacement is None:  # a statement removed
+        body = getattr(holder, name)
+        if position is None or len(body) < 2:
+            return None
+        del body[position]
+        after = ""
+    else:
+        if position is None:
+            setattr(holder, name, replacement)
+        else:
+            getattr(holder, name)[position] = replacement
+        after = _short(replacement)
+    ast.fix_missing_locations(tree)
+    return tree, before, after
+
+
+def _parent_of(tree: ast.AST, target: ast.AST) -> tuple[ast.AST, str, int | None] | None:
+    for holder in ast.walk(tree):
+        for name, value in ast.iter_fields(holder):
+            if value is target:
+                return holder, name, None
+            if isinstance(value, list):
+                for position, item in enumerate(value):
+                    if item is target:
+                        return holder, name, position
+    return None
+
+
+def _short(node: ast.AST) -> str:
+    try:
+        text = ast.unparse(node)
+    except (ValueError, TypeError, RecursionError):
+        return ""
+    text = " ".join(text.split())
+    return text if len(text) <= SHOWN_CHARACTERS else text[:SHOWN_CHARACTERS - 1] + "…"
+
+
+def _local_names(function: ast.FunctionDef) -> tuple[str, ...]:
+    arguments = function.args
+    names = [a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)]
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id not in names:
+            names.append(node.id)
+    return tuple(names)
+
+
+def _statement_swaps(function: ast.FunctionDef) -> Iterator[tuple[ast.FunctionDef, int, str, str]]:
+    """The function with two neighbouring statements of one body in the other order: (edited
+    definition, the first one's line, the two as written, the two as edited)."""
+    bodies = [(holder, name) for holder in ast.walk(function) for name, value in ast.iter_fields(holder)
+              if isinstance(value, list) and len(value) >= 2 and all(isinstance(s, ast.stmt) for s in value)]
+    for number, (holder, name) in enumerate(bodies):
+        for position in range(len(getattr(holder, name)) - 1):
+            tree = copy.deepcopy(function)
+            copied = [(h, n) for h in ast.walk(tree) for n, v in ast.iter_fields(h)
+                      if isinstance(v, list) and len(v) >= 2 and all(isinstance(s, ast.stmt) for s in v)]
+            body = getattr(copied[number][0], copied[number][1])
+            first, second = body[position], body[position + 1]
+            if isinstance(first, ast.Return) or isinstance(second, ast.Return):
+                continue
+            body[position], body[position + 1] = second, first
+            yield tree, first.lineno, f"{_short(first)}; {_short(second)}", f"{_short(second)}; {_short(first)}"

@@ -1,0 +1,24 @@
+"""The kinds of edit a repair is made of, and what each costs (a smaller repair is preferred)."""
+from __future__ import annotations
+
+from typing import Literal
+
+EditKind = Literal[
+    "operand_order", "operator", "term_removed", "grouping", "order_of_operations",
+    "transpose_added", "transpose_removed", "transpose_axes", "axis", "keepdims", "reduction", "function",
+    "arguments_swapped", "call_removed", "constant", "comparison", "negation", "variable",
+    "builtin_rebound", "order", "slice_bound", "statement_removed", "statements_swapped",
+    "torch_idiom", "reshape_as_transpose", "square_root", "einsum", "keyword_removed", "hard_coded", "index_removed",
+]
+EDIT_KINDS: tuple[EditKind, ...] = EditKind.__args__  # type: ignore[attr-defined]
+
+# How far an edit is from the code as written: a repair of a smaller cost is preferred; among
+# equal costs, the earlier line. Idioms and operand orders are the commonest slips.
+COST: dict[EditKind, int] = {
+    "torch_idiom": 0, "builtin_rebound": 0, "transpose_added": 1, "transpose_removed": 1, "transpose_axes": 1, "axis": 1,
+    "keepdims": 1, "reduction": 1, "operator": 1, "operand_order": 1, "arguments_swapped": 1,
+    "comparison": 1, "function": 1, "grouping": 1, "order_of_operations": 1, "order": 1,
+    "reshape_as_transpose": 1, "negation": 2, "constant": 2, "variable": 2, "call_removed": 2,
+    "term_removed": 2, "slice_bound": 2, "statements_swapped": 2, "statement_removed": 3,
+    "square_root": 1, "einsum": 1, "keyword_removed": 2, "hard_coded": 2, "index_removed": 2,
+}

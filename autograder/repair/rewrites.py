@@ -1,0 +1,462 @@
+"""The rewrites of one node of a function's syntax tree: each a kind of edit and a function that
+makes the edited node from a copy of the node (None: the statement removed). Pure; no lab."""
+from __future__ import annotations
+
+import ast
+import itertools
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from .kinds import EditKind
+
+_NOT_COMMUTATIVE = (ast.Sub, ast.Div, ast.MatMult, ast.Pow, ast.FloorDiv, ast.Mod)
+_OPERATOR_SWAPS: tuple[tuple[type[ast.operator], type[ast.operator]], ...] = (
+    (ast.Mult, ast.MatMult), (ast.MatMult, ast.Mult), (ast.FloorDiv, ast.Div), (ast.Div, ast.Mult),
+    (ast.Mult, ast.Div), (ast.Add, ast.Sub), (ast.Sub, ast.Add), (ast.Pow, ast.Mult), (ast.Div, ast.FloorDiv))
+_COMPARE_SWAPS: dict[type[ast.cmpop], tuple[type[ast.cmpop], ...]] = {
+    ast.Eq: (ast.NotEq,), ast.NotEq: (ast.Eq,), ast.Lt: (ast.LtE, ast.Gt), ast.LtE: (ast.Lt, ast.GtE),
+    ast.Gt: (ast.GtE, ast.Lt), ast.GtE: (ast.Gt, ast.LtE), ast.Is: (ast.Eq, ast.IsNot), ast.IsNot: (ast.NotEq, ast.Is)}
+REDUCTIONS = ("sum", "mean", "max", "min")
+_ALSO_REDUCTIONS = {"amax": "max", "amin": "min", "nansum": "sum", "nanmax": "max"}
+_AXIS_TAKERS = set(REDUCTIONS) | set(_ALSO_REDUCTIONS) | {
+    "argmax", "argmin", "softmax", "concatenate", "stack", "expand_dims", "squeeze", "cumsum", "std", "var",
+    "linalg.norm", "norm", "take_along_axis", "split", "prod", "all", "any", "logsumexp", "flip", "sort", "argsort"}
+_AXES: tuple[int | None, ...] = (-1, -2, 0, 1, 2, None)
+_FUNCTION_SWAPS = (("triu", "tril"), ("tril", "triu"), ("argmax", "argmin"), ("argmin", "argmax"),
+                   ("maximum", "minimum"), ("minimum", "maximum"), ("dot", "matmul"), ("exp", "log"),
+                   ("idxmax", "idxmin"), ("max", "idxmax"), ("argmax", "idxmax"))
+_TRANSPOSES = ("transpose", "swapaxes", "permute", "moveaxis")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Scope:
+    """What the edits may use besides the node: the function's own names (parameters and locals),
+    and the module's names that rebind a built-in (`sum = ...` in a later cell)."""
+
+    local_names: tuple[str, ...]
+    rebound_builtins: frozenset[str] = frozenset()
+
+
+Rewrite = tuple[EditKind, Callable[[ast.AST], ast.AST | None]]
+
+
+def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
+    if isinstance(node, ast.BinOp):
+        yield from _binop_rewrites(node)
+    elif isinstance(node, ast.Attribute):
+        yield from _attribute_rewrites(node)
+    elif isinstance(node, ast.Call):
+        yield from _call_rewrites(node)
+    elif isinstance(node, ast.Constant):
+        yield from _constant_rewrites(node)
+        if isinstance(node.value, int) and not isinstance(node.value, bool) and node.value >= 2:
+            for name in scope.local_names:  # a number written where a parameter was meant (2 heads)
+                yield "hard_coded", (lambda o: lambda n: ast.Name(id=o, ctx=ast.Load()))(name)
+    elif isinstance(node, ast.Compare):
+        yield from _compare_rewrites(node)
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Invert, ast.Not, ast.USub)):
+        yield "negation", lambda n: n.operand  # type: ignore[attr-defined]
+    elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+        yield from _name_rewrites(node, scope)
+    elif isinstance(node, ast.Tuple) and 2 <= len(node.elts) <= 4:
+        for i, j in itertools.combinations(range(len(node.elts)), 2):
+            yield "order", _swapped_elements(i, j)
+    elif isinstance(node, ast.Slice):
+        yield from _slice_rewrites(node)
+    elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+        yield "index_removed", lambda n: n.value  # type: ignore[attr-defined]  # x[None], K[0]: one indexing too many
+    if isinstance(node, ast.stmt) and not isinstance(node, ast.Return):
+        yield "statement_removed", lambda n: None
+
+
+def _binop_rewrites(node: ast.BinOp) -> Iterator[Rewrite]:
+    if isinstance(node.op, _NOT_COMMUTATIVE):
+        yield "operand_order", lambda n: ast.BinOp(left=n.right, op=n.op, right=n.left)  # type: ignore[attr-defined]
+    for old, new in _OPERATOR_SWAPS:
+        if type(node.op) is old:
+            yield "operator", _with_operator(new)
+    if isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv)):
+        yield "term_removed", lambda n: n.left  # type: ignore[attr-defined]
+        if not isinstance(node.op, (ast.Sub, ast.Div, ast.Pow, ast.FloorDiv)):
+            yield "term_removed", lambda n: n.right  # type: ignore[attr-defined]
+    if isinstance(node.left, ast.BinOp):  # (a ∘ b) • c  →  a ∘ (b • c): `d_k ** 1/2` is (d_k ** 1) / 2
+        yield "grouping", lambda n: ast.BinOp(left=n.left.left, op=n.left.op,  # type: ignore[attr-defined]
+                                              right=ast.BinOp(left=n.left.right, op=n.op, right=n.right))  # type: ignore[attr-defined]
+    if isinstance(node.left, ast.BinOp) and isinstance(node.left.right, ast.BinOp):
+        # (a ∘ (b • c)) ⋄ d  →  a ∘ (b • (c ⋄ d)): `S / d_k ** 1 / 2` meant as S / d_k ** (1 / 2)
+        yield "grouping", lambda n: ast.BinOp(
+            left=n.left.left, op=n.left.op,  # type: ignore[attr-defined]
+            right=ast.BinOp(left=n.left.right.left, op=n.left.right.op,  # type: ignore[attr-defined]
+                            right=ast.BinOp(left=n.left.right.right, op=n.op, right=n.right)))  # type: ignore[attr-defined]
+    if isinstance(node.right, ast.BinOp):
+        yield "grouping", lambda n: ast.BinOp(left=ast.BinOp(left=n.left, op=n.op, right=n.right.left),  # type: ignore[attr-defined]
+                                              op=n.right.op, right=n.right.right)  # type: ignore[attr-defined]
+    if isinstance(node.left, ast.Call) and len(node.left.args) == 1 and isinstance(node.op, (ast.Sub, ast.Div, ast.Add)):
+        # exp(x) - max  →  exp(x - max): the maximum subtracted after the exponential
+        yield "order_of_operations", lambda n: ast.Call(
+            func=n.left.func, args=[ast.BinOp(left=n.left.args[0], op=n.op, right=n.right)],  # type: ignore[attr-defined]
+            keywords=n.left.keywords)  # type: ignore[attr-defined]
+    if isinstance(node.op, ast.Div) and not (isinstance(node.right, ast.Call) and _called_name(node.right)[0] == "sqrt"):
+        yield "square_root", lambda n: ast.BinOp(left=n.left, op=ast.Div(),  # type: ignore[attr-defined]
+                                                 right=_numpy_call("sqrt", [n.right]))  # type: ignore[attr-defined]
+    if isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Constant) and node.left.value in (2, 10, 2.0, 10.0):
+        yield "function", lambda n: _numpy_call("exp", [n.right])  # type: ignore[attr-defined]  # 2 ** x for e ** x
+    if isinstance(node.op, ast.MatMult):
+        for side in ("left", "right"):
+            yield "transpose_added", _transposed_side(side, short=True)
+            yield "transpose_added", _transposed_side(side, short=False)
+
+
+def _with_operator(operator: type[ast.operator]) -> Callable[[ast.AST], ast.AST]:
+    return lambda n: ast.BinOp(left=n.left, op=operator(), right=n.right)  # type: ignore[attr-defined]
+
+
+def _transposed(value: ast.expr, *, short: bool) -> ast.expr:
+    if short:
+        return ast.Attribute(value=value, attr="T", ctx=ast.Load())
+    return ast.Call(func=ast.Attribute(value=value, attr="swapaxes", ctx=ast.Load()),
+                    args=[ast.Constant(-1), ast.Constant(-2)], keywords=[])
+
+
+def _transposed_side(side: str, *, short: bool) -> Callable[[ast.AST], ast.AST]:
+    def rewrite(n: ast.AST) -> ast.AST:
+        setattr(n, side, _transposed(getattr(n, side), short=short))
+        return n
+    return rewrite
+
+
+def _attribute_rewrites(node: ast.Attribute) -> Iterator[Rewrite]:
+    if node.attr == "T" and isinstance(node.ctx, ast.Load):
+        yield "transpose_removed", lambda n: n.value  # type: ignore[attr-defined]
+        yield "transpose_axes", lambda n: _transposed(n.value, short=False)  # type: ignore[attr-defined]
+        yield "transpose_axes", lambda n: ast.Call(
+            func=ast.Attribute(value=n.value, attr="swapaxes", ctx=ast.Load()),  # type: ignore[attr-defined]
+            args=[ast.Constant(0), ast.Constant(1)], keywords=[])
+
+
+def _called_name(node: ast.Call) -> tuple[str, bool]:
+    """The called function's last name, and whether it is a method of a value (`x.sum`) rather
+    than a module's function (`np.sum`, `sum`)."""
+    func = node.func
+    if isinstance(func, ast.Name):
+        return func.id, False
+    if isinstance(func, ast.Attribute):
+        module = isinstance(func.value, ast.Name) and func.value.id in ("np", "numpy", "math", "torch", "F", "scipy")
+        return func.attr, not module
+    return "", False
+
+
+def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
+    name, is_method = _called_name(node)
+    if name in _TRANSPOSES:
+        yield "transpose_removed", _receiver_or_first_argument(is_method)
+        if name == "transpose" and is_method and len(node.args) == 2:
+            yield "torch_idiom", _renamed_method("swapaxes")
+        if name == "permute" and is_method:
+            yield "torch_idiom", _renamed_method("transpose")
+    if name in REDUCTIONS or name in _ALSO_REDUCTIONS:
+        for other in REDUCTIONS:
+            if other != _ALSO_REDUCTIONS.get(name, name):
+                yield "reduction", _renamed_function(other)
+        yield from _keepdims_rewrites(node)
+    if name in _AXIS_TAKERS or any(k.arg in ("axis", "dim") for k in node.keywords):
+        yield from _axis_rewrites(node, is_method)
+    for old, new in _FUNCTION_SWAPS:
+        if name == old:
+            yield "function", _renamed_function(new)
+    if not is_method and isinstance(node.func, ast.Name) and name in ("max", "min", "sum", "abs", "round") \
+            and len(node.args) == 1 and not node.keywords:
+        # Python's built-in on an array: over its first axis only (max, sum) or not at all
+        yield "function", lambda n: _numpy_call(name, list(n.args))  # type: ignore[attr-defined]
+        if name in ("max", "min", "sum"):
+            yield "function", lambda n: _numpy_call(name, list(n.args), last_axis=True)  # type: ignore[attr-defined]
+    if name == "len" and not is_method and len(node.args) == 1:
+        for axis in (-1, 1):
+            yield "axis", (lambda a: lambda n: ast.Subscript(
+                value=ast.Attribute(value=n.args[0], attr="shape", ctx=ast.Load()),
+                slice=ast.Constant(a), ctx=ast.Load()))(axis)
+    for index, keyword in enumerate(node.keywords):
+        if keyword.arg not in (None, "axis", "dim", "keepdims", "keepdim"):
+            def without(n: ast.AST, index: int = index) -> ast.AST:
+                assert isinstance(n, ast.Call)
+                del n.keywords[index]
+                return n
+            yield "keyword_removed", without
+    if name == "einsum" and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        for spec in _einsum_variants(node.args[0].value):
+            def respelled(n: ast.AST, spec: str = spec) -> ast.AST:
+                assert isinstance(n, ast.Call)
+                n.args[0] = ast.Constant(spec)
+                return n
+            yield "einsum", respelled
+    if name == "dot" and not is_method:
+        yield "torch_idiom", _renamed_function("matmul")
+    yield from _torch_rewrites(node, name, is_method)
+    if name == "reshape" and is_method:
+        yield "reshape_as_transpose", lambda n: _transposed(n.func.value, short=False)  # type: ignore[attr-defined]
+        yield "reshape_as_transpose", lambda n: _transposed(n.func.value, short=True)  # type: ignore[attr-defined]
+    positional = [a for a in node.args if not isinstance(a, ast.Starred)]
+    if len(positional) == len(node.args) and 2 <= len(node.args) <= 4:
+        for i, j in itertools.combinations(range(len(node.args)), 2):
+            yield "arguments_swapped", _swapped_arguments(i, j)
+    if is_method and isinstance(node.func, ast.Attribute) and name not in _TRANSPOSES:
+        yield "call_removed", lambda n: n.func.value  # type: ignore[attr-defined]
+    elif not is_method and len(node.args) >= 1 and name not in _TRANSPOSES and not isinstance(node.args[0], ast.Starred):
+        yield "call_removed", lambda n: n.args[0]  # type: ignore[attr-defined]
+    if name == "range" and node.args:
+        for delta in (1, -1):
+            yield "slice_bound", _range_end_moved(delta)
+
+
+def _receiver_or_first_argument(is_method: bool) -> Callable[[ast.AST], ast.AST | None]:
+    def rewrite(n: ast.AST) -> ast.AST | None:
+        assert isinstance(n, ast.Call)
+        if is_method and isinstance(n.func, ast.Attribute):
+            return n.func.value
+        return n.args[0] if n.args else None
+    return rewrite
+
+
+def _renamed_method(new: str) -> Callable[[ast.AST], ast.AST]:
+    def rewrite(n: ast.AST) -> ast.AST:
+        assert isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+        n.func.attr = new
+        return n
+    return rewrite
+
+
+def _renamed_function(new: str) -> Callable[[ast.AST], ast.AST]:
+    def rewrite(n: ast.AST) -> ast.AST:
+        assert isinstance(n, ast.Call)
+        if isinstance(n.func, ast.Attribute):
+            n.func.attr = new
+        elif isinstance(n.func, ast.Name):
+            n.func = ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr=new, ctx=ast.Load()) \
+                if new not in ("sum", "max", "min") else ast.Name(id=new, ctx=ast.Load())
+        return n
+    return rewrite
+
+
+def _axis_value(node: ast.Call, is_method: bool) -> tuple[str, int | None] | None:
+    """Where the call's axis is given: ("keyword", index) or ("position", index), None if absent."""
+    for index, keyword in enumerate(node.keywords):
+        if keyword.arg in ("axis", "dim"):
+            return "keyword", index
+    position = 0 if is_method else 1
+    name, _ = _called_name(node)
+    if name in REDUCTIONS or name in _ALSO_REDUCTIONS or name in ("argmax", "argmin", "concatenate", "stack"):
+        if len(node.args) > position and not isinstance(node.args[position], ast.Starred):
+            return "position", position
+    return None
+
+
+def _axis_rewrites(node: ast.Call, is_method: bool) -> Iterator[Rewrite]:
+    where = _axis_value(node, is_method)
+    current: object = "absent"
+    if where is not None:
+        holder, index = where
+        value = node.keywords[index].value if holder == "keyword" else node.args[index]  # type: ignore[index]
+        current = _literal(value)
+    for axis in _AXES:
+        if axis == current or (where is None and axis is None):
+            continue
+        yield "axis", _with_axis(axis, is_method)
+    if where is not None:
+        yield "axis", _without_axis(is_method)
+    elif name_is_reduction(node) and not any(k.arg in ("keepdims", "keepdim") for k in node.keywords):
+        def per_row(n: ast.AST) -> ast.AST:  # a reduction of the whole table where each row's was meant
+            assert isinstance(n, ast.Call)
+            n.keywords += [ast.keyword(arg="axis", value=ast.Constant(-1)), ast.keyword(arg="keepdims", value=ast.Constant(True))]
+            return n
+        yield "axis", per_row
+
+
+def name_is_reduction(node: ast.Call) -> bool:
+    name, _ = _called_name(node)
+    return name in REDUCTIONS or name in _ALSO_REDUCTIONS
+
+
+def _literal(node: ast.expr) -> object:
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, RecursionError):
+        return "unknown"
+
+
+def _with_axis(axis: int | None, is_method: bool) -> Callable[[ast.AST], ast.AST]:
+    def rewrite(n: ast.AST) -> ast.AST:
+        assert isinstance(n, ast.Call)
+        value = ast.Constant(axis)
+        where = _axis_value(n, is_method)
+        if where is None:
+            n.keywords.append(ast.keyword(arg="axis", value=value))
+        elif where[0] == "keyword":
+            n.keywords[where[1]] = ast.keyword(arg="axis", value=value)  # type: ignore[index]
+        else:
+            n.args[where[1]] = value  # type: ignore[index]
+        return n
+    return rewrite
+
+
+def _without_axis(is_method: bool) -> Callable[[ast.AST], ast.AST]:
+    def rewrite(n: ast.AST) -> ast.AST:
+        assert isinstance(n, ast.Call)
+        where = _axis_value(n, is_method)
+        if where is not None and where[0] == "keyword":
+            del n.keywords[where[1]]  # type: ignore[arg-type]
+        elif where is not None:
+            del n.args[where[1]]  # type: ignore[arg-type]
+        return n
+    return rewrite
+
+
+def _keepdims_rewrites(node: ast.Call) -> Iterator[Rewrite]:
+    for index, keyword in enumerate(node.keywords):
+        if keyword.arg in ("keepdims", "keepdim"):
+            flipped = not bool(_literal(keyword.value))
+
+            def rewrite(n: ast.AST, index: int = index, flipped: bool = flipped) -> ast.AST:
+                assert isinstance(n, ast.Call)
+                n.keywords[index] = ast.keyword(arg="keepdims", value=ast.Constant(flipped))
+                return n
+            yield "keepdims", rewrite
+            return
+
+    def added(n: ast.AST) -> ast.AST:
+        assert isinstance(n, ast.Call)
+        n.keywords.append(ast.keyword(arg="keepdims", value=ast.Constant(True)))
+        return n
+    yield "keepdims", added
+
+
+def _torch_rewrites(node: ast.Call, name: str, is_method: bool) -> Iterator[Rewrite]:
+    """Torch's spelling of a numpy operation, in numpy's."""
+    for index, keyword in enumerate(node.keywords):
+        if keyword.arg in ("dim", "keepdim"):
+            def renamed(n: ast.AST, index: int = index) -> ast.AST:
+                assert isinstance(n, ast.Call)
+                old = n.keywords[index]
+                n.keywords[index] = ast.keyword(arg="axis" if old.arg == "dim" else "keepdims", value=old.value)
+                return n
+            yield "torch_idiom", renamed
+    if not is_method or not isinstance(node.func, ast.Attribute):
+        return
+    if name == "size":
+        yield "torch_idiom", lambda n: (ast.Subscript(value=ast.Attribute(value=n.func.value, attr="shape",  # type: ignore[attr-defined]
+                                                                          ctx=ast.Load()),
+                                                      slice=n.args[0], ctx=ast.Load())  # type: ignore[attr-defined]
+                                        if n.args else ast.Attribute(value=n.func.value, attr="shape",  # type: ignore[attr-defined]
+                                                                     ctx=ast.Load()))
+    elif name == "view":
+        yield "torch_idiom", _renamed_method("reshape")
+    elif name == "unsqueeze" and len(node.args) == 1:
+        yield "torch_idiom", lambda n: _numpy_call("expand_dims", [n.func.value, n.args[0]])  # type: ignore[attr-defined]
+    elif name == "masked_fill" and len(node.args) == 2:
+        yield "torch_idiom", lambda n: _numpy_call("where", [n.args[0], n.args[1], n.func.value])  # type: ignore[attr-defined]
+    elif name in ("exp", "sqrt", "log", "abs", "tanh") and not node.args:
+        yield "torch_idiom", lambda n: _numpy_call(n.func.attr, [n.func.value])  # type: ignore[attr-defined]
+    elif name == "float" and not node.args:
+        yield "torch_idiom", lambda n: ast.Call(func=ast.Attribute(value=n.func.value, attr="astype",  # type: ignore[attr-defined]
+                                                                   ctx=ast.Load()),
+                                                args=[ast.Name(id="float", ctx=ast.Load())], keywords=[])
+
+
+def _einsum_variants(spec: str) -> list[str]:
+    """An einsum's subscripts with two letters of one operand (or of the output) swapped."""
+    if "->" not in spec or len(spec) > 40:
+        return []
+    inputs, output = spec.replace(" ", "").split("->", 1)
+    terms = inputs.split(",") + [output]
+    variants = []
+    for t, term in enumerate(terms):
+        for i, j in itertools.combinations(range(len(term)), 2):
+            letters = list(term)
+            letters[i], letters[j] = letters[j], letters[i]
+            changed = terms[:t] + ["".join(letters)] + terms[t + 1:]
+            variants.append(",".join(changed[:-1]) + "->" + changed[-1])
+    return [v for v in dict.fromkeys(variants) if v != spec.replace(" ", "")]
+
+
+def _numpy_call(function: str, args: list[ast.expr], *, last_axis: bool = False) -> ast.Call:
+    keywords = [ast.keyword(arg="axis", value=ast.Constant(-1)), ast.keyword(arg="keepdims", value=ast.Constant(True))] \
+        if last_axis else []
+    return ast.Call(func=ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr=function, ctx=ast.Load()),
+                    args=args, keywords=keywords)
+
+
+def _swapped_arguments(i: int, j: int) -> Callable[[ast.AST], ast.AST]:
+    def rewrite(n: ast.AST) -> ast.AST:
+        assert isinstance(n, ast.Call)
+        n.args[i], n.args[j] = n.args[j], n.args[i]
+        return n
+    return rewrite
+
+
+def _swapped_elements(i: int, j: int) -> Callable[[ast.AST], ast.AST]:
+    def rewrite(n: ast.AST) -> ast.AST:
+        assert isinstance(n, ast.Tuple)
+        n.elts[i], n.elts[j] = n.elts[j], n.elts[i]
+        return n
+    return rewrite
+
+
+def _range_end_moved(delta: int) -> Callable[[ast.AST], ast.AST]:
+    def rewrite(n: ast.AST) -> ast.AST:
+        assert isinstance(n, ast.Call)
+        end = 0 if len(n.args) == 1 else 1
+        n.args[end] = _moved(n.args[end], delta)
+        return n
+    return rewrite
+
+
+def _moved(value: ast.expr, delta: int) -> ast.expr:
+    return ast.BinOp(left=value, op=ast.Add() if delta > 0 else ast.Sub(), right=ast.Constant(abs(delta)))
+
+
+def _constant_rewrites(node: ast.Constant) -> Iterator[Rewrite]:
+    value = node.value
+    if isinstance(value, bool):
+        yield "constant", lambda n: ast.Constant(not value)
+        return
+    if not isinstance(value, (int, float)) or isinstance(value, complex):
+        return
+    others: list[int | float] = [value + 1, value - 1, -value, value * 2]
+    if value != 0:
+        others += [value / 2, 1 / value]
+    if isinstance(value, float) and value not in (0.5, 2.0):
+        others.append(0.5)
+    for other in dict.fromkeys(others):
+        if other != value:
+            yield "constant", (lambda o: lambda n: ast.Constant(o))(other)
+
+
+def _compare_rewrites(node: ast.Compare) -> Iterator[Rewrite]:
+    if len(node.ops) != 1:
+        return
+    for other in _COMPARE_SWAPS.get(type(node.ops[0]), ()):
+        yield "comparison", (lambda o: lambda n: ast.Compare(left=n.left, ops=[o()],
+                                                             comparators=n.comparators))(other)
+
+
+def _name_rewrites(node: ast.Name, scope: Scope) -> Iterator[Rewrite]:
+    if node.id in scope.rebound_builtins:
+        yield "builtin_rebound", lambda n: ast.Attribute(
+            value=ast.Call(func=ast.Name(id="__import__", ctx=ast.Load()), args=[ast.Constant("builtins")], keywords=[]),
+            attr=node.id, ctx=ast.Load())
+    if node.id not in scope.local_names:
+        return
+    for other in scope.local_names:
+        if other != node.id:
+            yield "variable", (lambda o: lambda n: ast.Name(id=o, ctx=ast.Load()))(other)
+
+
+def _slice_rewrites(node: ast.Slice) -> Iterator[Rewrite]:
+    for bound in ("lower", "upper"):
+        value = getattr(node, bound)
+        if value is None or isinstance(value, ast.Constant):
+            continue  # a constant bound is the constant's own edit
+        for delta in (1, -1):
+            def rewrite(n: ast.AST, bound: str = bound, delta: int = delta) -> ast.AST:
+                setattr(n, bound, _moved(getattr(n, bound), delta))
+                return n
+            yield "slice_bound", rewrite

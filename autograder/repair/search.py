@@ -1,0 +1,172 @@
+"""The smallest repair of a failing step: which one small edit of the student's own function makes
+it agree with the reference on every input the grader chose.
+
+INVARIANT (docs/SECURITY.md, "repair search"): candidates run on grader-chosen inputs only (the
+lab's public cases and cases generated from them, never a hidden case), in the sandbox, in a child
+that is given no hidden input; what reaches the feedback is the grader's own record of the edit
+(its kind, its line, the student's code there and the edit's), never a value a child chose.
+
+The search runs in stages, each one child (`Evaluate`): every candidate on one input where the
+student's function fails (the pivot), then the few that pass it on every input. The first that
+passes everything, by the edit's cost and then its line, is the repair. A class pays once per
+distinct function and answers (`RepairCache`): most students share their mistakes.
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from .edits import Edit, Edits, function_def, module_rebinds, paired_edits, repeated_edits, single_edits
+from .kinds import EditKind
+
+if TYPE_CHECKING:
+    from ..cells import Cell
+    from ..declaration import Probe
+
+# (sources of the candidates, None for the student's own function; probes) -> per candidate, per
+# probe: whether the call's value is right. Runs in the sandbox (autograder.grading).
+Evaluate = Callable[[Sequence["str | None"], Sequence["Probe"]], list[list[bool]]]
+
+MAX_CANDIDATES = 900  # single edits tried on the pivot at most
+MAX_PAIRS = 400  # pairs of edits tried on the pivot at most, when no single edit repairs
+MAX_FINALISTS = 24  # candidates that passed the pivot tried on every input at most
+CACHE_ENTRIES = 512
+
+
+@dataclass(frozen=True, kw_only=True)
+class RepairPart:
+    """One edit of a repair: its kind, the line it changes, the code there as written and as edited."""
+
+    kind: EditKind
+    line: int
+    before: str
+    after: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Repair:
+    """The repair found: where (the cell or file the student reads) and its one or two edits."""
+
+    filename: str
+    parts: tuple[RepairPart, ...]
+    also: tuple[RepairPart, ...] = ()  # another repair as small, on other lines (told as "or")
+
+    def as_detail(self) -> dict[str, object]:
+        def plain(parts: tuple[RepairPart, ...]) -> list[dict[str, object]]:
+            return [{"kind": p.kind, "line": p.line, "before": p.before, "after": p.after} for p in parts]
+        return {"filename": self.filename, "parts": plain(self.parts), **({"also": plain(self.also)} if self.also else {})}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Target:
+    """The student's function a repair is searched for: its definition as parsed by the grader,
+    where it is, and the built-in names the submission rebinds."""
+
+    function: ast.FunctionDef
+    filename: str
+    rebound_builtins: frozenset[str]
+
+    @property
+    def key(self) -> str:
+        """The function's code without its place: two students' same code is one key."""
+        dump = ast.dump(self.function, include_attributes=False)
+        return hashlib.sha256((dump + repr(sorted(self.rebound_builtins))).encode()).hexdigest()
+
+
+def target_of(cells: Sequence[Cell], name: str, place: tuple[str, int, int] | None) -> Target | None:
+    """The definition of `name` the grader ran (`place`: its cell or file, its `def` line), or None
+    when it cannot be read from the student's text (an exec'd string, a lambda, a class)."""
+    if place is None:
+        return None
+    filename, line = place[0], place[1]
+    for cell in cells:
+        if cell["filename"] == filename:
+            function = function_def(cell["source"], name, line)
+            if function is None:
+                return None
+            rebound = frozenset().union(*(module_rebinds(c["source"]) for c in cells))
+            return Target(function=function, filename=filename, rebound_builtins=rebound)
+    return None
+
+
+def search(*, target: Target, probes: Sequence[Probe], pivot: int | None, evaluate: Evaluate) -> Repair | None:
+    """The cheapest single edit of `target` right on every probe, or None.
+
+    `pivot`: the index in `probes` of one the student's function fails (None: found by running it
+    on every probe first). A student's function right on every probe has nothing to repair."""
+    if pivot is None:
+        own = evaluate([None], probes)[0]
+        pivot = next((i for i, passed in enumerate(own) if not passed), None)
+        if pivot is None:
+            return None
+    edits = single_edits(target.function, rebound_builtins=target.rebound_builtins, limit=MAX_CANDIDATES)
+    found = _right(edits, probes, pivot, evaluate)
+    if not found:
+        found = _right(repeated_edits(target.function, edits) + paired_edits(target.function, edits, limit=MAX_PAIRS),
+                       probes, pivot, evaluate)
+    if not found:
+        return None
+    chosen, *others = found
+    # Another repair as small, elsewhere (Q and K swapped where they are made, or where they are
+    # used): both are told, so the one named is never the only place the student is sent to.
+    lines = {part.line for part in _parts(chosen)}
+    other = next((o for o in others if o.rank[0] == chosen.rank[0] and not {p.line for p in _parts(o)} & lines), None)
+    return Repair(filename=target.filename, parts=_repair_parts(chosen),
+                  also=_repair_parts(other) if other is not None else ())
+
+
+def _parts(candidate: Edit | Edits) -> tuple[Edit, ...]:
+    return candidate.parts if isinstance(candidate, Edits) else (candidate,)
+
+
+def _repair_parts(candidate: Edit | Edits) -> tuple[RepairPart, ...]:
+    return tuple(RepairPart(kind=part.kind, line=part.line, before=part.before, after=part.after)
+                 for part in sorted(_parts(candidate), key=lambda part: part.line))
+
+
+def _right(candidates: Sequence[Edit | Edits], probes: Sequence[Probe], pivot: int,
+           evaluate: Evaluate) -> list[Edit | Edits]:
+    """The candidates right on every probe, cheapest first: all of them on the pivot first, then
+    the few right there on every probe."""
+    if not candidates:
+        return []
+    ordered = sorted(candidates, key=lambda candidate: candidate.rank)
+    on_pivot = evaluate([candidate.source for candidate in ordered], [probes[pivot]])
+    finalists = [candidate for candidate, passed in zip(ordered, on_pivot) if all(passed)][:MAX_FINALISTS]
+    if not finalists:
+        return []
+    everywhere = evaluate([candidate.source for candidate in finalists], probes)
+    return [candidate for candidate, passed in zip(finalists, everywhere) if passed and all(passed)]
+
+
+class RepairCache:
+    """Repairs by (step, the function's code, what it answered, the helpers stood in for): a class
+    pays for each distinct mistake once. Lines are kept relative to the `def`, so a student whose
+    same function sits elsewhere gets his own line."""
+
+    def __init__(self, entries: int = CACHE_ENTRIES) -> None:
+        self.entries = entries
+        self._found: OrderedDict[tuple[object, ...], Repair | None] = OrderedDict()
+
+    def get(self, key: tuple[object, ...], target: Target) -> tuple[bool, Repair | None]:
+        if key not in self._found:
+            return False, None
+        self._found.move_to_end(key)
+        kept = self._found[key]
+        if kept is None:
+            return True, None
+        return True, _moved(kept, filename=target.filename, by=target.function.lineno)
+
+    def put(self, key: tuple[object, ...], target: Target, repair: Repair | None) -> None:
+        self._found[key] = None if repair is None else _moved(repair, filename="", by=-target.function.lineno)
+        while len(self._found) > self.entries:
+            self._found.popitem(last=False)
+
+
+def _moved(repair: Repair, *, filename: str, by: int) -> Repair:
+    return Repair(filename=filename, parts=tuple(replace(p, line=p.line + by) for p in repair.parts),
+                  also=tuple(replace(p, line=p.line + by) for p in repair.also))
