@@ -84,15 +84,19 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
     scope = Scope(local_names=_local_names(function), rebound_builtins=rebound_builtins)
     original = ast.unparse(function)
     edits: list[Edit] = []
-    seen = {original}
+    seen: dict[str, int] = {original: -1}  # each edited source once, told by its cheapest kind
 
     def keep(kind: EditKind, tree: ast.FunctionDef, line: int, before: str, after: str, index: int = -1,
              rewrite: Callable[[ast.AST], ast.AST | None] | None = None) -> None:
         source = _compiled(tree)
-        if source is not None and source not in seen:
-            seen.add(source)
-            edits.append(Edit(kind=kind, line=line, before=before, after=after, source=source, index=index,
-                              rewrite=rewrite))
+        if source is None:
+            return
+        edit = Edit(kind=kind, line=line, before=before, after=after, source=source, index=index, rewrite=rewrite)
+        if source not in seen:
+            seen[source] = len(edits)
+            edits.append(edit)
+        elif seen[source] >= 0 and COST[kind] < COST[edits[seen[source]].kind]:
+            edits[seen[source]] = edit
 
     for index, node in enumerate(_nodes(function)):
         line = getattr(node, "lineno", function.lineno)
@@ -104,6 +108,8 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
             break
     for tree, line, before, after in _statement_swaps(function):
         keep("statements_swapped", tree, line, before, after)
+    for tree, line, before, after in _shadowed_names(function):
+        keep("shadowed_name", tree, line, before, after)
     edits.sort(key=lambda edit: edit.rank)
     return edits[:limit]
 
@@ -113,7 +119,7 @@ def repeated_edits(function: ast.FunctionDef, singles: list[Edit]) -> list[Edits
     alike once names are set aside, made at every place it applies."""
     groups: dict[tuple[str, str, str], list[Edit]] = {}
     for edit in singles:
-        if edit.rewrite is not None and edit.kind not in ("statement_removed", "variable"):
+        if edit.rewrite is not None and edit.kind != "statement_removed":
             groups.setdefault((edit.kind, *_patterns(edit.before, edit.after)), []).append(edit)
     found = []
     for members in groups.values():
@@ -164,10 +170,13 @@ def _combined(function: ast.FunctionDef, edits: tuple[Edit, ...]) -> str | None:
     tree = copy.deepcopy(function)
     nodes = _nodes(tree)
     targets = [nodes[edit.index] for edit in edits]
-    for target in targets:
-        if any(other is not target and any(inner is target for inner in ast.walk(other)) for other in targets):
-            return None  # nested: the second edit's node is inside the first's
-    for edit, target in zip(edits, targets):
+    if len({id(target) for target in targets}) < len(targets):
+        return None  # two edits of one node
+    # Nested edits (a transpose inside a transposed call) are made innermost first: the outer
+    # node is then edited with the inner edit already in it.
+    depth = {id(t): sum(1 for other in targets if other is not t and any(n is t for n in ast.walk(other)))
+             for t in targets}
+    for edit, target in sorted(zip(edits, targets), key=lambda pair: -depth[id(pair[1])]):
         parent = _parent_of(tree, target)
         if parent is None or edit.rewrite is None:
             return None
@@ -279,3 +288,24 @@ def _statement_swaps(function: ast.FunctionDef) -> Iterator[tuple[ast.FunctionDe
                 continue
             body[position], body[position + 1] = second, first
             yield tree, first.lineno, f"{_short(first)}; {_short(second)}", f"{_short(second)}; {_short(first)}"
+
+
+def _shadowed_names(function: ast.FunctionDef) -> Iterator[tuple[ast.FunctionDef, int, str, str]]:
+    """A local name that hides a function the code calls (`scores = scores(Q, K)`: Python then
+    reads the local before it is set): the local given another name everywhere it is used."""
+    called = {node.func.id for node in ast.walk(function) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+    stored = [node for node in ast.walk(function) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+              and node.id in called]
+    for name in dict.fromkeys(node.id for node in stored):
+        tree = copy.deepcopy(function)
+        fresh = name + "_"
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name:
+                node.func.id = "\0" + name  # the call keeps the function's name
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id == name:
+                node.id = fresh
+            elif isinstance(node, ast.Name) and node.id == "\0" + name:
+                node.id = name
+        first = min(node.lineno for node in stored if node.id == name)
+        yield tree, first, name, fresh

@@ -8,7 +8,7 @@ EditKind = Literal[
     "transpose_added", "transpose_removed", "transpose_axes", "axis", "keepdims", "reduction", "function",
     "arguments_swapped", "call_removed", "constant", "comparison", "negation", "variable",
     "builtin_rebound", "order", "slice_bound", "statement_removed", "statements_swapped",
-    "torch_idiom", "reshape_as_transpose", "square_root", "einsum", "keyword_removed", "hard_coded", "index_removed",
+    "torch_idiom", "reshape_as_transpose", "square_root", "einsum", "keyword_removed", "hard_coded", "index_removed", "transpose_moved", "returned_value", "shadowed_name",
 ]
 EDIT_KINDS: tuple[EditKind, ...] = EditKind.__args__  # type: ignore[attr-defined]
 
@@ -21,4 +21,5 @@ COST: dict[EditKind, int] = {
     "reshape_as_transpose": 1, "negation": 2, "constant": 2, "variable": 2, "call_removed": 2,
     "term_removed": 2, "slice_bound": 2, "statements_swapped": 2, "statement_removed": 3,
     "square_root": 1, "einsum": 1, "keyword_removed": 2, "hard_coded": 2, "index_removed": 2,
+    "transpose_moved": 1, "returned_value": 3, "shadowed_name": 0,
 }

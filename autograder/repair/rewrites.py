@@ -12,7 +12,8 @@ from .kinds import EditKind
 _NOT_COMMUTATIVE = (ast.Sub, ast.Div, ast.MatMult, ast.Pow, ast.FloorDiv, ast.Mod)
 _OPERATOR_SWAPS: tuple[tuple[type[ast.operator], type[ast.operator]], ...] = (
     (ast.Mult, ast.MatMult), (ast.MatMult, ast.Mult), (ast.FloorDiv, ast.Div), (ast.Div, ast.Mult),
-    (ast.Mult, ast.Div), (ast.Add, ast.Sub), (ast.Sub, ast.Add), (ast.Pow, ast.Mult), (ast.Div, ast.FloorDiv))
+    (ast.Mult, ast.Div), (ast.Add, ast.Sub), (ast.Sub, ast.Add), (ast.Pow, ast.Mult), (ast.Div, ast.FloorDiv),
+    (ast.Div, ast.Sub), (ast.Sub, ast.Div))
 _COMPARE_SWAPS: dict[type[ast.cmpop], tuple[type[ast.cmpop], ...]] = {
     ast.Eq: (ast.NotEq,), ast.NotEq: (ast.Eq,), ast.Lt: (ast.LtE, ast.Gt), ast.LtE: (ast.Lt, ast.GtE),
     ast.Gt: (ast.GtE, ast.Lt), ast.GtE: (ast.Gt, ast.LtE), ast.Is: (ast.Eq, ast.IsNot), ast.IsNot: (ast.NotEq, ast.Is)}
@@ -22,9 +23,11 @@ _AXIS_TAKERS = set(REDUCTIONS) | set(_ALSO_REDUCTIONS) | {
     "argmax", "argmin", "softmax", "concatenate", "stack", "expand_dims", "squeeze", "cumsum", "std", "var",
     "linalg.norm", "norm", "take_along_axis", "split", "prod", "all", "any", "logsumexp", "flip", "sort", "argsort"}
 _AXES: tuple[int | None, ...] = (-1, -2, 0, 1, 2, None)
-_FUNCTION_SWAPS = (("triu", "tril"), ("tril", "triu"), ("argmax", "argmin"), ("argmin", "argmax"),
-                   ("maximum", "minimum"), ("minimum", "maximum"), ("dot", "matmul"), ("exp", "log"),
-                   ("idxmax", "idxmin"), ("max", "idxmax"), ("argmax", "idxmax"))
+# Neighbours: functions of one family a student takes one for the other (numpy's and pandas').
+_FAMILIES = (("triu", "tril"), ("argmax", "argmin", "idxmax", "idxmin"), ("maximum", "minimum"),
+             ("dot", "matmul", "inner", "outer", "tensordot"), ("exp", "expm1", "exp2", "log"),
+             ("max", "idxmax"), ("argmax", "idxmax"), ("concatenate", "stack", "hstack", "vstack", "dstack"))
+_FUNCTION_SWAPS = tuple((old, new) for family in _FAMILIES for old in family for new in family if old != new)
 _TRANSPOSES = ("transpose", "swapaxes", "permute", "moveaxis")
 
 
@@ -65,8 +68,28 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
         yield from _slice_rewrites(node)
     elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
         yield "index_removed", lambda n: n.value  # type: ignore[attr-defined]  # x[None], K[0]: one indexing too many
+    if isinstance(node, ast.Return) and node.value is not None:
+        yield from _returned_rewrites(node, scope)
     if isinstance(node, ast.stmt) and not isinstance(node, ast.Return):
         yield "statement_removed", lambda n: None
+
+
+def _returned_rewrites(node: ast.Return, scope: Scope) -> Iterator[Rewrite]:
+    """An expression returned where one of the function's own names was meant (the weights
+    computed again, unscaled, instead of `weights`)."""
+    items = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
+    for position, item in enumerate(items):
+        if isinstance(item, ast.Name):
+            continue  # a name returned is the name's own edit
+        for name in scope.local_names:
+            def rewrite(n: ast.AST, position: int = position, name: str = name) -> ast.AST:
+                assert isinstance(n, ast.Return)
+                if isinstance(n.value, ast.Tuple):
+                    n.value.elts[position] = ast.Name(id=name, ctx=ast.Load())
+                else:
+                    n.value = ast.Name(id=name, ctx=ast.Load())
+                return n
+            yield "returned_value", rewrite
 
 
 def _binop_rewrites(node: ast.BinOp) -> Iterator[Rewrite]:
@@ -101,10 +124,30 @@ def _binop_rewrites(node: ast.BinOp) -> Iterator[Rewrite]:
                                                  right=_numpy_call("sqrt", [n.right]))  # type: ignore[attr-defined]
     if isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Constant) and node.left.value in (2, 10, 2.0, 10.0):
         yield "function", lambda n: _numpy_call("exp", [n.right])  # type: ignore[attr-defined]  # 2 ** x for e ** x
+    if isinstance(node.op, ast.MatMult) and (_is_short_transpose(node.left) or _is_short_transpose(node.right)):
+        yield "transpose_moved", _transpose_moved
+    if isinstance(node.op, ast.MatMult) and _is_short_transpose(node.left) and _is_short_transpose(node.right):
+        # A.T @ B.T is (B @ A).T: the product in the other order, both transposes left out
+        yield "operand_order", lambda n: ast.BinOp(left=n.right.value, op=ast.MatMult(), right=n.left.value)  # type: ignore[attr-defined]
     if isinstance(node.op, ast.MatMult):
         for side in ("left", "right"):
             yield "transpose_added", _transposed_side(side, short=True)
             yield "transpose_added", _transposed_side(side, short=False)
+
+
+def _is_short_transpose(node: ast.expr) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "T"
+
+
+def _transpose_moved(n: ast.AST) -> ast.AST:
+    """Q.T @ K → Q @ K.T (and back): the transpose on the other operand."""
+    assert isinstance(n, ast.BinOp)
+    left, right = n.left, n.right
+    if _is_short_transpose(left):
+        assert isinstance(left, ast.Attribute)
+        return ast.BinOp(left=left.value, op=ast.MatMult(), right=ast.Attribute(value=right, attr="T", ctx=ast.Load()))
+    assert isinstance(right, ast.Attribute)
+    return ast.BinOp(left=ast.Attribute(value=left, attr="T", ctx=ast.Load()), op=ast.MatMult(), right=right.value)
 
 
 def _with_operator(operator: type[ast.operator]) -> Callable[[ast.AST], ast.AST]:
@@ -228,6 +271,9 @@ def _renamed_method(new: str) -> Callable[[ast.AST], ast.AST]:
 def _renamed_function(new: str) -> Callable[[ast.AST], ast.AST]:
     def rewrite(n: ast.AST) -> ast.AST:
         assert isinstance(n, ast.Call)
+        if _called_name(n)[0] == "tensordot":
+            n.keywords = [k for k in n.keywords if k.arg != "axes"]
+            n.args = n.args[:2]
         if isinstance(n.func, ast.Attribute):
             n.func.attr = new
         elif isinstance(n.func, ast.Name):
