@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from .guard import piece
 from .helpers import StandInAnswers
 from .repair import Repair, RepairCache, repair_cases, search, target_of
 from .repair.cases import without_hidden
@@ -333,7 +334,9 @@ def _repair_scope(runs: _Runs, scope: str, results: dict[str, dict[str, StepResu
         if result.status not in REPAIRABLE:
             continue
         if step.name not in repairs:
-            repairs[step.name] = _repair_of(runs, step, result, results[scope])
+            # The grader's own work on the student's code: whatever goes wrong in it costs the
+            # repair's words, never the step's verdict or the submission's record.
+            repairs[step.name] = piece("a repair search", _repair_of, runs, step, result, results[scope]).value
         repair = repairs[step.name]
         if repair is not None:
             results[scope][step.name] = replace(result, detail={**result.detail, "repair": repair.as_detail()})

@@ -13,7 +13,7 @@ from autograder.lab import Case, LabError
 from autograder.render import step_feedback
 from autograder.repair import RepairCache, Target, repair_cases, search, single_edits
 from autograder.repair.cases import without_hidden
-from autograder.repair.edits import paired_edits
+from autograder.repair.edits import paired_edits, repeated_edits
 from autograder.repair.kinds import EDIT_KINDS
 from labs.masked_attention import LAB as MASKED
 from labs.self_attention import LAB
@@ -204,12 +204,29 @@ def test_a_class_pays_once_per_distinct_function_and_each_student_gets_his_own_l
     assert len(calls) == 2  # one search: the pivot stage and the finalists' stage
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(st.lists(st.sampled_from(["x = x + 1", "x = x.T", "x = np.exp(x)", "x = x.sum(axis=0)", "y = x @ x",
-                                 "x = x[:2]", "x = (x, x)[0]", "x = -x"]), min_size=1, max_size=5))
-def test_every_generated_function_gives_compilable_edits(lines):
-    source = "def f(x):\n" + "".join(f"    {line}\n" for line in lines) + "    return x\n"
+                                 "x = x[:2]", "x = (x, x)[0]", "x = -x", "x = x.T @ y.T", "x = (x @ y.T).T",
+                                 "x = np.tensordot(x, y, axes=1)", "x = f(x).T", "f = f(x)", "x = x / y.max()"]),
+                min_size=1, max_size=5))
+def test_every_generated_function_gives_compilable_edits_single_paired_and_repeated(lines):
+    source = "def f(x, y):\n" + "".join(f"    {line}\n" for line in lines) + "    return x\n"
     function = _function(source)
-    for edit in single_edits(function):
+    singles = single_edits(function)
+    for edit in [*singles, *paired_edits(function, singles, limit=150), *repeated_edits(function, singles)]:
         compile(edit.source, "<repair>", "exec")
-        assert edit.line >= 2
+        lines = [part.line for part in getattr(edit, "parts", (edit,))]
+        assert min(lines) >= 2
+
+
+def test_a_failure_of_the_search_costs_its_words_only(zygote, monkeypatch):
+    """INVARIANT: any exception in the repair search becomes that search's loss, never the record."""
+    def broken(**kwargs):
+        raise AssertionError("a fault of the grader")
+
+    monkeypatch.setattr(grading, "search", broken)
+    wrong = _with("def scores(Q, K):\n    return Q @ K\n", "scores")
+    result = grade_bytes("wrong.py", wrong.encode(), zygote, Plan.build(LAB))
+    step = _step(result, "scores")
+    assert step.status in ("failed", "error") and "repair" not in step.detail
+    assert result.score == result.max_score - step.max_score

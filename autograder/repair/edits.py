@@ -181,7 +181,10 @@ def _combined(function: ast.FunctionDef, edits: tuple[Edit, ...]) -> str | None:
         if parent is None or edit.rewrite is None:
             return None
         holder, name, position = parent
-        replacement = edit.rewrite(copy.deepcopy(target))
+        try:
+            replacement = edit.rewrite(copy.deepcopy(target))
+        except (AssertionError, AttributeError, IndexError, TypeError):
+            return None  # the other edit changed what this one was made for
         if replacement is None:
             return None
         if position is None:
