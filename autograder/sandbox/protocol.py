@@ -42,6 +42,11 @@ class Call:
     # (helper name, its parameters' names) pairs: the keywords the reference's function takes,
     # which the child sends on with a helper request (the grader binds them, see stand_in.answer)
     takes: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # A public test's call: its inputs and expected values are shown to students anyway, so it may
+    # share a child with other public calls (driver.may_share). A call is secret unless it says so.
+    public: bool = False
+    # A composed step's call: the other steps' inputs may hold its answers (driver.may_share).
+    composed: bool = False
 
     def known(self, event: bytes) -> CallOutcome | None:
         """The outcome already decoded from this very event, if a child sent it before."""
