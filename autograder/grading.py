@@ -23,13 +23,14 @@ from .reading.problems import os_detail
 from .reading.submission import file_detail, load_note, read_submission, syntax_error_near
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Iterable, Sequence
+    from collections.abc import Collection, Iterable, Iterator, Sequence
     from typing import Any
 
     from .declaration import Probe, Step
     from .judge import StepResult
     from .lab import Case, Lab
     from .sandbox.codec import Encoded
+    from .sandbox.driver import Then
     from .sandbox.runner import CallOutcome, RunOutcome, Zygote
     from .reading.submission import Submission
 
@@ -67,7 +68,9 @@ class Plan:
         its hidden ones; the grader answers their helpers itself (`stand_ins`), so the child never
         holds reference code, and by the time it may ask for the other steps' values it has
         answered every other step. A composed call may have stand-ins for every step it reaches
-        (a callee that runs as the student's own may call one that did not pass).
+        (a callee that runs as the student's own may call one that did not pass). Each call says
+        whether its test is public and its step composed: which calls share a child follows
+        from that alone (driver.may_share).
         """
         lab = self.lab
         plain = [step for step in lab.grading_order if not step.composed]
@@ -86,7 +89,7 @@ class Plan:
                     continue
                 args = tuple(codec.encode(a) for a in probe.args)
                 call = Call(len(calls), step.name, step.name, args, helpers, answer_bytes(args, probe.expected),
-                            takes=takes)
+                            takes=takes, public=not hidden, composed=step.composed)
                 calls.append(call)
                 probe_of[call.id] = probe
         return calls, probe_of
@@ -226,7 +229,10 @@ class _Runs:
 
     def __init__(self, zygote: Zygote, submission: Submission, plan: Plan, limits: Limits) -> None:
         self.zygote, self.submission, self.plan, self.limits = zygote, submission, plan, limits
-        self.clock = Clock(until=time.monotonic() + limits.submission_seconds(len(plan.lab.steps)))
+        calls, _ = plan.calls
+        # A step's public tests leave its hidden tests a second look (driver.Clock).
+        self.clock = Clock(until=time.monotonic() + limits.submission_seconds(len(plan.lab.steps)),
+                           later={call.step for call in calls if not call.public})
         self.loaded: RunOutcome | None = None  # the first run: its load names the functions and gives the notes
         self.skip: list[list[int | None]] = []
         # call id -> CallOutcome, as graded (stand-ins where helpers failed)
@@ -235,20 +241,43 @@ class _Runs:
         self.with_own: dict[int, CallOutcome] = {}
         self.notes: list[dict[str, Any]] = []
 
-    def run(self, calls: list[Call], into: dict[int, CallOutcome]) -> None:
-        if not calls and self.loaded is not None:
-            return
-        if self.loaded is not None and self.zygote.doomed():
-            self.zygote.restart()  # the file stopped or ended the sandbox itself: a fresh one for the rest
-        outcome = _run(self.zygote, self.submission, calls, self.limits, self.plan, skip=self.skip,
-                       clock=self.clock, evidence=self.loaded is None)
+    def run(self, batches: Iterable[list[Call]], into: dict[int, CallOutcome]) -> None:
+        """Make the calls of `batches`, one batch after another, in one run: as few children as
+        driver.may_share allows. A batch is taken from `batches` once the outcomes of those before
+        it are in `into` (a generator judges them in between)."""
+        pending = iter(batches)
+        public = [True]  # whether every call given in this run is a public test's
+
+        def then(outcome: RunOutcome | None = None) -> list[Call]:
+            if outcome is not None:
+                self._take(outcome, into, public[0])
+            calls = next((batch for batch in pending if batch), [])
+            public[0] = public[0] and all(call.public for call in calls)
+            return calls
+
+        if self.loaded is None:
+            first = next(pending, [])  # the first run loads the cells, even with no call to make
+            public[0] = all(call.public for call in first)
+        else:
+            first = then()
+            if not first:
+                return
+            if self.zygote.doomed():
+                self.zygote.restart()  # the file stopped or ended the sandbox itself: a fresh one for the rest
+        outcome = _run(self.zygote, self.submission, first, self.limits, self.plan, skip=self.skip,
+                       clock=self.clock, evidence=self.loaded is None, then=then)
+        self._take(outcome, into, public[0])
+
+    def _take(self, outcome: RunOutcome, into: dict[int, CallOutcome], public: bool) -> None:
+        """What a run learnt so far: its outcomes, the statements to skip, and (the first run's)
+        the load notes."""
         self.skip = outcome.skip
         into.update(outcome.calls)
-        if self.loaded is None:
+        if self.loaded is None or self.loaded is outcome:
             self.loaded = outcome
-            self.notes = [load_note(event, self.submission) for event in outcome.load_events]
-        if outcome.spent and not any(note["code"] == "time_spent" for note in self.notes) \
-                and not any(self.plan.calls[1][c.id].case.hidden for c in calls):
+            self.notes = [load_note(event, self.submission) for event in outcome.load_events] + \
+                [note for note in self.notes if note["code"] == "time_spent"]
+        if outcome.spent and public and not any(note["code"] == "time_spent" for note in self.notes):
             # Told only while the public tests run: when hidden tests run out of it, their
             # "not run" says so, after grades are published.
             self.notes.append({"code": "time_spent",
@@ -264,15 +293,18 @@ class _Runs:
 def _judge_scope(runs: _Runs, scope: str, results: dict[str, dict[str, StepResult]]) -> None:
     """Run the calls of `scope`'s own tests (PUBLIC: the public ones; ALL: the hidden ones, after
     the public ones ran) and judge every step on all of `scope`'s tests."""
+    runs.run(_scope_batches(runs, scope, results), runs.outcomes)
+    composed = [step.name for step in runs.plan.lab.grading_order if step.composed]
+    _with_own_helpers(runs, scope, results, composed)
+
+
+def _scope_batches(runs: _Runs, scope: str, results: dict[str, dict[str, StepResult]]) -> Iterator[list[Call]]:
+    """The calls of `scope`'s own tests, batch by batch, each judged once its outcomes are in
+    (when the next batch is asked for): the plain steps, then each composed step."""
     plan, lab = runs.plan, runs.plan.lab
-    calls, probe_of = plan.calls
-    hidden = scope == ALL
-
-    def own_tests(call: Call) -> bool:
-        return probe_of[call.id].case.hidden == hidden
-
-    composed = [step for step in lab.grading_order if step.composed]
-    runs.run([c for c in calls if not lab.steps_by_name[c.step].composed and own_tests(c)], runs.outcomes)
+    calls, _ = plan.calls
+    public = scope == PUBLIC
+    yield [c for c in calls if not c.composed and c.public == public]
     for step in lab.steps:
         if not step.composed:
             results[scope][step.name] = runs.judged(step, scope, runs.outcomes)
@@ -280,14 +312,13 @@ def _judge_scope(runs: _Runs, scope: str, results: dict[str, dict[str, StepResul
     # where those passed this scope's tests (on a public test, the public ones; on a hidden test,
     # all), plain or composed, and the grader's stand-ins elsewhere.
     own = {name for name, result in results[scope].items() if result.status == "passed"}
-    for step in composed:
-        runs.run([replace(c, helpers=tuple(h for h in c.helpers if h not in own))
-                  for c in calls if c.step == step.name and own_tests(c)], runs.outcomes)
+    for step in (step for step in lab.grading_order if step.composed):
+        yield [replace(c, helpers=tuple(h for h in c.helpers if h not in own))
+               for c in calls if c.step == step.name and c.public == public]
         results[scope][step.name] = linked(step, runs.judged(step, scope, runs.outcomes, passing=frozenset(own)),
                                            results[scope])
         if results[scope][step.name].status == "passed":
             own.add(step.name)
-    _with_own_helpers(runs, scope, results, [step.name for step in composed])
 
 
 def _with_own_helpers(runs: _Runs, scope: str, results: dict[str, dict[str, StepResult]], composed: list[str]) -> None:
@@ -300,8 +331,8 @@ def _with_own_helpers(runs: _Runs, scope: str, results: dict[str, dict[str, Step
              and (results[scope][name].detail.get("reference_helpers")
                   or results[scope][name].detail.get("nested_reference_helpers"))]
     calls, _ = plan.calls
-    runs.run([replace(c, helpers=()) for c in calls
-              if c.step in again and plan.in_scope(c, scope) and c.id not in runs.with_own], runs.with_own)
+    runs.run([[replace(c, helpers=()) for c in calls
+               if c.step in again and plan.in_scope(c, scope) and c.id not in runs.with_own]], runs.with_own)
     for name in again:
         step = plan.lab.steps_by_name[name]
         results[scope][name] = fits_own_helpers(step, results[scope][name], runs.judged(step, scope, runs.with_own))
@@ -396,7 +427,10 @@ def candidate_codes(runs: _Runs, step: Step, stand_in_for: tuple[str, ...], sour
             new_id = REPAIR_IDS + len(made)
             # A plain step's candidates are steps of their own (each its own time, one child);
             # a composed step's share one: a step graded with stand-ins runs in a child of its own.
-            made.append(replace(call, id=new_id, step=f"{step.name} #{0 if step.composed else k}", source=source,
+            # A child is given public or hidden calls, never both (driver.may_share): a candidate's
+            # calls on hidden cases (the build's mutants of the reference) are a group of their own.
+            group = f"{step.name} #{0 if step.composed else k}{'' if call.public else ' hidden'}"
+            made.append(replace(call, id=new_id, step=group, source=source,
                                 helpers=tuple(h for h in call.helpers if h in stand_in_for)))
             if call.id in plan.stand_ins.tables:
                 tables[new_id] = plan.stand_ins.tables[call.id]
@@ -407,7 +441,9 @@ def candidate_codes(runs: _Runs, step: Step, stand_in_for: tuple[str, ...], sour
                                                    seconds if step.composed else call_seconds or REPAIR_CALL_SECONDS))
     if runs.zygote.doomed():
         runs.zygote.restart()
-    outcome = run(runs.zygote, runs.submission.cells, made, limits, StandInAnswers(tables, plan.stand_ins.signatures),
+    # Every public group first, then every hidden one: two children, not one per switch.
+    ordered = sorted(made, key=lambda call: not call.public)
+    outcome = run(runs.zygote, runs.submission.cells, ordered, limits, StandInAnswers(tables, plan.stand_ins.signatures),
                   functions=plan.lab.function_names, skip=runs.skip, clock=Clock(until=until), evidence=False)
     judged = [judge_call(probe, outcome.calls.get(call.id), False) for call, probe in zip(made, itertools.cycle(probes))]
     codes = [None if result.passed else (result.code or "wrong") for result in judged]
@@ -452,9 +488,10 @@ def _blamed_on_module(result: StepResult, module: str | None) -> StepResult:
 
 
 def _run(zygote: Zygote, submission: Submission, calls: list[Call], limits: Limits, plan: Plan,
-         skip: Iterable[list[int | None]] = (), clock: Clock | None = None, evidence: bool = True) -> RunOutcome:
+         skip: Iterable[list[int | None]] = (), clock: Clock | None = None, evidence: bool = True,
+         then: Then | None = None) -> RunOutcome:
     outcome = run(zygote, submission.cells, calls, limits, plan.stand_ins,
-                  functions=plan.lab.function_names, skip=skip, clock=clock, evidence=evidence)
+                  functions=plan.lab.function_names, skip=skip, clock=clock, evidence=evidence, then=then)
     if any(event.get("ev") == "sandbox_failed" for event in outcome.load_events):
         # The child died before running a line of the submission: the grader's fault, not the student's.
         raise SandboxError("the sandbox could not start a process to run the submission in")

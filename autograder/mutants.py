@@ -135,4 +135,6 @@ def _passing(runs: _Runs, step: Step, edits: list[Edit], probes: list[Probe], un
         return []
     codes = candidate_codes(runs, step, (), [edit.source for edit in edits], probes, until, plan=plan,
                             call_seconds=MUTANT_CALL_SECONDS)
+    if any(code == "not_run" for row in codes for code in row):
+        raise MutantsUnfinished(f"{step.name}: some edits of the reference were not run")
     return [edit for edit, row in zip(edits, codes) if all(code is None for code in row)]

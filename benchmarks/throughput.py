@@ -1,4 +1,5 @@
-"""Batch rate on a mixed class next to its import floor, and `check` next to its own, in one run.
+"""Batch rate on a mixed class and a class of correct files next to their import floor, and
+`check` next to its own, in one run.
 
 The import floor is what the same batch costs when each submission only imports numpy and pandas
 and does nothing: every child is still started, loaded, swept and reported on, so the floor is
@@ -23,7 +24,7 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from check_startup import MEASURED_ENVIRONMENT, command_for_check, seconds as process_seconds  # noqa: E402
-from grade_class import build_class  # noqa: E402
+from grade_class import CORRECT, build_class  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 FLOOR_SOURCE = "import numpy as np\nimport pandas as pd\n"
@@ -37,6 +38,15 @@ def build_floor(folder, count):
         (folder / name).write_text(FLOOR_SOURCE + f"# submitted by student {number}\n", "utf-8")
 
 
+def build_correct(folder, count):
+    """`count` correct submissions (each file unique)."""
+    folder.mkdir(parents=True)
+    for number in range(count):
+        name = f"student{number:05d}_{10000 + number}_{50000 + number}_attention.py"
+        (folder / name).write_text(CORRECT + f"\n# submitted by student {number}\n", "utf-8")
+
+
+KINDS = ("mixed", "correct", "floor")
 CPUACCT = pathlib.Path("/sys/fs/cgroup/cpuacct")  # cgroup v1's CPU accounting, where mounted writable
 
 
@@ -94,7 +104,7 @@ def grade_seconds(python, submissions, out, jobs, group=None):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", "--count", type=int, default=300, help="submissions in each class")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of `grade`; 0 skips")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--other", help="the python of another install (its venv's bin/python), graded alongside")
     parser.add_argument("--check-rounds", type=int, default=9, help="rounds of `check` against its floor; 0 skips")
@@ -102,19 +112,28 @@ def main(argv=None):
     installs = {"this": sys.executable}
     if args.other:
         installs["other"] = args.other
-    rates = {(install, kind): [] for install in installs for kind in ("mixed", "floor")}
-    cpu = {(install, kind): [] for install in installs for kind in ("mixed", "floor")}
+    if args.rounds > 0:
+        grade_rounds(args, installs)
+    if args.check_rounds > 0:
+        check_against_floor(installs, args.check_rounds)
+
+
+def grade_rounds(args, installs):
+    """`autograder grade` of each class by each install, round after round; the medians and ratios."""
+    rates = {(install, kind): [] for install in installs for kind in KINDS}
+    cpu = {(install, kind): [] for install in installs for kind in KINDS}
     group = CpuGroup()
     with tempfile.TemporaryDirectory(prefix="autograder-throughput-") as work:
         work = pathlib.Path(work)
         build_class(work / "mixed", args.count)
+        build_correct(work / "correct", args.count)
         build_floor(work / "floor", args.count)
-        print(f"classes of {args.count}: mixed (about 60% correct, 30% one mistake, 10% broken, .py and .ipynb) "
-              f"and import floor; --jobs {args.jobs}", flush=True)
+        print(f"classes of {args.count}: mixed (about 60% correct, 30% one mistake, 10% broken, .py and .ipynb), "
+              f"correct, and import floor; --jobs {args.jobs}", flush=True)
         for number in range(1, args.rounds + 1):
             parts = []
             for install, python in installs.items():
-                for kind in ("mixed", "floor"):
+                for kind in KINDS:
                     wall, used = grade_seconds(python, work / kind, work / f"out-{install}-{kind}", args.jobs, group)
                     rates[(install, kind)].append(args.count / wall)
                     if used is not None:
@@ -122,8 +141,8 @@ def main(argv=None):
                 mixed, floor = rates[(install, "mixed")][-1], rates[(install, "floor")][-1]
                 text = f"{install}: mixed {mixed:6.1f}/s, floor {floor:6.1f}/s, mixed/floor {mixed / floor:.2f}"
                 if cpu[(install, "mixed")]:
-                    text += (f" (CPU per submission: mixed {cpu[(install, 'mixed')][-1]:.1f} ms, "
-                             f"floor {cpu[(install, 'floor')][-1]:.1f} ms)")
+                    text += " (CPU per submission: " + ", ".join(
+                        f"{kind} {cpu[(install, kind)][-1]:.1f} ms" for kind in KINDS) + ")"
                 parts.append(text)
             print(f"round {number}: " + "; ".join(parts), flush=True)
     group.close()
@@ -135,18 +154,19 @@ def main(argv=None):
               f"mixed/floor {statistics.median(ratios):.2f}")
         if cpu[(install, "mixed")]:
             mixed_cpu, floor_cpu = (statistics.median(cpu[(install, kind)]) for kind in ("mixed", "floor"))
+            print(f"    CPU per correct submission: {statistics.median(cpu[(install, 'correct')]):.1f} ms")
             # On an idle machine the batch keeps every core busy: its rate is bounded by cores / CPU.
             print(f"    CPU per submission (whole process tree): mixed {mixed_cpu:.1f} ms, floor {floor_cpu:.1f} ms; "
                   f"rate {args.jobs} idle cores allow: mixed {1000 * args.jobs / mixed_cpu:.0f}/s, "
                   f"floor {1000 * args.jobs / floor_cpu:.0f}/s")
-    if args.other:
+    if "other" in installs:
         speedups = [a / b for a, b in zip(rates[("this", "mixed")], rates[("other", "mixed")])]
         print(f"  this / other on the mixed class: {statistics.median(speedups):.2f}x wall (median of rounds)")
         if cpu[("this", "mixed")]:
-            print(f"  other / this CPU per mixed submission: "
-                  f"{statistics.median(cpu[('other', 'mixed')]) / statistics.median(cpu[('this', 'mixed')]):.2f}x")
-    if args.check_rounds > 0:
-        check_against_floor(installs, args.check_rounds)
+            for kind in KINDS:
+                # Per round (both installs graded the class side by side), then the median of those.
+                ratios = [o / t for o, t in zip(cpu[("other", kind)], cpu[("this", kind)])]
+                print(f"  other / this CPU per submission, {kind}: {statistics.median(ratios):.2f}x")
 
 
 def check_against_floor(installs, rounds):

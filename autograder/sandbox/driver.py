@@ -19,7 +19,7 @@ from .protocol import (MAX_HELPER_REQUESTS, CallOutcome, HelperRefused, RunOutco
 from .worker import AT_ONCE, WHERE_SIGNAL
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Callable, Collection, Iterable, Sequence
     from typing import Any, Protocol
 
     from .child_pipes import Child
@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 
     # The step groups still to run, each its calls in order.
     Pending = list[list[Call]]
+    # A run's `then` (see run): the calls to make next once the outcomes so far are in.
+    Then = Callable[[RunOutcome], Sequence[Call]]
     # (cell, statement, line) of the statement a child was running.
     Statement = tuple[int | None, int | None, int | None]
 
@@ -49,7 +51,7 @@ WHERE_SECONDS = 0.5
 def run(zygote: Zygote, cells: Sequence[Cell], calls: Sequence[Call], limits: Limits = Limits(),
         helper: Helper | None = None, functions: Iterable[str] | None = None,
         skip: Iterable[list[int | None]] = (), until: float | None = None, evidence: bool = True,
-        clock: Clock | None = None) -> RunOutcome:
+        clock: Clock | None = None, then: Then | None = None) -> RunOutcome:
     """Load `cells` in fresh children and make `calls` (grouped by step, in order), one at a time.
 
     A statement that hangs or ends the process while loading is skipped on the next try; a step
@@ -65,7 +67,10 @@ def run(zygote: Zygote, cells: Sequence[Cell], calls: Sequence[Call], limits: Li
     "not_run" (RunOutcome.spent). `clock`: the submission's Clock, shared by its runs (by default
     one of this run alone, ending at `until`). `evidence`: whether the children report what each
     function's code reads (RunOutcome.evidence); a later run of cells whose evidence is known does
-    without.
+    without. `then(outcome)`: called once every call given so far has its outcome in `outcome`
+    (the grader judges them); returns the calls to make next in this run, or none when it is done.
+    Each group of calls goes to the child that ran the group before it when `may_share` allows,
+    else to a fresh child.
 
     Load events (syntax errors, failed statements) are kept only from loads before the run's first
     call: a child that was given a call may have seen a test's inputs, and so may a process it
@@ -77,6 +82,7 @@ def run(zygote: Zygote, cells: Sequence[Cell], calls: Sequence[Call], limits: Li
     skip = [list(pair) for pair in skip]
     outcome.skip = skip
     pending: Pending | None = _group_by_step(calls)
+    follow = _Follow(then, functions)
     seen_load: set[tuple[object, ...]] = set()
     restarts = 0
     budget = ReadBudget()
@@ -85,9 +91,16 @@ def run(zygote: Zygote, cells: Sequence[Cell], calls: Sequence[Call], limits: Li
     zygote.sweep()
     workdir = zygote.workdir_for(limits)
     try:
-        while pending is not None:
+        while True:
+            if pending is None:
+                if _sandbox_failed(outcome):
+                    break
+                pending = follow.next(outcome)
+                if pending is None:
+                    break
             if clock.spent():
                 _not_run(pending, outcome)
+                follow.not_run(outcome)
                 outcome.spent = True
                 break
             restarts += 1
@@ -100,11 +113,12 @@ def run(zygote: Zygote, cells: Sequence[Cell], calls: Sequence[Call], limits: Li
             child = zygote.spawn(workdir, limits, budget)
             try:
                 pending = _one_child(child, cells, functions, pending, skip, seen_load, outcome, limits,
-                                     helper, clock, evidence)
+                                     helper, clock, evidence, follow)
             finally:
                 child.kill()
             if pending is not None and (restarts > MAX_RESTARTS or budget.spent):
                 _not_run(pending, outcome)
+                follow.not_run(outcome)
                 break
     finally:
         zygote.discard(workdir)
@@ -112,15 +126,17 @@ def run(zygote: Zygote, cells: Sequence[Cell], calls: Sequence[Call], limits: Li
     return outcome
 
 
-# A step that ran out of its time in one run gets a short second look in its next run (its hidden
-# tests, in a later child): a tenth of its limit, at least half a second, never more than the limit.
+# A step that ran out of its time on its public tests gets a short second look on its hidden tests
+# (in a later child): a tenth of its limit, at least half a second, at most half the limit. Its
+# public tests run with its limit less that look, so that a step that never returns costs its
+# limit once over both.
 SECOND_LOOK_SHARE = 0.1
 SECOND_LOOK_LEAST = 0.5
 
 
 def second_look(seconds: float) -> float:
-    """The time a step whose own limit of `seconds` passed in an earlier run has in its next one."""
-    return min(seconds, max(seconds * SECOND_LOOK_SHARE, SECOND_LOOK_LEAST))
+    """The time a step whose public tests ran out of a limit of `seconds` has for its hidden ones."""
+    return min(seconds / 2, max(seconds * SECOND_LOOK_SHARE, SECOND_LOOK_LEAST))
 
 
 class Clock:
@@ -129,19 +145,23 @@ class Clock:
     INVARIANT: a time limit costs its time once, and a step that never returns on one test still
     has its other tests judged. Each deadline is its own length, none past the submission's
     `until`; a step's calls share one `step_seconds` over every run (its public tests, its hidden
-    tests in a later child, a composed step's rerun with the student's own helpers). Once a deadline
-    of the step's own has passed, its next run gets one second look (`second_look`: a tenth of the
-    limit, at least half a second), so a step that loops on one public input still shows what its
-    hidden tests compute; what has no time left is "not_run". So a step that never returns makes
-    the grader wait its limit once and its second look once. `expired` lists each full deadline that
+    tests in a later child, a composed step's rerun with the student's own helpers). A step with
+    tests in a later run (`later`: its hidden tests) keeps its second look for them
+    (`second_look`: a tenth of the limit, at least half a second, at most half) while its public
+    tests run; once a deadline of the step's own has passed, its next run gets that second look,
+    so a step that loops on one public input still shows what its hidden tests compute; what has
+    no time left is "not_run". So a step that never returns makes the grader wait its limit once,
+    its public deadline and its second look together. `expired` lists each full deadline that
     passed, by what it was for ("load", or a step's name); `looked_out`, each second look that
     passed: together every wait the submission's code cost. `now` reads the time the children's
     deadlines are in (time.monotonic).
     """
 
-    def __init__(self, until: float | None = None, now: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, until: float | None = None, now: Callable[[], float] = time.monotonic,
+                 later: Collection[str] = ()) -> None:
         self.until = until
         self.now = now
+        self.later = frozenset(later)  # steps with tests in a later run: their public tests leave them a second look
         self.used: dict[str, float] = {}  # step name -> seconds its calls have run, every run together
         self.expired: list[str] = []
         self.looked: list[str] = []  # steps given their second look
@@ -151,16 +171,18 @@ class Clock:
         own = self.now() + seconds
         return own if self.until is None else min(own, self.until)
 
-    def left(self, step: str, seconds: float) -> float:
-        """What is left of a step's `seconds`: its second look once a deadline of its own has
-        passed, nothing after that."""
+    def left(self, step: str, seconds: float, public: bool = False) -> float:
+        """What is left of a step's `seconds` for its calls about to be made (`public`: its public
+        tests, which leave a step with `later` tests its second look): that second look once a
+        deadline of its own has passed, nothing after that."""
         if step not in self.expired:
-            return seconds - self.used.get(step, 0.0)
+            kept = second_look(seconds) if public and step in self.later else 0.0
+            return seconds - kept - self.used.get(step, 0.0)
         return 0.0 if step in self.looked else second_look(seconds)
 
-    def begin(self, step: str, seconds: float) -> float:
+    def begin(self, step: str, seconds: float, public: bool = False) -> float:
         """`left`, for calls of the step about to be made: a second look left is taken."""
-        left = self.left(step, seconds)
+        left = self.left(step, seconds, public)
         if step in self.expired and left > 0:
             self.looked.append(step)
         return left
@@ -175,6 +197,51 @@ class Clock:
 
     def spent(self) -> bool:
         return self.until is not None and self.now() >= self.until
+
+
+class _Follow:
+    """A run's `then`, asked until it has no more calls, and never again after that."""
+
+    def __init__(self, then: Then | None, functions: tuple[str, ...]) -> None:
+        self.then, self.functions, self.done = then, functions, then is None
+
+    def next(self, outcome: RunOutcome) -> Pending | None:
+        """The next calls to make, grouped by step; None once there are none."""
+        if self.done or self.then is None:
+            return None
+        calls = list(self.then(outcome))
+        if not calls:
+            self.done = True
+            return None
+        lab_functions(calls, self.functions)  # every name among the run's functions, as for its first calls
+        return _group_by_step(calls)
+
+    def not_run(self, outcome: RunOutcome) -> None:
+        """The run ends early: every call still to come is "not_run"."""
+        while (pending := self.next(outcome)) is not None:
+            _not_run(pending, outcome)
+
+
+def _sandbox_failed(outcome: RunOutcome) -> bool:
+    return any(event.get("ev") == "sandbox_failed" for event in outcome.load_events)
+
+
+def may_share(given: Sequence[Call], group: Sequence[Call]) -> bool:
+    """Whether a child that was given the calls `given` may also be given `group`.
+
+    INVARIANT (docs/SECURITY.md, "Every public outcome before any hidden input"): a child given a
+    hidden test's input is given no public test's, and a child given a composed step's hidden
+    test is given no other step's calls (the other steps' inputs may hold its answers). Public
+    tests, whose inputs and expected values the feedback shows anyway, share a child. A call is
+    hidden unless it says it is public (Call.public). Every child of every run is given its
+    calls through this rule (`_serve`).
+    """
+    calls = [*given, *group]
+    if all(call.public for call in calls):
+        return True
+    if any(call.public for call in calls):
+        return False
+    return len({call.step for call in calls}) == 1 or not any(call.composed or call.helpers for call in calls)
 
 
 def _not_run(pending: Pending, outcome: RunOutcome) -> None:
@@ -209,8 +276,10 @@ def _group_by_step(calls: Iterable[Call]) -> Pending:
 
 def _one_child(child: Child, cells: Sequence[Cell], functions: tuple[str, ...], pending: Pending,
                skip: list[list[int | None]], seen_load: set[tuple[object, ...]], outcome: RunOutcome, limits: Limits,
-               helper: Helper | None = None, clock: Clock | None = None, evidence: bool = True) -> Pending | None:
-    """Drive one child; returns the step groups still to run (None when all are done)."""
+               helper: Helper | None = None, clock: Clock | None = None, evidence: bool = True,
+               follow: _Follow | None = None) -> Pending | None:
+    """Drive one child; returns the step groups still to run (None when all are done). Once its
+    groups are done, the child is given `follow`'s next calls where `may_share` allows."""
     clock = clock or Clock()
     current: Statement | None = None
     told = not outcome.calls  # no call was made yet: what this load says may be shown
@@ -247,28 +316,42 @@ def _one_child(child: Child, cells: Sequence[Cell], functions: tuple[str, ...], 
     except ChildGone:
         return _skip_statement(current, "load_crash", skip, outcome, pending, told)
 
+    given: list[Call] = []  # every call this child was given
+    while True:
+        rest = _serve(child, pending, given, outcome, limits, helper, clock)
+        if rest is not None:
+            return rest or None
+        more = follow.next(outcome) if follow is not None else None
+        if more is None:
+            return None
+        pending = more
+
+
+def _serve(child: Child, pending: Pending, given: list[Call], outcome: RunOutcome, limits: Limits,
+           helper: Helper | None, clock: Clock) -> Pending | None:
+    """Make `pending`'s calls in a loaded child that was given `given` (extended here). None: all
+    made and the child may go on; else the groups a fresh child must run ([] for none: this
+    child hung or ended)."""
     runnable = [(index, group) for index, group in enumerate(pending)
                 if outcome.names.get(group[0].function) == "function"]
     # One call at a time: a call's command is sent once the call before it has answered, so the
     # commands a child can read hold the inputs of the call it is answering and of those it has
     # answered, never a later call's (a later case's inputs, or another step's answer: one step's
-    # input is often an earlier step's right answer). A step graded with helpers runs in a child of
-    # its own: the other steps' inputs may hold its answers (a composed step returns what its last
-    # part returns), and its helpers answer the other steps.
-    served: tuple[str, bool] | None = None
+    # input is often an earlier step's right answer). Which calls share a child: may_share.
     for index, group in runnable:
-        step, alone = group[0].step, bool(group[0].helpers)
-        left = clock.left(step, limits.step_seconds)
+        step = group[0].step
+        public = all(call.public for call in group)
+        left = clock.left(step, limits.step_seconds, public=public)
         if left <= 0:
             # The step's time (and its second look) went on its earlier tests: these are not run,
             # and the child is not given them.
             for call in group:
                 outcome.calls[call.id] = CallOutcome("not_run")
             continue
-        if served is not None and step != served[0] and (alone or served[1]):
+        if not may_share(given, group):
             return pending[index:]
-        served = (step, alone or (served is not None and served[1]))
-        left = clock.begin(step, limits.step_seconds)
+        given.extend(group)
+        left = clock.begin(step, limits.step_seconds, public=public)
         started = clock.now()
         deadline = clock.deadline(left)
         try:
@@ -285,7 +368,7 @@ def _one_child(child: Child, cells: Sequence[Cell], functions: tuple[str, ...], 
                         clock.timed_out(step)
                     for later in group[number + 1:]:
                         outcome.calls[later.id] = CallOutcome("not_run")
-                    return pending[index + 1:] or None
+                    return pending[index + 1:]
         finally:
             clock.charge(step, started)
     return None

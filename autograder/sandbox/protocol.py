@@ -45,6 +45,11 @@ class Call:
     # A definition of `function` to call in place of the submission's own (a candidate repair of
     # it, autograder.repair: the student's code with one edit of the grader's); None: its own.
     source: str | None = None
+    # A public test's call: its inputs and expected values are shown to students anyway, so it may
+    # share a child with other public calls (driver.may_share). A call is secret unless it says so.
+    public: bool = False
+    # A composed step's call: the other steps' inputs may hold its answers (driver.may_share).
+    composed: bool = False
 
     def known(self, event: bytes) -> CallOutcome | None:
         """The outcome already decoded from this very event, if a child sent it before."""
