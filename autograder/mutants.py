@@ -104,7 +104,7 @@ def surviving_mutants(lab: Lab, zygote: Zygote, *, steps: tuple[str, ...] = ()) 
         target = target_of(submission.cells, step.name, places[-1] if places else None)
         if target is None:
             continue
-        edits = single_edits(target.function, limit=2000)
+        edits = single_edits(target.function, limit=2000, source=target.source)
         tried += len(edits)
         until = time.monotonic() + MUTANT_SECONDS
         probes = cases_plan.probes[step.name]

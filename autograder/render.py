@@ -871,20 +871,20 @@ def repair_text(say: Messages, result: StepResult) -> str:
         groups: dict[str, list[dict[str, Any]]] = {}
         for part in edits:
             groups.setdefault(str(part["kind"]), []).append(part)
-        return " ".join(say("repair", "part", place=", ".join(_place_in_file(say, filename, int(p.get("line", 0)))
-                                                               for p in same),
+        return " ".join(say("repair", "part", place=", ".join(dict.fromkeys(
+                                _place_in_file(say, filename, int(p.get("line", 0))) for p in same)),
                             text=say("repair", kind, before=same[0].get("before", ""))) for kind, same in groups.items())
 
     also = found.get("also")  # type: ignore[union-attr]
     if isinstance(also, list) and also and all(isinstance(p, dict) and p.get("kind") in say.table["repair_kind"]
                                                 for p in also):
-        where = say("repair", "either", first=told(parts), second=told(also))
+        where, closing = say("repair", "either", first=told(parts), second=told(also)), "where_either"
     else:
-        where, also = told(parts), []
+        where, closing = told(parts), "where"
     after = " / ".join(f"`{p['after']}`" for p in parts if p.get("after"))
     if shows == "fix" and after:
         return say("repair", "fix", parts=where, after=after)
-    return say("repair", "where", parts=where)
+    return say("repair", closing, parts=where)
 
 
 def explained_text(say: Messages, result: StepResult) -> str:

@@ -225,6 +225,7 @@ def test_a_failure_of_the_search_costs_its_words_only(zygote, monkeypatch):
         raise AssertionError("a fault of the grader")
 
     monkeypatch.setattr(grading, "search", broken)
+    monkeypatch.setattr(grading, "_REPAIRS", RepairCache())  # not a repair found by an earlier test
     wrong = _with("def scores(Q, K):\n    return Q @ K\n", "scores")
     result = grade_bytes("wrong.py", wrong.encode(), zygote, Plan.build(LAB))
     step = _step(result, "scores")

@@ -78,10 +78,18 @@ def module_rebinds(source: str) -> frozenset[str]:
     return frozenset(name for name in bound if hasattr(builtins, name))
 
 
+# Edits of one name or number: the code shown is the whole line, the place marked («»), so a
+# name that appears twice on the line is told apart.
+MARKED: frozenset[EditKind] = frozenset({"variable", "constant", "hard_coded"})
+
+
 def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] = frozenset(),
-                 limit: int = MAX_EDITS) -> list[Edit]:
-    """Every single edit of `function`, cheapest first, at most `limit`; each a distinct source."""
+                 limit: int = MAX_EDITS, source: str = "") -> list[Edit]:
+    """Every single edit of `function`, cheapest first, at most `limit`; each a distinct source.
+    `source`: the text the function was parsed from, so the code each edit changes is quoted as
+    the student wrote it (else as the syntax tree gives it back)."""
     scope = Scope(local_names=_local_names(function), rebound_builtins=rebound_builtins)
+    originals = _nodes(function)
     original = ast.unparse(function)
     edits: list[Edit] = []
     seen: dict[str, int] = {original: -1}  # each edited source once, told by its cheapest kind
@@ -98,12 +106,13 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
         elif seen[source] >= 0 and COST[kind] < COST[edits[seen[source]].kind]:
             edits[seen[source]] = edit
 
-    for index, node in enumerate(_nodes(function)):
+    for index, node in enumerate(originals):
         line = getattr(node, "lineno", function.lineno)
         for kind, rewrite in rewrites(node, scope):
             edited = _edited(function, index, rewrite)
             if edited is not None:
-                keep(kind, edited[0], line, edited[1], edited[2], index, rewrite)
+                before = quoted(originals[index], source, marked=kind in MARKED) or edited[1]
+                keep(kind, edited[0], line, before, edited[2], index, rewrite)
         if len(edits) > 4 * limit:
             break
     for tree, line, before, after in _statement_swaps(function):
@@ -255,6 +264,32 @@ def _parent_of(tree: ast.AST, target: ast.AST) -> tuple[ast.AST, str, int | None
                     if item is target:
                         return holder, name, position
     return None
+
+
+def quoted(node: ast.AST, source: str, *, marked: bool = False) -> str:
+    """The student's own text of `node` ("" when it cannot be read from `source`), on one line;
+    `marked`: its whole line instead, the node between « and »."""
+    line, end = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+    start, stop = getattr(node, "col_offset", None), getattr(node, "end_col_offset", None)
+    lines = source.splitlines()
+    if not source or line is None or start is None or stop is None or not 0 < line <= len(lines):
+        return ""
+    if marked and end == line:
+        raw = lines[line - 1].encode("utf-8")  # the offsets count bytes
+        try:
+            text = (raw[:start] + "«".encode() + raw[start:stop] + "»".encode() + raw[stop:]).decode("utf-8")
+        except UnicodeDecodeError:
+            return ""
+        return _clipped(text.strip())
+    try:
+        segment = ast.get_source_segment(source, node)
+    except (ValueError, IndexError):
+        return ""
+    return _clipped(" ".join(segment.split())) if segment else ""
+
+
+def _clipped(text: str) -> str:
+    return text if len(text) <= SHOWN_CHARACTERS else text[:SHOWN_CHARACTERS - 1] + "…"
 
 
 def _short(node: ast.AST) -> str:

@@ -131,8 +131,14 @@ def _binop_rewrites(node: ast.BinOp) -> Iterator[Rewrite]:
         yield "operand_order", lambda n: ast.BinOp(left=n.right.value, op=ast.MatMult(), right=n.left.value)  # type: ignore[attr-defined]
     if isinstance(node.op, ast.MatMult):
         for side in ("left", "right"):
+            if _is_transpose(getattr(node, side)):
+                continue  # a transpose there already: its removal is that node's own edit
             yield "transpose_added", _transposed_side(side, short=True)
             yield "transpose_added", _transposed_side(side, short=False)
+
+
+def _is_transpose(node: ast.expr) -> bool:
+    return _is_short_transpose(node) or (isinstance(node, ast.Call) and _called_name(node)[0] in _TRANSPOSES)
 
 
 def _is_short_transpose(node: ast.expr) -> bool:

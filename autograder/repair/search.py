@@ -69,6 +69,7 @@ class Target:
     function: ast.FunctionDef
     filename: str
     rebound_builtins: frozenset[str]
+    source: str = ""  # the cell or file the function was read from (to quote the student's own text)
 
     @property
     def key(self) -> str:
@@ -89,7 +90,7 @@ def target_of(cells: Sequence[Cell], name: str, place: tuple[str, int, int] | No
             if function is None:
                 return None
             rebound = frozenset().union(*(module_rebinds(c["source"]) for c in cells))
-            return Target(function=function, filename=filename, rebound_builtins=rebound)
+            return Target(function=function, filename=filename, rebound_builtins=rebound, source=cell["source"])
     return None
 
 
@@ -103,7 +104,8 @@ def search(*, target: Target, probes: Sequence[Probe], pivot: int | None, evalua
         pivot = next((i for i, passed in enumerate(own) if not passed), None)
         if pivot is None:
             return None
-    edits = single_edits(target.function, rebound_builtins=target.rebound_builtins, limit=MAX_CANDIDATES)
+    edits = single_edits(target.function, rebound_builtins=target.rebound_builtins, limit=MAX_CANDIDATES,
+                         source=target.source)
     found = _right(edits, probes, pivot, evaluate)
     if not found:
         found = _right(repeated_edits(target.function, edits) + paired_edits(target.function, edits, limit=MAX_PAIRS),
