@@ -39,7 +39,7 @@ RAISED = {"exception", "crashed", "not_implemented", "not_run"}
 # Codes that only say "wrong" without naming why: the hardcoded rule may explain them.
 UNEXPLAINED = {"wrong_values", "wrong_shape"}
 # Generic codes whose values the explainer reads (autograder.explain) when no mistake names them.
-EXPLAINABLE = UNEXPLAINED | {"wrong_type", "not_finite", "fails_off_page"}
+EXPLAINABLE = UNEXPLAINED | {"wrong_type", "not_finite", "fails_off_page", "extra_unit_axes"}
 # "off" turns every declared mistake (the labs' Mistakes and ErrorMistakes) off: only to measure
 # what the explainer names alone (benchmarks/explain_corpora.py). Grades then differ; never grade so.
 DECLARED_MISTAKES_SWITCH = "AUTOGRADER_DECLARED_MISTAKES"
@@ -903,8 +903,10 @@ def _check_array(probe: Probe, output: Output, got: object, expected: FloatArray
 
 
 def _only_unit_axes_apart(got: tuple[int, ...], expected: tuple[int, ...]) -> bool:
-    """Whether two shapes differ only by axes of length 1 ((1, n, n) for (n, n))."""
-    return got != expected and [d for d in got if d != 1] == [d for d in expected if d != 1]
+    """Whether two shapes differ only by axes of length 1 ((1, n, n) for (n, n)); a single number
+    in any shape ((1,) for (1, 1)) says nothing of which axes were meant."""
+    sizes = [d for d in expected if d != 1]
+    return got != expected and bool(sizes) and [d for d in got if d != 1] == sizes
 
 
 def _close(a: NDArray[Any], b: NDArray[Any]) -> bool:
