@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 from .helpers import StandInAnswers
 from .stand_in import keyword_parameters
-from .judge import (SubmissionResult, broken, fits_own_helpers, helpers_used, judge_step, linked,
-                    written_for_other_lab)
+from .judge import broken, fits_own_helpers, helpers_used, judge_step, linked, written_for_other_lab
 from .sandbox import codec
 from .sandbox.runner import Call, Clock, Limits, run
+from .verdict import SubmissionResult
 from .submission import file_detail, load_note, os_detail, read_submission, syntax_error_near
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .declaration import Probe, Step
-    from .judge import StepResult
+    from .verdict import StepResult
     from .lab import Case, Lab
     from .sandbox.codec import Encoded
     from .sandbox.runner import CallOutcome, RunOutcome, Zygote
@@ -199,7 +199,7 @@ def grade_bytes(name: str, data: bytes, zygote: Zygote, plan: Plan, limits: Limi
     module = missing_module(runs.notes)
     steps = {scope: [_blamed_on_module(results[scope][step.name], module or _module_raised(results[scope][step.name]))
                      for step in lab.steps] for scope in SCOPES}
-    result = SubmissionResult(submission.name, steps[ALL], runs.notes, public=steps[PUBLIC])
+    result = SubmissionResult(submission=submission.name, steps=steps[ALL], notes=runs.notes, public=steps[PUBLIC])
     if all(step.status == "missing" for step in result.steps):  # maybe another lab's file: told once, by lab
         from .registry import other_lab
 

@@ -11,7 +11,7 @@ import itertools
 import os
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
@@ -21,6 +21,7 @@ from .sandbox.codec import Labelled, Opaque, clean_text
 from .error_model import parts
 from .guard import SafeText, safe_name
 from .submission import as_detail
+from .verdict import CaseResult, StepResult, StepStatus, SubmissionResult
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
@@ -68,77 +69,6 @@ def declared_mistakes_on() -> bool:
     return os.environ.get(DECLARED_MISTAKES_SWITCH, "on").strip().lower() != "off"
 
 
-@dataclass(frozen=True)
-class CaseResult:
-    case: str
-    hidden: bool
-    label: str
-    passed: bool
-    code: str | None = None  # the mistake code when it failed
-    detail: dict[str, Any] = field(default_factory=dict)  # numbers and labels for the message
-    matched: list[str] = field(default_factory=list)  # every named mistake whose prediction this value equals
-    fallback: str | None = None  # the generic code, used when no named mistake is likely
-    answer: str | None = None  # a wrong returned value's digest (answer_digest), for the class's similarity signal
-    degenerate: bool = False  # a test too small to tell formulas apart (see rubric.is_degenerate)
-    raised: bool = False  # the call returned no value (an error, a timeout, a crash)
-    fitted: bool = False  # failed where the step is right only on known inputs: its points are taken (rubric)
-
-
-@dataclass(frozen=True)
-class StepResult:
-    name: str
-    score: float
-    max_score: float
-    status: str  # passed | failed | error | timeout | missing | not_implemented
-    mistakes: list[str]
-    cases: list[CaseResult]
-    page_step: int = 0
-    detail: dict[str, Any] = field(default_factory=dict)
-
-
-POINT_DECIMALS = 2
-
-
-def rounded_points(value: float) -> float:
-    """INVARIANT (docs/instructors/reading.md): the one rounding of points every face shows or
-    writes (check, grade's grades.csv and results, pytest's JUnit, Gradescope's and `otter run`'s
-    results.json): hundredths, a total rounded once from the steps' exact scores."""
-    return round(value, POINT_DECIMALS)
-
-
-@dataclass(frozen=True)
-class SubmissionResult:
-    submission: SafeText  # the file's name as the student reads it (guard.safe_name)
-    steps: list[StepResult]
-    notes: list[dict[str, Any]] = field(default_factory=list)  # load problems: [{"code": ..., ...}]
-    # The steps judged on the public tests alone, from public outcomes only (what a student is
-    # shown before grades are published); None where no hidden test was run.
-    public: list[StepResult] | None = None
-
-    @property
-    def public_steps(self) -> list[StepResult]:
-        return self.steps if self.public is None else self.public
-
-    @property
-    def score(self) -> float:
-        return rounded_points(sum(s.score for s in self.steps))
-
-    @property
-    def max_score(self) -> float:
-        return sum(s.max_score for s in self.steps)
-
-    @property
-    def all_passed(self) -> bool:
-        return all(s.status == "passed" for s in self.steps)
-
-    @property
-    def file_problem(self) -> str | None:
-        """The one problem of the whole file when none of it could be graded (a .docx, an empty
-        file, a run that ended the sandbox: see `broken`), else None. Told once, never per step."""
-        codes: set[str | None] = {step.detail.get("file_problem") for step in self.steps}
-        return codes.pop() if len(codes) == 1 and None not in codes else None
-
-
 def judge_step(step: Step, probes: Sequence[Probe], outcomes: Sequence[Outcome | None], defined: str, is_stub: bool,
                syntax_suspect: bool = False, page: str = "page", vocabulary: explain.Vocabulary | None = None,
                evidence: Mapping[str, Any] | None = None) -> StepResult:
@@ -153,9 +83,10 @@ def judge_step(step: Step, probes: Sequence[Probe], outcomes: Sequence[Outcome |
     """
     if defined != "function":
         mistakes = ["missing"] + (["syntax_error"] if syntax_suspect else [])
-        cases = [CaseResult(p.case.name, p.case.hidden, p.label, False, "missing") for p in probes]
-        return StepResult(step.name, 0.0, step.points, "missing", mistakes, cases, step.page_step,
-                          {"defined_as": defined})
+        cases = [CaseResult(case=p.case.name, hidden=p.case.hidden, label=p.label, passed=False, code="missing")
+                 for p in probes]
+        return StepResult(name=step.name, score=0.0, max_score=step.points, status="missing", mistakes=mistakes,
+                          cases=cases, page_step=step.page_step, detail={"defined_as": defined})
     cases = [judge_call(p, o, is_stub) for p, o in zip(probes, outcomes)]
     cases = _errors_refuted(step, probes, cases)
     cases = _choose_explanations(step, probes, cases, outcomes)
@@ -173,8 +104,8 @@ def judge_step(step: Step, probes: Sequence[Probe], outcomes: Sequence[Outcome |
     shapes = argument_shapes(step, probes, cases, page)
     if shapes:
         detail["argument_shapes"] = shapes
-    return StepResult(step.name, points, step.points, _status(step, cases),
-                      _mistakes(cases), cases, step.page_step, detail)
+    return StepResult(name=step.name, score=points, max_score=step.points, status=_status(step, cases),
+                      mistakes=_mistakes(cases), cases=cases, page_step=step.page_step, detail=detail)
 
 
 def argument_shapes(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult], page: str
@@ -279,7 +210,7 @@ def _mistakes(cases: Iterable[CaseResult]) -> list[str]:
     return mistakes
 
 
-def _status(step: Step, cases: Sequence[CaseResult]) -> str:
+def _status(step: Step, cases: Sequence[CaseResult]) -> StepStatus:
     failing = [c for c in cases if not c.passed]
     if not failing:
         return "passed"
@@ -1142,12 +1073,12 @@ def broken(lab: Lab, name: str, code: str, detail: object = None, only: Collecti
     ended the sandbox or the grader ("crashed", "not_run"). The cause is the file's, not a
     step's: one load note carries it, and each step says only that it was not graded
     (`file_problem` in its detail; see SubmissionResult.file_problem)."""
-    steps = [StepResult(step.name, 0.0, step.points, "error", [code],
-                        [CaseResult(lab.page_case, False, "", False, code)], step.page_step,
-                        {"file_problem": code})
+    steps = [StepResult(name=step.name, score=0.0, max_score=step.points, status="error", mistakes=[code],
+                        cases=[CaseResult(case=lab.page_case, hidden=False, label="", passed=False, code=code)],
+                        page_step=step.page_step, detail={"file_problem": code})
              for step in lab.steps if only is None or step.name in only]
     notes = [{"code": "problem", "problem": code, "detail": as_detail(detail)}]
-    return SubmissionResult(safe_name(name), steps, notes)
+    return SubmissionResult(submission=safe_name(name), steps=steps, notes=notes)
 
 
 def explanations(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult], outcomes: Sequence[Outcome | None],
@@ -1300,4 +1231,4 @@ def written_for_other_lab(result: SubmissionResult, note: dict[str, Any] | None)
     if note is None or not result.steps or any(step.status != "missing" for step in result.steps):
         return result
     steps = [replace(step, detail={**step.detail, "file_problem": "other_lab"}) for step in result.steps]
-    return SubmissionResult(result.submission, steps, [note])
+    return SubmissionResult(submission=result.submission, steps=steps, notes=[note])

@@ -17,14 +17,15 @@ from typing import TYPE_CHECKING, Any, TextIO, cast
 from .cells import KERNEL_CELL, NOTEBOOK_CELL
 from .error_model import JOIN, parts
 from .guard import piece
-from .judge import EXPLAINABLE, rounded_points
+from .judge import EXPLAINABLE
+from .verdict import rounded_points
 from .sandbox.protocol import MAX_HELPER_REQUESTS as MAX_REQUESTS  # per call; stand_in counts the same
 from .submission import Detail
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping, Sequence
 
-    from .judge import CaseResult, StepResult, SubmissionResult
+    from .verdict import CaseResult, StepResult, SubmissionResult
     from .lab import Lab
 
 LANGUAGES = ("ko", "en")

@@ -362,7 +362,7 @@ def test_autograder_grade_tells_the_relation_and_keeps_the_grades(tmp_path):
 def test_the_explained_text_is_empty_without_an_explanation():
     from autograder.judge import StepResult
     from autograder.render import Messages
-    result = StepResult("scores", 0.0, 1.0, "failed", ["wrong_values"], [])
+    result = StepResult(name="scores", score=0.0, max_score=1.0, status="failed", mistakes=["wrong_values"], cases=[])
     assert explained_text(Messages("ko", LAB), result) == ""
 
 

@@ -175,7 +175,7 @@ def _errored_step(frames_per_case, own=("helper",), hidden_frames=None):
     if hidden_frames is not None:
         cases.append(CaseResult(case="h", hidden=True, label="", passed=False, code="exception",
                                 detail={"error": {"type": "ValueError", "message": "", "frames": hidden_frames}}))
-    return StepResult("composed", 0.0, 3, "error", ["exception"], cases,
+    return StepResult(name="composed", score=0.0, max_score=3, status="error", mistakes=["exception"], cases=cases,
                       detail={"own_helpers": list(own), "reference_helpers": []})
 
 

@@ -189,7 +189,8 @@ def test_points_are_the_share_of_tests_passed_when_nothing_is_named(answer):
 # The rule as data ---------------------------------------------------------------------------
 
 def case(name, passed, code=None, raised=False, degenerate=False):
-    return judge.CaseResult(name, False, "", passed, code, raised=raised, degenerate=degenerate)
+    return judge.CaseResult(case=name, hidden=False, label="", passed=passed, code=code, raised=raised,
+                            degenerate=degenerate)
 
 
 def test_a_named_error_is_words_only_and_costs_its_test():

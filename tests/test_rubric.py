@@ -61,7 +61,7 @@ def test_every_lab_step_is_graded_by_the_rubric(plan):
 
 
 def case(name, passed, code=None):
-    return CaseResult(name, False, "", passed, code)
+    return CaseResult(case=name, hidden=False, label="", passed=passed, code=code)
 
 
 def test_unknown_failure_scores_the_share_of_non_degenerate_cases_passed():

@@ -10,6 +10,7 @@
   and the public-only judgement are not kept (tests/test_stand_ins.py searches the saved file for
   the hidden values themselves).
 """
+import dataclasses
 import json
 import math
 
@@ -92,21 +93,23 @@ codes = st.none() | st.sampled_from(["wrong_values", "transposed", "exception", 
 
 @st.composite
 def cases(draw):
-    return CaseResult(draw(texts), draw(st.booleans()), draw(texts), draw(st.booleans()), draw(codes),
-                      draw(plain_details), draw(st.lists(texts, max_size=2)), draw(codes),
-                      draw(st.none() | st.text(alphabet="0123456789abcdef", min_size=16, max_size=16)),
-                      draw(st.booleans()), draw(st.booleans()))
+    return CaseResult(case=draw(texts), hidden=draw(st.booleans()), label=draw(texts), passed=draw(st.booleans()),
+                      code=draw(codes), detail=draw(plain_details), matched=draw(st.lists(texts, max_size=2)),
+                      fallback=draw(codes),
+                      answer=draw(st.none() | st.text(alphabet="0123456789abcdef", min_size=16, max_size=16)),
+                      degenerate=draw(st.booleans()), raised=draw(st.booleans()))
 
 
 @st.composite
 def results(draw):
-    steps = [StepResult(name, draw(st.floats(0, 3) | st.integers(0, 3)), draw(st.sampled_from([2, 2.0, 1.5])),
-                        draw(st.sampled_from(["passed", "failed", "error", "timeout", "missing"])),
-                        draw(st.lists(texts, max_size=2)), draw(st.lists(cases(), max_size=3)),
-                        draw(st.integers(0, 9)), draw(plain_details)) for name in STEPS]
+    steps = [StepResult(name=name, score=draw(st.floats(0, 3) | st.integers(0, 3)),
+                        max_score=draw(st.sampled_from([2, 2.0, 1.5])),
+                        status=draw(st.sampled_from(["passed", "failed", "error", "timeout", "missing"])),
+                        mistakes=draw(st.lists(texts, max_size=2)), cases=draw(st.lists(cases(), max_size=3)),
+                        page_step=draw(st.integers(0, 9)), detail=draw(plain_details)) for name in STEPS]
     public = draw(st.none() | st.just(steps[:2]))
-    return SubmissionResult(draw(texts), steps, draw(st.lists(st.dictionaries(texts, values, max_size=3),
-                                                              max_size=2)), public=public)
+    return SubmissionResult(submission=draw(texts), steps=steps,
+                            notes=draw(st.lists(st.dictionaries(texts, values, max_size=3), max_size=2)), public=public)
 
 
 def through_a_file(judgement):
@@ -130,9 +133,7 @@ def test_what_is_kept_drops_only_what_no_output_shows(result):
     for before, after in zip(result.steps, part.steps):
         assert same(before.detail, after.detail) and (before.score, before.status) == (after.score, after.status)
         for one, other in zip(before.cases, after.cases):
-            expected = one if not one.hidden else CaseResult(one.case, True, one.label, one.passed, one.code,
-                                                              one.detail, [], None, one.answer, one.degenerate,
-                                                              one.raised)
+            expected = one if not one.hidden else dataclasses.replace(one, matched=[], fallback=None)
             assert same(other, expected)
 
 
@@ -195,9 +196,8 @@ def test_any_damaged_file_is_read_or_refused_never_raised(data):
                                    np.longdouble(1), np.array([object()], dtype=object)])
 def test_a_value_the_format_cannot_write_saves_no_judgement_and_the_outputs_are_written(value, tmp_path):
     result = broken(LAB, "kim.py", "empty")
-    odd = SubmissionResult(result.submission, [StepResult(s.name, s.score, s.max_score, s.status, s.mistakes,
-                                                          s.cases, s.page_step, {**s.detail, "odd": value})
-                                               for s in result.steps], result.notes)
+    odd = dataclasses.replace(result, steps=[dataclasses.replace(s, detail={**s.detail, "odd": value})
+                                             for s in result.steps])
     with pytest.raises(Unsaveable):
         judgement_data(Judgement(key="k", status="graded", result=odd))
     record = record_of(odd, "kim", "kim.py", "key", [], "broken: empty", LAB)

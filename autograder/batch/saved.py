@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..judge import CaseResult, StepResult, SubmissionResult
+from ..verdict import CaseResult, StepResult, SubmissionResult, step_status
 from ..submission import Detail
 
 FORMAT = 1  # raise it whenever what is written changes; an older or newer file is then graded again
@@ -134,25 +134,26 @@ def _judgement(data: object) -> Judgement:
         raise Unreadable(f"format {fields.get('format')!r}, not {FORMAT}")
     result: dict[str, Any] = _of(fields["result"], dict)
     return Judgement(key=_of(fields["key"], str), status=_of(fields["status"], str),
-                     result=SubmissionResult(_of(result["submission"], str),
-                                             [_step(s) for s in _of(result["steps"], list)],
-                                             [_of(_read(n), dict) for n in _of(result["notes"], list)]))
+                     result=SubmissionResult(submission=_of(result["submission"], str),
+                                             steps=[_step(s) for s in _of(result["steps"], list)],
+                                             notes=[_of(_read(n), dict) for n in _of(result["notes"], list)]))
 
 
 def _step(data: object) -> StepResult:
     step: dict[str, Any] = _of(data, dict)
-    return StepResult(_of(step["name"], str), _number(_read(step["score"])), _number(_read(step["max_score"])),
-                      _of(step["status"], str), _texts(step["mistakes"]),
-                      [_case(c) for c in _of(step["cases"], list)], _of(step["page_step"], int),
-                      _of(_read(step["detail"]), dict))
+    return StepResult(name=_of(step["name"], str), score=_number(_read(step["score"])),
+                      max_score=_number(_read(step["max_score"])), status=step_status(_of(step["status"], str)),
+                      mistakes=_texts(step["mistakes"]), cases=[_case(c) for c in _of(step["cases"], list)],
+                      page_step=_of(step["page_step"], int), detail=_of(_read(step["detail"]), dict))
 
 
 def _case(data: object) -> CaseResult:
     case: dict[str, Any] = _of(data, dict)
-    return CaseResult(_of(case["case"], str), _of(case["hidden"], bool), _of(case["label"], str),
-                      _of(case["passed"], bool), _optional_text(case["code"]), _of(_read(case["detail"]), dict),
-                      _texts(case["matched"]), _optional_text(case["fallback"]), _optional_text(case["answer"]),
-                      _of(case["degenerate"], bool), _of(case["raised"], bool))
+    return CaseResult(case=_of(case["case"], str), hidden=_of(case["hidden"], bool), label=_of(case["label"], str),
+                      passed=_of(case["passed"], bool), code=_optional_text(case["code"]),
+                      detail=_of(_read(case["detail"]), dict), matched=_texts(case["matched"]),
+                      fallback=_optional_text(case["fallback"]), answer=_optional_text(case["answer"]),
+                      degenerate=_of(case["degenerate"], bool), raised=_of(case["raised"], bool))
 
 
 def _read(data: object) -> Any:

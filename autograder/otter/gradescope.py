@@ -22,7 +22,7 @@ from ..sandbox.limits import MB, Limits
 from ..submission import MAX_BYTES, SUBMISSION_KINDS, Detail, detail, kind_rank, os_detail, read_regular_file
 
 if TYPE_CHECKING:  # imported where used: a broken engine still gets its results.json written (main)
-    from ..judge import SubmissionResult
+    from ..verdict import SubmissionResult
     from ..lab import Lab
     from .results import GradescopeResults
 
@@ -105,7 +105,7 @@ def with_previous(data: GradescopeResults, result: SubmissionResult, lab: Lab, s
     earlier submission, what changed since it (batch.previous). The comparison on all tests has the
     scored entries' visibility; the one visible at once compares the public tests only, so it never
     tells a hidden verdict before grades are published. Anything unreadable: no comparison."""
-    from ..judge import rounded_points
+    from ..verdict import rounded_points
 
     now_all = {s.name: {"status": s.status, "score": rounded_points(s.score), "mistakes": list(s.mistakes)} for s in result.steps}
     now_public = {s.name: {"status": s.status, "score": None, "mistakes": list(s.mistakes)} for s in result.public_steps}
