@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from .helpers import StandInAnswers
 from .stand_in import keyword_parameters
-from .judge import broken, fits_own_helpers, helpers_used, judge_step, linked, written_for_other_lab
+from .judge import (broken, fits_own_helpers, helpers_used, judge_step, linked, with_file_facts,
+                    written_for_other_lab)
 from .sandbox import codec
 from .sandbox.runner import Call, Clock, Limits, run
 from .verdict import SubmissionResult
@@ -285,8 +286,7 @@ def _with_own_helpers(runs: _Runs, scope: str, results: dict[str, dict[str, Step
     plan = runs.plan
     # Not after a timeout: the step's time is spent (driver.Clock).
     again = [name for name in composed if results[scope][name].status in ("failed", "error")
-             and (results[scope][name].detail.get("reference_helpers")
-                  or results[scope][name].detail.get("nested_reference_helpers"))]
+             and _answered_by_stand_ins(results[scope][name])]
     calls, _ = plan.calls
     runs.run([replace(c, helpers=()) for c in calls
               if c.step in again and plan.in_scope(c, scope) and c.id not in runs.with_own], runs.with_own)
@@ -296,6 +296,11 @@ def _with_own_helpers(runs: _Runs, scope: str, results: dict[str, dict[str, Step
 
 
 MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
+
+
+def _answered_by_stand_ins(result: StepResult) -> bool:
+    """Whether the grader's stand-ins answered some of a composed step's helpers."""
+    return result.helpers is not None and bool(result.helpers.reference or result.helpers.nested_reference)
 
 
 def missing_module(notes: Iterable[dict[str, Any]]) -> str | None:
@@ -329,7 +334,7 @@ def _blamed_on_module(result: StepResult, module: str | None) -> StepResult:
             not {"NameError", "ModuleNotFoundError"} & set(errors) and result.status != "missing"):
         return result
     return replace(result, mistakes=["missing_module"] + [m for m in result.mistakes if m not in ("missing_module", "exception")],
-                   detail={**result.detail, "module": module})
+                   module=module)
 
 
 def _run(zygote: Zygote, submission: Submission, calls: list[Call], limits: Limits, plan: Plan,
@@ -361,13 +366,12 @@ def _judged(step: Step, loaded: RunOutcome, outcomes_by_id: dict[int, CallOutcom
     result = plan.verdict(step, facts, outcomes,
                           variant=tuple(h for h in reachable if h not in passing),  # type: ignore[operator]
                           scope=scope, evidence=evidence)
-    extra: dict[str, Any] = {}
-    extra.update(file_detail(step.name, result.status, submission, plan.lab.function_names, defined_at))
+    result = with_file_facts(result, file_detail(step.name, result.status, submission, plan.lab.function_names,
+                                                 defined_at))
     if result.status == "timeout":
-        extra["seconds"] = limits.step_seconds
+        result = replace(result, seconds=limits.step_seconds)
     if passing is not None and result.status != "missing":
-        extra.update(helpers_used(step.calls, passing, outcomes, reachable=reachable))
-    result = replace(result, detail={**result.detail, **extra}) if extra else result
+        result = replace(result, helpers=helpers_used(step.calls, passing, outcomes, reachable=reachable))
     return hidden_facts_only(result, submission, lab_names=plan.lab.function_names)
 
 

@@ -253,7 +253,7 @@ def step_feedback(result: StepResult, lab: Lab, lang: str = "ko") -> str:
     """Everything a student needs about one step: verdict, first public failure in detail,
     hidden failures by name only, then likely causes and one hint to the page."""
     say = Messages(lang, lab)
-    problem = result.detail.get("file_problem")
+    problem = result.file_problem
     if problem:  # the file's one problem is told once, above the steps
         status = f"{problem}_status" if f"{problem}_status" in say.table["text"] else "file_problem_status"
         return say("text", "step_header", name=result.name, score=_points(result.score),
@@ -302,11 +302,11 @@ def step_feedback(result: StepResult, lab: Lab, lang: str = "ko") -> str:
 def _redefined_lines(say: Messages, result: StepResult) -> list[str]:
     """A function defined more than once: which definition was graded (the one run last), and
     where the others are (submission.redefined)."""
-    found = result.detail.get("redefined")
-    if not found:
+    found = result.redefined
+    if found is None:
         return []
-    others = ", ".join(_place_in_file(say, name, line) for name, line in found["others"])
-    return ["  " + say("text", "redefined", name=result.name, place=_place_in_file(say, *found["graded"]),
+    others = ", ".join(_place_in_file(say, name, line) for name, line in found.others)
+    return ["  " + say("text", "redefined", name=result.name, place=_place_in_file(say, *found.graded),
                        others=others)]
 
 
@@ -335,7 +335,7 @@ def error_in_helper(result: StepResult) -> dict[str, Any] | None:
     passes its own tests: {"helper", "line" (the step's own line calling it), "filename",
     "number", "arguments" (the call's argument texts)}; None otherwise. The helper is right on its
     own tests, so the call the step makes is what to look at, not the helper's line."""
-    own = set(result.detail.get("own_helpers") or ())
+    own = set(result.helpers.own if result.helpers is not None else ())
     errors = [c.detail["error"] for c in result.cases if not c.passed and not c.hidden and "error" in c.detail]
     if not own or not errors:
         return None
@@ -387,12 +387,12 @@ def _helper_lines(say: Messages, result: StepResult) -> list[str]:
     declares, judge.helpers_used), which the grader answered with the reference's (the student's
     did not pass their steps), which ran as the student wrote them, which it never called; and
     the steps answered inside the student's own callees."""
-    replaced = result.detail.get("reference_helpers") or []
-    nested = result.detail.get("nested_reference_helpers") or []
+    if result.helpers is None:
+        return []
+    replaced, nested = result.helpers.reference, result.helpers.nested_reference
     if not replaced and not nested:
         return []
-    own = result.detail.get("own_helpers") or []
-    unused = result.detail.get("unused_helpers") or []
+    own, unused = result.helpers.own, result.helpers.unused
     none = say("text", "none")
     text = say("text", "helpers_replaced", replaced=", ".join(replaced) or none, own=", ".join(own) or none)
     if unused:
@@ -405,18 +405,18 @@ def _helper_lines(say: Messages, result: StepResult) -> list[str]:
 def _follows_lines(say: Messages, result: StepResult) -> list[str]:
     """A composed step right only with the student's own helpers: graded on what it returns, and
     told what its helpers do differently (their own steps count it)."""
-    follows = result.detail.get("follows_own_helpers")
-    if not follows:
+    follows = result.follows_own_helpers
+    if follows is None:
         return []
-    helpers = ", ".join(follows["helpers"])
-    code = "follows_own" if follows["code"] == "fits_own_helpers" else follows["code"]
+    helpers = ", ".join(follows.helpers)
+    code = "follows_own" if follows.code == "fits_own_helpers" else follows.code
     return ["  " + say("text", "follows_own_helpers", helpers=helpers,
                        text=_cause(say, result, code, helpers=helpers))]
 
 
 def _rubric_lines(say: Messages, result: StepResult) -> list[str]:
     """The grading rule that gave this step's points, when it was not all or nothing by a pass."""
-    rule = result.detail.get("rubric", {})
+    rule = result.rubric or {}
     if rule.get("rule") == "mistake" and rule["code"].count(JOIN) == 1:
         first, second = (say.stepwise("title", result.name, part) for part in parts(rule["code"]))
         return [say("text", "rubric_pair", percent=rule["percent"], first=first, second=second)]
@@ -435,11 +435,11 @@ def _missing_lines(say: Messages, result: StepResult) -> list[str]:
     """No function to call: one line on why, its cause, and the hint; no per-case list."""
     code = "syntax_error" if "syntax_error" in result.mistakes else "missing"
     lines = ["  " + say.stepwise("title", result.name, code)]
-    if result.detail.get("defined_as", "absent") != "absent":
-        lines.append("    " + say("text", "defined_as", name=result.name, kind=result.detail["defined_as"]))
-    if result.detail.get("similar"):
-        lines.append("    " + say("text", "did_you_mean", similar=result.detail["similar"], name=result.name))
-    cause = say("text", "under_main", name=result.name) if result.detail.get("under_main") else _cause(say, result, code)
+    if result.defined_as not in (None, "absent"):
+        lines.append("    " + say("text", "defined_as", name=result.name, kind=result.defined_as))
+    if result.similar:
+        lines.append("    " + say("text", "did_you_mean", similar=result.similar, name=result.name))
+    cause = say("text", "under_main", name=result.name) if result.under_main else _cause(say, result, code)
     lines.append("  " + say("text", "cause", text=cause))
     lines.append("  " + say("text", "hint", page_step=result.page_step, text=_hint(say, result)))
     return lines
@@ -462,7 +462,8 @@ def _hidden_lines(say: Messages, result: StepResult, hidden: Sequence[CaseResult
     total = sum(c.hidden for c in result.cases)
     lines = [say("text", "hidden_summary", failed=failed, total=total, titles=say("text", "title_separator").join(titles))]
     # The shapes of the arguments this step's function receives (judge.argument_shapes), else the case's inputs.
-    shapes = result.detail.get("argument_shapes") or (say.lab.case_shapes if say.lab is not None else {})
+    shapes: Mapping[str, tuple[str, Sequence[str]]] = result.argument_shapes or (
+        say.lab.case_shapes if say.lab is not None else {})
     for case in dict.fromkeys(c.case for c in hidden if c.code not in public_codes):
         if case in shapes and shapes[case][0]:
             text, differ = shapes[case]
@@ -508,11 +509,12 @@ def case_names(lab: Lab, lang: str) -> dict[str, str]:
 
 
 def _cause(say: Messages, result: StepResult, code: str, helpers: str | None = None) -> str:
-    params: dict[str, object] = {"name": result.name, "seconds": result.detail.get("seconds", 0),
-              "module": result.detail.get("module", ""),
-              "arguments": ", ".join(result.detail.get("ignored", [])),
-              "helpers": ", ".join(result.detail.get("reference_helpers", [])) if helpers is None else helpers,
-              "names": _code_names(result.detail.get("code_evidence", {}).get("names", []))}
+    reference = result.helpers.reference if result.helpers is not None else ()
+    params: dict[str, object] = {"name": result.name, "seconds": result.seconds if result.seconds is not None else 0,
+              "module": result.module or "",
+              "arguments": ", ".join(result.ignored),
+              "helpers": ", ".join(reference) if helpers is None else helpers,
+              "names": _code_names(result.code_evidence or ())}
     if code == "wrong_values":
         code = _wrong_values_key(result)
     if code == "mutates_input" and _reshaped_only(result):
@@ -851,7 +853,7 @@ def as_dict(result: SubmissionResult, lab: Lab, lang: str = "ko") -> dict[str, A
 def explained_text(say: Messages, result: StepResult) -> str:
     """What the explainer found in a step's values (judge.explanations), as sentences; "" when
     nothing. Quantities and kinds are named by the lab's catalog ([quantity], [kind])."""
-    found = result.detail.get("explained") or []
+    found = result.explained
     # One reading true of several outputs (Q, K and V all transposed; output and weights both from
     # swapped inputs) is said once, naming them all; and no sentence is said twice.
     grouped: dict[tuple[str, str, str], dict[str, Any]] = {}

@@ -7,9 +7,12 @@ language: the words are the renderer's, from the catalogs.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from .guard import SafeText
+
+if TYPE_CHECKING:
+    from .rubric import Rule
 
 # A step's verdict: every test passed, a value was wrong, a call raised, a call ran out of time,
 # no function of the step's name was found, the function is still the lab's stub.
@@ -54,8 +57,45 @@ class CaseResult:
 
 
 @dataclass(frozen=True, kw_only=True)
+class HelperUse:
+    """Of the steps a composed step calls (its declaration, each named once): which ran as the
+    student wrote them (their steps pass), which the grader's stand-ins answered, which did not
+    pass but were never called; and the steps reached only through its callees that stand-ins
+    answered inside the student's own (judge.helpers_used)."""
+
+    own: tuple[str, ...] = ()
+    reference: tuple[str, ...] = ()
+    unused: tuple[str, ...] = ()
+    nested_reference: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class FollowsOwnHelpers:
+    """A composed step right only with the student's own helpers (judge.fits_own_helpers): the
+    declared Link's name (else "fits_own_helpers") and the helpers it follows."""
+
+    code: str
+    helpers: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Redefined:
+    """A function defined at several places: the (file, line) graded and the others
+    (submission.redefined, the grader's own reading of the file)."""
+
+    graded: tuple[str, int]
+    others: tuple[tuple[str, int], ...]
+
+
+# The shapes a student may learn of a hidden test: (its arguments' shapes as text, the arguments
+# shaped unlike the page's call), per hidden test (judge.argument_shapes).
+ArgumentShapes = dict[str, tuple[str, tuple[str, ...]]]
+
+
+@dataclass(frozen=True, kw_only=True)
 class StepResult:
-    """A step's verdict: its points, status, mistakes (public tests' first) and each test's outcome."""
+    """A step's verdict: its points, status, mistakes (public tests' first), each test's outcome,
+    and what the judge and the file showed about it, for the words."""
 
     name: str
     score: float
@@ -64,7 +104,20 @@ class StepResult:
     mistakes: list[str]
     cases: list[CaseResult]
     page_step: int = 0
-    detail: dict[str, Any] = field(default_factory=dict)
+    rubric: Rule | None = None  # the rule that gave the points (rubric.score); None where none was applied
+    ignored: tuple[str, ...] = ()  # the arguments other values of which gave the very same answer
+    code_evidence: tuple[str, ...] | None = None  # the names a cause read from the code points at
+    explained: tuple[dict[str, Any], ...] = ()  # what the explainer read in the values (judge.explanations)
+    argument_shapes: ArgumentShapes = field(default_factory=dict)
+    defined_as: str | None = None  # a missing step: what its name is in the file ("absent", "int", ...)
+    similar: str | None = None  # a missing step: a function of a close name the file defines
+    under_main: bool = False  # a missing step defined only under `if __name__ == "__main__":`
+    redefined: Redefined | None = None
+    helpers: HelperUse | None = None  # a composed step run with the student's own helpers where they pass
+    follows_own_helpers: FollowsOwnHelpers | None = None
+    seconds: float | None = None  # a step that timed out: the step's budget
+    module: str | None = None  # the module whose missing import the step's failure is blamed on
+    file_problem: str | None = None  # the whole file's one problem, told once (SubmissionResult.file_problem)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -98,5 +151,5 @@ class SubmissionResult:
     def file_problem(self) -> str | None:
         """The one problem of the whole file when none of it could be graded (a .docx, an empty
         file, a run that ended the sandbox: see `judge.broken`), else None. Told once, never per step."""
-        codes: set[str | None] = {step.detail.get("file_problem") for step in self.steps}
+        codes: set[str | None] = {step.file_problem for step in self.steps}
         return codes.pop() if len(codes) == 1 and None not in codes else None

@@ -1,4 +1,5 @@
 """What a student reads: numpy's order, words for cells, hidden cases kept hidden, no internals."""
+import dataclasses
 import re
 import string
 
@@ -190,7 +191,7 @@ def test_student_error_shows_their_line_and_no_traceback(plan, lang):
 def test_timeout_says_the_limit_and_counts_the_calls_it_stopped(plan, lang):
     first = plan.probes["mix"][0]
     result = result_for(plan, "mix", lambda p: CallOutcome("timeout" if p is first else "not_run"))
-    result.detail["seconds"] = 3
+    result = dataclasses.replace(result, seconds=3)
     text = step_feedback(result, LAB, lang)
     assert result.status == "timeout" and result.mistakes == ["timeout"]
     assert "3" in text.split("\n")[line_of(text, lang, "text", "cause")]

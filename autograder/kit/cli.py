@@ -158,7 +158,7 @@ def check_file(path: str, step_seconds: float = 10.0, only: Collection[str] | No
                                   syntax_suspect=syntax_error_near(name, notes, submission), call=call,
                                   others=None if only else dict(results), submission=submission)
             if result.status == "timeout":
-                result = dataclasses.replace(result, detail={**result.detail, "seconds": step_seconds})
+                result = dataclasses.replace(result, seconds=step_seconds)
             results[name] = result
     return SubmissionResult(submission=submission.name, steps=[results[name] for name in names], notes=notes)
 
