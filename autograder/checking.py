@@ -74,7 +74,7 @@ def _lab(options: CheckOptions, data: bytes) -> Lab:
 def _write_html(options: CheckOptions, result: object, lab: Lab) -> None:
     from .batch.outputs import feedback_html
     from .batch.run_files import write_atomic
-    from .judge import SubmissionResult
+    from .verdict import SubmissionResult
     from .render import as_text, one_line
 
     assert isinstance(result, SubmissionResult) and options.html is not None

@@ -15,19 +15,20 @@ from .helpers import StandInAnswers
 from .repair import Repair, RepairCache, repair_cases, search, target_of
 from .repair.cases import without_hidden
 from .stand_in import keyword_parameters
-from .judge import (SubmissionResult, broken, fits_own_helpers, helpers_used, judge_call, judge_step, linked,
+from .judge import (broken, fits_own_helpers, helpers_used, judge_call, judge_step, linked, with_file_facts,
                     written_for_other_lab)
 from .sandbox import codec
 from .sandbox.runner import Call, Clock, Limits, run
 from .reading.problems import os_detail
 from .reading.submission import file_detail, load_note, read_submission, syntax_error_near
+from .verdict import SubmissionResult
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator, Sequence
     from typing import Any
 
     from .declaration import Probe, Step
-    from .judge import StepResult
+    from .verdict import StepResult
     from .lab import Case, Lab
     from .sandbox.codec import Encoded
     from .sandbox.driver import Then
@@ -214,7 +215,7 @@ def grade_bytes(name: str, data: bytes, zygote: Zygote, plan: Plan, limits: Limi
     module = missing_module(runs.notes)
     steps = {scope: [_blamed_on_module(results[scope][step.name], module or _module_raised(results[scope][step.name]))
                      for step in lab.steps] for scope in SCOPES}
-    result = SubmissionResult(submission.name, steps[ALL], runs.notes, public=steps[PUBLIC])
+    result = SubmissionResult(submission=submission.name, steps=steps[ALL], notes=runs.notes, public=steps[PUBLIC])
     if all(step.status == "missing" for step in result.steps):  # maybe another lab's file: told once, by lab
         from .registry import other_lab
 
@@ -328,8 +329,7 @@ def _with_own_helpers(runs: _Runs, scope: str, results: dict[str, dict[str, Step
     plan = runs.plan
     # Not after a timeout: the step's time is spent (driver.Clock).
     again = [name for name in composed if results[scope][name].status in ("failed", "error")
-             and (results[scope][name].detail.get("reference_helpers")
-                  or results[scope][name].detail.get("nested_reference_helpers"))]
+             and _answered_by_stand_ins(results[scope][name])]
     calls, _ = plan.calls
     runs.run([[replace(c, helpers=()) for c in calls
                if c.step in again and plan.in_scope(c, scope) and c.id not in runs.with_own]], runs.with_own)
@@ -370,7 +370,7 @@ def _repair_scope(runs: _Runs, scope: str, results: dict[str, dict[str, StepResu
             repairs[step.name] = piece("a repair search", _repair_of, runs, step, result, results[scope]).value
         repair = repairs[step.name]
         if repair is not None:
-            results[scope][step.name] = replace(result, detail={**result.detail, "repair": repair.as_detail()})
+            results[scope][step.name] = replace(result, repair=repair)
 
 
 def _repair_of(runs: _Runs, step: Step, result: StepResult, scope_results: dict[str, StepResult]) -> Repair | None:
@@ -453,6 +453,11 @@ def candidate_codes(runs: _Runs, step: Step, stand_in_for: tuple[str, ...], sour
 MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
 
 
+def _answered_by_stand_ins(result: StepResult) -> bool:
+    """Whether the grader's stand-ins answered some of a composed step's helpers."""
+    return result.helpers is not None and bool(result.helpers.reference or result.helpers.nested_reference)
+
+
 def missing_module(notes: Iterable[dict[str, Any]]) -> str | None:
     """The module an import of the file could not find, if one."""
     for note in notes:
@@ -484,7 +489,7 @@ def _blamed_on_module(result: StepResult, module: str | None) -> StepResult:
             not {"NameError", "ModuleNotFoundError"} & set(errors) and result.status != "missing"):
         return result
     return replace(result, mistakes=["missing_module"] + [m for m in result.mistakes if m not in ("missing_module", "exception")],
-                   detail={**result.detail, "module": module})
+                   module=module)
 
 
 def _run(zygote: Zygote, submission: Submission, calls: list[Call], limits: Limits, plan: Plan,
@@ -517,13 +522,12 @@ def _judged(step: Step, loaded: RunOutcome, outcomes_by_id: dict[int, CallOutcom
     result = plan.verdict(step, facts, outcomes,
                           variant=tuple(h for h in reachable if h not in passing),  # type: ignore[operator]
                           scope=scope, evidence=evidence)
-    extra: dict[str, Any] = {}
-    extra.update(file_detail(step.name, result.status, submission, plan.lab.function_names, defined_at))
+    result = with_file_facts(result, file_detail(step.name, result.status, submission, plan.lab.function_names,
+                                                 defined_at))
     if result.status == "timeout":
-        extra["seconds"] = limits.step_seconds
+        result = replace(result, seconds=limits.step_seconds)
     if passing is not None and result.status != "missing":
-        extra.update(helpers_used(step.calls, passing, outcomes, reachable=reachable))
-    result = replace(result, detail={**result.detail, **extra}) if extra else result
+        result = replace(result, helpers=helpers_used(step.calls, passing, outcomes, reachable=reachable))
     return hidden_facts_only(result, submission, lab_names=plan.lab.function_names)
 
 

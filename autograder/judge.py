@@ -11,7 +11,7 @@ import itertools
 import os
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
@@ -21,6 +21,8 @@ from .sandbox.codec import Labelled, Opaque, clean_text
 from .error_model import parts
 from .guard import SafeText, safe_name
 from .reading.problems import as_detail
+from .verdict import (ArgumentShapes, CaseResult, FollowsOwnHelpers, HelperUse, Redefined, StepResult, StepStatus,
+                      SubmissionResult)
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
@@ -68,77 +70,6 @@ def declared_mistakes_on() -> bool:
     return os.environ.get(DECLARED_MISTAKES_SWITCH, "on").strip().lower() != "off"
 
 
-@dataclass(frozen=True)
-class CaseResult:
-    case: str
-    hidden: bool
-    label: str
-    passed: bool
-    code: str | None = None  # the mistake code when it failed
-    detail: dict[str, Any] = field(default_factory=dict)  # numbers and labels for the message
-    matched: list[str] = field(default_factory=list)  # every named mistake whose prediction this value equals
-    fallback: str | None = None  # the generic code, used when no named mistake is likely
-    answer: str | None = None  # a wrong returned value's digest (answer_digest), for the class's similarity signal
-    degenerate: bool = False  # a test too small to tell formulas apart (see rubric.is_degenerate)
-    raised: bool = False  # the call returned no value (an error, a timeout, a crash)
-    fitted: bool = False  # failed where the step is right only on known inputs: its points are taken (rubric)
-
-
-@dataclass(frozen=True)
-class StepResult:
-    name: str
-    score: float
-    max_score: float
-    status: str  # passed | failed | error | timeout | missing | not_implemented
-    mistakes: list[str]
-    cases: list[CaseResult]
-    page_step: int = 0
-    detail: dict[str, Any] = field(default_factory=dict)
-
-
-POINT_DECIMALS = 2
-
-
-def rounded_points(value: float) -> float:
-    """INVARIANT (docs/instructors/reading.md): the one rounding of points every face shows or
-    writes (check, grade's grades.csv and results, pytest's JUnit, Gradescope's and `otter run`'s
-    results.json): hundredths, a total rounded once from the steps' exact scores."""
-    return round(value, POINT_DECIMALS)
-
-
-@dataclass(frozen=True)
-class SubmissionResult:
-    submission: SafeText  # the file's name as the student reads it (guard.safe_name)
-    steps: list[StepResult]
-    notes: list[dict[str, Any]] = field(default_factory=list)  # load problems: [{"code": ..., ...}]
-    # The steps judged on the public tests alone, from public outcomes only (what a student is
-    # shown before grades are published); None where no hidden test was run.
-    public: list[StepResult] | None = None
-
-    @property
-    def public_steps(self) -> list[StepResult]:
-        return self.steps if self.public is None else self.public
-
-    @property
-    def score(self) -> float:
-        return rounded_points(sum(s.score for s in self.steps))
-
-    @property
-    def max_score(self) -> float:
-        return sum(s.max_score for s in self.steps)
-
-    @property
-    def all_passed(self) -> bool:
-        return all(s.status == "passed" for s in self.steps)
-
-    @property
-    def file_problem(self) -> str | None:
-        """The one problem of the whole file when none of it could be graded (a .docx, an empty
-        file, a run that ended the sandbox: see `broken`), else None. Told once, never per step."""
-        codes: set[str | None] = {step.detail.get("file_problem") for step in self.steps}
-        return codes.pop() if len(codes) == 1 and None not in codes else None
-
-
 def judge_step(step: Step, probes: Sequence[Probe], outcomes: Sequence[Outcome | None], defined: str, is_stub: bool,
                syntax_suspect: bool = False, page: str = "page", vocabulary: explain.Vocabulary | None = None,
                evidence: Mapping[str, Any] | None = None) -> StepResult:
@@ -146,16 +77,17 @@ def judge_step(step: Step, probes: Sequence[Probe], outcomes: Sequence[Outcome |
 
     `page` names the case whose numbers the lab page prints (answers fitted to it are told apart).
     `vocabulary` (autograder.explain.Vocabulary, the lab's) lets the explainer read failures no
-    mistake names; its finding goes into the step's detail ("explained") and changes no points.
+    mistake names; its finding goes into the step's `explained` and changes no points.
     `evidence`: what the child says the function's code reads (protocol.plain_evidence); with the
     state each call showed (CallOutcome.state) it chooses the words of a cause, after the points
     are counted (`_caused_by_code`), so it never changes them.
     """
     if defined != "function":
         mistakes = ["missing"] + (["syntax_error"] if syntax_suspect else [])
-        cases = [CaseResult(p.case.name, p.case.hidden, p.label, False, "missing") for p in probes]
-        return StepResult(step.name, 0.0, step.points, "missing", mistakes, cases, step.page_step,
-                          {"defined_as": defined})
+        cases = [CaseResult(case=p.case.name, hidden=p.case.hidden, label=p.label, passed=False, code="missing")
+                 for p in probes]
+        return StepResult(name=step.name, score=0.0, max_score=step.points, status="missing", mistakes=mistakes,
+                          cases=cases, page_step=step.page_step, defined_as=defined)
     cases = [judge_call(p, o, is_stub) for p, o in zip(probes, outcomes)]
     cases = _errors_refuted(step, probes, cases)
     cases = _choose_explanations(step, probes, cases, outcomes)
@@ -165,20 +97,15 @@ def judge_step(step: Step, probes: Sequence[Probe], outcomes: Sequence[Outcome |
     cases = [replace(c, degenerate=True) if rubric.is_degenerate(p.case) else c for p, c in zip(probes, cases)]
     points, rule = rubric.score(step.points, cases, step.named_codes(), (),
                                 step.rubric or rubric.DEFAULT)
-    detail: dict[str, Any] = {"rubric": rule, **({"ignored": ignored} if ignored else {})}
-    cases, detail = _caused_by_code(step, probes, cases, outcomes, evidence or {}, page, detail)
+    cases, rule, ignored, names = _caused_by_code(step, probes, cases, outcomes, evidence or {}, page, rule, ignored)
     explained = explanations(step, probes, cases, outcomes, vocabulary, page) if vocabulary is not None else []
-    if explained:
-        detail["explained"] = explained
-    shapes = argument_shapes(step, probes, cases, page)
-    if shapes:
-        detail["argument_shapes"] = shapes
-    return StepResult(step.name, points, step.points, _status(step, cases),
-                      _mistakes(cases), cases, step.page_step, detail)
+    return StepResult(name=step.name, score=points, max_score=step.points, status=_status(step, cases),
+                      mistakes=_mistakes(cases), cases=cases, page_step=step.page_step, rubric=rule,
+                      ignored=tuple(ignored), code_evidence=None if names is None else tuple(names),
+                      explained=tuple(explained), argument_shapes=argument_shapes(step, probes, cases, page))
 
 
-def argument_shapes(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult], page: str
-                    ) -> dict[str, list[str | list[str]]]:
+def argument_shapes(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult], page: str) -> ArgumentShapes:
     """{hidden case: [the arguments' shapes of its first failing call (else its first call), as
     text; the arguments shaped unlike the page's call of the same kind]}: what a student may learn
     of a hidden test of this step (the arguments this step's function receives, from the
@@ -194,11 +121,11 @@ def argument_shapes(step: Step, probes: Sequence[Probe], cases: Sequence[CaseRes
     for probe, case in zip(probes, cases):
         if probe.case.hidden and (probe.case.name not in chosen or (not case.passed and chosen[probe.case.name][1])):
             chosen[probe.case.name] = (probe, case.passed)
-    found: dict[str, list[str | list[str]]] = {}
+    found: ArgumentShapes = {}
     for name, (probe, _) in chosen.items():
         mine, page_mine = shapes(probe), page_shapes.get(probe.label) or next(iter(page_shapes.values()), {})
-        found[name] = [", ".join(f"{key} {shape}" for key, shape in mine.items()),
-                       [key for key, shape in mine.items() if page_mine.get(key) != shape]]
+        found[name] = (", ".join(f"{key} {shape}" for key, shape in mine.items()),
+                       tuple(key for key, shape in mine.items() if page_mine.get(key) != shape))
     return found
 
 
@@ -216,22 +143,34 @@ def linked(step: Step, result: StepResult, others: Mapping[str, StepResult]) -> 
 
 
 def helpers_used(calls: Sequence[str], passing: Collection[str], outcomes: Iterable[Outcome | None] | None = None,
-                 reachable: Iterable[str] = ()) -> dict[str, list[str]]:
-    """For a composed step's detail: of the steps it `calls` (its declaration, each named once),
-    which ran as the student wrote them (their steps pass: "own_helpers"), which the grader's
-    stand-ins answered ("reference_helpers"), and which did not pass but were never called
-    ("unused_helpers"); "nested_reference_helpers": steps it reaches only through its callees
+                 reachable: Iterable[str] = ()) -> HelperUse:
+    """For a composed step's `helpers`: of the steps it `calls` (its declaration, each named once),
+    which ran as the student wrote them (their steps pass: `own`), which the grader's
+    stand-ins answered (`reference`), and which did not pass but were never called
+    (`unused`); `nested_reference`: steps it reaches only through its callees
     that stand-ins answered inside the student's own. Asked means the calls' own record of it
     (`outcomes`); without outcomes, every callee that did not pass counts as answered."""
     asked = None if outcomes is None else {name for o in outcomes if o is not None
                                            for name in [*getattr(o, "stood_in", ()),
                                                         *(r["helper"] for r in getattr(o, "refused", ()))]}
     missed = [h for h in calls if h not in passing]
-    return {"own_helpers": [h for h in calls if h in passing],
-            "reference_helpers": [h for h in missed if asked is None or h in asked],
-            "unused_helpers": [h for h in missed if asked is not None and h not in asked],
-            "nested_reference_helpers": [h for h in reachable if h not in calls and h not in passing
-                                         and asked is not None and h in asked]}
+    return HelperUse(own=tuple(h for h in calls if h in passing),
+                     reference=tuple(h for h in missed if asked is None or h in asked),
+                     unused=tuple(h for h in missed if asked is not None and h not in asked),
+                     nested_reference=tuple(h for h in reachable if h not in calls and h not in passing
+                                            and asked is not None and h in asked))
+
+
+def with_file_facts(result: StepResult, found: Mapping[str, Any]) -> StepResult:
+    """`result` with what the file itself shows of the step's function (submission.file_detail:
+    "under_main", "similar", "redefined"), as the verdict's typed fields."""
+    if not found:
+        return result
+    place = found.get("redefined")
+    redefined = Redefined(graded=(str(place["graded"][0]), int(place["graded"][1])),
+                          others=tuple((str(name), int(line)) for name, line in place["others"])) if place else None
+    return replace(result, under_main=bool(found.get("under_main")) or result.under_main,
+                   similar=found.get("similar") or result.similar, redefined=redefined or result.redefined)
 
 
 def fits_own_helpers(step: Step, result: StepResult, with_own: StepResult) -> StepResult:
@@ -240,26 +179,26 @@ def fits_own_helpers(step: Step, result: StepResult, with_own: StepResult) -> St
     it returns, whichever way earns more: calling the lab's own step functions never costs points,
     and a helper's own convention or mistake is charged once, in the helper's step.
 
-    Right on every test only with its own helpers, the step passes; its detail keeps what it
+    Right on every test only with its own helpers, the step passes; its verdict keeps what it
     follows (`follows_own_helpers`: a declared Link's name, else "fits_own_helpers", and the
     helpers) for the words. Better but not right that way, it is told as its own helpers made it.
     """
     if result.status in ("passed", "missing") or with_own.status == "missing" or with_own.score <= result.score:
         return result
-    helpers = [*result.detail.get("own_helpers", ()), *result.detail.get("reference_helpers", ())]
-    detail = {**with_own.detail, "own_helpers": helpers, "reference_helpers": []}
+    used, own_used = result.helpers or HelperUse(), with_own.helpers or HelperUse()
+    helpers = replace(own_used, own=used.own + used.reference, reference=())
     if with_own.status == "passed":
         follows = next((link.becomes for link in step.links if link.becomes in result.mistakes), "fits_own_helpers")
-        detail["follows_own_helpers"] = {"code": follows, "helpers": list(result.detail.get("reference_helpers", ()))}
-    return replace(with_own, detail=detail)
+        return replace(with_own, helpers=helpers, follows_own_helpers=FollowsOwnHelpers(code=follows,
+                                                                                        helpers=used.reference))
+    return replace(with_own, helpers=helpers)
 
 
 def _failures_named(step: Step, result: StepResult, code: str) -> StepResult:
     """`result` with every failed case named `code`, and scored again by the step's rubric."""
     cases = [replace(c, code=code) if not c.passed else c for c in result.cases]
     points, rule = rubric.score(step.points, cases, step.named_codes(), (), step.rubric or rubric.DEFAULT)
-    return replace(result, cases=cases, mistakes=_mistakes(cases), score=points,
-                   detail={**result.detail, "rubric": rule})
+    return replace(result, cases=cases, mistakes=_mistakes(cases), score=points, rubric=rule)
 
 
 def step_score(points: float, cases: Sequence[CaseResult]) -> float:
@@ -279,7 +218,7 @@ def _mistakes(cases: Iterable[CaseResult]) -> list[str]:
     return mistakes
 
 
-def _status(step: Step, cases: Sequence[CaseResult]) -> str:
+def _status(step: Step, cases: Sequence[CaseResult]) -> StepStatus:
     failing = [c for c in cases if not c.passed]
     if not failing:
         return "passed"
@@ -538,9 +477,9 @@ CODE_CAUSES = {"global_state", "mutable_default", "reads_global", "unused_argume
 
 
 def _caused_by_code(step: Step, probes: Sequence[Probe], cases: list[CaseResult], outcomes: Sequence[Outcome | None],
-                   evidence: Mapping[str, Any], page: str, detail: dict[str, Any]
-                   ) -> tuple[list[CaseResult], dict[str, Any]]:
-    """(cases, detail) with the failures a rule or a generic code told renamed after what the code
+                   evidence: Mapping[str, Any], page: str, rule: rubric.Rule, ignored: list[str]
+                   ) -> tuple[list[CaseResult], rubric.Rule, list[str], list[str] | None]:
+    """(cases, the rule, the arguments ignored, the names the cause points at or None) with the failures a rule or a generic code told renamed after what the code
     shows: state kept between calls (a module-level name or a default argument the calls change),
     the notebook's globals read in place of arguments, an argument never read; and "hard-coded"
     kept only when the failing calls returned the same values for other inputs, else said as what
@@ -552,10 +491,10 @@ def _caused_by_code(step: Step, probes: Sequence[Probe], cases: list[CaseResult]
     failing = [c for c in cases if not c.passed]
     rule_made = [c for c in failing if c.code in REWORDABLE and not c.matched]
     if not rule_made:
-        return cases, detail
+        return cases, rule, ignored, None
     state = _state_shown(outcomes)
     if any(c.code == "nondeterministic" for c in rule_made) and not (state["globals"] or state["defaults"]):
-        return cases, detail  # other values on the same call, with no state seen: random numbers, as told
+        return cases, rule, ignored, None  # other values on the same call, with no state seen: random numbers, as told
     page_right = any(c.passed for c in cases if c.case == page)
     fitted = any(c.code in ("hardcoded", "ignores_arguments", "nondeterministic") for c in rule_made)
     globals_read = list(evidence.get("globals") or ())
@@ -569,22 +508,21 @@ def _caused_by_code(step: Step, probes: Sequence[Probe], cases: list[CaseResult]
     elif globals_read and (fitted or page_right):
         code, words = "reads_global", {"names": globals_read}
     elif hardcoded and _same_answer_elsewhere(probes, cases, outcomes):
-        return cases, detail  # the same answer for other inputs: written in, as told
+        return cases, rule, ignored, None  # the same answer for other inputs: written in, as told
     elif any(c.code == "ignores_arguments" for c in rule_made):
-        return cases, detail  # the values already name the arguments
+        return cases, rule, ignored, None  # the values already name the arguments
     elif unused and (hardcoded or page_right):
         code, words = "unused_argument", {"names": unused}
     elif hardcoded:
         code, words = "fails_off_page", {}
     else:
-        return cases, detail
+        return cases, rule, ignored, None
     renamed = [replace(c, code=code) if not c.passed and c.code in REWORDABLE and not c.matched else c
                for c in cases]
-    rule = dict(detail["rubric"])
-    if rule.get("rule") == "mistake" and rule.get("code") in REWORDABLE:
-        rule["code"] = code
-    detail = {key: value for key, value in detail.items() if key != "ignored"}
-    return renamed, {**detail, "rubric": rule, "code_evidence": words}
+    renamed_rule = rubric.Rule(**rule)
+    if renamed_rule.get("rule") == "mistake" and renamed_rule.get("code") in REWORDABLE:
+        renamed_rule["code"] = code
+    return renamed, renamed_rule, [], words.get("names", [])
 
 
 def _state_shown(outcomes: Iterable[Outcome | None]) -> dict[str, Any]:
@@ -1151,12 +1089,12 @@ def broken(lab: Lab, name: str, code: str, detail: object = None, only: Collecti
     ended the sandbox or the grader ("crashed", "not_run"). The cause is the file's, not a
     step's: one load note carries it, and each step says only that it was not graded
     (`file_problem` in its detail; see SubmissionResult.file_problem)."""
-    steps = [StepResult(step.name, 0.0, step.points, "error", [code],
-                        [CaseResult(lab.page_case, False, "", False, code)], step.page_step,
-                        {"file_problem": code})
+    steps = [StepResult(name=step.name, score=0.0, max_score=step.points, status="error", mistakes=[code],
+                        cases=[CaseResult(case=lab.page_case, hidden=False, label="", passed=False, code=code)],
+                        page_step=step.page_step, file_problem=code)
              for step in lab.steps if only is None or step.name in only]
     notes = [{"code": "problem", "problem": code, "detail": as_detail(detail)}]
-    return SubmissionResult(safe_name(name), steps, notes)
+    return SubmissionResult(submission=safe_name(name), steps=steps, notes=notes)
 
 
 def explanations(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult], outcomes: Sequence[Outcome | None],
@@ -1308,5 +1246,5 @@ def written_for_other_lab(result: SubmissionResult, note: dict[str, Any] | None)
     Any other result is returned as it is."""
     if note is None or not result.steps or any(step.status != "missing" for step in result.steps):
         return result
-    steps = [replace(step, detail={**step.detail, "file_problem": "other_lab"}) for step in result.steps]
-    return SubmissionResult(result.submission, steps, [note])
+    steps = [replace(step, file_problem="other_lab") for step in result.steps]
+    return SubmissionResult(submission=result.submission, steps=steps, notes=[note])

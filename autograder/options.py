@@ -15,7 +15,7 @@ from .sandbox.limits import MB, Limits
 from .said import Refusal, said
 
 if TYPE_CHECKING:
-    from .judge import SubmissionResult
+    from .verdict import SubmissionResult
     from .lab import Lab
 
 Lang = Literal["ko", "en"]

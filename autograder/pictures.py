@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from numpy.typing import NDArray
 
-    from .judge import StepResult
+    from .verdict import StepResult
 
     # A table as a step's detail keeps it: nested lists of numbers ("nan", "inf", "-inf" as text),
     # one level deeper for a stack of tables; or the array itself.

@@ -17,15 +17,17 @@ from typing import TYPE_CHECKING, Any, TextIO, cast
 from .cells import KERNEL_CELL, NOTEBOOK_CELL
 from .error_model import JOIN, parts
 from .guard import piece
-from .judge import EXPLAINABLE, rounded_points
+from .judge import EXPLAINABLE
+from .verdict import rounded_points
 from .sandbox.protocol import MAX_HELPER_REQUESTS as MAX_REQUESTS  # per call; stand_in counts the same
 from .reading.problems import Detail
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping, Sequence
 
-    from .judge import CaseResult, StepResult, SubmissionResult
     from .lab import Lab
+    from .repair.search import RepairPart
+    from .verdict import CaseResult, StepResult, SubmissionResult
 
 LANGUAGES = ("ko", "en")
 # Messages by section, then key: the engine's catalog with a lab's merged in (every value a text).
@@ -252,7 +254,7 @@ def step_feedback(result: StepResult, lab: Lab, lang: str = "ko") -> str:
     """Everything a student needs about one step: verdict, first public failure in detail,
     hidden failures by name only, then likely causes and one hint to the page."""
     say = Messages(lang, lab)
-    problem = result.detail.get("file_problem")
+    problem = result.file_problem
     if problem:  # the file's one problem is told once, above the steps
         status = f"{problem}_status" if f"{problem}_status" in say.table["text"] else "file_problem_status"
         return say("text", "step_header", name=result.name, score=_points(result.score),
@@ -306,11 +308,11 @@ def step_feedback(result: StepResult, lab: Lab, lang: str = "ko") -> str:
 def _redefined_lines(say: Messages, result: StepResult) -> list[str]:
     """A function defined more than once: which definition was graded (the one run last), and
     where the others are (submission.redefined)."""
-    found = result.detail.get("redefined")
-    if not found:
+    found = result.redefined
+    if found is None:
         return []
-    others = ", ".join(_place_in_file(say, name, line) for name, line in found["others"])
-    return ["  " + say("text", "redefined", name=result.name, place=_place_in_file(say, *found["graded"]),
+    others = ", ".join(_place_in_file(say, name, line) for name, line in found.others)
+    return ["  " + say("text", "redefined", name=result.name, place=_place_in_file(say, *found.graded),
                        others=others)]
 
 
@@ -339,7 +341,7 @@ def error_in_helper(result: StepResult) -> dict[str, Any] | None:
     passes its own tests: {"helper", "line" (the step's own line calling it), "filename",
     "number", "arguments" (the call's argument texts)}; None otherwise. The helper is right on its
     own tests, so the call the step makes is what to look at, not the helper's line."""
-    own = set(result.detail.get("own_helpers") or ())
+    own = set(result.helpers.own if result.helpers is not None else ())
     errors = [c.detail["error"] for c in result.cases if not c.passed and not c.hidden and "error" in c.detail]
     if not own or not errors:
         return None
@@ -391,12 +393,12 @@ def _helper_lines(say: Messages, result: StepResult) -> list[str]:
     declares, judge.helpers_used), which the grader answered with the reference's (the student's
     did not pass their steps), which ran as the student wrote them, which it never called; and
     the steps answered inside the student's own callees."""
-    replaced = result.detail.get("reference_helpers") or []
-    nested = result.detail.get("nested_reference_helpers") or []
+    if result.helpers is None:
+        return []
+    replaced, nested = result.helpers.reference, result.helpers.nested_reference
     if not replaced and not nested:
         return []
-    own = result.detail.get("own_helpers") or []
-    unused = result.detail.get("unused_helpers") or []
+    own, unused = result.helpers.own, result.helpers.unused
     none = say("text", "none")
     text = say("text", "helpers_replaced", replaced=", ".join(replaced) or none, own=", ".join(own) or none)
     if unused:
@@ -409,18 +411,18 @@ def _helper_lines(say: Messages, result: StepResult) -> list[str]:
 def _follows_lines(say: Messages, result: StepResult) -> list[str]:
     """A composed step right only with the student's own helpers: graded on what it returns, and
     told what its helpers do differently (their own steps count it)."""
-    follows = result.detail.get("follows_own_helpers")
-    if not follows:
+    follows = result.follows_own_helpers
+    if follows is None:
         return []
-    helpers = ", ".join(follows["helpers"])
-    code = "follows_own" if follows["code"] == "fits_own_helpers" else follows["code"]
+    helpers = ", ".join(follows.helpers)
+    code = "follows_own" if follows.code == "fits_own_helpers" else follows.code
     return ["  " + say("text", "follows_own_helpers", helpers=helpers,
                        text=_cause(say, result, code, helpers=helpers))]
 
 
 def _rubric_lines(say: Messages, result: StepResult) -> list[str]:
     """The grading rule that gave this step's points, when it was not all or nothing by a pass."""
-    rule = result.detail.get("rubric", {})
+    rule = result.rubric or {}
     if rule.get("rule") == "mistake" and rule["code"].count(JOIN) == 1:
         first, second = (say.stepwise("title", result.name, part) for part in parts(rule["code"]))
         return [say("text", "rubric_pair", percent=rule["percent"], first=first, second=second)]
@@ -439,11 +441,11 @@ def _missing_lines(say: Messages, result: StepResult) -> list[str]:
     """No function to call: one line on why, its cause, and the hint; no per-case list."""
     code = "syntax_error" if "syntax_error" in result.mistakes else "missing"
     lines = ["  " + say.stepwise("title", result.name, code)]
-    if result.detail.get("defined_as", "absent") != "absent":
-        lines.append("    " + say("text", "defined_as", name=result.name, kind=result.detail["defined_as"]))
-    if result.detail.get("similar"):
-        lines.append("    " + say("text", "did_you_mean", similar=result.detail["similar"], name=result.name))
-    cause = say("text", "under_main", name=result.name) if result.detail.get("under_main") else _cause(say, result, code)
+    if result.defined_as not in (None, "absent"):
+        lines.append("    " + say("text", "defined_as", name=result.name, kind=result.defined_as))
+    if result.similar:
+        lines.append("    " + say("text", "did_you_mean", similar=result.similar, name=result.name))
+    cause = say("text", "under_main", name=result.name) if result.under_main else _cause(say, result, code)
     lines.append("  " + say("text", "cause", text=cause))
     lines.append("  " + say("text", "hint", page_step=result.page_step, text=_hint(say, result)))
     return lines
@@ -466,7 +468,8 @@ def _hidden_lines(say: Messages, result: StepResult, hidden: Sequence[CaseResult
     total = sum(c.hidden for c in result.cases)
     lines = [say("text", "hidden_summary", failed=failed, total=total, titles=say("text", "title_separator").join(titles))]
     # The shapes of the arguments this step's function receives (judge.argument_shapes), else the case's inputs.
-    shapes = result.detail.get("argument_shapes") or (say.lab.case_shapes if say.lab is not None else {})
+    shapes: Mapping[str, tuple[str, Sequence[str]]] = result.argument_shapes or (
+        say.lab.case_shapes if say.lab is not None else {})
     for case in dict.fromkeys(c.case for c in hidden if c.code not in public_codes):
         if case in shapes and shapes[case][0]:
             text, differ = shapes[case]
@@ -512,11 +515,12 @@ def case_names(lab: Lab, lang: str) -> dict[str, str]:
 
 
 def _cause(say: Messages, result: StepResult, code: str, helpers: str | None = None) -> str:
-    params: dict[str, object] = {"name": result.name, "seconds": result.detail.get("seconds", 0),
-              "module": result.detail.get("module", ""),
-              "arguments": ", ".join(result.detail.get("ignored", [])),
-              "helpers": ", ".join(result.detail.get("reference_helpers", [])) if helpers is None else helpers,
-              "names": _code_names(result.detail.get("code_evidence", {}).get("names", []))}
+    reference = result.helpers.reference if result.helpers is not None else ()
+    params: dict[str, object] = {"name": result.name, "seconds": result.seconds if result.seconds is not None else 0,
+              "module": result.module or "",
+              "arguments": ", ".join(result.ignored),
+              "helpers": ", ".join(reference) if helpers is None else helpers,
+              "names": _code_names(result.code_evidence or ())}
     if code == "wrong_values":
         code = _wrong_values_key(result)
     if code == "mutates_input" and _reshaped_only(result):
@@ -855,33 +859,27 @@ def as_dict(result: SubmissionResult, lab: Lab, lang: str = "ko") -> dict[str, A
 def repair_text(say: Messages, result: StepResult) -> str:
     """The repair found in the student's own function (grading's search, autograder.repair), told
     as much as the lab chooses (Lab.repair_shows); "" when none was found."""
-    found = result.detail.get("repair")
-    parts = found.get("parts") if isinstance(found, dict) else None
-    if not isinstance(parts, list) or not parts or \
-            not all(isinstance(p, dict) and p.get("kind") in say.table["repair_kind"] for p in parts):
+    found = result.repair
+    if found is None or not found.parts:
         return ""
     shows = say.lab.repair_shows if say.lab is not None else "where"
     if shows == "kind":
-        kinds = ", ".join(dict.fromkeys(say("repair_kind", str(p["kind"])) for p in parts))
-        return say("repair", "kind", kind=kinds)
-    filename = str(found.get("filename", ""))  # type: ignore[union-attr]  # a dict: see above
+        return say("repair", "kind", kind=", ".join(dict.fromkeys(say("repair_kind", p.kind) for p in found.parts)))
 
-    def told(edits: list[dict[str, Any]]) -> str:
+    def told(edits: tuple[RepairPart, ...]) -> str:
         # One slip on several lines is said once, at each of its places.
-        groups: dict[str, list[dict[str, Any]]] = {}
+        groups: dict[str, list[RepairPart]] = {}
         for part in edits:
-            groups.setdefault(str(part["kind"]), []).append(part)
+            groups.setdefault(part.kind, []).append(part)
         return " ".join(say("repair", "part", place=", ".join(dict.fromkeys(
-                                _place_in_file(say, filename, int(p.get("line", 0))) for p in same)),
-                            text=say("repair", kind, before=same[0].get("before", ""))) for kind, same in groups.items())
+                                _place_in_file(say, found.filename, p.line) for p in same)),
+                            text=say("repair", kind, before=same[0].before)) for kind, same in groups.items())
 
-    also = found.get("also")  # type: ignore[union-attr]
-    if isinstance(also, list) and also and all(isinstance(p, dict) and p.get("kind") in say.table["repair_kind"]
-                                                for p in also):
-        where, closing = say("repair", "either", first=told(parts), second=told(also)), "where_either"
+    if found.also:
+        where, closing = say("repair", "either", first=told(found.parts), second=told(found.also)), "where_either"
     else:
-        where, closing = told(parts), "where"
-    after = " / ".join(f"`{p['after']}`" for p in parts if p.get("after"))
+        where, closing = told(found.parts), "where"
+    after = " / ".join(f"`{p.after}`" for p in found.parts if p.after)
     if shows == "fix" and after:
         return say("repair", "fix", parts=where, after=after)
     return say("repair", closing, parts=where)
@@ -890,7 +888,7 @@ def repair_text(say: Messages, result: StepResult) -> str:
 def explained_text(say: Messages, result: StepResult) -> str:
     """What the explainer found in a step's values (judge.explanations), as sentences; "" when
     nothing. Quantities and kinds are named by the lab's catalog ([quantity], [kind])."""
-    found = result.detail.get("explained") or []
+    found = result.explained
     # One reading true of several outputs (Q, K and V all transposed; output and weights both from
     # swapped inputs) is said once, naming them all; and no sentence is said twice.
     grouped: dict[tuple[str, str, str], dict[str, Any]] = {}

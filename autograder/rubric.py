@@ -30,7 +30,7 @@ from .declaration import ALWAYS_NAMED  # mistakes every step can make, beside th
 from .error_model import parts
 
 if TYPE_CHECKING:
-    from .judge import CaseResult
+    from .verdict import CaseResult
 
 # Codes saying the passes were not computed from the inputs: those passes earn nothing.
 NOTHING_COMPUTED = frozenset({"hardcoded", "uses_globals", "ignores_arguments", "nondeterministic"})
@@ -100,7 +100,7 @@ def computes_nothing(code: str) -> bool:
 
 def score(points: float, cases: Sequence[CaseResult], named: Collection[str] = ALWAYS_NAMED,
           degenerate: Collection[str] = (), rubric: Rubric = DEFAULT) -> tuple[float, Rule]:
-    """(points earned, the rule applied) for one step's test results (judge.CaseResult, one per call).
+    """(points earned, the rule applied) for one step's test results (verdict.CaseResult, one per call).
 
     `named` holds the codes that name a mistake (others, like wrong_values or exception, only say
     that something failed). A test earns no credit alone when its result says it is degenerate,

@@ -73,7 +73,7 @@ def category(step):
     code = step.mistakes[0] if step.mistakes else "wrong_values"
     if code in ERRORS:
         return "error"
-    found = step.detail.get("explained") or []
+    found = step.explained
     if any(e["relation"] not in ("observed", "kind_only") for e in found) and code in EXPLAINABLE:
         return "relation"
     if code not in EXPLAINABLE or code in RULE_CODES:
@@ -88,7 +88,7 @@ def measure(corpus, lab, zygote, declared):
     for path, step_name in wrong_files(ROOT / "tests" / corpus):
         result = grade_file(path, zygote, plan)
         step = next(s for s in result.steps if s.name == step_name)
-        rows.append((path.name, category(step), step.mistakes[:1], step.detail.get("explained")))
+        rows.append((path.name, category(step), step.mistakes[:1], list(step.explained) or None))
     return rows
 
 

@@ -81,7 +81,7 @@ def test_forged_evidence_never_changes_points_and_never_raises(plan, name, how, 
     told = judge_step(step, probes, forged, "function", False, evidence=plain)
     assert told.score == honest.score and told.status == honest.status
     assert [c.passed for c in told.cases] == [c.passed for c in honest.cases]
-    assert told.detail["rubric"].get("percent") == honest.detail["rubric"].get("percent")
+    assert told.rubric.get("percent") == honest.rubric.get("percent")
 
 
 def _check(lab, path):

@@ -14,6 +14,7 @@ from autograder.judge import judge_step
 from autograder.otter import build as otter_build
 from autograder.render import as_text
 from autograder.sandbox.runner import CallOutcome
+from autograder.verdict import FollowsOwnHelpers
 from labs.self_attention import LAB
 
 # A toy step: y = (x - shift) / divisor, with two places to go wrong.
@@ -149,7 +150,7 @@ def test_the_division_moved_into_scores_is_told_as_one_mistake_charged_in_scores
     assert result["scores"].mistakes == ["scaled_early"] and result["scores"].score < result["scores"].max_score
     attention = result["self_attention"]
     assert attention.status == "passed" and attention.score == attention.max_score
-    assert attention.detail["follows_own_helpers"] == {"code": "scale_moved", "helpers": ["scores"]}
+    assert attention.follows_own_helpers == FollowsOwnHelpers(code="scale_moved", helpers=("scores",))
     assert "scores가 이미 √d_k로 나눈 점수를 돌려주기 때문에" in as_text(graded(MOVED), LAB, "ko")
 
 
@@ -175,7 +176,7 @@ def test_weights_drawn_inside_the_function_are_named_from_what_the_calls_show(gr
     step = by_name(result)["make_qkv"]
     assert step.mistakes == [code] and step.score == 0
     if code == "ignores_arguments":
-        assert step.detail["ignored"] == ["W_Q", "W_K", "W_V"]
+        assert step.ignored == ("W_Q", "W_K", "W_V")
         assert "W_Q, W_K, W_V만 다른 두 입력" in as_text(result, LAB, "ko")
     assert all(s.status == "passed" for name, s in by_name(result).items() if name not in ("make_qkv",))
 
@@ -225,7 +226,7 @@ def test_a_composed_step_right_with_the_students_own_helpers_is_graded_on_what_i
     assert result["make_qkv"].mistakes == ["qkv_order"]
     attention = result["self_attention"]
     assert attention.status == "passed" and attention.score == 3 and attention.mistakes == []
-    assert attention.detail["follows_own_helpers"] == {"code": "fits_own_helpers", "helpers": ["make_qkv"]}
+    assert attention.follows_own_helpers == FollowsOwnHelpers(code="fits_own_helpers", helpers=("make_qkv",))
     text = as_text(graded(QVK), LAB, "ko")
     assert "직접 작성한 함수(make_qkv)와 함께 쓰면 값이 맞으므로 이 단계에서는 감점하지 않았습니다" in text
 
@@ -234,7 +235,7 @@ def test_a_composed_step_wrong_even_with_its_own_helpers_keeps_its_own_mistake(g
     source = QVK.replace("softmax(scores(Q, K) / np.sqrt(K.shape[1]))", "softmax(scores(Q, K))")
     attention = by_name(graded(source))["self_attention"]
     assert "fits_own_helpers" not in attention.mistakes and attention.score < 3
-    assert "follows_own_helpers" not in attention.detail
+    assert attention.follows_own_helpers is None
 
 
 def test_the_students_kit_tells_a_step_written_to_fit_its_own_helpers(student_half, tmp_path):

@@ -6,6 +6,7 @@ relation. Real files: what `autograder check` and `autograder grade` say, and th
 all that changes (points, codes and statuses are the judge's, with or without the explainer).
 """
 import csv
+import dataclasses
 import json
 import os
 import subprocess
@@ -279,15 +280,15 @@ def test_the_explainer_changes_words_never_points(self_plan, step_name, index):
     told = judge_step(step, probes, outcomes, "function", False, page=LAB.page_case, vocabulary=LAB.vocabulary)
     assert (told.score, told.status, told.mistakes, [c.code for c in told.cases]) == \
         (plain.score, plain.status, plain.mistakes, [c.code for c in plain.cases])
-    assert "explained" not in plain.detail
-    assert {k: v for k, v in told.detail.items() if k != "explained"} == plain.detail
+    assert not plain.explained
+    assert dataclasses.replace(told, explained=()) == plain
 
 
 def test_a_lab_without_a_vocabulary_is_judged_as_before(self_plan):
     step = LAB.steps_by_name["scores"]
     probes = self_plan.probes["scores"]
     outcomes = [CallOutcome("returned", value=p.expected[0] / 7.0, args_after=[None, None]) for p in probes]
-    assert "explained" not in judge_step(step, probes, outcomes, "function", False).detail
+    assert not judge_step(step, probes, outcomes, "function", False).explained
 
 
 def test_the_switch_turns_the_declared_mistakes_off_and_nothing_else(self_plan, monkeypatch):
@@ -323,7 +324,7 @@ def test_a_field_file_the_catalog_does_not_name_gets_what_its_values_show(field2
     step_name, korean, english = EXPECTED_WORDS[name]
     result = field2[name]
     step = next(s for s in result.steps if s.name == step_name)
-    assert step.detail.get("explained"), step.detail
+    assert step.explained, step
     assert korean in as_text(result, LAB, "ko")
     assert english in as_text(result, LAB, "en")
 
@@ -331,7 +332,7 @@ def test_a_field_file_the_catalog_does_not_name_gets_what_its_values_show(field2
 def test_the_public_view_is_explained_from_public_tests_alone(field2):
     result = field2["scores__divided_by_dk.py"]
     public = next(s for s in result.public_steps if s.name == "scores")
-    assert tuple(public.detail["explained"][0]["parts"][-1]) == ("divided", "d_k")
+    assert tuple(public.explained[0]["parts"][-1]) == ("divided", "d_k")
 
 
 def _cli(*args, env=None):
@@ -371,7 +372,7 @@ def test_autograder_grade_tells_the_relation_and_keeps_the_grades(tmp_path):
 def test_the_explained_text_is_empty_without_an_explanation():
     from autograder.judge import StepResult
     from autograder.render import Messages
-    result = StepResult("scores", 0.0, 1.0, "failed", ["wrong_values"], [])
+    result = StepResult(name="scores", score=0.0, max_score=1.0, status="failed", mistakes=["wrong_values"], cases=[])
     assert explained_text(Messages("ko", LAB), result) == ""
 
 

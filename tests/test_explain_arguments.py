@@ -290,7 +290,7 @@ def graded_off():
 def test_the_second_blind_corpus_is_read_by_its_cause(graded_off, name):
     step = graded_off[name]
     _, relations, parts = BLIND2[name]
-    explained = step.detail.get("explained") or []
+    explained = step.explained
     assert explained and {e["relation"] for e in explained} <= relations, explained
     assert not {e["relation"] for e in explained} & MISLEADING
     if parts:

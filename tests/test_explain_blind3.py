@@ -88,7 +88,7 @@ def test_keys_and_values_are_read_apart(labels, data):
 def test_a_mapping_of_every_key_to_itself_is_its_own_relation(results):
     step = _step(results, "lab1__most_attended__zip_index_not_values.py", "most_attended")
     assert "ignores_arguments" not in step.mistakes, step.mistakes
-    assert [e["relation"] for e in step.detail.get("explained", [])][:1] == ["maps_to_itself"], step.detail
+    assert [e["relation"] for e in step.explained][:1] == ["maps_to_itself"], step
 
 
 @QUICK
@@ -144,8 +144,8 @@ def test_multiplying_by_a_root_where_it_divides_is_read_first(seed, count):
 
 def test_multiplies_by_sqrt_is_told_as_multiply_instead_of_divide(results):
     step = _step(results, "lab1__self_attention__multiplies_by_sqrt.py", "self_attention")
-    parts = [tuple(map(tuple, e["parts"])) if e.get("parts") else () for e in step.detail.get("explained", [])]
-    assert any(("tempered", "inverted", "√d_k") in [tuple(p) for p in ps] for ps in parts), step.detail
+    parts = [tuple(map(tuple, e["parts"])) if e.get("parts") else () for e in step.explained]
+    assert any(("tempered", "inverted", "√d_k") in [tuple(p) for p in ps] for ps in parts), step
     assert "*" in _text(results, "lab1__self_attention__multiplies_by_sqrt.py", "self_attention", "en")
 
 
@@ -154,8 +154,8 @@ def test_multiplies_by_sqrt_is_told_as_multiply_instead_of_divide(results):
 def test_a_divisor_too_large_is_not_told_as_a_double_division(results):
     name = "lab1__self_attention__dk_from_size.py"
     step = _step(results, name, "self_attention")
-    parts = [tuple(tuple(p) for p in e.get("parts") or ()) for e in step.detail.get("explained", [])]
-    assert any(p[1:] == (("tempered", "divided", "√n"),) for p in parts), step.detail
+    parts = [tuple(tuple(p) for p in e.get("parts") or ()) for e in step.explained]
+    assert any(p[1:] == (("tempered", "divided", "√n"),) for p in parts), step
     assert "already divided" not in _text(results, name, "self_attention", "en")
     assert "이미 나눈" not in _text(results, name, "self_attention", "ko")
     assert ".size" in _text(results, name, "self_attention", "ko")
@@ -177,15 +177,15 @@ def test_a_permutation_is_told_as_the_expected_values_in_another_order(results):
 # ----- an error inside a helper that passes its own tests --------------------------------------------
 
 def _errored_step(frames_per_case, own=("helper",), hidden_frames=None):
-    from autograder.judge import CaseResult, StepResult
+    from autograder.verdict import CaseResult, HelperUse, StepResult
     cases = [CaseResult(case=f"c{i}", hidden=False, label="", passed=False, code="exception",
                         detail={"error": {"type": "ValueError", "message": "m", "frames": frames}})
              for i, frames in enumerate(frames_per_case)]
     if hidden_frames is not None:
         cases.append(CaseResult(case="h", hidden=True, label="", passed=False, code="exception",
                                 detail={"error": {"type": "ValueError", "message": "", "frames": hidden_frames}}))
-    return StepResult("composed", 0.0, 3, "error", ["exception"], cases,
-                      detail={"own_helpers": list(own), "reference_helpers": []})
+    return StepResult(name="composed", score=0.0, max_score=3, status="error", mistakes=["exception"], cases=cases,
+                      helpers=HelperUse(own=tuple(own)))
 
 
 CALL = ["f.py", 10, "composed", "out = helper(a, b)"]
@@ -227,7 +227,7 @@ def test_a_composed_step_passing_a_wrong_argument_is_told_at_its_call(path):
         result = grade_file(HERE / path, zygote, Plan.build(lab))
     step = next(s for s in result.steps if s.name == "multi_head_attention")
     found = error_in_helper(step)
-    assert found and found["helper"] == "masked_softmax" and "mask" in found["arguments"], step.detail
+    assert found and found["helper"] == "masked_softmax" and "mask" in found["arguments"], step
     for lang in ("en", "ko"):
         block = next(b for b in as_text(result, lab, lang).split("■ ") if b.startswith("multi_head_attention "))
         assert "mask.shape" in block
@@ -245,12 +245,12 @@ def test_hidden_shapes_are_those_of_the_arguments_the_step_receives(results):
         for step in result.steps:
             declared = lab.steps_by_name[step.name].params
             hidden = {c.case for c in step.cases if c.hidden}
-            shapes = step.detail.get("argument_shapes", {})
+            shapes = step.argument_shapes
             assert set(shapes) <= hidden
             for text, differ in shapes.values():
                 assert {m.group(1) for m in re.finditer(r"(\w+) \(", text)} <= set(declared), (step.name, text)
                 assert set(differ) <= set(declared)
-    shapes = _step(results, "lab2__merge_heads__reshape_order_F.py", "merge_heads").detail["argument_shapes"]
+    shapes = _step(results, "lab2__merge_heads__reshape_order_F.py", "merge_heads").argument_shapes
     assert shapes and all(text.startswith("H (") for text, _ in shapes.values()), shapes
 
 
@@ -266,7 +266,7 @@ def test_a_passed_step_counts_its_tests_as_a_failed_one_does(results):
                 block = blocks[step.name]
                 if step.status == "passed":
                     assert f"all {len(step.cases)} cases" in block, block
-                rule = step.detail.get("rubric", {})
+                rule = (step.rubric or {})
                 if rule.get("rule") == "cases":
                     assert rule["total"] + rule.get("uncounted", 0) == len(step.cases)
                 hidden = re.search(r"(\d+) of (\d+) hidden cases failed", block)

@@ -337,7 +337,7 @@ def test_a_blind_file_nobody_listed_is_named_by_its_values(blind_results, name):
     step_name, relation, words = NAMED_BLIND[name]
     result = blind_results[name]
     step = next(s for s in result.steps if s.name == step_name)
-    assert relation in [e["relation"] for e in step.detail.get("explained", [])], step.detail
+    assert relation in [e["relation"] for e in step.explained], step
     lab = registry.load("self_attention" if name.startswith("lab1") else "masked_attention")
     for lang, word in zip(("ko", "en"), words):
         block = next(b for b in as_text(result, lab, lang).split("■ ") if b.startswith(step_name + " "))

@@ -130,7 +130,7 @@ def test_a_wrong_file_is_named_on_its_own_step_and_costs_no_other(graded, name):
             continue
         if also and other == also[0]:  # right with the student's own helper: told, never charged
             assert other_step.mistakes == [also[1]] or (
-                other_step.status == "passed" and other_step.detail["follows_own_helpers"]["code"] == also[1])
+                other_step.status == "passed" and other_step.follows_own_helpers.code == also[1])
             continue
         assert other_step.status == "passed", (other, other_step.mistakes)
 

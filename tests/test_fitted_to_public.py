@@ -174,18 +174,18 @@ def test_right_only_where_the_inputs_can_be_known_earns_nothing_whatever_the_fai
         pytest.skip("no test both counted and known, or none both counted and unknown")
     probes, outcomes = student(plan, step, data.draw)
     result = verdict(step, probes, outcomes)
-    assert result.score == 0, (result.score, result.detail["rubric"])
+    assert result.score == 0, (result.score, result.rubric)
     unknown = [c for c, k, n in zip(result.cases, known, counted) if not k and n]
-    if result.detail["rubric"]["rule"] == "fitted":
+    if result.rubric["rule"] == "fitted":
         assert all(c.fitted for c in unknown)
         # The words: the grader's own observations stay; words the submission chose are "hard-coded".
         assert all(c.code in rubric.UNANSWERED | judge.CODE_CAUSES | {"hardcoded"} for c in unknown), \
             [c.code for c in unknown]
         # The rule's sentence says when no other test gave a value at all.
         fitted = [c for c in result.cases if not c.passed and c.fitted]
-        assert result.detail["rubric"]["unanswered"] == all(c.code in rubric.UNANSWERED for c in fitted)
+        assert result.rubric["unanswered"] == all(c.code in rubric.UNANSWERED for c in fitted)
     else:  # told first by a rule that says the same (the page's numbers written in)
-        assert result.detail["rubric"]["rule"] == "mistake" and result.detail["rubric"]["percent"] == 0
+        assert result.rubric["rule"] == "mistake" and result.rubric["percent"] == 0
 
 
 def computes(step, probes, known, free):
@@ -270,7 +270,7 @@ def test_a_step_that_loops_on_one_public_input_has_its_hidden_tests_looked_at_an
     kinds = {(c.case, c.label): (c.passed, c.code) for c in softmax.cases}
     assert kinds[("page", "2-D")] == (True, None) and kinds[("page", "1-D")][1] == "timeout"
     assert kinds[("hidden-1", "2-D")][0]  # answered in the second look
-    assert softmax.score == 0 and softmax.detail["rubric"] == {"rule": "fitted", "unanswered": True}
+    assert softmax.score == 0 and softmax.rubric == {"rule": "fitted", "unanswered": True}
     text = step_feedback(softmax, SELF, "ko")
     assert "시간 안에 끝나지 않았거나 실행되지 않아" in text and "hardcoded" not in text
     assert "시간 안에 끝나지 않았거나" not in step_feedback(

@@ -183,7 +183,7 @@ def test_hostile_values_never_stop_a_picture_a_record_or_a_page(plan, step_name,
     pictures.wrong_cells(result, LAB.page_case)
     from autograder.judge import SubmissionResult
 
-    submission = SubmissionResult(safe_name("hostile.py"), [result])
+    submission = SubmissionResult(submission=safe_name("hostile.py"), steps=[result])
     html = feedback_sections(submission, LAB, "en")
     assert f'id="step-{step_name}"' in html
 
@@ -192,7 +192,7 @@ def test_a_picture_that_cannot_be_drawn_is_told_in_its_place_and_the_record_stan
     from autograder.judge import SubmissionResult
 
     result = judged_with(plan, "softmax", lambda p: np.full(np.shape(p.expected[0]), 0.5))
-    submission = SubmissionResult(safe_name("s01.py"), [result])
+    submission = SubmissionResult(submission=safe_name("s01.py"), steps=[result])
 
     def broken(*args, **kwargs):
         raise OverflowError("a student's value")
@@ -218,7 +218,7 @@ def test_a_feedback_text_that_cannot_be_written_is_told_and_the_points_stand(pla
     def broken(*args, **kwargs):
         raise TypeError("a value the renderer did not expect")
     monkeypatch.setattr(render, "step_feedback", broken)
-    text = render.as_text(SubmissionResult(safe_name("s01.py"), [result]), LAB, "en")
+    text = render.as_text(SubmissionResult(submission=safe_name("s01.py"), steps=[result]), LAB, "en")
     assert "could not write this step's detailed feedback (TypeError)" in text
     assert f"{result.score:g}" in text or "0/2" in text
 

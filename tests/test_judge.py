@@ -267,7 +267,7 @@ def test_missing_function_and_syntax_error():
     step = STEPS_BY_NAME["mix"]
     result = judge_step(step, [], [], "absent", False, syntax_suspect=True)
     assert (result.status, result.mistakes, result.score) == ("missing", ["missing", "syntax_error"], 0.0)
-    assert judge_step(step, [], [], "int", False).detail == {"defined_as": "int"}
+    assert judge_step(step, [], [], "int", False).defined_as == "int"
 
 
 # Errors -----------------------------------------------------------------------------------
@@ -316,7 +316,7 @@ def test_score_is_points_times_passed_tests_over_tests(plan):
     one_word = len(plan.probes["softmax"]) - tests
     assert result.mistakes == ["wrong_values"]
     assert result.score == 2 * (tests - 1) / tests  # exact: the total is rounded once, not each step
-    assert result.detail["rubric"] == {"rule": "cases", "passed": tests - 1, "total": tests, "uncounted": one_word}
+    assert result.rubric == {"rule": "cases", "passed": tests - 1, "total": tests, "uncounted": one_word}
 
 
 def test_status_precedence(plan):

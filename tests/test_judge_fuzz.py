@@ -89,7 +89,7 @@ def outcomes(arg_count):
 
 
 def assert_renders(result):
-    submission = SubmissionResult("fuzz.py", [result])
+    submission = SubmissionResult(submission="fuzz.py", steps=[result])
     for lang in ("ko", "en"):
         json.dumps(as_dict(submission, LAB, lang), ensure_ascii=False)
         assert isinstance(as_text(submission, LAB, lang), str)
@@ -153,7 +153,7 @@ def test_control_characters_of_a_returned_key_never_reach_feedback(plan):
     value = {"\x1b[2J\x1b[31m나는": "먹었다", "\x9b31m": "x"}
     result = judge_step(step, probes, [CallOutcome("returned", value=value, args_after=[None, None])] * len(probes),
                         "function", False)
-    text = as_text(SubmissionResult("x.py", [result]), LAB, "en") + json.dumps(as_dict(SubmissionResult("x.py", [result]), LAB))
+    text = as_text(SubmissionResult(submission="x.py", steps=[result]), LAB, "en") + json.dumps(as_dict(SubmissionResult(submission="x.py", steps=[result]), LAB))
     assert "\x1b" not in text and "\x9b" not in text
 
 

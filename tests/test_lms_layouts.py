@@ -427,8 +427,9 @@ def test_totals_sum_exact_step_scores_and_round_once():
     scores = [2, 1, third, third, 1, 1]
     from labs.self_attention.steps import STEPS
 
-    result = SubmissionResult("x.py", [StepResult(step.name, score, step.points, "passed", [], [], step.page_step)
-                                       for step, score in zip(STEPS, scores)])
+    result = SubmissionResult(submission="x.py", steps=[
+        StepResult(name=step.name, score=score, max_score=step.points, status="passed", mistakes=[], cases=[],
+                   page_step=step.page_step) for step, score in zip(STEPS, scores)])
     assert result.score == 5.67
     record = record_of(result, "kim", "x.py", "key", [], "graded", LAB)
     assert record["total"] == record["raw_total"] == 5.67
@@ -441,7 +442,7 @@ def test_totals_sum_exact_step_scores_and_round_once():
 def types_case(name, passed):
     from autograder.judge import CaseResult
 
-    return CaseResult(name, False, "", passed, "" if passed else "wrong_values")
+    return CaseResult(case=name, hidden=False, label="", passed=passed, code="" if passed else "wrong_values")
 
 
 def test_late_policies():

@@ -87,12 +87,14 @@ def result_with(text, filename):
              {"code": "syntax_error", "filename": filename, "line": 1, "message": text},
              {"code": "load_timeout", "filename": filename, "line": 4},
              {"code": "problem", "problem": "unreadable", "detail": text}]
-    steps = [StepResult(step.name, 0.0, step.points, "error", ["exception"],
-                        [CaseResult(LAB.page_case, False, "2-D", False, "exception", {"error": error(text, filename)}),
-                         CaseResult("hidden-1", True, "", False, "exception", {"error": error(text, filename)})],
-                        step.page_step)
+    steps = [StepResult(name=step.name, score=0.0, max_score=step.points, status="error", mistakes=["exception"],
+                        cases=[CaseResult(case=LAB.page_case, hidden=False, label="2-D", passed=False, code="exception",
+                                          detail={"error": error(text, filename)}),
+                               CaseResult(case="hidden-1", hidden=True, label="", passed=False, code="exception",
+                                          detail={"error": error(text, filename)})],
+                        page_step=step.page_step)
              for step in LAB.steps]
-    return SubmissionResult("lab.ipynb", steps, notes)
+    return SubmissionResult(submission="lab.ipynb", steps=steps, notes=notes)
 
 
 def every_face(result, lang):

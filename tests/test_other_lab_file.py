@@ -103,9 +103,10 @@ def test_the_rule_never_raises_on_any_bytes(junk):
 def test_a_result_with_any_step_not_missing_is_left_as_it_is():
     from autograder.judge import StepResult
 
-    steps = [StepResult(step.name, 0.0, step.points, "missing" if index else "wrong", [], [], step.page_step, {})
+    steps = [StepResult(name=step.name, score=0.0, max_score=step.points, status="missing" if index else "failed",
+                        mistakes=[], cases=[], page_step=step.page_step)
              for index, step in enumerate(LAB1.steps)]
-    result = SubmissionResult("a.py", steps, [])
+    result = SubmissionResult(submission="a.py", steps=steps, notes=[])
     note = {"code": "other_lab", "lab": LAB2.name, "titles": dict(LAB2.titles), "declared": False, "found": []}
     assert written_for_other_lab(result, note) is result
     assert written_for_other_lab(result, None) is result

@@ -303,7 +303,7 @@ def test_results_keep_the_engine_scores_and_split_public_from_hidden(zygote, pla
     assert [e["name"] for e in entries] == [s.name for s in STEPS]
     assert sum(e["max_score"] for e in entries) == pytest.approx(TOTAL_POINTS)
     for step, entry in zip(result.steps, entries):
-        # results.json holds points as every face shows them (judge.rounded_points: hundredths)
+        # results.json holds points as every face shows them (verdict.rounded_points: hundredths)
         assert (entry["score"], entry["max_score"]) == (round(step.score, 2), step.max_score)
         assert entry["output"] == step_feedback(step, LAB, "en")
     assert "hidden case" not in public["output"] and "column" in public["output"].lower()
@@ -356,8 +356,8 @@ def test_the_plugin_stands_in_for_otters_kernel_once_and_refuses_other_otter_ver
 @settings(max_examples=60)
 @given(scores=st.lists(st.floats(min_value=0, max_value=3, allow_nan=False), min_size=1, max_size=6))
 def test_results_json_totals_round_as_every_face(scores):
-    """One rounding rule: results.json's steps and total are judge.rounded_points, as check's."""
-    from autograder.judge import StepResult, SubmissionResult, rounded_points
+    """One rounding rule: results.json's steps and total are verdict.rounded_points, as check's."""
+    from autograder.verdict import StepResult, SubmissionResult, rounded_points
     from autograder.guard import safe_name
 
     steps = [StepResult(name=s.name, score=score, max_score=s.points, status="failed", mistakes=[], cases=[])

@@ -67,7 +67,7 @@ def test_own_helpers_with_their_own_keyword_arguments_get_full_marks(graded):
     result = graded("self_attention", source())
     assert result.score == result.max_score == 10
     composed = steps(result)["self_attention"]
-    assert composed.detail["reference_helpers"] == [] and "softmax" in composed.detail["own_helpers"]
+    assert composed.helpers.reference == () and "softmax" in composed.helpers.own
     assert "기준 답으로 대신" not in as_text(result, registry.load("self_attention"), "ko")
 
 
@@ -77,7 +77,7 @@ def test_a_failed_helper_is_replaced_by_the_reference_and_the_feedback_says_so(g
     result = graded("self_attention", source(axis="0", call=call))
     by_name = steps(result)
     assert by_name["softmax"].status == "failed" and by_name["self_attention"].status == "passed"
-    assert by_name["self_attention"].detail["reference_helpers"] == ["softmax"]
+    assert by_name["self_attention"].helpers.reference == ("softmax",)
     lab = registry.load("self_attention")
     korean, english = as_text(result, lab, "ko"), as_text(result, lab, "en")
     assert "단계를 통과하지 못해 채점기가 기준 답으로 바꿔 계산한 함수: softmax." in korean
@@ -142,4 +142,4 @@ def test_the_second_labs_composed_step_uses_its_own_helpers_too(graded):
     result = graded("masked_attention", wrong.encode())
     by_name = steps(result)
     assert by_name["causal_mask"].status == "failed" and by_name["multi_head_attention"].status == "passed"
-    assert by_name["multi_head_attention"].detail["reference_helpers"] == ["causal_mask"]
+    assert by_name["multi_head_attention"].helpers.reference == ("causal_mask",)

@@ -105,7 +105,7 @@ def computes_nothing(result):
     same values for other arguments, random numbers; or that, worded after the code's evidence):
     those passes earn nothing by design, and the invariants speak of answers that compute."""
     told = {code for code in result.mistakes}
-    rule = result.detail.get("rubric", {})
+    rule = (result.rubric or {})
     if rule.get("rule") == "mistake":
         told.add(rule["code"])
     return any(rubric.computes_nothing(code) or code in judge.CODE_CAUSES for code in told)
@@ -143,7 +143,7 @@ def test_points_never_go_down_when_one_test_gets_more_right(answer, data):
     worse_result, better_result = graded(lab, step, kinds, code), graded(lab, step, better, code)
     assume(not computes_nothing(better_result))
     assert better_result.score >= worse_result.score - 1e-12, (
-        step.name, kinds[index], new, worse_result.detail["rubric"], better_result.detail["rubric"])
+        step.name, kinds[index], new, worse_result.rubric, better_result.rubric)
 
 
 @SETTINGS
@@ -167,7 +167,7 @@ def test_a_name_never_costs_points(answer):
     unnamed = ["wrong" if kind == "named" else kind for kind in kinds]
     named_result, unnamed_result = graded(lab, step, kinds, code), graded(lab, step, unnamed)
     assume(not computes_nothing(unnamed_result) and not computes_nothing(named_result))
-    assert named_result.score >= unnamed_result.score - 1e-12, (step.name, named_result.detail["rubric"])
+    assert named_result.score >= unnamed_result.score - 1e-12, (step.name, named_result.rubric)
 
 
 @SETTINGS
@@ -181,7 +181,7 @@ def test_points_are_the_share_of_tests_passed_when_nothing_is_named(answer):
     counted = [k for p, k in zip(probes, kinds) if k != "right" or not rubric.is_degenerate(p.case)]
     if all(k == "right" for k in kinds):
         assert result.score == step.points
-    elif result.detail["rubric"]["rule"] == "cases":
+    elif result.rubric["rule"] == "cases":
         passed = sum(k == "right" for k in counted)
         assert result.score == pytest.approx(step.points * passed / len(counted))
 
@@ -189,7 +189,8 @@ def test_points_are_the_share_of_tests_passed_when_nothing_is_named(answer):
 # The rule as data ---------------------------------------------------------------------------
 
 def case(name, passed, code=None, raised=False, degenerate=False):
-    return judge.CaseResult(name, False, "", passed, code, raised=raised, degenerate=degenerate)
+    return judge.CaseResult(case=name, hidden=False, label="", passed=passed, code=code, raised=raised,
+                            degenerate=degenerate)
 
 
 def test_a_named_error_is_words_only_and_costs_its_test():

@@ -124,7 +124,8 @@ PATCH_GRADING = textwrap.dedent('''
     from autograder.judge import StepResult
 
     def passed_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False):
-        return StepResult(step.name, float(step.points), step.points, "passed", [], [], step.page_step)
+        return StepResult(name=step.name, score=float(step.points), max_score=step.points, status="passed", mistakes=[],
+                          cases=[], page_step=step.page_step)
 
     autograder.judge.judge_step = passed_step
     autograder.grading.judge_step = passed_step

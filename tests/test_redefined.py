@@ -41,8 +41,8 @@ def test_the_redefinition_graded_is_named_with_the_other_place(zygote, plan):
     result = grade_bytes("two.ipynb", notebook(REFERENCE, WRONG_SOFTMAX), zygote, plan, LIMITS)
     step = softmax_of(result)
     assert step.score < step.max_score
-    assert step.detail["redefined"]["graded"] == ["<cell 3>", 1]
-    assert [place[0] for place in step.detail["redefined"]["others"]] == ["<cell 2>"]
+    assert step.redefined.graded == ("<cell 3>", 1)
+    assert [place[0] for place in step.redefined.others] == ["<cell 2>"]
     text = step_feedback(step, LAB, "ko")
     assert "3번째 셀 1번째 줄의 정의" in text and "2번째 셀" in text
     assert "defined in more than one place" in step_feedback(step, LAB, "en")
@@ -51,7 +51,7 @@ def test_the_redefinition_graded_is_named_with_the_other_place(zygote, plan):
 def test_a_step_that_passes_is_not_told_of_its_other_definitions(zygote, plan):
     result = grade_bytes("fixed.ipynb", notebook(WRONG_SOFTMAX, REFERENCE), zygote, plan, LIMITS)
     step = softmax_of(result)
-    assert step.status == "passed" and "redefined" not in step.detail
+    assert step.status == "passed" and step.redefined is None
 
 
 def test_a_cell_that_raises_before_its_definition_still_defines_it(zygote, plan):
@@ -60,13 +60,13 @@ def test_a_cell_that_raises_before_its_definition_still_defines_it(zygote, plan)
     stops = "raise RuntimeError('여기서 멈춥니다')\n" + WRONG_SOFTMAX
     step = softmax_of(grade_bytes("stops.ipynb", notebook(REFERENCE, stops), zygote, plan, LIMITS))
     assert step.score < step.max_score
-    assert step.detail["redefined"]["graded"] == ["<cell 3>", 2]
+    assert step.redefined.graded == ("<cell 3>", 2)
 
 
 def test_a_name_bound_again_to_another_function_names_no_place(zygote, plan):
     rebound = "def my_softmax(x):\n    return np.exp(x) / np.exp(x).sum()\n\nsoftmax = my_softmax\n"
     result = grade_bytes("rebound.ipynb", notebook(REFERENCE, WRONG_SOFTMAX, rebound), zygote, plan, LIMITS)
-    assert "redefined" not in softmax_of(result).detail
+    assert softmax_of(result).redefined is None
 
 
 def test_a_script_names_lines():
@@ -124,7 +124,7 @@ def under_main_guard(source, function):
 def test_a_script_that_defines_a_step_only_under_main_is_told_so(zygote, plan):
     data = under_main_guard(REFERENCE, "softmax").encode()
     step = softmax_of(grade_bytes("lab.py", data, zygote, plan, LIMITS))
-    assert step.status == "missing" and step.detail.get("under_main") is True
+    assert step.status == "missing" and step.under_main is True
     assert "`if __name__ == \"__main__\":` 블록 안에만" in step_feedback(step, LAB, "ko")
     assert "Move the def out of the block" in step_feedback(step, LAB, "en")
 

@@ -1,4 +1,5 @@
 """What a student reads: numpy's order, words for cells, hidden cases kept hidden, no internals."""
+import dataclasses
 import re
 import string
 
@@ -190,7 +191,7 @@ def test_student_error_shows_their_line_and_no_traceback(plan, lang):
 def test_timeout_says_the_limit_and_counts_the_calls_it_stopped(plan, lang):
     first = plan.probes["mix"][0]
     result = result_for(plan, "mix", lambda p: CallOutcome("timeout" if p is first else "not_run"))
-    result.detail["seconds"] = 3
+    result = dataclasses.replace(result, seconds=3)
     text = step_feedback(result, LAB, lang)
     assert result.status == "timeout" and result.mistakes == ["timeout"]
     assert "3" in text.split("\n")[line_of(text, lang, "text", "cause")]
@@ -201,12 +202,12 @@ def test_timeout_says_the_limit_and_counts_the_calls_it_stopped(plan, lang):
 def test_passed_steps_are_one_line_and_json_keeps_its_shape(plan):
     steps = [result_for(plan, step.name, lambda p: returned(p, answer(p))) for step in STEPS]
     steps[2] = result_for(plan, "softmax", column_softmax)
-    report = as_dict(SubmissionResult("s.py", steps), LAB, "en")
+    report = as_dict(SubmissionResult(submission="s.py", steps=steps), LAB, "en")
     assert set(report) == {"submission", "lab", "score", "max_score", "steps", "notes"}
     assert [s["name"] for s in report["steps"]] == [step.name for step in STEPS]
     assert report["steps"][2]["mistakes"] == ["wrong_axis"]
     assert report["steps"][0]["feedback"].count("\n") == 1
-    text = as_text(SubmissionResult("s.py", steps), LAB, "ko")
+    text = as_text(SubmissionResult(submission="s.py", steps=steps), LAB, "ko")
     assert "합계" in text.splitlines()[-1]
 
 
@@ -225,8 +226,8 @@ def test_student_strings_stay_on_their_line_and_never_reach_a_terminal_raw(plan,
     assert not any(line.startswith("# Total") for line in text.split("\n"))
     notes = [{"code": "load_error", "filename": "<cell 1>\n", "line": 3, "type": "X\x1b", "message": "m\nn"},
              {"code": "problem", "problem": "not_utf8", "detail": "byte 3\x1b[31m\n"}]
-    result = SubmissionResult("s\x1b.py", [result_for(plan, s.name, lambda p: returned(p, answer(p)))
-                                            for s in STEPS], notes)
+    result = SubmissionResult(submission="s\x1b.py", steps=[result_for(plan, s.name, lambda p: returned(p, answer(p)))
+                                                          for s in STEPS], notes=notes)
     for shown in (as_text(result, LAB, lang), str(as_dict(result, LAB, lang))):
         assert not any(ch in shown for ch in CONTROLS)
     assert as_dict(result, LAB, lang)["submission"] == "s\\x1b.py"

@@ -15,6 +15,7 @@ from autograder.repair import RepairCache, Target, repair_cases, search, single_
 from autograder.repair.cases import without_hidden
 from autograder.repair.edits import paired_edits, repeated_edits
 from autograder.repair.kinds import EDIT_KINDS
+from autograder.repair.search import Repair, RepairPart
 from labs.masked_attention import LAB as MASKED
 from labs.self_attention import LAB
 
@@ -104,7 +105,7 @@ def test_a_repair_child_is_never_given_a_hidden_input(zygote, monkeypatch):
     monkeypatch.setattr(grading, "run", spy)
     wrong = _with("def scores(Q, K):\n    return Q @ K\n", "scores")
     result = grade_bytes("wrong.py", wrong.encode(), zygote, plan)
-    assert next(s for s in result.steps if s.name == "scores").detail.get("repair")
+    assert next(s for s in result.steps if s.name == "scores").repair is not None
     assert seen
     for value in seen:
         arrays = value if isinstance(value, list) else [value]
@@ -124,8 +125,8 @@ def test_a_wrong_axis_is_named_with_its_line_in_both_languages(zygote):
     result = grade_bytes("wrong.py", wrong.encode(), zygote, plan)
     step = _step(result, "softmax")
     line = wrong[:wrong.index("    return e / e.sum(axis=0")].count("\n") + 1
-    assert step.detail["repair"]["parts"] == [{"kind": "axis", "line": line, "before": "e.sum(axis=0, keepdims=True)",
-                                               "after": "e.sum(axis=-1, keepdims=True)"}]
+    assert step.repair.parts == (RepairPart(kind="axis", line=line, before="e.sum(axis=0, keepdims=True)",
+                                            after="e.sum(axis=-1, keepdims=True)"),)
     korean, english = step_feedback(step, LAB, "ko"), step_feedback(step, LAB, "en")
     assert f"{line}번째 줄: `e.sum(axis=0, keepdims=True)`의 축(`axis`)을 확인해 보십시오." in korean
     assert f"line {line}: check the axis (`axis`) of `e.sum(axis=0, keepdims=True)`." in english
@@ -148,16 +149,16 @@ def test_the_same_slip_on_two_lines_is_one_repair_of_two_edits(zygote):
     wrong = _with("def softmax(x):\n    shifted = x - x.max(axis=0, keepdims=True)\n    e = np.exp(shifted)\n"
                   "    return e / e.sum(axis=0, keepdims=True)\n", "softmax")
     step = _step(grade_bytes("wrong.py", wrong.encode(), zygote, plan), "softmax")
-    parts = step.detail["repair"]["parts"]
-    assert [part["kind"] for part in parts] == ["axis", "axis"]
-    assert parts[0]["line"] + 2 == parts[1]["line"]
+    parts = step.repair.parts
+    assert [part.kind for part in parts] == ["axis", "axis"]
+    assert parts[0].line + 2 == parts[1].line
 
 
 def test_a_correct_file_gets_no_repair_and_a_step_right_elsewhere_keeps_none(zygote):
     plan = Plan.build(LAB)
     result = grade_bytes("right.py", CORRECT.encode(), zygote, plan)
     assert result.score == result.max_score
-    assert not any("repair" in step.detail for step in result.steps)
+    assert not any(step.repair for step in result.steps)
 
 
 @pytest.mark.parametrize("shows, expected_ko", [
@@ -229,5 +230,19 @@ def test_a_failure_of_the_search_costs_its_words_only(zygote, monkeypatch):
     wrong = _with("def scores(Q, K):\n    return Q @ K\n", "scores")
     result = grade_bytes("wrong.py", wrong.encode(), zygote, Plan.build(LAB))
     step = _step(result, "scores")
-    assert step.status in ("failed", "error") and "repair" not in step.detail
+    assert step.status in ("failed", "error") and step.repair is None
     assert result.score == result.max_score - step.max_score
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.builds(RepairPart, kind=st.sampled_from(EDIT_KINDS), line=st.integers(1, 10**6),
+                          before=st.text(max_size=20), after=st.text(max_size=20)), min_size=1, max_size=3),
+       st.lists(st.builds(RepairPart, kind=st.sampled_from(EDIT_KINDS), line=st.integers(1, 10**6),
+                          before=st.text(max_size=20), after=st.text(max_size=20)), max_size=2),
+       st.text(max_size=20))
+def test_a_repair_reads_back_as_it_was_saved_and_anything_else_is_refused(parts, also, filename):
+    repair = Repair(filename=filename, parts=tuple(parts), also=tuple(also))
+    assert Repair.from_data(repair.as_data()) == repair
+    broken = repair.as_data() | {"parts": [{"kind": "no_such_kind", "line": 1, "before": "", "after": ""}]}
+    with pytest.raises(ValueError):
+        Repair.from_data(broken)

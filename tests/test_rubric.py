@@ -42,7 +42,7 @@ def test_mutating_an_input_keeps_most_points(plan):
     result = verdict(plan, "mix", outcome)
     assert result.mistakes == ["mutates_input"]
     assert result.max_score / 2 < result.score < result.max_score
-    assert result.detail["rubric"]["rule"] == "mistake"
+    assert result.rubric["rule"] == "mistake"
 
 
 def test_a_degenerate_case_alone_earns_no_credit(plan):
@@ -51,17 +51,17 @@ def test_a_degenerate_case_alone_earns_no_credit(plan):
         return returned(probe, answer(probe) if len(probe.case.words) == 1 else answer(probe) * 3)
     result = verdict(plan, "mix", outcome)
     assert result.score == 0
-    assert result.detail["rubric"]["rule"] == "cases"
+    assert result.rubric["rule"] == "cases"
 
 
 def test_every_lab_step_is_graded_by_the_rubric(plan):
     for step in STEPS:
         result = verdict(plan, step.name, lambda p: returned(p, answer(p)))
-        assert result.score == step.points and result.detail["rubric"] == {"rule": "passed"}
+        assert result.score == step.points and result.rubric == {"rule": "passed"}
 
 
 def case(name, passed, code=None):
-    return CaseResult(name, False, "", passed, code)
+    return CaseResult(case=name, hidden=False, label="", passed=passed, code=code)
 
 
 def test_unknown_failure_scores_the_share_of_non_degenerate_cases_passed():
@@ -145,5 +145,5 @@ def test_the_public_view_states_the_rule_on_public_tests_only(plan):
     result = verdict(plan, "mix", outcome)
     probes = [plan.calls[1][i] for i in plan.call_ids("mix", PUBLIC)]
     public = judge_step(STEPS_BY_NAME["mix"], probes, [outcome(p) for p in probes], "function", False)
-    assert result.detail["rubric"]["total"] > public.detail["rubric"]["total"]
-    assert public.detail["rubric"]["passed"] == 0 and public.score == 0
+    assert result.rubric["total"] > public.rubric["total"]
+    assert public.rubric["passed"] == 0 and public.score == 0

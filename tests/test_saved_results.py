@@ -10,6 +10,7 @@
   and the public-only judgement are not kept (tests/test_stand_ins.py searches the saved file for
   the hidden values themselves).
 """
+import dataclasses
 import json
 import math
 
@@ -27,6 +28,7 @@ from autograder.judge import CaseResult, StepResult, SubmissionResult, broken
 from autograder.render import json_text
 from autograder.sandbox.runner import Limits
 from autograder.reading.problems import Detail, detail
+from autograder.verdict import FollowsOwnHelpers, HelperUse, Redefined
 from conftest import ROOT
 from labs.self_attention import LAB
 
@@ -50,7 +52,8 @@ def same(a, b):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     if isinstance(a, dict):
         return list(a) == list(b) and all(same(a[k], b[k]) for k in a) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, (SubmissionResult, StepResult, CaseResult, Judgement, Detail)):
+    if isinstance(a, (SubmissionResult, StepResult, CaseResult, Judgement, Detail, HelperUse, Redefined,
+                      FollowsOwnHelpers)):
         return all(same(getattr(a, f), getattr(b, f)) for f in a.__dataclass_fields__)
     return a == b
 
@@ -92,21 +95,46 @@ codes = st.none() | st.sampled_from(["wrong_values", "transposed", "exception", 
 
 @st.composite
 def cases(draw):
-    return CaseResult(draw(texts), draw(st.booleans()), draw(texts), draw(st.booleans()), draw(codes),
-                      draw(plain_details), draw(st.lists(texts, max_size=2)), draw(codes),
-                      draw(st.none() | st.text(alphabet="0123456789abcdef", min_size=16, max_size=16)),
-                      draw(st.booleans()), draw(st.booleans()))
+    return CaseResult(case=draw(texts), hidden=draw(st.booleans()), label=draw(texts), passed=draw(st.booleans()),
+                      code=draw(codes), detail=draw(plain_details), matched=draw(st.lists(texts, max_size=2)),
+                      fallback=draw(codes),
+                      answer=draw(st.none() | st.text(alphabet="0123456789abcdef", min_size=16, max_size=16)),
+                      degenerate=draw(st.booleans()), raised=draw(st.booleans()))
+
+
+names = st.lists(texts, max_size=3).map(tuple)
+rules = st.fixed_dictionaries({"rule": st.sampled_from(["cases", "mistake", "fitted", "passed"])},
+                              optional={"passed": st.integers(0, 9), "total": st.integers(0, 9),
+                                        "code": texts, "percent": st.integers(0, 100), "unanswered": st.booleans()})
+places = st.tuples(texts, st.integers(0, 99))
+
+
+@st.composite
+def step_facts(draw):
+    """Every typed fact of a step (verdict.StepResult), each there or not."""
+    facts = {"rubric": st.none() | rules, "ignored": names, "code_evidence": st.none() | names,
+             "explained": st.lists(st.dictionaries(texts, values, max_size=3), max_size=2).map(tuple),
+             "argument_shapes": st.dictionaries(texts, st.tuples(texts, names), max_size=2),
+             "defined_as": st.none() | texts, "similar": st.none() | texts, "under_main": st.booleans(),
+             "redefined": st.none() | st.builds(Redefined, graded=places, others=st.lists(places, max_size=2).map(tuple)),
+             "helpers": st.none() | st.builds(HelperUse, own=names, reference=names, unused=names,
+                                              nested_reference=names),
+             "follows_own_helpers": st.none() | st.builds(FollowsOwnHelpers, code=texts, helpers=names),
+             "seconds": st.none() | st.floats(0, 60) | st.integers(0, 60),
+             "module": st.none() | texts, "file_problem": st.none() | texts}
+    return {key: draw(strategy) for key, strategy in facts.items()}
 
 
 @st.composite
 def results(draw):
-    steps = [StepResult(name, draw(st.floats(0, 3) | st.integers(0, 3)), draw(st.sampled_from([2, 2.0, 1.5])),
-                        draw(st.sampled_from(["passed", "failed", "error", "timeout", "missing"])),
-                        draw(st.lists(texts, max_size=2)), draw(st.lists(cases(), max_size=3)),
-                        draw(st.integers(0, 9)), draw(plain_details)) for name in STEPS]
+    steps = [StepResult(name=name, score=draw(st.floats(0, 3) | st.integers(0, 3)),
+                        max_score=draw(st.sampled_from([2, 2.0, 1.5])),
+                        status=draw(st.sampled_from(["passed", "failed", "error", "timeout", "missing"])),
+                        mistakes=draw(st.lists(texts, max_size=2)), cases=draw(st.lists(cases(), max_size=3)),
+                        page_step=draw(st.integers(0, 9)), **draw(step_facts())) for name in STEPS]
     public = draw(st.none() | st.just(steps[:2]))
-    return SubmissionResult(draw(texts), steps, draw(st.lists(st.dictionaries(texts, values, max_size=3),
-                                                              max_size=2)), public=public)
+    return SubmissionResult(submission=draw(texts), steps=steps,
+                            notes=draw(st.lists(st.dictionaries(texts, values, max_size=3), max_size=2)), public=public)
 
 
 def through_a_file(judgement):
@@ -128,11 +156,9 @@ def test_what_is_kept_drops_only_what_no_output_shows(result):
     part = kept(result)
     assert part.public is None
     for before, after in zip(result.steps, part.steps):
-        assert same(before.detail, after.detail) and (before.score, before.status) == (after.score, after.status)
+        assert same(dataclasses.replace(before, cases=[]), dataclasses.replace(after, cases=[]))
         for one, other in zip(before.cases, after.cases):
-            expected = one if not one.hidden else CaseResult(one.case, True, one.label, one.passed, one.code,
-                                                              one.detail, [], None, one.answer, one.degenerate,
-                                                              one.raised)
+            expected = one if not one.hidden else dataclasses.replace(one, matched=[], fallback=None)
             assert same(other, expected)
 
 
@@ -195,9 +221,8 @@ def test_any_damaged_file_is_read_or_refused_never_raised(data):
                                    np.longdouble(1), np.array([object()], dtype=object)])
 def test_a_value_the_format_cannot_write_saves_no_judgement_and_the_outputs_are_written(value, tmp_path):
     result = broken(LAB, "kim.py", "empty")
-    odd = SubmissionResult(result.submission, [StepResult(s.name, s.score, s.max_score, s.status, s.mistakes,
-                                                          s.cases, s.page_step, {**s.detail, "odd": value})
-                                               for s in result.steps], result.notes)
+    odd = dataclasses.replace(result, steps=[dataclasses.replace(s, explained=({"odd": value},))
+                                             for s in result.steps])
     with pytest.raises(Unsaveable):
         judgement_data(Judgement(key="k", status="graded", result=odd))
     record = record_of(odd, "kim", "kim.py", "key", [], "broken: empty", LAB)

@@ -278,8 +278,8 @@ def test_the_public_view_is_judged_from_public_tests_only(zygote, plan, tmp_path
     full = {s.name: s for s in result.steps}
     public = {s.name: s for s in result.public_steps}
     assert full["softmax"].status == "failed" and public["softmax"].status == "passed"
-    assert "softmax" in full["self_attention"].detail["reference_helpers"]
-    assert public["self_attention"].detail["reference_helpers"] == []
+    assert "softmax" in full["self_attention"].helpers.reference
+    assert public["self_attention"].helpers.reference == ()
     assert not any(c.hidden for s in result.public_steps for c in s.cases)
     for lang in ("ko", "en"):
         results = gradescope_results(result, plan.lab, lang, "after_published")
@@ -340,7 +340,7 @@ def test_a_hidden_timeout_still_lets_the_public_view_try_the_students_own_helper
     public = {s.name: s for s in result.public_steps}
     assert full["self_attention"].status == "timeout"
     assert public["self_attention"].status == "passed"
-    assert public["self_attention"].detail["follows_own_helpers"]["code"] == "fits_own_helpers"
+    assert public["self_attention"].follows_own_helpers.code == "fits_own_helpers"
 
 
 def test_the_feedback_names_only_the_stand_ins_a_step_asked(zygote, plan, tmp_path):
@@ -350,7 +350,7 @@ def test_the_feedback_names_only_the_stand_ins_a_step_asked(zygote, plan, tmp_pa
         "\n\ndef most_attended(weights, words):\n    return {}\n"), "utf-8")
     result = grade_file(path, zygote, plan, LIMITS)
     attention = next(s for s in result.steps if s.name == "self_attention")
-    assert attention.status == "passed" and attention.detail["reference_helpers"] == ["softmax"]
+    assert attention.status == "passed" and attention.helpers.reference == ("softmax",)
 
 
 @settings(max_examples=200, deadline=None)

@@ -190,11 +190,11 @@ def test_a_composed_steps_note_names_exactly_the_steps_it_calls(steps, data):
         reachable = lab.reachable_from(step)
         stood_in = [name for name in reachable if name in asked and name not in passing]
         note = helpers_used(step.calls, passing, [_Outcome(stood_in)], reachable=reachable)
-        told = note["own_helpers"] + note["reference_helpers"] + note["unused_helpers"]
+        told = note.own + note.reference + note.unused
         assert sorted(told) == sorted(step.calls) and len(told) == len(set(told))
-        assert set(note["own_helpers"]) == set(step.calls) & passing
-        assert set(note["reference_helpers"]) == set(step.calls) & set(stood_in)
-        assert set(note["nested_reference_helpers"]) == set(stood_in) - set(step.calls)
+        assert set(note.own) == set(step.calls) & passing
+        assert set(note.reference) == set(step.calls) & set(stood_in)
+        assert set(note.nested_reference) == set(stood_in) - set(step.calls)
         assert set(reachable) >= set(step.calls)
 
 
@@ -262,7 +262,7 @@ def test_anything_else_is_refused_never_computed(args, keywords):
 def test_a_correct_submission_gets_full_marks(lab, graded):
     result = graded(submission())
     assert result.score == result.max_score == lab.total_points, \
-        [(s.name, s.status, s.mistakes, s.detail.get("reference_helpers")) for s in result.steps]
+        [(s.name, s.status, s.mistakes, s.helpers) for s in result.steps]
 
 
 @pytest.mark.parametrize("form", sorted(CALL_FORMS))
@@ -275,12 +275,12 @@ def test_a_wrong_layer_norm_costs_only_its_own_points(lab, graded, form):
     for name in ("positional_encoding", "add_and_norm", "encoder_input"):
         assert steps[name].status == "passed" and steps[name].score == steps[name].max_score, (name, steps[name])
     assert result.score == lab.total_points - (steps["layer_norm"].max_score - steps["layer_norm"].score)
-    add = steps["add_and_norm"].detail
-    assert add["reference_helpers"] == ["layer_norm"] and add["own_helpers"] == []
+    add = steps["add_and_norm"].helpers
+    assert add.reference == ("layer_norm",) and add.own == ()
     # encoder_input ran the student's own add_and_norm (it passed), which called the stand-in.
-    encoder = steps["encoder_input"].detail
-    assert encoder["own_helpers"] == ["positional_encoding", "add_and_norm"]
-    assert encoder["reference_helpers"] == [] and encoder["nested_reference_helpers"] == ["layer_norm"]
+    encoder = steps["encoder_input"].helpers
+    assert encoder.own == ("positional_encoding", "add_and_norm")
+    assert encoder.reference == () and encoder.nested_reference == ("layer_norm",)
 
 
 def test_the_note_says_which_callees_were_the_students_and_which_the_reference_answered(lab, graded):
@@ -314,9 +314,9 @@ def test_a_composed_step_that_does_not_call_a_failed_callee_says_so(lab, graded)
                         "    return add_and_norm(X, np.where(column % 2 == 0, np.sin(angle), np.cos(angle)))")
     steps = by_name(graded(text))
     assert steps["positional_encoding"].status == "failed" and steps["encoder_input"].status == "passed"
-    note = steps["encoder_input"].detail
-    assert note["unused_helpers"] == ["positional_encoding"] and note["reference_helpers"] == []
-    assert note["own_helpers"] == ["add_and_norm"]
+    note = steps["encoder_input"].helpers
+    assert note.unused == ("positional_encoding",) and note.reference == ()
+    assert note.own == ("add_and_norm",)
 
 
 def _main(argv):

@@ -21,7 +21,7 @@ from .outputs import discard_outputs, record_of, write_outputs
 from .saved import Judgement
 
 if TYPE_CHECKING:
-    from ..judge import SubmissionResult
+    from ..verdict import SubmissionResult
     from ..lab import Lab
     from ..sandbox.limits import Limits
 

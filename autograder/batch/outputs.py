@@ -27,12 +27,12 @@ from .run_files import RECORD_KEY, write_atomic
 from .saved import KEY as SAVED_KEY, Judgement, Unsaveable, judgement_data, read_judgement
 from .. import pictures
 from ..guard import piece
-from ..judge import rounded_points
+from ..verdict import rounded_points
 from ..render import (Messages, case_names, feedback, guarded_step_feedback, json_of, json_text, notes_text, one_line,
                       printable, text_of)
 
 if TYPE_CHECKING:
-    from ..judge import StepResult, SubmissionResult
+    from ..verdict import StepResult, SubmissionResult
     from ..lab import Lab
     from ..render import Feedback
 

@@ -5,6 +5,10 @@ One definition (`Judgement`), one format version (`FORMAT`), one writer (`judgem
 reader (`read_judgement`), which refuses a version it does not know and any shape it cannot read:
 such a student is simply graded again. Pure data in and out; outputs.py reads and writes the file.
 
+The judged result is the verdict's typed records (autograder.verdict); a step's typed facts are
+kept under its "detail" with the keys format 1 always had (`_step_facts_data`, `_step_facts`), so
+a file written before the facts were typed is read as it was written (tests/test_verdict.py).
+
 What is kept is the judged result as the batch's outputs are rendered from it (`kept`), never more:
 a hidden test keeps its code, its (already reduced, see grading.hidden_facts_only) detail and its
 wrong answer's digest, which the record held before, but not `matched` or `fallback` (which other
@@ -15,12 +19,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from ..judge import CaseResult, StepResult, SubmissionResult
 from ..reading.problems import Detail
+from ..repair.search import Repair
+from ..verdict import (CaseResult, FollowsOwnHelpers, HelperUse, Redefined, StepResult, SubmissionResult,
+                       step_status)
+
+if TYPE_CHECKING:
+    from ..rubric import Rule
 
 FORMAT = 1  # raise it whenever what is written changes; an older or newer file is then graded again
 KEY = "judged"  # its place in results/<id>.json's extra_data, beside the record (outputs.RECORD_KEY)
@@ -74,7 +83,48 @@ def judgement_data(judgement: Judgement) -> dict[str, Any]:
 def _step_data(step: StepResult) -> dict[str, Any]:
     return {"name": step.name, "score": _value(step.score), "max_score": _value(step.max_score),
             "status": step.status, "mistakes": list(step.mistakes), "cases": [_case_data(c) for c in step.cases],
-            "page_step": step.page_step, "detail": _value(step.detail)}
+            "page_step": step.page_step, "detail": _value(_step_facts_data(step))}
+
+
+def _step_facts_data(step: StepResult) -> dict[str, Any]:
+    """The step's typed facts as the format keeps them: one "detail" mapping, a key per fact
+    that is there (the keys and shapes the judge wrote before its facts were typed)."""
+    data: dict[str, Any] = {}
+    if step.rubric is not None:
+        data["rubric"] = dict(step.rubric)
+    if step.ignored:
+        data["ignored"] = list(step.ignored)
+    if step.code_evidence is not None:
+        data["code_evidence"] = {"names": list(step.code_evidence)}
+    if step.explained:
+        data["explained"] = list(step.explained)
+    if step.argument_shapes:
+        data["argument_shapes"] = {case: [text, list(differ)] for case, (text, differ) in step.argument_shapes.items()}
+    if step.defined_as is not None:
+        data["defined_as"] = step.defined_as
+    if step.similar is not None:
+        data["similar"] = step.similar
+    if step.under_main:
+        data["under_main"] = True
+    if step.redefined is not None:
+        data["redefined"] = {"graded": list(step.redefined.graded),
+                             "others": [list(place) for place in step.redefined.others]}
+    if step.helpers is not None:
+        data.update(own_helpers=list(step.helpers.own), reference_helpers=list(step.helpers.reference),
+                    unused_helpers=list(step.helpers.unused),
+                    nested_reference_helpers=list(step.helpers.nested_reference))
+    if step.follows_own_helpers is not None:
+        data["follows_own_helpers"] = {"code": step.follows_own_helpers.code,
+                                       "helpers": list(step.follows_own_helpers.helpers)}
+    if step.repair is not None:
+        data["repair"] = step.repair.as_data()
+    if step.seconds is not None:
+        data["seconds"] = step.seconds
+    if step.module is not None:
+        data["module"] = step.module
+    if step.file_problem is not None:
+        data["file_problem"] = step.file_problem
+    return data
 
 
 def _case_data(case: CaseResult) -> dict[str, Any]:
@@ -134,25 +184,88 @@ def _judgement(data: object) -> Judgement:
         raise Unreadable(f"format {fields.get('format')!r}, not {FORMAT}")
     result: dict[str, Any] = _of(fields["result"], dict)
     return Judgement(key=_of(fields["key"], str), status=_of(fields["status"], str),
-                     result=SubmissionResult(_of(result["submission"], str),
-                                             [_step(s) for s in _of(result["steps"], list)],
-                                             [_of(_read(n), dict) for n in _of(result["notes"], list)]))
+                     result=SubmissionResult(submission=_of(result["submission"], str),
+                                             steps=[_step(s) for s in _of(result["steps"], list)],
+                                             notes=[_of(_read(n), dict) for n in _of(result["notes"], list)]))
 
 
 def _step(data: object) -> StepResult:
     step: dict[str, Any] = _of(data, dict)
-    return StepResult(_of(step["name"], str), _number(_read(step["score"])), _number(_read(step["max_score"])),
-                      _of(step["status"], str), _texts(step["mistakes"]),
-                      [_case(c) for c in _of(step["cases"], list)], _of(step["page_step"], int),
-                      _of(_read(step["detail"]), dict))
+    return StepResult(name=_of(step["name"], str), score=_number(_read(step["score"])),
+                      max_score=_number(_read(step["max_score"])), status=step_status(_of(step["status"], str)),
+                      mistakes=_texts(step["mistakes"]), cases=[_case(c) for c in _of(step["cases"], list)],
+                      page_step=_of(step["page_step"], int), **_step_facts(_of(_read(step["detail"]), dict)))
+
+
+HELPER_KEYS = ("own_helpers", "reference_helpers", "unused_helpers", "nested_reference_helpers")
+STEP_FACT_KEYS = frozenset({"rubric", "ignored", "code_evidence", "explained", "argument_shapes", "defined_as",
+                            "similar", "under_main", "redefined", *HELPER_KEYS, "follows_own_helpers", "seconds",
+                            "module", "file_problem", "repair"})
+
+
+def _step_facts(detail: dict[str, Any]) -> dict[str, Any]:
+    """The step's typed facts from the "detail" mapping `_step_facts_data` wrote (a file of this
+    format written before the facts were typed holds the same keys); Unreadable for any other key."""
+    unknown = set(detail) - STEP_FACT_KEYS
+    if unknown:
+        raise Unreadable(f"step facts {sorted(map(repr, unknown))}")
+    facts: dict[str, Any] = {}
+    if "rubric" in detail:
+        rule: dict[str, Any] = _of(detail["rubric"], dict)
+        facts["rubric"] = cast("Rule", rule)
+    if "ignored" in detail:
+        facts["ignored"] = tuple(_texts(detail["ignored"]))
+    if "code_evidence" in detail:
+        facts["code_evidence"] = tuple(_texts(_of(detail["code_evidence"], dict).get("names", [])))
+    if "explained" in detail:
+        facts["explained"] = tuple(_of(item, dict) for item in _of(detail["explained"], list))
+    if "argument_shapes" in detail:
+        facts["argument_shapes"] = {_of(case, str): (_of(text, str), tuple(_texts(differ)))
+                                    for case, (text, differ) in ((case, _sequence_pair(shapes)) for case, shapes
+                                                                 in _of(detail["argument_shapes"], dict).items())}
+    for key in ("defined_as", "similar", "module", "file_problem"):
+        if key in detail:
+            facts[key] = _of(detail[key], str)
+    if "under_main" in detail:
+        facts["under_main"] = _of(detail["under_main"], bool)
+    if "repair" in detail:
+        try:
+            facts["repair"] = Repair.from_data(detail["repair"])
+        except ValueError as error:
+            raise Unreadable(str(error)) from None
+    if "redefined" in detail:
+        found: dict[str, Any] = _of(detail["redefined"], dict)
+        facts["redefined"] = Redefined(graded=_place(found["graded"]),
+                                       others=tuple(_place(place) for place in _of(found["others"], list)))
+    if any(key in detail for key in HELPER_KEYS):
+        own, reference, unused, nested = (tuple(_texts(detail.get(key, []))) for key in HELPER_KEYS)
+        facts["helpers"] = HelperUse(own=own, reference=reference, unused=unused, nested_reference=nested)
+    if "follows_own_helpers" in detail:
+        follows: dict[str, Any] = _of(detail["follows_own_helpers"], dict)
+        facts["follows_own_helpers"] = FollowsOwnHelpers(code=_of(follows["code"], str),
+                                                         helpers=tuple(_texts(follows["helpers"])))
+    if "seconds" in detail:
+        facts["seconds"] = _number(detail["seconds"])
+    return facts
+
+
+def _sequence_pair(data: object) -> tuple[Any, Any]:
+    """A pair kept as a list or a tuple (a file of this format may hold either)."""
+    return _pair(list(data) if type(data) is tuple else data)
+
+
+def _place(data: object) -> tuple[str, int]:
+    name, line = _sequence_pair(data)
+    return _of(name, str), _of(line, int)
 
 
 def _case(data: object) -> CaseResult:
     case: dict[str, Any] = _of(data, dict)
-    return CaseResult(_of(case["case"], str), _of(case["hidden"], bool), _of(case["label"], str),
-                      _of(case["passed"], bool), _optional_text(case["code"]), _of(_read(case["detail"]), dict),
-                      _texts(case["matched"]), _optional_text(case["fallback"]), _optional_text(case["answer"]),
-                      _of(case["degenerate"], bool), _of(case["raised"], bool))
+    return CaseResult(case=_of(case["case"], str), hidden=_of(case["hidden"], bool), label=_of(case["label"], str),
+                      passed=_of(case["passed"], bool), code=_optional_text(case["code"]),
+                      detail=_of(_read(case["detail"]), dict), matched=_texts(case["matched"]),
+                      fallback=_optional_text(case["fallback"]), answer=_optional_text(case["answer"]),
+                      degenerate=_of(case["degenerate"], bool), raised=_of(case["raised"], bool))
 
 
 def _read(data: object) -> Any:

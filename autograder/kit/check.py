@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 import numpy as np
 
 from ..code_evidence import code_evidence, state_kept, watch
-from ..judge import StepResult, fits_own_helpers, helpers_used, judge_step, linked
+from ..judge import fits_own_helpers, helpers_used, judge_step, linked, with_file_facts
+from ..verdict import StepResult
 from ..lab import Lab
 from ..render import step_feedback
 from .. import stand_in
@@ -109,10 +110,9 @@ def judge_public(name: str, env: Mapping[str, object], is_stub: bool | None = No
     if step.composed:  # as the engine says it: which of the steps it calls ran as written
         reachable = lab.reachable_from(step)
         used = helpers_used(step.calls, passing, outcomes, reachable=reachable)
-        result = dataclasses.replace(result, detail={**result.detail, **used})
+        result = dataclasses.replace(result, helpers=used)
         result = linked(step, result, others or {})
-        if result.status not in ("passed", "missing") and (used["reference_helpers"]
-                                                           or used["nested_reference_helpers"]):
+        if result.status not in ("passed", "missing") and (used.reference or used.nested_reference):
             # every helper the student's own
             again = [_called(function, name, probe, set(reachable), call) for probe in probes]
             result = fits_own_helpers(step, result, judge_step(step, read, again, defined, stub,
@@ -127,7 +127,7 @@ def _with_file_detail(result: StepResult, lab: Lab, submission: Submission | Non
         return result
     found = file_detail(result.name, result.status, submission, lab.function_names,
                         (evidence or {}).get("defined_at"))
-    return dataclasses.replace(result, detail={**result.detail, **found}) if found else result
+    return with_file_facts(result, found)
 
 
 def _called(function: StepFunction, name: str, probe: Probe, passing: Container[str] | None,

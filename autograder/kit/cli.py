@@ -20,7 +20,8 @@ from types import FrameType
 from typing import Any, NoReturn
 
 from ..cells import module_name
-from ..judge import StepResult, SubmissionResult, broken
+from ..judge import broken
+from ..verdict import StepResult, SubmissionResult
 from ..lab import Lab
 from ..render import as_dict, as_text, fit_to_width, terminal_width
 from ..sandbox.worker import describe_exception, load
@@ -158,9 +159,9 @@ def check_file(path: str, step_seconds: float = 10.0, only: Collection[str] | No
                                   syntax_suspect=syntax_error_near(name, notes, submission), call=call,
                                   others=None if only else dict(results), submission=submission)
             if result.status == "timeout":
-                result = dataclasses.replace(result, detail={**result.detail, "seconds": step_seconds})
+                result = dataclasses.replace(result, seconds=step_seconds)
             results[name] = result
-    return SubmissionResult(submission.name, [results[name] for name in names], notes)
+    return SubmissionResult(submission=submission.name, steps=[results[name] for name in names], notes=notes)
 
 
 class _Events:

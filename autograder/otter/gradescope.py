@@ -25,7 +25,7 @@ from ..reading.names import SUBMISSION_KINDS, kind_rank
 from ..reading.problems import Detail, detail, os_detail
 
 if TYPE_CHECKING:  # imported where used: a broken engine still gets its results.json written (main)
-    from ..judge import SubmissionResult
+    from ..verdict import SubmissionResult
     from ..lab import Lab
     from .results import GradescopeResults
 
@@ -108,7 +108,7 @@ def with_previous(data: GradescopeResults, result: SubmissionResult, lab: Lab, s
     earlier submission, what changed since it (batch.previous). The comparison on all tests has the
     scored entries' visibility; the one visible at once compares the public tests only, so it never
     tells a hidden verdict before grades are published. Anything unreadable: no comparison."""
-    from ..judge import rounded_points
+    from ..verdict import rounded_points
 
     now_all = {s.name: {"status": s.status, "score": rounded_points(s.score), "mistakes": list(s.mistakes)} for s in result.steps}
     now_public = {s.name: {"status": s.status, "score": None, "mistakes": list(s.mistakes)} for s in result.public_steps}

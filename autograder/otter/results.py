@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from ..judge import rounded_points
+from ..verdict import rounded_points
 from ..render import Messages, load_notes, notes_heading, step_feedback
 
 if TYPE_CHECKING:
-    from ..judge import StepResult, SubmissionResult
+    from ..verdict import StepResult, SubmissionResult
     from ..lab import Lab
 
 VISIBILITIES = ("visible", "after_published", "hidden")

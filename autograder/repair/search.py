@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .edits import Edit, Edits, function_def, module_rebinds, paired_edits, repeated_edits, single_edits
-from .kinds import EditKind
+from .kinds import EDIT_KINDS, EditKind
 
 if TYPE_CHECKING:
     from ..cells import Cell
@@ -55,10 +55,28 @@ class Repair:
     parts: tuple[RepairPart, ...]
     also: tuple[RepairPart, ...] = ()  # another repair as small, on other lines (told as "or")
 
-    def as_detail(self) -> dict[str, object]:
+    def as_data(self) -> dict[str, object]:
+        """As the saved results keep it (batch.saved)."""
         def plain(parts: tuple[RepairPart, ...]) -> list[dict[str, object]]:
             return [{"kind": p.kind, "line": p.line, "before": p.before, "after": p.after} for p in parts]
         return {"filename": self.filename, "parts": plain(self.parts), **({"also": plain(self.also)} if self.also else {})}
+
+    @classmethod
+    def from_data(cls, data: object) -> Repair:
+        """`as_data`'s mapping back; ValueError for anything else (a kind, a line or a text it does not know)."""
+        def parts(items: object) -> tuple[RepairPart, ...]:
+            if not isinstance(items, list):
+                raise ValueError("repair parts")
+            made = []
+            for item in items:
+                if not isinstance(item, dict) or item.get("kind") not in EDIT_KINDS or \
+                        type(item.get("line")) is not int or not all(isinstance(item.get(k), str) for k in ("before", "after")):
+                    raise ValueError("a repair part")
+                made.append(RepairPart(kind=item["kind"], line=item["line"], before=item["before"], after=item["after"]))
+            return tuple(made)
+        if not isinstance(data, dict) or not isinstance(data.get("filename"), str) or set(data) - {"filename", "parts", "also"}:
+            raise ValueError("a repair")
+        return cls(filename=data["filename"], parts=parts(data.get("parts")), also=parts(data.get("also", [])))
 
 
 @dataclass(frozen=True, kw_only=True)
