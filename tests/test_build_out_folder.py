@@ -11,10 +11,9 @@ from autograder import registry
 from autograder.otter import build as otter_build
 from autograder.otter.build import STAMP, BuildError, claim_out_folder
 
+import installed
 from conftest import ROOT
 from labs.self_attention import LAB
-
-AUTOGRADER = ROOT / ".venv" / "bin" / "autograder"
 
 
 def tree(folder):
@@ -118,7 +117,7 @@ def test_the_command_refuses_a_folder_holding_something_else(tmp_path, kind):
         (out / STAMP).write_text(json.dumps({"lab": "masked_attention", "files": ["student/masked_attention_lab.ipynb"]}))
         expected = "holds the build of another lab (masked_attention)"
     before = tree(out)
-    done = subprocess.run([str(AUTOGRADER), "build", "--lab", "self_attention", "--out", str(out), "--lang", "en"],
+    done = subprocess.run([installed.script("autograder"), "build", "--lab", "self_attention", "--out", str(out), "--lang", "en"],
                           capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PYTHONPATH": ""})
     assert done.returncode == 1, done.stdout + done.stderr

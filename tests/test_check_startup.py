@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 
+import installed
 from conftest import ROOT
 
 REFERENCE = ROOT / "solutions" / "self_attention.py"
@@ -49,10 +50,7 @@ def test_the_command_prints_everything_before_it_ends(tmp_path):
     wrong = REFERENCE.read_text(encoding="utf-8").replace("return Q @ K.T", "return Q @ K")
     submission = tmp_path / "attention.py"
     submission.write_text(wrong, encoding="utf-8")
-    script = [os.path.join(os.path.dirname(sys.executable), "autograder")]
-    if not os.path.exists(script[0]):
-        script = [sys.executable, "-m", "autograder"]
-    done = subprocess.run([*script, "check", str(submission), "--json", "--lang", "en"], capture_output=True,
+    done = subprocess.run([installed.script("autograder"), "check", str(submission), "--json", "--lang", "en"], capture_output=True,
                           text=True, timeout=120)
     result = json.loads(done.stdout)
     assert done.returncode == 1 and result["score"] < result["max_score"]

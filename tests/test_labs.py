@@ -17,6 +17,7 @@ from autograder.error_model import parts
 from autograder import registry
 from autograder.judge import RAISED, UNEXPLAINED
 from autograder.render import LANGUAGES, catalog, engine_catalog
+import installed
 from conftest import ROOT
 from test_catalogs import HAEYO_ENDINGS, LOOSE_PARTICLE, TRANSLATED_WORDS
 
@@ -211,9 +212,8 @@ def test_guessing_reads_metadata_first_then_function_names_and_never_breaks():
 
 def test_import_contracts_hold():
     """The engine never imports a lab; the students' kit never imports a reference or a hidden case."""
-    done = subprocess.run([str(ROOT / ".venv" / "bin" / "lint-imports"), "--no-cache"] if (ROOT / ".venv" / "bin" / "lint-imports").exists()
-                          else [sys.executable, "-m", "importlinter.cli", "--no-cache"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    done = subprocess.run([installed.script("lint-imports"), "--no-cache"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert "broken" in done.stdout and " 0 broken" in done.stdout
 

@@ -14,6 +14,7 @@ from hypothesis import given, settings, strategies as st
 from autograder.kit.ready import zip_member_path
 from autograder.submission import NotAnOtterExport, otter_export_notebook
 
+import installed
 from conftest import ROOT
 
 NOTEBOOK = ROOT / "assignments" / "self_attention" / "self_attention_lab.ipynb"
@@ -78,7 +79,7 @@ def test_a_jupyterlab_export_is_graded_by_check(tmp_path):
     """The member is the absolute path JupyterLab gave (`tmp/field-work/c61/lab/...`): graded 10/10."""
     path = tmp_path / "self_attention_lab_2026_03_01T12_00_00_000000.zip"
     path.write_bytes(export_zip({"tmp/field-work/c61/lab/self_attention_lab.ipynb": graded_notebook()}))
-    done = subprocess.run([str(ROOT / ".venv" / "bin" / "autograder"), "check", str(path), "--json"],
+    done = subprocess.run([installed.script("autograder"), "check", str(path), "--json"],
                           capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert json.loads(done.stdout)["score"] == 10

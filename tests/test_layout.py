@@ -1,0 +1,41 @@
+"""The tests' own layout: INVARIANT: a plain `pytest` runs in any virtual environment the project
+is installed into, so no test reaches into this checkout's `.venv/` (a test that needs an
+installed command finds it beside `sys.executable`: tests/installed.py)."""
+import pathlib
+import re
+
+from conftest import ROOT
+
+TESTS = ROOT / "tests"
+# The test files whose subject is a `.venv` by name: scripts/setup.sh making one in a copied tree,
+# a copy that leaves the checkout's out, the commands the README and scripts/demo.sh show.
+NAMES_A_VENV = {
+    "test_setup_script.py": "scripts/setup.sh makes and remakes the .venv of a copied tree",
+    "test_install_layouts.py": "the copied tree leaves the checkout's .venv out",
+    "test_docs_commands_in_a_clone.py": "says why the docs' `.venv` commands are not typed in the clone",
+    "test_readme_commands.py": "reads the `.venv/bin/autograder` lines of scripts/demo.sh",
+    "test_layout.py": "this check",
+}
+# This checkout's .venv joined as a path: never, in any test file.
+INTO_THE_CHECKOUTS_VENV = re.compile(r"""(ROOT|parents\[\d+\]|\.parent)\s*/\s*["']\.venv""")
+# `.venv` as a folder's name (`image.venv`, an attribute, is not one).
+A_VENV = re.compile(r"(?<![\w)\]])\.venv\b")
+
+
+def suite_files():
+    """Every Python file of the suite itself (the corpora beside it are data)."""
+    return sorted(TESTS.glob("*.py"))
+
+
+def test_no_test_reaches_into_the_checkouts_venv():
+    files = suite_files()
+    assert len(files) > 100
+    for path in files:
+        text = path.read_text("utf-8")
+        assert not INTO_THE_CHECKOUTS_VENV.search(text), f"{path}: joins ROOT with .venv; use installed.script(NAME)"
+        if path.name not in NAMES_A_VENV:
+            lines = [number for number, line in enumerate(text.splitlines(), 1) if A_VENV.search(line)]
+            assert not lines, (f"{path.relative_to(ROOT)} names .venv (lines {lines}): find an installed command "
+                               "with installed.script(NAME), beside sys.executable")
+    named = {path.name for path in files if A_VENV.search(path.read_text("utf-8"))}
+    assert named == set(NAMES_A_VENV), "NAMES_A_VENV lists exactly the files that name a .venv"
