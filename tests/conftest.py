@@ -6,6 +6,8 @@ import pytest
 from labs.self_attention import LAB
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+# The submissions, attack rounds and replays the tests read (tests/corpora/README.md says each one's source).
+CORPORA = ROOT / "tests" / "corpora"
 
 # What a plain `pytest` leaves out (`bash scripts/test.sh`, which CI runs, runs everything):
 # - install: makes virtual environments, installs wheels or builds the emulated LMS image;

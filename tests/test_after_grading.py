@@ -13,8 +13,8 @@ import sys
 import pytest
 
 from autograder.cli import main as cli
+from conftest import CORPORA, ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
 CORRECT = (SAMPLES / "correct.py").read_text("utf-8")
 SOFTMAX = '''def softmax(x):
@@ -286,7 +286,7 @@ def course(klass, tmp_path_factory):
     course = tmp_path_factory.mktemp("course")
     shutil.copytree(klass["out"], course / "lab1")
     lab2 = tmp_path_factory.mktemp("lab2")
-    masked = sorted((ROOT / "tests" / "corpus_masked").glob("*.py"))[:3]
+    masked = sorted((CORPORA / "corpus_masked").glob("*.py"))[:3]
     for student, path in zip(("s01", "s02", "s11"), masked):
         (lab2 / f"{student}.py").write_bytes(path.read_bytes())
     done = grade(lab2, "--out", course / "lab2", "--lab", "masked_attention", "--jobs", "2")

@@ -1,4 +1,4 @@
-"""Attacks on the grader written from its code and docs alone (tests/attacks/, attacks2/; the later
+"""Attacks on the grader written from its code and docs alone (tests/corpora/attacks/, attacks2/; the later
 rounds in test_attacks_third.py, _fourth.py and _fifth.py, one file each so that they run side by
 side): each must hold.
 
@@ -16,12 +16,12 @@ import pytest
 
 from autograder.sandbox import codec
 from autograder.sandbox.runner import Call, Limits, run
-from conftest import ROOT
+from conftest import CORPORA, ROOT
 
 TIMED = {7}  # its verdict is a measured time
 
 
-# tests/attacks2, 08: a submission prints the machine's folders it can read, spelled with a sign of
+# tests/corpora/attacks2, 08: a submission prints the machine's folders it can read, spelled with a sign of
 # its choosing for the slash. Not defended (docs/SECURITY.md): the filter covers what Python and
 # the grader write, and a submission can spell out anything its own code reads.
 NOT_DEFENDED = {("attacks2", 8)}
@@ -29,7 +29,7 @@ NOT_DEFENDED = {("attacks2", 8)}
 
 def _replay(folder, variable, tmp_path_factory):
     os.environ[variable] = str(tmp_path_factory.mktemp(folder))
-    spec = importlib.util.spec_from_file_location(f"{folder}_replay", ROOT / "tests" / folder / "run_all.py")
+    spec = importlib.util.spec_from_file_location(f"{folder}_replay", CORPORA / folder / "run_all.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -1,9 +1,9 @@
-"""The fourth round of attacks (tests/attacks4), written from the grader's code and docs alone: each must hold."""
+"""The fourth round of attacks (tests/corpora/attacks4), written from the grader's code and docs alone: each must hold."""
 import pytest
 
 from attack_rounds import names_of, replay
 
-# tests/attacks4: the one guard between a submission and the grader's own work (texts, names,
+# tests/corpora/attacks4: the one guard between a submission and the grader's own work (texts, names,
 # pictures, fingerprints, the LMS's files) and points that come from values.
 
 

@@ -1,9 +1,9 @@
-"""The third round of attacks (tests/attacks3), written from the grader's code and docs alone: each must hold."""
+"""The third round of attacks (tests/corpora/attacks3), written from the grader's code and docs alone: each must hold."""
 import pytest
 
 from attack_rounds import names_of, replay
 
-# tests/attacks3: the TA's after-grading files, the look-alike signal, the course history, the step
+# tests/corpora/attacks3: the TA's after-grading files, the look-alike signal, the course history, the step
 # graph's stand-ins and the grader version.
 
 

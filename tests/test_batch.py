@@ -23,8 +23,8 @@ from autograder.grading import grade_file
 from autograder.sandbox.runner import Limits
 from labs.self_attention.steps import STEPS
 from labs.self_attention import LAB
+from conftest import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 SAMPLES = ROOT / "samples"
 STEP_NAMES = [step.name for step in STEPS]

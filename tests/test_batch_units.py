@@ -12,8 +12,8 @@ import zipfile
 import pytest
 
 from autograder.batch.naming import ID_MAX_BYTES, NAME_MAX, fit_id, safe_id
+from conftest import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
 CORRECT = (SAMPLES / "correct.py").read_bytes()
 STUB = (SAMPLES / "parkseoyeon_10233_55003_attention.py").read_bytes()

@@ -20,8 +20,8 @@ from autograder.batch.collect import Source, group_students
 from autograder.batch.naming import (BLACKBOARD, CANVAS, ID_MAX_BYTES, MOODLE_FOLDER, MOODLE_PREFIX, NAME_MAX, Naming,
                                      safe_id)
 from autograder.batch.report import spreadsheet_text
+from conftest import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
 CORRECT = (SAMPLES / "correct.py").read_bytes()
 STUB = (SAMPLES / "parkseoyeon_10233_55003_attention.py").read_bytes()

@@ -22,7 +22,7 @@ from autograder.render import one_line, printable
 from autograder.submission import (MAX_BYTES, NotAnOtterExport, NotARegularFile, otter_export_notebook,
                                    read_regular_file, read_submission)
 from labs.self_attention import LAB
-from conftest import ROOT
+from conftest import CORPORA, ROOT
 
 SAMPLES = ROOT / "samples"
 REFERENCE = ROOT / "solutions" / "self_attention.py"
@@ -435,7 +435,7 @@ def test_check_refuses_other_zips_and_what_is_not_a_file_without_hanging(tmp_pat
 
 # Every display attack of the hostile corpus, through both commands ----------------------------------
 
-DISPLAY_ATTACKS = sorted(p for p in (ROOT / "tests" / "hostile").iterdir() if p.name.startswith("display__"))
+DISPLAY_ATTACKS = sorted(p for p in (CORPORA / "hostile").iterdir() if p.name.startswith("display__"))
 RAW = ("\x1b", "\x9b", "\x07", "\u202e", "\u2066", "\u2028")
 
 

@@ -8,7 +8,7 @@ from autograder.grading import Plan, grade_bytes
 from autograder.render import as_dict
 from autograder.sandbox.runner import Limits
 from autograder.submission import does_only_checking
-from conftest import ROOT
+from conftest import CORPORA, ROOT
 from labs.self_attention import LAB
 
 CORRECT = (ROOT / "samples" / "correct.py").read_text("utf-8")
@@ -159,7 +159,7 @@ def untagged(notebook):
 
 
 # The set-up cell as notebooks handed out earlier have it (no stand-in: its pip install raises).
-EARLIER_SET_UP = (ROOT / "tests" / "setup_cells" / "grader_setup_2024.py").read_text("utf-8")
+EARLIER_SET_UP = (CORPORA / "setup_cells" / "grader_setup_2024.py").read_text("utf-8")
 
 
 def lab_notebook(filled=True, set_up=None):

@@ -13,9 +13,9 @@ from autograder.judge import judge_step
 from autograder.sandbox import protocol
 from autograder.sandbox.runner import CallOutcome
 from labs.self_attention.steps import STEPS_BY_NAME
+from conftest import CORPORA, ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-BLIND = ROOT / "tests" / "corpus_blind"
+BLIND = CORPORA / "corpus_blind"
 
 junk = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=80),
                     lambda inner: st.lists(inner, max_size=12) | st.dictionaries(st.text(max_size=20), inner, max_size=6),

@@ -10,8 +10,8 @@ from autograder import registry
 from autograder.grading import Plan, grade_bytes
 from autograder.sandbox import codec
 from autograder.sandbox.runner import Limits
+from conftest import CORPORA, ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 CORRECT = (ROOT / "samples" / "correct.py").read_text("utf-8")
 
 
@@ -61,7 +61,7 @@ def test_a_namedtuple_of_the_right_arrays_earns_every_point(graded):
 
 def test_the_blind_namedtuple_files_earn_every_point(graded):
     """Written by students who read only the notebook: a composed step reads the fields by name."""
-    folder = ROOT / "tests" / "corpus_blind" / "correct"
+    folder = CORPORA / "corpus_blind" / "correct"
     for name, lab in (("correct__lab1__namedtuple_qkv.py", "self_attention"),
                       ("correct__lab2__own_helper_namedtuple.py", "masked_attention")):
         result = graded(lab, (folder / name).read_bytes(), name)

@@ -20,20 +20,20 @@ import pytest
 from autograder import registry
 from autograder.grading import Plan, grade_bytes
 from autograder.sandbox.runner import Limits
+from conftest import CORPORA
 
-HERE = pathlib.Path(__file__).resolve().parent
 # Four corpora, each written by a different group that read only the notebook and the lab page.
-CORPORA = ("corpus_blind", "corpus_blind2", "corpus_blind3", "corpus_blind4")
+BLIND_GROUPS = ("corpus_blind", "corpus_blind2", "corpus_blind3", "corpus_blind4")
 LABS = {"lab1": "self_attention", "lab2": "masked_attention",
         "self_attention": "self_attention", "masked_attention": "masked_attention"}
 
 
 def _rows(corpus):
-    rows = list(csv.DictReader((HERE / corpus / "MANIFEST.csv").open(encoding="utf-8")))
+    rows = list(csv.DictReader((CORPORA / corpus / "MANIFEST.csv").open(encoding="utf-8")))
     return [{**row, "corpus": corpus, "lab": LABS[row["lab"]], "step": row["step"] or "-"} for row in rows]
 
 
-ROWS = [row for corpus in CORPORA for row in _rows(corpus)]
+ROWS = [row for corpus in BLIND_GROUPS for row in _rows(corpus)]
 # (lab 1 one-mistake files, lab 2 one-mistake files, correct files) each group wrote at least
 AT_LEAST = {"corpus_blind": (40, 25, 10), "corpus_blind2": (40, 25, 10), "corpus_blind3": (24, 14, 6),
             "corpus_blind4": (30, 20, 8)}
@@ -92,14 +92,14 @@ def graded(zygote):
 
 def _path(row):
     folder = "correct" if row["step"] == "-" else row["file"].split("__")[0]
-    return HERE / row["corpus"] / folder / row["file"]
+    return CORPORA / row["corpus"] / folder / row["file"]
 
 
-@pytest.mark.parametrize("corpus", CORPORA)
+@pytest.mark.parametrize("corpus", BLIND_GROUPS)
 def test_the_manifest_lists_every_file_once(corpus):
     rows = [row for row in ROWS if row["corpus"] == corpus]
     listed = sorted(row["file"] for row in rows)
-    on_disk = sorted(p.name for p in (HERE / corpus).glob("*/*.py"))
+    on_disk = sorted(p.name for p in (CORPORA / corpus).glob("*/*.py"))
     assert listed == on_disk and len(set(listed)) == len(listed)
     assert all(_path(row).is_file() for row in rows)
     lab1, lab2, correct = AT_LEAST[corpus]

@@ -21,8 +21,8 @@ import urllib.parse
 
 import pytest
 from hypothesis import given, settings, strategies as st
+from conftest import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 sys.path.insert(0, str(DOCS / "hooks"))
 import cli_reference  # noqa: E402  (the hook, tested as a module)

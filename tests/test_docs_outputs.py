@@ -12,8 +12,8 @@ import sys
 
 import pytest
 from hypothesis import given, strategies as st
+from conftest import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 sys.path.insert(0, str(DOCS / "hooks"))
 import outputs  # noqa: E402  (the hook, tested as a module)

@@ -21,10 +21,10 @@ from autograder.grading import Plan, grade_file
 from autograder.judge import DECLARED_MISTAKES_SWITCH, judge_call, judge_step
 from autograder.render import as_text, explained_text
 from autograder.sandbox.runner import CallOutcome
-from conftest import ROOT
+from conftest import CORPORA, ROOT
 from labs.self_attention import LAB
 
-FIELD2 = ROOT / "tests" / "corpus_field2"
+FIELD2 = CORPORA / "corpus_field2"
 QUICK = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from autograder import explain, trace_variants
 from autograder.explain import Sample, Vocabulary
+from conftest import CORPORA, ROOT
 
 QUICK = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SEEDS = st.integers(0, 2**32 - 1)
@@ -276,7 +277,7 @@ def graded_off():
         found = {}
         with Zygote() as zygote:
             for name, (step_name, _, _) in BLIND2.items():
-                result = grade_file(ROOT / "tests" / "corpus_blind2" / name, zygote, plans[name.split("/")[0]])
+                result = grade_file(CORPORA / "corpus_blind2" / name, zygote, plans[name.split("/")[0]])
                 found[name] = next(s for s in result.steps if s.name == step_name)
         return found
     finally:

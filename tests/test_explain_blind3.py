@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from autograder import explain
 from autograder.explain import Sample
+from conftest import CORPORA
 
-HERE = pathlib.Path(__file__).resolve().parent
-BLIND3 = HERE / "corpus_blind3"
+BLIND3 = CORPORA / "corpus_blind3"
 QUICK = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 FILES = {
@@ -215,7 +215,7 @@ def test_a_composed_step_passing_a_wrong_argument_is_told_at_its_call(path):
     from autograder.sandbox.runner import Zygote
     lab = registry.load("masked_attention")
     with Zygote() as zygote:
-        result = grade_file(HERE / path, zygote, Plan.build(lab))
+        result = grade_file(CORPORA / path, zygote, Plan.build(lab))
     step = next(s for s in result.steps if s.name == "multi_head_attention")
     found = error_in_helper(step)
     assert found and found["helper"] == "masked_softmax" and "mask" in found["arguments"], step.detail

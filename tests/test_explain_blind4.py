@@ -1,4 +1,4 @@
-"""The fourth blind group's files whose first reading was misleading (tests/corpus_blind4/READING.csv):
+"""The fourth blind group's files whose first reading was misleading (tests/corpora/corpus_blind4/READING.csv):
 each feedback now names what the values and the code show, and no longer says the false sentence.
 
 Each mechanism is also checked on generated values, so it holds beyond these files: an axis of
@@ -16,8 +16,9 @@ from autograder.explain import Sample
 from autograder.grading import Plan, grade_bytes
 from autograder.render import step_feedback
 from autograder.sandbox.runner import Limits
+from conftest import CORPORA
 
-HERE = pathlib.Path(__file__).resolve().parent / "corpus_blind4"
+HERE = CORPORA / "corpus_blind4"
 LABS = {"lab1": "self_attention", "lab2": "masked_attention"}
 
 # file -> (step, what the Korean feedback of that step says, what it must no longer say)

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from autograder import explain, trace_variants
 from autograder.explain import Sample, Vocabulary
 from autograder.lab import Case
-from conftest import ROOT
+from conftest import CORPORA, ROOT
 
 QUICK = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SEEDS = st.integers(0, 2**32 - 1)
@@ -282,7 +282,7 @@ def test_a_trace_that_cannot_run_gives_no_variant():
 
 # ----- real files: the blind corpus, declared mistakes off ---------------------------------------
 
-BLIND = ROOT / "tests" / "corpus_blind"
+BLIND = CORPORA / "corpus_blind"
 NAMED_BLIND = {  # file: (step, relation, a words the Korean and the English sentence hold)
     "lab1__softmax__returns_exp.py": ("softmax", "formula", ("합으로 나누", "divided by its sum")),
     "lab1__mix__list_mul_alias.py": ("mix", "formula", ("[np.zeros(d)] * n", "[np.zeros(d)] * n")),

@@ -1,5 +1,5 @@
 """Submissions written as a class writes them, without the grader's mistake catalog in view
-(`tests/corpus_field/`, what each student did in MANIFEST.toml): each wrong file is named on its
+(`tests/corpora/corpus_field/`, what each student did in MANIFEST.toml): each wrong file is named on its
 own step by the mistake it makes, every other step keeps its points, the correct ones get full marks.
 """
 import pathlib
@@ -12,10 +12,10 @@ import pytest
 
 from autograder.grading import grade_file
 from autograder.render import as_text
-from conftest import ROOT
+from conftest import CORPORA, ROOT
 from labs.self_attention import LAB
 
-FIELD = ROOT / "tests" / "corpus_field"
+FIELD = CORPORA / "corpus_field"
 MANIFEST = tomllib.loads((FIELD / "MANIFEST.toml").read_text("utf-8"))
 
 # The code that names each wrong file's mistake (the manifest says in words what the student did).

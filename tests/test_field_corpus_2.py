@@ -1,4 +1,4 @@
-"""A second class written without the grader's mistake catalog in view (`tests/corpus_field2/`,
+"""A second class written without the grader's mistake catalog in view (`tests/corpora/corpus_field2/`,
 what each student did in MANIFEST.toml, with what the grader said when the corpus was written).
 
 Kept as a measure, not tuned to file by file: no correct file loses a point, no mistake costs a
@@ -13,9 +13,9 @@ except ModuleNotFoundError:  # Python 3.10: the same parser, as the tomli packag
 import pytest
 
 from autograder.grading import grade_file
-from conftest import ROOT
+from conftest import CORPORA, ROOT
 
-FIELD = ROOT / "tests" / "corpus_field2"
+FIELD = CORPORA / "corpus_field2"
 MANIFEST = tomllib.loads((FIELD / "MANIFEST.toml").read_text("utf-8"))
 # Accepted by design: a Series from idxmax answers like the dict the docstring asks for.
 ACCEPTED = {"most_attended__returns_series.py"}

@@ -23,6 +23,7 @@ from autograder.sandbox.codec import Opaque
 from autograder.sandbox.runner import CallOutcome
 from labs.masked_attention import LAB as MASKED
 from labs.self_attention import LAB as SELF
+from conftest import ROOT
 
 PLANS = {lab.name: Plan.build(lab) for lab in (SELF, MASKED)}
 STEPS = [(lab, step) for lab in (SELF, MASKED) for step in lab.steps]
@@ -248,8 +249,7 @@ def test_a_hidden_test_that_repeats_a_public_call_is_known_call_by_call():
     assert "hidden-6" in repeated and "hidden-2" not in repeated
 
 
-LOOPS_ON_ROWS = (pathlib.Path(__file__).resolve().parents[1]
-                 / "solutions" / "self_attention.py").read_text("utf-8").replace(
+LOOPS_ON_ROWS = (ROOT / "solutions" / "self_attention.py").read_text("utf-8").replace(
     "def softmax(x):\n", "def softmax(x):\n    while np.ndim(x) == 1:\n        pass\n")
 
 

@@ -30,7 +30,7 @@ from autograder.render import Messages
 from autograder.submission import read_submission
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME, TOTAL_POINTS
 
-from conftest import GRADESCOPE_STEP_SECONDS as STEP_SECONDS, ROOT, UNRELATED_PACKAGES
+from conftest import CORPORA, GRADESCOPE_STEP_SECONDS as STEP_SECONDS, ROOT, UNRELATED_PACKAGES
 
 AUTHORING = ROOT / "autograder" / "authoring"
 LAB_FOLDER = ROOT / "assignments" / "self_attention"
@@ -40,7 +40,7 @@ from labs.self_attention import LAB
 
 NOTEBOOK = LAB_FOLDER / "self_attention_lab.ipynb"
 SCRIPT = LAB_FOLDER / "self_attention_lab.py"
-HOSTILE = ROOT / "tests" / "hostile"
+HOSTILE = CORPORA / "hostile"
 IS_ROOT = os.geteuid() == 0
 # Modules that Otter's kernel, Otter itself, the check kit or Python's start-up would import if
 # the submission folder were on a sys.path; each leaves a marker if it ever runs.

@@ -23,7 +23,7 @@ import pytest
 import interpreters
 from autograder.otter import lockdown
 from autograder.otter.emulation import APT_LOG, UBUNTU_PIP, EmulationError, GradingImage
-from conftest import ROOT
+from conftest import CORPORA, ROOT
 from labs.self_attention import LAB
 from labs.self_attention.steps import STEPS
 from test_install_layouts import WRONG_AXIS, snooper
@@ -32,7 +32,7 @@ from autograder.authoring import fill
 
 
 IS_ROOT = os.geteuid() == 0
-HOSTILE = ROOT / "tests" / "hostile"
+HOSTILE = CORPORA / "hostile"
 OTHER_VERSIONS = tuple(v for v in interpreters.SUPPORTED if v != "3.10")
 REFERENCE_NOTEBOOK = nbformat.writes(fill.fill_notebook(nbformat.read(LAB.assignment_file(LAB.notebook),
                                                                       as_version=4), lab=LAB)).encode()

@@ -28,8 +28,8 @@ from autograder.sandbox.runner import CallOutcome
 from autograder.submission import BUDGET, read_submission
 from labs.self_attention import LAB
 from labs.self_attention.steps import STEPS_BY_NAME
+from conftest import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 CORRECT = (ROOT / "samples" / "correct.py").read_text("utf-8")
 FUNCTIONS = tuple(LAB.function_names)
 

@@ -18,8 +18,8 @@ import sys
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from conftest import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 CORRECT = (ROOT / "samples" / "correct.py").read_text("utf-8")
 WRAPPED = {"scores": "Q, K", "softmax": "x", "mix": "weights, V"}
 NUMBERS = [1.7e308, -1.7e308, float("nan"), float("inf"), float("-inf"), 5e-324, 2.0 ** 1023, 0.0, -0.0]

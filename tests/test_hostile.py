@@ -1,6 +1,6 @@
-"""Hostile submissions (tests/hostile/) cost at most the steps they touch, and nobody else's grade.
+"""Hostile submissions (tests/corpora/hostile/) cost at most the steps they touch, and nobody else's grade.
 
-Each file's expectations live in tests/hostile/EXPECTED.json, shared with the batch and Otter tests.
+Each file's expectations live in tests/corpora/hostile/EXPECTED.json, shared with the batch and Otter tests.
 """
 import json
 import os
@@ -16,10 +16,10 @@ from autograder.sandbox import landlock
 from autograder.sandbox.processes import _pids_of
 from autograder.sandbox.runner import Limits, Zygote
 from labs.self_attention.steps import STEPS
-from conftest import ROOT
+from conftest import CORPORA, ROOT
 from labs.self_attention import LAB
 
-HOSTILE = ROOT / "tests" / "hostile"
+HOSTILE = CORPORA / "hostile"
 EXPECTED = json.loads((HOSTILE / "EXPECTED.json").read_text(encoding="utf-8"))["files"]
 LIMITS = Limits(step_seconds=3.0, load_seconds=3.0)
 ISOLATED = os.geteuid() == 0 or landlock.abi_version() > 0

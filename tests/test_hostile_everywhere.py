@@ -3,7 +3,7 @@ Gradescope entry point and `pytest --submission`.
 
 tests/test_hostile.py runs each file through the engine alone; here every file is graded the way
 a TA (one class, honest students among the hostile ones) and the LMS (the built Otter zip) grade
-it, against the same expectations (tests/hostile/EXPECTED.json).
+it, against the same expectations (tests/corpora/hostile/EXPECTED.json).
 """
 import csv
 import json

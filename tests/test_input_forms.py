@@ -22,8 +22,9 @@ from labs.masked_attention import cases as masked_cases
 from labs.self_attention import cases as self_cases
 from solutions import masked_attention as masked_solution
 from solutions import self_attention as self_solution
+from conftest import CORPORA
 
-BLIND = pathlib.Path(__file__).resolve().parent / "corpus_blind"
+BLIND = CORPORA / "corpus_blind"
 FORMS = {"self_attention": {"softmax": {"int"}, "most_attended": {"ties"}},
          "masked_attention": {"masked_softmax": {"0/1", "zeros", "negative"}}}
 

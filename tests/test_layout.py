@@ -1,10 +1,14 @@
-"""The tests' own layout: INVARIANT: a plain `pytest` runs in any virtual environment the project
-is installed into, so no test reaches into this checkout's `.venv/` (a test that needs an
-installed command finds it beside `sys.executable`: tests/installed.py)."""
+"""The tests' own layout.
+
+INVARIANT: a plain `pytest` runs in any virtual environment the project is installed into, so no
+test reaches into this checkout's `.venv/` (a test that needs an installed command finds it beside
+`sys.executable`: tests/installed.py).
+INVARIANT: every folder of data the tests read is under tests/corpora/, and tests/corpora/README.md
+says for each where it came from and which tests read it."""
 import pathlib
 import re
 
-from conftest import ROOT
+from conftest import CORPORA, ROOT
 
 TESTS = ROOT / "tests"
 # The test files whose subject is a `.venv` by name: scripts/setup.sh making one in a copied tree,
@@ -39,3 +43,21 @@ def test_no_test_reaches_into_the_checkouts_venv():
                                "with installed.script(NAME), beside sys.executable")
     named = {path.name for path in files if A_VENV.search(path.read_text("utf-8"))}
     assert named == set(NAMES_A_VENV), "NAMES_A_VENV lists exactly the files that name a .venv"
+
+
+def test_every_corpus_has_its_section_in_the_corpora_readme():
+    readme = (CORPORA / "README.md").read_text("utf-8")
+    sections = re.findall(r"^## (\S+)$", readme, re.M)
+    folders = sorted(path.name for path in CORPORA.iterdir() if path.is_dir() and path.name != "__pycache__")
+    assert sorted(sections) == folders and len(sections) == len(set(sections))
+    for section in re.split(r"^## ", readme, flags=re.M)[1:]:
+        assert "**Source**" in section and "**Guards**" in section, section.splitlines()[0]
+    named = set(re.findall(r"tests/[\w/]+\.py", readme))
+    assert named and all((ROOT / path).is_file() for path in named), sorted(p for p in named if not (ROOT / p).is_file())
+
+
+def test_no_data_folder_sits_beside_the_tests():
+    """Beside the test modules only the corpora and the layer folders of the tests (no loose data)."""
+    data = [path.name for path in TESTS.iterdir() if path.is_dir() and path.name not in ("corpora", "__pycache__")
+            and not any(path.rglob("test_*.py"))]
+    assert not data, f"data folders outside tests/corpora/: {data} (move them there and describe them in its README)"

@@ -160,7 +160,7 @@ def test_canvas_export_of_a_real_run_matches_canvas_user_ids(tmp_path, capsys):
     """Canvas-named downloads graded by `autograder grade`, then exported: ids are Canvas's ID column."""
     from autograder.cli import main as cli
 
-    samples = pathlib.Path(__file__).resolve().parents[1] / "samples"
+    samples = ROOT / "samples"
     folder = tmp_path / "submissions"
     folder.mkdir()
     for sample in samples.glob("*_*_*_*"):

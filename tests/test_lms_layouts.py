@@ -13,8 +13,8 @@ from datetime import datetime
 
 import pytest
 from labs.self_attention import LAB
+from conftest import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
 CORRECT = (SAMPLES / "correct.py").read_bytes()
 STUB = (SAMPLES / "parkseoyeon_10233_55003_attention.py").read_bytes()

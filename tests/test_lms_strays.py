@@ -18,8 +18,8 @@ from autograder.batch.naming import BLACKBOARD, CANVAS, MOODLE_FOLDER, MOODLE_PR
 from autograder.lms.recognise import SHEET_KINDS
 from test_batch_units_property import (CORRECT, LOOKALIKE_FILE, PLAIN, STUB, changed_unit, classes, entries,
                                        fits_on_disk, row_facts, write_folder, write_zip)
+from conftest import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 LMS_LAYOUTS = ("gradescope", "moodle", "canvas", "canvas_sections", "blackboard")
 # Where a layout's units sit (the folder a TA's file is put beside them in).
 BESIDE = {"gradescope": "export/", "moodle": "Lab 1/", "canvas": "submissions/", "canvas_sections": "",

@@ -1,7 +1,7 @@
 """Chapter 3, lab 2 (masked multi-head self-attention) as a lab package: its facts, its known
 mistakes, its catalogs, and its grading through the engine.
 
-The planted-mistake corpus is tests/corpus_masked/: `<step>__<code>__<style>.py` makes one
+The planted-mistake corpus is tests/corpora/corpus_masked/: `<step>__<code>__<style>.py` makes one
 mistake in one step (every other function right); correct/ holds right answers written unusually.
 """
 import ast
@@ -27,13 +27,13 @@ from labs.masked_attention import LAB, hint_facts, page
 from labs.masked_attention.cases import public_cases
 from labs.masked_attention.hidden import hidden_cases
 from solutions import masked_attention as solution
+from conftest import CORPORA, ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 LAB_FOLDER = ROOT / "labs" / "masked_attention"
 ASSIGNMENT_FOLDER = ROOT / "assignments" / "masked_attention"
 TWIN = ASSIGNMENT_FOLDER / "masked_attention_lab.py"
 NOTEBOOK = ASSIGNMENT_FOLDER / "masked_attention_lab.ipynb"
-CORPUS = pathlib.Path(__file__).resolve().parent / "corpus_masked"
+CORPUS = CORPORA / "corpus_masked"
 PLANTED = sorted(p for p in CORPUS.iterdir() if p.suffix == ".py")
 CORRECT = sorted((CORPUS / "correct").glob("*.py"))
 # Codes the judge reports on its own besides the steps' named mistakes.

@@ -2,7 +2,7 @@
 
 A file's name says what it plants: `<step>__<code>__<style>.py|.ipynb`. Grading it must report
 that code in that step (and nothing else), and full marks in every other step. The files in
-tests/corpus/correct/ are right but written unusually; they must get full marks and no codes.
+tests/corpora/corpus/correct/ are right but written unusually; they must get full marks and no codes.
 """
 import pathlib
 
@@ -13,8 +13,9 @@ from autograder.render import as_dict, as_text
 from autograder.sandbox.runner import Limits
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME
 from labs.self_attention import LAB
+from conftest import CORPORA
 
-CORPUS = pathlib.Path(__file__).resolve().parent / "corpus"
+CORPUS = CORPORA / "corpus"
 PLANTED = sorted(p for p in CORPUS.iterdir() if p.suffix in (".py", ".ipynb"))
 CORRECT = sorted(p for p in (CORPUS / "correct").iterdir() if p.suffix in (".py", ".ipynb"))
 # Codes reported with another one by design: a syntax error leaves the function missing.

@@ -22,7 +22,7 @@ from autograder.otter import build as otter_build
 from autograder.render import as_dict
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME
 
-from conftest import ROOT
+from conftest import CORPORA, ROOT
 from test_report_browser import chromium  # noqa: F401  (the fixture)
 
 AUTHORING = ROOT / "autograder" / "authoring"
@@ -32,9 +32,9 @@ from autograder.authoring import fill
 from labs.self_attention import LAB
 
 
-CORPUS = sorted(p for p in (ROOT / "tests" / "corpus").rglob("*") if p.suffix in (".py", ".ipynb"))
+CORPUS = sorted(p for p in (CORPORA / "corpus").rglob("*") if p.suffix in (".py", ".ipynb"))
 # Files whose values the explainer reads: the kit must say what the engine says of them too.
-EXPLAINED = sorted((ROOT / "tests" / "corpus_blind" / "lab1").glob("*.py"))
+EXPLAINED = sorted((CORPORA / "corpus_blind" / "lab1").glob("*.py"))
 
 # First cell of every run: the engine and the reference cannot be imported, and nothing of this
 # repository is on sys.path, as on a student's machine.
@@ -428,7 +428,7 @@ def test_command_line_check_reads_the_stubs_and_the_reference(student, tmp_path)
 
 def test_command_line_check_stops_a_step_that_runs_too_long(student):
     started = time.monotonic()
-    done = check_command(student, ROOT / "tests" / "corpus" / "mix__timeout__endless_loop.py",
+    done = check_command(student, CORPORA / "corpus" / "mix__timeout__endless_loop.py",
                          "--timeout", "1", "--json")
     steps = {step["name"]: step["status"] for step in json.loads(done.stdout)["steps"]}
     assert steps["mix"] == "timeout" and steps["softmax"] == "passed"

@@ -16,9 +16,9 @@ from autograder.grading import Plan, grade_file
 from autograder.render import as_text
 from labs.masked_attention import LAB as MASKED
 from labs.self_attention import LAB
+from conftest import CORPORA, ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-CORPUS = ROOT / "tests" / "corpus"
+CORPUS = CORPORA / "corpus"
 WORDS = ("나는", "사과를", "먹었다")
 
 
@@ -113,7 +113,7 @@ def graded(zygote):
     plans = {"self": Plan.build(LAB), "masked": Plan.build(MASKED)}
 
     def grade(name, lab="self"):
-        folder = CORPUS if lab == "self" else ROOT / "tests" / "corpus_masked"
+        folder = CORPUS if lab == "self" else CORPORA / "corpus_masked"
         return grade_file(folder / name, zygote, plans[lab])
     return grade
 

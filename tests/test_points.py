@@ -24,8 +24,8 @@ from autograder.judge import judge_step
 from autograder.sandbox.runner import CallOutcome
 from labs.masked_attention import LAB as MASKED_LAB
 from labs.self_attention import LAB as SELF_LAB
+from conftest import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 SELF_SOLUTION = (ROOT / "solutions" / "self_attention.py").read_text("utf-8")
 MASKED_SOLUTION = (ROOT / "solutions" / "masked_attention.py").read_text("utf-8")
 PLANS = {}

@@ -27,7 +27,7 @@ from autograder.sandbox.protocol import MAX_HELPER_REQUESTS
 from autograder.sandbox.protocol import plain_error, plain_load_event
 from autograder.sandbox.runner import Call, CallOutcome, Limits, run
 from labs.self_attention.steps import STEPS
-from conftest import ROOT
+from conftest import CORPORA, ROOT
 from labs.self_attention import LAB
 
 LIMITS = Limits(step_seconds=5.0, load_seconds=5.0)
@@ -503,7 +503,7 @@ def peak_kib(*paths):
 
 
 def test_the_graders_memory_stays_bounded_by_huge_answers_and_lines():
-    hostile = ROOT / "tests" / "hostile"
+    hostile = CORPORA / "hostile"
     honest = peak_kib(ROOT / "solutions" / "self_attention.py")
     flooded = peak_kib(hostile / "resource__huge_event_lines.py", *[hostile / "resource__huge_answers.py"] * 6)
     # Old readers took a 24 MB line from 74 MB to 731 MB; remembered answers grew by the class.

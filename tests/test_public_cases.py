@@ -9,10 +9,10 @@ from labs.self_attention.cases import public_cases
 from autograder.grading import Plan, grade_file
 from labs.self_attention.hidden import hidden_cases
 
-from conftest import ROOT
+from conftest import CORPORA, ROOT
 from labs.self_attention import LAB
 
-CORPUS = sorted(p for p in (ROOT / "tests" / "corpus").rglob("*") if p.suffix in (".py", ".ipynb"))
+CORPUS = sorted(p for p in (CORPORA / "corpus").rglob("*") if p.suffix in (".py", ".ipynb"))
 REFERENCE = (ROOT / "solutions" / "self_attention.py").read_text("utf-8")
 # Mistakes only a case of another size shows: (line of the reference, what the student wrote).
 SIZE_MISTAKES = {

@@ -182,7 +182,7 @@ def test_cells_up_to_the_budget_are_read_and_one_more_is_refused():
     assert read.problem is None and len(read.cells) == 40
     beyond = notebook_bytes(*(["x = 1"] * 40 + [CORRECT]))
     assert read_submission("a.ipynb", beyond, budget=small).problem == "unreadable"
-    # Cells that are not code cost nothing to speak of and are not counted (tests/hostile has 2,000).
+    # Cells that are not code cost nothing to speak of and are not counted (tests/corpora/hostile has 2,000).
     markdown = [{"cell_type": "markdown", "metadata": {}, "source": "text"}] * 3000
     assert read_submission("a.ipynb", notebook_bytes(*markdown, CORRECT), budget=small).problem is None
 

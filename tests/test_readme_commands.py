@@ -1,7 +1,7 @@
 """Every command the README and the documentation pages (docs/**/*.md) show is one their reader can
 type: each `autograder ...` line of their code blocks parses with the CLI's own parser, `build` and `export` name their lab (two labs are installed),
 `python -m lab_check ...` parses with the students' kit's parser, and an `otter run -o DIR`
-comes after the command that makes DIR. (tests/field/cases/14_* and 17_* run the build and otter
+comes after the command that makes DIR. (tests/corpora/field/cases/14_* and 17_* run the build and otter
 commands themselves in a fresh folder.)"""
 import pathlib
 import re
@@ -11,8 +11,8 @@ import pytest
 
 from autograder.cli import build_parser
 from autograder.registry import lab_names
+from conftest import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 # The README and every page of the documentation site: the commands a reader copies.
 PAGES = [README, *sorted((ROOT / "docs").rglob("*.md"))]

@@ -15,8 +15,8 @@ import sys
 import urllib.parse
 
 import pytest
+from conftest import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
 LATIN_FONTS = "/usr/share/fonts/truetype/dejavu"
 LONG_NAME = "최준호_재제출_" + "final_version_of_the_self_attention_lab_" * 4 + "attention.py"

@@ -5,10 +5,10 @@ import pytest
 
 from autograder.grading import Plan, grade_file
 from autograder.render import as_dict, step_feedback
-from conftest import ROOT
+from conftest import CORPORA, ROOT
 from labs.self_attention import LAB
 
-CORPUS = ROOT / "tests" / "corpus"
+CORPUS = CORPORA / "corpus"
 REFERENCE = ROOT / "solutions" / "self_attention.py"
 # Right and wrong answers interleaved, so each is graded right after a remembered other one.
 CLASS = [REFERENCE, CORPUS / "softmax__wrong_axis__loops.py", REFERENCE,

@@ -25,8 +25,8 @@ from autograder.lms.graded import read_run
 from autograder.lms.sheet import read_csv_text
 from autograder.lms.moodle import feedback_folder
 from test_history_grades import record, write_run
+from conftest import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 CORRECT = (ROOT / "samples" / "correct.py").read_bytes()
 STUB = (ROOT / "samples" / "parkseoyeon_10233_55003_attention.py").read_bytes()
 DAY = 24 * 3600

@@ -27,7 +27,7 @@ from autograder.judge import CaseResult, StepResult, SubmissionResult, broken
 from autograder.render import json_text
 from autograder.sandbox.runner import Limits
 from autograder.submission import Detail, detail
-from conftest import ROOT
+from conftest import CORPORA, ROOT
 from labs.self_attention import LAB
 
 STEPS = [step.name for step in LAB.steps]
@@ -211,9 +211,9 @@ def test_a_value_the_format_cannot_write_saves_no_judgement_and_the_outputs_are_
 # Outputs rewritten from a saved result are those of a fresh grading ------------------------------------
 
 def corpus_files():
-    files = sorted(p for folder in sorted(ROOT.glob("tests/corpus*")) for p in folder.rglob("*")
+    files = sorted(p for folder in sorted(ROOT.glob("tests/corpora/corpus*")) for p in folder.rglob("*")
                    if p.suffix in (".py", ".ipynb"))
-    files += sorted(p for p in (ROOT / "tests" / "hostile").iterdir() if p.suffix in (".py", ".ipynb"))
+    files += sorted(p for p in (CORPORA / "hostile").iterdir() if p.suffix in (".py", ".ipynb"))
     return files
 
 

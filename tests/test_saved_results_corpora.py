@@ -1,4 +1,4 @@
-"""Every file of the corpora (tests/corpus*, tests/hostile): the outputs `autograder grade` writes
+"""Every file of the corpora (tests/corpora/corpus*, tests/corpora/hostile): the outputs `autograder grade` writes
 from the judged result saved in results/<id>.json are byte for byte those a fresh grading writes,
 in both languages (the feedback's text and Markdown, the page with its heat-maps, the
 Gradescope-style JSON with the record and the saved result itself)."""

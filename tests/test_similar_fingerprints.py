@@ -21,9 +21,9 @@ from autograder.batch import similar
 from autograder.batch.similar import (FILE, MIN_NODES, STEP_CODE_CAP, THRESHOLD, code_prints, combined,
                                       items_of, not_compared, pair_scores, signals, similar_rows)
 from autograder.submission import BUDGET, Reading
+from conftest import CORPORA, ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "attacks3"))
+sys.path.insert(0, str(CORPORA / "attacks3"))
 from simclass import VARIED  # noqa: E402
 
 CORRECT = (ROOT / "samples" / "correct.py").read_text("utf-8")

@@ -32,9 +32,9 @@ from autograder.render import as_dict, as_text, step_feedback, text_of, feedback
 from autograder.sandbox import codec
 from autograder.sandbox.protocol import MAX_HELPER_REQUESTS
 from autograder.sandbox.runner import Call, Limits, run
-from conftest import ROOT
+from conftest import CORPORA, ROOT
 
-HOSTILE = ROOT / "tests" / "hostile"
+HOSTILE = CORPORA / "hostile"
 SOLUTION = ROOT / "solutions" / "self_attention.py"
 LIMITS = Limits(step_seconds=5.0, load_seconds=5.0)
 LABS = [load(name) for name in lab_names()]

@@ -16,9 +16,9 @@ from autograder.sandbox import codec
 from autograder.sandbox.runner import Call, Limits, run
 from labs.masked_attention import LAB as LAB2
 from labs.self_attention import LAB as LAB1
+from conftest import CORPORA, ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-CORPORA = [ROOT / "samples", ROOT / "solutions", ROOT / "tests" / "corpus_blind", ROOT / "tests" / "corpus_blind2"]
+FOLDERS = [ROOT / "samples", ROOT / "solutions", CORPORA / "corpus_blind", CORPORA / "corpus_blind2"]
 
 
 def _functions(source, name="submission"):
@@ -250,7 +250,7 @@ def test_a_function_said_to_keep_no_state_returns_the_same_every_call(blocks, se
 
 
 def _corpus_files():
-    return sorted(p for folder in CORPORA for p in folder.rglob("*.py") if p.name != "__init__.py")
+    return sorted(p for folder in FOLDERS for p in folder.rglob("*.py") if p.name != "__init__.py")
 
 
 def test_in_the_corpora_every_function_said_to_keep_no_state_returns_the_same_on_every_public_test():

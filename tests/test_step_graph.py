@@ -3,7 +3,7 @@ a topological order at any depth; a callee that passed runs as the student's own
 not is answered by a stand-in, whose arguments are bound to the reference's signature (defaults
 applied), and a composed step's note names exactly the callees it declares.
 
-The lab of these tests (tests/labs/positional/) is installed on the fly as a real lab is found, by
+The lab of these tests (tests/corpora/labs/positional/) is installed on the fly as a real lab is found, by
 its entry point: four steps, encoder_input → add_and_norm → layer_norm two levels deep, and
 layer_norm's reference has a default argument (eps=1e-5).
 """

@@ -16,7 +16,7 @@ import pytest
 
 import interpreters
 from autograder.otter import build as otter_build
-from conftest import ROOT
+from conftest import CORPORA, ROOT
 from labs.self_attention import LAB
 
 from autograder.authoring import fill
@@ -45,7 +45,7 @@ def student(tmp_path_factory):
     assert old in reference
     (folder / "planted.py").write_text(reference.replace(old, new), "utf-8")
     for name, written in STATE_AND_GLOBALS.items():
-        (folder / name).write_bytes((ROOT / "tests" / "corpus_blind" / "lab1" / written).read_bytes())
+        (folder / name).write_bytes((CORPORA / "corpus_blind" / "lab1" / written).read_bytes())
     return folder
 
 

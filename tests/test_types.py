@@ -14,8 +14,8 @@ else:
     import tomli as tomllib
 
 import pytest
+from conftest import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
 # Typed and checked strictly: what a lab author writes against, and the labs.
 ALWAYS_CHECKED = ("autograder", "labs")
 

@@ -5,9 +5,9 @@ import pathlib
 import pytest
 
 from autograder.grading import grade_file
-from conftest import ROOT
+from conftest import CORPORA, ROOT
 
-WILD = ROOT / "tests" / "corpus_wild"
+WILD = CORPORA / "corpus_wild"
 # Values no detector can tell apart from another named mistake: the message names both.
 SAME_VALUES = {"k_v_swapped": "qkv_order",
                # Seeded: the weights it draws are the same on every call, whatever it is given.
