@@ -1,5 +1,6 @@
 import os
 import pathlib
+import sys
 import time
 
 import pytest
@@ -29,6 +30,22 @@ SLOW_MODULES = {"test_hostile_everywhere", "test_attacks", "test_attacks_third",
                 "test_lms_strays", "test_gradescope", "test_no_machine_paths", "test_otter_build",
                 "test_corpus_blind", "test_field_corpus", "test_field_corpus_2", "test_docs_commands_in_a_clone",
                 "test_saved_results_corpora", "test_guard_faces"}
+
+
+TESTS = ROOT / "tests"
+
+
+def folders_of_tests():
+    """Every folder holding test modules (the corpora are data)."""
+    return sorted({path.parent for path in TESTS.rglob("test_*.py")
+                   if "corpora" not in path.relative_to(TESTS).parts})
+
+
+# A test module imports another one's helpers by its name (`from test_hostile import EXPECTED`), as
+# pytest imports it: every folder of test modules is importable, whichever is collected first.
+for _folder in folders_of_tests():
+    if str(_folder) not in sys.path:
+        sys.path.append(str(_folder))
 
 
 def pytest_collection_modifyitems(config, items):

@@ -4,7 +4,7 @@
   test's own inputs (the reference's own calls on that test); any other request is refused, with the
   grader's own record of why; answering is a look-up and counts inside the step's deadline.
 - A child answers every public test before it is given any hidden test's input, one call at a time
-  (tests/test_protocol.py checks the plan and the driver).
+  (tests/sandbox/test_protocol.py checks the plan and the driver).
 - What a student is shown before grades are published is judged from public outcomes alone; what is
   shown of a hidden test comes from the grader's own facts, never from text the child sent.
 """

@@ -3,8 +3,8 @@ line, the progress lines, every note and warning it prints, report.html and the 
 
 Each message is made in Korean and in English from the same generated inputs (ids, paths, counts):
 no English sentence of the English message is left in the Korean one, and the Korean one is
-Korean. The CLI runs are in tests/test_batch.py, tests/test_after_grading.py and
-tests/test_lms_timezone.py (their assertions read the Korean a default run prints).
+Korean. The CLI runs are in tests/batch/test_batch.py, tests/batch/slow/test_after_grading.py and
+tests/lms/test_lms_timezone.py (their assertions read the Korean a default run prints).
 """
 import re
 from datetime import datetime, timedelta, timezone

@@ -5,9 +5,9 @@
 - The reader refuses a format version it does not know and any shape it cannot read (None: the
   student is graded again), and never raises on anything a file may hold.
 - Outputs rewritten from a saved result are byte for byte those of a fresh grading (a sample of
-  the corpora here; every file of them in tests/test_saved_results_corpora.py).
+  the corpora here; every file of them in tests/batch/slow/test_saved_results_corpora.py).
 - A saved result holds nothing the outputs do not show: a hidden test's `matched` and `fallback`
-  and the public-only judgement are not kept (tests/test_stand_ins.py searches the saved file for
+  and the public-only judgement are not kept (tests/judging/test_stand_ins.py searches the saved file for
   the hidden values themselves).
 """
 import json

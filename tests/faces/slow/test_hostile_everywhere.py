@@ -1,7 +1,7 @@
 """The whole hostile corpus through the other faces: `autograder grade`, `otter run`, the zip's
 Gradescope entry point and `pytest --submission`.
 
-tests/test_hostile.py runs each file through the engine alone; here every file is graded the way
+tests/sandbox/slow/test_hostile.py runs each file through the engine alone; here every file is graded the way
 a TA (one class, honest students among the hostile ones) and the LMS (the built Otter zip) grade
 it, against the same expectations (tests/corpora/hostile/EXPECTED.json).
 """

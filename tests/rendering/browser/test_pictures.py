@@ -190,7 +190,6 @@ SHOTS = [("softmax__wrong_axis__loops.py", "self"), ("scores__transposed__keys_f
 
 
 def test_pages_render_in_a_browser_with_and_without_hangul_fonts(graded, tmp_path):
-    sys.path.insert(0, str(ROOT / "tests"))
     from test_report_browser import run_chromium
 
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")

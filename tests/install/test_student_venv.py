@@ -23,7 +23,7 @@ from labs.self_attention import LAB
 from labs.self_attention.steps import STEPS
 
 from autograder.authoring import fill
-from tests.test_otter_student import planted
+from test_otter_student import planted
 
 
 SUPPORTED = ("3.10", "3.11", "3.12", "3.13")

@@ -4,11 +4,15 @@ INVARIANT: a plain `pytest` runs in any virtual environment the project is insta
 test reaches into this checkout's `.venv/` (a test that needs an installed command finds it beside
 `sys.executable`: tests/installed.py).
 INVARIANT: every folder of data the tests read is under tests/corpora/, and tests/corpora/README.md
-says for each where it came from and which tests read it."""
+says for each where it came from and which tests read it.
+INVARIANT: the tests mirror the layers: each test module lives in the folder of the layer (or the
+part of the work) it tests, never loose in tests/, under a name no other test module has; whether it
+runs in a plain `pytest` is said by its folder (slow/, install/, browser/: tests/conftest.py)."""
 import pathlib
 import re
+import sys
 
-from conftest import CORPORA, ROOT
+from conftest import CORPORA, ROOT, folders_of_tests
 
 TESTS = ROOT / "tests"
 # The test files whose subject is a `.venv` by name: scripts/setup.sh making one in a copied tree,
@@ -28,7 +32,8 @@ A_VENV = re.compile(r"(?<![\w)\]])\.venv\b")
 
 def suite_files():
     """Every Python file of the suite itself (the corpora beside it are data)."""
-    return sorted(TESTS.glob("*.py"))
+    return [path for path in sorted(TESTS.rglob("*.py"))
+            if "corpora" not in path.relative_to(TESTS).parts and "__pycache__" not in path.parts]
 
 
 def test_no_test_reaches_into_the_checkouts_venv():
@@ -61,3 +66,40 @@ def test_no_data_folder_sits_beside_the_tests():
     data = [path.name for path in TESTS.iterdir() if path.is_dir() and path.name not in ("corpora", "__pycache__")
             and not any(path.rglob("test_*.py"))]
     assert not data, f"data folders outside tests/corpora/: {data} (move them there and describe them in its README)"
+
+
+# The layers of ARCHITECTURE.md and the parts of its work layer, then the labs' contract, the
+# documentation, what installs and the tree's own rules.
+LAYER_FOLDERS = ("vocabulary", "reading", "sandbox", "judging", "rendering", "grading", "batch", "lms", "otter",
+                 "kit", "authoring", "faces", "labs", "docs", "install", "project")
+
+
+def suite_test_modules():
+    return [path for path in suite_files() if path.name.startswith("test_")]
+
+
+def test_every_test_module_lives_in_a_layer_folder_under_a_name_of_its_own():
+    modules = suite_test_modules()
+    assert len(modules) > 100
+    loose = [path.name for path in modules if path.parent == TESTS]
+    assert not loose, f"test modules loose in tests/: {loose}; put each in its layer's folder (ARCHITECTURE.md)"
+    for path in modules:
+        layer, *below = path.relative_to(TESTS).parts[:-1]
+        assert layer in LAYER_FOLDERS and set(below) <= {"slow", "install", "browser"}, path.relative_to(ROOT)
+    names = [path.name for path in modules]
+    assert len(names) == len(set(names)), "two test modules share a name (pytest imports them by it)"
+    assert {path.parts[len(TESTS.parts)] for path in modules} == set(LAYER_FOLDERS)
+
+
+def test_every_layer_of_the_architecture_has_its_folder():
+    """ARCHITECTURE.md's layers table names the folders; a new layer gets its folder of tests."""
+    architecture = (ROOT / "ARCHITECTURE.md").read_text("utf-8")
+    layers = re.findall(r"^\| \d\. (\w+) \|", architecture, re.M)
+    assert layers and set(layers) - {"work"} <= set(LAYER_FOLDERS)
+    assert "tests/<layer>/" in architecture
+
+
+def test_every_folder_of_test_modules_is_importable_by_the_others():
+    """`from test_hostile import EXPECTED` works from any folder, whichever module pytest collects first."""
+    assert set(map(str, folders_of_tests())) <= set(sys.path)
+    assert set(folders_of_tests()) == {path.parent for path in suite_test_modules()}

@@ -1,6 +1,6 @@
 """Every refusal before anything is graded, and every reason report.html shows, in the TA's language.
 
-The companion of tests/test_ta_language.py (grade's messages after grading), with its rule: each
+The companion of tests/batch/test_ta_language.py (grade's messages after grading), with its rule: each
 sentence made in Korean and in English from the same generated ids, paths and values, no English
 sentence of the English one is left in the Korean one, and each line the command line prints is
 Korean. Made by the code that refuses (batch, late, overrides, previous, registry, checking, build,

@@ -1,7 +1,7 @@
 """The commands the README, the TAs' pages and the instructors' build page show, typed as shown in a
 fresh clone (with the files a TA brings: LMS downloads and grade sheets, made here from the bundled
 samples): afterwards `git status --porcelain` is empty, every output being under out/, which the
-clone ignores (tests/test_readme_commands.py checks the same of every command's output options).
+clone ignores (tests/docs/test_readme_commands.py checks the same of every command's output options).
 """
 import io
 import os
@@ -21,12 +21,12 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs" / "ta").glob("*.md")),
 # Shown, but not typed here: each with the reason.
 NOT_RUN = {
     "bash scripts/test.sh": "the test suite itself",
-    "bash scripts/demo.sh": "sets up a second .venv (tests/test_setup_script.py); its grade command is "
+    "bash scripts/demo.sh": "sets up a second .venv (tests/install/test_setup_script.py); its grade command is "
                             "shown on the TAs' page and typed here",
     "source .venv/bin/activate": "the commands run with this .venv's bin first on PATH, as it makes them",
     'pip install -e ".[otter]"': "would point this .venv's grader at the clone",
     "pytest": "run in a folder of submissions: typed in the clone it also runs the project's own tests "
-              "(its output option is checked in tests/test_readme_commands.py)",
+              "(its output option is checked in tests/docs/test_readme_commands.py)",
 }
 
 CANVAS = [p.name for p in sorted(SAMPLES.iterdir()) if p.name.count("_") >= 3]

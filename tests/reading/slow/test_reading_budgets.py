@@ -507,7 +507,7 @@ def test_pytest_says_why_when_a_file_names_no_lab_and_still_runs_the_rest(tmp_pa
 
 def test_the_emulated_platform_grades_every_attack(gradescope_image):
     """The built zip, installed from its wheel on the emulated Gradescope machine (shared with
-    tests/test_gradescope.py in a whole run): each attack gets results that grade it."""
+    tests/otter/slow/test_gradescope.py in a whole run): each attack gets results that grade it."""
     is_root = os.geteuid() == 0
     for name, data in sorted(ATTACKS.items()):
         run = gradescope_image["image"].grade(gradescope_image["zip"], {name: data}, private_mount=is_root)

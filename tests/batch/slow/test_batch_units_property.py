@@ -362,7 +362,7 @@ def test_planted_names_in_half_the_folders_or_fewer_keep_them_students_folders(s
 
 def grade(location, out):
     # --allow-other-lab: which lab the students' files look written for is the lab vote's rule
-    # (tests/test_slip_invariant.py); here every class is graded as the lab the TA names.
+    # (tests/batch/test_slip_invariant.py); here every class is graded as the lab the TA names.
     command = [sys.executable, "-m", "autograder", "grade", str(location), "--out", str(out), "--jobs", "2",
                "--allow-merged-ids", "--lab", "self_attention", "--allow-other-lab", "--lang", "en"]
     return subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=ROOT)

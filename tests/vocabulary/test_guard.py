@@ -8,7 +8,7 @@
   mixed types) never stop a heat-map, a record, a feedback text or a fingerprint; a piece that
   fails anyway is told in its place, and costs nothing else.
 The faces themselves (`check`, `grade`, `history`, the Gradescope entry point) are driven with
-generated submissions in tests/test_guard_faces.py.
+generated submissions in tests/vocabulary/slow/test_guard_faces.py.
 """
 import ast
 import json

@@ -7,7 +7,7 @@ from autograder.judge import CaseResult
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME
 from labs.masked_attention import LAB as MASKED
 from labs.self_attention import LAB as SELF_ATTENTION
-from tests.test_judge import answer, distinct, returned, verdict
+from test_judge import answer, distinct, returned, verdict
 
 
 def making(code):

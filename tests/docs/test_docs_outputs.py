@@ -4,7 +4,7 @@
 INVARIANT: every quote of what `autograder check`, `grade`, the students' `python -m lab_check` or
 the report prints is a `<!-- output: NAME -->` marker, which the site's build replaces with what run
 NAME prints during that build. The build itself, and the quotes in the built pages, are tested in
-tests/test_docs.py (it builds the site).
+tests/docs/browser/test_docs.py (it builds the site).
 """
 import pathlib
 import re
