@@ -7,12 +7,15 @@ INVARIANT: every folder of data the tests read is under tests/corpora/, and test
 says for each where it came from and which tests read it.
 INVARIANT: the tests mirror the layers: each test module lives in the folder of the layer (or the
 part of the work) it tests, never loose in tests/, under a name no other test module has; whether it
-runs in a plain `pytest` is said by its folder (slow/, install/, browser/: tests/conftest.py)."""
+runs in a plain `pytest` is decided by its folder (slow/, install/, browser/: tests/conftest.py)."""
 import pathlib
 import re
+import subprocess
 import sys
 
-from conftest import CORPORA, ROOT, folders_of_tests
+from hypothesis import given, strategies as st
+
+from conftest import CORPORA, FOLDER_MARKERS, ROOT, folders_of_tests, marker_folders
 
 TESTS = ROOT / "tests"
 # The test files whose subject is a `.venv` by name: scripts/setup.sh making one in a copied tree,
@@ -85,7 +88,7 @@ def test_every_test_module_lives_in_a_layer_folder_under_a_name_of_its_own():
     assert not loose, f"test modules loose in tests/: {loose}; put each in its layer's folder (ARCHITECTURE.md)"
     for path in modules:
         layer, *below = path.relative_to(TESTS).parts[:-1]
-        assert layer in LAYER_FOLDERS and set(below) <= {"slow", "install", "browser"}, path.relative_to(ROOT)
+        assert layer in LAYER_FOLDERS and set(below) <= set(FOLDER_MARKERS), path.relative_to(ROOT)
     names = [path.name for path in modules]
     assert len(names) == len(set(names)), "two test modules share a name (pytest imports them by it)"
     assert {path.parts[len(TESTS.parts)] for path in modules} == set(LAYER_FOLDERS)
@@ -97,6 +100,25 @@ def test_every_layer_of_the_architecture_has_its_folder():
     layers = re.findall(r"^\| \d\. (\w+) \|", architecture, re.M)
     assert layers and set(layers) - {"work"} <= set(LAYER_FOLDERS)
     assert "tests/<layer>/" in architecture
+
+
+@given(layer=st.sampled_from(LAYER_FOLDERS), below=st.lists(st.sampled_from(FOLDER_MARKERS), max_size=2, unique=True),
+       name=st.from_regex(r"test_[a-z][a-z0-9_]{0,20}\.py", fullmatch=True))
+def test_the_folder_alone_decides_the_marker(layer, below, name):
+    """A test file's markers are the marker folders on its path, whatever the file is called."""
+    expected = set(below) | ({layer} & set(FOLDER_MARKERS))  # tests/install/ is install itself
+    assert marker_folders(TESTS / layer / pathlib.Path(*below) / name) == expected
+
+
+def test_folder_markers_as_collected():
+    """What a plain `pytest` collects of each folder, as collected: a slow/ or install/ or browser/
+    test is left out, the others are in."""
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                           "-m", "not slow and not install and not browser", str(TESTS / "project"),
+                           str(TESTS / "docs")], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    collected = {line.split("::")[0] for line in done.stdout.splitlines() if "::" in line}
+    assert "tests/project/test_layout.py" in collected, done.stdout[-2000:] + done.stderr[-2000:]
+    assert not [path for path in collected if set(FOLDER_MARKERS) & set(path.split("/")[:-1])]
 
 
 def test_every_folder_of_test_modules_is_importable_by_the_others():
