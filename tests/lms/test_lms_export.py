@@ -14,6 +14,7 @@ from autograder.cli import main
 from autograder.lms.fill import UsageError, choose
 from autograder.lms.moodle import feedback_folder
 from autograder.lms.sheet import read_sheet, sheet_bytes
+from conftest import ROOT
 
 BOM8, BOM16 = "\ufeff".encode("utf-8"), b"\xff\xfe"
 
