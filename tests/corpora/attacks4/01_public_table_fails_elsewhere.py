@@ -8,7 +8,7 @@ from common import ROOT, check_json
 FACE = "autograder check"
 PROMISE = "points come from values: a file that computes nothing earns nothing, whatever it does elsewhere"
 
-TABLE = (ROOT / "tests" / "attacks2" / "02_public_answer_lookup.py").read_text("utf-8")
+TABLE = (ROOT / "tests" / "corpora" / "attacks2" / "02_public_answer_lookup.py").read_text("utf-8")
 SIGNATURES = {"make_qkv": "X, W_Q, W_K, W_V", "scores": "Q, K", "softmax": "x", "mix": "weights, V",
               "self_attention": "X, W_Q, W_K, W_V", "most_attended": "weights, words"}
 SEVERAL = {"make_qkv", "self_attention"}  # steps that return a tuple of outputs

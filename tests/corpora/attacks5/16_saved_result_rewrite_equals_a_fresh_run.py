@@ -18,7 +18,7 @@ def attack(work):
     work = pathlib.Path(work)
     root = work / "class"
     root.mkdir()
-    for path in sorted((ROOT / "tests" / "hostile").iterdir()):
+    for path in sorted((ROOT / "tests" / "corpora" / "hostile").iterdir()):
         if path.name.startswith(PICKED) and path.suffix in (".py", ".ipynb"):
             shutil.copy(path, root / path.name)
     write_class(root, {"honest_a": CORRECT, "honest_b": CORRECT.replace("return weights @ V", "return weights.T @ V")})
