@@ -5,7 +5,7 @@ work"):
 
 - Every text and file name derived from a submission is `SafeText`, made once where it is read
   (`safe_text`, `safe_name`): valid Unicode, so no pipe, page, file or terminal that takes it
-  can fail on it. Only this module makes a SafeText (tests/test_guard.py checks it), and the
+  can fail on it. Only this module makes a SafeText (tests/vocabulary/test_guard.py checks it), and the
   places that take text from a submission onwards take SafeText: the sandbox's command pipe
   (`sandbox.driver.run`'s cells), the judge's and renderers' results (`SubmissionResult.submission`)
   and the reader's output (`reading.submission.Submission`), so mypy refuses a path that skips the guard.

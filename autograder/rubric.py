@@ -13,7 +13,7 @@ on tests whose inputs a student can know, with nothing else showing a computatio
 degenerate is the lab's to say (`Case.degenerate`), and so are the shares of its own mistakes
 (`Lab.rubric`, or a step's own `Step.rubric`).
 
-The invariants, checked on generated answers of both labs in tests/test_points.py:
+The invariants, checked on generated answers of both labs in tests/judging/test_points.py:
 - monotone: of two answers, the one right on more tests (raising on fewer) never gets fewer
   points, unless its passes are told as not computed;
 - an error costs its test what an unnamed wrong value costs it, never more: a name read from an

@@ -9,7 +9,7 @@ English, for logs. A parameter may itself be a Said (said in the same language) 
 A Refusal is why a command does not go on: one or more Saids and the exit status the command line
 ends with. INVARIANT: only the command line (autograder/cli.py, and the students' kit's own,
 autograder/kit/cli.py) turns an error into lines on stderr and an exit status; no module below it
-raises SystemExit or reads an argparse.Namespace (tests/test_faces.py reads every module to hold it).
+raises SystemExit or reads an argparse.Namespace (tests/faces/test_faces.py reads every module to hold it).
 """
 from __future__ import annotations
 

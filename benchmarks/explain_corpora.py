@@ -85,7 +85,7 @@ def measure(corpus, lab, zygote, declared):
     os.environ[DECLARED_MISTAKES_SWITCH] = "on" if declared else "off"
     plan = Plan.build(lab)  # a fresh verdict memo for each setting
     rows = []
-    for path, step_name in wrong_files(ROOT / "tests" / corpus):
+    for path, step_name in wrong_files(ROOT / "tests" / "corpora" / corpus):
         result = grade_file(path, zygote, plan)
         step = next(s for s in result.steps if s.name == step_name)
         rows.append((path.name, category(step), step.mistakes[:1], list(step.explained) or None))

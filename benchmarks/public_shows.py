@@ -34,7 +34,7 @@ def shown(step):
 def measure(corpus, plan, zygote):
     """[(file, its own step, step that lost points, public | hidden, failing hidden tests)]."""
     rows = []
-    for path, own in wrong_files(ROOT / "tests" / corpus):
+    for path, own in wrong_files(ROOT / "tests" / "corpora" / corpus):
         result = grade_file(path, zygote, plan)
         for step in result.steps:
             if step.score < step.max_score:

@@ -1,6 +1,6 @@
 """Two installs of the grader give the same grades and the same feedback on the corpora.
 
-Grades `tests/corpus_blind/`, `tests/corpus_blind2/` and `samples/` (each file under the lab its
+Grades `tests/corpora/corpus_blind/`, `tests/corpora/corpus_blind2/` and `samples/` (each file under the lab its
 name says: "lab2" files under masked_attention, the others under self_attention) with this
 install and with --other, and compares grades.csv (every column but the grader's version) and
 every file under feedback/ byte for byte. Exit 0 when all are the same. Run by hand, e.g. against
@@ -19,7 +19,7 @@ import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-SOURCES = [ROOT / "tests" / "corpus_blind", ROOT / "tests" / "corpus_blind2", ROOT / "samples"]
+SOURCES = [ROOT / "tests" / "corpora" / "corpus_blind", ROOT / "tests" / "corpora" / "corpus_blind2", ROOT / "samples"]
 LABS = ("self_attention", "masked_attention")
 VERSION_COLUMNS = {"grader_version", "version"}
 

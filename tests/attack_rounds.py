@@ -1,4 +1,4 @@
-"""Replaying the attack rounds kept as modules (tests/attacks3, attacks4, attacks5): each module's
+"""Replaying the attack rounds kept as modules (tests/corpora/attacks3, attacks4, attacks5): each module's
 attack(folder) says (held, evidence), with its FACE and the PROMISE it targets. One loader for both
 ways of replaying them: a test per attack (test_attacks_third.py, ...) and each folder's run_all.py
 by hand, which prints the evidence."""
@@ -9,11 +9,11 @@ import tempfile
 import time
 import traceback
 
-ATTACKS = pathlib.Path(__file__).resolve().parent
+ATTACKS = pathlib.Path(__file__).resolve().parent / "corpora"
 
 
 def names_of(folder):
-    """The attacks of tests/<folder>, by module name (NN_what)."""
+    """The attacks of tests/corpora/<folder>, by module name (NN_what)."""
     return sorted(p.stem for p in (ATTACKS / folder).glob("[0-9][0-9]_*.py"))
 
 
@@ -24,7 +24,7 @@ def helper_folders(folder):
 
 
 def load(folder, name):
-    """The attack module tests/<folder>/<name>.py, its helpers importable (see helper_folders)."""
+    """The attack module tests/corpora/<folder>/<name>.py, its helpers importable (see helper_folders)."""
     spec = importlib.util.spec_from_file_location(f"{folder}_{name}", ATTACKS / folder / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module

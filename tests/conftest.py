@@ -1,42 +1,59 @@
 import os
 import pathlib
+import sys
 import time
 
 import pytest
 from labs.self_attention import LAB
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+# The submissions, attack rounds and replays the tests read (tests/corpora/README.md says each one's source).
+CORPORA = ROOT / "tests" / "corpora"
 
-# What a plain `pytest` leaves out (`bash scripts/test.sh`, which CI runs, runs everything):
-# - install: makes virtual environments, installs wheels or builds the emulated LMS image;
-# - browser: opens pages in headless chromium or builds the documentation site;
-# - slow: runs the CLI or every corpus file many times over (the hostile corpus, the attack rounds,
+# The tests mirror the layers of ARCHITECTURE.md: tests/<layer>/ (vocabulary, reading, sandbox,
+# judging, rendering, grading, then the work: batch, lms, otter, kit, authoring; faces) holds the
+# tests of that layer's modules, tests/labs/ the labs' contract, tests/docs/ the documentation's,
+# tests/install/ what installs, tests/project/ the tree's own rules; tests/corpora/ is their data.
+# What a plain `pytest` leaves out (`bash scripts/test.sh`, which CI runs, runs everything) is
+# decided by the folder a test file lives in, and a folder of that name anywhere on its path:
+# - install/: makes virtual environments, installs wheels or builds the emulated LMS image;
+# - browser/: opens pages in headless chromium or builds the documentation site;
+# - slow/: runs the CLI or every corpus file many times over (the hostile corpus, the attack rounds,
 #   the students' kit against the engine, budgets, slips, the TA's after-grading runs, every file
 #   of the blind and field corpora, the docs' commands typed in a fresh clone).
-# One place decides, by module and by the fixtures a test uses, so a new test file is fast unless
-# it is listed here or uses an image fixture.
-INSTALL_MODULES = {"test_student_venv", "test_student_pythons", "test_install_layouts", "test_setup_script",
-                   "test_kit_old_python", "test_gradescope_images", "test_classroom",
-                   "test_student_half_language_and_lab", "test_kit_encoding", "test_setup_cell_old_python"}
+# A new test file is quick unless it is put in such a folder; besides, a test that uses an image
+# fixture is `install`, and one whose name says browser or chromium is `browser`.
+FOLDER_MARKERS = ("slow", "install", "browser")
 INSTALL_FIXTURES = {"gradescope_image", "gradescope_zip", "emulation"}
-BROWSER_MODULES = {"test_report_browser", "test_pictures", "test_docs"}
-SLOW_MODULES = {"test_hostile_everywhere", "test_attacks", "test_attacks_third", "test_attacks_fourth",
-                "test_attacks_fifth", "test_otter_run", "test_otter_student", "test_hostile",
-                "test_reading_budgets", "test_ta_slips", "test_public_cases", "test_checker_cells",
-                "test_batch_units_property", "test_after_grading", "test_lms_layouts", "test_grader_version",
-                "test_lms_strays", "test_gradescope", "test_no_machine_paths", "test_otter_build",
-                "test_corpus_blind", "test_field_corpus", "test_field_corpus_2", "test_docs_commands_in_a_clone",
-                "test_saved_results_corpora", "test_guard_faces"}
+TESTS = ROOT / "tests"
+
+
+def marker_folders(path):
+    """The markers the folders of test file `path` give it (tests/batch/slow/test_x.py: {"slow"})."""
+    return set(FOLDER_MARKERS) & set(pathlib.Path(path).resolve().relative_to(TESTS).parts[:-1])
+
+
+def folders_of_tests():
+    """Every folder holding test modules (the corpora are data)."""
+    return sorted({path.parent for path in TESTS.rglob("test_*.py")
+                   if "corpora" not in path.relative_to(TESTS).parts})
+
+
+# A test module imports another one's helpers by its name (`from test_hostile import EXPECTED`), as
+# pytest imports it: every folder of test modules is importable, whichever is collected first.
+for _folder in folders_of_tests():
+    if str(_folder) not in sys.path:
+        sys.path.append(str(_folder))
 
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        module = item.module.__name__.rsplit(".", 1)[-1] if item.module else ""
-        if module in INSTALL_MODULES or INSTALL_FIXTURES & set(getattr(item, "fixturenames", ())):
+        folders = marker_folders(item.path)
+        if "install" in folders or INSTALL_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.install)
-        if module in BROWSER_MODULES or "browser" in item.name or "chromium" in item.name:
+        if "browser" in folders or "browser" in item.name or "chromium" in item.name:
             item.add_marker(pytest.mark.browser)
-        if module in SLOW_MODULES:
+        if "slow" in folders:
             item.add_marker(pytest.mark.slow)
 
 

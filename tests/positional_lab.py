@@ -1,12 +1,13 @@
-"""Installs the test lab tests/labs/positional/ on the fly, as a real lab is found: a distribution
+"""Installs the test lab tests/corpora/labs/positional/ on the fly, as a real lab is found: a distribution
 on sys.path whose entry point in the "autograder.labs" group names its Lab."""
 import contextlib
 import os
 import pathlib
 
 from autograder import registry
+from conftest import CORPORA
 
-LABS = pathlib.Path(__file__).resolve().parent / "labs"
+LABS = CORPORA / "labs"
 NAME = "positional"
 
 

@@ -7,7 +7,7 @@ such a student is simply graded again. Pure data in and out; outputs.py reads an
 
 The judged result is the verdict's typed records (autograder.verdict); a step's typed facts are
 kept under its "detail" with the keys format 1 always had (`_step_facts_data`, `_step_facts`), so
-a file written before the facts were typed is read as it was written (tests/test_verdict.py).
+a file written before the facts were typed is read as it was written (tests/judging/test_verdict.py).
 
 What is kept is the judged result as the batch's outputs are rendered from it (`kept`), never more:
 a hidden test keeps its code, its (already reduced, see grading.hidden_facts_only) detail and its

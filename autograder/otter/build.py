@@ -269,7 +269,7 @@ def write_student_half(student: pathlib.Path, lab: Lab, lang: str = "ko") -> Non
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
         if "grader-init" in cell.metadata.get("tags", []) and lang != "ko":
-            # The notebook's own set-up cell is the Korean one (tests/test_assignments.py): only
+            # The notebook's own set-up cell is the Korean one (tests/authoring/test_assignments.py): only
             # another language writes it again.
             from ..authoring import build_notebook
             cell.source = build_notebook.grader_setup_source(lang, lab.name)

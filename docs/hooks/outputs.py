@@ -7,7 +7,7 @@ A page quotes what a command prints with a marker on a line of its own:
 and the built page shows, in a text block, what that run (RUNS below) printed during this build.
 So a quote is always what the product prints today, like the pictures (pictures.py): no output of
 `autograder check`, `grade`, the students' `python -m lab_check` or the report is typed into a page
-by hand (tests/test_docs_outputs.py refuses a page that holds one, and a marker that names no run).
+by hand (tests/docs/test_docs_outputs.py refuses a page that holds one, and a marker that names no run).
 
 | run | what runs, on which bundled file |
 | --- | --- |

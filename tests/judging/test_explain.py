@@ -1,0 +1,415 @@
+"""The explainer (autograder/explain.py): relations between a wrong value and the reference's own
+computation of the case, searched with no lab's knowledge.
+
+Generated traces: each relation applied to make `got` is named; an unrelated `got` never gets a
+relation. Real files: what `autograder check` and `autograder grade` say, and that the words are
+all that changes (points, codes and statuses are the judge's, with or without the explainer).
+"""
+import csv
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
+
+from autograder import explain
+from autograder.explain import Sample, Vocabulary
+from autograder.grading import Plan, grade_file
+from autograder.judge import DECLARED_MISTAKES_SWITCH, judge_call, judge_step
+from autograder.render import as_text, explained_text
+from autograder.sandbox.runner import CallOutcome
+from conftest import CORPORA, ROOT
+from labs.self_attention import LAB
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _explainer_alone():
+    """What the values show (autograder.explain) is told when no repair of the student's own code is
+    found (autograder.repair names most of these files first: tests/judging/test_repair.py); read alone here."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("AUTOGRADER_REPAIR", "off")
+        yield
+
+FIELD2 = CORPORA / "corpus_field2"
+QUICK = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+# ----- generated traces ---------------------------------------------------------------------
+
+def _trace(rng, n, d, m):
+    """A reference-like trace of one case: A (n, d) and B (d, m) with expected = A @ B, and
+    unrelated quantities of the expected's shape and of its transpose's."""
+    A = np.round(rng.normal(size=(n, d)), 1)
+    B = np.round(rng.normal(size=(d, m)), 1)
+    quantities = {"A": A, "B": B, "C": rng.normal(size=(n, m)) + 3.0, "D": rng.normal(size=(m, n)) - 3.0,
+                  "E": rng.normal(size=(n, m)) * 2.0}
+    return A @ B, quantities
+
+
+SHAPES = st.tuples(st.integers(2, 6), st.integers(2, 7), st.integers(2, 6)).filter(lambda s: s[0] != s[2])
+
+
+def _samples(seed, shapes, make_got, passing_shapes=None):
+    """Samples of several cases, `make_got(expected, quantities, sizes)` giving each failing one's
+    values; one more case passes when `passing_shapes` is given."""
+    rng = np.random.default_rng(seed)
+    samples = []
+    for index, (n, d, m) in enumerate(shapes):
+        expected, quantities = _trace(rng, n, d, m)
+        sizes = {"n": n, "d": d, "m": m}
+        got = make_got(expected, quantities, sizes)
+        samples.append(Sample(case=f"case-{index}", hidden=index % 2 == 1, passed=False, got=got,
+                              got_type="ndarray", expected=expected, quantities=quantities, sizes=sizes,
+                              labels=tuple(f"w{i}" for i in range(n))))
+    if passing_shapes:
+        n, d, m = passing_shapes
+        expected, quantities = _trace(rng, n, d, m)
+        samples.append(Sample(case="passing", hidden=False, passed=True, got=expected, got_type="ndarray",
+                              expected=expected, quantities=quantities, sizes={"n": n, "d": d, "m": m}))
+    return samples
+
+
+def _predicted_everywhere(explanation, samples):
+    return all(explain._close(explain.predict(s, explanation.parts), s.got) for s in samples if not s.passed)
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32 - 1), shapes=st.lists(SHAPES, min_size=2, max_size=4),
+       name=st.sampled_from(["C", "E"]))
+def test_a_quantity_returned_instead_is_named(seed, shapes, name):
+    samples = _samples(seed, shapes, lambda e, q, s: q[name])
+    found = explain.explain("out", samples)
+    assert found.relation == "formula" and found.parts == (("base", name),), found
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32 - 1), shapes=st.lists(SHAPES, min_size=2, max_size=4))
+def test_a_quantity_transposed_is_named(seed, shapes):
+    samples = _samples(seed, shapes, lambda e, q, s: q["D"].T)
+    found = explain.explain("out", samples)
+    assert found.parts == (("base", "D"), ("order", (1, 0))), found
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32 - 1), shapes=st.lists(SHAPES, min_size=2, max_size=4),
+       size=st.sampled_from(["n", "d", "m"]), root=st.booleans(), kind=st.sampled_from(["times", "divided"]))
+def test_a_constant_ratio_is_named_by_the_size_it_matches(seed, shapes, size, root, kind):
+    def scaled(expected, quantities, sizes):
+        factor = np.sqrt(sizes[size]) if root else sizes[size]
+        return expected * factor if kind == "times" else expected / factor
+    samples = _samples(seed, shapes, scaled)
+    assume(all(np.abs(s.expected).max() > 1e-3 for s in samples))
+    found = explain.explain("out", samples)
+    assert found.relation == "formula" and found.parts[-1][0] == kind, found
+    assert _predicted_everywhere(found, samples)
+    # The name is one whose value is the factor applied on every case (sizes may coincide).
+    (_, factor), = [p for p in found.parts if p[0] == kind]
+    for sample in samples:
+        applied = np.sqrt(sample.sizes[size]) if root else sample.sizes[size]
+        assert np.isclose(explain.factors(sample.sizes)[factor], applied)
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32 - 1), shapes=st.lists(SHAPES, min_size=2, max_size=4),
+       name=st.sampled_from(["C", "E"]), sign=st.sampled_from(["plus", "minus"]))
+def test_a_residual_added_or_taken_is_named(seed, shapes, name, sign):
+    samples = _samples(seed, shapes, lambda e, q, s: e + q[name] if sign == "plus" else e - q[name])
+    found = explain.explain("out", samples)
+    assert found.parts == (("base", "expected"), (sign, name)), found
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32 - 1), shapes=st.lists(SHAPES, min_size=2, max_size=4),
+       decimals=st.sampled_from([0, 1, 2]))
+def test_rounding_is_named_with_its_decimals(seed, shapes, decimals):
+    samples = _samples(seed, shapes, lambda e, q, s: np.round(e * 7.31, decimals))
+    samples = [Sample(**{**s.__dict__, "expected": s.expected * 7.31}) for s in samples]
+    assume(all(not np.allclose(np.round(s.expected, decimals), s.expected, rtol=1e-4, atol=1e-5) for s in samples))
+    found = explain.explain("out", samples)
+    assert found.relation == "formula" and found.parts[-1][0] in ("round", "trunc") or found.relation == "whole_numbers"
+    if found.relation == "formula":
+        assert _predicted_everywhere(found, samples)
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32 - 1), shapes=st.lists(SHAPES, min_size=2, max_size=4),
+       end=st.sampled_from(["first", "last"]))
+def test_a_term_of_a_contraction_left_out_is_named(seed, shapes, end):
+    def dropped(expected, quantities, sizes):
+        A, B = quantities["A"], quantities["B"]
+        keep = slice(1, None) if end == "first" else slice(None, -1)
+        return A[:, keep] @ B[keep, :]
+    samples = _samples(seed, shapes, dropped)
+    found = explain.explain("out", samples)
+    assert found.relation == "formula" and found.parts[0][0] == "product", found
+    assert _predicted_everywhere(found, samples)
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32 - 1), shapes=st.lists(SHAPES, min_size=2, max_size=4))
+def test_rows_all_alike_are_named(seed, shapes):
+    rng = np.random.default_rng(seed + 1)
+    samples = _samples(seed, shapes, lambda e, q, s: np.broadcast_to(rng.normal(size=(1, e.shape[1])), e.shape))
+    found = explain.explain("out", samples)
+    assert found.relation == "rows_identical", found
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32 - 1), shapes=st.lists(SHAPES, min_size=2, max_size=4))
+def test_whole_numbers_where_expected_has_decimals_are_named(seed, shapes):
+    rng = np.random.default_rng(seed + 2)
+    samples = _samples(seed, shapes, lambda e, q, s: rng.integers(-9, 9, size=e.shape).astype(float))
+    found = explain.explain("out", samples)
+    assert found.relation == "whole_numbers", found
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32 - 1), shapes=st.lists(SHAPES, min_size=2, max_size=4))
+def test_normalised_along_the_other_axis_is_named(seed, shapes):
+    def normalised(axis):
+        def make(expected, quantities, sizes):
+            positive = np.exp(quantities["C"])
+            return positive / positive.sum(axis=axis, keepdims=True)
+        return make
+    samples = _samples(seed, shapes, normalised(0))
+    samples = [Sample(**{**s.__dict__, "expected": np.exp(s.quantities["C"]) / np.exp(s.quantities["C"]).sum(1, keepdims=True)})
+               for s in samples]
+    found = explain.explain("out", samples)
+    assert found.relation == "normalised_axis" and found.params == {"axis": 0, "expected_axis": 1}, found
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32 - 1), shapes=st.lists(SHAPES, min_size=2, max_size=4))
+def test_a_passing_case_rules_a_formula_out(seed, shapes):
+    """Dividing by 2 on every failing case, while a passing case (where 2 would change the
+    values too) passed: no size explains it, so no formula with 2 is named."""
+    samples = _samples(seed, shapes, lambda e, q, s: e / 2, passing_shapes=(3, 3, 4))
+    found = explain.explain("out", samples)
+    assert found is None or found.relation != "formula" or ("divided", "2") not in found.parts
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32 - 1), shapes=st.lists(SHAPES, min_size=2, max_size=4))
+def test_unrelated_values_get_no_relation(seed, shapes):
+    rng = np.random.default_rng(seed + 3)
+    samples = _samples(seed, shapes, lambda e, q, s: rng.normal(size=e.shape) * 5 + 0.123)
+    found = explain.explain("out", samples)
+    assert found is None or found.relation in ("observed", "kind_only"), found
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32 - 1), shapes=st.lists(SHAPES, min_size=3, max_size=5), which=st.integers(0, 4))
+def test_the_failing_kind_is_told_when_the_failing_cases_are_exactly_one_kind(seed, shapes, which):
+    names = [f"case-{i}" for i in range(len(shapes))]
+    failing = {names[which % len(names)]}
+    kinds = {name: (("odd",) if name in failing else ()) + ("all",) for name in names}
+    assert explain.failing_kind(failing, set(names), kinds) == "odd"
+    assert explain.failing_kind(set(names), set(names), kinds) is None  # everything fails: no kind
+    kinds[names[(which + 1) % len(names)]] += ("odd",)
+    assert explain.failing_kind(failing, set(names), kinds) is None  # a passing case of the kind
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32 - 1), shapes=st.lists(SHAPES, min_size=2, max_size=4),
+       ratio=st.floats(1.1, 9.0).filter(lambda r: all(abs(r - v) > 1e-2 for v in (2, 3, 4, 5, 6, 7))))
+def test_a_hidden_case_never_gives_a_number_to_a_sentence(seed, shapes, ratio):
+    """An unnamed constant ratio is shown only when every failing case is public: on a hidden
+    case it is a number the student's code chose from hidden inputs."""
+    samples = _samples(seed, shapes, lambda e, q, s: e * ratio)
+    assume(not any(any(np.isclose(ratio, v) for v in explain.factors(s.sizes).values()) for s in samples))
+    found = explain.explain("out", samples)
+    assert found.relation == "ratio_constant"
+    assert "value" not in found.params  # case-1 is hidden, and fails too
+    public = [Sample(**{**s.__dict__, "hidden": False}) for s in samples]
+    assert np.isclose(explain.explain("out", public).params["value"], ratio)
+
+
+def test_observed_rows_come_from_public_cases_only():
+    rng = np.random.default_rng(0)
+    expected, quantities = _trace(rng, 4, 3, 5)
+    got = expected.copy()
+    got[2] += rng.normal(size=5)
+    sample = Sample(case="c", hidden=True, passed=False, got=got, got_type="ndarray", expected=expected,
+                    quantities=quantities, sizes={"n": 4}, labels=("a", "b", "c", "d"))
+    assert explain.explain("out", [sample]) is None
+    found = explain.explain("out", [Sample(**{**sample.__dict__, "hidden": False})])
+    assert found.relation == "observed" and found.params["labels"] == ["c"]
+
+
+def test_containers_are_named_from_a_closed_set():
+    sample = Sample(case="c", hidden=True, passed=False, got=None, got_type="MySecret_3.14", expected={"a": "b"},
+                    quantities={}, sizes={})
+    found = explain.explain("out", [sample])
+    assert found.params == {"got": "other", "expected": "dict"}
+
+
+# ----- the judge: words only ----------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def self_plan():
+    return Plan.build(LAB)
+
+
+def _softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+STUDENTS = {
+    "scores": [lambda p: p.expected[0] / p.case.W_K.shape[1], lambda p: p.expected[0] * 2.5,
+               lambda p: np.round(p.expected[0]), lambda p: p.trace.Q @ p.trace.Q.T],
+    "softmax": [lambda p: _softmax(p.args[0], 0), lambda p: np.ones_like(p.expected[0]),
+                lambda p: p.args[0]],
+    "mix": [lambda p: p.expected[0] / len(p.case.words), lambda p: p.expected[0] + 1.0],
+    "self_attention": [lambda p: (p.expected[0], p.trace.scaled), lambda p: (p.trace.V, p.expected[1])],
+}
+
+
+@pytest.mark.parametrize("step_name, index", [(s, i) for s, makers in STUDENTS.items() for i in range(len(makers))])
+def test_the_explainer_changes_words_never_points(self_plan, step_name, index):
+    step = LAB.steps_by_name[step_name]
+    probes = self_plan.probes[step_name]
+    with np.errstate(all="ignore"):
+        outcomes = [CallOutcome("returned", value=STUDENTS[step_name][index](p), args_after=[None] * len(p.args))
+                    for p in probes]
+    plain = judge_step(step, probes, outcomes, "function", False, page=LAB.page_case)
+    told = judge_step(step, probes, outcomes, "function", False, page=LAB.page_case, vocabulary=LAB.vocabulary)
+    assert (told.score, told.status, told.mistakes, [c.code for c in told.cases]) == \
+        (plain.score, plain.status, plain.mistakes, [c.code for c in plain.cases])
+    assert not plain.explained
+    assert dataclasses.replace(told, explained=()) == plain
+
+
+def test_a_lab_without_a_vocabulary_is_judged_as_before(self_plan):
+    step = LAB.steps_by_name["scores"]
+    probes = self_plan.probes["scores"]
+    outcomes = [CallOutcome("returned", value=p.expected[0] / 7.0, args_after=[None, None]) for p in probes]
+    assert not judge_step(step, probes, outcomes, "function", False).explained
+
+
+def test_the_switch_turns_the_declared_mistakes_off_and_nothing_else(self_plan, monkeypatch):
+    step = LAB.steps_by_name["scores"]
+    probe = self_plan.probes["scores"][1]  # "wide": scores with many decimals
+    rounded = CallOutcome("returned", value=np.round(probe.expected[0], 1), args_after=[None, None])
+    assert judge_call(probe, rounded, False).code == "rounded"
+    monkeypatch.setenv(DECLARED_MISTAKES_SWITCH, "off")
+    assert judge_call(probe, rounded, False).code == "wrong_values"
+    assert step.mistakes  # the declaration itself is untouched
+
+
+# ----- real files, through every face -------------------------------------------------------
+
+EXPECTED_WORDS = {
+    # file: (step, Korean words, English words) the feedback says about the values
+    "scores__divided_by_dk.py": ("scores", "기대 값의 1/d_k", "the expected value divided by d_k"),
+    "mix__mean_instead_of_sum.py": ("mix", "기대 값의 1/n", "the expected value divided by n"),
+    "self_attention__returns_scaled_scores.py": ("self_attention", "√d_k로 나눈 점수표",
+                                                  "the scores divided by √d_k"),
+    "make_qkv__int_zeros_buffer.py": ("make_qkv", "정수", "whole numbers"),
+    "mix__forgot_return.py": ("mix", "종류는 None", "is a None"),
+}
+
+
+@pytest.fixture(scope="module")
+def field2(zygote, self_plan):
+    return {name: grade_file(FIELD2 / name, zygote, self_plan) for name in EXPECTED_WORDS}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED_WORDS))
+def test_a_field_file_the_catalog_does_not_name_gets_what_its_values_show(field2, name):
+    step_name, korean, english = EXPECTED_WORDS[name]
+    result = field2[name]
+    step = next(s for s in result.steps if s.name == step_name)
+    assert step.explained, step
+    assert korean in as_text(result, LAB, "ko")
+    assert english in as_text(result, LAB, "en")
+
+
+def test_the_public_view_is_explained_from_public_tests_alone(field2):
+    result = field2["scores__divided_by_dk.py"]
+    public = next(s for s in result.public_steps if s.name == "scores")
+    assert tuple(public.explained[0]["parts"][-1]) == ("divided", "d_k")
+
+
+def _cli(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "autograder", *map(str, args)], capture_output=True, text=True,
+                          timeout=300, env={**os.environ, **(env or {})})
+
+
+def test_autograder_check_tells_the_relation_in_both_languages():
+    path = FIELD2 / "scores__divided_by_dk.py"
+    korean = _cli("check", path, "--lab", "self_attention")
+    assert "틀린 테스트마다 반환한 scores의 값이 기대 값의 1/d_k입니다." in korean.stdout, korean.stdout
+    english = _cli("check", path, "--lab", "self_attention", "--lang", "en", "--json")
+    steps = {s["name"]: s for s in json.loads(english.stdout)["steps"]}
+    assert "On every failing test your scores equals the expected value divided by d_k." in steps["scores"]["feedback"]
+
+
+def test_autograder_grade_tells_the_relation_and_keeps_the_grades(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("scores__divided_by_dk.py", "mix__mean_instead_of_sum.py"):
+        (folder / name).write_bytes((FIELD2 / name).read_bytes())
+    runs = {}
+    for switch in ("on", "off"):
+        out = tmp_path / f"out-{switch}"
+        process = _cli("grade", folder, "--out", out, "--lab", "self_attention", "--jobs", "1",
+                       env={DECLARED_MISTAKES_SWITCH: switch})
+        assert process.returncode == 0, process.stderr
+        with open(out / "grades.csv", encoding="utf-8-sig") as handle:
+            runs[switch] = {row["file"]: row for row in csv.DictReader(handle)}
+        feedback = "\n".join(p.read_text("utf-8") for p in (out / "feedback").glob("*.md"))
+        assert "기대 값의 1/d_k" in feedback and "기대 값의 1/n" in feedback
+    # Neither file is named by a declared mistake: the grades are the same either way.
+    for name, row in runs["on"].items():
+        assert row["total"] == runs["off"][name]["total"]
+
+
+def test_the_explained_text_is_empty_without_an_explanation():
+    from autograder.judge import StepResult
+    from autograder.render import Messages
+    result = StepResult(name="scores", score=0.0, max_score=1.0, status="failed", mistakes=["wrong_values"], cases=[])
+    assert explained_text(Messages("ko", LAB), result) == ""
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32 - 1), shapes=st.lists(SHAPES, min_size=2, max_size=4))
+def test_the_expected_numbers_in_other_places_are_named(seed, shapes):
+    rng = np.random.default_rng(seed + 4)
+    samples = _samples(seed, shapes, lambda e, q, s: rng.permutation(e.ravel()).reshape(e.shape[::-1]))
+    found = explain.explain("out", samples)
+    # Several axes of other lengths: both shapes are named by the sizes, with the numbers all there.
+    assert found.relation in ("same_values_elsewhere", "formula", "shape_named_same_values"), found
+    if found.relation == "formula":  # a permutation that happens to be the transpose
+        assert _predicted_everywhere(found, samples)
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32 - 1), shapes=st.lists(SHAPES, min_size=2, max_size=4),
+       kind=st.sampled_from(["negated", "complement"]))
+def test_a_sign_or_a_truth_turned_over_is_named(seed, shapes, kind):
+    samples = _samples(seed, shapes, lambda e, q, s: -e if kind == "negated" else 1.0 - e)
+    found = explain.explain("out", samples)
+    assert found.parts == (("base", "expected"), (kind,)), found
+
+
+@pytest.mark.parametrize("lab_name", ["self_attention", "masked_attention"])
+def test_every_quantity_a_trace_offers_has_a_name_in_both_languages(lab_name):
+    from autograder import registry
+    from autograder.render import catalog
+    lab = registry.load(lab_name)
+    offered = set()
+    for case in lab.all_cases():
+        trace = lab.trace(case)
+        for step in lab.steps:
+            for probe in step.probes(case, trace):
+                offered |= set(explain.case_quantities(case, trace, lab.vocabulary, zip(step.params, probe.args)))
+    for lang in ("ko", "en"):
+        assert offered <= set(catalog(lang, lab)["quantity"]), (lang, offered - set(catalog(lang, lab)["quantity"]))
+        kinds = {k for case in lab.all_cases() for k in lab.vocabulary.kinds(case)}
+        kinds |= {p.label for s in lab.steps for c in lab.all_cases() for p in s.probes(c, lab.trace(c)) if p.label}
+        assert kinds <= set(catalog(lang, lab)["kind"]), (lang, kinds - set(catalog(lang, lab)["kind"]))

@@ -1,0 +1,249 @@
+"""Diagnosis by the smallest repair of the student's own function (autograder.repair)."""
+import ast
+import dataclasses
+import pathlib
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from autograder import grading
+from autograder.grading import Plan, grade_bytes
+from autograder.lab import Case, LabError
+from autograder.render import step_feedback
+from autograder.repair import RepairCache, Target, repair_cases, search, single_edits
+from autograder.repair.cases import without_hidden
+from autograder.repair.edits import paired_edits, repeated_edits
+from autograder.repair.kinds import EDIT_KINDS
+from autograder.repair.search import Repair, RepairPart
+from labs.masked_attention import LAB as MASKED
+from labs.self_attention import LAB
+
+from conftest import ROOT
+
+CORRECT = (ROOT / "samples" / "correct.py").read_text("utf-8")
+
+
+def _function(source: str) -> ast.FunctionDef:
+    node = ast.parse(source).body[-1]
+    assert isinstance(node, ast.FunctionDef)
+    return node
+
+
+def _with(step_source: str, name: str) -> str:
+    """The correct sample with `name` replaced by `step_source` (defined after it: the last wins)."""
+    return CORRECT + "\n\n" + step_source
+
+
+@pytest.mark.parametrize("source, kind, after", [
+    ("def f(x):\n    return x.sum(axis=0)\n", "axis", "x.sum(axis=-1)"),
+    ("def f(Q, K):\n    return Q @ K\n", "transpose_added", "Q @ K.T"),
+    ("def f(x):\n    return x / x.max(axis=-1, keepdims=True)\n", "reduction", "x.sum(axis=-1, keepdims=True)"),
+    ("def f(x):\n    return x - x.max(axis=-1)\n", "keepdims", "x.max(axis=-1, keepdims=True)"),
+    ("def f(Q, K):\n    return Q @ K.transpose(0, 1)\n", "torch_idiom", "K.swapaxes(0, 1)"),
+    ("def f(S, d_k):\n    return S / d_k ** 1 / 2\n", "grouping", "S / d_k ** (1 / 2)"),
+    ("def f(x):\n    e = np.exp(x) - x.max()\n    return e\n", "order_of_operations", "np.exp(x - x.max())"),
+    ("def f(x):\n    return max(x)\n", "function", "np.max(x, axis=-1, keepdims=True)"),
+    ("def f(m):\n    return np.triu(m, k=1)\n", "function", "np.tril(m, k=1)"),
+    ("def f(x, y):\n    return x // y\n", "operator", "x / y"),
+    ("def f(x):\n    return np.round(x, 1)\n", "call_removed", "x"),
+])
+def test_single_edits_hold_the_repair_of_each_kind(source, kind, after):
+    edits = single_edits(_function(source))
+    assert any(edit.kind == kind and edit.after == after for edit in edits), [(e.kind, e.after) for e in edits]
+
+
+def test_a_rebound_builtin_is_called_from_builtins():
+    edits = single_edits(_function("def f(x):\n    return sum(x)\n"), rebound_builtins=frozenset({"sum"}))
+    assert edits[0].kind == "builtin_rebound"
+
+
+def _reference_functions() -> list[ast.FunctionDef]:
+    import labs.masked_attention.reference as masked_reference
+    import labs.self_attention.reference as reference
+    found = []
+    for module in (reference, masked_reference):
+        tree = ast.parse(pathlib.Path(module.__file__).read_text("utf-8"))
+        found += [node for node in tree.body if isinstance(node, ast.FunctionDef)]
+    return found
+
+
+@pytest.mark.parametrize("function", _reference_functions(), ids=lambda f: f.name)
+def test_every_edit_compiles_and_defines_the_same_function(function):
+    edits = single_edits(function)
+    pairs = paired_edits(function, edits, limit=50)
+    for candidate in [*edits, *pairs]:
+        tree = ast.parse(candidate.source)
+        assert [node.name for node in tree.body] == [function.name]
+    assert {edit.kind for edit in edits} <= set(EDIT_KINDS)
+    assert len({edit.source for edit in edits}) == len(edits)
+
+
+def test_repair_cases_hold_no_hidden_case_and_refuse_one():
+    cases = repair_cases(LAB) + repair_cases(MASKED)
+    assert cases and not any(case.hidden for case in cases)
+    assert any(case.name.endswith("~generated") for case in cases)
+    hidden = Case(name="h", words=("a",), inputs={}, hidden=True)
+    with pytest.raises(ValueError):
+        without_hidden([hidden])
+
+
+def test_a_repair_child_is_never_given_a_hidden_input(zygote, monkeypatch):
+    """INVARIANT: candidates run on the repair plan's inputs only; no argument any repair call
+    carries equals an input of a hidden case."""
+    plan = Plan.build(LAB)
+    hidden_inputs = [np.asarray(v) for case in LAB.hidden_cases() for v in case.inputs.values()
+                     if isinstance(v, np.ndarray)]
+    seen: list[object] = []
+    real_run = grading.run
+
+    def spy(zygote, cells, calls, *args, **kwargs):
+        for call in calls:
+            if call.source is not None:
+                seen.extend(grading.codec.decode(a) for a in call.args)
+        return real_run(zygote, cells, calls, *args, **kwargs)
+
+    monkeypatch.setattr(grading, "run", spy)
+    wrong = _with("def scores(Q, K):\n    return Q @ K\n", "scores")
+    result = grade_bytes("wrong.py", wrong.encode(), zygote, plan)
+    assert next(s for s in result.steps if s.name == "scores").repair is not None
+    assert seen
+    for value in seen:
+        arrays = value if isinstance(value, list) else [value]
+        for array in arrays:
+            if isinstance(array, np.ndarray):
+                assert not any(h.shape == array.shape and np.array_equal(h, array) for h in hidden_inputs)
+
+
+def _step(result, name):
+    return next(s for s in result.steps if s.name == name)
+
+
+def test_a_wrong_axis_is_named_with_its_line_in_both_languages(zygote):
+    plan = Plan.build(LAB)
+    wrong = _with("def softmax(x):\n    e = np.exp(x - x.max(axis=-1, keepdims=True))\n"
+                  "    return e / e.sum(axis=0, keepdims=True)\n", "softmax")
+    result = grade_bytes("wrong.py", wrong.encode(), zygote, plan)
+    step = _step(result, "softmax")
+    line = wrong[:wrong.index("    return e / e.sum(axis=0")].count("\n") + 1
+    assert step.repair.parts == (RepairPart(kind="axis", line=line, before="e.sum(axis=0, keepdims=True)",
+                                            after="e.sum(axis=-1, keepdims=True)"),)
+    korean, english = step_feedback(step, LAB, "ko"), step_feedback(step, LAB, "en")
+    assert f"{line}번째 줄: `e.sum(axis=0, keepdims=True)`의 축(`axis`)을 확인해 보십시오." in korean
+    assert f"line {line}: check the axis (`axis`) of `e.sum(axis=0, keepdims=True)`." in english
+    assert "axis=-1" not in korean.split("짐작되는 원인")[-1].split("\n")[0]  # where and kind, not the fix
+    # Words only: the points are those of the search switched off.
+    assert step.score == _step(_graded_without_repair(zygote, plan, wrong), "softmax").score
+
+
+def _graded_without_repair(zygote, plan, source):
+    import os
+    os.environ[grading.REPAIR_SWITCH] = "off"
+    try:
+        return grade_bytes("wrong.py", source.encode(), zygote, plan)
+    finally:
+        del os.environ[grading.REPAIR_SWITCH]
+
+
+def test_the_same_slip_on_two_lines_is_one_repair_of_two_edits(zygote):
+    plan = Plan.build(LAB)
+    wrong = _with("def softmax(x):\n    shifted = x - x.max(axis=0, keepdims=True)\n    e = np.exp(shifted)\n"
+                  "    return e / e.sum(axis=0, keepdims=True)\n", "softmax")
+    step = _step(grade_bytes("wrong.py", wrong.encode(), zygote, plan), "softmax")
+    parts = step.repair.parts
+    assert [part.kind for part in parts] == ["axis", "axis"]
+    assert parts[0].line + 2 == parts[1].line
+
+
+def test_a_correct_file_gets_no_repair_and_a_step_right_elsewhere_keeps_none(zygote):
+    plan = Plan.build(LAB)
+    result = grade_bytes("right.py", CORRECT.encode(), zygote, plan)
+    assert result.score == result.max_score
+    assert not any(step.repair for step in result.steps)
+
+
+@pytest.mark.parametrize("shows, expected_ko", [
+    ("fix", "`e.sum(axis=-1, keepdims=True)`처럼 고치면"),
+    ("kind", "함수에서 축(axis)만 고치면"),
+])
+def test_the_lab_chooses_how_much_a_repair_tells(zygote, shows, expected_ko):
+    plan = Plan.build(LAB)
+    wrong = _with("def softmax(x):\n    e = np.exp(x - x.max(axis=-1, keepdims=True))\n"
+                  "    return e / e.sum(axis=0, keepdims=True)\n", "softmax")
+    step = _step(grade_bytes("wrong.py", wrong.encode(), zygote, plan), "softmax")
+    text = step_feedback(step, dataclasses.replace(LAB, repair_shows=shows), "ko")
+    assert expected_ko in text
+    if shows == "kind":
+        assert "번째 줄" not in text.split("짐작되는 원인")[1].split("\n")[0]
+
+
+def test_a_lab_refuses_an_unknown_repair_setting():
+    with pytest.raises(LabError):
+        dataclasses.replace(LAB, repair_shows="everything")
+
+
+def test_a_class_pays_once_per_distinct_function_and_each_student_gets_his_own_line():
+    calls = []
+
+    def evaluate(sources, probes):
+        calls.append(len(sources))
+        return [[source is not None and "keepdims=True" in source and "axis=-1" in source for _ in probes]
+                for source in sources]
+
+    cache = RepairCache()
+    probes = [object(), object()]
+    texts = ["def f(x):\n    return x.sum(axis=-1)\n", "\n\n\ndef f(x):\n    return x.sum(axis=-1)\n"]
+    lines = []
+    for text in texts:
+        tree = ast.parse(text)
+        target = Target(function=tree.body[0], filename="a.py", rebound_builtins=frozenset())
+        known, repair = cache.get(("k", target.key), target)
+        if not known:
+            repair = search(target=target, probes=probes, pivot=0, evaluate=evaluate)
+            cache.put(("k", target.key), target, repair)
+        lines.append(repair.parts[0].line)
+    assert lines == [2, 5]
+    assert len(calls) == 2  # one search: the pivot stage and the finalists' stage
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(["x = x + 1", "x = x.T", "x = np.exp(x)", "x = x.sum(axis=0)", "y = x @ x",
+                                 "x = x[:2]", "x = (x, x)[0]", "x = -x", "x = x.T @ y.T", "x = (x @ y.T).T",
+                                 "x = np.tensordot(x, y, axes=1)", "x = f(x).T", "f = f(x)", "x = x / y.max()"]),
+                min_size=1, max_size=5))
+def test_every_generated_function_gives_compilable_edits_single_paired_and_repeated(lines):
+    source = "def f(x, y):\n" + "".join(f"    {line}\n" for line in lines) + "    return x\n"
+    function = _function(source)
+    singles = single_edits(function)
+    for edit in [*singles, *paired_edits(function, singles, limit=150), *repeated_edits(function, singles)]:
+        compile(edit.source, "<repair>", "exec")
+        lines = [part.line for part in getattr(edit, "parts", (edit,))]
+        assert min(lines) >= 2
+
+
+def test_a_failure_of_the_search_costs_its_words_only(zygote, monkeypatch):
+    """INVARIANT: any exception in the repair search becomes that search's loss, never the record."""
+    def broken(**kwargs):
+        raise AssertionError("a fault of the grader")
+
+    monkeypatch.setattr(grading, "search", broken)
+    monkeypatch.setattr(grading, "_REPAIRS", RepairCache())  # not a repair found by an earlier test
+    wrong = _with("def scores(Q, K):\n    return Q @ K\n", "scores")
+    result = grade_bytes("wrong.py", wrong.encode(), zygote, Plan.build(LAB))
+    step = _step(result, "scores")
+    assert step.status in ("failed", "error") and step.repair is None
+    assert result.score == result.max_score - step.max_score
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.builds(RepairPart, kind=st.sampled_from(EDIT_KINDS), line=st.integers(1, 10**6),
+                          before=st.text(max_size=20), after=st.text(max_size=20)), min_size=1, max_size=3),
+       st.lists(st.builds(RepairPart, kind=st.sampled_from(EDIT_KINDS), line=st.integers(1, 10**6),
+                          before=st.text(max_size=20), after=st.text(max_size=20)), max_size=2),
+       st.text(max_size=20))
+def test_a_repair_reads_back_as_it_was_saved_and_anything_else_is_refused(parts, also, filename):
+    repair = Repair(filename=filename, parts=tuple(parts), also=tuple(also))
+    assert Repair.from_data(repair.as_data()) == repair
+    broken = repair.as_data() | {"parts": [{"kind": "no_such_kind", "line": 1, "before": "", "after": ""}]}
+    with pytest.raises(ValueError):
+        Repair.from_data(broken)
