@@ -1,6 +1,6 @@
 """The verdict's records (autograder/verdict.py) and the saved results file that keeps them.
 
-- A saved judgement written in format 1 before the step's facts were typed (tests/corpora/verdict_format1.json,
+- A saved judgement written in format 1 before the step's facts were typed (tests/corpora/verdict/format1.json,
   written from a sample of the corpora and the hostile files by the grader of that time, with the
   feedback it rendered then) is read back into the typed records and renders the very same
   feedback, in Korean and in English: saved runs still re-render.
@@ -21,7 +21,7 @@ from autograder.render import as_text
 from autograder.verdict import STEP_STATUSES, CaseResult, StepResult, SubmissionResult, step_status
 from conftest import CORPORA, ROOT
 
-KEPT = json.loads((CORPORA / "verdict_format1.json").read_text(encoding="utf-8"))
+KEPT = json.loads((CORPORA / "verdict" / "format1.json").read_text(encoding="utf-8"))
 
 
 def test_the_kept_judgements_are_of_the_format_the_reader_reads():
