@@ -8,7 +8,7 @@ import re
 import time
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from .guard import piece
 from .helpers import StandInAnswers
@@ -392,8 +392,8 @@ def _repair_of(runs: _Runs, step: Step, result: StepResult, scope_results: dict[
     # Never past the submission's own time (the search is the grader's work on its behalf).
     until = min(time.monotonic() + REPAIR_SECONDS, runs.clock.until if runs.clock.until is not None else float("inf"))
 
-    def evaluate(sources: Sequence[str | None], chosen: Sequence[Probe]) -> list[list[bool]]:
-        return _evaluate(runs, step, stand_in_for, sources, chosen, until)
+    def evaluate(sources: Sequence[str | None], chosen: Sequence[object]) -> list[list[bool]]:
+        return _evaluate(runs, step, stand_in_for, sources, cast("Sequence[Probe]", chosen), until)
 
     repair = search(target=target, probes=probes, pivot=pivot, evaluate=evaluate)
     _REPAIRS.put(key, target, repair)

@@ -25,11 +25,12 @@ from .kinds import EDIT_KINDS, EditKind
 
 if TYPE_CHECKING:
     from ..cells import Cell
-    from ..declaration import Probe
 
 # (sources of the candidates, None for the student's own function; probes) -> per candidate, per
 # probe: whether the call's value is right. Runs in the sandbox (autograder.grading).
-Evaluate = Callable[[Sequence["str | None"], Sequence["Probe"]], list[list[bool]]]
+# The inputs are whatever the caller runs candidates on (the grader's probes): the search only
+# hands them back, so it needs nothing of the lab's declarations.
+Evaluate = Callable[[Sequence["str | None"], Sequence[object]], list[list[bool]]]
 
 MAX_CANDIDATES = 900  # single edits tried on the pivot at most
 MAX_PAIRS = 400  # pairs of edits tried on the pivot at most, when no single edit repairs
@@ -112,7 +113,7 @@ def target_of(cells: Sequence[Cell], name: str, place: tuple[str, int, int] | No
     return None
 
 
-def search(*, target: Target, probes: Sequence[Probe], pivot: int | None, evaluate: Evaluate) -> Repair | None:
+def search(*, target: Target, probes: Sequence[object], pivot: int | None, evaluate: Evaluate) -> Repair | None:
     """The cheapest single edit of `target` right on every probe, or None.
 
     `pivot`: the index in `probes` of one the student's function fails (None: found by running it
@@ -148,7 +149,7 @@ def _repair_parts(candidate: Edit | Edits) -> tuple[RepairPart, ...]:
                  for part in sorted(_parts(candidate), key=lambda part: part.line))
 
 
-def _right(candidates: Sequence[Edit | Edits], probes: Sequence[Probe], pivot: int,
+def _right(candidates: Sequence[Edit | Edits], probes: Sequence[object], pivot: int,
            evaluate: Evaluate) -> list[Edit | Edits]:
     """The candidates right on every probe, cheapest first: all of them on the pivot first, then
     the few right there on every probe."""
