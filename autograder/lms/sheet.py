@@ -135,7 +135,9 @@ def parse_records(text: str, delimiter: str) -> list[Record]:
 
 def decode(data: bytes) -> tuple[str, str, bytes]:
     """(text, encoding, bom) of a sheet's bytes: a byte order mark decides, else UTF-16 when every
-    other byte of the start is a NUL (a Blackboard .xls saved without its mark), else UTF-8, else cp949."""
+    other byte of the start is a NUL (a Blackboard .xls saved without its mark), else UTF-8, else cp949.
+    Bytes both read are UTF-8's: a cp949 sheet is almost never valid UTF-8 (one Hangul syllable in
+    a few hundred is, '캠' among them: a sheet of such syllables alone would read as 'ķ')."""
     for bom, encoding in BOMS:
         if data.startswith(bom):
             try:
