@@ -385,7 +385,8 @@ def test_the_kits_data_carries_the_graph_and_the_signatures(student):
 
 @pytest.mark.parametrize("norm, form", [(RIGHT_NORM, "keyword"), (NOT_CENTRED, "omitted"),
                                         (NOT_CENTRED, "keyword"), (NOT_CENTRED, "positional")])
-def test_the_kit_says_what_the_engine_says_on_public_tests(lab, student, zygote, tmp_path, norm, form):
+def test_the_kit_says_what_the_engine_says_on_public_tests(lab, student, zygote, tmp_path, norm, form, monkeypatch):
+    monkeypatch.setenv("AUTOGRADER_REPAIR", "off")  # the kit runs no repair search (no sandbox)
     path = tmp_path / "mine.py"
     path.write_text(submission(norm=norm, call=CALL_FORMS[form]), "utf-8")
     done = _kit(student, path)
