@@ -92,9 +92,15 @@ class Target:
 
     @property
     def key(self) -> str:
-        """The function's code without its place: two students' same code is one key."""
-        dump = ast.dump(self.function, include_attributes=False)
-        return hashlib.sha256((dump + repr(sorted(self.rebound_builtins))).encode()).hexdigest()
+        """The function's own text, wherever it sits: two students who wrote the same function
+        share one key. The text, not its syntax tree: a repair's lines are kept relative to the
+        `def` and its quotes are the student's own writing, so both must be the same."""
+        text = ast.get_source_segment(self.source, self.function) if self.source else None
+        if text is None:
+            text = ast.dump(self.function, include_attributes=False) + repr(
+                [node.lineno - self.function.lineno for node in ast.walk(self.function) if hasattr(node, "lineno")])
+        lines = "\n".join(line.rstrip() for line in text.splitlines())
+        return hashlib.sha256((lines + repr(sorted(self.rebound_builtins))).encode()).hexdigest()
 
 
 def target_of(cells: Sequence[Cell], name: str, place: tuple[str, int, int] | None) -> Target | None:

@@ -247,3 +247,22 @@ def test_a_repair_reads_back_as_it_was_saved_and_anything_else_is_refused(parts,
     broken = repair.as_data() | {"parts": [{"kind": "no_such_kind", "line": 1, "before": "", "after": ""}]}
     with pytest.raises(ValueError):
         Repair.from_data(broken)
+
+
+def test_two_students_with_the_same_code_laid_out_apart_each_get_their_own_line():
+    """The cache's key is the function's own text: the same syntax with a blank line inside is
+    another student's layout, and a line kept relative to the `def` would be his wrong line."""
+    def evaluate(sources, probes):
+        return [[source is not None and "axis=-1" in source for _ in probes] for source in sources]
+
+    cache, lines = RepairCache(), []
+    for text in ("def f(x):\n    y = x\n    return y.sum(axis=0)\n",
+                 "def f(x):\n    y = x\n\n    return y.sum(axis=0)\n"):
+        tree = ast.parse(text)
+        target = Target(function=tree.body[0], filename="a.py", rebound_builtins=frozenset(), source=text)
+        known, repair = cache.get(("k", target.key), target)
+        if not known:
+            repair = search(target=target, probes=[object()], pivot=0, evaluate=evaluate)
+            cache.put(("k", target.key), target, repair)
+        lines.append(repair.parts[0].line)
+    assert lines == [3, 4]

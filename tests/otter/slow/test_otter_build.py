@@ -26,6 +26,14 @@ SOLUTION = ROOT / "solutions" / "self_attention.py"
 HIDDEN = ROOT / "labs" / "self_attention" / "hidden.py"
 
 
+@pytest.fixture(autouse=True)
+def _engine_as_the_kit_speaks(monkeypatch):
+    """The students' kit runs no repair search (it has no sandbox: autograder.repair); the engine's
+    words compared with the kit's here are the ones it says without it."""
+    monkeypatch.setenv("AUTOGRADER_REPAIR", "off")
+
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("build")
@@ -174,12 +182,6 @@ sys.path.insert(0, {str(built['student'])!r})
 from lab_check.kit.check import check_step
 import numpy as np
 
-
-@pytest.fixture(autouse=True)
-def _engine_as_the_kit_speaks(monkeypatch):
-    """The students' kit runs no repair search (it has no sandbox: autograder.repair); the engine's
-    words compared with the kit's here are the ones it says without it."""
-    monkeypatch.setenv("AUTOGRADER_REPAIR", "off")
 def softmax(x):
     e = np.exp(x - x.max(axis=0, keepdims=True))
     return e / e.sum(axis=0, keepdims=True)

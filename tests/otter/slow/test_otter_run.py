@@ -144,8 +144,9 @@ def test_planted_mistakes_cost_their_steps_and_are_diagnosed(graded):
         assert (steps[step.name]["score"] == step.points) is expected_full, step.name
     public = next(t for t in graded["planted"]["tests"] if t["name"] == "Public Tests")["output"]
     assert "행이 아니라 열 방향으로 계산했습니다" in public  # softmax over columns
-    assert "각 열의 합이 1이 되도록 나눴습니다" in public
-    assert "weights.T @ V" in public  # the transposed mix, named
+    # the smallest repair of the student's own code names the line (autograder.repair)
+    assert "의 축(`axis`)을 확인해 보십시오" in public
+    assert "`weights.T`의 전치는 없어야 합니다" in public  # the transposed mix, named on its line
     assert "idxmin" in steps["most_attended"]["output"] or "가장 작은" in steps["most_attended"]["output"]
 
 

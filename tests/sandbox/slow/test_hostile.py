@@ -159,7 +159,7 @@ def test_a_million_statements_are_never_parsed_in_the_graders_process(monkeypatc
         assert len(source) <= budget.MAX_PARSED_CHARS, "the grader parsed a huge cell"
         return real_parse(source, *args, **kwargs)
 
-    monkeypatch.setattr(submission.ast, "parse", small_only)
+    monkeypatch.setattr(budget.ast, "parse", small_only)
     source = (ROOT / "solutions" / "self_attention.py").read_text(encoding="utf-8") + "x = 1\n" * 1_000_000
     read = submission.read_submission("big.py", source.encode())
     assert read.problem is None and read.stubs(LAB.function_names) == set()
