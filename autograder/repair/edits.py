@@ -53,25 +53,16 @@ class Edits:
         return sum(COST[part.kind] for part in self.parts), min(part.line for part in self.parts)
 
 
-def function_def(source: str, name: str, line: int) -> ast.FunctionDef | None:
-    """The definition of `name` whose `def` is at `line` in `source` (a cell or a file); None when
-    the source does not parse or holds no such definition."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
+def function_def(tree: ast.Module, name: str, line: int) -> ast.FunctionDef | None:
+    """The definition of `name` whose `def` is at `line` in a cell's or file's tree, or None."""
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name == name and node.lineno == line:
             return node
     return None
 
 
-def module_rebinds(source: str) -> frozenset[str]:
+def module_rebinds(tree: ast.Module) -> frozenset[str]:
     """Built-in names a cell binds at its top level (`sum = 0`, `max = ...`, `def len(...)`)."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return frozenset()
     bound = {target.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))
              for target in ast.walk(node) if isinstance(target, ast.Name) and isinstance(target.ctx, ast.Store)}
     bound |= {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from .edits import Edit, Edits, function_def, module_rebinds, paired_edits, repeated_edits, single_edits
 from .kinds import EDIT_KINDS, EditKind
+from ..reading.budget import Reading
 
 if TYPE_CHECKING:
     from ..cells import Cell
@@ -103,18 +104,26 @@ class Target:
         return hashlib.sha256((lines + repr(sorted(self.rebound_builtins))).encode()).hexdigest()
 
 
-def target_of(cells: Sequence[Cell], name: str, place: tuple[str, int, int] | None) -> Target | None:
+MAX_FUNCTION_NODES = 2_000  # a larger function is not searched: each edit copies it whole
+
+
+def target_of(cells: Sequence[Cell], name: str, place: tuple[str, int, int] | None,
+              reading: Reading | None = None) -> Target | None:
     """The definition of `name` the grader ran (`place`: its cell or file, its `def` line), or None
-    when it cannot be read from the student's text (an exec'd string, a lambda, a class)."""
+    when it cannot be read from the student's text (an exec'd string, a lambda, a class) within
+    the reading budget (`reading`: a fresh one by default), or is too large to search."""
     if place is None:
         return None
+    reading = reading or Reading()
     filename, line = place[0], place[1]
     for cell in cells:
         if cell["filename"] == filename:
-            function = function_def(cell["source"], name, line)
-            if function is None:
+            tree = reading.parse(cell["source"])
+            function = function_def(tree, name, line) if tree is not None else None
+            if function is None or sum(1 for _ in ast.walk(function)) > MAX_FUNCTION_NODES:
                 return None
-            rebound = frozenset().union(*(module_rebinds(c["source"]) for c in cells))
+            trees = [reading.parse(c["source"]) for c in cells if c is not cell] + [tree]
+            rebound = frozenset().union(*(module_rebinds(t) for t in trees if t is not None))
             return Target(function=function, filename=filename, rebound_builtins=rebound, source=cell["source"])
     return None
 

@@ -266,3 +266,25 @@ def test_two_students_with_the_same_code_laid_out_apart_each_get_their_own_line(
             cache.put(("k", target.key), target, repair)
         lines.append(repair.parts[0].line)
     assert lines == [3, 4]
+
+
+def test_the_search_reads_the_students_text_within_the_reading_budget(monkeypatch):
+    """INVARIANT (docs/SECURITY.md, reading): the grader never gives Python's parser more than the
+    reading budget allows, the repair search included; a function too large to copy per edit is
+    not searched."""
+    import autograder.reading.budget as budget
+    from autograder.repair import target_of
+
+    real_parse = budget.ast.parse
+
+    def small_only(source, *args, **kwargs):
+        assert len(source) <= budget.MAX_PARSED_CHARS, "the grader parsed a huge cell"
+        return real_parse(source, *args, **kwargs)
+
+    monkeypatch.setattr(budget.ast, "parse", small_only)
+    big = "def f(x):\n    return x\n" + "x = 1\n" * 40_000
+    assert target_of([{"source": big, "filename": "a.py"}], "f", ("a.py", 1, 1)) is None
+    long_function = "def f(x):\n" + "".join(f"    x = x + {n}\n" for n in range(600)) + "    return x\n"
+    assert target_of([{"source": long_function, "filename": "a.py"}], "f", ("a.py", 1, 1)) is None
+    small = "def f(x):\n    return x.sum(axis=0)\n"
+    assert target_of([{"source": small, "filename": "a.py"}], "f", ("a.py", 1, 1)) is not None
