@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import importlib.util
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .grading import UNANSWERED, Plan, _Runs, candidate_codes
-from .repair.cases import GENERATED_SUFFIX, _generated
+from .repair.cases import generated_cases
 from .repair.edits import single_edits
 from .repair.search import target_of
 from .sandbox.runner import Limits
@@ -46,27 +46,12 @@ class Survivor:
 
 def domain_cases(lab: Lab) -> list[Case]:
     """Cases generated from each of the lab's cases (public and hidden: the reference runs on them,
-    never a student): the same shapes and kinds of values, other numbers."""
-    cases = [*lab.public_cases(), *lab.hidden_cases()]
-    made = []
-    for case in cases:
-        if case.degenerate:
-            continue
-        for seed in range(DOMAIN_SEEDS):
-            generated = _generated(case, salt=seed)
-            try:
-                lab.trace(generated)  # type: ignore[misc]  # a graded lab has its trace
-            except Exception:
-                continue
-            made.append(generated)
+    never a student), the same shapes and kinds of values with other numbers, and cases of any
+    size the lab draws (Lab.domain_case); all of them public (the reference's own inputs)."""
+    made = generated_cases(lab, [*lab.public_cases(), *lab.hidden_cases()], seeds=DOMAIN_SEEDS)
     if lab.domain_case is not None:
-        made += [lab.domain_case(seed) for seed in range(DOMAIN_CASES)]
-    return [_unhidden(case) for case in made]
-
-
-def _unhidden(case: Case) -> Case:
-    from dataclasses import replace
-    return replace(case, hidden=False)
+        made += [replace(lab.domain_case(seed), hidden=False) for seed in range(DOMAIN_CASES)]
+    return made
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -17,8 +17,14 @@ def repair_cases(lab: Lab) -> list[Case]:
     """The public cases, then one case generated from each public case that is not degenerate
     and whose reference trace runs on it."""
     public = list(lab.public_cases())
-    generated = [case for case in (_generated(c) for c in public if not c.degenerate) if _traced(lab, case)]
-    return public + generated
+    return public + generated_cases(lab, public)
+
+
+def generated_cases(lab: Lab, cases: Sequence[Case], *, seeds: int = 1) -> list[Case]:
+    """`seeds` cases generated from each of `cases` that is not degenerate (public, never hidden),
+    each kept when the lab's reference trace runs on it."""
+    made = (_generated(case, salt=salt) for case in cases if not case.degenerate for salt in range(seeds))
+    return [case for case in made if _traced(lab, case)]
 
 
 def _generated(case: Case, *, salt: int = 0) -> Case:
