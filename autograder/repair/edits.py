@@ -288,8 +288,7 @@ def _short(node: ast.AST) -> str:
         text = ast.unparse(node)
     except (ValueError, TypeError, RecursionError):
         return ""
-    text = " ".join(text.split())
-    return text if len(text) <= SHOWN_CHARACTERS else text[:SHOWN_CHARACTERS - 1] + "…"
+    return _clipped(" ".join(text.split()))
 
 
 def _local_names(function: ast.FunctionDef) -> tuple[str, ...]:

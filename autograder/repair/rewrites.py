@@ -63,7 +63,7 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
         yield from _name_rewrites(node, scope)
     elif isinstance(node, ast.Tuple) and 2 <= len(node.elts) <= 4:
         for i, j in itertools.combinations(range(len(node.elts)), 2):
-            yield "order", _swapped_elements(i, j)
+            yield "order", _swapped("elts", i, j)
     elif isinstance(node, ast.Slice):
         yield from _slice_rewrites(node)
     elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
@@ -247,7 +247,7 @@ def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
     positional = [a for a in node.args if not isinstance(a, ast.Starred)]
     if len(positional) == len(node.args) and 2 <= len(node.args) <= 4:
         for i, j in itertools.combinations(range(len(node.args)), 2):
-            yield "arguments_swapped", _swapped_arguments(i, j)
+            yield "arguments_swapped", _swapped("args", i, j)
     if is_method and isinstance(node.func, ast.Attribute) and name not in _TRANSPOSES:
         yield "call_removed", lambda n: n.func.value  # type: ignore[attr-defined]
     elif not is_method and len(node.args) >= 1 and name not in _TRANSPOSES and not isinstance(node.args[0], ast.Starred):
@@ -318,7 +318,7 @@ def _axis_rewrites(node: ast.Call, is_method: bool) -> Iterator[Rewrite]:
     elif name_is_reduction(node) and not any(k.arg in ("keepdims", "keepdim") for k in node.keywords):
         def per_row(n: ast.AST) -> ast.AST:  # a reduction of the whole table where each row's was meant
             assert isinstance(n, ast.Call)
-            n.keywords += [ast.keyword(arg="axis", value=ast.Constant(-1)), ast.keyword(arg="keepdims", value=ast.Constant(True))]
+            n.keywords += _per_row()
             return n
         yield "axis", per_row
 
@@ -429,25 +429,22 @@ def _einsum_variants(spec: str) -> list[str]:
     return [v for v in dict.fromkeys(variants) if v != spec.replace(" ", "")]
 
 
+def _per_row() -> list[ast.keyword]:
+    """`axis=-1, keepdims=True`: a reduction of each row, kept to broadcast back."""
+    return [ast.keyword(arg="axis", value=ast.Constant(-1)), ast.keyword(arg="keepdims", value=ast.Constant(True))]
+
+
 def _numpy_call(function: str, args: list[ast.expr], *, last_axis: bool = False) -> ast.Call:
-    keywords = [ast.keyword(arg="axis", value=ast.Constant(-1)), ast.keyword(arg="keepdims", value=ast.Constant(True))] \
-        if last_axis else []
+    keywords = _per_row() if last_axis else []
     return ast.Call(func=ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr=function, ctx=ast.Load()),
                     args=args, keywords=keywords)
 
 
-def _swapped_arguments(i: int, j: int) -> Callable[[ast.AST], ast.AST]:
+def _swapped(items: str, i: int, j: int) -> Callable[[ast.AST], ast.AST]:
+    """Two of a node's `items` (a call's "args", a tuple's "elts") in the other order."""
     def rewrite(n: ast.AST) -> ast.AST:
-        assert isinstance(n, ast.Call)
-        n.args[i], n.args[j] = n.args[j], n.args[i]
-        return n
-    return rewrite
-
-
-def _swapped_elements(i: int, j: int) -> Callable[[ast.AST], ast.AST]:
-    def rewrite(n: ast.AST) -> ast.AST:
-        assert isinstance(n, ast.Tuple)
-        n.elts[i], n.elts[j] = n.elts[j], n.elts[i]
+        listed = getattr(n, items)
+        listed[i], listed[j] = listed[j], listed[i]
         return n
     return rewrite
 
