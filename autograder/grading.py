@@ -409,13 +409,10 @@ def _evaluate(runs: _Runs, step: Step, stand_in_for: tuple[str, ...], sources: S
             for codes in candidate_codes(runs, step, stand_in_for, sources, probes, until, plan)]
 
 
-UNANSWERED = ("timeout", "not_run", "crashed")  # a candidate's call that says nothing of its values
-
-
 def candidate_codes(runs: _Runs, step: Step, stand_in_for: tuple[str, ...], sources: Sequence[str | None],
                     probes: Sequence[Probe], until: float, plan: Plan | None = None,
                     call_seconds: float | None = None) -> list[list[str | None]]:
-    """`_evaluate`'s judgement of each call: None where right, else its code (UNANSWERED: no answer)."""
+    """`_evaluate`'s judgement of each call: None where right, else its code (rubric.UNANSWERED: no answer)."""
     plan = plan or runs.plan.repair_plan
     calls, probe_of = plan.calls
     base = {id(probe_of[call.id]): call for call in calls if call.step == step.name}

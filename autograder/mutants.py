@@ -14,8 +14,9 @@ import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from .grading import UNANSWERED, Plan, _Runs, candidate_codes
+from .grading import Plan, _Runs, candidate_codes
 from .repair.cases import generated_cases
+from .rubric import UNANSWERED
 from .repair.edits import single_edits
 from .repair.search import target_of
 from .sandbox.runner import Limits
