@@ -75,7 +75,8 @@ def _write_html(options: CheckOptions, result: object, lab: Lab) -> None:
     from .batch.outputs import feedback_html
     from .batch.run_files import write_atomic
     from .verdict import SubmissionResult
-    from .render import as_text, one_line
+    from .render.feedback import as_text
+    from .render.text import one_line
 
     assert isinstance(result, SubmissionResult) and options.html is not None
     record = {"id": one_line(os.path.basename(result.submission)), "file": one_line(result.submission),

@@ -187,7 +187,7 @@ class CheckResult:
     status: int
     """0 every step passed, 1 points were lost."""
     result: SubmissionResult
-    """The submission's judged result (render.as_text / as_dict say it)."""
+    """The submission's judged result (render.feedback.as_text / as_dict say it)."""
     lab: Lab
     """The lab it was graded as."""
     html: str | None = None

@@ -55,7 +55,7 @@ def as_floats(values: Table) -> NDArray[np.float64]:
 def step_maps(result: StepResult, lang: str = "ko", page: str = "page", names: Mapping[str, str] | None = None) -> str:
     """The maps of the step's failed table on the page's case (else its first public failure with
     values); "" when there is nothing to draw (passed, a mapping, a value too large or not a table).
-    `names`: {case id: the name students read} (render.case_names)."""
+    `names`: {case id: the name students read} (render.messages.case_names)."""
     failed = [c for c in result.cases if not c.passed and not c.hidden and "values" in c.detail]
     if not failed:
         return ""

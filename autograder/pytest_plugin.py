@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
     from _pytest._code.code import ExceptionInfo, TerminalRepr
 
-    from .render import Messages
+    from .render.messages import Messages
 
 EXIT_ALL_PASSED, EXIT_LOST_POINTS = 0, 1  # autograder check's own exit codes for a graded file
 
@@ -140,7 +140,7 @@ GRADING: pytest.StashKey[SubmissionGrading] = pytest.StashKey()
 
 
 def _say(config: pytest.Config) -> Messages:
-    from .render import Messages
+    from .render.messages import Messages
 
     return Messages(config.getoption("submission_lang"))
 
@@ -208,11 +208,11 @@ class SubmissionGrading:
         return next(s for s in self.result["steps"] if s["name"] == name)  # type: ignore[index]  # graded above
 
     def total_line(self) -> str:
-        from .render import Messages, _points
+        from .render.messages import Messages, points_text
 
         # Asked only once graded (see pytest_terminal_summary).
-        return Messages(self.lang)("text", "total", score=_points(self.result["score"]),  # type: ignore[index]
-                                   max_score=_points(self.result["max_score"]))  # type: ignore[index]
+        return Messages(self.lang)("text", "total", score=points_text(self.result["score"]),  # type: ignore[index]
+                                   max_score=points_text(self.result["max_score"]))  # type: ignore[index]
 
 
 class GradingFailed(Exception):

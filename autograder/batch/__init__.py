@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
-from ..render import Messages, one_line, printable
+from ..render.messages import Messages
+from ..render.text import one_line, printable
 from ..said import Lines, Refusal, Said, said
 from ..options import GradeOptions, GradeResult
 from ..reading.budget import MAX_BYTES

@@ -39,7 +39,8 @@ from ..lms.graded import Graded, Record, RunError, read_run
 from ..lms.sheet import read_csv_text
 from ..lms.sheet import SheetError
 from ..said import Refusal, Said, said, then
-from ..render import Messages, one_line, printable
+from ..render.messages import Messages
+from ..render.text import one_line, printable
 from . import run_folder
 from .naming import fit_id, is_system_path
 from .run_files import write_atomic

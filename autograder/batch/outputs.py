@@ -28,13 +28,15 @@ from .saved import KEY as SAVED_KEY, Judgement, Unsaveable, judgement_data, read
 from .. import pictures
 from ..guard import piece
 from ..verdict import rounded_points
-from ..render import (Messages, case_names, feedback, guarded_step_feedback, json_of, json_text, notes_text, one_line,
-                      printable, text_of)
+from ..render.feedback import feedback, json_of, notes_text, text_of
+from ..render.messages import Messages, case_names
+from ..render.step import guarded_step_feedback
+from ..render.text import json_text, one_line, printable
 
 if TYPE_CHECKING:
     from ..verdict import StepResult, SubmissionResult
     from ..lab import Lab
-    from ..render import Feedback
+    from ..render.feedback import Feedback
 
 
 LABELS = {

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from .. import pictures
-from ..render import LANGUAGES, Messages, detail_text, one_line
+from ..render.messages import LANGUAGES, Messages, detail_text
+from ..render.text import one_line
 from ..said import Said
 from ..sandbox import linux
 from ..reading.problems import Detail

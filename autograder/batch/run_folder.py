@@ -36,7 +36,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
-from ..render import Messages, printable
+from ..render.messages import Messages
+from ..render.text import printable
 from ..said import Refusal, Said, said
 from ..reading.files import read_regular_file
 from .naming import is_system_path

@@ -71,7 +71,7 @@ def code_prints(name: str, data: bytes | None, function_names: Iterable[str]) ->
         return None
     from ..reading.budget import untrusted
     from ..reading.submission import read_submission
-    from ..render import detail_text
+    from ..render.messages import detail_text
 
     submission = read_submission(name, data)
     if submission.problem is not None:
@@ -613,7 +613,7 @@ def similar_rows(groups: list[Group], hidden_counts: Mapping[str, int], lang: st
                  uncompared: Sequence[NotCompared] = ()) -> list[dict[str, Any]]:
     """similar.csv's rows: each group's steps, then one row per student not compared in full
     (`group` empty, step FILE, the evidence cell saying why; no score)."""
-    from ..render import Messages
+    from ..render.messages import Messages
 
     say = Messages(lang)
     rows: list[dict[str, Any]] = []
@@ -653,7 +653,7 @@ def similar_csv(rows: list[dict[str, Any]]) -> str:
 
 def report_section(rows: list[dict[str, Any]], lang: str, label: Any) -> str:
     """The report's section: a signal for a human, with how it is scored."""
-    from ..render import Messages
+    from ..render.messages import Messages
 
     say = {code: Messages(code) for code in ("ko", "en")}
 

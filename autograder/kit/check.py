@@ -20,7 +20,7 @@ from ..code_evidence import code_evidence, state_kept, watch
 from ..judge import fits_own_helpers, helpers_used, judge_step, linked, with_file_facts
 from ..verdict import StepResult
 from ..lab import Lab
-from ..render import step_feedback
+from ..render.step import step_feedback
 from .. import stand_in
 from ..stand_in import StandIn, keyword_parameters
 from ..sandbox import codec

@@ -23,7 +23,8 @@ from ..cells import module_name
 from ..judge import broken
 from ..verdict import StepResult, SubmissionResult
 from ..lab import Lab
-from ..render import as_dict, as_text, fit_to_width, terminal_width
+from ..render.feedback import as_dict, as_text
+from ..render.text import fit_to_width, terminal_width
 from ..sandbox.worker import describe_exception, load
 from ..reading.problems import os_detail
 from ..reading.submission import load_note, read_submission, syntax_error_near

@@ -24,7 +24,8 @@ from otter.test_files.abstract_test import TestFile
 
 from ..cells import kernel_cell
 from ..pictures import step_maps
-from ..render import case_names, step_feedback
+from ..render.messages import case_names
+from ..render.step import step_feedback
 from . import public
 from .check import FramedProbeCall, Outcome, ProbeCall, StepFunction, judge_public
 from .cli import with_deadline

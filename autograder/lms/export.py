@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 from ..batch import run_folder
 from ..batch.run_files import TEMP_SUFFIX
 from ..lab import Lab
-from ..render import Messages, one_line, printable
+from ..render.messages import Messages
+from ..render.text import one_line, printable
 from . import blackboard, canvas, moodle
 from .fill import Filled, Layout, UsageError, fill
 from .graded import Graded, RunError, read_run, run_refusals

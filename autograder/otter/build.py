@@ -77,7 +77,7 @@ def run_build(options: BuildOptions) -> BuildResult:
     """commands.build: a BuildRefused (exit 2) when the lab cannot be chosen, a BuildError (exit 1)
     when the build is refused or its zip does not grade as it must."""
     from ..registry import LabNotFound, choose, lab_names
-    from ..render import Messages
+    from ..render.messages import Messages
 
     names = lab_names()
     if options.lab is None and len(names) > 1:  # a build is of one lab, and nothing but --lab says which

@@ -329,7 +329,7 @@ def choice_text(choice: FileChoice, lab: Lab, lang: str) -> str:
     of them with why it was not graded, and the rule. "" when no file was graded (the problem says why)."""
     if choice.graded is None:
         return ""
-    from ..render import Messages
+    from ..render.messages import Messages
 
     say = Messages(lang, lab)
     # Names as the student reads them: a name's bytes that are not UTF-8 through the guard.

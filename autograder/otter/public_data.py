@@ -13,7 +13,7 @@ from ..declaration import Probe, Step, Trace
 from ..grading import Plan
 from ..judge import _matches
 from ..lab import Case, Lab
-from ..render import LANGUAGES
+from ..render.messages import LANGUAGES
 from ..sandbox import codec
 from ..stand_in import StandIn
 

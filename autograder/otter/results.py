@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from ..verdict import rounded_points
-from ..render import Messages, load_notes, notes_heading, step_feedback
+from ..render.messages import Messages
+from ..render.notes import load_notes, notes_heading
+from ..render.step import step_feedback
 
 if TYPE_CHECKING:
     from ..verdict import StepResult, SubmissionResult

@@ -1,5 +1,5 @@
 """Why a submission cannot be read, as data: a `Detail` (a code of the catalogs' [detail] section
-and its parameters), never words of a language; the catalogs say it (render.Messages)."""
+and its parameters), never words of a language; the catalogs say it (render.messages.Messages)."""
 from __future__ import annotations
 
 import errno
@@ -12,7 +12,7 @@ from ..guard import error_name
 class Detail:
     """The reason behind a problem, as data: a code of the catalogs' [detail] section and its
     parameters (numbers, file names, Python's names for errors: never words of a language).
-    The catalogs say it in the reader's language (render.Messages; render.detail_text in
+    The catalogs say it in the reader's language (render.messages.Messages; render.messages.detail_text in
     English for the TAs' files), so this record stays free of any language."""
 
     code: str
@@ -31,7 +31,7 @@ def detail(code: str, **params: object) -> Detail:
 
 
 # Every detail code and its parameters. Numbers: size, most, count, cell, line, column, position,
-# seconds; outside text (shown without folders, see render.OUTSIDE_TEXT): filename, member, files,
+# seconds; outside text (shown without folders, see render.text.OUTSIDE_TEXT): filename, member, files,
 # type, error, reason.
 DETAILS: dict[str, tuple[str, ...]] = {
     "size": ("size",),  # the file's size in bytes

@@ -56,7 +56,7 @@ def hand_zipped_file(data: bytes | bytearray, reading: Reading | None = None) ->
 
 
 def zipped_problem(data: bytes | bytearray) -> Detail | Literal[""]:
-    """"" when `data` is a zip `zipped_submission` grades, else why not (a Detail; render.detail_text
+    """"" when `data` is a zip `zipped_submission` grades, else why not (a Detail; render.messages.detail_text
     says it); told from the zip's directory alone, its file never decompressed. Never raises."""
     read = untrusted(_zipped, data, False, False, False)
     return read.detail if read.problem is not None and read.detail is not None else ""

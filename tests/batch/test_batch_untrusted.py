@@ -18,7 +18,7 @@ from markdown_it import MarkdownIt
 from autograder.batch.collect import Source, group_students
 from autograder.batch.outputs import code_span, feedback_markdown
 from autograder.batch.spreadsheet import spreadsheet_text
-from autograder.render import one_line, printable
+from autograder.render.text import one_line, printable
 from autograder.reading.budget import MAX_BYTES
 from autograder.reading.files import NotARegularFile, read_regular_file
 from autograder.reading.submission import read_submission

@@ -125,7 +125,7 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from autograder.batch.report import (SHOWN_STATUS, columns_for, grades_table, ignored_status, record_status,  # noqa: E402
                                      said, write_grades)
-from autograder.render import Messages, engine_catalog  # noqa: E402
+from autograder.render.messages import Messages, engine_catalog  # noqa: E402
 from autograder.reading.problems import detail  # noqa: E402
 
 STATUSES = ["graded", "broken: empty", "broken: not_code", "broken: crashed",

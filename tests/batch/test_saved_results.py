@@ -25,7 +25,7 @@ from autograder.batch.outputs import load_earlier, record_of, write_outputs
 from autograder.batch.saved import FORMAT, Judgement, Unsaveable, judgement_data, kept, read_judgement
 from autograder.grading import grade_file
 from autograder.judge import CaseResult, StepResult, SubmissionResult, broken
-from autograder.render import json_text
+from autograder.render.text import json_text
 from autograder.sandbox.runner import Limits
 from autograder.reading.problems import Detail, detail
 from autograder.verdict import FollowsOwnHelpers, HelperUse, Redefined

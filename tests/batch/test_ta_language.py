@@ -17,7 +17,7 @@ from autograder.batch.collect import NOT_LMS_NAMED, Entry, Student
 from autograder.batch.late import StatedZone, lms_zone
 from autograder.batch.overrides import review_warning
 from autograder.batch.progress import PlainProgress
-from autograder.render import Messages
+from autograder.render.messages import Messages
 from autograder.said import said as sentence
 
 KO, EN = Messages("ko"), Messages("en")

@@ -25,7 +25,7 @@ from autograder.commands import CheckOptions, GradeOptions, LimitOptions, grade
 from autograder.lms.recognise import SHEET_KINDS
 from autograder.otter.build import BuildError, claim_out_folder
 from autograder.registry import LabMismatch, LabNotFound, Tally, Votes, choose, choose_lab, load
-from autograder.render import Messages
+from autograder.render.messages import Messages
 from autograder.said import Refusal, said
 from autograder.reading.problems import detail
 

@@ -19,7 +19,7 @@ from autograder import registry
 from autograder.grading import Plan, grade_bytes
 from autograder.judge import SubmissionResult, written_for_other_lab
 from autograder.otter.results import gradescope_results
-from autograder.render import feedback, notes_text
+from autograder.render.feedback import feedback, notes_text
 from conftest import ROOT
 from labs.masked_attention import LAB as LAB2
 from labs.self_attention import LAB as LAB1

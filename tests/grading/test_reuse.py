@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from autograder.grading import Plan, grade_file
-from autograder.render import as_dict, step_feedback
+from autograder.render.feedback import as_dict
+from autograder.render.step import step_feedback
 from conftest import CORPORA, ROOT
 from labs.self_attention import LAB
 
@@ -51,7 +52,7 @@ def test_remembered_outcomes_cannot_be_changed_in_place(zygote, shared_plan):
 
 
 def test_one_rendering_feeds_the_text_and_the_json(zygote, shared_plan):
-    from autograder.render import feedback, json_of, text_of
+    from autograder.render.feedback import feedback, json_of, text_of
 
     result = grade_file(CORPUS / "softmax__wrong_axis__loops.py", zygote, plan=shared_plan)
     for lang in ("ko", "en"):

@@ -20,7 +20,8 @@ from autograder import explain
 from autograder.explain import Sample, Vocabulary
 from autograder.grading import Plan, grade_file
 from autograder.judge import DECLARED_MISTAKES_SWITCH, judge_call, judge_step
-from autograder.render import as_text, explained_text
+from autograder.render.explained import explained_text
+from autograder.render.feedback import as_text
 from autograder.sandbox.runner import CallOutcome
 from conftest import CORPORA, ROOT
 from labs.self_attention import LAB
@@ -371,7 +372,7 @@ def test_autograder_grade_tells_the_relation_and_keeps_the_grades(tmp_path):
 
 def test_the_explained_text_is_empty_without_an_explanation():
     from autograder.judge import StepResult
-    from autograder.render import Messages
+    from autograder.render.messages import Messages
     result = StepResult(name="scores", score=0.0, max_score=1.0, status="failed", mistakes=["wrong_values"], cases=[])
     assert explained_text(Messages("ko", LAB), result) == ""
 
@@ -400,7 +401,7 @@ def test_a_sign_or_a_truth_turned_over_is_named(seed, shapes, kind):
 @pytest.mark.parametrize("lab_name", ["self_attention", "masked_attention"])
 def test_every_quantity_a_trace_offers_has_a_name_in_both_languages(lab_name):
     from autograder import registry
-    from autograder.render import catalog
+    from autograder.render.messages import catalog
     lab = registry.load(lab_name)
     offered = set()
     for case in lab.all_cases():

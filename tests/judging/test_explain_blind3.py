@@ -53,7 +53,7 @@ def _step(results, name, step_name):
 
 def _text(results, name, step_name, lang):
     from autograder import registry
-    from autograder.render import as_text
+    from autograder.render.feedback import as_text
     text = as_text(results[name], registry.load(_lab_name(name)), lang)
     return next(b for b in text.split("■ ") if b.startswith(step_name + " "))
 
@@ -193,7 +193,7 @@ INSIDE = ["f.py", 3, "helper", "return x @ y"]
 
 
 def test_an_error_inside_a_passing_helper_blames_the_composed_steps_call():
-    from autograder.render import error_in_helper
+    from autograder.render.step import error_in_helper
     found = error_in_helper(_errored_step([[CALL, INSIDE], [CALL, INSIDE]]))
     assert found["helper"] == "helper" and found["number"] == 10 and found["arguments"] == ["a", "b"]
     # the step's own line raising first is the step's own error
@@ -208,7 +208,7 @@ def test_an_error_inside_a_passing_helper_blames_the_composed_steps_call():
 def test_the_call_arguments_are_read_from_the_line(arguments, keyword):
     import keyword as python_keywords
     from hypothesis import assume
-    from autograder.render import _call_arguments
+    from autograder.render.step import _call_arguments
     assume(not any(python_keywords.iskeyword(a) for a in arguments))
     written = ", ".join(arguments[:-1] + ([f"k={arguments[-1]}"] if keyword else arguments[-1:]))
     assert _call_arguments(f"w = helper({written})", "helper") == arguments
@@ -220,7 +220,8 @@ def test_the_call_arguments_are_read_from_the_line(arguments, keyword):
 def test_a_composed_step_passing_a_wrong_argument_is_told_at_its_call(path):
     from autograder import registry
     from autograder.grading import Plan, grade_file
-    from autograder.render import as_text, error_in_helper
+    from autograder.render.feedback import as_text
+    from autograder.render.step import error_in_helper
     from autograder.sandbox.runner import Zygote
     lab = registry.load("masked_attention")
     with Zygote() as zygote:
@@ -259,7 +260,7 @@ def test_a_passed_step_counts_its_tests_as_a_failed_one_does(results):
     for name in results:
         for lang in ("en",):
             from autograder import registry
-            from autograder.render import as_text
+            from autograder.render.feedback import as_text
             lab = registry.load(_lab_name(name))
             blocks = {b.split(" ", 1)[0]: b for b in as_text(results[name], lab, lang).split("■ ")[1:]}
             for step in results[name].steps:

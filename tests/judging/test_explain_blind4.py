@@ -14,7 +14,7 @@ from hypothesis import assume, given, settings, strategies as st
 from autograder import explain, registry
 from autograder.explain import Sample
 from autograder.grading import Plan, grade_bytes
-from autograder.render import step_feedback
+from autograder.render.step import step_feedback
 from autograder.sandbox.runner import Limits
 from conftest import CORPORA
 

@@ -333,7 +333,7 @@ def blind_results():
 @pytest.mark.parametrize("name", sorted(NAMED_BLIND))
 def test_a_blind_file_nobody_listed_is_named_by_its_values(blind_results, name):
     from autograder import registry
-    from autograder.render import as_text
+    from autograder.render.feedback import as_text
     step_name, relation, words = NAMED_BLIND[name]
     result = blind_results[name]
     step = next(s for s in result.steps if s.name == step_name)

@@ -260,7 +260,7 @@ def test_a_step_that_loops_on_one_public_input_has_its_hidden_tests_looked_at_an
     shows a computation and the step earns nothing; the rule's words say the other tests did not
     answer, never that the values were looked up."""
     from autograder.grading import grade_bytes
-    from autograder.render import step_feedback
+    from autograder.render.step import step_feedback
     from autograder.sandbox.limits import Limits
 
     assert "while np.ndim(x) == 1" in LOOPS_ON_ROWS

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from autograder.judge import StepResult, SubmissionResult, judge_step
-from autograder.render import as_dict, as_text
+from autograder.render.feedback import as_dict, as_text
 from autograder.sandbox.codec import Labelled, Opaque
 from autograder.sandbox.protocol import CallOutcome, plain_error
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME

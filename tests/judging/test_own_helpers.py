@@ -4,7 +4,7 @@ import pytest
 
 from autograder import registry
 from autograder.grading import Plan, grade_bytes
-from autograder.render import as_text
+from autograder.render.feedback import as_text
 from autograder.sandbox.runner import Limits
 
 SELF_ATTENTION = '''

@@ -18,9 +18,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from autograder import judge, render, rubric
+from autograder import judge, rubric
 from autograder.grading import Plan
 from autograder.judge import judge_step
+from autograder.render.step import step_feedback
 from autograder.sandbox.runner import CallOutcome
 from labs.masked_attention import LAB as MASKED_LAB
 from labs.self_attention import LAB as SELF_LAB
@@ -336,7 +337,7 @@ def _feedback(lab, step_name, value_of, lang):
     probes = plan_of(lab).probes[step_name]
     result = judge_step(step, probes, [_returned(p, value_of(p)) for p in probes], "function", False,
                         page=lab.page_case)
-    return render.step_feedback(result, lab, lang)
+    return step_feedback(result, lab, lang)
 
 
 @pytest.mark.parametrize("lang, array_words, list_words", [

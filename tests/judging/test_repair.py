@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from autograder import grading
 from autograder.grading import Plan, grade_bytes
 from autograder.lab import Case, LabError
-from autograder.render import step_feedback
+from autograder.render.step import step_feedback
 from autograder.repair import RepairCache, Target, repair_cases, search, single_edits
 from autograder.repair.cases import without_hidden
 from autograder.repair.edits import paired_edits, repeated_edits

@@ -28,7 +28,8 @@ from autograder.batch.saved import Judgement
 from autograder.grading import ALL, PUBLIC, Plan, grade_file
 from autograder.otter.results import VISIBILITIES, gradescope_results
 from autograder.registry import lab_names, load
-from autograder.render import as_dict, as_text, step_feedback, text_of, feedback
+from autograder.render.feedback import as_dict, as_text, text_of, feedback
+from autograder.render.step import step_feedback
 from autograder.sandbox import codec
 from autograder.sandbox.protocol import MAX_HELPER_REQUESTS
 from autograder.sandbox.runner import Call, Limits, run
@@ -289,7 +290,7 @@ def test_the_public_view_is_judged_from_public_tests_only(zygote, plan, tmp_path
 
 
 def _public_text(step, *, lab, lang):
-    from autograder.render import Messages
+    from autograder.render.messages import Messages
     say = Messages(lang, lab)
     text = step_feedback(step, lab, lang).split("\n")
     return "\n".join([say("text", "public_step_header", name=step.name, status=say("status", step.status))] + text[1:])

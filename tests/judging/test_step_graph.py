@@ -27,7 +27,7 @@ from autograder.declaration import Output, Probe, Step
 from autograder.grading import Plan, grade_bytes
 from autograder.judge import helpers_used
 from autograder.lab import Case, Lab, LabError
-from autograder.render import as_text
+from autograder.render.feedback import as_text
 from autograder.sandbox.runner import Limits
 from autograder.stand_in import StandIn
 from conftest import ROOT

@@ -17,7 +17,7 @@ from hypothesis import given, strategies as st
 
 from autograder.batch.saved import FORMAT, judgement_data, read_judgement
 from autograder.registry import load
-from autograder.render import as_text
+from autograder.render.feedback import as_text
 from autograder.verdict import STEP_STATUSES, CaseResult, StepResult, SubmissionResult, step_status
 from conftest import CORPORA, ROOT
 

@@ -16,7 +16,7 @@ from autograder.error_model import parts
 
 from autograder import registry
 from autograder.judge import RAISED, UNEXPLAINED
-from autograder.render import LANGUAGES, catalog, engine_catalog
+from autograder.render.messages import LANGUAGES, catalog, engine_catalog
 import installed
 from conftest import ROOT
 from test_catalogs import HAEYO_ENDINGS, LOOSE_PARTICLE, TRANSLATED_WORDS

@@ -20,7 +20,8 @@ import pytest
 from autograder import registry
 from autograder.grading import Plan, grade_bytes
 from autograder.judge import _matches
-from autograder.render import as_dict, as_text, catalog
+from autograder.render.feedback import as_dict, as_text
+from autograder.render.messages import catalog
 from autograder.sandbox import codec
 from autograder.sandbox.runner import Limits, Zygote
 from labs.masked_attention import LAB, hint_facts, page

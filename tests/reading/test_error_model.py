@@ -12,7 +12,7 @@ from autograder.error_model import ErrorModel, Point, Several, parts
 from autograder.grading import grade_bytes
 from autograder.judge import judge_step
 from autograder.otter import build as otter_build
-from autograder.render import as_text
+from autograder.render.feedback import as_text
 from autograder.sandbox.runner import CallOutcome
 from autograder.verdict import FollowsOwnHelpers
 from labs.self_attention import LAB

@@ -19,7 +19,7 @@ from autograder.judge import SubmissionResult, judge_call
 from autograder.sandbox import codec
 from autograder.sandbox.runner import CallOutcome, Limits
 from labs.self_attention.steps import STEPS
-from autograder.render import LANGUAGES, detail_text
+from autograder.render.messages import LANGUAGES, detail_text
 from autograder.reading.budget import BUDGET, Budget
 from autograder.reading.problems import Detail
 from autograder.reading.submission import Submission, lab_evidence, read_submission

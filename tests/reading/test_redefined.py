@@ -11,7 +11,7 @@ import hypothesis.strategies as st
 from hypothesis import given
 
 from autograder.grading import grade_bytes
-from autograder.render import step_feedback
+from autograder.render.step import step_feedback
 from autograder.sandbox.protocol import plain_evidence
 from autograder.sandbox.runner import Limits
 from autograder.reading.definitions import redefined

@@ -122,17 +122,17 @@ def test_only_a_case_the_lab_marks_is_degenerate():
 
 @pytest.mark.parametrize("lang, words", [("ko", "채점 기준"), ("en", "Grading rule")])
 def test_feedback_states_the_rule_applied(plan, lang, words):
-    from autograder import render
+    from autograder.render.step import step_feedback
     from labs.self_attention import LAB
 
     def outcome(probe):
         after = [a * 0 if isinstance(a, np.ndarray) else a for a in probe.args]
         return returned(probe, answer(probe), args_after=after)
-    named = render.step_feedback(verdict(plan, "mix", outcome), LAB, lang)
+    named = step_feedback(verdict(plan, "mix", outcome), LAB, lang)
     assert words in named and "80%" in named
-    unknown = render.step_feedback(verdict(plan, "mix", lambda p: returned(p, answer(p) * 3)), LAB, lang)
+    unknown = step_feedback(verdict(plan, "mix", lambda p: returned(p, answer(p) * 3)), LAB, lang)
     assert words in unknown and "0" in unknown.splitlines()[-1]
-    passed = render.step_feedback(verdict(plan, "mix", lambda p: returned(p, answer(p))), LAB, lang)
+    passed = step_feedback(verdict(plan, "mix", lambda p: returned(p, answer(p))), LAB, lang)
     assert words not in passed
 
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from autograder.grading import Plan, grade_bytes
-from autograder.render import as_text
+from autograder.render.feedback import as_text
 from autograder.sandbox.runner import Limits
 from autograder.reading.budget import MAX_SCRIPT_CELLS
 from autograder.reading.script import script_cells
@@ -89,7 +89,7 @@ def test_files_split_too_finely_or_too_long_stay_whole():
 
 
 def test_json_output_carries_the_load_notes_with_their_line_and_cause(graded):
-    from autograder.render import as_dict
+    from autograder.render.feedback import as_dict
 
     result = graded("mine.py", BROKEN_SOFTMAX)
     line = BROKEN_SOFTMAX.splitlines().index("    shifted = np.exp(x - x.max(axis=-1, keepdims=True)") + 1

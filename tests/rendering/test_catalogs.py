@@ -6,7 +6,7 @@ import pytest
 
 from autograder.error_model import parts
 
-from autograder.render import LANGUAGES, catalog as merged_catalog
+from autograder.render.messages import LANGUAGES, catalog as merged_catalog
 from labs.self_attention import LAB
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME
 

@@ -16,11 +16,11 @@ import zipfile
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from autograder import render
 from autograder.judge import broken
 from autograder.otter.gradescope import pick
 from autograder.otter.results import gradescope_results
-from autograder.render import Messages, feedback, notes_text
+from autograder.render.feedback import feedback, notes_text
+from autograder.render.messages import LANGUAGES, Messages, detail_text
 from autograder.reading.problems import DETAILS, Detail, as_detail, detail
 from autograder.reading.submission import read_submission
 from labs.self_attention import LAB
@@ -45,7 +45,7 @@ def english_phrases(text):
 
 
 def test_the_detail_codes_are_the_catalogs_detail_sections():
-    for lang in render.LANGUAGES:
+    for lang in LANGUAGES:
         assert set(catalog(lang)["detail"]) == set(DETAILS), lang
         for code, parameters in DETAILS.items():
             assert sorted(set(PLACEHOLDER.findall(catalog(lang)["detail"][code]))) == sorted(parameters), (lang, code)
@@ -113,14 +113,14 @@ def without_parameters(text, found):
 @given(found=details(), problem=st.sampled_from(sorted(catalog("ko")["problem"])))
 def test_any_reason_in_any_problem_sentence_speaks_the_students_language(found, problem):
     result = broken(LAB, "submission", problem, found)
-    for lang in render.LANGUAGES:
+    for lang in LANGUAGES:
         text = notes_text(feedback(result, LAB, lang))
         assert text and "{" not in text
         if lang == "ko":
             assert english_phrases(without_parameters(text, found)) == [], text
     # The record itself speaks no language: its text is its data; English for a TA's files and
-    # terminal is the catalog's (render.detail_text), like every other language.
-    assert str(found) == repr(found) and "{" not in render.detail_text(found, "en")
+    # terminal is the catalog's (render.messages.detail_text), like every other language.
+    assert str(found) == repr(found) and "{" not in detail_text(found, "en")
 
 
 @given(text=st.text(min_size=1).filter(str.strip))

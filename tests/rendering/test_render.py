@@ -8,7 +8,11 @@ import pytest
 
 from labs.self_attention import page as lab
 from autograder.judge import SubmissionResult, judge_step
-from autograder.render import LANGUAGES, as_dict, as_text, catalog, load_notes, position, step_feedback
+from autograder.render.feedback import as_dict, as_text
+from autograder.render.messages import LANGUAGES, catalog
+from autograder.render.notes import load_notes
+from autograder.render.step import step_feedback
+from autograder.render.text import position
 from autograder.sandbox.runner import CallOutcome
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME
 from labs.self_attention import LAB

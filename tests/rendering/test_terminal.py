@@ -1,11 +1,11 @@
 """What `check` and the students' check print in a terminal: no row that text a submission sent
-can start, whatever it pads its message with (render.fit_to_width)."""
+can start, whatever it pads its message with (render.text.fit_to_width)."""
 import unicodedata
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autograder.render import fit_to_width, terminal_width
+from autograder.render.text import fit_to_width, terminal_width
 
 
 def columns(text):

@@ -210,15 +210,15 @@ def test_a_picture_that_cannot_be_drawn_is_told_in_its_place_and_the_record_stan
 
 
 def test_a_feedback_text_that_cannot_be_written_is_told_and_the_points_stand(plan, monkeypatch):
-    from autograder import render
     from autograder.judge import SubmissionResult
+    from autograder.render import feedback, step
 
     result = judged_with(plan, "softmax", lambda p: np.full(np.shape(p.expected[0]), 0.5))
 
     def broken(*args, **kwargs):
         raise TypeError("a value the renderer did not expect")
-    monkeypatch.setattr(render, "step_feedback", broken)
-    text = render.as_text(SubmissionResult(submission=safe_name("s01.py"), steps=[result]), LAB, "en")
+    monkeypatch.setattr(step, "step_feedback", broken)
+    text = feedback.as_text(SubmissionResult(submission=safe_name("s01.py"), steps=[result]), LAB, "en")
     assert "could not write this step's detailed feedback (TypeError)" in text
     assert f"{result.score:g}" in text or "0/2" in text
 

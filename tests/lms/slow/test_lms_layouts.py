@@ -420,7 +420,7 @@ def test_malformed_late_policies_exit_2(two_students, tmp_path, arguments, messa
 def test_totals_sum_exact_step_scores_and_round_once():
     from autograder.batch.outputs import record_of
     from autograder.judge import StepResult, SubmissionResult, step_score
-    from autograder.render import as_dict, as_text
+    from autograder.render.feedback import as_dict, as_text
 
     third = step_score(1, [types_case("a", True), types_case("b", False), types_case("c", False)])
     assert third == 1 / 3

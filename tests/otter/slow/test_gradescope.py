@@ -26,7 +26,7 @@ from autograder.otter import gradescope
 from autograder.otter.emulation import GradingImage
 from autograder import registry
 from autograder.otter.results import gradescope_results
-from autograder.render import Messages
+from autograder.render.messages import Messages
 from autograder.reading.submission import read_submission
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME, TOTAL_POINTS
 

@@ -16,7 +16,7 @@ from labs.self_attention.hidden import hidden_cases
 from autograder.otter import build as otter_build
 from autograder.otter.plugin import remove_untrusted
 from autograder.otter.results import gradescope_results
-from autograder.render import step_feedback
+from autograder.render.step import step_feedback
 from labs.self_attention.steps import STEPS, TOTAL_POINTS
 
 from conftest import ROOT

@@ -19,7 +19,7 @@ from nbclient import NotebookClient
 from labs.self_attention.cases import public_cases
 from autograder.grading import Plan, grade_file
 from autograder.otter import build as otter_build
-from autograder.render import as_dict
+from autograder.render.feedback import as_dict
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME
 
 from conftest import CORPORA, ROOT

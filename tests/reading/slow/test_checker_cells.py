@@ -5,7 +5,7 @@ import json
 import pytest
 
 from autograder.grading import Plan, grade_bytes
-from autograder.render import as_dict
+from autograder.render.feedback import as_dict
 from autograder.sandbox.runner import Limits
 from autograder.reading.notebook import does_only_checking
 from conftest import CORPORA, ROOT

@@ -24,7 +24,7 @@ from autograder.batch.collect import Source, group_students
 from autograder.reading.budget import BUDGET, Budget
 from autograder.reading.problems import detail
 from autograder.reading.submission import lab_evidence, read_submission
-from autograder.render import detail_text
+from autograder.render.messages import detail_text
 from budget_spies import assert_within_budget, counted_work
 from conftest import ROOT
 from labs.self_attention import LAB

@@ -13,7 +13,7 @@ import pytest
 from autograder import pictures
 from autograder.batch.outputs import feedback_html, record_of
 from autograder.grading import Plan, grade_file
-from autograder.render import as_text
+from autograder.render.feedback import as_text
 from labs.masked_attention import LAB as MASKED
 from labs.self_attention import LAB
 from conftest import CORPORA, ROOT

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from autograder.grading import grade_bytes, grade_file
-from autograder.render import as_dict
+from autograder.render.feedback import as_dict
 from autograder.sandbox import landlock
 from autograder.sandbox.processes import _pids_of
 from autograder.sandbox.runner import Limits, Zygote

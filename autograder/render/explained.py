@@ -1,0 +1,169 @@
+"""Sentences about what a failing step's values show: the repair found in the student's own
+function (`repair_text`) and the explainer's readings (`explained_text`)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .messages import Messages, case_label, place_in_own_file
+from .text import position
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from ..repair.search import RepairPart
+    from ..verdict import StepResult
+
+def repair_text(say: Messages, result: StepResult) -> str:
+    """The repair found in the student's own function (grading's search, autograder.repair), told
+    as much as the lab chooses (Lab.repair_shows); "" when none was found."""
+    found = result.repair
+    if found is None or not found.parts:
+        return ""
+    shows = say.lab.repair_shows if say.lab is not None else "where"
+    if shows == "kind":
+        return say("repair", "kind", kind=", ".join(dict.fromkeys(say("repair_kind", p.kind) for p in found.parts)))
+
+    def told(edits: tuple[RepairPart, ...]) -> str:
+        # One slip on several lines is said once, at each of its places.
+        groups: dict[str, list[RepairPart]] = {}
+        for part in edits:
+            groups.setdefault(part.kind, []).append(part)
+        return " ".join(say("repair", "part", place=", ".join(dict.fromkeys(
+                                place_in_own_file(say, found.filename, p.line) for p in same)),
+                            text=say("repair", kind, before=same[0].before)) for kind, same in groups.items())
+
+    if found.also:
+        where, closing = say("repair", "either", first=told(found.parts), second=told(found.also)), "where_either"
+    else:
+        where, closing = told(found.parts), "where"
+    after = " / ".join(f"`{p.after}`" for p in found.parts if p.after)
+    if shows == "fix" and after:
+        return say("repair", "fix", parts=where, after=after)
+    return say("repair", closing, parts=where)
+
+
+def explained_text(say: Messages, result: StepResult) -> str:
+    """What the explainer found in a step's values (judge.explanations), as sentences; "" when
+    nothing. Quantities and kinds are named by the lab's catalog ([quantity], [kind])."""
+    found = result.explained
+    # One reading true of several outputs (Q, K and V all transposed; output and weights both from
+    # swapped inputs) is said once, naming them all; and no sentence is said twice.
+    grouped: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for explanation in found:
+        key = (explanation["relation"], repr(explanation.get("parts")), repr(sorted((explanation.get("params") or {}).items())))
+        if key in grouped:
+            grouped[key]["outputs"].append(explanation["output"])
+        else:
+            grouped[key] = {"explanation": explanation, "outputs": [explanation["output"]]}
+    merged = [dict(g["explanation"], output=", ".join(dict.fromkeys(g["outputs"]))) for g in grouped.values()]
+    # Sentence by sentence: the one kind of test that fails is said once, before every reading.
+    sentences = [sentence for e in merged for sentence in _explanation_sentences(say, e)]
+    return " ".join(dict.fromkeys(sentence for sentence in sentences if sentence))
+
+
+def _explanation_sentences(say: Messages, explanation: Mapping[str, Any]) -> list[str]:
+    relation, params = explanation["relation"], dict(explanation.get("params") or {})
+    kind = params.pop("kind", None)
+    output = explanation["output"]
+    if relation == "formula":
+        sentences = [say("explain", "formula", output=output, phrase=_phrase(say, explanation["parts"])),
+                     _why(say, explanation["parts"])]
+    elif relation == "container":
+        got = params["got"] if params["got"] != "other" else say("explain", "container_other")
+        sentences = [say("explain", "container", output=output, got=got, expected=params["expected"])]
+    elif relation in ("ratio_constant", "offset_constant"):
+        key = relation + "_value" if "value" in params else relation
+        sentences = [say("explain", key, output=output, **params)]
+    elif relation == "observed":
+        if "rows" in params:
+            rows = say("explain", "kind_separator").join(f"'{label}'" for label in params["labels"])
+            sentences = [say("explain", "observed_rows", case=case_label(say, params["case"]), rows=rows)]
+        else:
+            columns = say("explain", "kind_separator").join(position(c, say.lang) for c in params["columns"])
+            sentences = [say("explain", "observed_columns", case=case_label(say, params["case"]),
+                             columns=columns)]
+    elif relation == "kind_only":
+        sentences = []
+    elif relation in say.table.get("explain", {}):
+        sentences = [say("explain", relation, output=output, **_named_params(say, params))]
+    else:
+        return []
+    if kind:  # the one kind of test that fails leads: what the values show was read on it
+        sentences.insert(0, say("explain", "kind", kind=say.table.get("kind", {}).get(kind, kind)))
+    return sentences
+
+
+def _quantity(say: Messages, name: str) -> str:
+    return say.table.get("quantity", {}).get(name, name)
+
+
+# The params of an explanation that name a quantity or an input of the lab (its catalog words them).
+_QUANTITY_PARAMS = ("quantity", "instead", "input", "other")
+
+
+def _named_params(say: Messages, params: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: _quantity(say, value) if key in _QUANTITY_PARAMS else value for key, value in params.items()}
+
+
+def _phrase(say: Messages, parts: Sequence[Sequence[Any]]) -> str:
+    """A formula's parts as one noun phrase: its base, then each change applied to it."""
+    phrase = ""
+    for kind, *args in parts:
+        if kind == "base":
+            phrase = say("explain", "base_expected") if args[0] == "expected" else _quantity(say, args[0])
+        elif kind == "product":
+            left, right, transposed, end = args
+            phrase = say("explain", f"product_{end}", left=_quantity(say, left),
+                         right=_quantity(say, right) + (".T" if transposed else ""))
+        elif kind == "order":
+            axes = tuple(args[0])
+            phrase = say("explain", "order_T", x=phrase) if len(axes) == 2 else \
+                say("explain", "order_axes", x=phrase, axes=str(axes))
+        elif kind in ("times", "divided"):
+            phrase = say("explain", kind, x=phrase, factor=args[0])
+        elif kind in ("plus", "minus"):
+            phrase = say("explain", kind, x=phrase, quantity=_quantity(say, args[0]))
+        elif kind == "round":
+            phrase = say("explain", "round_whole", x=phrase) if args[0] == 0 else \
+                say("explain", "round", x=phrase, decimals=args[0])
+        elif kind in ("trunc", "negated", "complement", "absolute"):
+            phrase = say("explain", kind, x=phrase)
+        elif kind in ("sum", "mean"):
+            phrase = say("explain", kind, x=phrase, axis=args[0])
+        elif kind == "row":
+            phrase = say("explain", f"row_{args[0]}", x=phrase)
+        elif kind == "product_axis":
+            left, right, transposed = args
+            phrase = say("explain", "product_axis", left=_quantity(say, left),
+                         right=_quantity(say, right) + (".T" if transposed else ""))
+        elif kind == "tempered":
+            phrase = say("explain", f"tempered_{args[0]}", x=phrase, factor=args[1])
+        elif kind == "unnormalised":
+            phrase = say("explain", "unnormalised", x=phrase)
+    return phrase
+
+
+def _why(say: Messages, parts: Sequence[Sequence[Any]]) -> str:
+    """What to check, by the formula's last change (a quantity returned instead: the base)."""
+    kind, *args = parts[-1]
+    if kind == "base":
+        return say("explain", "why_base", quantity=_quantity(say, args[0]))
+    if kind == "product":
+        return say("explain", "why_product_only" if args[3].startswith("only_") else "why_product")
+    if kind == "order":
+        return say("explain", "why_order")
+    if kind in ("times", "divided"):
+        return say("explain", "why_scale", factor=args[0])
+    if kind in ("plus", "minus"):
+        return say("explain", "why_residual", quantity=_quantity(say, args[0]))
+    if kind == "row" and args[0] == "sum":
+        return say("explain", "why_row_sum")
+    if kind == "product_axis":
+        return say("explain", "why_product_axis")
+    if kind == "tempered":
+        return say("explain", f"why_tempered_{args[0]}", factor=args[1])
+    if kind == "unnormalised":
+        return say("explain", "why_unnormalised")
+    return say("explain", {"round": "why_round", "trunc": "why_trunc", "sum": "why_sum", "mean": "why_mean", "row": "why_row",
+                           "negated": "why_sign", "complement": "why_sign",
+                           "absolute": "why_absolute"}[kind])
