@@ -18,13 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .declaration import Mistake, Prediction, Probe
-
-JOIN = "+"
-
-
-def parts(code: str) -> tuple[str, ...]:
-    """The single mistakes a (possibly combined) code is made of."""
-    return tuple(code.split(JOIN))
+# A pair's code joins its two codes (the rubric's rule, read by every face): named here for the renderer too.
+from .rubric import JOIN as JOIN, parts as parts
 
 
 class Several(tuple[Any, ...]):

@@ -15,8 +15,8 @@ from .helpers import StandInAnswers
 from .repair import Repair, RepairCache, repair_cases, search, target_of
 from .repair.cases import without_hidden
 from .stand_in import keyword_parameters
-from .judge import (broken, fits_own_helpers, helpers_used, judge_call, judge_step, linked, with_file_facts,
-                    written_for_other_lab)
+from .file_facts import broken, fits_own_helpers, helpers_used, linked, with_file_facts, written_for_other_lab
+from .judge import judge_call, judge_step
 from .sandbox import codec
 from .sandbox.runner import Call, Clock, Limits, run
 from .reading.problems import os_detail
@@ -27,9 +27,9 @@ if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator, Sequence
     from typing import Any
 
-    from .declaration import Probe, Step
+    from .declaration import Case, Probe, Step
     from .verdict import StepResult
-    from .lab import Case, Lab
+    from .lab import Lab
     from .sandbox.codec import Encoded
     from .sandbox.driver import Then
     from .sandbox.runner import CallOutcome, RunOutcome, Zygote

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .lab import Case
+from .declaration import Case
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence

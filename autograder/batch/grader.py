@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from ..grading import Plan, grade_bytes
 from ..guard import piece
-from ..judge import broken
+from ..file_facts import broken
 from ..sandbox import linux
 from ..sandbox.runner import Zygote
 from ..reading.problems import Detail

@@ -13,7 +13,7 @@ from multiprocessing.context import ForkContext
 from typing import TYPE_CHECKING, Any
 
 from ..sandbox.runner import MAX_RESTARTS
-from ..judge import broken
+from ..file_facts import broken
 from .grader import Task, finish, worker_main
 
 if TYPE_CHECKING:

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from autograder.judge import StepResult, SubmissionResult, judge_step
+from autograder.judge import judge_step
+from autograder.verdict import StepResult, SubmissionResult
 from autograder.render import as_dict, as_text
 from autograder.sandbox.codec import Labelled, Opaque
 from autograder.sandbox.protocol import CallOutcome, plain_error

@@ -9,7 +9,8 @@ from hypothesis import given, settings, strategies as st
 
 from autograder import grading
 from autograder.grading import Plan, grade_bytes
-from autograder.lab import Case, LabError
+from autograder.lab import LabError
+from autograder.declaration import Case
 from autograder.render import step_feedback
 from autograder.repair import RepairCache, Target, repair_cases, search, single_edits
 from autograder.repair.cases import without_hidden

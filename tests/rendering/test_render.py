@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from labs.self_attention import page as lab
-from autograder.judge import SubmissionResult, judge_step
+from autograder.judge import judge_step
+from autograder.verdict import SubmissionResult
 from autograder.render import LANGUAGES, as_dict, as_text, catalog, load_notes, position, step_feedback
 from autograder.sandbox.runner import CallOutcome
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from autograder.batch.outputs import feedback_html
-from autograder.judge import CaseResult, StepResult, SubmissionResult
+from autograder.verdict import CaseResult, StepResult, SubmissionResult
 from autograder.otter.results import gradescope_results
 from autograder.render import PATH_ELIDED, as_dict, as_text, without_paths
 from conftest import ROOT
