@@ -327,7 +327,7 @@ def values_of(probe: Probe, value: object) -> list[object]:
 
 
 def container_name(value: object) -> str:
-    """The container a value came in, from a closed set (see explain.CONTAINERS)."""
+    """The container a value came in, from a closed set (see explain.records.CONTAINERS)."""
     if isinstance(value, Labelled):
         return str(value.kind) if value.kind in ("Series", "DataFrame") else "other"
     if value is None:

@@ -93,7 +93,7 @@ class HelperUse:
     """Of the steps a composed step calls (its declaration, each named once): which ran as the
     student wrote them (their steps pass), which the grader's stand-ins answered, which did not
     pass but were never called; and the steps reached only through its callees that stand-ins
-    answered inside the student's own (judge.helpers_used)."""
+    answered inside the student's own (file_facts.helpers_used)."""
 
     own: tuple[str, ...] = ()
     reference: tuple[str, ...] = ()
@@ -103,7 +103,7 @@ class HelperUse:
 
 @dataclass(frozen=True, kw_only=True)
 class FollowsOwnHelpers:
-    """A composed step right only with the student's own helpers (judge.fits_own_helpers): the
+    """A composed step right only with the student's own helpers (file_facts.fits_own_helpers): the
     declared Link's name (else "fits_own_helpers") and the helpers it follows."""
 
     code: str
@@ -183,6 +183,6 @@ class SubmissionResult:
     @property
     def file_problem(self) -> str | None:
         """The one problem of the whole file when none of it could be graded (a .docx, an empty
-        file, a run that ended the sandbox: see `judge.broken`), else None. Told once, never per step."""
+        file, a run that ended the sandbox: see `file_facts.broken`), else None. Told once, never per step."""
         codes: set[str | None] = {step.file_problem for step in self.steps}
         return codes.pop() if len(codes) == 1 and None not in codes else None
