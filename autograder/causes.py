@@ -337,7 +337,6 @@ def mark_fitted_to_public(step: Step, probes: Sequence[Probe], cases: list[CaseR
             if not k and not _values_right(c) else c for c, k in zip(cases, known)]
 
 
-
 def _known_inputs(probes: Sequence[Probe]) -> list[bool]:
     """Per probe, whether a student can know its inputs: a public test's, or the very arguments of
     a public test's call (a hidden test that repeats a public one, or shares a call with one)."""

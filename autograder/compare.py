@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
     FloatArray = NDArray[np.float64]
 
+
 RTOL = 1e-4  # loose enough for float32 work, tight enough for every mistake in the catalog
 ATOL = 1e-6
 PREVIEW = 6  # rows and columns shown of an array at most

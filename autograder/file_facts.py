@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from .declaration import Step
     from .lab import Lab
 
+
 def linked(step: Step, result: StepResult, others: Mapping[str, StepResult]) -> StepResult:
     """`result` of a composed step, its mistake renamed when it is the other half of a helper's
     (see declaration.Link); `others` maps step names to their results."""

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
     from .records import FloatArray
 
+
 def factors(sizes: Mapping[str, int]) -> dict[str, float]:
     """{factor name: value}: each size, its square root, and 2 (a size of 1 changes nothing, so
     a passing one-word test stays consistent with dividing by n)."""

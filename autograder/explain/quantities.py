@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ..trace_variants import Variants
     from .records import FloatArray, Vocabulary
 
+
 def case_sizes(case: Case, trace: Trace, vocabulary: Vocabulary) -> dict[str, int]:
     """{size name: value} of a case, read from its arrays' shapes as the vocabulary names them."""
     sizes: dict[str, int] = {}

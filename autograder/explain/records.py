@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     FloatArray = NDArray[np.float64]
 
+
 RTOL = 1e-4  # as the judge compares values
 ATOL = 1e-6
 DECIMALS = (0, 1, 2, 3)  # rounding as a page prints numbers
@@ -89,6 +90,7 @@ class Explanation:
     parts: Formula = ()  # a formula's parts: (("base", name), ("order", axes), ("times", factor), ...)
     params: dict[str, Any] = field(default_factory=dict)
     size: int = 1
+
 
 def close(a: FloatArray | None, b: FloatArray | None) -> bool:
     if a is None or b is None or a.shape != b.shape:

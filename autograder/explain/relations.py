@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
     from .records import FloatArray
 
+
 def _sums_to_one(value: FloatArray, axis: int) -> bool:
     with np.errstate(all="ignore"):
         return value.ndim > axis and value.shape[axis] > 1 and bool(

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     from numpy.typing import NDArray
 
+
 def explain(output: str, samples: Sequence[Sample], kind: str | None = None) -> Explanation | None:
     """The smallest explanation of `output`'s failing samples, else what is observable; None when
     nothing is. `kind`: the one kind of case that fails, if one (see failing_kind), told beside."""

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
     from .records import FloatArray
 
+
 def _size_expressions(sizes: Mapping[str, int]) -> list[tuple[str, int]]:
     """(text, value) of the sizes and their simplest combinations, simplest first."""
     items = [(k, v) for k, v in sizes.items() if isinstance(v, int) and v > 0]

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from ..trace_variants import Change, Variant
 
+
 def search_variants(output: str, failing: Sequence[Sample], passing: Sequence[Sample]
                      ) -> tuple[str, Formula, dict[str, Any]] | None:
     """(relation, parts, params) of the first variant of the trace (autograder.trace_variants)

@@ -17,9 +17,8 @@ import textwrap
 import numpy as np
 import pytest
 
-from autograder import registry
+from autograder import compare, registry
 from autograder.grading import Plan, grade_bytes
-from autograder.compare import matches
 from autograder.render import as_dict, as_text, catalog
 from autograder.sandbox import codec
 from autograder.sandbox.runner import Limits, Zygote
@@ -64,7 +63,7 @@ def steps_by_name():
 
 
 def right(expected, values, outputs):
-    return matches(outputs, list(expected), values)
+    return compare.matches(outputs, list(expected), values)
 
 
 # The lab as a package ------------------------------------------------------------------------
