@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import builtins
 import itertools
+import json
 import os
 import re
 import time
@@ -346,6 +347,38 @@ REPAIR_SWITCH = "AUTOGRADER_REPAIR"
 _REPAIRS = RepairCache()
 
 
+class FolderStore:
+    """A `RepairStore` in a directory the graders of one batch share (the batch's pool makes it
+    and removes it): one JSON file per entry, written whole and then renamed, so a reader finds a
+    complete entry or none. Nothing in it is read as code; a child never sees it."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+
+    def read(self, name: str) -> object | None:
+        try:
+            with open(os.path.join(self.folder, name + ".json"), encoding="utf-8") as handle:
+                return cast(object, json.load(handle))
+        except (OSError, ValueError):
+            return None
+
+    def write(self, name: str, data: object) -> None:
+        path = os.path.join(self.folder, name + ".json")
+        partial = f"{path}.{os.getpid()}.part"
+        try:
+            with open(partial, "w", encoding="utf-8") as handle:
+                json.dump(data, handle)
+            os.replace(partial, path)
+        except OSError:
+            pass  # a full disk costs the other worker a search, never a grade
+
+
+def share_repairs(folder: str | None) -> None:
+    """Repairs found in this process kept in (and read from) `folder` too, shared with the other
+    graders of the batch (None: this process's own memory only)."""
+    _REPAIRS.store = FolderStore(folder) if folder is not None else None
+
+
 def repair_on() -> bool:
     """Whether failing steps are searched for a repair: the one place the switch is read ("off"
     only to measure what the other explanations name alone)."""
@@ -442,7 +475,8 @@ def candidate_codes(runs: _Runs, step: Step, stand_in_for: tuple[str, ...], sour
     ordered = sorted(made, key=lambda call: not call.public)
     outcome = run(runs.zygote, runs.submission.cells, ordered, limits, StandInAnswers(tables, plan.stand_ins.signatures),
                   functions=plan.lab.function_names, skip=runs.skip, clock=Clock(until=until), evidence=False)
-    judged = [judge_call(probe, outcome.calls.get(call.id), False) for call, probe in zip(made, itertools.cycle(probes))]
+    judged = [judge_call(probe, outcome.calls.get(call.id), False, named=False)
+              for call, probe in zip(made, itertools.cycle(probes))]
     codes = [None if result.passed else (result.code or "wrong") for result in judged]
     return [codes[k * len(probes):(k + 1) * len(probes)] for k in range(len(sources))]
 

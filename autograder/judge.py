@@ -651,7 +651,9 @@ def _mark_hardcoded(probes: Sequence[Probe], cases: list[CaseResult], page: str)
     return [replace(c, code="hardcoded") if fitted(p, c) else c for p, c in zip(probes, cases)]
 
 
-def judge_call(probe: Probe, outcome: Outcome | None, is_stub: bool) -> CaseResult:
+def judge_call(probe: Probe, outcome: Outcome | None, is_stub: bool, *, named: bool = True) -> CaseResult:
+    """A test's outcome; `named=False`: whether it passed and its generic code only, without
+    matching the step's declared mistakes (what a repair candidate's judgement needs)."""
     base: dict[str, Any] = dict(case=probe.case.name, hidden=probe.case.hidden, label=probe.label)
     if outcome is None or outcome.kind == "not_run":
         return CaseResult(**base, passed=False, code="not_run")
@@ -667,7 +669,7 @@ def judge_call(probe: Probe, outcome: Outcome | None, is_stub: bool) -> CaseResu
                           detail={"error": outcome.error})
     if outcome.value is None and is_stub:
         return CaseResult(**base, passed=False, code="not_implemented")
-    passed, code, detail, matched = check_value(probe, outcome.value)
+    passed, code, detail, matched = check_value(probe, outcome.value, named=named)
     if passed:
         mutated = _mutated_argument(probe, outcome.args_after)
         if mutated is not None:
@@ -731,8 +733,9 @@ def _code_for_error(probe: Probe, error: object) -> str:
     return "exception"
 
 
-def check_value(probe: Probe, value: object) -> tuple[bool, str | None, dict[str, Any], list[str]]:
-    """(passed, generic code, detail, named mistakes the value matches)."""
+def check_value(probe: Probe, value: object, *, named: bool = True
+                ) -> tuple[bool, str | None, dict[str, Any], list[str]]:
+    """(passed, generic code, detail, named mistakes the value matches: none unless `named`)."""
     outputs = probe.step.outputs
     if len(outputs) > 1:
         if not isinstance(value, (tuple, list)) or len(value) != len(outputs):
@@ -750,7 +753,7 @@ def check_value(probe: Probe, value: object) -> tuple[bool, str | None, dict[str
     if not failures:
         return True, None, {}, []
     code, detail = failures[0]
-    return False, code, detail, _named(probe, values)
+    return False, code, detail, _named(probe, values) if named else []
 
 
 def _named(probe: Probe, values: Sequence[object]) -> list[str]:
