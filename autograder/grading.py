@@ -475,7 +475,7 @@ def candidate_codes(runs: _Runs, step: Step, stand_in_for: tuple[str, ...], sour
     ordered = sorted(made, key=lambda call: not call.public)
     outcome = run(runs.zygote, runs.submission.cells, ordered, limits, StandInAnswers(tables, plan.stand_ins.signatures),
                   functions=plan.lab.function_names, skip=runs.skip, clock=Clock(until=until), evidence=False)
-    judged = [judge_call(probe, outcome.calls.get(call.id), False, named=False)
+    judged = [judge_call(probe, outcome.calls.get(call.id), False, brief=True)
               for call, probe in zip(made, itertools.cycle(probes))]
     codes = [None if result.passed else (result.code or "wrong") for result in judged]
     return [codes[k * len(probes):(k + 1) * len(probes)] for k in range(len(sources))]

@@ -651,9 +651,10 @@ def _mark_hardcoded(probes: Sequence[Probe], cases: list[CaseResult], page: str)
     return [replace(c, code="hardcoded") if fitted(p, c) else c for p, c in zip(probes, cases)]
 
 
-def judge_call(probe: Probe, outcome: Outcome | None, is_stub: bool, *, named: bool = True) -> CaseResult:
-    """A test's outcome; `named=False`: whether it passed and its generic code only, without
-    matching the step's declared mistakes (what a repair candidate's judgement needs)."""
+def judge_call(probe: Probe, outcome: Outcome | None, is_stub: bool, *, brief: bool = False) -> CaseResult:
+    """A test's outcome. `brief`: whether it passed, and for a value that is wrong only the code
+    "wrong_values", with no detail and no declared mistake matched (all a repair candidate's
+    judgement needs: a failing search tries hundreds)."""
     base: dict[str, Any] = dict(case=probe.case.name, hidden=probe.case.hidden, label=probe.label)
     if outcome is None or outcome.kind == "not_run":
         return CaseResult(**base, passed=False, code="not_run")
@@ -669,7 +670,7 @@ def judge_call(probe: Probe, outcome: Outcome | None, is_stub: bool, *, named: b
                           detail={"error": outcome.error})
     if outcome.value is None and is_stub:
         return CaseResult(**base, passed=False, code="not_implemented")
-    passed, code, detail, matched = check_value(probe, outcome.value, named=named)
+    passed, code, detail, matched = check_value(probe, outcome.value, brief=brief)
     if passed:
         mutated = _mutated_argument(probe, outcome.args_after)
         if mutated is not None:
@@ -677,6 +678,8 @@ def judge_call(probe: Probe, outcome: Outcome | None, is_stub: bool, *, named: b
             return CaseResult(**base, passed=False, code="mutates_input",
                               detail={"argument": name, **({"reshaped": True} if reshaped else {})})
         return CaseResult(**base, passed=True)
+    if brief:
+        return CaseResult(**base, passed=False, code=code)
     mutated = _mutated_argument(probe, outcome.args_after)
     if mutated is not None:  # an input overwritten on the way: later lines read the changed values
         detail = {**detail, "changed_input": mutated[0]}
@@ -733,9 +736,9 @@ def _code_for_error(probe: Probe, error: object) -> str:
     return "exception"
 
 
-def check_value(probe: Probe, value: object, *, named: bool = True
+def check_value(probe: Probe, value: object, *, brief: bool = False
                 ) -> tuple[bool, str | None, dict[str, Any], list[str]]:
-    """(passed, generic code, detail, named mistakes the value matches: none unless `named`)."""
+    """(passed, generic code, detail, named mistakes the value matches); `brief`: see judge_call."""
     outputs = probe.step.outputs
     if len(outputs) > 1:
         if not isinstance(value, (tuple, list)) or len(value) != len(outputs):
@@ -744,6 +747,9 @@ def check_value(probe: Probe, value: object, *, named: bool = True
         values = list(value)
     else:
         values = [value]
+    if brief:
+        right = all(_right(output, got, expected) for output, got, expected in zip(outputs, values, probe.expected))
+        return right, None if right else "wrong_values", {}, []
     failures: list[tuple[str | None, dict[str, Any]]] = []
     for output, got, expected in zip(outputs, values, probe.expected):
         check = check_mapping if output.kind == "mapping" else check_array
@@ -753,7 +759,15 @@ def check_value(probe: Probe, value: object, *, named: bool = True
     if not failures:
         return True, None, {}, []
     code, detail = failures[0]
-    return False, code, detail, _named(probe, values) if named else []
+    return False, code, detail, _named(probe, values)
+
+
+def _right(output: Output, got: object, expected: Any) -> bool:
+    """Whether `got` passes: check_mapping's and check_array's verdict, without their detail."""
+    if output.kind == "mapping":
+        return _as_mapping(got) == expected
+    array = as_array(got)
+    return array is not None and array.shape == expected.shape and _close(array, expected)
 
 
 def _named(probe: Probe, values: Sequence[object]) -> list[str]:
