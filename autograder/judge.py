@@ -765,7 +765,7 @@ def check_value(probe: Probe, value: object, *, brief: bool = False
 def _right(output: Output, got: object, expected: Any) -> bool:
     """Whether `got` passes: check_mapping's and check_array's verdict, without their detail."""
     if output.kind == "mapping":
-        return _as_mapping(got) == expected
+        return bool(_as_mapping(got) == expected)
     array = as_array(got)
     return array is not None and array.shape == expected.shape and _close(array, expected)
 
