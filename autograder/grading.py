@@ -15,6 +15,7 @@ from .guard import piece
 from .helpers import StandInAnswers
 from .repair import Repair, RepairCache, repair_cases, search, target_of
 from .repair.cases import without_hidden
+from .rubric import UNANSWERED
 from .stand_in import keyword_parameters
 from .judge import (broken, fits_own_helpers, helpers_used, judge_call, judge_step, linked, with_file_facts,
                     written_for_other_lab)
@@ -340,6 +341,10 @@ def _with_own_helpers(runs: _Runs, scope: str, results: dict[str, dict[str, Step
 
 
 REPAIRABLE = ("failed", "error")
+# What a small edit cannot mend and each candidate would repeat at the sandbox's limits: a child
+# stopped (time, memory, a crash), a helper request refused, memory exhausted.
+NOT_REPAIRABLE_CODES = UNANSWERED
+NOT_REPAIRABLE_ERRORS = frozenset({"MemoryError"})
 REPAIR_SECONDS = 30.0  # a safety net only (an edit that makes a loop endless): the search is bounded by its counts
 REPAIR_CALL_SECONDS = 2.0  # the most one candidate of a plain step runs, on every input it is given
 REPAIR_IDS = 1 << 40  # candidate calls' ids, apart from every plan's own
@@ -385,6 +390,18 @@ def repair_on() -> bool:
     return os.environ.get(REPAIR_SWITCH, "on").strip().lower() != "off"
 
 
+def repairable(result: StepResult) -> bool:
+    """Whether a step's result is one the search is for: its own answers were wrong or its code
+    raised, on tests the sandbox let finish (the one place this is decided)."""
+    if result.status not in REPAIRABLE:
+        return False
+    return not any(
+        case.code in NOT_REPAIRABLE_CODES
+        or (case.raised and isinstance(case.detail.get("error"), dict)
+            and case.detail["error"].get("type") in NOT_REPAIRABLE_ERRORS)
+        for case in result.cases if not case.passed)
+
+
 def _repair_scope(runs: _Runs, scope: str, results: dict[str, dict[str, StepResult]],
                   repairs: dict[str, Repair | None]) -> None:
     """Each failing step of `scope` with the smallest repair of the student's own function, when
@@ -395,7 +412,7 @@ def _repair_scope(runs: _Runs, scope: str, results: dict[str, dict[str, StepResu
         return
     for step in runs.plan.lab.steps:
         result = results[scope][step.name]
-        if result.status not in REPAIRABLE:
+        if not repairable(result):
             continue
         if step.name not in repairs:
             # The grader's own work on the student's code: whatever goes wrong in it costs the

@@ -251,6 +251,32 @@ def test_the_workers_of_a_batch_share_what_each_found_and_a_broken_entry_is_sear
     assert RepairCache(store=grading.FolderStore(str(tmp_path))).get(key, targets[1]) == (True, None)
 
 
+@pytest.mark.parametrize("body, searched", [
+    ("    return Q @ K\n", True),  # a wrong value
+    ("    return Q @ K.transpose(0, 1, 2)\n", True),  # an error the code raised
+    ("    while True:\n        pass\n", False),  # stopped at the time limit
+    ("    import os\n    os._exit(3)\n", False),  # the child gone
+    ("    return [0.0] * (1 << 40)\n", False),  # memory exhausted
+])
+def test_a_step_is_searched_only_when_its_own_answers_were_wrong_or_its_code_raised(zygote, monkeypatch, body,
+                                                                                   searched):
+    """What a small edit cannot mend, and every candidate would repeat at the sandbox's limits (a
+    child stopped for time or memory, or gone), is not searched."""
+    calls = []
+
+    def counted(**kwargs):
+        calls.append(kwargs["target"])
+        return None
+
+    monkeypatch.setattr(grading, "search", counted)
+    monkeypatch.setattr(grading, "_REPAIRS", RepairCache())
+    wrong = _with("def scores(Q, K):\n" + body, "scores")
+    step = _step(grade_bytes("wrong.py", wrong.encode(), zygote, Plan.build(LAB), grading.Limits(step_seconds=2)),
+                 "scores")
+    assert step.status != "passed"
+    assert bool(calls) is searched, step
+
+
 def test_a_failure_of_the_search_costs_its_words_only(zygote, monkeypatch):
     """INVARIANT: any exception in the repair search becomes that search's loss, never the record."""
     def broken(**kwargs):
