@@ -215,6 +215,14 @@ def _plain_item(value: object) -> PlainItem:
     return OtherItem(describe_type(value))
 
 
+def is_right(output: Output, got: object, expected: Any) -> bool:
+    """Whether `got` passes: check_mapping's and check_array's verdict, without their detail."""
+    if output.kind == "mapping":
+        return bool(as_mapping(got) == expected)
+    array = as_array(got)
+    return array is not None and array.shape == expected.shape and all_close(array, expected)
+
+
 def check_mapping(probe: Probe, output: Output, got: object, expected: Any) -> tuple[bool, str | None, dict[str, Any]]:
     mapping = as_mapping(got)
     if mapping is None:

@@ -20,8 +20,8 @@ import numpy as np
 from . import rubric
 from .causes import (UNEXPLAINED, caused_by_code, choose_explanations, errors_refuted, mark_fitted_to_public,
                      mark_hardcoded, mark_observed)
-from .compare import (ATOL, RTOL, as_array, check_array, check_mapping, container_name, describe_type, matches_prepared,
-                      prepared_candidate, prepared_values, values_of)
+from .compare import (ATOL, RTOL, as_array, check_array, check_mapping, container_name, describe_type, is_right,
+                      matches_prepared, prepared_candidate, prepared_values, values_of)
 from .explain.quantities import argument_variants, case_quantities, case_sizes, case_variants
 from .explain.records import Explanation, Sample, Vocabulary
 from .explain.search import explain, failing_kind
@@ -129,7 +129,10 @@ def _status(step: Step, cases: Sequence[CaseResult]) -> StepStatus:
     return "failed"
 
 
-def judge_call(probe: Probe, outcome: Outcome | None, is_stub: bool) -> CaseResult:
+def judge_call(probe: Probe, outcome: Outcome | None, is_stub: bool, *, brief: bool = False) -> CaseResult:
+    """A test's outcome. `brief`: whether it passed, and for a value that is wrong only the code
+    "wrong_values", with no detail and no declared mistake matched (all a repair candidate's
+    judgement needs: a failing search tries hundreds)."""
     base: dict[str, Any] = dict(case=probe.case.name, hidden=probe.case.hidden, label=probe.label)
     if outcome is None or outcome.kind == "not_run":
         return CaseResult(**base, passed=False, code="not_run")
@@ -145,7 +148,7 @@ def judge_call(probe: Probe, outcome: Outcome | None, is_stub: bool) -> CaseResu
                           detail={"error": outcome.error})
     if outcome.value is None and is_stub:
         return CaseResult(**base, passed=False, code="not_implemented")
-    passed, code, detail, matched = check_value(probe, outcome.value)
+    passed, code, detail, matched = check_value(probe, outcome.value, brief=brief)
     if passed:
         mutated = _mutated_argument(probe, outcome.args_after)
         if mutated is not None:
@@ -153,6 +156,8 @@ def judge_call(probe: Probe, outcome: Outcome | None, is_stub: bool) -> CaseResu
             return CaseResult(**base, passed=False, code="mutates_input",
                               detail={"argument": name, **({"reshaped": True} if reshaped else {})})
         return CaseResult(**base, passed=True)
+    if brief:
+        return CaseResult(**base, passed=False, code=code)
     mutated = _mutated_argument(probe, outcome.args_after)
     if mutated is not None:  # an input overwritten on the way: later lines read the changed values
         detail = {**detail, "changed_input": mutated[0]}
@@ -209,8 +214,9 @@ def _code_for_error(probe: Probe, error: object) -> str:
     return "exception"
 
 
-def check_value(probe: Probe, value: object) -> tuple[bool, str | None, dict[str, Any], list[str]]:
-    """(passed, generic code, detail, named mistakes the value matches)."""
+def check_value(probe: Probe, value: object, *, brief: bool = False
+                ) -> tuple[bool, str | None, dict[str, Any], list[str]]:
+    """(passed, generic code, detail, named mistakes the value matches); `brief`: see judge_call."""
     outputs = probe.step.outputs
     if len(outputs) > 1:
         if not isinstance(value, (tuple, list)) or len(value) != len(outputs):
@@ -219,6 +225,9 @@ def check_value(probe: Probe, value: object) -> tuple[bool, str | None, dict[str
         values = list(value)
     else:
         values = [value]
+    if brief:
+        right = all(is_right(output, got, expected) for output, got, expected in zip(outputs, values, probe.expected))
+        return right, None if right else "wrong_values", {}, []
     failures: list[tuple[str | None, dict[str, Any]]] = []
     for output, got, expected in zip(outputs, values, probe.expected):
         check = check_mapping if output.kind == "mapping" else check_array

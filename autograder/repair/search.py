@@ -18,7 +18,7 @@ import hashlib
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .edits import Edit, Edits, function_def, module_rebinds, paired_edits, repeated_edits, single_edits
 from .kinds import EDIT_KINDS, EditKind
@@ -179,18 +179,36 @@ def _right(candidates: Sequence[Edit | Edits], probes: Sequence[object], pivot: 
     return [candidate for candidate, passed in zip(finalists, everywhere) if passed and all(passed)]
 
 
+class RepairStore(Protocol):
+    """Where the graders of one batch keep what each found, to share it (the grader's I/O edge
+    supplies one; `grading.FolderStore`): `read` gives back what `write` was given, or None."""
+
+    def read(self, name: str) -> object | None: ...
+
+    def write(self, name: str, data: object) -> None: ...
+
+
 class RepairCache:
     """Repairs by (step, the function's code, what it answered, the helpers stood in for): a class
     pays for each distinct mistake once. Lines are kept relative to the `def`, so a student whose
-    same function sits elsewhere gets his own line."""
+    same function sits elsewhere gets his own line.
 
-    def __init__(self, entries: int = CACHE_ENTRIES) -> None:
+    `store`: shared by the graders of one batch (each worker its own process), so a mistake one
+    searched is not searched again by the other. It keeps the grader's own record of each repair
+    (`Repair.as_data`), read back through `Repair.from_data`: an entry that does not read is
+    searched again."""
+
+    def __init__(self, entries: int = CACHE_ENTRIES, store: RepairStore | None = None) -> None:
         self.entries = entries
+        self.store = store
         self._found: OrderedDict[tuple[object, ...], Repair | None] = OrderedDict()
 
     def get(self, key: tuple[object, ...], target: Target) -> tuple[bool, Repair | None]:
         if key not in self._found:
-            return False, None
+            known, kept = self._shared(key)
+            if not known:
+                return False, None
+            self._remember(key, kept)
         self._found.move_to_end(key)
         kept = self._found[key]
         if kept is None:
@@ -198,9 +216,28 @@ class RepairCache:
         return True, _moved(kept, filename=target.filename, by=target.function.lineno)
 
     def put(self, key: tuple[object, ...], target: Target, repair: Repair | None) -> None:
-        self._found[key] = None if repair is None else _moved(repair, filename="", by=-target.function.lineno)
+        kept = None if repair is None else _moved(repair, filename="", by=-target.function.lineno)
+        self._remember(key, kept)
+        if self.store is not None:
+            self.store.write(_name(key), {"repair": None if kept is None else kept.as_data()})
+
+    def _remember(self, key: tuple[object, ...], kept: Repair | None) -> None:
+        self._found[key] = kept
         while len(self._found) > self.entries:
             self._found.popitem(last=False)
+
+    def _shared(self, key: tuple[object, ...]) -> tuple[bool, Repair | None]:
+        data = self.store.read(_name(key)) if self.store is not None else None
+        if not isinstance(data, dict) or set(data) != {"repair"}:
+            return False, None
+        try:
+            return True, None if data["repair"] is None else Repair.from_data(data["repair"])
+        except ValueError:
+            return False, None
+
+
+def _name(key: tuple[object, ...]) -> str:
+    return hashlib.sha256(repr(key).encode()).hexdigest()
 
 
 def _moved(repair: Repair, *, filename: str, by: int) -> Repair:
