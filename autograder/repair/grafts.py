@@ -3,16 +3,19 @@
 The small edits (edits.py) change what is written; they cannot bring in what is missing (the
 maximum subtracted before `exp`, the division by √d_k). A graft does: it replaces one expression
 of the student's function by an expression of the reference's function of the same step that
-KEEPS the student's expression inside it, either because the reference's expression contains it
-(`x` → `x - x.max(axis=-1, keepdims=True)`) or because the reference's expression at the same
+keeps the student's expression inside it, either because the reference's expression at the same
 place is the student's with something around it (`softmax(Q @ K.T)`, the reference's
-`softmax(scores(Q, K) / np.sqrt(d_k))`: `Q @ K.T` → `Q @ K.T / np.sqrt(d_k)`).
+`softmax(scores(Q, K) / np.sqrt(d_k))`: `Q @ K.T` → `Q @ K.T / np.sqrt(d_k)`) or because the
+reference's expression contains it (`x` → `x - x.max(axis=-1, keepdims=True)`); last, one that
+keeps the student's call or operator and one of its operands (`x - np.maximum.reduce(x)` →
+`x - x.max(axis=-1, keepdims=True)`).
 
 INVARIANT (docs/authors/mistakes.md): a graft is expressed in the student's own names. The
-reference's parameters are renamed to the student's by position, and a graft is made only when
-every free name of what it brings in is bound where the student's function runs: its parameters,
-its locals, the module names its code reads (`np`, the other steps), or a built-in the submission
-does not rebind. Enforced here, in `_in_scope`, the one check every graft passes.
+reference's parameters are renamed to the student's by position, its locals to the student's
+locals assigned the same expression, and a graft is made only when every free name of it is
+bound where the student's function runs: its parameters, its locals, the names its code reads
+(`np`, the other steps), the names its cell or file binds at its top, or a built-in the
+submission does not rebind. Enforced here, in `_in_scope`, the one check every graft passes.
 
 The reference is the grader's own code, read as text (never run here); a graft runs as the
 student's candidate, in the sandbox, on grader-chosen inputs only (search.py). Pure but for
@@ -85,6 +88,8 @@ def graft_edits(function: ast.FunctionDef, reference: ast.FunctionDef | None, *,
     contexts = _contexts(function)
     own_names = frozenset(_local_names(function))
     written = frozenset(ast.dump(node, include_attributes=False) for node in originals if isinstance(node, ast.expr))
+    parameters = {a.arg for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)}
+    assigned_and_read = _reads(function) & (own_names - parameters)
     ranked: list[tuple[int, int, int, ast.expr]] = []  # (rank, added size, student node index, graft)
     for index, node in enumerate(originals):
         if not _replaceable(node, contexts):
@@ -101,8 +106,8 @@ def graft_edits(function: ast.FunctionDef, reference: ast.FunctionDef | None, *,
         if edited is None:
             continue
         text = _compiled(edited[0])
-        if text is None or text in seen:
-            continue
+        if text is None or text in seen or not _reads(edited[0]) >= assigned_and_read:
+            continue  # (a graft that leaves a line of the student's unused goes around the mistake there)
         seen.add(text)
         node = originals[index]
         made.append(Edit(kind="graft", line=getattr(node, "lineno", function.lineno),
@@ -115,7 +120,8 @@ def _grafts_of(node: ast.expr, context: Context | None, pieces: list[_Piece], sc
                written: frozenset[str], own_names: frozenset[str]) -> Iterator[tuple[int, ast.expr]]:
     """(rank, graft) for one expression of the student's: the reference's expression at the same
     place with the student's in the hole of its kind (rank 0), a reference's expression that
-    contains the student's (rank 1), the same place with the student's in another hole (rank 2).
+    contains the student's (rank 1), the same place with the student's in another hole (rank 2),
+    the reference's expression that is the student's with one part written otherwise (rank 3).
     Never an expression the student already wrote (`written`): a graft brings in what is missing."""
     own = ast.dump(node, include_attributes=False)
     reads_own = bool(_free_names(node) & own_names)  # a number or a module's name is in too many places
@@ -129,6 +135,23 @@ def _grafts_of(node: ast.expr, context: Context | None, pieces: list[_Piece], sc
                     yield (0 if _alike(_at(piece.node, slot), node) else 2), filled
         if reads_own and piece.dump not in written and _in_scope(piece.node, scope) and _contains(piece.node, own):
             yield 1, copy.deepcopy(piece.node)
+        elif piece.dump not in written and _shares_an_operand(piece.node, node) and _in_scope(piece.node, scope):
+            yield 3, copy.deepcopy(piece.node)
+
+
+def _shares_an_operand(theirs: ast.expr, ours: ast.expr) -> bool:
+    """Whether the reference's expression is the student's with a part written otherwise: a call
+    of the same name, an operation with the same operator and one operand the same
+    (`x - np.maximum.reduce(x)`, the reference's `x - x.max(axis=-1, keepdims=True)`)."""
+    if not isinstance(theirs, ast.Call | ast.BinOp) or not _alike(theirs, ours):
+        return False
+    if isinstance(theirs, ast.Call):
+        return True  # a call of the same name: its arguments written otherwise (`causal_mask(n_heads)`)
+    def parts(node: ast.expr) -> set[str]:
+        children = [*node.args, *(k.value for k in node.keywords)] if isinstance(node, ast.Call) else \
+            [node.left, node.right] if isinstance(node, ast.BinOp) else []
+        return {ast.dump(child, include_attributes=False) for child in children}
+    return bool(parts(theirs) & parts(ours))
 
 
 def _alike(theirs: ast.expr, ours: ast.expr) -> bool:
@@ -192,14 +215,17 @@ def _reference_pieces(function: ast.FunctionDef, reference: ast.FunctionDef, sco
     if renamed is None:
         return []
     contexts = _contexts(renamed)
+    named = _named_once(function)
     pieces: dict[str, _Piece] = {}
     for node in ast.walk(renamed):
         if not isinstance(node, ast.expr) or not _replaceable(node, contexts) or isinstance(node, ast.Constant):
             continue
-        dump = ast.dump(node, include_attributes=False)
-        if dump not in pieces:
-            pieces[dump] = _Piece(node=node, dump=dump, context=contexts.get(id(node)), free=_free_names(node),
-                                  size=_size(node))
+        # as the reference writes it, and with what the student named written by that name
+        for variant in dict.fromkeys((node, _folded(node, named)), None):
+            dump = ast.dump(variant, include_attributes=False)
+            if dump not in pieces:
+                pieces[dump] = _Piece(node=variant, dump=dump, context=contexts.get(id(node)),
+                                      free=_free_names(variant), size=_size(variant))
     # An expression whose hole the student's fills may read names the student lacks only in that
     # hole (`scores(Q, K) / np.sqrt(d_k)` filled with `Q @ K.T`): every graft is checked as made.
     return [piece for piece in pieces.values() if piece.free <= scope or piece.context is not None]
@@ -226,6 +252,38 @@ def _renamed(reference: ast.FunctionDef, function: ast.FunctionDef) -> ast.Funct
             _rename(renamed, {target: ours_too})
             used = (used - {target}) | {ours_too}
     return renamed
+
+
+def _named_once(function: ast.FunctionDef) -> dict[str, str]:
+    """{the expression assigned (its dump): the name} for each local of the student's assigned once
+    and never else bound (`merged = merge_heads(weights @ V_h)`), not a parameter's, not a name."""
+    stores: dict[str, int] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            stores[node.id] = stores.get(node.id, 0) + 1
+    parameters = {a.arg for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)}
+    return {ast.dump(value, include_attributes=False): name for name, value in _assignments(function)
+            if stores.get(name) == 1 and name not in parameters and not isinstance(value, ast.Name | ast.Constant)}
+
+
+def _folded(node: ast.expr, named: dict[str, str]) -> ast.expr:
+    """A copy of `node` with each largest sub-expression the student named written by its name
+    (`merge_heads(weights @ V_h) @ W_O` → `merged @ W_O`); `node` itself when there is none."""
+    if not named:
+        return node
+    made = copy.deepcopy(node)
+
+    class Fold(ast.NodeTransformer):
+        def visit(self, inner: ast.AST) -> ast.AST:
+            if isinstance(inner, ast.expr) and inner is not made:
+                name = named.get(ast.dump(inner, include_attributes=False))
+                if name is not None:
+                    return ast.Name(id=name, ctx=ast.Load())
+            visited: ast.AST = super().visit(inner)
+            return visited
+
+    folded = Fold().visit(made)
+    return node if ast.dump(folded) == ast.dump(node) else folded  # type: ignore[return-value]
 
 
 def _assignments(function: ast.FunctionDef) -> list[tuple[str, ast.expr]]:
@@ -333,6 +391,10 @@ def _replaceable(node: ast.AST, contexts: dict[int, Context]) -> TypeGuard[ast.e
     if isinstance(getattr(node, "ctx", None), ast.Store | ast.Del):
         return False
     return contexts.get(id(node)) != ("callee",)
+
+
+def _reads(tree: ast.AST) -> set[str]:
+    return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
 
 
 def _size(node: ast.AST) -> int:

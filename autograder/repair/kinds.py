@@ -23,7 +23,7 @@ COST: dict[EditKind, int] = {
     "term_removed": 2, "slice_bound": 2, "statements_swapped": 2, "statement_removed": 3,
     "square_root": 1, "einsum": 1, "keyword_removed": 2, "hard_coded": 2, "index_removed": 2,
     "transpose_moved": 1, "returned_value": 3, "shadowed_name": 0,
-    # What the student left out, brought in from the reference (grafts.py): after every edit of
-    # what is written, so a slip in the student's own code is named before a missing piece.
+    # What the student left out, brought in from the reference (grafts.py): tried only when no
+    # single edit repairs, beside the pairs; two one-token slips (2, 3) are named before it.
     "graft": 4,
 }

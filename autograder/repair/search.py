@@ -142,12 +142,13 @@ def search(*, target: Target, probes: Sequence[object], pivot: int | None, evalu
             return None
     edits = single_edits(target.function, rebound_builtins=target.rebound_builtins, limit=MAX_CANDIDATES,
                          source=target.source)
-    grafts = graft_edits(target.function, target.reference, source=target.source,
-                         rebound_builtins=target.rebound_builtins, known={edit.source for edit in edits})
-    found = _right(edits + grafts, probes, pivot, evaluate)
+    found = _right(edits, probes, pivot, evaluate)
     if not found:
-        found = _right(repeated_edits(target.function, edits) + paired_edits(target.function, edits, limit=MAX_PAIRS),
-                       probes, pivot, evaluate)
+        # What is missing, brought in from the reference (grafts.py), weighed with two slips by cost.
+        grafts = graft_edits(target.function, target.reference, source=target.source,
+                             rebound_builtins=target.rebound_builtins, known={edit.source for edit in edits})
+        found = _right(repeated_edits(target.function, edits) + paired_edits(target.function, edits, limit=MAX_PAIRS)
+                       + grafts, probes, pivot, evaluate)
     if not found:
         return None
     chosen, *others = found

@@ -56,6 +56,37 @@ def test_a_reference_local_is_read_as_the_students_local_assigned_the_same_expre
     assert any(edit.line == 6 and edit.after == "filled - filled.max(axis=-1, keepdims=True)" for edit in grafts)
 
 
+def test_what_the_student_named_is_grafted_by_its_name():
+    source = ("import numpy as np\n\ndef multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads):\n"
+              "    Q, K, V = X @ W_Q, X @ W_K, X @ W_V\n"
+              "    Q_h, K_h, V_h = (split_heads(M, n_heads) for M in (Q, K, V))\n"
+              "    scores = Q_h @ K_h.transpose(0, 2, 1) / np.sqrt(Q_h.shape[-1])\n"
+              "    weights = masked_softmax(scores, causal_mask(X.shape[0]))\n"
+              "    merged = merge_heads(weights @ V_h)\n    output = merged\n    return output, weights\n")
+    grafts = _grafts(source, MASKED, "multi_head_attention")
+    assert any(edit.line == 9 and edit.after == "merged @ W_O" for edit in grafts)
+    assert any(edit.line == 8 and edit.after == "merge_heads(weights @ V_h) @ W_O" for edit in grafts)
+
+
+def test_a_part_written_otherwise_is_grafted_with_the_rest_as_written():
+    source = ("import numpy as np\n\ndef softmax(x):\n    shifted = x - np.maximum.reduce(x)\n"
+              "    e = np.exp(shifted)\n    return e / np.sum(e, axis=-1, keepdims=True)\n")
+    grafts = _grafts(source, LAB, "softmax")
+    assert any(edit.line == 4 and edit.after == "x - x.max(axis=-1, keepdims=True)" for edit in grafts)
+
+
+def test_no_graft_leaves_a_line_of_the_students_unused():
+    source = ("import numpy as np\n\ndef multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads):\n"
+              "    Q, K, V = X @ W_Q, X @ W_K, X @ W_V\n"
+              "    Q_h, K_h, V_h = (split_heads(M, n_heads) for M in (Q, K, V))\n"
+              "    scores = Q_h @ K_h.transpose(0, 2, 1) / np.sqrt(Q_h.shape[-1])\n"
+              "    mask = causal_mask(n_heads)\n    weights = masked_softmax(scores, mask)\n"
+              "    return merge_heads(weights @ V_h) @ W_O, weights\n")
+    grafts = _grafts(source, MASKED, "multi_head_attention")
+    assert any(edit.line == 7 and edit.after == "causal_mask(X.shape[0])" for edit in grafts)
+    assert not any("mask)" not in edit.source.split("weights = ")[1].split("\n")[0] for edit in grafts if edit.line == 8)
+
+
 def test_no_graft_reads_a_name_the_student_does_not_have():
     # No `d_k` anywhere and no numpy imported: the scale cannot be said in the student's names.
     source = NO_SCALE.replace("    d_k = K.shape[1]\n", "")
@@ -112,8 +143,8 @@ def test_a_missing_scale_is_named_on_its_line_without_the_answer(zygote):
     line = wrong[:wrong.index("    weights = softmax(Q @ K.T)")].count("\n") + 1
     assert [(part.kind, part.line) for part in step.repair.parts] == [("graft", line)]
     korean, english = step_feedback(step, LAB, "ko"), step_feedback(step, LAB, "en")
-    assert f"{line}번째 줄: `weights = softmax(«Q @ K.T»)`에서 «»로 표시한 식에 빠진 부분이 있습니다." in korean
-    assert f"line {line}: the expression marked «» in `weights = softmax(«Q @ K.T»)` is missing" in english
+    assert f"{line}번째 줄: `weights = softmax(«Q @ K.T»)`에서 «»로 표시한 식에 빠지거나 다르게 쓴 부분이 있습니다." in korean
+    assert f"line {line}: the expression marked «» in `weights = softmax(«Q @ K.T»)` leaves out part" in english
     for text, cause in ((korean, "짐작되는 원인"), (english, "Likely cause")):
         # "where" (the default) names the place, never the reference's code
         assert "sqrt" not in _cause(text, cause)
