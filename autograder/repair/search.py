@@ -147,8 +147,8 @@ def search(*, target: Target, probes: Sequence[object], pivot: int | None, evalu
         # What is missing, brought in from the reference (grafts.py), weighed with two slips by cost.
         grafts = graft_edits(target.function, target.reference, source=target.source,
                              rebound_builtins=target.rebound_builtins, known={edit.source for edit in edits})
-        found = _right(repeated_edits(target.function, edits) + paired_edits(target.function, edits, limit=MAX_PAIRS)
-                       + grafts, probes, pivot, evaluate)
+        found = _right([*repeated_edits(target.function, edits), *paired_edits(target.function, edits, limit=MAX_PAIRS),
+                        *grafts], probes, pivot, evaluate)
     if not found:
         return None
     chosen, *others = found
