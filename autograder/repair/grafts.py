@@ -69,7 +69,6 @@ class _Piece:
     dump: str
     context: Context | None
     free: frozenset[str]
-    size: int
 
 
 def graft_edits(function: ast.FunctionDef, reference: ast.FunctionDef | None, *, source: str = "",
@@ -224,8 +223,7 @@ def _reference_pieces(function: ast.FunctionDef, reference: ast.FunctionDef, sco
         for variant in dict.fromkeys((node, _folded(node, named)), None):
             dump = ast.dump(variant, include_attributes=False)
             if dump not in pieces:
-                pieces[dump] = _Piece(node=variant, dump=dump, context=contexts.get(id(node)),
-                                      free=_free_names(variant), size=_size(variant))
+                pieces[dump] = _Piece(node=variant, dump=dump, context=contexts.get(id(node)), free=_free_names(variant))
     # An expression whose hole the student's fills may read names the student lacks only in that
     # hole (`scores(Q, K) / np.sqrt(d_k)` filled with `Q @ K.T`): every graft is checked as made.
     return [piece for piece in pieces.values() if piece.free <= scope or piece.context is not None]
