@@ -15,6 +15,7 @@ from .guard import piece
 from .helpers import StandInAnswers
 from .repair import Repair, RepairCache, repair_cases, search, target_of
 from .repair.cases import without_hidden
+from .repair.grafts import reference_function
 from .rubric import UNANSWERED
 from .stand_in import keyword_parameters
 from .file_facts import broken, fits_own_helpers, helpers_used, linked, with_file_facts, written_for_other_lab
@@ -429,6 +430,7 @@ def _repair_of(runs: _Runs, step: Step, result: StepResult, scope_results: dict[
     target = target_of(submission.cells, step.name, places[-1] if places else None)
     if target is None:
         return None
+    target = replace(target, reference=reference_function(plan.lab.solution, step.name))  # for grafts
     probes = plan.probes[step.name]
     passing = {name for name, other in scope_results.items() if other.status == "passed"}
     stand_in_for = tuple(h for h in plan.lab.reachable_from(step) if h not in passing) if step.composed else ()

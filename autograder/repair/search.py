@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 from .edits import Edit, Edits, function_def, module_rebinds, paired_edits, repeated_edits, single_edits
+from .grafts import graft_edits
 from .kinds import EDIT_KINDS, EditKind
 from ..reading.budget import Reading
 
@@ -90,6 +91,7 @@ class Target:
     filename: str
     rebound_builtins: frozenset[str]
     source: str = ""  # the cell or file the function was read from (to quote the student's own text)
+    reference: ast.FunctionDef | None = None  # the reference's function of the step, for grafts (grafts.py)
 
     @property
     def key(self) -> str:
@@ -142,8 +144,11 @@ def search(*, target: Target, probes: Sequence[object], pivot: int | None, evalu
                          source=target.source)
     found = _right(edits, probes, pivot, evaluate)
     if not found:
-        found = _right(repeated_edits(target.function, edits) + paired_edits(target.function, edits, limit=MAX_PAIRS),
-                       probes, pivot, evaluate)
+        # What is missing, brought in from the reference (grafts.py), weighed with two slips by cost.
+        grafts = graft_edits(target.function, target.reference, source=target.source,
+                             rebound_builtins=target.rebound_builtins, known={edit.source for edit in edits})
+        found = _right([*repeated_edits(target.function, edits), *paired_edits(target.function, edits, limit=MAX_PAIRS),
+                        *grafts], probes, pivot, evaluate)
     if not found:
         return None
     chosen, *others = found
