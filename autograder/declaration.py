@@ -1,4 +1,5 @@
-"""What a step is, as plain data: shared by the grading engine and the students' public checks.
+"""What a step is and the cases it is graded on, as plain data: shared by the grading engine and
+the students' public checks.
 
 Nothing here computes an answer; each lab's package fills these in for its steps. Every class is
 a frozen dataclass whose fields are given by keyword (`Step(name="softmax", points=2, ...)`), and
@@ -11,8 +12,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+import numpy as np
+
+from .rubric import ALWAYS_NAMED
+
 if TYPE_CHECKING:
-    from .lab import Case
     from .rubric import Rubric
 
 # A lab's own record of the reference's intermediate values on a case (each lab's frozen `Trace`
@@ -26,15 +30,48 @@ Candidates = Callable[["Probe"], Iterable[Prediction]]
 ErrorMessages = Callable[["Probe"], Iterable[tuple[str, str]]]
 
 
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Case:
+    """One input the steps are graded on: its name, the words labelling rows and columns, and
+    the lab's named input arrays (read as attributes: `case.X`). `degenerate`: the lab says the
+    case is so small that a wrong formula may be right on it (one word of an attention lab):
+    passing it alone earns nothing (see autograder.rubric)."""
+
+    name: str
+    words: tuple[str, ...]
+    inputs: dict[str, Any]
+    hidden: bool = False
+    degenerate: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise TypeError(f"Case: name= takes a non-empty string, not {self.name!r}")
+        if isinstance(self.words, str) or not all(isinstance(word, str) for word in self.words):
+            raise TypeError(f"case {self.name!r}: words= takes a tuple of words, not {self.words!r}")
+        object.__setattr__(self, "words", tuple(self.words))
+        if not isinstance(self.inputs, dict) or not all(isinstance(key, str) for key in self.inputs):
+            raise TypeError(f"case {self.name!r}: inputs= takes a dict of named inputs, not {self.inputs!r}")
+
+    def __getattr__(self, key: str) -> Any:
+        inputs = self.__dict__.get("inputs")
+        if inputs is not None and key in inputs:
+            return inputs[key]
+        raise AttributeError(key)
+
+    def sizes(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """The shapes of the case's arrays: two cases of one size can only tell apart fitted values."""
+        return tuple((key, np.shape(value)) for key, value in self.inputs.items())
+
+    def shapes_text(self) -> str:
+        """'X (5, 6), W_Q (6, 3), …': what a student may know of a hidden case (never its values)."""
+        return ", ".join(f"{key} {tuple(np.shape(v))}" for key, v in self.inputs.items()
+                         if isinstance(v, np.ndarray))
+
+
 class ProbeMaker(Protocol):
     """`make_probes(step, case, trace)`: the calls of `step` on `case`, with the values they must return."""
 
     def __call__(self, step: Step, case: Case, trace: Trace, /) -> list[Probe]: ...
-
-
-# The codes every step can make, beside the ones it declares (the rubric gives each its share).
-ALWAYS_NAMED = frozenset({"mutates_input", "hardcoded", "nondeterministic", "ignores_arguments", "transposed",
-                          "fits_own_helpers", "extra_unit_axes"})
 
 
 def _names(owner: str, field_name: str, value: object, what: str) -> tuple[str, ...]:

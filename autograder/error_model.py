@@ -18,13 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .declaration import Mistake, Prediction, Probe
-
-JOIN = "+"
-
-
-def parts(code: str) -> tuple[str, ...]:
-    """The single mistakes a (possibly combined) code is made of."""
-    return tuple(code.split(JOIN))
+from .rubric import JOIN  # a pair's code joins its two codes (the rubric's rule, read by every face)
 
 
 class Several(tuple[Any, ...]):

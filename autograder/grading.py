@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import builtins
 import itertools
+import json
 import os
 import re
 import time
@@ -14,9 +15,11 @@ from .guard import piece
 from .helpers import StandInAnswers
 from .repair import Repair, RepairCache, repair_cases, search, target_of
 from .repair.cases import without_hidden
+from .repair.grafts import reference_function
+from .rubric import UNANSWERED
 from .stand_in import keyword_parameters
-from .judge import (broken, fits_own_helpers, helpers_used, judge_call, judge_step, linked, with_file_facts,
-                    written_for_other_lab)
+from .file_facts import broken, fits_own_helpers, helpers_used, linked, with_file_facts, written_for_other_lab
+from .judge import judge_call, judge_step
 from .sandbox import codec
 from .sandbox.runner import Call, Clock, Limits, run
 from .reading.problems import os_detail
@@ -27,9 +30,9 @@ if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator, Sequence
     from typing import Any
 
-    from .declaration import Probe, Step
+    from .declaration import Case, Probe, Step
     from .verdict import StepResult
-    from .lab import Case, Lab
+    from .lab import Lab
     from .sandbox.codec import Encoded
     from .sandbox.driver import Then
     from .sandbox.runner import CallOutcome, RunOutcome, Zygote
@@ -339,6 +342,10 @@ def _with_own_helpers(runs: _Runs, scope: str, results: dict[str, dict[str, Step
 
 
 REPAIRABLE = ("failed", "error")
+# What a small edit cannot mend and each candidate would repeat at the sandbox's limits: a child
+# stopped (time, memory, a crash), a helper request refused, memory exhausted.
+NOT_REPAIRABLE_CODES = UNANSWERED
+NOT_REPAIRABLE_ERRORS = frozenset({"MemoryError"})
 REPAIR_SECONDS = 30.0  # a safety net only (an edit that makes a loop endless): the search is bounded by its counts
 REPAIR_CALL_SECONDS = 2.0  # the most one candidate of a plain step runs, on every input it is given
 REPAIR_IDS = 1 << 40  # candidate calls' ids, apart from every plan's own
@@ -346,10 +353,54 @@ REPAIR_SWITCH = "AUTOGRADER_REPAIR"
 _REPAIRS = RepairCache()
 
 
+class FolderStore:
+    """A `RepairStore` in a directory the graders of one batch share (the batch's pool makes it
+    and removes it): one JSON file per entry, written whole and then renamed, so a reader finds a
+    complete entry or none. Nothing in it is read as code; a child never sees it."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+
+    def read(self, name: str) -> object | None:
+        try:
+            with open(os.path.join(self.folder, name + ".json"), encoding="utf-8") as handle:
+                return cast(object, json.load(handle))
+        except (OSError, ValueError):
+            return None
+
+    def write(self, name: str, data: object) -> None:
+        path = os.path.join(self.folder, name + ".json")
+        partial = f"{path}.{os.getpid()}.part"
+        try:
+            with open(partial, "w", encoding="utf-8") as handle:
+                json.dump(data, handle)
+            os.replace(partial, path)
+        except OSError:
+            pass  # a full disk costs the other worker a search, never a grade
+
+
+def share_repairs(folder: str | None) -> None:
+    """Repairs found in this process kept in (and read from) `folder` too, shared with the other
+    graders of the batch (None: this process's own memory only)."""
+    _REPAIRS.store = FolderStore(folder) if folder is not None else None
+
+
 def repair_on() -> bool:
     """Whether failing steps are searched for a repair: the one place the switch is read ("off"
     only to measure what the other explanations name alone)."""
     return os.environ.get(REPAIR_SWITCH, "on").strip().lower() != "off"
+
+
+def repairable(result: StepResult) -> bool:
+    """Whether a step's result is one the search is for: its own answers were wrong or its code
+    raised, on tests the sandbox let finish (the one place this is decided)."""
+    if result.status not in REPAIRABLE:
+        return False
+    return not any(
+        case.code in NOT_REPAIRABLE_CODES
+        or (case.raised and isinstance(case.detail.get("error"), dict)
+            and case.detail["error"].get("type") in NOT_REPAIRABLE_ERRORS)
+        for case in result.cases if not case.passed)
 
 
 def _repair_scope(runs: _Runs, scope: str, results: dict[str, dict[str, StepResult]],
@@ -362,7 +413,7 @@ def _repair_scope(runs: _Runs, scope: str, results: dict[str, dict[str, StepResu
         return
     for step in runs.plan.lab.steps:
         result = results[scope][step.name]
-        if result.status not in REPAIRABLE:
+        if not repairable(result):
             continue
         if step.name not in repairs:
             # The grader's own work on the student's code: whatever goes wrong in it costs the
@@ -379,6 +430,7 @@ def _repair_of(runs: _Runs, step: Step, result: StepResult, scope_results: dict[
     target = target_of(submission.cells, step.name, places[-1] if places else None)
     if target is None:
         return None
+    target = replace(target, reference=reference_function(plan.lab.solution, step.name))  # for grafts
     probes = plan.probes[step.name]
     passing = {name for name, other in scope_results.items() if other.status == "passed"}
     stand_in_for = tuple(h for h in plan.lab.reachable_from(step) if h not in passing) if step.composed else ()
@@ -442,7 +494,8 @@ def candidate_codes(runs: _Runs, step: Step, stand_in_for: tuple[str, ...], sour
     ordered = sorted(made, key=lambda call: not call.public)
     outcome = run(runs.zygote, runs.submission.cells, ordered, limits, StandInAnswers(tables, plan.stand_ins.signatures),
                   functions=plan.lab.function_names, skip=runs.skip, clock=Clock(until=until), evidence=False)
-    judged = [judge_call(probe, outcome.calls.get(call.id), False) for call, probe in zip(made, itertools.cycle(probes))]
+    judged = [judge_call(probe, outcome.calls.get(call.id), False, brief=True)
+              for call, probe in zip(made, itertools.cycle(probes))]
     codes = [None if result.passed else (result.code or "wrong") for result in judged]
     return [codes[k * len(probes):(k + 1) * len(probes)] for k in range(len(sources))]
 

@@ -22,63 +22,23 @@ from functools import cached_property
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-import numpy as np
-
-from .declaration import Step, Trace
+from .declaration import Case, Step, Trace
 
 if TYPE_CHECKING:
     from importlib.abc import Traversable
 
-    from .explain import Vocabulary
+    from .explain.records import Vocabulary
     from .rubric import Rubric
     from .stand_in import StandIn
 
 T = TypeVar("T")
-Cases = Callable[[], Iterable["Case"]]
+Cases = Callable[[], Iterable[Case]]
 RepairShows = Literal["where", "fix", "kind"]
-DomainCase = Callable[[int], "Case"]
+DomainCase = Callable[[int], Case]
 REPAIR_SHOWS: tuple[RepairShows, ...] = ("where", "fix", "kind")
-TraceOf = Callable[["Case"], Trace]
-StandInsOf = Callable[["Case", Trace], Iterable["StandIn"]]
+TraceOf = Callable[[Case], Trace]
+StandInsOf = Callable[[Case, Trace], Iterable["StandIn"]]
 HintFacts = Callable[[], Mapping[str, str]]
-
-
-@dataclass(frozen=True, eq=False, kw_only=True)
-class Case:
-    """One input the steps are graded on: its name, the words labelling rows and columns, and
-    the lab's named input arrays (read as attributes: `case.X`). `degenerate`: the lab says the
-    case is so small that a wrong formula may be right on it (one word of an attention lab):
-    passing it alone earns nothing (see autograder.rubric)."""
-
-    name: str
-    words: tuple[str, ...]
-    inputs: dict[str, Any]
-    hidden: bool = False
-    degenerate: bool = False
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name:
-            raise TypeError(f"Case: name= takes a non-empty string, not {self.name!r}")
-        if isinstance(self.words, str) or not all(isinstance(word, str) for word in self.words):
-            raise TypeError(f"case {self.name!r}: words= takes a tuple of words, not {self.words!r}")
-        object.__setattr__(self, "words", tuple(self.words))
-        if not isinstance(self.inputs, dict) or not all(isinstance(key, str) for key in self.inputs):
-            raise TypeError(f"case {self.name!r}: inputs= takes a dict of named inputs, not {self.inputs!r}")
-
-    def __getattr__(self, key: str) -> Any:
-        inputs = self.__dict__.get("inputs")
-        if inputs is not None and key in inputs:
-            return inputs[key]
-        raise AttributeError(key)
-
-    def sizes(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
-        """The shapes of the case's arrays: two cases of one size can only tell apart fitted values."""
-        return tuple((key, np.shape(value)) for key, value in self.inputs.items())
-
-    def shapes_text(self) -> str:
-        """'X (5, 6), W_Q (6, 3), …': what a student may know of a hidden case (never its values)."""
-        return ", ".join(f"{key} {tuple(np.shape(v))}" for key, v in self.inputs.items()
-                         if isinstance(v, np.ndarray))
 
 
 def _nothing() -> tuple[Case, ...]:

@@ -23,8 +23,8 @@ from .sandbox.runner import Limits
 from .reading.submission import read_submission
 
 if TYPE_CHECKING:
-    from .declaration import Probe, Step
-    from .lab import Case, Lab
+    from .declaration import Case, Probe, Step
+    from .lab import Lab
     from .repair.edits import Edit
     from .sandbox.runner import Zygote
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .judge import RTOL, _atol
+from .compare import RTOL, atol_for
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -42,9 +42,9 @@ STYLE = (".ag-maps{font-family:" + FONT_STACK + ";margin:.5rem 0}"
 
 
 def mismatched(got: NDArray[np.float64], expected: NDArray[np.float64]) -> NDArray[np.bool_]:
-    """Cells outside the judge's tolerance (same rule as judge.check_array)."""
+    """Cells outside the judge's tolerance (same rule as compare.check_array)."""
     with np.errstate(all="ignore"):
-        return ~np.isclose(got, expected, rtol=RTOL, atol=_atol(expected), equal_nan=True)
+        return ~np.isclose(got, expected, rtol=RTOL, atol=atol_for(expected), equal_nan=True)
 
 
 def as_floats(values: Table) -> NDArray[np.float64]:
@@ -101,7 +101,7 @@ def maps_html(got: Table, expected: Table, words: Sequence[str], columns: str = 
         parts.append('<div class="ag-row">' + "".join(maps) + "</div>")
     if bad is not None:
         parts.append('<p class="ag-legend">' + html.escape(say["legend"].format(
-            bad=int(bad.sum()), total=int(bad.size), rtol=RTOL, atol=_atol(expected))) + "</p>")
+            bad=int(bad.sum()), total=int(bad.size), rtol=RTOL, atol=atol_for(expected))) + "</p>")
     return "".join(parts) + "</div>"
 
 

@@ -9,7 +9,7 @@ of them (a mutated input keeps most, a wrong formula little), or the share of te
 that is more. Codes saying the passes were not computed from the inputs (fitted to the page, the
 same values whatever the arguments, random numbers) keep their share alone, and a step right only
 on tests whose inputs a student can know, with nothing else showing a computation, earns nothing
-(its failures are `fitted`: judge._mark_fitted_to_public). Which tests are
+(its failures are `fitted`: causes.mark_fitted_to_public). Which tests are
 degenerate is the lab's to say (`Case.degenerate`), and so are the shares of its own mistakes
 (`Lab.rubric`, or a step's own `Step.rubric`).
 
@@ -24,13 +24,22 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypedDict
-
-from .declaration import ALWAYS_NAMED  # mistakes every step can make, beside the ones it declares
-from .error_model import parts
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .verdict import CaseResult
+    from .verdict import CaseResult, Rule
+
+# The codes every step can make, beside the ones it declares (the rubric gives each its share).
+ALWAYS_NAMED = frozenset({"mutates_input", "hardcoded", "nondeterministic", "ignores_arguments", "transposed",
+                          "fits_own_helpers", "extra_unit_axes"})
+# A combined mistake's code: its single codes joined (autograder.error_model names the pairs so).
+JOIN = "+"
+
+
+def parts(code: str) -> tuple[str, ...]:
+    """The single mistakes a (possibly combined) code is made of."""
+    return tuple(code.split(JOIN))
+
 
 # Codes saying the passes were not computed from the inputs: those passes earn nothing.
 NOTHING_COMPUTED = frozenset({"hardcoded", "uses_globals", "ignores_arguments", "nondeterministic"})
@@ -49,20 +58,8 @@ FORMULA_SHARE = 0.25  # any other named mistake: the formula is wrong
 RIGHT_VALUES = frozenset({"extra_unit_axes"})
 RIGHT_VALUES_SHARE = 0.8
 # Failures in which a call gave no value at all: the grader observes them itself, so their words stay
-# true of a fitted step (judge._mark_fitted_to_public), the submission chose none of them.
+# true of a fitted step (causes.mark_fitted_to_public), the submission chose none of them.
 UNANSWERED = frozenset({"timeout", "crashed", "not_run", "stand_in_refused"})
-
-
-class Rule(TypedDict, total=False):
-    """The rule that gave a step's points (a step's detail["rubric"]); render words it."""
-
-    rule: str  # "no_cases" | "passed" | "cases" | "mistake" | "fitted"
-    passed: int  # "cases": tests passed, of `total` counted
-    total: int
-    uncounted: int  # "cases": degenerate tests passed, counted for nothing
-    code: str  # "mistake": the mistake whose share was kept; "cases": the one a name would have cost more
-    percent: int  # "mistake": the share kept, in percent
-    unanswered: bool  # "fitted": no other test returned a value (each timed out, crashed or was not run)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .judge import _close, as_array
+from .compare import all_close, as_array
 from .sandbox.protocol import MAX_HELPER_REQUESTS as MAX_REQUESTS  # per call of a composed step
 
 
@@ -118,7 +118,8 @@ def _same(got: Any, known: Any) -> bool:
     if isinstance(known, np.ndarray):
         expected = as_array(known)
         array = as_array(got) if not isinstance(got, (bool, str)) else None
-        return array is not None and expected is not None and array.shape == expected.shape and _close(array, expected)
+        return array is not None and expected is not None and array.shape == expected.shape \
+            and all_close(array, expected)
     if isinstance(known, (list, tuple)) and all(type(w) is str for w in known):
         return isinstance(got, (list, tuple)) and len(got) == len(known) and \
             all(type(w) is str and w == k for w, k in zip(got, known))

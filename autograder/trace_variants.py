@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .lab import Case
+from .declaration import Case
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -88,7 +88,7 @@ def variants(case: Case, page_case: Case | None, trace: Callable[[Case], Trace],
     """{change: {"quantities": {name: float array changed by it}, "first": the first quantity of
     the trace it changes, "as": the quantity of the unchanged trace that one then equals, or None}}
     for every change of `case` its trace can be run with. `trace`: the lab's Case -> trace;
-    `quantities_of`: trace -> {name: float array} (autograder.explain.trace_quantities)."""
+    `quantities_of`: trace -> {name: float array} (autograder.explain.quantities.trace_quantities)."""
     key = (trace, page_case.name if page_case is not None else None)
     memo = _MEMO.setdefault(case, {})
     if key not in memo:

@@ -1,4 +1,5 @@
-"""The verdict vocabulary: what judging a submission found, as typed, frozen records.
+"""The verdict vocabulary: what judging a submission found, as typed, frozen records, and what
+the judge reads of one call (`Outcome`).
 
 The judge (autograder.judge) makes these records; the renderer (render, pictures), the batch
 (saved results, outputs, report), the LMS faces and the students' kit read them. No I/O, no
@@ -6,14 +7,14 @@ language: the words are the renderer's, from the catalogs.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict, get_args
 
 from .guard import SafeText
 
 if TYPE_CHECKING:
     from .repair.search import Repair
-    from .rubric import Rule
 
 # A step's verdict: every test passed, a value was wrong, a call raised, a call ran out of time,
 # no function of the step's name was found, the function is still the lab's stub.
@@ -29,6 +30,24 @@ def step_status(text: str) -> StepStatus:
     raise ValueError(f"{text!r} is no step status")
 
 
+class Outcome(Protocol):
+    """What one call did, as the judge reads it: the sandbox's CallOutcome and the students' kit's
+    own Outcome alike. Their records of stand-ins (`refused`, `stood_in`) and of state kept
+    (`state`) are read with getattr: an outcome without them has none."""
+
+    @property
+    def kind(self) -> str: ...  # "returned" | "raised" | "timeout" | "crashed" | "not_run"
+
+    @property
+    def value(self) -> object: ...  # the decoded value it returned (sandbox.codec): untrusted
+
+    @property
+    def args_after(self) -> Sequence[object] | None: ...  # per argument: its value after the call, None if unchanged
+
+    @property
+    def error(self) -> object: ...  # what it raised (describe_exception's dict)
+
+
 POINT_DECIMALS = 2
 
 
@@ -37,6 +56,18 @@ def rounded_points(value: float) -> float:
     writes (check, grade's grades.csv and results, pytest's JUnit, Gradescope's and `otter run`'s
     results.json): hundredths, a total rounded once from the steps' exact scores."""
     return round(value, POINT_DECIMALS)
+
+
+class Rule(TypedDict, total=False):
+    """The rule that gave a step's points (a step's detail["rubric"]); render words it."""
+
+    rule: str  # "no_cases" | "passed" | "cases" | "mistake" | "fitted"
+    passed: int  # "cases": tests passed, of `total` counted
+    total: int
+    uncounted: int  # "cases": degenerate tests passed, counted for nothing
+    code: str  # "mistake": the mistake whose share was kept; "cases": the one a name would have cost more
+    percent: int  # "mistake": the share kept, in percent
+    unanswered: bool  # "fitted": no other test returned a value (each timed out, crashed or was not run)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -62,7 +93,7 @@ class HelperUse:
     """Of the steps a composed step calls (its declaration, each named once): which ran as the
     student wrote them (their steps pass), which the grader's stand-ins answered, which did not
     pass but were never called; and the steps reached only through its callees that stand-ins
-    answered inside the student's own (judge.helpers_used)."""
+    answered inside the student's own (file_facts.helpers_used)."""
 
     own: tuple[str, ...] = ()
     reference: tuple[str, ...] = ()
@@ -72,7 +103,7 @@ class HelperUse:
 
 @dataclass(frozen=True, kw_only=True)
 class FollowsOwnHelpers:
-    """A composed step right only with the student's own helpers (judge.fits_own_helpers): the
+    """A composed step right only with the student's own helpers (file_facts.fits_own_helpers): the
     declared Link's name (else "fits_own_helpers") and the helpers it follows."""
 
     code: str
@@ -152,6 +183,6 @@ class SubmissionResult:
     @property
     def file_problem(self) -> str | None:
         """The one problem of the whole file when none of it could be graded (a .docx, an empty
-        file, a run that ended the sandbox: see `judge.broken`), else None. Told once, never per step."""
+        file, a run that ended the sandbox: see `file_facts.broken`), else None. Told once, never per step."""
         codes: set[str | None] = {step.file_problem for step in self.steps}
         return codes.pop() if len(codes) == 1 and None not in codes else None

@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from ..grading import Plan, grade_bytes
+from ..grading import Plan, grade_bytes, share_repairs
 from ..guard import piece
-from ..judge import broken
+from ..file_facts import broken
 from ..sandbox import linux
 from ..sandbox.runner import Zygote
 from ..reading.problems import Detail
@@ -138,10 +138,11 @@ def failure(what: str, error: BaseException) -> str:
 
 
 def worker_main(connection: Connection, limits: Limits, lab: Lab, lang: str, out_dir: str, batch_pid: int,
-                inherited: Iterable[Connection] = (), zygote: Zygote | None = None) -> None:
+                inherited: Iterable[Connection] = (), zygote: Zygote | None = None, repairs: str | None = None) -> None:
     """Serve tasks from the batch until it sends None or goes away.
 
     `zygote`: one the batch started before forking this worker, to adopt; else one is started.
+    `repairs`: the folder where the batch's workers share the repairs they find.
     """
     for other in inherited:
         other.close()
@@ -153,6 +154,7 @@ def worker_main(connection: Connection, limits: Limits, lab: Lab, lang: str, out
     linux.die_with_parent(batch_pid, 1)
     linux.name_process("grading-worker")
     plan = Plan.build(lab)
+    share_repairs(repairs)
     if zygote is None:
         zygote = Zygote()
         zygote.start()

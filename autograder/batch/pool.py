@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import tempfile
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -13,7 +14,7 @@ from multiprocessing.context import ForkContext
 from typing import TYPE_CHECKING, Any
 
 from ..sandbox.runner import MAX_RESTARTS
-from ..judge import broken
+from ..file_facts import broken
 from .grader import Task, finish, worker_main
 
 if TYPE_CHECKING:
@@ -35,12 +36,12 @@ def task_budget(limits: Limits) -> float:
 
 class Worker:
     def __init__(self, context: ForkContext, limits: Limits, lab: Lab, lang: str, out_dir: str,
-                 others: Iterable[Worker] = (), zygote: Zygote | None = None) -> None:
+                 others: Iterable[Worker] = (), zygote: Zygote | None = None, repairs: str | None = None) -> None:
         self.connection, theirs = context.Pipe()
         # A forked worker holds copies of the batch's pipe ends; it closes them to see the batch go.
         inherited = [self.connection, *(other.connection for other in others)]
         self.process = context.Process(target=worker_main, daemon=True,
-                                       args=(theirs, limits, lab, lang, out_dir, os.getpid(), inherited, zygote))
+                                       args=(theirs, limits, lab, lang, out_dir, os.getpid(), inherited, zygote, repairs))
         self.process.start()
         theirs.close()
         self.tasks: deque[Task] = deque()
@@ -102,8 +103,15 @@ class Pool:
         self._jobs = max(1, jobs)
         self._workers: list[Worker] = []
         self._zygotes = list(zygotes)  # started early by the batch: the first workers adopt them
+        self._repairs: str | None = None  # the folder the workers share repairs in, while run() runs
 
     def run(self, tasks: Iterator[Task], on_record: OnRecord) -> None:
+        # The repairs one worker finds, shared with the others for this run (autograder.grading.FolderStore).
+        with tempfile.TemporaryDirectory(prefix="autograder-repairs-") as repairs:
+            self._repairs = repairs
+            self._run(tasks, on_record)
+
+    def _run(self, tasks: Iterator[Task], on_record: OnRecord) -> None:
         waiting: deque[Task] = deque()  # handed out before new tasks are drawn: retries of a dead worker's queue
         first = next(tasks, None)
         if first is None:
@@ -111,7 +119,8 @@ class Pool:
         waiting.append(first)
         for index in range(self._jobs):
             zygote = self._zygotes[index] if index < len(self._zygotes) else None
-            self._workers.append(Worker(self._context, *self._settings, others=self._workers, zygote=zygote))
+            self._workers.append(Worker(self._context, *self._settings, others=self._workers, zygote=zygote,
+                                        repairs=self._repairs))
         drawn_all = False
         while True:
             for worker in self._workers:
@@ -171,7 +180,7 @@ class Pool:
                              judged="saved" not in task))
             waiting.extendleft(reversed(worker.tasks))
         others = [w for w in self._workers if w is not worker]
-        self._workers[index] = Worker(self._context, *self._settings, others=others)
+        self._workers[index] = Worker(self._context, *self._settings, others=others, repairs=self._repairs)
 
     def close(self) -> None:
         for worker in self._workers:  # all at once: each then stops its zygote meanwhile

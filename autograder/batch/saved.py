@@ -29,7 +29,7 @@ from ..verdict import (CaseResult, FollowsOwnHelpers, HelperUse, Redefined, Step
                        step_status)
 
 if TYPE_CHECKING:
-    from ..rubric import Rule
+    from ..verdict import Rule
 
 FORMAT = 1  # raise it whenever what is written changes; an older or newer file is then graded again
 KEY = "judged"  # its place in results/<id>.json's extra_data, beside the record (outputs.RECORD_KEY)

@@ -112,7 +112,7 @@ def environment() -> str:
     """The interpreter and libraries the expected values and the students' code run on."""
     import pandas
 
-    from ..judge import declared_mistakes_on
+    from ..predictions import declared_mistakes_on
 
     return (f"python {sys.version_info[0]}.{sys.version_info[1]}; numpy {np.__version__}; pandas {pandas.__version__};"
             f" declared mistakes {'on' if declared_mistakes_on() else 'off'}")

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 import numpy as np
 
 from ..code_evidence import code_evidence, state_kept, watch
-from ..judge import fits_own_helpers, helpers_used, judge_step, linked, with_file_facts
+from ..file_facts import fits_own_helpers, helpers_used, linked, with_file_facts
+from ..judge import judge_step
 from ..verdict import StepResult
 from ..lab import Lab
 from ..render.step import step_feedback

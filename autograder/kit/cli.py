@@ -20,7 +20,7 @@ from types import FrameType
 from typing import Any, NoReturn
 
 from ..cells import module_name
-from ..judge import broken
+from ..file_facts import broken
 from ..verdict import StepResult, SubmissionResult
 from ..lab import Lab
 from ..render.feedback import as_dict, as_text

@@ -18,9 +18,9 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from ..declaration import Candidates, ErrorMessages, ErrorMistake, Link, Mistake, Output, Prediction, Step
-from ..explain import Vocabulary
-from ..lab import Case, Lab
+from ..declaration import Candidates, Case, ErrorMessages, ErrorMistake, Link, Mistake, Output, Prediction, Step
+from ..explain.records import Vocabulary
+from ..lab import Lab
 from ..rubric import Rubric
 from ..sandbox import codec
 from ..stand_in import StandIn

@@ -208,7 +208,7 @@ def lab_for(settings: Settings, name: str, data: bytes | None) -> Lab:
 def grade_safely(lab: Lab, name: str, data: bytes | None, problem: Problem | None,
                  settings: Settings) -> tuple[SubmissionResult, int]:
     """(SubmissionResult, exit status): a failure of the grader itself is graded as such, status 1."""
-    from ..judge import broken
+    from ..file_facts import broken
 
     if problem:
         return broken(lab, name, *problem), 0

@@ -8,11 +8,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import explain
-from ..declaration import Probe, Step, Trace
+from ..compare import matches
+from ..declaration import Case, Probe, Step, Trace
+from ..explain.quantities import case_variants, trace_quantities
 from ..grading import Plan
-from ..judge import _matches
-from ..lab import Case, Lab
+from ..lab import Lab
 from ..render.messages import LANGUAGES
 from ..sandbox import codec
 from ..stand_in import StandIn
@@ -77,7 +77,7 @@ def _explain_data(lab: Lab, cases: Sequence[Case], plan: Plan) -> dict[str, Any]
     outputs = {output.name for step in lab.steps for output in step.outputs}
     for case in cases:
         trace = _trace_of(case, plan)
-        quantities = explain.trace_quantities(trace, vocabulary)
+        quantities = trace_quantities(trace, vocabulary)
         # The trace's arrays the sizes are read from (a head count from the heads' table), when
         # no quantity already carries them: read for sizes only, never offered as quantities.
         size_arrays = {source[0]: getattr(trace, source[0]) for source in vocabulary.sizes.values()
@@ -87,7 +87,7 @@ def _explain_data(lab: Lab, cases: Sequence[Case], plan: Plan) -> dict[str, Any]
             "trace": {name: codec.encode(value) for name, value in quantities.items()},
             "size_arrays": {name: codec.encode(value) for name, value in size_arrays.items()},
             "kinds": list(vocabulary.kinds(case)) if vocabulary.kinds is not None else [],
-            "variants": _variants_data(explain.case_variants(case, page_case, vocabulary), outputs)}
+            "variants": _variants_data(case_variants(case, page_case, vocabulary), outputs)}
     return {"sizes": {name: list(source) if isinstance(source, tuple) else source
                       for name, source in vocabulary.sizes.items()},
             "tests": tests}
@@ -141,7 +141,7 @@ def _probe_record(step: Step, probe: Probe) -> dict[str, Any]:
 
     def prediction(candidate: Sequence[object]) -> list[int] | None:
         """Indexes into the probe's table of distinct values; None stands for the right answer."""
-        return None if _matches(step.outputs, list(probe.expected), candidate) else [stored(v) for v in candidate]
+        return None if matches(step.outputs, list(probe.expected), candidate) else [stored(v) for v in candidate]
 
     return {
         "case": probe.case.name,

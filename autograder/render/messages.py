@@ -14,8 +14,8 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from ..cells import KERNEL_CELL, NOTEBOOK_CELL
-from ..error_model import JOIN, parts
 from ..reading.problems import Detail
+from ..rubric import JOIN, parts
 from ..verdict import rounded_points
 from .text import MULTILINE_OUTSIDE_TEXT, OUTSIDE_TEXT, printable, without_paths
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
-from ..error_model import JOIN, parts
 from ..guard import piece
 from ..judge import EXPLAINABLE
+from ..rubric import JOIN, parts
 from ..sandbox.protocol import MAX_HELPER_REQUESTS as MAX_REQUESTS  # per call; stand_in counts the same
 from .explained import explained_text, repair_text
 from .messages import Messages, case_label, line_place, place_in_own_file, points_text

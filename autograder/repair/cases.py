@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..lab import Case, Lab
+from ..declaration import Case
+from ..lab import Lab
 
 GENERATED_SUFFIX = "~generated"
 

@@ -14,6 +14,7 @@ import copy
 import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import cast
 
 from .kinds import COST, EDIT_KINDS, EditKind
 from .rewrites import Scope, rewrites
@@ -81,13 +82,13 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
     the student wrote it (else as the syntax tree gives it back)."""
     scope = Scope(local_names=_local_names(function), rebound_builtins=rebound_builtins)
     originals = _nodes(function)
+    places = _places(function)
     original = ast.unparse(function)
     edits: list[Edit] = []
     seen: dict[str, int] = {original: -1}  # each edited source once, told by its cheapest kind
 
-    def keep(kind: EditKind, tree: ast.FunctionDef, line: int, before: str, after: str, index: int = -1,
+    def keep(kind: EditKind, source: str | None, line: int, before: str, after: str, index: int = -1,
              rewrite: Callable[[ast.AST], ast.AST | None] | None = None) -> None:
-        source = _compiled(tree)
         if source is None:
             return
         edit = Edit(kind=kind, line=line, before=before, after=after, source=source, index=index, rewrite=rewrite)
@@ -100,16 +101,16 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
     for index, node in enumerate(originals):
         line = getattr(node, "lineno", function.lineno)
         for kind, rewrite in rewrites(node, scope):
-            edited = _edited(function, index, rewrite)
+            edited = _edited(function, places[index], rewrite)
             if edited is not None:
                 before = quoted(originals[index], source, marked=kind in MARKED) or edited[1]
                 keep(kind, edited[0], line, before, edited[2], index, rewrite)
         if len(edits) > 4 * limit:
             break
-    for tree, line, before, after in _statement_swaps(function):
-        keep("statements_swapped", tree, line, before, after)
-    for tree, line, before, after in _shadowed_names(function):
-        keep("shadowed_name", tree, line, before, after)
+    for edited_source, line, before, after in _statement_swaps(function):
+        keep("statements_swapped", edited_source, line, before, after)
+    for edited_source, line, before, after in _shadowed_names(function):
+        keep("shadowed_name", edited_source, line, before, after)
     edits.sort(key=lambda edit: edit.rank)
     return edits[:limit]
 
@@ -122,10 +123,11 @@ def repeated_edits(function: ast.FunctionDef, singles: list[Edit]) -> list[Edits
         if edit.rewrite is not None and edit.kind != "statement_removed":
             groups.setdefault((edit.kind, *_patterns(edit.before, edit.after)), []).append(edit)
     found = []
+    places = _places(function)
     for members in groups.values():
         at = {edit.index: edit for edit in members}
         if len(at) >= 3:
-            source = _combined(function, tuple(at.values()))
+            source = _combined(function, places, tuple(at.values()))
             if source is not None:
                 found.append(Edits(parts=tuple(at.values()), source=source))
     return found
@@ -156,43 +158,82 @@ def paired_edits(function: ast.FunctionDef, singles: list[Edit], *, limit: int) 
                                  COST[pair[0].kind] + COST[pair[1].kind], min(pair[0].line, pair[1].line)))
     found: list[Edits] = []
     seen: set[str] = set()
+    places = _places(function)
     for first, second in pairs:
         if len(found) >= limit:
             break
-        source = _combined(function, (first, second))
+        source = _combined(function, places, (first, second))
         if source is not None and source not in seen:
             seen.add(source)
             found.append(Edits(parts=(first, second), source=source))
     return found
 
 
-def _combined(function: ast.FunctionDef, edits: tuple[Edit, ...]) -> str | None:
-    tree = copy.deepcopy(function)
-    nodes = _nodes(tree)
-    targets = [nodes[edit.index] for edit in edits]
+Place = tuple[ast.AST, str, "int | None"]  # a node's holder, the holder's field, its position in a list field
+
+
+def _places(function: ast.FunctionDef) -> list[Place]:
+    """Where each node of `_nodes(function)` sits, in the same order: edits are made in place on
+    the student's own tree and undone after its source is read (no copy of the whole function
+    per candidate)."""
+    found: list[Place] = []
+
+    def visit(node: ast.AST, place: Place) -> None:
+        found.append(place)
+        for name, value in ast.iter_fields(node):
+            if isinstance(value, ast.AST):
+                visit(value, (node, name, None))
+            elif isinstance(value, list):
+                for position, item in enumerate(value):
+                    if isinstance(item, ast.AST):
+                        visit(item, (node, name, position))
+
+    for position, statement in enumerate(function.body):
+        visit(statement, (function, "body", position))
+    return found
+
+
+def _node_at(place: Place) -> ast.AST:
+    holder, name, position = place
+    value = getattr(holder, name)
+    return cast(ast.AST, value if position is None else value[position])
+
+
+def _put(place: Place, node: ast.AST) -> None:
+    holder, name, position = place
+    if position is None:
+        setattr(holder, name, node)
+    else:
+        getattr(holder, name)[position] = node
+
+
+def _combined(function: ast.FunctionDef, places: list[Place], edits: tuple[Edit, ...]) -> str | None:
+    """The source of `function` with every edit of `edits` made (None when they cannot all be)."""
+    chosen = [places[edit.index] for edit in edits]
+    targets = [_node_at(place) for place in chosen]
     if len({id(target) for target in targets}) < len(targets):
         return None  # two edits of one node
     # Nested edits (a transpose inside a transposed call) are made innermost first: the outer
     # node is then edited with the inner edit already in it.
     depth = {id(t): sum(1 for other in targets if other is not t and any(n is t for n in ast.walk(other)))
              for t in targets}
-    for edit, target in sorted(zip(edits, targets), key=lambda pair: -depth[id(pair[1])]):
-        parent = _parent_of(tree, target)
-        if parent is None or edit.rewrite is None:
-            return None
-        holder, name, position = parent
-        try:
-            replacement = edit.rewrite(copy.deepcopy(target))
-        except (AssertionError, AttributeError, IndexError, TypeError):
-            return None  # the other edit changed what this one was made for
-        if replacement is None:
-            return None
-        if position is None:
-            setattr(holder, name, replacement)
-        else:
-            getattr(holder, name)[position] = replacement
-    ast.fix_missing_locations(tree)
-    return _compiled(tree)
+    made: list[tuple[Place, ast.AST]] = []
+    try:
+        for edit, place, target in sorted(zip(edits, chosen, targets), key=lambda item: -depth[id(item[2])]):
+            if edit.rewrite is None:
+                return None
+            try:
+                replacement = edit.rewrite(copy.deepcopy(target))
+            except (AssertionError, AttributeError, IndexError, TypeError):
+                return None  # the other edit changed what this one was made for
+            if replacement is None:
+                return None
+            _put(place, replacement)
+            made.append((place, target))
+        return _compiled(function)
+    finally:
+        for place, target in reversed(made):
+            _put(place, target)
 
 
 def _compiled(tree: ast.FunctionDef) -> str | None:
@@ -218,43 +259,28 @@ def _nodes(function: ast.FunctionDef) -> list[ast.AST]:
     return found
 
 
-def _edited(function: ast.FunctionDef, index: int, rewrite: Callable[[ast.AST], ast.AST | None]
-            ) -> tuple[ast.FunctionDef, str, str] | None:
-    tree = copy.deepcopy(function)
-    nodes = _nodes(tree)
-    target = nodes[index]
+def _edited(function: ast.FunctionDef, place: Place, rewrite: Callable[[ast.AST], ast.AST | None]
+            ) -> tuple[str | None, str, str] | None:
+    """(the edited function's source, None if it does not compile; the node as written; as
+    edited), the edit made on the student's tree and undone before returning."""
+    target = _node_at(place)
     before = _short(target)
     replacement = rewrite(copy.deepcopy(target))
-    parent = _parent_of(tree, target)
-    if parent is None:
-        return None
-    holder, name, position = parent
+    holder, name, position = place
     if replacement is None:  # a statement removed
         body = getattr(holder, name)
         if position is None or len(body) < 2:
             return None
         del body[position]
-        after = ""
-    else:
-        if position is None:
-            setattr(holder, name, replacement)
-        else:
-            getattr(holder, name)[position] = replacement
-        after = _short(replacement)
-    ast.fix_missing_locations(tree)
-    return tree, before, after
-
-
-def _parent_of(tree: ast.AST, target: ast.AST) -> tuple[ast.AST, str, int | None] | None:
-    for holder in ast.walk(tree):
-        for name, value in ast.iter_fields(holder):
-            if value is target:
-                return holder, name, None
-            if isinstance(value, list):
-                for position, item in enumerate(value):
-                    if item is target:
-                        return holder, name, position
-    return None
+        try:
+            return _compiled(function), before, ""
+        finally:
+            body.insert(position, target)
+    _put(place, replacement)
+    try:
+        return _compiled(function), before, _short(replacement)
+    finally:
+        _put(place, target)
 
 
 def quoted(node: ast.AST, source: str, *, marked: bool = False) -> str:
@@ -300,25 +326,25 @@ def _local_names(function: ast.FunctionDef) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _statement_swaps(function: ast.FunctionDef) -> Iterator[tuple[ast.FunctionDef, int, str, str]]:
+def _statement_swaps(function: ast.FunctionDef) -> Iterator[tuple[str | None, int, str, str]]:
     """The function with two neighbouring statements of one body in the other order: (edited
-    definition, the first one's line, the two as written, the two as edited)."""
-    bodies = [(holder, name) for holder in ast.walk(function) for name, value in ast.iter_fields(holder)
+    source, the first one's line, the two as written, the two as edited)."""
+    bodies = [value for holder in ast.walk(function) for _, value in ast.iter_fields(holder)
               if isinstance(value, list) and len(value) >= 2 and all(isinstance(s, ast.stmt) for s in value)]
-    for number, (holder, name) in enumerate(bodies):
-        for position in range(len(getattr(holder, name)) - 1):
-            tree = copy.deepcopy(function)
-            copied = [(h, n) for h in ast.walk(tree) for n, v in ast.iter_fields(h)
-                      if isinstance(v, list) and len(v) >= 2 and all(isinstance(s, ast.stmt) for s in v)]
-            body = getattr(copied[number][0], copied[number][1])
+    for body in bodies:
+        for position in range(len(body) - 1):
             first, second = body[position], body[position + 1]
             if isinstance(first, ast.Return) or isinstance(second, ast.Return):
                 continue
             body[position], body[position + 1] = second, first
-            yield tree, first.lineno, f"{_short(first)}; {_short(second)}", f"{_short(second)}; {_short(first)}"
+            try:
+                source = _compiled(function)
+            finally:
+                body[position], body[position + 1] = first, second
+            yield source, first.lineno, f"{_short(first)}; {_short(second)}", f"{_short(second)}; {_short(first)}"
 
 
-def _shadowed_names(function: ast.FunctionDef) -> Iterator[tuple[ast.FunctionDef, int, str, str]]:
+def _shadowed_names(function: ast.FunctionDef) -> Iterator[tuple[str | None, int, str, str]]:
     """A local name that hides a function the code calls (`scores = scores(Q, K)`: Python then
     reads the local before it is set): the local given another name everywhere it is used."""
     called = {node.func.id for node in ast.walk(function) if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
@@ -336,4 +362,4 @@ def _shadowed_names(function: ast.FunctionDef) -> Iterator[tuple[ast.FunctionDef
             elif isinstance(node, ast.Name) and node.id == "\0" + name:
                 node.id = name
         first = min(node.lineno for node in stored if node.id == name)
-        yield tree, first, name, fresh
+        yield _compiled(tree), first, name, fresh

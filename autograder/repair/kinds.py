@@ -9,6 +9,7 @@ EditKind = Literal[
     "arguments_swapped", "call_removed", "constant", "comparison", "negation", "variable",
     "builtin_rebound", "order", "slice_bound", "statement_removed", "statements_swapped",
     "torch_idiom", "reshape_as_transpose", "square_root", "einsum", "keyword_removed", "hard_coded", "index_removed", "transpose_moved", "returned_value", "shadowed_name",
+    "graft",
 ]
 EDIT_KINDS: tuple[EditKind, ...] = EditKind.__args__  # type: ignore[attr-defined]
 
@@ -22,4 +23,7 @@ COST: dict[EditKind, int] = {
     "term_removed": 2, "slice_bound": 2, "statements_swapped": 2, "statement_removed": 3,
     "square_root": 1, "einsum": 1, "keyword_removed": 2, "hard_coded": 2, "index_removed": 2,
     "transpose_moved": 1, "returned_value": 3, "shadowed_name": 0,
+    # What the student left out, brought in from the reference (grafts.py): tried only when no
+    # single edit repairs, beside the pairs; two one-token slips (2, 3) are named before it.
+    "graft": 4,
 }

@@ -18,9 +18,10 @@ import hashlib
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .edits import Edit, Edits, function_def, module_rebinds, paired_edits, repeated_edits, single_edits
+from .grafts import graft_edits
 from .kinds import EDIT_KINDS, EditKind
 from ..reading.budget import Reading
 
@@ -90,6 +91,7 @@ class Target:
     filename: str
     rebound_builtins: frozenset[str]
     source: str = ""  # the cell or file the function was read from (to quote the student's own text)
+    reference: ast.FunctionDef | None = None  # the reference's function of the step, for grafts (grafts.py)
 
     @property
     def key(self) -> str:
@@ -142,8 +144,11 @@ def search(*, target: Target, probes: Sequence[object], pivot: int | None, evalu
                          source=target.source)
     found = _right(edits, probes, pivot, evaluate)
     if not found:
-        found = _right(repeated_edits(target.function, edits) + paired_edits(target.function, edits, limit=MAX_PAIRS),
-                       probes, pivot, evaluate)
+        # What is missing, brought in from the reference (grafts.py), weighed with two slips by cost.
+        grafts = graft_edits(target.function, target.reference, source=target.source,
+                             rebound_builtins=target.rebound_builtins, known={edit.source for edit in edits})
+        found = _right([*repeated_edits(target.function, edits), *paired_edits(target.function, edits, limit=MAX_PAIRS),
+                        *grafts], probes, pivot, evaluate)
     if not found:
         return None
     chosen, *others = found
@@ -179,18 +184,36 @@ def _right(candidates: Sequence[Edit | Edits], probes: Sequence[object], pivot: 
     return [candidate for candidate, passed in zip(finalists, everywhere) if passed and all(passed)]
 
 
+class RepairStore(Protocol):
+    """Where the graders of one batch keep what each found, to share it (the grader's I/O edge
+    supplies one; `grading.FolderStore`): `read` gives back what `write` was given, or None."""
+
+    def read(self, name: str) -> object | None: ...
+
+    def write(self, name: str, data: object) -> None: ...
+
+
 class RepairCache:
     """Repairs by (step, the function's code, what it answered, the helpers stood in for): a class
     pays for each distinct mistake once. Lines are kept relative to the `def`, so a student whose
-    same function sits elsewhere gets his own line."""
+    same function sits elsewhere gets his own line.
 
-    def __init__(self, entries: int = CACHE_ENTRIES) -> None:
+    `store`: shared by the graders of one batch (each worker its own process), so a mistake one
+    searched is not searched again by the other. It keeps the grader's own record of each repair
+    (`Repair.as_data`), read back through `Repair.from_data`: an entry that does not read is
+    searched again."""
+
+    def __init__(self, entries: int = CACHE_ENTRIES, store: RepairStore | None = None) -> None:
         self.entries = entries
+        self.store = store
         self._found: OrderedDict[tuple[object, ...], Repair | None] = OrderedDict()
 
     def get(self, key: tuple[object, ...], target: Target) -> tuple[bool, Repair | None]:
         if key not in self._found:
-            return False, None
+            known, kept = self._shared(key)
+            if not known:
+                return False, None
+            self._remember(key, kept)
         self._found.move_to_end(key)
         kept = self._found[key]
         if kept is None:
@@ -198,9 +221,28 @@ class RepairCache:
         return True, _moved(kept, filename=target.filename, by=target.function.lineno)
 
     def put(self, key: tuple[object, ...], target: Target, repair: Repair | None) -> None:
-        self._found[key] = None if repair is None else _moved(repair, filename="", by=-target.function.lineno)
+        kept = None if repair is None else _moved(repair, filename="", by=-target.function.lineno)
+        self._remember(key, kept)
+        if self.store is not None:
+            self.store.write(_name(key), {"repair": None if kept is None else kept.as_data()})
+
+    def _remember(self, key: tuple[object, ...], kept: Repair | None) -> None:
+        self._found[key] = kept
         while len(self._found) > self.entries:
             self._found.popitem(last=False)
+
+    def _shared(self, key: tuple[object, ...]) -> tuple[bool, Repair | None]:
+        data = self.store.read(_name(key)) if self.store is not None else None
+        if not isinstance(data, dict) or set(data) != {"repair"}:
+            return False, None
+        try:
+            return True, None if data["repair"] is None else Repair.from_data(data["repair"])
+        except ValueError:
+            return False, None
+
+
+def _name(key: tuple[object, ...]) -> str:
+    return hashlib.sha256(repr(key).encode()).hexdigest()
 
 
 def _moved(repair: Repair, *, filename: str, by: int) -> Repair:

@@ -3,7 +3,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from autograder.lab import Case
+from autograder.declaration import Case
 from autograder.stand_in import StandIn
 from solutions import masked_attention as solution
 

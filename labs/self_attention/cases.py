@@ -3,8 +3,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from autograder.declaration import Trace
-from autograder.lab import Case
+from autograder.declaration import Case, Trace
 
 from . import page
 

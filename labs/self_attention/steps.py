@@ -12,8 +12,7 @@ import numpy as np
 import pandas as pd
 
 from autograder.authoring.lab_kit import quietly
-from autograder.declaration import ErrorMistake, Link, Mistake, Output, Prediction, Probe, Step, Trace
-from autograder.lab import Case
+from autograder.declaration import Case, ErrorMistake, Link, Mistake, Output, Prediction, Probe, Step, Trace
 from autograder.rubric import DEFAULT_SHARES, Rubric
 
 from . import cases as lab_cases, model

@@ -24,11 +24,11 @@ from autograder.batch.grader import grade_task
 from autograder.batch.outputs import load_earlier, record_of, write_outputs
 from autograder.batch.saved import FORMAT, Judgement, Unsaveable, judgement_data, kept, read_judgement
 from autograder.grading import grade_file
-from autograder.judge import CaseResult, StepResult, SubmissionResult, broken
+from autograder.verdict import CaseResult, FollowsOwnHelpers, HelperUse, Redefined, StepResult, SubmissionResult
+from autograder.file_facts import broken
 from autograder.render.text import json_text
 from autograder.sandbox.runner import Limits
 from autograder.reading.problems import Detail, detail
-from autograder.verdict import FollowsOwnHelpers, HelperUse, Redefined
 from conftest import CORPORA, ROOT
 from labs.self_attention import LAB
 

@@ -121,7 +121,7 @@ PATCH_GRADING = textwrap.dedent('''
     os.environ["PYTHONSTARTUP"] = os.path.join(here, "sitecustomize.py")
 
     import autograder.grading, autograder.judge
-    from autograder.judge import StepResult
+    from autograder.verdict import StepResult
 
     def passed_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False):
         return StepResult(name=step.name, score=float(step.points), max_score=step.points, status="passed", mistakes=[],

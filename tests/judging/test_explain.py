@@ -1,4 +1,4 @@
-"""The explainer (autograder/explain.py): relations between a wrong value and the reference's own
+"""The explainer (autograder/explain/): relations between a wrong value and the reference's own
 computation of the case, searched with no lab's knowledge.
 
 Generated traces: each relation applied to make `got` is named; an unrelated `got` never gets a
@@ -16,10 +16,13 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from autograder import explain
-from autograder.explain import Sample, Vocabulary
+from autograder.explain.formulas import factors, predict
+from autograder.explain.quantities import case_quantities
+from autograder.explain.records import Sample, Vocabulary, close
+from autograder.explain.search import explain, failing_kind
 from autograder.grading import Plan, grade_file
-from autograder.judge import DECLARED_MISTAKES_SWITCH, judge_call, judge_step
+from autograder.judge import judge_call, judge_step
+from autograder.predictions import DECLARED_MISTAKES_SWITCH
 from autograder.render.explained import explained_text
 from autograder.render.feedback import as_text
 from autograder.sandbox.runner import CallOutcome
@@ -75,7 +78,7 @@ def _samples(seed, shapes, make_got, passing_shapes=None):
 
 
 def _predicted_everywhere(explanation, samples):
-    return all(explain._close(explain.predict(s, explanation.parts), s.got) for s in samples if not s.passed)
+    return all(close(predict(s, explanation.parts), s.got) for s in samples if not s.passed)
 
 
 @QUICK
@@ -83,7 +86,7 @@ def _predicted_everywhere(explanation, samples):
        name=st.sampled_from(["C", "E"]))
 def test_a_quantity_returned_instead_is_named(seed, shapes, name):
     samples = _samples(seed, shapes, lambda e, q, s: q[name])
-    found = explain.explain("out", samples)
+    found = explain("out", samples)
     assert found.relation == "formula" and found.parts == (("base", name),), found
 
 
@@ -91,7 +94,7 @@ def test_a_quantity_returned_instead_is_named(seed, shapes, name):
 @given(seed=st.integers(0, 2**32 - 1), shapes=st.lists(SHAPES, min_size=2, max_size=4))
 def test_a_quantity_transposed_is_named(seed, shapes):
     samples = _samples(seed, shapes, lambda e, q, s: q["D"].T)
-    found = explain.explain("out", samples)
+    found = explain("out", samples)
     assert found.parts == (("base", "D"), ("order", (1, 0))), found
 
 
@@ -104,14 +107,14 @@ def test_a_constant_ratio_is_named_by_the_size_it_matches(seed, shapes, size, ro
         return expected * factor if kind == "times" else expected / factor
     samples = _samples(seed, shapes, scaled)
     assume(all(np.abs(s.expected).max() > 1e-3 for s in samples))
-    found = explain.explain("out", samples)
+    found = explain("out", samples)
     assert found.relation == "formula" and found.parts[-1][0] == kind, found
     assert _predicted_everywhere(found, samples)
     # The name is one whose value is the factor applied on every case (sizes may coincide).
     (_, factor), = [p for p in found.parts if p[0] == kind]
     for sample in samples:
         applied = np.sqrt(sample.sizes[size]) if root else sample.sizes[size]
-        assert np.isclose(explain.factors(sample.sizes)[factor], applied)
+        assert np.isclose(factors(sample.sizes)[factor], applied)
 
 
 @QUICK
@@ -119,7 +122,7 @@ def test_a_constant_ratio_is_named_by_the_size_it_matches(seed, shapes, size, ro
        name=st.sampled_from(["C", "E"]), sign=st.sampled_from(["plus", "minus"]))
 def test_a_residual_added_or_taken_is_named(seed, shapes, name, sign):
     samples = _samples(seed, shapes, lambda e, q, s: e + q[name] if sign == "plus" else e - q[name])
-    found = explain.explain("out", samples)
+    found = explain("out", samples)
     assert found.parts == (("base", "expected"), (sign, name)), found
 
 
@@ -130,7 +133,7 @@ def test_rounding_is_named_with_its_decimals(seed, shapes, decimals):
     samples = _samples(seed, shapes, lambda e, q, s: np.round(e * 7.31, decimals))
     samples = [Sample(**{**s.__dict__, "expected": s.expected * 7.31}) for s in samples]
     assume(all(not np.allclose(np.round(s.expected, decimals), s.expected, rtol=1e-4, atol=1e-5) for s in samples))
-    found = explain.explain("out", samples)
+    found = explain("out", samples)
     assert found.relation == "formula" and found.parts[-1][0] in ("round", "trunc") or found.relation == "whole_numbers"
     if found.relation == "formula":
         assert _predicted_everywhere(found, samples)
@@ -145,7 +148,7 @@ def test_a_term_of_a_contraction_left_out_is_named(seed, shapes, end):
         keep = slice(1, None) if end == "first" else slice(None, -1)
         return A[:, keep] @ B[keep, :]
     samples = _samples(seed, shapes, dropped)
-    found = explain.explain("out", samples)
+    found = explain("out", samples)
     assert found.relation == "formula" and found.parts[0][0] == "product", found
     assert _predicted_everywhere(found, samples)
 
@@ -155,7 +158,7 @@ def test_a_term_of_a_contraction_left_out_is_named(seed, shapes, end):
 def test_rows_all_alike_are_named(seed, shapes):
     rng = np.random.default_rng(seed + 1)
     samples = _samples(seed, shapes, lambda e, q, s: np.broadcast_to(rng.normal(size=(1, e.shape[1])), e.shape))
-    found = explain.explain("out", samples)
+    found = explain("out", samples)
     assert found.relation == "rows_identical", found
 
 
@@ -164,7 +167,7 @@ def test_rows_all_alike_are_named(seed, shapes):
 def test_whole_numbers_where_expected_has_decimals_are_named(seed, shapes):
     rng = np.random.default_rng(seed + 2)
     samples = _samples(seed, shapes, lambda e, q, s: rng.integers(-9, 9, size=e.shape).astype(float))
-    found = explain.explain("out", samples)
+    found = explain("out", samples)
     assert found.relation == "whole_numbers", found
 
 
@@ -179,7 +182,7 @@ def test_normalised_along_the_other_axis_is_named(seed, shapes):
     samples = _samples(seed, shapes, normalised(0))
     samples = [Sample(**{**s.__dict__, "expected": np.exp(s.quantities["C"]) / np.exp(s.quantities["C"]).sum(1, keepdims=True)})
                for s in samples]
-    found = explain.explain("out", samples)
+    found = explain("out", samples)
     assert found.relation == "normalised_axis" and found.params == {"axis": 0, "expected_axis": 1}, found
 
 
@@ -189,7 +192,7 @@ def test_a_passing_case_rules_a_formula_out(seed, shapes):
     """Dividing by 2 on every failing case, while a passing case (where 2 would change the
     values too) passed: no size explains it, so no formula with 2 is named."""
     samples = _samples(seed, shapes, lambda e, q, s: e / 2, passing_shapes=(3, 3, 4))
-    found = explain.explain("out", samples)
+    found = explain("out", samples)
     assert found is None or found.relation != "formula" or ("divided", "2") not in found.parts
 
 
@@ -198,7 +201,7 @@ def test_a_passing_case_rules_a_formula_out(seed, shapes):
 def test_unrelated_values_get_no_relation(seed, shapes):
     rng = np.random.default_rng(seed + 3)
     samples = _samples(seed, shapes, lambda e, q, s: rng.normal(size=e.shape) * 5 + 0.123)
-    found = explain.explain("out", samples)
+    found = explain("out", samples)
     assert found is None or found.relation in ("observed", "kind_only"), found
 
 
@@ -208,10 +211,10 @@ def test_the_failing_kind_is_told_when_the_failing_cases_are_exactly_one_kind(se
     names = [f"case-{i}" for i in range(len(shapes))]
     failing = {names[which % len(names)]}
     kinds = {name: (("odd",) if name in failing else ()) + ("all",) for name in names}
-    assert explain.failing_kind(failing, set(names), kinds) == "odd"
-    assert explain.failing_kind(set(names), set(names), kinds) is None  # everything fails: no kind
+    assert failing_kind(failing, set(names), kinds) == "odd"
+    assert failing_kind(set(names), set(names), kinds) is None  # everything fails: no kind
     kinds[names[(which + 1) % len(names)]] += ("odd",)
-    assert explain.failing_kind(failing, set(names), kinds) is None  # a passing case of the kind
+    assert failing_kind(failing, set(names), kinds) is None  # a passing case of the kind
 
 
 @QUICK
@@ -221,12 +224,12 @@ def test_a_hidden_case_never_gives_a_number_to_a_sentence(seed, shapes, ratio):
     """An unnamed constant ratio is shown only when every failing case is public: on a hidden
     case it is a number the student's code chose from hidden inputs."""
     samples = _samples(seed, shapes, lambda e, q, s: e * ratio)
-    assume(not any(any(np.isclose(ratio, v) for v in explain.factors(s.sizes).values()) for s in samples))
-    found = explain.explain("out", samples)
+    assume(not any(any(np.isclose(ratio, v) for v in factors(s.sizes).values()) for s in samples))
+    found = explain("out", samples)
     assert found.relation == "ratio_constant"
     assert "value" not in found.params  # case-1 is hidden, and fails too
     public = [Sample(**{**s.__dict__, "hidden": False}) for s in samples]
-    assert np.isclose(explain.explain("out", public).params["value"], ratio)
+    assert np.isclose(explain("out", public).params["value"], ratio)
 
 
 def test_observed_rows_come_from_public_cases_only():
@@ -236,15 +239,15 @@ def test_observed_rows_come_from_public_cases_only():
     got[2] += rng.normal(size=5)
     sample = Sample(case="c", hidden=True, passed=False, got=got, got_type="ndarray", expected=expected,
                     quantities=quantities, sizes={"n": 4}, labels=("a", "b", "c", "d"))
-    assert explain.explain("out", [sample]) is None
-    found = explain.explain("out", [Sample(**{**sample.__dict__, "hidden": False})])
+    assert explain("out", [sample]) is None
+    found = explain("out", [Sample(**{**sample.__dict__, "hidden": False})])
     assert found.relation == "observed" and found.params["labels"] == ["c"]
 
 
 def test_containers_are_named_from_a_closed_set():
     sample = Sample(case="c", hidden=True, passed=False, got=None, got_type="MySecret_3.14", expected={"a": "b"},
                     quantities={}, sizes={})
-    found = explain.explain("out", [sample])
+    found = explain("out", [sample])
     assert found.params == {"got": "other", "expected": "dict"}
 
 
@@ -371,7 +374,7 @@ def test_autograder_grade_tells_the_relation_and_keeps_the_grades(tmp_path):
 
 
 def test_the_explained_text_is_empty_without_an_explanation():
-    from autograder.judge import StepResult
+    from autograder.verdict import StepResult
     from autograder.render.messages import Messages
     result = StepResult(name="scores", score=0.0, max_score=1.0, status="failed", mistakes=["wrong_values"], cases=[])
     assert explained_text(Messages("ko", LAB), result) == ""
@@ -382,7 +385,7 @@ def test_the_explained_text_is_empty_without_an_explanation():
 def test_the_expected_numbers_in_other_places_are_named(seed, shapes):
     rng = np.random.default_rng(seed + 4)
     samples = _samples(seed, shapes, lambda e, q, s: rng.permutation(e.ravel()).reshape(e.shape[::-1]))
-    found = explain.explain("out", samples)
+    found = explain("out", samples)
     # Several axes of other lengths: both shapes are named by the sizes, with the numbers all there.
     assert found.relation in ("same_values_elsewhere", "formula", "shape_named_same_values"), found
     if found.relation == "formula":  # a permutation that happens to be the transpose
@@ -394,7 +397,7 @@ def test_the_expected_numbers_in_other_places_are_named(seed, shapes):
        kind=st.sampled_from(["negated", "complement"]))
 def test_a_sign_or_a_truth_turned_over_is_named(seed, shapes, kind):
     samples = _samples(seed, shapes, lambda e, q, s: -e if kind == "negated" else 1.0 - e)
-    found = explain.explain("out", samples)
+    found = explain("out", samples)
     assert found.parts == (("base", "expected"), (kind,)), found
 
 
@@ -408,7 +411,7 @@ def test_every_quantity_a_trace_offers_has_a_name_in_both_languages(lab_name):
         trace = lab.trace(case)
         for step in lab.steps:
             for probe in step.probes(case, trace):
-                offered |= set(explain.case_quantities(case, trace, lab.vocabulary, zip(step.params, probe.args)))
+                offered |= set(case_quantities(case, trace, lab.vocabulary, zip(step.params, probe.args)))
     for lang in ("ko", "en"):
         assert offered <= set(catalog(lang, lab)["quantity"]), (lang, offered - set(catalog(lang, lab)["quantity"]))
         kinds = {k for case in lab.all_cases() for k in lab.vocabulary.kinds(case)}

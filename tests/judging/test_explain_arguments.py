@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from autograder import explain, trace_variants
-from autograder.explain import Sample, Vocabulary
+from autograder import trace_variants
+from autograder.explain.quantities import argument_variants
+from autograder.explain.search import explain
+from autograder.explain.records import Sample, Vocabulary
 from conftest import CORPORA, ROOT
 
 QUICK = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -44,7 +46,7 @@ def _samples(function_name, params, calls, make_got, outputs=("out",)):
     function = FUNCTIONS[function_name]
     for index, args in enumerate(calls):
         expected = function(*args)
-        variants = explain.argument_variants(function_name, params, args, outputs, (expected,), VOCABULARY)
+        variants = argument_variants(function_name, params, args, outputs, (expected,), VOCABULARY)
         got = make_got(args)
         samples.append(Sample(case=f"c{index}", hidden=index % 2 == 1, passed=False, got=np.asarray(got, dtype=float),
                               got_type="ndarray", expected=expected, quantities={}, sizes={}, variants=variants))
@@ -65,7 +67,7 @@ def _tables(seed, count, square=True):
 @given(seed=SEEDS, count=st.integers(1, 3))
 def test_an_argument_used_transposed_is_named(seed, count):
     samples = _samples("attend", ("weights", "V"), _tables(seed, count), lambda a: _attend(a[0].T, a[1]))
-    found = explain.explain("out", samples)
+    found = explain("out", samples)
     assert found.relation == "variant_argument_transposed" and found.params["input"] == "weights", found
 
 
@@ -75,7 +77,7 @@ def test_two_arguments_of_one_shape_swapped_are_named(seed, count):
     rng = np.random.default_rng(seed)
     calls = [(rng.normal(size=(4, 4)), rng.normal(size=(4, 4))) for _ in range(count)]
     samples = _samples("attend", ("weights", "V"), calls, lambda a: _attend(a[1], a[0]))
-    found = explain.explain("out", samples)
+    found = explain("out", samples)
     assert found.relation == "variant_argument_swapped", found
     assert {found.params["input"], found.params["other"]} == {"weights", "V"}
 
@@ -87,7 +89,7 @@ def test_an_argument_rounded_is_named_with_its_decimals(seed, count, decimals):
     assume(all(not np.allclose(_attend(np.round(a[0], decimals), a[1]), _attend(*a), rtol=1e-4, atol=1e-6)
                for a in calls))
     samples = _samples("attend", ("weights", "V"), calls, lambda a: _attend(np.round(a[0], decimals), a[1]))
-    found = explain.explain("out", samples)
+    found = explain("out", samples)
     assert found.relation == "variant_argument_rounded" and found.params["input"] == "weights", found
     # the fewest decimals that give the values (a coarser rounding is a bigger change of the argument)
     assert found.params["decimals"] <= decimals
@@ -98,7 +100,7 @@ def test_an_argument_rounded_is_named_with_its_decimals(seed, count, decimals):
 def test_an_argument_cast_to_int_is_named(seed, count):
     calls = _tables(seed, count)
     samples = _samples("attend", ("weights", "V"), calls, lambda a: _attend(a[0].astype(int), a[1]))
-    found = explain.explain("out", samples)
+    found = explain("out", samples)
     assert found.relation in ("variant_argument_cast_int",) and found.params["input"] == "weights", found
 
 
@@ -106,7 +108,7 @@ def test_an_argument_cast_to_int_is_named(seed, count):
 @given(seed=SEEDS, count=st.integers(1, 3))
 def test_a_one_array_step_applied_again_is_named(seed, count):
     samples = _samples("attend", ("weights", "V"), _tables(seed, count), lambda a: _attend(_softmax(a[0]), a[1]))
-    found = explain.explain("out", samples)
+    found = explain("out", samples)
     assert found.relation == "variant_argument_reapplied", found
     assert found.params["input"] == "weights" and found.params["other"] == "softmax"
 
@@ -121,7 +123,7 @@ def test_an_argument_clipped_is_named_without_its_bound(seed, count, big):
         x[int(rng.integers(0, 3))] += np.array([big, big - 3.0, 0.0, 0.0])
         calls.append((x,))
     samples = _samples("softmax", ("x",), calls, lambda a: _softmax(np.clip(a[0], -50, 50)))
-    found = explain.explain("out", samples)
+    found = explain("out", samples)
     assert found.relation == "variant_argument_clipped" and found.params == {"input": "x"}, found
 
 
@@ -133,7 +135,7 @@ def test_a_mask_read_transposed_is_named(seed):
     mask = np.tril(np.ones((n, n), dtype=bool))
     calls = [(rng.normal(size=(2, n, n)), mask)]
     samples = _samples("masked", ("scores", "mask"), calls, lambda a: _masked(a[0], a[1].T))
-    found = explain.explain("out", samples)
+    found = explain("out", samples)
     assert found.relation == "variant_argument_transposed" and found.params["input"] == "mask", found
 
 
@@ -149,9 +151,9 @@ def test_argument_changes_change_only_the_argument_they_name():
 
 
 def test_a_step_without_a_reference_function_has_no_argument_variant():
-    assert explain.argument_variants("other", ("x",), (np.ones((2, 2)),), ("out",), (np.ones((2, 2)),),
+    assert argument_variants("other", ("x",), (np.ones((2, 2)),), ("out",), (np.ones((2, 2)),),
                                      VOCABULARY) == {}
-    assert explain.argument_variants("softmax", ("x",), (np.ones((2, 2)),), ("out",), (np.ones((2, 2)),),
+    assert argument_variants("softmax", ("x",), (np.ones((2, 2)),), ("out",), (np.ones((2, 2)),),
                                      Vocabulary()) == {}
 
 
@@ -170,7 +172,7 @@ def test_the_last_of_tied_maxima_is_named(seed, n):
     last = {w: words[n - 1 - int(np.argmax(weights[i][::-1]))] for i, w in enumerate(words)}
     sample = Sample(case="c", hidden=False, passed=False, got=last, got_type="dict", expected=first,
                     quantities={"weights": weights}, sizes={}, labels=words)
-    found = explain.explain("most", [sample], "ties")
+    found = explain("most", [sample], "ties")
     assert found.relation == "ties_last" and found.params == {"quantity": "weights", "kind": "ties"}, found
 
 
@@ -183,11 +185,11 @@ def test_a_mapping_of_another_axis_is_named_by_the_argument_transposed():
     vocabulary = Vocabulary(functions={"most": most})
     expected = most(weights, list(words))
     got = most(weights.T, list(words))
-    variants = explain.argument_variants("most", ("weights", "words"), (weights, list(words)), ("most",),
+    variants = argument_variants("most", ("weights", "words"), (weights, list(words)), ("most",),
                                          (expected,), vocabulary)
     sample = Sample(case="c", hidden=False, passed=False, got=got, got_type="dict", expected=expected,
                     quantities={"weights": weights}, sizes={}, labels=words, variants=variants)
-    found = explain.explain("most", [sample])
+    found = explain("most", [sample])
     assert found.relation == "variant_argument_transposed" and found.params["input"] == "weights", found
 
 
@@ -203,7 +205,7 @@ def test_one_value_everywhere_is_no_structural_cause(seed, count, fill):
         expected = _softmax(rng.normal(size=(n, n)) * 2)
         samples.append(Sample(case=f"c{index}", hidden=False, passed=False, got=np.full((n, n), fill),
                               got_type="ndarray", expected=expected, quantities={}, sizes={}))
-    found = explain.explain("w", samples)
+    found = explain("w", samples)
     assert found.relation not in ("rows_identical", "cells_constant", "symmetric", "whole_numbers"), found
     assert found.relation in ("all_zeros", "all_nan", "all_one_value", "formula"), found
 
@@ -221,11 +223,11 @@ def test_when_one_kind_fails_the_values_are_read_on_that_kind(seed):
                      expected=expected, quantities={}, sizes={})
     passing = Sample(case="float", hidden=False, passed=True, got=expected, got_type="ndarray", expected=expected,
                      quantities={}, sizes={})
-    found = explain.explain("w", [failing, passing], "int")
+    found = explain("w", [failing, passing], "int")
     assert found.relation == "formula" and found.parts == (("base", "expected"), ("trunc",)), found
     assert found.params == {"kind": "int"}
     # Without the kind, the passing test rules the cut out, and rows alike are not said of zeros.
-    assert explain.explain("w", [failing, passing]).relation not in ("rows_identical",)
+    assert explain("w", [failing, passing]).relation not in ("rows_identical",)
 
 
 @QUICK
@@ -238,7 +240,7 @@ def test_a_count_and_a_length_swapped_name_both_shapes(seed, heads, d_head, n):
     got = np.stack(np.split(M, d_head, axis=1))
     sample = Sample(case="c", hidden=False, passed=False, got=got, got_type="ndarray", expected=expected,
                     quantities={}, sizes={"n": n, "n_heads": heads, "d_head": d_head, "d_model": heads * d_head})
-    found = explain.explain("heads", [sample])
+    found = explain("heads", [sample])
     assert found.relation == "shape_named_same_values", found
     assert found.params == {"got_shape": "(d_head, n, n_heads)", "expected_shape": "(n_heads, n, d_head)"}
 
@@ -266,7 +268,7 @@ def graded_off():
     import os
     from autograder import registry
     from autograder.grading import Plan, grade_file
-    from autograder.judge import DECLARED_MISTAKES_SWITCH
+    from autograder.predictions import DECLARED_MISTAKES_SWITCH
     from autograder.sandbox.runner import Zygote
     from conftest import ROOT
     before = os.environ.get(DECLARED_MISTAKES_SWITCH)

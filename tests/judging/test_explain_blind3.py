@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from autograder import explain
-from autograder.explain import Sample
+from autograder.explain.formulas import factors
+from autograder.explain.search import explain
+from autograder.explain.records import Sample
 from conftest import CORPORA
 
 
@@ -79,7 +80,7 @@ def _mapping_sample(labels, expected, got):
 def test_keys_and_values_are_read_apart(labels, data):
     expected = {label: data.draw(st.sampled_from(labels)) for label in labels}
     keys_wrong = {i: expected[label] for i, label in enumerate(labels)}
-    found = explain.explain("most_attended", [_mapping_sample(labels, expected, keys_wrong)])
+    found = explain("most_attended", [_mapping_sample(labels, expected, keys_wrong)])
     assert found.relation == "keys_positions", found
 
 
@@ -97,12 +98,12 @@ def test_an_identity_mapping_is_named_whatever_the_expected(labels, data):
     from hypothesis import assume
     expected = {label: data.draw(st.sampled_from(labels)) for label in labels}
     assume(any(k != v for k, v in expected.items()))
-    found = explain.explain("most_attended", [_mapping_sample(labels, expected, {k: k for k in labels})])
+    found = explain("most_attended", [_mapping_sample(labels, expected, {k: k for k in labels})])
     assert found.relation == "maps_to_itself", found
 
 
 def test_the_judge_does_not_read_an_identity_mapping_as_arguments_ignored():
-    from autograder.judge import _maps_to_itself
+    from autograder.causes import _maps_to_itself
     assert _maps_to_itself({"a": "a", "b": "b"})
     assert not _maps_to_itself({"a": "b", "b": "b"}) and not _maps_to_itself({"a": "a"})
     assert not _maps_to_itself(np.eye(2))
@@ -126,16 +127,16 @@ def test_multiplying_by_a_root_where_it_divides_is_read_first(seed, count):
         samples.append(Sample(case=f"c{index}", hidden=index == 1, passed=False,
                               got=_softmax(scores * np.sqrt(d)), got_type="ndarray",
                               expected=_softmax(scores / np.sqrt(d)), quantities={}, sizes={"n": n, "d_k": d}))
-    found = explain.explain("weights", samples)
+    found = explain("weights", samples)
     assert found.relation == "formula", found
     (_, kind, factor), = found.parts[1:]
     assert kind in ("inverted", "divided", "times"), found
     for sample in samples:  # another size of the same value may be named; its square is the ratio
-        amount = {"inverted": explain.factors(sample.sizes)[factor] ** 2, "times": explain.factors(sample.sizes)[factor],
-                  "divided": 1 / explain.factors(sample.sizes)[factor]}[kind]
+        amount = {"inverted": factors(sample.sizes)[factor] ** 2, "times": factors(sample.sizes)[factor],
+                  "divided": 1 / factors(sample.sizes)[factor]}[kind]
         assert np.isclose(amount, sample.sizes["d_k"])
     def alone(sample):  # no other size (nor 2) has d_k's value or its root's
-        others = [v for k, v in explain.factors(sample.sizes).items() if k not in ("d_k", "√d_k")]
+        others = [v for k, v in factors(sample.sizes).items() if k not in ("d_k", "√d_k")]
         return sample.sizes["d_k"] > 1 and not any(np.isclose(v, sample.sizes["d_k"]) or
                                                    np.isclose(v, np.sqrt(sample.sizes["d_k"])) for v in others)
     if all(alone(s) for s in samples):

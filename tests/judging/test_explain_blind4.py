@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
-from autograder import explain, registry
-from autograder.explain import Sample
+from autograder import registry
+from autograder.explain.search import explain
+from autograder.explain.records import Sample
 from autograder.grading import Plan, grade_bytes
 from autograder.render.step import step_feedback
 from autograder.sandbox.runner import Limits
@@ -94,7 +95,7 @@ ARRAYS = st.tuples(st.integers(2, 4), st.integers(2, 4), st.integers(0, 2**32 - 
 @given(expected=ARRAYS, axis=st.integers(0, 2))
 def test_an_axis_of_length_one_added_is_named_with_its_place(expected, axis):
     got = np.expand_dims(expected, axis)
-    found = explain.explain("Q", [_sample(expected, got)])
+    found = explain("Q", [_sample(expected, got)])
     assert found.relation == "unit_axis_extra" and found.params["axis"] == axis
 
 
@@ -102,7 +103,7 @@ def test_an_axis_of_length_one_added_is_named_with_its_place(expected, axis):
 @given(expected=ARRAYS)
 def test_an_axis_of_length_one_missing_is_named(expected):
     expected = expected[:, None, :]
-    found = explain.explain("Q", [_sample(expected, expected[:, 0, :])])
+    found = explain("Q", [_sample(expected, expected[:, 0, :])])
     assert found.relation == "unit_axis_missing" and found.params["axis"] == 1
 
 
@@ -110,7 +111,7 @@ def test_an_axis_of_length_one_missing_is_named(expected):
 @given(heads=st.integers(2, 4), n=st.integers(2, 5), seed=st.integers(0, 2**32 - 1))
 def test_an_axis_averaged_away_is_named(heads, n, seed):
     expected = np.random.default_rng(seed).random((heads, n, n))
-    found = explain.explain("weights", [_sample(expected, expected.mean(axis=0))])
+    found = explain("weights", [_sample(expected, expected.mean(axis=0))])
     assert found.relation == "formula" and ("mean", 0) in found.parts
 
 
@@ -119,13 +120,13 @@ def test_mapping_values_that_are_objects_are_not_names():
         pass
     sample = Sample(case="c", hidden=False, passed=False, got={"a": Index(), "b": Index()}, got_type="dict",
                     expected={"a": "b", "b": "a"}, quantities={}, sizes={}, labels=("a", "b"))
-    assert explain.explain("most_attended", [sample]).relation == "values_not_words"
+    assert explain("most_attended", [sample]).relation == "values_not_words"
 
 
 def test_unrelated_values_get_no_unit_axis_reading():
     rng = np.random.default_rng(3)
     expected = rng.normal(size=(3, 4))
-    found = explain.explain("Q", [_sample(expected, rng.normal(size=(1, 3, 4)))])
+    found = explain("Q", [_sample(expected, rng.normal(size=(1, 3, 4)))])
     assert found is None or found.relation not in ("unit_axis_extra", "unit_axis_missing")
 
 
@@ -136,7 +137,7 @@ def test_a_sum_overwritten_where_it_adds_up_keeps_one_term(n, d, seed, last):
     weights, values = rng.random((n, n)), rng.normal(size=(n, d))
     term = slice(-1, None) if last else slice(0, 1)
     got = weights[:, term] @ values[term, :]
-    found = explain.explain("output", [_sample(weights @ values, got, quantities={"weights": weights, "V": values})])
+    found = explain("output", [_sample(weights @ values, got, quantities={"weights": weights, "V": values})])
     assert found.relation == "formula"
     assert found.parts == (("product", "weights", "V", False, "only_last" if last else "only_first"),)
 
@@ -146,7 +147,7 @@ def test_a_sum_overwritten_where_it_adds_up_keeps_one_term(n, d, seed, last):
 def test_rows_more_than_expected_are_counted_and_placed(expected, rows, before):
     more = np.zeros((rows, expected.shape[1]))
     got = np.vstack([more, expected] if before else [expected, more])
-    found = explain.explain("output", [_sample(expected, got)])
+    found = explain("output", [_sample(expected, got)])
     assert found.relation == ("extra_before" if before else "extra_after")
     assert found.params == {"axis": 0, "count": rows}
 
@@ -155,7 +156,7 @@ def test_rows_more_than_expected_are_counted_and_placed(expected, rows, before):
 @given(heads=st.integers(2, 3), n=st.integers(2, 4), d=st.integers(2, 3), seed=st.integers(0, 2**32 - 1))
 def test_the_right_numbers_in_another_shape_are_a_reshape_left_out(heads, n, d, seed):
     expected = np.random.default_rng(seed).normal(size=(n, heads * d))
-    found = explain.explain("merged", [_sample(expected, expected.reshape(n, heads, d))])
+    found = explain("merged", [_sample(expected, expected.reshape(n, heads, d))])
     assert found.relation == "reshape_missing"
 
 
@@ -163,7 +164,7 @@ def test_the_right_numbers_in_another_shape_are_a_reshape_left_out(heads, n, d, 
 @given(expected=ARRAYS)
 def test_absolute_values_are_named(expected):
     assume(np.any(expected < -1e-3) and np.any(expected > 1e-3))
-    found = explain.explain("scores", [_sample(expected, np.abs(expected))])
+    found = explain("scores", [_sample(expected, np.abs(expected))])
     assert found.relation == "formula" and found.parts == (("base", "expected"), ("absolute",))
 
 
@@ -171,7 +172,7 @@ def test_keys_and_values_in_each_others_places():
     sample = Sample(case="c", hidden=False, passed=False, got={"나는": "사과를", "먹었다": "나는"}, got_type="dict",
                     expected={"사과를": "나는", "나는": "먹었다", "먹었다": "나는"}, quantities={}, sizes={},
                     labels=("나는", "사과를", "먹었다"))
-    assert explain.explain("most_attended", [sample]).relation == "inverted"
+    assert explain("most_attended", [sample]).relation == "inverted"
 
 
 def test_an_argument_negated_is_read_through_the_lab_s_own_function():
@@ -208,5 +209,5 @@ def test_an_integer_square_root_is_named(size, n, seed):
         e = np.exp(x - x.max(axis=-1, keepdims=True))
         return e / e.sum(axis=-1, keepdims=True)
     expected, got = softmax(scores / np.sqrt(size)), softmax(scores / math.isqrt(size))
-    found = explain.explain("weights", [_sample(expected, got, sizes={"d_k": size})])
+    found = explain("weights", [_sample(expected, got, sizes={"d_k": size})])
     assert found is not None and ("tempered", "floor_root", "d_k") in found.parts, found

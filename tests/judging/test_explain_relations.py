@@ -1,4 +1,4 @@
-"""The explainer's relations beyond formulas of sizes (autograder/explain.py, trace_variants.py).
+"""The explainer's relations beyond formulas of sizes (autograder/explain/, trace_variants.py).
 
 Generated: each relation applied to a reference-like value is named, and nothing smaller is (the
 plain quantities, a constant ratio); an unrelated value gets none of them. The reference's trace
@@ -12,9 +12,13 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from autograder import explain, trace_variants
-from autograder.explain import Sample, Vocabulary
-from autograder.lab import Case
+from autograder import trace_variants
+from autograder.explain.formulas import factors, predict
+from autograder.explain.quantities import case_variants
+from autograder.explain.search import explain
+from autograder.explain.shapes import _size_expressions
+from autograder.explain.records import Sample, Vocabulary, close
+from autograder.declaration import Case
 from conftest import CORPORA, ROOT
 
 
@@ -59,7 +63,7 @@ def _distribution_cases(seed, count, make_got):
 def test_rows_not_divided_by_their_sum_are_named(seed, count):
     def unnormalised(scores, expected, sizes):
         return np.exp(scores / np.sqrt(sizes["n"]) - 1.0)
-    found = explain.explain("weights", _distribution_cases(seed, count, unnormalised))
+    found = explain("weights", _distribution_cases(seed, count, unnormalised))
     assert found.relation == "formula" and found.parts == (("base", "expected"), ("unnormalised",)), found
 
 
@@ -68,19 +72,19 @@ def test_rows_not_divided_by_their_sum_are_named(seed, count):
        factor=st.sampled_from(["n", "√n", "d", "√d"]))
 def test_scores_divided_again_or_not_divided_are_named_by_the_size(seed, count, kind, factor):
     def tempered(scores, expected, sizes):
-        value = explain.factors(sizes)[factor]
+        value = factors(sizes)[factor]
         return _softmax(scores / np.sqrt(sizes["n"]) * (1 / value if kind == "divided" else value))
     samples = _distribution_cases(seed, count, tempered)
-    assume(all(not explain._close(s.got, s.expected) for s in samples))
+    assume(all(not close(s.got, s.expected) for s in samples))
     assume(all(np.all(s.got > 1e-9) for s in samples))  # a saturated row tells no power
-    found = explain.explain("weights", samples)
+    found = explain("weights", samples)
     assert found.relation == "formula" and found.parts[:1] == (("base", "expected"),), found
     (_, told_kind, told), = found.parts[1:]
     # Times a size is first read as times its root where that root divides (* in place of /).
     assert told_kind == kind or (kind, told_kind) == ("times", "inverted")
     power = 2 if told_kind == "inverted" else 1
     for sample in samples:  # sizes may coincide: the name told has the value applied
-        assert np.isclose(explain.factors(sample.sizes)[told] ** power, explain.factors(sample.sizes)[factor])
+        assert np.isclose(factors(sample.sizes)[told] ** power, factors(sample.sizes)[factor])
 
 
 @QUICK
@@ -92,7 +96,7 @@ def test_every_row_the_sum_of_all_rows_is_named(seed, count):
         expected = rng.normal(size=(int(rng.integers(2, 6)), int(rng.integers(2, 6))))
         got = np.broadcast_to(expected.sum(axis=0, keepdims=True), expected.shape).copy()
         samples.append(_sample(expected, got, case=f"c{index}"))
-    found = explain.explain("output", samples)
+    found = explain("output", samples)
     assert found.parts == (("base", "expected"), ("row", "sum")), found
 
 
@@ -106,8 +110,8 @@ def test_a_product_summed_along_the_other_axis_is_named(seed, count):
         weights, values = _softmax(rng.normal(size=(n, n))), rng.normal(size=(n, m))
         got = (weights[:, :, None] * values[None, :, :]).sum(axis=0)
         samples.append(_sample(weights @ values, got, {"weights": weights, "V": values}, case=f"c{index}"))
-    assume(all(not explain._close(s.got, s.expected) for s in samples))
-    found = explain.explain("output", samples)
+    assume(all(not close(s.got, s.expected) for s in samples))
+    found = explain("output", samples)
     assert found.parts == (("product_axis", "weights", "V", False),), found
 
 
@@ -122,9 +126,9 @@ def test_float16_work_is_named_and_float32_passes_for_the_judge(seed, count):
         got = (a.astype(np.float16) @ b.astype(np.float16)).astype(float)
         samples.append(_sample(expected, got, {"A": a, "B": b}, case=f"c{index}"))
         # float32 stays within the judge's tolerance: it is never wrong, so never explained
-        assert explain._close((a.astype(np.float32) @ b.astype(np.float32)).astype(float), expected)
-    assume(all(not explain._close(s.got, s.expected) for s in samples))
-    assert explain.explain("output", samples).relation == "half_precision"
+        assert close((a.astype(np.float32) @ b.astype(np.float32)).astype(float), expected)
+    assume(all(not close(s.got, s.expected) for s in samples))
+    assert explain("output", samples).relation == "half_precision"
 
 
 @QUICK
@@ -139,9 +143,9 @@ def test_weight_only_on_the_hidden_cells_is_named(seed, count, saturated):
         expected = _softmax(np.where(mask, scores, -np.inf))
         got = _softmax(np.where(mask & ~mask.all(axis=-1, keepdims=True), -np.inf, scores))
         samples.append(_sample(expected, got, {"scores": scores}, case=f"c{index}"))
-    found = explain.explain("weights", samples)
+    found = explain("weights", samples)
     if found.relation == "formula":  # saturated rows may be a smaller formula's values too: it must hold
-        assert all(explain._close(explain.predict(s, found.parts), s.got) for s in samples), found
+        assert all(close(predict(s, found.parts), s.got) for s in samples), found
     else:
         assert found.relation == "support_swapped", found
 
@@ -156,7 +160,7 @@ def test_row_maxima_returned_for_names_are_named(seed, n):
     got = {w: float(weights[i].max()) for i, w in enumerate(words)}
     sample = Sample(case="c", hidden=False, passed=False, got=got, got_type="dict", expected=expected,
                     quantities={"weights": weights, "other": rng.normal(size=(n, n)) + 5}, sizes={}, labels=words)
-    found = explain.explain("most_attended", [sample])
+    found = explain("most_attended", [sample])
     assert (found.relation, found.params) == ("row_max_values", {"quantity": "weights"}), found
 
 
@@ -171,10 +175,10 @@ def test_a_first_part_of_the_expected_is_named_with_its_length_in_sizes(seed, he
         expected = rng.normal(size=(n, n_heads * d_head))
         sizes = {"n": n, "n_heads": n_heads, "d_head": d_head, "d_model": n_heads * d_head}
         samples.append(_sample(expected, expected[:, :2 * d_head], sizes=sizes, case=f"c{index}"))
-    found = explain.explain("merged", samples)
+    found = explain("merged", samples)
     assert found.relation == "block_first_length" and found.params["axis"] == 1, found
     for sample in samples:  # the named lengths are the lengths, on every test
-        got_length = dict(explain._size_expressions(sample.sizes))[found.params["got_length"]]
+        got_length = dict(_size_expressions(sample.sizes))[found.params["got_length"]]
         assert got_length == sample.got.shape[1]
 
 
@@ -187,7 +191,7 @@ def test_an_axis_length_read_from_the_wrong_axis_is_named():
         got = np.stack([M[:, h * wrong:(h + 1) * wrong] for h in range(n_heads)])
         sizes = {"n": n, "d_model": d_model, "n_heads": n_heads, "d_head": d_head}
         samples.append(_sample(expected, got, {"M": M}, sizes, case=f"c{n}"))
-    found = explain.explain("heads", samples)
+    found = explain("heads", samples)
     assert (found.relation, found.params) == (
         "axis_length", {"axis": 2, "got_length": "n // n_heads", "expected_length": "d_head"}), found
 
@@ -197,7 +201,7 @@ def test_an_axis_length_read_from_the_wrong_axis_is_named():
 def test_unrelated_values_get_none_of_these_relations(seed, count):
     rng = np.random.default_rng(seed)
     samples = _distribution_cases(seed, count, lambda s, e, z: _softmax(rng.normal(size=e.shape) * 3))
-    found = explain.explain("weights", samples)
+    found = explain("weights", samples)
     if found is not None:
         assert found.relation not in ("support_swapped", "half_precision"), found
         assert not any(p[0] in ("unnormalised", "tempered", "row") for p in found.parts), found
@@ -237,20 +241,20 @@ def test_a_change_of_one_input_is_named_by_the_trace_re_run(seed, change, output
     cases = [page, _toy_case(rng, "other", 6, 6, 3), _toy_case(rng, "hidden", 5, 6, 6, hidden=True)]
     samples = []
     for case in cases:
-        variants = explain.case_variants(case, page, VOCABULARY)
+        variants = case_variants(case, page, VOCABULARY)
         expected = getattr(_toy_trace(case), output)
         made = dict(trace_variants.changes(case, page)).get(change)
         got = getattr(_toy_trace(Case(name=case.name, words=case.words, inputs=made, hidden=case.hidden)), output) if made else expected
-        samples.append(_sample(expected, got, passed=explain._close(got, expected), hidden=case.hidden,
+        samples.append(_sample(expected, got, passed=close(got, expected), hidden=case.hidden,
                                case=case.name, variants=variants))
     assume(any(not s.passed for s in samples))
-    found = explain.explain(output, samples)
+    found = explain(output, samples)
     assert found is not None and found.relation.startswith("variant_"), found
     told = found.parts[0][1:]
     for sample in samples:  # the change told reproduces the values on every test
         variant = sample.variants.get(told)
         value = variant["quantities"].get(output) if variant else None
-        assert explain._close(sample.expected if value is None else value, sample.got)
+        assert close(sample.expected if value is None else value, sample.got)
     # names only, and a number only from the page case
     assert set(found.params) <= {"input", "other", "quantity", "instead", "value"}
     assert found.params.get("value") in (None, page.inputs.get(found.params["input"]))
@@ -265,8 +269,8 @@ def test_variants_are_the_reference_inputs_changed_and_computed_once():
         calls.append(c)
         return _toy_trace(c)
     vocabulary = Vocabulary(sizes={}, trace=counted, quantities=VOCABULARY.quantities)
-    first = explain.case_variants(case, page, vocabulary)
-    again = explain.case_variants(case, page, vocabulary)
+    first = case_variants(case, page, vocabulary)
+    again = case_variants(case, page, vocabulary)
     assert first is again and len(calls) == 1 + len(trace_variants.changes(case, page))
     for change, inputs in trace_variants.changes(case, page):
         changed = [k for k in inputs if inputs[k] is not case.inputs[k]]
@@ -285,8 +289,8 @@ def test_a_trace_that_cannot_run_gives_no_variant():
         raise ValueError("no")
     rng = np.random.default_rng(4)
     case = _toy_case(rng, "other", 3, 3, 3)
-    assert explain.case_variants(case, None, Vocabulary(sizes={}, trace=broken)) == {}
-    assert explain.case_variants(case, None, Vocabulary(sizes={})) == {}
+    assert case_variants(case, None, Vocabulary(sizes={}, trace=broken)) == {}
+    assert case_variants(case, None, Vocabulary(sizes={})) == {}
 
 
 # ----- real files: the blind corpus, declared mistakes off ---------------------------------------
@@ -313,7 +317,7 @@ NAMED_BLIND = {  # file: (step, relation, a words the Korean and the English sen
 def blind_results():
     from autograder import registry
     from autograder.grading import Plan, grade_file
-    from autograder.judge import DECLARED_MISTAKES_SWITCH
+    from autograder.predictions import DECLARED_MISTAKES_SWITCH
     from autograder.sandbox.runner import Zygote
     previous = os.environ.get(DECLARED_MISTAKES_SWITCH)
     os.environ[DECLARED_MISTAKES_SWITCH] = "off"
@@ -360,8 +364,8 @@ def test_the_kit_reads_the_variants_the_engine_computes(lab_name):
     cases = list(lab.public_cases())
     page = cases[0]
     for case in cases:
-        engine = explain.case_variants(case, page, lab.vocabulary)
-        kit = explain.case_variants(case, page, vocabulary)
+        engine = case_variants(case, page, lab.vocabulary)
+        kit = case_variants(case, page, vocabulary)
         assert set(kit) == set(engine)
         for change, variant in engine.items():
             assert {k: v for k, v in kit[change].items() if k != "quantities"} == \

@@ -5,7 +5,7 @@ import dataclasses
 from hypothesis import given, settings, strategies as st
 
 from autograder import rubric
-from autograder.judge import CaseResult
+from autograder.verdict import CaseResult
 from autograder.rubric import Rubric
 
 CODES = ["wrong_values", "wrong_shape", "exception", "timeout", "transposed", "mutates_input", "hardcoded",

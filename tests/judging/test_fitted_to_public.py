@@ -1,5 +1,5 @@
 """Points come from values: answers right only on tests whose inputs a student can know are fitted
-(docs/SECURITY.md, "Invariant: points come from values"; `judge._mark_fitted_to_public`).
+(docs/SECURITY.md, "Invariant: points come from values"; `mark_fitted_to_public`).
 
 Generated students of both labs, step by step, no sandbox: right (or anything) on the tests whose
 inputs can be known (the public ones, and hidden ones that repeat their calls), and on every other
@@ -17,6 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from autograder import judge, rubric
+from autograder.causes import CODE_CAUSES, _known_inputs, mark_fitted_to_public
+from autograder.compare import matches
 from autograder.grading import Plan
 from autograder.judge import judge_step
 from autograder.sandbox.codec import Opaque
@@ -110,7 +112,7 @@ def distinct(probe, mistake):
         return []
     found = []
     for candidate in candidates:
-        if candidate is not None and not judge._matches(probe.step.outputs, list(probe.expected), candidate):
+        if candidate is not None and not matches(probe.step.outputs, list(probe.expected), candidate):
             found.append(tuple(candidate) if len(candidate) > 1 else candidate[0])
     return found
 
@@ -127,7 +129,7 @@ def named_value(probe, mistakes=None):
 
 def known_and_counted(plan, step):
     probes = plan.probes[step.name]
-    known = judge._known_inputs(probes)
+    known = _known_inputs(probes)
     counted = [not rubric.is_degenerate(p.case) for p in probes]
     return probes, known, counted
 
@@ -135,7 +137,7 @@ def known_and_counted(plan, step):
 def verdict(step, probes, outcomes, rule=True):
     if not rule:
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(judge, "_mark_fitted_to_public", lambda step, probes, cases: cases)
+            patch.setattr(judge, "mark_fitted_to_public", lambda step, probes, cases: cases)
             return judge_step(step, probes, outcomes, "function", False)
     return judge_step(step, probes, outcomes, "function", False)
 
@@ -180,7 +182,7 @@ def test_right_only_where_the_inputs_can_be_known_earns_nothing_whatever_the_fai
     if result.rubric["rule"] == "fitted":
         assert all(c.fitted for c in unknown)
         # The words: the grader's own observations stay; words the submission chose are "hard-coded".
-        assert all(c.code in rubric.UNANSWERED | judge.CODE_CAUSES | {"hardcoded"} for c in unknown), \
+        assert all(c.code in rubric.UNANSWERED | CODE_CAUSES | {"hardcoded"} for c in unknown), \
             [c.code for c in unknown]
         # The rule's sentence says when no other test gave a value at all.
         fitted = [c for c in result.cases if not c.passed and c.fitted]
@@ -243,7 +245,7 @@ def test_a_hidden_test_that_repeats_a_public_call_is_known_call_by_call():
     hidden call whose arguments equal a public call's."""
     plan = PLANS["self_attention"]
     probes = plan.probes["softmax"]
-    known = judge._known_inputs(probes)
+    known = _known_inputs(probes)
     assert all(k for p, k in zip(probes, known) if not p.case.hidden)
     repeated = [p.case.name for p, k in zip(probes, known) if p.case.hidden and k]
     assert "hidden-6" in repeated and "hidden-2" not in repeated

@@ -2,7 +2,8 @@
 import numpy as np
 import pytest
 
-from autograder import judge
+from autograder.compare import matches
+from autograder.predictions import named_mistakes, predicts
 from labs.self_attention.cases import page_case, random_case
 from autograder.grading import Plan
 from autograder.judge import judge_step
@@ -37,7 +38,7 @@ def verdict(plan, step_name, outcome_of, is_stub=False):
 def distinct(probe, mistake):
     """The mistake's predictions that differ from the right answer."""
     return [c for c in mistake.candidates(probe)
-            if not judge._matches(probe.step.outputs, list(probe.expected), c)]
+            if not matches(probe.step.outputs, list(probe.expected), c)]
 
 
 # The right answer --------------------------------------------------------------------------
@@ -53,7 +54,7 @@ def test_a_prediction_equal_to_the_answer_is_never_a_mistake(plan, step):
     """For n = 1 and for the page's d_model = d_k several predictions equal the answer."""
     coinciding = 0
     for probe in plan.probes[step.name]:
-        assert judge._named(probe, list(probe.expected)) == []
+        assert named_mistakes(probe, list(probe.expected)) == []
         coinciding += sum(len(list(m.candidates(probe))) - len(distinct(probe, m)) for m in step.mistakes)
     if step.name in ("softmax", "self_attention", "mix"):
         assert coinciding > 0  # the guard above is exercised, not vacuous
@@ -103,7 +104,7 @@ def test_a_pair_of_mistakes_gets_an_explanation_true_on_every_case(plan, step_na
         if not case.passed:
             value = outcome(probe).value
             values = list(value) if len(step.outputs) > 1 else [value]
-            assert any(judge._predicts(probe, m, values) for m in chosen), (case.case, named)
+            assert any(predicts(probe, m, values) for m in chosen), (case.case, named)
 
 
 @pytest.mark.parametrize("step_name, code, variant", simulated_students())

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from autograder.judge import StepResult, SubmissionResult, judge_step
+from autograder.judge import judge_step
+from autograder.verdict import StepResult, SubmissionResult
 from autograder.render.feedback import as_dict, as_text
 from autograder.sandbox.codec import Labelled, Opaque
 from autograder.sandbox.protocol import CallOutcome, plain_error
@@ -170,3 +171,29 @@ def test_a_grader_fault_exits_2_never_1(monkeypatch, capsys):
     assert "internal error" in capsys.readouterr().err
     assert cli.main(["check", str(ROOT / "solutions" / "self_attention.py")]) == cli.EXIT_CANNOT_RUN
     assert "채점기 내부 오류입니다" in capsys.readouterr().err
+
+
+def _near(expected, shift, form):
+    """The expected value moved by `shift` and given another form (a list, axes of length 1, transposed)."""
+    if isinstance(expected, dict):
+        return dict(expected) if form == 0 else {**expected, "?": shift}
+    moved = np.asarray(expected, dtype=float) + shift
+    return [moved, moved.tolist(), moved[None], moved.T, moved.astype(np.float32)][form]
+
+
+@pytest.mark.parametrize("step", STEPS, ids=lambda s: s.name)
+@FUZZ
+@given(data=st.data())
+def test_a_repair_candidates_brief_verdict_is_the_judges(plan, step, data):
+    """A repair candidate is judged briefly (no detail, no declared mistake matched): whether it
+    passed is always what the full judgement says."""
+    from autograder.judge import judge_call
+
+    probe = data.draw(st.sampled_from(plan.probes[step.name]))
+    expected = probe.expected[0] if len(probe.expected) == 1 else tuple(probe.expected)
+    shifts = st.sampled_from([0.0, 1e-9, 1e-5, 1e-3, float("nan")])
+    near = st.builds(lambda shift, form: _near(expected, shift, form), shifts, st.integers(0, 4)) \
+        if len(probe.expected) == 1 else st.just(expected)
+    value = data.draw(values | near)
+    outcome = CallOutcome("returned", value=value, args_after=None)
+    assert judge_call(probe, outcome, False, brief=True).passed == judge_call(probe, outcome, False).passed

@@ -18,7 +18,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from autograder import judge, rubric
+from autograder import rubric
+from autograder.causes import CODE_CAUSES
+from autograder.compare import matches
+from autograder.predictions import predictions
+from autograder.verdict import CaseResult
 from autograder.grading import Plan
 from autograder.judge import judge_step
 from autograder.render.step import step_feedback
@@ -76,10 +80,10 @@ def _named(probe, code):
     """The prediction of mistake `code` on this call, where it differs from the answer; else None."""
     for mistake in probe.step.mistakes:
         if mistake.code == code:
-            differing = judge.predictions(probe, mistake)[0]
+            differing = predictions(probe, mistake)[0]
             if differing:
                 for candidate in mistake.candidates(probe):
-                    if candidate is not None and not judge._matches(probe.step.outputs, list(probe.expected), candidate):
+                    if candidate is not None and not matches(probe.step.outputs, list(probe.expected), candidate):
                         return tuple(candidate) if len(candidate) > 1 else candidate[0]
     return None
 
@@ -109,7 +113,7 @@ def computes_nothing(result):
     rule = (result.rubric or {})
     if rule.get("rule") == "mistake":
         told.add(rule["code"])
-    return any(rubric.computes_nothing(code) or code in judge.CODE_CAUSES for code in told)
+    return any(rubric.computes_nothing(code) or code in CODE_CAUSES for code in told)
 
 
 def _codes_to_name(step):
@@ -190,7 +194,7 @@ def test_points_are_the_share_of_tests_passed_when_nothing_is_named(answer):
 # The rule as data ---------------------------------------------------------------------------
 
 def case(name, passed, code=None, raised=False, degenerate=False):
-    return judge.CaseResult(case=name, hidden=False, label="", passed=passed, code=code, raised=raised,
+    return CaseResult(case=name, hidden=False, label="", passed=passed, code=code, raised=raised,
                             degenerate=degenerate)
 
 

@@ -9,7 +9,8 @@ from hypothesis import given, settings, strategies as st
 
 from autograder import grading
 from autograder.grading import Plan, grade_bytes
-from autograder.lab import Case, LabError
+from autograder.lab import LabError
+from autograder.declaration import Case
 from autograder.render.step import step_feedback
 from autograder.repair import RepairCache, Target, repair_cases, search, single_edits
 from autograder.repair.cases import without_hidden
@@ -214,11 +215,67 @@ def test_a_class_pays_once_per_distinct_function_and_each_student_gets_his_own_l
 def test_every_generated_function_gives_compilable_edits_single_paired_and_repeated(lines):
     source = "def f(x, y):\n" + "".join(f"    {line}\n" for line in lines) + "    return x\n"
     function = _function(source)
+    as_written = ast.dump(function, include_attributes=True)
     singles = single_edits(function)
     for edit in [*singles, *paired_edits(function, singles, limit=150), *repeated_edits(function, singles)]:
         compile(edit.source, "<repair>", "exec")
         lines = [part.line for part in getattr(edit, "parts", (edit,))]
         assert min(lines) >= 2
+    # Edits are made on the student's own tree and undone: it is left exactly as it was read.
+    assert ast.dump(function, include_attributes=True) == as_written
+
+
+def test_the_workers_of_a_batch_share_what_each_found_and_a_broken_entry_is_searched_again(tmp_path):
+    """A mistake one worker searched is not searched by the other (each its own process, one
+    folder shared for the run); an entry that does not read as the grader's record is searched again."""
+    searched = []
+
+    def evaluate(sources, probes):
+        searched.append(len(sources))
+        return [[source is not None and "axis=-1" in source for _ in probes] for source in sources]
+
+    first, second = (RepairCache(store=grading.FolderStore(str(tmp_path))) for _ in range(2))
+    texts = ["def f(x):\n    return x.sum(axis=0)\n", "\n\ndef f(x):\n    return x.sum(axis=0)\n"]
+    targets = [Target(function=ast.parse(text).body[0], filename=f"{n}.py", rebound_builtins=frozenset())
+               for n, text in enumerate(texts)]
+    key = ("k", targets[0].key)
+    assert targets[1].key == targets[0].key
+    repair = search(target=targets[0], probes=[object()], pivot=0, evaluate=evaluate)
+    first.put(key, targets[0], repair)
+    known, shared = second.get(key, targets[1])
+    assert known and shared.filename == "1.py" and shared.parts[0].line == repair.parts[0].line + 2
+    assert len(list(tmp_path.iterdir())) == 1 and not list(tmp_path.glob("*.part"))
+    for garbage in ("{", '{"repair": {"filename": 1}}', '["not", "ours"]', '{"repair": null, "more": 1}'):
+        next(tmp_path.iterdir()).write_text(garbage)
+        assert RepairCache(store=grading.FolderStore(str(tmp_path))).get(key, targets[1]) == (False, None)
+    next(tmp_path.iterdir()).write_text('{"repair": null}')  # no repair found is kept too
+    assert RepairCache(store=grading.FolderStore(str(tmp_path))).get(key, targets[1]) == (True, None)
+
+
+@pytest.mark.parametrize("body, searched", [
+    ("    return Q @ K\n", True),  # a wrong value
+    ("    return Q @ K.transpose(0, 1, 2)\n", True),  # an error the code raised
+    ("    while True:\n        pass\n", False),  # stopped at the time limit
+    ("    import os\n    os._exit(3)\n", False),  # the child gone
+    ("    return [0.0] * (1 << 40)\n", False),  # memory exhausted
+])
+def test_a_step_is_searched_only_when_its_own_answers_were_wrong_or_its_code_raised(zygote, monkeypatch, body,
+                                                                                   searched):
+    """What a small edit cannot mend, and every candidate would repeat at the sandbox's limits (a
+    child stopped for time or memory, or gone), is not searched."""
+    calls = []
+
+    def counted(**kwargs):
+        calls.append(kwargs["target"])
+        return None
+
+    monkeypatch.setattr(grading, "search", counted)
+    monkeypatch.setattr(grading, "_REPAIRS", RepairCache())
+    wrong = _with("def scores(Q, K):\n" + body, "scores")
+    step = _step(grade_bytes("wrong.py", wrong.encode(), zygote, Plan.build(LAB), grading.Limits(step_seconds=2)),
+                 "scores")
+    assert step.status != "passed"
+    assert bool(calls) is searched, step
 
 
 def test_a_failure_of_the_search_costs_its_words_only(zygote, monkeypatch):

@@ -361,7 +361,7 @@ def test_a_hidden_tests_refused_request_keeps_a_helpers_name_only_when_it_is_the
     inputs: of a hidden test the kept detail names the helper only when it is one of the lab's
     functions (what a results file, a page or a summary may then show)."""
     from autograder.grading import hidden_facts_only
-    from autograder.judge import CaseResult, StepResult
+    from autograder.verdict import CaseResult, StepResult
     from autograder.reading.submission import read_submission
 
     lab = LABS[0]

@@ -23,10 +23,10 @@ from hypothesis import strategies as st
 
 import positional_lab
 from autograder import cli, stand_in
-from autograder.declaration import Output, Probe, Step
+from autograder.declaration import Case, Output, Probe, Step
 from autograder.grading import Plan, grade_bytes
-from autograder.judge import helpers_used
-from autograder.lab import Case, Lab, LabError
+from autograder.file_facts import helpers_used
+from autograder.lab import Lab, LabError
 from autograder.render.feedback import as_text
 from autograder.sandbox.runner import Limits
 from autograder.stand_in import StandIn

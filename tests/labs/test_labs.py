@@ -12,10 +12,11 @@ import nbformat
 import numpy as np
 import pytest
 
-from autograder.error_model import parts
+from autograder.rubric import parts
 
 from autograder import registry
-from autograder.judge import RAISED, UNEXPLAINED
+from autograder.judge import RAISED
+from autograder.causes import UNEXPLAINED
 from autograder.render.messages import LANGUAGES, catalog, engine_catalog
 import installed
 from conftest import ROOT

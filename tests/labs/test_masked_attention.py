@@ -17,9 +17,8 @@ import textwrap
 import numpy as np
 import pytest
 
-from autograder import registry
+from autograder import compare, registry
 from autograder.grading import Plan, grade_bytes
-from autograder.judge import _matches
 from autograder.render.feedback import as_dict, as_text
 from autograder.render.messages import catalog
 from autograder.sandbox import codec
@@ -65,7 +64,7 @@ def steps_by_name():
 
 
 def right(expected, values, outputs):
-    return _matches(outputs, list(expected), values)
+    return compare.matches(outputs, list(expected), values)
 
 
 # The lab as a package ------------------------------------------------------------------------
@@ -95,7 +94,7 @@ def test_the_lab_stands_alone():
 
 def test_a_hidden_case_has_the_pages_sentence_and_sizes_with_other_weights():
     """A mistake that only sizes other than the public ones show is right on it: so it is told from
-    answers fitted to the public tests (judge._mark_fitted_to_public)."""
+    answers fitted to the public tests (causes.mark_fitted_to_public)."""
     page = public_cases()[0]
     same_sizes = [c for c in hidden_cases() if c.sizes() == page.sizes() and c.words == page.words]
     assert same_sizes and all(not np.array_equal(c.inputs["W_Q"], page.inputs["W_Q"]) for c in same_sizes)

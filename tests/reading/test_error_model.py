@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from autograder.declaration import Output, Probe, Step
-from autograder.error_model import ErrorModel, Point, Several, parts
+from autograder.error_model import ErrorModel, Point, Several
+from autograder.rubric import parts
 from autograder.grading import grade_bytes
 from autograder.judge import judge_step
 from autograder.otter import build as otter_build

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from autograder import registry
 from autograder.batch.collect import NESTED_ARCHIVE_RATIO, SMALL_MEMBER, Source, group_students
 from autograder.grading import grade_bytes
-from autograder.judge import SubmissionResult, judge_call
+from autograder.judge import judge_call
+from autograder.verdict import SubmissionResult
 from autograder.sandbox import codec
 from autograder.sandbox.runner import CallOutcome, Limits
 from labs.self_attention.steps import STEPS

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from autograder import rubric
-from autograder.judge import CaseResult
+from autograder.verdict import CaseResult
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME
 from labs.masked_attention import LAB as MASKED
 from labs.self_attention import LAB as SELF_ATTENTION
@@ -111,7 +111,7 @@ def test_the_engines_defaults_hold_no_labs_codes():
 
 def test_only_a_case_the_lab_marks_is_degenerate():
     """One word is the attention labs' degenerate case, declared by them; the engine counts no words."""
-    from autograder.lab import Case
+    from autograder.declaration import Case
 
     assert not rubric.is_degenerate(Case(name="one", words=("w",), inputs={}))
     assert rubric.is_degenerate(Case(name="one", words=("w",), inputs={}, degenerate=True))

@@ -4,7 +4,7 @@ import string
 
 import pytest
 
-from autograder.error_model import parts
+from autograder.rubric import parts
 
 from autograder.render.messages import LANGUAGES, catalog as merged_catalog
 from labs.self_attention import LAB

@@ -3,7 +3,7 @@
 Why a submission could not be graded ("two .ipynb or .py files in the zip", "not a readable zip",
 "a symbolic link", ...) is data, a reading.problems.Detail: a code of the catalogs' [detail] section and
 its parameters (numbers, file names, Python's names of errors). The catalogs render it; text is
-refused where a reason enters a result (reading.problems.as_detail, called by judge.broken), so no
+refused where a reason enters a result (reading.problems.as_detail, called by file_facts.broken), so no
 English clause can reach Korean feedback. Checked on the catalogs as a whole, on any detail with
 any parameters, and through the faces a student meets (Gradescope's results.json, `autograder
 check`'s feedback, the terminal check).
@@ -16,7 +16,7 @@ import zipfile
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from autograder.judge import broken
+from autograder.file_facts import broken
 from autograder.otter.gradescope import pick
 from autograder.otter.results import gradescope_results
 from autograder.render.feedback import feedback, notes_text

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from labs.self_attention import page as lab
-from autograder.judge import SubmissionResult, judge_step
+from autograder.judge import judge_step
+from autograder.verdict import SubmissionResult
 from autograder.render.feedback import as_dict, as_text
 from autograder.render.messages import LANGUAGES, catalog
 from autograder.render.notes import load_notes

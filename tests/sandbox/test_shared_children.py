@@ -14,9 +14,9 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from autograder.declaration import Output, Probe, Step
+from autograder.declaration import Case, Output, Probe, Step
 from autograder.grading import REPAIR_IDS, Plan, grade_bytes
-from autograder.lab import Case, Lab
+from autograder.lab import Lab
 from autograder.sandbox import codec
 from autograder.sandbox.driver import may_share
 from autograder.sandbox.runner import Call, Limits

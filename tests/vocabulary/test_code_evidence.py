@@ -1,7 +1,7 @@
 """Evidence from the code: what the child reports of a step function (the globals it reads, its
 unused parameters, the state its calls keep) is untrusted data. It is reduced to short identifiers
 (`protocol.plain_evidence`, `plain_state`) and chooses the words of a failure, never its points
-(`judge._caused_by_code` runs after the rubric)."""
+(`causes.caused_by_code` runs after the rubric)."""
 import pathlib
 import subprocess
 import sys

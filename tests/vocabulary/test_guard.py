@@ -128,14 +128,14 @@ def test_the_reader_the_pipe_and_the_results_take_safe_text_only():
     command pipe takes and the name every result and page carries are SafeText."""
     import typing
 
-    from autograder import cells, judge
+    from autograder import cells, verdict
     from autograder.reading import submission
     from autograder.sandbox import driver
 
     assert typing.get_type_hints(cells.Cell) == {"source": guard.SafeText, "filename": guard.SafeText}
     hints = typing.get_type_hints(submission.Submission)
     assert hints["name"] is guard.SafeText and hints["cells"] == list[cells.Cell]
-    assert typing.get_type_hints(judge.SubmissionResult)["submission"] is guard.SafeText
+    assert typing.get_type_hints(verdict.SubmissionResult)["submission"] is guard.SafeText
     assert "Sequence[Cell]" in str(driver.run.__annotations__["cells"])
 
 
@@ -181,7 +181,7 @@ def test_hostile_values_never_stop_a_picture_a_record_or_a_page(plan, step_name,
     if kind in ("fill", "cycle"):
         assert "<svg" in maps
     pictures.wrong_cells(result, LAB.page_case)
-    from autograder.judge import SubmissionResult
+    from autograder.verdict import SubmissionResult
 
     submission = SubmissionResult(submission=safe_name("hostile.py"), steps=[result])
     html = feedback_sections(submission, LAB, "en")
@@ -189,7 +189,7 @@ def test_hostile_values_never_stop_a_picture_a_record_or_a_page(plan, step_name,
 
 
 def test_a_picture_that_cannot_be_drawn_is_told_in_its_place_and_the_record_stands(plan, tmp_path, monkeypatch):
-    from autograder.judge import SubmissionResult
+    from autograder.verdict import SubmissionResult
 
     result = judged_with(plan, "softmax", lambda p: np.full(np.shape(p.expected[0]), 0.5))
     submission = SubmissionResult(submission=safe_name("s01.py"), steps=[result])
@@ -210,8 +210,8 @@ def test_a_picture_that_cannot_be_drawn_is_told_in_its_place_and_the_record_stan
 
 
 def test_a_feedback_text_that_cannot_be_written_is_told_and_the_points_stand(plan, monkeypatch):
-    from autograder.judge import SubmissionResult
     from autograder.render import feedback, step
+    from autograder.verdict import SubmissionResult
 
     result = judged_with(plan, "softmax", lambda p: np.full(np.shape(p.expected[0]), 0.5))
 

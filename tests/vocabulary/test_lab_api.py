@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from autograder.authoring.lab_kit import printed_row, quietly
-from autograder.declaration import ErrorMistake, Link, Mistake, Output, Probe, Step
-from autograder.lab import Case, Lab, LabError, _nothing, _no_facts
+from autograder.declaration import Case, ErrorMistake, Link, Mistake, Output, Probe, Step
+from autograder.lab import Lab, LabError, _nothing, _no_facts
 from autograder.rubric import Rubric
 from autograder.stand_in import StandIn
 

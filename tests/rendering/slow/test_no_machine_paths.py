@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from autograder.batch.outputs import feedback_html
-from autograder.judge import CaseResult, StepResult, SubmissionResult
+from autograder.verdict import CaseResult, StepResult, SubmissionResult
 from autograder.otter.results import gradescope_results
 from autograder.render.feedback import as_dict, as_text
 from autograder.render.text import PATH_ELIDED, without_paths

@@ -1,0 +1,349 @@
+"""Comparing a returned value with the expected one: type, shape, finite, values (as PrairieLearn's
+checks layer them), and the numbers a message needs. Pure data in and out; no language.
+
+One tolerance (`RTOL`, `atol_for`) for every comparison the grader makes: the judge's checks, the
+declared mistakes' predictions (autograder.predictions), the stand-ins' rows (autograder.stand_in)
+and the heat-maps' cells (autograder.pictures).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
+
+from .sandbox.codec import Labelled, Opaque, clean_text
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+    from .declaration import Output, Probe
+
+    FloatArray = NDArray[np.float64]
+
+
+RTOL = 1e-4  # loose enough for float32 work, tight enough for every mistake in the catalog
+ATOL = 1e-6
+PREVIEW = 6  # rows and columns shown of an array at most
+PICTURE_SIDE, PICTURE_TABLES = 12, 4  # the largest public tables whose values a failure keeps
+
+
+def describe_type(value: object) -> str:
+    if isinstance(value, Labelled):
+        return str(value.kind)[:20]
+    if value is None:
+        return "None"
+    if isinstance(value, np.ndarray):
+        return f"ndarray of {value.dtype}"
+    if isinstance(value, Opaque):
+        return clean_text(value.type_name, 100) if isinstance(value.type_name, str) else "object"
+    return clean_text(type(value).__name__, 100)
+
+
+def as_array(value: object) -> FloatArray | None:
+    """A float array for array-like values; None when the value is not array-like."""
+    if isinstance(value, Labelled):
+        value = value.values
+    if isinstance(value, np.ndarray):
+        return value.astype(float) if value.dtype.kind in "biuf" else None
+    if isinstance(value, (list, tuple, int, float)) and not isinstance(value, bool):
+        try:
+            with np.errstate(all="ignore"):
+                array = np.asarray(value, dtype=float)
+        except (TypeError, ValueError, OverflowError, RecursionError, MemoryError):
+            return None  # not numbers, ragged, nested too deeply, or an int no float can hold
+        return array
+    return None
+
+
+def check_array(probe: Probe, output: Output, got: object, expected: Any) -> tuple[bool, str | None, dict[str, Any]]:
+    passed, code, detail = _check_array(probe, output, got, expected)
+    array = None if passed or code == "wrong_type" else as_array(got)
+    if array is not None and not probe.case.hidden and all(
+            a.ndim in (2, 3) and a.shape[-2] <= PICTURE_SIDE and a.shape[-1] <= PICTURE_SIDE
+            and (a.ndim == 2 or a.shape[0] <= PICTURE_TABLES) for a in (array, expected)):
+        # The whole tables, as plain lists ("nan", "inf", "-inf" for the rest), for the heat-maps.
+        def plain(a: NDArray[Any]) -> Any:
+            return np.vectorize(lambda x: float(x) if np.isfinite(x) else str(x), otypes=[object])(a).tolist()
+        detail = dict(detail, values={"got": plain(array), "expected": plain(expected),
+                                      "words": list(probe.case.words), "columns": output.columns,
+                                      "rows_sum_to_one": output.rows_sum_to_one})
+    return passed, code, detail
+
+
+def _check_array(probe: Probe, output: Output, got: object, expected: FloatArray
+                 ) -> tuple[bool, str | None, dict[str, Any]]:
+    array = as_array(got)
+    if array is None:
+        detail: dict[str, Any] = {"got": describe_type(got)}
+        if got is None:
+            detail["no_return"] = True
+        return False, "wrong_type", detail
+    if array.shape != expected.shape:
+        detail = {"rtol": RTOL, "atol": atol_for(expected), "got_shape": array.shape,
+                  "expected_shape": expected.shape, "got_preview": preview(array),
+                  "expected_preview": preview(expected)}
+        if array.T.shape == expected.shape and all_close(array.T, expected):
+            return False, "transposed", detail
+        if _only_unit_axes_apart(array.shape, expected.shape) and all_close(array.reshape(expected.shape), expected):
+            return False, "extra_unit_axes", detail  # the right values, with axes of length 1 added or left out
+        return False, "wrong_shape", detail
+    if all_close(array, expected):
+        return True, None, {}
+    detail = {**_mismatch(probe, output, array, expected), "container": container_name(got)}
+    if "not_finite" in detail:
+        return False, "not_finite", detail
+    if array.ndim == 2 and array.shape[0] == array.shape[1] and all_close(array.T, expected):
+        # A square table read the other way round: same shape, rows and columns swapped.
+        return False, "transposed", detail
+    return False, "wrong_values", detail
+
+
+def _only_unit_axes_apart(got: tuple[int, ...], expected: tuple[int, ...]) -> bool:
+    """Whether two shapes differ only by axes of length 1 ((1, n, n) for (n, n)); a single number
+    in any shape ((1,) for (1, 1)) says nothing of which axes were meant."""
+    sizes = [d for d in expected if d != 1]
+    return got != expected and bool(sizes) and [d for d in got if d != 1] == sizes
+
+
+def all_close(a: NDArray[Any], b: NDArray[Any]) -> bool:
+    if a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes():
+        return True  # the common case for a right answer, and far cheaper than allclose
+    with np.errstate(all="ignore"):
+        return bool(np.allclose(a, b, rtol=RTOL, atol=atol_for(b), equal_nan=True))
+
+
+def atol_for(expected: NDArray[Any]) -> float:
+    finite = np.abs(expected[np.isfinite(expected)]) if np.size(expected) else np.zeros(1)
+    return ATOL * max(1.0, float(finite.max()) if finite.size else 1.0)
+
+
+def _mismatch(probe: Probe, output: Output, got: FloatArray, expected: FloatArray) -> dict[str, Any]:
+    """The numbers a message needs, in assert_allclose's order: how many, how badly, which cell."""
+    with np.errstate(all="ignore"):
+        difference = np.abs(got - expected)
+        bad = ~np.isclose(got, expected, rtol=RTOL, atol=atol_for(expected), equal_nan=True)
+    detail: dict[str, Any] = {"rtol": RTOL, "atol": atol_for(expected), "shape": got.shape,
+              "mismatched": int(bad.sum()), "total": int(got.size),
+              "got_preview": preview(got), "expected_preview": preview(expected)}
+    non_finite = ~np.isfinite(got) & np.isfinite(expected)
+    if non_finite.any():
+        detail["not_finite"] = {"count": int(non_finite.sum()),
+                                "where": _cell(probe, output, tuple(np.argwhere(non_finite)[0]))}
+    measurable = bad & np.isfinite(difference)
+    if measurable.any():
+        worst = np.unravel_index(int(np.argmax(np.where(measurable, difference, -1.0))), got.shape)
+        detail.update(cell=_cell(probe, output, worst), got_value=float(got[worst]),
+                      expected_value=float(expected[worst]), max_abs=float(difference[worst]))
+    if output.rows_sum_to_one:
+        with np.errstate(all="ignore"):
+            detail["row_sums"] = preview(got.sum(axis=-1))
+    return detail
+
+
+def _cell(probe: Probe, output: Output, index: Sequence[Any]) -> dict[str, Any]:
+    """Name a cell by its words: rows are always words; columns are words for the n×n tables."""
+    words = list(probe.case.words)
+    index = tuple(int(i) for i in index)
+    if len(index) > 2:  # a stack of tables (heads, say): which table, then the cell in it
+        return {**_cell(probe, output, index[-2:]), "blocks": list(index[:-2]), "index": list(index)}
+    if len(index) == 2:
+        row, column = index
+        return {"row": words[row] if row < len(words) else str(row),
+                "column": words[column] if output.columns == "words" and column < len(words) else column,
+                "column_is_word": output.columns == "words", "index": list(index)}
+    if len(index) == 1:
+        only = index[0]
+        label = words[only] if output.columns == "words" and only < len(words) else only
+        return {"row": None, "column": label, "column_is_word": output.columns == "words",
+                "index": [only]}
+    return {"row": None, "column": None, "column_is_word": False, "index": []}
+
+
+def preview(array: ArrayLike) -> str:
+    """The values cut short: at most PREVIEW rows and columns, three decimals."""
+    return np.array2string(np.asarray(array, dtype=float), precision=3, suppress_small=True,
+                           threshold=PREVIEW * PREVIEW, edgeitems=PREVIEW // 2,
+                           max_line_width=100)
+
+
+def as_mapping(value: object) -> dict[PlainItem, PlainItem] | None:
+    """A dict of plain keys and values (see _plain_item) for dict-like values; None otherwise.
+
+    Whatever the value holds (arrays, nested containers, NaN, subclasses), comparing the result
+    with an expected mapping of words only compares strings and numbers: it never raises.
+    """
+    if isinstance(value, Labelled) and value.kind == "Series":
+        values = value.values
+        try:
+            items = list(zip(value.index, values.tolist() if isinstance(values, np.ndarray) else values))
+        except TypeError:
+            return None
+    elif isinstance(value, dict):
+        items = list(dict.items(value))
+    else:
+        return None
+    return {_plain_item(k): _plain_item(v) for k, v in items}
+
+
+class OtherItem:
+    """A mapping value that is not a string or a number: equal to nothing but itself."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def __repr__(self) -> str:
+        return f"<{self.kind}>"
+
+
+# A key or value of a returned mapping as the judge compares it (_plain_item).
+PlainItem = str | int | float | None | OtherItem
+
+
+def _plain_item(value: object) -> PlainItem:
+    """A string, a number (whole floats as ints), None or OtherItem: values whose == cannot raise."""
+    if value is None or type(value) is bool:
+        return value
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        value = int(value)
+        return value if abs(value) < 2**63 else OtherItem("int too large")
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        return int(value) if value.is_integer() and abs(value) < 2**63 else value
+    return OtherItem(describe_type(value))
+
+
+def is_right(output: Output, got: object, expected: Any) -> bool:
+    """Whether `got` passes: check_mapping's and check_array's verdict, without their detail."""
+    if output.kind == "mapping":
+        return bool(as_mapping(got) == expected)
+    array = as_array(got)
+    return array is not None and array.shape == expected.shape and all_close(array, expected)
+
+
+def check_mapping(probe: Probe, output: Output, got: object, expected: Any) -> tuple[bool, str | None, dict[str, Any]]:
+    mapping = as_mapping(got)
+    if mapping is None:
+        return False, "wrong_type", {"got": describe_type(got), "no_return": got is None}
+    if mapping == expected:
+        return True, None, {}
+    wrong = [(k, mapping.get(k), v) for k, v in expected.items() if mapping.get(k) != v]
+    return False, "wrong_values", {"mismatched": len(wrong), "total": len(expected),
+                                   "first": [_short_repr(x) for x in wrong[0]] if wrong else None,
+                                   "first_missing": bool(wrong) and wrong[0][0] not in mapping,
+                                   "extra_keys": [_short_text(k) for k in mapping if k not in expected][:5],
+                                   "got_preview": _mapping_preview(mapping),
+                                   "expected_preview": _mapping_preview(expected)}
+
+
+def _short_repr(value: object, limit: int = 60) -> str:
+    """repr cut short; repr escapes control characters, so a cut repr is still one clean line."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _short_text(value: object, limit: int = 60) -> str:
+    return clean_text(value if isinstance(value, str) else _short_repr(value), limit)
+
+
+def _mapping_preview(mapping: Mapping[Any, Any]) -> str:
+    items = [f"{_short_repr(k)}: {_short_repr(v)}" for k, v in list(mapping.items())[:PREVIEW]]
+    return "{" + ", ".join(items) + (", …" if len(mapping) > PREVIEW else "") + "}"
+
+
+if TYPE_CHECKING:
+    # A returned value as the comparison reads it, per output (prepared_values): a plain mapping, or a float array.
+    PreparedValue = dict[PlainItem, PlainItem] | FloatArray | None
+    # A prediction of an array output, prepared once (prepared_candidate): (values, atol, first value,
+    # the cells predicted -inf or None).
+    PreparedArray = tuple[FloatArray, float, float | None, NDArray[np.bool_] | None]
+    # A prediction as the comparison reads it, per output: a plain mapping, or a PreparedArray.
+    PreparedPrediction = dict[PlainItem, PlainItem] | PreparedArray | None
+
+
+def matches(outputs: Sequence[Output], values: Sequence[object], candidate: Sequence[object]) -> bool:
+    return matches_prepared(outputs, prepared_values(outputs, values), prepared_candidate(outputs, candidate))
+
+
+def prepared_values(outputs: Sequence[Output], values: Sequence[object]) -> list[PreparedValue] | None:
+    """Values as the comparison reads them (float arrays, plain mappings), converted once."""
+    return [as_mapping(v) if o.kind == "mapping" else as_array(v) for o, v in zip(outputs, values)] \
+        if len(values) == len(outputs) else None
+
+
+def prepared_candidate(outputs: Sequence[Output], candidate: Sequence[object]) -> list[PreparedPrediction] | None:
+    """A prediction as the comparison reads it: per array, (values, atol, first value, the cells
+    predicted -inf or None)."""
+    prepared: list[PreparedPrediction] = []
+    for output, want in zip(outputs, candidate):
+        if output.kind == "mapping":
+            prepared.append(as_mapping(want))
+        else:
+            want = as_array(want)
+            if want is None:
+                return None  # a prediction that is not numbers predicts nothing
+            blocked = np.isneginf(want)
+            prepared.append((want, atol_for(want), float(want.flat[0]) if want.size else None,
+                             blocked if blocked.any() else None))
+    return prepared if len(prepared) == len(candidate) else None
+
+
+def behaves_as_minus_inf(values: ArrayLike) -> NDArray[np.bool_]:
+    """Cells that act as -inf where they are added to scores before a softmax: exp of them is 0
+    (-1e9, -1e10, np.finfo(float).min, -np.inf alike). A detector predicting -inf names the same
+    mistake for any of them: names do not hang on one constant."""
+    with np.errstate(all="ignore"):
+        acts: NDArray[np.bool_] = np.exp(np.asarray(values, dtype=float)) == 0.0
+        return acts
+
+
+def matches_prepared(outputs: Sequence[Output], got: Sequence[PreparedValue] | None,
+                      candidate: Sequence[PreparedPrediction] | None) -> bool:
+    if got is None or candidate is None or len(candidate) != len(got):
+        return False
+    for output, value, prediction in zip(outputs, got, candidate):
+        if value is None:
+            return False
+        if output.kind == "mapping":
+            if value != prediction:
+                return False
+            continue
+        # An array output: the value is a float array, the prediction its prepared_candidate tuple.
+        value = cast("FloatArray", value)
+        want, atol, first, blocked = cast("PreparedArray", prediction)
+        if value.shape != want.shape:
+            return False
+        if blocked is not None:  # the cells predicted -inf: any value acting as -inf there
+            if not behaves_as_minus_inf(value[blocked]).all() or \
+                    not all_close(np.where(blocked, 0.0, value), np.where(blocked, 0.0, want)):
+                return False
+            continue
+        # allclose's own test on the first cell, in plain floats: most wrong predictions stop here.
+        if first is not None and abs(float(value.flat[0]) - first) > atol + RTOL * abs(first):
+            return False
+        if not all_close(value, want):
+            return False
+    return True
+
+
+def values_of(probe: Probe, value: object) -> list[object]:
+    """The value of each output of a call, read as check_value reads it: a step of several outputs
+    returns them in a tuple or a list. Anything else (None from a forgotten return, a number, an
+    array, even a 0-d one) is one value, which never has as many values as outputs."""
+    return list(value) if len(probe.step.outputs) > 1 and isinstance(value, (tuple, list)) else [value]
+
+
+def container_name(value: object) -> str:
+    """The container a value came in, from a closed set (see explain.records.CONTAINERS)."""
+    if isinstance(value, Labelled):
+        return str(value.kind) if value.kind in ("Series", "DataFrame") else "other"
+    if value is None:
+        return "None"
+    for kind in (dict, list, tuple, np.ndarray, str, bool, int, float):
+        if isinstance(value, kind):
+            return {bool: "other", np.ndarray: "ndarray"}.get(kind, kind.__name__)
+    if isinstance(value, (np.floating, np.integer)):
+        return "float" if isinstance(value, np.floating) else "int"
+    return "other"

@@ -1,0 +1,165 @@
+"""Grafts from the reference (autograder/repair/grafts.py): what the student left out, brought back
+in the student's own names, and never shown in the default feedback."""
+import ast
+import builtins
+import dataclasses
+
+from hypothesis import given, settings, strategies as st
+
+from autograder.grading import Plan, grade_bytes
+from autograder.render.step import step_feedback
+from autograder.repair.edits import single_edits
+from autograder.repair.grafts import graft_edits, reference_function
+from labs.masked_attention import LAB as MASKED
+from labs.self_attention import LAB
+
+from conftest import ROOT
+
+CORRECT = (ROOT / "samples" / "correct.py").read_text("utf-8")
+
+
+def _function(source: str) -> ast.FunctionDef:
+    node = ast.parse(source).body[-1]
+    assert isinstance(node, ast.FunctionDef)
+    return node
+
+
+def _grafts(source: str, lab, name: str):
+    return graft_edits(_function(source), reference_function(lab.solution, name), source=source)
+
+
+def _step(result, name):
+    return next(s for s in result.steps if s.name == name)
+
+
+NO_SHIFT = "import numpy as np\n\ndef softmax(z):\n    e = np.exp(z)\n    return e / e.sum(axis=-1, keepdims=True)\n"
+NO_SCALE = ("def self_attention(X, W_Q, W_K, W_V):\n    Q, K, V = make_qkv(X, W_Q, W_K, W_V)\n    d_k = K.shape[1]\n"
+            "    weights = softmax(Q @ K.T)\n    return mix(weights, V), weights\n")
+
+
+def test_the_missing_shift_is_grafted_in_the_students_own_parameter_name():
+    grafts = _grafts(NO_SHIFT, LAB, "softmax")
+    assert any("np.exp(z - z.max(axis=-1, keepdims=True))" in edit.source and edit.line == 4 for edit in grafts)
+    assert all(edit.kind == "graft" for edit in grafts)
+
+
+def test_the_missing_scale_is_grafted_around_the_students_own_product():
+    grafts = _grafts("import numpy as np\n" + NO_SCALE, LAB, "self_attention")
+    assert any(edit.after == "Q @ K.T / np.sqrt(d_k)" and edit.before == "weights = softmax(«Q @ K.T»)" for edit in grafts)
+
+
+def test_a_reference_local_is_read_as_the_students_local_assigned_the_same_expression():
+    source = ("import numpy as np\n\ndef masked_softmax(scores, mask):\n    mask = np.asarray(mask).astype(bool)\n"
+              "    filled = np.where(mask, scores, -np.inf)\n    shifted = filled\n    e = np.exp(shifted)\n"
+              "    return e / np.sum(e, axis=-1, keepdims=True)\n")
+    grafts = _grafts(source, MASKED, "masked_softmax")
+    assert any(edit.line == 6 and edit.after == "filled - filled.max(axis=-1, keepdims=True)" for edit in grafts)
+
+
+def test_what_the_student_named_is_grafted_by_its_name():
+    source = ("import numpy as np\n\ndef multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads):\n"
+              "    Q, K, V = X @ W_Q, X @ W_K, X @ W_V\n"
+              "    Q_h, K_h, V_h = (split_heads(M, n_heads) for M in (Q, K, V))\n"
+              "    scores = Q_h @ K_h.transpose(0, 2, 1) / np.sqrt(Q_h.shape[-1])\n"
+              "    weights = masked_softmax(scores, causal_mask(X.shape[0]))\n"
+              "    merged = merge_heads(weights @ V_h)\n    output = merged\n    return output, weights\n")
+    grafts = _grafts(source, MASKED, "multi_head_attention")
+    assert any(edit.line == 9 and edit.after == "merged @ W_O" for edit in grafts)
+    assert any(edit.line == 8 and edit.after == "merge_heads(weights @ V_h) @ W_O" for edit in grafts)
+
+
+def test_a_part_written_otherwise_is_grafted_with_the_rest_as_written():
+    source = ("import numpy as np\n\ndef softmax(x):\n    shifted = x - np.maximum.reduce(x)\n"
+              "    e = np.exp(shifted)\n    return e / np.sum(e, axis=-1, keepdims=True)\n")
+    grafts = _grafts(source, LAB, "softmax")
+    assert any(edit.line == 4 and edit.after == "x - x.max(axis=-1, keepdims=True)" for edit in grafts)
+
+
+def test_no_graft_leaves_a_line_of_the_students_unused():
+    source = ("import numpy as np\n\ndef multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads):\n"
+              "    Q, K, V = X @ W_Q, X @ W_K, X @ W_V\n"
+              "    Q_h, K_h, V_h = (split_heads(M, n_heads) for M in (Q, K, V))\n"
+              "    scores = Q_h @ K_h.transpose(0, 2, 1) / np.sqrt(Q_h.shape[-1])\n"
+              "    mask = causal_mask(n_heads)\n    weights = masked_softmax(scores, mask)\n"
+              "    return merge_heads(weights @ V_h) @ W_O, weights\n")
+    grafts = _grafts(source, MASKED, "multi_head_attention")
+    assert any(edit.line == 7 and edit.after == "causal_mask(X.shape[0])" for edit in grafts)
+    assert not any("mask)" not in edit.source.split("weights = ")[1].split("\n")[0] for edit in grafts if edit.line == 8)
+
+
+def test_no_graft_reads_a_name_the_student_does_not_have():
+    # No `d_k` anywhere and no numpy imported: the scale cannot be said in the student's names.
+    source = NO_SCALE.replace("    d_k = K.shape[1]\n", "")
+    grafts = _grafts(source, LAB, "self_attention")
+    assert not any("sqrt" in edit.source or "d_k" in edit.source for edit in grafts)
+    assert not any("sqrt" in edit.source for edit in _grafts(NO_SCALE, LAB, "self_attention"))  # `np` not bound
+
+
+def test_without_a_reference_there_is_no_graft_and_the_mutants_never_have_one():
+    assert graft_edits(_function(NO_SHIFT), None, source=NO_SHIFT) == []
+    assert reference_function(None, "softmax") is None
+    assert reference_function("no_such_package.module", "softmax") is None
+    assert not any(edit.kind == "graft" for edit in single_edits(_function(NO_SHIFT), limit=2000))
+
+
+def test_a_graft_is_the_last_single_edit_tried():
+    from autograder.repair.kinds import COST
+    assert COST["graft"] > max(cost for kind, cost in COST.items() if kind != "graft")
+
+
+_LINES = ["x = x + 1", "x = x.T", "x = np.exp(x)", "x = x.sum(axis=0)", "y = x @ x", "x = x[:2]", "z = y - y.max()",
+          "x = x - x.max(axis=-1, keepdims=True)", "y = f(x) / np.sqrt(k)", "k = x.shape[0]", "x = f(x)",
+          "z = [v * 2 for v in x]", "y = g(x, y)", "x = (x, x)[0]", "y = x / y.max()", "z = np.where(x, y, -np.inf)"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from(_LINES), min_size=1, max_size=4), st.lists(st.sampled_from(_LINES), min_size=1, max_size=5),
+       st.sampled_from(["x, y", "a, b", "y, x", "x"]), st.booleans())
+def test_every_graft_compiles_and_reads_only_the_students_names(ours, theirs, parameters, imported):
+    """INVARIANT: a graft is expressed in the student's own names (parameters, locals, names its
+    code reads, the names its file binds at its top, built-ins)."""
+    source = ("import numpy as np\n" if imported else "") + f"def f({parameters}):\n" + \
+        "".join(f"    {line}\n" for line in ours) + "    return x\n"
+    reference = _function("def f(x, y):\n" + "".join(f"    {line}\n" for line in theirs) + "    return x\n")
+    function = _function(source)
+    allowed = {node.id for node in ast.walk(function) if isinstance(node, ast.Name)} | \
+        {a.arg for a in function.args.args} | {function.name} | ({"np"} if imported else set()) | set(dir(builtins))
+    for edit in graft_edits(function, reference, source=source):
+        compile(edit.source, "<graft>", "exec")
+        grafted = _function(edit.source)
+        own = {node.id for c in ast.walk(grafted) if isinstance(c, ast.comprehension)
+               for node in ast.walk(c.target) if isinstance(node, ast.Name)}  # bound inside the graft itself
+        assert {node.id for node in ast.walk(grafted) if isinstance(node, ast.Name)} <= allowed | own
+        assert edit.line >= function.lineno + 1 and edit.kind == "graft"
+
+
+def _graded(zygote, step_source):
+    wrong = CORRECT + "\n\n" + step_source
+    return wrong, _step(grade_bytes("wrong.py", wrong.encode(), zygote, Plan.build(LAB)), _function(step_source).name)
+
+
+def test_a_missing_scale_is_named_on_its_line_without_the_answer(zygote):
+    wrong, step = _graded(zygote, NO_SCALE)
+    line = wrong[:wrong.index("    weights = softmax(Q @ K.T)")].count("\n") + 1
+    assert [(part.kind, part.line) for part in step.repair.parts] == [("graft", line)]
+    korean, english = step_feedback(step, LAB, "ko"), step_feedback(step, LAB, "en")
+    assert f"{line}번째 줄: `weights = softmax(«Q @ K.T»)`에서 «»로 표시한 식에 빠지거나 다르게 쓴 부분이 있습니다." in korean
+    assert f"line {line}: the expression marked «» in `weights = softmax(«Q @ K.T»)` leaves out part" in english
+    for text, cause in ((korean, "짐작되는 원인"), (english, "Likely cause")):
+        # "where" (the default) names the place, never the reference's code
+        assert "sqrt" not in _cause(text, cause)
+    fixed = step_feedback(step, dataclasses.replace(LAB, repair_shows="fix"), "ko")
+    assert "`Q @ K.T / np.sqrt(d_k)`처럼 고치면" in fixed
+
+
+def test_a_missing_shift_is_named_on_its_line(zygote):
+    source = "def softmax(x):\n    e = np.exp(x)\n    return e / e.sum(axis=-1, keepdims=True)\n"
+    wrong, step = _graded(zygote, source)
+    line = wrong[:wrong.index("    e = np.exp(x)\n")].count("\n") + 1
+    assert step.repair is not None and step.repair.parts[0].kind == "graft"
+    assert line in {part.line for part in (*step.repair.parts, *step.repair.also)}
+    assert ".max(" not in _cause(step_feedback(step, LAB, "ko"), "짐작되는 원인")
+
+
+def _cause(text: str, heading: str) -> str:
+    return next(line for line in text.splitlines() if line.strip().startswith(heading))
