@@ -1,7 +1,8 @@
 """How many wrong files of a blind corpus the repair search names on the line of their real mistake
 (the corpus's MANIFEST.csv gives each file's step and line), and how many correct files get full
-marks. The search reads neither the labs' declared mistakes nor the explainer, so the count is the
-same with them switched off (AUTOGRADER_DECLARED_MISTAKES=off). Run by hand:
+marks. The search reads neither the labs' declared mistakes nor the explainer's relations, so the
+count is the same with both switched off (AUTOGRADER_DECLARED_MISTAKES=off AUTOGRADER_RELATIONS=off).
+Run by hand:
 
     .venv/bin/python benchmarks/repair_corpora.py tests/corpora/corpus_blind6
     .venv/bin/python benchmarks/repair_corpora.py tests/corpora/corpus_blind5 --list

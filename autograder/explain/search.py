@@ -4,6 +4,7 @@ value everywhere, a constant ratio, a predicate), else which rows or columns are
 """
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
@@ -19,6 +20,15 @@ if TYPE_CHECKING:
 
     from numpy.typing import NDArray
 
+# "off" turns the relations off: a failing output is told only by the kind of test that fails.
+# Only to measure what the repair search names alone (benchmarks/repair_corpora.py); never grade so.
+RELATIONS_SWITCH = "AUTOGRADER_RELATIONS"
+
+
+def relations_on() -> bool:
+    """Whether the relations are searched: the one place the switch is read."""
+    return os.environ.get(RELATIONS_SWITCH, "on").strip().lower() != "off"
+
 
 def explain(output: str, samples: Sequence[Sample], kind: str | None = None) -> Explanation | None:
     """The smallest explanation of `output`'s failing samples, else what is observable; None when
@@ -28,6 +38,8 @@ def explain(output: str, samples: Sequence[Sample], kind: str | None = None) -> 
     if not failing:
         return None
     extra: dict[str, Any] = {"kind": kind} if kind else {}
+    if not relations_on():
+        return _kind_only(output, extra)
     if kind:
         # Every test of one kind fails and no other: the kind leads, and what the values show is
         # read on that kind's tests alone (the other kinds' tests pass: they rule nothing out, as

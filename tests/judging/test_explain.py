@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from autograder.explain.formulas import factors, predict
 from autograder.explain.quantities import case_quantities
 from autograder.explain.records import Sample, Vocabulary, close
-from autograder.explain.search import explain, failing_kind
+from autograder.explain.search import RELATIONS_SWITCH, explain, failing_kind
 from autograder.grading import Plan, grade_file
 from autograder.judge import judge_call, judge_step
 from autograder.predictions import DECLARED_MISTAKES_SWITCH
@@ -88,6 +88,14 @@ def test_a_quantity_returned_instead_is_named(seed, shapes, name):
     samples = _samples(seed, shapes, lambda e, q, s: q[name])
     found = explain("out", samples)
     assert found.relation == "formula" and found.parts == (("base", name),), found
+
+
+def test_the_relations_switch_leaves_only_the_kind_of_test_that_fails(monkeypatch):
+    samples = _samples(7, [(3, 4, 2), (4, 5, 3)], lambda e, q, s: q["D"].T)
+    assert explain("out", samples).relation == "formula"
+    monkeypatch.setenv(RELATIONS_SWITCH, "off")
+    assert explain("out", samples) is None
+    assert explain("out", samples, kind="2-D").relation == "kind_only"
 
 
 @QUICK
