@@ -416,11 +416,13 @@ def _repair_scope(runs: _Runs, scope: str, results: dict[str, dict[str, StepResu
             continue
         if step.name not in repairs:
             # The grader's own work on the student's code: whatever goes wrong in it costs the
-            # repair's words, never the step's verdict or the submission's record.
+            # repair's words, never the step's verdict or the submission's record, nor its time.
+            started = time.monotonic()
             repairs[step.name] = piece("a repair search", _repair_of, runs, step, result, results[scope]).value
+            runs.clock.give_back(time.monotonic() - started)
         repair = repairs[step.name]
         if repair is not None:
-            results[scope][step.name] = replace(result, repair=repair)
+            results[scope][step.name] = replace(result, repair=repair.as_told(runs.plan.lab.repair_shows))
 
 
 def _repair_of(runs: _Runs, step: Step, result: StepResult, scope_results: dict[str, StepResult]) -> Repair | None:
@@ -436,19 +438,21 @@ def _repair_of(runs: _Runs, step: Step, result: StepResult, scope_results: dict[
     pivot = next((i for i, probe in enumerate(probes) if (probe.case.name, probe.label) in failing), None)
     answered = tuple((c.case, c.label, c.code, c.answer) for c in result.cases if not c.hidden)
     key = (plan.lab.name, step.name, target.key, answered, stand_in_for)
-    known, repair = _REPAIRS.get(key, target)
-    if known:
-        return repair
-    target = replace(target, reference=reference_function(plan.lab.solution, step.name))  # for grafts
-    # Never past the submission's own time (the search is the grader's work on its behalf).
-    until = min(time.monotonic() + REPAIR_SECONDS, runs.clock.until if runs.clock.until is not None else float("inf"))
+    # The grader's own time, apart from the submission's (its clock is given it back: _repair_scope).
+    until = time.monotonic() + REPAIR_SECONDS
 
     def evaluate(sources: Sequence[str | None], chosen: Sequence[object]) -> list[list[bool]]:
         return _evaluate(runs, step, stand_in_for, sources, cast("Sequence[Probe]", chosen), until)
 
-    repair = search(target=target, probes=probes, pivot=pivot, evaluate=evaluate)
-    _REPAIRS.put(key, target, repair)
-    return repair
+    kept = _REPAIRS.get(key, target)
+    if kept is not None and all(evaluate([kept.source], probes)[0]):
+        return kept.repair  # found on another file, and right on this one too (RepairCache)
+    target = replace(target, reference=reference_function(plan.lab.solution, step.name))  # for grafts
+    found = search(target=target, probes=probes, pivot=pivot, evaluate=evaluate)
+    if found is None:
+        return None
+    _REPAIRS.put(key, target, found)
+    return found.repair
 
 
 def _evaluate(runs: _Runs, step: Step, stand_in_for: tuple[str, ...], sources: Sequence[str | None],

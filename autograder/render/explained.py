@@ -35,7 +35,7 @@ def repair_text(say: Messages, result: StepResult) -> str:
     if found.also:
         where, closing = say("repair", "either", first=told(found.parts), second=told(found.also)), "where_either"
     else:
-        where, closing = told(found.parts), "where"
+        where, closing = told(found.parts), "where" if len(found.parts) == 1 else "where_together"
     after = " / ".join(f"`{p.after}`" for p in found.parts if p.after)
     if shows == "fix" and after:
         return say("repair", "fix", parts=where, after=after)

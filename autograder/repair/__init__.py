@@ -2,7 +2,7 @@
 from .cases import repair_cases
 from .edits import Edit, single_edits
 from .kinds import EDIT_KINDS, EditKind
-from .search import Repair, RepairCache, Target, search, target_of
+from .search import Found, Repair, RepairCache, Target, search, target_of
 
-__all__ = ["EDIT_KINDS", "Edit", "EditKind", "Repair", "RepairCache", "Target", "repair_cases", "search",
+__all__ = ["EDIT_KINDS", "Edit", "EditKind", "Found", "Repair", "RepairCache", "Target", "repair_cases", "search",
            "single_edits", "target_of"]

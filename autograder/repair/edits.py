@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import cast
 
-from .kinds import COST, EDIT_KINDS, EditKind
+from .kinds import COST, EDIT_KINDS, LATER, EditKind
 from .rewrites import Scope, rewrites
 
 MAX_EDITS = 600  # single edits of one function at most (a long function is searched in part)
@@ -37,8 +37,8 @@ class Edit:
     rewrite: Callable[[ast.AST], ast.AST | None] | None = field(default=None, repr=False, compare=False)
 
     @property
-    def rank(self) -> tuple[int, int]:
-        return COST[self.kind], self.line
+    def rank(self) -> tuple[int, int, int]:
+        return COST[self.kind], self.line, int(self.kind in LATER)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -50,8 +50,9 @@ class Edits:
     source: str = field(repr=False, compare=False)
 
     @property
-    def rank(self) -> tuple[int, int]:
-        return sum(COST[part.kind] for part in self.parts), min(part.line for part in self.parts)
+    def rank(self) -> tuple[int, int, int]:
+        return (sum(COST[part.kind] for part in self.parts), min(part.line for part in self.parts),
+                sum(part.kind in LATER for part in self.parts))
 
 
 def function_def(tree: ast.Module, name: str, line: int) -> ast.FunctionDef | None:
@@ -73,6 +74,8 @@ def module_rebinds(tree: ast.Module) -> frozenset[str]:
 # Edits of one name or number: the code shown is the whole line, the place marked («»), so a
 # name that appears twice on the line is told apart.
 MARKED: frozenset[EditKind] = frozenset({"variable", "constant", "hard_coded"})
+ATTEMPTS_PER_EDIT = 8  # edits tried, each made and read back, per edit a search may keep
+MAX_COMBINED = 250  # the cheapest single edits paired with one another
 
 
 def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] = frozenset(),
@@ -98,14 +101,16 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
         elif seen[source] >= 0 and COST[kind] < COST[edits[seen[source]].kind]:
             edits[seen[source]] = edit
 
+    attempts = 0  # every edit tried counts, kept or not: the work is bounded, whatever the code
     for index, node in enumerate(originals):
         line = getattr(node, "lineno", function.lineno)
         for kind, rewrite in rewrites(node, scope):
+            attempts += 1
             edited = _edited(function, places[index], rewrite)
             if edited is not None:
                 before = quoted(originals[index], source, marked=kind in MARKED) or edited[1]
                 keep(kind, edited[0], line, before, edited[2], index, rewrite)
-        if len(edits) > 4 * limit:
+        if len(edits) > 4 * limit or attempts > ATTEMPTS_PER_EDIT * limit:
             break
     for edited_source, line, before, after in _statement_swaps(function):
         keep("statements_swapped", edited_source, line, before, after)
@@ -152,15 +157,15 @@ def paired_edits(function: ast.FunctionDef, singles: list[Edit], *, limit: int) 
     """Two single edits made together, at most `limit`, cheapest first: the same kind of edit on
     two places first (one slip repeated: `axis=0` on two lines), then any two of the cheapest.
     Edits of nested nodes (one inside the other) are not combined."""
-    combinable = [edit for edit in singles if edit.rewrite is not None and edit.kind != "statement_removed"]
+    combinable = [edit for edit in singles if edit.rewrite is not None and edit.kind != "statement_removed"][:MAX_COMBINED]
     pairs = [(a, b) for a, b in itertools.combinations(combinable, 2) if a.index != b.index]
     pairs.sort(key=lambda pair: (pair[0].kind != pair[1].kind or pair[0].after.split("(")[0] != pair[1].after.split("(")[0],
                                  COST[pair[0].kind] + COST[pair[1].kind], min(pair[0].line, pair[1].line)))
     found: list[Edits] = []
     seen: set[str] = set()
     places = _places(function)
-    for first, second in pairs:
-        if len(found) >= limit:
+    for attempt, (first, second) in enumerate(pairs):
+        if len(found) >= limit or attempt >= ATTEMPTS_PER_EDIT * limit:
             break
         source = _combined(function, places, (first, second))
         if source is not None and source not in seen:

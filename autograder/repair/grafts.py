@@ -6,9 +6,12 @@ of the student's function by an expression of the reference's function of the sa
 keeps the student's expression inside it, either because the reference's expression at the same
 place is the student's with something around it (`softmax(Q @ K.T)`, the reference's
 `softmax(scores(Q, K) / np.sqrt(d_k))`: `Q @ K.T` → `Q @ K.T / np.sqrt(d_k)`) or because the
-reference's expression contains it (`x` → `x - x.max(axis=-1, keepdims=True)`); last, one that
+reference's expression contains it (`x` → `x - x.max(axis=-1, keepdims=True)`); then one that
 keeps the student's call or operator and one of its operands (`x - np.maximum.reduce(x)` →
-`x - x.max(axis=-1, keepdims=True)`).
+`x - x.max(axis=-1, keepdims=True)`); last, the reference's expression of the very names the
+student's reads (`K_heads[0].T` → `K_heads.transpose(0, 2, 1)`). The feedback tells which
+(`_graft_kind`): a computation missing around the student's expression, one part of it written
+otherwise (that part marked), or the expression as a whole.
 
 INVARIANT (docs/authors/mistakes.md): a graft is expressed in the student's own names. The
 reference's parameters are renamed to the student's by position, its locals to the student's
@@ -32,7 +35,8 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import TypeGuard
 
-from .edits import Edit, _edited, _local_names, _nodes, _places, quoted
+from .edits import ATTEMPTS_PER_EDIT, Edit, _edited, _local_names, _nodes, _places, quoted
+from .kinds import EditKind
 
 MAX_GRAFTS = 150  # grafts of one function at most, the smallest first
 
@@ -99,8 +103,8 @@ def graft_edits(function: ast.FunctionDef, reference: ast.FunctionDef | None, *,
     ranked.sort(key=lambda item: (item[0], item[1], item[2]))
     seen = {ast.unparse(function), *known}
     made: list[Edit] = []
-    for _, _, index, graft in ranked:
-        if len(made) >= limit:
+    for attempt, (_, _, index, graft) in enumerate(ranked):
+        if len(made) >= limit or attempt >= ATTEMPTS_PER_EDIT * limit:
             break
         edited = _edited(function, places[index], (lambda g: lambda _node: copy.deepcopy(g))(graft))
         if edited is None:
@@ -109,11 +113,54 @@ def graft_edits(function: ast.FunctionDef, reference: ast.FunctionDef | None, *,
         if text is None or text in seen or not _reads(_function_of(text)) >= assigned_and_read:
             continue  # (a graft that leaves a line of the student's unused goes around the mistake there)
         seen.add(text)
-        node = originals[index]
-        made.append(Edit(kind="graft", line=getattr(node, "lineno", function.lineno),
-                         before=quoted(node, source, marked=True) or edited[1], after=edited[2], source=text,
+        original = originals[index]
+        assert isinstance(original, ast.expr)  # only expressions are grafted over (_replaceable)
+        kind, marked = _graft_kind(original, graft)
+        made.append(Edit(kind=kind, line=getattr(marked, "lineno", function.lineno),
+                         before=quoted(marked, source, marked=True) or edited[1], after=edited[2], source=text,
                          index=index, rewrite=(lambda g: lambda _node: copy.deepcopy(g))(graft)))
     return made
+
+
+def _graft_kind(ours: ast.expr, graft: ast.expr) -> tuple[EditKind, ast.expr]:
+    """What a graft says of the student's expression, and the part of it to mark: kept whole
+    inside the graft ("graft_around": a computation around it is missing), one part of it written
+    otherwise ("graft_part": that part marked), or else changed as a whole ("graft")."""
+    if _contains(graft, ast.dump(ours, include_attributes=False)):
+        return "graft_around", ours
+    part = _differing(ours, graft)
+    if part is not None and part is not ours:
+        return "graft_part", part
+    return "graft", ours
+
+
+def _differing(ours: ast.expr, theirs: ast.expr) -> ast.expr | None:
+    """The smallest sub-expression of `ours` where it and `theirs` part: followed down while both
+    are the same kind of node (the same operator, attribute, comparison) and differ in one child
+    expression only; None when they are the same."""
+    if ast.dump(ours, include_attributes=False) == ast.dump(theirs, include_attributes=False):
+        return None
+    if type(ours) is not type(theirs) or _head(ours) != _head(theirs):
+        return ours
+    pairs = list(zip(ast.iter_child_nodes(ours), ast.iter_child_nodes(theirs)))
+    if len(pairs) != len(list(ast.iter_child_nodes(ours))) or len(pairs) != len(list(ast.iter_child_nodes(theirs))):
+        return ours
+    apart = [(mine, other) for mine, other in pairs
+             if ast.dump(mine, include_attributes=False) != ast.dump(other, include_attributes=False)]
+    if len(apart) != 1 or not isinstance(apart[0][0], ast.expr) or not isinstance(apart[0][1], ast.expr):
+        return ours
+    return _differing(apart[0][0], apart[0][1])
+
+
+def _head(node: ast.expr) -> object:
+    """What a node is besides its children: its operator(s), its attribute's name."""
+    if isinstance(node, ast.BinOp | ast.UnaryOp | ast.BoolOp):
+        return type(node.op)
+    if isinstance(node, ast.Compare):
+        return tuple(type(op) for op in node.ops)
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
 
 
 def _function_of(text: str) -> ast.AST:
@@ -126,7 +173,8 @@ def _grafts_of(node: ast.expr, context: Context | None, pieces: list[_Piece], sc
     """(rank, graft) for one expression of the student's: the reference's expression at the same
     place with the student's in the hole of its kind (rank 0), a reference's expression that
     contains the student's (rank 1), the same place with the student's in another hole (rank 2),
-    the reference's expression that is the student's with one part written otherwise (rank 3).
+    the reference's expression that is the student's with one part written otherwise (rank 3),
+    the reference's expression of the same names (rank 4).
     Never an expression the student already wrote (`written`): a graft brings in what is missing."""
     own = ast.dump(node, include_attributes=False)
     reads_own = bool(_free_names(node) & own_names)  # a number or a module's name is in too many places
@@ -142,6 +190,10 @@ def _grafts_of(node: ast.expr, context: Context | None, pieces: list[_Piece], sc
             yield 1, copy.deepcopy(piece.node)
         elif piece.dump not in written and _shares_an_operand(piece.node, node) and _in_scope(piece.node, scope):
             yield 3, copy.deepcopy(piece.node)
+        elif reads_own and piece.dump not in written and piece.free == _free_names(node) and _in_scope(piece.node, scope):
+            # last, the reference's expression of the very names the student's reads, in its place
+            # (`K_heads[0].T`, the reference's `K_heads.transpose(0, 2, 1)`)
+            yield 4, copy.deepcopy(piece.node)
 
 
 def _shares_an_operand(theirs: ast.expr, ours: ast.expr) -> bool:

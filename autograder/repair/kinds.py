@@ -9,7 +9,7 @@ EditKind = Literal[
     "arguments_swapped", "call_removed", "constant", "comparison", "negation", "variable",
     "builtin_rebound", "order", "slice_bound", "statement_removed", "statements_swapped",
     "torch_idiom", "reshape_as_transpose", "square_root", "einsum", "keyword_removed", "hard_coded", "index_removed", "transpose_moved", "returned_value", "shadowed_name",
-    "graft",
+    "unpacking_order", "graft", "graft_around", "graft_part",
 ]
 EDIT_KINDS: tuple[EditKind, ...] = EditKind.__args__  # type: ignore[attr-defined]
 
@@ -23,7 +23,21 @@ COST: dict[EditKind, int] = {
     "term_removed": 2, "slice_bound": 2, "statements_swapped": 2, "statement_removed": 3,
     "square_root": 1, "einsum": 1, "keyword_removed": 2, "hard_coded": 2, "index_removed": 2,
     "transpose_moved": 1, "returned_value": 3, "shadowed_name": 0,
+    # Names unpacked in another order (`Q, V, K = ...`) fix any pair of values made in the wrong
+    # order, wherever the slip was: the call or the computation that made them comes first.
+    "unpacking_order": 3,
     # What the student left out, brought in from the reference (grafts.py): tried only when no
     # single edit repairs, beside the pairs; two one-token slips (2, 3) are named before it.
-    "graft": 4,
+    # One that keeps the student's expression whole, or all of it but one part, before one that
+    # changes it as a whole.
+    "graft_around": 4, "graft_part": 4, "graft": 5,
 }
+
+# The edits that bring in an expression of the reference's (grafts.py): what they put in is shown
+# only when the lab chooses to show the fix (Repair.as_told).
+GRAFTS: frozenset[EditKind] = frozenset({"graft", "graft_around", "graft_part"})
+
+# Among repairs of one cost on one line, which kind is told: an edit that keeps the function the
+# student chose (a transpose added, an axis) before one that calls another function or changes an
+# operator, which repair more by coincidence (`np.inner(Q, K)` for a missing `K.T`).
+LATER: frozenset[EditKind] = frozenset({"function", "operator", "torch_idiom"})

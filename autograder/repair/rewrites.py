@@ -29,6 +29,9 @@ _FAMILIES = (("triu", "tril"), ("argmax", "argmin", "idxmax", "idxmin"), ("maxim
              ("max", "idxmax"), ("argmax", "idxmax"), ("concatenate", "stack", "hstack", "vstack", "dstack"))
 _FUNCTION_SWAPS = tuple((old, new) for family in _FAMILIES for old in family for new in family if old != new)
 _TRANSPOSES = ("transpose", "swapaxes", "permute", "moveaxis")
+_PRODUCTS = ("dot", "matmul", "inner")
+_SWAPPED = (0, 1, 2, -1, -2, -3)
+_AXIS_PAIRS = ((0, 1), (0, 2), (1, 2), (-1, -2))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -62,8 +65,9 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
     elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
         yield from _name_rewrites(node, scope)
     elif isinstance(node, ast.Tuple) and 2 <= len(node.elts) <= 4:
+        kind: EditKind = "unpacking_order" if isinstance(node.ctx, ast.Store) else "order"
         for i, j in itertools.combinations(range(len(node.elts)), 2):
-            yield "order", _swapped("elts", i, j)
+            yield kind, _swapped("elts", i, j)
     elif isinstance(node, ast.Slice):
         yield from _slice_rewrites(node)
     elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
@@ -174,6 +178,22 @@ def _transposed_side(side: str, *, short: bool) -> Callable[[ast.AST], ast.AST]:
     return rewrite
 
 
+def _with_arguments(values: tuple[int, ...]) -> Callable[[ast.AST], ast.AST]:
+    def rewrite(n: ast.AST) -> ast.AST:
+        assert isinstance(n, ast.Call)
+        n.args = [ast.Constant(value) for value in values]
+        return n
+    return rewrite
+
+
+def _transposed_argument(position: int, *, short: bool) -> Callable[[ast.AST], ast.AST]:
+    def rewrite(n: ast.AST) -> ast.AST:
+        assert isinstance(n, ast.Call)
+        n.args[position] = _transposed(n.args[position], short=short)
+        return n
+    return rewrite
+
+
 def _attribute_rewrites(node: ast.Attribute) -> Iterator[Rewrite]:
     if node.attr == "T" and isinstance(node.ctx, ast.Load):
         yield "transpose_removed", lambda n: n.value  # type: ignore[attr-defined]
@@ -199,6 +219,12 @@ def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
     name, is_method = _called_name(node)
     if name in _TRANSPOSES:
         yield "transpose_removed", _receiver_or_first_argument(is_method)
+        if name == "swapaxes" and is_method and len(node.args) == 2 and all(_literal(a) in _SWAPPED for a in node.args):
+            # the two axes swapped, written as others: (1, 2) where the heads' (0, 1) was meant
+            written = {_literal(a) for a in node.args}
+            for pair in _AXIS_PAIRS:
+                if set(pair) != written:
+                    yield "transpose_axes", _with_arguments(pair)
         if name == "transpose" and is_method and len(node.args) == 2:
             yield "torch_idiom", _renamed_method("swapaxes")
         if name == "permute" and is_method:
@@ -238,8 +264,12 @@ def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
                 n.args[0] = ast.Constant(spec)
                 return n
             yield "einsum", respelled
-    if name == "dot" and not is_method:
-        yield "torch_idiom", _renamed_function("matmul")
+    if name in _PRODUCTS and len(node.args) == 2 and not node.keywords:
+        # np.dot(Q, K) for Q @ K.T: a transpose left out of a product written as a call
+        for position in (0, 1):
+            if not _is_transpose(node.args[position]):
+                for short in (True, False):
+                    yield "transpose_added", _transposed_argument(position, short=short)
     yield from _torch_rewrites(node, name, is_method)
     if name == "reshape" and is_method:
         yield "reshape_as_transpose", lambda n: _transposed(n.func.value, short=False)  # type: ignore[attr-defined]

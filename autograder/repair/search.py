@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from .edits import Edit, Edits, function_def, module_rebinds, paired_edits, repeated_edits, single_edits
 from .grafts import graft_edits
-from .kinds import EDIT_KINDS, EditKind
+from .kinds import EDIT_KINDS, GRAFTS, EditKind
 from ..reading.budget import Reading
 
 if TYPE_CHECKING:
@@ -58,6 +58,16 @@ class Repair:
     parts: tuple[RepairPart, ...]
     also: tuple[RepairPart, ...] = ()  # another repair as small, on other lines (told as "or")
 
+    def as_told(self, shows: str) -> Repair:
+        """The repair as a lab that shows `shows` ("where", "kind" or "fix") may keep it: the
+        reference's expression a graft brings in only with the fix (every face saves what it tells)."""
+        if shows == "fix":
+            return self
+
+        def hidden(parts: tuple[RepairPart, ...]) -> tuple[RepairPart, ...]:
+            return tuple(replace(p, after="") if p.kind in GRAFTS else p for p in parts)
+        return replace(self, parts=hidden(self.parts), also=hidden(self.also))
+
     def as_data(self) -> dict[str, object]:
         """As the saved results keep it (batch.saved)."""
         def plain(parts: tuple[RepairPart, ...]) -> list[dict[str, object]]:
@@ -83,6 +93,15 @@ class Repair:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Found:
+    """A repair and the candidate that made it: the edited definition, which is run again on the
+    next student's own file before a repair kept for him is told (RepairCache)."""
+
+    repair: Repair
+    source: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class Target:
     """The student's function a repair is searched for: its definition as parsed by the grader,
     where it is, and the built-in names the submission rebinds."""
@@ -97,8 +116,9 @@ class Target:
     def key(self) -> str:
         """The function's own text, wherever it sits: two students who wrote the same function
         share one key. The text, not its syntax tree: a repair's lines are kept relative to the
-        `def` and its quotes are the student's own writing, so both must be the same."""
-        text = ast.get_source_segment(self.source, self.function) if self.source else None
+        `def` and its quotes are the student's own writing (whole lines, a comment after the last
+        statement too), so both must be the same."""
+        text = _whole_lines(self.source, self.function) if self.source else None
         if text is None:
             text = ast.dump(self.function, include_attributes=False) + repr(
                 [node.lineno - self.function.lineno for node in ast.walk(self.function) if hasattr(node, "lineno")])
@@ -106,7 +126,17 @@ class Target:
         return hashlib.sha256((lines + repr(sorted(self.rebound_builtins))).encode()).hexdigest()
 
 
+def _whole_lines(source: str, function: ast.FunctionDef) -> str | None:
+    """The lines `function` spans in `source`, its decorators' too, as written."""
+    first = min([function.lineno, *(d.lineno for d in function.decorator_list)])
+    lines = source.splitlines()
+    last = function.end_lineno or function.lineno
+    return "\n".join(lines[first - 1:last]) if 0 < first <= last <= len(lines) else None
+
+
 MAX_FUNCTION_NODES = 2_000  # a larger function is not searched: each edit copies it whole
+# Nor one of more characters: an edit keeps the whole edited text, and a few thousand are tried.
+MAX_FUNCTION_CHARACTERS = 8_000
 
 
 def target_of(cells: Sequence[Cell], name: str, place: tuple[str, int, int] | None,
@@ -124,13 +154,17 @@ def target_of(cells: Sequence[Cell], name: str, place: tuple[str, int, int] | No
             function = function_def(tree, name, line) if tree is not None else None
             if function is None or sum(1 for _ in ast.walk(function)) > MAX_FUNCTION_NODES:
                 return None
+            text = _whole_lines(cell["source"], function)
+            if text is None or len(text) > MAX_FUNCTION_CHARACTERS or \
+                    len(ast.unparse(function)) > MAX_FUNCTION_CHARACTERS:  # (an edit's text is unparsed)
+                return None
             trees = [reading.parse(c["source"]) for c in cells if c is not cell] + [tree]
             rebound = frozenset().union(*(module_rebinds(t) for t in trees if t is not None))
             return Target(function=function, filename=filename, rebound_builtins=rebound, source=cell["source"])
     return None
 
 
-def search(*, target: Target, probes: Sequence[object], pivot: int | None, evaluate: Evaluate) -> Repair | None:
+def search(*, target: Target, probes: Sequence[object], pivot: int | None, evaluate: Evaluate) -> Found | None:
     """The cheapest single edit of `target` right on every probe, or None.
 
     `pivot`: the index in `probes` of one the student's function fails (None: found by running it
@@ -151,13 +185,29 @@ def search(*, target: Target, probes: Sequence[object], pivot: int | None, evalu
                         *grafts], probes, pivot, evaluate)
     if not found:
         return None
-    chosen, *others = found
+    chosen = _plainest(found)
+    others = [candidate for candidate in found if candidate is not chosen]
     # Another repair as small, elsewhere (Q and K swapped where they are made, or where they are
     # used): both are told, so the one named is never the only place the student is sent to.
     lines = {part.line for part in _parts(chosen)}
     other = next((o for o in others if o.rank[0] == chosen.rank[0] and not {p.line for p in _parts(o)} & lines), None)
-    return Repair(filename=target.filename, parts=_repair_parts(chosen),
-                  also=_repair_parts(other) if other is not None else ())
+    if other is None and isinstance(chosen, Edit) and chosen.kind == "arguments_swapped":
+        # `Q, V, K = make_qkv(X, W_Q, W_K, W_V)`: the call's arguments or the names it is unpacked
+        # into, the same slip either way; the names cost more only so that they are never told alone.
+        other = next((o for o in others if isinstance(o, Edit) and o.kind == "unpacking_order" and o.line == chosen.line), None)
+    return Found(repair=Repair(filename=target.filename, parts=_repair_parts(chosen),
+                               also=_repair_parts(other) if other is not None else ()),
+                 source=chosen.source)
+
+
+def _plainest(found: Sequence[Edit | Edits]) -> Edit | Edits:
+    """The cheapest repair; but where another operator repairs and so does leaving the term out
+    (`x / s` right as `x - s` and as `x`: a softmax ignores a shift), the term is the mistake."""
+    chosen = found[0]
+    if isinstance(chosen, Edit) and chosen.kind == "operator":
+        return next((other for other in found if isinstance(other, Edit) and other.kind == "term_removed"
+                     and other.index == chosen.index), chosen)
+    return chosen
 
 
 def _parts(candidate: Edit | Edits) -> tuple[Edit, ...]:
@@ -198,47 +248,51 @@ class RepairCache:
     pays for each distinct mistake once. Lines are kept relative to the `def`, so a student whose
     same function sits elsewhere gets his own line.
 
+    INVARIANT (docs/SECURITY.md): what one submission's search found is told to another only after
+    its candidate was run on the other's own file and was right there (grading._repair_of): the
+    rest of a file (its other cells, its own `np`) changes what the same function computes. A
+    search that found nothing is not kept: it would be another file's verdict on this one.
+
     `store`: shared by the graders of one batch (each worker its own process), so a mistake one
     searched is not searched again by the other. It keeps the grader's own record of each repair
-    (`Repair.as_data`), read back through `Repair.from_data`: an entry that does not read is
-    searched again."""
+    (`Repair.as_data`, and the candidate's text), read back through `Repair.from_data`: an entry
+    that does not read is searched again."""
 
     def __init__(self, entries: int = CACHE_ENTRIES, store: RepairStore | None = None) -> None:
         self.entries = entries
         self.store = store
-        self._found: OrderedDict[tuple[object, ...], Repair | None] = OrderedDict()
+        self._found: OrderedDict[tuple[object, ...], Found] = OrderedDict()
 
-    def get(self, key: tuple[object, ...], target: Target) -> tuple[bool, Repair | None]:
+    def get(self, key: tuple[object, ...], target: Target) -> Found | None:
+        """The repair kept for `key`, in `target`'s file and lines, to be checked on it; None."""
         if key not in self._found:
-            known, kept = self._shared(key)
-            if not known:
-                return False, None
+            kept = self._shared(key)
+            if kept is None:
+                return None
             self._remember(key, kept)
         self._found.move_to_end(key)
         kept = self._found[key]
-        if kept is None:
-            return True, None
-        return True, _moved(kept, filename=target.filename, by=target.function.lineno)
+        return Found(repair=_moved(kept.repair, filename=target.filename, by=target.function.lineno), source=kept.source)
 
-    def put(self, key: tuple[object, ...], target: Target, repair: Repair | None) -> None:
-        kept = None if repair is None else _moved(repair, filename="", by=-target.function.lineno)
+    def put(self, key: tuple[object, ...], target: Target, found: Found) -> None:
+        kept = Found(repair=_moved(found.repair, filename="", by=-target.function.lineno), source=found.source)
         self._remember(key, kept)
         if self.store is not None:
-            self.store.write(_name(key), {"repair": None if kept is None else kept.as_data()})
+            self.store.write(_name(key), {"repair": kept.repair.as_data(), "source": kept.source})
 
-    def _remember(self, key: tuple[object, ...], kept: Repair | None) -> None:
+    def _remember(self, key: tuple[object, ...], kept: Found) -> None:
         self._found[key] = kept
         while len(self._found) > self.entries:
             self._found.popitem(last=False)
 
-    def _shared(self, key: tuple[object, ...]) -> tuple[bool, Repair | None]:
+    def _shared(self, key: tuple[object, ...]) -> Found | None:
         data = self.store.read(_name(key)) if self.store is not None else None
-        if not isinstance(data, dict) or set(data) != {"repair"}:
-            return False, None
+        if not isinstance(data, dict) or set(data) != {"repair", "source"} or not isinstance(data["source"], str):
+            return None
         try:
-            return True, None if data["repair"] is None else Repair.from_data(data["repair"])
+            return Found(repair=Repair.from_data(data["repair"]), source=data["source"])
         except ValueError:
-            return False, None
+            return None
 
 
 def _name(key: tuple[object, ...]) -> str:

@@ -167,6 +167,12 @@ class Clock:
         self.looked: list[str] = []  # steps given their second look
         self.looked_out: list[str] = []
 
+    def give_back(self, seconds: float) -> None:
+        """The grader's own work done meanwhile (a repair search) is not the submission's time:
+        its end moves by as much."""
+        if self.until is not None and seconds > 0:
+            self.until += seconds
+
     def deadline(self, seconds: float) -> float:
         own = self.now() + seconds
         return own if self.until is None else min(own, self.until)

@@ -137,6 +137,34 @@ def test_a_wrong_axis_is_named_with_its_line_in_both_languages(zygote):
     assert step.score == _step(_graded_without_repair(zygote, plan, wrong), "softmax").score
 
 
+# Several small edits repair each of these; the one told is the one that keeps what the student
+# chose: a transpose before another function, the term left out before an operator that makes it
+# irrelevant, the call's arguments before the names its values are unpacked into, the one part of
+# an expression written otherwise marked alone.
+CHOSEN = [
+    ("scores", "def scores(Q, K):\n    return np.dot(Q, K)\n", "    return np.dot", "transpose_added", "np.dot(Q, K)"),
+    ("scores", "def scores(Q, K):\n    return np.inner(Q, K.T)\n", "    return np.inner", "transpose_removed", "K.T"),
+    ("softmax", "def softmax(x):\n    z = (x - x.max(axis=-1, keepdims=True)) / np.sqrt(x.shape[-1])\n"
+     "    e = np.exp(z)\n    return e / e.sum(axis=-1, keepdims=True)\n", "    z = (x", "term_removed",
+     "(x - x.max(axis=-1, keepdims=True)) / np.sqrt(x.shape[-1])"),
+    ("self_attention", "def self_attention(X, W_Q, W_K, W_V):\n    Q, K, V = make_qkv(X, W_Q, W_V, W_K)\n"
+     "    d_k = K.shape[1]\n    weights = softmax(scores(Q, K) / np.sqrt(d_k))\n    return mix(weights, V), weights\n",
+     "    Q, K, V = make_qkv", "arguments_swapped", "make_qkv(X, W_Q, W_V, W_K)"),
+    ("self_attention", "def self_attention(X, W_Q, W_K, W_V):\n    Q, K, V = make_qkv(X, W_Q, W_K, W_V)\n"
+     "    d_k = K.shape[1]\n    weights = softmax(scores(Q, K) / np.sqrt(K.size))\n    return mix(weights, V), weights\n",
+     "    weights = softmax", "graft_part", "weights = softmax(scores(Q, K) / np.sqrt(«K.size»))"),
+]
+
+
+@pytest.mark.parametrize("name, step_source, marker, kind, before", CHOSEN, ids=[c[3] for c in CHOSEN])
+def test_of_several_repairs_the_one_that_keeps_the_students_choice_is_told(zygote, name, step_source, marker, kind,
+                                                                            before):
+    wrong = _with(step_source, name)
+    step = _step(grade_bytes("wrong.py", wrong.encode(), zygote, Plan.build(LAB)), name)
+    line = wrong[:wrong.rindex(marker)].count("\n") + 1
+    assert step.repair is not None and [(p.kind, p.line, p.before) for p in step.repair.parts] == [(kind, line, before)]
+
+
 def _graded_without_repair(zygote, plan, source):
     import os
     os.environ[grading.REPAIR_SWITCH] = "off"
@@ -198,11 +226,11 @@ def test_a_class_pays_once_per_distinct_function_and_each_student_gets_his_own_l
     for text in texts:
         tree = ast.parse(text)
         target = Target(function=tree.body[0], filename="a.py", rebound_builtins=frozenset())
-        known, repair = cache.get(("k", target.key), target)
-        if not known:
-            repair = search(target=target, probes=probes, pivot=0, evaluate=evaluate)
-            cache.put(("k", target.key), target, repair)
-        lines.append(repair.parts[0].line)
+        found = cache.get(("k", target.key), target)
+        if found is None:
+            found = search(target=target, probes=probes, pivot=0, evaluate=evaluate)
+            cache.put(("k", target.key), target, found)
+        lines.append(found.repair.parts[0].line)
     assert lines == [2, 5]
     assert len(calls) == 2  # one search: the pivot stage and the finalists' stage
 
@@ -240,16 +268,16 @@ def test_the_workers_of_a_batch_share_what_each_found_and_a_broken_entry_is_sear
                for n, text in enumerate(texts)]
     key = ("k", targets[0].key)
     assert targets[1].key == targets[0].key
-    repair = search(target=targets[0], probes=[object()], pivot=0, evaluate=evaluate)
-    first.put(key, targets[0], repair)
-    known, shared = second.get(key, targets[1])
-    assert known and shared.filename == "1.py" and shared.parts[0].line == repair.parts[0].line + 2
+    found = search(target=targets[0], probes=[object()], pivot=0, evaluate=evaluate)
+    first.put(key, targets[0], found)
+    shared = second.get(key, targets[1])
+    assert shared.repair.filename == "1.py" and shared.repair.parts[0].line == found.repair.parts[0].line + 2
+    assert shared.source == found.source  # run again on the reading student's own file before it is told
     assert len(list(tmp_path.iterdir())) == 1 and not list(tmp_path.glob("*.part"))
-    for garbage in ("{", '{"repair": {"filename": 1}}', '["not", "ours"]', '{"repair": null, "more": 1}'):
+    for garbage in ("{", '{"repair": {"filename": 1}}', '["not", "ours"]', '{"repair": null, "source": ""}',
+                    '{"repair": null}', '{"repair": {"filename": "", "parts": []}, "source": 3}'):
         next(tmp_path.iterdir()).write_text(garbage)
-        assert RepairCache(store=grading.FolderStore(str(tmp_path))).get(key, targets[1]) == (False, None)
-    next(tmp_path.iterdir()).write_text('{"repair": null}')  # no repair found is kept too
-    assert RepairCache(store=grading.FolderStore(str(tmp_path))).get(key, targets[1]) == (True, None)
+        assert RepairCache(store=grading.FolderStore(str(tmp_path))).get(key, targets[1]) is None
 
 
 @pytest.mark.parametrize("body, searched", [
@@ -317,11 +345,11 @@ def test_two_students_with_the_same_code_laid_out_apart_each_get_their_own_line(
                  "def f(x):\n    y = x\n\n    return y.sum(axis=0)\n"):
         tree = ast.parse(text)
         target = Target(function=tree.body[0], filename="a.py", rebound_builtins=frozenset(), source=text)
-        known, repair = cache.get(("k", target.key), target)
-        if not known:
-            repair = search(target=target, probes=[object()], pivot=0, evaluate=evaluate)
-            cache.put(("k", target.key), target, repair)
-        lines.append(repair.parts[0].line)
+        found = cache.get(("k", target.key), target)
+        if found is None:
+            found = search(target=target, probes=[object()], pivot=0, evaluate=evaluate)
+            cache.put(("k", target.key), target, found)
+        lines.append(found.repair.parts[0].line)
     assert lines == [3, 4]
 
 

@@ -16,6 +16,7 @@ from labs.self_attention import LAB
 from conftest import ROOT
 
 CORRECT = (ROOT / "samples" / "correct.py").read_text("utf-8")
+GRAFTS = ("graft", "graft_around", "graft_part")
 
 
 def _function(source: str) -> ast.FunctionDef:
@@ -40,7 +41,7 @@ NO_SCALE = ("def self_attention(X, W_Q, W_K, W_V):\n    Q, K, V = make_qkv(X, W_
 def test_the_missing_shift_is_grafted_in_the_students_own_parameter_name():
     grafts = _grafts(NO_SHIFT, LAB, "softmax")
     assert any("np.exp(z - z.max(axis=-1, keepdims=True))" in edit.source and edit.line == 4 for edit in grafts)
-    assert all(edit.kind == "graft" for edit in grafts)
+    assert all(edit.kind in GRAFTS for edit in grafts)
 
 
 def test_the_missing_scale_is_grafted_around_the_students_own_product():
@@ -100,12 +101,12 @@ def test_without_a_reference_there_is_no_graft_and_the_mutants_never_have_one():
     assert graft_edits(_function(NO_SHIFT), None, source=NO_SHIFT) == []
     assert reference_function(None, "softmax") is None
     assert reference_function("no_such_package.module", "softmax") is None
-    assert not any(edit.kind == "graft" for edit in single_edits(_function(NO_SHIFT), limit=2000))
+    assert not any(edit.kind in GRAFTS for edit in single_edits(_function(NO_SHIFT), limit=2000))
 
 
 def test_a_graft_is_the_last_single_edit_tried():
     from autograder.repair.kinds import COST
-    assert COST["graft"] > max(cost for kind, cost in COST.items() if kind != "graft")
+    assert min(COST[kind] for kind in GRAFTS) > max(cost for kind, cost in COST.items() if kind not in GRAFTS)
 
 
 _LINES = ["x = x + 1", "x = x.T", "x = np.exp(x)", "x = x.sum(axis=0)", "y = x @ x", "x = x[:2]", "z = y - y.max()",
@@ -131,7 +132,7 @@ def test_every_graft_compiles_and_reads_only_the_students_names(ours, theirs, pa
         own = {node.id for c in ast.walk(grafted) if isinstance(c, ast.comprehension)
                for node in ast.walk(c.target) if isinstance(node, ast.Name)}  # bound inside the graft itself
         assert {node.id for node in ast.walk(grafted) if isinstance(node, ast.Name)} <= allowed | own
-        assert edit.line >= function.lineno + 1 and edit.kind == "graft"
+        assert edit.line >= function.lineno + 1 and edit.kind in GRAFTS
 
 
 def _graded(zygote, step_source):
@@ -142,25 +143,88 @@ def _graded(zygote, step_source):
 def test_a_missing_scale_is_named_on_its_line_without_the_answer(zygote):
     wrong, step = _graded(zygote, NO_SCALE)
     line = wrong[:wrong.index("    weights = softmax(Q @ K.T)")].count("\n") + 1
-    assert [(part.kind, part.line) for part in step.repair.parts] == [("graft", line)]
+    assert [(part.kind, part.line) for part in step.repair.parts] == [("graft_around", line)]
     korean, english = step_feedback(step, LAB, "ko"), step_feedback(step, LAB, "en")
-    assert f"{line}번째 줄: `weights = softmax(«Q @ K.T»)`에서 «»로 표시한 식에 빠지거나 다르게 쓴 부분이 있습니다." in korean
-    assert f"line {line}: the expression marked «» in `weights = softmax(«Q @ K.T»)` leaves out part" in english
+    assert f"{line}번째 줄: `weights = softmax(«Q @ K.T»)`에서 «»로 표시한 식은 그대로 두되, 그 바깥에서 해야 할 계산이 빠졌습니다" in korean
+    assert f"line {line}: the expression marked «» in `weights = softmax(«Q @ K.T»)` can stay as it is, but a computation around it is missing" in english
     for text, cause in ((korean, "짐작되는 원인"), (english, "Likely cause")):
         # "where" (the default) names the place, never the reference's code
         assert "sqrt" not in _cause(text, cause)
-    fixed = step_feedback(step, dataclasses.replace(LAB, repair_shows="fix"), "ko")
-    assert "`Q @ K.T / np.sqrt(d_k)`처럼 고치면" in fixed
+    # The reference's expression is kept in the verdict (what every face saves) only to be shown.
+    assert [part.after for part in step.repair.parts] == [""]
+    fix_lab = dataclasses.replace(LAB, repair_shows="fix")
+    fixed_step = _step(grade_bytes("wrong.py", wrong.encode(), zygote, Plan.build(fix_lab)), "self_attention")
+    assert "`Q @ K.T / np.sqrt(d_k)`처럼 고치면" in step_feedback(fixed_step, fix_lab, "ko")
 
 
 def test_a_missing_shift_is_named_on_its_line(zygote):
     source = "def softmax(x):\n    e = np.exp(x)\n    return e / e.sum(axis=-1, keepdims=True)\n"
     wrong, step = _graded(zygote, source)
     line = wrong[:wrong.index("    e = np.exp(x)\n")].count("\n") + 1
-    assert step.repair is not None and step.repair.parts[0].kind == "graft"
+    assert step.repair is not None and step.repair.parts[0].kind in GRAFTS
     assert line in {part.line for part in (*step.repair.parts, *step.repair.also)}
     assert ".max(" not in _cause(step_feedback(step, LAB, "ko"), "짐작되는 원인")
 
 
 def _cause(text: str, heading: str) -> str:
     return next(line for line in text.splitlines() if line.strip().startswith(heading))
+
+
+_EXPRESSIONS = st.recursive(
+    st.sampled_from(["x", "y", "k", "1", "2"]),
+    lambda inner: st.one_of(st.tuples(inner, st.sampled_from(["+", "-", "*", "/", "@"]), inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+                            st.tuples(st.sampled_from(["np.sqrt", "np.exp", "f"]), inner).map(lambda t: f"{t[0]}({t[1]})"),
+                            inner.map(lambda e: f"({e}).T")),
+    max_leaves=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_EXPRESSIONS, _EXPRESSIONS)
+def test_the_part_a_graft_marks_is_where_the_two_expressions_part(ours_text, theirs_text):
+    """INVARIANT: the part marked in the student's expression is inside it, and putting the graft's
+    part there gives the graft: the student's text outside the mark is the reference's."""
+    from autograder.repair.grafts import _differing
+
+    ours, theirs = ast.parse(ours_text, mode="eval").body, ast.parse(theirs_text, mode="eval").body
+    part = _differing(ours, theirs)
+    if ast.dump(ours) == ast.dump(theirs):
+        assert part is None
+        return
+    assert any(node is part for node in ast.walk(ours))
+    # The same path followed in the graft gives the graft's part; replacing ours by it gives the graft.
+    path = _path_to(ours, part)
+    other = _follow(theirs, path)
+    replaced = _replace(ours, path, other)
+    assert ast.dump(replaced) == ast.dump(theirs)
+
+
+def _path_to(root, target):
+    if root is target:
+        return []
+    for index, child in enumerate(ast.iter_child_nodes(root)):
+        found = _path_to(child, target)
+        if found is not None:
+            return [index, *found]
+    return None
+
+
+def _follow(root, path):
+    for index in path:
+        root = list(ast.iter_child_nodes(root))[index]
+    return root
+
+
+def _replace(root, path, new):
+    import copy
+
+    made = copy.deepcopy(root)
+    if not path:
+        return new
+    parent = _follow(made, path[:-1])
+    old = list(ast.iter_child_nodes(parent))[path[-1]]
+    for field, value in ast.iter_fields(parent):
+        if value is old:
+            setattr(parent, field, new)
+        elif isinstance(value, list) and any(item is old for item in value):
+            value[[i for i, item in enumerate(value) if item is old][0]] = new
+    return made
