@@ -18,13 +18,14 @@ from .repair.cases import without_hidden
 from .repair.grafts import reference_function
 from .rubric import UNANSWERED
 from .stand_in import keyword_parameters
-from .file_facts import broken, fits_own_helpers, helpers_used, linked, with_file_facts, written_for_other_lab
+from .file_facts import (broken, fits_own_helpers, helpers_used, linked, notes_of_load, syntax_error_near,
+                         with_file_facts, written_for_other_lab)
 from .judge import judge_call, judge_step
 from .sandbox import codec
 from .sandbox.runner import Call, Clock, Limits, run
 from .reading.problems import os_detail
-from .reading.submission import file_detail, load_note, read_submission, syntax_error_near
-from .verdict import SubmissionResult
+from .reading.submission import file_detail, read_submission
+from .verdict import Note, SubmissionResult
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator, Sequence
@@ -243,7 +244,7 @@ class _Runs:
         self.outcomes: dict[int, CallOutcome] = {}
         # call id -> CallOutcome of composed calls run with the student's own helpers
         self.with_own: dict[int, CallOutcome] = {}
-        self.notes: list[dict[str, Any]] = []
+        self.notes: list[Note] = []
 
     def run(self, batches: Iterable[list[Call]], into: dict[int, CallOutcome]) -> None:
         """Make the calls of `batches`, one batch after another, in one run: as few children as
@@ -279,13 +280,12 @@ class _Runs:
         into.update(outcome.calls)
         if self.loaded is None or self.loaded is outcome:
             self.loaded = outcome
-            self.notes = [load_note(event, self.submission) for event in outcome.load_events] + \
-                [note for note in self.notes if note["code"] == "time_spent"]
-        if outcome.spent and public and not any(note["code"] == "time_spent" for note in self.notes):
+            self.notes = notes_of_load(outcome.load_events, self.submission) + \
+                [note for note in self.notes if note.code == "time_spent"]
+        if outcome.spent and public and not any(note.code == "time_spent" for note in self.notes):
             # Told only while the public tests run: when hidden tests run out of it, their
             # "not run" says so, after grades are published.
-            self.notes.append({"code": "time_spent",
-                               "seconds": self.limits.submission_seconds(len(self.plan.lab.steps))})
+            self.notes.append(Note(code="time_spent", seconds=self.limits.submission_seconds(len(self.plan.lab.steps))))
 
     def judged(self, step: Step, scope: str, outcomes: dict[int, CallOutcome], passing: frozenset[str] | None = None
                ) -> StepResult:
@@ -508,11 +508,11 @@ def _answered_by_stand_ins(result: StepResult) -> bool:
     return result.helpers is not None and bool(result.helpers.reference or result.helpers.nested_reference)
 
 
-def missing_module(notes: Iterable[dict[str, Any]]) -> str | None:
+def missing_module(notes: Iterable[Note]) -> str | None:
     """The module an import of the file could not find, if one."""
     for note in notes:
-        if note.get("code") == "load_error" and note.get("type") in ("ModuleNotFoundError", "ImportError"):
-            found = MISSING_MODULE.search(str(note.get("message", "")))
+        if note.code == "load_error" and note.type in ("ModuleNotFoundError", "ImportError"):
+            found = MISSING_MODULE.search(note.message or "")
             if found:
                 return found.group(1)
     return None
@@ -554,7 +554,7 @@ def _run(zygote: Zygote, submission: Submission, calls: list[Call], limits: Limi
 
 
 def _judged(step: Step, loaded: RunOutcome, outcomes_by_id: dict[int, CallOutcome], submission: Submission,
-            notes: list[dict[str, Any]], plan: Plan, limits: Limits, scope: str = ALL,
+            notes: list[Note], plan: Plan, limits: Limits, scope: str = ALL,
             passing: frozenset[str] | None = None) -> StepResult:
     """The step's verdict on the tests of `scope` from the outcomes of its calls (`loaded`: the
     run whose load names the functions); a composed step run with the student's own functions

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..reading.problems import Detail
 from ..repair.search import Repair
-from ..verdict import (CaseResult, FollowsOwnHelpers, HelperUse, Redefined, StepResult, SubmissionResult,
+from ..verdict import (CaseResult, FollowsOwnHelpers, HelperUse, Note, Redefined, StepResult, SubmissionResult,
                        step_status)
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ def judgement_data(judgement: Judgement) -> dict[str, Any]:
     result = kept(judgement.result)
     return {"format": FORMAT, "key": judgement.key, "status": judgement.status,
             "result": {"submission": result.submission, "steps": [_step_data(s) for s in result.steps],
-                       "notes": [_value(note) for note in result.notes]}}
+                       "notes": [_value(note.as_data()) for note in result.notes]}}
 
 
 def _step_data(step: StepResult) -> dict[str, Any]:
@@ -186,7 +186,7 @@ def _judgement(data: object) -> Judgement:
     return Judgement(key=_of(fields["key"], str), status=_of(fields["status"], str),
                      result=SubmissionResult(submission=_of(result["submission"], str),
                                              steps=[_step(s) for s in _of(result["steps"], list)],
-                                             notes=[_of(_read(n), dict) for n in _of(result["notes"], list)]))
+                                             notes=[Note.from_data(_read(n)) for n in _of(result["notes"], list)]))
 
 
 def _step(data: object) -> StepResult:

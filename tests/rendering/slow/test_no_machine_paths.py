@@ -13,7 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from autograder.batch.outputs import feedback_html
-from autograder.verdict import CaseResult, StepResult, SubmissionResult
+from autograder.reading.problems import detail
+from autograder.verdict import CaseResult, Note, StepResult, SubmissionResult
 from autograder.otter.results import gradescope_results
 from autograder.render.feedback import as_dict, as_text
 from autograder.render.text import PATH_ELIDED, without_paths
@@ -84,10 +85,10 @@ def error(text, filename):
 
 def result_with(text, filename):
     """A graded file whose load notes and step errors all carry `text` and `filename`."""
-    notes = [{"code": "load_error", "filename": filename, "cell": 0, "line": 2, "type": text, "message": text},
-             {"code": "syntax_error", "filename": filename, "line": 1, "message": text},
-             {"code": "load_timeout", "filename": filename, "line": 4},
-             {"code": "problem", "problem": "unreadable", "detail": text}]
+    notes = [Note(code="load_error", filename=filename, cell=0, line=2, type=text, message=text),
+             Note(code="syntax_error", filename=filename, line=1, message=text),
+             Note(code="load_timeout", filename=filename, line=4),
+             Note(code="problem", problem="unreadable", detail=detail("filename", filename=text))]
     steps = [StepResult(name=step.name, score=0.0, max_score=step.points, status="error", mistakes=["exception"],
                         cases=[CaseResult(case=LAB.page_case, hidden=False, label="2-D", passed=False, code="exception",
                                           detail={"error": error(text, filename)}),
