@@ -342,9 +342,8 @@ def _with_own_helpers(runs: _Runs, scope: str, results: dict[str, dict[str, Step
 
 
 REPAIRABLE = ("failed", "error")
-# What a small edit cannot mend and each candidate would repeat at the sandbox's limits: a child
-# stopped (time, memory, a crash), a helper request refused, memory exhausted.
-NOT_REPAIRABLE_CODES = UNANSWERED
+# Besides the calls that gave no answer (rubric.UNANSWERED: a child stopped or gone, a helper
+# request refused), what a small edit cannot mend and every candidate would repeat at the limits.
 NOT_REPAIRABLE_ERRORS = frozenset({"MemoryError"})
 REPAIR_SECONDS = 30.0  # a safety net only (an edit that makes a loop endless): the search is bounded by its counts
 REPAIR_CALL_SECONDS = 2.0  # the most one candidate of a plain step runs, on every input it is given
@@ -397,7 +396,7 @@ def repairable(result: StepResult) -> bool:
     if result.status not in REPAIRABLE:
         return False
     return not any(
-        case.code in NOT_REPAIRABLE_CODES
+        case.code in UNANSWERED
         or (case.raised and isinstance(case.detail.get("error"), dict)
             and case.detail["error"].get("type") in NOT_REPAIRABLE_ERRORS)
         for case in result.cases if not case.passed)
@@ -430,7 +429,6 @@ def _repair_of(runs: _Runs, step: Step, result: StepResult, scope_results: dict[
     target = target_of(submission.cells, step.name, places[-1] if places else None)
     if target is None:
         return None
-    target = replace(target, reference=reference_function(plan.lab.solution, step.name))  # for grafts
     probes = plan.probes[step.name]
     passing = {name for name, other in scope_results.items() if other.status == "passed"}
     stand_in_for = tuple(h for h in plan.lab.reachable_from(step) if h not in passing) if step.composed else ()
@@ -441,6 +439,7 @@ def _repair_of(runs: _Runs, step: Step, result: StepResult, scope_results: dict[
     known, repair = _REPAIRS.get(key, target)
     if known:
         return repair
+    target = replace(target, reference=reference_function(plan.lab.solution, step.name))  # for grafts
     # Never past the submission's own time (the search is the grader's work on its behalf).
     until = min(time.monotonic() + REPAIR_SECONDS, runs.clock.until if runs.clock.until is not None else float("inf"))
 

@@ -2,8 +2,8 @@
 30% one of six common mistakes, 10% broken) with the search and without it
 (AUTOGRADER_REPAIR=off), beside a class of correct files, graded in alternation round after round
 (the machine is shared and noisy: read the ratios of neighbouring runs). Repairs are kept per
-distinct function and answers in each worker, so a class pays for each distinct mistake about once
-per worker. Run by hand:
+distinct function and answers, shared by the batch's workers, so a class pays for each distinct
+mistake about once. Run by hand:
 
     .venv/bin/python benchmarks/repair_cost.py -n 120 --rounds 3
 """

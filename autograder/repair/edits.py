@@ -246,17 +246,8 @@ def _compiled(tree: ast.FunctionDef) -> str | None:
 
 
 def _nodes(function: ast.FunctionDef) -> list[ast.AST]:
-    """The nodes of the function's body in a fixed order (the same for a deep copy)."""
-    found: list[ast.AST] = []
-
-    def visit(node: ast.AST) -> None:
-        found.append(node)
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-
-    for statement in function.body:
-        visit(statement)
-    return found
+    """The nodes of the function's body in a fixed order (the same for a deep copy), as `_places` finds them."""
+    return [_node_at(place) for place in _places(function)]
 
 
 def _edited(function: ast.FunctionDef, place: Place, rewrite: Callable[[ast.AST], ast.AST | None]

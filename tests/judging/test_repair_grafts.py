@@ -56,11 +56,15 @@ def test_a_reference_local_is_read_as_the_students_local_assigned_the_same_expre
     assert any(edit.line == 6 and edit.after == "filled - filled.max(axis=-1, keepdims=True)" for edit in grafts)
 
 
+# A multi-head attention up to its scores (lines 3 to 6), as the masked lab's students write it.
+MULTI_HEAD_START = ("import numpy as np\n\ndef multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads):\n"
+                    "    Q, K, V = X @ W_Q, X @ W_K, X @ W_V\n"
+                    "    Q_h, K_h, V_h = (split_heads(M, n_heads) for M in (Q, K, V))\n"
+                    "    scores = Q_h @ K_h.transpose(0, 2, 1) / np.sqrt(Q_h.shape[-1])\n")
+
+
 def test_what_the_student_named_is_grafted_by_its_name():
-    source = ("import numpy as np\n\ndef multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads):\n"
-              "    Q, K, V = X @ W_Q, X @ W_K, X @ W_V\n"
-              "    Q_h, K_h, V_h = (split_heads(M, n_heads) for M in (Q, K, V))\n"
-              "    scores = Q_h @ K_h.transpose(0, 2, 1) / np.sqrt(Q_h.shape[-1])\n"
+    source = (MULTI_HEAD_START +
               "    weights = masked_softmax(scores, causal_mask(X.shape[0]))\n"
               "    merged = merge_heads(weights @ V_h)\n    output = merged\n    return output, weights\n")
     grafts = _grafts(source, MASKED, "multi_head_attention")
@@ -76,10 +80,7 @@ def test_a_part_written_otherwise_is_grafted_with_the_rest_as_written():
 
 
 def test_no_graft_leaves_a_line_of_the_students_unused():
-    source = ("import numpy as np\n\ndef multi_head_attention(X, W_Q, W_K, W_V, W_O, n_heads):\n"
-              "    Q, K, V = X @ W_Q, X @ W_K, X @ W_V\n"
-              "    Q_h, K_h, V_h = (split_heads(M, n_heads) for M in (Q, K, V))\n"
-              "    scores = Q_h @ K_h.transpose(0, 2, 1) / np.sqrt(Q_h.shape[-1])\n"
+    source = (MULTI_HEAD_START +
               "    mask = causal_mask(n_heads)\n    weights = masked_softmax(scores, mask)\n"
               "    return merge_heads(weights @ V_h) @ W_O, weights\n")
     grafts = _grafts(source, MASKED, "multi_head_attention")
