@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, cast
 
+from .case_detail import HiddenRaised, Raised, RaisedError, Refusal
 from .guard import piece
 from .helpers import StandInAnswers
 from .repair import Repair, RepairCache, repair_cases, search, target_of
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator, Sequence
     from typing import Any
 
+    from .case_detail import CaseDetail
     from .declaration import Case, Probe, Step
     from .verdict import StepResult
     from .lab import Lab
@@ -397,8 +399,7 @@ def repairable(result: StepResult) -> bool:
         return False
     return not any(
         case.code in UNANSWERED
-        or (case.raised and isinstance(case.detail.get("error"), dict)
-            and case.detail["error"].get("type") in NOT_REPAIRABLE_ERRORS)
+        or (case.raised and isinstance(case.detail, Raised) and case.detail.error.type in NOT_REPAIRABLE_ERRORS)
         for case in result.cases if not case.passed)
 
 
@@ -520,9 +521,9 @@ def missing_module(notes: Iterable[Note]) -> str | None:
 def _module_raised(result: StepResult) -> str | None:
     """The module a step's own import (inside the function) could not find, if one."""
     for case in result.cases:
-        error = case.detail.get("error") if not case.passed and case.detail else None
-        if isinstance(error, dict) and error.get("type") == "ModuleNotFoundError":
-            found = MISSING_MODULE.search(str(error.get("message", "")))
+        detail = None if case.passed else case.detail
+        if isinstance(detail, Raised) and detail.error.type == "ModuleNotFoundError":
+            found = MISSING_MODULE.search(detail.error.message)
             if found:
                 return found.group(1)
     return None
@@ -533,7 +534,7 @@ def _blamed_on_module(result: StepResult, module: str | None) -> StepResult:
     the missing module is the likely cause."""
     if not module:
         return result
-    errors = [c.detail.get("error", {}).get("type") for c in result.cases if not c.passed and c.detail]
+    errors = [c.detail.error.type for c in result.cases if not c.passed and isinstance(c.detail, Raised)]
     if result.status not in ("error", "missing") or (
             not {"NameError", "ModuleNotFoundError"} & set(errors) and result.status != "missing"):
         return result
@@ -591,24 +592,22 @@ def hidden_facts_only(result: StepResult, submission: Submission, *, lab_names: 
     refused stand-in request, its reason and the helper's name only when it is one of the lab's
     functions (`lab_names`): any other name is the child's choice, made after seeing the inputs.
     """
-    if not any(case.hidden and case.detail for case in result.cases):
+    if not any(case.hidden and case.detail is not None for case in result.cases):
         return result
     cases = [replace(case, detail=_hidden_detail(case.detail, submission, lab_names=lab_names)) if case.hidden
              else case for case in result.cases]
     return replace(result, cases=cases)
 
 
-def _hidden_detail(detail: dict[str, Any], submission: Submission, *, lab_names: Collection[str]) -> dict[str, Any]:
-    error = detail.get("error")
-    kept: dict[str, Any] = {}
-    refused = detail.get("refused")
-    if isinstance(refused, dict):
-        helper = refused.get("helper")
-        kept["refused"] = {"helper": helper if isinstance(helper, str) and helper in lab_names else "",
-                           "reason": str(refused.get("reason", ""))}
-    if isinstance(error, dict):
-        kept["error"] = {"type": _known_type(error.get("type"), submission), "message": "", "frames": []}
-    return kept
+def _hidden_detail(detail: CaseDetail | None, submission: Submission, *, lab_names: Collection[str]
+                   ) -> HiddenRaised | None:
+    if not isinstance(detail, Raised):
+        return None
+    refused = detail.refused
+    if refused is not None:
+        refused = Refusal(helper=refused.helper if refused.helper in lab_names else "", reason=refused.reason)
+    return HiddenRaised(error=RaisedError(type=_known_type(detail.error.type, submission), message=""),
+                        refused=refused)
 
 
 def _known_type(name: object, submission: Submission) -> str:

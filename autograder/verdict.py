@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict, get_args
 
+from .case_detail import CaseDetail
 from .guard import SafeText
 from .reading.problems import Detail  # data without a language, importing only guard
 
@@ -80,7 +81,7 @@ class CaseResult:
     label: str
     passed: bool
     code: str | None = None  # the mistake code when it failed
-    detail: dict[str, Any] = field(default_factory=dict)  # numbers and labels for the message
+    detail: CaseDetail | None = None  # what a failure carries for its message (autograder.case_detail)
     matched: list[str] = field(default_factory=list)  # every named mistake whose prediction this value equals
     fallback: str | None = None  # the generic code, used when no named mistake is likely
     answer: str | None = None  # a wrong returned value's digest (answer_digest), for the class's similarity signal
