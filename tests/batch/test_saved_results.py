@@ -29,8 +29,9 @@ from autograder.verdict import (LOAD_CODES, NOTE_CODES, CaseResult, FollowsOwnHe
 from autograder.file_facts import broken
 from autograder.render.text import json_text
 from autograder.sandbox.runner import Limits
-from autograder.reading.problems import Detail, detail
+from autograder.reading.problems import detail
 from conftest import CORPORA, ROOT
+from test_case_detail import case_details
 from labs.self_attention import LAB
 
 STEPS = [step.name for step in LAB.steps]
@@ -53,8 +54,7 @@ def same(a, b):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     if isinstance(a, dict):
         return list(a) == list(b) and all(same(a[k], b[k]) for k in a) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, (SubmissionResult, StepResult, CaseResult, Judgement, Detail, HelperUse, Redefined,
-                      FollowsOwnHelpers, Note)):
+    if dataclasses.is_dataclass(a):  # the verdict's records, a test's detail and its parts
         return all(same(getattr(a, f), getattr(b, f)) for f in a.__dataclass_fields__)
     return a == b
 
@@ -90,14 +90,14 @@ values = st.recursive(scalars | arrays() | numpy_scalars() | details,
                       lambda inner: st.lists(inner, max_size=3) | st.lists(inner, max_size=3).map(tuple)
                       | st.dictionaries(texts, inner, max_size=3) | st.dictionaries(keys, inner, max_size=3),
                       max_leaves=12)
-plain_details = st.dictionaries(texts, values, max_size=4)
 codes = st.none() | st.sampled_from(["wrong_values", "transposed", "exception", "timeout", "no_scaling"])
 
 
 @st.composite
 def cases(draw):
-    return CaseResult(case=draw(texts), hidden=draw(st.booleans()), label=draw(texts), passed=draw(st.booleans()),
-                      code=draw(codes), detail=draw(plain_details), matched=draw(st.lists(texts, max_size=2)),
+    hidden = draw(st.booleans())
+    return CaseResult(case=draw(texts), hidden=hidden, label=draw(texts), passed=draw(st.booleans()),
+                      code=draw(codes), detail=draw(case_details(hidden)), matched=draw(st.lists(texts, max_size=2)),
                       fallback=draw(codes),
                       answer=draw(st.none() | st.text(alphabet="0123456789abcdef", min_size=16, max_size=16)),
                       degenerate=draw(st.booleans()), raised=draw(st.booleans()))

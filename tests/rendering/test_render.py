@@ -256,15 +256,15 @@ def feature_cell_result(plan):
     """self_attention's output: rows are words, columns are features (no words)."""
     result = result_for(plan, "self_attention", divide_by_dk)
     page = next(c for c in result.cases if c.case == "page" and not c.passed)
-    assert not page.detail["cell"]["column_is_word"]
-    return result, page.detail["cell"]
+    assert not page.detail.worst.cell.column_is_word
+    return result, page.detail.worst.cell
 
 
 def test_a_feature_column_reads_as_an_ordinal_in_korean(plan):
     result, cell = feature_cell_result(plan)
     text = step_feedback(result, LAB, "ko")
     worst = text.split("\n")[line_of(text, "ko", "text", "worst_cell")]
-    assert f"('{cell['row']}' 행, {position(cell['index'][1], 'ko')} 열)" in worst, worst
+    assert f"('{cell.row}' 행, {position(cell.index[1], 'ko')} 열)" in worst, worst
     assert "번 열" not in worst
 
 
@@ -272,7 +272,7 @@ def test_a_feature_column_keeps_its_index_in_english(plan):
     result, cell = feature_cell_result(plan)
     text = step_feedback(result, LAB, "en")
     worst = text.split("\n")[line_of(text, "en", "text", "worst_cell")]
-    assert f"row '{cell['row']}', column {cell['index'][1]} " in worst, worst
+    assert f"row '{cell.row}', column {cell.index[1]} " in worst, worst
 
 
 def test_a_word_cell_reads_row_then_column_in_korean(plan):

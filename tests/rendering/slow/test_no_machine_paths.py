@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from autograder.batch.outputs import feedback_html
+from autograder.case_detail import Raised, RaisedError
 from autograder.reading.problems import detail
 from autograder.verdict import CaseResult, Note, StepResult, SubmissionResult
 from autograder.otter.results import gradescope_results
@@ -80,7 +81,7 @@ def test_no_folder_survives_without_paths(text):
 
 
 def error(text, filename):
-    return {"type": text, "message": text, "frames": [[filename, 3, "softmax", "return x"]]}
+    return RaisedError(type=text, message=text, frames=((filename, 3, "softmax", "return x"),))
 
 
 def result_with(text, filename):
@@ -91,9 +92,9 @@ def result_with(text, filename):
              Note(code="problem", problem="unreadable", detail=detail("filename", filename=text))]
     steps = [StepResult(name=step.name, score=0.0, max_score=step.points, status="error", mistakes=["exception"],
                         cases=[CaseResult(case=LAB.page_case, hidden=False, label="2-D", passed=False, code="exception",
-                                          detail={"error": error(text, filename)}),
+                                          detail=Raised(error=error(text, filename))),
                                CaseResult(case="hidden-1", hidden=True, label="", passed=False, code="exception",
-                                          detail={"error": error(text, filename)})],
+                                          detail=Raised(error=error(text, filename)))],
                         page_step=step.page_step)
              for step in LAB.steps]
     return SubmissionResult(submission="lab.ipynb", steps=steps, notes=notes)
