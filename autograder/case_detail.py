@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
-# What a value came in (compare.container_name): explain.records.CONTAINERS and "other".
+# What a value came in (compare.container_name); the explainer names all but "other" (explain.records).
 Container = Literal["dict", "list", "tuple", "ndarray", "Series", "DataFrame", "float", "int", "str", "None", "other"]
 CONTAINERS: tuple[Container, ...] = get_args(Container)
 # Why the grader refused a stand-in request (sandbox.protocol.REFUSALS).
@@ -40,8 +40,8 @@ TableRows = tuple[tuple[float | str, ...], ...]
 Table = TableRows | tuple[TableRows, ...]
 
 
-class Shape(ValueError):
-    """Data of a shape no record writes."""
+class UnknownShape(ValueError):
+    """Data of a shape no record writes (a results file of another version, or damaged)."""
 
 
 # Reading -------------------------------------------------------------------------------------------
@@ -49,31 +49,31 @@ class Shape(ValueError):
 def _mapping(data: object, required: frozenset[str], optional: frozenset[str] = frozenset()) -> dict[str, Any]:
     """`data` as a dict holding every key of `required` and no key outside `required | optional`."""
     if type(data) is not dict or not required <= set(data) <= required | optional:
-        raise Shape(f"keys {sorted(map(str, data)) if isinstance(data, dict) else type(data).__name__}")
+        raise UnknownShape(f"keys {sorted(map(str, data)) if isinstance(data, dict) else type(data).__name__}")
     return data
 
 
 def _text(data: object) -> str:
     if type(data) is not str:
-        raise Shape(f"{type(data).__name__}, not text")
+        raise UnknownShape(f"{type(data).__name__}, not text")
     return data
 
 
 def _int(data: object) -> int:
     if type(data) is not int:
-        raise Shape(f"{type(data).__name__}, not an int")
+        raise UnknownShape(f"{type(data).__name__}, not an int")
     return data
 
 
 def _float(data: object) -> float:
     if type(data) is not float:
-        raise Shape(f"{type(data).__name__}, not a float")
+        raise UnknownShape(f"{type(data).__name__}, not a float")
     return data
 
 
 def _bool(data: object) -> bool:
     if type(data) is not bool:
-        raise Shape(f"{type(data).__name__}, not a bool")
+        raise UnknownShape(f"{type(data).__name__}, not a bool")
     return data
 
 
@@ -83,7 +83,7 @@ def _optional_text(data: object) -> str | None:
 
 def _list(data: object) -> list[Any]:
     if type(data) is not list:
-        raise Shape(f"{type(data).__name__}, not a list")
+        raise UnknownShape(f"{type(data).__name__}, not a list")
     return data
 
 
@@ -98,13 +98,13 @@ def _ints(data: object) -> tuple[int, ...]:
 def _shape(data: object) -> tuple[int, ...]:
     """A shape as the judge wrote it: a tuple of ints (numpy's `.shape`)."""
     if type(data) is not tuple:
-        raise Shape(f"{type(data).__name__}, not a shape")
+        raise UnknownShape(f"{type(data).__name__}, not a shape")
     return tuple(_int(size) for size in data)
 
 
 def _word(data: object, choices: tuple[str, ...], what: str) -> Any:
     if type(data) is not str or data not in choices:
-        raise Shape(f"{data!r} is no {what}")
+        raise UnknownShape(f"{data!r} is no {what}")
     return data
 
 
@@ -134,10 +134,10 @@ class Cell:
         found = _mapping(data, frozenset({"row", "column", "column_is_word", "index"}), frozenset({"blocks"}))
         column = found["column"]
         if not (column is None or type(column) in (str, int)):
-            raise Shape("a cell's column")
+            raise UnknownShape("a cell's column")
         blocks = _ints(found["blocks"]) if "blocks" in found else ()
         if "blocks" in found and not blocks:
-            raise Shape("a cell's empty blocks")
+            raise UnknownShape("a cell's empty blocks")
         return cls(row=_optional_text(found["row"]), column=column, column_is_word=_bool(found["column_is_word"]),
                    index=_ints(found["index"]), blocks=blocks)
 
@@ -213,7 +213,7 @@ def _table_rows(data: object) -> TableRows:
 def _table_value(data: object) -> float | str:
     if type(data) is float or (type(data) is str and data in ("nan", "inf", "-inf")):
         return data
-    raise Shape(f"{data!r} in a table")
+    raise UnknownShape(f"{data!r} in a table")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -240,7 +240,7 @@ class RaisedError:
         what can be read (a type's name "Exception", no message, the well-formed frames)."""
         try:
             return cls.from_data(error)
-        except Shape:
+        except UnknownShape:
             pass
         found = error if isinstance(error, dict) else {}
         listed = found.get("frames")
@@ -248,7 +248,7 @@ class RaisedError:
         for frame in listed if isinstance(listed, list) else []:
             try:
                 frames.append(_frame(frame))
-            except Shape:
+            except UnknownShape:
                 continue
         kind, message = found.get("type"), found.get("message")
         return cls(type=kind if isinstance(kind, str) else "Exception",
@@ -258,7 +258,7 @@ class RaisedError:
 def _frame(data: object) -> Frame:
     items = _list(data)
     if len(items) != 4 or not (items[1] is None or type(items[1]) is int):
-        raise Shape("a frame")
+        raise UnknownShape("a frame")
     return _text(items[0]), items[1], _text(items[2]), _text(items[3])
 
 
@@ -413,7 +413,7 @@ class WrongValues:
         worst = None
         if WORST_KEYS & set(found):
             if not WORST_KEYS <= set(found):
-                raise Shape("a worst cell without all its facts")
+                raise UnknownShape("a worst cell without all its facts")
             worst = Worst(cell=Cell.from_data(found["cell"]), got=_float(found["got_value"]),
                           expected=_float(found["expected_value"]), difference=_float(found["max_abs"]))
         return cls(rtol=_float(found["rtol"]), atol=_float(found["atol"]), shape=_shape(found["shape"]),
@@ -456,7 +456,7 @@ class MappingValues:
                                           "got_preview", "expected_preview", "output"}), frozenset({"changed_input"}))
         first = None if found["first"] is None else _texts(found["first"])
         if first is not None and len(first) != 3:
-            raise Shape("a first difference of other than three parts")
+            raise UnknownShape("a first difference of other than three parts")
         return cls(mismatched=_int(found["mismatched"]), total=_int(found["total"]),
                    first=None if first is None else (first[0], first[1], first[2]),
                    first_missing=_bool(found["first_missing"]), extra_keys=_texts(found["extra_keys"]),
@@ -503,7 +503,7 @@ class HiddenRaised(Raised):
     def from_data(cls, data: object) -> HiddenRaised:
         read = Raised.from_data(data)
         if read.error.message or read.error.frames:
-            raise Shape("a hidden test's error with a message or frames")
+            raise UnknownShape("a hidden test's error with a message or frames")
         return cls(error=read.error, refused=read.refused)
 
 
@@ -522,7 +522,7 @@ class MutatedInput:
     def from_data(cls, data: object) -> MutatedInput:
         found = _mapping(data, frozenset({"argument"}), frozenset({"reshaped"}))
         if "reshaped" in found and found["reshaped"] is not True:
-            raise Shape("reshaped is written only when true")
+            raise UnknownShape("reshaped is written only when true")
         return cls(argument=_text(found["argument"]), reshaped="reshaped" in found)
 
 
@@ -539,8 +539,6 @@ def _changed_input(found: dict[str, Any]) -> str | None:
 # A returned value that is wrong, and how.
 WrongValue = WrongType | WrongCount | WrongShape | WrongValues | MappingValues
 CaseDetail = WrongValue | Raised | MutatedInput
-RECORDS: tuple[type[object], ...] = (WrongType, WrongCount, WrongShape, WrongValues, MappingValues, Raised,
-                                         HiddenRaised, MutatedInput)
 
 
 def detail_data(detail: CaseDetail | None) -> dict[str, object]:
@@ -552,7 +550,7 @@ def case_detail_from_data(data: object, *, hidden: bool) -> CaseDetail | None:
     """`detail_data`'s mapping back; a hidden test's error is read as `HiddenRaised`. ValueError
     for a key, a type or a shape no record writes."""
     if type(data) is not dict:
-        raise Shape("a test's detail")
+        raise UnknownShape("a test's detail")
     if not data:
         return None
     reader: Any
