@@ -144,7 +144,8 @@ def judge_call(probe: Probe, outcome: Outcome | None, is_stub: bool, *, brief: b
     if outcome.kind == "raised" and refused:
         # The grader's own record: a stand-in was asked something the reference never asks it.
         return CaseResult(**base, passed=False, code="stand_in_refused", raised=True,
-                          detail=Raised(error=RaisedError.of_call(outcome.error), refused=Refusal.from_data(refused[0])))
+                          detail=Raised(error=RaisedError.of_call(outcome.error),
+                                        refused=Refusal.from_data(refused[0])))
     if outcome.kind == "raised":
         return CaseResult(**base, passed=False, code=_code_for_error(probe, outcome.error), raised=True,
                           detail=Raised(error=RaisedError.of_call(outcome.error)))
@@ -161,7 +162,7 @@ def judge_call(probe: Probe, outcome: Outcome | None, is_stub: bool, *, brief: b
     if brief:
         return CaseResult(**base, passed=False, code=code)
     mutated = _mutated_argument(probe, outcome.args_after)
-    if mutated is not None and detail is not None:  # an input overwritten on the way: later lines read the changed values
+    if mutated is not None and detail is not None:  # an input overwritten on the way: later lines read it changed
         detail = replace(detail, changed_input=mutated[0])
     return CaseResult(**base, passed=False, code=matched[0] if matched else code, detail=detail,
                       matched=matched, fallback=code, answer=answer_digest(outcome.value))

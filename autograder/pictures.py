@@ -65,7 +65,8 @@ def step_maps(result: StepResult, lang: str = "ko", page: str = "page", names: M
     case, v = next(((c, tables) for c, tables in failed if c.case == page), failed[0])
     output = case.detail.output if isinstance(case.detail, (WrongShape, WrongValues)) else ""
     return maps_html(v.got, v.expected, v.words, v.columns, v.rows_sum_to_one, lang,
-                     caption=f"{output} — " + LABELS[lang]["case"].format(case=(names or {}).get(case.case, case.case)))
+                     caption=f"{output} — "
+                             + LABELS[lang]["case"].format(case=(names or {}).get(case.case, case.case)))
 
 
 def drawn_tables(case: CaseResult) -> Tables | None:
