@@ -20,7 +20,12 @@ A test that passed, timed out, crashed, was not run or met a stub carries None.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, get_args
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+Word = TypeVar("Word", bound=str)
 
 # What a value came in (compare.container_name); the explainer names all but "other" (explain.records).
 Container = Literal["dict", "list", "tuple", "ndarray", "Series", "DataFrame", "float", "int", "str", "None", "other"]
@@ -102,10 +107,12 @@ def _shape(data: object) -> tuple[int, ...]:
     return tuple(_int(size) for size in data)
 
 
-def _word(data: object, choices: tuple[str, ...], what: str) -> Any:
-    if type(data) is not str or data not in choices:
-        raise UnknownShape(f"{data!r} is no {what}")
-    return data
+def _one_of(data: object, choices: tuple[Word, ...], what: str) -> Word:
+    """`data` as the one of `choices` (a closed set's words) it is; UnknownShape for any other."""
+    for choice in choices:
+        if type(data) is str and data == choice:
+            return choice
+    raise UnknownShape(f"{data!r} is no {what}")
 
 
 # The parts -----------------------------------------------------------------------------------------
@@ -189,7 +196,7 @@ class Tables:
     def from_data(cls, data: object) -> Tables:
         found = _mapping(data, frozenset({"got", "expected", "words", "columns", "rows_sum_to_one"}))
         return cls(got=_table(found["got"]), expected=_table(found["expected"]), words=_texts(found["words"]),
-                   columns=_word(found["columns"], COLUMNS, "way of naming columns"),
+                   columns=_one_of(found["columns"], COLUMNS, "way of naming columns"),
                    rows_sum_to_one=_bool(found["rows_sum_to_one"]))
 
 
@@ -276,7 +283,7 @@ class Refusal:
     @classmethod
     def from_data(cls, data: object) -> Refusal:
         found = _mapping(data, frozenset({"helper", "reason"}))
-        return cls(helper=_text(found["helper"]), reason=_word(found["reason"], REFUSAL_REASONS, "refusal reason"))
+        return cls(helper=_text(found["helper"]), reason=_one_of(found["reason"], REFUSAL_REASONS, "refusal reason"))
 
 
 # The records ---------------------------------------------------------------------------------------
@@ -421,7 +428,7 @@ class WrongValues:
                    got_preview=_text(found["got_preview"]), expected_preview=_text(found["expected_preview"]),
                    not_finite=NotFinite.from_data(found["not_finite"]) if "not_finite" in found else None,
                    worst=worst, row_sums=_text(found["row_sums"]) if "row_sums" in found else None,
-                   container=_word(found["container"], CONTAINERS, "container"),
+                   container=_one_of(found["container"], CONTAINERS, "container"),
                    tables=Tables.from_data(found["values"]) if "values" in found else None,
                    output=_text(found["output"]), changed_input=_changed_input(found))
 
@@ -553,20 +560,19 @@ def case_detail_from_data(data: object, *, hidden: bool) -> CaseDetail | None:
         raise UnknownShape("a test's detail")
     if not data:
         return None
-    reader: Any
+    reader: Callable[[object], CaseDetail]
     if "error" in data:
-        reader = HiddenRaised if hidden else Raised
+        reader = HiddenRaised.from_data if hidden else Raised.from_data
     elif "argument" in data:
-        reader = MutatedInput
+        reader = MutatedInput.from_data
     elif "expected_count" in data:
-        reader = WrongCount
+        reader = WrongCount.from_data
     elif "got" in data:
-        reader = WrongType
+        reader = WrongType.from_data
     elif "first" in data:
-        reader = MappingValues
+        reader = MappingValues.from_data
     elif "got_shape" in data:
-        reader = WrongShape
+        reader = WrongShape.from_data
     else:
-        reader = WrongValues
-    read: CaseDetail = reader.from_data(data)
-    return read
+        reader = WrongValues.from_data
+    return reader(data)
