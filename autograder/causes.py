@@ -18,6 +18,7 @@ import numpy as np
 
 from . import rubric
 from .rubric import parts
+from .case_detail import Raised
 from .compare import OtherItem, as_mapping, matches, prepared_values, values_of
 from .predictions import predicts, would_fail
 from .verdict import CaseResult, Outcome, Rule
@@ -92,7 +93,7 @@ def errors_refuted(step: Step, probes: Sequence[Probe], cases: list[CaseResult])
     refuted = set()
     for code in told:
         for probe, result in zip(probes, cases):
-            if result.passed or result.code == code or "error" not in result.detail or probe.case.hidden \
+            if result.passed or result.code == code or not isinstance(result.detail, Raised) or probe.case.hidden \
                     or rubric.is_degenerate(probe.case):
                 continue
             try:
@@ -108,7 +109,7 @@ def errors_refuted(step: Step, probes: Sequence[Probe], cases: list[CaseResult])
 def _refutes(probe: Probe, result: CaseResult, code: str, step: Step) -> bool:
     """Whether a failed call that returned wrong values (no error) rules `code` out: no match of
     it or of a pair holding it, and every mistake of that code predicts a wrong value there."""
-    if result.passed or (result.fallback or result.code) not in UNEXPLAINED or "error" in result.detail or \
+    if result.passed or (result.fallback or result.code) not in UNEXPLAINED or isinstance(result.detail, Raised) or \
             any(code == matched or code in parts(matched) for matched in result.matched):
         return False
     mistakes = [m for m in step.mistakes if m.code == code]

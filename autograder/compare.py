@@ -8,15 +8,18 @@ and the heat-maps' cells (autograder.pictures).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from .case_detail import Cell, MappingValues, NotFinite, Tables, WrongShape, WrongType, WrongValues, Worst
 from .sandbox.codec import Labelled, Opaque, clean_text
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
+    from .case_detail import Container, Table, WrongValue
     from .declaration import Output, Probe
 
     FloatArray = NDArray[np.float64]
@@ -56,47 +59,51 @@ def as_array(value: object) -> FloatArray | None:
     return None
 
 
-def check_array(probe: Probe, output: Output, got: object, expected: Any) -> tuple[bool, str | None, dict[str, Any]]:
+def check_array(probe: Probe, output: Output, got: object, expected: Any) -> tuple[bool, str | None, WrongValue | None]:
     passed, code, detail = _check_array(probe, output, got, expected)
     array = None if passed or code == "wrong_type" else as_array(got)
-    if array is not None and not probe.case.hidden and all(
+    if isinstance(detail, (WrongShape, WrongValues)) and array is not None and not probe.case.hidden and all(
             a.ndim in (2, 3) and a.shape[-2] <= PICTURE_SIDE and a.shape[-1] <= PICTURE_SIDE
             and (a.ndim == 2 or a.shape[0] <= PICTURE_TABLES) for a in (array, expected)):
-        # The whole tables, as plain lists ("nan", "inf", "-inf" for the rest), for the heat-maps.
-        def plain(a: NDArray[Any]) -> Any:
-            return np.vectorize(lambda x: float(x) if np.isfinite(x) else str(x), otypes=[object])(a).tolist()
-        detail = dict(detail, values={"got": plain(array), "expected": plain(expected),
-                                      "words": list(probe.case.words), "columns": output.columns,
-                                      "rows_sum_to_one": output.rows_sum_to_one})
+        # The whole tables ("nan", "inf", "-inf" for the values that are not numbers), for the heat-maps.
+        detail = replace(detail, tables=Tables(got=_plain_table(array), expected=_plain_table(expected),
+                                               words=tuple(probe.case.words), columns=output.columns,
+                                               rows_sum_to_one=output.rows_sum_to_one))
     return passed, code, detail
 
 
+def _plain_table(array: NDArray[Any]) -> Table:
+    def plain(item: object) -> object:
+        if isinstance(item, list):
+            return tuple(plain(inner) for inner in item)
+        return item
+    cells = np.vectorize(lambda x: float(x) if np.isfinite(x) else str(x), otypes=[object])(array).tolist()
+    return cast("Table", plain(cells))
+
+
 def _check_array(probe: Probe, output: Output, got: object, expected: FloatArray
-                 ) -> tuple[bool, str | None, dict[str, Any]]:
+                 ) -> tuple[bool, str | None, WrongType | WrongShape | WrongValues | None]:
     array = as_array(got)
     if array is None:
-        detail: dict[str, Any] = {"got": describe_type(got)}
-        if got is None:
-            detail["no_return"] = True
-        return False, "wrong_type", detail
+        return False, "wrong_type", WrongType(got=describe_type(got), no_return=True if got is None else None,
+                                              output=output.name)
     if array.shape != expected.shape:
-        detail = {"rtol": RTOL, "atol": atol_for(expected), "got_shape": array.shape,
-                  "expected_shape": expected.shape, "got_preview": preview(array),
-                  "expected_preview": preview(expected)}
+        shapes = WrongShape(rtol=RTOL, atol=atol_for(expected), got_shape=array.shape, expected_shape=expected.shape,
+                            got_preview=preview(array), expected_preview=preview(expected), output=output.name)
         if array.T.shape == expected.shape and all_close(array.T, expected):
-            return False, "transposed", detail
+            return False, "transposed", shapes
         if _only_unit_axes_apart(array.shape, expected.shape) and all_close(array.reshape(expected.shape), expected):
-            return False, "extra_unit_axes", detail  # the right values, with axes of length 1 added or left out
-        return False, "wrong_shape", detail
+            return False, "extra_unit_axes", shapes  # the right values, with axes of length 1 added or left out
+        return False, "wrong_shape", shapes
     if all_close(array, expected):
-        return True, None, {}
-    detail = {**_mismatch(probe, output, array, expected), "container": container_name(got)}
-    if "not_finite" in detail:
-        return False, "not_finite", detail
+        return True, None, None
+    values = _mismatch(probe, output, array, expected, container_name(got))
+    if values.not_finite is not None:
+        return False, "not_finite", values
     if array.ndim == 2 and array.shape[0] == array.shape[1] and all_close(array.T, expected):
         # A square table read the other way round: same shape, rows and columns swapped.
-        return False, "transposed", detail
-    return False, "wrong_values", detail
+        return False, "transposed", values
+    return False, "wrong_values", values
 
 
 def _only_unit_axes_apart(got: tuple[int, ...], expected: tuple[int, ...]) -> bool:
@@ -118,46 +125,47 @@ def atol_for(expected: NDArray[Any]) -> float:
     return ATOL * max(1.0, float(finite.max()) if finite.size else 1.0)
 
 
-def _mismatch(probe: Probe, output: Output, got: FloatArray, expected: FloatArray) -> dict[str, Any]:
+def _mismatch(probe: Probe, output: Output, got: FloatArray, expected: FloatArray, container: Container
+              ) -> WrongValues:
     """The numbers a message needs, in assert_allclose's order: how many, how badly, which cell."""
     with np.errstate(all="ignore"):
         difference = np.abs(got - expected)
         bad = ~np.isclose(got, expected, rtol=RTOL, atol=atol_for(expected), equal_nan=True)
-    detail: dict[str, Any] = {"rtol": RTOL, "atol": atol_for(expected), "shape": got.shape,
-              "mismatched": int(bad.sum()), "total": int(got.size),
-              "got_preview": preview(got), "expected_preview": preview(expected)}
+    not_finite = worst = row_sums = None
     non_finite = ~np.isfinite(got) & np.isfinite(expected)
     if non_finite.any():
-        detail["not_finite"] = {"count": int(non_finite.sum()),
-                                "where": _cell(probe, output, tuple(np.argwhere(non_finite)[0]))}
+        not_finite = NotFinite(count=int(non_finite.sum()),
+                               where=_cell(probe, output, tuple(np.argwhere(non_finite)[0])))
     measurable = bad & np.isfinite(difference)
     if measurable.any():
-        worst = np.unravel_index(int(np.argmax(np.where(measurable, difference, -1.0))), got.shape)
-        detail.update(cell=_cell(probe, output, worst), got_value=float(got[worst]),
-                      expected_value=float(expected[worst]), max_abs=float(difference[worst]))
+        at = np.unravel_index(int(np.argmax(np.where(measurable, difference, -1.0))), got.shape)
+        worst = Worst(cell=_cell(probe, output, at), got=float(got[at]), expected=float(expected[at]),
+                      difference=float(difference[at]))
     if output.rows_sum_to_one:
         with np.errstate(all="ignore"):
-            detail["row_sums"] = preview(got.sum(axis=-1))
-    return detail
+            row_sums = preview(got.sum(axis=-1))
+    return WrongValues(rtol=RTOL, atol=atol_for(expected), shape=got.shape, mismatched=int(bad.sum()),
+                       total=int(got.size), got_preview=preview(got), expected_preview=preview(expected),
+                       not_finite=not_finite, worst=worst, row_sums=row_sums, container=container,
+                       output=output.name)
 
 
-def _cell(probe: Probe, output: Output, index: Sequence[Any]) -> dict[str, Any]:
+def _cell(probe: Probe, output: Output, index: Sequence[Any]) -> Cell:
     """Name a cell by its words: rows are always words; columns are words for the n×n tables."""
     words = list(probe.case.words)
     index = tuple(int(i) for i in index)
     if len(index) > 2:  # a stack of tables (heads, say): which table, then the cell in it
-        return {**_cell(probe, output, index[-2:]), "blocks": list(index[:-2]), "index": list(index)}
+        return replace(_cell(probe, output, index[-2:]), blocks=index[:-2], index=index)
     if len(index) == 2:
         row, column = index
-        return {"row": words[row] if row < len(words) else str(row),
-                "column": words[column] if output.columns == "words" and column < len(words) else column,
-                "column_is_word": output.columns == "words", "index": list(index)}
+        return Cell(row=words[row] if row < len(words) else str(row),
+                    column=words[column] if output.columns == "words" and column < len(words) else column,
+                    column_is_word=output.columns == "words", index=index)
     if len(index) == 1:
         only = index[0]
         label = words[only] if output.columns == "words" and only < len(words) else only
-        return {"row": None, "column": label, "column_is_word": output.columns == "words",
-                "index": [only]}
-    return {"row": None, "column": None, "column_is_word": False, "index": []}
+        return Cell(row=None, column=label, column_is_word=output.columns == "words", index=(only,))
+    return Cell(row=None, column=None, column_is_word=False, index=())
 
 
 def preview(array: ArrayLike) -> str:
@@ -223,19 +231,20 @@ def is_right(output: Output, got: object, expected: Any) -> bool:
     return array is not None and array.shape == expected.shape and all_close(array, expected)
 
 
-def check_mapping(probe: Probe, output: Output, got: object, expected: Any) -> tuple[bool, str | None, dict[str, Any]]:
+def check_mapping(probe: Probe, output: Output, got: object, expected: Any
+                  ) -> tuple[bool, str | None, WrongType | MappingValues | None]:
     mapping = as_mapping(got)
     if mapping is None:
-        return False, "wrong_type", {"got": describe_type(got), "no_return": got is None}
+        return False, "wrong_type", WrongType(got=describe_type(got), no_return=got is None, output=output.name)
     if mapping == expected:
-        return True, None, {}
+        return True, None, None
     wrong = [(k, mapping.get(k), v) for k, v in expected.items() if mapping.get(k) != v]
-    return False, "wrong_values", {"mismatched": len(wrong), "total": len(expected),
-                                   "first": [_short_repr(x) for x in wrong[0]] if wrong else None,
-                                   "first_missing": bool(wrong) and wrong[0][0] not in mapping,
-                                   "extra_keys": [_short_text(k) for k in mapping if k not in expected][:5],
-                                   "got_preview": _mapping_preview(mapping),
-                                   "expected_preview": _mapping_preview(expected)}
+    first = tuple(_short_repr(x) for x in wrong[0]) if wrong else None
+    return False, "wrong_values", MappingValues(
+        mismatched=len(wrong), total=len(expected), first=cast("tuple[str, str, str] | None", first),
+        first_missing=bool(wrong) and wrong[0][0] not in mapping,
+        extra_keys=tuple(_short_text(k) for k in mapping if k not in expected)[:5],
+        got_preview=_mapping_preview(mapping), expected_preview=_mapping_preview(expected), output=output.name)
 
 
 def _short_repr(value: object, limit: int = 60) -> str:
@@ -335,15 +344,21 @@ def values_of(probe: Probe, value: object) -> list[object]:
     return list(value) if len(probe.step.outputs) > 1 and isinstance(value, (tuple, list)) else [value]
 
 
-def container_name(value: object) -> str:
-    """The container a value came in, from a closed set (see explain.records.CONTAINERS)."""
+def container_name(value: object) -> Container:
+    """The container a value came in, from a closed set (case_detail.CONTAINERS)."""
     if isinstance(value, Labelled):
-        return str(value.kind) if value.kind in ("Series", "DataFrame") else "other"
+        return "Series" if value.kind == "Series" else "DataFrame" if value.kind == "DataFrame" else "other"
     if value is None:
         return "None"
-    for kind in (dict, list, tuple, np.ndarray, str, bool, int, float):
+    for kind, name in KINDS:
         if isinstance(value, kind):
-            return {bool: "other", np.ndarray: "ndarray"}.get(kind, kind.__name__)
+            return name
     if isinstance(value, (np.floating, np.integer)):
         return "float" if isinstance(value, np.floating) else "int"
     return "other"
+
+
+# The containers container_name tells apart, in the order it asks (a bool is an int too: asked first).
+KINDS: tuple[tuple[type, Container], ...] = (
+    (dict, "dict"), (list, "list"), (tuple, "tuple"), (np.ndarray, "ndarray"), (str, "str"), (bool, "other"),
+    (int, "int"), (float, "float"))

@@ -12,11 +12,13 @@ from . import rubric
 from .guard import safe_name
 from .judge import mistakes_in_order
 from .reading.problems import as_detail
-from .verdict import CaseResult, FollowsOwnHelpers, HelperUse, Outcome, Redefined, StepResult, SubmissionResult
+from .verdict import (LOAD_CODES, CaseResult, FollowsOwnHelpers, HelperUse, Note, Outcome, Redefined, StepResult,
+                      SubmissionResult)
 
 if TYPE_CHECKING:
     from .declaration import Step
     from .lab import Lab
+    from .reading.submission import Submission
 
 
 def linked(step: Step, result: StepResult, others: Mapping[str, StepResult]) -> StepResult:
@@ -103,11 +105,11 @@ def broken(lab: Lab, name: str, code: str, detail: object = None, only: Collecti
                         cases=[CaseResult(case=lab.page_case, hidden=False, label="", passed=False, code=code)],
                         page_step=step.page_step, file_problem=code)
              for step in lab.steps if only is None or step.name in only]
-    notes = [{"code": "problem", "problem": code, "detail": as_detail(detail)}]
+    notes = [Note(code="problem", problem=code, detail=as_detail(detail))]
     return SubmissionResult(submission=safe_name(name), steps=steps, notes=notes)
 
 
-def written_for_other_lab(result: SubmissionResult, note: dict[str, Any] | None) -> SubmissionResult:
+def written_for_other_lab(result: SubmissionResult, note: Note | None) -> SubmissionResult:
     """`result` of a file written for another lab (`note`: registry.other_lab's verdict, a load
     note of code "other_lab"), when it defines none of the graded lab's functions: every step
     missing. Then the note is the file's one problem, told once above the steps, and each step
@@ -117,3 +119,27 @@ def written_for_other_lab(result: SubmissionResult, note: dict[str, Any] | None)
         return result
     steps = [replace(step, file_problem="other_lab") for step in result.steps]
     return SubmissionResult(submission=result.submission, steps=steps, notes=[note])
+
+
+def notes_of_load(events: Iterable[Mapping[str, Any]], submission: Submission) -> list[Note]:
+    """The loading events of a run (a syntax error, a skipped statement: LOAD_CODES) as notes on
+    the file; an event of any other code says nothing to a student and is left out."""
+    notes = []
+    for event in events:
+        code = next((known for known in LOAD_CODES if known == event.get("ev")), None)
+        if code is None:
+            continue
+        cell, filename = event.get("cell"), None
+        if isinstance(cell, int) and 0 <= cell < len(submission.cells):
+            filename = submission.cells[cell]["filename"]
+        else:
+            cell = None
+        kind, message = (str(event[key])[:300] if key in event else None for key in ("type", "message"))
+        notes.append(Note(code=code, filename=filename, cell=cell, line=event.get("line"), type=kind, message=message))
+    return notes
+
+
+def syntax_error_near(name: str, notes: Iterable[Note], submission: Submission) -> bool:
+    """Whether a cell defining `name` failed to parse (then the function is missing for that reason)."""
+    return any(note.code == "syntax_error" and note.cell is not None
+               and f"def {name}" in submission.cells[note.cell]["source"] for note in notes)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, cast
 
+from .case_detail import HiddenRaised, Raised, RaisedError, Refusal
 from .guard import piece
 from .helpers import StandInAnswers
 from .repair import Repair, RepairCache, repair_cases, search, target_of
@@ -18,18 +19,20 @@ from .repair.cases import without_hidden
 from .repair.grafts import reference_function
 from .rubric import UNANSWERED
 from .stand_in import keyword_parameters
-from .file_facts import broken, fits_own_helpers, helpers_used, linked, with_file_facts, written_for_other_lab
+from .file_facts import (broken, fits_own_helpers, helpers_used, linked, notes_of_load, syntax_error_near,
+                         with_file_facts, written_for_other_lab)
 from .judge import judge_call, judge_step
 from .sandbox import codec
 from .sandbox.runner import Call, Clock, Limits, run
 from .reading.problems import os_detail
-from .reading.submission import file_detail, load_note, read_submission, syntax_error_near
-from .verdict import SubmissionResult
+from .reading.submission import file_detail, read_submission
+from .verdict import Note, SubmissionResult
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Iterator, Sequence
     from typing import Any
 
+    from .case_detail import CaseDetail
     from .declaration import Case, Probe, Step
     from .verdict import StepResult
     from .lab import Lab
@@ -243,7 +246,7 @@ class _Runs:
         self.outcomes: dict[int, CallOutcome] = {}
         # call id -> CallOutcome of composed calls run with the student's own helpers
         self.with_own: dict[int, CallOutcome] = {}
-        self.notes: list[dict[str, Any]] = []
+        self.notes: list[Note] = []
 
     def run(self, batches: Iterable[list[Call]], into: dict[int, CallOutcome]) -> None:
         """Make the calls of `batches`, one batch after another, in one run: as few children as
@@ -279,13 +282,12 @@ class _Runs:
         into.update(outcome.calls)
         if self.loaded is None or self.loaded is outcome:
             self.loaded = outcome
-            self.notes = [load_note(event, self.submission) for event in outcome.load_events] + \
-                [note for note in self.notes if note["code"] == "time_spent"]
-        if outcome.spent and public and not any(note["code"] == "time_spent" for note in self.notes):
+            self.notes = notes_of_load(outcome.load_events, self.submission) + \
+                [note for note in self.notes if note.code == "time_spent"]
+        if outcome.spent and public and not any(note.code == "time_spent" for note in self.notes):
             # Told only while the public tests run: when hidden tests run out of it, their
             # "not run" says so, after grades are published.
-            self.notes.append({"code": "time_spent",
-                               "seconds": self.limits.submission_seconds(len(self.plan.lab.steps))})
+            self.notes.append(Note(code="time_spent", seconds=self.limits.submission_seconds(len(self.plan.lab.steps))))
 
     def judged(self, step: Step, scope: str, outcomes: dict[int, CallOutcome], passing: frozenset[str] | None = None
                ) -> StepResult:
@@ -397,8 +399,7 @@ def repairable(result: StepResult) -> bool:
         return False
     return not any(
         case.code in UNANSWERED
-        or (case.raised and isinstance(case.detail.get("error"), dict)
-            and case.detail["error"].get("type") in NOT_REPAIRABLE_ERRORS)
+        or (case.raised and isinstance(case.detail, Raised) and case.detail.error.type in NOT_REPAIRABLE_ERRORS)
         for case in result.cases if not case.passed)
 
 
@@ -511,11 +512,11 @@ def _answered_by_stand_ins(result: StepResult) -> bool:
     return result.helpers is not None and bool(result.helpers.reference or result.helpers.nested_reference)
 
 
-def missing_module(notes: Iterable[dict[str, Any]]) -> str | None:
+def missing_module(notes: Iterable[Note]) -> str | None:
     """The module an import of the file could not find, if one."""
     for note in notes:
-        if note.get("code") == "load_error" and note.get("type") in ("ModuleNotFoundError", "ImportError"):
-            found = MISSING_MODULE.search(str(note.get("message", "")))
+        if note.code == "load_error" and note.type in ("ModuleNotFoundError", "ImportError"):
+            found = MISSING_MODULE.search(note.message or "")
             if found:
                 return found.group(1)
     return None
@@ -524,9 +525,9 @@ def missing_module(notes: Iterable[dict[str, Any]]) -> str | None:
 def _module_raised(result: StepResult) -> str | None:
     """The module a step's own import (inside the function) could not find, if one."""
     for case in result.cases:
-        error = case.detail.get("error") if not case.passed and case.detail else None
-        if isinstance(error, dict) and error.get("type") == "ModuleNotFoundError":
-            found = MISSING_MODULE.search(str(error.get("message", "")))
+        detail = None if case.passed else case.detail
+        if isinstance(detail, Raised) and detail.error.type == "ModuleNotFoundError":
+            found = MISSING_MODULE.search(detail.error.message)
             if found:
                 return found.group(1)
     return None
@@ -537,7 +538,7 @@ def _blamed_on_module(result: StepResult, module: str | None) -> StepResult:
     the missing module is the likely cause."""
     if not module:
         return result
-    errors = [c.detail.get("error", {}).get("type") for c in result.cases if not c.passed and c.detail]
+    errors = [c.detail.error.type for c in result.cases if not c.passed and isinstance(c.detail, Raised)]
     if result.status not in ("error", "missing") or (
             not {"NameError", "ModuleNotFoundError"} & set(errors) and result.status != "missing"):
         return result
@@ -557,7 +558,7 @@ def _run(zygote: Zygote, submission: Submission, calls: list[Call], limits: Limi
 
 
 def _judged(step: Step, loaded: RunOutcome, outcomes_by_id: dict[int, CallOutcome], submission: Submission,
-            notes: list[dict[str, Any]], plan: Plan, limits: Limits, scope: str = ALL,
+            notes: list[Note], plan: Plan, limits: Limits, scope: str = ALL,
             passing: frozenset[str] | None = None) -> StepResult:
     """The step's verdict on the tests of `scope` from the outcomes of its calls (`loaded`: the
     run whose load names the functions); a composed step run with the student's own functions
@@ -595,24 +596,22 @@ def hidden_facts_only(result: StepResult, submission: Submission, *, lab_names: 
     refused stand-in request, its reason and the helper's name only when it is one of the lab's
     functions (`lab_names`): any other name is the child's choice, made after seeing the inputs.
     """
-    if not any(case.hidden and case.detail for case in result.cases):
+    if not any(case.hidden and case.detail is not None for case in result.cases):
         return result
     cases = [replace(case, detail=_hidden_detail(case.detail, submission, lab_names=lab_names)) if case.hidden
              else case for case in result.cases]
     return replace(result, cases=cases)
 
 
-def _hidden_detail(detail: dict[str, Any], submission: Submission, *, lab_names: Collection[str]) -> dict[str, Any]:
-    error = detail.get("error")
-    kept: dict[str, Any] = {}
-    refused = detail.get("refused")
-    if isinstance(refused, dict):
-        helper = refused.get("helper")
-        kept["refused"] = {"helper": helper if isinstance(helper, str) and helper in lab_names else "",
-                           "reason": str(refused.get("reason", ""))}
-    if isinstance(error, dict):
-        kept["error"] = {"type": _known_type(error.get("type"), submission), "message": "", "frames": []}
-    return kept
+def _hidden_detail(detail: CaseDetail | None, submission: Submission, *, lab_names: Collection[str]
+                   ) -> HiddenRaised | None:
+    if not isinstance(detail, Raised):
+        return None
+    refused = detail.refused
+    if refused is not None:
+        refused = Refusal(helper=refused.helper if refused.helper in lab_names else "", reason=refused.reason)
+    return HiddenRaised(error=RaisedError(type=_known_type(detail.error.type, submission), message=""),
+                        refused=refused)
 
 
 def _known_type(name: object, submission: Submission) -> str:

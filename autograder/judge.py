@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import rubric
+from .case_detail import MutatedInput, Raised, RaisedError, Refusal, WrongCount
 from .causes import (UNEXPLAINED, caused_by_code, choose_explanations, errors_refuted, mark_fitted_to_public,
                      mark_hardcoded, mark_observed)
 from .compare import (ATOL, RTOL, as_array, check_array, check_mapping, container_name, describe_type, is_right,
@@ -30,6 +31,7 @@ from .sandbox.codec import Labelled
 from .verdict import ArgumentShapes, CaseResult, Outcome, StepResult, StepStatus
 
 if TYPE_CHECKING:
+    from .case_detail import WrongValue
     from .declaration import Case, Probe, Step
 
 # Codes that say the function did not return a value at all.
@@ -124,7 +126,7 @@ def _status(step: Step, cases: Sequence[CaseResult]) -> StepStatus:
     only_stubs = "not_implemented" in codes and codes <= {"not_implemented", "not_run"}
     if only_stubs and not any(c.passed for c in cases):
         return "not_implemented"
-    if codes & RAISED or any("error" in c.detail for c in failing):
+    if codes & RAISED or any(isinstance(c.detail, Raised) for c in failing):
         return "error"  # a call raised (a mistake told by its error too), not only returned wrong values
     return "failed"
 
@@ -142,10 +144,11 @@ def judge_call(probe: Probe, outcome: Outcome | None, is_stub: bool, *, brief: b
     if outcome.kind == "raised" and refused:
         # The grader's own record: a stand-in was asked something the reference never asks it.
         return CaseResult(**base, passed=False, code="stand_in_refused", raised=True,
-                          detail={"error": outcome.error, "refused": dict(refused[0])})
+                          detail=Raised(error=RaisedError.of_call(outcome.error),
+                                        refused=Refusal.from_data(refused[0])))
     if outcome.kind == "raised":
         return CaseResult(**base, passed=False, code=_code_for_error(probe, outcome.error), raised=True,
-                          detail={"error": outcome.error})
+                          detail=Raised(error=RaisedError.of_call(outcome.error)))
     if outcome.value is None and is_stub:
         return CaseResult(**base, passed=False, code="not_implemented")
     passed, code, detail, matched = check_value(probe, outcome.value, brief=brief)
@@ -154,13 +157,13 @@ def judge_call(probe: Probe, outcome: Outcome | None, is_stub: bool, *, brief: b
         if mutated is not None:
             name, reshaped = mutated
             return CaseResult(**base, passed=False, code="mutates_input",
-                              detail={"argument": name, **({"reshaped": True} if reshaped else {})})
+                              detail=MutatedInput(argument=name, reshaped=reshaped))
         return CaseResult(**base, passed=True)
     if brief:
         return CaseResult(**base, passed=False, code=code)
     mutated = _mutated_argument(probe, outcome.args_after)
-    if mutated is not None:  # an input overwritten on the way: later lines read the changed values
-        detail = {**detail, "changed_input": mutated[0]}
+    if mutated is not None and detail is not None:  # an input overwritten on the way: later lines read it changed
+        detail = replace(detail, changed_input=mutated[0])
     return CaseResult(**base, passed=False, code=matched[0] if matched else code, detail=detail,
                       matched=matched, fallback=code, answer=answer_digest(outcome.value))
 
@@ -215,27 +218,27 @@ def _code_for_error(probe: Probe, error: object) -> str:
 
 
 def check_value(probe: Probe, value: object, *, brief: bool = False
-                ) -> tuple[bool, str | None, dict[str, Any], list[str]]:
+                ) -> tuple[bool, str | None, WrongValue | None, list[str]]:
     """(passed, generic code, detail, named mistakes the value matches); `brief`: see judge_call."""
     outputs = probe.step.outputs
     if len(outputs) > 1:
         if not isinstance(value, (tuple, list)) or len(value) != len(outputs):
-            return False, "wrong_type", {"got": describe_type(value), "expected_count": len(outputs),
-                                         "names": [o.name for o in outputs]}, []
+            return False, "wrong_type", WrongCount(got=describe_type(value), expected_count=len(outputs),
+                                                   names=tuple(o.name for o in outputs)), []
         values = list(value)
     else:
         values = [value]
     if brief:
         right = all(is_right(output, got, expected) for output, got, expected in zip(outputs, values, probe.expected))
-        return right, None if right else "wrong_values", {}, []
-    failures: list[tuple[str | None, dict[str, Any]]] = []
+        return right, None if right else "wrong_values", None, []
+    failures: list[tuple[str | None, WrongValue | None]] = []
     for output, got, expected in zip(outputs, values, probe.expected):
         check = check_mapping if output.kind == "mapping" else check_array
         ok, code, detail = check(probe, output, got, expected)
         if not ok:
-            failures.append((code, dict(detail, output=output.name)))
+            failures.append((code, detail))  # each check names the output in its detail
     if not failures:
-        return True, None, {}, []
+        return True, None, None, []
     code, detail = failures[0]
     return False, code, detail, named_mistakes(probe, values)
 

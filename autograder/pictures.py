@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .case_detail import WrongShape, WrongValues
 from .compare import RTOL, atol_for
 
 if TYPE_CHECKING:
@@ -18,10 +19,11 @@ if TYPE_CHECKING:
 
     from numpy.typing import NDArray
 
-    from .verdict import StepResult
+    from .case_detail import Tables
+    from .verdict import CaseResult, StepResult
 
-    # A table as a step's detail keeps it: nested lists of numbers ("nan", "inf", "-inf" as text),
-    # one level deeper for a stack of tables; or the array itself.
+    # A table as a failed test keeps it (case_detail.Table): rows of numbers ("nan", "inf", "-inf"
+    # as text), one level deeper for a stack of tables; or plain lists of them; or the array itself.
     Table = Sequence[Any] | NDArray[Any]
 
 FONT_STACK = ('"Noto Sans CJK KR", "Noto Sans KR", "Apple SD Gothic Neo", "Malgun Gothic", "맑은 고딕", '
@@ -56,14 +58,20 @@ def step_maps(result: StepResult, lang: str = "ko", page: str = "page", names: M
     """The maps of the step's failed table on the page's case (else its first public failure with
     values); "" when there is nothing to draw (passed, a mapping, a value too large or not a table).
     `names`: {case id: the name students read} (render.messages.case_names)."""
-    failed = [c for c in result.cases if not c.passed and not c.hidden and "values" in c.detail]
+    failed = [(c, tables) for c in result.cases if not c.passed and not c.hidden
+              and (tables := drawn_tables(c)) is not None]
     if not failed:
         return ""
-    case = next((c for c in failed if c.case == page), failed[0])
-    v = case.detail["values"]
-    return maps_html(v["got"], v["expected"], v["words"], v["columns"], v["rows_sum_to_one"], lang,
-                     caption=f"{case.detail.get('output', '')} — "
+    case, v = next(((c, tables) for c, tables in failed if c.case == page), failed[0])
+    output = case.detail.output if isinstance(case.detail, (WrongShape, WrongValues)) else ""
+    return maps_html(v.got, v.expected, v.words, v.columns, v.rows_sum_to_one, lang,
+                     caption=f"{output} — "
                              + LABELS[lang]["case"].format(case=(names or {}).get(case.case, case.case)))
+
+
+def drawn_tables(case: CaseResult) -> Tables | None:
+    """The whole tables a failed test keeps for the heat-maps (compare.check_array), if any."""
+    return case.detail.tables if isinstance(case.detail, (WrongShape, WrongValues)) else None
 
 
 def maps_html(got: Table, expected: Table, words: Sequence[str], columns: str = "features",
@@ -224,15 +232,15 @@ PAGE_STYLE = (":root{font-family:" + FONT_STACK + ";color-scheme:light dark}"
 def wrong_cells(result: StepResult, page: str = "page") -> dict[str, Any] | None:
     """{"shape", "cells": [[index…], …], "words", "columns"} of the cells outside the tolerance on
     the page's case, for the class report; None when there is no table to compare there."""
-    case = next((c for c in result.cases if c.case == page and not c.passed and "values" in c.detail), None)
-    if case is None:
+    values = next((tables for c in result.cases if c.case == page and not c.passed
+                   and (tables := drawn_tables(c)) is not None), None)
+    if values is None:
         return None
-    values = case.detail["values"]
-    got, expected = as_floats(values["got"]), as_floats(values["expected"])
+    got, expected = as_floats(values.got), as_floats(values.expected)
     if got.shape != expected.shape:
         return None
     return {"shape": list(got.shape), "cells": [[int(i) for i in index] for index in np.argwhere(mismatched(got, expected))],
-            "words": list(values["words"]), "columns": values["columns"]}
+            "words": list(values.words), "columns": values.columns}
 
 
 def class_map_html(records_cells: Iterable[object], students: int, lang: str = "ko") -> str:

@@ -10,11 +10,10 @@ from .said import Refusal, Said, said, then
 from .reading.budget import untrusted
 from .reading.definitions import DEFINED
 from .reading.submission import METADATA_KEY, lab_evidence  # noqa: F401 (METADATA_KEY re-exported)
+from .verdict import Note
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping
-    from typing import Any
-
     from .lab import Lab
     from .reading.budget import Reading
     from .reading.submission import LabEvidence
@@ -192,7 +191,7 @@ def _leader(defined: set[str], labs: Mapping[str, Lab]) -> str | None:
     return scores[0][1]
 
 
-def other_lab(data: bytes, lab: Lab) -> dict[str, Any] | None:
+def other_lab(data: bytes, lab: Lab) -> Note | None:
     """Whether a submission (bytes) graded as `lab` is written for another installed lab: the
     one rule every face tells a student by (grading.grade_bytes applies it, render says it).
 
@@ -205,7 +204,7 @@ def other_lab(data: bytes, lab: Lab) -> dict[str, Any] | None:
     return untrusted(_other_lab, data, lab).value
 
 
-def _other_lab(data: bytes, lab: Lab, reading: Reading) -> dict[str, Any] | None:
+def _other_lab(data: bytes, lab: Lab, reading: Reading) -> Note | None:
     evidence: LabEvidence | None = lab_evidence(data, reading.budget)
     if evidence is None:
         return None
@@ -219,8 +218,8 @@ def _other_lab(data: bytes, lab: Lab, reading: Reading) -> dict[str, Any] | None
     if name is None:
         return None
     other = others[name]
-    return {"code": "other_lab", "lab": name, "titles": dict(other.titles), "declared": declared,
-            "found": [function for function in other.function_names if function in defined]}
+    return Note(code="other_lab", lab=name, titles=tuple(other.titles.items()), declared=declared,
+                found=tuple(function for function in other.function_names if function in defined))
 
 
 class Votes(list[str | None]):

@@ -11,7 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict, get_args
 
+from .case_detail import CaseDetail
 from .guard import SafeText
+from .reading.problems import Detail  # data without a language, importing only guard
 
 if TYPE_CHECKING:
     from .repair.search import Repair
@@ -79,7 +81,7 @@ class CaseResult:
     label: str
     passed: bool
     code: str | None = None  # the mistake code when it failed
-    detail: dict[str, Any] = field(default_factory=dict)  # numbers and labels for the message
+    detail: CaseDetail | None = None  # what a failure carries for its message (autograder.case_detail)
     matched: list[str] = field(default_factory=list)  # every named mistake whose prediction this value equals
     fallback: str | None = None  # the generic code, used when no named mistake is likely
     answer: str | None = None  # a wrong returned value's digest (answer_digest), for the class's similarity signal
@@ -117,6 +119,97 @@ class Redefined:
 
     graded: tuple[str, int]
     others: tuple[tuple[str, int], ...]
+
+
+# What a note on a submission says: the file could not be graded (a file problem, file_facts.broken);
+# it is written for another lab (registry.other_lab); its load ran out of the submission's time
+# (grading); or an event of its load, as the sandbox reports it (a syntax error, an error raised
+# at load, a statement that hung or ended the process, a sandbox that could not start).
+LoadCode = Literal["syntax_error", "load_error", "load_timeout", "load_crash", "sandbox_failed"]
+NoteCode = Literal["problem", "other_lab", "time_spent", LoadCode]
+LOAD_CODES: tuple[LoadCode, ...] = get_args(LoadCode)
+NOTE_CODES: tuple[NoteCode, ...] = ("problem", "other_lab", "time_spent", *LOAD_CODES)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Note:
+    """A note on loading a submission (SubmissionResult.notes): its code, and the fields that code
+    carries (the others keep their defaults). `as_data` is the mapping saved results keep
+    (format 1, batch.saved), `from_data` reads it back."""
+
+    code: NoteCode
+    # "problem": the file's problem code ("empty", "crashed", ...) and why (None: no reason known)
+    problem: str = ""
+    detail: Detail | None = None
+    # a load event (LOAD_CODES): the file and cell it happened in (both or neither), its line,
+    # and the error's type and message (None: the event carried none)
+    filename: str | None = None
+    cell: int | None = None
+    line: int | None = None
+    type: str | None = None
+    message: str | None = None
+    # "time_spent": the submission's whole budget, in seconds
+    seconds: float = 0.0
+    # "other_lab": the lab's name, its titles by language, whether the notebook's metadata named
+    # it, and its functions the file defines
+    lab: str = ""
+    titles: tuple[tuple[str, str], ...] = ()
+    declared: bool = False
+    found: tuple[str, ...] = ()
+
+    def as_data(self) -> dict[str, object]:
+        """The note as saved results keep it: its code and only the keys that code carries."""
+        data: dict[str, object] = {"code": self.code}
+        if self.code == "problem":
+            data.update(problem=self.problem, detail=self.detail)
+        elif self.code == "time_spent":
+            data["seconds"] = self.seconds
+        elif self.code == "other_lab":
+            data.update(lab=self.lab, titles=dict(self.titles), declared=self.declared, found=list(self.found))
+        else:
+            if self.cell is not None:
+                data.update(filename=self.filename, cell=self.cell)
+            data["line"] = self.line
+            if self.type is not None:
+                data["type"] = self.type
+            if self.message is not None:
+                data["message"] = self.message
+        return data
+
+    @classmethod
+    def from_data(cls, data: object) -> Note:
+        """`as_data`'s mapping back; ValueError for anything else (a code, a key or a value it does not know)."""
+        if not isinstance(data, dict):
+            raise ValueError("a note")
+        code, keys = data.get("code"), set(data)
+        if code == "problem" and keys == {"code", "problem", "detail"} and isinstance(data["problem"], str) \
+                and (data["detail"] is None or type(data["detail"]) is Detail):
+            return cls(code="problem", problem=data["problem"], detail=data["detail"])
+        if code == "time_spent" and keys == {"code", "seconds"} and type(data["seconds"]) in (int, float):
+            return cls(code="time_spent", seconds=data["seconds"])
+        if code == "other_lab" and keys == {"code", "lab", "titles", "declared", "found"}:
+            titles, found = data["titles"], data["found"]
+            if isinstance(data["lab"], str) and type(data["declared"]) is bool and isinstance(titles, dict) \
+                    and all(isinstance(k, str) and isinstance(v, str) for k, v in titles.items()) \
+                    and isinstance(found, list) and all(isinstance(name, str) for name in found):
+                return cls(code="other_lab", lab=data["lab"], titles=tuple(titles.items()),
+                           declared=data["declared"], found=tuple(found))
+        for load_code in LOAD_CODES:
+            if code == load_code and "line" in keys and keys <= {"code", "filename", "cell", "line", "type", "message"}:
+                return cls._load_note(load_code, data)
+        raise ValueError(f"a note of code {code!r}" if isinstance(code, str) else "a note")
+
+    @classmethod
+    def _load_note(cls, code: LoadCode, data: dict[Any, Any]) -> Note:
+        filename, cell, line = data.get("filename"), data.get("cell"), data["line"]
+        kind, message = data.get("type"), data.get("message")
+        placed = ("filename" in data) == ("cell" in data) and (
+            "cell" not in data or (isinstance(filename, str) and type(cell) is int))
+        if not placed or not (line is None or type(line) is int) or \
+                not all(text is None or isinstance(text, str) for text in (kind, message)) or \
+                ("type" in data and kind is None) or ("message" in data and message is None):
+            raise ValueError("a load note")
+        return cls(code=code, filename=filename, cell=cell, line=line, type=kind, message=message)
 
 
 # The shapes a student may learn of a hidden test: (its arguments' shapes as text, the arguments
@@ -159,7 +252,7 @@ class SubmissionResult:
 
     submission: SafeText  # the file's name as the student reads it (guard.safe_name)
     steps: list[StepResult]
-    notes: list[dict[str, Any]] = field(default_factory=list)  # load problems: [{"code": ..., ...}]
+    notes: list[Note] = field(default_factory=list)  # the file's problem, or what happened loading it
     # The steps judged on the public tests alone, from public outcomes only (what a student is
     # shown before grades are published); None where no hidden test was run.
     public: list[StepResult] | None = None

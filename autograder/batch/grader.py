@@ -76,7 +76,7 @@ def grade_task(task: Task, zygote: Zygote, limits: Limits, plan: Plan) -> tuple[
     if result is None or zygote.starts != starts or zygote.doomed():
         zygote.restart()
         return broken(plan.lab, task["file"], "crashed"), "error: ended the grading sandbox"
-    noted = next((n["problem"] for n in result.notes if n["code"] == "problem"), None)
+    noted = next((note.problem for note in result.notes if note.code == "problem"), None)
     return result, f"broken: {noted}" if noted else "graded"
 
 

@@ -8,6 +8,9 @@ such a student is simply graded again. Pure data in and out; outputs.py reads an
 The judged result is the verdict's typed records (autograder.verdict); a step's typed facts are
 kept under its "detail" with the keys format 1 always had (`_step_facts_data`, `_step_facts`), so
 a file written before the facts were typed is read as it was written (tests/judging/test_verdict.py).
+A test's detail is one record of autograder.case_detail, kept as its `as_data` mapping (the keys
+the judge wrote before it was typed) and read back by `case_detail_from_data`, which refuses what
+it does not know.
 
 What is kept is the judged result as the batch's outputs are rendered from it (`kept`), never more:
 a hidden test keeps its code, its (already reduced, see grading.hidden_facts_only) detail and its
@@ -23,9 +26,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from ..case_detail import case_detail_from_data, detail_data
 from ..reading.problems import Detail
 from ..repair.search import Repair
-from ..verdict import (CaseResult, FollowsOwnHelpers, HelperUse, Redefined, StepResult, SubmissionResult,
+from ..verdict import (CaseResult, FollowsOwnHelpers, HelperUse, Note, Redefined, StepResult, SubmissionResult,
                        step_status)
 
 if TYPE_CHECKING:
@@ -77,7 +81,7 @@ def judgement_data(judgement: Judgement) -> dict[str, Any]:
     result = kept(judgement.result)
     return {"format": FORMAT, "key": judgement.key, "status": judgement.status,
             "result": {"submission": result.submission, "steps": [_step_data(s) for s in result.steps],
-                       "notes": [_value(note) for note in result.notes]}}
+                       "notes": [_value(note.as_data()) for note in result.notes]}}
 
 
 def _step_data(step: StepResult) -> dict[str, Any]:
@@ -129,7 +133,7 @@ def _step_facts_data(step: StepResult) -> dict[str, Any]:
 
 def _case_data(case: CaseResult) -> dict[str, Any]:
     return {"case": case.case, "hidden": case.hidden, "label": case.label, "passed": case.passed,
-            "code": case.code, "detail": _value(case.detail), "matched": list(case.matched),
+            "code": case.code, "detail": _value(detail_data(case.detail)), "matched": list(case.matched),
             "fallback": case.fallback, "answer": case.answer, "degenerate": case.degenerate,
             "raised": case.raised}
 
@@ -186,7 +190,7 @@ def _judgement(data: object) -> Judgement:
     return Judgement(key=_of(fields["key"], str), status=_of(fields["status"], str),
                      result=SubmissionResult(submission=_of(result["submission"], str),
                                              steps=[_step(s) for s in _of(result["steps"], list)],
-                                             notes=[_of(_read(n), dict) for n in _of(result["notes"], list)]))
+                                             notes=[Note.from_data(_read(n)) for n in _of(result["notes"], list)]))
 
 
 def _step(data: object) -> StepResult:
@@ -261,9 +265,14 @@ def _place(data: object) -> tuple[str, int]:
 
 def _case(data: object) -> CaseResult:
     case: dict[str, Any] = _of(data, dict)
-    return CaseResult(case=_of(case["case"], str), hidden=_of(case["hidden"], bool), label=_of(case["label"], str),
+    hidden: bool = _of(case["hidden"], bool)
+    try:
+        detail = case_detail_from_data(_read(case["detail"]), hidden=hidden)
+    except ValueError as error:
+        raise Unreadable(f"a test's detail: {error}") from None
+    return CaseResult(case=_of(case["case"], str), hidden=hidden, label=_of(case["label"], str),
                       passed=_of(case["passed"], bool), code=_optional_text(case["code"]),
-                      detail=_of(_read(case["detail"]), dict), matched=_texts(case["matched"]),
+                      detail=detail, matched=_texts(case["matched"]),
                       fallback=_optional_text(case["fallback"]), answer=_optional_text(case["answer"]),
                       degenerate=_of(case["degenerate"], bool), raised=_of(case["raised"], bool))
 

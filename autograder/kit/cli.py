@@ -20,14 +20,14 @@ from types import FrameType
 from typing import Any, NoReturn
 
 from ..cells import module_name
-from ..file_facts import broken
+from ..file_facts import broken, notes_of_load, syntax_error_near
 from ..verdict import StepResult, SubmissionResult
 from ..lab import Lab
 from ..render.feedback import as_dict, as_text
 from ..render.text import fit_to_width, terminal_width
 from ..sandbox.worker import describe_exception, load
 from ..reading.problems import os_detail
-from ..reading.submission import load_note, read_submission, syntax_error_near
+from ..reading.submission import read_submission
 from . import public
 from .check import FramedProbeCall, Outcome, StepFunction, call_probe, judge_public
 from .public import Probe
@@ -149,8 +149,8 @@ def check_file(path: str, step_seconds: float = 10.0, only: Collection[str] | No
     with _quiet():
         # A .py runs as an imported module, so its `if __name__ == "__main__":` demo stays quiet.
         load(events, namespace, set(), {"cells": submission.cells, "module_name": module_name(submission.cells)})
-        notes = [load_note(event, submission) for event in events.sent
-                 if event.get("ev") in ("load_error", "syntax_error")]
+        notes = notes_of_load((event for event in events.sent if event.get("ev") in ("load_error", "syntax_error")),
+                              submission)
         call = with_deadline(step_seconds)
         results: dict[str, StepResult] = {}
         # Each step after the steps it calls: a composed step runs the student's own functions

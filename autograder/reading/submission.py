@@ -4,7 +4,7 @@ be read is a `Submission` with its problem and reason."""
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -182,26 +182,6 @@ def _lab_evidence(data: object, reading: Reading) -> LabEvidence | None:
     return LabEvidence(declared=declared if isinstance(declared, str) else None,
                        sources=tuple(source for _, _, source in code_cells_of(cells, reading, strict=False)
                                      if source is not None))
-
-
-def load_note(event: Mapping[str, Any], submission: Submission) -> dict[str, Any]:
-    """A loading event of the run (a syntax error, a skipped statement) as a note on the file."""
-    note: dict[str, Any] = {"code": event.get("ev")}
-    cell = event.get("cell")
-    if isinstance(cell, int) and 0 <= cell < len(submission.cells):
-        note["filename"] = submission.cells[cell]["filename"]
-        note["cell"] = cell
-    note["line"] = event.get("line")
-    for key in ("type", "message"):
-        if key in event:
-            note[key] = str(event[key])[:300]
-    return note
-
-
-def syntax_error_near(name: str, notes: Iterable[Mapping[str, Any]], submission: Submission) -> bool:
-    """Whether a cell defining `name` failed to parse (then the function is missing for that reason)."""
-    return any(note["code"] == "syntax_error" and "cell" in note
-               and f"def {name}" in submission.cells[note["cell"]]["source"] for note in notes)
 
 
 def similar_definition(name: str, submission: Submission, function_names: Iterable[str]) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
+from ..case_detail import MappingValues, MutatedInput, Raised, WrongCount, WrongShape, WrongType, WrongValues
 from ..guard import piece
 from ..judge import EXPLAINABLE
 from ..rubric import JOIN, parts
@@ -16,6 +17,7 @@ from .text import one_line, position
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterable, Mapping, Sequence
 
+    from ..case_detail import Cell, RaisedError
     from ..lab import Lab
     from ..verdict import CaseResult, StepResult
 
@@ -48,7 +50,7 @@ def step_feedback(result: StepResult, lab: Lab, lang: str = "ko") -> str:
             lines.extend("    " + line for line in _explain(say, result, case))
     if hidden:
         lines.extend("  " + line for line in _hidden_lines(say, result, hidden, shown_error=any(
-            "error" in c.detail for c in public[:1]), public_codes={c.code for c in public}))
+            isinstance(c.detail, Raised) for c in public[:1]), public_codes={c.code for c in public}))
     explained: str | None = explained_text(say, result)
     if in_helper:
         # Values read against the helper's own step would blame the helper for what it was handed.
@@ -102,9 +104,11 @@ def _errors_as_raised(result: StepResult) -> StepResult:
     error message matched: where the error was raised inside a helper that passes its own tests, a
     message alike by chance (the same sizes in another product) names no mistake of this step.
     Words only: the points were counted from the codes as judged."""
-    cases = [replace(c, code="exception") if not c.passed and "error" in c.detail else c for c in result.cases]
-    mistakes = list(dict.fromkeys("exception" if any(c.code == code and "error" in c.detail for c in result.cases
-                                                      if not c.passed) else code for code in result.mistakes))
+    cases = [replace(c, code="exception") if not c.passed and isinstance(c.detail, Raised) else c
+             for c in result.cases]
+    mistakes = list(dict.fromkeys("exception" if any(c.code == code and isinstance(c.detail, Raised)
+                                                      for c in result.cases if not c.passed) else code
+                                  for code in result.mistakes))
     return replace(result, cases=cases, mistakes=mistakes)
 
 
@@ -114,12 +118,12 @@ def error_in_helper(result: StepResult) -> dict[str, Any] | None:
     "number", "arguments" (the call's argument texts)}; None otherwise. The helper is right on its
     own tests, so the call the step makes is what to look at, not the helper's line."""
     own = set(result.helpers.own if result.helpers is not None else ())
-    errors = [c.detail["error"] for c in result.cases if not c.passed and not c.hidden and "error" in c.detail]
+    errors = [c.detail.error for c in result.cases if not c.passed and not c.hidden and isinstance(c.detail, Raised)]
     if not own or not errors:
         return None
     found: dict[str, Any] | None = None
     for rank, error in enumerate(errors):
-        frames = error.get("frames") or []
+        frames = error.frames
         callers = [i for i, frame in enumerate(frames) if frame[2] == result.name]
         if not callers or callers[-1] + 1 >= len(frames) or frames[callers[-1] + 1][2] not in own:
             if rank == 0:
@@ -247,19 +251,18 @@ def _hidden_lines(say: Messages, result: StepResult, hidden: Sequence[CaseResult
             text, differ = shapes[case]
             lines.append("  " + say("text", "hidden_shapes", case=case_label(say, case), shapes=text,
                                     differ=", ".join(differ) if differ else say("text", "none")))
-    errors = [c.detail["error"] for c in hidden if "error" in c.detail]
+    errors = [c.detail.error for c in hidden if isinstance(c.detail, Raised)]
     if errors and not shown_error:
         # The error's type and the student's own line; its message may quote hidden sizes.
         error = errors[0]
-        frames = error.get("frames") or []
-        if frames:
-            filename, line, function, text = frames[-1]
-            lines.append("  " + say("text", "hidden_error_at", type=error["type"],
+        if error.frames:
+            filename, line, function, text = error.frames[-1]
+            lines.append("  " + say("text", "hidden_error_at", type=error.type,
                                     function=function,
                                     place=line_place(say, filename, line),
                                     line=one_line(text)))
         else:
-            lines.append("  " + say("text", "hidden_error", type=error["type"]))
+            lines.append("  " + say("text", "hidden_error", type=error.type))
     return lines
 
 
@@ -289,7 +292,7 @@ def _cause(say: Messages, result: StepResult, code: str, helpers: str | None = N
 def _reshaped_only(result: StepResult) -> bool:
     """Every call that changed its input changed only the input's shape (`M.shape = ...`)."""
     changed = [c for c in result.cases if c.code == "mutates_input" and not c.hidden]
-    return bool(changed) and all(c.detail.get("reshaped") for c in changed)
+    return bool(changed) and all(isinstance(c.detail, MutatedInput) and c.detail.reshaped for c in changed)
 
 
 # What a value that has the right size but other values is called: "the shape" only of arrays.
@@ -303,12 +306,12 @@ def _wrong_values_key(result: StepResult) -> str:
     for case in result.cases:
         if case.passed or case.hidden or case.code != "wrong_values":
             continue
-        if "first" in case.detail:
+        if isinstance(case.detail, MappingValues):
             return "wrong_values_mapping"
-        container = case.detail.get("container")
-        if container in ("list", "tuple"):
+        values = case.detail if isinstance(case.detail, WrongValues) else None
+        if values is not None and values.container in ("list", "tuple"):
             return "wrong_values_list"
-        if container in ("int", "float") or case.detail.get("shape") == ():
+        if values is not None and (values.container in ("int", "float") or values.shape == ()):
             return "wrong_values_number"
         return "wrong_values"
     return "wrong_values_unseen"
@@ -336,68 +339,74 @@ def _hint(say: Messages, result: StepResult) -> str:
 def _explain(say: Messages, result: StepResult, case: CaseResult) -> list[str]:
     """The detail of one public failure, in numpy's order: criterion, shape, how many, how bad, values."""
     d = case.detail
-    code = case.code
-    if "refused" in d:
-        refused = d["refused"]
-        return [say("text", f"refused_{refused['reason']}", helper=refused["helper"],
-                    most=MAX_REQUESTS)] + _frame_lines(say, d.get("error") or {})
-    if "error" in d:
-        return _error_lines(say, d["error"])
-    if code == "mutates_input":
-        return [say("text", "mutated_shape" if d.get("reshaped") else "mutated", argument=d["argument"])]
-    lines: list[str] = [say("text", "changed_input", argument=d["changed_input"])] if d.get("changed_input") else []
-    if d.get("output") and len(cast("Lab", say.lab).steps_by_name[result.name].outputs) > 1:
-        lines.append(say("text", "in_output", output=d["output"]))
-    if "expected_count" in d:
-        lines.append(say("text", "wrong_count", got=d["got"], expected_count=d["expected_count"],
-                         names=", ".join(d["names"])))
+    if isinstance(d, Raised):
+        if d.refused is not None:
+            return [say("text", f"refused_{d.refused.reason}", helper=d.refused.helper,
+                        most=MAX_REQUESTS)] + _frame_lines(say, d.error)
+        return _error_lines(say, d.error)
+    if isinstance(d, MutatedInput):
+        if case.code != "mutates_input":
+            return []
+        return [say("text", "mutated_shape" if d.reshaped else "mutated", argument=d.argument)]
+    if d is None:
+        return []
+    lines: list[str] = [say("text", "changed_input", argument=d.changed_input)] if d.changed_input else []
+    if isinstance(d, WrongCount):
+        lines.append(say("text", "wrong_count", got=d.got, expected_count=d.expected_count, names=", ".join(d.names)))
         return lines
-    if "got" in d:
-        lines.append(say("text", "no_return") if d.get("no_return") else say("text", "wrong_type", got=d["got"]))
+    if d.output and len(cast("Lab", say.lab).steps_by_name[result.name].outputs) > 1:
+        lines.append(say("text", "in_output", output=d.output))
+    if isinstance(d, WrongType):
+        lines.append(say("text", "no_return") if d.no_return else say("text", "wrong_type", got=d.got))
         return lines
-    if "first" in d:
+    if isinstance(d, MappingValues):
         return lines + _mapping_lines(say, d)
-    if "rtol" in d:
-        lines.append(say("text", "criterion", rtol=d["rtol"], atol=d["atol"]))
-    if "got_shape" in d:
-        lines.append(say("text", "shape_mismatch", got_shape=_shape(d["got_shape"]),
-                         expected_shape=_shape(d["expected_shape"])))
-    elif d.get("shape"):  # a single number has no shape to speak of
-        if d.get("container", "ndarray") in ARRAY_CONTAINERS:
-            lines.append(say("text", "shape_ok", shape=_shape(d["shape"])))
-        else:
-            lines.append(say("text", "size_ok", shape=_shape(d["shape"]), container=d["container"]))
-    if "not_finite" in d:
-        bad = d["not_finite"]
-        lines.append(say("text", "not_finite", count=bad["count"], total=d["total"],
-                         where=_where(say, bad["where"])))
-    if "mismatched" in d:
-        lines.append(say("text", "mismatched", mismatched=d["mismatched"], total=d["total"],
-                         percent=100.0 * d["mismatched"] / max(d["total"], 1)))
-    if "cell" in d:
-        lines.append(say("text", "worst_cell", where=_where(say, d["cell"]), got=d["got_value"],
-                         expected=d["expected_value"], difference=d["max_abs"]))
-    if "row_sums" in d:
-        lines.append(say("text", "row_sums", sums=d["row_sums"]))
-    if "got_preview" in d:
-        lines.extend(say("text", "values_got", preview=d["got_preview"]).split("\n"))
-        lines.extend(say("text", "values_expected", preview=d["expected_preview"]).split("\n"))
+    lines.append(say("text", "criterion", rtol=d.rtol, atol=d.atol))
+    if isinstance(d, WrongShape):
+        lines.append(say("text", "shape_mismatch", got_shape=_shape(d.got_shape),
+                         expected_shape=_shape(d.expected_shape)))
+    else:
+        lines.extend(_values_lines(say, d))
+    lines.extend(say("text", "values_got", preview=d.got_preview).split("\n"))
+    lines.extend(say("text", "values_expected", preview=d.expected_preview).split("\n"))
     return lines
 
 
-def _mapping_lines(say: Messages, d: Mapping[str, Any]) -> list[str]:
+def _values_lines(say: Messages, d: WrongValues) -> list[str]:
+    """An array of the right shape: its shape (or size), the cells not finite, how many differ,
+    the worst one, the rows' sums."""
+    lines: list[str] = []
+    if d.shape:  # a single number has no shape to speak of
+        if d.container in ARRAY_CONTAINERS:
+            lines.append(say("text", "shape_ok", shape=_shape(d.shape)))
+        else:
+            lines.append(say("text", "size_ok", shape=_shape(d.shape), container=d.container))
+    if d.not_finite is not None:
+        lines.append(say("text", "not_finite", count=d.not_finite.count, total=d.total,
+                         where=_where(say, d.not_finite.where)))
+    lines.append(say("text", "mismatched", mismatched=d.mismatched, total=d.total,
+                     percent=100.0 * d.mismatched / max(d.total, 1)))
+    if d.worst is not None:
+        lines.append(say("text", "worst_cell", where=_where(say, d.worst.cell), got=d.worst.got,
+                         expected=d.worst.expected, difference=d.worst.difference))
+    if d.row_sums is not None:
+        lines.append(say("text", "row_sums", sums=d.row_sums))
+    return lines
+
+
+def _mapping_lines(say: Messages, d: MappingValues) -> list[str]:
     lines = [say("text", "mapping_criterion"),
-             say("text", "mapping_mismatch", mismatched=d["mismatched"], total=d["total"])]
-    if d["first"]:
-        word, got, expected = d["first"]
-        if d.get("first_missing"):
+             say("text", "mapping_mismatch", mismatched=d.mismatched, total=d.total)]
+    if d.first:
+        word, got, expected = d.first
+        if d.first_missing:
             lines.append(say("text", "mapping_first_missing", word=word, expected=expected))
         else:
             lines.append(say("text", "mapping_first", word=word, got=got, expected=expected))
-    if d.get("extra_keys"):
-        lines.append(say("text", "mapping_extra", keys=", ".join(map(str, d["extra_keys"]))))
-    lines.append(say("text", "values_got", preview=d["got_preview"]).replace("\n", " "))
-    lines.append(say("text", "values_expected", preview=d["expected_preview"]).replace("\n", " "))
+    if d.extra_keys:
+        lines.append(say("text", "mapping_extra", keys=", ".join(map(str, d.extra_keys))))
+    lines.append(say("text", "values_got", preview=d.got_preview).replace("\n", " "))
+    lines.append(say("text", "values_expected", preview=d.expected_preview).replace("\n", " "))
     return lines
 
 
@@ -405,33 +414,33 @@ def _shape(shape: Sequence[int]) -> str:
     return "(" + ", ".join(str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
-def _where(say: Messages, cell: Mapping[str, Any]) -> str:
+def _where(say: Messages, cell: Cell) -> str:
     """A cell named by its words; a column that is not a word, by its position; in a stack of
     tables, the table by its position first ("두 번째 헤드의 …")."""
-    if cell.get("blocks"):
-        inner = _where(say, {**cell, "blocks": None})
-        ordinal = ", ".join(position(i, say.lang) for i in cell["blocks"])
+    if cell.blocks:
+        inner = _where(say, replace(cell, blocks=()))
+        ordinal = ", ".join(position(i, say.lang) for i in cell.blocks)
         return say("text", "where_in_block", ordinal=ordinal, block=say("text", "block"), where=inner)
-    column = cell.get("column")
-    if column is not None and not cell["column_is_word"]:
+    column = cell.column
+    if isinstance(column, int) and not cell.column_is_word:
         column = position(column, say.lang)
-    if cell.get("row") is not None:
-        key = "where_row_word_column" if cell["column_is_word"] else "where_row_feature_column"
-        return say("text", key, row=cell["row"], column=column)
+    if cell.row is not None:
+        key = "where_row_word_column" if cell.column_is_word else "where_row_feature_column"
+        return say("text", key, row=cell.row, column=column)
     if column is not None:
-        return say("text", "where_word" if cell["column_is_word"] else "where_feature", column=column)
+        return say("text", "where_word" if cell.column_is_word else "where_feature", column=column)
     return "()"
 
 
-def _error_lines(say: Messages, error: Mapping[str, Any]) -> list[str]:
+def _error_lines(say: Messages, error: RaisedError) -> list[str]:
     """The student's error and their own lines (the worker keeps only frames of their file)."""
-    if error.get("message"):
-        lines = [say("text", "error_message", type=error["type"], message=error["message"])]
+    if error.message:
+        lines = [say("text", "error_message", type=error.type, message=error.message)]
     else:
-        lines = [say("text", "error_type", type=error["type"])]
+        lines = [say("text", "error_type", type=error.type)]
     return lines + _frame_lines(say, error)
 
 
-def _frame_lines(say: Messages, error: Mapping[str, Any]) -> list[str]:
+def _frame_lines(say: Messages, error: RaisedError) -> list[str]:
     return [say("text", "error_line", place=line_place(say, filename, line), function=function, line=one_line(text))
-            for filename, line, function, text in error.get("frames", [])[-3:]]
+            for filename, line, function, text in error.frames[-3:]]

@@ -24,12 +24,14 @@ from autograder.batch.grader import grade_task
 from autograder.batch.outputs import load_earlier, record_of, write_outputs
 from autograder.batch.saved import FORMAT, Judgement, Unsaveable, judgement_data, kept, read_judgement
 from autograder.grading import grade_file
-from autograder.verdict import CaseResult, FollowsOwnHelpers, HelperUse, Redefined, StepResult, SubmissionResult
+from autograder.verdict import (LOAD_CODES, NOTE_CODES, CaseResult, FollowsOwnHelpers, HelperUse, Note, Redefined,
+                                StepResult, SubmissionResult)
 from autograder.file_facts import broken
 from autograder.render.text import json_text
 from autograder.sandbox.runner import Limits
-from autograder.reading.problems import Detail, detail
+from autograder.reading.problems import detail
 from conftest import CORPORA, ROOT
+from test_case_detail import case_details
 from labs.self_attention import LAB
 
 STEPS = [step.name for step in LAB.steps]
@@ -52,8 +54,7 @@ def same(a, b):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     if isinstance(a, dict):
         return list(a) == list(b) and all(same(a[k], b[k]) for k in a) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, (SubmissionResult, StepResult, CaseResult, Judgement, Detail, HelperUse, Redefined,
-                      FollowsOwnHelpers)):
+    if dataclasses.is_dataclass(a):  # the verdict's records, a test's detail and its parts
         return all(same(getattr(a, f), getattr(b, f)) for f in a.__dataclass_fields__)
     return a == b
 
@@ -89,14 +90,14 @@ values = st.recursive(scalars | arrays() | numpy_scalars() | details,
                       lambda inner: st.lists(inner, max_size=3) | st.lists(inner, max_size=3).map(tuple)
                       | st.dictionaries(texts, inner, max_size=3) | st.dictionaries(keys, inner, max_size=3),
                       max_leaves=12)
-plain_details = st.dictionaries(texts, values, max_size=4)
 codes = st.none() | st.sampled_from(["wrong_values", "transposed", "exception", "timeout", "no_scaling"])
 
 
 @st.composite
 def cases(draw):
-    return CaseResult(case=draw(texts), hidden=draw(st.booleans()), label=draw(texts), passed=draw(st.booleans()),
-                      code=draw(codes), detail=draw(plain_details), matched=draw(st.lists(texts, max_size=2)),
+    hidden = draw(st.booleans())
+    return CaseResult(case=draw(texts), hidden=hidden, label=draw(texts), passed=draw(st.booleans()),
+                      code=draw(codes), detail=draw(case_details(hidden)), matched=draw(st.lists(texts, max_size=2)),
                       fallback=draw(codes),
                       answer=draw(st.none() | st.text(alphabet="0123456789abcdef", min_size=16, max_size=16)),
                       degenerate=draw(st.booleans()), raised=draw(st.booleans()))
@@ -126,6 +127,23 @@ def step_facts(draw):
 
 
 @st.composite
+def notes(draw):
+    """A note of any code, with any of the fields that code carries."""
+    code = draw(st.sampled_from(NOTE_CODES))
+    if code == "problem":
+        return Note(code=code, problem=draw(texts), detail=draw(st.none() | details))
+    if code == "time_spent":
+        return Note(code=code, seconds=draw(st.floats(0, 600) | st.integers(0, 600)))
+    if code == "other_lab":
+        return Note(code=code, lab=draw(texts), titles=tuple(draw(st.dictionaries(texts, texts, max_size=2)).items()),
+                    declared=draw(st.booleans()), found=tuple(draw(st.lists(texts, max_size=3))))
+    placed = draw(st.booleans())
+    return Note(code=code, filename=draw(texts) if placed else None, cell=draw(st.integers(0, 99)) if placed else None,
+                line=draw(st.none() | st.integers(0, 10**6)), type=draw(st.none() | texts),
+                message=draw(st.none() | texts))
+
+
+@st.composite
 def results(draw):
     steps = [StepResult(name=name, score=draw(st.floats(0, 3) | st.integers(0, 3)),
                         max_score=draw(st.sampled_from([2, 2.0, 1.5])),
@@ -134,7 +152,7 @@ def results(draw):
                         page_step=draw(st.integers(0, 9)), **draw(step_facts())) for name in STEPS]
     public = draw(st.none() | st.just(steps[:2]))
     return SubmissionResult(submission=draw(texts), steps=steps,
-                            notes=draw(st.lists(st.dictionaries(texts, values, max_size=3), max_size=2)), public=public)
+                            notes=draw(st.lists(notes(), max_size=3)), public=public)
 
 
 def through_a_file(judgement):
@@ -305,3 +323,57 @@ SAMPLE = [p for p in corpus_files() if p.name in {
                          ids=lambda p: p.name)
 def test_outputs_written_from_the_saved_result_equal_a_fresh_gradings(path, zygote, plans, tmp_path):
     check_rewritten_equal_fresh(path, zygote, plans, tmp_path)
+
+
+# A note: one record, its saved mapping exactly that of format 1 ------------------------------------------
+
+@FUZZ
+@given(notes())
+def test_a_note_reads_back_from_its_saved_mapping_as_it_was(note):
+    data = note.as_data()
+    assert list(data)[0] == "code" and data["code"] == note.code
+    assert same(Note.from_data(data), note)
+
+
+FORMAT1_NOTES = [  # as results/<id>.json held them before notes were records, key order included
+    {"code": "syntax_error", "filename": "broken__syntax_error.py", "cell": 1, "line": 4, "message": "expected ':'"},
+    {"code": "load_error", "filename": "<cell 3>", "cell": 3, "line": 2, "type": "ModuleNotFoundError",
+     "message": "No module named 'torch'"},
+    {"code": "load_timeout", "filename": "a.py", "cell": 0, "line": 9},
+    {"code": "load_crash", "line": None},
+    {"code": "sandbox_failed", "line": None},
+    {"code": "problem", "problem": "empty", "detail": None},
+    {"code": "problem", "problem": "too_large", "detail": detail("size_over", most=10)},
+    {"code": "time_spent", "seconds": 62.0},
+    {"code": "other_lab", "lab": "masked_attention", "titles": {"ko": "마스킹", "en": "Masked"}, "declared": True,
+     "found": ["causal_mask"]},
+]
+
+
+@pytest.mark.parametrize("data", FORMAT1_NOTES, ids=lambda data: data["code"])
+def test_a_note_saved_before_notes_were_records_is_written_again_the_same(data):
+    assert json.dumps(Note.from_data(data).as_data(), default=repr) == json.dumps(data, default=repr)
+
+
+@pytest.mark.parametrize("data", [
+    None, [], {}, {"code": "garbled", "line": 1}, {"code": "problem", "problem": "empty"},
+    {"code": "problem", "problem": "empty", "detail": "as text"},
+    {"code": "problem", "problem": "empty", "detail": None, "extra": 1},
+    {"code": "time_spent", "seconds": True}, {"code": "time_spent", "seconds": "1"},
+    {"code": "other_lab", "lab": "x", "titles": {"ko": 1}, "declared": False, "found": []},
+    {"code": "other_lab", "lab": "x", "titles": {}, "declared": 0, "found": []},
+    {"code": "syntax_error"}, {"code": "syntax_error", "line": "4"}, {"code": "syntax_error", "line": True},
+    {"code": "syntax_error", "cell": 1, "line": 4}, {"code": "syntax_error", "filename": "a.py", "line": 4},
+    {"code": "load_error", "line": 4, "type": None}, {"code": "load_error", "line": 4, "message": 3},
+    {"code": "load_error", "line": 4, "frames": []},
+], ids=repr)
+def test_a_note_the_reader_does_not_know_is_refused(data):
+    with pytest.raises(ValueError):
+        Note.from_data(data)
+    saved_data = a_saved()
+    saved_data["result"]["notes"] = [data]
+    assert read_judgement(saved_data, steps=STEPS) is None
+
+
+def test_every_load_code_is_a_note_code():
+    assert set(LOAD_CODES) < set(NOTE_CODES)

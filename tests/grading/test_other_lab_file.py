@@ -17,7 +17,7 @@ from hypothesis import given, settings, strategies as st
 
 from autograder import registry
 from autograder.grading import Plan, grade_bytes
-from autograder.verdict import SubmissionResult
+from autograder.verdict import Note, SubmissionResult
 from autograder.file_facts import written_for_other_lab
 from autograder.otter.results import gradescope_results
 from autograder.render.feedback import feedback, notes_text
@@ -50,7 +50,7 @@ def test_the_other_labs_finished_script_is_told_once_by_its_lab(zygote, plan, pl
     result = grade_bytes(written.script, script_of(written), zygote, plans[graded.name])
     assert result.score == 0 and result.file_problem == "other_lab"
     [note] = result.notes
-    assert note["code"] == "other_lab" and note["lab"] == written.name
+    assert note.code == "other_lab" and note.lab == written.name
     for lang in ("ko", "en"):
         shown = feedback(result, graded, lang)
         text = notes_text(shown)
@@ -71,14 +71,14 @@ def test_a_notebook_whose_metadata_names_the_other_lab_says_so(zygote, plan):
             cell.source = "x = 1"
     result = grade_bytes(LAB2.notebook, nbformat.writes(notebook).encode(), zygote, plan)
     [note] = result.notes
-    assert note["code"] == "other_lab" and note["declared"] and note["found"] == []
+    assert note.code == "other_lab" and note.declared and note.found == ()
     assert "노트북 파일에 그렇게 적혀 있습니다" in notes_text(feedback(result, LAB1, "ko"))
 
 
 def test_a_file_with_one_of_this_labs_functions_is_graded_as_it_is(zygote, plan):
     data = stub_defining(LAB2.function_names) + stub_defining(LAB1.function_names[:1])
     result = grade_bytes("mixed.py", data, zygote, plan)
-    assert not any(note["code"] == "other_lab" for note in result.notes) and result.file_problem is None
+    assert not any(note.code == "other_lab" for note in result.notes) and result.file_problem is None
 
 
 @settings(max_examples=60, deadline=None)
@@ -91,14 +91,14 @@ def test_the_rule_over_any_set_of_defined_functions(graded, data):
     if names & set(lab.function_names) or not names:
         assert verdict is None
     else:
-        assert verdict["lab"] == other.name and set(verdict["found"]) == names
-        assert verdict["titles"] == dict(other.titles)
+        assert verdict is not None and verdict.lab == other.name and set(verdict.found) == names
+        assert dict(verdict.titles) == dict(other.titles)
 
 
 @given(junk=st.binary(max_size=2000))
 def test_the_rule_never_raises_on_any_bytes(junk):
     verdict = registry.other_lab(junk, LAB1)
-    assert verdict is None or verdict["code"] == "other_lab"
+    assert verdict is None or verdict.code == "other_lab"
 
 
 def test_a_result_with_any_step_not_missing_is_left_as_it_is():
@@ -108,7 +108,8 @@ def test_a_result_with_any_step_not_missing_is_left_as_it_is():
                         mistakes=[], cases=[], page_step=step.page_step)
              for index, step in enumerate(LAB1.steps)]
     result = SubmissionResult(submission="a.py", steps=steps, notes=[])
-    note = {"code": "other_lab", "lab": LAB2.name, "titles": dict(LAB2.titles), "declared": False, "found": []}
+    note = Note(code="other_lab", lab=LAB2.name, titles=tuple(LAB2.titles.items()))
     assert written_for_other_lab(result, note) is result
     assert written_for_other_lab(result, None) is result
-    json.dumps(note)  # a note is plain data: it is stored with the batch's results
+    json.dumps(note.as_data())  # a note is plain data: it is stored with the batch's results
+    assert Note.from_data(note.as_data()) == note

@@ -178,13 +178,16 @@ def test_a_permutation_is_told_as_the_expected_values_in_another_order(results):
 # ----- an error inside a helper that passes its own tests --------------------------------------------
 
 def _errored_step(frames_per_case, own=("helper",), hidden_frames=None):
+    from autograder.case_detail import Raised, RaisedError
     from autograder.verdict import CaseResult, HelperUse, StepResult
     cases = [CaseResult(case=f"c{i}", hidden=False, label="", passed=False, code="exception",
-                        detail={"error": {"type": "ValueError", "message": "m", "frames": frames}})
+                        detail=Raised(error=RaisedError(type="ValueError", message="m",
+                                                        frames=tuple(map(tuple, frames)))))
              for i, frames in enumerate(frames_per_case)]
     if hidden_frames is not None:
         cases.append(CaseResult(case="h", hidden=True, label="", passed=False, code="exception",
-                                detail={"error": {"type": "ValueError", "message": "", "frames": hidden_frames}}))
+                                detail=Raised(error=RaisedError(type="ValueError", message="",
+                                                                frames=tuple(map(tuple, hidden_frames))))))
     return StepResult(name="composed", score=0.0, max_score=3, status="error", mistakes=["exception"], cases=cases,
                       helpers=HelperUse(own=tuple(own)))
 

@@ -189,8 +189,8 @@ def test_non_finite_values_are_counted_and_located(plan):
     result = verdict(plan, "mix", outcome)
     assert result.mistakes == ["not_finite"]
     page = next(c for c in result.cases if c.case == "page")
-    assert page.detail["not_finite"]["count"] == 1
-    assert page.detail["not_finite"]["where"]["row"] == "나는"
+    assert page.detail.not_finite.count == 1
+    assert page.detail.not_finite.where.row == "나는"
 
 
 def test_worst_cell_is_the_worst_wrong_cell_named_by_words(plan):
@@ -202,9 +202,9 @@ def test_worst_cell_is_the_worst_wrong_cell_named_by_words(plan):
         return returned(probe, value)
     result = verdict(plan, "scores", outcome)
     page = next(c for c in result.cases if c.case == "page")
-    assert page.detail["cell"]["row"] == "사과를" and page.detail["cell"]["column"] == "나는"
-    assert page.detail["max_abs"] == pytest.approx(0.5)
-    assert (page.detail["mismatched"], page.detail["total"]) == (2, 9)
+    assert page.detail.worst.cell.row == "사과를" and page.detail.worst.cell.column == "나는"
+    assert page.detail.worst.difference == pytest.approx(0.5)
+    assert (page.detail.mismatched, page.detail.total) == (2, 9)
 
 
 def test_none_without_return_is_wrong_type_but_stub_is_not_implemented(plan):

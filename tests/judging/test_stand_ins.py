@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from autograder import stand_in
+from autograder.case_detail import REFUSAL_REASONS, HiddenRaised, Raised, RaisedError, Refusal
 from autograder.batch.outputs import (feedback_html, feedback_markdown, load_earlier, output_paths, record_of,
                                       write_outputs)
 from autograder.batch.saved import Judgement
@@ -258,12 +259,12 @@ def test_a_hidden_error_is_told_by_a_type_python_defines_only(zygote, plan, tmp_
     result = grade_file(path, zygote, plan, LIMITS)
     mix = next(s for s in result.steps if s.name == "mix")
     hidden = [c for c in mix.cases if c.hidden and not c.passed]
-    assert hidden and all(set(c.detail) <= {"error", "refused"} for c in hidden)
+    assert hidden and all(isinstance(c.detail, HiddenRaised) for c in hidden)
     shown = _outputs(result, plan.lab)
     assert "SECRET" not in shown
-    types = {c.detail["error"]["type"] for c in hidden}
+    types = {c.detail.error.type for c in hidden}
     assert types == {"Exception"}  # a made-up type, and the file's own class: one of many it could choose
-    assert all(c.detail["error"]["frames"] == [] for c in hidden)  # never where: a place is chosen too
+    assert all(c.detail.error.frames == () and c.detail.error.message == "" for c in hidden)  # never where either
 
 
 def test_the_public_view_is_judged_from_public_tests_only(zygote, plan, tmp_path):
@@ -317,7 +318,7 @@ def test_a_composed_step_with_a_stand_in_is_named_or_told_why_not(zygote, plan, 
     assert attention.mistakes[0] == code
     if code == "stand_in_refused":
         case = next(c for c in attention.cases if not c.passed and not c.hidden)
-        assert case.detail["refused"] == {"helper": "softmax", "reason": "arguments"}
+        assert case.detail.refused == Refusal(helper="softmax", reason="arguments")
         ko, en = (step_feedback(attention, plan.lab, lang) for lang in ("ko", "en"))
         assert "softmax() 호출에는 채점기가 답하지 않았습니다" in ko and "참조 풀이" in ko
         assert "The grader did not answer this call of softmax()" in en
@@ -355,7 +356,7 @@ def test_the_feedback_names_only_the_stand_ins_a_step_asked(zygote, plan, tmp_pa
 
 
 @settings(max_examples=200, deadline=None)
-@given(helper=st.text(max_size=40), reason=st.sampled_from(["unknown", "not_a_helper", "too_many"]))
+@given(helper=st.text(max_size=40), reason=st.sampled_from(REFUSAL_REASONS))
 def test_a_hidden_tests_refused_request_keeps_a_helpers_name_only_when_it_is_the_labs(helper, reason):
     """A refused stand-in request's name is the child's choice, made after it saw a hidden test's
     inputs: of a hidden test the kept detail names the helper only when it is one of the lab's
@@ -365,16 +366,18 @@ def test_a_hidden_tests_refused_request_keeps_a_helpers_name_only_when_it_is_the
     from autograder.reading.submission import read_submission
 
     lab = LABS[0]
-    refused = {"helper": helper, "reason": reason}
+    refused = Refusal(helper=helper, reason=reason)
     cases = [CaseResult(case=name, hidden=hidden, label=name, passed=False, code="stand_in_refused", raised=True,
-                        detail={"error": {"type": "LookupError", "message": helper, "frames": []},
-                                "refused": dict(refused)})
+                        detail=Raised(error=RaisedError(type="LookupError", message=helper,
+                                                        frames=(("f.py", 3, helper, helper),)), refused=refused))
              for name, hidden in (("public", False), ("hidden", True))]
     result = StepResult(name="self_attention", score=0.0, max_score=3.0, status="failed", mistakes=[], cases=cases)
     kept = hidden_facts_only(result, read_submission(str(SOLUTION), SOLUTION.read_bytes()),
                              lab_names=lab.function_names)
     public, hidden = kept.cases
-    assert public.detail["refused"] == refused
+    assert public.detail == cases[0].detail
     shown = helper if helper in lab.function_names else ""
-    assert hidden.detail["refused"] == {"helper": shown, "reason": reason}
-    assert hidden.detail["error"] == {"type": "LookupError", "message": "", "frames": []}
+    assert hidden.detail == HiddenRaised(error=RaisedError(type="LookupError", message=""),
+                                         refused=Refusal(helper=shown, reason=reason))
+    assert hidden.detail.as_data() == {"refused": {"helper": shown, "reason": reason},
+                                       "error": {"type": "LookupError", "message": "", "frames": []}}

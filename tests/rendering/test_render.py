@@ -8,7 +8,8 @@ import pytest
 
 from labs.self_attention import page as lab
 from autograder.judge import judge_step
-from autograder.verdict import SubmissionResult
+from autograder.reading.problems import detail
+from autograder.verdict import Note, SubmissionResult
 from autograder.render.feedback import as_dict, as_text
 from autograder.render.messages import LANGUAGES, catalog
 from autograder.render.notes import load_notes
@@ -229,8 +230,8 @@ def test_student_strings_stay_on_their_line_and_never_reach_a_terminal_raw(plan,
     assert not any(ch in text for ch in CONTROLS)
     assert "\\x1b[2JEvil\\u202e: a\\n# Total 10 / 10\\x1b[32m\\r\\x9b0m" in text
     assert not any(line.startswith("# Total") for line in text.split("\n"))
-    notes = [{"code": "load_error", "filename": "<cell 1>\n", "line": 3, "type": "X\x1b", "message": "m\nn"},
-             {"code": "problem", "problem": "not_utf8", "detail": "byte 3\x1b[31m\n"}]
+    notes = [Note(code="load_error", filename="<cell 1>\n", line=3, type="X\x1b", message="m\nn"),
+             Note(code="problem", problem="not_utf8", detail=detail("filename", filename="byte 3\x1b[31m\n"))]
     result = SubmissionResult(submission="s\x1b.py", steps=[result_for(plan, s.name, lambda p: returned(p, answer(p)))
                                                           for s in STEPS], notes=notes)
     for shown in (as_text(result, LAB, lang), str(as_dict(result, LAB, lang))):
@@ -255,15 +256,15 @@ def feature_cell_result(plan):
     """self_attention's output: rows are words, columns are features (no words)."""
     result = result_for(plan, "self_attention", divide_by_dk)
     page = next(c for c in result.cases if c.case == "page" and not c.passed)
-    assert not page.detail["cell"]["column_is_word"]
-    return result, page.detail["cell"]
+    assert not page.detail.worst.cell.column_is_word
+    return result, page.detail.worst.cell
 
 
 def test_a_feature_column_reads_as_an_ordinal_in_korean(plan):
     result, cell = feature_cell_result(plan)
     text = step_feedback(result, LAB, "ko")
     worst = text.split("\n")[line_of(text, "ko", "text", "worst_cell")]
-    assert f"('{cell['row']}' 행, {position(cell['index'][1], 'ko')} 열)" in worst, worst
+    assert f"('{cell.row}' 행, {position(cell.index[1], 'ko')} 열)" in worst, worst
     assert "번 열" not in worst
 
 
@@ -271,7 +272,7 @@ def test_a_feature_column_keeps_its_index_in_english(plan):
     result, cell = feature_cell_result(plan)
     text = step_feedback(result, LAB, "en")
     worst = text.split("\n")[line_of(text, "en", "text", "worst_cell")]
-    assert f"row '{cell['row']}', column {cell['index'][1]} " in worst, worst
+    assert f"row '{cell.row}', column {cell.index[1]} " in worst, worst
 
 
 def test_a_word_cell_reads_row_then_column_in_korean(plan):
@@ -280,9 +281,9 @@ def test_a_word_cell_reads_row_then_column_in_korean(plan):
     assert re.search(r"\('[^']+' 행, '[^']+' 열\)", worst), worst
 
 
-NOTEBOOK_NOTES = [{"code": "syntax_error", "filename": "<cell 8>", "line": 1, "message": "expected ':'"},
-                  {"code": "load_error", "filename": "<cell 9>", "line": 7, "type": "NameError",
-                   "message": "name 'x' is not defined"}]
+NOTEBOOK_NOTES = [Note(code="syntax_error", filename="<cell 8>", line=1, message="expected ':'"),
+                  Note(code="load_error", filename="<cell 9>", line=7, type="NameError",
+                       message="name 'x' is not defined")]
 
 
 def test_notebook_places_name_the_cell_in_korean_words():
@@ -304,7 +305,7 @@ def test_an_error_in_a_notebook_cell_names_the_cell(plan, lang, place):
 
 
 def test_a_file_named_like_a_cell_but_not_one_keeps_its_name():
-    (note,) = load_notes([{"code": "load_timeout", "filename": "<cell 8>.py", "line": 2}], LAB, "ko")
+    (note,) = load_notes([Note(code="load_timeout", filename="<cell 8>.py", line=2)], LAB, "ko")
     assert note.startswith("<cell 8>.py 2번째 줄: ")
 
 

@@ -86,7 +86,7 @@ def test_a_submission_that_spends_its_time_is_told_and_its_last_tests_are_not_ru
         "\n\nimport time\n_make_qkv = make_qkv\n\n\n"
         "def make_qkv(X, W_Q, W_K, W_V):\n    time.sleep(0.5)\n    return _make_qkv(X, W_Q, W_K, W_V)\n"), "utf-8")
     result = grade_file(path, zygote, plan, Short(step_seconds=5.0, load_seconds=5.0))
-    assert [n["code"] for n in result.notes] == ["time_spent"]
+    assert [n.code for n in result.notes] == ["time_spent"]
     codes = {c.code for s in result.steps for c in s.cases if not c.passed}
     assert codes == {"not_run"} and "timeout" not in {s.status for s in result.steps}
     assert "1.5" in as_text(result, plan.lab, "en").split("\n")[1]

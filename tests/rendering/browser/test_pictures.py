@@ -141,8 +141,8 @@ def test_one_map_set_per_failed_table_step_with_the_words_as_labels(graded, name
     assert maps[1]["rows"] == [f"{i + 1} {w}" for i, w in enumerate(WORDS)]  # the expected table
     if kinds == 2:  # the student's table of another shape: numbered, not labelled with words
         assert not set(maps[0]["rows"]) & {f"{i + 1} {w}" for i, w in enumerate(WORDS)}
-    values = next(c for c in next(s for s in result.steps if s.name == step).cases if c.case == "page").detail
-    got, expected = pictures.as_floats(values["values"]["got"]), pictures.as_floats(values["values"]["expected"])
+    values = next(c for c in next(s for s in result.steps if s.name == step).cases if c.case == "page").detail.tables
+    got, expected = pictures.as_floats(values.got), pictures.as_floats(values.expected)
     if got.shape == expected.shape:
         wrong = {tuple(i) for i in np.argwhere(pictures.mismatched(got, expected)).tolist()}
         assert maps[2]["bad"] == wrong and (bad is None or len(wrong) == bad)
@@ -156,9 +156,9 @@ def test_passing_steps_and_hidden_cases_keep_no_values(graded):
     for step in result.steps:
         for case in step.cases:
             if case.passed or case.hidden:
-                assert "values" not in case.detail
+                assert pictures.drawn_tables(case) is None
     softmax = next(s for s in result.steps if s.name == "softmax")
-    assert all("values" in c.detail for c in softmax.cases if not c.passed and not c.hidden)
+    assert all(pictures.drawn_tables(c) is not None for c in softmax.cases if not c.passed and not c.hidden)
     page, _ = page_of(graded("correct/" + os.listdir(CORPUS / "correct")[0]), LAB)
     assert 'class="ag-maps"' not in page and page.count('class="step pass"') == len(LAB.steps)
 

@@ -13,7 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from autograder.batch.outputs import feedback_html
-from autograder.verdict import CaseResult, StepResult, SubmissionResult
+from autograder.case_detail import Raised, RaisedError
+from autograder.reading.problems import detail
+from autograder.verdict import CaseResult, Note, StepResult, SubmissionResult
 from autograder.otter.results import gradescope_results
 from autograder.render.feedback import as_dict, as_text
 from autograder.render.text import PATH_ELIDED, without_paths
@@ -79,20 +81,20 @@ def test_no_folder_survives_without_paths(text):
 
 
 def error(text, filename):
-    return {"type": text, "message": text, "frames": [[filename, 3, "softmax", "return x"]]}
+    return RaisedError(type=text, message=text, frames=((filename, 3, "softmax", "return x"),))
 
 
 def result_with(text, filename):
     """A graded file whose load notes and step errors all carry `text` and `filename`."""
-    notes = [{"code": "load_error", "filename": filename, "cell": 0, "line": 2, "type": text, "message": text},
-             {"code": "syntax_error", "filename": filename, "line": 1, "message": text},
-             {"code": "load_timeout", "filename": filename, "line": 4},
-             {"code": "problem", "problem": "unreadable", "detail": text}]
+    notes = [Note(code="load_error", filename=filename, cell=0, line=2, type=text, message=text),
+             Note(code="syntax_error", filename=filename, line=1, message=text),
+             Note(code="load_timeout", filename=filename, line=4),
+             Note(code="problem", problem="unreadable", detail=detail("filename", filename=text))]
     steps = [StepResult(name=step.name, score=0.0, max_score=step.points, status="error", mistakes=["exception"],
                         cases=[CaseResult(case=LAB.page_case, hidden=False, label="2-D", passed=False, code="exception",
-                                          detail={"error": error(text, filename)}),
+                                          detail=Raised(error=error(text, filename))),
                                CaseResult(case="hidden-1", hidden=True, label="", passed=False, code="exception",
-                                          detail={"error": error(text, filename)})],
+                                          detail=Raised(error=error(text, filename)))],
                         page_step=step.page_step)
              for step in LAB.steps]
     return SubmissionResult(submission="lab.ipynb", steps=steps, notes=notes)

@@ -68,11 +68,11 @@ def assert_meets_expectations(name, result):
         allowed = expected.get("statuses", {}).get(step.name)
         if allowed:
             assert step.status in allowed, (step.name, step.status)
-    codes = [note["code"] for note in result.notes]
+    codes = [note.code for note in result.notes]
     for code in expected.get("notes", []):
         assert code in codes
     if "problem" in expected:
-        assert result.notes[0]["problem"] == expected["problem"]
+        assert result.notes[0].problem == expected["problem"]
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=needs_protection(n)) for n in EXPECTED])
@@ -111,7 +111,7 @@ def test_a_notebook_beyond_the_size_limit_is_refused_unread(zygote, plan):
     huge = b'{"cells": [], "padding": "' + b"x" * (21 * 1024 * 1024) + b'"}'
     result = grade_bytes("huge.ipynb", huge, zygote, plan, LIMITS)
     assert {s.status for s in result.steps} == {"error"}
-    assert result.notes[0]["problem"] == "too_large"
+    assert result.notes[0].problem == "too_large"
 
 
 # Through the real command line --------------------------------------------------------------------
@@ -171,4 +171,4 @@ def test_a_million_statements_cost_only_their_own_grade(zygote, plan):
     source = (ROOT / "solutions" / "self_attention.py").read_text(encoding="utf-8") + "x = 1\n" * 1_000_000
     result = grade_bytes("big.py", source.encode(), zygote, plan, LIMITS)
     assert [s.name for s in result.steps] == [s.name for s in STEPS]
-    assert result.notes and {n["code"] for n in result.notes} <= {"syntax_error", "load_timeout"}
+    assert result.notes and {n.code for n in result.notes} <= {"syntax_error", "load_timeout"}
