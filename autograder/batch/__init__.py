@@ -30,7 +30,9 @@ from .late import (COMPUTER_ZONE, lateness_known, LmsZone, Policy, StatedZone, a
 from .outputs import fingerprint, judged_fingerprint, load_earlier, load_record, shown_time
 from .pool import Pool
 from .progress import progress_for
-from .report import ReportWriter, class_counts, grades_table, lms_files, rows_for, times_note, write_grades
+from .grades import class_counts, grades_table, lms_files, rows_for, write_grades
+from .report import times_note
+from .report_writer import ReportWriter
 from .run_files import TEMP_SUFFIX, remove_temporaries, write_atomic
 from .overrides import (FILE_NAME as OVERRIDES_FILE, Override, OverridesRefused, fingerprint_part, for_task,
                         load_state, read_overrides, resumable, review_warning, save_state, state_of, written_against)

@@ -19,7 +19,7 @@ from autograder.batch.collect import GRADESCOPE_LIST, NOT_LMS_NAMED, Entry, Stud
 from autograder.batch.late import parse_due, parse_policy, parse_zone
 from autograder.batch.overrides import OverridesRefused, parse_overrides
 from autograder.batch.previous import PreviousRunError, read_previous_run
-from autograder.batch.report import ignored_status
+from autograder.batch.grades import ignored_status
 from autograder.checking import read_for_check
 from autograder.commands import CheckOptions, GradeOptions, LimitOptions, grade
 from autograder.lms.recognise import SHEET_KINDS
