@@ -39,8 +39,8 @@ from .overrides import (FILE_NAME as OVERRIDES_FILE, Override, OverridesRefused,
 from .previous import PreviousRunError, read_previous_run
 from .class_rule import mostly_not_submissions, not_a_class
 from .run_folder import admit, left_out_note, record as record_run
-from .similar import (FILE_NAME as SIMILAR_FILE, is_not_compared, never_count, not_compared, signals, similar_csv,
-                      similar_rows)
+from .similar import never_count, not_compared, signals
+from .similar_table import FILE_NAME as SIMILAR_FILE, is_not_compared, similar_csv, similar_rows
 
 ENGLISH = Messages("en")  # a message function's language when none is given
 EXIT_DONE, EXIT_CANNOT_RUN, EXIT_MERGED_IDS, EXIT_PATTERN_MISSES, EXIT_INTERRUPTED = 0, 2, 3, 4, 130

@@ -18,7 +18,7 @@ from .late import LmsZone
 from .run_files import write_atomic
 from .overrides import REVIEW
 from .report_plots import _figure, _histogram, _pass_rate_plot
-from .similar import report_section as similar_section
+from .similar_table import report_section as similar_section
 from .version import grader_version
 
 if TYPE_CHECKING:
