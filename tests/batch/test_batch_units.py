@@ -215,7 +215,7 @@ def test_fit_id_keeps_short_ids_and_shortens_long_ones_stably():
 
 
 def test_a_stale_file_with_a_long_name_is_moved_under_a_name_that_fits(tmp_path):
-    from autograder.batch import move_stale
+    from autograder.batch.stale import move_stale
 
     name = "b" * 250 + ".html"
     for folder in ("feedback", "stale/feedback"):

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from autograder.batch import no_submissions, pattern_refusal
+from autograder.batch.run_notes import no_submissions, pattern_refusal
 from autograder.batch.collect import GRADESCOPE_LIST, NOT_LMS_NAMED, Entry, Student, ignored_reason
 from autograder.batch.late import parse_due, parse_policy, parse_zone
 from autograder.batch.overrides import OverridesRefused, parse_overrides
