@@ -21,8 +21,9 @@ from ..options import GradeOptions, GradeResult
 from ..reading.budget import MAX_BYTES
 from ..reading.names import not_code
 from ..reading.problems import Detail, detail, failure_detail, os_detail
-from .collect import EXPORT, Source, Student, group_students
+from .collect import Student, group_students
 from .grader import Task
+from .source import EXPORT, Source
 from .late import COMPUTER_ZONE, LmsZone, Policy, deduction, lateness, lms_zone, parse_due, parse_policy
 from .outputs import fingerprint, judged_fingerprint, load_earlier, load_record
 from .pool import Pool

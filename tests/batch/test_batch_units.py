@@ -364,7 +364,8 @@ def remove_level_by_level(folder):
 def _task_whose_reading_fails(folder, error):
     """Kim's task, made while reading her file raises `error` (not an OSError)."""
     from autograder.batch import _task_or_problem
-    from autograder.batch.collect import Source, group_students
+    from autograder.batch.collect import group_students
+    from autograder.batch.source import Source
     from labs.self_attention import LAB
 
     write(folder / "kim.py", CORRECT)

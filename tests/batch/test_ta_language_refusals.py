@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from autograder.batch.run_notes import no_submissions, pattern_refusal
-from autograder.batch.collect import GRADESCOPE_LIST, NOT_LMS_NAMED, Entry, Student, ignored_reason
+from autograder.batch.collect import GRADESCOPE_LIST, NOT_LMS_NAMED, Student, ignored_reason
+from autograder.batch.source import Entry
 from autograder.batch.late import parse_due, parse_policy, parse_zone
 from autograder.batch.overrides import OverridesRefused, parse_overrides
 from autograder.batch.previous import PreviousRunError, read_previous_run

@@ -14,7 +14,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from autograder.batch.run_notes import zone_conflicts
-from autograder.batch.collect import Source, group_students
+from autograder.batch.collect import group_students
+from autograder.batch.source import Source
 from autograder.batch.late import ABBREVIATIONS, StatedZone, agreed_zone, lms_zone
 from autograder.batch.metadata import Receipt, blackboard_receipt
 
