@@ -24,7 +24,8 @@ from autograder.batch.grades import ignored_status
 from autograder.checking import read_for_check
 from autograder.commands import CheckOptions, GradeOptions, LimitOptions, grade
 from autograder.lms.recognise import SHEET_KINDS
-from autograder.otter.build import BuildError, claim_out_folder
+from autograder.otter.out_folder import claim_out_folder
+from autograder.otter.refusals import BuildError
 from autograder.registry import LabMismatch, LabNotFound, Tally, Votes, choose, choose_lab, load
 from autograder.render.messages import Messages
 from autograder.said import Refusal, said
