@@ -1,4 +1,5 @@
-"""Code fingerprints of a submission, made in the worker from its text (the look-alike signal's items, batch.similar)."""
+"""Code fingerprints of a submission, made in the worker from its text: the look-alike signal's code items
+(batch.similar)."""
 from __future__ import annotations
 
 import ast

@@ -1,4 +1,5 @@
-"""What a run of `grade` tells the TA: the refusals before anything is written, the warnings and notes after, in the TA's language."""
+"""What a run of `grade` tells the TA, in the TA's language: the refusals before anything is written, the
+warnings and notes after."""
 from __future__ import annotations
 
 import os

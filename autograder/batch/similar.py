@@ -1,4 +1,5 @@
-"""Signals of shared work for a human to look at (written by similar_table: DIR/similar.csv and a section of report.html).
+"""Signals of shared work for a human to look at (similar_table writes them: DIR/similar.csv and a section of
+report.html).
 
 Two kinds of evidence, each an "item" some students of the class share:
 - a wrong answer on a hidden test of a step, by its digest (judge.answer_digest: the returned

@@ -1,4 +1,5 @@
-"""A class's folder or .zip, listed and read without trusting it: one Found per file, bytes only through Source.read.
+"""A class's folder or .zip, listed and read without trusting it: one Found per file, its bytes only
+through Source.read.
 
 Only regular files are read, opened without following links and with a size cap; links, FIFOs,
 devices and unsafe archive names are listed, never read.

@@ -1,4 +1,5 @@
-"""A lab's GitHub Classroom template repository: the student half and its workflow, one autograding step per lab step."""
+"""A lab's GitHub Classroom template repository: the student half and its workflow, one autograding step per
+lab step."""
 import pathlib
 import shutil
 
