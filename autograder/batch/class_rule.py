@@ -8,7 +8,7 @@ it is refused before anything is written, as an empty one is. A class with a few
 broken, and half of a class or fewer is "a few" here.
 
 The rule is for what is not a recognised LMS export (a plain folder, a .zip of one): an LMS's
-export (collect.Source.lms_export) names its students itself, so each is a student whose
+export (source.Source.lms_export) names its students itself, so each is a student whose
 submission, broken or not, is graded as it is.
 """
 from __future__ import annotations
@@ -17,7 +17,8 @@ import os
 from collections.abc import Mapping, Sequence
 
 from ..said import Said, said, then
-from .collect import EXPORT, Student
+from .collect import Student
+from .source import EXPORT
 
 SHOWN_AT_MOST = 8  # files named in the sentence
 

@@ -115,11 +115,11 @@ def finish(task: Task, result: SubmissionResult, status: str, out_dir: str, lab:
 
 
 def after_grading(task: Task, result: SubmissionResult, record: dict[str, Any], lab: Lab) -> dict[str, Any]:
-    """The record with the submission's code fingerprints (batch.similar), the TA's overrides
+    """The record with the submission's code fingerprints (batch.fingerprints), the TA's overrides
     applied (batch.overrides: the one place) and what changed since the last attempt (batch.previous)."""
     from .overrides import apply_overrides
     from .previous import compare, summary_of
-    from .similar import code_prints
+    from .fingerprints import code_prints
 
     prints = piece("the code fingerprints", code_prints, task["file"], task.get("data"), lab.function_names)
     record = {**record, "code": prints.value if prints.made else {"not_computed": prints.failure}}

@@ -1,286 +1,38 @@
-"""grades.csv and report.html from the records of a class: tables with pandas, plots with matplotlib."""
+"""report.html: the class's page, its summary, tables and sections as HTML in the run's language."""
 from __future__ import annotations
 
-import base64
 import html
-import io
-import multiprocessing
-import os
-import re
-import signal
 import urllib.parse
 from collections import Counter
 from datetime import datetime
-from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
-from functools import lru_cache
-from multiprocessing.connection import Connection, wait
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from .. import pictures
-from ..render.messages import LANGUAGES, Messages, detail_text
+from ..render.messages import Messages
 from ..render.text import one_line
-from ..said import Said
-from ..sandbox import linux
-from ..reading.problems import Detail
-from .late import COMPUTER_ZONE, LmsZone
+from .grades import SHOWN_STATUS, Listed, Records, class_counts, graded_records
+from .late import LmsZone
 from .run_files import write_atomic
-from .overrides import REVIEW, summary as override_summary
-from .similar import report_section as similar_section
-from .spreadsheet import spreadsheet_text
+from .overrides import REVIEW
+from .report_plots import _figure, _histogram, _pass_rate_plot
+from .similar_table import report_section as similar_section
 from .version import grader_version
 
 if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
     from ..lab import Lab
-    from .collect import Student
 
 Cell = tuple[str, str]  # (the cell's HTML, its attributes)
-Records = Sequence[Mapping[str, Any]]  # the students' records (outputs.record_of)
-Listed = Sequence[Mapping[str, str]]  # the LMS's and the TA's files (lms_files)
 
-LEADING_COLUMNS = ("id", "name", "file", "submitted_at", "late", "total", "raw_total", "late_penalty")
-TEXT_COLUMNS = ("id", "name", "file", "submitted_at", "late", "status", "lab", "overrides")
 TOP_MISTAKES = 5
-# Fonts with Hangul, in the order the page asks for them (Linux, macOS, Windows), then the rest
-# matplotlib may find. Any face of a Noto CJK collection has every Hangul syllable.
-HANGUL_FONTS = ("Noto Sans CJK KR", "Noto Sans KR", "Apple SD Gothic Neo", "Malgun Gothic", "NanumGothic",
-                "NanumBarunGothic", "AppleGothic", "UnDotum", "Noto Sans CJK JP", "Noto Sans CJK SC",
-                "Noto Sans CJK TC", "Noto Serif CJK KR", "Baekmuk Gulim", "Source Han Sans KR")
-# A font file whose name says it may hold Hangul (matplotlib's cache does not know fonts
-# installed after it was built).
-HANGUL_FILE_HINT = re.compile(r"cjk|kr|korean|nanum|malgun|gothic|gulim|batang|dotum|hangul|unfonts|sourcehan", re.I)
-
-OVERRIDE_COLUMNS = ("automatic_total", "overrides")
-
-
-def columns_for(lab: Lab, overridden: bool = False) -> list[str]:
-    """grades.csv's columns: who and which file, the totals, one column per step, the status and
-    the lab graded (a run grades one lab; the column says which, on every row). A folder with an
-    overrides.csv adds the automatic total and the overrides (steps show the final points)."""
-    return [*LEADING_COLUMNS, *lab.function_names, "status", "lab", *(OVERRIDE_COLUMNS if overridden else ())]
-
-
-NO_FILE = "no file"
-
-
-def rows_for(student: Student, record: Mapping[str, Any] | None, lab: Lab, *,
-             zone: LmsZone = COMPUTER_ZONE) -> list[dict[str, Any]]:
-    """grades.csv rows of one student: the graded file, then every other file and why it was not
-    graded. LMS files that are not submissions (receipts, online text, lists, grade sheets) are
-    not rows (lms_files lists them, for the report); a student the LMS names who sent no file has
-    one row that says so. Each row's `status` is a code programs read (in English, whatever the
-    language); its SHOWN_STATUS says it to people ({lang: text}), for the report only. Times are
-    shown in the course's `zone`."""
-    chosen = student.chosen
-    rows: list[dict[str, Any]] = []
-    who = {"id": student.id, "name": student.name}
-    if chosen is None and student.id and any(entry.metadata for entry, _ in student.ignored):
-        from .collect import kind_said
-
-        kinds = sorted({entry.metadata for entry, _ in student.ignored if entry.metadata})
-        rows.append({**who, "file": "", "status": f"{NO_FILE}: the LMS sent only {', '.join(kinds)}",
-                     SHOWN_STATUS: said(lambda say: say("report", "status_no_file", kinds=", ".join(
-                         kind_said(kind).text(say) for kind in kinds))), "lab": lab.name})
-    if chosen is not None:
-        assert record is not None  # every student with a file has a record
-        late = record.get("late") or {}
-        rows.append({**who, "file": record["file"], "submitted_at": zone.shown(student.submitted_at),
-                     "late": "yes" if late.get("late") else "no", "total": record["total"],
-                     "raw_total": record.get("raw_total", record["total"]), "late_penalty": late.get("percent", 0.0),
-                     **{name: record["steps"][name]["score"] for name in lab.function_names},
-                     "status": record["status"], SHOWN_STATUS: said(lambda say: record_status(record["status"], say)),
-                     "lab": lab.name,
-                     "automatic_total": record.get("automatic_total", record.get("raw_total", record["total"])),
-                     "overrides": override_summary(record)})
-    for entry in student.superseded:
-        assert chosen is not None  # only a chosen file supersedes others
-        if entry.path == chosen.path:
-            status = f"superseded by {chosen.path} (archive member {chosen.index + 1}, the same name)"
-            key, params = "status_superseded_same", {"file": chosen.path, "position": chosen.index + 1}
-        elif student.merged and entry.owner != chosen.owner:
-            status = f"merged: superseded by {chosen.path}, a file of another name ({chosen.owner})"
-            key, params = "status_merged", {"file": chosen.path, "owner": chosen.owner}
-        else:
-            status = f"superseded by {chosen.path}"
-            key, params = "status_superseded", {"file": chosen.path}
-        rows.append({**who, "file": entry.path, "status": status,
-                     SHOWN_STATUS: said(lambda say: say("report", key, **params)), "lab": lab.name})
-    for entry, reason in student.ignored:
-        if not entry.metadata:
-            rows.append({**who, "file": entry.path, "status": f"ignored: {in_english(reason)}",
-                         SHOWN_STATUS: said(lambda say: ignored_status(reason, say)), "lab": lab.name})
-    return rows
-
-
-def said(words: Callable[[Messages], str]) -> dict[str, str]:
-    """{lang: text} of what `words` says, in every language (a Korean page carries the English twin)."""
-    return {lang: words(Messages(lang)) for lang in LANGUAGES}
-
-
-# A status as people read it: grades.csv's code said in every language ({lang: text}).
-SHOWN_STATUS = "shown_status"
-# The errors a record's status names (batch.grader.failure's `what`, the pool's), by catalog key.
-ERRORS = {"ended the grading sandbox": "error_sandbox", "ended the grading process": "error_process",
-          "grading did not finish in time": "error_time", "the grader failed": "error_grader",
-          "outputs not written": "error_outputs", "overrides or comparison not applied": "error_after"}
-
-
-def record_status(status: str, say: Messages) -> str:
-    """A graded file's status (graded, broken: <problem>, error: <what> (<why>)) in `say`'s
-    language; a status it does not know is shown as it is."""
-    if status == "graded":
-        return say("report", "status_graded")
-    kind, _, rest = status.partition(": ")
-    if kind == "broken":
-        problem = say("title", rest) if rest in say.table["title"] else rest
-        return say("report", "status_broken", problem=problem)
-    if kind == "error":
-        for what, key in ERRORS.items():
-            if rest.startswith(what):
-                return say("report", "status_error", what=say("report", key), failure=rest[len(what):])
-    return status
-
-
-def in_english(reason: Detail | Said | str) -> str:
-    """Why a file was not graded, as grades.csv's status says it: in English, whatever the reader's."""
-    return detail_text(reason, "en") if isinstance(reason, Detail) else str(reason)
-
-
-def ignored_status(reason: Detail | Said | str, say: Messages) -> str:
-    """Why a file was not graded (collect.ignored_reason), in `say`'s language."""
-    if isinstance(reason, Detail):
-        why = say.detail(reason)
-    else:
-        why = reason.text(say) if isinstance(reason, Said) else reason
-    return say("report", "status_ignored", why=why)
-
-
-def lms_files(everyone: Iterable[Student]) -> list[dict[str, Any]]:
-    """The LMS's files that are not submissions, and the TA's files beside an LMS export's units
-    (collect.NOT_LMS_NAMED), for the report: [{id, name, file, status, SHOWN_STATUS}]."""
-    return [{"id": student.id, "name": student.name, "file": entry.path, "status": f"ignored: {in_english(reason)}",
-             SHOWN_STATUS: said(lambda say: ignored_status(reason, say))}
-            for student in everyone for entry, reason in student.ignored if entry.metadata]
-
-
-def grades_table(rows: list[dict[str, Any]], lab: Lab, overridden: bool = False) -> pd.DataFrame:
-    """The rows as a table: grades.csv's columns, then SHOWN_STATUS (the report's, never written)."""
-    return pd.DataFrame(rows, columns=[*columns_for(lab, overridden), SHOWN_STATUS])
-
-
-def write_grades(path: str, table: pd.DataFrame) -> None:
-    safe = table.drop(columns=[SHOWN_STATUS], errors="ignore")
-    for column in (c for c in TEXT_COLUMNS if c in safe.columns):
-        safe[column] = safe[column].map(spreadsheet_text)
-    # utf-8-sig: spreadsheet programs then read Korean names correctly.
-    write_atomic(path, "\ufeff" + safe.to_csv(index=False))
 
 
 def write_report(path: str, table: pd.DataFrame, records: Records, lab: Lab, lang: str,
                  counts: dict[str, int | str] | None = None, listed: Listed = (),
                  similar: Iterable[dict[str, Any]] = (), times: tuple[str, str] | None = None) -> None:
     write_atomic(path, report_html(table, records, lab, lang, counts, listed, similar, times))
-
-
-PREPARE = "prepare"
-
-
-class ReportWriter:
-    """Writes report.html in a process started before grading, which loads matplotlib meanwhile.
-
-    Loading matplotlib and its fonts takes a few tenths of a second; done while the class is
-    graded (once prepare() says grading is under way, so it does not slow the start), it is no
-    longer part of the run's single-core end. If that process fails or is gone, the report is
-    written here instead.
-    """
-
-    def __init__(self, lang: str) -> None:
-        context = multiprocessing.get_context("fork")
-        self._connection, theirs = context.Pipe()
-        self._process = context.Process(target=_serve_one_report, args=(theirs, lang, os.getpid()),
-                                        daemon=True, name="report-writer")
-        self._process.start()
-        theirs.close()
-        self._prepared = False
-
-    def prepare(self) -> None:
-        """Load matplotlib now; once is enough."""
-        if not self._prepared:
-            self._prepared = True
-            try:
-                self._connection.send(PREPARE)
-            except OSError:
-                pass
-
-    def write(self, path: str, table: pd.DataFrame, records: Records, lab: Lab, lang: str,
-              counts: dict[str, int | str] | None = None, listed: Listed = (),
-              similar: Iterable[dict[str, Any]] = (), times: tuple[str, str] | None = None) -> None:
-        try:
-            self._connection.send((path, table, records, lab.name, lang, counts, list(listed), list(similar), times))
-            wait([self._connection, self._process.sentinel])
-            if self._connection.poll() and self._connection.recv() is None:
-                return
-        except (OSError, EOFError):
-            pass
-        finally:
-            self.close()
-        write_report(path, table, records, lab, lang, counts, listed, similar, times)
-
-    def close(self) -> None:
-        """Stop the process (if still running); safe to call more than once."""
-        if self._process.is_alive():
-            self._process.kill()
-        self._process.join()
-        self._connection.close()
-
-
-def _serve_one_report(connection: Connection, lang: str, parent: int) -> None:
-    linux.die_with_parent(parent, 0)
-    linux.name_process("report-writer")
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the batch decides how an interrupt ends
-    try:
-        job = connection.recv()
-        if job == PREPARE:
-            _pyplot(lang)
-            job = connection.recv()
-    except (EOFError, OSError):
-        return
-    try:
-        from ..registry import load
-
-        path, table, records, lab_name, lang, counts, listed, similar, times = job
-        write_report(path, table, records, load(lab_name), lang, counts, listed, similar, times)
-    except Exception as error:  # the batch writes the report itself, and sees the error there
-        connection.send(repr(error))
-    else:
-        connection.send(None)
-
-
-def class_counts(table: pd.DataFrame, records: Records, lab: Lab, listed: Sized = ()) -> dict[str, int | str]:
-    """The class in numbers, as both the terminal summary and report.html give them.
-
-    Counted from the statuses in grades.csv: "graded" is a file graded as readable code, a broken
-    or unreadable one is counted under "broken" only. `listed`: the LMS files that are not
-    submissions (lms_files), which are files received but not rows of grades.csv.
-    """
-    totals = pd.Series([r["total"] for r in records], dtype=float)
-    statuses = table["status"].fillna("")
-    files = int((table["file"].fillna("") != "").sum()) + len(listed)
-    return {
-        "students": len(records), "files": files,
-        "graded": int((statuses == "graded").sum()), "broken": int(statuses.str.startswith("broken").sum()),
-        "errors": int(statuses.str.startswith("error").sum()),
-        "superseded": int(statuses.str.startswith("superseded").sum()),
-        "ignored": int(statuses.str.startswith("ignored").sum()),
-        "merged": int(statuses.str.startswith("merged").sum()),
-        "lms_files": len(listed), "no_file": int(statuses.str.startswith(NO_FILE).sum()),
-        "mean": f"{totals.mean():.2f}" if len(totals) else "–",
-        "median": f"{totals.median():.2f}" if len(totals) else "–",
-        "full": int((totals >= lab.total_points).sum()),
-    }
 
 
 WRAPPED_COLUMNS = ("file", "status")
@@ -501,12 +253,6 @@ def _share(flags: Sequence[bool]) -> float:
     return sum(flags) / len(flags) if flags else 0.0
 
 
-def graded_records(records: Records) -> list[Mapping[str, Any]]:
-    """The students whose file was graded as code: the one denominator of every rate per step
-    (pass rates, mistakes, cells), which the report states."""
-    return [r for r in records if r["status"] == "graded"]
-
-
 def times_note(zone: LmsZone) -> tuple[str, str]:
     """(Korean, English) sentence of the zone every time of the run is shown in (LmsZone.shown)."""
     if zone.tz is None:  # this computer's zone: its offset now
@@ -574,95 +320,6 @@ def _lms_table(listed: Listed, label: Labels) -> str:
         return f"<p>{label('none')}</p>"
     headers = [label("column_id"), label("name"), label("file"), label("what")]
     return _html_table("lms sortable", headers, rows)
-
-
-@lru_cache(maxsize=None)
-def _hangul_font() -> str | None:
-    """The name of a font matplotlib can draw Hangul with, or None.
-
-    matplotlib's font cache predates fonts installed after it was built, so font files whose
-    names suggest Hangul are added to it first; a font counts only if it has the glyph.
-    """
-    from matplotlib import font_manager
-    from matplotlib.ft2font import FT2Font
-
-    def names() -> set[str]:
-        return {font.name for font in font_manager.fontManager.ttflist}
-
-    if not names().intersection(HANGUL_FONTS):
-        for path in font_manager.findSystemFonts():
-            if HANGUL_FILE_HINT.search(os.path.basename(path)):
-                try:
-                    font_manager.fontManager.addfont(path)
-                except (OSError, RuntimeError, ValueError):
-                    continue
-    available = names()
-    for name in HANGUL_FONTS:
-        if name not in available:
-            continue
-        try:
-            path = font_manager.findfont(font_manager.FontProperties(family=name), fallback_to_default=False)
-            if FT2Font(path).get_char_index(ord("한")):
-                return name
-        except (OSError, RuntimeError, ValueError):
-            continue
-    return None
-
-
-def _pyplot(lang: str) -> tuple[Any, str]:
-    """matplotlib.pyplot (Agg, a Hangul font when one is found) and the language its labels can show."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot
-
-    hangul = _hangul_font()
-    if hangul:
-        pyplot.rcParams["font.family"] = [hangul, "DejaVu Sans"]
-    # Without a Hangul font Korean labels would show as boxes: the image then speaks English,
-    # and the caption under it (HTML, in the run's language) says what the axes are.
-    return pyplot, ("ko" if lang == "ko" and hangul else "en")
-
-
-def _histogram(totals: pd.Series[float], lang: str, total_points: float) -> Figure:
-    pyplot, axes_lang = _pyplot(lang)
-    figure: Figure
-    figure, axis = pyplot.subplots(figsize=(7, 3.2))
-    # Bin k holds totals from k up to (not including) k + 1, so full marks stand alone.
-    edges = list(range(int(total_points) + 2))
-    axis.hist(totals.dropna(), bins=edges, color="#4c72b0", edgecolor="white")
-    say = Messages(axes_lang)
-    axis.set_xlabel(say("report", "axis_score"))
-    axis.set_ylabel(say("report", "axis_students"))
-    axis.set_xticks([k + 0.5 for k in edges[:-1]], [str(k) for k in edges[:-1]])
-    axis.yaxis.get_major_locator().set_params(integer=True)
-    return figure
-
-
-def _pass_rate_plot(pass_rates: Mapping[str, float], lang: str) -> Figure:
-    pyplot, axes_lang = _pyplot(lang)
-    figure: Figure
-    figure, axis = pyplot.subplots(figsize=(7, 3.2))
-    names = list(pass_rates)
-    values = [100 * pass_rates[n] for n in names]
-    bars = axis.bar(names, values, color="#55a868")
-    axis.bar_label(bars, labels=[f"{v:.0f}%" for v in values])
-    axis.set_ylim(0, 110)
-    axis.set_ylabel(Messages(axes_lang)("report", "axis_pass"))
-    axis.tick_params(axis="x", labelrotation=15)
-    return figure
-
-
-def _figure(figure: Figure, alt: str, caption: str) -> str:
-    from matplotlib import pyplot
-
-    buffer = io.BytesIO()
-    figure.tight_layout()
-    figure.savefig(buffer, format="png", dpi=100)
-    pyplot.close(figure)
-    encoded = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return (f"<figure><img decoding=\"sync\" alt=\"{html.escape(alt)}\" width=\"700\" height=\"320\" "
-            f"src=\"data:image/png;base64,{encoded}\"><figcaption>{caption}</figcaption></figure>")
 
 
 def _overrides_section(records: Records, label: Labels) -> list[str]:

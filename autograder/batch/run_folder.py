@@ -21,7 +21,7 @@ graded before. The lab decides apart: a run's folder holds one lab.
 
 A folder written by an older autograder (outputs, no identity file: results/ beside grades.csv or
 feedback/) is read from its outputs: the lab and ids of results/<id>.json, else of grades.csv. The same `inspect` tells a run's folder met
-while collecting a class (collect.Source leaves it out of the class: an output folder is never a
+while collecting a class (source.Source leaves it out of the class: an output folder is never a
 submission), without reading the records there.
 """
 from __future__ import annotations

@@ -90,7 +90,7 @@ class RunError(Refusal):
 
 
 GRADER_FAILED = "error: the grader failed"
-# The statuses grades.csv gives a row that is no grade of its own (batch.report.rows_for): a file
+# The statuses grades.csv gives a row that is no grade of its own (batch.grades.rows_for): a file
 # superseded by a newer one, merged, ignored, a student the LMS names who sent no file. Its total is
 # empty by design; any other row with an empty total was emptied by hand, and is withheld.
 NO_GRADE_OF_ITS_OWN = ("superseded", "merged:", "ignored:", "no file")

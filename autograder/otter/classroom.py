@@ -1,4 +1,9 @@
-"""The GitHub Classroom workflow of a lab's template repository, one autograding step per lab step."""
+"""A lab's GitHub Classroom template repository: the student half and its workflow, one autograding step per
+lab step."""
+import pathlib
+import shutil
+
+from ..authoring.build_notebook import CHECK_PACKAGE
 from ..lab import Lab
 
 HEADER = """# GitHub Classroom autograding for {title} (public tests only).
@@ -57,3 +62,23 @@ def workflow(lab: Lab, package: str) -> str:
         text += STEP.format(name=step.name, id=id_, package=package, notebook=lab.notebook, points=step.points)
     env = "".join(f'        {id_.upper()}_RESULTS: "${{{{steps.{id_}.outputs.result}}}}"\n' for id_ in ids)
     return text + REPORTER.format(env=env, runners=",".join(ids))
+
+
+def write_classroom_template(folder: pathlib.Path, student: pathlib.Path, lab: Lab) -> pathlib.Path:
+    """A GitHub Classroom template repository: the student half plus classroom/ (the workflow)."""
+    shutil.copytree(student, folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
+    workflows = folder / ".github" / "workflows"
+    workflows.mkdir(parents=True, exist_ok=True)
+    (workflows / "classroom.yml").write_text(workflow(lab, CHECK_PACKAGE), encoding="utf-8")
+    with open(folder / "README.md", "a", encoding="utf-8") as readme:
+        readme.write(CLASSROOM_README)
+    return folder
+
+
+CLASSROOM_README = """
+## GitHub Classroom
+
+이 저장소에 push할 때마다 GitHub Actions가 노트북을 공개 테스트로 단계마다 검사하고, 통과한 단계의
+점수를 Classroom에 보여 줍니다(Actions 탭에서 단계별 피드백을 볼 수 있습니다). 이 점수는 진행 상황을
+알려 주는 참고용입니다. 최종 점수는 제출한 노트북을 강의의 채점기가 숨은 테스트까지 포함해 매깁니다.
+"""

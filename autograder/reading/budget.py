@@ -110,8 +110,8 @@ class Reading:
 
     def parse_flat(self, source: str) -> ast.Module | None:
         """The module tree of `source` within the parse budget whatever its depth or size, for a
-        walker that never recurses and whose work grows with the text (batch.similar's
-        fingerprints): a depth bound there would let one deep line hide the rest of a cell.
+        walker that never recurses and whose work grows with the text (the code
+        fingerprints, batch.fingerprints): a depth bound there would let one deep line hide the rest of a cell.
         None and `unparsed_last` as for `parse`."""
         if self._last[0] is not source or not self._last[1]:
             self._last = (source, True, *self._parsed(source))

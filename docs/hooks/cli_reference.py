@@ -38,7 +38,7 @@ def _autograder():
 
 def _lab_check():
     from autograder.kit.cli import build_parser
-    from autograder.otter.build import CHECK_PACKAGE
+    from autograder.authoring.build_notebook import CHECK_PACKAGE
     from labs.self_attention import LAB
 
     parts = []

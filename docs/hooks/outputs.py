@@ -88,7 +88,8 @@ def printed_by(run, folder):
     """What `run` prints on stdout, as a student or a TA sees it (exit 0 or 1: passed or lost points)."""
     folder.mkdir(parents=True)
     if run.face == "kit":
-        from autograder.otter.build import CHECK_PACKAGE, write_student_half
+        from autograder.authoring.build_notebook import CHECK_PACKAGE
+        from autograder.otter.student_half import write_student_half
         from labs.self_attention import LAB
 
         write_student_half(folder, LAB)

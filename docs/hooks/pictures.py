@@ -138,7 +138,7 @@ def check_cell_page(folder):
     import nbformat
     from nbclient import NotebookClient
 
-    from autograder.otter.build import write_student_half
+    from autograder.otter.student_half import write_student_half
     from labs.self_attention import LAB
 
     student = folder / "student"

@@ -151,7 +151,7 @@ def test_identical_normalised_code_of_a_pair_is_flagged(records):
 
 
 def test_code_fingerprints_ignore_names_comments_whitespace_and_docstrings():
-    from autograder.batch.similar import code_prints
+    from autograder.batch.fingerprints import code_prints
 
     first = b"import numpy as np\n\ndef softmax(x):\n    e = np.exp(x - x.max())\n    return e / e.sum()\n"
     second = (b"import numpy as np\n# mine\ndef softmax(scores):\n    '''doc'''\n    ex = np.exp(scores - scores.max())"

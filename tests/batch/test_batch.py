@@ -15,8 +15,8 @@ import zipfile
 
 import pytest
 
-from autograder.batch.collect import (Entry, Source, _backslash_separators, _decoded_name, group_students, newest_first, safe_id,
-                                      shared_depth, student_id)
+from autograder.batch.collect import group_students, newest_first, safe_id, shared_depth, student_id
+from autograder.batch.source import Entry, Source, _backslash_separators, _decoded_name
 from autograder.batch.run_files import TEMP_SUFFIX, write_atomic
 from autograder.batch.progress import PlainProgress, progress_for
 from autograder.grading import grade_file
@@ -156,7 +156,7 @@ def test_report_has_plots_mistakes_and_the_table(folder_class):
 
 def _report_inputs(out):
     from autograder.batch.outputs import load_record
-    from autograder.batch.report import grades_table
+    from autograder.batch.grades import grades_table
 
     records = [load_record(out, path.stem, LAB) for path in sorted((out / "results").glob("*.json"))]
     rows = [{"id": r["id"], "file": r["file"], "total": r["total"], "status": r["status"],
@@ -165,7 +165,8 @@ def _report_inputs(out):
 
 
 def test_the_report_writing_process_writes_what_the_batch_would(folder_class, tmp_path):
-    from autograder.batch.report import ReportWriter, write_report
+    from autograder.batch.report import write_report
+    from autograder.batch.report_writer import ReportWriter
 
     _, out, _ = folder_class
     table, records = _report_inputs(out)
@@ -175,7 +176,7 @@ def test_the_report_writing_process_writes_what_the_batch_would(folder_class, tm
 
 
 def test_a_report_writing_process_that_is_gone_leaves_the_report_to_the_batch(folder_class, tmp_path):
-    from autograder.batch.report import ReportWriter
+    from autograder.batch.report_writer import ReportWriter
 
     _, out, _ = folder_class
     table, records = _report_inputs(out)

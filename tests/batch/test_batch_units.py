@@ -215,7 +215,7 @@ def test_fit_id_keeps_short_ids_and_shortens_long_ones_stably():
 
 
 def test_a_stale_file_with_a_long_name_is_moved_under_a_name_that_fits(tmp_path):
-    from autograder.batch import move_stale
+    from autograder.batch.stale import move_stale
 
     name = "b" * 250 + ".html"
     for folder in ("feedback", "stale/feedback"):
@@ -364,7 +364,8 @@ def remove_level_by_level(folder):
 def _task_whose_reading_fails(folder, error):
     """Kim's task, made while reading her file raises `error` (not an OSError)."""
     from autograder.batch import _task_or_problem
-    from autograder.batch.collect import Source, group_students
+    from autograder.batch.collect import group_students
+    from autograder.batch.source import Source
     from labs.self_attention import LAB
 
     write(folder / "kim.py", CORRECT)

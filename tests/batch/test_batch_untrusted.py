@@ -15,7 +15,8 @@ import zipfile
 import pytest
 from markdown_it import MarkdownIt
 
-from autograder.batch.collect import Source, group_students
+from autograder.batch.collect import group_students
+from autograder.batch.source import Source
 from autograder.batch.outputs import code_span, feedback_markdown
 from autograder.batch.spreadsheet import spreadsheet_text
 from autograder.render.text import one_line, printable

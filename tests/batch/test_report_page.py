@@ -6,7 +6,7 @@ import re
 import pandas as pd
 import pytest
 
-from autograder.batch import report
+from autograder.batch import report_plots
 from autograder.batch.report import FONT_STACK, report_html
 from labs.self_attention.steps import STEPS
 from labs.self_attention import LAB
@@ -82,11 +82,11 @@ def test_tables_scroll_inside_themselves_and_sort_without_losing_rows_when_scrip
 
 
 def test_plot_labels_are_english_in_the_image_without_a_hangul_font(monkeypatch):
-    monkeypatch.setattr(report, "_hangul_font", lambda: None)
-    assert report._pyplot("ko")[1] == "en"
-    monkeypatch.setattr(report, "_hangul_font", lambda: "DejaVu Sans")
-    assert report._pyplot("ko")[1] == "ko"
-    assert report._pyplot("en")[1] == "en"
+    monkeypatch.setattr(report_plots, "_hangul_font", lambda: None)
+    assert report_plots._pyplot("ko")[1] == "en"
+    monkeypatch.setattr(report_plots, "_hangul_font", lambda: "DejaVu Sans")
+    assert report_plots._pyplot("ko")[1] == "ko"
+    assert report_plots._pyplot("en")[1] == "en"
 
 
 @pytest.mark.skipif(not glob.glob("/usr/share/fonts/opentype/noto/NotoSansCJK-*.ttc"),
@@ -96,16 +96,16 @@ def test_a_hangul_font_installed_after_matplotlibs_cache_is_found(monkeypatch):
 
     known = [f for f in font_manager.fontManager.ttflist if "CJK" not in f.name]
     monkeypatch.setattr(font_manager.fontManager, "ttflist", known)  # as a cache built before the install
-    report._hangul_font.cache_clear()
+    report_plots._hangul_font.cache_clear()
     try:
-        found = report._hangul_font()
+        found = report_plots._hangul_font()
     finally:
-        report._hangul_font.cache_clear()
+        report_plots._hangul_font.cache_clear()
     assert found is not None and "CJK" in found
 
 
 def test_lms_files_have_their_own_section_and_count_as_files_received():
-    from autograder.batch.report import class_counts
+    from autograder.batch.grades import class_counts
 
     records = [record("a", 5.0)]
     listed = [{"id": "kim_ms", "name": "Kim Minsu", "file": "Lab 1_kim_ms_attempt_2024-03-01-12-30-45.txt",
@@ -123,8 +123,8 @@ def test_lms_files_have_their_own_section_and_count_as_files_received():
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-from autograder.batch.report import (SHOWN_STATUS, columns_for, grades_table, ignored_status, record_status,  # noqa: E402
-                                     said, write_grades)
+from autograder.batch.grades import (ERRORS, SHOWN_STATUS, columns_for, grades_table, ignored_status,  # noqa: E402
+                                     record_status, said, write_grades)
 from autograder.render.messages import Messages, engine_catalog  # noqa: E402
 from autograder.reading.problems import detail  # noqa: E402
 
@@ -168,7 +168,7 @@ def test_every_status_is_said_or_shown_as_it_is_never_raised(status, lang):
     say = Messages(lang)
     shown = record_status(status, say)
     known = status == "graded" or status.startswith("broken: ") or any(
-        status.startswith(f"error: {what}") for what in report.ERRORS)
+        status.startswith(f"error: {what}") for what in ERRORS)
     if not known:
         assert shown == status
     elif lang == "ko":

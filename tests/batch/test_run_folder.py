@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from autograder.batch import lab_votes
 from autograder.batch.class_rule import mostly_not_submissions
-from autograder.batch.collect import Source, group_students
+from autograder.batch.collect import group_students
+from autograder.batch.source import Source
 from autograder.batch.run_folder import (IDENTITY_FILE, Damaged, Fresh, NotAFolder, Other, Run, RunIdentity, inspect,
                                          same_class, verdict)
 from autograder.cli import main

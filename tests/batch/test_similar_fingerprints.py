@@ -17,9 +17,11 @@ import sys
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from autograder.batch import similar
-from autograder.batch.similar import (FILE, MIN_NODES, STEP_CODE_CAP, THRESHOLD, code_prints, combined,
-                                      items_of, not_compared, pair_scores, signals, similar_rows)
+from autograder.batch import fingerprints, similar_table
+from autograder.batch.fingerprints import code_prints
+from autograder.batch.similar import (FILE, MIN_NODES, STEP_CODE_CAP, THRESHOLD, combined, items_of, not_compared,
+                                      pair_scores, signals)
+from autograder.batch.similar_table import similar_rows
 from autograder.reading.budget import BUDGET, Reading
 from conftest import CORPORA, ROOT
 
@@ -239,7 +241,7 @@ def test_comments_and_blank_lines_change_no_tree(functions, additions):
         text = "\n".join(lines)
         lines = text.split("\n")
     text = "\n".join(lines)
-    statements = similar.code_statements(text, Reading())
+    statements = fingerprints.code_statements(text, Reading())
     assert statements is not None
     assert ast.dump(ast.parse("".join(statements))) == ast.dump(ast.parse(text))
     assert all(ast.parse(statement).body for statement in statements)
@@ -285,11 +287,11 @@ def test_code_past_the_budget_is_cut_into_statements_and_what_is_left_is_counted
                          {"id": "s04", "status": "broken: unreadable", "code": None}])
     assert [(s.id, s.why) for s in told] == [("s01", "unread"), ("s03", "not_computed")]
     rows = similar_rows([], {}, "en", told)
-    text = similar.similar_csv(rows)
+    text = similar_table.similar_csv(rows)
     read = list(csv.DictReader(io.StringIO(text.lstrip("\ufeff"))))
     assert [(r["ids"], r["group"]) for r in read] == [("s01", ""), ("s03", "")]
     assert "not compared in full: 1 part" in read[0]["evidence"] and "more than 10 s" in read[1]["evidence"]
-    section = similar.report_section(rows, "ko", Label())
+    section = similar_table.report_section(rows, "ko", Label())
     assert "s01" in section and "s03" in section and "직접 살펴보십시오" in section
 
 

@@ -11,9 +11,11 @@ from datetime import datetime, timedelta, timezone
 
 from hypothesis import given, settings, strategies as st
 
-from autograder.batch import (Reused, _summary, lookalike_note, merged_warning, pattern_warning, stale_warning,
-                              stray_note, zone_message)
-from autograder.batch.collect import NOT_LMS_NAMED, Entry, Student
+from autograder.batch import Reused, _summary
+from autograder.batch.run_notes import (lookalike_note, merged_warning, pattern_warning, stale_warning, stray_note,
+                                        zone_message)
+from autograder.batch.collect import NOT_LMS_NAMED, Student
+from autograder.batch.source import Entry
 from autograder.batch.late import StatedZone, lms_zone
 from autograder.batch.overrides import review_warning
 from autograder.batch.progress import PlainProgress

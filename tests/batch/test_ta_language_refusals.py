@@ -14,16 +14,18 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from autograder.batch import no_submissions, pattern_refusal
-from autograder.batch.collect import GRADESCOPE_LIST, NOT_LMS_NAMED, Entry, Student, ignored_reason
+from autograder.batch.run_notes import no_submissions, pattern_refusal
+from autograder.batch.collect import GRADESCOPE_LIST, NOT_LMS_NAMED, Student, ignored_reason
+from autograder.batch.source import Entry
 from autograder.batch.late import parse_due, parse_policy, parse_zone
 from autograder.batch.overrides import OverridesRefused, parse_overrides
 from autograder.batch.previous import PreviousRunError, read_previous_run
-from autograder.batch.report import ignored_status
+from autograder.batch.grades import ignored_status
 from autograder.checking import read_for_check
 from autograder.commands import CheckOptions, GradeOptions, LimitOptions, grade
 from autograder.lms.recognise import SHEET_KINDS
-from autograder.otter.build import BuildError, claim_out_folder
+from autograder.otter.out_folder import claim_out_folder
+from autograder.otter.refusals import BuildError
 from autograder.registry import LabMismatch, LabNotFound, Tally, Votes, choose, choose_lab, load
 from autograder.render.messages import Messages
 from autograder.said import Refusal, said

@@ -29,7 +29,7 @@ from conftest import ROOT
 ENGINE = ROOT / "autograder"
 COMMAND_LINES = {"cli.py", "kit/cli.py"}
 PROGRAMS = {"kit/__main__.py"}  # a package's __main__ is the program itself: it ends with main()'s status
-# The lab authors' tool: argparse in its main() alone (otter/build.py imports the module for its names).
+# The lab authors' tool: argparse in its main() alone (otter/student_half.py imports the module for its names).
 OWN_PARSER_IN_MAIN = {"authoring/build_notebook.py"}
 ENDS_THE_PROCESS = {("sys", "exit"), ("os", "_exit")}
 

@@ -5,7 +5,8 @@ import pytest
 
 import positional_lab
 from autograder.mutants import surviving_mutants
-from autograder.otter.build import BuildError, check_mutants
+from autograder.otter.refusals import BuildError
+from autograder.otter.self_check import check_mutants
 from labs.masked_attention import LAB as MASKED
 from labs.self_attention import LAB
 

@@ -15,7 +15,7 @@ import nbformat
 import pytest
 
 import interpreters
-from autograder.otter import build as otter_build
+from autograder.otter.student_half import write_student_half
 from conftest import CORPORA, ROOT
 from labs.self_attention import LAB
 
@@ -35,7 +35,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="th
 def student(tmp_path_factory):
     """The student half, and beside it the files a student would check."""
     folder = tmp_path_factory.mktemp("student-half")
-    otter_build.write_student_half(folder, LAB)
+    write_student_half(folder, LAB)
     notebook = nbformat.read(LAB.assignment_file(LAB.notebook), as_version=4)
     nbformat.write(fill.fill_notebook(notebook, lab=LAB), folder / "filled.ipynb")
     script = fill.fill_script(LAB.assignment_file(LAB.script).read_text("utf-8"), lab=LAB)
@@ -143,7 +143,7 @@ def test_every_requirement_list_that_ships_declares_the_toml_reader_for_python_3
     project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
     assert [d for d in project["project"]["dependencies"] if d.startswith("tomli")] == [f"tomli>=1.1; {marker}"]
     assert project["project"]["requires-python"] == ">=3.10"
-    otter_build.write_student_half(tmp_path, LAB)
+    write_student_half(tmp_path, LAB)
     assert f"tomli>=1.1; {marker}" in (tmp_path / "requirements.txt").read_text("utf-8").splitlines()
     assert "Python 3.10~3.13" in (tmp_path / "README.md").read_text("utf-8")
 

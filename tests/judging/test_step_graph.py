@@ -361,10 +361,10 @@ def test_check_and_grade_give_full_marks_and_charge_layer_norm_only(lab, tmp_pat
 
 @pytest.fixture(scope="module")
 def student(lab, tmp_path_factory):
-    from autograder.otter import build as otter_build
+    from autograder.otter.student_half import write_student_half
 
     folder = tmp_path_factory.mktemp("positional-student")
-    otter_build.write_student_half(folder, lab, "en")
+    write_student_half(folder, lab, "en")
     return folder
 
 

@@ -13,8 +13,9 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from autograder.batch import zone_conflicts
-from autograder.batch.collect import Source, group_students
+from autograder.batch.run_notes import zone_conflicts
+from autograder.batch.collect import group_students
+from autograder.batch.source import Source
 from autograder.batch.late import ABBREVIATIONS, StatedZone, agreed_zone, lms_zone
 from autograder.batch.metadata import Receipt, blackboard_receipt
 
@@ -153,7 +154,7 @@ def test_a_zipped_korean_class_reads_names_from_the_korean_header(tmp_path):
 
 
 def test_receipts_that_disagree_set_no_zone_and_are_told(tmp_path):
-    from autograder.batch import zone_disagreement
+    from autograder.batch.run_notes import zone_disagreement
 
     class_folder(tmp_path, ENGLISH, "KST", [("", "")] * 3)
     (tmp_path / "Lab 1_kim_ms_attempt_2026-03-01-12-30-45.txt").write_text(

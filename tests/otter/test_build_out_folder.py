@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from autograder import registry
 from autograder.otter import build as otter_build
-from autograder.otter.build import STAMP, BuildError, claim_out_folder
+from autograder.otter.out_folder import BUILD_FOLDERS, STAMP, claim_out_folder
+from autograder.otter.refusals import BuildError
 
 import installed
 from conftest import ROOT
@@ -34,7 +35,7 @@ def test_a_build_claims_only_an_empty_folder_or_this_labs_earlier_build(tmp_path
     out = tmp_path_factory.mktemp("out")
     written = []
     for name in entries:
-        if name in otter_build.BUILD_FOLDERS:
+        if name in BUILD_FOLDERS:
             (out / name).mkdir()
             (out / name / "built.txt").write_text("from the build")
             written.append(f"{name}/built.txt")
@@ -54,7 +55,7 @@ def test_a_build_claims_only_an_empty_folder_or_this_labs_earlier_build(tmp_path
         (out / written[0]).write_text("from the build, and a note of mine")
     before = tree(out)
     ours = stamp in ("self_attention", "running", "names_only")
-    others = entries - set(otter_build.BUILD_FOLDERS)
+    others = entries - set(BUILD_FOLDERS)
     foreign = extra_in_student and "student" in entries and stamp in ("self_attention", "names_only")
     foreign = foreign or (edited and bool(written) and stamp == "self_attention")
     allowed = not before or (ours and not others and not foreign)

@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from autograder import registry
-from autograder.batch.collect import NESTED_ARCHIVE_RATIO, SMALL_MEMBER, Source, group_students
+from autograder.batch.collect import group_students
+from autograder.batch.source import NESTED_ARCHIVE_RATIO, SMALL_MEMBER, Source
 from autograder.grading import grade_bytes
 from autograder.judge import judge_call
 from autograder.verdict import SubmissionResult

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from autograder import guard, pictures
-from autograder.batch import similar
+from autograder.batch import fingerprints
 from autograder.batch.outputs import feedback_sections, record_of, write_outputs
 from autograder.guard import piece, safe_name, safe_text
 from autograder.judge import judge_step
@@ -243,10 +243,10 @@ def test_a_fingerprint_survives_any_other_cell_and_says_what_it_left_unread(extr
     """The copied code's step fingerprints stay the same beside any other cells (deep, huge, not
     Python, surrogates); what the budget or Python's parser left unread is counted, never dropped
     silently, and nothing raises."""
-    plain = similar.code_prints("a.ipynb", notebook(CORRECT), FUNCTIONS)
+    plain = fingerprints.code_prints("a.ipynb", notebook(CORRECT), FUNCTIONS)
     sources = list(extra)
     sources.insert(min(place, len(sources)), CORRECT)
-    prints = similar.code_prints("b.ipynb", notebook(*sources), FUNCTIONS)
+    prints = fingerprints.code_prints("b.ipynb", notebook(*sources), FUNCTIONS)
     assert prints["steps"] == plain["steps"], prints
     if DEEP in extra and not parses(DEEP):  # the depth Python's parser takes follows the recursion limit
         assert prints.get("unread", 0) >= 1
@@ -261,8 +261,8 @@ def parses(source):
 
 
 def test_a_deep_line_inside_a_py_costs_its_own_part_only():
-    plain = similar.code_prints("a.py", CORRECT.encode(), FUNCTIONS)
-    deep = similar.code_prints("b.py", (CORRECT + "\n" + DEEP + "\n").encode(), FUNCTIONS)
+    plain = fingerprints.code_prints("a.py", CORRECT.encode(), FUNCTIONS)
+    deep = fingerprints.code_prints("b.py", (CORRECT + "\n" + DEEP + "\n").encode(), FUNCTIONS)
     assert not parses(DEEP)
     assert deep["steps"] == plain["steps"] and deep["file"] == plain["file"] and deep["unread"] == 1
 
@@ -282,7 +282,7 @@ def test_fingerprints_parse_within_the_reading_budget(monkeypatch):
         parsed.append(len(source))
         return real(source, *args, **kwargs)
     monkeypatch.setattr(ast, "parse", spy)
-    read = untrusted(similar._prints, submission.cells, FUNCTIONS)
+    read = untrusted(fingerprints._prints, submission.cells, FUNCTIONS)
     prints = read.value
     assert max(parsed) <= BUDGET.parse_chars and sum(parsed) <= BUDGET.parsed_chars
     assert read.reading.parsed_chars == sum(parsed)
@@ -295,5 +295,5 @@ def test_a_fingerprint_the_budget_stops_is_marked_not_computed(monkeypatch):
     def spent(self, source):
         raise budget.OverBudget(problems.detail("reading_time", seconds=self.budget.seconds))
     monkeypatch.setattr(budget.Reading, "parse_flat", spent)
-    prints = similar.code_prints("a.py", CORRECT.encode(), FUNCTIONS)
+    prints = fingerprints.code_prints("a.py", CORRECT.encode(), FUNCTIONS)
     assert set(prints) == {"not_computed"} and "10" in prints["not_computed"]

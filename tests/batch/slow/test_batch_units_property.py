@@ -16,7 +16,8 @@ from dataclasses import dataclass, replace
 from hypothesis import assume, HealthCheck, given, settings, strategies as st
 
 from autograder.render.text import one_line
-from autograder.batch.collect import Source, group_students
+from autograder.batch.collect import group_students
+from autograder.batch.source import Source
 from autograder.batch.naming import (BLACKBOARD, CANVAS, ID_MAX_BYTES, MOODLE_FOLDER, MOODLE_PREFIX, NAME_MAX, Naming,
                                      safe_id)
 from autograder.batch.spreadsheet import spreadsheet_text

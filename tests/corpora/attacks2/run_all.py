@@ -419,7 +419,8 @@ def attack_07():
         junk = [i for i in archive.infolist() if i.filename.endswith(".zip")]
         stored, declared = sum(i.compress_size for i in junk), sum(i.file_size for i in junk)
     # What the grader's own reading decompresses, counted by its Source (the code `grade` runs).
-    from autograder.batch.collect import Source, group_students
+    from autograder.batch.collect import group_students
+    from autograder.batch.source import Source
     source = Source(paths["attack"])
     started = time.monotonic()
     group_students(source)

@@ -522,7 +522,8 @@ def test_metadata_files_are_told_from_submissions():
 
 
 def test_two_gradescope_submissions_given_one_sid_are_merged_ids(tmp_path):
-    from autograder.batch.collect import Source, group_students
+    from autograder.batch.collect import group_students
+    from autograder.batch.source import Source
 
     write(tmp_path / "e" / "submission_1" / "attention.py", CORRECT)
     write(tmp_path / "e" / "submission_2" / "attention.py", STUB)
@@ -540,7 +541,8 @@ def test_two_gradescope_submissions_given_one_sid_are_merged_ids(tmp_path):
 
 
 def test_the_newest_blackboard_attempt_by_its_name_not_its_zip_date(tmp_path):
-    from autograder.batch.collect import Source, group_students
+    from autograder.batch.collect import group_students
+    from autograder.batch.source import Source
 
     archive = tmp_path / "gradebook.zip"
     newer, older = "2024-03-02-09-00-00", "2024-03-01-12-30-45"
@@ -556,12 +558,12 @@ def test_the_newest_blackboard_attempt_by_its_name_not_its_zip_date(tmp_path):
 
 
 def test_a_gradescope_list_that_cannot_be_read_says_so(tmp_path, monkeypatch):
-    from autograder.batch import collect
+    from autograder.batch import collect, source as class_source
 
     write(tmp_path / "e" / "submission_1" / "attention.py", CORRECT)
     write(tmp_path / "e" / "submission_metadata.yml", b":submission_1:\n  :submitters:\n  - :name: K\n    :sid: '7'\n")
     monkeypatch.setattr(collect, "MAX_METADATA_BYTES", 10)
-    source = collect.Source(tmp_path)
+    source = class_source.Source(tmp_path)
     try:
         students = {s.id: s for s in collect.group_students(source)}
     finally:

@@ -13,7 +13,8 @@ import zipfile
 
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from autograder.batch.collect import NOT_LMS_NAMED, Source, group_students
+from autograder.batch.collect import NOT_LMS_NAMED, group_students
+from autograder.batch.source import Source
 from autograder.batch.naming import BLACKBOARD, CANVAS, MOODLE_FOLDER, MOODLE_PREFIX, is_system_path, safe_id
 from autograder.lms.recognise import SHEET_KINDS
 from test_batch_units_property import (CORRECT, LOOKALIKE_FILE, PLAIN, STUB, changed_unit, classes, entries,

@@ -297,7 +297,7 @@ def test_build_command_takes_its_flags_and_checks_itself(emulation, tmp_path, mo
     zip_path, = (tmp_path / "autograder").glob("*.zip")
     with zipfile.ZipFile(zip_path) as archive:
         config = json.loads(archive.read("otter_config.json"))
-    assert config["plugins"] == [{otter_build.PLUGIN: {"lab": "self_attention", "lang": "en", "step_seconds": 4.0, "memory_mb": 512,
+    assert config["plugins"] == [{gradescope.PLUGIN: {"lab": "self_attention", "lang": "en", "step_seconds": 4.0, "memory_mb": 512,
                                                        "visibility": "visible"}}]
 
 
@@ -320,7 +320,7 @@ def test_the_second_labs_zip_checks_itself_where_the_first_ones_does(emulation, 
     with zipfile.ZipFile(zip_path) as archive:
         config = json.loads(archive.read("otter_config.json"))
         tests = sorted(n for n in archive.namelist() if n.startswith("tests/"))
-    assert config["plugins"][0][otter_build.PLUGIN]["lab"] == "masked_attention"
+    assert config["plugins"][0][gradescope.PLUGIN]["lab"] == "masked_attention"
     assert tests == sorted(f"tests/{name}.py" for name in registry.load("masked_attention").function_names)
     assert (tmp_path / "student" / "masked_attention_lab.ipynb").is_file()
 
@@ -399,7 +399,7 @@ def test_the_entry_point_says_which_file_it_graded(tmp_path, monkeypatch):
     for folder in ("source", "submission", "results"):
         (tmp_path / folder).mkdir()
     (tmp_path / "source" / "otter_config.json").write_text(json.dumps(
-        {"plugins": [{otter_build.PLUGIN: {"lab": "self_attention", "lang": "en", "step_seconds": 5}}]}))
+        {"plugins": [{gradescope.PLUGIN: {"lab": "self_attention", "lang": "en", "step_seconds": 5}}]}))
     (tmp_path / "submission" / "self_attention_lab.ipynb").write_bytes(NOTEBOOK.read_bytes())
     (tmp_path / "submission" / "self_attention_lab.py").write_text(fill.fill_script(SCRIPT.read_text("utf-8")))
     (tmp_path / "submission" / "notes.txt").write_text("done")

@@ -14,8 +14,10 @@ from labs.self_attention.cases import public_cases
 from autograder.grading import grade_file
 from labs.self_attention.hidden import hidden_cases
 from autograder.otter import build as otter_build
+from autograder.otter.gradescope import PLUGIN
 from autograder.otter.plugin import remove_untrusted
 from autograder.otter.results import gradescope_results
+from autograder.otter.student_half import TOML_REQUIREMENT
 from autograder.render.step import step_feedback
 from labs.self_attention.steps import STEPS, TOTAL_POINTS
 
@@ -129,11 +131,11 @@ def test_autograder_half_is_one_zip_carrying_the_engine_and_a_lean_setup(built):
         requirements = archive.read("requirements.txt").decode().splitlines()
         wheel_bytes = archive.read(wheels[0])
     assert modes["run_autograder"] & 0o111 and modes["setup.sh"] & 0o111
-    assert config["plugins"][0].keys() == {otter_build.PLUGIN}
-    assert config["plugins"][0][otter_build.PLUGIN] == {"lab": "self_attention", "lang": "ko", "step_seconds": 10.0, "memory_mb": 1024,
+    assert config["plugins"][0].keys() == {PLUGIN}
+    assert config["plugins"][0][PLUGIN] == {"lab": "self_attention", "lang": "ko", "step_seconds": 10.0, "memory_mb": 1024,
                                                         "visibility": "after_published"}
     assert not config["grade_from_log"]
-    assert requirements == ["numpy>=1.26", "pandas>=2.0", otter_build.TOML_REQUIREMENT, f"./{wheels[0]}"]
+    assert requirements == ["numpy>=1.26", "pandas>=2.0", TOML_REQUIREMENT, f"./{wheels[0]}"]
     # pip into the image's own Python; nothing else is fetched or installed (apt-get only gives
     # a python3 without pip its pip).
     apt = [line.strip() for line in commands.splitlines()
@@ -163,9 +165,9 @@ def test_extra_requirements_and_setup_commands_go_into_the_zip(tmp_path):
         requirements = archive.read("requirements.txt").decode().splitlines()
         setup = archive.read("setup.sh").decode()
         config = json.loads(archive.read("otter_config.json"))
-    assert requirements[:4] == ["numpy>=1.26", "pandas>=2.0", otter_build.TOML_REQUIREMENT, "scipy>=1.10"]
+    assert requirements[:4] == ["numpy>=1.26", "pandas>=2.0", TOML_REQUIREMENT, "scipy>=1.10"]
     assert setup.index("apt-get install -y graphviz") < setup.index("pip install -r")
-    assert config["plugins"][0][otter_build.PLUGIN] == {"lab": "self_attention", "lang": "en", "step_seconds": 5, "memory_mb": 2048,
+    assert config["plugins"][0][PLUGIN] == {"lab": "self_attention", "lang": "en", "step_seconds": 5, "memory_mb": 2048,
                                                         "visibility": "hidden"}
 
 

@@ -375,7 +375,7 @@ def test_the_notebook_is_small_and_carries_no_checks(student):
     on_disk = {p.relative_to(student).as_posix(): p.read_bytes()
                for folder in ("tests", "lab_check") for p in (student / folder).rglob("*")
                if p.is_file() and "__pycache__" not in p.parts}
-    with zipfile.ZipFile(student / otter_build.checks_zip_name(LAB.name)) as archive:
+    with zipfile.ZipFile(student / build_notebook.checks_zip_name(LAB.name)) as archive:
         zipped = {name: archive.read(name) for name in archive.namelist()}
     assert zipped == on_disk
     text = b"".join(zipped.values()).decode("utf-8")

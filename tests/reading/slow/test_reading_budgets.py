@@ -20,7 +20,8 @@ import pytest
 
 from autograder import registry
 from autograder.reading import budget, submission, zips
-from autograder.batch.collect import Source, group_students
+from autograder.batch.collect import group_students
+from autograder.batch.source import Source
 from autograder.reading.budget import BUDGET, Budget
 from autograder.reading.problems import detail
 from autograder.reading.submission import lab_evidence, read_submission
@@ -130,10 +131,10 @@ def assert_graded_as_expected(name, steps, problem=None, text=""):
 # The reader --------------------------------------------------------------------------------------
 
 def test_the_budget_is_declared_once_and_every_reader_uses_it():
-    from autograder.batch import collect
+    from autograder.batch import source
     from autograder.otter import gradescope
 
-    assert budget.MAX_BYTES == BUDGET.file_bytes == collect.MAX_BYTES == gradescope.MAX_BYTES
+    assert budget.MAX_BYTES == BUDGET.file_bytes == source.MAX_BYTES == gradescope.MAX_BYTES
     assert budget.MAX_PARSED_CHARS == BUDGET.parse_chars and budget.MAX_EXPORT_MEMBERS == BUDGET.export_members
     with pytest.raises(TypeError):
         Budget(10)  # keyword-only
@@ -356,7 +357,7 @@ def test_nested_archives_are_never_decompressed_unless_graded(tmp_path, by_hand)
 
 
 def test_a_nested_zip_that_would_decompress_too_far_is_never_decompressed(tmp_path):
-    from autograder.batch.collect import NESTED_ARCHIVE_RATIO
+    from autograder.batch.source import NESTED_ARCHIVE_RATIO
 
     path = tmp_path / "class.zip"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
