@@ -21,6 +21,7 @@ from autograder import registry
 from autograder.grading import Plan, grade_bytes
 from autograder.sandbox.runner import Limits
 from conftest import CORPORA
+from test_saved_results import check_rewritten_equal_fresh
 
 # Four corpora, each written by a different group that read only the notebook and the lab page.
 BLIND_GROUPS = ("corpus_blind", "corpus_blind2", "corpus_blind3", "corpus_blind4")
@@ -79,14 +80,19 @@ CHARGED_ELSEWHERE = {
 
 
 @pytest.fixture(scope="module")
-def graded(zygote):
-    plans = {}
+def plans():
+    return {name: Plan.build(registry.load(name)) for name in set(LABS.values())}
 
+
+@pytest.fixture
+def graded(zygote, plans, tmp_path):
+    """A file's grading; the outputs written from its saved result are checked on it too (the
+    check tests/batch/slow/test_saved_results_corpora.py makes of the other corpora)."""
     def grade(lab_name, path):
-        if lab_name not in plans:
-            plans[lab_name] = Plan.build(registry.load(lab_name))
-        return grade_bytes(path.name, path.read_bytes(), zygote, plans[lab_name],
-                           Limits(step_seconds=5, load_seconds=5))
+        result = grade_bytes(path.name, path.read_bytes(), zygote, plans[lab_name],
+                             Limits(step_seconds=5, load_seconds=5))
+        check_rewritten_equal_fresh(path, zygote, plans, tmp_path, result=result)
+        return result
     return grade
 
 
