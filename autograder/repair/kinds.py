@@ -9,7 +9,7 @@ EditKind = Literal[
     "arguments_swapped", "call_removed", "constant", "comparison", "negation", "variable",
     "builtin_rebound", "order", "slice_bound", "statement_removed", "statements_swapped",
     "torch_idiom", "reshape_as_transpose", "square_root", "einsum", "keyword_removed", "hard_coded", "index_removed", "transpose_moved", "returned_value", "shadowed_name",
-    "unpacking_order", "graft", "graft_around", "graft_part",
+    "unpacking_order", "condition_removed", "graft", "graft_around", "graft_part",
 ]
 EDIT_KINDS: tuple[EditKind, ...] = EditKind.__args__  # type: ignore[attr-defined]
 
@@ -26,6 +26,8 @@ COST: dict[EditKind, int] = {
     # Names unpacked in another order (`Q, V, K = ...`) fix any pair of values made in the wrong
     # order, wherever the slip was: the call or the computation that made them comes first.
     "unpacking_order": 3,
+    # A condition too many in `a & b` or `a and b` (a band where a triangle was meant).
+    "condition_removed": 1,
     # What the student left out, brought in from the reference (grafts.py): tried only when no
     # single edit repairs, beside the pairs; two one-token slips (2, 3) are named before it.
     # One that keeps the student's expression whole, or all of it but one part, before one that

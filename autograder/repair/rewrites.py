@@ -60,6 +60,9 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
                 yield "hard_coded", (lambda o: lambda n: ast.Name(id=o, ctx=ast.Load()))(name)
     elif isinstance(node, ast.Compare):
         yield from _compare_rewrites(node)
+    elif isinstance(node, ast.BoolOp) and len(node.values) >= 2:
+        for index in range(len(node.values)):
+            yield "condition_removed", (lambda k: lambda n: _without_value(n, k))(index)
     elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Invert, ast.Not, ast.USub)):
         yield "negation", lambda n: n.operand  # type: ignore[attr-defined]
     elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
@@ -102,6 +105,9 @@ def _binop_rewrites(node: ast.BinOp) -> Iterator[Rewrite]:
     for old, new in _OPERATOR_SWAPS:
         if type(node.op) is old:
             yield "operator", _with_operator(new)
+    if isinstance(node.op, (ast.BitAnd, ast.BitOr)):  # `(j <= i) & (j >= i - 1)`: a condition too many
+        yield "condition_removed", lambda n: n.left  # type: ignore[attr-defined]
+        yield "condition_removed", lambda n: n.right  # type: ignore[attr-defined]
     if isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv)):
         yield "term_removed", lambda n: n.left  # type: ignore[attr-defined]
         if not isinstance(node.op, (ast.Sub, ast.Div, ast.Pow, ast.FloorDiv)):
@@ -176,6 +182,12 @@ def _transposed_side(side: str, *, short: bool) -> Callable[[ast.AST], ast.AST]:
         setattr(n, side, _transposed(getattr(n, side), short=short))
         return n
     return rewrite
+
+
+def _without_value(node: ast.AST, index: int) -> ast.AST:
+    assert isinstance(node, ast.BoolOp)
+    kept = [value for k, value in enumerate(node.values) if k != index]
+    return kept[0] if len(kept) == 1 else ast.BoolOp(op=node.op, values=kept)
 
 
 def _with_arguments(values: tuple[int, ...]) -> Callable[[ast.AST], ast.AST]:

@@ -48,6 +48,8 @@ def _with(step_source: str, name: str) -> str:
     ("def f(m):\n    return np.triu(m, k=1)\n", "function", "np.tril(m, k=1)"),
     ("def f(x, y):\n    return x // y\n", "operator", "x / y"),
     ("def f(x):\n    return np.round(x, 1)\n", "call_removed", "x"),
+    ("def f(i, j):\n    return (j <= i) & (j >= i - 1)\n", "condition_removed", "j <= i"),
+    ("def f(i, j):\n    return j <= i and j >= i - 1\n", "condition_removed", "j <= i"),
 ])
 def test_single_edits_hold_the_repair_of_each_kind(source, kind, after):
     edits = single_edits(_function(source))
@@ -84,6 +86,15 @@ def test_repair_cases_hold_no_hidden_case_and_refuse_one():
     cases = repair_cases(LAB) + repair_cases(MASKED)
     assert cases and not any(case.hidden for case in cases)
     assert any(case.name.endswith("~generated") for case in cases)
+    # A word fewer, every axis as long as the words cut with it: sizes equal by chance part.
+    for lab in (LAB, MASKED):
+        made = {case.name: case for case in repair_cases(lab)}
+        fewer = [case for name, case in made.items() if name.endswith("~fewer")]
+        assert fewer, lab.name
+        for case in fewer:
+            source = made[case.name.removesuffix("~fewer")]
+            assert case.words == source.words[:-1]
+            assert case.X.shape[0] == source.X.shape[0] - 1 and case.X.shape[1:] == source.X.shape[1:]
     hidden = Case(name="h", words=("a",), inputs={}, hidden=True)
     with pytest.raises(ValueError):
         without_hidden([hidden])
