@@ -1,8 +1,6 @@
 """The inputs a repair is checked on: the lab's public cases and, for each of them, one generated
 from it (the same shapes and kinds of values, other numbers), so an edit right only on the page's
-numbers is not taken for the repair, and one with its last word left out, so an edit right only
-because two sizes happen to be equal there (the words and d_k, a loop bound) is not either. Never a
-hidden case: the candidates are the student's code."""
+numbers is not taken for the repair. Never a hidden case: the candidates are the student's code."""
 from __future__ import annotations
 
 import zlib
@@ -14,31 +12,13 @@ from ..declaration import Case
 from ..lab import Lab
 
 GENERATED_SUFFIX = "~generated"
-FEWER_SUFFIX = "~fewer"
 
 
 def repair_cases(lab: Lab) -> list[Case]:
     """The public cases, then one case generated from each public case that is not degenerate
-    and whose reference trace runs on it, then each of those with a word fewer."""
+    and whose reference trace runs on it."""
     public = list(lab.public_cases())
-    generated = generated_cases(lab, public)
-    fewer = (_one_word_fewer(case) for case in generated)
-    return public + generated + [case for case in fewer if case is not None and _traced(lab, case)]
-
-
-def _one_word_fewer(case: Case) -> Case | None:
-    """`case` without its last word: every array axis as long as the words one shorter (X's rows,
-    a mask's rows and columns); None when that would leave fewer than two words."""
-    n = len(case.words)
-    if n < 3:
-        return None
-
-    def cut(value: object) -> object:
-        if isinstance(value, np.ndarray) and value.ndim >= 1 and n in value.shape:
-            return value[tuple(slice(0, n - 1) if size == n else slice(None) for size in value.shape)].copy()
-        return value
-    return Case(name=case.name + FEWER_SUFFIX, words=case.words[:-1], inputs={k: cut(v) for k, v in case.inputs.items()},
-                hidden=False, degenerate=case.degenerate)
+    return public + generated_cases(lab, public)
 
 
 def generated_cases(lab: Lab, cases: Sequence[Case], *, seeds: int = 1) -> list[Case]:

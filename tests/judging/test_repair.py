@@ -86,15 +86,6 @@ def test_repair_cases_hold_no_hidden_case_and_refuse_one():
     cases = repair_cases(LAB) + repair_cases(MASKED)
     assert cases and not any(case.hidden for case in cases)
     assert any(case.name.endswith("~generated") for case in cases)
-    # A word fewer, every axis as long as the words cut with it: sizes equal by chance part.
-    for lab in (LAB, MASKED):
-        made = {case.name: case for case in repair_cases(lab)}
-        fewer = [case for name, case in made.items() if name.endswith("~fewer")]
-        assert fewer, lab.name
-        for case in fewer:
-            source = made[case.name.removesuffix("~fewer")]
-            assert case.words == source.words[:-1]
-            assert case.X.shape[0] == source.X.shape[0] - 1 and case.X.shape[1:] == source.X.shape[1:]
     hidden = Case(name="h", words=("a",), inputs={}, hidden=True)
     with pytest.raises(ValueError):
         without_hidden([hidden])
