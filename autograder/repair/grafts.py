@@ -142,11 +142,11 @@ def _differing(ours: ast.expr, theirs: ast.expr) -> ast.expr | None:
         return None
     if type(ours) is not type(theirs) or _head(ours) != _head(theirs):
         return ours
-    pairs = list(zip(ast.iter_child_nodes(ours), ast.iter_child_nodes(theirs)))
-    if len(pairs) != len(list(ast.iter_child_nodes(ours))) or len(pairs) != len(list(ast.iter_child_nodes(theirs))):
+    mine, others = list(ast.iter_child_nodes(ours)), list(ast.iter_child_nodes(theirs))
+    if len(mine) != len(others):
         return ours
-    apart = [(mine, other) for mine, other in pairs
-             if ast.dump(mine, include_attributes=False) != ast.dump(other, include_attributes=False)]
+    apart = [(child, other) for child, other in zip(mine, others)
+             if ast.dump(child, include_attributes=False) != ast.dump(other, include_attributes=False)]
     if len(apart) != 1 or not isinstance(apart[0][0], ast.expr) or not isinstance(apart[0][1], ast.expr):
         return ours
     return _differing(apart[0][0], apart[0][1])

@@ -88,7 +88,6 @@ def test_the_edits_tried_are_bounded_whether_or_not_they_compile(monkeypatch):
     """INVARIANT: the search's CPU is bounded by its counts: every edit made and read back counts,
     kept or not (a function whose edits mostly fail to compile tried them without end)."""
     made = []
-    real = edits_module._edited
 
     def counted(*args, **kwargs):
         made.append(1)
@@ -100,7 +99,6 @@ def test_the_edits_tried_are_bounded_whether_or_not_they_compile(monkeypatch):
     kept = single_edits(ast.parse(body).body[0], limit=50)
     assert {edit.kind for edit in kept} <= {"statements_swapped"}  # (one per neighbouring pair: made apart)
     assert made and len(made) <= ATTEMPTS_PER_EDIT * 50 + 60  # the node being edited finishes its rewrites
-    monkeypatch.setattr(edits_module, "_edited", real)
 
 
 def test_what_a_graft_brings_in_is_kept_only_where_it_is_shown(zygote, plan, monkeypatch):
