@@ -125,9 +125,6 @@ class GradingImage:
     def bin(self) -> pathlib.Path:
         return self.venv / "bin"
 
-    def describe(self) -> str:
-        return "a fresh Python environment set up by the zip's setup.sh"
-
     def run_python(self, *args: str | os.PathLike[str], timeout: float = 120) -> subprocess.CompletedProcess[str]:
         """The image's python3 with `args`, run as the platform runs it (its PATH, its kernel)."""
         return subprocess.run(self._command([self.bin / "python3", *args]), capture_output=True, text=True,

@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import functools
+import io
 import itertools
 import warnings
 from collections.abc import Callable, Iterator
@@ -287,21 +289,27 @@ def quoted(node: ast.AST, source: str, *, marked: bool = False) -> str:
     `marked`: its whole line instead, the node between « and »."""
     line, end = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
     start, stop = getattr(node, "col_offset", None), getattr(node, "end_col_offset", None)
-    lines = source.splitlines()
-    if not source or line is None or start is None or stop is None or not 0 < line <= len(lines):
+    lines = _lines(source)
+    if not source or line is None or end is None or start is None or stop is None or not 0 < line <= end <= len(lines):
         return ""
-    if marked and end == line:
-        raw = lines[line - 1].encode("utf-8")  # the offsets count bytes
-        try:
-            text = (raw[:start] + "«".encode() + raw[start:stop] + "»".encode() + raw[stop:]).decode("utf-8")
-        except UnicodeDecodeError:
-            return ""
-        return _clipped(text.strip())
+    # The offsets count bytes of the line as Python split it (\n, \r\n or \r: no other break).
+    raw = [text.encode("utf-8") for text in lines[line - 1:end]]
     try:
-        segment = ast.get_source_segment(source, node)
-    except (ValueError, IndexError):
+        if marked and end == line:
+            text = (raw[0][:start] + "«".encode() + raw[0][start:stop] + "»".encode() + raw[0][stop:]).decode("utf-8")
+            return _clipped(text.strip())
+        segment = (raw[0][start:stop] if end == line else
+                   raw[0][start:] + b"".join(raw[1:-1]) + raw[-1][:stop]).decode("utf-8")
+    except UnicodeDecodeError:
         return ""
     return _clipped(" ".join(segment.split())) if segment else ""
+
+
+@functools.lru_cache(maxsize=4)
+def _lines(source: str) -> tuple[str, ...]:
+    """`source`'s lines with their ends, split where Python's tokenizer splits them (once per
+    source: a search quotes hundreds of edits of one cell)."""
+    return tuple(io.StringIO(source, newline="").readlines())
 
 
 def _clipped(text: str) -> str:

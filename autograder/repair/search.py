@@ -14,6 +14,7 @@ distinct function and answers (`RepairCache`): most students share their mistake
 from __future__ import annotations
 
 import ast
+import copy
 import hashlib
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -160,8 +161,21 @@ def target_of(cells: Sequence[Cell], name: str, place: tuple[str, int, int] | No
                 return None
             trees = [reading.parse(c["source"]) for c in cells if c is not cell] + [tree]
             rebound = frozenset().union(*(module_rebinds(t) for t in trees if t is not None))
-            return Target(function=function, filename=filename, rebound_builtins=rebound, source=cell["source"])
+            return Target(function=_without_docstring(function), filename=filename, rebound_builtins=rebound,
+                          source=cell["source"])
     return None
+
+
+def _without_docstring(function: ast.FunctionDef) -> ast.FunctionDef:
+    """`function` without its docstring when it has other statements: a docstring changes no
+    value, and every one of the thousands of edited texts would carry it, to be written out and
+    compiled again. A shallow copy: the body's statements are the tree's own."""
+    body = function.body
+    if len(body) > 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        function = copy.copy(function)
+        function.body = body[1:]
+    return function
 
 
 def search(*, target: Target, probes: Sequence[object], pivot: int | None, evaluate: Evaluate) -> Found | None:
