@@ -89,6 +89,7 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
     scope = Scope(local_names=_local_names(function), rebound_builtins=rebound_builtins)
     originals = _nodes(function)
     places = _places(function)
+    texts = _Texts(function)
     original = ast.unparse(function)
     edits: list[Edit] = []
     seen: dict[str, int] = {original: -1}  # each edited source once, told by its cheapest kind
@@ -109,7 +110,7 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
         line = getattr(node, "lineno", function.lineno)
         for kind, rewrite in rewrites(node, scope):
             attempts += 1
-            edited = _edited(function, places[index], rewrite)
+            edited = _edited(function, places[index], rewrite, texts)
             if edited is not None:
                 before = quoted(originals[index], source, marked=kind in MARKED) or edited[1]
                 keep(kind, edited[0], line, before, edited[2], index, rewrite)
@@ -247,6 +248,14 @@ def _combined(function: ast.FunctionDef, places: list[Place], edits: tuple[Edit,
 def _compiled(tree: ast.FunctionDef) -> str | None:
     try:
         source = ast.unparse(tree)
+    except (ValueError, RecursionError, TypeError):
+        return None
+    return _compiling(source)
+
+
+def _compiling(source: str) -> str | None:
+    """`source` when it compiles, else None."""
+    try:
         with warnings.catch_warnings():  # an edit's `x[1, 2](...)` is the grader's, never the TA's to read
             warnings.simplefilter("ignore", SyntaxWarning)
             compile(source, "<repair>", "exec")
@@ -260,10 +269,69 @@ def _nodes(function: ast.FunctionDef) -> list[ast.AST]:
     return [_node_at(place) for place in _places(function)]
 
 
-def _edited(function: ast.FunctionDef, place: Place, rewrite: Callable[[ast.AST], ast.AST | None]
-            ) -> tuple[str | None, str, str] | None:
+class _Texts:
+    """The function's text as `ast.unparse` writes it, kept statement by statement: an edit inside
+    one statement of the body writes that statement again and reuses the others' text (a search
+    writes hundreds of edited functions, each differing in one statement)."""
+
+    def __init__(self, function: ast.FunctionDef) -> None:
+        self.function = function
+        self.owner = {id(node): k for k, statement in enumerate(function.body) for node in ast.walk(statement)}
+        body = function.body
+        # A docstring stays in the lead, written as the docstring it is.
+        self.kept = 1 if len(body) > 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str) else 0
+        self.lead, self.parts, self.exact = "", [], False
+        try:
+            self.lead = self._with([])
+            self.parts = [self._part(statement) for statement in body[self.kept:]]
+            # Written whole as ast.unparse writes it, or not used at all.
+            self.exact = self.lead.endswith(PASS_LINE) and \
+                self.lead[:-len(PASS_LINE)] + "".join(self.parts) == ast.unparse(function)
+        except (ValueError, RecursionError, TypeError):
+            pass
+
+    def _with(self, body: list[ast.stmt]) -> str:
+        # After a `pass`: no statement is read as the docstring, and each is written as it is
+        # within the body (a nested `def` with the blank line before it).
+        shell = copy.copy(self.function)
+        shell.body = [*self.function.body[:self.kept], ast.Pass(), *body]
+        return ast.unparse(shell)
+
+    def _part(self, statement: ast.stmt) -> str:
+        return self._with([statement])[len(self.lead):]
+
+    def source(self, place: Place) -> str | None:
+        """The whole text with the edit at `place` made (None: write it whole instead)."""
+        holder, name, position = place
+        if not self.exact:
+            return None
+        if holder is self.function:
+            if name != "body" or position is None or len(self.function.body) != self.kept + len(self.parts):
+                return None
+            changed = position
+        elif id(holder) in self.owner:
+            changed = self.owner[id(holder)]
+        else:
+            return None
+        if changed < self.kept:
+            return None
+        try:
+            part = self._part(self.function.body[changed])
+        except (ValueError, RecursionError, TypeError):
+            return None
+        at = changed - self.kept
+        return self.lead[:-len(PASS_LINE)] + "".join(self.parts[:at]) + part + "".join(self.parts[at + 1:])
+
+
+PASS_LINE = "\n    pass"
+
+
+def _edited(function: ast.FunctionDef, place: Place, rewrite: Callable[[ast.AST], ast.AST | None],
+            texts: _Texts | None = None) -> tuple[str | None, str, str] | None:
     """(the edited function's source, None if it does not compile; the node as written; as
-    edited), the edit made on the student's tree and undone before returning."""
+    edited), the edit made on the student's tree and undone before returning. `texts`: the
+    function's text by statement, to write only the edited one again."""
     target = _node_at(place)
     before = _short(target)
     replacement = rewrite(copy.deepcopy(target))
@@ -279,7 +347,8 @@ def _edited(function: ast.FunctionDef, place: Place, rewrite: Callable[[ast.AST]
             body.insert(position, target)
     _put(place, replacement)
     try:
-        return _compiled(function), before, _short(replacement)
+        text = texts.source(place) if texts is not None else None
+        return (_compiled(function) if text is None else _compiling(text)), before, _short(replacement)
     finally:
         _put(place, target)
 
