@@ -97,6 +97,11 @@ def _softmax_probes(step: Step, case: Case, t: Trace) -> list[Probe]:
         # The docstring promises an array of scores, whatever its dtype: integers too.
         scores = lab_cases.integer_scores(t)
         probes.append(Probe(step=step, case=case, trace=t, args=(scores,), expected=(_solution().softmax(scores),), label="int"))
+    if case.hidden and t.scaled.shape[0] > 1:
+        # Every other 2-D input is square (n × n scores): a loop bound or a sum read from the
+        # wrong axis is right on those alone. The docstring promises any table of scores.
+        probes.append(Probe(step=step, case=case, trace=t, args=(t.scaled[:-1],), expected=(t.weights[:-1],),
+                            label="fewer_rows"))
     return probes
 
 
@@ -108,6 +113,14 @@ def _solution() -> ModuleType:
 def _fixed_axis(probe: Probe) -> Iterator[tuple[str, str]]:
     """axis=1 written in: the single row (a 1-D input) has no second axis."""
     yield "AxisError", r"axis 1 is out of bounds for array of dimension 1"
+
+
+def _unkept_dims(probe: Probe) -> Iterator[tuple[str, str]]:
+    """keepdims left out: each row's max or sum, of shape (rows,), meets a table whose rows and
+    columns differ (numpy cannot line them up; on a square table it silently goes down the columns)."""
+    if probe.label == "fewer_rows":
+        rows, columns = probe.args[0].shape
+        yield "ValueError", rf"operands could not be broadcast together with shapes \({rows}, ?{columns}\) \({rows},?\)"
 
 
 # mix ---------------------------------------------------------------------------------------
@@ -239,7 +252,8 @@ STEPS = (
     Step(name="softmax", points=2, page_step=4, params=("x",),
          outputs=(Output(name="weights", columns="words", rows_sum_to_one=True),),
          mistakes=model.SOFTMAX_STEP.mistakes(),
-         error_mistakes=(ErrorMistake(code="fixed_axis", messages=_fixed_axis),),
+         error_mistakes=(ErrorMistake(code="fixed_axis", messages=_fixed_axis),
+                         ErrorMistake(code="no_keepdims", messages=_unkept_dims)),
          hint="softmax_rows", make_probes=_softmax_probes,
          # Told by its error only: it costs the 1-D tests, as any error there does (autograder/rubric.py).
          rubric=Rubric(shares=SHARES)),

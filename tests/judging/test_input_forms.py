@@ -34,8 +34,24 @@ def plans():
     return {name: Plan.build(registry.load(name)) for name in FORMS}
 
 
+SHAPES = ("", "1-D", "2-D", "3-D", "fewer_rows")  # the input's shape, not a form the docstring names
+
+
 def _labelled(plan, step):
-    return {p.label: p for p in plan.probes[step] if p.label not in ("", "1-D", "2-D", "3-D")}
+    return {p.label: p for p in plan.probes[step] if p.label not in SHAPES}
+
+
+def test_softmax_meets_a_table_of_fewer_rows_than_columns_on_every_hidden_case_of_several_words(plans):
+    """Every other 2-D input of softmax is a square table of scores: a bound or a sum read from
+    the wrong axis is right on those alone."""
+    probes = plans["self_attention"].probes["softmax"]
+    hidden = {p.case.name for p in probes if p.case.hidden and p.label == "2-D" and p.args[0].shape[0] > 1}
+    fewer = [p for p in probes if p.label == "fewer_rows"]
+    assert hidden and {p.case.name for p in fewer} == hidden
+    for probe in fewer:
+        rows, columns = probe.args[0].shape
+        assert probe.case.hidden and rows < columns
+        assert np.allclose(probe.expected[0].sum(axis=-1), 1.0)
 
 
 @pytest.mark.parametrize("lab_name", sorted(FORMS))
