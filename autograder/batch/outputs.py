@@ -34,7 +34,7 @@ from ..render.step import guarded_step_feedback
 from ..render.text import json_text, one_line, printable
 
 if TYPE_CHECKING:
-    from ..verdict import StepResult, SubmissionResult
+    from ..verdict import CaseResult, StepResult, SubmissionResult
     from ..lab import Lab
     from ..render.feedback import Feedback
 
@@ -111,8 +111,14 @@ def hidden_answers(step: StepResult, lab: Lab) -> dict[str, Any]:
     named = {mistake.code for mistake in declared.mistakes} if declared is not None else set()
     hidden = [case for case in step.cases if case.hidden]
     wrong = [case for case in hidden if not case.passed and getattr(case, "answer", None)]
-    return {"hidden": len(hidden), "answers": {case.case: case.answer for case in wrong},
-            "named_answers": sorted(case.case for case in wrong if case.code in named)}
+    return {"hidden": len(hidden), "answers": {_test_key(case): case.answer for case in wrong},
+            "named_answers": sorted(_test_key(case) for case in wrong if case.code in named)}
+
+
+def _test_key(case: CaseResult) -> str:
+    """One hidden test: its case, and the call's label where the case calls the step more than
+    once (a 2-D and a 1-D input): each is a test of its own, as "hidden" counts them."""
+    return f"{case.case}/{case.label}" if case.label else case.case
 
 
 def late_text(record: Mapping[str, Any], lang: str) -> str:

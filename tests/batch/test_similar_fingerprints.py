@@ -426,3 +426,26 @@ def test_grade_tells_a_student_whose_code_was_not_compared(tmp_path):
     listed = section.split('class="not-compared"', 1)[1].split("</ul>", 1)[0]
     assert "s01" in listed and "not compared in full" in listed and "s02" not in listed
     assert "could not be compared with the class's, or only in part (s01)" in done.stderr
+
+
+def test_each_call_of_a_hidden_case_is_a_test_of_its_own():
+    """A case that calls the step on several inputs (a 2-D and a 1-D one) holds as many hidden
+    tests as "hidden" counts: each call's wrong value is kept, none overwrites another, so two
+    students sharing every wrong value share all of the step's hidden tests."""
+    from autograder.batch.outputs import hidden_answers
+    from autograder.registry import load
+    from autograder.verdict import CaseResult, StepResult
+
+    lab = load("self_attention")
+    cases = [CaseResult(case=f"h{n}", hidden=True, label=label, passed=False, code="wrong_values",
+                        answer=f"{n}-{label}") for n in range(3) for label in ("2-D", "1-D")]
+    step = StepResult(name="softmax", score=0.0, max_score=2.0, status="failed", mistakes=["wrong_values"], cases=cases)
+    answers = hidden_answers(step, lab)
+    assert answers["hidden"] == len(answers["answers"]) == 6
+
+    def student(name):
+        return {"id": name, "status": "graded", "code": {}, "steps": {"softmax": answers}}
+
+    groups = signals([student("a"), student("b"), *({"id": f"o{n}", "status": "graded", "code": {}, "steps": {}}
+                                                    for n in range(8))], ["softmax"], {"softmax": answers["hidden"]})
+    assert [g.ids for g in groups] == [["a", "b"]] and groups[0].score == pytest.approx(1.0)
