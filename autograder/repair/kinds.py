@@ -9,7 +9,7 @@ EditKind = Literal[
     "arguments_swapped", "call_removed", "constant", "comparison", "negation", "variable",
     "builtin_rebound", "order", "slice_bound", "statement_removed", "statements_swapped",
     "torch_idiom", "reshape_as_transpose", "square_root", "einsum", "keyword_removed", "hard_coded", "index_removed", "transpose_moved", "returned_value", "shadowed_name",
-    "unpacking_order", "condition_removed", "graft", "graft_around", "graft_part",
+    "unpacking_order", "condition_removed", "product_transposed", "call_added", "graft", "graft_around", "graft_part",
 ]
 EDIT_KINDS: tuple[EditKind, ...] = EditKind.__args__  # type: ignore[attr-defined]
 
@@ -23,6 +23,12 @@ COST: dict[EditKind, int] = {
     "term_removed": 2, "slice_bound": 2, "statements_swapped": 2, "statement_removed": 3,
     "square_root": 1, "einsum": 1, "keyword_removed": 2, "hard_coded": 2, "index_removed": 2,
     "transpose_moved": 1, "returned_value": 3, "shadowed_name": 0,
+    # `A.T @ B.T` where `B @ A` was meant: the product's own transpose.
+    "product_transposed": 1,
+    # A line's whole value without the one-argument call it needs (`np.tril`, `np.exp`): after
+    # the one-token edits, as it repairs by coincidence more often (a tril over a causal mask
+    # zeroes what the mask hid).
+    "call_added": 3,
     # Names unpacked in another order (`Q, V, K = ...`) fix any pair of values made in the wrong
     # order, wherever the slip was: the call or the computation that made them comes first.
     "unpacking_order": 3,

@@ -18,7 +18,11 @@ _COMPARE_SWAPS: dict[type[ast.cmpop], tuple[type[ast.cmpop], ...]] = {
     ast.Eq: (ast.NotEq,), ast.NotEq: (ast.Eq,), ast.Lt: (ast.LtE, ast.Gt), ast.LtE: (ast.Lt, ast.GtE),
     ast.Gt: (ast.GtE, ast.Lt), ast.GtE: (ast.Gt, ast.LtE), ast.Is: (ast.Eq, ast.IsNot), ast.IsNot: (ast.NotEq, ast.Is)}
 REDUCTIONS = ("sum", "mean", "max", "min")
-_ALSO_REDUCTIONS = {"amax": "max", "amin": "min", "nansum": "sum", "nanmax": "max"}
+# numpy's other reductions over an axis, each with the one of REDUCTIONS it is (itself where none):
+# any of them may stand where one of REDUCTIONS was meant (a median or a product for a row's max).
+_ALSO_REDUCTIONS = {"amax": "max", "amin": "min", "nansum": "sum", "nanmax": "max", "nanmin": "min",
+                    "nanmean": "mean", "average": "mean", "median": "median", "nanmedian": "median",
+                    "prod": "prod", "std": "std", "var": "var", "ptp": "ptp"}
 _AXIS_TAKERS = set(REDUCTIONS) | set(_ALSO_REDUCTIONS) | {
     "argmax", "argmin", "softmax", "concatenate", "stack", "expand_dims", "squeeze", "cumsum", "std", "var",
     "linalg.norm", "norm", "take_along_axis", "split", "prod", "all", "any", "logsumexp", "flip", "sort", "argsort"}
@@ -77,6 +81,13 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
         yield "index_removed", lambda n: n.value  # type: ignore[attr-defined]  # x[None], K[0]: one indexing too many
     if isinstance(node, ast.Return) and node.value is not None:
         yield from _returned_rewrites(node, scope)
+    if isinstance(node, (ast.Return, ast.Assign)) and node.value is not None and not isinstance(node.value, ast.Tuple):
+        made = isinstance(node.value, ast.Call) and _called_name(node.value)[0] in _ALLOCATIONS
+        for function in WRAPPERS:
+            # An array made from nothing through exp or abs is another constant array (exp of
+            # zeros: ones, and floats): right by coincidence, never the missing step.
+            if not (made and function in _ELEMENTWISE):
+                yield "call_added", (lambda f: lambda n: _with_value_wrapped(n, f))(function)
     if isinstance(node, ast.stmt) and not isinstance(node, ast.Return):
         yield "statement_removed", lambda n: None
 
@@ -138,7 +149,8 @@ def _binop_rewrites(node: ast.BinOp) -> Iterator[Rewrite]:
         yield "transpose_moved", _transpose_moved
     if isinstance(node.op, ast.MatMult) and _is_short_transpose(node.left) and _is_short_transpose(node.right):
         # A.T @ B.T is (B @ A).T: the product in the other order, both transposes left out
-        yield "operand_order", lambda n: ast.BinOp(left=n.right.value, op=ast.MatMult(), right=n.left.value)  # type: ignore[attr-defined]
+        yield "product_transposed", lambda n: ast.BinOp(left=n.right.value, op=ast.MatMult(),  # type: ignore[attr-defined]
+                                                        right=n.left.value)  # type: ignore[attr-defined]
     if isinstance(node.op, ast.MatMult):
         for side in ("left", "right"):
             if _is_transpose(getattr(node, side)):
@@ -206,7 +218,24 @@ def _transposed_argument(position: int, *, short: bool) -> Callable[[ast.AST], a
     return rewrite
 
 
+# numpy's named numbers (`np.nan` written where `-np.inf` was meant), each with the others a
+# student takes it for.
+_NAMED_NUMBERS = {"nan": ("-inf", "inf", "0.0"), "inf": ("-inf", "nan", "0.0"), "NINF": ("inf", "nan", "0.0"),
+                  "NaN": ("-inf", "inf", "0.0"), "pi": ("e",), "e": ("pi",)}
+
+
+def _named_number(text: str) -> ast.expr:
+    if text == "0.0":
+        return ast.Constant(0.0)
+    number = ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr=text.lstrip("-"), ctx=ast.Load())
+    return ast.UnaryOp(op=ast.USub(), operand=number) if text.startswith("-") else number
+
+
 def _attribute_rewrites(node: ast.Attribute) -> Iterator[Rewrite]:
+    if isinstance(node.value, ast.Name) and node.value.id in ("np", "numpy", "math") and node.attr in _NAMED_NUMBERS \
+            and isinstance(node.ctx, ast.Load):
+        for other in _NAMED_NUMBERS[node.attr]:
+            yield "constant", (lambda o: lambda _n: _named_number(o))(other)
     if node.attr == "T" and isinstance(node.ctx, ast.Load):
         yield "transpose_removed", lambda n: n.value  # type: ignore[attr-defined]
         yield "transpose_axes", lambda n: _transposed(n.value, short=False)  # type: ignore[attr-defined]
@@ -474,6 +503,20 @@ def _einsum_variants(spec: str) -> list[str]:
 def _per_row() -> list[ast.keyword]:
     """`axis=-1, keepdims=True`: a reduction of each row, kept to broadcast back."""
     return [ast.keyword(arg="axis", value=ast.Constant(-1)), ast.keyword(arg="keepdims", value=ast.Constant(True))]
+
+
+# One-argument numpy functions a line's whole value may lack (`np.tril(np.ones((n, n)))`,
+# `np.exp(x - top)`): call_removed the other way round.
+WRAPPERS = ("tril", "triu", "exp", "sqrt", "abs", "log")
+_ELEMENTWISE = frozenset({"exp", "sqrt", "abs", "log"})
+_ALLOCATIONS = frozenset({"zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like", "full_like",
+                          "eye", "identity"})
+
+
+def _with_value_wrapped(node: ast.AST, function: str) -> ast.AST:
+    assert isinstance(node, (ast.Return, ast.Assign)) and node.value is not None
+    node.value = _numpy_call(function, [node.value])
+    return node
 
 
 def _numpy_call(function: str, args: list[ast.expr], *, last_axis: bool = False) -> ast.Call:

@@ -50,6 +50,12 @@ def _with(step_source: str, name: str) -> str:
     ("def f(x):\n    return np.round(x, 1)\n", "call_removed", "x"),
     ("def f(i, j):\n    return (j <= i) & (j >= i - 1)\n", "condition_removed", "j <= i"),
     ("def f(i, j):\n    return j <= i and j >= i - 1\n", "condition_removed", "j <= i"),
+    ("def f(X, W):\n    return W.T @ X.T\n", "product_transposed", "X @ W"),
+    ("def f(x):\n    return x - np.median(x, axis=-1, keepdims=True)\n", "reduction", "np.max(x, axis=-1, keepdims=True)"),
+    ("def f(x):\n    return x / x.prod(axis=-1, keepdims=True)\n", "reduction", "x.sum(axis=-1, keepdims=True)"),
+    ("def f(n):\n    return np.ones((n, n), dtype=bool)\n", "call_added", "return np.tril(np.ones((n, n), dtype=bool))"),
+    ("def f(x):\n    e = x - x.max(axis=-1, keepdims=True)\n    return e / e.sum(axis=-1, keepdims=True)\n", "call_added",
+     "e = np.exp(x - x.max(axis=-1, keepdims=True))"),
 ])
 def test_single_edits_hold_the_repair_of_each_kind(source, kind, after):
     edits = single_edits(_function(source))
