@@ -269,6 +269,13 @@ def _nodes(function: ast.FunctionDef) -> list[ast.AST]:
     return [_node_at(place) for place in _places(function)]
 
 
+def has_docstring(function: ast.FunctionDef) -> bool:
+    """Whether the function's first statement is its docstring, other statements following it."""
+    body = function.body
+    return len(body) > 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+        and isinstance(body[0].value.value, str)
+
+
 class _Texts:
     """The function's text as `ast.unparse` writes it, kept statement by statement: an edit inside
     one statement of the body writes that statement again and reuses the others' text (a search
@@ -279,8 +286,7 @@ class _Texts:
         self.owner = {id(node): k for k, statement in enumerate(function.body) for node in ast.walk(statement)}
         body = function.body
         # A docstring stays in the lead, written as the docstring it is.
-        self.kept = 1 if len(body) > 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-            and isinstance(body[0].value.value, str) else 0
+        self.kept = 1 if has_docstring(function) else 0
         self.lead, self.parts, self.exact = "", [], False
         try:
             self.lead = self._with([])

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
-from .edits import Edit, Edits, function_def, module_rebinds, paired_edits, repeated_edits, single_edits
+from .edits import Edit, Edits, function_def, has_docstring, module_rebinds, paired_edits, repeated_edits, single_edits
 from .grafts import graft_edits
 from .kinds import EDIT_KINDS, GRAFTS, EditKind
 from ..reading.budget import Reading
@@ -170,9 +170,8 @@ def _without_docstring(function: ast.FunctionDef) -> ast.FunctionDef:
     """`function` without its docstring when it has other statements: a docstring changes no
     value, and every one of the thousands of edited texts would carry it, to be written out and
     compiled again. A shallow copy: the body's statements are the tree's own."""
-    body = function.body
-    if len(body) > 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-            and isinstance(body[0].value.value, str):
+    if has_docstring(function):
+        body = function.body
         function = copy.copy(function)
         function.body = body[1:]
     return function
