@@ -23,6 +23,25 @@ MAX_RUN_BYTES = 128 * 1024 * 1024  # the cells load once per child, and may prin
 READ_BYTES = 64 * 1024
 DEFAULT_PIPE_BYTES = 64 * 1024  # Linux's pipe buffer
 WIDE_PIPE_BYTES = 256 * 1024
+# A deadline is moved by the time the machine kept the child (or the grader reading it) waiting
+# for a CPU, up to this many times its own length (Child.next_line).
+MACHINE_WAIT_FACTOR = 3.0
+MIN_CREDIT_SECONDS = 0.005  # less than this of waiting does not move a deadline
+LATE_READS = 4  # reads past a deadline of what the child had already sent
+
+
+def machine_wait(pid: int) -> float:
+    """Seconds the kernel kept process `pid`'s main thread and the calling thread runnable but
+    off every CPU (the run-queue wait of /proc/PID/schedstat), since each started; 0 where the
+    kernel does not say. Only the grader's own reading: nothing the child sends."""
+    total = 0
+    for path in (f"/proc/{pid}/schedstat", "/proc/thread-self/schedstat"):
+        try:
+            with open(path, "rb") as handle:
+                total += int(handle.read().split()[1])
+        except (OSError, ValueError, IndexError):
+            pass
+    return total / 1e9
 
 
 class ChildGone(Exception):
@@ -61,6 +80,40 @@ class Child:
         self._budget = budget or ReadBudget()
         self._selector = selectors.DefaultSelector()
         self._selector.register(event_fd, selectors.EVENT_READ)
+        # The deadline being waited for: when it was first used, the waiting counted then, and
+        # how far it was moved (see next_line).
+        self._window: float | None = None
+        self._window_opened = 0.0
+        self._waited_before = 0.0
+        self._credited = 0.0
+        self._taken = 0.0
+
+    def take_credit(self) -> float:
+        """The seconds the current deadline was moved (see credited) not taken before."""
+        taken, self._taken = self._credited - self._taken, self._credited
+        return taken
+
+    def credited(self, deadline: float) -> float:
+        """Seconds `deadline` was moved because the machine kept the child or the grader waiting
+        for a CPU (0 for a deadline this child was not waited on with)."""
+        return self._credited if deadline == self._window else 0.0
+
+    def _moved(self, deadline: float) -> float:
+        """`deadline` as moved so far; a deadline not seen before opens a new window."""
+        if deadline != self._window:
+            self._window, self._window_opened = deadline, time.monotonic()
+            self._waited_before, self._credited, self._taken = machine_wait(self.pid), 0.0, 0.0
+        return deadline + self._credited
+
+    def _move(self, deadline: float) -> bool:
+        """Move the deadline by what the machine kept the child and the grader waiting for a CPU
+        since it was first used, up to MACHINE_WAIT_FACTOR times its length; whether it moved."""
+        length = max(deadline - self._window_opened, MIN_CREDIT_SECONDS)
+        owed = min(machine_wait(self.pid) - self._waited_before, MACHINE_WAIT_FACTOR * length)
+        if owed < self._credited + MIN_CREDIT_SECONDS:
+            return False
+        self._credited = owed
+        return True
 
     def send(self, deadline: float | None = None, **command: object) -> None:
         self.send_text(codec.dumps(command) + "\n", deadline)
@@ -68,6 +121,8 @@ class Child:
     def send_text(self, text: str, deadline: float | None = None) -> None:
         """Write all of `text`; ChildGone when the child is gone or has not read it by `deadline`."""
         data = memoryview(text.encode("utf-8"))
+        if deadline is not None:
+            self._moved(deadline)  # a call's deadline counts the machine's waits from its command on
         while data:
             try:
                 written = os.write(self._commands, data)
@@ -77,7 +132,7 @@ class Child:
                 raise ChildGone() from error
             data = data[written:]
             if data:
-                remaining = (deadline if deadline is not None else time.monotonic() + 60) - time.monotonic()
+                remaining = (self._moved(deadline) if deadline is not None else time.monotonic() + 60) - time.monotonic()
                 if remaining <= 0 or not select.select([], [self._commands], [], remaining)[1]:
                     raise ChildGone()
 
@@ -98,6 +153,7 @@ class Child:
         is linear in what the child sends: each byte is appended once and scanned once.
         """
         buffer = self._buffer
+        late_reads = 0
         while True:
             end = buffer.find(b"\n", self._scanned)
             if end >= 0:
@@ -111,9 +167,18 @@ class Child:
                 buffer.clear()  # the rest of this event is dropped as it comes
                 self._scanned = 0
                 self._skipping = True
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not self._selector.select(remaining):
-                return None
+            remaining = self._moved(deadline) - time.monotonic()
+            if remaining <= 0:
+                # What the child sent in time is still read (the grader may be the one that woke
+                # late), a little of it; and a child the machine kept waiting gets that time back.
+                if late_reads < LATE_READS and self._selector.select(0):
+                    late_reads += 1
+                elif not self._move(deadline):
+                    return None
+                else:
+                    continue
+            elif not self._selector.select(remaining):
+                continue
             chunk = os.read(self._events, READ_BYTES)
             if not chunk:
                 raise ChildGone()

@@ -154,7 +154,9 @@ class Clock:
     its public deadline and its second look together. `expired` lists each full deadline that
     passed, by what it was for ("load", or a step's name); `looked_out`, each second look that
     passed: together every wait the submission's code cost. `now` reads the time the children's
-    deadlines are in (time.monotonic).
+    deadlines are in (time.monotonic). The time the machine kept a child waiting for a CPU is
+    neither the step's nor the submission's (child_pipes.Child.next_line moves the deadline; the
+    runs give it back here and `charge` excuses it).
     """
 
     def __init__(self, until: float | None = None, now: Callable[[], float] = time.monotonic,
@@ -197,9 +199,10 @@ class Clock:
         """A deadline of the step's passed: its own limit, or its second look."""
         (self.looked_out if step in self.looked else self.expired).append(step)
 
-    def charge(self, step: str, since: float) -> None:
-        """Count the time from `since` (a now()) to now as the step's."""
-        self.used[step] = self.used.get(step, 0.0) + max(0.0, self.now() - since)
+    def charge(self, step: str, since: float, excused: float = 0.0) -> None:
+        """Count the time from `since` (a now()) to now as the step's, but the `excused` seconds
+        the machine kept its child waiting for a CPU."""
+        self.used[step] = self.used.get(step, 0.0) + max(0.0, self.now() - since - excused)
 
     def spent(self) -> bool:
         return self.until is not None and self.now() >= self.until
@@ -289,12 +292,13 @@ def _one_child(child: Child, cells: Sequence[Cell], functions: tuple[str, ...], 
     clock = clock or Clock()
     current: Statement | None = None
     told = not outcome.calls  # no call was made yet: what this load says may be shown
+    deadline = clock.deadline(limits.load_seconds)
     try:
-        deadline = clock.deadline(limits.load_seconds)
         child.send(deadline, cmd="load", cells=cells, skip=skip, module_name=module_name(cells),
                    functions=list(functions), evidence=bool(evidence))
         while True:
             event = child.next_event(deadline)
+            clock.give_back(child.take_credit())  # the machine's time, not the submission's
             if event is None:
                 if clock.spent():
                     return pending  # the submission's time, not this statement's: nothing to skip
@@ -321,6 +325,8 @@ def _one_child(child: Child, cells: Sequence[Cell], functions: tuple[str, ...], 
                 break
     except ChildGone:
         return _skip_statement(current, "load_crash", skip, outcome, pending, told)
+    finally:
+        clock.give_back(child.take_credit())
 
     given: list[Call] = []  # every call this child was given
     while True:
@@ -366,6 +372,7 @@ def _serve(child: Child, pending: Pending, given: list[Call], outcome: RunOutcom
                     result = _await_call(child, call, deadline, helper)
                 except ChildGone:
                     result = CallOutcome("crashed")
+                clock.give_back(child.take_credit())  # the machine's time, not the submission's
                 if result.kind == "timeout" and clock.spent():
                     return pending[index:]  # the submission's time ran out, not this step's: not run
                 outcome.calls[call.id] = result
@@ -376,7 +383,8 @@ def _serve(child: Child, pending: Pending, given: list[Call], outcome: RunOutcom
                         outcome.calls[later.id] = CallOutcome("not_run")
                     return pending[index + 1:]
         finally:
-            clock.charge(step, started)
+            clock.give_back(child.take_credit())
+            clock.charge(step, started, excused=child.credited(deadline))
     return None
 
 

@@ -121,6 +121,12 @@ class _ScriptedChild:
         self.unanswered_when_sent.append(len(self.pending))
         self.pending.append(command["id"])
 
+    def take_credit(self):
+        return 0.0  # never kept waiting by the machine
+
+    def credited(self, deadline):
+        return 0.0
+
     def next_line(self, deadline, limit=None):
         call_id = self.pending.pop(0)
         return json.dumps({"ev": "returned", "id": call_id, "value": {"t": "none"}, "args_after": [None]}).encode()
@@ -166,6 +172,12 @@ class _TimedChild:
 
     def send_text(self, text, deadline=None):
         self.call = json.loads(text)
+
+    def take_credit(self):
+        return 0.0  # never kept waiting by the machine
+
+    def credited(self, deadline):
+        return 0.0
 
     def next_line(self, deadline, limit=None):
         call, start = self.call, self.clock.now

@@ -1,0 +1,143 @@
+"""A step's time is the time its child ran or chose to wait: what the machine kept it (or the
+grader reading it) waiting for a CPU moves its deadline, up to MACHINE_WAIT_FACTOR times the
+deadline's length, and is given back to the submission's clock (child_pipes.Child.next_line).
+What the child sent before its deadline is read even when the grader wakes late.
+
+The kernel's own figure (/proc/PID/schedstat) is replaced here by a scripted one; the real kernel
+is used in tests/sandbox/slow/test_machine_load.py.
+"""
+import os
+import threading
+import time
+
+import pytest
+
+from autograder.sandbox import child_pipes
+from autograder.sandbox.child_pipes import MACHINE_WAIT_FACTOR, Child, machine_wait
+from autograder.sandbox.driver import Clock
+
+LINE = b'{"ev": "returned", "id": 1}'
+
+
+def pipe_child(write_after=None, data=LINE + b"\n"):
+    """A Child whose event pipe receives `data` after `write_after` seconds (never: None)."""
+    read_end, write_end = os.pipe()
+    timer = None
+    if write_after is not None:
+        timer = threading.Timer(write_after, lambda: os.write(write_end, data))
+        timer.start()
+    child = Child(os.getpid(), os.open(os.devnull, os.O_WRONLY), read_end)
+    return child, write_end, timer
+
+
+def finish(child, write_end, timer):
+    if timer is not None:
+        timer.cancel()
+        timer.join()
+    child.close()
+    os.close(write_end)
+
+
+def scripted_wait(monkeypatch, seconds_per_second):
+    """The machine kept the child waiting `seconds_per_second` of every second from now on."""
+    start = time.monotonic()
+    monkeypatch.setattr(child_pipes, "machine_wait", lambda pid: (time.monotonic() - start) * seconds_per_second)
+
+
+def test_the_kernels_figure_is_read_for_a_live_process_and_is_zero_for_none():
+    assert machine_wait(os.getpid()) >= 0.0
+    assert machine_wait(2 ** 22 + 12345) >= 0.0  # no such process: the calling thread's own only
+
+
+def test_what_the_child_sent_before_its_deadline_is_read_by_a_grader_that_woke_late():
+    child, write_end, timer = pipe_child()
+    os.write(write_end, LINE + b"\n")
+    try:
+        assert child.next_line(time.monotonic() - 5.0) == LINE
+    finally:
+        finish(child, write_end, timer)
+
+
+def test_a_child_never_kept_waiting_gets_no_more_than_its_deadline(monkeypatch):
+    scripted_wait(monkeypatch, 0.0)
+    child, write_end, timer = pipe_child(write_after=None)
+    try:
+        deadline = time.monotonic() + 0.2
+        assert child.next_line(deadline) is None
+        assert child.credited(deadline) == 0.0 and child.take_credit() == 0.0
+    finally:
+        finish(child, write_end, timer)
+
+
+def test_a_child_kept_waiting_for_a_cpu_is_given_that_time_and_the_clock_gives_it_back(monkeypatch):
+    # The child answers 0.6 s after the call, 0.3 s past its deadline, having waited most of that time.
+    scripted_wait(monkeypatch, 0.8)
+    child, write_end, timer = pipe_child(write_after=0.6)
+    clock = Clock(until=time.monotonic() + 100.0)
+    until = clock.until
+    try:
+        started = time.monotonic()
+        deadline = time.monotonic() + 0.3
+        child.send_text("", deadline)  # the call's command opens the deadline's window
+        assert child.next_line(deadline) == LINE
+        moved = child.credited(deadline)
+        assert moved > 0.0
+        clock.give_back(child.take_credit())
+        assert child.take_credit() == 0.0  # taken once
+        assert clock.until == pytest.approx(until + moved)
+        clock.charge("softmax", started, excused=moved)
+        assert clock.used["softmax"] <= time.monotonic() - started - moved + 1e-6
+    finally:
+        finish(child, write_end, timer)
+
+
+def test_a_deadline_moves_at_most_its_factor_of_its_own_length(monkeypatch):
+    monkeypatch.setattr(child_pipes, "machine_wait", lambda pid: 0.0)
+    child, write_end, timer = pipe_child(write_after=None)
+    try:
+        deadline = time.monotonic() + 0.1
+        child.send_text("", deadline)
+        monkeypatch.setattr(child_pipes, "machine_wait", lambda pid: 1000.0)  # an absurd figure
+        assert child.next_line(deadline) is None
+        assert 0.0 < child.credited(deadline) <= MACHINE_WAIT_FACTOR * 0.1 + 0.01
+    finally:
+        finish(child, write_end, timer)
+
+
+def test_a_new_deadline_starts_from_nothing(monkeypatch):
+    scripted_wait(monkeypatch, 0.9)
+    child, write_end, timer = pipe_child(write_after=None)
+    try:
+        first = time.monotonic() + 0.1
+        assert child.next_line(first) is None
+        assert child.credited(first) > 0.0
+        second = time.monotonic() + 0.05
+        child.send_text("", second)
+        assert child.credited(second) == 0.0 and child.credited(first) == 0.0
+    finally:
+        finish(child, write_end, timer)
+
+
+def test_a_child_that_floods_its_pipe_past_the_deadline_is_not_read_forever(monkeypatch):
+    monkeypatch.setattr(child_pipes, "machine_wait", lambda pid: 0.0)
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    child = Child(os.getpid(), os.open(os.devnull, os.O_WRONLY), read_end)
+    stop = threading.Event()
+
+    def flood():
+        while not stop.is_set():
+            try:
+                os.write(write_end, b"x" * 4096)  # never a newline
+            except BlockingIOError:
+                time.sleep(0.001)
+
+    writer = threading.Thread(target=flood)
+    writer.start()
+    try:
+        assert child.next_line(time.monotonic() - 1.0, limit=64) is None
+    finally:
+        stop.set()
+        writer.join()
+        child.close()
+        os.close(write_end)
