@@ -13,6 +13,7 @@ from multiprocessing.connection import wait
 from multiprocessing.context import ForkContext
 from typing import TYPE_CHECKING, Any
 
+from ..sandbox.child_pipes import MACHINE_WAIT_FACTOR
 from ..sandbox.runner import MAX_RESTARTS
 from ..file_facts import broken
 from .grader import Task, finish, worker_main
@@ -29,9 +30,10 @@ SLACK_SECONDS = 30
 
 
 def task_budget(limits: Limits) -> float:
-    """Seconds one task may take at most: every restart the runner allows, each at its limit."""
-    return (MAX_RESTARTS + 1) * (limits.load_seconds + limits.step_seconds) + 6 * limits.step_seconds \
-        + SLACK_SECONDS
+    """Seconds one task may take at most: every restart the runner allows, each at its limit, and
+    each deadline moved as far as a busy machine may move it (child_pipes.MACHINE_WAIT_FACTOR)."""
+    at_limits = (MAX_RESTARTS + 1) * (limits.load_seconds + limits.step_seconds) + 6 * limits.step_seconds
+    return (1 + MACHINE_WAIT_FACTOR) * at_limits + SLACK_SECONDS
 
 
 class Worker:
