@@ -14,6 +14,7 @@ from autograder.sandbox.runner import Limits
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME
 from labs.self_attention import LAB
 from conftest import CORPORA
+from test_saved_results import check_rewritten_equal_fresh
 
 CORPUS = CORPORA / "corpus"
 PLANTED = sorted(p for p in CORPUS.iterdir() if p.suffix in (".py", ".ipynb"))
@@ -67,6 +68,12 @@ def graded(zygote, plan):
             cache[path] = grade_file(path, zygote, plan, limits_for(path))
         return cache[path]
     return grade
+
+
+@pytest.mark.parametrize("path", PLANTED + CORRECT, ids=lambda p: p.name)
+def test_outputs_written_from_the_saved_result_equal_this_gradings(graded, path, zygote, plan, tmp_path):
+    """As tests/batch/slow/test_saved_results_corpora.py checks the corpora no test grades anyway."""
+    check_rewritten_equal_fresh(path, zygote, {LAB.name: plan}, tmp_path, result=graded(path))
 
 
 def test_file_names_name_real_steps_and_codes():

@@ -6,6 +6,8 @@ import pytest
 
 from autograder.grading import grade_file
 from conftest import CORPORA, ROOT
+from labs.self_attention import LAB
+from test_saved_results import check_rewritten_equal_fresh
 
 WILD = CORPORA / "corpus_wild"
 # Values no detector can tell apart from another named mistake: the message names both.
@@ -17,9 +19,11 @@ FILES = sorted(WILD.glob("*.py"))
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
-def test_the_wild_mistake_is_named_on_its_own_step(path, zygote, plan):
+def test_the_wild_mistake_is_named_on_its_own_step(path, zygote, plan, tmp_path):
     step_name, code, _ = path.stem.split("__")
     result = grade_file(path, zygote, plan)
+    # The outputs written from its saved result equal this grading's (test_saved_results_corpora).
+    check_rewritten_equal_fresh(path, zygote, {LAB.name: plan}, tmp_path, result=result)
     by_name = {step.name: step for step in result.steps}
     assert by_name[step_name].status != "passed"
     if code not in NOT_NAMED_YET:

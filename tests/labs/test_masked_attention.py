@@ -28,6 +28,7 @@ from labs.masked_attention.cases import public_cases
 from labs.masked_attention.hidden import hidden_cases
 from solutions import masked_attention as solution
 from conftest import CORPORA, ROOT
+from test_saved_results import check_rewritten_equal_fresh
 
 LAB_FOLDER = ROOT / "labs" / "masked_attention"
 ASSIGNMENT_FOLDER = ROOT / "assignments" / "masked_attention"
@@ -548,6 +549,12 @@ def test_corpus_names_real_steps_and_codes_and_covers_every_mistake():
             "no_output_projection", "scale_by_d_model")
     for code in main:  # the main mistakes, each written at least two ways
         assert len([p for p in PLANTED if planted(p)[1] == code]) >= 2, code
+
+
+@pytest.mark.parametrize("path", PLANTED + CORRECT, ids=lambda p: p.stem)
+def test_outputs_written_from_the_saved_result_equal_this_gradings(grade, path, zygote, plan, tmp_path):
+    """As tests/batch/slow/test_saved_results_corpora.py checks the corpora no test grades anyway."""
+    check_rewritten_equal_fresh(path, zygote, {LAB.name: plan}, tmp_path, result=grade(path.name, path.read_bytes()))
 
 
 @pytest.mark.parametrize("path", PLANTED, ids=lambda p: p.stem)

@@ -13,6 +13,7 @@ import pytest
 from autograder.grading import grade_file
 from autograder.render.feedback import as_text
 from conftest import CORPORA, ROOT
+from test_saved_results import check_rewritten_equal_fresh
 from labs.self_attention import LAB
 
 FIELD = CORPORA / "corpus_field"
@@ -113,6 +114,12 @@ def graded(zygote, plan):
             results[name] = grade_file(FIELD / name, zygote, plan)
         return results[name]
     return grade
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_outputs_written_from_the_saved_result_equal_this_gradings(graded, name, zygote, plan, tmp_path):
+    """As tests/batch/slow/test_saved_results_corpora.py checks the corpora no test grades anyway."""
+    check_rewritten_equal_fresh(FIELD / name, zygote, {LAB.name: plan}, tmp_path, result=graded(name))
 
 
 @pytest.mark.parametrize("name", WRONG)

@@ -14,6 +14,8 @@ import pytest
 
 from autograder.grading import grade_file
 from conftest import CORPORA, ROOT
+from labs.self_attention import LAB
+from test_saved_results import check_rewritten_equal_fresh
 
 FIELD = CORPORA / "corpus_field2"
 MANIFEST = tomllib.loads((FIELD / "MANIFEST.toml").read_text("utf-8"))
@@ -32,6 +34,12 @@ NAMED_AT_LEAST = 0.6  # 40 of 63 when the corpus was written
 @pytest.fixture(scope="module")
 def results(zygote, plan):
     return {name: grade_file(FIELD / name, zygote, plan) for name in WRONG + CORRECT}
+
+
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_outputs_written_from_the_saved_result_equal_this_gradings(results, name, zygote, plan, tmp_path):
+    """As tests/batch/slow/test_saved_results_corpora.py checks the corpora no test grades anyway."""
+    check_rewritten_equal_fresh(FIELD / name, zygote, {LAB.name: plan}, tmp_path, result=results[name])
 
 
 def test_the_manifest_lists_every_file():

@@ -17,6 +17,7 @@ from autograder.sandbox.processes import _pids_of
 from autograder.sandbox.runner import Limits, Zygote
 from labs.self_attention.steps import STEPS
 from conftest import CORPORA, ROOT
+from test_saved_results import check_rewritten_equal_fresh
 from labs.self_attention import LAB
 
 HOSTILE = CORPORA / "hostile"
@@ -76,9 +77,11 @@ def assert_meets_expectations(name, result):
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=needs_protection(n)) for n in EXPECTED])
-def test_hostile_file_costs_only_its_own_steps(name, zygote, plan, baselines):
+def test_hostile_file_costs_only_its_own_steps(name, zygote, plan, baselines, tmp_path):
     result = grade_file(HOSTILE / name, zygote, plan, LIMITS)
     assert_meets_expectations(name, result)
+    # The outputs written from its saved result equal those of this grading (test_saved_results_corpora).
+    check_rewritten_equal_fresh(HOSTILE / name, zygote, {LAB.name: plan}, tmp_path, result=result)
     # The next student, graded by the same warm sandbox, gets exactly the grade a clean one gives.
     honest = HONEST[sorted(EXPECTED).index(name) % len(HONEST)]
     assert as_dict(grade_file(honest, zygote, plan, LIMITS), LAB, "en") == baselines[honest.name]
