@@ -6,6 +6,7 @@ the reason elsewhere.
 """
 import glob
 import os
+import pathlib
 import shutil
 import subprocess
 import sys
@@ -90,3 +91,41 @@ class BackgroundVenv:
             return None
         return self.folder / "bin" / "python"
 
+
+
+def shared_venvs(tmp_path_factory, requirements, versions=SUPPORTED, seconds=900):
+    """{version: (folder, error)}: one fresh venv per Python `version` with `pip install -r` of
+    `requirements` (its text), built once per test run and shared by every test file and xdist
+    worker that asks for the same list (the first builds them all at once, under a file lock; the
+    others wait for it). `folder` is None where the Python is missing or the install failed
+    (`error` says why)."""
+    import fcntl
+    import hashlib
+    import json
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's folder, which every worker's own folder is in
+    digest = hashlib.sha256("\n".join([requirements, *versions]).encode()).hexdigest()[:16]
+    root = base / f"shared-venvs-{digest}"
+    root.mkdir(exist_ok=True)
+    with open(root / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = root / "built.json"
+        if not done.exists():
+            (root / "requirements.txt").write_text(requirements, "utf-8")
+            started = {version: BackgroundVenv(base_python, root / f"venv{version}", "-r requirements.txt",
+                                               cwd=root, seconds=seconds)
+                       for version in versions if (base_python := find(version))}
+            built = {}
+            for version in versions:
+                venv = started.get(version)
+                if venv is None:
+                    built[version] = [None, f"Python {version} is not installed"]
+                else:
+                    python = venv.built()
+                    built[version] = [None if python is None else str(root / f"venv{version}"), venv.error]
+            done.write_text(json.dumps(built), "utf-8")
+        built = json.loads(done.read_text("utf-8"))
+    return {version: (None if folder is None else pathlib.Path(folder), error)
+            for version, (folder, error) in built.items()}

@@ -4,8 +4,8 @@ For each Python: a fresh venv, `pip install -r requirements.txt` in the folder `
 writes for students (nothing else, never this package), then `python -m lab_check` from
 that folder, as a student runs it: on the filled-in notebook and its .py twin (every step passes
 its public cases), on a .py with a planted mistake (named on its own step) and on the untouched
-notebook (nothing passes). The venvs are built once per module, all at once, from pip's cache
-when it has the packages.
+notebook (nothing passes). The venvs are built once per test run, all at once, from pip's cache
+when it has the packages, and shared with test_student_venv.py (interpreters.shared_venvs).
 """
 import json
 import subprocess
@@ -56,33 +56,19 @@ STATE_AND_GLOBALS = {"state.py": "lab1__most_attended__global_result_dict.py",
 CAUSES = {"state.py": ("most_attended", "global_state"), "globals.py": ("mix", "reads_global")}
 
 
-class StudentVenv(interpreters.BackgroundVenv):
-    """A fresh venv of `base` with the student half's requirements, built in the background."""
-
-    def __init__(self, base, folder, student):
-        super().__init__(base, folder, "-r requirements.txt", cwd=student, seconds=INSTALL_SECONDS)
-
-    def python(self):
-        return self.built()
-
-
 @pytest.fixture(scope="module")
 def venvs(student, tmp_path_factory):
-    folder = tmp_path_factory.mktemp("student-venvs")
-    started = {version: StudentVenv(base, folder / f"venv{version}", student)
-               for version in interpreters.SUPPORTED if (base := interpreters.find(version))}
-    yield started
-    for venv in started.values():
-        if venv.process.poll() is None:
-            venv.process.kill()
-            venv.process.communicate()
+    """A venv per Python with the student half's requirements.txt installed (shared with
+    test_student_venv.py, which installs the same list)."""
+    requirements = (student / "requirements.txt").read_text("utf-8")
+    return interpreters.shared_venvs(tmp_path_factory, requirements, seconds=INSTALL_SECONDS)
 
 
 def python_for(version, venvs):
     interpreters.require(version)  # fails under CI, skips elsewhere, when the interpreter is missing
-    python = venvs[version].python()
-    assert python is not None, f"pip install -r requirements.txt failed on Python {version}:\n{venvs[version].error}"
-    return python
+    folder, error = venvs[version]
+    assert folder is not None, f"pip install -r requirements.txt failed on Python {version}:\n{error}"
+    return folder / "bin" / "python"
 
 
 def lab_check(python, student, name):

@@ -4,7 +4,8 @@ and the notebook run in that kernel with the venv's own nbclient (nothing of thi
 path). A Python older than 3.10: pip refuses the requirements, and the notebook's first cell says
 what to do, in a real kernel of that Python, instead of a traceback.
 
-The venvs are built at once in the background (they mostly wait on pip); about two minutes.
+The venvs are built at once in the background (they mostly wait on pip), once per test run:
+test_student_pythons.py uses the same ones (interpreters.shared_venvs).
 Every Python must be there: a missing one fails, it is not skipped.
 """
 import glob
@@ -17,6 +18,8 @@ import textwrap
 
 import nbformat
 import pytest
+
+import interpreters
 
 from conftest import ROOT
 from labs.self_attention import LAB
@@ -96,6 +99,18 @@ class Venv:
                               cwd=cwd, env=clean_environment(self.folder, self.home))
 
 
+class SharedVenv(Venv):
+    """A venv of interpreters.shared_venvs (built once per run, shared with test_student_pythons.py),
+    run with a home of its own."""
+
+    def __init__(self, folder, error, home):
+        self.folder, self.error, self.home = folder, error, home
+        self.home.mkdir(parents=True)
+
+    def ready(self):
+        return (0, "") if self.folder is not None else (1, self.error or "not built")
+
+
 @pytest.fixture(scope="module")
 def student(tmp_path_factory):
     from autograder.otter import build as otter_build
@@ -105,16 +120,17 @@ def student(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def venvs(student, tmp_path_factory):
-    requirements = student / "requirements.txt"
-    started = {version: Venv(tmp_path_factory.mktemp(f"py{version}"), interpreter(version), "-r", str(requirements))
-               for version in SUPPORTED}
-    old = tmp_path_factory.mktemp(f"py{TOO_OLD}")
-    started[TOO_OLD] = Venv(old, interpreter(TOO_OLD), "ipykernel", "nbclient", "nbformat")
-    yield started
-    for venv in started.values():
-        if venv.process.poll() is None:
-            venv.process.kill()
-            venv.process.communicate()
+    for version in SUPPORTED:
+        interpreter(version)  # a missing Python fails
+    old = Venv(tmp_path_factory.mktemp(f"py{TOO_OLD}"), interpreter(TOO_OLD), "ipykernel", "nbclient", "nbformat")
+    shared = interpreters.shared_venvs(tmp_path_factory, (student / "requirements.txt").read_text("utf-8"),
+                                       seconds=INSTALL_SECONDS)
+    homes = tmp_path_factory.mktemp("homes")
+    yield {**{version: SharedVenv(folder, error, homes / version) for version, (folder, error) in shared.items()},
+           TOO_OLD: old}
+    if old.process.poll() is None:
+        old.process.kill()
+        old.process.communicate()
 
 
 def run_notebook(venv, notebook, folder):
