@@ -107,7 +107,9 @@ class GradingImage:
     """A venv standing in for the platform's Python (`python3` on PATH), set up by a zip's setup.sh."""
 
     def __init__(self, folder: str | os.PathLike[str], python: str = sys.executable, extra_packages: int = 0,
-                 pip: str = "venv", landlock: bool = True) -> None:
+                 pip: str = "venv", landlock: bool = True, byte_compile: bool = True) -> None:
+        """`byte_compile=False`: setup.sh's pip installs without compiling every module (an image
+        thrown away after a few runs: its runs compile what they import)."""
         if pip not in PIP_MODES:
             raise ValueError(f"pip must be one of {', '.join(PIP_MODES)}")
         self.folder = pathlib.Path(folder)
@@ -115,6 +117,7 @@ class GradingImage:
         self.extra_packages = extra_packages
         self.pip = pip
         self.landlock = landlock
+        self.byte_compile = byte_compile
         self.venv = self.folder / "venv"
         self.setup_root = self.folder / "setup-root"
         self.setup_output = ""  # what the last setup.sh printed
@@ -144,6 +147,8 @@ class GradingImage:
         # pip keeps the caller's index, proxy and certificate settings.
         network = {key: value for key, value in os.environ.items()
                    if key.startswith(NETWORK_PREFIXES) or key.lower().endswith("_proxy")}
+        if not self.byte_compile:
+            network["PIP_NO_COMPILE"] = "0"  # pip reads a "no-" switch's variable inverted: 0 is --no-compile
         done = self._run(["bash", str(self.setup_root / "source" / "setup.sh")], "setup.sh", timeout,
                          env={**network, **self.environment(self.setup_root)}, cwd=self.setup_root / "source")
         self.setup_output = done.stdout + done.stderr
