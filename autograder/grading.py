@@ -15,6 +15,7 @@ from .case_detail import HiddenRaised, Raised, RaisedError, Refusal
 from .guard import piece
 from .helpers import StandInAnswers
 from .repair import Repair, RepairCache, repair_cases, search, target_of
+from .repair.kinds import GRAFTS
 from .repair.cases import without_hidden
 from .repair.grafts import reference_function
 from .rubric import UNANSWERED
@@ -29,7 +30,7 @@ from .reading.submission import file_detail, read_submission
 from .verdict import Note, SubmissionResult
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Iterable, Iterator, Sequence
+    from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
     from typing import Any
 
     from .case_detail import CaseDetail
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from .sandbox.driver import Then
     from .sandbox.runner import CallOutcome, RunOutcome, Zygote
     from .reading.submission import Submission
+    from .repair.search import Found, Target
 
     # What is known of a step's function before its calls are judged: what the child says it is
     # ("function", "absent", a type's name), whether it is a stub, whether a syntax error is near it.
@@ -247,6 +249,8 @@ class _Runs:
         # call id -> CallOutcome of composed calls run with the student's own helpers
         self.with_own: dict[int, CallOutcome] = {}
         self.notes: list[Note] = []
+        # step name -> a repair kept from another file, run on this one as the public run's last calls
+        self.kept_checks: dict[str, _KeptCheck] = {}
 
     def run(self, batches: Iterable[list[Call]], into: dict[int, CallOutcome]) -> None:
         """Make the calls of `batches`, one batch after another, in one run: as few children as
@@ -325,6 +329,8 @@ def _scope_batches(runs: _Runs, scope: str, results: dict[str, dict[str, StepRes
                                            results[scope])
         if results[scope][step.name].status == "passed":
             own.add(step.name)
+    if public:
+        yield from _kept_checks(runs, results[scope])
 
 
 def _with_own_helpers(runs: _Runs, scope: str, results: dict[str, dict[str, StepResult]], composed: list[str]) -> None:
@@ -426,19 +432,28 @@ def _repair_scope(runs: _Runs, scope: str, results: dict[str, dict[str, StepResu
             results[scope][step.name] = replace(result, repair=repair.as_told(runs.plan.lab.repair_shows))
 
 
-def _repair_of(runs: _Runs, step: Step, result: StepResult, scope_results: dict[str, StepResult]) -> Repair | None:
+def _repair_key(runs: _Runs, step: Step, result: StepResult, scope_results: dict[str, StepResult]
+                ) -> tuple[Target | None, tuple[object, ...], Sequence[Probe], tuple[str, ...]]:
+    """The student's function of the step (None: none to edit), what a repair of it is kept by
+    (RepairCache: its text, its public answers, the helpers stood in for), the repair plan's
+    inputs for the step and the helpers the grader stands in for."""
     submission, plan = runs.submission, runs.plan.repair_plan
     places = submission.places.get(step.name)
     target = target_of(submission.cells, step.name, places[-1] if places else None)
-    if target is None:
-        return None
-    probes = plan.probes[step.name]
     passing = {name for name, other in scope_results.items() if other.status == "passed"}
     stand_in_for = tuple(h for h in plan.lab.reachable_from(step) if h not in passing) if step.composed else ()
+    answered = tuple((c.case, c.label, c.code, c.answer) for c in result.cases if not c.hidden)
+    key = (plan.lab.name, step.name, None if target is None else target.key, answered, stand_in_for)
+    return target, key, plan.probes[step.name], stand_in_for
+
+
+def _repair_of(runs: _Runs, step: Step, result: StepResult, scope_results: dict[str, StepResult]) -> Repair | None:
+    plan = runs.plan.repair_plan
+    target, key, probes, stand_in_for = _repair_key(runs, step, result, scope_results)
+    if target is None:
+        return None
     failing = [(case.case, case.label) for case in result.cases if not case.passed and not case.hidden]
     pivot = next((i for i, probe in enumerate(probes) if (probe.case.name, probe.label) in failing), None)
-    answered = tuple((c.case, c.label, c.code, c.answer) for c in result.cases if not c.hidden)
-    key = (plan.lab.name, step.name, target.key, answered, stand_in_for)
     # The grader's own time, apart from the submission's (its clock is given it back: _repair_scope).
     until = time.monotonic() + REPAIR_SECONDS
 
@@ -446,7 +461,7 @@ def _repair_of(runs: _Runs, step: Step, result: StepResult, scope_results: dict[
         return _evaluate(runs, step, stand_in_for, sources, cast("Sequence[Probe]", chosen), until)
 
     kept = _REPAIRS.get(key, target)
-    if kept is not None and all(evaluate([kept.source], probes)[0]):
+    if kept is not None and _right_here(runs, step, key, kept, evaluate, probes):
         return kept.repair  # found on another file, and right on this one too (RepairCache)
     target = replace(target, reference=reference_function(plan.lab.solution, step.name))  # for grafts
     found = search(target=target, probes=probes, pivot=pivot, evaluate=evaluate)
@@ -454,6 +469,69 @@ def _repair_of(runs: _Runs, step: Step, result: StepResult, scope_results: dict[
         return None
     _REPAIRS.put(key, target, found)
     return found.repair
+
+
+@dataclass(frozen=True)
+class _KeptCheck:
+    """A repair kept from another file (RepairCache), run on this file's public run's child."""
+
+    key: tuple[object, ...]
+    source: str
+    calls: list[Call]
+    probes: Sequence[Probe]
+
+
+KEPT_CHECK_ROOM = 4.0  # the submission's time left, in candidate limits, for kept checks in its public run
+
+
+def _kept_checks(runs: _Runs, public: dict[str, StepResult]) -> Iterator[list[Call]]:
+    """The public run's last calls: for each plain step that failed its public tests and has a
+    repair kept from another file, its candidate on the repair plan's inputs (public and
+    generated, never hidden), so that checking it on this file costs no child of its own. Last,
+    after every test of the run: a candidate may change the submission's globals. Only with time
+    to spare, and the time they take is given back to the submission (as a search's is)."""
+    if not repair_on() or runs.clock.until is None:
+        return
+    checks = piece("checking kept repairs", _kept_for, runs, public).value or {}
+    calls = [call for check in checks.values() for call in check.calls]
+    groups = len(checks)
+    if not calls or runs.clock.until - time.monotonic() < KEPT_CHECK_ROOM * groups * REPAIR_CALL_SECONDS:
+        return
+    runs.kept_checks = checks
+    started = time.monotonic()
+    yield calls
+    runs.clock.give_back(time.monotonic() - started)
+
+
+def _kept_for(runs: _Runs, public: dict[str, StepResult]) -> dict[str, _KeptCheck]:
+    checks: dict[str, _KeptCheck] = {}
+    made = 0
+    for step in runs.plan.lab.steps:
+        result = public.get(step.name)
+        if step.composed or result is None or not repairable(result):
+            continue
+        target, key, probes, _ = _repair_key(runs, step, result, public)
+        kept = _REPAIRS.get(key, target) if target is not None else None
+        if kept is None or any(part.kind in GRAFTS for part in kept.repair.parts):
+            continue  # a graft holds reference code: it is run in a repair child only
+        calls, _ = _candidate_calls(runs, step, (), [kept.source], probes, first_id=REPAIR_IDS + made,
+                                    seconds=REPAIR_CALL_SECONDS)
+        made += len(calls)
+        checks[step.name] = _KeptCheck(key=key, source=kept.source, calls=calls, probes=probes)
+    return checks
+
+
+def _right_here(runs: _Runs, step: Step, key: tuple[object, ...], kept: Found,
+                evaluate: Callable[[Sequence[str | None], Sequence[object]], list[list[bool]]],
+                probes: Sequence[Probe]) -> bool:
+    """Whether a kept repair's candidate is right on this file: from the public run's last calls
+    when it ran there (_kept_checks), else from a run of its own."""
+    check = runs.kept_checks.get(step.name)
+    if check is not None and check.key == key and check.source == kept.source:
+        codes = _codes_of(check.calls, check.probes, runs.outcomes)
+        if "not_run" not in codes:
+            return all(code is None for code in codes)
+    return all(evaluate([kept.source], probes)[0])
 
 
 def _evaluate(runs: _Runs, step: Step, stand_in_for: tuple[str, ...], sources: Sequence[str | None],
@@ -470,23 +548,7 @@ def candidate_codes(runs: _Runs, step: Step, stand_in_for: tuple[str, ...], sour
                     call_seconds: float | None = None) -> list[list[str | None]]:
     """`_evaluate`'s judgement of each call: None where right, else its code (rubric.UNANSWERED: no answer)."""
     plan = plan or runs.plan.repair_plan
-    calls, probe_of = plan.calls
-    base = {id(probe_of[call.id]): call for call in calls if call.step == step.name}
-    made: list[Call] = []
-    tables: dict[int, Any] = {}
-    for k, source in enumerate(sources):
-        for probe in probes:
-            call = base[id(probe)]
-            new_id = REPAIR_IDS + len(made)
-            # A plain step's candidates are steps of their own (each its own time, one child);
-            # a composed step's share one: a step graded with stand-ins runs in a child of its own.
-            # A child is given public or hidden calls, never both (driver.may_share): a candidate's
-            # calls on hidden cases (the build's mutants of the reference) are a group of their own.
-            group = f"{step.name} #{0 if step.composed else k}{'' if call.public else ' hidden'}"
-            made.append(replace(call, id=new_id, step=group, source=source,
-                                helpers=tuple(h for h in call.helpers if h in stand_in_for)))
-            if call.id in plan.stand_ins.tables:
-                tables[new_id] = plan.stand_ins.tables[call.id]
+    made, tables = _candidate_calls(runs, step, stand_in_for, sources, probes, plan=plan)
     seconds = max(0.0, until - time.monotonic())
     if seconds <= 0:
         return [["not_run"] * len(probes) for _ in sources]
@@ -498,10 +560,42 @@ def candidate_codes(runs: _Runs, step: Step, stand_in_for: tuple[str, ...], sour
     ordered = sorted(made, key=lambda call: not call.public)
     outcome = run(runs.zygote, runs.submission.cells, ordered, limits, StandInAnswers(tables, plan.stand_ins.signatures),
                   functions=plan.lab.function_names, skip=runs.skip, clock=Clock(until=until), evidence=False)
-    judged = [judge_call(probe, outcome.calls.get(call.id), False, brief=True)
-              for call, probe in zip(made, itertools.cycle(probes))]
-    codes = [None if result.passed else (result.code or "wrong") for result in judged]
+    codes = _codes_of(made, probes, outcome.calls)
     return [codes[k * len(probes):(k + 1) * len(probes)] for k in range(len(sources))]
+
+
+def _candidate_calls(runs: _Runs, step: Step, stand_in_for: tuple[str, ...], sources: Sequence[str | None],
+                     probes: Sequence[Probe], plan: Plan | None = None, first_id: int = REPAIR_IDS,
+                     seconds: float | None = None) -> tuple[list[Call], dict[int, Any]]:
+    """The calls of each candidate (its source; None: the student's own function) on `probes`,
+    with ids from `first_id` on (`seconds`: each candidate's own time limit), and the stand-in
+    tables of those that call helpers."""
+    plan = plan or runs.plan.repair_plan
+    calls, probe_of = plan.calls
+    base = {id(probe_of[call.id]): call for call in calls if call.step == step.name}
+    made: list[Call] = []
+    tables: dict[int, Any] = {}
+    for k, source in enumerate(sources):
+        for probe in probes:
+            call = base[id(probe)]
+            new_id = first_id + len(made)
+            # A plain step's candidates are steps of their own (each its own time, one child);
+            # a composed step's share one: a step graded with stand-ins runs in a child of its own.
+            # A child is given public or hidden calls, never both (driver.may_share): a candidate's
+            # calls on hidden cases (the build's mutants of the reference) are a group of their own.
+            group = f"{step.name} #{0 if step.composed else k}{'' if call.public else ' hidden'}"
+            made.append(replace(call, id=new_id, step=group, source=source, seconds=seconds,
+                                helpers=tuple(h for h in call.helpers if h in stand_in_for)))
+            if call.id in plan.stand_ins.tables:
+                tables[new_id] = plan.stand_ins.tables[call.id]
+    return made, tables
+
+
+def _codes_of(made: Sequence[Call], probes: Sequence[Probe], outcomes: dict[int, CallOutcome]) -> list[str | None]:
+    """Each candidate call's judgement against its probe: None where right, else its code."""
+    judged = [judge_call(probe, outcomes.get(call.id), False, brief=True)
+              for call, probe in zip(made, itertools.cycle(probes))]
+    return [None if result.passed else (result.code or "wrong") for result in judged]
 
 
 MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")

@@ -353,7 +353,8 @@ def _serve(child: Child, pending: Pending, given: list[Call], outcome: RunOutcom
     for index, group in runnable:
         step = group[0].step
         public = all(call.public for call in group)
-        left = clock.left(step, limits.step_seconds, public=public)
+        seconds = group[0].seconds or limits.step_seconds
+        left = clock.left(step, seconds, public=public)
         if left <= 0:
             # The step's time (and its second look) went on its earlier tests: these are not run,
             # and the child is not given them.
@@ -363,7 +364,7 @@ def _serve(child: Child, pending: Pending, given: list[Call], outcome: RunOutcom
         if not may_share(given, group):
             return pending[index:]
         given.extend(group)
-        left = clock.begin(step, limits.step_seconds, public=public)
+        left = clock.begin(step, seconds, public=public)
         started = clock.now()
         deadline = clock.deadline(left)
         try:

@@ -50,6 +50,9 @@ class Call:
     public: bool = False
     # A composed step's call: the other steps' inputs may hold its answers (driver.may_share).
     composed: bool = False
+    # The time limit of the call's step, when not the run's (Limits.step_seconds): a grader's
+    # candidate run among the submission's own calls (grading._kept_checks).
+    seconds: float | None = None
 
     def known(self, event: bytes) -> CallOutcome | None:
         """The outcome already decoded from this very event, if a child sent it before."""

@@ -1,6 +1,7 @@
 """Diagnosis by the smallest repair of the student's own function (autograder.repair)."""
 import ast
 import dataclasses
+import json
 import pathlib
 
 import numpy as np
@@ -381,3 +382,77 @@ def test_the_search_reads_the_students_text_within_the_reading_budget(monkeypatc
     assert target_of([{"source": long_function, "filename": "a.py"}], "f", ("a.py", 1, 1)) is None
     small = "def f(x):\n    return x.sum(axis=0)\n"
     assert target_of([{"source": small, "filename": "a.py"}], "f", ("a.py", 1, 1)) is not None
+
+
+class _CountingZygote:
+    """A zygote that counts the children it starts and the candidate calls each was given."""
+
+    def __init__(self, zygote):
+        self._zygote, self.children = zygote, []
+
+    def __getattr__(self, name):
+        return getattr(self._zygote, name)
+
+    def spawn(self, workdir, limits, budget=None):
+        child = self._zygote.spawn(workdir, limits, budget)
+        given, send_text = [], child.send_text
+        self.children.append(given)
+
+        def counted(text, deadline=None):
+            if text.startswith('{"cmd":"call"') or '"cmd": "call"' in text:
+                given.append(json.loads(text)["id"])
+            send_text(text, deadline)
+
+        child.send_text = counted
+        return child
+
+
+def test_a_repair_kept_from_another_file_is_checked_in_the_public_child_not_a_child_of_its_own(zygote, monkeypatch):
+    """A class pays per distinct mistake: the second student with the first one's softmax is told
+    the same repair, checked on his own file among the last calls of his public run (after every
+    test of it), with one child fewer than a check of its own would start."""
+    monkeypatch.setattr(grading, "_REPAIRS", RepairCache())
+    plan = Plan.build(LAB)
+    wrong = _with("def softmax(x):\n    e = np.exp(x - x.max(axis=-1, keepdims=True))\n"
+                  "    return e / e.sum(axis=0, keepdims=True)\n", "softmax")
+    first = _step(grade_bytes("first.py", wrong.encode(), zygote, plan), "softmax")
+    counting = _CountingZygote(zygote)
+    second = _step(grade_bytes("second.py", ("# another student\n" + wrong).encode(), counting, plan), "softmax")
+    assert first.repair is not None and [p.kind for p in second.repair.parts] == [p.kind for p in first.repair.parts]
+    assert [p.line for p in second.repair.parts] == [p.line + 1 for p in first.repair.parts]
+    public_child = next(ids for ids in counting.children if ids)
+    candidates = [i for i in public_child if i >= grading.REPAIR_IDS]
+    assert candidates and public_child[-len(candidates):] == candidates  # last, after every graded call
+    assert not any(i >= grading.REPAIR_IDS for ids in counting.children if ids is not public_child for i in ids)
+
+    # Without a kept repair of another file to check, the same file is searched in children of its own.
+    monkeypatch.setattr(grading, "_REPAIRS", RepairCache())
+    alone = _CountingZygote(zygote)
+    grade_bytes("second.py", ("# another student\n" + wrong).encode(), alone, plan)
+    assert len(alone.children) > len(counting.children)
+
+
+def test_a_kept_repair_wrong_on_this_file_is_not_told_and_costs_no_time(zygote, monkeypatch):
+    """The same function, whose file's `np` sums wrongly along the last axis only: its answers are
+    the first file's, so the first file's repair (sum along the last axis) is kept for it, and run
+    last in its public child, where it is wrong. So it is not told; the file is searched on its
+    own, and its grade and words are as when graded with no repair kept."""
+    monkeypatch.setattr(grading, "_REPAIRS", RepairCache())
+    plan = Plan.build(LAB)
+    body = ("def softmax(x):\n    e = np.exp(x - x.max(axis=-1, keepdims=True))\n"
+            "    return e / np.sum(e, axis=0, keepdims=True)\n")
+    first = _step(grade_bytes("first.py", _with(body, "softmax").encode(), zygote, plan), "softmax")
+    assert first.repair is not None and first.repair.parts[0].kind == "axis"
+    other = _with(body, "softmax") + (
+        "\n\nimport types\nimport numpy\n\nnp = types.ModuleType(\"numpy\")\nnp.__dict__.update(numpy.__dict__)\n\n\n"
+        "def _sum(x, axis=None, **keywords):\n"
+        "    return numpy.sum(x, axis=axis, **keywords) + (1.0 if axis in (-1, 1) else 0.0)\n\n\nnp.sum = _sum\n")
+    counting = _CountingZygote(zygote)
+    kept = grade_bytes("other.py", other.encode(), counting, plan)
+    public_child = next(ids for ids in counting.children if ids)
+    assert any(i >= grading.REPAIR_IDS for i in public_child)  # the kept repair was checked there
+    monkeypatch.setattr(grading, "_REPAIRS", RepairCache())
+    alone = grade_bytes("other.py", other.encode(), zygote, plan)
+    assert kept.score == alone.score and [s.score for s in kept.steps] == [s.score for s in alone.steps]
+    assert _step(kept, "softmax").repair == _step(alone, "softmax").repair
+    assert _step(kept, "softmax").repair != first.repair

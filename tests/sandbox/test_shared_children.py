@@ -15,7 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from autograder.declaration import Case, Output, Probe, Step
+from autograder import grading
 from autograder.grading import REPAIR_IDS, Plan, grade_bytes
+from autograder.repair import RepairCache
 from autograder.lab import Lab
 from autograder.sandbox import codec
 from autograder.sandbox.driver import may_share
@@ -120,22 +122,38 @@ def test_no_child_given_a_hidden_input_ran_public_code_or_another_step_beside_a_
     answers = {}
 
     def answer(call_id, function):
-        if call_id >= REPAIR_IDS:  # a repair's candidate (public inputs only): answered alike every time
-            return "wrong"
+        if call_id >= REPAIR_IDS:  # a repair's candidate (public inputs only): right or wrong, so repairs are
+            return data.draw(st.sampled_from(["right", "wrong"]))  # found, kept and checked on later files
         if (call_id, function) not in answers:
             answers[call_id, function] = data.draw(st.sampled_from(["right", "wrong", "raises"]))
         return answers[call_id, function]
 
     plan = Plan.build(lab)
     calls, probe_of = plan.calls
-    zygote = _Zygote(lab.function_names, answer)
-    result = grade_bytes("generated.py", _source(lab), zygote, plan, LIMITS)
-    assert len(result.steps) == len(lab.steps)
+    kept = grading._REPAIRS
+    grading._REPAIRS = RepairCache()  # each example its own class: a second file is told the first's repairs
+    try:
+        for name in ("first.py", "second.py"):
+            zygote = _Zygote(lab.function_names, answer)
+            result = grade_bytes(name, _source(lab), zygote, plan, LIMITS)
+            assert len(result.steps) == len(lab.steps)
+            _assert_children_kept_apart(lab, calls, probe_of, zygote.children)
+    finally:
+        grading._REPAIRS = kept
+
+
+def _assert_children_kept_apart(lab, calls, probe_of, children):
     # A repair's children (autograder.repair: candidate calls, ids from REPAIR_IDS on) are given the
     # repair plan's calls only, public and generated inputs (tests/judging/test_repair.py), never a test's.
-    repairs = [child for child in zygote.children if child and min(child) >= REPAIR_IDS]
-    given = [child for child in zygote.children if child and child not in repairs]
-    assert all(max(child) < REPAIR_IDS for child in given), "a repair's call in a grading child"
+    # A repair kept from another file is checked among a public child's calls, after all of them.
+    repairs = [child for child in children if child and min(child) >= REPAIR_IDS]
+    grading_children = [child for child in children if child and child not in repairs]
+    for child in grading_children:
+        graded = [i for i in child if i < REPAIR_IDS]
+        if len(graded) < len(child):
+            assert child[:len(graded)] == graded, "a repair's call before a test's in a grading child"
+            assert all(probe_of[i].case.hidden is False for i in graded), "a repair's call in a hidden test's child"
+    given = [[i for i in child if i < REPAIR_IDS] for child in grading_children]
     for child in given:
         hidden = {probe_of[i].case.hidden for i in child}
         assert len(hidden) == 1, "a child was given public and hidden tests"
