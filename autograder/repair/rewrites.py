@@ -224,10 +224,11 @@ _NAMED_NUMBERS = {"nan": ("-inf", "inf", "0.0"), "inf": ("-inf", "nan", "0.0"), 
                   "NaN": ("-inf", "inf", "0.0"), "pi": ("e",), "e": ("pi",)}
 
 
-def _named_number(text: str) -> ast.expr:
+def _named_number(text: str, module: str) -> ast.expr:
+    """`text` ("-inf") as the student's own `module` names it (`-math.inf` in a file of `math`)."""
     if text == "0.0":
         return ast.Constant(0.0)
-    number = ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr=text.lstrip("-"), ctx=ast.Load())
+    number = ast.Attribute(value=ast.Name(id=module, ctx=ast.Load()), attr=text.lstrip("-"), ctx=ast.Load())
     return ast.UnaryOp(op=ast.USub(), operand=number) if text.startswith("-") else number
 
 
@@ -235,7 +236,7 @@ def _attribute_rewrites(node: ast.Attribute) -> Iterator[Rewrite]:
     if isinstance(node.value, ast.Name) and node.value.id in ("np", "numpy", "math") and node.attr in _NAMED_NUMBERS \
             and isinstance(node.ctx, ast.Load):
         for other in _NAMED_NUMBERS[node.attr]:
-            yield "constant", (lambda o: lambda _n: _named_number(o))(other)
+            yield "constant", (lambda o, m: lambda _n: _named_number(o, m))(other, node.value.id)
     if node.attr == "T" and isinstance(node.ctx, ast.Load):
         yield "transpose_removed", lambda n: n.value  # type: ignore[attr-defined]
         yield "transpose_axes", lambda n: _transposed(n.value, short=False)  # type: ignore[attr-defined]

@@ -57,6 +57,9 @@ def _with(step_source: str, name: str) -> str:
     ("def f(n):\n    return np.ones((n, n), dtype=bool)\n", "call_added", "return np.tril(np.ones((n, n), dtype=bool))"),
     ("def f(x):\n    e = x - x.max(axis=-1, keepdims=True)\n    return e / e.sum(axis=-1, keepdims=True)\n", "call_added",
      "e = np.exp(x - x.max(axis=-1, keepdims=True))"),
+    ("def f(s, m):\n    return np.where(m, s, np.nan)\n", "constant", "-np.inf"),
+    # A named number keeps the student's own module: a file that imports math only has no np.
+    ("def f(s, m):\n    return np.where(m, s, math.nan)\n", "constant", "-math.inf"),
 ])
 def test_single_edits_hold_the_repair_of_each_kind(source, kind, after):
     edits = single_edits(_function(source))
