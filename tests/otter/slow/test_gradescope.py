@@ -285,7 +285,7 @@ def test_build_command_takes_its_flags_and_checks_itself(emulation, tmp_path, mo
     from autograder.otter import emulation as emulation_module
 
     folder = emulation["image"].folder
-    monkeypatch.setattr(emulation_module, "GradingImage", lambda _: GradingImage(folder))
+    monkeypatch.setattr(emulation_module, "GradingImage", lambda _, **options: GradingImage(folder, **options))
     try:
         status = main(["build", "--lab", "self_attention", "--out", str(tmp_path), "--lang", "en", "--timeout", "4",
                        "--memory-mb", "512", "--visibility", "visible"])
@@ -307,7 +307,7 @@ def test_the_second_labs_zip_checks_itself_where_the_first_ones_does(emulation, 
     from autograder.otter import emulation as emulation_module
 
     folder = emulation["image"].folder
-    monkeypatch.setattr(emulation_module, "GradingImage", lambda _: GradingImage(folder))
+    monkeypatch.setattr(emulation_module, "GradingImage", lambda _, **options: GradingImage(folder, **options))
     try:
         status = main(["build", "--lab", "masked_attention", "--out", str(tmp_path), "--timeout", "4"])
     finally:
