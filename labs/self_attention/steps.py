@@ -4,7 +4,7 @@ Every grader (CLI, pytest, Otter, batch) renders this list. Each step is graded 
 reference's outputs of the steps before it, so one mistake costs one step.
 """
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -159,11 +159,32 @@ def _most_probes(step: Step, case: Case, t: Trace) -> list[Probe]:
     probes = [Probe(step=step, case=case, trace=t, args=(t.weights, list(case.words)), expected=(t.most_attended,))]
     if case.name == lab_cases.FORMS_CASE and not case.hidden:
         # Weights of whole-number scores tie within a row; idxmax, as the docstring asks, picks
-        # the first of the tied words.
-        weights = _solution().softmax(lab_cases.integer_scores(t))
+        # the first of the tied words, whichever way the words themselves sort (_tied_rows).
+        weights = _tied_rows(_solution().softmax(lab_cases.integer_scores(t)), case.words)
         probes.append(Probe(step=step, case=case, trace=t, args=(weights, list(case.words)),
                            expected=(_solution().most_attended(weights, list(case.words)),), label="ties"))
     return probes
+
+
+def _tied_rows(weights: np.ndarray, words: Sequence[str]) -> np.ndarray:
+    """`weights` with its first row tied on purpose (every word alike), and, where the first word
+    sorts first or last, two more: two words whose first sorts before the second, two whose first
+    sorts after it. A tie broken by the words (a max over (weight, word) pairs, sorted words)
+    then picks another word than idxmax's first."""
+    n = len(words)
+    rows = [np.full(n, 1.0 / n)]
+    if words and words[0] in (min(words), max(words)):
+        pairs = [(a, b) for a in range(n) for b in range(a + 1, n)]
+        for first_sorts_before in (True, False):
+            pair = next(((a, b) for a, b in pairs if (words[a] < words[b]) == first_sorts_before), None)
+            if pair is not None:
+                row = np.ones(n)
+                row[list(pair)] = 2.0
+                rows.append(row / row.sum())
+    tied = np.array(weights, dtype=float)
+    for index, row in enumerate(rows[:n]):
+        tied[index] = row
+    return tied
 
 
 def _table(p: Probe) -> pd.DataFrame:
