@@ -34,7 +34,7 @@ CHECKED_WHERE_GRADED = {
     "hostile": ("tests/sandbox/slow/test_hostile.py", _folder("hostile", lambda: sorted(__import__("test_hostile").EXPECTED))),
     **{f"corpus_blind{n}": (module, lambda: []) for n, module in
        [("", "tests/judging/slow/test_corpus_blind.py"), *((str(n), "tests/judging/slow/test_corpus_blind.py") for n in (2, 3, 4)),
-        *((str(n), "tests/judging/slow/test_repair_corpora.py") for n in (5, 6, 7, 8))]},
+        *((str(n), "tests/judging/slow/test_repair_corpora.py") for n in (5, 6, 7, 8, 9))]},
 }
 
 

@@ -1,4 +1,4 @@
-"""The blind sets written after the repair search existed (tests/corpora/corpus_blind5 to 8):
+"""The blind sets written after the repair search existed (tests/corpora/corpus_blind5 to 9):
 written from the notebook and the lab page only, one mistake per file, by people who never saw the
 grader's detectors. Every correct file gets full marks; every mistake costs its own step only; and
 each file whose mistake the smallest repair named on its line (REPAIRED.csv) keeps it named there."""
@@ -13,7 +13,7 @@ from labs.masked_attention import LAB as MASKED
 from labs.self_attention import LAB
 
 LABS = {LAB.name: LAB, MASKED.name: MASKED}
-SETS = ("corpus_blind5", "corpus_blind6", "corpus_blind7", "corpus_blind8")
+SETS = ("corpus_blind5", "corpus_blind6", "corpus_blind7", "corpus_blind8", "corpus_blind9")
 
 
 def _rows(name, table="MANIFEST.csv"):
