@@ -24,8 +24,8 @@ _ALSO_REDUCTIONS = {"amax": "max", "amin": "min", "nansum": "sum", "nanmax": "ma
                     "nanmean": "mean", "average": "mean", "median": "median", "nanmedian": "median",
                     "prod": "prod", "std": "std", "var": "var", "ptp": "ptp"}
 _AXIS_TAKERS = set(REDUCTIONS) | set(_ALSO_REDUCTIONS) | {
-    "argmax", "argmin", "softmax", "concatenate", "stack", "expand_dims", "squeeze", "cumsum", "std", "var",
-    "linalg.norm", "norm", "take_along_axis", "split", "prod", "all", "any", "logsumexp", "flip", "sort", "argsort"}
+    "argmax", "argmin", "softmax", "concatenate", "stack", "expand_dims", "squeeze", "cumsum",
+    "linalg.norm", "norm", "take_along_axis", "split", "all", "any", "logsumexp", "flip", "sort", "argsort"}
 _AXES: tuple[int | None, ...] = (-1, -2, 0, 1, 2, None)
 # Neighbours: functions of one family a student takes one for the other (numpy's and pandas').
 _FAMILIES = (("triu", "tril"), ("argmax", "argmin", "idxmax", "idxmin"), ("maximum", "minimum"),
