@@ -12,29 +12,29 @@ from test_saved_results import corpus_files
 
 
 def _listed(module, *names):
-    def files():
-        loaded = __import__(module)
-        return [path for name in names for path in getattr(loaded, name)]
-    return files
+    """The files a test module lists by path, in its lists `names`."""
+    return lambda: [path for name in names for path in getattr(__import__(module), name)]
 
 
-def _folder(corpus, listing):
-    return lambda: [CORPORA / corpus / name for name in listing()]
+def _named(corpus, module, table):
+    """The files of `corpus` a test module names in its table (file name -> expectation)."""
+    return lambda: [CORPORA / corpus / name for name in sorted(getattr(__import__(module), table))]
 
 
-# corpus folder -> (the test module that grades its files and checks them, the files it checks)
+BLIND = "tests/judging/slow/test_corpus_blind.py"
+REPAIRED = "tests/judging/slow/test_repair_corpora.py"
+# corpus folder -> (the test module that grades its files and checks them, the files it checks;
+# a blind corpus's test checks every row of its manifest, each a file)
 CHECKED_WHERE_GRADED = {
     "corpus": ("tests/judging/test_mistakes.py", _listed("test_mistakes", "PLANTED", "CORRECT")),
     "corpus_masked": ("tests/labs/test_masked_attention.py", _listed("test_masked_attention", "PLANTED", "CORRECT")),
     "corpus_wild": ("tests/judging/test_wild_corpus.py", _listed("test_wild_corpus", "FILES")),
-    "corpus_field": ("tests/judging/slow/test_field_corpus.py",
-                     _folder("corpus_field", lambda: sorted(__import__("test_field_corpus").MANIFEST))),
+    "corpus_field": ("tests/judging/slow/test_field_corpus.py", _named("corpus_field", "test_field_corpus", "MANIFEST")),
     "corpus_field2": ("tests/judging/slow/test_field_corpus_2.py",
-                      _folder("corpus_field2", lambda: sorted(__import__("test_field_corpus_2").MANIFEST))),
-    "hostile": ("tests/sandbox/slow/test_hostile.py", _folder("hostile", lambda: sorted(__import__("test_hostile").EXPECTED))),
-    **{f"corpus_blind{n}": (module, lambda: []) for n, module in
-       [("", "tests/judging/slow/test_corpus_blind.py"), *((str(n), "tests/judging/slow/test_corpus_blind.py") for n in (2, 3, 4)),
-        *((str(n), "tests/judging/slow/test_repair_corpora.py") for n in (5, 6, 7, 8, 9))]},
+                      _named("corpus_field2", "test_field_corpus_2", "MANIFEST")),
+    "hostile": ("tests/sandbox/slow/test_hostile.py", _named("hostile", "test_hostile", "EXPECTED")),
+    **{name: (BLIND, list) for name in ("corpus_blind", "corpus_blind2", "corpus_blind3", "corpus_blind4")},
+    **{f"corpus_blind{n}": (REPAIRED, list) for n in range(5, 10)},
 }
 
 
