@@ -2,7 +2,7 @@
 
 The judge makes them (autograder.compare for a returned value, autograder.judge for an error, a
 refused stand-in or a changed input); the renderer (render.step, pictures) words and draws them;
-grading.hidden_facts_only reduces a hidden test's to `HiddenRaised` or nothing; batch.saved keeps
+grading.hidden.hidden_facts_only reduces a hidden test's to `HiddenRaised` or nothing; batch.saved keeps
 them. Each record's `as_data` is the mapping saved results keep (format 1: the keys, their order
 and their types the judge wrote before the records were typed), `case_detail_from_data` reads it
 back and refuses any key, type or shape it does not know (ValueError).
@@ -493,7 +493,7 @@ class Raised:
 
 @dataclass(frozen=True, kw_only=True)
 class HiddenRaised(Raised):
-    """What a hidden test keeps of `Raised` (grading.hidden_facts_only): an error type the grader
+    """What a hidden test keeps of `Raised` (grading.hidden.hidden_facts_only): an error type the grader
     can name, never a message or a place; of a refusal, its reason and a helper of the lab's only.
     Saved with the refusal first, as the reduction always wrote it."""
 

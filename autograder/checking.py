@@ -43,7 +43,9 @@ def check_file(options: CheckOptions) -> CheckResult:
     try:
         zygote.start(launched)
         lab = _lab(options, data)
-        from .grading import Plan, SandboxError, grade_bytes
+        from .grading import grade_bytes
+        from .grading.plan import Plan
+        from .grading.runs import SandboxError
 
         try:
             result = grade_bytes(options.submission, data, zygote, Plan.build(lab), limits)
@@ -73,7 +75,7 @@ def _lab(options: CheckOptions, data: bytes) -> Lab:
 
 def _write_html(options: CheckOptions, result: object, lab: Lab) -> None:
     from .batch.outputs import feedback_html
-    from .batch.run_files import write_atomic
+    from .whole_file import write_atomic
     from .verdict import SubmissionResult
     from .render.feedback import as_text
     from .render.text import one_line

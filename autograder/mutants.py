@@ -14,7 +14,9 @@ import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from .grading import Plan, _Runs, candidate_codes
+from .grading.plan import Plan
+from .grading.repairs import candidate_codes
+from .grading.runs import Runs
 from .repair.cases import generated_cases
 from .rubric import UNANSWERED
 from .repair.edits import single_edits
@@ -80,7 +82,7 @@ def surviving_mutants(lab: Lab, zygote: Zygote, *, steps: tuple[str, ...] = ()) 
     with open(spec.origin, "rb") as handle:
         submission = read_submission("solution.py", handle.read())
     cases_plan, domain_plan = Plan.build(lab), Plan.build(lab, domain_cases(lab))
-    runs = _Runs(zygote, submission, cases_plan, Limits())
+    runs = Runs(zygote, submission, cases_plan, Limits())
     survivors: list[Survivor] = []
     tried = equivalent = 0
     for step in lab.steps:
@@ -114,7 +116,7 @@ class MutantsUnfinished(RuntimeError):
     """The mutants could not all be run in their time: nothing is said of the ones left."""
 
 
-def _passing(runs: _Runs, step: Step, edits: list[Edit], probes: list[Probe], until: float, plan: Plan) -> list[Edit]:
+def _passing(runs: Runs, step: Step, edits: list[Edit], probes: list[Probe], until: float, plan: Plan) -> list[Edit]:
     """The edits right on every probe. One that did not answer (an endless loop) is caught: it is
     a mistake the tests show, by a time limit."""
     if not edits:

@@ -16,7 +16,7 @@ from .guard import SafeText
 from .reading.problems import Detail  # data without a language, importing only guard
 
 if TYPE_CHECKING:
-    from .repair.search import Repair
+    from .repair_record import Repair
 
 # A step's verdict: every test passed, a value was wrong, a call raised, a call ran out of time,
 # no function of the step's name was found, the function is still the lab's stub.

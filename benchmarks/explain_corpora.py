@@ -30,7 +30,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from autograder import registry  # noqa: E402
-from autograder.grading import Plan, grade_file  # noqa: E402
+from autograder.grading import grade_file  # noqa: E402
+from autograder.grading.plan import Plan
 from autograder.judge import EXPLAINABLE  # noqa: E402
 from autograder.predictions import DECLARED_MISTAKES_SWITCH  # noqa: E402
 from autograder.sandbox.runner import Zygote  # noqa: E402

@@ -27,6 +27,7 @@ from grade_class import build_class  # noqa: E402
 from throughput import build_floor  # noqa: E402
 
 from autograder import grading  # noqa: E402
+from autograder.grading.plan import Plan  # noqa: E402
 from autograder.registry import load as load_lab  # noqa: E402
 from autograder.sandbox import child_pipes, codec, worker, zygote_client  # noqa: E402
 from autograder.sandbox.protocol import HelperRefused  # noqa: E402
@@ -154,7 +155,7 @@ def main():
     parser.add_argument("--top", type=int, default=35)
     args = parser.parse_args()
     lab = load_lab("self_attention")
-    plan = grading.Plan.build(lab)
+    plan = Plan.build(lab)
     with tempfile.TemporaryDirectory() as work:
         if args.floor:
             build_floor(pathlib.Path(work) / "class", args.count)

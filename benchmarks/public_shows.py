@@ -21,7 +21,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from autograder import registry  # noqa: E402
-from autograder.grading import Plan, grade_file  # noqa: E402
+from autograder.grading import grade_file  # noqa: E402
+from autograder.grading.plan import Plan
 from autograder.sandbox.runner import Zygote  # noqa: E402
 from explain_corpora import CORPORA, wrong_files  # noqa: E402
 

@@ -17,7 +17,8 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from autograder.grading import Plan, grade_bytes  # noqa: E402
+from autograder.grading import grade_bytes  # noqa: E402
+from autograder.grading.plan import Plan
 from autograder.sandbox.runner import Zygote  # noqa: E402
 from labs.masked_attention import LAB as MASKED  # noqa: E402
 from labs.self_attention import LAB  # noqa: E402

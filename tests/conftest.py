@@ -67,7 +67,7 @@ def zygote():
 
 @pytest.fixture(scope="session")
 def plan():
-    from autograder.grading import Plan
+    from autograder.grading.plan import Plan
 
     return Plan.build(LAB)
 

@@ -31,7 +31,8 @@ from .progress import progress_for
 from .grades import class_counts, grades_table, lms_files, rows_for, write_grades
 from .report import times_note
 from .report_writer import ReportWriter
-from .run_files import remove_temporaries, write_atomic
+from ..whole_file import write_atomic
+from .run_files import remove_temporaries
 from .overrides import (FILE_NAME as OVERRIDES_FILE, Override, OverridesRefused, fingerprint_part, for_task,
                         load_state, read_overrides, resumable, review_warning, save_state, state_of, written_against)
 from .previous import PreviousRunError, read_previous_run

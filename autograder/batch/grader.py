@@ -11,7 +11,9 @@ from collections.abc import Iterable
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from ..grading import Plan, grade_bytes, share_repairs
+from ..grading import grade_bytes
+from ..grading.plan import Plan
+from ..grading.repairs import share_repairs
 from ..guard import piece
 from ..file_facts import broken
 from ..sandbox import linux

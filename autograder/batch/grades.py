@@ -10,7 +10,7 @@ from ..render.messages import LANGUAGES, Messages, detail_text
 from ..said import Said
 from ..reading.problems import Detail
 from .late import COMPUTER_ZONE, LmsZone
-from .run_files import write_atomic
+from ..whole_file import write_atomic
 from .overrides import summary as override_summary
 from .spreadsheet import spreadsheet_text
 

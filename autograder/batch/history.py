@@ -43,7 +43,7 @@ from ..render.messages import Messages
 from ..render.text import one_line, printable
 from . import run_folder
 from .naming import fit_id, is_system_path
-from .run_files import write_atomic
+from ..whole_file import write_atomic
 from .spreadsheet import spreadsheet_text
 from ..options import HistoryOptions, HistoryResult
 

@@ -23,7 +23,8 @@ from .version import grader_version
 from .naming import fit_id
 from .overrides import override_text
 from .previous import changes_text
-from .run_files import RECORD_KEY, write_atomic
+from ..whole_file import write_atomic
+from .run_files import RECORD_KEY
 from .saved import KEY as SAVED_KEY, Judgement, Unsaveable, judgement_data, read_judgement
 from .. import pictures
 from ..guard import piece

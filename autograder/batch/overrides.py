@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..said import Refusal, Said, said
 from .late import penalised
-from .run_files import write_atomic
+from ..whole_file import write_atomic
 from .ta_numbers import Unreadable, read_number, split_number
 
 if TYPE_CHECKING:

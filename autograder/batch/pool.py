@@ -108,7 +108,7 @@ class Pool:
         self._repairs: str | None = None  # the folder the workers share repairs in, while run() runs
 
     def run(self, tasks: Iterator[Task], on_record: OnRecord) -> None:
-        # The repairs one worker finds, shared with the others for this run (autograder.grading.FolderStore).
+        # The repairs one worker finds, shared with the others for this run (autograder.grading.repairs.FolderStore).
         with tempfile.TemporaryDirectory(prefix="autograder-repairs-") as repairs:
             self._repairs = repairs
             self._run(tasks, on_record)

@@ -1,43 +1,21 @@
 """A run folder's own files: each written whole or not at all, and its records read back.
 
-The one writer every output of a run goes through (`write_atomic`: a temporary file beside the
-target, then os.replace), the temporaries a killed run left (`TEMP_SUFFIX`), and the one reader of
+The temporaries a killed run left (`whole_file.TEMP_SUFFIX`; every output of a run is written
+by `whole_file.write_atomic`), and the one reader of
 the records results/<id>.json carry (`run_records`, under `RECORD_KEY`). A small module of its own,
 so that what writes a run's files (outputs, overrides, report, history) and what reads an earlier
 run (previous, run_folder, lms) share it without importing one another.
 """
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import secrets
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-TEMP_SUFFIX = ".partial"
+from ..whole_file import TEMP_SUFFIX
+
 RECORD_KEY = "autograder"
-
-
-def write_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write `path` whole or not at all: a temporary file beside it, then os.replace.
-
-    The temporary file's name is short and owes nothing to `path`'s (".<pid>-<random>.partial"),
-    so it fits the file system whenever `path` does. It is removed when the write fails.
-    """
-    folder = os.path.dirname(os.fspath(path)) or "."
-    temporary = os.path.join(folder, f".{os.getpid()}-{secrets.token_hex(6)}{TEMP_SUFFIX}")
-    created = False
-    try:
-        with open(temporary, "x", encoding="utf-8", newline="") as handle:
-            created = True
-            handle.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        if created:
-            with contextlib.suppress(OSError):
-                os.remove(temporary)
-        raise
 
 
 def remove_temporaries(folders: Iterable[str]) -> None:

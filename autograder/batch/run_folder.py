@@ -41,7 +41,8 @@ from ..render.text import printable
 from ..said import Refusal, Said, said
 from ..reading.files import read_regular_file
 from .naming import is_system_path
-from .run_files import run_records, write_atomic
+from ..whole_file import write_atomic
+from .run_files import run_records
 
 IDENTITY_FILE = "autograder-run.json"
 KIND = "autograder grade output folder"

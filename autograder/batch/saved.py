@@ -13,7 +13,7 @@ the judge wrote before it was typed) and read back by `case_detail_from_data`, w
 it does not know.
 
 What is kept is the judged result as the batch's outputs are rendered from it (`kept`), never more:
-a hidden test keeps its code, its (already reduced, see grading.hidden_facts_only) detail and its
+a hidden test keeps its code, its (already reduced, see grading.hidden.hidden_facts_only) detail and its
 wrong answer's digest, which the record held before, but not `matched` or `fallback` (which other
 mistakes a hidden value also equals: no output shows it); the public-only judgement
 (`SubmissionResult.public`, Gradescope's "Public Tests") is shown by no batch output and is not kept.
@@ -28,7 +28,7 @@ import numpy as np
 
 from ..case_detail import case_detail_from_data, detail_data
 from ..reading.problems import Detail
-from ..repair.search import Repair
+from ..repair_record import Repair
 from ..verdict import (CaseResult, FollowsOwnHelpers, HelperUse, Note, Redefined, StepResult, SubmissionResult,
                        step_status)
 

@@ -7,7 +7,7 @@ import shutil
 from collections.abc import Iterable
 
 from .naming import NAME_MAX, fit_id
-from .run_files import TEMP_SUFFIX
+from ..whole_file import TEMP_SUFFIX
 
 
 def stale_outputs(out: str, ids: Iterable[str]) -> list[str]:

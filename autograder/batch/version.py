@@ -78,7 +78,7 @@ def package_files(package: str) -> Iterator[tuple[str, bytes]]:
 def plan_digest(lab: Any) -> str:
     """A hash of the lab's plan as data: steps, points, callees, mistakes, every test's inputs and
     expected values, and the catalogs."""
-    from ..grading import Plan
+    from ..grading.plan import Plan
     from ..sandbox import codec
 
     digest = hashlib.sha256(lab.name.encode() + b"\0")

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ..batch import run_folder
-from ..batch.run_files import TEMP_SUFFIX
+from ..whole_file import temporary_name
 from ..lab import Lab
 from ..render.messages import Messages
 from ..render.text import one_line, printable
@@ -232,7 +231,7 @@ def _write_all(args: ExportOptions, data: bytes, filled: Filled,
 
 def _temporary(path: str) -> str:
     folder = os.path.dirname(os.path.abspath(path))
-    return os.path.join(folder, f".{os.getpid()}-{secrets.token_hex(6)}{TEMP_SUFFIX}")
+    return os.path.join(folder, temporary_name())
 
 
 def _staged_bytes(path: str, data: bytes) -> str:

@@ -23,6 +23,7 @@ from ..reading.budget import MAX_BYTES
 from ..reading.files import read_regular_file
 from ..reading.names import SUBMISSION_KINDS, kind_rank
 from ..reading.problems import Detail, detail, os_detail
+from ..whole_file import write_atomic
 
 if TYPE_CHECKING:  # imported where used: a broken engine still gets its results.json written (main)
     from ..verdict import SubmissionResult
@@ -215,7 +216,8 @@ def grade_safely(lab: Lab, name: str, data: bytes | None, problem: Problem | Non
     if data is None:  # read with no problem always gives bytes: told as unreadable, never raised
         return broken(lab, name, "unreadable"), 0
     try:
-        from ..grading import Plan, grade_bytes
+        from ..grading import grade_bytes
+        from ..grading.plan import Plan
         from ..sandbox.runner import Zygote
 
         limits = Limits.from_options(seconds=settings["step_seconds"], memory_mb=settings["memory_mb"])
@@ -372,9 +374,7 @@ def read_regular(path: str | os.PathLike[str]) -> tuple[bytes | None, Problem | 
 
 def write_json(path: pathlib.Path, data: Mapping[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(json.dumps(data, ensure_ascii=False, indent=2), "utf-8")
-    os.replace(partial, path)
+    write_atomic(path, json.dumps(data, ensure_ascii=False, indent=2))
 
 
 if __name__ == "__main__":

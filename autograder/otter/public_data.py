@@ -11,7 +11,7 @@ import numpy as np
 from ..compare import matches
 from ..declaration import Case, Probe, Step, Trace
 from ..explain.quantities import case_variants, trace_quantities
-from ..grading import Plan
+from ..grading.plan import Plan
 from ..lab import Lab
 from ..render.messages import LANGUAGES
 from ..sandbox import codec

@@ -10,7 +10,7 @@ from .text import position
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from ..repair.search import RepairPart
+    from ..repair_record import RepairPart
     from ..verdict import StepResult
 
 def repair_text(say: Messages, result: StepResult) -> str:

@@ -19,7 +19,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import cast
 
-from .kinds import COST, EDIT_KINDS, LATER, EditKind
+from ..repair_record import EDIT_KINDS, EditKind
+from .kinds import COST, LATER
 from .rewrites import Scope, rewrites
 
 MAX_EDITS = 600  # single edits of one function at most (a long function is searched in part)

@@ -1,17 +1,11 @@
-"""The kinds of edit a repair is made of, and what each costs (a smaller repair is preferred)."""
+"""What each kind of edit costs (a smaller repair is preferred); the kinds are the record's
+(autograder.repair_record)."""
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING
 
-EditKind = Literal[
-    "operand_order", "operator", "term_removed", "grouping", "order_of_operations",
-    "transpose_added", "transpose_removed", "transpose_axes", "axis", "keepdims", "reduction", "function",
-    "arguments_swapped", "call_removed", "constant", "comparison", "negation", "variable",
-    "builtin_rebound", "order", "slice_bound", "statement_removed", "statements_swapped",
-    "torch_idiom", "reshape_as_transpose", "square_root", "einsum", "keyword_removed", "hard_coded", "index_removed", "transpose_moved", "returned_value", "shadowed_name",
-    "unpacking_order", "condition_removed", "product_transposed", "call_added", "graft", "graft_around", "graft_part",
-]
-EDIT_KINDS: tuple[EditKind, ...] = EditKind.__args__  # type: ignore[attr-defined]
+if TYPE_CHECKING:
+    from ..repair_record import EditKind
 
 # How far an edit is from the code as written: a repair of a smaller cost is preferred; among
 # equal costs, the earlier line. Idioms and operand orders are the commonest slips.
@@ -40,10 +34,6 @@ COST: dict[EditKind, int] = {
     # changes it as a whole.
     "graft_around": 4, "graft_part": 4, "graft": 5,
 }
-
-# The edits that bring in an expression of the reference's (grafts.py): what they put in is shown
-# only when the lab chooses to show the fix (Repair.as_told).
-GRAFTS: frozenset[EditKind] = frozenset({"graft", "graft_around", "graft_part"})
 
 # Among repairs of one cost on one line, which kind is told: an edit that keeps the function the
 # student chose (a transpose added, an axis) before one that calls another function or changes an

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from .edits import Edit, Edits, function_def, has_docstring, module_rebinds, paired_edits, repeated_edits, single_edits
 from .grafts import graft_edits
-from .kinds import EDIT_KINDS, GRAFTS, EditKind
+from ..repair_record import Repair, RepairPart
 from ..reading.budget import Reading
 
 if TYPE_CHECKING:
@@ -39,58 +39,6 @@ MAX_CANDIDATES = 900  # single edits tried on the pivot at most
 MAX_PAIRS = 400  # pairs of edits tried on the pivot at most, when no single edit repairs
 MAX_FINALISTS = 24  # candidates that passed the pivot tried on every input at most
 CACHE_ENTRIES = 512
-
-
-@dataclass(frozen=True, kw_only=True)
-class RepairPart:
-    """One edit of a repair: its kind, the line it changes, the code there as written and as edited."""
-
-    kind: EditKind
-    line: int
-    before: str
-    after: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class Repair:
-    """The repair found: where (the cell or file the student reads) and its one or two edits."""
-
-    filename: str
-    parts: tuple[RepairPart, ...]
-    also: tuple[RepairPart, ...] = ()  # another repair as small, on other lines (told as "or")
-
-    def as_told(self, shows: str) -> Repair:
-        """The repair as a lab that shows `shows` ("where", "kind" or "fix") may keep it: the
-        reference's expression a graft brings in only with the fix (every face saves what it tells)."""
-        if shows == "fix":
-            return self
-
-        def hidden(parts: tuple[RepairPart, ...]) -> tuple[RepairPart, ...]:
-            return tuple(replace(p, after="") if p.kind in GRAFTS else p for p in parts)
-        return replace(self, parts=hidden(self.parts), also=hidden(self.also))
-
-    def as_data(self) -> dict[str, object]:
-        """As the saved results keep it (batch.saved)."""
-        def plain(parts: tuple[RepairPart, ...]) -> list[dict[str, object]]:
-            return [{"kind": p.kind, "line": p.line, "before": p.before, "after": p.after} for p in parts]
-        return {"filename": self.filename, "parts": plain(self.parts), **({"also": plain(self.also)} if self.also else {})}
-
-    @classmethod
-    def from_data(cls, data: object) -> Repair:
-        """`as_data`'s mapping back; ValueError for anything else (a kind, a line or a text it does not know)."""
-        def parts(items: object) -> tuple[RepairPart, ...]:
-            if not isinstance(items, list):
-                raise ValueError("repair parts")
-            made = []
-            for item in items:
-                if not isinstance(item, dict) or item.get("kind") not in EDIT_KINDS or \
-                        type(item.get("line")) is not int or not all(isinstance(item.get(k), str) for k in ("before", "after")):
-                    raise ValueError("a repair part")
-                made.append(RepairPart(kind=item["kind"], line=item["line"], before=item["before"], after=item["after"]))
-            return tuple(made)
-        if not isinstance(data, dict) or not isinstance(data.get("filename"), str) or set(data) - {"filename", "parts", "also"}:
-            raise ValueError("a repair")
-        return cls(filename=data["filename"], parts=parts(data.get("parts")), also=parts(data.get("also", [])))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -249,7 +197,7 @@ def _right(candidates: Sequence[Edit | Edits], probes: Sequence[object], pivot: 
 
 class RepairStore(Protocol):
     """Where the graders of one batch keep what each found, to share it (the grader's I/O edge
-    supplies one; `grading.FolderStore`): `read` gives back what `write` was given, or None."""
+    supplies one; `grading.repairs.FolderStore`): `read` gives back what `write` was given, or None."""
 
     def read(self, name: str) -> object | None: ...
 
@@ -262,7 +210,7 @@ class RepairCache:
     same function sits elsewhere gets his own line.
 
     INVARIANT (docs/SECURITY.md): what one submission's search found is told to another only after
-    its candidate was run on the other's own file and was right there (grading._repair_of): the
+    its candidate was run on the other's own file and was right there (grading.repairs._repair_of): the
     rest of a file (its other cells, its own `np`) changes what the same function computes. A
     search that found nothing is not kept: it would be another file's verdict on this one.
 

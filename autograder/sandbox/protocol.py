@@ -51,7 +51,7 @@ class Call:
     # A composed step's call: the other steps' inputs may hold its answers (driver.may_share).
     composed: bool = False
     # The time limit of the call's step, when not the run's (Limits.step_seconds): a grader's
-    # candidate run among the submission's own calls (grading._kept_checks).
+    # candidate run among the submission's own calls (grading.repairs.kept_checks).
     seconds: float | None = None
 
     def known(self, event: bytes) -> CallOutcome | None:

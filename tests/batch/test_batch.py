@@ -17,7 +17,7 @@ import pytest
 
 from autograder.batch.collect import group_students, newest_first, safe_id, shared_depth, student_id
 from autograder.batch.source import Entry, Source, _backslash_separators, _decoded_name
-from autograder.batch.run_files import TEMP_SUFFIX, write_atomic
+from autograder.whole_file import TEMP_SUFFIX, write_atomic
 from autograder.batch.progress import PlainProgress, progress_for
 from autograder.grading import grade_file
 from autograder.sandbox.runner import Limits

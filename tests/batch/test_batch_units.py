@@ -230,7 +230,7 @@ def test_a_stale_file_with_a_long_name_is_moved_under_a_name_that_fits(tmp_path)
 # One student's outputs never stop the class ---------------------------------------------------------
 
 def test_writing_atomically_leaves_no_temporary_file_when_the_write_fails(tmp_path):
-    from autograder.batch.run_files import TEMP_SUFFIX, write_atomic
+    from autograder.whole_file import TEMP_SUFFIX, write_atomic
 
     write_atomic(tmp_path / ("c" * 250 + ".html"), "fits")  # the temporary name never grows with the name
     with pytest.raises(OSError):
@@ -245,7 +245,7 @@ def test_writing_atomically_leaves_no_temporary_file_when_the_write_fails(tmp_pa
 
 def test_finish_turns_an_output_that_cannot_be_written_into_the_students_status(tmp_path):
     from autograder.batch.grader import finish
-    from autograder.grading import broken
+    from autograder.file_facts import broken
     from labs.self_attention import LAB
 
     (tmp_path / "feedback").write_text("a file where the folder should be")

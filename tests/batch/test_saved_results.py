@@ -311,7 +311,7 @@ def finish(task, result, status, folder, lab, lang):
 
 @pytest.fixture(scope="module")
 def plans():
-    from autograder.grading import Plan
+    from autograder.grading.plan import Plan
     from autograder.registry import lab_names, load
 
     return {name: Plan.build(load(name)) for name in lab_names()}

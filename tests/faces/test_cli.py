@@ -230,7 +230,9 @@ def test_checker_cells_of_the_student_notebook_are_not_graded(tmp_path):
 
 def test_a_sandbox_that_cannot_start_is_the_graders_failure(zygote, monkeypatch, tmp_path):
     """A child that dies before any student line runs is no student's fault: nothing is graded."""
-    from autograder.grading import Plan, SandboxError, grade_bytes
+    from autograder.grading import grade_bytes
+    from autograder.grading.plan import Plan
+    from autograder.grading.runs import SandboxError
     from labs.self_attention import LAB
 
     # A working directory that does not exist: every child fails while it is being set up.

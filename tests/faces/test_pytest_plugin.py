@@ -122,7 +122,7 @@ PATCH_GRADING = textwrap.dedent('''
     os.environ["PYTHONPATH"] = here
     os.environ["PYTHONSTARTUP"] = os.path.join(here, "sitecustomize.py")
 
-    import autograder.grading, autograder.judge
+    import autograder.grading, autograder.grading.plan, autograder.judge
     from autograder.verdict import StepResult
 
     def passed_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False):
@@ -130,7 +130,7 @@ PATCH_GRADING = textwrap.dedent('''
                           cases=[], page_step=step.page_step)
 
     autograder.judge.judge_step = passed_step
-    autograder.grading.judge_step = passed_step
+    autograder.grading.plan.judge_step = passed_step
     original = autograder.grading.grade_file
 
     def graded_as_correct(path, *args, **kwargs):

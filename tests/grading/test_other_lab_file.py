@@ -16,7 +16,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from autograder import registry
-from autograder.grading import Plan, grade_bytes
+from autograder.grading import grade_bytes
+from autograder.grading.plan import Plan
 from autograder.verdict import Note, SubmissionResult
 from autograder.file_facts import written_for_other_lab
 from autograder.otter.results import gradescope_results

@@ -3,7 +3,8 @@ remembered for one submission never changes another's grade."""
 import numpy as np
 import pytest
 
-from autograder.grading import Plan, grade_file
+from autograder.grading import grade_file
+from autograder.grading.plan import Plan
 from autograder.render.feedback import as_dict
 from autograder.render.step import step_feedback
 from conftest import CORPORA, ROOT

@@ -20,7 +20,8 @@ from autograder.explain.formulas import factors, predict
 from autograder.explain.quantities import case_quantities
 from autograder.explain.records import Sample, Vocabulary, close
 from autograder.explain.search import RELATIONS_SWITCH, explain, failing_kind
-from autograder.grading import Plan, grade_file
+from autograder.grading import grade_file
+from autograder.grading.plan import Plan
 from autograder.judge import judge_call, judge_step
 from autograder.predictions import DECLARED_MISTAKES_SWITCH
 from autograder.render.explained import explained_text

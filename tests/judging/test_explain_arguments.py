@@ -267,7 +267,8 @@ def graded_off():
     """The files above graded with the declared mistakes off: only the explainer reads the values."""
     import os
     from autograder import registry
-    from autograder.grading import Plan, grade_file
+    from autograder.grading import grade_file
+    from autograder.grading.plan import Plan
     from autograder.predictions import DECLARED_MISTAKES_SWITCH
     from autograder.sandbox.runner import Zygote
     from conftest import ROOT

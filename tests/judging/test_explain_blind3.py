@@ -40,7 +40,8 @@ def _lab_name(name):
 @pytest.fixture(scope="module")
 def results():
     from autograder import registry
-    from autograder.grading import Plan, grade_file
+    from autograder.grading import grade_file
+    from autograder.grading.plan import Plan
     from autograder.sandbox.runner import Zygote
     plans = {lab: Plan.build(registry.load(lab)) for lab in ("self_attention", "masked_attention")}
     with Zygote() as zygote:
@@ -223,7 +224,8 @@ def test_the_call_arguments_are_read_from_the_line(arguments, keyword):
                                   "corpus_blind2/lab2/lab2__multi_head_attention__mask_size_from_global_words.py"])
 def test_a_composed_step_passing_a_wrong_argument_is_told_at_its_call(path):
     from autograder import registry
-    from autograder.grading import Plan, grade_file
+    from autograder.grading import grade_file
+    from autograder.grading.plan import Plan
     from autograder.render.feedback import as_text
     from autograder.render.step import error_in_helper
     from autograder.sandbox.runner import Zygote

@@ -14,7 +14,8 @@ from hypothesis import assume, given, settings, strategies as st
 from autograder import registry
 from autograder.explain.search import explain
 from autograder.explain.records import Sample
-from autograder.grading import Plan, grade_bytes
+from autograder.grading import grade_bytes
+from autograder.grading.plan import Plan
 from autograder.render.step import step_feedback
 from autograder.sandbox.runner import Limits
 from conftest import CORPORA

@@ -316,7 +316,8 @@ NAMED_BLIND = {  # file: (step, relation, a words the Korean and the English sen
 @pytest.fixture(scope="module")
 def blind_results():
     from autograder import registry
-    from autograder.grading import Plan, grade_file
+    from autograder.grading import grade_file
+    from autograder.grading.plan import Plan
     from autograder.predictions import DECLARED_MISTAKES_SWITCH
     from autograder.sandbox.runner import Zygote
     previous = os.environ.get(DECLARED_MISTAKES_SWITCH)

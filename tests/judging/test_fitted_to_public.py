@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from autograder import judge, rubric
 from autograder.causes import CODE_CAUSES, _known_inputs, mark_fitted_to_public
 from autograder.compare import matches
-from autograder.grading import Plan
+from autograder.grading.plan import Plan
 from autograder.judge import judge_step
 from autograder.sandbox.codec import Opaque
 from autograder.sandbox.runner import CallOutcome

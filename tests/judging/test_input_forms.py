@@ -15,7 +15,8 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 from autograder import registry
-from autograder.grading import Plan, grade_bytes
+from autograder.grading import grade_bytes
+from autograder.grading.plan import Plan
 from autograder.sandbox import codec
 from autograder.sandbox.runner import Limits
 from labs.masked_attention import cases as masked_cases

@@ -160,13 +160,14 @@ def test_control_characters_of_a_returned_key_never_reach_feedback(plan):
 
 def test_a_grader_fault_exits_2_never_1(monkeypatch, capsys):
     """Exit 1 means "lost points": a grader exception must never read as the student's grade."""
-    from autograder import cli, grading
+    from autograder import cli
+    from autograder.grading import plan as grading_plan
     from conftest import ROOT
 
     def broken_judge(*args, **kwargs):
         raise ValueError("The truth value of an array with more than one element is ambiguous")
 
-    monkeypatch.setattr(grading, "judge_step", broken_judge)
+    monkeypatch.setattr(grading_plan, "judge_step", broken_judge)
     assert cli.main(["check", str(ROOT / "solutions" / "self_attention.py"), "--lang", "en"]) == cli.EXIT_CANNOT_RUN
     assert "internal error" in capsys.readouterr().err
     assert cli.main(["check", str(ROOT / "solutions" / "self_attention.py")]) == cli.EXIT_CANNOT_RUN

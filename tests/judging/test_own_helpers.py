@@ -3,7 +3,8 @@ where they did not, and says which; a correct student never loses points to how 
 import pytest
 
 from autograder import registry
-from autograder.grading import Plan, grade_bytes
+from autograder.grading import grade_bytes
+from autograder.grading.plan import Plan
 from autograder.render.feedback import as_text
 from autograder.sandbox.runner import Limits
 

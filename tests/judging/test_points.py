@@ -23,7 +23,7 @@ from autograder.causes import CODE_CAUSES
 from autograder.compare import matches
 from autograder.predictions import predictions
 from autograder.verdict import CaseResult
-from autograder.grading import Plan
+from autograder.grading.plan import Plan
 from autograder.judge import judge_step
 from autograder.render.step import step_feedback
 from autograder.sandbox.runner import CallOutcome

@@ -8,16 +8,19 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from autograder import grading
-from autograder.grading import Plan, grade_bytes
+from autograder.grading import repairs, runs
+from autograder.sandbox import codec as _codec
+from autograder.sandbox.runner import Limits as _Limits
+from autograder.grading import grade_bytes
+from autograder.grading.plan import Plan
 from autograder.lab import LabError
 from autograder.declaration import Case
 from autograder.render.step import step_feedback
 from autograder.repair import RepairCache, Target, repair_cases, search, single_edits
 from autograder.repair.cases import without_hidden
 from autograder.repair.edits import paired_edits, repeated_edits
-from autograder.repair.kinds import EDIT_KINDS
-from autograder.repair.search import Repair, RepairPart
+from autograder.repair_record import EDIT_KINDS
+from autograder.repair_record import Repair, RepairPart
 from labs.masked_attention import LAB as MASKED
 from labs.self_attention import LAB
 
@@ -108,15 +111,16 @@ def test_a_repair_child_is_never_given_a_hidden_input(zygote, monkeypatch):
     hidden_inputs = [np.asarray(v) for case in LAB.hidden_cases() for v in case.inputs.values()
                      if isinstance(v, np.ndarray)]
     seen: list[object] = []
-    real_run = grading.run
+    real_run = runs.run
 
     def spy(zygote, cells, calls, *args, **kwargs):
         for call in calls:
             if call.source is not None:
-                seen.extend(grading.codec.decode(a) for a in call.args)
+                seen.extend(_codec.decode(a) for a in call.args)
         return real_run(zygote, cells, calls, *args, **kwargs)
 
-    monkeypatch.setattr(grading, "run", spy)
+    monkeypatch.setattr(runs, "run", spy)  # the public run, whose last calls may check a kept repair
+    monkeypatch.setattr(repairs, "run", spy)  # the search's own children
     wrong = _with("def scores(Q, K):\n    return Q @ K\n", "scores")
     result = grade_bytes("wrong.py", wrong.encode(), zygote, plan)
     assert next(s for s in result.steps if s.name == "scores").repair is not None
@@ -179,11 +183,11 @@ def test_of_several_repairs_the_one_that_keeps_the_students_choice_is_told(zygot
 
 def _graded_without_repair(zygote, plan, source):
     import os
-    os.environ[grading.REPAIR_SWITCH] = "off"
+    os.environ[repairs.REPAIR_SWITCH] = "off"
     try:
         return grade_bytes("wrong.py", source.encode(), zygote, plan)
     finally:
-        del os.environ[grading.REPAIR_SWITCH]
+        del os.environ[repairs.REPAIR_SWITCH]
 
 
 def test_the_same_slip_on_two_lines_is_one_repair_of_two_edits(zygote):
@@ -274,7 +278,7 @@ def test_the_workers_of_a_batch_share_what_each_found_and_a_broken_entry_is_sear
         searched.append(len(sources))
         return [[source is not None and "axis=-1" in source for _ in probes] for source in sources]
 
-    first, second = (RepairCache(store=grading.FolderStore(str(tmp_path))) for _ in range(2))
+    first, second = (RepairCache(store=repairs.FolderStore(str(tmp_path))) for _ in range(2))
     texts = ["def f(x):\n    return x.sum(axis=0)\n", "\n\ndef f(x):\n    return x.sum(axis=0)\n"]
     targets = [Target(function=ast.parse(text).body[0], filename=f"{n}.py", rebound_builtins=frozenset())
                for n, text in enumerate(texts)]
@@ -289,7 +293,7 @@ def test_the_workers_of_a_batch_share_what_each_found_and_a_broken_entry_is_sear
     for garbage in ("{", '{"repair": {"filename": 1}}', '["not", "ours"]', '{"repair": null, "source": ""}',
                     '{"repair": null}', '{"repair": {"filename": "", "parts": []}, "source": 3}'):
         next(tmp_path.iterdir()).write_text(garbage)
-        assert RepairCache(store=grading.FolderStore(str(tmp_path))).get(key, targets[1]) is None
+        assert RepairCache(store=repairs.FolderStore(str(tmp_path))).get(key, targets[1]) is None
 
 
 @pytest.mark.parametrize("body, searched", [
@@ -312,7 +316,7 @@ def test_a_step_is_searched_only_when_its_own_answers_were_wrong_or_its_code_rai
     monkeypatch.setattr(grading, "search", counted)
     monkeypatch.setattr(grading, "_REPAIRS", RepairCache())
     wrong = _with("def scores(Q, K):\n" + body, "scores")
-    step = _step(grade_bytes("wrong.py", wrong.encode(), zygote, Plan.build(LAB), grading.Limits(step_seconds=2)),
+    step = _step(grade_bytes("wrong.py", wrong.encode(), zygote, Plan.build(LAB), _Limits(step_seconds=2)),
                  "scores")
     assert step.status != "passed"
     assert bool(calls) is searched, step
@@ -424,9 +428,9 @@ def test_a_repair_kept_from_another_file_is_checked_in_the_public_child_not_a_ch
     assert first.repair is not None and [p.kind for p in second.repair.parts] == [p.kind for p in first.repair.parts]
     assert [p.line for p in second.repair.parts] == [p.line + 1 for p in first.repair.parts]
     public_child = next(ids for ids in counting.children if ids)
-    candidates = [i for i in public_child if i >= grading.REPAIR_IDS]
+    candidates = [i for i in public_child if i >= repairs.REPAIR_IDS]
     assert candidates and public_child[-len(candidates):] == candidates  # last, after every graded call
-    assert not any(i >= grading.REPAIR_IDS for ids in counting.children if ids is not public_child for i in ids)
+    assert not any(i >= repairs.REPAIR_IDS for ids in counting.children if ids is not public_child for i in ids)
 
     # Without a kept repair of another file to check, the same file is searched in children of its own.
     monkeypatch.setattr(grading, "_REPAIRS", RepairCache())
@@ -453,7 +457,7 @@ def test_a_kept_repair_wrong_on_this_file_is_not_told_and_costs_no_time(zygote, 
     counting = _CountingZygote(zygote)
     kept = grade_bytes("other.py", other.encode(), counting, plan)
     public_child = next(ids for ids in counting.children if ids)
-    assert any(i >= grading.REPAIR_IDS for i in public_child)  # the kept repair was checked there
+    assert any(i >= repairs.REPAIR_IDS for i in public_child)  # the kept repair was checked there
     monkeypatch.setattr(grading, "_REPAIRS", RepairCache())
     alone = grade_bytes("other.py", other.encode(), zygote, plan)
     assert kept.score == alone.score and [s.score for s in kept.steps] == [s.score for s in alone.steps]

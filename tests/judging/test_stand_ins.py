@@ -26,7 +26,8 @@ from autograder.case_detail import REFUSAL_REASONS, HiddenRaised, Raised, Raised
 from autograder.batch.outputs import (feedback_html, feedback_markdown, load_earlier, output_paths, record_of,
                                       write_outputs)
 from autograder.batch.saved import Judgement
-from autograder.grading import ALL, PUBLIC, Plan, grade_file
+from autograder.grading import grade_file
+from autograder.grading.plan import ALL, PUBLIC, Plan
 from autograder.otter.results import VISIBILITIES, gradescope_results
 from autograder.registry import lab_names, load
 from autograder.render.feedback import as_dict, as_text, text_of, feedback
@@ -361,7 +362,7 @@ def test_a_hidden_tests_refused_request_keeps_a_helpers_name_only_when_it_is_the
     """A refused stand-in request's name is the child's choice, made after it saw a hidden test's
     inputs: of a hidden test the kept detail names the helper only when it is one of the lab's
     functions (what a results file, a page or a summary may then show)."""
-    from autograder.grading import hidden_facts_only
+    from autograder.grading.hidden import hidden_facts_only
     from autograder.verdict import CaseResult, StepResult
     from autograder.reading.submission import read_submission
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from autograder import code_evidence
 from autograder.code_evidence import can_keep_state, state_kept, watch
-from autograder.grading import Plan
+from autograder.grading.plan import Plan
 from autograder.sandbox import codec
 from autograder.sandbox.runner import Call, Limits, run
 from labs.masked_attention import LAB as LAB2

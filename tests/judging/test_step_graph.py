@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 import positional_lab
 from autograder import cli, stand_in
 from autograder.declaration import Case, Output, Probe, Step
-from autograder.grading import Plan, grade_bytes
+from autograder.grading import grade_bytes
+from autograder.grading.plan import Plan
 from autograder.file_facts import helpers_used
 from autograder.lab import Lab, LabError
 from autograder.render.feedback import as_text

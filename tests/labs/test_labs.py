@@ -107,7 +107,7 @@ def test_the_engine_catalog_names_no_lab():
 def test_every_mistake_predicts_a_wrong_answer_somewhere(name):
     """A detector that never differs from the right answer could never name anything (a mistake
     also told by its error may raise on every case instead)."""
-    from autograder.grading import Plan
+    from autograder.grading.plan import Plan
 
     found = lab(name)
     plan = Plan.build(found)

@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 
 from autograder import compare, registry
-from autograder.grading import Plan, grade_bytes
+from autograder.grading import grade_bytes
+from autograder.grading.plan import Plan
 from autograder.render.feedback import as_dict, as_text
 from autograder.render.messages import catalog
 from autograder.sandbox import codec

@@ -137,7 +137,7 @@ def test_feedback_states_the_rule_applied(plan, lang, words):
 
 
 def test_the_public_view_states_the_rule_on_public_tests_only(plan):
-    from autograder.grading import PUBLIC
+    from autograder.grading.plan import PUBLIC
     from autograder.judge import judge_step
 
     def outcome(probe):

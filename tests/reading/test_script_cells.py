@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autograder.grading import Plan, grade_bytes
+from autograder.grading import grade_bytes
+from autograder.grading.plan import Plan
 from autograder.render.feedback import as_text
 from autograder.sandbox.runner import Limits
 from autograder.reading.budget import MAX_SCRIPT_CELLS

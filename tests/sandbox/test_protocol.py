@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from autograder.helpers import StandInAnswers
 from autograder.stand_in import StandIn
-from autograder.grading import answer_bytes
+from autograder.grading.plan import answer_bytes
 from autograder.sandbox import codec
 from autograder.sandbox.child_pipes import TOO_LARGE, Child, OutputSpent, ReadBudget
 from autograder.sandbox.protocol import MAX_HELPER_REQUESTS
@@ -504,7 +504,8 @@ def test_text_from_the_child_is_cut_short_and_free_of_control_characters():
 
 MEASURE = """
 import resource, sys
-from autograder.grading import Plan, grade_file
+from autograder.grading import grade_file
+from autograder.grading.plan import Plan
 from autograder.sandbox.runner import Limits, Zygote
 from labs.self_attention import LAB
 plan, limits = Plan.build(LAB), Limits(step_seconds=5.0, load_seconds=5.0)

@@ -489,13 +489,13 @@ def test_a_step_that_never_returns_costs_its_limit_once_over_its_public_and_hidd
 # notes every deadline it waited out (driver.Clock.expired), printed on stderr once it is done.
 OBSERVED_CHECK = """
 import json, sys
-import autograder.grading as grading
+from autograder.grading import repairs, runs
 made = []
-class Observed(grading.Clock):
+class Observed(runs.Clock):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         made.append(self)
-grading.Clock = Observed
+runs.Clock = repairs.Clock = Observed
 from autograder.cli import main
 code = main(sys.argv[1:])
 print(json.dumps([clock.expired for clock in made]), file=sys.stderr)

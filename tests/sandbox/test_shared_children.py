@@ -15,8 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from autograder.declaration import Case, Output, Probe, Step
-from autograder import grading
-from autograder.grading import REPAIR_IDS, Plan, grade_bytes
+from autograder.grading import repairs
+from autograder.grading import grade_bytes
+from autograder.grading.plan import Plan
+from autograder.grading.repairs import REPAIR_IDS
 from autograder.repair import RepairCache
 from autograder.lab import Lab
 from autograder.sandbox import codec
@@ -130,8 +132,8 @@ def test_no_child_given_a_hidden_input_ran_public_code_or_another_step_beside_a_
 
     plan = Plan.build(lab)
     calls, probe_of = plan.calls
-    kept = grading._REPAIRS
-    grading._REPAIRS = RepairCache()  # each example its own class: a second file is told the first's repairs
+    kept = repairs._REPAIRS
+    repairs._REPAIRS = RepairCache()  # each example its own class: a second file is told the first's repairs
     try:
         for name in ("first.py", "second.py"):
             zygote = _Zygote(lab.function_names, answer)
@@ -139,7 +141,7 @@ def test_no_child_given_a_hidden_input_ran_public_code_or_another_step_beside_a_
             assert len(result.steps) == len(lab.steps)
             _assert_children_kept_apart(lab, calls, probe_of, zygote.children)
     finally:
-        grading._REPAIRS = kept
+        repairs._REPAIRS = kept
 
 
 def _assert_children_kept_apart(lab, calls, probe_of, children):

@@ -18,7 +18,8 @@ import pathlib
 import pytest
 
 from autograder import registry
-from autograder.grading import Plan, grade_bytes
+from autograder.grading import grade_bytes
+from autograder.grading.plan import Plan
 from autograder.sandbox.runner import Limits
 from conftest import CORPORA
 from test_saved_results import check_rewritten_equal_fresh

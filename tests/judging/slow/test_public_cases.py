@@ -6,7 +6,8 @@ import pytest
 
 from labs.self_attention import reference
 from labs.self_attention.cases import public_cases
-from autograder.grading import Plan, grade_file
+from autograder.grading import grade_file
+from autograder.grading.plan import Plan
 from labs.self_attention.hidden import hidden_cases
 
 from conftest import CORPORA, ROOT

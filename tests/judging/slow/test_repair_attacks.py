@@ -7,8 +7,9 @@ import ast
 
 import pytest
 
-from autograder import grading
-from autograder.grading import Plan, grade_bytes
+from autograder.grading import repairs
+from autograder.grading import grade_bytes
+from autograder.grading.plan import Plan
 from autograder.render.step import step_feedback
 from autograder.repair import RepairCache, target_of
 from autograder.repair import edits as edits_module
@@ -58,7 +59,7 @@ def test_the_search_costs_the_student_neither_time_nor_points(zygote, plan, monk
     limits = Limits(step_seconds=2, load_seconds=2)
     monkeypatch.setattr(grading, "_REPAIRS", RepairCache())
     searched = grade_bytes(path.name, path.read_bytes(), zygote, plan, limits)
-    monkeypatch.setenv(grading.REPAIR_SWITCH, "off")
+    monkeypatch.setenv(repairs.REPAIR_SWITCH, "off")
     plain = grade_bytes(path.name, path.read_bytes(), zygote, plan, limits)
     assert [(s.name, s.score, s.status) for s in searched.steps] == [(s.name, s.score, s.status) for s in plain.steps]
     assert searched.score > 0

@@ -6,7 +6,8 @@ import csv
 
 import pytest
 
-from autograder.grading import Plan, grade_bytes
+from autograder.grading import grade_bytes
+from autograder.grading.plan import Plan
 from conftest import CORPORA
 from test_saved_results import check_rewritten_equal_fresh
 from labs.masked_attention import LAB as MASKED

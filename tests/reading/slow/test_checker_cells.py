@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from autograder.grading import Plan, grade_bytes
+from autograder.grading import grade_bytes
+from autograder.grading.plan import Plan
 from autograder.render.feedback import as_dict
 from autograder.sandbox.runner import Limits
 from autograder.reading.notebook import does_only_checking

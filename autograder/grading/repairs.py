@@ -1,0 +1,268 @@
+"""The repair search of a submission's failing steps (autograder.repair) run in the sandbox: the
+candidates' calls on the repair plan's inputs, their judgement, the repairs a batch's workers share,
+and a repair kept from another file checked as the public run's last calls."""
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import time
+from dataclasses import replace
+from typing import TYPE_CHECKING, cast
+
+from ..case_detail import Raised
+from ..guard import piece
+from ..helpers import StandInAnswers
+from ..judge import judge_call
+from ..repair import RepairCache, search, target_of
+from ..repair.grafts import reference_function
+from ..repair_record import GRAFTS, Repair
+from ..rubric import UNANSWERED
+from ..sandbox.runner import Call, Clock, run
+from ..whole_file import write_atomic
+from .runs import KeptCheck, Runs
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Sequence
+    from typing import Any
+
+    from ..declaration import Probe, Step
+    from ..repair.search import Found, Target
+    from ..sandbox.runner import CallOutcome
+    from ..verdict import StepResult
+    from .plan import Plan
+
+
+REPAIRABLE = ("failed", "error")
+# Besides the calls that gave no answer (rubric.UNANSWERED: a child stopped or gone, a helper
+# request refused), what a small edit cannot mend and every candidate would repeat at the limits.
+NOT_REPAIRABLE_ERRORS = frozenset({"MemoryError"})
+REPAIR_SECONDS = 30.0  # a safety net only (an edit that makes a loop endless): the search is bounded by its counts
+REPAIR_CALL_SECONDS = 2.0  # the most one candidate of a plain step runs, on every input it is given
+REPAIR_IDS = 1 << 40  # candidate calls' ids, apart from every plan's own
+REPAIR_SWITCH = "AUTOGRADER_REPAIR"
+_REPAIRS = RepairCache()
+
+
+class FolderStore:
+    """A `RepairStore` in a directory the graders of one batch share (the batch's pool makes it
+    and removes it): one JSON file per entry, written whole and then renamed, so a reader finds a
+    complete entry or none. Nothing in it is read as code; a child never sees it."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+
+    def read(self, name: str) -> object | None:
+        try:
+            with open(os.path.join(self.folder, name + ".json"), encoding="utf-8") as handle:
+                return cast(object, json.load(handle))
+        except (OSError, ValueError):
+            return None
+
+    def write(self, name: str, data: object) -> None:
+        try:
+            write_atomic(os.path.join(self.folder, name + ".json"), json.dumps(data))
+        except OSError:
+            pass  # a full disk costs the other worker a search, never a grade
+
+
+def share_repairs(folder: str | None) -> None:
+    """Repairs found in this process kept in (and read from) `folder` too, shared with the other
+    graders of the batch (None: this process's own memory only)."""
+    _REPAIRS.store = FolderStore(folder) if folder is not None else None
+
+
+def repair_on() -> bool:
+    """Whether failing steps are searched for a repair: the one place the switch is read ("off"
+    only to measure what the other explanations name alone)."""
+    return os.environ.get(REPAIR_SWITCH, "on").strip().lower() != "off"
+
+
+def repairable(result: StepResult) -> bool:
+    """Whether a step's result is one the search is for: its own answers were wrong or its code
+    raised, on tests the sandbox let finish (the one place this is decided)."""
+    if result.status not in REPAIRABLE:
+        return False
+    return not any(
+        case.code in UNANSWERED
+        or (case.raised and isinstance(case.detail, Raised) and case.detail.error.type in NOT_REPAIRABLE_ERRORS)
+        for case in result.cases if not case.passed)
+
+
+def repair_scope(runs: Runs, scope: str, results: dict[str, dict[str, StepResult]],
+                  repairs: dict[str, Repair | None]) -> None:
+    """Each failing step of `scope` with the smallest repair of the student's own function, when
+    one is found (autograder.repair). Searched once per step: on the public scope for a step that
+    fails its public tests (before any child is given a hidden input), else after the hidden
+    tests, for the judged result with them only."""
+    if not repair_on():
+        return
+    for step in runs.plan.lab.steps:
+        result = results[scope][step.name]
+        if not repairable(result):
+            continue
+        if step.name not in repairs:
+            # The grader's own work on the student's code: whatever goes wrong in it costs the
+            # repair's words, never the step's verdict or the submission's record, nor its time.
+            started = time.monotonic()
+            repairs[step.name] = piece("a repair search", _repair_of, runs, step, result, results[scope]).value
+            runs.clock.give_back(time.monotonic() - started)
+        repair = repairs[step.name]
+        if repair is not None:
+            results[scope][step.name] = replace(result, repair=repair.as_told(runs.plan.lab.repair_shows))
+
+
+def _repair_key(runs: Runs, step: Step, result: StepResult, scope_results: dict[str, StepResult]
+                ) -> tuple[Target | None, tuple[object, ...], Sequence[Probe], tuple[str, ...]]:
+    """The student's function of the step (None: none to edit), what a repair of it is kept by
+    (RepairCache: its text, its public answers, the helpers stood in for), the repair plan's
+    inputs for the step and the helpers the grader stands in for."""
+    submission, plan = runs.submission, runs.plan.repair_plan
+    places = submission.places.get(step.name)
+    target = target_of(submission.cells, step.name, places[-1] if places else None)
+    passing = {name for name, other in scope_results.items() if other.status == "passed"}
+    stand_in_for = tuple(h for h in plan.lab.reachable_from(step) if h not in passing) if step.composed else ()
+    answered = tuple((c.case, c.label, c.code, c.answer) for c in result.cases if not c.hidden)
+    key = (plan.lab.name, step.name, None if target is None else target.key, answered, stand_in_for)
+    return target, key, plan.probes[step.name], stand_in_for
+
+
+def _repair_of(runs: Runs, step: Step, result: StepResult, scope_results: dict[str, StepResult]) -> Repair | None:
+    plan = runs.plan.repair_plan
+    target, key, probes, stand_in_for = _repair_key(runs, step, result, scope_results)
+    if target is None:
+        return None
+    failing = [(case.case, case.label) for case in result.cases if not case.passed and not case.hidden]
+    pivot = next((i for i, probe in enumerate(probes) if (probe.case.name, probe.label) in failing), None)
+    # The grader's own time, apart from the submission's (its clock is given it back: _repair_scope).
+    until = time.monotonic() + REPAIR_SECONDS
+
+    def evaluate(sources: Sequence[str | None], chosen: Sequence[object]) -> list[list[bool]]:
+        return _evaluate(runs, step, stand_in_for, sources, cast("Sequence[Probe]", chosen), until)
+
+    kept = _REPAIRS.get(key, target)
+    if kept is not None and _right_here(runs, step, key, kept, evaluate, probes):
+        return kept.repair  # found on another file, and right on this one too (RepairCache)
+    target = replace(target, reference=reference_function(plan.lab.solution, step.name))  # for grafts
+    found = search(target=target, probes=probes, pivot=pivot, evaluate=evaluate)
+    if found is None:
+        return None
+    _REPAIRS.put(key, target, found)
+    return found.repair
+
+
+KEPT_CHECK_ROOM = 4.0  # the submission's time left, in candidate limits, for kept checks in its public run
+
+
+def kept_checks(runs: Runs, public: dict[str, StepResult]) -> Iterator[list[Call]]:
+    """The public run's last calls: for each plain step that failed its public tests and has a
+    repair kept from another file, its candidate on the repair plan's inputs (public and
+    generated, never hidden), so that checking it on this file costs no child of its own. Last,
+    after every test of the run: a candidate may change the submission's globals. Only with time
+    to spare, and the time they take is given back to the submission (as a search's is)."""
+    if not repair_on() or runs.clock.until is None:
+        return
+    checks = piece("checking kept repairs", _kept_for, runs, public).value or {}
+    calls = [call for check in checks.values() for call in check.calls]
+    groups = len(checks)
+    if not calls or runs.clock.until - time.monotonic() < KEPT_CHECK_ROOM * groups * REPAIR_CALL_SECONDS:
+        return
+    runs.kept_checks = checks
+    started = time.monotonic()
+    yield calls
+    runs.clock.give_back(time.monotonic() - started)
+
+
+def _kept_for(runs: Runs, public: dict[str, StepResult]) -> dict[str, KeptCheck]:
+    checks: dict[str, KeptCheck] = {}
+    made = 0
+    for step in runs.plan.lab.steps:
+        result = public.get(step.name)
+        if step.composed or result is None or not repairable(result):
+            continue
+        target, key, probes, _ = _repair_key(runs, step, result, public)
+        kept = _REPAIRS.get(key, target) if target is not None else None
+        if kept is None or any(part.kind in GRAFTS for part in kept.repair.parts):
+            continue  # a graft holds reference code: it is run in a repair child only
+        calls, _ = _candidate_calls(runs, step, (), [kept.source], probes, first_id=REPAIR_IDS + made,
+                                    seconds=REPAIR_CALL_SECONDS)
+        made += len(calls)
+        checks[step.name] = KeptCheck(key=key, source=kept.source, calls=calls, probes=probes)
+    return checks
+
+
+def _right_here(runs: Runs, step: Step, key: tuple[object, ...], kept: Found,
+                evaluate: Callable[[Sequence[str | None], Sequence[object]], list[list[bool]]],
+                probes: Sequence[Probe]) -> bool:
+    """Whether a kept repair's candidate is right on this file: from the public run's last calls
+    when it ran there (_kept_checks), else from a run of its own."""
+    check = runs.kept_checks.get(step.name)
+    if check is not None and check.key == key and check.source == kept.source:
+        codes = _codes_of(check.calls, check.probes, runs.outcomes)
+        if "not_run" not in codes:
+            return all(code is None for code in codes)
+    return all(evaluate([kept.source], probes)[0])
+
+
+def _evaluate(runs: Runs, step: Step, stand_in_for: tuple[str, ...], sources: Sequence[str | None],
+              probes: Sequence[Probe], until: float, plan: Plan | None = None) -> list[list[bool]]:
+    """Whether each candidate (its source; None: the student's own function) is right on each
+    probe of `plan` (by default the repair plan: public and generated inputs only), from one run
+    in a fresh child."""
+    return [[code is None for code in codes]
+            for codes in candidate_codes(runs, step, stand_in_for, sources, probes, until, plan)]
+
+
+def candidate_codes(runs: Runs, step: Step, stand_in_for: tuple[str, ...], sources: Sequence[str | None],
+                    probes: Sequence[Probe], until: float, plan: Plan | None = None,
+                    call_seconds: float | None = None) -> list[list[str | None]]:
+    """`_evaluate`'s judgement of each call: None where right, else its code (rubric.UNANSWERED: no answer)."""
+    plan = plan or runs.plan.repair_plan
+    made, tables = _candidate_calls(runs, step, stand_in_for, sources, probes, plan=plan)
+    seconds = max(0.0, until - time.monotonic())
+    if seconds <= 0:
+        return [["not_run"] * len(probes) for _ in sources]
+    limits = replace(runs.limits, step_seconds=min(runs.limits.step_seconds,
+                                                   seconds if step.composed else call_seconds or REPAIR_CALL_SECONDS))
+    if runs.zygote.doomed():
+        runs.zygote.restart()
+    # Every public group first, then every hidden one: two children, not one per switch.
+    ordered = sorted(made, key=lambda call: not call.public)
+    outcome = run(runs.zygote, runs.submission.cells, ordered, limits, StandInAnswers(tables, plan.stand_ins.signatures),
+                  functions=plan.lab.function_names, skip=runs.skip, clock=Clock(until=until), evidence=False)
+    codes = _codes_of(made, probes, outcome.calls)
+    return [codes[k * len(probes):(k + 1) * len(probes)] for k in range(len(sources))]
+
+
+def _candidate_calls(runs: Runs, step: Step, stand_in_for: tuple[str, ...], sources: Sequence[str | None],
+                     probes: Sequence[Probe], plan: Plan | None = None, first_id: int = REPAIR_IDS,
+                     seconds: float | None = None) -> tuple[list[Call], dict[int, Any]]:
+    """The calls of each candidate (its source; None: the student's own function) on `probes`,
+    with ids from `first_id` on (`seconds`: each candidate's own time limit), and the stand-in
+    tables of those that call helpers."""
+    plan = plan or runs.plan.repair_plan
+    calls, probe_of = plan.calls
+    base = {id(probe_of[call.id]): call for call in calls if call.step == step.name}
+    made: list[Call] = []
+    tables: dict[int, Any] = {}
+    for k, source in enumerate(sources):
+        for probe in probes:
+            call = base[id(probe)]
+            new_id = first_id + len(made)
+            # A plain step's candidates are steps of their own (each its own time, one child);
+            # a composed step's share one: a step graded with stand-ins runs in a child of its own.
+            # A child is given public or hidden calls, never both (driver.may_share): a candidate's
+            # calls on hidden cases (the build's mutants of the reference) are a group of their own.
+            group = f"{step.name} #{0 if step.composed else k}{'' if call.public else ' hidden'}"
+            made.append(replace(call, id=new_id, step=group, source=source, seconds=seconds,
+                                helpers=tuple(h for h in call.helpers if h in stand_in_for)))
+            if call.id in plan.stand_ins.tables:
+                tables[new_id] = plan.stand_ins.tables[call.id]
+    return made, tables
+
+
+def _codes_of(made: Sequence[Call], probes: Sequence[Probe], outcomes: dict[int, CallOutcome]) -> list[str | None]:
+    """Each candidate call's judgement against its probe: None where right, else its code."""
+    judged = [judge_call(probe, outcomes.get(call.id), False, brief=True)
+              for call, probe in zip(made, itertools.cycle(probes))]
+    return [None if result.passed else (result.code or "wrong") for result in judged]
