@@ -8,7 +8,7 @@ from .said import Refusal, said
 from .options import EXIT_ALL_PASSED, EXIT_LOST_POINTS, CheckOptions, CheckResult
 
 if TYPE_CHECKING:
-    from .lab import Lab
+    from .core.lab import Lab
 
 
 def check_file(options: CheckOptions) -> CheckResult:
@@ -63,7 +63,7 @@ def _lab(options: CheckOptions, data: bytes) -> Lab:
     """The lab to grade the file as (registry.choose_lab), or why a file that cannot say which lab
     cannot be graded: what to give instead."""
     from .registry import choose_lab, lab_names
-    from .reading.names import not_code
+    from .core.reading.names import not_code
 
     if options.lab is None and len(lab_names()) > 1:
         if not data.strip():
@@ -76,9 +76,9 @@ def _lab(options: CheckOptions, data: bytes) -> Lab:
 def _write_html(options: CheckOptions, result: object, lab: Lab) -> None:
     from .batch.outputs import feedback_html
     from .whole_file import write_atomic
-    from .verdict import SubmissionResult
-    from .render.feedback import as_text
-    from .render.text import one_line
+    from .core.verdict import SubmissionResult
+    from .core.render.feedback import as_text
+    from .core.render.text import one_line
 
     assert isinstance(result, SubmissionResult) and options.html is not None
     record = {"id": one_line(os.path.basename(result.submission)), "file": one_line(result.submission),
@@ -97,9 +97,9 @@ def read_for_check(path: str) -> bytes:
     without blocking), at most MAX_BYTES + 1 bytes; a .zip must hold one file to grade (the zip Otter's
     export() writes, or one zipped by hand: reading.zips.zipped_submission).
     """
-    from .reading.budget import MAX_BYTES
-    from .reading.files import NotARegularFile, read_regular_file
-    from .reading.zips import NotAnOtterExport, zipped_submission
+    from .core.reading.budget import MAX_BYTES
+    from .core.reading.files import NotARegularFile, read_regular_file
+    from .core.reading.zips import NotAnOtterExport, zipped_submission
 
     try:
         data = read_regular_file(path)
@@ -122,7 +122,7 @@ def read_for_check(path: str) -> bytes:
 def _what_it_is(path: str, error: OSError) -> object:
     """What a path that is no regular file names (a FIFO, a character device, ...), to say; the
     reader's Detail when it is gone by now."""
-    from .reading.files import file_kind
+    from .core.reading.files import file_kind
 
     try:
         kind = file_kind(os.stat(path).st_mode)

@@ -181,7 +181,7 @@ def main(argv: Sequence[str] | None = None, exit_when_checked: bool = False) -> 
     try:
         code = COMMANDS[args.command](args)
     except Refusal as refusal:
-        from .render.messages import Messages
+        from .core.render.messages import Messages
 
         print(refusal.told(Messages(args.lang)), file=sys.stderr)
         return refusal.status
@@ -189,7 +189,7 @@ def main(argv: Sequence[str] | None = None, exit_when_checked: bool = False) -> 
         return 130
     except Exception:  # a fault of the grader: never reported as the student's lost points (exit 1)
         traceback.print_exc()
-        from .render.messages import Messages
+        from .core.render.messages import Messages
 
         print("autograder: " + Messages(args.lang)("said", "internal_error"), file=sys.stderr)
         return EXIT_CANNOT_RUN
@@ -226,8 +226,8 @@ def run_check(args: argparse.Namespace) -> int:
     options = options_of(args)
     assert isinstance(options, CheckOptions)
     checked = check(options)  # starts the sandbox before this process loads anything heavy
-    from .render.feedback import as_dict, as_text
-    from .render.text import fit_to_width, json_text, printable, terminal_width
+    from .core.render.feedback import as_dict, as_text
+    from .core.render.text import fit_to_width, json_text, printable, terminal_width
 
     if args.json:
         print(json_text(as_dict(checked.result, checked.lab, options.lang), indent=2))

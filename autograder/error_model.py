@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .declaration import Mistake, Prediction, Probe
-from .rubric import JOIN  # a pair's code joins its two codes (the rubric's rule, read by every face)
+from .core.declaration import Mistake, Prediction, Probe
+from .core.rubric import JOIN  # a pair's code joins its two codes (the rubric's rule, read by every face)
 
 
 class Several(tuple[Any, ...]):

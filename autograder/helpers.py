@@ -5,8 +5,8 @@ import inspect
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from . import stand_in
-from .sandbox import codec
+from .core import stand_in
+from .core.child import codec
 from .sandbox.runner import HelperRefused
 
 
@@ -21,7 +21,7 @@ class StandInAnswers:
         self.signatures = dict(signatures or {})  # name -> the reference's inspect.Signature
 
     def __call__(self, call_id: int, name: str, args: Sequence[Any], keywords: dict[str, Any] | None = None) -> Any:
-        """The encoded value (sandbox.codec, JSON-ready) the request gets."""
+        """The encoded value (child.codec, JSON-ready) the request gets."""
         try:
             value = stand_in.answer(self.tables.get(call_id, ()), name=name, args=args, keywords=keywords,
                                     signature=self.signatures.get(name))

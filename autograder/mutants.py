@@ -18,15 +18,15 @@ from .grading.plan import Plan
 from .grading.repairs import candidate_codes
 from .grading.runs import Runs
 from .repair.cases import generated_cases
-from .rubric import UNANSWERED
+from .core.rubric import UNANSWERED
 from .repair.edits import single_edits
 from .repair.search import target_of
 from .sandbox.runner import Limits
-from .reading.submission import read_submission
+from .core.reading.submission import read_submission
 
 if TYPE_CHECKING:
-    from .declaration import Case, Probe, Step
-    from .lab import Lab
+    from .core.declaration import Case, Probe, Step
+    from .core.lab import Lab
     from .repair.edits import Edit
     from .sandbox.runner import Zygote
 

@@ -15,8 +15,8 @@ from .sandbox.limits import MB, Limits
 from .said import Refusal, said
 
 if TYPE_CHECKING:
-    from .verdict import SubmissionResult
-    from .lab import Lab
+    from .core.verdict import SubmissionResult
+    from .core.lab import Lab
 
 Lang = Literal["ko", "en"]
 LANGS: tuple[Lang, ...] = ("ko", "en")

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from .guard import SafeText, safe_name
+from .core.guard import SafeText, safe_name
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
     from _pytest._code.code import ExceptionInfo, TerminalRepr
 
-    from .render.messages import Messages
+    from .core.render.messages import Messages
 
 EXIT_ALL_PASSED, EXIT_LOST_POINTS = 0, 1  # autograder check's own exit codes for a graded file
 
@@ -85,7 +85,7 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError("--submission-timeout must be positive")
     if os.path.isdir(path):
         raise pytest.UsageError(f"--submission: a folder, not a file: {safe_name(path)}")
-    from .reading.files import read_regular_file
+    from .core.reading.files import read_regular_file
 
     try:
         head = read_regular_file(path)  # never blocks on a FIFO; as much as the grader reads of a file
@@ -140,7 +140,7 @@ GRADING: pytest.StashKey[SubmissionGrading] = pytest.StashKey()
 
 
 def _say(config: pytest.Config) -> Messages:
-    from .render.messages import Messages
+    from .core.render.messages import Messages
 
     return Messages(config.getoption("submission_lang"))
 
@@ -208,7 +208,7 @@ class SubmissionGrading:
         return next(s for s in self.result["steps"] if s["name"] == name)  # type: ignore[index]  # graded above
 
     def total_line(self) -> str:
-        from .render.messages import Messages, points_text
+        from .core.render.messages import Messages, points_text
 
         # Asked only once graded (see pytest_terminal_summary).
         return Messages(self.lang)("text", "total", score=points_text(self.result["score"]),  # type: ignore[index]

@@ -7,16 +7,16 @@ from importlib import metadata
 from typing import TYPE_CHECKING, Literal
 
 from .said import Refusal, Said, said, then
-from .reading.budget import untrusted
-from .reading.definitions import DEFINED
-from .reading.submission import METADATA_KEY, lab_evidence  # noqa: F401 (METADATA_KEY re-exported)
-from .verdict import Note
+from .core.reading.budget import untrusted
+from .core.reading.definitions import DEFINED
+from .core.reading.submission import METADATA_KEY, lab_evidence  # noqa: F401 (METADATA_KEY re-exported)
+from .core.verdict import Note
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping
-    from .lab import Lab
-    from .reading.budget import Reading
-    from .reading.submission import LabEvidence
+    from .core.lab import Lab
+    from .core.reading.budget import Reading
+    from .core.reading.submission import LabEvidence
 
 GROUP = "autograder.labs"
 # What the files a lab is chosen by are, in the sentences that tell the choice: one submission, one

@@ -1,6 +1,6 @@
 """Sentences as data, and the one family of errors a command refuses with.
 
-A Said is a sentence of the engine catalogs (autograder/locale/ko.toml, en.toml): its section, its
+A Said is a sentence of the engine catalogs (autograder/core/locale/ko.toml, en.toml): its section, its
 key and its parameters. Library code says what it has to say as Saids; the face that shows it (the
 command line, report.html) says it with render.messages.Messages in its reader's language. `str()` gives the
 English, for logs. A parameter may itself be a Said (said in the same language) or a tuple of them
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # render loads the judge: imported when a sentence is said, so a check starts fast
-    from .render.messages import Messages
+    from .core.render.messages import Messages
 
 EXIT_CANNOT_RUN = 2  # a refusal's exit status unless it says another
 PROGRAM = "autograder"  # what every line the command line prints on stderr starts with
@@ -41,7 +41,7 @@ class Said:
         return say(self.section, self.key, **values)
 
     def __str__(self) -> str:
-        from .render.messages import Messages
+        from .core.render.messages import Messages
 
         return self.text(Messages("en"))
 
@@ -55,7 +55,7 @@ class Lines:
     most: int = 20
 
     def text(self, say: Messages) -> str:
-        from .render.text import one_line
+        from .core.render.text import one_line
 
         shown = [f"  {item.text(say) if isinstance(item, Said) else one_line(item)}" for item in self.items[:self.most]]
         if len(self.items) > self.most:
@@ -76,7 +76,7 @@ def then(first: Said, *rest: Said) -> Said:
 
 
 def _said(name: str, value: object, say: Messages) -> object:
-    from .render.text import one_line, printable
+    from .core.render.text import one_line, printable
 
     if isinstance(value, Said | Lines):
         return value.text(say)
@@ -110,7 +110,7 @@ class Refusal(ValueError):
     def told(self, say: Messages) -> str:
         """What the command line prints on stderr, in the language of `say`: each sentence on a line
         of its own, after the program's name."""
-        from .render.text import printable
+        from .core.render.text import printable
 
         text: str = printable("\n".join(f"{self.program}: {sentence.text(say)}" for sentence in self.sentences))
         return text

@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 
 from autograder.grading import grade_bytes  # noqa: E402
 from autograder.grading.plan import Plan
-from autograder.judge import judge_step  # noqa: E402
+from autograder.core.judge import judge_step  # noqa: E402
 from autograder.sandbox.runner import CallOutcome, Zygote  # noqa: E402
 from labs.self_attention import LAB  # noqa: E402
 

@@ -1,5 +1,5 @@
 """How many wrong files of each corpus get a specific explanation, with the declared mistakes on
-and off (AUTOGRADER_DECLARED_MISTAKES=off: only the explainer, autograder/explain/, reads values).
+and off (AUTOGRADER_DECLARED_MISTAKES=off: only the explainer, autograder/core/explain/, reads values).
 
 A wrong file's own step (its file name or its MANIFEST says which) is counted as one of:
   declared   a declared mistake of the lab names it (or a rule of the judge: hardcoded, transposed, ...)
@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT))
 from autograder import registry  # noqa: E402
 from autograder.grading import grade_file  # noqa: E402
 from autograder.grading.plan import Plan
-from autograder.judge import EXPLAINABLE  # noqa: E402
-from autograder.predictions import DECLARED_MISTAKES_SWITCH  # noqa: E402
+from autograder.core.judge import EXPLAINABLE  # noqa: E402
+from autograder.core.predictions import DECLARED_MISTAKES_SWITCH  # noqa: E402
 from autograder.sandbox.runner import Zygote  # noqa: E402
 
 CORPORA = {"corpus": "self_attention", "corpus_field": "self_attention", "corpus_field2": "self_attention",

@@ -29,9 +29,10 @@ from throughput import build_floor  # noqa: E402
 from autograder import grading  # noqa: E402
 from autograder.grading.plan import Plan  # noqa: E402
 from autograder.registry import load as load_lab  # noqa: E402
-from autograder.sandbox import child_pipes, codec, worker, zygote_client  # noqa: E402
-from autograder.sandbox.protocol import HelperRefused  # noqa: E402
-from autograder.reading.submission import read_submission  # noqa: E402
+from autograder.sandbox import child_pipes, zygote_client
+from autograder.core.child import codec, worker  # noqa: E402
+from autograder.core.child.protocol import HelperRefused  # noqa: E402
+from autograder.core.reading.submission import read_submission  # noqa: E402
 
 
 class Counted:

@@ -18,7 +18,7 @@ import zipfile
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from autograder.reading.budget import BUDGET  # noqa: E402
+from autograder.core.reading.budget import BUDGET  # noqa: E402
 
 FILL = BUDGET.file_bytes - 1024
 
@@ -78,7 +78,7 @@ MEASURE = """
 import sys, time, tracemalloc
 sys.path.insert(0, sys.argv[1])
 from autograder import registry
-from autograder.reading.submission import read_submission
+from autograder.core.reading.submission import read_submission
 name, data = sys.argv[2], open(sys.argv[3], "rb").read()
 started = time.process_time()
 read = read_submission(name, data)

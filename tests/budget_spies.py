@@ -8,8 +8,8 @@ import tokenize
 import zipfile
 from unittest import mock
 
-from autograder.reading import budget
-from autograder.reading.budget import BUDGET
+from autograder.core.reading import budget
+from autograder.core.reading.budget import BUDGET
 
 
 @contextlib.contextmanager

@@ -38,8 +38,8 @@ from nbformat import NotebookNode
 
 from autograder import registry
 from autograder.kit.ready import LANG_VARIABLE
-from autograder.lab import Lab
-from autograder.reading.submission import METADATA_KEY
+from autograder.core.lab import Lab
+from autograder.core.reading.submission import METADATA_KEY
 
 CELL_MARK = "# %%"
 MARKDOWN_MARK = "# %% [markdown]"

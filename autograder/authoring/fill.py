@@ -30,7 +30,7 @@ from nbformat import NotebookNode
 
 from autograder import registry
 from autograder.authoring.build_notebook import CHECK_PACKAGE
-from autograder.lab import Lab
+from autograder.core.lab import Lab
 
 NO_OP = "pass"
 OTTER_TAGS = ("grader-init", "check-all", "export")

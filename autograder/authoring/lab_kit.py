@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..declaration import Probe
+from ..core.declaration import Probe
 
 T = TypeVar("T")
 

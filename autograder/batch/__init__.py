@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ..render.messages import Messages
-from ..render.text import one_line, printable
+from ..core.render.messages import Messages
+from ..core.render.text import one_line, printable
 from ..said import Lines, Refusal, said
 from ..options import GradeOptions, GradeResult
-from ..reading.budget import MAX_BYTES
-from ..reading.names import not_code
-from ..reading.problems import Detail, detail, failure_detail, os_detail
+from ..core.reading.budget import MAX_BYTES
+from ..core.reading.names import not_code
+from ..core.reading.problems import Detail, detail, failure_detail, os_detail
 from .collect import Student, group_students
 from .grader import Task
 from .source import EXPORT, Source
@@ -48,7 +48,7 @@ from .stale import move_stale, stale_outputs
 EXIT_DONE, EXIT_CANNOT_RUN, EXIT_MERGED_IDS, EXIT_PATTERN_MISSES, EXIT_INTERRUPTED = 0, 2, 3, 4, 130
 
 if TYPE_CHECKING:
-    from ..lab import Lab
+    from ..core.lab import Lab
     from ..sandbox.limits import Limits
     from ..sandbox.zygote_client import Zygote
 

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..reading.names import SUBMISSION_KINDS, kind_rank
-from ..reading.problems import Detail, detail
+from ..core.reading.names import SUBMISSION_KINDS, kind_rank
+from ..core.reading.problems import Detail, detail
 from ..said import Said, said
 from ..lms.recognise import HEAD_BYTES, SHEET_KINDS, sheet_kind
 from .late import COMPUTER_ZONE, LmsZone, StatedZone, file_time, stated_zone

@@ -8,8 +8,8 @@ import tokenize
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 if TYPE_CHECKING:
-    from ..cells import Cell
-    from ..reading.budget import Reading
+    from ..core.cells import Cell
+    from ..core.reading.budget import Reading
 
 
 def code_prints(name: str, data: bytes | None, function_names: Iterable[str]) -> dict[str, Any] | None:
@@ -23,9 +23,9 @@ def code_prints(name: str, data: bytes | None, function_names: Iterable[str]) ->
     line Python's own parser gives up on costs its own part only (`_statements`)."""
     if not isinstance(data, (bytes, bytearray)):
         return None
-    from ..reading.budget import untrusted
-    from ..reading.submission import read_submission
-    from ..render.messages import detail_text
+    from ..core.reading.budget import untrusted
+    from ..core.reading.submission import read_submission
+    from ..core.render.messages import detail_text
 
     submission = read_submission(name, data)
     if submission.problem is not None:
@@ -106,8 +106,8 @@ def _alone(part: list[str], cell: Cell, reading: Reading) -> list[str]:
     of its top-level statements as the reader cuts a .py (reading.script.script_cells)."""
     if len(part) > 1:
         return part
-    from ..guard import safe_text
-    from ..reading.script import script_cells
+    from ..core.guard import safe_text
+    from ..core.reading.script import script_cells
 
     return [piece["source"] for piece in script_cells(safe_text(part[0]), cell["filename"], reading, statements=True)]
 

@@ -14,17 +14,17 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from ..grading import grade_bytes
 from ..grading.plan import Plan
 from ..grading.repairs import share_repairs
-from ..guard import piece
-from ..file_facts import broken
+from ..core.guard import piece
+from ..core.file_facts import broken
 from ..sandbox import linux
 from ..sandbox.runner import Zygote
-from ..reading.problems import Detail
+from ..core.reading.problems import Detail
 from .outputs import discard_outputs, record_of, write_outputs
 from .saved import Judgement
 
 if TYPE_CHECKING:
-    from ..verdict import SubmissionResult
-    from ..lab import Lab
+    from ..core.verdict import SubmissionResult
+    from ..core.lab import Lab
     from ..sandbox.limits import Limits
 
 

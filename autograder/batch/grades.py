@@ -6,16 +6,16 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from ..render.messages import LANGUAGES, Messages, detail_text
+from ..core.render.messages import LANGUAGES, Messages, detail_text
 from ..said import Said
-from ..reading.problems import Detail
+from ..core.reading.problems import Detail
 from .late import COMPUTER_ZONE, LmsZone
 from ..whole_file import write_atomic
 from .overrides import summary as override_summary
 from .spreadsheet import spreadsheet_text
 
 if TYPE_CHECKING:
-    from ..lab import Lab
+    from ..core.lab import Lab
     from .collect import Student
 
 Records = Sequence[Mapping[str, Any]]  # the students' records (outputs.record_of)

@@ -33,14 +33,14 @@ import urllib.parse
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..guard import piece
-from ..reading.files import read_regular_file
+from ..core.guard import piece
+from ..core.reading.files import read_regular_file
 from ..lms.graded import Graded, Record, RunError, read_run
 from ..lms.sheet import read_csv_text
 from ..lms.sheet import SheetError
 from ..said import Refusal, Said, said, then
-from ..render.messages import Messages
-from ..render.text import one_line, printable
+from ..core.render.messages import Messages
+from ..core.render.text import one_line, printable
 from . import run_folder
 from .naming import fit_id, is_system_path
 from ..whole_file import write_atomic
@@ -310,7 +310,7 @@ def _lab(name: str) -> Any:
 
 def student_page(student: str, name: str, runs: list[Run], lang: str, labs: dict[str, Any]) -> str:
     """One student's page: a table per lab, in the run's order."""
-    from .. import pictures
+    from ..core import pictures
 
     say = Messages(lang)
     parts = [f"<h1>{html.escape(say('history', 'student_title', id=one_line(student)))}</h1>"]
@@ -347,7 +347,7 @@ def guarded_student_page(student: str, name: str, runs: list[Run], lang: str, la
     """student_page as a piece of the grader's own work on the student's records (guard.piece):
     a record it cannot be made from costs that page its tables, which a sentence replaces; the
     student stays in the course table and course.csv."""
-    from .. import pictures
+    from ..core import pictures
 
     made = piece(f"the history page of {one_line(student)}", student_page, student, name, runs, lang, labs)
     if made.value is not None:
@@ -392,7 +392,7 @@ def lab_table(graded: Graded, record: Record, lab: Any, lang: str) -> str:
 
 
 def index_page(rows: list[dict[str, Any]], runs: list[Run], lang: str) -> str:
-    from .. import pictures
+    from ..core import pictures
 
     say = Messages(lang)
     head = "".join(f"<th scope=\"col\">{html.escape(h)}</th>" for h in

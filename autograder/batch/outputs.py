@@ -26,18 +26,18 @@ from .previous import changes_text
 from ..whole_file import write_atomic
 from .run_files import RECORD_KEY
 from .saved import KEY as SAVED_KEY, Judgement, Unsaveable, judgement_data, read_judgement
-from .. import pictures
-from ..guard import piece
-from ..verdict import rounded_points
-from ..render.feedback import feedback, json_of, notes_text, text_of
-from ..render.messages import Messages, case_names
-from ..render.step import guarded_step_feedback
-from ..render.text import json_text, one_line, printable
+from ..core import pictures
+from ..core.guard import piece
+from ..core.verdict import rounded_points
+from ..core.render.feedback import feedback, json_of, notes_text, text_of
+from ..core.render.messages import Messages, case_names
+from ..core.render.step import guarded_step_feedback
+from ..core.render.text import json_text, one_line, printable
 
 if TYPE_CHECKING:
-    from ..verdict import CaseResult, StepResult, SubmissionResult
-    from ..lab import Lab
-    from ..render.feedback import Feedback
+    from ..core.verdict import CaseResult, StepResult, SubmissionResult
+    from ..core.lab import Lab
+    from ..core.render.feedback import Feedback
 
 
 LABELS = {

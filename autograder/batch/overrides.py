@@ -31,7 +31,7 @@ from ..whole_file import write_atomic
 from .ta_numbers import Unreadable, read_number, split_number
 
 if TYPE_CHECKING:
-    from ..render.messages import Messages
+    from ..core.render.messages import Messages
 
 FILE_NAME = "overrides.csv"
 STATE_NAME = "overrides.state.json"
@@ -73,7 +73,7 @@ class OverridesRefused(Refusal):
 
     def __init__(self, reasons: list[Said], lang: str = "en") -> None:
         super().__init__(*reasons)
-        from ..render.messages import Messages
+        from ..core.render.messages import Messages
 
         say = Messages(lang)
         self.problems = [reason.text(say) for reason in reasons]
@@ -365,7 +365,7 @@ def summary(record: Mapping[str, Any]) -> str:
 def review_warning(records: Iterable[Mapping[str, Any]], path: str, say: Messages | None = None) -> str:
     """stderr's warning for overrides whose automatic points changed since they were written, in
     the TA's language (`say`: render.messages.Messages, else English); "" when none."""
-    from ..render.messages import Messages
+    from ..core.render.messages import Messages
 
     say = say or Messages("en")
     lines: list[str] = []
@@ -387,7 +387,7 @@ def override_text(record: Mapping[str, Any], lang: str) -> str:
     applied = [e for e in record.get("overrides") or () if e.get("state") == APPLIED]
     if not applied:
         return ""
-    from ..render.messages import Messages
+    from ..core.render.messages import Messages
 
     say = Messages(lang)
     lines = [say("override", "heading")]

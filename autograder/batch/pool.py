@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..sandbox.child_pipes import MACHINE_WAIT_FACTOR
 from ..sandbox.runner import MAX_RESTARTS
-from ..file_facts import broken
+from ..core.file_facts import broken
 from .grader import Task, finish, worker_main
 
 if TYPE_CHECKING:
-    from ..lab import Lab
+    from ..core.lab import Lab
     from ..sandbox.limits import Limits
     from ..sandbox.zygote_client import Zygote
 

@@ -68,7 +68,7 @@ def changes_text(changes: list[dict[str, Any]], lang: str, lab: Any = None, when
     then how many still pass. "" when there is nothing to compare."""
     if not changes:
         return ""
-    from ..render.messages import Messages
+    from ..core.render.messages import Messages
 
     say = Messages(lang, lab)
     lines = [say("previous", "heading_when" if when else "heading", when=when)]

@@ -5,7 +5,7 @@ import sys
 import time
 from typing import TextIO
 
-from ..render.messages import Messages
+from ..core.render.messages import Messages
 
 PLAIN_EVERY_SECONDS = 5.0
 PLAIN_EVERY_PERCENT = 10

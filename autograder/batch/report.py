@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from .. import pictures
-from ..render.messages import Messages
-from ..render.text import one_line
+from ..core import pictures
+from ..core.render.messages import Messages
+from ..core.render.text import one_line
 from .grades import SHOWN_STATUS, Listed, Records, class_counts, graded_records
 from .late import LmsZone
 from ..whole_file import write_atomic
@@ -22,7 +22,7 @@ from .similar_table import report_section as similar_section
 from .version import grader_version
 
 if TYPE_CHECKING:
-    from ..lab import Lab
+    from ..core.lab import Lab
 
 Cell = tuple[str, str]  # (the cell's HTML, its attributes)
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from ..render.messages import Messages
+from ..core.render.messages import Messages
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -16,7 +16,7 @@ from .report import write_report
 from .report_plots import _pyplot
 
 if TYPE_CHECKING:
-    from ..lab import Lab
+    from ..core.lab import Lab
 
 PREPARE = "prepare"
 

@@ -36,10 +36,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
-from ..render.messages import Messages
-from ..render.text import printable
+from ..core.render.messages import Messages
+from ..core.render.text import printable
 from ..said import Refusal, Said, said
-from ..reading.files import read_regular_file
+from ..core.reading.files import read_regular_file
 from .naming import is_system_path
 from ..whole_file import write_atomic
 from .run_files import run_records

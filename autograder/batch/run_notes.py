@@ -6,10 +6,10 @@ import os
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta, timezone
 
-from ..render.messages import Messages
-from ..render.text import one_line, printable
+from ..core.render.messages import Messages
+from ..core.render.text import one_line, printable
 from ..said import Lines, Said, said
-from ..reading.problems import Detail
+from ..core.reading.problems import Detail
 from .collect import NOT_LMS_NAMED, Student
 from .late import LmsZone, StatedZone, agreed_zone, lateness_known, offset_text
 from .outputs import shown_time

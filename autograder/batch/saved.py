@@ -5,10 +5,10 @@ One definition (`Judgement`), one format version (`FORMAT`), one writer (`judgem
 reader (`read_judgement`), which refuses a version it does not know and any shape it cannot read:
 such a student is simply graded again. Pure data in and out; outputs.py reads and writes the file.
 
-The judged result is the verdict's typed records (autograder.verdict); a step's typed facts are
+The judged result is the verdict's typed records (autograder.core.verdict); a step's typed facts are
 kept under its "detail" with the keys format 1 always had (`_step_facts_data`, `_step_facts`), so
 a file written before the facts were typed is read as it was written (tests/judging/test_verdict.py).
-A test's detail is one record of autograder.case_detail, kept as its `as_data` mapping (the keys
+A test's detail is one record of autograder.core.case_detail, kept as its `as_data` mapping (the keys
 the judge wrote before it was typed) and read back by `case_detail_from_data`, which refuses what
 it does not know.
 
@@ -26,14 +26,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from ..case_detail import case_detail_from_data, detail_data
-from ..reading.problems import Detail
-from ..repair_record import Repair
-from ..verdict import (CaseResult, FollowsOwnHelpers, HelperUse, Note, Redefined, StepResult, SubmissionResult,
+from ..core.case_detail import case_detail_from_data, detail_data
+from ..core.reading.problems import Detail
+from ..core.repair_record import Repair
+from ..core.verdict import (CaseResult, FollowsOwnHelpers, HelperUse, Note, Redefined, StepResult, SubmissionResult,
                        step_status)
 
 if TYPE_CHECKING:
-    from ..verdict import Rule
+    from ..core.verdict import Rule
 
 FORMAT = 1  # raise it whenever what is written changes; an older or newer file is then graded again
 KEY = "judged"  # its place in results/<id>.json's extra_data, beside the record (outputs.RECORD_KEY)

@@ -33,7 +33,7 @@ def similar_rows(groups: list[Group], hidden_counts: Mapping[str, int], lang: st
                  uncompared: Sequence[NotCompared] = ()) -> list[dict[str, Any]]:
     """similar.csv's rows: each group's steps, then one row per student not compared in full
     (`group` empty, step FILE, the evidence cell saying why; no score)."""
-    from ..render.messages import Messages
+    from ..core.render.messages import Messages
 
     say = Messages(lang)
     rows: list[dict[str, Any]] = []
@@ -73,7 +73,7 @@ def similar_csv(rows: list[dict[str, Any]]) -> str:
 
 def report_section(rows: list[dict[str, Any]], lang: str, label: Any) -> str:
     """The report's section: a signal for a human, with how it is scored."""
-    from ..render.messages import Messages
+    from ..core.render.messages import Messages
 
     say = {code: Messages(code) for code in ("ko", "en")}
 

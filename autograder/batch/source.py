@@ -14,11 +14,11 @@ import zipfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from ..reading.budget import BUDGET, MAX_BYTES
-from ..reading.files import file_kind, kind_detail, read_regular_file
-from ..reading.problems import Detail, detail, error_type, os_detail
-from ..reading.zips import zip_member_is_regular, zipped_problem
-from ..guard import safe_name
+from ..core.reading.budget import BUDGET, MAX_BYTES
+from ..core.reading.files import file_kind, kind_detail, read_regular_file
+from ..core.reading.problems import Detail, detail, error_type, os_detail
+from ..core.reading.zips import zip_member_is_regular, zipped_problem
+from ..core.guard import safe_name
 from ..said import Refusal, Said, said
 from .naming import is_system_path
 from .run_folder import marks_a_run

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TypeVar, overload
 
-from ..render.text import printable
+from ..core.render.text import printable
 
 T = TypeVar("T")
 

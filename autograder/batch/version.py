@@ -79,7 +79,7 @@ def plan_digest(lab: Any) -> str:
     """A hash of the lab's plan as data: steps, points, callees, mistakes, every test's inputs and
     expected values, and the catalogs."""
     from ..grading.plan import Plan
-    from ..sandbox import codec
+    from ..core.child import codec
 
     digest = hashlib.sha256(lab.name.encode() + b"\0")
     plan = Plan.build(lab)
@@ -112,7 +112,7 @@ def environment() -> str:
     """The interpreter and libraries the expected values and the students' code run on."""
     import pandas
 
-    from ..predictions import declared_mistakes_on
+    from ..core.predictions import declared_mistakes_on
 
     return (f"python {sys.version_info[0]}.{sys.version_info[1]}; numpy {np.__version__}; pandas {pandas.__version__};"
             f" declared mistakes {'on' if declared_mistakes_on() else 'off'}")

@@ -11,12 +11,12 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ..case_detail import Raised
-from ..file_facts import broken, fits_own_helpers, linked, written_for_other_lab
-from ..reading.problems import os_detail
-from ..reading.submission import read_submission
+from ..core.case_detail import Raised
+from ..core.file_facts import again_with_own_helpers, broken, fits_own_helpers, linked, written_for_other_lab
+from ..core.reading.problems import os_detail
+from ..core.reading.submission import read_submission
 from ..sandbox.runner import Limits
-from ..verdict import SubmissionResult
+from ..core.verdict import SubmissionResult
 from .plan import ALL, PUBLIC, SCOPES, Plan
 from .repairs import kept_checks, repair_scope
 from .runs import Runs
@@ -24,9 +24,9 @@ from .runs import Runs
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
-    from ..repair_record import Repair
+    from ..core.repair_record import Repair
     from ..sandbox.runner import Call, Zygote
-    from ..verdict import Note, StepResult
+    from ..core.verdict import Note, StepResult
 
 
 def grade_file(path: str | os.PathLike[str], zygote: Zygote, plan: Plan, limits: Limits = Limits(),
@@ -104,11 +104,10 @@ def _scope_batches(runs: Runs, scope: str, results: dict[str, dict[str, StepResu
 def _with_own_helpers(runs: Runs, scope: str, results: dict[str, dict[str, StepResult]], composed: list[str]) -> None:
     """Composed steps that failed with the grader standing in for some helpers, run once more with
     every helper the student's own: right that way, the step only follows its helpers' mistakes
-    (Q, V, K returned and unpacked in that order), and is told so (see judge.fits_own_helpers)."""
+    (Q, V, K returned and unpacked in that order), and is told so (file_facts.again_with_own_helpers
+    and fits_own_helpers, which the students' kit asks too)."""
     plan = runs.plan
-    # Not after a timeout: the step's time is spent (driver.Clock).
-    again = [name for name in composed if results[scope][name].status in ("failed", "error")
-             and _answered_by_stand_ins(results[scope][name])]
+    again = [name for name in composed if again_with_own_helpers(results[scope][name])]
     calls, _ = plan.calls
     runs.run([[replace(c, helpers=()) for c in calls
                if c.step in again and plan.in_scope(c, scope) and c.id not in runs.with_own]], runs.with_own)
@@ -118,11 +117,6 @@ def _with_own_helpers(runs: Runs, scope: str, results: dict[str, dict[str, StepR
 
 
 MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")
-
-
-def _answered_by_stand_ins(result: StepResult) -> bool:
-    """Whether the grader's stand-ins answered some of a composed step's helpers."""
-    return result.helpers is not None and bool(result.helpers.reference or result.helpers.nested_reference)
 
 
 def missing_module(notes: Iterable[Note]) -> str | None:

@@ -5,14 +5,14 @@ import builtins
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ..case_detail import HiddenRaised, Raised, RaisedError, Refusal
+from ..core.case_detail import HiddenRaised, Raised, RaisedError, Refusal
 
 if TYPE_CHECKING:
     from collections.abc import Collection
 
-    from ..case_detail import CaseDetail
-    from ..reading.submission import Submission
-    from ..verdict import StepResult
+    from ..core.case_detail import CaseDetail
+    from ..core.reading.submission import Submission
+    from ..core.verdict import StepResult
 
 
 def hidden_facts_only(result: StepResult, submission: Submission, *, lab_names: Collection[str]) -> StepResult:

@@ -7,21 +7,21 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ..helpers import StandInAnswers
-from ..judge import judge_step
+from ..core.judge import judge_step
 from ..repair.cases import repair_cases, without_hidden
-from ..sandbox import codec
+from ..core.child import codec
 from ..sandbox.runner import Call
-from ..stand_in import keyword_parameters
+from ..core.stand_in import keyword_parameters
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
     from typing import Any
 
-    from ..declaration import Case, Probe, Step
-    from ..lab import Lab
-    from ..sandbox.codec import Encoded
+    from ..core.declaration import Case, Probe, Step
+    from ..core.lab import Lab
+    from ..core.child.codec import Encoded
     from ..sandbox.runner import CallOutcome
-    from ..verdict import StepResult
+    from ..core.verdict import StepResult
 
     # What is known of a step's function before its calls are judged: what the child says it is
     # ("function", "absent", a type's name), whether it is a stub, whether a syntax error is near it.

@@ -10,14 +10,14 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
-from ..case_detail import Raised
-from ..guard import piece
+from ..core.case_detail import Raised
+from ..core.guard import piece
 from ..helpers import StandInAnswers
-from ..judge import judge_call
+from ..core.judge import judge_call
 from ..repair import RepairCache, search, target_of
 from ..repair.grafts import reference_function
-from ..repair_record import GRAFTS, Repair
-from ..rubric import UNANSWERED
+from ..core.repair_record import GRAFTS, Repair
+from ..core.rubric import UNANSWERED
 from ..sandbox.runner import Call, Clock, run
 from ..whole_file import write_atomic
 from .runs import KeptCheck, Runs
@@ -26,10 +26,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
     from typing import Any
 
-    from ..declaration import Probe, Step
+    from ..core.declaration import Probe, Step
     from ..repair.search import Found, Target
     from ..sandbox.runner import CallOutcome
-    from ..verdict import StepResult
+    from ..core.verdict import StepResult
     from .plan import Plan
 
 

@@ -5,21 +5,21 @@ import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from ..file_facts import helpers_used, notes_of_load, syntax_error_near, with_file_facts
-from ..reading.submission import file_detail
+from ..core.file_facts import helpers_used, notes_of_load, syntax_error_near, with_file_facts
+from ..core.reading.submission import file_detail
 from ..sandbox.runner import Call, Clock, Limits, run
-from ..verdict import Note
+from ..core.verdict import Note
 from .hidden import hidden_facts_only
 from .plan import ALL
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-    from ..declaration import Probe, Step
-    from ..reading.submission import Submission
+    from ..core.declaration import Probe, Step
+    from ..core.reading.submission import Submission
     from ..sandbox.driver import Then
     from ..sandbox.runner import CallOutcome, RunOutcome, Zygote
-    from ..verdict import StepResult
+    from ..core.verdict import StepResult
     from .plan import Plan
 
 

@@ -16,22 +16,22 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 
-from ..code_evidence import code_evidence, state_kept, watch
-from ..file_facts import fits_own_helpers, helpers_used, linked, with_file_facts
-from ..judge import judge_step
-from ..verdict import StepResult
-from ..lab import Lab
-from ..render.step import step_feedback
-from .. import stand_in
-from ..stand_in import StandIn, keyword_parameters
-from ..sandbox import codec
-from ..sandbox.protocol import MAX_HELPER_REQUESTS, plain_evidence, plain_state, refusal_message
-from ..sandbox.worker import _as_defaults, describe_exception, kind_of, stand_in_refusal
+from ..core.code_evidence import code_evidence, state_kept, watch
+from ..core.file_facts import again_with_own_helpers, fits_own_helpers, helpers_used, linked, with_file_facts
+from ..core.judge import judge_step
+from ..core.verdict import StepResult
+from ..core.lab import Lab
+from ..core.render.step import step_feedback
+from ..core import stand_in
+from ..core.stand_in import StandIn, keyword_parameters
+from ..core.child import codec
+from ..core.child.protocol import MAX_HELPER_REQUESTS, plain_evidence, plain_state, refusal_message
+from ..core.child.worker import _as_defaults, describe_exception, kind_of, stand_in_refusal
 
 if TYPE_CHECKING:
-    from .. import declaration
-from ..reading.definitions import find_stubs
-from ..reading.submission import Submission, file_detail
+    from ..core import declaration
+from ..core.reading.definitions import find_stubs
+from ..core.reading.submission import Submission, file_detail
 from . import public
 from .public import Probe
 
@@ -113,8 +113,7 @@ def judge_public(name: str, env: Mapping[str, object], is_stub: bool | None = No
         used = helpers_used(step.calls, passing, outcomes, reachable=reachable)
         result = dataclasses.replace(result, helpers=used)
         result = linked(step, result, others or {})
-        if result.status not in ("passed", "missing") and (used.reference or used.nested_reference):
-            # every helper the student's own
+        if again_with_own_helpers(result):  # every helper the student's own
             again = [_called(function, name, probe, set(reachable), call) for probe in probes]
             result = fits_own_helpers(step, result, judge_step(step, read, again, defined, stub,
                                                                syntax_suspect, lab.page_case,
@@ -209,7 +208,7 @@ def _is_stub(function: StepFunction, names: Sequence[str]) -> bool:
 def _reference_outputs(function: StepFunction, name: str, passing: Container[str], probe: Probe,
                        refused: list[dict[str, str]], stood_in: list[str]) -> Iterator[tuple[str, ...]]:
     """While `name` runs on `probe`, the other steps the student has not got right are answered
-    as the grader's stand-ins answer them (from the test's own table, see autograder.stand_in;
+    as the grader's stand-ins answer them (from the test's own table, see autograder.core.stand_in;
     anything else refused, noted in `refused`); those that pass their own public checks run as
     written. Yields the names answered by stand-ins."""
     lab = public.load()[0]
@@ -240,7 +239,7 @@ def _answering(name: str, own: object, table: Sequence[StandIn], refused: list[d
     takes = keyword_parameters(signature)
 
     def answer(*args: object, **keywords: object) -> object:
-        # As the grader's stand-in does (see sandbox.worker._proxy): the reference's keywords
+        # As the grader's stand-in does (see child.worker._proxy): the reference's keywords
         # are bound to its signature; others follow the student's own function.
         given = {key: value for key, value in keywords.items() if key in takes}
         keywords = {key: value for key, value in keywords.items() if key not in takes}

@@ -19,15 +19,15 @@ from collections.abc import Collection, Container, Iterator, Sequence
 from types import FrameType
 from typing import Any, NoReturn
 
-from ..cells import module_name
-from ..file_facts import broken, notes_of_load, syntax_error_near
-from ..verdict import StepResult, SubmissionResult
-from ..lab import Lab
-from ..render.feedback import as_dict, as_text
-from ..render.text import fit_to_width, terminal_width
-from ..sandbox.worker import describe_exception, load
-from ..reading.problems import os_detail
-from ..reading.submission import read_submission
+from ..core.cells import module_name
+from ..core.file_facts import broken, notes_of_load, syntax_error_near
+from ..core.verdict import StepResult, SubmissionResult
+from ..core.lab import Lab
+from ..core.render.feedback import as_dict, as_text
+from ..core.render.text import fit_to_width, terminal_width
+from ..core.child.worker import describe_exception, load
+from ..core.reading.problems import os_detail
+from ..core.reading.submission import read_submission
 from . import public
 from .check import FramedProbeCall, Outcome, StepFunction, call_probe, judge_public
 from .public import Probe

@@ -22,10 +22,10 @@ from typing import Any, cast
 from otter.test_files import GradingResults, test_case
 from otter.test_files.abstract_test import TestFile
 
-from ..cells import kernel_cell
-from ..pictures import step_maps
-from ..render.messages import case_names
-from ..render.step import step_feedback
+from ..core.cells import kernel_cell
+from ..core.pictures import step_maps
+from ..core.render.messages import case_names
+from ..core.render.step import step_feedback
 from . import public
 from .check import FramedProbeCall, Outcome, ProbeCall, StepFunction, judge_public
 from .cli import with_deadline

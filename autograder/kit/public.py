@@ -18,12 +18,12 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from ..declaration import Candidates, Case, ErrorMessages, ErrorMistake, Link, Mistake, Output, Prediction, Step
-from ..explain.records import Vocabulary
-from ..lab import Lab
-from ..rubric import Rubric
-from ..sandbox import codec
-from ..stand_in import StandIn
+from ..core.declaration import Candidates, Case, ErrorMessages, ErrorMistake, Link, Mistake, Output, Prediction, Step
+from ..core.explain.records import Vocabulary
+from ..core.lab import Lab
+from ..core.rubric import Rubric
+from ..core.child import codec
+from ..core.stand_in import StandIn
 
 DATA_FILE = "public_data.json"
 # The language a student may choose for everything the kit prints (else the build's, see lang()).
@@ -182,7 +182,7 @@ def _explainer(data: Mapping[str, Any] | None) -> tuple[Vocabulary | None, dict[
 
 
 def _variants(records: Iterable[Mapping[str, Any]]) -> dict[tuple[Any, ...], dict[str, Any]]:
-    """{change: variant} of one test, as autograder.trace_variants computed them at build time."""
+    """{change: variant} of one test, as autograder.core.trace_variants computed them at build time."""
     return {tuple(record["change"]): {**{key: value for key, value in record.items() if key not in ("change", "quantities")},
                                       "quantities": {name: np.asarray(codec.decode(value), dtype=float)
                                                      for name, value in record["quantities"].items()}}

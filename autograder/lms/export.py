@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 from ..batch import run_folder
 from ..whole_file import temporary_name
-from ..lab import Lab
-from ..render.messages import Messages
-from ..render.text import one_line, printable
+from ..core.lab import Lab
+from ..core.render.messages import Messages
+from ..core.render.text import one_line, printable
 from . import blackboard, canvas, moodle
 from .fill import Filled, Layout, UsageError, fill
 from .graded import Graded, RunError, read_run, run_refusals

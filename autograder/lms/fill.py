@@ -6,7 +6,7 @@ and maximum); this module matches those ids with the run's, scales, and says who
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 
-from ..render.text import one_line
+from ..core.render.text import one_line
 from .graded import Graded
 from ..said import Refusal, Said, said
 from .sheet import Sheet, number, points_text

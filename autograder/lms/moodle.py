@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import cast
 
-from ..render.messages import Messages
+from ..core.render.messages import Messages
 from .fill import CommentFor, Layout, Seat, UsageError, choose
 from .graded import Graded
 from ..said import Said, said

@@ -9,7 +9,7 @@ import zipfile
 from collections.abc import Mapping
 from typing import Any
 
-from ..lab import Lab
+from ..core.lab import Lab
 from ..said import said
 from .gradescope import CONFIG, PLUGIN
 from .refusals import BuildError

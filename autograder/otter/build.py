@@ -15,7 +15,7 @@ import os
 import pathlib
 from typing import TYPE_CHECKING, TypedDict
 
-from ..lab import Lab
+from ..core.lab import Lab
 from ..said import Said, said
 from .autograder_zip import write_autograder_zip, zip_name
 from .classroom import write_classroom_template
@@ -45,7 +45,7 @@ def run_build(options: BuildOptions) -> BuildResult:
     """commands.build: a BuildRefused (exit 2) when the lab cannot be chosen, a BuildError (exit 1)
     when the build is refused or its zip does not grade as it must."""
     from ..registry import LabNotFound, choose, lab_names
-    from ..render.messages import Messages
+    from ..core.render.messages import Messages
 
     names = lab_names()
     if options.lab is None and len(names) > 1:  # a build is of one lab, and nothing but --lab says which

@@ -4,7 +4,7 @@ import pathlib
 import shutil
 
 from ..authoring.build_notebook import CHECK_PACKAGE
-from ..lab import Lab
+from ..core.lab import Lab
 
 HEADER = """# GitHub Classroom autograding for {title} (public tests only).
 #

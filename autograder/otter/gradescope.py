@@ -17,17 +17,17 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, cast, get_args
 
-from ..guard import safe_name
+from ..core.guard import safe_name
 from ..sandbox.limits import MB, Limits
-from ..reading.budget import MAX_BYTES
-from ..reading.files import read_regular_file
-from ..reading.names import SUBMISSION_KINDS, kind_rank
-from ..reading.problems import Detail, detail, os_detail
+from ..core.reading.budget import MAX_BYTES
+from ..core.reading.files import read_regular_file
+from ..core.reading.names import SUBMISSION_KINDS, kind_rank
+from ..core.reading.problems import Detail, detail, os_detail
 from ..whole_file import write_atomic
 
 if TYPE_CHECKING:  # imported where used: a broken engine still gets its results.json written (main)
-    from ..verdict import SubmissionResult
-    from ..lab import Lab
+    from ..core.verdict import SubmissionResult
+    from ..core.lab import Lab
     from .results import GradescopeResults
 
 ROOT = "/autograder"
@@ -109,7 +109,7 @@ def with_previous(data: GradescopeResults, result: SubmissionResult, lab: Lab, s
     earlier submission, what changed since it (batch.previous). The comparison on all tests has the
     scored entries' visibility; the one visible at once compares the public tests only, so it never
     tells a hidden verdict before grades are published. Anything unreadable: no comparison."""
-    from ..verdict import rounded_points
+    from ..core.verdict import rounded_points
 
     now_all = {s.name: {"status": s.status, "score": rounded_points(s.score), "mistakes": list(s.mistakes)} for s in result.steps}
     now_public = {s.name: {"status": s.status, "score": None, "mistakes": list(s.mistakes)} for s in result.public_steps}
@@ -209,7 +209,7 @@ def lab_for(settings: Settings, name: str, data: bytes | None) -> Lab:
 def grade_safely(lab: Lab, name: str, data: bytes | None, problem: Problem | None,
                  settings: Settings) -> tuple[SubmissionResult, int]:
     """(SubmissionResult, exit status): a failure of the grader itself is graded as such, status 1."""
-    from ..file_facts import broken
+    from ..core.file_facts import broken
 
     if problem:
         return broken(lab, name, *problem), 0
@@ -331,7 +331,7 @@ def choice_text(choice: FileChoice, lab: Lab, lang: str) -> str:
     of them with why it was not graded, and the rule. "" when no file was graded (the problem says why)."""
     if choice.graded is None:
         return ""
-    from ..render.messages import Messages
+    from ..core.render.messages import Messages
 
     say = Messages(lang, lab)
     # Names as the student reads them: a name's bytes that are not UTF-8 through the guard.

@@ -8,7 +8,7 @@ import pathlib
 import shutil
 from typing import Any
 
-from ..lab import Lab
+from ..core.lab import Lab
 from ..said import said
 from .refusals import BuildError
 

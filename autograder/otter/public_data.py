@@ -8,14 +8,14 @@ from typing import Any
 
 import numpy as np
 
-from ..compare import matches
-from ..declaration import Case, Probe, Step, Trace
-from ..explain.quantities import case_variants, trace_quantities
+from ..core.compare import matches
+from ..core.declaration import Case, Probe, Step, Trace
+from ..core.explain.quantities import case_variants, trace_quantities
 from ..grading.plan import Plan
-from ..lab import Lab
-from ..render.messages import LANGUAGES
-from ..sandbox import codec
-from ..stand_in import StandIn
+from ..core.lab import Lab
+from ..core.render.messages import LANGUAGES
+from ..core.child import codec
+from ..core.stand_in import StandIn
 
 
 def _public_catalog(table: Mapping[str, Any], cases: Iterable[Case]) -> dict[str, Any]:
@@ -48,11 +48,11 @@ def public_data(lab: Lab, cases: Sequence[Case] | None = None) -> dict[str, Any]
                   for step in lab.steps],
         "probes": {step.name: [_probe_record(step, probe) for probe in plan.probes[step.name]]
                    for step in lab.steps},
-        # What the explainer reads of each public test (autograder.explain), as the engine reads it.
+        # What the explainer reads of each public test (autograder.core.explain), as the engine reads it.
         "explain": _explain_data(lab, cases, plan),
         # How a stand-in binds a call's arguments: the reference's signature of each called step.
         "signatures": {name: signature_data(signature) for name, signature in lab.callee_signatures.items()},
-        # What the grader's stand-ins answer on each public test (see autograder.stand_in).
+        # What the grader's stand-ins answer on each public test (see autograder.core.stand_in).
         "stand_ins": {case.name: [{"name": row.name, "args": [codec.encode(a) for a in row.args],
                                    "value": codec.encode(row.value)} for row in _stand_ins(lab, case, plan)]
                       for case in cases},
@@ -94,7 +94,7 @@ def _explain_data(lab: Lab, cases: Sequence[Case], plan: Plan) -> dict[str, Any]
 
 
 def _variants_data(variants: Mapping[tuple[Any, ...], Mapping[str, Any]], outputs: Container[str]) -> list[dict[str, Any]]:
-    """The trace with one input changed (autograder.trace_variants), as JSON: the kit's explainer
+    """The trace with one input changed (autograder.core.trace_variants), as JSON: the kit's explainer
     reads them as the engine computes them (public tests only: the callers pass public cases). Only
     the quantities named like a step's output are kept: the explainer compares nothing else."""
     return [{"change": list(change), **{key: value for key, value in variant.items() if key != "quantities"},

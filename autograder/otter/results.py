@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from ..verdict import rounded_points
-from ..render.messages import Messages
-from ..render.notes import load_notes, notes_heading
-from ..render.step import step_feedback
+from ..core.verdict import rounded_points
+from ..core.render.messages import Messages
+from ..core.render.notes import load_notes, notes_heading
+from ..core.render.step import step_feedback
 
 if TYPE_CHECKING:
-    from ..verdict import StepResult, SubmissionResult
-    from ..lab import Lab
+    from ..core.verdict import StepResult, SubmissionResult
+    from ..core.lab import Lab
 
 VISIBILITIES = ("visible", "after_published", "hidden")
 PUBLIC_TESTS = "Public Tests"

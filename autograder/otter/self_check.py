@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import nbformat
 
-from ..lab import Lab
+from ..core.lab import Lab
 from ..said import Said, said
 from .refusals import BuildError
 

@@ -11,14 +11,15 @@ from importlib import resources
 import nbformat
 
 from ..authoring.build_notebook import CHECK_PACKAGE, checks_zip_name
-from ..declaration import Step
-from ..lab import Lab
+from ..core.declaration import Step
+from ..core.lab import Lab
 from ..said import said
 from .public_data import public_data
 from .refusals import BuildError
 
-KIT = "kit"  # the engine's subpackage the check package is made of
-KIT_DATA = ("locale/ko.toml", "locale/en.toml")  # read with importlib.resources, not imported
+KIT = "kit"  # the engine's subpackage of the kit's own code
+CORE = "core"  # the engine's subpackage the kit and the grader share (the students' core)
+KIT_DATA = ("core/locale/ko.toml", "core/locale/en.toml")  # read with importlib.resources, not imported
 # The catalogs are TOML: tomllib reads them from Python 3.11 on, tomli (the same parser) before.
 TOML_REQUIREMENT = "tomli>=1.1; python_version < '3.11'"
 
@@ -84,27 +85,21 @@ def student_files(lab: Lab, lang: str = "ko") -> dict[str, str]:
 
 
 def kit_modules() -> list[str]:
-    """Paths (inside the autograder package) of the kit and of every engine module it imports,
-    with the packages holding them and the catalogs: the check package ships these whole.
+    """Paths (inside the autograder package) the check package ships: the students' core
+    (`autograder/core`) and the kit, each folder whole, and the catalogs.
 
-    Every import among them must be relative (the package is renamed when shipped); an absolute
-    import of autograder, or of a lab, stops the build.
+    Every import among them must be relative (the package is renamed when shipped) and stay
+    inside the two folders; an absolute import of autograder or a lab, or a relative one that
+    leaves them, stops the build.
     """
     engine = pathlib.Path(str(resources.files("autograder")))
-    wanted = sorted(p.relative_to(engine).as_posix() for p in (engine / KIT).glob("*.py"))
-    found: set[str] = set()
-    while wanted:
-        relative = wanted.pop()
-        if relative in found:
-            continue
-        found.add(relative)
-        parts = relative.split("/")
-        for depth in range(1, len(parts)):  # the packages on the way
-            init = "/".join(parts[:depth] + ["__init__.py"])
-            if init not in found:
-                wanted.append(init)
-        wanted.extend(_relative_imports(engine, relative))
-    return sorted(found) + list(KIT_DATA)
+    shipped = sorted(path.relative_to(engine).as_posix() for folder in (CORE, KIT)
+                     for path in (engine / folder).rglob("*.py") if "__pycache__" not in path.parts)
+    for relative in shipped:
+        for imported in _relative_imports(engine, relative):
+            if imported not in shipped:
+                raise BuildError(said("kit_import", "build", module="autograder/" + relative, name=imported))
+    return shipped + list(KIT_DATA)
 
 
 def _relative_imports(engine: pathlib.Path, relative: str) -> list[str]:

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..declaration import Case
-from ..lab import Lab
+from ..core.declaration import Case
+from ..core.lab import Lab
 
 GENERATED_SUFFIX = "~generated"
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import TypeGuard
 
 from .edits import ATTEMPTS_PER_EDIT, Edit, _edited, _local_names, _nodes, _places, quoted
-from ..repair_record import EditKind
+from ..core.repair_record import EditKind
 
 MAX_GRAFTS = 150  # grafts of one function at most, the smallest first
 

@@ -1,11 +1,11 @@
 """What each kind of edit costs (a smaller repair is preferred); the kinds are the record's
-(autograder.repair_record)."""
+(autograder.core.repair_record)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..repair_record import EditKind
+    from ..core.repair_record import EditKind
 
 # How far an edit is from the code as written: a repair of a smaller cost is preferred; among
 # equal costs, the earlier line. Idioms and operand orders are the commonest slips.

@@ -7,7 +7,7 @@ import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from ..repair_record import EditKind
+from ..core.repair_record import EditKind
 
 _NOT_COMMUTATIVE = (ast.Sub, ast.Div, ast.MatMult, ast.Pow, ast.FloorDiv, ast.Mod)
 _OPERATOR_SWAPS: tuple[tuple[type[ast.operator], type[ast.operator]], ...] = (

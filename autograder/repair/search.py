@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING, Protocol
 
 from .edits import Edit, Edits, function_def, has_docstring, module_rebinds, paired_edits, repeated_edits, single_edits
 from .grafts import graft_edits
-from ..repair_record import Repair, RepairPart
-from ..reading.budget import Reading
+from ..core.repair_record import Repair, RepairPart
+from ..core.reading.budget import Reading
 
 if TYPE_CHECKING:
-    from ..cells import Cell
+    from ..core.cells import Cell
 
 # (sources of the candidates, None for the student's own function; probes) -> per candidate, per
 # probe: whether the call's value is right. Runs in the sandbox (autograder.grading).

@@ -9,8 +9,8 @@ import selectors
 import time
 from typing import TYPE_CHECKING
 
-from . import codec
-from .protocol import parse_event
+from ..core.child import codec
+from ..core.child.protocol import parse_event
 
 if TYPE_CHECKING:
     from typing import Any

@@ -9,22 +9,22 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
-from ..cells import Cell, module_name
-from . import codec
+from ..core.cells import Cell, module_name
+from ..core.child import codec
 from .child_pipes import TOO_LARGE, ChildGone, ReadBudget
 from .limits import Limits
-from .protocol import (MAX_HELPER_REQUESTS, CallOutcome, HelperRefused, RunOutcome, parse_event, refusal_message,
+from ..core.child.protocol import (MAX_HELPER_REQUESTS, CallOutcome, HelperRefused, RunOutcome, parse_event, refusal_message,
                        plain_error, plain_evidence, plain_load_event, plain_names, plain_state,
                        plain_text, small_int)
-from .worker import AT_ONCE, WHERE_SIGNAL
+from ..core.child.worker import AT_ONCE, WHERE_SIGNAL
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterable, Sequence
     from typing import Any, Protocol
 
     from .child_pipes import Child
-    from .codec import Encoded
-    from .protocol import Call
+    from ..core.child.codec import Encoded
+    from ..core.child.protocol import Call
     from .zygote_client import Zygote
 
     class Helper(Protocol):

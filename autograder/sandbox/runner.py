@@ -6,7 +6,7 @@ user_pool (who runs, and killing what is left), workdirs, and driver (run).
 """
 from .driver import MAX_RESTARTS, Clock, run
 from .limits import AUTO, Limits, sandbox_enabled
-from .protocol import Call, CallOutcome, HelperRefused, RunOutcome
+from ..core.child.protocol import Call, CallOutcome, HelperRefused, RunOutcome
 from .zygote_client import Zygote
 
 __all__ = ["AUTO", "MAX_RESTARTS", "Call", "CallOutcome", "Clock", "HelperRefused", "Limits", "RunOutcome",

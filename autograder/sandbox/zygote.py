@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING
 import numpy  # noqa: F401  (imported once here so every child starts warm)
 import pandas  # noqa: F401
 
-from . import landlock, linux, seccomp, worker
+from . import landlock, linux, seccomp
+from ..core.child import worker
 from .confinement import Confinement
 
 if TYPE_CHECKING:

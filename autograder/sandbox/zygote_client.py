@@ -7,7 +7,8 @@ import subprocess
 import sys
 from typing import TYPE_CHECKING
 
-from . import codec, launch
+from ..core.child import codec
+from . import launch
 from .child_pipes import Child, widen_pipe
 from .limits import AUTO, sandbox_enabled
 from .processes import AdoptedProcess, kill_processes_of, process_doomed

@@ -7,9 +7,9 @@ notebook in assignments.masked_attention and the reference in solutions.masked_a
 import numpy as np
 
 from autograder.authoring.lab_kit import printed_row as _row
-from autograder.declaration import Case
-from autograder.explain.records import Vocabulary
-from autograder.lab import Lab
+from autograder.core.declaration import Case
+from autograder.core.explain.records import Vocabulary
+from autograder.core.lab import Lab
 from solutions import masked_attention as solution
 
 from . import page

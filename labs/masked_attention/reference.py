@@ -3,8 +3,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from autograder.declaration import Case
-from autograder.stand_in import StandIn
+from autograder.core.declaration import Case
+from autograder.core.stand_in import StandIn
 from solutions import masked_attention as solution
 
 

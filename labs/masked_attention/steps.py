@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 
 from autograder.authoring.lab_kit import quietly
-from autograder.declaration import Case, ErrorMistake, Mistake, Output, Prediction, Probe, Step, Trace
-from autograder.rubric import DEFAULT_SHARES, Rubric
+from autograder.core.declaration import Case, ErrorMistake, Mistake, Output, Prediction, Probe, Step, Trace
+from autograder.core.rubric import DEFAULT_SHARES, Rubric
 
 from . import cases as lab_cases, page
 

@@ -7,9 +7,9 @@ notebook in assignments.self_attention and the reference in solutions.self_atten
 import numpy as np
 
 from autograder.authoring.lab_kit import printed_row
-from autograder.declaration import Case
-from autograder.explain.records import Vocabulary
-from autograder.lab import Lab
+from autograder.core.declaration import Case
+from autograder.core.explain.records import Vocabulary
+from autograder.core.lab import Lab
 from solutions import self_attention as solution
 
 from . import page

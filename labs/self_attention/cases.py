@@ -3,7 +3,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from autograder.declaration import Case, Trace
+from autograder.core.declaration import Case, Trace
 
 from . import page
 

@@ -1,5 +1,5 @@
 """Hidden cases: never shipped to students; catch answers that only fit the page."""
-from autograder.declaration import Case
+from autograder.core.declaration import Case
 
 from .cases import make_case, page_case, random_case
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from autograder.declaration import Prediction, Probe
+from autograder.core.declaration import Prediction, Probe
 from autograder.error_model import At, ErrorModel, Point, Several
 
 PAGE_DIVISOR = 2.0  # √d_k for the page's d_k = 4: the number a page-fitted answer writes in

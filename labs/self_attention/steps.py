@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 
 from autograder.authoring.lab_kit import quietly
-from autograder.declaration import Case, ErrorMistake, Link, Mistake, Output, Prediction, Probe, Step, Trace
-from autograder.rubric import DEFAULT_SHARES, Rubric
+from autograder.core.declaration import Case, ErrorMistake, Link, Mistake, Output, Prediction, Probe, Step, Trace
+from autograder.core.rubric import DEFAULT_SHARES, Rubric
 
 from . import cases as lab_cases, model
 
@@ -276,7 +276,7 @@ STEPS = (
          error_mistakes=(ErrorMistake(code="fixed_axis", messages=_fixed_axis),
                          ErrorMistake(code="no_keepdims", messages=_unkept_dims)),
          hint="softmax_rows", make_probes=_softmax_probes,
-         # Told by its error only: it costs the 1-D tests, as any error there does (autograder/rubric.py).
+         # Told by its error only: it costs the 1-D tests, as any error there does (autograder/core/rubric.py).
          rubric=Rubric(shares=SHARES)),
     Step(name="mix", points=1, page_step=5, params=("weights", "V"),
          outputs=(Output(name="output"),),

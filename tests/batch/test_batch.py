@@ -124,7 +124,7 @@ def test_scores_equal_check_json(folder_class):
 
 
 def test_feedback_is_what_the_student_sees(folder_class, zygote, plan):
-    from autograder.render.feedback import as_text
+    from autograder.core.render.feedback import as_text
 
     root, out, _ = folder_class
     markdown = (out / "feedback" / "10235.md").read_text("utf-8")

@@ -245,7 +245,7 @@ def test_writing_atomically_leaves_no_temporary_file_when_the_write_fails(tmp_pa
 
 def test_finish_turns_an_output_that_cannot_be_written_into_the_students_status(tmp_path):
     from autograder.batch.grader import finish
-    from autograder.file_facts import broken
+    from autograder.core.file_facts import broken
     from labs.self_attention import LAB
 
     (tmp_path / "feedback").write_text("a file where the folder should be")
@@ -386,7 +386,7 @@ def _task_whose_reading_fails(folder, error):
 
 
 def test_a_task_that_cannot_be_made_is_a_task_of_an_unreadable_file(tmp_path):
-    from autograder.reading.problems import detail
+    from autograder.core.reading.problems import detail
 
     task = _task_whose_reading_fails(tmp_path, ValueError("a reader that fails\nin two lines"))
     # The reason is a Detail (the catalogs say it in the student's language), never the error's English text.

@@ -19,11 +19,11 @@ from autograder.batch.collect import group_students
 from autograder.batch.source import Source
 from autograder.batch.outputs import code_span, feedback_markdown
 from autograder.batch.spreadsheet import spreadsheet_text
-from autograder.render.text import one_line, printable
-from autograder.reading.budget import MAX_BYTES
-from autograder.reading.files import NotARegularFile, read_regular_file
-from autograder.reading.submission import read_submission
-from autograder.reading.zips import NotAnOtterExport, otter_export_notebook
+from autograder.core.render.text import one_line, printable
+from autograder.core.reading.budget import MAX_BYTES
+from autograder.core.reading.files import NotARegularFile, read_regular_file
+from autograder.core.reading.submission import read_submission
+from autograder.core.reading.zips import NotAnOtterExport, otter_export_notebook
 from labs.self_attention import LAB
 from conftest import CORPORA, ROOT
 

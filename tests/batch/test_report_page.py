@@ -125,8 +125,8 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from autograder.batch.grades import (ERRORS, SHOWN_STATUS, columns_for, grades_table, ignored_status,  # noqa: E402
                                      record_status, said, write_grades)
-from autograder.render.messages import Messages, engine_catalog  # noqa: E402
-from autograder.reading.problems import detail  # noqa: E402
+from autograder.core.render.messages import Messages, engine_catalog  # noqa: E402
+from autograder.core.reading.problems import detail  # noqa: E402
 
 STATUSES = ["graded", "broken: empty", "broken: not_code", "broken: crashed",
             "error: ended the grading sandbox", "error: grading did not finish in time",

@@ -24,12 +24,12 @@ from autograder.batch.grader import grade_task
 from autograder.batch.outputs import load_earlier, record_of, write_outputs
 from autograder.batch.saved import FORMAT, Judgement, Unsaveable, judgement_data, kept, read_judgement
 from autograder.grading import grade_file
-from autograder.verdict import (LOAD_CODES, NOTE_CODES, CaseResult, FollowsOwnHelpers, HelperUse, Note, Redefined,
+from autograder.core.verdict import (LOAD_CODES, NOTE_CODES, CaseResult, FollowsOwnHelpers, HelperUse, Note, Redefined,
                                 StepResult, SubmissionResult)
-from autograder.file_facts import broken
-from autograder.render.text import json_text
+from autograder.core.file_facts import broken
+from autograder.core.render.text import json_text
 from autograder.sandbox.runner import Limits
-from autograder.reading.problems import detail
+from autograder.core.reading.problems import detail
 from conftest import CORPORA, ROOT
 from test_case_detail import case_details
 from labs.self_attention import LAB

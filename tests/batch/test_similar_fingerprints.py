@@ -22,7 +22,7 @@ from autograder.batch.fingerprints import code_prints
 from autograder.batch.similar import (FILE, MIN_NODES, STEP_CODE_CAP, THRESHOLD, combined, items_of, not_compared,
                                       pair_scores, signals)
 from autograder.batch.similar_table import similar_rows
-from autograder.reading.budget import BUDGET, Reading
+from autograder.core.reading.budget import BUDGET, Reading
 from conftest import CORPORA, ROOT
 
 sys.path.insert(0, str(CORPORA / "attacks3"))
@@ -434,7 +434,7 @@ def test_each_call_of_a_hidden_case_is_a_test_of_its_own():
     students sharing every wrong value share all of the step's hidden tests."""
     from autograder.batch.outputs import hidden_answers
     from autograder.registry import load
-    from autograder.verdict import CaseResult, StepResult
+    from autograder.core.verdict import CaseResult, StepResult
 
     lab = load("self_attention")
     cases = [CaseResult(case=f"h{n}", hidden=True, label=label, passed=False, code="wrong_values",

@@ -19,7 +19,7 @@ from autograder.batch.source import Entry
 from autograder.batch.late import StatedZone, lms_zone
 from autograder.batch.overrides import review_warning
 from autograder.batch.progress import PlainProgress
-from autograder.render.messages import Messages
+from autograder.core.render.messages import Messages
 from autograder.said import said as sentence
 
 KO, EN = Messages("ko"), Messages("en")

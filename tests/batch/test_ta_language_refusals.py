@@ -27,9 +27,9 @@ from autograder.lms.recognise import SHEET_KINDS
 from autograder.otter.out_folder import claim_out_folder
 from autograder.otter.refusals import BuildError
 from autograder.registry import LabMismatch, LabNotFound, Tally, Votes, choose, choose_lab, load
-from autograder.render.messages import Messages
+from autograder.core.render.messages import Messages
 from autograder.said import Refusal, said
-from autograder.reading.problems import detail
+from autograder.core.reading.problems import detail
 
 from test_ta_language import assert_said_in_korean
 

@@ -133,7 +133,7 @@ def test_the_rule_leaves_a_program_of_its_own_and_a_caught_exit_alone(source):
 # Every command from Python ------------------------------------------------------------------------
 
 def test_a_refusal_carries_its_status_and_is_said_in_either_language(tmp_path):
-    from autograder.render.messages import Messages
+    from autograder.core.render.messages import Messages
 
     with pytest.raises(Refusal) as refused:
         commands.grade(GradeOptions(submissions=str(tmp_path / "nowhere"), out=str(tmp_path / "out"), jobs=1))

@@ -122,14 +122,14 @@ PATCH_GRADING = textwrap.dedent('''
     os.environ["PYTHONPATH"] = here
     os.environ["PYTHONSTARTUP"] = os.path.join(here, "sitecustomize.py")
 
-    import autograder.grading, autograder.grading.plan, autograder.judge
-    from autograder.verdict import StepResult
+    import autograder.grading, autograder.grading.plan, autograder.core.judge
+    from autograder.core.verdict import StepResult
 
     def passed_step(step, probes, outcomes, defined, is_stub, syntax_suspect=False):
         return StepResult(name=step.name, score=float(step.points), max_score=step.points, status="passed", mistakes=[],
                           cases=[], page_step=step.page_step)
 
-    autograder.judge.judge_step = passed_step
+    autograder.core.judge.judge_step = passed_step
     autograder.grading.plan.judge_step = passed_step
     original = autograder.grading.grade_file
 
@@ -405,7 +405,7 @@ def test_an_undecodable_file_name_is_reported_through_the_guard(tmp_path):
 @given(name=st.binary(min_size=1, max_size=12).filter(lambda b: b"/" not in b and b"\0" not in b))
 def test_every_shown_path_is_the_guards(name):
     """Whatever bytes name the file, what the reports show is the guard's name: valid Unicode."""
-    from autograder.guard import safe_name
+    from autograder.core.guard import safe_name
     from autograder.pytest_plugin import SubmissionGrading, step_module
 
     path = os.path.join("/tmp", os.fsdecode(name))

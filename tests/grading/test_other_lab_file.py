@@ -18,10 +18,10 @@ from hypothesis import given, settings, strategies as st
 from autograder import registry
 from autograder.grading import grade_bytes
 from autograder.grading.plan import Plan
-from autograder.verdict import Note, SubmissionResult
-from autograder.file_facts import written_for_other_lab
+from autograder.core.verdict import Note, SubmissionResult
+from autograder.core.file_facts import written_for_other_lab
 from autograder.otter.results import gradescope_results
-from autograder.render.feedback import feedback, notes_text
+from autograder.core.render.feedback import feedback, notes_text
 from conftest import ROOT
 from labs.masked_attention import LAB as LAB2
 from labs.self_attention import LAB as LAB1
@@ -103,7 +103,7 @@ def test_the_rule_never_raises_on_any_bytes(junk):
 
 
 def test_a_result_with_any_step_not_missing_is_left_as_it_is():
-    from autograder.verdict import StepResult
+    from autograder.core.verdict import StepResult
 
     steps = [StepResult(name=step.name, score=0.0, max_score=step.points, status="missing" if index else "failed",
                         mistakes=[], cases=[], page_step=step.page_step)

@@ -5,8 +5,8 @@ import pytest
 
 from autograder.grading import grade_file
 from autograder.grading.plan import Plan
-from autograder.render.feedback import as_dict
-from autograder.render.step import step_feedback
+from autograder.core.render.feedback import as_dict
+from autograder.core.render.step import step_feedback
 from conftest import CORPORA, ROOT
 from labs.self_attention import LAB
 
@@ -53,7 +53,7 @@ def test_remembered_outcomes_cannot_be_changed_in_place(zygote, shared_plan):
 
 
 def test_one_rendering_feeds_the_text_and_the_json(zygote, shared_plan):
-    from autograder.render.feedback import feedback, json_of, text_of
+    from autograder.core.render.feedback import feedback, json_of, text_of
 
     result = grade_file(CORPUS / "softmax__wrong_axis__loops.py", zygote, plan=shared_plan)
     for lang in ("ko", "en"):

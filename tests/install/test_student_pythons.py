@@ -49,7 +49,7 @@ def student(tmp_path_factory):
     return folder
 
 
-# Files whose causes are read from the code (autograder.code_evidence, with `dis`, whose
+# Files whose causes are read from the code (autograder.core.code_evidence, with `dis`, whose
 # instructions differ from one Python to the next): file -> (step, the cause named).
 STATE_AND_GLOBALS = {"state.py": "lab1__most_attended__global_result_dict.py",
                      "globals.py": "lab1__mix__global_words_loop.py"}

@@ -1,4 +1,4 @@
-"""What a failed test carries (autograder/case_detail.py): typed, frozen, keyword-only records.
+"""What a failed test carries (autograder/core/case_detail.py): typed, frozen, keyword-only records.
 
 - Each record's `as_data` is read back by `case_detail_from_data` as the very same record (a hidden
   test's error as `HiddenRaised`), over generated records of every kind.
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from autograder.case_detail import (COLUMNS, CONTAINERS, REFUSAL_REASONS, Cell, HiddenRaised, MappingValues,
+from autograder.core.case_detail import (COLUMNS, CONTAINERS, REFUSAL_REASONS, Cell, HiddenRaised, MappingValues,
                                     MutatedInput, NotFinite, Raised, RaisedError, Refusal, Tables, Worst, WrongCount,
                                     WrongShape, WrongType, WrongValues, case_detail_from_data, detail_data)
 

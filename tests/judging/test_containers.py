@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from autograder import registry
 from autograder.grading import grade_bytes
 from autograder.grading.plan import Plan
-from autograder.sandbox import codec
+from autograder.core.child import codec
 from autograder.sandbox.runner import Limits
 from conftest import CORPORA, ROOT
 

@@ -1,4 +1,4 @@
-"""The explainer (autograder/explain/): relations between a wrong value and the reference's own
+"""The explainer (autograder/core/explain/): relations between a wrong value and the reference's own
 computation of the case, searched with no lab's knowledge.
 
 Generated traces: each relation applied to make `got` is named; an unrelated `got` never gets a
@@ -16,16 +16,16 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from autograder.explain.formulas import factors, predict
-from autograder.explain.quantities import case_quantities
-from autograder.explain.records import Sample, Vocabulary, close
-from autograder.explain.search import RELATIONS_SWITCH, explain, failing_kind
+from autograder.core.explain.formulas import factors, predict
+from autograder.core.explain.quantities import case_quantities
+from autograder.core.explain.records import Sample, Vocabulary, close
+from autograder.core.explain.search import RELATIONS_SWITCH, explain, failing_kind
 from autograder.grading import grade_file
 from autograder.grading.plan import Plan
-from autograder.judge import judge_call, judge_step
-from autograder.predictions import DECLARED_MISTAKES_SWITCH
-from autograder.render.explained import explained_text
-from autograder.render.feedback import as_text
+from autograder.core.judge import judge_call, judge_step
+from autograder.core.predictions import DECLARED_MISTAKES_SWITCH
+from autograder.core.render.explained import explained_text
+from autograder.core.render.feedback import as_text
 from autograder.sandbox.runner import CallOutcome
 from conftest import CORPORA, ROOT
 from labs.self_attention import LAB
@@ -33,7 +33,7 @@ from labs.self_attention import LAB
 
 @pytest.fixture(scope="module", autouse=True)
 def _explainer_alone():
-    """What the values show (autograder.explain) is told when no repair of the student's own code is
+    """What the values show (autograder.core.explain) is told when no repair of the student's own code is
     found (autograder.repair names most of these files first: tests/judging/test_repair.py); read alone here."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("AUTOGRADER_REPAIR", "off")
@@ -383,8 +383,8 @@ def test_autograder_grade_tells_the_relation_and_keeps_the_grades(tmp_path):
 
 
 def test_the_explained_text_is_empty_without_an_explanation():
-    from autograder.verdict import StepResult
-    from autograder.render.messages import Messages
+    from autograder.core.verdict import StepResult
+    from autograder.core.render.messages import Messages
     result = StepResult(name="scores", score=0.0, max_score=1.0, status="failed", mistakes=["wrong_values"], cases=[])
     assert explained_text(Messages("ko", LAB), result) == ""
 
@@ -413,7 +413,7 @@ def test_a_sign_or_a_truth_turned_over_is_named(seed, shapes, kind):
 @pytest.mark.parametrize("lab_name", ["self_attention", "masked_attention"])
 def test_every_quantity_a_trace_offers_has_a_name_in_both_languages(lab_name):
     from autograder import registry
-    from autograder.render.messages import catalog
+    from autograder.core.render.messages import catalog
     lab = registry.load(lab_name)
     offered = set()
     for case in lab.all_cases():

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from autograder import trace_variants
-from autograder.explain.quantities import argument_variants
-from autograder.explain.search import explain
-from autograder.explain.records import Sample, Vocabulary
+from autograder.core import trace_variants
+from autograder.core.explain.quantities import argument_variants
+from autograder.core.explain.search import explain
+from autograder.core.explain.records import Sample, Vocabulary
 from conftest import CORPORA, ROOT
 
 QUICK = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -269,7 +269,7 @@ def graded_off():
     from autograder import registry
     from autograder.grading import grade_file
     from autograder.grading.plan import Plan
-    from autograder.predictions import DECLARED_MISTAKES_SWITCH
+    from autograder.core.predictions import DECLARED_MISTAKES_SWITCH
     from autograder.sandbox.runner import Zygote
     from conftest import ROOT
     before = os.environ.get(DECLARED_MISTAKES_SWITCH)

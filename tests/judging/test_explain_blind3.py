@@ -6,15 +6,15 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from autograder.explain.formulas import factors
-from autograder.explain.search import explain
-from autograder.explain.records import Sample
+from autograder.core.explain.formulas import factors
+from autograder.core.explain.search import explain
+from autograder.core.explain.records import Sample
 from conftest import CORPORA
 
 
 @pytest.fixture(scope="module", autouse=True)
 def _explainer_alone():
-    """What the values show (autograder.explain) is told when no repair of the student's own code is
+    """What the values show (autograder.core.explain) is told when no repair of the student's own code is
     found (autograder.repair names most of these files first: tests/judging/test_repair.py); read alone here."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("AUTOGRADER_REPAIR", "off")
@@ -55,7 +55,7 @@ def _step(results, name, step_name):
 
 def _text(results, name, step_name, lang):
     from autograder import registry
-    from autograder.render.feedback import as_text
+    from autograder.core.render.feedback import as_text
     text = as_text(results[name], registry.load(_lab_name(name)), lang)
     return next(b for b in text.split("■ ") if b.startswith(step_name + " "))
 
@@ -104,7 +104,7 @@ def test_an_identity_mapping_is_named_whatever_the_expected(labels, data):
 
 
 def test_the_judge_does_not_read_an_identity_mapping_as_arguments_ignored():
-    from autograder.causes import _maps_to_itself
+    from autograder.core.causes import _maps_to_itself
     assert _maps_to_itself({"a": "a", "b": "b"})
     assert not _maps_to_itself({"a": "b", "b": "b"}) and not _maps_to_itself({"a": "a"})
     assert not _maps_to_itself(np.eye(2))
@@ -179,8 +179,8 @@ def test_a_permutation_is_told_as_the_expected_values_in_another_order(results):
 # ----- an error inside a helper that passes its own tests --------------------------------------------
 
 def _errored_step(frames_per_case, own=("helper",), hidden_frames=None):
-    from autograder.case_detail import Raised, RaisedError
-    from autograder.verdict import CaseResult, HelperUse, StepResult
+    from autograder.core.case_detail import Raised, RaisedError
+    from autograder.core.verdict import CaseResult, HelperUse, StepResult
     cases = [CaseResult(case=f"c{i}", hidden=False, label="", passed=False, code="exception",
                         detail=Raised(error=RaisedError(type="ValueError", message="m",
                                                         frames=tuple(map(tuple, frames)))))
@@ -198,7 +198,7 @@ INSIDE = ["f.py", 3, "helper", "return x @ y"]
 
 
 def test_an_error_inside_a_passing_helper_blames_the_composed_steps_call():
-    from autograder.render.step import error_in_helper
+    from autograder.core.render.step import error_in_helper
     found = error_in_helper(_errored_step([[CALL, INSIDE], [CALL, INSIDE]]))
     assert found["helper"] == "helper" and found["number"] == 10 and found["arguments"] == ["a", "b"]
     # the step's own line raising first is the step's own error
@@ -213,7 +213,7 @@ def test_an_error_inside_a_passing_helper_blames_the_composed_steps_call():
 def test_the_call_arguments_are_read_from_the_line(arguments, keyword):
     import keyword as python_keywords
     from hypothesis import assume
-    from autograder.render.step import _call_arguments
+    from autograder.core.render.step import _call_arguments
     assume(not any(python_keywords.iskeyword(a) for a in arguments))
     written = ", ".join(arguments[:-1] + ([f"k={arguments[-1]}"] if keyword else arguments[-1:]))
     assert _call_arguments(f"w = helper({written})", "helper") == arguments
@@ -226,8 +226,8 @@ def test_a_composed_step_passing_a_wrong_argument_is_told_at_its_call(path):
     from autograder import registry
     from autograder.grading import grade_file
     from autograder.grading.plan import Plan
-    from autograder.render.feedback import as_text
-    from autograder.render.step import error_in_helper
+    from autograder.core.render.feedback import as_text
+    from autograder.core.render.step import error_in_helper
     from autograder.sandbox.runner import Zygote
     lab = registry.load("masked_attention")
     with Zygote() as zygote:
@@ -266,7 +266,7 @@ def test_a_passed_step_counts_its_tests_as_a_failed_one_does(results):
     for name in results:
         for lang in ("en",):
             from autograder import registry
-            from autograder.render.feedback import as_text
+            from autograder.core.render.feedback import as_text
             lab = registry.load(_lab_name(name))
             blocks = {b.split(" ", 1)[0]: b for b in as_text(results[name], lab, lang).split("■ ")[1:]}
             for step in results[name].steps:

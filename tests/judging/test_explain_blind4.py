@@ -12,18 +12,18 @@ import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from autograder import registry
-from autograder.explain.search import explain
-from autograder.explain.records import Sample
+from autograder.core.explain.search import explain
+from autograder.core.explain.records import Sample
 from autograder.grading import grade_bytes
 from autograder.grading.plan import Plan
-from autograder.render.step import step_feedback
+from autograder.core.render.step import step_feedback
 from autograder.sandbox.runner import Limits
 from conftest import CORPORA
 
 
 @pytest.fixture(scope="module", autouse=True)
 def _explainer_alone():
-    """What the values show (autograder.explain) is told when no repair of the student's own code is
+    """What the values show (autograder.core.explain) is told when no repair of the student's own code is
     found (autograder.repair names most of these files first: tests/judging/test_repair.py); read alone here."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("AUTOGRADER_REPAIR", "off")
@@ -177,7 +177,7 @@ def test_keys_and_values_in_each_others_places():
 
 
 def test_an_argument_negated_is_read_through_the_lab_s_own_function():
-    from autograder.trace_variants import argument_changes
+    from autograder.core.trace_variants import argument_changes
     x = np.array([[1.0, -2.0], [0.5, 3.0]])
     changes = dict(argument_changes(("x",), (x,)))
     assert np.array_equal(changes[("argument_negated", "x")][0], -x)
@@ -188,7 +188,7 @@ def test_an_argument_negated_is_read_through_the_lab_s_own_function():
 @given(n=st.integers(2, 5), widths=st.tuples(st.integers(1, 4), st.integers(1, 4), st.integers(1, 4)),
        seed=st.integers(0, 2**32 - 1))
 def test_right_numbers_cut_at_other_places_are_read_across_outputs(n, widths, seed):
-    from autograder.judge import _cut_elsewhere
+    from autograder.core.judge import _cut_elsewhere
     assume(len(set(widths)) > 1 and sum(widths) % 3 == 0)
     whole = np.random.default_rng(seed).normal(size=(n, sum(widths)))
     expected = np.split(whole, np.cumsum(widths)[:-1], axis=1)

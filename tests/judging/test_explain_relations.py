@@ -1,4 +1,4 @@
-"""The explainer's relations beyond formulas of sizes (autograder/explain/, trace_variants.py).
+"""The explainer's relations beyond formulas of sizes (autograder/core/explain/, trace_variants.py).
 
 Generated: each relation applied to a reference-like value is named, and nothing smaller is (the
 plain quantities, a constant ratio); an unrelated value gets none of them. The reference's trace
@@ -12,19 +12,19 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from autograder import trace_variants
-from autograder.explain.formulas import factors, predict
-from autograder.explain.quantities import case_variants
-from autograder.explain.search import explain
-from autograder.explain.shapes import _size_expressions
-from autograder.explain.records import Sample, Vocabulary, close
-from autograder.declaration import Case
+from autograder.core import trace_variants
+from autograder.core.explain.formulas import factors, predict
+from autograder.core.explain.quantities import case_variants
+from autograder.core.explain.search import explain
+from autograder.core.explain.shapes import _size_expressions
+from autograder.core.explain.records import Sample, Vocabulary, close
+from autograder.core.declaration import Case
 from conftest import CORPORA, ROOT
 
 
 @pytest.fixture(scope="module", autouse=True)
 def _explainer_alone():
-    """What the values show (autograder.explain) is told when no repair of the student's own code is
+    """What the values show (autograder.core.explain) is told when no repair of the student's own code is
     found (autograder.repair names most of these files first: tests/judging/test_repair.py); read alone here."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("AUTOGRADER_REPAIR", "off")
@@ -318,7 +318,7 @@ def blind_results():
     from autograder import registry
     from autograder.grading import grade_file
     from autograder.grading.plan import Plan
-    from autograder.predictions import DECLARED_MISTAKES_SWITCH
+    from autograder.core.predictions import DECLARED_MISTAKES_SWITCH
     from autograder.sandbox.runner import Zygote
     previous = os.environ.get(DECLARED_MISTAKES_SWITCH)
     os.environ[DECLARED_MISTAKES_SWITCH] = "off"
@@ -338,7 +338,7 @@ def blind_results():
 @pytest.mark.parametrize("name", sorted(NAMED_BLIND))
 def test_a_blind_file_nobody_listed_is_named_by_its_values(blind_results, name):
     from autograder import registry
-    from autograder.render.feedback import as_text
+    from autograder.core.render.feedback import as_text
     step_name, relation, words = NAMED_BLIND[name]
     result = blind_results[name]
     step = next(s for s in result.steps if s.name == step_name)

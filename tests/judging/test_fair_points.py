@@ -1,12 +1,12 @@
-"""Fair points as invariants (autograder.rubric): closer answers never earn less, and the right values in
+"""Fair points as invariants (autograder.core.rubric): closer answers never earn less, and the right values in
 another shape earn at least what wrong values earn."""
 import dataclasses
 
 from hypothesis import given, settings, strategies as st
 
-from autograder import rubric
-from autograder.verdict import CaseResult
-from autograder.rubric import Rubric
+from autograder.core import rubric
+from autograder.core.verdict import CaseResult
+from autograder.core.rubric import Rubric
 
 CODES = ["wrong_values", "wrong_shape", "exception", "timeout", "transposed", "mutates_input", "hardcoded",
          "extra_unit_axes", "some_mistake", "other_mistake", "ignores_arguments"]

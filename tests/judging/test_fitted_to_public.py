@@ -16,12 +16,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from autograder import judge, rubric
-from autograder.causes import CODE_CAUSES, _known_inputs, mark_fitted_to_public
-from autograder.compare import matches
+from autograder.core import judge, rubric
+from autograder.core.causes import CODE_CAUSES, _known_inputs, mark_fitted_to_public
+from autograder.core.compare import matches
 from autograder.grading.plan import Plan
-from autograder.judge import judge_step
-from autograder.sandbox.codec import Opaque
+from autograder.core.judge import judge_step
+from autograder.core.child.codec import Opaque
 from autograder.sandbox.runner import CallOutcome
 from labs.masked_attention import LAB as MASKED
 from labs.self_attention import LAB as SELF
@@ -262,7 +262,7 @@ def test_a_step_that_loops_on_one_public_input_has_its_hidden_tests_looked_at_an
     shows a computation and the step earns nothing; the rule's words say the other tests did not
     answer, never that the values were looked up."""
     from autograder.grading import grade_bytes
-    from autograder.render.step import step_feedback
+    from autograder.core.render.step import step_feedback
     from autograder.sandbox.limits import Limits
 
     assert "while np.ndim(x) == 1" in LOOPS_ON_ROWS

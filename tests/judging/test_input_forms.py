@@ -17,7 +17,7 @@ from hypothesis.extra import numpy as hnp
 from autograder import registry
 from autograder.grading import grade_bytes
 from autograder.grading.plan import Plan
-from autograder.sandbox import codec
+from autograder.core.child import codec
 from autograder.sandbox.runner import Limits
 from labs.masked_attention import cases as masked_cases
 from labs.self_attention import cases as self_cases

@@ -2,11 +2,11 @@
 import numpy as np
 import pytest
 
-from autograder.compare import matches
-from autograder.predictions import named_mistakes, predicts
+from autograder.core.compare import matches
+from autograder.core.predictions import named_mistakes, predicts
 from labs.self_attention.cases import page_case, random_case
 from autograder.grading.plan import Plan
-from autograder.judge import judge_step
+from autograder.core.judge import judge_step
 from autograder.sandbox.runner import CallOutcome
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME
 from labs.self_attention import LAB

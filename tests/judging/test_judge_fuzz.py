@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from autograder.judge import judge_step
-from autograder.verdict import StepResult, SubmissionResult
-from autograder.render.feedback import as_dict, as_text
-from autograder.sandbox.codec import Labelled, Opaque
-from autograder.sandbox.protocol import CallOutcome, plain_error
+from autograder.core.judge import judge_step
+from autograder.core.verdict import StepResult, SubmissionResult
+from autograder.core.render.feedback import as_dict, as_text
+from autograder.core.child.codec import Labelled, Opaque
+from autograder.core.child.protocol import CallOutcome, plain_error
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME
 from labs.self_attention import LAB
 
@@ -188,7 +188,7 @@ def _near(expected, shift, form):
 def test_a_repair_candidates_brief_verdict_is_the_judges(plan, step, data):
     """A repair candidate is judged briefly (no detail, no declared mistake matched): whether it
     passed is always what the full judgement says."""
-    from autograder.judge import judge_call
+    from autograder.core.judge import judge_call
 
     probe = data.draw(st.sampled_from(plan.probes[step.name]))
     expected = probe.expected[0] if len(probe.expected) == 1 else tuple(probe.expected)

@@ -9,7 +9,7 @@ import pathlib
 import pytest
 
 from autograder.grading import grade_file
-from autograder.render.feedback import as_dict, as_text
+from autograder.core.render.feedback import as_dict, as_text
 from autograder.sandbox.runner import Limits
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME
 from labs.self_attention import LAB

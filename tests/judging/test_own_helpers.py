@@ -5,7 +5,7 @@ import pytest
 from autograder import registry
 from autograder.grading import grade_bytes
 from autograder.grading.plan import Plan
-from autograder.render.feedback import as_text
+from autograder.core.render.feedback import as_text
 from autograder.sandbox.runner import Limits
 
 SELF_ATTENTION = '''

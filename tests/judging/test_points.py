@@ -18,14 +18,14 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from autograder import rubric
-from autograder.causes import CODE_CAUSES
-from autograder.compare import matches
-from autograder.predictions import predictions
-from autograder.verdict import CaseResult
+from autograder.core import rubric
+from autograder.core.causes import CODE_CAUSES
+from autograder.core.compare import matches
+from autograder.core.predictions import predictions
+from autograder.core.verdict import CaseResult
 from autograder.grading.plan import Plan
-from autograder.judge import judge_step
-from autograder.render.step import step_feedback
+from autograder.core.judge import judge_step
+from autograder.core.render.step import step_feedback
 from autograder.sandbox.runner import CallOutcome
 from labs.masked_attention import LAB as MASKED_LAB
 from labs.self_attention import LAB as SELF_LAB

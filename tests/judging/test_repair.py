@@ -9,18 +9,18 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from autograder.grading import repairs, runs
-from autograder.sandbox import codec as _codec
+from autograder.core.child import codec as _codec
 from autograder.sandbox.runner import Limits as _Limits
 from autograder.grading import grade_bytes
 from autograder.grading.plan import Plan
-from autograder.lab import LabError
-from autograder.declaration import Case
-from autograder.render.step import step_feedback
+from autograder.core.lab import LabError
+from autograder.core.declaration import Case
+from autograder.core.render.step import step_feedback
 from autograder.repair import RepairCache, Target, repair_cases, search, single_edits
 from autograder.repair.cases import without_hidden
 from autograder.repair.edits import paired_edits, repeated_edits
-from autograder.repair_record import EDIT_KINDS
-from autograder.repair_record import Repair, RepairPart
+from autograder.core.repair_record import EDIT_KINDS
+from autograder.core.repair_record import Repair, RepairPart
 from labs.masked_attention import LAB as MASKED
 from labs.self_attention import LAB
 
@@ -313,8 +313,8 @@ def test_a_step_is_searched_only_when_its_own_answers_were_wrong_or_its_code_rai
         calls.append(kwargs["target"])
         return None
 
-    monkeypatch.setattr(grading, "search", counted)
-    monkeypatch.setattr(grading, "_REPAIRS", RepairCache())
+    monkeypatch.setattr(repairs, "search", counted)
+    monkeypatch.setattr(repairs, "_REPAIRS", RepairCache())
     wrong = _with("def scores(Q, K):\n" + body, "scores")
     step = _step(grade_bytes("wrong.py", wrong.encode(), zygote, Plan.build(LAB), _Limits(step_seconds=2)),
                  "scores")
@@ -327,8 +327,8 @@ def test_a_failure_of_the_search_costs_its_words_only(zygote, monkeypatch):
     def broken(**kwargs):
         raise AssertionError("a fault of the grader")
 
-    monkeypatch.setattr(grading, "search", broken)
-    monkeypatch.setattr(grading, "_REPAIRS", RepairCache())  # not a repair found by an earlier test
+    monkeypatch.setattr(repairs, "search", broken)
+    monkeypatch.setattr(repairs, "_REPAIRS", RepairCache())  # not a repair found by an earlier test
     wrong = _with("def scores(Q, K):\n    return Q @ K\n", "scores")
     result = grade_bytes("wrong.py", wrong.encode(), zygote, Plan.build(LAB))
     step = _step(result, "scores")
@@ -373,7 +373,7 @@ def test_the_search_reads_the_students_text_within_the_reading_budget(monkeypatc
     """INVARIANT (docs/SECURITY.md, reading): the grader never gives Python's parser more than the
     reading budget allows, the repair search included; a function too large to copy per edit is
     not searched."""
-    import autograder.reading.budget as budget
+    import autograder.core.reading.budget as budget
     from autograder.repair import target_of
 
     real_parse = budget.ast.parse
@@ -418,7 +418,7 @@ def test_a_repair_kept_from_another_file_is_checked_in_the_public_child_not_a_ch
     """A class pays per distinct mistake: the second student with the first one's softmax is told
     the same repair, checked on his own file among the last calls of his public run (after every
     test of it), with one child fewer than a check of its own would start."""
-    monkeypatch.setattr(grading, "_REPAIRS", RepairCache())
+    monkeypatch.setattr(repairs, "_REPAIRS", RepairCache())
     plan = Plan.build(LAB)
     wrong = _with("def softmax(x):\n    e = np.exp(x - x.max(axis=-1, keepdims=True))\n"
                   "    return e / e.sum(axis=0, keepdims=True)\n", "softmax")
@@ -433,7 +433,7 @@ def test_a_repair_kept_from_another_file_is_checked_in_the_public_child_not_a_ch
     assert not any(i >= repairs.REPAIR_IDS for ids in counting.children if ids is not public_child for i in ids)
 
     # Without a kept repair of another file to check, the same file is searched in children of its own.
-    monkeypatch.setattr(grading, "_REPAIRS", RepairCache())
+    monkeypatch.setattr(repairs, "_REPAIRS", RepairCache())
     alone = _CountingZygote(zygote)
     grade_bytes("second.py", ("# another student\n" + wrong).encode(), alone, plan)
     assert len(alone.children) > len(counting.children)
@@ -444,7 +444,7 @@ def test_a_kept_repair_wrong_on_this_file_is_not_told_and_costs_no_time(zygote, 
     the first file's, so the first file's repair (sum along the last axis) is kept for it, and run
     last in its public child, where it is wrong. So it is not told; the file is searched on its
     own, and its grade and words are as when graded with no repair kept."""
-    monkeypatch.setattr(grading, "_REPAIRS", RepairCache())
+    monkeypatch.setattr(repairs, "_REPAIRS", RepairCache())
     plan = Plan.build(LAB)
     body = ("def softmax(x):\n    e = np.exp(x - x.max(axis=-1, keepdims=True))\n"
             "    return e / np.sum(e, axis=0, keepdims=True)\n")
@@ -458,7 +458,7 @@ def test_a_kept_repair_wrong_on_this_file_is_not_told_and_costs_no_time(zygote, 
     kept = grade_bytes("other.py", other.encode(), counting, plan)
     public_child = next(ids for ids in counting.children if ids)
     assert any(i >= repairs.REPAIR_IDS for i in public_child)  # the kept repair was checked there
-    monkeypatch.setattr(grading, "_REPAIRS", RepairCache())
+    monkeypatch.setattr(repairs, "_REPAIRS", RepairCache())
     alone = grade_bytes("other.py", other.encode(), zygote, plan)
     assert kept.score == alone.score and [s.score for s in kept.steps] == [s.score for s in alone.steps]
     assert _step(kept, "softmax").repair == _step(alone, "softmax").repair

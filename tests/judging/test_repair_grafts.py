@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from autograder.grading import grade_bytes
 from autograder.grading.plan import Plan
-from autograder.render.step import step_feedback
+from autograder.core.render.step import step_feedback
 from autograder.repair.edits import single_edits
 from autograder.repair.grafts import graft_edits, reference_function
 from labs.masked_attention import LAB as MASKED

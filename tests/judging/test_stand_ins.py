@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from autograder import stand_in
-from autograder.case_detail import REFUSAL_REASONS, HiddenRaised, Raised, RaisedError, Refusal
+from autograder.core import stand_in
+from autograder.core.case_detail import REFUSAL_REASONS, HiddenRaised, Raised, RaisedError, Refusal
 from autograder.batch.outputs import (feedback_html, feedback_markdown, load_earlier, output_paths, record_of,
                                       write_outputs)
 from autograder.batch.saved import Judgement
@@ -30,10 +30,10 @@ from autograder.grading import grade_file
 from autograder.grading.plan import ALL, PUBLIC, Plan
 from autograder.otter.results import VISIBILITIES, gradescope_results
 from autograder.registry import lab_names, load
-from autograder.render.feedback import as_dict, as_text, text_of, feedback
-from autograder.render.step import step_feedback
-from autograder.sandbox import codec
-from autograder.sandbox.protocol import MAX_HELPER_REQUESTS
+from autograder.core.render.feedback import as_dict, as_text, text_of, feedback
+from autograder.core.render.step import step_feedback
+from autograder.core.child import codec
+from autograder.core.child.protocol import MAX_HELPER_REQUESTS
 from autograder.sandbox.runner import Call, Limits, run
 from conftest import CORPORA, ROOT
 
@@ -292,7 +292,7 @@ def test_the_public_view_is_judged_from_public_tests_only(zygote, plan, tmp_path
 
 
 def _public_text(step, *, lab, lang):
-    from autograder.render.messages import Messages
+    from autograder.core.render.messages import Messages
     say = Messages(lang, lab)
     text = step_feedback(step, lab, lang).split("\n")
     return "\n".join([say("text", "public_step_header", name=step.name, status=say("status", step.status))] + text[1:])
@@ -363,8 +363,8 @@ def test_a_hidden_tests_refused_request_keeps_a_helpers_name_only_when_it_is_the
     inputs: of a hidden test the kept detail names the helper only when it is one of the lab's
     functions (what a results file, a page or a summary may then show)."""
     from autograder.grading.hidden import hidden_facts_only
-    from autograder.verdict import CaseResult, StepResult
-    from autograder.reading.submission import read_submission
+    from autograder.core.verdict import CaseResult, StepResult
+    from autograder.core.reading.submission import read_submission
 
     lab = LABS[0]
     refused = Refusal(helper=helper, reason=reason)

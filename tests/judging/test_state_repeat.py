@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from autograder import code_evidence
-from autograder.code_evidence import can_keep_state, state_kept, watch
+from autograder.core import code_evidence
+from autograder.core.code_evidence import can_keep_state, state_kept, watch
 from autograder.grading.plan import Plan
-from autograder.sandbox import codec
+from autograder.core.child import codec
 from autograder.sandbox.runner import Call, Limits, run
 from labs.masked_attention import LAB as LAB2
 from labs.self_attention import LAB as LAB1

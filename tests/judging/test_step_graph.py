@@ -22,15 +22,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import positional_lab
-from autograder import cli, stand_in
-from autograder.declaration import Case, Output, Probe, Step
+from autograder import cli
+from autograder.core import stand_in
+from autograder.core.declaration import Case, Output, Probe, Step
 from autograder.grading import grade_bytes
 from autograder.grading.plan import Plan
-from autograder.file_facts import helpers_used
-from autograder.lab import Lab, LabError
-from autograder.render.feedback import as_text
+from autograder.core.file_facts import helpers_used
+from autograder.core.lab import Lab, LabError
+from autograder.core.render.feedback import as_text
 from autograder.sandbox.runner import Limits
-from autograder.stand_in import StandIn
+from autograder.core.stand_in import StandIn
 from conftest import ROOT
 
 from autograder.authoring import fill

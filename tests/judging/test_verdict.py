@@ -1,4 +1,4 @@
-"""The verdict's records (autograder/verdict.py) and the saved results file that keeps them.
+"""The verdict's records (autograder/core/verdict.py) and the saved results file that keeps them.
 
 - A saved judgement written in format 1 before the step's facts were typed (tests/corpora/verdict/format1.json,
   written from a sample of the corpora and the hostile files by the grader of that time, with the
@@ -17,8 +17,8 @@ from hypothesis import given, strategies as st
 
 from autograder.batch.saved import FORMAT, judgement_data, read_judgement
 from autograder.registry import load
-from autograder.render.feedback import as_text
-from autograder.verdict import STEP_STATUSES, CaseResult, StepResult, SubmissionResult, step_status
+from autograder.core.render.feedback import as_text
+from autograder.core.verdict import STEP_STATUSES, CaseResult, StepResult, SubmissionResult, step_status
 from conftest import CORPORA, ROOT
 
 KEPT = json.loads((CORPORA / "verdict" / "format1.json").read_text(encoding="utf-8"))

@@ -12,12 +12,12 @@ import nbformat
 import numpy as np
 import pytest
 
-from autograder.rubric import parts
+from autograder.core.rubric import parts
 
 from autograder import registry
-from autograder.judge import RAISED
-from autograder.causes import UNEXPLAINED
-from autograder.render.messages import LANGUAGES, catalog, engine_catalog
+from autograder.core.judge import RAISED
+from autograder.core.causes import UNEXPLAINED
+from autograder.core.render.messages import LANGUAGES, catalog, engine_catalog
 import installed
 from conftest import ROOT
 from test_catalogs import HAEYO_ENDINGS, LOOSE_PARTICLE, TRANSLATED_WORDS
@@ -217,6 +217,32 @@ def test_import_contracts_hold():
                           cwd=ROOT, timeout=300)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert "broken" in done.stdout and " 0 broken" in done.stdout
+
+
+def test_the_students_core_and_kit_contracts_name_every_other_engine_module():
+    """INVARIANT: the students' core and the kit import nothing of the engine outside them: the two
+    contracts forbid every other top-level module and package of autograder, a new one included,
+    and the build ships exactly the two folders (otter.student_half.kit_modules)."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+    from autograder.otter.student_half import kit_modules
+
+    engine = ROOT / "autograder"
+    others = {f"autograder.{path.stem if path.suffix == '.py' else path.name}" for path in engine.iterdir()
+              if (path.suffix == ".py" and path.stem not in ("__init__", "__main__"))
+              or (path.is_dir() and (path / "__init__.py").is_file())} - {"autograder.core", "autograder.kit"}
+    contracts = {c["source_modules"][0]: set(c["forbidden_modules"])
+                 for c in tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["importlinter"]["contracts"]
+                 if c["type"] == "forbidden" and c["source_modules"] in (["autograder.core"], ["autograder.kit"])}
+    assert set(contracts) == {"autograder.core", "autograder.kit"}
+    for source, forbidden in contracts.items():
+        assert others <= forbidden, f"{source}'s contract misses {sorted(others - forbidden)}"
+    shipped = {path for path in kit_modules() if path.endswith(".py")}
+    on_disk = {path.relative_to(engine).as_posix() for folder in ("core", "kit") for path in (engine / folder).rglob("*.py")
+               if "__pycache__" not in path.parts}
+    assert shipped == on_disk
 
 
 @pytest.fixture(scope="module")

@@ -17,12 +17,13 @@ import textwrap
 import numpy as np
 import pytest
 
-from autograder import compare, registry
+from autograder.core import compare
+from autograder import registry
 from autograder.grading import grade_bytes
 from autograder.grading.plan import Plan
-from autograder.render.feedback import as_dict, as_text
-from autograder.render.messages import catalog
-from autograder.sandbox import codec
+from autograder.core.render.feedback import as_dict, as_text
+from autograder.core.render.messages import catalog
+from autograder.core.child import codec
 from autograder.sandbox.runner import Limits, Zygote
 from labs.masked_attention import LAB, hint_facts, page
 from labs.masked_attention.cases import public_cases

@@ -1,9 +1,9 @@
 """One rule names a submission's code: the reader makes the names, the sandbox chooses the module
-name from them, the renderer reads cell numbers back (autograder/cells.py)."""
+name from them, the renderer reads cell numbers back (autograder/core/cells.py)."""
 from hypothesis import given, strategies as st
 
-from autograder.cells import KERNEL_CELL, NOTEBOOK_CELL, is_notebook, kernel_cell, module_name, notebook_cell
-from autograder.reading.submission import read_submission
+from autograder.core.cells import KERNEL_CELL, NOTEBOOK_CELL, is_notebook, kernel_cell, module_name, notebook_cell
+from autograder.core.reading.submission import read_submission
 
 
 @given(st.integers(min_value=1, max_value=10**6))

@@ -7,15 +7,15 @@ import sys
 import numpy as np
 import pytest
 
-from autograder.declaration import Output, Probe, Step
+from autograder.core.declaration import Output, Probe, Step
 from autograder.error_model import ErrorModel, Point, Several
-from autograder.rubric import parts
+from autograder.core.rubric import parts
 from autograder.grading import grade_bytes
-from autograder.judge import judge_step
+from autograder.core.judge import judge_step
 from autograder.otter import build as otter_build
-from autograder.render.feedback import as_text
+from autograder.core.render.feedback import as_text
 from autograder.sandbox.runner import CallOutcome
-from autograder.verdict import FollowsOwnHelpers
+from autograder.core.verdict import FollowsOwnHelpers
 from labs.self_attention import LAB
 
 # A toy step: y = (x - shift) / divisor, with two places to go wrong.

@@ -16,16 +16,16 @@ from autograder import registry
 from autograder.batch.collect import group_students
 from autograder.batch.source import NESTED_ARCHIVE_RATIO, SMALL_MEMBER, Source
 from autograder.grading import grade_bytes
-from autograder.judge import judge_call
-from autograder.verdict import SubmissionResult
-from autograder.sandbox import codec
+from autograder.core.judge import judge_call
+from autograder.core.verdict import SubmissionResult
+from autograder.core.child import codec
 from autograder.sandbox.runner import CallOutcome, Limits
 from labs.self_attention.steps import STEPS
-from autograder.render.messages import LANGUAGES, detail_text
-from autograder.reading.budget import BUDGET, Budget
-from autograder.reading.problems import Detail
-from autograder.reading.submission import Submission, lab_evidence, read_submission
-from autograder.reading.zips import otter_export_problem, zipped_problem
+from autograder.core.render.messages import LANGUAGES, detail_text
+from autograder.core.reading.budget import BUDGET, Budget
+from autograder.core.reading.problems import Detail
+from autograder.core.reading.submission import Submission, lab_evidence, read_submission
+from autograder.core.reading.zips import otter_export_problem, zipped_problem
 from budget_spies import counted_work
 
 LIMITS = Limits(step_seconds=2.0, load_seconds=2.0, memory_bytes=512 * 1024 * 1024)

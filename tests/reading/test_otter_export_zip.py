@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from autograder.kit.ready import zip_member_path
-from autograder.reading.zips import NotAnOtterExport, otter_export_notebook
+from autograder.core.reading.zips import NotAnOtterExport, otter_export_notebook
 
 import installed
 from conftest import ROOT

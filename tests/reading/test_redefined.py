@@ -11,11 +11,11 @@ import hypothesis.strategies as st
 from hypothesis import given
 
 from autograder.grading import grade_bytes
-from autograder.render.step import step_feedback
-from autograder.sandbox.protocol import plain_evidence
+from autograder.core.render.step import step_feedback
+from autograder.core.child.protocol import plain_evidence
 from autograder.sandbox.runner import Limits
-from autograder.reading.definitions import redefined
-from autograder.reading.submission import read_submission
+from autograder.core.reading.definitions import redefined
+from autograder.core.reading.submission import read_submission
 from labs.self_attention import LAB
 import solutions.self_attention
 

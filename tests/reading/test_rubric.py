@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from autograder import rubric
-from autograder.verdict import CaseResult
+from autograder.core import rubric
+from autograder.core.verdict import CaseResult
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME
 from labs.masked_attention import LAB as MASKED
 from labs.self_attention import LAB as SELF_ATTENTION
@@ -111,7 +111,7 @@ def test_the_engines_defaults_hold_no_labs_codes():
 
 def test_only_a_case_the_lab_marks_is_degenerate():
     """One word is the attention labs' degenerate case, declared by them; the engine counts no words."""
-    from autograder.declaration import Case
+    from autograder.core.declaration import Case
 
     assert not rubric.is_degenerate(Case(name="one", words=("w",), inputs={}))
     assert rubric.is_degenerate(Case(name="one", words=("w",), inputs={}, degenerate=True))
@@ -122,7 +122,7 @@ def test_only_a_case_the_lab_marks_is_degenerate():
 
 @pytest.mark.parametrize("lang, words", [("ko", "채점 기준"), ("en", "Grading rule")])
 def test_feedback_states_the_rule_applied(plan, lang, words):
-    from autograder.render.step import step_feedback
+    from autograder.core.render.step import step_feedback
     from labs.self_attention import LAB
 
     def outcome(probe):
@@ -138,7 +138,7 @@ def test_feedback_states_the_rule_applied(plan, lang, words):
 
 def test_the_public_view_states_the_rule_on_public_tests_only(plan):
     from autograder.grading.plan import PUBLIC
-    from autograder.judge import judge_step
+    from autograder.core.judge import judge_step
 
     def outcome(probe):
         return returned(probe, answer(probe) if probe.case.hidden else answer(probe) * 3)

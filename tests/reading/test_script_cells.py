@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from autograder.grading import grade_bytes
 from autograder.grading.plan import Plan
-from autograder.render.feedback import as_text
+from autograder.core.render.feedback import as_text
 from autograder.sandbox.runner import Limits
-from autograder.reading.budget import MAX_SCRIPT_CELLS
-from autograder.reading.script import script_cells
-from autograder.reading.submission import read_submission
+from autograder.core.reading.budget import MAX_SCRIPT_CELLS
+from autograder.core.reading.script import script_cells
+from autograder.core.reading.submission import read_submission
 from conftest import ROOT
 from labs.self_attention import LAB
 
@@ -90,7 +90,7 @@ def test_files_split_too_finely_or_too_long_stay_whole():
 
 
 def test_json_output_carries_the_load_notes_with_their_line_and_cause(graded):
-    from autograder.render.feedback import as_dict
+    from autograder.core.render.feedback import as_dict
 
     result = graded("mine.py", BROKEN_SOFTMAX)
     line = BROKEN_SOFTMAX.splitlines().index("    shifted = np.exp(x - x.max(axis=-1, keepdims=True)") + 1
@@ -186,7 +186,7 @@ def test_a_string_that_never_ends_is_never_cut_after_its_start():
 
 
 def test_lines_too_long_to_tokenize_cheaply_or_ended_by_a_lone_cr_keep_the_file_whole():
-    from autograder.reading.budget import BUDGET
+    from autograder.core.reading.budget import BUDGET
 
     broken = "# %%\ndef f(:\n# %%\ndef g():\n    pass\n"
     assert len(script_cells(broken, "a.py")) == 2
@@ -197,7 +197,7 @@ def test_lines_too_long_to_tokenize_cheaply_or_ended_by_a_lone_cr_keep_the_file_
 def test_tokenizer_errors_are_stepped_over_a_bounded_number_of_times():
     import tokenize
 
-    from autograder.reading.budget import BUDGET
+    from autograder.core.reading.budget import BUDGET
 
     calls = []
     real = tokenize.generate_tokens
@@ -216,7 +216,7 @@ def test_tokenizer_errors_are_stepped_over_a_bounded_number_of_times():
 CROSS_VERSION = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from autograder.reading.script import script_cells
+from autograder.core.reading.script import script_cells
 cases = json.loads(sys.stdin.read())
 print(json.dumps([[len(c["source"]) - len(c["source"].lstrip("\\n")) for c in script_cells(text, "a.py")]
                   for text in cases]))

@@ -4,9 +4,9 @@ import string
 
 import pytest
 
-from autograder.rubric import parts
+from autograder.core.rubric import parts
 
-from autograder.render.messages import LANGUAGES, catalog as merged_catalog
+from autograder.core.render.messages import LANGUAGES, catalog as merged_catalog
 from labs.self_attention import LAB
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME
 

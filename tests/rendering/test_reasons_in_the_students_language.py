@@ -16,13 +16,13 @@ import zipfile
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from autograder.file_facts import broken
+from autograder.core.file_facts import broken
 from autograder.otter.gradescope import pick
 from autograder.otter.results import gradescope_results
-from autograder.render.feedback import feedback, notes_text
-from autograder.render.messages import LANGUAGES, Messages, detail_text
-from autograder.reading.problems import DETAILS, Detail, as_detail, detail
-from autograder.reading.submission import read_submission
+from autograder.core.render.feedback import feedback, notes_text
+from autograder.core.render.messages import LANGUAGES, Messages, detail_text
+from autograder.core.reading.problems import DETAILS, Detail, as_detail, detail
+from autograder.core.reading.submission import read_submission
 from labs.self_attention import LAB
 
 # Two Latin words in a row: an English clause. Korean text may hold single technical words

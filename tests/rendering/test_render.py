@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 
 from labs.self_attention import page as lab
-from autograder.judge import judge_step
-from autograder.reading.problems import detail
-from autograder.verdict import Note, SubmissionResult
-from autograder.render.feedback import as_dict, as_text
-from autograder.render.messages import LANGUAGES, catalog
-from autograder.render.notes import load_notes
-from autograder.render.step import step_feedback
-from autograder.render.text import position
+from autograder.core.judge import judge_step
+from autograder.core.reading.problems import detail
+from autograder.core.verdict import Note, SubmissionResult
+from autograder.core.render.feedback import as_dict, as_text
+from autograder.core.render.messages import LANGUAGES, catalog
+from autograder.core.render.notes import load_notes
+from autograder.core.render.step import step_feedback
+from autograder.core.render.text import position
 from autograder.sandbox.runner import CallOutcome
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME
 from labs.self_attention import LAB

@@ -5,7 +5,7 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autograder.render.text import fit_to_width, terminal_width
+from autograder.core.render.text import fit_to_width, terminal_width
 
 
 def columns(text):

@@ -19,12 +19,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from autograder.helpers import StandInAnswers
-from autograder.stand_in import StandIn
+from autograder.core.stand_in import StandIn
 from autograder.grading.plan import answer_bytes
-from autograder.sandbox import codec
+from autograder.core.child import codec
 from autograder.sandbox.child_pipes import TOO_LARGE, Child, OutputSpent, ReadBudget
-from autograder.sandbox.protocol import MAX_HELPER_REQUESTS
-from autograder.sandbox.protocol import plain_error, plain_load_event
+from autograder.core.child.protocol import MAX_HELPER_REQUESTS
+from autograder.core.child.protocol import plain_error, plain_load_event
 from autograder.sandbox.runner import Call, CallOutcome, Limits, run
 from labs.self_attention.steps import STEPS
 from conftest import CORPORA, ROOT
@@ -136,7 +136,7 @@ def test_a_child_is_sent_one_call_at_a_time():
     """A call's command goes out only once every call before it has answered: while a call runs,
     the command pipe holds nothing else (not the next call, not a later test's inputs)."""
     from autograder.sandbox.driver import _one_child
-    from autograder.sandbox.protocol import RunOutcome
+    from autograder.core.child.protocol import RunOutcome
 
     child = _ScriptedChild()
     calls = [Call(i, step, step, (codec.encode(float(i)),)) for i, step in enumerate(["softmax"] * 3 + ["mix"] * 2)]

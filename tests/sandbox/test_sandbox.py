@@ -9,10 +9,11 @@ import time
 import numpy as np
 import pytest
 
-from autograder.sandbox import codec, landlock, zygote as zygote_module
+from autograder.core.child import codec
+from autograder.sandbox import landlock, zygote as zygote_module
 from autograder.sandbox.child_pipes import Child, ChildGone
 from autograder.sandbox.processes import PF_EXITING, _finished, _pids_of, kill_processes_of
-from autograder.sandbox.protocol import plain_load_event, plain_names
+from autograder.core.child.protocol import plain_load_event, plain_names
 from autograder.sandbox.runner import Call, Clock, Limits, Zygote, run
 from conftest import ROOT
 

@@ -10,7 +10,7 @@ import re
 import numpy as np
 import pytest
 
-from autograder.sandbox import codec, worker
+from autograder.core.child import codec, worker
 from autograder.sandbox.runner import Call, HelperRefused, Limits, run
 from labs.self_attention.steps import STEPS
 

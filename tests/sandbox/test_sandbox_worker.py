@@ -1,7 +1,7 @@
 """The child's side of the sandbox: what it keeps of a submission's lines for its tracebacks."""
 import linecache
 
-from autograder.sandbox import codec, worker
+from autograder.core.child import codec, worker
 from autograder.sandbox.runner import Call, Limits, run
 
 LIMITS = Limits(step_seconds=5.0, load_seconds=5.0)

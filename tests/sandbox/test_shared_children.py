@@ -14,14 +14,14 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from autograder.declaration import Case, Output, Probe, Step
+from autograder.core.declaration import Case, Output, Probe, Step
 from autograder.grading import repairs
 from autograder.grading import grade_bytes
 from autograder.grading.plan import Plan
 from autograder.grading.repairs import REPAIR_IDS
 from autograder.repair import RepairCache
-from autograder.lab import Lab
-from autograder.sandbox import codec
+from autograder.core.lab import Lab
+from autograder.core.child import codec
 from autograder.sandbox.driver import may_share
 from autograder.sandbox.runner import Call, Limits
 

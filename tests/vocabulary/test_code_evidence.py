@@ -9,8 +9,8 @@ import sys
 import numpy as np
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from autograder.judge import judge_step
-from autograder.sandbox import protocol
+from autograder.core.judge import judge_step
+from autograder.core.child import protocol
 from autograder.sandbox.runner import CallOutcome
 from labs.self_attention.steps import STEPS_BY_NAME
 from conftest import CORPORA, ROOT

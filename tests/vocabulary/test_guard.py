@@ -1,4 +1,4 @@
-"""The one guard between a submission and the grader's own work (autograder/guard.py; docs/SECURITY.md,
+"""The one guard between a submission and the grader's own work (autograder/core/guard.py; docs/SECURITY.md,
 "Invariant: one guard between a submission and the grader's own work").
 
 - Texts and names: generated hostile texts (lone surrogates, control characters, huge lines) and
@@ -19,14 +19,14 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from autograder import guard, pictures
+from autograder.core import guard, pictures
 from autograder.batch import fingerprints
 from autograder.batch.outputs import feedback_sections, record_of, write_outputs
-from autograder.guard import piece, safe_name, safe_text
-from autograder.judge import judge_step
+from autograder.core.guard import piece, safe_name, safe_text
+from autograder.core.judge import judge_step
 from autograder.sandbox.runner import CallOutcome
-from autograder.reading.budget import BUDGET
-from autograder.reading.submission import read_submission
+from autograder.core.reading.budget import BUDGET
+from autograder.core.reading.submission import read_submission
 from labs.self_attention import LAB
 from labs.self_attention.steps import STEPS_BY_NAME
 from conftest import ROOT
@@ -111,11 +111,11 @@ def test_names_that_are_text_stay_as_written():
 
 
 def test_only_the_guard_makes_a_safe_text():
-    """SafeText(...) is called in autograder/guard.py only: every other module gets one from
+    """SafeText(...) is called in autograder/core/guard.py only: every other module gets one from
     safe_text or safe_name, so no path skips the rule (mypy refuses a str where SafeText is taken)."""
     makers = []
     for path in sorted((ROOT / "autograder").rglob("*.py")):
-        if path.name == "guard.py" and path.parent.name == "autograder":
+        if path.name == "guard.py" and path.parent.name == "core":
             continue
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "SafeText":
@@ -128,8 +128,8 @@ def test_the_reader_the_pipe_and_the_results_take_safe_text_only():
     command pipe takes and the name every result and page carries are SafeText."""
     import typing
 
-    from autograder import cells, verdict
-    from autograder.reading import submission
+    from autograder.core import cells, verdict
+    from autograder.core.reading import submission
     from autograder.sandbox import driver
 
     assert typing.get_type_hints(cells.Cell) == {"source": guard.SafeText, "filename": guard.SafeText}
@@ -181,7 +181,7 @@ def test_hostile_values_never_stop_a_picture_a_record_or_a_page(plan, step_name,
     if kind in ("fill", "cycle"):
         assert "<svg" in maps
     pictures.wrong_cells(result, LAB.page_case)
-    from autograder.verdict import SubmissionResult
+    from autograder.core.verdict import SubmissionResult
 
     submission = SubmissionResult(submission=safe_name("hostile.py"), steps=[result])
     html = feedback_sections(submission, LAB, "en")
@@ -189,7 +189,7 @@ def test_hostile_values_never_stop_a_picture_a_record_or_a_page(plan, step_name,
 
 
 def test_a_picture_that_cannot_be_drawn_is_told_in_its_place_and_the_record_stands(plan, tmp_path, monkeypatch):
-    from autograder.verdict import SubmissionResult
+    from autograder.core.verdict import SubmissionResult
 
     result = judged_with(plan, "softmax", lambda p: np.full(np.shape(p.expected[0]), 0.5))
     submission = SubmissionResult(submission=safe_name("s01.py"), steps=[result])
@@ -210,8 +210,8 @@ def test_a_picture_that_cannot_be_drawn_is_told_in_its_place_and_the_record_stan
 
 
 def test_a_feedback_text_that_cannot_be_written_is_told_and_the_points_stand(plan, monkeypatch):
-    from autograder.render import feedback, step
-    from autograder.verdict import SubmissionResult
+    from autograder.core.render import feedback, step
+    from autograder.core.verdict import SubmissionResult
 
     result = judged_with(plan, "softmax", lambda p: np.full(np.shape(p.expected[0]), 0.5))
 
@@ -271,7 +271,7 @@ def test_fingerprints_parse_within_the_reading_budget(monkeypatch):
     """Counted by a spy on ast.parse, never timed: the fingerprints are one reading under the
     reader's Budget, at most its characters per text and in all however much code a file holds;
     past it, the cells are counted as unread."""
-    from autograder.reading.budget import untrusted
+    from autograder.core.reading.budget import untrusted
 
     cell = "x = 1\n" * (BUDGET.parse_chars // 6 - 10)
     submission = read_submission("big.ipynb", notebook(CORRECT, *[cell] * 8))
@@ -290,7 +290,7 @@ def test_fingerprints_parse_within_the_reading_budget(monkeypatch):
 
 
 def test_a_fingerprint_the_budget_stops_is_marked_not_computed(monkeypatch):
-    from autograder.reading import budget, problems
+    from autograder.core.reading import budget, problems
 
     def spent(self, source):
         raise budget.OverBudget(problems.detail("reading_time", seconds=self.budget.seconds))

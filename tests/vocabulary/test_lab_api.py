@@ -1,6 +1,6 @@
 """The lab API: keyword-only, frozen, checked declarations, and `Lab.from_package`'s conventions.
 
-Invariants (autograder/declaration.py, autograder/lab.py):
+Invariants (autograder/core/declaration.py, autograder/core/lab.py):
 - every declaration class is frozen and takes its fields by keyword only;
 - a slip in a declaration (a bare string for a tuple, a negative or boolean point count, a
   non-callable where a function goes) is refused when it is built, naming the field;
@@ -19,10 +19,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from autograder.authoring.lab_kit import printed_row, quietly
-from autograder.declaration import Case, ErrorMistake, Link, Mistake, Output, Probe, Step
-from autograder.lab import Lab, LabError, _nothing, _no_facts
-from autograder.rubric import Rubric
-from autograder.stand_in import StandIn
+from autograder.core.declaration import Case, ErrorMistake, Link, Mistake, Output, Probe, Step
+from autograder.core.lab import Lab, LabError, _nothing, _no_facts
+from autograder.core.rubric import Rubric
+from autograder.core.stand_in import StandIn
 
 
 def _step(name="f", **changes):

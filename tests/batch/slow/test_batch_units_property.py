@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from hypothesis import assume, HealthCheck, given, settings, strategies as st
 
-from autograder.render.text import one_line
+from autograder.core.render.text import one_line
 from autograder.batch.collect import group_students
 from autograder.batch.source import Source
 from autograder.batch.naming import (BLACKBOARD, CANVAS, ID_MAX_BYTES, MOODLE_FOLDER, MOODLE_PREFIX, NAME_MAX, Naming,
@@ -428,7 +428,7 @@ def test_a_task_that_cannot_be_made_is_graded_as_an_unreadable_file_whatever_the
 
     from autograder.batch import _task_or_problem
     from autograder.batch.grader import finish, grade_task
-    from autograder.reading.problems import detail
+    from autograder.core.reading.problems import detail
     from labs.self_attention import LAB
 
     with tempfile.TemporaryDirectory() as folder:

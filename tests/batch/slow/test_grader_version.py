@@ -138,7 +138,7 @@ def test_a_rerun_after_an_edit_equals_a_clean_run(grader_copy, tmp_path, edit):
     _grade(source, submissions, out)
     first = _outputs(out)
     if edit == "rubric_share":  # a wrong formula's share, in the engine
-        _edit(source / "autograder" / "rubric.py", "FORMULA_SHARE = 0.25", "FORMULA_SHARE = 0.5")
+        _edit(source / "autograder" / "core" / "rubric.py", "FORMULA_SHARE = 0.25", "FORMULA_SHARE = 0.5")
     elif edit == "case_name":  # a sentence of the lab's catalog
         _edit(source / "labs" / "self_attention" / "locale" / "ko.toml", 'page = "페이지 예제"', 'page = "페이지의 예제"')
     else:  # a file no code names, which a lab might read

@@ -12,7 +12,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(HERE))))  # the checkout
 
 from autograder.otter.public_data import public_data  # the kit's own data, as `autograder build` writes it
-from autograder.sandbox import codec
+from autograder.core.child import codec
 from labs.self_attention import LAB
 
 

@@ -9,7 +9,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(HERE))))  # the checkout
 
 from autograder.otter.public_data import public_data
-from autograder.sandbox import codec
+from autograder.core.child import codec
 from labs.self_attention import LAB
 
 FUNCTIONS = 4096  # 12 bits: which defined function name the hidden frame names

@@ -16,7 +16,7 @@ PROMISE = "the kit's data holds public tests only; no hidden case, no expected v
 
 def arrays_in(data, found):
     """Every array (codec's base64 form or nested lists of numbers) and number in a JSON value."""
-    from autograder.sandbox import codec
+    from autograder.core.child import codec
 
     if isinstance(data, dict):
         if data.get("t") == "array":

@@ -212,10 +212,10 @@ def test_the_cli_reference_names_every_option_of_every_command(site):
 
 def test_the_api_reference_documents_what_a_lab_author_writes(site):
     page = parsed(built(site, DOCS / "reference" / "api.md"))
-    for name in ("autograder.lab.Lab", "autograder.declaration.Case", "autograder.declaration.Step",
-                 "autograder.declaration.Output", "autograder.declaration.Mistake", "autograder.declaration.Link",
-                 "autograder.rubric.Rubric", "autograder.stand_in.StandIn", "autograder.explain.records.Vocabulary",
-                 "autograder.explain.records.Explanation", "autograder.explain.search.explain"):
+    for name in ("autograder.core.lab.Lab", "autograder.core.declaration.Case", "autograder.core.declaration.Step",
+                 "autograder.core.declaration.Output", "autograder.core.declaration.Mistake", "autograder.core.declaration.Link",
+                 "autograder.core.rubric.Rubric", "autograder.core.stand_in.StandIn", "autograder.core.explain.records.Vocabulary",
+                 "autograder.core.explain.records.Explanation", "autograder.core.explain.search.explain"):
         assert name in page.ids, name
 
 

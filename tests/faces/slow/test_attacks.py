@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from autograder.sandbox import codec
+from autograder.core.child import codec
 from autograder.sandbox.runner import Call, Limits, run
 from conftest import CORPORA, ROOT
 
@@ -74,7 +74,7 @@ def test_a_submission_that_spends_its_time_is_told_and_its_last_tests_are_not_ru
     from dataclasses import dataclass
 
     from autograder.grading import grade_file
-    from autograder.render.feedback import as_text
+    from autograder.core.render.feedback import as_text
 
     @dataclass(frozen=True)
     class Short(Limits):

@@ -9,7 +9,7 @@ form the notebook promises has a public test, see below). ACCEPTED lists the fil
 differs from the reference's form but behaves as promised, each with why. CHARGED_ELSEWHERE lists
 the files whose one mistake is charged to another step today. `READING.csv` is a TA's reading of
 each wrong file's feedback for its step (named, vague, misleading, not shown), before and after
-the value explainer (`autograder/explain/`); `benchmarks/explain_corpora.py --corpus
+the value explainer (`autograder/core/explain/`); `benchmarks/explain_corpora.py --corpus
 corpus_blind/lab1` counts what the explainer names with the declared mistakes on and off.
 """
 import csv

@@ -11,7 +11,7 @@ except ModuleNotFoundError:  # Python 3.10: the same parser, as the tomli packag
 import pytest
 
 from autograder.grading import grade_file
-from autograder.render.feedback import as_text
+from autograder.core.render.feedback import as_text
 from conftest import CORPORA, ROOT
 from test_saved_results import check_rewritten_equal_fresh
 from labs.self_attention import LAB

@@ -10,7 +10,7 @@ import pytest
 from autograder.grading import repairs
 from autograder.grading import grade_bytes
 from autograder.grading.plan import Plan
-from autograder.render.step import step_feedback
+from autograder.core.render.step import step_feedback
 from autograder.repair import RepairCache, target_of
 from autograder.repair import edits as edits_module
 from autograder.repair.edits import ATTEMPTS_PER_EDIT, single_edits

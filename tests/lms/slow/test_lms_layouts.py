@@ -419,9 +419,9 @@ def test_malformed_late_policies_exit_2(two_students, tmp_path, arguments, messa
 
 def test_totals_sum_exact_step_scores_and_round_once():
     from autograder.batch.outputs import record_of
-    from autograder.judge import step_score
-    from autograder.verdict import StepResult, SubmissionResult
-    from autograder.render.feedback import as_dict, as_text
+    from autograder.core.judge import step_score
+    from autograder.core.verdict import StepResult, SubmissionResult
+    from autograder.core.render.feedback import as_dict, as_text
 
     third = step_score(1, [types_case("a", True), types_case("b", False), types_case("c", False)])
     assert third == 1 / 3
@@ -441,7 +441,7 @@ def test_totals_sum_exact_step_scores_and_round_once():
 
 
 def types_case(name, passed):
-    from autograder.verdict import CaseResult
+    from autograder.core.verdict import CaseResult
 
     return CaseResult(case=name, hidden=False, label="", passed=passed, code="" if passed else "wrong_values")
 

@@ -26,8 +26,8 @@ from autograder.otter import gradescope
 from autograder.otter.emulation import GradingImage
 from autograder import registry
 from autograder.otter.results import gradescope_results
-from autograder.render.messages import Messages
-from autograder.reading.submission import read_submission
+from autograder.core.render.messages import Messages
+from autograder.core.reading.submission import read_submission
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME, TOTAL_POINTS
 
 from conftest import CORPORA, GRADESCOPE_STEP_SECONDS as STEP_SECONDS, ROOT, UNRELATED_PACKAGES

@@ -18,7 +18,7 @@ from autograder.otter.gradescope import PLUGIN
 from autograder.otter.plugin import remove_untrusted
 from autograder.otter.results import gradescope_results
 from autograder.otter.student_half import TOML_REQUIREMENT
-from autograder.render.step import step_feedback
+from autograder.core.render.step import step_feedback
 from labs.self_attention.steps import STEPS, TOTAL_POINTS
 
 from conftest import ROOT
@@ -151,7 +151,7 @@ def test_autograder_half_is_one_zip_carrying_the_engine_and_a_lean_setup(built):
         inside = set(wheel.namelist())
         metadata = next(wheel.read(m).decode() for m in inside if m.endswith("METADATA"))
         generator = next(wheel.read(m).decode() for m in inside if m.endswith("/WHEEL"))
-    assert {"labs/self_attention/hidden.py", "solutions/self_attention.py", "autograder/locale/ko.toml",
+    assert {"labs/self_attention/hidden.py", "solutions/self_attention.py", "autograder/core/locale/ko.toml",
             "autograder/otter/gradescope.py", "autograder/sandbox/zygote.py"} <= inside
     assert not [m for m in inside if "__pycache__" in m or m.startswith(("tests/", "build/"))]
     assert "Requires-Dist: numpy" in metadata and "Requires-Dist: pandas" in metadata
@@ -375,8 +375,8 @@ def test_the_plugin_stands_in_for_otters_kernel_once_and_refuses_other_otter_ver
 @given(scores=st.lists(st.floats(min_value=0, max_value=3, allow_nan=False), min_size=1, max_size=6))
 def test_results_json_totals_round_as_every_face(scores):
     """One rounding rule: results.json's steps and total are verdict.rounded_points, as check's."""
-    from autograder.verdict import StepResult, SubmissionResult, rounded_points
-    from autograder.guard import safe_name
+    from autograder.core.verdict import StepResult, SubmissionResult, rounded_points
+    from autograder.core.guard import safe_name
 
     steps = [StepResult(name=s.name, score=score, max_score=s.points, status="failed", mistakes=[], cases=[])
              for s, score in zip(STEPS, scores)]

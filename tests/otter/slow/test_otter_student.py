@@ -20,7 +20,7 @@ from labs.self_attention.cases import public_cases
 from autograder.grading import grade_file
 from autograder.grading.plan import Plan
 from autograder.otter import build as otter_build
-from autograder.render.feedback import as_dict
+from autograder.core.render.feedback import as_dict
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME
 
 from conftest import CORPORA, ROOT

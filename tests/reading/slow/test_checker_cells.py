@@ -6,9 +6,9 @@ import pytest
 
 from autograder.grading import grade_bytes
 from autograder.grading.plan import Plan
-from autograder.render.feedback import as_dict
+from autograder.core.render.feedback import as_dict
 from autograder.sandbox.runner import Limits
-from autograder.reading.notebook import does_only_checking
+from autograder.core.reading.notebook import does_only_checking
 from conftest import CORPORA, ROOT
 from labs.self_attention import LAB
 
@@ -135,7 +135,7 @@ import sys  # noqa: E402
 import nbformat  # noqa: E402
 from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 
-from autograder.reading.submission import read_submission  # noqa: E402
+from autograder.core.reading.submission import read_submission  # noqa: E402
 
 AUTHORING = ROOT / "autograder" / "authoring"
 

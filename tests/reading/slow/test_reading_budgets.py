@@ -19,13 +19,13 @@ from unittest import mock
 import pytest
 
 from autograder import registry
-from autograder.reading import budget, submission, zips
+from autograder.core.reading import budget, submission, zips
 from autograder.batch.collect import group_students
 from autograder.batch.source import Source
-from autograder.reading.budget import BUDGET, Budget
-from autograder.reading.problems import detail
-from autograder.reading.submission import lab_evidence, read_submission
-from autograder.render.messages import detail_text
+from autograder.core.reading.budget import BUDGET, Budget
+from autograder.core.reading.problems import detail
+from autograder.core.reading.submission import lab_evidence, read_submission
+from autograder.core.render.messages import detail_text
 from budget_spies import assert_within_budget, counted_work
 from conftest import ROOT
 from labs.self_attention import LAB

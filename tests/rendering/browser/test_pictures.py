@@ -10,11 +10,11 @@ import sys
 import numpy as np
 import pytest
 
-from autograder import pictures
+from autograder.core import pictures
 from autograder.batch.outputs import feedback_html, record_of
 from autograder.grading import grade_file
 from autograder.grading.plan import Plan
-from autograder.render.feedback import as_text
+from autograder.core.render.feedback import as_text
 from labs.masked_attention import LAB as MASKED
 from labs.self_attention import LAB
 from conftest import CORPORA, ROOT

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from autograder.batch.outputs import feedback_html
-from autograder.case_detail import Raised, RaisedError
-from autograder.reading.problems import detail
-from autograder.verdict import CaseResult, Note, StepResult, SubmissionResult
+from autograder.core.case_detail import Raised, RaisedError
+from autograder.core.reading.problems import detail
+from autograder.core.verdict import CaseResult, Note, StepResult, SubmissionResult
 from autograder.otter.results import gradescope_results
-from autograder.render.feedback import as_dict, as_text
-from autograder.render.text import PATH_ELIDED, without_paths
+from autograder.core.render.feedback import as_dict, as_text
+from autograder.core.render.text import PATH_ELIDED, without_paths
 from conftest import ROOT
 from labs.self_attention import LAB
 
@@ -191,7 +191,7 @@ def test_the_gradescope_image_shows_no_folder_of_the_machine(gradescope_image):
 
 @pytest.mark.parametrize("slash", ["/", "\\", "\u2215", "\u2044", "\uff0f", "\u29f8", "\uff3c", "\u2216"])
 def test_a_path_in_look_alike_slashes_is_a_path_too(slash):
-    from autograder.render.text import without_paths
+    from autograder.core.render.text import without_paths
 
     shown = without_paths(f"where: {slash}usr{slash}lib{slash}python3.11{slash}site-packages{slash}numpy here")
     assert "site-packages" not in shown and "usr" not in shown and shown.endswith("…/numpy here")

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from autograder.grading import grade_bytes, grade_file
-from autograder.render.feedback import as_dict
+from autograder.core.render.feedback import as_dict
 from autograder.sandbox import landlock
 from autograder.sandbox.processes import _pids_of
 from autograder.sandbox.runner import Limits, Zygote
@@ -154,7 +154,7 @@ def test_cli_keeps_the_graders_secrets_from_the_submission():
 def test_a_million_statements_are_never_parsed_in_the_graders_process(monkeypatch):
     import ast
 
-    from autograder.reading import budget, submission
+    from autograder.core.reading import budget, submission
 
     real_parse = ast.parse
 

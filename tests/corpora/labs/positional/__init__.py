@@ -5,7 +5,7 @@ Installed on the fly by the tests (tests/positional_lab.py), found by its entry 
 Its cases (public and hidden) are in cases.py, its trace and stand-ins in reference.py, where
 `Lab.from_package` finds them; its notebook and its reference sit in this package itself.
 """
-from autograder.lab import Lab
+from autograder.core.lab import Lab
 
 from .steps import STEPS
 

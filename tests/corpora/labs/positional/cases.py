@@ -1,7 +1,7 @@
 """The test lab's inputs: word vectors X and a sub-layer's output S of the same shape."""
 import numpy as np
 
-from autograder.declaration import Case
+from autograder.core.declaration import Case
 
 WORDS = ("w0", "w1", "w2", "w3", "w4", "w5", "w6", "w7")
 

@@ -3,7 +3,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from autograder.stand_in import StandIn
+from autograder.core.stand_in import StandIn
 
 from . import solution
 

@@ -2,7 +2,7 @@
 import numpy as np
 
 from autograder.authoring.lab_kit import quietly
-from autograder.declaration import Mistake, Output, Probe, Step
+from autograder.core.declaration import Mistake, Output, Probe, Step
 
 from . import solution
 

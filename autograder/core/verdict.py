@@ -1,7 +1,7 @@
 """The verdict vocabulary: what judging a submission found, as typed, frozen records, and what
 the judge reads of one call (`Outcome`).
 
-The judge (autograder.judge) makes these records; the renderer (render, pictures), the batch
+The judge (autograder.core.judge) makes these records; the renderer (render, pictures), the batch
 (saved results, outputs, report), the LMS faces and the students' kit read them. No I/O, no
 language: the words are the renderer's, from the catalogs.
 """
@@ -41,7 +41,7 @@ class Outcome(Protocol):
     def kind(self) -> str: ...  # "returned" | "raised" | "timeout" | "crashed" | "not_run"
 
     @property
-    def value(self) -> object: ...  # the decoded value it returned (sandbox.codec): untrusted
+    def value(self) -> object: ...  # the decoded value it returned (child.codec): untrusted
 
     @property
     def args_after(self) -> Sequence[object] | None: ...  # per argument: its value after the call, None if unchanged
@@ -81,7 +81,7 @@ class CaseResult:
     label: str
     passed: bool
     code: str | None = None  # the mistake code when it failed
-    detail: CaseDetail | None = None  # what a failure carries for its message (autograder.case_detail)
+    detail: CaseDetail | None = None  # what a failure carries for its message (autograder.core.case_detail)
     matched: list[str] = field(default_factory=list)  # every named mistake whose prediction this value equals
     fallback: str | None = None  # the generic code, used when no named mistake is likely
     answer: str | None = None  # a wrong returned value's digest (answer_digest), for the class's similarity signal

@@ -15,7 +15,7 @@ case fail (the lab declares each case's kinds) is told when the failing cases ar
 
 Why these mechanisms, and not one detector per file: each names a family of slips by what it does
 to the values, so a slip nobody listed still reads precisely.
-- The reference's own computation with ONE input changed (autograder.trace_variants): a square
+- The reference's own computation with ONE input changed (autograder.core.trace_variants): a square
   matrix transposed, an input in another's place, a count replaced by the page's, an input cut to
   whole numbers. The lab's `trace` is re-run on those reference inputs (never on a student's), and
   the student's output is compared with the changed trace's quantity of the same name. This names

@@ -2,8 +2,8 @@
 checks layer them), and the numbers a message needs. Pure data in and out; no language.
 
 One tolerance (`RTOL`, `atol_for`) for every comparison the grader makes: the judge's checks, the
-declared mistakes' predictions (autograder.predictions), the stand-ins' rows (autograder.stand_in)
-and the heat-maps' cells (autograder.pictures).
+declared mistakes' predictions (autograder.core.predictions), the stand-ins' rows (autograder.core.stand_in)
+and the heat-maps' cells (autograder.core.pictures).
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from .case_detail import Cell, MappingValues, NotFinite, Tables, WrongShape, WrongType, WrongValues, Worst
-from .sandbox.codec import Labelled, Opaque, clean_text
+from .child.codec import Labelled, Opaque, clean_text
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray

@@ -1,6 +1,6 @@
 """What a failed test carries for its message (`CaseResult.detail`), as typed, frozen records.
 
-The judge makes them (autograder.compare for a returned value, autograder.judge for an error, a
+The judge makes them (autograder.core.compare for a returned value, autograder.core.judge for an error, a
 refused stand-in or a changed input); the renderer (render.step, pictures) words and draws them;
 grading.hidden.hidden_facts_only reduces a hidden test's to `HiddenRaised` or nothing; batch.saved keeps
 them. Each record's `as_data` is the mapping saved results keep (format 1: the keys, their order
@@ -30,7 +30,7 @@ Word = TypeVar("Word", bound=str)
 # What a value came in (compare.container_name); the explainer names all but "other" (explain.records).
 Container = Literal["dict", "list", "tuple", "ndarray", "Series", "DataFrame", "float", "int", "str", "None", "other"]
 CONTAINERS: tuple[Container, ...] = get_args(Container)
-# Why the grader refused a stand-in request (sandbox.protocol.REFUSALS).
+# Why the grader refused a stand-in request (child.protocol.REFUSALS).
 RefusalReason = Literal["arguments", "not_stood_in", "too_many"]
 REFUSAL_REASONS: tuple[RefusalReason, ...] = get_args(RefusalReason)
 # How a table's columns are named (declaration.Output.columns).
@@ -225,7 +225,7 @@ def _table_value(data: object) -> float | str:
 
 @dataclass(frozen=True, kw_only=True)
 class RaisedError:
-    """What a call raised, as the sandbox passes it on (sandbox.protocol.plain_error, the kit's
+    """What a call raised, as the sandbox passes it on (child.protocol.plain_error, the kit's
     describe_exception): its type's name, its message and the student's own frames."""
 
     type: str

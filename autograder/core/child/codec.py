@@ -1,7 +1,7 @@
 """Plain-data encoding of values that cross between the grader and a submission's process.
 
 Both sides import this module, so it uses only the standard library, numpy and the guard's rule
-for text (autograder.guard, standard library only). Decoding never executes anything: it builds
+for text (autograder.core.guard, standard library only). Decoding never executes anything: it builds
 arrays, strings, numbers and containers, nothing else.
 """
 from __future__ import annotations

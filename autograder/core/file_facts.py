@@ -65,6 +65,15 @@ def with_file_facts(result: StepResult, found: Mapping[str, Any]) -> StepResult:
                    similar=found.get("similar") or result.similar, redefined=redefined or result.redefined)
 
 
+def again_with_own_helpers(result: StepResult) -> bool:
+    """Whether a composed step's verdict calls for its calls once more with every helper the
+    student's own (then `fits_own_helpers`): it failed or raised while the grader's stand-ins
+    answered some helpers. Not after a timeout: the step's time is spent. The grader and the
+    students' kit both ask this, so both tell the same."""
+    return result.status in ("failed", "error") and result.helpers is not None and \
+        bool(result.helpers.reference or result.helpers.nested_reference)
+
+
 def fits_own_helpers(step: Step, result: StepResult, with_own: StepResult) -> StepResult:
     """`result` of a composed step that failed with the reference standing in for some helpers;
     `with_own`, the same step run with every helper the student's own. The step is graded on what

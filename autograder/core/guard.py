@@ -34,7 +34,7 @@ SafeText = NewType("SafeText", str)
 
 def valid_text(value: str) -> str:
     """`value` with each lone surrogate as U+FFFD: the rule for any text from outside, the
-    sandbox's events included (sandbox.codec.loads)."""
+    sandbox's events included (child.codec.loads)."""
     if not SURROGATE.search(value):
         return value
     return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")

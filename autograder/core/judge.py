@@ -1,11 +1,11 @@
 """Judging a step: plain outcomes of calls in, verdict data out. No I/O, no language, no formatting.
 
 Each call's outcome is a test's result (`judge_call`): its value compared with the expected one
-(autograder.compare: type → shape → finite → values, as in PrairieLearn's checks), then with what
-each declared mistake of the step would have returned (autograder.predictions). The step's
-verdict (`judge_step`) then reads what the calls show together (autograder.causes), counts the
-points (autograder.rubric) and hands the failures no mistake names to the explainer
-(autograder.explain).
+(autograder.core.compare: type → shape → finite → values, as in PrairieLearn's checks), then with what
+each declared mistake of the step would have returned (autograder.core.predictions). The step's
+verdict (`judge_step`) then reads what the calls show together (autograder.core.causes), counts the
+points (autograder.core.rubric) and hands the failures no mistake names to the explainer
+(autograder.core.explain).
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from .explain.quantities import argument_variants, case_quantities, case_sizes, 
 from .explain.records import Explanation, Sample, Vocabulary
 from .explain.search import explain, failing_kind
 from .predictions import declared_mistakes_on, named_mistakes
-from .sandbox.codec import Labelled
+from .child.codec import Labelled
 from .verdict import ArgumentShapes, CaseResult, Outcome, StepResult, StepStatus
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 # Codes that say the function did not return a value at all.
 RAISED = {"exception", "crashed", "not_implemented", "not_run"}
-# Generic codes whose values the explainer reads (autograder.explain) when no mistake names them.
+# Generic codes whose values the explainer reads (autograder.core.explain) when no mistake names them.
 EXPLAINABLE = UNEXPLAINED | {"wrong_type", "not_finite", "fails_off_page", "extra_unit_axes"}
 
 
@@ -46,7 +46,7 @@ def judge_step(step: Step, probes: Sequence[Probe], outcomes: Sequence[Outcome |
     """Verdict for one step from its probes and what each call did (None: never called).
 
     `page` names the case whose numbers the lab page prints (answers fitted to it are told apart).
-    `vocabulary` (autograder.explain.records.Vocabulary, the lab's) lets the explainer read failures no
+    `vocabulary` (autograder.core.explain.records.Vocabulary, the lab's) lets the explainer read failures no
     mistake names; its finding goes into the step's `explained` and changes no points.
     `evidence`: what the child says the function's code reads (protocol.plain_evidence); with the
     state each call showed (CallOutcome.state) it chooses the words of a cause, after the points
@@ -265,7 +265,7 @@ def _mutated_argument(probe: Probe, args_after: Sequence[object] | None) -> tupl
 
 def explanations(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult], outcomes: Sequence[Outcome | None],
                  vocabulary: Vocabulary, page: str | None = None) -> list[dict[str, Any]]:
-    """What the values of a step's unnamed failures show (autograder.explain), per output, as plain
+    """What the values of a step's unnamed failures show (autograder.core.explain), per output, as plain
     data: [] when no failure is left to a generic code, or nothing is found.
 
     Only failures whose code is generic are read (a named mistake keeps its words), beside every

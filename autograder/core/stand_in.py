@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .compare import all_close, as_array
-from .sandbox.protocol import MAX_HELPER_REQUESTS as MAX_REQUESTS  # per call of a composed step
+from .child.protocol import MAX_HELPER_REQUESTS as MAX_REQUESTS  # per call of a composed step
 
 
 @dataclass(frozen=True, kw_only=True)

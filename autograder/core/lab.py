@@ -205,7 +205,7 @@ class Lab:
     @cached_property
     def callee_signatures(self) -> dict[str, inspect.Signature]:
         """{name: inspect.Signature} of every step some step calls: how a stand-in binds a call's
-        arguments, defaults applied (see autograder.stand_in). The reference's own signature when
+        arguments, defaults applied (see autograder.core.stand_in). The reference's own signature when
         the lab has its solution; else the step's declared parameters, each required."""
         called = [name for name in self.function_names if any(name in step.calls for step in self.steps)]
         given = self.signatures or {}

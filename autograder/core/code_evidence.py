@@ -3,7 +3,7 @@ module-level data it reads, which parameters it never reads, whether a default a
 mutable, and what a call showed of state kept between calls.
 
 Computed where the student's code runs (the sandbox's child, or the students' kit in their own
-process) and read by the judge as untrusted words (sandbox.protocol.plain_evidence and
+process) and read by the judge as untrusted words (child.protocol.plain_evidence and
 plain_state): it chooses the words of a cause, never points.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .sandbox import codec
+from .child import codec
 
 if TYPE_CHECKING:  # the sandbox's child imports this module: nothing new at run time
     from collections.abc import Callable, Collection, Iterable, Mapping, Sequence

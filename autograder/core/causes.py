@@ -171,7 +171,7 @@ def mark_observed(step: Step, probes: Sequence[Probe], cases: list[CaseResult], 
         differ = [name for name, a, b in zip(step.params, first.args, second.args) if not _same_argument(a, b)]
         same_values = matches(step.outputs, values_of(first, got_first), values_of(second, got_second))
         if same_values and _maps_to_itself(got_first):
-            continue  # every key mapped to itself: a relation of its own (autograder.explain), not an argument ignored
+            continue  # every key mapped to itself: a relation of its own (autograder.core.explain), not an argument ignored
         if not differ and not same_values:
             found[i] = found[j] = "nondeterministic"
         elif differ and same_values and not matches(step.outputs, list(first.expected), second.expected) \

@@ -35,7 +35,7 @@ class Case:
     """One input the steps are graded on: its name, the words labelling rows and columns, and
     the lab's named input arrays (read as attributes: `case.X`). `degenerate`: the lab says the
     case is so small that a wrong formula may be right on it (one word of an attention lab):
-    passing it alone earns nothing (see autograder.rubric)."""
+    passing it alone earns nothing (see autograder.core.rubric)."""
 
     name: str
     words: tuple[str, ...]

@@ -4,7 +4,7 @@ A student's wrong value is often the right computation on a slightly different i
 weight matrix used transposed, one input in another's place (W_K where W_V belongs: V made like K),
 a count argument ignored for the page's own value, an input cast to whole numbers. None of these
 needs a word of the lab: the changes are read off the case's inputs (their shapes and types), and
-the lab's own `trace` is run on the changed case. The explainer (autograder.explain) then compares
+the lab's own `trace` is run on the changed case. The explainer (autograder.core.explain) then compares
 a student's output with the changed trace's quantity of the same name.
 
 The same changes apply to one step's own call: the lab's reference function of that step (the lab
@@ -88,7 +88,7 @@ def variants(case: Case, page_case: Case | None, trace: Callable[[Case], Trace],
     """{change: {"quantities": {name: float array changed by it}, "first": the first quantity of
     the trace it changes, "as": the quantity of the unchanged trace that one then equals, or None}}
     for every change of `case` its trace can be run with. `trace`: the lab's Case -> trace;
-    `quantities_of`: trace -> {name: float array} (autograder.explain.quantities.trace_quantities)."""
+    `quantities_of`: trace -> {name: float array} (autograder.core.explain.quantities.trace_quantities)."""
     key = (trace, page_case.name if page_case is not None else None)
     memo = _MEMO.setdefault(case, {})
     if key not in memo:

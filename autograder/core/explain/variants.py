@@ -1,4 +1,4 @@
-"""The reference's own computation with one input changed (autograder.trace_variants), read
+"""The reference's own computation with one input changed (autograder.core.trace_variants), read
 against a failing output: the student's value is the changed trace's quantity of the same name.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def search_variants(output: str, failing: Sequence[Sample], passing: Sequence[Sample]
                      ) -> tuple[str, Formula, dict[str, Any]] | None:
-    """(relation, parts, params) of the first variant of the trace (autograder.trace_variants)
+    """(relation, parts, params) of the first variant of the trace (autograder.core.trace_variants)
     whose quantity named `output` is the student's value on every failing sample and that no
     passing sample rules out; None when none is. A variant is one change: it is searched after the
     formulas of one change and before those of two."""

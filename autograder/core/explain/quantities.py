@@ -1,5 +1,5 @@
 """What a case offers the explainer to read a failure against: its sizes, the trace's and the
-inputs' quantities, and the reference's computation with one input changed (autograder.trace_variants),
+inputs' quantities, and the reference's computation with one input changed (autograder.core.trace_variants),
 of the whole case or of one call.
 """
 from __future__ import annotations
@@ -72,7 +72,7 @@ def case_quantities(case: Case, trace: Trace, vocabulary: Vocabulary,
 
 
 def case_variants(case: Case, page_case: Case | None, vocabulary: Vocabulary) -> Variants:
-    """The variants of `case`'s trace the explainer reads (autograder.trace_variants): computed
+    """The variants of `case`'s trace the explainer reads (autograder.core.trace_variants): computed
     from the lab's own trace, or read from the build's data in the students' kit; {} when the lab
     gives neither."""
     if vocabulary.variants is not None:
@@ -90,7 +90,7 @@ def argument_variants(step_name: str, params: Sequence[str], args: Sequence[obje
                       expected: Sequence[object], vocabulary: Vocabulary, case: Case | None = None,
                       label: str = "") -> Variants:
     """The variants of one call of a step: the lab's reference function of the step re-run on the
-    call's own (reference) arguments with one changed (autograder.trace_variants); {} when the lab
+    call's own (reference) arguments with one changed (autograder.core.trace_variants); {} when the lab
     hands no function for the step. `case` and `label` name the call: its variants are computed
     once per process (the call's arguments are the reference's, the same for every submission)."""
     functions = vocabulary.functions or {}

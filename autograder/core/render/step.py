@@ -9,7 +9,7 @@ from ..case_detail import MappingValues, MutatedInput, Raised, WrongCount, Wrong
 from ..guard import piece
 from ..judge import EXPLAINABLE
 from ..rubric import JOIN, parts
-from ..sandbox.protocol import MAX_HELPER_REQUESTS as MAX_REQUESTS  # per call; stand_in counts the same
+from ..child.protocol import MAX_HELPER_REQUESTS as MAX_REQUESTS  # per call; stand_in counts the same
 from .explained import explained_text, repair_text
 from .messages import Messages, case_label, line_place, place_in_own_file, points_text
 from .text import one_line, position

@@ -56,12 +56,12 @@ class Vocabulary:
     kinds: Callable[[Case], Iterable[str]] | None = None
     quantities: tuple[str, ...] | None = None
     # The lab's own Lab.trace (Case -> trace), re-run on a case with one input changed
-    # (autograder.trace_variants); None: no variant is read.
+    # (autograder.core.trace_variants); None: no variant is read.
     trace: Callable[[Case], Trace] | None = None
     # Case -> the variants already computed (the students' kit reads them from the build's data).
     variants: Callable[[Case], Variants] | None = None
     # {step name: the reference's function of that step}: re-run on a call's own arguments with one
-    # changed (autograder.trace_variants.argument_variants); the lab hands them over, the engine
+    # changed (autograder.core.trace_variants.argument_variants); the lab hands them over, the engine
     # imports no lab. None: no argument variant is read.
     functions: dict[str, Callable[..., object]] | None = None
 
@@ -80,7 +80,7 @@ class Sample:
     sizes: dict[str, int]  # name -> int
     labels: tuple[str, ...] = ()  # the words naming rows
     # {change: {"quantities": {name: float array}, "first": name, "as": name or None}}: the
-    # reference's trace of this case with one input changed (autograder.trace_variants)
+    # reference's trace of this case with one input changed (autograder.core.trace_variants)
     variants: Variants = field(default_factory=dict)
 
 
