@@ -212,7 +212,7 @@ def load_kit(student):
 def kit_feedback(result, lab, lang):
     """A step's words as the kit says them: its result holds the kit's own records (its copy of
     the engine's modules), which only the kit's copy of the renderer reads."""
-    return importlib.import_module("lab_check.render.step").step_feedback(result, lab, lang)
+    return importlib.import_module("lab_check.core.render.step").step_feedback(result, lab, lang)
 
 
 def solution_namespace(**replacements):
