@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 
-from ..core.code_evidence import code_evidence, state_kept, watch
+from ..core.child.code_evidence import code_evidence, state_kept, watch
 from ..core.file_facts import again_with_own_helpers, fits_own_helpers, helpers_used, linked, with_file_facts
 from ..core.judge import judge_step
 from ..core.verdict import StepResult

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from autograder.core import code_evidence
-from autograder.core.code_evidence import can_keep_state, state_kept, watch
+from autograder.core.child import code_evidence
+from autograder.core.child.code_evidence import can_keep_state, state_kept, watch
 from autograder.grading.plan import Plan
 from autograder.core.child import codec
 from autograder.sandbox.runner import Call, Limits, run

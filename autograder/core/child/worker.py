@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import codec
-from ..code_evidence import code_evidence, state_kept, watch
+from .code_evidence import code_evidence, state_kept, watch
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Container

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .child import codec
+from . import codec
 
 if TYPE_CHECKING:  # the sandbox's child imports this module: nothing new at run time
     from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
