@@ -3,6 +3,7 @@ candidates' calls on the repair plan's inputs, their judgement, the repairs a ba
 and a repair kept from another file checked as the public run's last calls."""
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -42,12 +43,16 @@ REPAIR_CALL_SECONDS = 2.0  # the most one candidate of a plain step runs, on eve
 REPAIR_IDS = 1 << 40  # candidate calls' ids, apart from every plan's own
 REPAIR_SWITCH = "AUTOGRADER_REPAIR"
 _REPAIRS = RepairCache()
+# A claim older than this is a killed grader's: a search ends well before (its own clock, its counts).
+CLAIM_SECONDS = 2 * REPAIR_SECONDS
 
 
 class FolderStore:
     """A `RepairStore` in a directory the graders of one batch share (the batch's pool makes it
     and removes it): one JSON file per entry, written whole and then renamed, so a reader finds a
-    complete entry or none. Nothing in it is read as code; a child never sees it."""
+    complete entry or none; a claim is a file made only if absent (`<name>.claim`), removed when its
+    search ends, and taken for nothing once older than a search may last (its grader was killed).
+    Nothing in it is read as code; a child never sees it."""
 
     def __init__(self, folder: str) -> None:
         self.folder = folder
@@ -64,6 +69,33 @@ class FolderStore:
             write_atomic(os.path.join(self.folder, name + ".json"), json.dumps(data))
         except OSError:
             pass  # a full disk costs the other worker a search, never a grade
+
+    def claim(self, name: str) -> bool:
+        for _ in range(2):
+            try:
+                os.close(os.open(self._claim(name), os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+                return True
+            except FileExistsError:
+                if self.busy(name):
+                    return False
+                with contextlib.suppress(OSError):
+                    os.remove(self._claim(name))  # a killed grader's: taken over
+            except OSError:
+                return False  # no claim can be made: this grader searches without one
+        return False
+
+    def release(self, name: str) -> None:
+        with contextlib.suppress(OSError):
+            os.remove(self._claim(name))
+
+    def busy(self, name: str) -> bool:
+        try:
+            return time.time() - os.stat(self._claim(name)).st_mtime < CLAIM_SECONDS
+        except OSError:
+            return False
+
+    def _claim(self, name: str) -> str:
+        return os.path.join(self.folder, name + ".claim")
 
 
 def share_repairs(folder: str | None) -> None:
@@ -140,14 +172,18 @@ def _repair_of(runs: Runs, step: Step, result: StepResult, scope_results: dict[s
     def evaluate(sources: Sequence[str | None], chosen: Sequence[object]) -> list[list[bool]]:
         return _evaluate(runs, step, stand_in_for, sources, cast("Sequence[Probe]", chosen), until)
 
-    kept = _REPAIRS.get(key, target)
+    # Another worker of the batch searching the same mistake now: its repair is waited for (the
+    # wait, as the search, is the grader's own time, given back to the submission: _repair_scope).
+    kept = _REPAIRS.awaited(key, target, until=until)
     if kept is not None and _right_here(runs, step, key, kept, evaluate, probes):
         return kept.repair  # found on another file, and right on this one too (RepairCache)
+    until = max(until, time.monotonic() + REPAIR_SECONDS / 2)  # a long wait leaves the search its own time
     target = replace(target, reference=reference_function(plan.lab.solution, step.name))  # for grafts
-    found = search(target=target, probes=probes, pivot=pivot, evaluate=evaluate)
-    if found is None:
-        return None
-    _REPAIRS.put(key, target, found)
+    with _REPAIRS.searching(key):
+        found = search(target=target, probes=probes, pivot=pivot, evaluate=evaluate)
+        if found is None:
+            return None
+        _REPAIRS.put(key, target, found)
     return found.repair
 
 

@@ -16,8 +16,10 @@ from __future__ import annotations
 import ast
 import copy
 import hashlib
+import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
@@ -197,11 +199,20 @@ def _right(candidates: Sequence[Edit | Edits], probes: Sequence[object], pivot: 
 
 class RepairStore(Protocol):
     """Where the graders of one batch keep what each found, to share it (the grader's I/O edge
-    supplies one; `grading.repairs.FolderStore`): `read` gives back what `write` was given, or None."""
+    supplies one; `grading.repairs.FolderStore`): `read` gives back what `write` was given, or None.
+    A grader about to search `name` claims it (`claim`: False when another grader searches it now)
+    and releases it when its search ends, found or not (`release`); `busy` says whether another
+    grader holds it."""
 
     def read(self, name: str) -> object | None: ...
 
     def write(self, name: str, data: object) -> None: ...
+
+    def claim(self, name: str) -> bool: ...
+
+    def release(self, name: str) -> None: ...
+
+    def busy(self, name: str) -> bool: ...
 
 
 class RepairCache:
@@ -234,6 +245,28 @@ class RepairCache:
         self._found.move_to_end(key)
         kept = self._found[key]
         return Found(repair=_moved(kept.repair, filename=target.filename, by=target.function.lineno), source=kept.source)
+
+    def awaited(self, key: tuple[object, ...], target: Target, *, until: float, pause: float = 0.02) -> Found | None:
+        """`get`, after waiting (until the monotonic time `until` at most) while another grader of
+        the batch searches the same key: the class pays for a mistake once even when two workers
+        meet it at once. Nothing is waited for without a store, or when no other grader holds it."""
+        name = _name(key)
+        while self.store is not None and key not in self._found and self.store.busy(name) \
+                and time.monotonic() < until:
+            time.sleep(pause)
+        return self.get(key, target)
+
+    @contextmanager
+    def searching(self, key: tuple[object, ...]) -> Iterator[None]:
+        """The key claimed for this grader's search while it runs (RepairStore.claim), released
+        after, whatever the search found."""
+        name = _name(key)
+        claimed = self.store is not None and self.store.claim(name)
+        try:
+            yield
+        finally:
+            if claimed and self.store is not None:
+                self.store.release(name)
 
     def put(self, key: tuple[object, ...], target: Target, found: Found) -> None:
         kept = Found(repair=_moved(found.repair, filename="", by=-target.function.lineno), source=found.source)

@@ -2,6 +2,7 @@
 import ast
 import dataclasses
 import json
+import os
 import pathlib
 
 import numpy as np
@@ -289,11 +290,58 @@ def test_the_workers_of_a_batch_share_what_each_found_and_a_broken_entry_is_sear
     shared = second.get(key, targets[1])
     assert shared.repair.filename == "1.py" and shared.repair.parts[0].line == found.repair.parts[0].line + 2
     assert shared.source == found.source  # run again on the reading student's own file before it is told
-    assert len(list(tmp_path.iterdir())) == 1 and not list(tmp_path.glob("*.part"))
+    assert len(list(tmp_path.iterdir())) == 1 and not list(tmp_path.glob("*.partial"))
     for garbage in ("{", '{"repair": {"filename": 1}}', '["not", "ours"]', '{"repair": null, "source": ""}',
                     '{"repair": null}', '{"repair": {"filename": "", "parts": []}, "source": 3}'):
         next(tmp_path.iterdir()).write_text(garbage)
         assert RepairCache(store=repairs.FolderStore(str(tmp_path))).get(key, targets[1]) is None
+
+
+def test_a_mistake_two_workers_meet_at_once_is_searched_by_one_and_waited_for_by_the_other(tmp_path):
+    """INVARIANT: while one grader of a batch searches a mistake, another meeting the same one waits
+    for its repair (then checks it on its own file, as any kept repair) rather than searching it too;
+    a search that ends with nothing, or a grader killed mid-search, leaves the key to the next."""
+    import threading
+    import time
+
+    def evaluate(sources, probes):
+        return [[source is not None and "axis=-1" in source for _ in probes] for source in sources]
+
+    first, second = (RepairCache(store=repairs.FolderStore(str(tmp_path))) for _ in range(2))
+    text = "def f(x):\n    return x.sum(axis=0)\n"
+    target = Target(function=ast.parse(text).body[0], filename="a.py", rebound_builtins=frozenset())
+    key = ("k", target.key)
+    searching, put = threading.Event(), []
+
+    def first_searches():
+        with first.searching(key):
+            searching.set()
+            time.sleep(0.3)
+            found = search(target=target, probes=[object()], pivot=0, evaluate=evaluate)
+            first.put(key, target, found)
+            put.append(found)
+
+    worker = threading.Thread(target=first_searches)
+    worker.start()
+    searching.wait()
+    waited = second.awaited(key, target, until=time.monotonic() + 30)
+    worker.join()
+    assert waited is not None and waited.source == put[0].source
+    assert not list(tmp_path.glob("*.claim"))  # released
+
+    other = ("nothing", target.key)
+    with first.searching(other):  # a search that finds nothing releases the key all the same
+        assert len(list(tmp_path.glob("*.claim"))) == 1
+    started = time.monotonic()
+    assert second.awaited(other, target, until=started + 30) is None and time.monotonic() - started < 1
+
+    store = repairs.FolderStore(str(tmp_path))
+    assert store.claim("killed") and not store.claim("killed") and store.busy("killed")
+    old = time.time() - 2 * repairs.CLAIM_SECONDS
+    os.utime(tmp_path / "killed.claim", (old, old))  # its grader was killed long ago
+    assert not store.busy("killed") and store.claim("killed")
+    store.release("killed")
+    assert not store.busy("killed")
 
 
 @pytest.mark.parametrize("body, searched", [
