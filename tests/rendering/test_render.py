@@ -194,6 +194,23 @@ def test_student_error_shows_their_line_and_no_traceback(plan, lang):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_an_error_told_as_the_cause_has_its_line_shown_when_an_earlier_test_only_returned_wrong(plan, lang):
+    """The cause of an error says its line is shown above: so the first public test that raised is
+    shown in detail too, when the first failing one returned a wrong value."""
+    error = {"type": "ValueError", "message": "shapes (3,3) and (4,3) not aligned",
+             "frames": [["attention.py", 20, "mix", "return np.dot(weights, V.T)"]]}
+    public = [p for p in plan.probes["mix"] if not p.case.hidden]
+    first = public[0]
+    result = result_for(plan, "mix", lambda p: returned(p, answer(p) + 1.0) if p is first
+                        else CallOutcome("raised", error=error) if not p.case.hidden else returned(p, answer(p)))
+    assert "exception" in result.mistakes and not result.cases[0].raised, result.mistakes
+    text = step_feedback(result, LAB, lang)
+    assert "return np.dot(weights, V.T)" in text and "20" in text
+    assert line_of(text, lang, "cause", "exception") > text.split("\n").index(
+        next(line for line in text.split("\n") if "return np.dot(weights, V.T)" in line))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_timeout_says_the_limit_and_counts_the_calls_it_stopped(plan, lang):
     first = plan.probes["mix"][0]
     result = result_for(plan, "mix", lambda p: CallOutcome("timeout" if p is first else "not_run"))

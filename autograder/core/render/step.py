@@ -43,10 +43,13 @@ def step_feedback(result: StepResult, lab: Lab, lang: str = "ko") -> str:
     failing = [c for c in result.cases if not c.passed]
     public = [c for c in failing if not c.hidden]
     hidden = [c for c in failing if c.hidden]
+    # The first failing public test in detail, and the first that raised too when it is another:
+    # the cause of an error points at the line shown above.
+    raised = next((c for c in public if isinstance(c.detail, Raised)), None)
     for position, case in enumerate(public):
         lines.append("  " + say("text", "case_failed", case=_case_name(say, case),  # a failed test has a code:
                                 title=say.stepwise("title", result.name, cast(str, case.code))))
-        if position == 0:
+        if position == 0 or case is raised:
             lines.extend("    " + line for line in _explain(say, result, case))
     if hidden:
         lines.extend("  " + line for line in _hidden_lines(say, result, hidden, shown_error=any(
