@@ -46,7 +46,7 @@ ERRORS = {"exception", "crashed", "timeout", "not_run", "not_implemented", "miss
           "missing_module", "stand_in_refused"}
 ACCEPTED = {"most_attended__returns_series.py"}  # a Series answers like the dict asked for
 # A judge's rule whose own words stand when the explainer finds nothing in the values.
-RULE_CODES = {"fails_off_page"}
+RULE_CODES = {"fails_off_page", "fails_off_seen"}
 CATEGORIES = ("declared", "relation", "observed", "error", "vague", "passed")
 
 

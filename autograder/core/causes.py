@@ -221,7 +221,7 @@ def _follows(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult], o
 # Codes a cause read from the code may reword: the rules' own guesses and the generic ones.
 REWORDABLE = UNEXPLAINED | {"hardcoded", "ignores_arguments", "nondeterministic"}
 # Causes read from the code (their words only: the points were counted before, from the codes they replace).
-CODE_CAUSES = {"global_state", "mutable_default", "reads_global", "unused_argument", "fails_off_page"}
+CODE_CAUSES = {"global_state", "mutable_default", "reads_global", "unused_argument", "fails_off_page", "fails_off_seen"}
 
 
 def caused_by_code(step: Step, probes: Sequence[Probe], cases: list[CaseResult], outcomes: Sequence[Outcome | None],
@@ -262,7 +262,8 @@ def caused_by_code(step: Step, probes: Sequence[Probe], cases: list[CaseResult],
     elif unused and (hardcoded or page_right):
         code, words = "unused_argument", {"names": unused}
     elif hardcoded:
-        code, words = "fails_off_page", {}
+        # Right where the student could see the inputs; "on the page's example" only when it is.
+        code, words = ("fails_off_page" if page_right else "fails_off_seen"), {}
     else:
         return cases, rule, ignored, None
     renamed = [replace(c, code=code) if not c.passed and c.code in REWORDABLE and not c.matched else c

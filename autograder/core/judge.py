@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 # Codes that say the function did not return a value at all.
 RAISED = {"exception", "crashed", "not_implemented", "not_run"}
 # Generic codes whose values the explainer reads (autograder.core.explain) when no mistake names them.
-EXPLAINABLE = UNEXPLAINED | {"wrong_type", "not_finite", "fails_off_page", "extra_unit_axes"}
+EXPLAINABLE = UNEXPLAINED | {"wrong_type", "not_finite", "fails_off_page", "fails_off_seen", "extra_unit_axes"}
 
 
 def judge_step(step: Step, probes: Sequence[Probe], outcomes: Sequence[Outcome | None], defined: str, is_stub: bool,

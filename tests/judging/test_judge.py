@@ -360,6 +360,15 @@ def test_hardcoded_needs_the_page_right_and_another_size_wrong(plan):
         return returned(probe, answer(probe) + 1)
     assert verdict(plan, "mix", page_wrong).mistakes == ["wrong_values"]
 
+    # Right on a public test other than the page and wrong on the page and the hidden tests, values
+    # that follow the inputs: never told "right on the page's example".
+    others = [p.case.name for p in plan.probes["mix"] if not p.case.hidden and p.case.name != "page"]
+    assert others, "a public test beside the page"
+
+    def off_seen(probe):
+        return returned(probe, answer(probe) if probe.case.name == others[0] else answer(probe) + 1)
+    assert verdict(plan, "mix", off_seen).mistakes == ["fails_off_seen"]
+
     same_sizes = {p.case.name for p in plan.probes["mix"]
                   if p.case.sizes() == plan.probes["mix"][0].case.sizes()} - {"page"}
     assert same_sizes, "a hidden case with the page's sizes"
