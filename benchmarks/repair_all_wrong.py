@@ -2,7 +2,7 @@
 correct files: CPU per submission of `autograder grade --jobs 2`, in alternation round after round
 (the repair search pays once per distinct mistake in a batch). Run by hand:
 
-    .venv/bin/python benchmarks/repair_all_wrong.py -n 60 --rounds 2
+    .venv/bin/python benchmarks/repair_all_wrong.py -n 60 --rounds 2 [--other OTHER/.venv/bin/python]
 """
 import argparse
 import os
@@ -36,24 +36,30 @@ def main(argv=None):
     parser.add_argument("-n", "--count", type=int, default=60)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--other", metavar="PYTHON",
+                        help="another install's python: the same classes graded by it in the same rounds")
     args = parser.parse_args(argv)
     group = CpuGroup()
-    cpu = {"wrong": [], "correct": []}
+    installs = {"this": sys.executable, **({"other": args.other} if args.other else {})}
+    cpu = {(install, name): [] for install in installs for name in ("wrong", "correct")}
     with tempfile.TemporaryDirectory(prefix="autograder-all-wrong-") as work:
         work = pathlib.Path(work)
         build_wrong(work / "wrong", args.count)
         build_correct(work / "correct", args.count)
         for number in range(1, args.rounds + 1):
-            for name in cpu:
-                _, used = grade_seconds(sys.executable, work / name, work / f"out-{name}-{number}", args.jobs, group)
+            for (install, name), values in cpu.items():
+                out = work / f"out-{install}-{name}-{number}"
+                _, used = grade_seconds(installs[install], work / name, out, args.jobs, group)
                 if used is None:
                     raise SystemExit("no writable CPU accounting (cgroup v1 cpuacct) on this machine")
-                cpu[name].append(1000 * used / args.count)
-            print(f"round {number}: " + ", ".join(f"{name} {values[-1]:.1f} ms CPU" for name, values in cpu.items()),
-                  flush=True)
+                values.append(1000 * used / args.count)
+            print(f"round {number}: " + ", ".join(f"{install} {name} {values[-1]:.1f} ms CPU"
+                                                 for (install, name), values in cpu.items()), flush=True)
     group.close()
-    median = {name: statistics.median(values) for name, values in cpu.items()}
-    print(f"class of five mistakes / class of correct files: {median['wrong'] / median['correct']:.2f}x")
+    median = {key: statistics.median(values) for key, values in cpu.items()}
+    for install in installs:
+        print(f"{install}: class of five mistakes / class of correct files: "
+              f"{median[(install, 'wrong')] / median[(install, 'correct')]:.2f}x")
 
 
 if __name__ == "__main__":
