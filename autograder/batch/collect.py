@@ -17,9 +17,9 @@ from ..core.reading.problems import Detail, detail
 from ..said import Said, said
 from ..lms.recognise import HEAD_BYTES, SHEET_KINDS, sheet_kind
 from .late import COMPUTER_ZONE, LmsZone, StatedZone, file_time, stated_zone
-from .metadata import (MAX_METADATA_BYTES, Submitter, blackboard_receipt, blackboard_receipt_name, decode,
-                       gradescope_submitters)
-from .naming import BLACKBOARD_RECEIPT, Naming, is_system_path, safe_id, shared_depth, student_id  # noqa: F401 (re-exported)
+from ..lms import blackboard, gradescope
+from ..lms.metadata import MAX_METADATA_BYTES, decode
+from .naming import Naming, is_system_path
 from .source import EXPORT, GRADABLE, Entry, Found, Source
 
 GRADESCOPE_LIST = "Gradescope submission list"
@@ -88,13 +88,13 @@ def group_students(source: Source, id_pattern: str | None = None, zone: LmsZone 
     paths = [f.path for f in files]
     naming = Naming(paths, id_pattern)
     lists = [f for f in files if naming.metadata_kind(f.path) == GRADESCOPE_LIST]
-    submitters: dict[str, Submitter] = {}
+    submitters: dict[str, gradescope.Submitter] = {}
     unread: set[str] = set()
     for found in lists:
         text = _read_text(source, found)
         if text is None:
             unread.add(found.path)
-        submitters.update(gradescope_submitters(text) if text is not None else {})
+        submitters.update(gradescope.submitters(text) if text is not None else {})
     usernames, assignments = _blackboard_receipts(source, files, naming)
     if submitters or usernames:
         naming = Naming(paths, id_pattern, submitters, usernames=usernames, assignments=assignments)
@@ -239,15 +239,15 @@ def _read_text(source: Source, found: Found | Entry) -> str | None:
 
 def _blackboard_receipts(source: Source, files: Iterable[Found], naming: Naming) -> tuple[dict[str, str], list[str]]:
     """({attempt head: username}, [assignment]) from the class's Blackboard receipts: how Blackboard
-    itself splits "Lab1_kim_ms" (metadata.blackboard_receipt: a username the head ends with)."""
+    itself splits "Lab1_kim_ms" (lms.blackboard.receipt: a username the head ends with)."""
     usernames: dict[str, str] = {}
     assignments: list[str] = []
     for found in files:
-        match = BLACKBOARD_RECEIPT.match(found.path.rsplit("/", 1)[-1])
+        match = blackboard.RECEIPT_NAME.match(found.path.rsplit("/", 1)[-1])
         if not match or naming.metadata_kind(found.path) != "Blackboard receipt" or found.refused:
             continue
         text = _read_text(source, found)
-        receipt = blackboard_receipt(text, match["head"]) if text is not None else None
+        receipt = blackboard.receipt(text, match["head"]) if text is not None else None
         if receipt is not None and receipt.username:
             usernames[match["head"]] = receipt.username
             if receipt.assignment and match["head"] == f"{receipt.assignment}_{receipt.username}":
@@ -259,7 +259,7 @@ def _name_from_receipts(source: Source, entries: list[Entry]) -> str:
     """The student's name in their newest Blackboard receipt that has one, else ""."""
     for entry in newest_first([e for e in entries if e.metadata == "Blackboard receipt"]):
         text = _read_text(source, entry)
-        name = blackboard_receipt_name(text, _attempt(entry)) if text is not None else ""
+        name = blackboard.receipt_name(text, _attempt(entry)) if text is not None else ""
         if name:
             return name
     return ""
@@ -267,7 +267,7 @@ def _name_from_receipts(source: Source, entries: list[Entry]) -> str:
 
 def _attempt(entry: Entry) -> str:
     """The part of a Blackboard receipt's name before "_attempt_" ("Lab 1_kim_ms"): whose attempt it is."""
-    match = BLACKBOARD_RECEIPT.match(entry.path.rsplit("/", 1)[-1])
+    match = blackboard.RECEIPT_NAME.match(entry.path.rsplit("/", 1)[-1])
     return match["head"] if match else ""
 
 

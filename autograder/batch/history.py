@@ -42,7 +42,8 @@ from ..said import Refusal, Said, said, then
 from ..core.render.messages import Messages
 from ..core.render.text import one_line, printable
 from . import run_folder
-from .naming import fit_id, is_system_path
+from .naming import is_system_path
+from .run_files import fit_id
 from ..whole_file import write_atomic
 from .spreadsheet import spreadsheet_text
 from ..options import HistoryOptions, HistoryResult

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone, tzinfo
 
 from ..said import Refusal, said
-from .metadata import blackboard_receipt
+from ..lms.blackboard import receipt as blackboard_receipt
 
 DAY_SECONDS = 24 * 3600
 
@@ -212,7 +212,7 @@ class StatedZone:
 def stated_zone(receipt: str | None, lms_time: str, where: str = "", attempt: str = "") -> StatedZone | None:
     """The zone a Blackboard receipt states for the attempt whose name gives `lms_time` (naive ISO
     8601): only from the "Date Submitted" line of the header Blackboard writes in English
-    (metadata.blackboard_receipt; never a line of the student's text below it), when it shows that
+    (lms.blackboard.receipt; never a line of the student's text below it), when it shows that
     same wall-clock time, in an abbreviation that names one offset; else None."""
     try:
         named = datetime.fromisoformat(lms_time)

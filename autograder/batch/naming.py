@@ -19,34 +19,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict
 
+from ..lms import blackboard, canvas, gradescope, moodle
 from ..said import Said, said
+from .run_files import fit_id
 
 if TYPE_CHECKING:
-    from .metadata import Submitter
+    from ..lms.gradescope import Submitter
 
 # Left by operating systems and editors, never by the student on purpose.
 SYSTEM_DIRS = {"__MACOSX", ".ipynb_checkpoints", "__pycache__", ".git"}
 SYSTEM_FILES = {".DS_Store", "Thumbs.db", "desktop.ini"}
 
-# Moodle's own folder per student: "Full Name_123456_assignsubmission_file_" (the whole part).
-MOODLE_FOLDER = re.compile(r"^(?P<name>.+)_(?P<id>\d+)_assign(?:submission|feedback)_(?P<plugin>[a-z]+)_?$", re.I)
-# Moodle's prefix of a file name: "Full Name_123456_assignsubmission_file_attention.py".
-MOODLE_PREFIX = re.compile(r"^(?P<name>.+?)_(?P<id>\d+)_assign(?:submission|feedback)_(?P<plugin>[a-z]+)_", re.I)
-# Canvas: "lastfirst_12345_67890_attention.ipynb", late ones "lastfirst_LATE_12345_67890_...".
-CANVAS = re.compile(r"^(?P<name>[^_/]+?)(?P<late>_late)?_(?P<id>\d+)_(?P<file_id>\d+)_(?P<original>.+)$", re.I)
-# Blackboard: "Lab 1_jdoe_attempt_2024-03-01-12-30-45_attention.py" (head = assignment_username).
-BLACKBOARD = re.compile(r"^(?P<head>.+?)_attempt_(?P<date>\d{4}(?:-\d{2}){5})(?:[_.].*)?$")
-# Blackboard's receipt of an attempt: the attempt's name and ".txt", nothing of the student's after it.
-BLACKBOARD_RECEIPT = re.compile(r"^(?P<head>.+?)_attempt_(?P<date>\d{4}(?:-\d{2}){5})\.txt$")
-# Gradescope's list of submissions and their submitters, beside the submission_<id>/ folders.
-GRADESCOPE_METADATA = "submission_metadata.yml"
-GRADESCOPE_FOLDER = re.compile(r"^submission_(?P<id>\d+)$")
-
 # The longest file name most file systems take (ext4, APFS, NTFS in UTF-16 units, ...), in bytes.
 NAME_MAX = 255
-# The longest id, in UTF-8 bytes: "<id>.html", and a stale copy's "<id>.html.<n>", stay within NAME_MAX.
-ID_MAX_BYTES = 200
-ID_HASH_CHARS = 16
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -107,7 +92,7 @@ class Naming:
 
     `submitters`: {"submission_<n>" folder: Submitter} from Gradescope's submission_metadata.yml.
     `usernames`: {Blackboard attempt head ("Lab1_kim_ms"): username} from the attempts' receipts
-    ("Name: Kim Minsu (kim_ms)", metadata.blackboard_receipt: a username the head ends with): the
+    ("Name: Kim Minsu (kim_ms)", lms.blackboard.receipt: a username the head ends with): the
     one split of a head into assignment and username the LMS itself states; `assignments`: the
     "Assignment:" lines of those receipts (one, agreed on, splits heads that have no receipt).
     Without receipts the assignment is the '_' words every head shares.
@@ -127,7 +112,7 @@ class Naming:
         self.sections = plain if sorted_by_section else frozenset()
         stated = set(assignments)
         self.assignment = stated.pop() if len(stated) == 1 else _blackboard_assignment(
-            [BLACKBOARD.match(p.split("/")[-1]) for p in real if self._lms_named_level(p.split("/"))])
+            [blackboard.FILE_NAME.match(p.split("/")[-1]) for p in real if self._lms_named_level(p.split("/"))])
         lms_students, in_folders, others, self.unit_kinds = self._units_beside(
             real + [p for p in (_clean(p) for p in paths if is_system_path(p)) if p.count("/") > self.depth])
         # The class is the LMS's export (then a file the LMS did not name beside its units is the
@@ -168,12 +153,12 @@ class Naming:
         online text as its own unit; a file of that name inside a student's unit is theirs.
         """
         parts = _clean(path).split("/")
-        if parts[self.depth:] == [GRADESCOPE_METADATA]:
+        if parts[self.depth:] == [gradescope.METADATA]:
             return "Gradescope submission list"
         unit = self.unit(path)
         if unit.kind in ("moodle folder", "moodle") and unit.plugin.lower() == "onlinetext":
             return "Moodle online text"
-        if unit.kind == "blackboard" and BLACKBOARD_RECEIPT.match(parts[-1]):
+        if unit.kind == "blackboard" and blackboard.RECEIPT_NAME.match(parts[-1]):
             return "Blackboard receipt"
         return ""
 
@@ -191,7 +176,7 @@ class Naming:
         if self.pattern is not None and self.pattern.search(unicodedata.normalize("NFC", path)):
             return None
         parts = _clean(path).split("/")
-        if not self._lms_named_level(parts) or parts[self.depth:] == [GRADESCOPE_METADATA]:
+        if not self._lms_named_level(parts) or parts[self.depth:] == [gradescope.METADATA]:
             return None
         if self._from_file_name(parts[-1]) is not None:
             return None
@@ -211,7 +196,7 @@ class Naming:
             return ""
         parts = _clean(path).split("/")
         for part in parts[self.depth + 1:-1]:
-            match = MOODLE_FOLDER.match(part)
+            match = moodle.FOLDER.match(part)
             if match and not _same_student(unit, match["id"], match["name"]):
                 return f"moodle folder {match['name']}_{match['id']}"
         named = self._from_file_name(parts[-1])
@@ -229,7 +214,7 @@ class Naming:
     def _unit(self, parts: list[str]) -> Unit:
         depth = self.depth
         for index, part in enumerate(parts[:min(depth + 1, len(parts) - 1)]):
-            match = MOODLE_FOLDER.match(part)
+            match = moodle.FOLDER.match(part)
             if match:
                 return _moodle_folder(match)
         if len(parts) <= depth + 1:
@@ -246,7 +231,7 @@ class Naming:
         if top in self.sections:
             if len(parts) == depth + 2 and self._from_file_name(parts[-1]) is not None:
                 return self._file_unit(parts)
-            match = MOODLE_FOLDER.match(parts[depth + 1]) if len(parts) > depth + 2 else None
+            match = moodle.FOLDER.match(parts[depth + 1]) if len(parts) > depth + 2 else None
             if match:
                 return _moodle_folder(match)
         return Unit(student=safe_id(top), owner=f"folder:{wrapper}", kind="folder", folder=True)
@@ -293,20 +278,20 @@ class Naming:
             if len(parts) <= self.depth:
                 continue
             top = parts[self.depth]
-            moodle = MOODLE_FOLDER.match(top)
+            moodle_folder = moodle.FOLDER.match(top)
             if len(parts) == self.depth + 1:
-                if top != GRADESCOPE_METADATA:
+                if top != gradescope.METADATA:
                     by_name(top, top)
-            elif moodle:
-                students.add(("id", moodle["id"]))
-                in_folders.add(("id", moodle["id"]))
+            elif moodle_folder:
+                students.add(("id", moodle_folder["id"]))
+                in_folders.add(("id", moodle_folder["id"]))
                 kinds.add("Moodle folders")
-            elif GRADESCOPE_FOLDER.match(top) or top in self.submitters:
+            elif gradescope.FOLDER.match(top) or top in self.submitters:
                 students.add(("gradescope", top))
                 in_folders.add(("gradescope", top))
                 kinds.add("Gradescope submission folders")
             elif top in self.sections:
-                inner = MOODLE_FOLDER.match(parts[self.depth + 1]) if len(parts) > self.depth + 2 else None
+                inner = moodle.FOLDER.match(parts[self.depth + 1]) if len(parts) > self.depth + 2 else None
                 if len(parts) == self.depth + 2:
                     by_name(parts[-1], "/".join(parts[self.depth:]))
                 elif inner:
@@ -342,27 +327,27 @@ class Naming:
                 if named is not None:
                     students.setdefault(top, set()).add(named[1])
             else:
-                match = MOODLE_FOLDER.match(parts[self.depth + 1])
+                match = moodle.FOLDER.match(parts[self.depth + 1])
                 if match:
                     students.setdefault(top, set()).add(match["id"])
         return frozenset(plain), {top: len(found) for top, found in sorted(students.items()) if len(found) > 1}
 
     def _lms_folder(self, name: str) -> bool:
         """Moodle's and Gradescope's own folders: units by their names, never section folders."""
-        return bool(MOODLE_FOLDER.match(name) or GRADESCOPE_FOLDER.match(name)) or name in self.submitters
+        return bool(moodle.FOLDER.match(name) or gradescope.FOLDER.match(name)) or name in self.submitters
 
     def _from_file_name(self, name: str, split_blackboard: bool = True) -> tuple[str, str, str, _Said] | None:
         """(rule, student, raw owner, about) of the LMS prefix of a file name that ends first, or None."""
         found: list[tuple[int, str, str, str, _Said]] = []
-        match = CANVAS.match(name)
+        match = canvas.FILE_NAME.match(name)
         if match:
             found.append((match.start("original"), "canvas", match["id"], f"{match['name']}_{match['id']}",
                           {"name": match["name"], "late": bool(match["late"])}))
-        match = MOODLE_PREFIX.match(name)
+        match = moodle.FILE_PREFIX.match(name)
         if match:
             found.append((match.end(), "moodle", match["id"], f"{match['name']}_{match['id']}",
                           {"name": match["name"].strip(), "plugin": match["plugin"]}))
-        match = BLACKBOARD.match(name)
+        match = blackboard.FILE_NAME.match(name)
         if match:
             user = self._blackboard_user(match["head"]) if split_blackboard else match["head"]
             found.append((match.end("date"), "blackboard", user, match["head"],
@@ -443,34 +428,10 @@ def _group(match: re.Match[str]) -> str:
     return match.group(0)
 
 
-def _safe_file_name(text: str) -> bool:
-    return bool(text) and not text.startswith(".") and re.fullmatch(r"[\w.\-]+", text, flags=re.UNICODE) is not None
-
-
 def safe_id(text: str) -> str:
     """Letters (any script, NFC), digits, '.', '-' and '_' only, so the id can name files; see fit_id."""
     cleaned = re.sub(r"[^\w.\-]+", "_", unicodedata.normalize("NFC", text), flags=re.UNICODE).strip("._")
     return fit_id(cleaned or "unnamed")
-
-
-def fit_id(student: str) -> str:
-    """The id as it names files: unchanged when it is a safe file name (letters, digits, '.', '-',
-    '_', not starting with '.') whose UTF-8 fits ID_MAX_BYTES. Otherwise its safe letters and a hash
-    of all of it ("<beginning>-<16 hex digits>"), so two different ids stay different and no id,
-    whoever wrote it (a record edited by hand, an LMS's name), names a file outside its folder.
-
-    Idempotent: a fitted id fits. Every file named after a student goes through here.
-    """
-    if not _safe_file_name(student):
-        digest = hashlib.sha256(student.encode("utf-8", "surrogatepass")).hexdigest()[:ID_HASH_CHARS]
-        cleaned = re.sub(r"[^\w.\-]+", "_", student, flags=re.UNICODE).strip("._")[:ID_MAX_BYTES // 4]
-        student = f"{cleaned or 'unnamed'}-{digest}"
-    data = student.encode("utf-8", "surrogatepass")
-    if len(data) <= ID_MAX_BYTES:
-        return student
-    digest = hashlib.sha256(data).hexdigest()[:ID_HASH_CHARS]
-    head = data[:ID_MAX_BYTES - ID_HASH_CHARS - 1].decode("utf-8", "ignore")
-    return f"{head}-{digest}"
 
 
 def wrapper_depth(paths: Sequence[str]) -> int:
@@ -508,7 +469,7 @@ def shared_depth(paths: Sequence[str]) -> int:
         return 0
     depth = 0
     while all(len(f) > depth for f in folders) and len({f[depth] for f in folders}) == 1:
-        if MOODLE_FOLDER.match(folders[0][depth]) or GRADESCOPE_FOLDER.match(folders[0][depth]):
+        if moodle.FOLDER.match(folders[0][depth]) or gradescope.FOLDER.match(folders[0][depth]):
             break
         depth += 1
     return depth

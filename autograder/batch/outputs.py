@@ -20,11 +20,10 @@ from typing import TYPE_CHECKING, Any
 from .. import __version__
 from .late import penalised
 from .version import grader_version
-from .naming import fit_id
 from .overrides import override_text
 from .previous import changes_text
 from ..whole_file import write_atomic
-from .run_files import RECORD_KEY
+from .run_files import RECORD_KEY, fit_id
 from .saved import KEY as SAVED_KEY, Judgement, Unsaveable, judgement_data, read_judgement
 from ..core import pictures
 from ..core.guard import piece

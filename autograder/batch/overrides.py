@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..said import Refusal, Said, said
 from .late import penalised
+from .run_files import APPLIED, REVIEW
 from ..whole_file import write_atomic
 from .ta_numbers import Unreadable, read_number, split_number
 
@@ -39,7 +40,6 @@ REQUIRED = ("id", "step", "points", "comment", "by")
 OPTIONAL = ("automatic",)
 NUMBERS = ("points", "automatic")  # the columns that take a number (ta_numbers' rule reads them)
 WORDS = ("comment", "by")  # the columns of words: digits only there are a number split by a decimal comma
-APPLIED, REVIEW = "applied", "review"
 SAME_POINTS = 0.005  # points are shown to hundredths: closer than this is the same result
 MAX_FIELD = 2000  # characters in a comment or a name; longer is a pasted slip
 

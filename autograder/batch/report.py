@@ -16,7 +16,7 @@ from ..core.render.text import one_line
 from .grades import SHOWN_STATUS, Listed, Records, class_counts, graded_records
 from .late import LmsZone
 from ..whole_file import write_atomic
-from .overrides import REVIEW
+from .run_files import REVIEW
 from .report_plots import _figure, _histogram, _pass_rate_plot
 from .similar_table import report_section as similar_section
 from .version import grader_version

@@ -8,14 +8,21 @@ run (previous, run_folder, lms) share it without importing one another.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..whole_file import TEMP_SUFFIX
 
 RECORD_KEY = "autograder"
+# An override's state in a run's record: applied, or held for the TA's review (batch.overrides).
+APPLIED, REVIEW = "applied", "review"
+# The longest id, in UTF-8 bytes: "<id>.html", and a stale copy's "<id>.html.<n>", stay within NAME_MAX.
+ID_MAX_BYTES = 200
+ID_HASH_CHARS = 16
 
 
 def remove_temporaries(folders: Iterable[str]) -> None:
@@ -46,3 +53,27 @@ def run_records(out_dir: str) -> Iterator[dict[str, Any]]:
             continue
         if isinstance(record, dict) and isinstance(record.get("id"), str) and isinstance(record.get("steps"), dict):
             yield record
+
+
+def _safe_file_name(text: str) -> bool:
+    return bool(text) and not text.startswith(".") and re.fullmatch(r"[\w.\-]+", text, flags=re.UNICODE) is not None
+
+
+def fit_id(student: str) -> str:
+    """The id as it names files: unchanged when it is a safe file name (letters, digits, '.', '-',
+    '_', not starting with '.') whose UTF-8 fits ID_MAX_BYTES. Otherwise its safe letters and a hash
+    of all of it ("<beginning>-<16 hex digits>"), so two different ids stay different and no id,
+    whoever wrote it (a record edited by hand, an LMS's name), names a file outside its folder.
+
+    Idempotent: a fitted id fits. Every file named after a student goes through here.
+    """
+    if not _safe_file_name(student):
+        digest = hashlib.sha256(student.encode("utf-8", "surrogatepass")).hexdigest()[:ID_HASH_CHARS]
+        cleaned = re.sub(r"[^\w.\-]+", "_", student, flags=re.UNICODE).strip("._")[:ID_MAX_BYTES // 4]
+        student = f"{cleaned or 'unnamed'}-{digest}"
+    data = student.encode("utf-8", "surrogatepass")
+    if len(data) <= ID_MAX_BYTES:
+        return student
+    digest = hashlib.sha256(data).hexdigest()[:ID_HASH_CHARS]
+    head = data[:ID_MAX_BYTES - ID_HASH_CHARS - 1].decode("utf-8", "ignore")
+    return f"{head}-{digest}"

@@ -6,7 +6,8 @@ import os
 import shutil
 from collections.abc import Iterable
 
-from .naming import NAME_MAX, fit_id
+from .naming import NAME_MAX
+from .run_files import fit_id
 from ..whole_file import TEMP_SUFFIX
 
 

@@ -22,6 +22,10 @@ from .fill import Layout, Seat, UsageError, choose, listed
 from ..said import said
 from .sheet import Sheet, SheetError, header_start
 
+# Blackboard's export of the class: "Lab 1_jdoe_attempt_2024-03-01-12-30-45_attention.py" (head = assignment_username).
+FILE_NAME = re.compile(r"^(?P<head>.+?)_attempt_(?P<date>\d{4}(?:-\d{2}){5})(?:[_.].*)?$")
+# Blackboard's receipt of an attempt: the attempt's name and ".txt", nothing of the student's after it.
+RECEIPT_NAME = re.compile(r"^(?P<head>.+?)_attempt_(?P<date>\d{4}(?:-\d{2}){5})\.txt$")
 # What tells a Grade Center file from other sheets (recognise.py), by header_key.
 SIGNATURES = ({"last name", "first name", "username"},)
 GRADE_COLUMN = re.compile(r"^(?P<name>.*?)\s*\[Total Pts:\s*(?P<upto>up to\s+)?(?P<max>\d+(?:[.,]\d+)?)"
@@ -78,3 +82,59 @@ def layout(sheet: Sheet, wanted: str | None) -> Layout:
                   f"{row[last]}, {row[first]}" if first is not None else row[last], column.points)
              for index, row in enumerate(sheet.rows[1:], start=1) if row[username].strip()]
     return Layout(header.index(title), title, seats, identities=tuple(identities), percent=unit == "percent")
+
+
+# Blackboard's receipt of an attempt (the .txt beside it in "Download Assignment"). Blackboard writes a
+# header, one "label: value" line each in this order and in the course's language ("이름:", "제출 날짜:"
+# in a Korean course), then a blank line, then what the student wrote (Submission Field, Comments), then
+# the files. Only the header is Blackboard's: nothing after its first blank line is ever read.
+RECEIPT_LABELS = ("Name", "Assignment", "Date Submitted", "Current Grade")
+RECEIPT_LABEL_VARIANTS = {"Current Mark": "Current Grade"}  # Blackboard in British English
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LABELLED = re.compile(r"^(?P<label>[^:：\d][^:：]*?)\s*[:：][ \t]*(?P<value>.*?)\s*$")
+_USERNAME = re.compile(r"^(?P<name>.*?)\s*\((?P<username>[^()\s]+)\)$")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Receipt:
+    """What Blackboard itself wrote at the top of an attempt's receipt; "" where it is not read."""
+
+    name: str = ""  # "Kim Minsu" of "Name: Kim Minsu (kim_ms)"
+    username: str = ""  # "kim_ms"
+    assignment: str = ""  # "Lab1" of "Assignment: Lab1"
+    submitted: str = ""  # the "Date Submitted" value, as written
+    english: bool = False  # the labels are Blackboard's English ones (the date is read only then)
+
+
+def receipt(text: str, attempt: str = "") -> Receipt:
+    """The header of a Blackboard receipt (RECEIPT_LABELS): its first two to four lines, each
+    "label: value", before the first blank line; in English by its labels, in another language by
+    their order. Anything else in the file (the student's own text, whatever it looks like) is never
+    read, and a file whose start is not such a header gives nothing. `attempt`: the receipt's name
+    before "_attempt_" ("Lab 1_kim_ms"): a header naming another username gives no name."""
+    lines = _LINE_BREAK.split(text.removeprefix("\ufeff"))
+    blank = next((index for index, line in enumerate(lines) if not line.strip()), len(lines))
+    if not 2 <= blank <= len(RECEIPT_LABELS):
+        return Receipt()
+    found = [_LABELLED.match(line) for line in lines[:blank]]
+    if not all(found):
+        return Receipt()
+    labels = [RECEIPT_LABEL_VARIANTS.get(m["label"], m["label"]) for m in found if m]
+    values = [m["value"] for m in found if m]
+    english = labels == list(RECEIPT_LABELS[:blank])
+    if not english and set(labels) & set(RECEIPT_LABELS):
+        return Receipt()  # English labels out of Blackboard's order: not its header
+    name, username = values[0], ""
+    named = _USERNAME.match(name)
+    if named:
+        name, username = named["name"], named["username"]
+    if username and attempt and not attempt.casefold().endswith(("_" + username).casefold()):
+        return Receipt()  # another account's receipt
+    submitted = values[2] if blank > 2 else ""  # an older receipt stops after the assignment's name
+    return Receipt(name=name.strip(), username=username, assignment=values[1].strip(), submitted=submitted,
+                   english=english)
+
+
+def receipt_name(text: str, attempt: str = "") -> str:
+    """The student's name in a Blackboard receipt's header ("Name: Kim Minsu (kim_ms)" gives "Kim Minsu")."""
+    return receipt(text, attempt).name

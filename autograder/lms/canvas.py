@@ -16,6 +16,8 @@ from .sheet import Sheet, SheetError, header_key, header_start, number
 ASSIGNMENT = re.compile(r"^(?P<name>.+) \((?P<id>\d+)\)$")
 TEST_STUDENT = {"student, test", "test student"}
 # What tells a Canvas gradebook from other sheets (recognise.py), by header_key.
+# Canvas: "lastfirst_12345_67890_attention.ipynb", late ones "lastfirst_LATE_12345_67890_...".
+FILE_NAME = re.compile(r"^(?P<name>[^_/]+?)(?P<late>_late)?_(?P<id>\d+)_(?P<file_id>\d+)_(?P<original>.+)$", re.I)
 SIGNATURES = ({"student", "id", "sis user id"}, {"student", "id", "section"})
 
 

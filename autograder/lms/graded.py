@@ -60,8 +60,8 @@ class Record:
     overrides: tuple[OverrideNote, ...] = ()
 
     def in_review(self) -> tuple[OverrideNote, ...]:
-        """The overrides batch.overrides held for the TA's review (the rule is theirs: REVIEW)."""
-        from ..batch.overrides import REVIEW  # the batch package imports this one (lms.recognise)
+        """The overrides batch.overrides held for the TA's review (the state is a run record's: run_files.REVIEW)."""
+        from ..batch.run_files import REVIEW  # the batch package imports this one (lms.recognise)
 
         return tuple(note for note in self.overrides if note.state == REVIEW)
 
@@ -289,7 +289,7 @@ def _points(data: Mapping[str, Any], key: str, positive: bool = False) -> float:
 
 
 def _fit_id(student: str) -> str:
-    from ..batch.naming import fit_id  # the batch package imports this one (lms.recognise)
+    from ..batch.run_files import fit_id  # the batch package imports this one (lms.recognise)
 
     return fit_id(student)
 

@@ -30,6 +30,10 @@ IDENTIFIER, FULL_NAME, GRADE, MAXIMUM, FEEDBACK = ("Identifier", "Full name", "G
                                                    "Feedback comments")
 # What tells a Moodle worksheet from other sheets (recognise.py), by header_key: in English, and
 # as Moodle writes it in Korean (식별자, 성명, ..., 성적, 최대 성적, ..., 피드백 코멘트).
+# Moodle's own folder per student: "Full Name_123456_assignsubmission_file_" (the whole part).
+FOLDER = re.compile(r"^(?P<name>.+)_(?P<id>\d+)_assign(?:submission|feedback)_(?P<plugin>[a-z]+)_?$", re.I)
+# Moodle's prefix of a file name: "Full Name_123456_assignsubmission_file_attention.py".
+FILE_PREFIX = re.compile(r"^(?P<name>.+?)_(?P<id>\d+)_assign(?:submission|feedback)_(?P<plugin>[a-z]+)_", re.I)
 SIGNATURES = ({header_key(IDENTIFIER), header_key(MAXIMUM)},
               {header_key(IDENTIFIER), header_key(FULL_NAME), header_key(GRADE)},
               {header_key("식별자"), header_key("최대 성적")},
@@ -139,10 +143,9 @@ def feedback_folder(full_name: str, participant: str, graded_file: str = "") -> 
     number as the second '_'-separated part, so underscores in the name become spaces (as Moodle's
     own download does).
     """
-    from ..batch.naming import MOODLE_FOLDER, MOODLE_PREFIX  # the batch package imports lms
 
     for part in graded_file.replace("\\", "/").split("/"):
-        match = MOODLE_FOLDER.match(part) or MOODLE_PREFIX.match(part)
+        match = FOLDER.match(part) or FILE_PREFIX.match(part)
         if match and match["id"] == participant and match["name"].strip():
             return f"{match['name'].strip()}_{participant}_assignsubmission_file_"
     name = NOT_IN_FILE_NAMES.sub("", full_name.replace("_", " ")).strip() or "Participant"

@@ -2,15 +2,12 @@
 together with the submissions is listed as what it is, never graded as a student's file."""
 from collections.abc import Iterable, Sequence
 
-from . import blackboard, canvas, moodle
+from . import blackboard, canvas, gradescope, moodle
 from ..said import Said, said
 from .sheet import SheetError, decode, header_key, header_start, parse_records
 
-# Gradescope's "Download Grades" (scores.csv): Name or First/Last Name, SID, Email, Sections,
-# one column per question, Total Score, Max Points, Status, Submission ID, Submission Time, ...
-GRADESCOPE_SIGNATURES = ({"sid", "email", "total score", "max points"},)
 KINDS = (("Canvas gradebook", canvas.SIGNATURES), ("Moodle grading worksheet", moodle.SIGNATURES),
-         ("Blackboard Grade Center sheet", blackboard.SIGNATURES), ("Gradescope grade sheet", GRADESCOPE_SIGNATURES))
+         ("Blackboard Grade Center sheet", blackboard.SIGNATURES), ("Gradescope grade sheet", gradescope.SIGNATURES))
 SHEET_KINDS = tuple(kind for kind, _ in KINDS)
 HEAD_BYTES = 64 * 1024  # of a file, read to recognise it: a header is far shorter
 

@@ -15,7 +15,8 @@ import zipfile
 
 import pytest
 
-from autograder.batch.collect import group_students, newest_first, safe_id, shared_depth, student_id
+from autograder.batch.collect import group_students, newest_first
+from autograder.batch.naming import safe_id, shared_depth, student_id
 from autograder.batch.source import Entry, Source, _backslash_separators, _decoded_name
 from autograder.whole_file import TEMP_SUFFIX, write_atomic
 from autograder.batch.progress import PlainProgress, progress_for

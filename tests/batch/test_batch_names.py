@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from autograder.batch.collect import Naming, student_id
+from autograder.batch.naming import Naming, student_id
 
 
 def ids(paths, pattern=None):
@@ -120,7 +120,7 @@ def test_hangul_names_decomposed_by_macos_are_the_same_student():
 # Units: only the LMS's marks name a student; nothing inside a unit changes the rules --------------
 
 def test_names_inside_a_gradescope_submission_are_the_submitters():
-    from autograder.batch.metadata import Submitter
+    from autograder.lms.gradescope import Submitter
 
     paths = ["export/submission_metadata.yml", "export/submission_1/attention.py",
              "export/submission_2/kim_10231_55001_attention.py", "export/submission_2/lee_10232_55002_a.py",

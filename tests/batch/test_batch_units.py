@@ -11,7 +11,8 @@ import zipfile
 
 import pytest
 
-from autograder.batch.naming import ID_MAX_BYTES, NAME_MAX, fit_id, safe_id
+from autograder.batch.naming import NAME_MAX, safe_id
+from autograder.batch.run_files import ID_MAX_BYTES, fit_id
 from conftest import ROOT
 
 SAMPLES = ROOT / "samples"

@@ -17,7 +17,7 @@ from autograder.batch.run_notes import zone_conflicts
 from autograder.batch.collect import group_students
 from autograder.batch.source import Source
 from autograder.batch.late import ABBREVIATIONS, StatedZone, agreed_zone, lms_zone
-from autograder.batch.metadata import Receipt, blackboard_receipt
+from autograder.lms.blackboard import Receipt, receipt as blackboard_receipt
 
 STUB = b"def make_qkv(X, W_q, W_k, W_v):\n    raise NotImplementedError\n"
 ENGLISH = ("Name", "Assignment", "Date Submitted", "Current Grade")

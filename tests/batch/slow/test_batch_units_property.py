@@ -18,8 +18,11 @@ from hypothesis import assume, HealthCheck, given, settings, strategies as st
 from autograder.core.render.text import one_line
 from autograder.batch.collect import group_students
 from autograder.batch.source import Source
-from autograder.batch.naming import (BLACKBOARD, CANVAS, ID_MAX_BYTES, MOODLE_FOLDER, MOODLE_PREFIX, NAME_MAX, Naming,
-                                     safe_id)
+from autograder.batch.naming import NAME_MAX, Naming, safe_id
+from autograder.batch.run_files import ID_MAX_BYTES
+from autograder.lms.blackboard import FILE_NAME as BLACKBOARD
+from autograder.lms.canvas import FILE_NAME as CANVAS
+from autograder.lms.moodle import FILE_PREFIX as MOODLE_PREFIX, FOLDER as MOODLE_FOLDER
 from autograder.batch.spreadsheet import spreadsheet_text
 from conftest import ROOT
 

@@ -473,7 +473,9 @@ def test_late_policies():
 
 
 def test_gradescope_metadata_subset_parser():
-    from autograder.batch.metadata import blackboard_receipt_name, decode, gradescope_submitters, iso_time
+    from autograder.lms.blackboard import receipt_name as blackboard_receipt_name
+    from autograder.lms.gradescope import submitters as gradescope_submitters
+    from autograder.lms.metadata import decode, iso_time
 
     people = gradescope_submitters(GRADESCOPE_METADATA)
     assert set(people) == {"submission_4411", "submission_4412", "submission_4413"}

@@ -15,7 +15,10 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from autograder.batch.collect import NOT_LMS_NAMED, group_students
 from autograder.batch.source import Source
-from autograder.batch.naming import BLACKBOARD, CANVAS, MOODLE_FOLDER, MOODLE_PREFIX, is_system_path, safe_id
+from autograder.batch.naming import is_system_path, safe_id
+from autograder.lms.blackboard import FILE_NAME as BLACKBOARD
+from autograder.lms.canvas import FILE_NAME as CANVAS
+from autograder.lms.moodle import FILE_PREFIX as MOODLE_PREFIX, FOLDER as MOODLE_FOLDER
 from autograder.lms.recognise import SHEET_KINDS
 from test_batch_units_property import (CORRECT, LOOKALIKE_FILE, PLAIN, STUB, changed_unit, classes, entries,
                                        fits_on_disk, row_facts, write_folder, write_zip)
