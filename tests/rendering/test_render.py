@@ -211,6 +211,25 @@ def test_an_error_told_as_the_cause_has_its_line_shown_when_an_earlier_test_only
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_an_error_on_hidden_tests_only_never_says_its_line_is_shown(plan, lang):
+    """A hidden test keeps no line of an error (grading.hidden): its cause says so and what to try,
+    never that the line is shown above."""
+    from autograder.core.reading.submission import read_submission
+    from autograder.grading.hidden import hidden_facts_only
+
+    error = {"type": "IndexError", "message": "index 3 is out of bounds",
+             "frames": [["attention.py", 2, "mix", "return weights[3] @ V"]]}
+    result = result_for(plan, "mix", lambda p: CallOutcome("raised", error=error) if p.case.hidden
+                        else returned(p, answer(p)))
+    assert "exception" in result.mistakes
+    submission = read_submission("attention.py", b"def mix(weights, V):\n    return weights[3] @ V\n")
+    text = step_feedback(hidden_facts_only(result, submission, lab_names=LAB.function_names), LAB, lang)
+    assert "return weights[3] @ V" not in text
+    assert marker(lang, "text", "hidden_exception_cause") in text
+    assert marker(lang, "cause", "exception") not in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_timeout_says_the_limit_and_counts_the_calls_it_stopped(plan, lang):
     first = plan.probes["mix"][0]
     result = result_for(plan, "mix", lambda p: CallOutcome("timeout" if p is first else "not_run"))

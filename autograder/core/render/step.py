@@ -289,6 +289,8 @@ def _cause(say: Messages, result: StepResult, code: str, helpers: str | None = N
         code = _wrong_values_key(result)
     if code == "mutates_input" and _reshaped_only(result):
         return say("text", "mutated_shape_cause")
+    if code == "exception" and not any(isinstance(c.detail, Raised) for c in result.cases if not c.hidden):
+        return say("text", "hidden_exception_cause")  # no line of it is shown: only a hidden test raised
     return say.stepwise("cause", result.name, code, **params)
 
 
