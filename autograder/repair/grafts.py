@@ -127,11 +127,41 @@ def _graft_kind(ours: ast.expr, graft: ast.expr) -> tuple[EditKind, ast.expr]:
     inside the graft ("graft_around": a computation around it is missing), one part of it written
     otherwise ("graft_part": that part marked), or else changed as a whole ("graft")."""
     if _contains(graft, ast.dump(ours, include_attributes=False)):
-        return "graft_around", ours
+        return _operation_around(ours, graft), ours
     part = _differing(ours, graft)
     if part is not None and part is not ours:
         return "graft_part", part
     return "graft", ours
+
+
+# The operation a graft puts around the student's expression, as the kind that tells it: by the
+# operator and the side the expression stands on (a subtraction from it, or of it from another).
+_AROUND_LEFT: dict[type[ast.operator], EditKind] = {
+    ast.Sub: "graft_subtract_from", ast.Add: "graft_add", ast.Mult: "graft_multiply", ast.MatMult: "graft_matmul",
+    ast.Div: "graft_divided_by", ast.FloorDiv: "graft_divided_by"}
+_AROUND_RIGHT: dict[type[ast.operator], EditKind] = {
+    ast.Sub: "graft_subtracted", ast.Add: "graft_add", ast.Mult: "graft_multiply", ast.MatMult: "graft_matmul",
+    ast.Div: "graft_divides", ast.FloorDiv: "graft_divides"}
+
+
+def _operation_around(ours: ast.expr, graft: ast.expr) -> EditKind:
+    """The kind of a graft that keeps `ours` whole: the operation right around its first place in
+    `graft` (an arithmetic operator and its side, or a call taking it as an argument), else
+    "graft_around" (an attribute, an index, a graft that is `ours` as written)."""
+    wanted = ast.dump(ours, include_attributes=False)
+    for node in ast.walk(graft):
+        if isinstance(node, ast.BinOp):
+            if ast.dump(node.left, include_attributes=False) == wanted:
+                return _AROUND_LEFT.get(type(node.op), "graft_around")
+            if ast.dump(node.right, include_attributes=False) == wanted:
+                return _AROUND_RIGHT.get(type(node.op), "graft_around")
+        elif isinstance(node, ast.Call) and any(
+                ast.dump(argument, include_attributes=False) == wanted
+                for argument in (*node.args, *(keyword.value for keyword in node.keywords))):
+            return "graft_call"
+        elif any(ast.dump(child, include_attributes=False) == wanted for child in ast.iter_child_nodes(node)):
+            return "graft_around"
+    return "graft_around"
 
 
 def _differing(ours: ast.expr, theirs: ast.expr) -> ast.expr | None:

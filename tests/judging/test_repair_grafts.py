@@ -14,10 +14,10 @@ from autograder.repair.grafts import graft_edits, reference_function
 from labs.masked_attention import LAB as MASKED
 from labs.self_attention import LAB
 
+from autograder.core.repair_record import GRAFTS
 from conftest import ROOT
 
 CORRECT = (ROOT / "samples" / "correct.py").read_text("utf-8")
-GRAFTS = ("graft", "graft_around", "graft_part")
 
 
 def _function(source: str) -> ast.FunctionDef:
@@ -144,10 +144,11 @@ def _graded(zygote, step_source):
 def test_a_missing_scale_is_named_on_its_line_without_the_answer(zygote):
     wrong, step = _graded(zygote, NO_SCALE)
     line = wrong[:wrong.index("    weights = softmax(Q @ K.T)")].count("\n") + 1
-    assert [(part.kind, part.line) for part in step.repair.parts] == [("graft_around", line)]
+    # Told by the operation it lacks: the scores divided by a value (never which value).
+    assert [(part.kind, part.line) for part in step.repair.parts] == [("graft_divided_by", line)]
     korean, english = step_feedback(step, LAB, "ko"), step_feedback(step, LAB, "en")
-    assert f"{line}번째 줄: `weights = softmax(«Q @ K.T»)`에서 «»로 표시한 식은 그대로 두되, 그 바깥에서 해야 할 계산이 빠졌습니다" in korean
-    assert f"line {line}: the expression marked «» in `weights = softmax(«Q @ K.T»)` can stay as it is, but a computation around it is missing" in english
+    assert f"{line}번째 줄: `weights = softmax(«Q @ K.T»)`에서 «»로 표시한 식은 그대로 두되, 이 식을 어떤 값으로 나눠야 합니다" in korean
+    assert f"line {line}: the expression marked «» in `weights = softmax(«Q @ K.T»)` can stay as it is, but it must be divided by a value" in english
     for text, cause in ((korean, "짐작되는 원인"), (english, "Likely cause")):
         # "where" (the default) names the place, never the reference's code
         assert "sqrt" not in _cause(text, cause)
