@@ -122,7 +122,7 @@ def repairable(result: StepResult) -> bool:
 
 
 def repair_scope(runs: Runs, scope: str, results: dict[str, dict[str, StepResult]],
-                  repairs: dict[str, Repair | None]) -> None:
+                 repairs: dict[str, Repair | None]) -> None:
     """Each failing step of `scope` with the smallest repair of the student's own function, when
     one is found (autograder.repair). Searched once per step: on the public scope for a step that
     fails its public tests (before any child is given a hidden input), else after the hidden
