@@ -110,7 +110,7 @@ class KeptCheck:
 
 def run_calls(zygote: Zygote, submission: Submission, calls: list[Call], limits: Limits, plan: Plan,
               skip: Iterable[list[int | None]] = (), clock: Clock | None = None, evidence: bool = True,
-         then: Then | None = None) -> RunOutcome:
+              then: Then | None = None) -> RunOutcome:
     outcome = run(zygote, submission.cells, calls, limits, plan.stand_ins,
                   functions=plan.lab.function_names, skip=skip, clock=clock, evidence=evidence, then=then)
     if any(event.get("ev") == "sandbox_failed" for event in outcome.load_events):
