@@ -33,7 +33,7 @@ def _softmax(result):
 
 
 def _graded_alone(zygote, plan, path, monkeypatch):
-    monkeypatch.setattr(grading, "_REPAIRS", RepairCache())
+    monkeypatch.setattr(repairs, "_REPAIRS", RepairCache())
     return grade_bytes(path.name, path.read_bytes(), zygote, plan)
 
 
@@ -43,7 +43,7 @@ def test_another_students_file_never_changes_the_repair_a_student_is_told(zygote
     on that other file and was right there; the text quoted is the reading student's own."""
     alone = _softmax(_graded_alone(zygote, plan, VICTIM, monkeypatch))
     shared = RepairCache()
-    monkeypatch.setattr(grading, "_REPAIRS", shared)
+    monkeypatch.setattr(repairs, "_REPAIRS", shared)
     path = ATTACKS / attacker
     grade_bytes(path.name, path.read_bytes(), zygote, plan)
     after = _softmax(grade_bytes(VICTIM.name, VICTIM.read_bytes(), zygote, plan))
@@ -57,7 +57,7 @@ def test_the_search_costs_the_student_neither_time_nor_points(zygote, plan, monk
     (an edit that makes a loop endless) is the grader's, given back to the submission's clock."""
     path = ATTACKS / "repair_clock_honest_loops.py"
     limits = Limits(step_seconds=2, load_seconds=2)
-    monkeypatch.setattr(grading, "_REPAIRS", RepairCache())
+    monkeypatch.setattr(repairs, "_REPAIRS", RepairCache())
     searched = grade_bytes(path.name, path.read_bytes(), zygote, plan, limits)
     monkeypatch.setenv(repairs.REPAIR_SWITCH, "off")
     plain = grade_bytes(path.name, path.read_bytes(), zygote, plan, limits)
