@@ -11,7 +11,6 @@ rule for anyone.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import unicodedata

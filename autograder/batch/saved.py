@@ -30,7 +30,7 @@ from ..core.case_detail import case_detail_from_data, detail_data
 from ..core.reading.problems import Detail
 from ..core.repair_record import Repair
 from ..core.verdict import (CaseResult, FollowsOwnHelpers, HelperUse, Note, Redefined, StepResult, SubmissionResult,
-                       step_status)
+                            step_status)
 
 if TYPE_CHECKING:
     from ..core.verdict import Rule

@@ -12,13 +12,14 @@ EditKind = Literal[
     "builtin_rebound", "order", "slice_bound", "statement_removed", "statements_swapped",
     "torch_idiom", "reshape_as_transpose", "square_root", "einsum", "keyword_removed", "hard_coded", "index_removed", "transpose_moved", "returned_value", "shadowed_name",
     "unpacking_order", "condition_removed", "product_transposed", "call_added", "graft", "graft_around", "graft_part",
-    "graft_subtract_from", "graft_subtracted", "graft_add", "graft_multiply", "graft_matmul", "graft_divided_by", "graft_divides", "graft_call",
+    "graft_subtract_from", "graft_subtracted", "graft_add", "graft_multiply", "graft_matmul", "graft_divided_by",
+    "graft_divides", "graft_call",
 ]
 EDIT_KINDS: tuple[EditKind, ...] = EditKind.__args__  # type: ignore[attr-defined]
 
-# The edits that bring in an expression of the reference's (grafts.py): what they put in is shown
-# only when the lab chooses to show the fix (Repair.as_told).
-GRAFTS: frozenset[EditKind] = frozenset({"graft", "graft_around", "graft_part", "graft_subtract_from", "graft_subtracted", "graft_add", "graft_multiply", "graft_matmul", "graft_divided_by", "graft_divides", "graft_call"})
+# The edits that bring in an expression of the reference's (grafts.py), every kind named graft...:
+# what they put in is shown only when the lab chooses to show the fix (Repair.as_told).
+GRAFTS: frozenset[EditKind] = frozenset(kind for kind in EDIT_KINDS if kind.startswith("graft"))
 
 
 @dataclass(frozen=True, kw_only=True)

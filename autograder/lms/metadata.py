@@ -6,9 +6,7 @@ never graded (each LMS's own in its module: `gradescope.submitters`, `blackboard
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import datetime
-from typing import TypedDict
 
 MAX_METADATA_BYTES = 8 * 1024 * 1024
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import cast
 
-from ..core.repair_record import EDIT_KINDS, EditKind
+from ..core.repair_record import EditKind
 from .kinds import COST, LATER
 from .rewrites import Scope, rewrites
 

@@ -35,7 +35,8 @@ COST: dict[EditKind, int] = {
     "graft_around": 4, "graft_part": 4, "graft": 5,
     # A graft that keeps the student's expression whole as one operand of the operation it lacks
     # (grafts._graft_kind): a graft_around told by that operation.
-    "graft_subtract_from": 4, "graft_subtracted": 4, "graft_add": 4, "graft_multiply": 4, "graft_matmul": 4, "graft_divided_by": 4, "graft_divides": 4, "graft_call": 4,
+    "graft_subtract_from": 4, "graft_subtracted": 4, "graft_add": 4, "graft_multiply": 4, "graft_matmul": 4,
+    "graft_divided_by": 4, "graft_divides": 4, "graft_call": 4,
 }
 
 # Among repairs of one cost on one line, which kind is told: an edit that keeps the function the

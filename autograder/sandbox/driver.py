@@ -13,9 +13,9 @@ from ..core.cells import Cell, module_name
 from ..core.child import codec
 from .child_pipes import TOO_LARGE, ChildGone, ReadBudget
 from .limits import Limits
-from ..core.child.protocol import (MAX_HELPER_REQUESTS, CallOutcome, HelperRefused, RunOutcome, parse_event, refusal_message,
-                       plain_error, plain_evidence, plain_load_event, plain_names, plain_state,
-                       plain_text, small_int)
+from ..core.child.protocol import (MAX_HELPER_REQUESTS, CallOutcome, HelperRefused, RunOutcome, parse_event,
+                                   refusal_message, plain_error, plain_evidence, plain_load_event, plain_names, plain_state,
+                                   plain_text, small_int)
 from ..core.child.worker import AT_ONCE, WHERE_SIGNAL
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ from autograder.batch.outputs import load_earlier, record_of, write_outputs
 from autograder.batch.saved import FORMAT, Judgement, Unsaveable, judgement_data, kept, read_judgement
 from autograder.grading import grade_file
 from autograder.core.verdict import (LOAD_CODES, NOTE_CODES, CaseResult, FollowsOwnHelpers, HelperUse, Note, Redefined,
-                                StepResult, SubmissionResult)
+                                     StepResult, SubmissionResult)
 from autograder.core.file_facts import broken
 from autograder.core.render.text import json_text
 from autograder.sandbox.runner import Limits

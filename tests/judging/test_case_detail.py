@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from autograder.core.case_detail import (COLUMNS, CONTAINERS, REFUSAL_REASONS, Cell, HiddenRaised, MappingValues,
-                                    MutatedInput, NotFinite, Raised, RaisedError, Refusal, Tables, Worst, WrongCount,
-                                    WrongShape, WrongType, WrongValues, case_detail_from_data, detail_data)
+                                         MutatedInput, NotFinite, Raised, RaisedError, Refusal, Tables, Worst, WrongCount,
+                                         WrongShape, WrongType, WrongValues, case_detail_from_data, detail_data)
 
 texts = st.text(max_size=12)
 words = st.lists(texts, max_size=4).map(tuple)
