@@ -38,8 +38,9 @@ if TYPE_CHECKING:
 Evaluate = Callable[[Sequence["str | None"], Sequence[object]], list[list[bool]]]
 
 MAX_CANDIDATES = 900  # single edits tried on the pivot at most
-MAX_PAIRS = 400  # pairs of edits tried on the pivot at most, when no single edit repairs
-MAX_FINALISTS = 24  # candidates that passed the pivot tried on every input at most
+MAX_PAIRS = 2500  # pairs of edits tried on the pivot at most, when no single edit repairs
+MAX_FINALISTS = 24  # candidates that passed the pivot tried on every input at once
+FINALIST_ROUNDS = 4  # rounds of finalists at most, while none is right everywhere
 CACHE_ENTRIES = 512
 
 
@@ -164,12 +165,28 @@ def search(*, target: Target, probes: Sequence[object], pivot: int | None, evalu
 
 
 def _plainest(found: Sequence[Edit | Edits]) -> Edit | Edits:
-    """The cheapest repair; but where another operator repairs and so does leaving the term out
-    (`x / s` right as `x - s` and as `x`: a softmax ignores a shift), the term is the mistake."""
+    """The cheapest repair, but not one right only by coincidence:
+    - where another operator repairs and so does leaving the term out (`x / s` right as `x - s` and
+      as `x`: a softmax ignores a shift), the term is the mistake;
+    - where the operands of a subtraction swapped repair and so does another operator (`d - h` for
+      `d // h`, right as `h - d` only where a negative size reads as "the rest"), the operator is;
+    - where removing the edited line repairs as well, the edit only made the line do nothing (a
+      condition never true, `np.where(-inf, x, ...)`): a repair elsewhere as small is the mistake,
+      else the line itself."""
     chosen = found[0]
     if isinstance(chosen, Edit) and chosen.kind == "operator":
-        return next((other for other in found if isinstance(other, Edit) and other.kind == "term_removed"
-                     and other.index == chosen.index), chosen)
+        chosen = next((other for other in found if isinstance(other, Edit) and other.kind == "term_removed"
+                       and other.index == chosen.index), chosen)
+    if isinstance(chosen, Edit) and chosen.kind == "operand_order":
+        chosen = next((other for other in found if isinstance(other, Edit) and other.kind == "operator"
+                       and other.index == chosen.index), chosen)
+    lines = {part.line for part in _parts(chosen)}
+    removed = next((other for other in found if isinstance(other, Edit) and other.kind == "statement_removed"
+                    and other.line in lines), None)
+    if removed is not None and removed is not chosen:
+        cost = chosen.rank[0]
+        return next((other for other in found if not {part.line for part in _parts(other)} & lines
+                     and other.rank[0] <= cost + 1), removed)
     return chosen
 
 
@@ -190,11 +207,16 @@ def _right(candidates: Sequence[Edit | Edits], probes: Sequence[object], pivot: 
         return []
     ordered = sorted(candidates, key=lambda candidate: candidate.rank)
     on_pivot = evaluate([candidate.source for candidate in ordered], [probes[pivot]])
-    finalists = [candidate for candidate, passed in zip(ordered, on_pivot) if all(passed)][:MAX_FINALISTS]
-    if not finalists:
-        return []
-    everywhere = evaluate([candidate.source for candidate in finalists], probes)
-    return [candidate for candidate, passed in zip(finalists, everywhere) if passed and all(passed)]
+    passed_pivot = [candidate for candidate, passed in zip(ordered, on_pivot) if all(passed)]
+    # Cheapest first, a round at a time: many cheap edits right by coincidence on the pivot must
+    # not crowd out a dearer one right everywhere.
+    for start in range(0, min(len(passed_pivot), FINALIST_ROUNDS * MAX_FINALISTS), MAX_FINALISTS):
+        finalists = passed_pivot[start:start + MAX_FINALISTS]
+        everywhere = evaluate([candidate.source for candidate in finalists], probes)
+        right = [candidate for candidate, passed in zip(finalists, everywhere) if passed and all(passed)]
+        if right:
+            return right
+    return []
 
 
 class RepairStore(Protocol):
