@@ -13,7 +13,11 @@ EditKind = Literal[
     "torch_idiom", "reshape_as_transpose", "square_root", "einsum", "keyword_removed", "hard_coded", "index_removed", "transpose_moved", "returned_value", "shadowed_name",
     "unpacking_order", "condition_removed", "product_transposed", "call_added", "graft", "graft_around", "graft_part",
     "graft_subtract_from", "graft_subtracted", "graft_add", "graft_multiply", "graft_matmul", "graft_divided_by",
-    "graft_divides", "graft_call",
+    "graft_divides", "graft_call", "size_of", "index_shifted", "index_axis", "as_array", "axis_added", "in_place",
+    "math_on_array", "generator", "trailing_comma", "arguments_grouped", "index_added", "statement_moved",
+    "argument_unpacked", "return_missing", "returned_extra", "assigned_none", "accumulate",
+    "argument_removed", "comparison_as_assignment", "loop_control", "list_extended", "loop_unpacking", "index_dropped",
+    "tuple_as_slice", "index_as_slice", "returned_missing",
 ]
 EDIT_KINDS: tuple[EditKind, ...] = EditKind.__args__  # type: ignore[attr-defined]
 

@@ -87,7 +87,9 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
     """Every single edit of `function`, cheapest first, at most `limit`; each a distinct source.
     `source`: the text the function was parsed from, so the code each edit changes is quoted as
     the student wrote it (else as the syntax tree gives it back)."""
-    scope = Scope(local_names=_local_names(function), rebound_builtins=rebound_builtins)
+    scope = Scope(local_names=_local_names(function), rebound_builtins=rebound_builtins,
+                  loop_names=_loop_names(function), list_names=_list_names(function),
+                  unread_names=_unread_names(function))
     originals = _nodes(function)
     places = _places(function)
     texts = _Texts(function)
@@ -119,6 +121,8 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
             break
     for edited_source, line, before, after in _statement_swaps(function):
         keep("statements_swapped", edited_source, line, before, after)
+    for edited_source, line, before, after in _statement_moves(function):
+        keep("statement_moved", edited_source, line, before, after)
     for edited_source, line, before, after in _shadowed_names(function):
         keep("shadowed_name", edited_source, line, before, after)
     edits.sort(key=lambda edit: edit.rank)
@@ -159,17 +163,31 @@ def _patterns(before: str, after: str) -> tuple[str, str]:
 
 
 def paired_edits(function: ast.FunctionDef, singles: list[Edit], *, limit: int) -> list[Edits]:
-    """Two single edits made together, at most `limit`, cheapest first: the same kind of edit on
-    two places first (one slip repeated: `axis=0` on two lines), then any two of the cheapest.
-    Edits of nested nodes (one inside the other) are not combined."""
+    """Two single edits made together, at most `limit`. The pairs most like one mistake come first,
+    each group cheapest first: the same edit on two places (`2 * d_k + 1` on two lines), two edits
+    of one line (`range(1, 4)` for `range(0, 3)`), two of one kind (a call too many on two lines),
+    then any two of the cheapest; the alike groups take at most their share of `limit`, so that
+    two unrelated slips are tried as well."""
     combinable = [edit for edit in singles if edit.rewrite is not None and edit.kind != "statement_removed"][:MAX_COMBINED]
-    pairs = [(a, b) for a, b in itertools.combinations(combinable, 2) if a.index != b.index]
-    pairs.sort(key=lambda pair: (pair[0].kind != pair[1].kind or pair[0].after.split("(")[0] != pair[1].after.split("(")[0],
-                                 COST[pair[0].kind] + COST[pair[1].kind], min(pair[0].line, pair[1].line)))
+    groups: list[list[tuple[Edit, Edit]]] = [[] for _ in PAIR_SHARES]
+    for a, b in itertools.combinations(combinable, 2):
+        if a.index != b.index:
+            groups[_likeness(a, b)].append((a, b))
+    span = _span(function)
+    ordered: list[tuple[Edit, Edit]] = []
+    rest: list[tuple[Edit, Edit]] = []
+    for likeness, (group, share) in enumerate(zip(groups, PAIR_SHARES)):
+        if likeness == ONE_LINE:
+            group = _line_by_line(group, span)
+        else:
+            group.sort(key=lambda pair: (COST[pair[0].kind] + COST[pair[1].kind], min(pair[0].line, pair[1].line)))
+        cut = len(group) if share is None else int(share * limit)
+        ordered += group[:cut]
+        rest += group[cut:]
     found: list[Edits] = []
     seen: set[str] = set()
     places = _places(function)
-    for attempt, (first, second) in enumerate(pairs):
+    for attempt, (first, second) in enumerate([*ordered, *rest]):
         if len(found) >= limit or attempt >= ATTEMPTS_PER_EDIT * limit:
             break
         source = _combined(function, places, (first, second))
@@ -177,6 +195,62 @@ def paired_edits(function: ast.FunctionDef, singles: list[Edit], *, limit: int) 
             seen.add(source)
             found.append(Edits(parts=(first, second), source=source))
     return found
+
+
+# The share of a pair search's limit each group of `_likeness` may take before the next group's
+# turn (None: all of it); what a group leaves over is tried after the last group.
+PAIR_SHARES: tuple[float | None, ...] = (None, 0.5, 0.2, 0.1, None)
+
+
+ONE_LINE = 1  # `_likeness` of two edits of one line
+
+
+def _line_by_line(pairs: list[tuple[Edit, Edit]], span: Callable[[int, int], int]) -> list[tuple[Edit, Edit]]:
+    """Pairs of edits of one line, a line at a time in turn (a long call's many names on one line
+    must not crowd out every other line); on each line, the smaller the expression holding both
+    edits, the likelier one mistake, then the cheaper."""
+    lines: dict[int, list[tuple[Edit, Edit]]] = {}
+    for pair in pairs:
+        lines.setdefault(pair[0].line, []).append(pair)
+    for on_line in lines.values():
+        on_line.sort(key=lambda pair: (span(pair[0].index, pair[1].index), COST[pair[0].kind] + COST[pair[1].kind]))
+    turns = itertools.zip_longest(*(lines[line] for line in sorted(lines)))
+    return [pair for turn in turns for pair in turn if pair is not None]
+
+
+def _span(function: ast.FunctionDef) -> Callable[[int, int], int]:
+    """The size (in nodes) of the smallest node holding two nodes of `_nodes(function)`, by index."""
+    nodes = _nodes(function)
+    index_of = {id(node): index for index, node in enumerate(nodes)}
+    parent = [index_of.get(id(place[0]), -1) for place in _places(function)]
+    sizes: dict[int, int] = {}
+
+    def size(index: int) -> int:
+        if index not in sizes:
+            sizes[index] = sum(1 for _ in ast.walk(nodes[index])) if index >= 0 else len(nodes)
+        return sizes[index]
+
+    def span(a: int, b: int) -> int:
+        above = set()
+        while a >= 0:
+            above.add(a)
+            a = parent[a]
+        while b >= 0 and b not in above:
+            b = parent[b]
+        return size(b)
+    return span
+
+
+def _likeness(a: Edit, b: Edit) -> int:
+    """How much two edits look like one mistake: 0 the same edit twice, 1 on one line, 2 of one
+    kind bringing in the same function or name, 3 of one kind, 4 unrelated."""
+    if a.kind == b.kind and a.before == b.before and a.after == b.after:
+        return 0
+    if a.line == b.line:
+        return 1
+    if a.kind == b.kind:
+        return 2 if a.after.split("(")[0] == b.after.split("(")[0] else 3
+    return 4
 
 
 Place = tuple[ast.AST, str, "int | None"]  # a node's holder, the holder's field, its position in a list field
@@ -407,6 +481,92 @@ def _local_names(function: ast.FunctionDef) -> tuple[str, ...]:
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id not in names:
             names.append(node.id)
     return tuple(names)
+
+
+def _unread_names(function: ast.FunctionDef) -> tuple[str, ...]:
+    read = {node.id for node in ast.walk(function) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+    return tuple(name for name in _local_names(function) if name not in read
+                 and name not in {a.arg for a in function.args.args})
+
+
+def _list_names(function: ast.FunctionDef) -> frozenset[str]:
+    return frozenset(target.id for node in ast.walk(function) if isinstance(node, ast.Assign)
+                     and isinstance(node.value, (ast.List, ast.ListComp))
+                     for target in node.targets if isinstance(target, ast.Name))
+
+
+def _loop_names(function: ast.FunctionDef) -> tuple[str, ...]:
+    names = [node.id for loop in ast.walk(function) if isinstance(loop, (ast.For, ast.comprehension))
+             for node in ast.walk(loop.target) if isinstance(node, ast.Name)]
+    return tuple(dict.fromkeys(names))
+
+
+_SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return)
+
+
+def _statement_moves(function: ast.FunctionDef) -> Iterator[tuple[str | None, int, str, str]]:
+    """The function with one statement moved across a loop's edge: a statement before a loop moved
+    to the start of its body or of a loop inside it (`total = 0` set once for every cell), a loop's
+    first statement moved before it (`out = np.zeros(...)` made anew on every pass), the statement
+    after a loop moved to the end of its body or of a loop inside it (`out[i] += term` written after
+    the loop it belongs in), and a loop's last statement moved out after it (`return` indented into
+    the loop): (edited source, the statement's line, the statement, where it goes)."""
+    bodies = [value for holder in ast.walk(function) for _, value in ast.iter_fields(holder)
+              if isinstance(value, list) and value and all(isinstance(s, ast.stmt) for s in value)]
+    for body in bodies:
+        for q, loop in enumerate(body):
+            if not isinstance(loop, (ast.For, ast.While)):
+                continue
+            for p in range(q):
+                moved = body[p]
+                if not isinstance(moved, _SIMPLE) or isinstance(moved, ast.Return):
+                    continue
+                for inner in [n for n in ast.walk(loop) if isinstance(n, (ast.For, ast.While))]:
+                    del body[p]
+                    inner.body.insert(0, moved)
+                    try:
+                        source = _compiled(function)
+                    finally:
+                        del inner.body[0]
+                        body.insert(p, moved)
+                    yield source, moved.lineno, _short(moved), f"{_loop_head(inner)} {_short(moved)}"
+            first = loop.body[0]
+            if len(loop.body) >= 2 and isinstance(first, _SIMPLE) and not isinstance(first, ast.Return):
+                loop.body.pop(0)
+                body.insert(q, first)
+                try:
+                    source = _compiled(function)
+                finally:
+                    del body[q]
+                    loop.body.insert(0, first)
+                yield source, first.lineno, _short(first), _short(first)
+            after = body[q + 1] if q + 1 < len(body) else None
+            if isinstance(after, _SIMPLE) and not isinstance(after, ast.Return):
+                for inner in [n for n in ast.walk(loop) if isinstance(n, (ast.For, ast.While))]:
+                    del body[q + 1]
+                    inner.body.append(after)
+                    try:
+                        source = _compiled(function)
+                    finally:
+                        inner.body.pop()
+                        body.insert(q + 1, after)
+                    yield source, after.lineno, _short(after), f"{_loop_head(inner)} … {_short(after)}"
+            last = loop.body[-1]
+            if len(loop.body) >= 2 and isinstance(last, _SIMPLE):
+                loop.body.pop()
+                body.insert(q + 1, last)
+                try:
+                    source = _compiled(function)
+                finally:
+                    del body[q + 1]
+                    loop.body.append(last)
+                yield source, last.lineno, _short(last), _short(last)
+
+
+def _loop_head(loop: ast.For | ast.While) -> str:
+    head = f"for {ast.unparse(loop.target)} in {ast.unparse(loop.iter)}:" if isinstance(loop, ast.For) \
+        else f"while {ast.unparse(loop.test)}:"
+    return _clipped(head)
 
 
 def _statement_swaps(function: ast.FunctionDef) -> Iterator[tuple[str | None, int, str, str]]:

@@ -37,6 +37,26 @@ COST: dict[EditKind, int] = {
     # (grafts._graft_kind): a graft_around told by that operation.
     "graft_subtract_from": 4, "graft_subtracted": 4, "graft_add": 4, "graft_multiply": 4, "graft_matmul": 4,
     "graft_divided_by": 4, "graft_divides": 4, "graft_call": 4,
+    # A size read from another axis (`len(x)` for `x.shape[-1]`), an index on another axis (`V[k]`
+    # for `V[:, k]`), a list indexed as an array, an in-place operation on the caller's array,
+    # `math` on an array: each one token of the student's own line; an index one off, like a range.
+    "size_of": 1, "index_axis": 1, "as_array": 1, "in_place": 1, "math_on_array": 0, "index_shifted": 2,
+    # A missing `[:, None]` is more often a repair by coincidence (a broadcast that happens to fit).
+    "axis_added": 2,
+    # A generator where its values were meant, `return (a, b),`, sizes one by one where a shape
+    # tuple was meant (or the other way round): one token each.
+    "generator": 1, "trailing_comma": 1, "arguments_grouped": 1,
+    # An index left out (`weights[i]` for `weights[i, j]`); a statement on the wrong side of a
+    # loop's edge (like two lines swapped).
+    "index_added": 2, "statement_moved": 2,
+    # `zip(H)` for `zip(*H)`, a value computed and not returned, one returned too many, a method's
+    # None kept, `=` for `+=`.
+    "argument_unpacked": 1, "return_missing": 1, "returned_extra": 2, "assigned_none": 1, "accumulate": 2,
+    # An argument too many, `==` written for `=`, `break` for `continue`, `+=` on a list, a loop's
+    # names that do not match what it walks, an index too many, `(a, b)` or `a` for a range, a
+    # value computed and left out of the returned tuple.
+    "argument_removed": 2, "comparison_as_assignment": 1, "loop_control": 1, "list_extended": 1, "loop_unpacking": 1,
+    "index_dropped": 2, "tuple_as_slice": 1, "index_as_slice": 2, "returned_missing": 1,
 }
 
 # Among repairs of one cost on one line, which kind is told: an edit that keeps the function the

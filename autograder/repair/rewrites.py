@@ -3,9 +3,11 @@ makes the edited node from a copy of the node (None: the statement removed). Pur
 from __future__ import annotations
 
 import ast
+import copy
 import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import cast
 
 from ..core.repair_record import EditKind
 
@@ -13,7 +15,8 @@ _NOT_COMMUTATIVE = (ast.Sub, ast.Div, ast.MatMult, ast.Pow, ast.FloorDiv, ast.Mo
 _OPERATOR_SWAPS: tuple[tuple[type[ast.operator], type[ast.operator]], ...] = (
     (ast.Mult, ast.MatMult), (ast.MatMult, ast.Mult), (ast.FloorDiv, ast.Div), (ast.Div, ast.Mult),
     (ast.Mult, ast.Div), (ast.Add, ast.Sub), (ast.Sub, ast.Add), (ast.Pow, ast.Mult), (ast.Div, ast.FloorDiv),
-    (ast.Div, ast.Sub), (ast.Sub, ast.Div))
+    (ast.Div, ast.Sub), (ast.Sub, ast.Div), (ast.BitXor, ast.Pow), (ast.Sub, ast.FloorDiv),
+    (ast.Add, ast.Mult), (ast.Mult, ast.Add))
 _COMPARE_SWAPS: dict[type[ast.cmpop], tuple[type[ast.cmpop], ...]] = {
     ast.Eq: (ast.NotEq,), ast.NotEq: (ast.Eq,), ast.Lt: (ast.LtE, ast.Gt), ast.LtE: (ast.Lt, ast.GtE),
     ast.Gt: (ast.GtE, ast.Lt), ast.GtE: (ast.Gt, ast.LtE), ast.Is: (ast.Eq, ast.IsNot), ast.IsNot: (ast.NotEq, ast.Is)}
@@ -25,12 +28,14 @@ _ALSO_REDUCTIONS = {"amax": "max", "amin": "min", "nansum": "sum", "nanmax": "ma
                     "prod": "prod", "std": "std", "var": "var", "ptp": "ptp"}
 _AXIS_TAKERS = set(REDUCTIONS) | set(_ALSO_REDUCTIONS) | {
     "argmax", "argmin", "softmax", "concatenate", "stack", "expand_dims", "squeeze", "cumsum",
-    "linalg.norm", "norm", "take_along_axis", "split", "all", "any", "logsumexp", "flip", "sort", "argsort"}
+    "linalg.norm", "norm", "take_along_axis", "split", "all", "any", "logsumexp", "flip", "sort", "argsort",
+    "append", "insert", "delete", "repeat", "diff", "cumprod", "take", "div", "sub", "mul"}
 _AXES: tuple[int | None, ...] = (-1, -2, 0, 1, 2, None)
 # Neighbours: functions of one family a student takes one for the other (numpy's and pandas').
 _FAMILIES = (("triu", "tril"), ("argmax", "argmin", "idxmax", "idxmin"), ("maximum", "minimum"),
-             ("dot", "matmul", "inner", "outer", "tensordot"), ("exp", "expm1", "exp2", "log"),
-             ("max", "idxmax"), ("argmax", "idxmax"), ("concatenate", "stack", "hstack", "vstack", "dstack"))
+             ("dot", "matmul", "inner", "outer", "tensordot", "vdot"), ("exp", "expm1", "exp2", "log"),
+             ("max", "idxmax"), ("argmax", "idxmax"), ("concatenate", "stack", "hstack", "vstack", "dstack"),
+             ("append", "extend"), ("repeat", "tile"))
 _FUNCTION_SWAPS = tuple((old, new) for family in _FAMILIES for old in family for new in family if old != new)
 _TRANSPOSES = ("transpose", "swapaxes", "permute", "moveaxis")
 _PRODUCTS = ("dot", "matmul", "inner")
@@ -45,6 +50,9 @@ class Scope:
 
     local_names: tuple[str, ...]
     rebound_builtins: frozenset[str] = frozenset()
+    loop_names: tuple[str, ...] = ()  # the names a `for` of the function binds
+    list_names: frozenset[str] = frozenset()  # the names bound to a list (`outputs = []`)
+    unread_names: tuple[str, ...] = ()  # the locals assigned and never read
 
 
 Rewrite = tuple[EditKind, Callable[[ast.AST], ast.AST | None]]
@@ -64,6 +72,11 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
                 yield "hard_coded", (lambda o: lambda n: ast.Name(id=o, ctx=ast.Load()))(name)
     elif isinstance(node, ast.Compare):
         yield from _compare_rewrites(node)
+    elif isinstance(node, ast.AugAssign):
+        # `Q @= W_Q` where `Q` is the caller's array (or has another shape): a new array was meant
+        yield "in_place", lambda n: ast.Assign(targets=[_loaded_as_target(n.target)],  # type: ignore[attr-defined]
+                                               value=ast.BinOp(left=_loaded(n.target), op=n.op,  # type: ignore[attr-defined]
+                                                               right=n.value), lineno=n.lineno)  # type: ignore[attr-defined]
     elif isinstance(node, ast.BoolOp) and len(node.values) >= 2:
         for index in range(len(node.values)):
             yield "condition_removed", (lambda k: lambda n: _without_value(n, k))(index)
@@ -71,6 +84,11 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
         yield "negation", lambda n: n.operand  # type: ignore[attr-defined]
     elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
         yield from _name_rewrites(node, scope)
+    elif isinstance(node, ast.GeneratorExp):
+        # a generator where its values were meant (`np.vstack(r @ V for r in w)`, `np.array(...)`)
+        yield "generator", lambda n: ast.ListComp(elt=n.elt, generators=n.generators)  # type: ignore[attr-defined]
+    elif isinstance(node, ast.Tuple) and len(node.elts) == 1 and isinstance(node.ctx, ast.Load):
+        yield "trailing_comma", lambda n: n.elts[0]  # type: ignore[attr-defined]  # `return (a, b),`
     elif isinstance(node, ast.Tuple) and 2 <= len(node.elts) <= 4:
         kind: EditKind = "unpacking_order" if isinstance(node.ctx, ast.Store) else "order"
         for i, j in itertools.combinations(range(len(node.elts)), 2):
@@ -79,8 +97,19 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
         yield from _slice_rewrites(node)
     elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
         yield "index_removed", lambda n: n.value  # type: ignore[attr-defined]  # x[None], K[0]: one indexing too many
+        yield from _subscript_rewrites(node, scope.loop_names)
+    elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple) and len(node.slice.elts) == 2:
+        for position in range(2):  # `out[i, j] += w * V[j]`: written into a cell where the row was meant
+            if not isinstance(node.slice.elts[position], ast.Slice):
+                yield "index_dropped", (lambda k: lambda n: _set(n, "slice", n.slice.elts[1 - k]))(position)
+        yield from _range_rewrites(node.slice)
+    if _is_size(node):
+        yield from _size_rewrites(node)
     if isinstance(node, ast.Return) and node.value is not None:
         yield from _returned_rewrites(node, scope)
+    if isinstance(node, (ast.Return, ast.Assign)) and isinstance(node.value, ast.GeneratorExp):
+        for container in ("tuple", "list"):  # a generator returned where its values were meant
+            yield "call_added", (lambda c: lambda n: _with_value_in(n, c))(container)
     if isinstance(node, (ast.Return, ast.Assign)) and node.value is not None and not isinstance(node.value, ast.Tuple):
         made = isinstance(node.value, ast.Call) and _called_name(node.value)[0] in _ALLOCATIONS
         for function in WRAPPERS:
@@ -88,6 +117,53 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
             # zeros: ones, and floats): right by coincidence, never the missing step.
             if not (made and function in _ELEMENTWISE):
                 yield "call_added", (lambda f: lambda n: _with_value_wrapped(n, f))(function)
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Compare) and len(node.value.ops) == 1 \
+            and isinstance(node.value.ops[0], ast.Eq) and isinstance(node.value.left, (ast.Name, ast.Subscript)):
+        # `mask[i, j] == False` as a statement: compared and dropped where it was to be assigned
+        yield "comparison_as_assignment", lambda n: ast.Assign(targets=[_loaded_as_target(n.value.left)], value=n.value.comparators[0],  # type: ignore[attr-defined]
+                                                               lineno=n.lineno)  # type: ignore[attr-defined]
+    if isinstance(node, (ast.Break, ast.Continue)):  # `break` where `continue` was meant, and the other way round
+        yield "loop_control", lambda n: ast.Continue() if isinstance(n, ast.Break) else ast.Break()
+    if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name) \
+            and node.target.id in scope.list_names:
+        # `rows += K @ q`: a list extended by the array's elements where the row was to be appended
+        yield "list_extended", lambda n: ast.Expr(value=ast.Call(
+            func=ast.Attribute(value=ast.Name(id=n.target.id, ctx=ast.Load()), attr="append", ctx=ast.Load()),  # type: ignore[attr-defined]
+            args=[n.value], keywords=[]), lineno=n.lineno)  # type: ignore[attr-defined]
+    if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+        for name in scope.loop_names:  # `out += w * V[j]` where the row `out[i] += ...` was meant
+            yield "index_added", (lambda o: lambda n: ast.AugAssign(
+                target=ast.Subscript(value=ast.Name(id=n.target.id, ctx=ast.Load()), slice=ast.Name(id=o, ctx=ast.Load()),
+                                     ctx=ast.Store()), op=n.op, value=n.value, lineno=n.lineno))(name)
+    if isinstance(node, ast.For):
+        yield from _loop_unpacking_rewrites(node)
+    if isinstance(node, ast.Expr) and not isinstance(node.value, (ast.Call, ast.Constant, ast.Await, ast.Yield, ast.YieldFrom)):
+        # a value computed and dropped (`e / e.sum()` without `return`)
+        yield "return_missing", lambda n: ast.Return(value=n.value, lineno=n.lineno)  # type: ignore[attr-defined]
+    if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple) and len(node.value.elts) <= 3:
+        for name in scope.unread_names:  # `return Q, K` with `V` computed and never read
+            yield "returned_missing", (lambda o: lambda n: ast.Return(value=ast.Tuple(
+                elts=[*n.value.elts, ast.Name(id=o, ctx=ast.Load())], ctx=ast.Load()), lineno=n.lineno))(name)
+    if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple) and 2 <= len(node.value.elts) <= 4:
+        for position in range(len(node.value.elts)):  # `return e / total, total`: one value too many
+            yield "returned_extra", (lambda k: lambda n: ast.Return(value=_without_element(n.value, k), lineno=n.lineno))(position)
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+            and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
+            and node.value.func.attr in _IN_PLACE_METHODS and isinstance(node.value.func.value, ast.Name) \
+            and node.value.func.value.id == node.targets[0].id:
+        # `rows = rows.append(r)`: the method changes the list and returns None
+        yield "assigned_none", lambda n: ast.Expr(value=n.value, lineno=n.lineno)  # type: ignore[attr-defined]
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+            and node.targets[0].id not in {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}:
+        # `start = d_head` where `start += d_head` was meant
+        for operator in (ast.Add, ast.Sub):
+            yield "accumulate", (lambda o: lambda n: ast.AugAssign(target=n.targets[0], op=o(), value=n.value,
+                                                                   lineno=n.lineno))(operator)
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and _is_slice_store(node.targets[0]):
+        # `Q[:] = X @ W_Q` into an array another name shares (`Q = K = V = np.zeros(...)`) or of
+        # another shape: the name bound to the new array was meant
+        yield "in_place", lambda n: ast.Assign(targets=[ast.Name(id=n.targets[0].value.id, ctx=ast.Store())],  # type: ignore[attr-defined]
+                                               value=n.value, lineno=n.lineno)  # type: ignore[attr-defined]
     if isinstance(node, ast.stmt) and not isinstance(node, ast.Return):
         yield "statement_removed", lambda n: None
 
@@ -118,6 +194,12 @@ def _binop_rewrites(node: ast.BinOp) -> Iterator[Rewrite]:
             yield "operator", _with_operator(new)
     if isinstance(node.op, (ast.BitAnd, ast.BitOr)):  # `(j <= i) & (j >= i - 1)`: a condition too many
         yield "condition_removed", lambda n: n.left  # type: ignore[attr-defined]
+    if isinstance(node.op, _ELEMENTWISE_OPERATORS):
+        # `weights[:, j] * V[j]`: a column times a row, one of them without the axis it broadcasts on
+        for side in ("left", "right"):
+            if isinstance(getattr(node, side), (ast.Name, ast.Subscript, ast.Call, ast.Attribute)):
+                for where in _NEW_AXES:
+                    yield "axis_added", (lambda s, w: lambda n: _set(n, s, _new_axis(getattr(n, s), w)))(side, where)
         yield "condition_removed", lambda n: n.right  # type: ignore[attr-defined]
     if isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv)):
         yield "term_removed", lambda n: n.left  # type: ignore[attr-defined]
@@ -233,6 +315,14 @@ def _named_number(text: str, module: str) -> ast.expr:
 
 
 def _attribute_rewrites(node: ast.Attribute) -> Iterator[Rewrite]:
+    if node.attr in _UFUNCS and isinstance(node.value, ast.Name) and node.value.id in ("np", "numpy") \
+            and isinstance(node.ctx, ast.Load):
+        for other in _UFUNCS:  # `np.add.outer` where `np.multiply.outer` was meant
+            if other != node.attr:
+                yield "function", (lambda o: lambda n: ast.Attribute(value=n.value, attr=o, ctx=ast.Load()))(other)
+    if node.attr in _INDEXERS and isinstance(node.ctx, ast.Load):
+        # pandas' `.loc` by label where `.iloc` by position was meant, and the other way round
+        yield "function", lambda n: ast.Attribute(value=n.value, attr=_INDEXERS[n.attr], ctx=ast.Load())  # type: ignore[attr-defined]
     if isinstance(node.value, ast.Name) and node.value.id in ("np", "numpy", "math") and node.attr in _NAMED_NUMBERS \
             and isinstance(node.ctx, ast.Load):
         for other in _NAMED_NUMBERS[node.attr]:
@@ -313,6 +403,17 @@ def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
                 for short in (True, False):
                     yield "transpose_added", _transposed_argument(position, short=short)
     yield from _torch_rewrites(node, name, is_method)
+    if not is_method and len(node.args) == 1 and isinstance(node.args[0], ast.Tuple) and 2 <= len(node.args[0].elts) <= 3:
+        # `np.tri((n, n))`: a shape tuple where the function takes the sizes one by one
+        yield "arguments_grouped", lambda n: _set(n, "args", list(n.args[0].elts))  # type: ignore[attr-defined]
+    if not is_method and isinstance(node.func, ast.Attribute) and 2 <= len(node.args) <= 3 \
+            and not any(isinstance(a, (ast.Starred, ast.Tuple)) for a in node.args):
+        # `np.ones(n, n)`: the sizes one by one where the function takes one shape tuple
+        yield "arguments_grouped", lambda n: _set(n, "args", [ast.Tuple(elts=list(n.args), ctx=ast.Load())])  # type: ignore[attr-defined]
+    if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == "math" \
+            and name in _MATH_TO_NUMPY:
+        # math's functions take one number: on an array's rows they raise (or see one value)
+        yield "math_on_array", lambda n: _numpy_call(_MATH_TO_NUMPY[name], list(n.args))  # type: ignore[attr-defined]
     if name == "reshape" and is_method:
         yield "reshape_as_transpose", lambda n: _transposed(n.func.value, short=False)  # type: ignore[attr-defined]
         yield "reshape_as_transpose", lambda n: _transposed(n.func.value, short=True)  # type: ignore[attr-defined]
@@ -327,6 +428,12 @@ def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
     if name == "range" and node.args:
         for delta in (1, -1):
             yield "slice_bound", _range_end_moved(delta)
+    if 2 <= len(node.args) <= 4 and not any(isinstance(a, ast.Starred) for a in node.args):
+        for position in range(1, len(node.args)):  # `merge_heads(H, n_heads)`, `np.sqrt(d, 2)`
+            yield "argument_removed", (lambda k: lambda n: _set(n, "args", [a for i, a in enumerate(n.args) if i != k]))(position)
+    if name == "zip" and not is_method and len(node.args) == 1 and not isinstance(node.args[0], ast.Starred):
+        # `zip(H)` where the heads side by side, `zip(*H)`, were meant
+        yield "argument_unpacked", lambda n: _set(n, "args", [ast.Starred(value=n.args[0], ctx=ast.Load())])  # type: ignore[attr-defined]
 
 
 def _receiver_or_first_argument(is_method: bool) -> Callable[[ast.AST], ast.AST | None]:
@@ -454,7 +561,15 @@ def _keepdims_rewrites(node: ast.Call) -> Iterator[Rewrite]:
 
 
 def _torch_rewrites(node: ast.Call, name: str, is_method: bool) -> Iterator[Rewrite]:
-    """Torch's spelling of a numpy operation, in numpy's."""
+    """Torch's (or TensorFlow's) spelling of a numpy operation, in numpy's."""
+    for index, keyword in enumerate(node.keywords):
+        if keyword.arg in ("transpose_a", "transpose_b") and not is_method and len(node.args) == 2:
+            def untransposed(n: ast.AST, index: int = index, side: int = 0 if keyword.arg == "transpose_a" else 1) -> ast.AST:
+                assert isinstance(n, ast.Call)
+                del n.keywords[index]
+                n.args[side] = _transposed(n.args[side], short=True)
+                return n
+            yield "torch_idiom", untransposed
     for index, keyword in enumerate(node.keywords):
         if keyword.arg in ("dim", "keepdim"):
             def renamed(n: ast.AST, index: int = index) -> ast.AST:
@@ -566,11 +681,14 @@ def _constant_rewrites(node: ast.Constant) -> Iterator[Rewrite]:
 
 
 def _compare_rewrites(node: ast.Compare) -> Iterator[Rewrite]:
+    if len(node.ops) >= 2:  # `j <= i == True`: Python chains it as `j <= i and i == True`
+        yield "condition_removed", lambda n: ast.Compare(left=n.left, ops=n.ops[:1], comparators=n.comparators[:1])  # type: ignore[attr-defined]
     if len(node.ops) != 1:
         return
     for other in _COMPARE_SWAPS.get(type(node.ops[0]), ()):
         yield "comparison", (lambda o: lambda n: ast.Compare(left=n.left, ops=[o()],
                                                              comparators=n.comparators))(other)
+    yield "condition_removed", lambda n: n.left  # type: ignore[attr-defined]  # `argmax(row > 0.5)` for `argmax(row)`
 
 
 def _name_rewrites(node: ast.Name, scope: Scope) -> Iterator[Rewrite]:
@@ -578,6 +696,8 @@ def _name_rewrites(node: ast.Name, scope: Scope) -> Iterator[Rewrite]:
         yield "builtin_rebound", lambda n: ast.Attribute(
             value=ast.Call(func=ast.Name(id="__import__", ctx=ast.Load()), args=[ast.Constant("builtins")], keywords=[]),
             attr=node.id, ctx=ast.Load())
+    if node.id in scope.list_names:  # a list built up where the function it is given takes an array
+        yield "as_array", lambda n: _numpy_call("array", [cast(ast.expr, n)])
     if node.id not in scope.local_names:
         return
     for other in scope.local_names:
@@ -595,3 +715,190 @@ def _slice_rewrites(node: ast.Slice) -> Iterator[Rewrite]:
                 setattr(n, bound, _moved(getattr(n, bound), delta))
                 return n
             yield "slice_bound", rewrite
+
+
+_ELEMENTWISE_OPERATORS = (ast.Mult, ast.Add, ast.Sub, ast.Div)
+_NEW_AXES = ("column", "last")  # `x[:, None]` and `x[..., None]`
+# math's functions on one number, and numpy's for arrays
+_MATH_TO_NUMPY = {"exp": "exp", "log": "log", "sqrt": "sqrt", "tanh": "tanh", "fabs": "abs", "floor": "floor",
+                  "ceil": "ceil", "pow": "power", "isnan": "isnan", "isinf": "isinf"}
+
+
+def _loaded(target: ast.expr) -> ast.expr:
+    """`target` (an augmented assignment's) read instead of written."""
+    node = copy.deepcopy(target)
+    for sub in ast.walk(node):
+        if hasattr(sub, "ctx"):
+            sub.ctx = ast.Load()
+    return node
+
+
+def _loaded_as_target(target: ast.expr) -> ast.expr:
+    node = _loaded(target)
+    node.ctx = ast.Store()  # type: ignore[attr-defined]
+    return node
+
+
+def _new_axis(value: ast.expr, where: str) -> ast.expr:
+    first: ast.expr = ast.Slice() if where == "column" else ast.Constant(Ellipsis)
+    return ast.Subscript(value=value, slice=ast.Tuple(elts=[first, ast.Constant(None)], ctx=ast.Load()), ctx=ast.Load())
+
+
+def _with_value_in(node: ast.AST, container: str) -> ast.AST:
+    assert isinstance(node, (ast.Return, ast.Assign)) and node.value is not None
+    node.value = ast.Call(func=ast.Name(id=container, ctx=ast.Load()), args=[node.value], keywords=[])
+    return node
+
+
+def _subscript_rewrites(node: ast.Subscript, loop_names: tuple[str, ...]) -> Iterator[Rewrite]:
+    """An index one off (`Ws[i]` counted from 1), on another axis (`V[k]`, a row, where the column
+    `V[:, k]` was meant, or the other way round), or into a list as if it were an array."""
+    index = node.slice
+    if isinstance(index, (ast.Name, ast.BinOp)):
+        for delta in (-1, 1):
+            yield "index_shifted", (lambda d: lambda n: _set(n, "slice", _moved(n.slice, d)))(delta)
+    if not isinstance(index, (ast.Slice, ast.Tuple)) and not _is_none(index):
+        yield "index_axis", lambda n: _set(n, "slice", ast.Tuple(elts=[ast.Slice(), n.slice], ctx=ast.Load()))  # type: ignore[attr-defined]
+    if isinstance(index, ast.Tuple) and len(index.elts) == 2 and _is_whole(index.elts[0]) \
+            and not isinstance(index.elts[1], ast.Slice) and not _is_none(index.elts[1]):
+        yield "index_axis", lambda n: _set(n, "slice", n.slice.elts[1])  # type: ignore[attr-defined]
+    if isinstance(node.value, ast.Name) and not isinstance(index, (ast.Constant, ast.Slice)):
+        yield "as_array", lambda n: _set(n, "value", _numpy_call("asarray", [n.value]))  # type: ignore[attr-defined]
+        # `table[w]`, a DataFrame's column, where its row `table.loc[w]` was meant
+        yield "index_axis", lambda n: _set(n, "value", ast.Attribute(value=n.value, attr="loc", ctx=ast.Load()))  # type: ignore[attr-defined]
+    if isinstance(index, ast.Tuple) and len(index.elts) == 2:
+        for position in range(2):  # `out[i, j] += w * V[j]`: a cell where the row was meant
+            if not isinstance(index.elts[position], ast.Slice):
+                yield "index_dropped", (lambda k: lambda n: _set(n, "slice", n.slice.elts[1 - k]))(position)
+        yield from _range_rewrites(index)
+    if isinstance(index, (ast.Slice, ast.Tuple)):
+        inside = {n.id for n in ast.walk(index) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        for name in loop_names:
+            if name in inside:  # `M[:, (h - 1) * d:h * d]`: the head counted from 1 in a loop from 0
+                for delta in (1, -1):
+                    yield "index_shifted", (lambda o, d: lambda n: _set(n, "slice", _name_moved(n.slice, o, d)))(name, delta)
+    if isinstance(index, ast.Name):
+        for name in loop_names:  # `weights[i]` where the cell `weights[i, j]` was meant
+            if name != index.id:
+                yield "index_added", (lambda o: lambda n: _set(
+                    n, "slice", ast.Tuple(elts=[n.slice, ast.Name(id=o, ctx=ast.Load())], ctx=ast.Load())))(name)
+
+
+_INDEXERS = {"loc": "iloc", "iloc": "loc", "at": "iat", "iat": "at"}
+# Methods that change their object and return None (a list's, a dict's, an array's)
+_IN_PLACE_METHODS = frozenset({"append", "extend", "insert", "sort", "reverse", "update", "fill", "resize", "clear",
+                               "remove", "setdefault"})
+
+
+def _without_element(value: ast.expr, position: int) -> ast.expr:
+    assert isinstance(value, ast.Tuple)
+    kept = [element for k, element in enumerate(value.elts) if k != position]
+    return kept[0] if len(kept) == 1 else ast.Tuple(elts=kept, ctx=ast.Load())
+
+
+def _name_moved(tree: ast.expr, name: str, delta: int) -> ast.expr:
+    """`tree` with every read of `name` moved by `delta` (`h` → `h + 1`)."""
+    class Move(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.expr:
+            return _moved(node, delta) if node.id == name and isinstance(node.ctx, ast.Load) else node
+    return cast(ast.expr, Move().visit(tree))
+
+
+_UFUNCS = ("add", "multiply", "subtract", "divide")
+
+
+def _range_rewrites(index: ast.Tuple) -> Iterator[Rewrite]:
+    """A pair of numbers (`M[:, (a, b)]`) or one index (`mask[i, i + 1]`) where a range was meant."""
+    for position, element in enumerate(index.elts):
+        if isinstance(element, ast.Tuple) and len(element.elts) == 2:  # `M[:, (a, b)]` for `M[:, a:b]`
+            yield "tuple_as_slice", (lambda k: lambda n: _with_element(
+                n, k, ast.Slice(lower=n.slice.elts[k].elts[0], upper=n.slice.elts[k].elts[1])))(position)
+        elif not isinstance(element, ast.Slice) and not _is_none(element):
+            # `mask[i, i + 1] = False`: one cell where every cell from it on was meant
+            yield "index_as_slice", (lambda k: lambda n: _with_element(n, k, ast.Slice(lower=n.slice.elts[k])))(position)
+
+
+def _with_element(node: ast.AST, position: int, element: ast.expr) -> ast.AST:
+    assert isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple)
+    node.slice.elts[position] = element
+    return node
+
+
+_PAIRS_OF = frozenset({"iterrows", "items", "iteritems", "enumerate", "zip"})
+
+
+def _loop_unpacking_rewrites(node: ast.For) -> Iterator[Rewrite]:
+    """A loop whose names do not match what it walks: `for i, row in X` (enumerate left out) and
+    `for row in frame.iterrows()` (a pair taken as one value)."""
+    target, walked = node.target, node.iter
+    if isinstance(target, ast.Tuple) and len(target.elts) == 2:
+        yield "loop_unpacking", lambda n: _set(n, "iter", ast.Call(func=ast.Name(id="enumerate", ctx=ast.Load()),
+                                                                  args=[n.iter], keywords=[]))  # type: ignore[attr-defined]
+    if isinstance(target, ast.Name) and isinstance(walked, ast.Call):
+        called = walked.func.attr if isinstance(walked.func, ast.Attribute) else \
+            walked.func.id if isinstance(walked.func, ast.Name) else ""
+        if called in _PAIRS_OF:
+            yield "loop_unpacking", lambda n: _set(n, "target", ast.Tuple(elts=[ast.Name(id="_", ctx=ast.Store()),
+                                                                              n.target], ctx=ast.Store()))  # type: ignore[attr-defined]
+
+
+def _set(node: ast.AST, field: str, value: object) -> ast.AST:
+    """`node` with its `field` (`args`, `slice`, a side of an operation, ...) set to `value`."""
+    setattr(node, field, value)
+    return node
+
+
+def _is_slice_store(target: ast.expr) -> bool:
+    """`a[:] = ...` or `a[...] = ...`: written into the whole of the array `a` names."""
+    return isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
+        and (_is_whole(target.slice) or (isinstance(target.slice, ast.Constant) and target.slice.value is Ellipsis))
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _is_whole(node: ast.expr) -> bool:
+    return isinstance(node, ast.Slice) and node.lower is None and node.upper is None and node.step is None
+
+
+def _size_of(node: ast.AST) -> ast.expr | None:
+    """The array whose size `node` reads (`len(a)`, `max(a.shape)`, `a.size`, `a.shape`, `a.ndim`,
+    `a.shape[k]`), or None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 and not node.keywords:
+        argument = node.args[0]
+        if node.func.id == "len":
+            return argument
+        if node.func.id in ("max", "min") and isinstance(argument, ast.Attribute) and argument.attr == "shape":
+            return argument.value
+    if isinstance(node, ast.Attribute) and node.attr in ("size", "shape", "ndim") and isinstance(node.ctx, ast.Load):
+        return node.value
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "shape" \
+            and isinstance(node.slice, (ast.Constant, ast.UnaryOp)):
+        return node.value.value
+    return None
+
+
+def _is_size(node: ast.AST) -> bool:
+    return isinstance(_size_of(node), (ast.Name, ast.Attribute, ast.Subscript))
+
+
+_SIZES: tuple[int | str, ...] = (0, 1, -1, "ndim")
+
+
+def _size_rewrites(node: ast.AST) -> Iterator[Rewrite]:
+    """A size read from another axis, or another kind of size: `len(x)` (the first axis) where the
+    number of axes or the last axis's length was meant, `max(K.shape)` for `K.shape[1]`."""
+    written = ast.dump(node)
+    array = _size_of(node)
+    assert array is not None
+    for size in _SIZES:
+        made: ast.expr
+        if isinstance(size, str):
+            made = ast.Attribute(value=copy.deepcopy(array), attr=size, ctx=ast.Load())
+        else:
+            axis: ast.expr = ast.Constant(size) if size >= 0 else ast.UnaryOp(op=ast.USub(), operand=ast.Constant(-size))
+            made = ast.Subscript(value=ast.Attribute(value=copy.deepcopy(array), attr="shape", ctx=ast.Load()),
+                                 slice=axis, ctx=ast.Load())
+        if ast.dump(made) != written:
+            yield "size_of", (lambda m: lambda _n: copy.deepcopy(m))(made)
