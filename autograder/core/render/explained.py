@@ -24,13 +24,15 @@ def repair_text(say: Messages, result: StepResult) -> str:
         return say("repair", "kind", kind=", ".join(dict.fromkeys(say("repair_kind", p.kind) for p in found.parts)))
 
     def told(edits: tuple[RepairPart, ...]) -> str:
-        # One slip on several lines is said once, at each of its places.
+        # One slip on several lines is said once, at each of its places; two edits of one kind on
+        # one line are both shown (`Q[f]` and `K[f]`; «W_Q» and «W_K» marked in one line).
         groups: dict[str, list[RepairPart]] = {}
         for part in edits:
             groups.setdefault(part.kind, []).append(part)
         return " ".join(say("repair", "part", place=", ".join(dict.fromkeys(
                                 place_in_own_file(say, found.filename, p.line) for p in same)),
-                            text=say("repair", kind, before=same[0].before)) for kind, same in groups.items())
+                            text=say("repair", kind, before="`, `".join(_on_first_line(same))))
+                        for kind, same in groups.items())
 
     if found.also:
         where, closing = say("repair", "either", first=told(found.parts), second=told(found.also)), "where_either"
@@ -40,6 +42,48 @@ def repair_text(say: Messages, result: StepResult) -> str:
     if shows == "fix" and after:
         return say("repair", "fix", parts=where, after=after)
     return say("repair", closing, parts=where)
+
+
+def _on_first_line(parts: list[RepairPart]) -> list[str]:
+    """The code each part changes on the first part's line, once each; marked texts of one line
+    (the whole line, «» around what changes) merged into one with every mark."""
+    texts: dict[str, str] = {}
+    for part in parts:
+        if part.line != parts[0].line:
+            continue
+        plain = part.before.replace(MARK_OPEN, "").replace(MARK_CLOSE, "")
+        texts[plain] = _marks_merged(texts[plain], part.before) if plain in texts else part.before
+    return list(texts.values())
+
+
+MARK_OPEN, MARK_CLOSE = "«", "»"
+
+
+def _marks_merged(first: str, second: str) -> str:
+    """One text with the marks of two marked copies of it."""
+    def marked(text: str) -> set[int]:
+        at, plain_index, inside = set(), 0, False
+        for character in text:
+            if character == MARK_OPEN:
+                inside = True
+            elif character == MARK_CLOSE:
+                inside = False
+            else:
+                if inside:
+                    at.add(plain_index)
+                plain_index += 1
+        return at
+    every = marked(first) | marked(second)
+    plain = first.replace(MARK_OPEN, "").replace(MARK_CLOSE, "")
+    merged, inside = [], False
+    for index, character in enumerate(plain):
+        if (index in every) != inside:
+            merged.append(MARK_OPEN if not inside else MARK_CLOSE)
+            inside = not inside
+        merged.append(character)
+    if inside:
+        merged.append(MARK_CLOSE)
+    return "".join(merged)
 
 
 def explained_text(say: Messages, result: StepResult) -> str:
