@@ -130,6 +130,9 @@ def _softmax_probes(step: Step, case: Case, t: Trace) -> list[Probe]:
             ("zeros", whole, t.mask),
             # Masked cells get 0 whatever the visible scores: a large finite fill (-10000) does not.
             ("negative", whole - lab_cases.FAR_BELOW, t.mask),
+            # The mask given is the one applied, causal or not: each word here sees itself and the
+            # words after it (a softmax that builds its own causal mask ignores it).
+            ("other_mask", t.scaled, t.mask.T.copy()),
         )
         probes += [Probe(step=step, case=case, trace=t, args=(scores, mask), expected=(solution.masked_softmax(scores, mask),), label=label)
                    for label, scores, mask in forms]

@@ -27,7 +27,7 @@ from conftest import CORPORA
 
 BLIND = CORPORA / "corpus_blind"
 FORMS = {"self_attention": {"softmax": {"int"}, "most_attended": {"ties"}},
-         "masked_attention": {"masked_softmax": {"0/1", "zeros", "negative"}}}
+         "masked_attention": {"masked_softmax": {"0/1", "zeros", "negative", "other_mask"}}}
 
 
 @pytest.fixture(scope="module")
