@@ -64,10 +64,83 @@ def _with(step_source: str, name: str) -> str:
     ("def f(s, m):\n    return np.where(m, s, np.nan)\n", "constant", "-np.inf"),
     # A named number keeps the student's own module: a file that imports math only has no np.
     ("def f(s, m):\n    return np.where(m, s, math.nan)\n", "constant", "-math.inf"),
+    # A size read from another axis or of another kind; an index one off, on the other axis,
+    # missing, or into a list; a column without its broadcasting axis.
+    ("def f(x):\n    return x.max(axis=len(x) - 1)\n", "size_of", "x.ndim"),
+    ("def f(K):\n    return np.sqrt(max(K.shape))\n", "size_of", "K.shape[1]"),
+    ("def f(Ws, X):\n    return [X @ Ws[i] for i in range(1, 4)]\n", "index_shifted", "Ws[i - 1]"),
+    ("def f(M, n, d):\n    return [M[:, (h - 1) * d:h * d] for h in range(n)]\n", "index_shifted",
+     "M[:, (h + 1 - 1) * d:(h + 1) * d]"),
+    ("def f(w, V, k):\n    return w @ V[k]\n", "index_axis", "V[:, k]"),
+    ("def f(w, V, n):\n    return sum(w[i] * V[j] for i in range(n) for j in range(n))\n", "index_added", "w[i, j]"),
+    ("def f(words, best):\n    return words[best]\n", "as_array", "np.asarray(words)[best]"),
+    ("def f(outputs):\n    outputs = []\n    return np.stack(outputs)\n", "as_array", "np.array(outputs)"),
+    ("def f(w, V, j):\n    return w[:, j] * V[j]\n", "axis_added", "w[:, j][:, None] * V[j]"),
+    # A write into an existing array; math's functions on an array; a generator, a trailing
+    # comma, sizes passed the other way; zip without `*`.
+    ("def f(X, W):\n    Q = X\n    Q @= W\n    return Q\n", "in_place", "Q = Q @ W"),
+    ("def f(X, W, V):\n    V[:] = X @ W\n    return V\n", "in_place", "V = X @ W"),
+    ("def f(x):\n    return np.array([math.exp(v) for v in x])\n", "math_on_array", "np.exp(v)"),
+    ("def f(X, Ws):\n    return np.vstack(X @ W for W in Ws)\n", "generator", "[X @ W for W in Ws]"),
+    ("def f(a, b):\n    return (a, b),\n", "trailing_comma", "(a, b)"),
+    ("def f(n):\n    return np.tri((n, n), dtype=bool)\n", "arguments_grouped", "np.tri(n, n, dtype=bool)"),
+    ("def f(n):\n    return np.ones(n, n)\n", "arguments_grouped", "np.ones((n, n))"),
+    ("def f(H):\n    return [np.concatenate(p) for p in zip(H)]\n", "argument_unpacked", "zip(*H)"),
+    # A value computed and dropped, one returned too many, a method's None kept, `=` for `+=`,
+    # `.loc` for `.iloc`, TensorFlow's transpose keyword, `^` for `**`.
+    ("def f(e):\n    e / e.sum()\n", "return_missing", "return e / e.sum()"),
+    ("def f(e):\n    total = e.sum()\n    return e / total, total\n", "returned_extra", "return e / total"),
+    ("def f(X, Ws):\n    out = []\n    for W in Ws:\n        out = out.append(X @ W)\n    return out\n", "assigned_none",
+     "out.append(X @ W)"),
+    ("def f(n, d):\n    start = 0\n    for _ in range(n):\n        start = d\n    return start\n", "accumulate", "start += d"),
+    ("def f(table, i):\n    return table.loc[i]\n", "function", "table.iloc"),
+    ("def f(Q, K):\n    return np.matmul(Q, K, transpose_b=True)\n", "torch_idiom", "np.matmul(Q, K.T)"),
+    ("def f(d):\n    return d ^ 0.5\n", "operator", "d ** 0.5"),
+    # An argument too many, `==` for `=`, `break` for `continue`, `+=` on a list, a loop's names
+    # that do not match what it walks, an index too many or missing on an accumulation, a comma
+    # or a single index where a range was meant, a value left out of the returned tuple.
+    ("def f(H, n):\n    return merge_heads(H, n)\n", "argument_removed", "merge_heads(H)"),
+    ("def f(m, n):\n    m[np.triu_indices(n, k=1)] == False\n    return m\n", "comparison_as_assignment",
+     "m[np.triu_indices(n, k=1)] = False"),
+    ("def f(w):\n    t = 0\n    for x in w:\n        if x == 0:\n            break\n        t += x\n    return t\n",
+     "loop_control", "continue"),
+    ("def f(Q, K):\n    rows = []\n    for q in Q:\n        rows += K @ q\n    return rows\n", "list_extended",
+     "rows.append(K @ q)"),
+    ("def f(X, W):\n    out = X * 0\n    for i, row in X:\n        out[i] = row @ W\n    return out\n", "loop_unpacking",
+     "for i, row in enumerate(X): out[i] = row @ W"),
+    ("def f(frame):\n    best = {}\n    for row in frame.iterrows():\n        best[row.name] = row.idxmax()\n    return best\n",
+     "loop_unpacking", "for _, row in frame.iterrows(): best[row.name] = row.idxmax()"),
+    ("def f(w, V, out):\n    for i in range(2):\n        for j in range(2):\n            out += w[i, j] * V[j]\n    return out\n",
+     "index_added", "out[i] += w[i, j] * V[j]"),
+    ("def f(w, V, out, i, j):\n    out[i, j] += w * V[j]\n    return out\n", "index_dropped", "out[i]"),
+    ("def f(M, a, b):\n    return M[:, (a, b)]\n", "tuple_as_slice", "M[:, a:b]"),
+    ("def f(m, i):\n    m[i, i + 1] = False\n    return m\n", "index_as_slice", "m[i, i + 1:]"),
+    ("def f(X, A, B, C):\n    Q = X @ A\n    K = X @ B\n    V = X @ C\n    return Q, K\n", "returned_missing",
+     "return (Q, K, V)"),
+    ("def f(q, k):\n    return np.add.outer(q, k)\n", "function", "np.multiply"),
+    ("def f(h, d):\n    return h + d\n", "operator", "h * d"),
+    ("def f(j, i):\n    return j <= i == True\n", "condition_removed", "j <= i"),
+    ("def f(table, w):\n    return table[w].idxmax()\n", "index_axis", "table.loc[w]"),
 ])
 def test_single_edits_hold_the_repair_of_each_kind(source, kind, after):
     edits = single_edits(_function(source))
     assert any(edit.kind == kind and edit.after == after for edit in edits), [(e.kind, e.after) for e in edits]
+
+
+@pytest.mark.parametrize("source, line, after", [
+    # set once for every cell where each cell needs its own (a statement before a loop, moved in)
+    ("def f(Q, K):\n    total = 0.0\n    for q in Q:\n        for k in K:\n            total += q @ k\n    return total\n",
+     2, "for k in K: total = 0.0"),
+    # a `return` indented into the loop (moved out after it)
+    ("def f(x):\n    out = x * 0\n    for i in range(len(x)):\n        out[i] = x[i]\n        return out\n", 5, "return out"),
+    # a line written after the loop it belongs in (moved in, at the end)
+    ("def f(w, V):\n    out = 0\n    for j in range(3):\n        term = w[j] * V[j]\n    out += term\n    return out\n",
+     5, "for j in range(3): … out += term"),
+])
+def test_a_statement_is_moved_across_a_loops_edge(source, line, after):
+    edits = single_edits(_function(source))
+    assert any(e.kind == "statement_moved" and e.line == line and e.after == after for e in edits), \
+        [(e.line, e.after) for e in edits if e.kind == "statement_moved"]
 
 
 def test_a_rebound_builtin_is_called_from_builtins():
@@ -169,7 +242,10 @@ CHOSEN = [
      "    Q, K, V = make_qkv", "arguments_swapped", "make_qkv(X, W_Q, W_V, W_K)"),
     ("self_attention", "def self_attention(X, W_Q, W_K, W_V):\n    Q, K, V = make_qkv(X, W_Q, W_K, W_V)\n"
      "    d_k = K.shape[1]\n    weights = softmax(scores(Q, K) / np.sqrt(K.size))\n    return mix(weights, V), weights\n",
-     "    weights = softmax", "graft_part", "weights = softmax(scores(Q, K) / np.sqrt(«K.size»))"),
+     "    weights = softmax", "size_of", "K.size"),
+    ("self_attention", "def self_attention(X, W_Q, W_K, W_V):\n    Q, K, V = make_qkv(X, W_Q, W_K, W_V)\n"
+     "    d_k = K.shape[1]\n    weights = softmax(scores(Q, K) / np.sqrt((K ** 2).sum()))\n    return mix(weights, V), weights\n",
+     "    weights = softmax", "graft_part", "weights = softmax(scores(Q, K) / np.sqrt(«(K ** 2).sum()»))"),
 ]
 
 
@@ -180,6 +256,38 @@ def test_of_several_repairs_the_one_that_keeps_the_students_choice_is_told(zygot
     step = _step(grade_bytes("wrong.py", wrong.encode(), zygote, Plan.build(LAB)), name)
     line = wrong[:wrong.rindex(marker)].count("\n") + 1
     assert step.repair is not None and [(p.kind, p.line, p.before) for p in step.repair.parts] == [(kind, line, before)]
+
+
+# An edit that only makes its line do nothing (a condition never true, `np.where` with a constant
+# condition) is right everywhere exactly when removing the line is: the line is what is told.
+NEUTRALISED = [
+    ("self_attention", "def self_attention(X, W_Q, W_K, W_V):\n    Q, K, V = make_qkv(X, W_Q, W_K, W_V)\n"
+     "    s = scores(Q, K) / np.sqrt(K.shape[1])\n    n = s.shape[0]\n"
+     "    s = np.where(np.tril(np.ones((n, n))) == 1, s, -np.inf)\n    weights = softmax(s)\n"
+     "    return mix(weights, V), weights\n", "    s = np.where"),
+    ("softmax", "def softmax(x):\n    x = np.asarray(x, dtype=float)\n    if x.ndim == 1:\n        return x\n"
+     "    e = np.exp(x - x.max(axis=-1, keepdims=True))\n    return e / e.sum(axis=-1, keepdims=True)\n", "    if x.ndim"),
+]
+
+
+@pytest.mark.parametrize("name, step_source, marker", NEUTRALISED, ids=[n for n, *_ in NEUTRALISED])
+def test_an_edit_that_only_makes_its_line_do_nothing_tells_the_line(zygote, name, step_source, marker):
+    wrong = _with(step_source, name)
+    step = _step(grade_bytes("wrong.py", wrong.encode(), zygote, Plan.build(LAB)), name)
+    line = wrong[:wrong.rindex(marker)].count("\n") + 1
+    assert step.repair is not None and [(p.kind, p.line) for p in step.repair.parts] == [("statement_removed", line)]
+
+
+def test_two_edits_of_one_kind_on_one_line_are_both_shown(zygote):
+    from autograder.core.render.feedback import as_text
+    wrong = _with("def self_attention(X, W_Q, W_K, W_V):\n    Q, K, V = make_qkv(X, W_Q, W_K, W_V)\n"
+                  "    weights = softmax(scores(W_Q, W_K) / np.sqrt(K.shape[1]))\n"
+                  "    return mix(weights, V), weights\n", "self_attention")
+    result = grade_bytes("wrong.py", wrong.encode(), zygote, Plan.build(LAB))
+    step = _step(result, "self_attention")
+    assert step.repair is not None and [p.kind for p in step.repair.parts] == ["variable", "variable"]
+    assert "scores(«W_Q», «W_K»)" in as_text(result, LAB, "ko")
+    assert "scores(«W_Q», «W_K»)" in as_text(result, LAB, "en")
 
 
 def _graded_without_repair(zygote, plan, source):
