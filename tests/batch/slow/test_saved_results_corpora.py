@@ -22,7 +22,7 @@ def _named(corpus, module, table):
 
 
 BLIND = "tests/judging/slow/test_corpus_blind.py"
-REPAIRED = "tests/judging/slow/test_repair_corpora.py"
+REPAIRED = "tests/judging/slow/test_repair_corpora.py"  # its check is also the later sets' (…_later.py)
 # corpus folder -> (the test module that grades its files and checks them, the files it checks;
 # a blind corpus's test checks every row of its manifest, each a file)
 CHECKED_WHERE_GRADED = {
@@ -34,7 +34,7 @@ CHECKED_WHERE_GRADED = {
                       _named("corpus_field2", "test_field_corpus_2", "MANIFEST")),
     "hostile": ("tests/sandbox/slow/test_hostile.py", _named("hostile", "test_hostile", "EXPECTED")),
     **{name: (BLIND, list) for name in ("corpus_blind", "corpus_blind2", "corpus_blind3", "corpus_blind4")},
-    **{f"corpus_blind{n}": (REPAIRED, list) for n in range(5, 10)},
+    **{f"corpus_blind{n}": (REPAIRED, list) for n in range(5, 13)},
 }
 
 
