@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 Evaluate = Callable[[Sequence["str | None"], Sequence[object]], list[list[bool]]]
 
 MAX_CANDIDATES = 900  # single edits tried on the pivot at most
-MAX_PAIRS = 2500  # pairs of edits tried on the pivot at most, when no single edit repairs
+MAX_PAIRS = 1000  # pairs of edits tried on the pivot at most, when no single edit repairs
 MAX_FINALISTS = 24  # candidates that passed the pivot tried on every input at once
 FINALIST_ROUNDS = 4  # rounds of finalists at most, while none is right everywhere
 CACHE_ENTRIES = 512
