@@ -280,14 +280,14 @@ def test_an_edit_that_only_makes_its_line_do_nothing_tells_the_line(zygote, name
 
 def test_two_edits_of_one_kind_on_one_line_are_both_shown(zygote):
     from autograder.core.render.feedback import as_text
-    wrong = _with("def self_attention(X, W_Q, W_K, W_V):\n    Q, K, V = make_qkv(X, W_Q, W_K, W_V)\n"
-                  "    weights = softmax(scores(W_Q, W_K) / np.sqrt(K.shape[1]))\n"
-                  "    return mix(weights, V), weights\n", "self_attention")
+    wrong = _with("def scores(Q, K):\n    total = np.zeros((Q.shape[0], K.shape[0]))\n"
+                  "    for f in range(Q.shape[1]):\n        total += np.outer(Q[f], K[f])\n"
+                  "    return total\n", "scores")
     result = grade_bytes("wrong.py", wrong.encode(), zygote, Plan.build(LAB))
-    step = _step(result, "self_attention")
-    assert step.repair is not None and [p.kind for p in step.repair.parts] == ["variable", "variable"]
-    assert "scores(«W_Q», «W_K»)" in as_text(result, LAB, "ko")
-    assert "scores(«W_Q», «W_K»)" in as_text(result, LAB, "en")
+    step = _step(result, "scores")
+    assert step.repair is not None and [p.kind for p in step.repair.parts] == ["index_axis", "index_axis"]
+    assert "`Q[f]`, `K[f]`" in as_text(result, LAB, "ko")
+    assert "`Q[f]`, `K[f]`" in as_text(result, LAB, "en")
 
 
 def _graded_without_repair(zygote, plan, source):
@@ -619,3 +619,9 @@ def test_a_kept_repair_wrong_on_this_file_is_not_told_and_costs_no_time(zygote, 
     assert kept.score == alone.score and [s.score for s in kept.steps] == [s.score for s in alone.steps]
     assert _step(kept, "softmax").repair == _step(alone, "softmax").repair
     assert _step(kept, "softmax").repair != first.repair
+
+
+def test_the_marks_of_two_edits_of_one_line_are_merged_into_one_line():
+    from autograder.core.render.explained import _marks_merged
+    assert _marks_merged("scores(«W_Q», W_K)", "scores(W_Q, «W_K»)") == "scores(«W_Q», «W_K»)"
+    assert _marks_merged("«ab»cd", "ab«cd»") == "«abcd»"
