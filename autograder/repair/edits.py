@@ -173,7 +173,8 @@ def paired_edits(function: ast.FunctionDef, singles: list[Edit], *, limit: int) 
     for a, b in itertools.combinations(combinable, 2):
         if a.index != b.index:
             groups[_likeness(a, b)].append((a, b))
-    span = _span(function)
+    places = _places(function)
+    span = _span(places)
     ordered: list[tuple[Edit, Edit]] = []
     rest: list[tuple[Edit, Edit]] = []
     for likeness, (group, share) in enumerate(zip(groups, PAIR_SHARES)):
@@ -186,7 +187,6 @@ def paired_edits(function: ast.FunctionDef, singles: list[Edit], *, limit: int) 
         rest += group[cut:]
     found: list[Edits] = []
     seen: set[str] = set()
-    places = _places(function)
     for attempt, (first, second) in enumerate([*ordered, *rest]):
         if len(found) >= limit or attempt >= ATTEMPTS_PER_EDIT * limit:
             break
@@ -218,11 +218,12 @@ def _line_by_line(pairs: list[tuple[Edit, Edit]], span: Callable[[int, int], int
     return [pair for turn in turns for pair in turn if pair is not None]
 
 
-def _span(function: ast.FunctionDef) -> Callable[[int, int], int]:
-    """The size (in nodes) of the smallest node holding two nodes of `_nodes(function)`, by index."""
-    nodes = _nodes(function)
+def _span(places: list[Place]) -> Callable[[int, int], int]:
+    """The size (in nodes) of the smallest node holding two nodes of a function, by their index in
+    its `places`."""
+    nodes = [_node_at(place) for place in places]
     index_of = {id(node): index for index, node in enumerate(nodes)}
-    parent = [index_of.get(id(place[0]), -1) for place in _places(function)]
+    parent = [index_of.get(id(place[0]), -1) for place in places]
     sizes: dict[int, int] = {}
 
     def size(index: int) -> int:
@@ -517,50 +518,38 @@ def _statement_moves(function: ast.FunctionDef) -> Iterator[tuple[str | None, in
         for q, loop in enumerate(body):
             if not isinstance(loop, (ast.For, ast.While)):
                 continue
+            loops = [n for n in ast.walk(loop) if isinstance(n, (ast.For, ast.While))]
             for p in range(q):
                 moved = body[p]
-                if not isinstance(moved, _SIMPLE) or isinstance(moved, ast.Return):
-                    continue
-                for inner in [n for n in ast.walk(loop) if isinstance(n, (ast.For, ast.While))]:
-                    del body[p]
-                    inner.body.insert(0, moved)
-                    try:
-                        source = _compiled(function)
-                    finally:
-                        del inner.body[0]
-                        body.insert(p, moved)
-                    yield source, moved.lineno, _short(moved), f"{_loop_head(inner)} {_short(moved)}"
+                if isinstance(moved, _SIMPLE) and not isinstance(moved, ast.Return):
+                    for inner in loops:
+                        yield (_compiled_with_move(function, body, p, inner.body, 0), moved.lineno, _short(moved),
+                               f"{_loop_head(inner)} {_short(moved)}")
             first = loop.body[0]
             if len(loop.body) >= 2 and isinstance(first, _SIMPLE) and not isinstance(first, ast.Return):
-                loop.body.pop(0)
-                body.insert(q, first)
-                try:
-                    source = _compiled(function)
-                finally:
-                    del body[q]
-                    loop.body.insert(0, first)
-                yield source, first.lineno, _short(first), _short(first)
+                yield _compiled_with_move(function, loop.body, 0, body, q), first.lineno, _short(first), _short(first)
             after = body[q + 1] if q + 1 < len(body) else None
             if isinstance(after, _SIMPLE) and not isinstance(after, ast.Return):
-                for inner in [n for n in ast.walk(loop) if isinstance(n, (ast.For, ast.While))]:
-                    del body[q + 1]
-                    inner.body.append(after)
-                    try:
-                        source = _compiled(function)
-                    finally:
-                        inner.body.pop()
-                        body.insert(q + 1, after)
-                    yield source, after.lineno, _short(after), f"{_loop_head(inner)} … {_short(after)}"
+                for inner in loops:
+                    yield (_compiled_with_move(function, body, q + 1, inner.body, len(inner.body)), after.lineno,
+                           _short(after), f"{_loop_head(inner)} … {_short(after)}")
             last = loop.body[-1]
             if len(loop.body) >= 2 and isinstance(last, _SIMPLE):
-                loop.body.pop()
-                body.insert(q + 1, last)
-                try:
-                    source = _compiled(function)
-                finally:
-                    del body[q + 1]
-                    loop.body.append(last)
-                yield source, last.lineno, _short(last), _short(last)
+                yield (_compiled_with_move(function, loop.body, len(loop.body) - 1, body, q + 1), last.lineno,
+                       _short(last), _short(last))
+
+
+def _compiled_with_move(function: ast.FunctionDef, source: list[ast.stmt], at: int, target: list[ast.stmt],
+                        to: int) -> str | None:
+    """The source of `function` with the statement at `source[at]` moved to `target[to]` (counted
+    once it is taken out; `target` another body than `source`), then put back."""
+    statement = source.pop(at)
+    target.insert(to, statement)
+    try:
+        return _compiled(function)
+    finally:
+        del target[to]
+        source.insert(at, statement)
 
 
 def _loop_head(loop: ast.For | ast.While) -> str:
