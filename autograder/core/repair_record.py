@@ -21,6 +21,9 @@ EditKind = Literal[
 ]
 EDIT_KINDS: tuple[EditKind, ...] = EditKind.__args__  # type: ignore[attr-defined]
 
+# Around the place an edit of one name or number changes, in the whole line the repair shows.
+MARK_OPEN, MARK_CLOSE = "«", "»"
+
 # The edits that bring in an expression of the reference's (grafts.py), every kind named graft...:
 # what they put in is shown only when the lab chooses to show the fix (Repair.as_told).
 GRAFTS: frozenset[EditKind] = frozenset(kind for kind in EDIT_KINDS if kind.startswith("graft"))

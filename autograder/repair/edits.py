@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import cast
 
-from ..core.repair_record import EditKind
+from ..core.repair_record import MARK_CLOSE, MARK_OPEN, EditKind
 from .kinds import COST, LATER
 from .rewrites import Scope, rewrites
 
@@ -447,7 +447,8 @@ def quoted(node: ast.AST, source: str, *, marked: bool = False) -> str:
     raw = [text.encode("utf-8") for text in lines[line - 1:end]]
     try:
         if marked and end == line:
-            text = (raw[0][:start] + "«".encode() + raw[0][start:stop] + "»".encode() + raw[0][stop:]).decode("utf-8")
+            text = (raw[0][:start] + MARK_OPEN.encode() + raw[0][start:stop] + MARK_CLOSE.encode()
+                    + raw[0][stop:]).decode("utf-8")
             return _clipped(text.strip())
         segment = (raw[0][start:stop] if end == line else
                    raw[0][start:] + b"".join(raw[1:-1]) + raw[-1][:stop]).decode("utf-8")

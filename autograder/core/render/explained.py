@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..repair_record import MARK_CLOSE, MARK_OPEN
 from .messages import Messages, case_label, place_in_own_file
 from .text import position
 
@@ -54,9 +55,6 @@ def _on_first_line(parts: list[RepairPart]) -> list[str]:
         plain = part.before.replace(MARK_OPEN, "").replace(MARK_CLOSE, "")
         texts[plain] = _marks_merged(texts[plain], part.before) if plain in texts else part.before
     return list(texts.values())
-
-
-MARK_OPEN, MARK_CLOSE = "«", "»"
 
 
 def _marks_merged(first: str, second: str) -> str:
