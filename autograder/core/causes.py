@@ -165,6 +165,11 @@ def mark_observed(step: Step, probes: Sequence[Probe], cases: list[CaseResult], 
     for (i, first, got_first), (j, second, got_second) in itertools.combinations(returned, 2):
         if first.label != second.label or not {cases[i].code, cases[j].code} <= UNEXPLAINED:
             continue
+        if cases[i].degenerate and cases[j].degenerate:
+            # Two tests too small to tell formulas apart (one word) show nothing of the function:
+            # a special case for them (`if n == 1: return zeros`) is a wrong answer there, not a
+            # function that computes nothing (which would cost the passes of every other test).
+            continue
         if not (_comparable(step.outputs, values_of(first, got_first))
                 and _comparable(step.outputs, values_of(second, got_second))):
             continue  # values the grader cannot compare (objects it only knows by type) show nothing

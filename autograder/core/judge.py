@@ -63,8 +63,8 @@ def judge_step(step: Step, probes: Sequence[Probe], outcomes: Sequence[Outcome |
     cases = choose_explanations(step, probes, cases, outcomes)
     cases = mark_hardcoded(probes, cases, page)  # right on the page only: fitted to it, first
     cases = mark_fitted_to_public(step, probes, cases)  # right only where the inputs can be known: fitted
-    cases, ignored = mark_observed(step, probes, cases, outcomes)
     cases = [replace(c, degenerate=True) if rubric.is_degenerate(p.case) else c for p, c in zip(probes, cases)]
+    cases, ignored = mark_observed(step, probes, cases, outcomes)
     points, rule = rubric.score(step.points, cases, step.named_codes(), (),
                                 step.rubric or rubric.DEFAULT)
     cases, rule, ignored, names = caused_by_code(step, probes, cases, outcomes, evidence or {}, page, rule, ignored)
