@@ -17,7 +17,9 @@ EditKind = Literal[
     "math_on_array", "generator", "trailing_comma", "arguments_grouped", "index_added", "statement_moved",
     "argument_unpacked", "return_missing", "returned_extra", "assigned_none", "accumulate",
     "argument_removed", "comparison_as_assignment", "loop_control", "list_extended", "loop_unpacking", "index_dropped",
-    "tuple_as_slice", "index_as_slice", "returned_missing",
+    "tuple_as_slice", "index_as_slice", "returned_missing", "element_of", "function_uncalled", "slice_end",
+    "loop_block", "operation_moved", "loop_range", "loop_variable_rebound", "slice_from_end", "late_binding",
+    "dict_values", "loop_stride", "loop_name", "yield_used", "printed", "value_discarded", "keyword_added",
 ]
 EDIT_KINDS: tuple[EditKind, ...] = EditKind.__args__  # type: ignore[attr-defined]
 

@@ -15,7 +15,7 @@ import functools
 import io
 import itertools
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -77,19 +77,23 @@ def module_rebinds(tree: ast.Module) -> frozenset[str]:
 
 # Edits of one name or number: the code shown is the whole line, the place marked («»), so a
 # name that appears twice on the line is told apart.
-MARKED: frozenset[EditKind] = frozenset({"variable", "constant", "hard_coded"})
+MARKED: frozenset[EditKind] = frozenset({"variable", "constant", "hard_coded", "element_of", "function_uncalled",
+                                                  "dict_values"})
 ATTEMPTS_PER_EDIT = 8  # edits tried, each made and read back, per edit a search may keep
 MAX_COMBINED = 250  # the cheapest single edits paired with one another
 
 
 def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] = frozenset(),
-                 limit: int = MAX_EDITS, source: str = "") -> list[Edit]:
+                 module_functions: frozenset[str] = frozenset(), limit: int = MAX_EDITS, source: str = "") -> list[Edit]:
     """Every single edit of `function`, cheapest first, at most `limit`; each a distinct source.
     `source`: the text the function was parsed from, so the code each edit changes is quoted as
-    the student wrote it (else as the syntax tree gives it back)."""
+    the student wrote it (else as the syntax tree gives it back); `module_functions`: the functions
+    the submission defines at its top (one passed uncalled is called)."""
     scope = Scope(local_names=_local_names(function), rebound_builtins=rebound_builtins,
                   loop_names=_loop_names(function), list_names=_list_names(function),
-                  unread_names=_unread_names(function))
+                  unread_names=_unread_names(function), elements=_elements(function),
+                  held=_held(function), module_functions=module_functions - {function.name},
+                  loop_ranges=_loop_ranges(function), dict_names=_dict_names(function), strides=_strides(function))
     originals = _nodes(function)
     places = _places(function)
     texts = _Texts(function)
@@ -125,6 +129,8 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
         keep("statement_moved", edited_source, line, before, after)
     for edited_source, line, before, after in _shadowed_names(function):
         keep("shadowed_name", edited_source, line, before, after)
+    for edited_source, line, before, after in _yields_collected(function):
+        keep("yield_used", edited_source, line, before, after)
     edits.sort(key=lambda edit: edit.rank)
     return edits[:limit]
 
@@ -491,6 +497,65 @@ def _unread_names(function: ast.FunctionDef) -> tuple[str, ...]:
                  and name not in {a.arg for a in function.args.args})
 
 
+def _elements(function: ast.FunctionDef) -> dict[str, tuple[int, ...]]:
+    """{name: the indexes to try}: the names the function indexes by a number (`qkv[0]`, `qkv[1]`),
+    each with those numbers, the next one and -1 (`qkv[2]`, the one it may have used whole)."""
+    seen: dict[str, set[int]] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Constant) \
+                and type(node.slice.value) is int and 0 <= node.slice.value < 8:
+            seen.setdefault(node.value.id, set()).add(node.slice.value)
+    return {name: (*sorted(numbers), max(numbers) + 1, -1) for name, numbers in seen.items()}
+
+
+def _loop_ranges(function: ast.FunctionDef) -> dict[tuple[int, int], tuple[tuple[str, int], ...]]:
+    """{(line, column) of a loop's `range(n)`: the (array, axis) pairs its variable indexes in the
+    loop's body (`Q[:, j]`: ("Q", 1)), each but the one `n` already is (`Q.shape[1]`)}."""
+    found: dict[tuple[int, int], tuple[tuple[str, int], ...]] = {}
+    for loop in ast.walk(function):
+        if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Call)
+                and isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "range"
+                and len(loop.iter.args) == 1 and not loop.iter.keywords):
+            continue
+        bound = ast.unparse(loop.iter.args[0])
+        axes: dict[tuple[str, int], None] = {}
+        for sub in (node for statement in loop.body for node in ast.walk(statement)):
+            if isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name):
+                index = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+                for axis, item in enumerate(index):
+                    if isinstance(item, ast.Name) and item.id == loop.target.id and bound != f"{sub.value.id}.shape[{axis}]":
+                        axes[(sub.value.id, axis)] = None
+        if axes:
+            found[(loop.iter.lineno, loop.iter.col_offset)] = tuple(axes)
+    return found
+
+
+def _held(function: ast.FunctionDef) -> frozenset[tuple[int, int]]:
+    """Where a name is read as part of something larger (indexed, called, an attribute read from
+    it): (line, column) of each such name."""
+    held = set()
+    for node in ast.walk(function):
+        inner = node.value if isinstance(node, (ast.Subscript, ast.Attribute)) else \
+            node.func if isinstance(node, ast.Call) else None
+        if isinstance(inner, ast.Name):
+            held.add((inner.lineno, inner.col_offset))
+    return frozenset(held)
+
+
+def _strides(function: ast.FunctionDef) -> dict[str, ast.expr]:
+    """{a loop's name: its step} for each `for name in range(start, stop, step)` of the function."""
+    return {loop.target.id: loop.iter.args[2] for loop in ast.walk(function)
+            if isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Call)
+            and isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "range" and len(loop.iter.args) == 3}
+
+
+def _dict_names(function: ast.FunctionDef) -> frozenset[str]:
+    return frozenset(target.id for node in ast.walk(function) if isinstance(node, ast.Assign)
+                     and (isinstance(node.value, (ast.Dict, ast.DictComp)) or isinstance(node.value, ast.Call)
+                          and isinstance(node.value.func, ast.Name) and node.value.func.id == "dict")
+                     for target in node.targets if isinstance(target, ast.Name))
+
+
 def _list_names(function: ast.FunctionDef) -> frozenset[str]:
     return frozenset(target.id for node in ast.walk(function) if isinstance(node, ast.Assign)
                      and isinstance(node.value, (ast.List, ast.ListComp))
@@ -538,6 +603,90 @@ def _statement_moves(function: ast.FunctionDef) -> Iterator[tuple[str | None, in
             if len(loop.body) >= 2 and isinstance(last, _SIMPLE):
                 yield (_compiled_with_move(function, loop.body, len(loop.body) - 1, body, q + 1), last.lineno,
                        _short(last), _short(last))
+
+
+def _own_nodes(function: ast.FunctionDef) -> Iterator[ast.AST]:
+    """The nodes of `function`'s body, not those of a function or lambda defined inside it."""
+    stack: list[ast.AST] = list(reversed(function.body))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+def _yields_collected(function: ast.FunctionDef) -> Iterator[tuple[str | None, int, str, str]]:
+    """A `yield` that makes the function a generator where its values were to be returned: the
+    body run as a generator inside it, its values returned as a list or an array."""
+    yields = [node for node in _own_nodes(function) if isinstance(node, (ast.Yield, ast.YieldFrom))]
+    if not yields:
+        return
+    inner = copy.copy(function)  # (every field this Python's `def` has, its type parameters too)
+    inner.name, inner.decorator_list, inner.returns = "_values", [], None
+    inner.args = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
+    inner.body = function.body[1:] if has_docstring(function) else function.body
+    listed = ast.Call(func=ast.Name(id="list", ctx=ast.Load()), args=[
+        ast.Call(func=ast.Name(id="_values", ctx=ast.Load()), args=[], keywords=[])], keywords=[])
+    body = function.body
+    for collected in (listed, ast.Call(func=ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr="array",
+                                                          ctx=ast.Load()), args=[listed], keywords=[])):
+        function.body = [inner, ast.Return(value=collected)]
+        try:
+            yield _compiled(function), yields[0].lineno, _short(yields[0]), _short(collected)
+        finally:
+            function.body = body
+
+
+def moved_operations(function: ast.FunctionDef, *, known: Collection[str] = ()) -> list[Edit]:
+    """An operation moved onto another value (`_operations_moved`), each a distinct source that
+    compiles and is none of `known`: two places changed, so tried with the pairs, not before them."""
+    seen = {ast.unparse(function), *known}
+    found = []
+    for source, line, before, after in _operations_moved(function):
+        if source is not None and source not in seen:
+            seen.add(source)
+            found.append(Edit(kind="operation_moved", line=line, before=before, after=after, source=source))
+    return found
+
+
+_MOVABLE = (ast.Mult, ast.Div, ast.MatMult)
+MAX_OPERATION_MOVES = 160  # operations moved onto another value, at most (each a whole candidate)
+MOVES_PER_OPERATION = 24  # values one operation is moved onto, at most
+
+
+def _operations_moved(function: ast.FunctionDef) -> Iterator[tuple[str | None, int, str, str]]:
+    """An operation done on the wrong value: `V / np.sqrt(d_k)` where `scores(Q, K) / np.sqrt(d_k)`
+    was meant, `split_heads(V @ W_O, h)` where `merge_heads(...) @ W_O` was. The operation (a
+    product or a division by something other than a number) is taken off its operand and made on
+    another value the function computes: a call's result or a name read whole. (edited source, the
+    operation's line, the operation as written, the value it is moved onto as edited)."""
+    places = _places(function)
+    nodes = [_node_at(place) for place in places]
+    held = {id(node.func) for node in nodes if isinstance(node, ast.Call)} | \
+        {id(node.value) for node in nodes if isinstance(node, (ast.Subscript, ast.Attribute))}
+    onto = [k for k, node in enumerate(nodes) if id(node) not in held and
+            (isinstance(node, ast.Call) or isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load))]
+    made = 0
+    for b, operation in enumerate(nodes):
+        if not (isinstance(operation, ast.BinOp) and isinstance(operation.op, _MOVABLE)
+                and not isinstance(operation.right, ast.Constant)):
+            continue
+        inside = {id(node) for node in ast.walk(operation)}
+        # the values nearest the operation first (its own line, then the lines around it)
+        nearest = sorted((e for e in onto if id(nodes[e]) not in inside),
+                         key=lambda e: abs(getattr(nodes[e], "lineno", 0) - operation.lineno))
+        for e in nearest[:MOVES_PER_OPERATION]:
+            if made >= MAX_OPERATION_MOVES:
+                return
+            made += 1
+            _put(places[b], operation.left)
+            moved = ast.BinOp(left=cast(ast.expr, nodes[e]), op=operation.op, right=copy.deepcopy(operation.right))
+            _put(places[e], moved)
+            try:
+                yield _compiled(function), operation.lineno, _short(operation), _short(moved)
+            finally:
+                _put(places[e], nodes[e])
+                _put(places[b], operation)
 
 
 def _compiled_with_move(function: ast.FunctionDef, source: list[ast.stmt], at: int, target: list[ast.stmt],

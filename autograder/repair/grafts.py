@@ -337,7 +337,29 @@ def _renamed(reference: ast.FunctionDef, function: ast.FunctionDef) -> ast.Funct
         if ours_too is not None and ours_too != target and ours_too not in used - set(ours):
             _rename(renamed, {target: ours_too})
             used = (used - {target}) | {ours_too}
+    _inline_unshared(renamed, frozenset(_local_names(function)))
     return renamed
+
+
+def _inline_unshared(reference: ast.FunctionDef, theirs: frozenset[str]) -> None:
+    """Each local of the reference assigned once to a plain value and named nowhere in the
+    student's function (`d_k = K.shape[1]`) read as that value where it is used (`np.sqrt(K.shape[1])`):
+    a graft then needs no name the student never made."""
+    stores: dict[str, int] = {}
+    for node in ast.walk(reference):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            stores[node.id] = stores.get(node.id, 0) + 1
+    for target, value in _assignments(reference):
+        if stores.get(target) != 1 or target in theirs or sum(1 for _ in ast.walk(value)) > 12:
+            continue
+        for node in ast.walk(reference):
+            for field, inner in ast.iter_fields(node):
+                if isinstance(inner, ast.Name) and inner.id == target and isinstance(inner.ctx, ast.Load):
+                    setattr(node, field, copy.deepcopy(value))
+                elif isinstance(inner, list):
+                    for k, item in enumerate(inner):
+                        if isinstance(item, ast.Name) and item.id == target and isinstance(item.ctx, ast.Load):
+                            inner[k] = copy.deepcopy(value)
 
 
 def _named_once(function: ast.FunctionDef) -> dict[str, str]:

@@ -57,7 +57,31 @@ COST: dict[EditKind, int] = {
     # value computed and left out of the returned tuple.
     "argument_removed": 2, "comparison_as_assignment": 1, "loop_control": 1, "list_extended": 1, "loop_unpacking": 1,
     "index_dropped": 2, "tuple_as_slice": 1, "index_as_slice": 2, "returned_missing": 1,
+    # A name holding several values (indexed elsewhere: `qkv[0]`) used whole where one was meant; a
+    # function passed where the value of calling it was meant; a range with its end left open (`a:`
+    # for `a:a + d`); the same block read on every pass of a loop (`W[:d]` for `W[h * d:(h + 1) * d]`).
+    "element_of": 2, "function_uncalled": 2, "slice_end": 2, "loop_block": 2,
+    # A product or a division made on the wrong value (`V / √d_k` where the scores were to be
+    # divided): two places changed, tried with the pairs; after them and the grafts, as it repairs by
+    # coincidence where a value is used twice (moved onto where it is made).
+    "operation_moved": 5,
+    # A loop's range of another axis's length (`for j in range(n)` over `Q[:, j]`), a loop's name
+    # given a new array where the walked one was to be written (`row = ...` for `row[:] = ...`),
+    # the last d where the first were meant (`[-d:]` for `[:d]`), a lambda reading a loop's name late.
+    "loop_range": 1, "loop_variable_rebound": 1, "slice_from_end": 1, "late_binding": 1,
+    # A dict's keys where its values were meant (`tuple(found)`, `for x in found`).
+    "dict_values": 1,
+    # A loop's name counting by a step used as a count (`heads[start]` for `heads[start // d]`), a
+    # loop's name that is not the one its body reads, a `yield` where values were to be returned.
+    "loop_stride": 2, "loop_name": 1, "yield_used": 1,
+    # `print(x)` for `return x`, a call's value dropped where it was to replace its first argument,
+    # a keyword whose default surprises (`indexing="ij"`).
+    "printed": 1, "value_discarded": 1, "keyword_added": 1,
 }
+
+# Kinds that change two places at once (edits.moved_operations): tried with the pairs and the
+# grafts, never before a single edit.
+TWO_PLACES: frozenset[EditKind] = frozenset({"operation_moved"})
 
 # Among repairs of one cost on one line, which kind is told: an edit that keeps the function the
 # student chose (a transpose added, an axis) before one that calls another function or changes an

@@ -3,10 +3,12 @@ makes the edited node from a copy of the node (None: the statement removed). Pur
 from __future__ import annotations
 
 import ast
+import builtins
 import copy
 import itertools
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import cast
 
 from ..core.repair_record import EditKind
@@ -29,13 +31,17 @@ _ALSO_REDUCTIONS = {"amax": "max", "amin": "min", "nansum": "sum", "nanmax": "ma
 _AXIS_TAKERS = set(REDUCTIONS) | set(_ALSO_REDUCTIONS) | {
     "argmax", "argmin", "softmax", "concatenate", "stack", "expand_dims", "squeeze", "cumsum",
     "linalg.norm", "norm", "take_along_axis", "split", "all", "any", "logsumexp", "flip", "sort", "argsort",
-    "append", "insert", "delete", "repeat", "diff", "cumprod", "take", "div", "sub", "mul"}
+    "append", "insert", "delete", "repeat", "diff", "cumprod", "take", "div", "sub", "mul", "apply", "reduce",
+    "accumulate"}
+# Keywords whose default is the commonest surprise of their function: `np.meshgrid` indexes (x, y)
+# unless told `indexing="ij"`, `np.fromfunction` passes float indices unless told `dtype=int`.
+_KEYWORD_DEFAULTS: dict[str, tuple[str, object]] = {"meshgrid": ("indexing", "ij"), "fromfunction": ("dtype", "int")}
 _AXES: tuple[int | None, ...] = (-1, -2, 0, 1, 2, None)
 # Neighbours: functions of one family a student takes one for the other (numpy's and pandas').
 _FAMILIES = (("triu", "tril"), ("argmax", "argmin", "idxmax", "idxmin"), ("maximum", "minimum"),
              ("dot", "matmul", "inner", "outer", "tensordot", "vdot"), ("exp", "expm1", "exp2", "log"),
              ("max", "idxmax"), ("argmax", "idxmax"), ("concatenate", "stack", "hstack", "vstack", "dstack"),
-             ("append", "extend"), ("repeat", "tile"))
+             ("append", "extend"), ("repeat", "tile"), ("convolve", "correlate"))
 _FUNCTION_SWAPS = tuple((old, new) for family in _FAMILIES for old in family for new in family if old != new)
 _TRANSPOSES = ("transpose", "swapaxes", "permute", "moveaxis")
 _PRODUCTS = ("dot", "matmul", "inner")
@@ -52,7 +58,14 @@ class Scope:
     rebound_builtins: frozenset[str] = frozenset()
     loop_names: tuple[str, ...] = ()  # the names a `for` of the function binds
     list_names: frozenset[str] = frozenset()  # the names bound to a list (`outputs = []`)
+    dict_names: frozenset[str] = frozenset()  # the names bound to a dict (`found = {}`)
     unread_names: tuple[str, ...] = ()  # the locals assigned and never read
+    elements: Mapping[str, tuple[int, ...]] = field(default_factory=dict)  # names indexed by a number, the numbers to try
+    held: frozenset[tuple[int, int]] = frozenset()  # (line, column) of the names indexed, called or read an attribute of
+    module_functions: frozenset[str] = frozenset()  # the other functions the submission defines at its top
+    # (line, column) of a loop's `range(...)`: the (array, axis) its variable indexes
+    loop_ranges: Mapping[tuple[int, int], tuple[tuple[str, int], ...]] = field(default_factory=dict)
+    strides: Mapping[str, ast.expr] = field(default_factory=dict)  # a loop's name counting by a step: the step
 
 
 Rewrite = tuple[EditKind, Callable[[ast.AST], ast.AST | None]]
@@ -65,6 +78,11 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
         yield from _attribute_rewrites(node)
     elif isinstance(node, ast.Call):
         yield from _call_rewrites(node)
+        for name, axis in scope.loop_ranges.get((node.lineno, node.col_offset), ()):
+            # `for j in range(n)` where `j` indexes an axis of another length (`Q[:, j]`): `range(Q.shape[1])`
+            yield "loop_range", (lambda a, k: lambda n: _set(n, "args", [ast.Subscript(
+                value=ast.Attribute(value=ast.Name(id=a, ctx=ast.Load()), attr="shape", ctx=ast.Load()),
+                slice=ast.Constant(k), ctx=ast.Load())]))(name, axis)
     elif isinstance(node, ast.Constant):
         yield from _constant_rewrites(node)
         if isinstance(node.value, int) and not isinstance(node.value, bool) and node.value >= 2:
@@ -94,7 +112,7 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
         for i, j in itertools.combinations(range(len(node.elts)), 2):
             yield kind, _swapped("elts", i, j)
     elif isinstance(node, ast.Slice):
-        yield from _slice_rewrites(node)
+        yield from _slice_rewrites(node, scope.loop_names)
     elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
         yield "index_removed", lambda n: n.value  # type: ignore[attr-defined]  # x[None], K[0]: one indexing too many
         yield from _subscript_rewrites(node, scope.loop_names)
@@ -103,6 +121,9 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
             if not isinstance(node.slice.elts[position], ast.Slice):
                 yield "index_dropped", (lambda k: lambda n: _set(n, "slice", n.slice.elts[1 - k]))(position)
         yield from _range_rewrites(node.slice)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name) and node.slice.id in scope.strides:
+        step = scope.strides[node.slice.id]  # `heads[start]` in `for start in range(0, d, w)`: the pass's number
+        yield "loop_stride", lambda n: _set(n, "slice", ast.BinOp(left=n.slice, op=ast.FloorDiv(), right=copy.deepcopy(step)))  # type: ignore[attr-defined]
     if _is_size(node):
         yield from _size_rewrites(node)
     if isinstance(node, ast.Return) and node.value is not None:
@@ -137,6 +158,17 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
                                      ctx=ast.Store()), op=n.op, value=n.value, lineno=n.lineno))(name)
     if isinstance(node, ast.For):
         yield from _loop_unpacking_rewrites(node)
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+            and node.targets[0].id in scope.loop_names:
+        # `row = np.exp(row)` in `for row in x:`: a new array for the name, the walked one unchanged
+        yield "loop_variable_rebound", lambda n: _set(n, "targets", [ast.Subscript(
+            value=ast.Name(id=n.targets[0].id, ctx=ast.Load()), slice=ast.Slice(), ctx=ast.Store())])  # type: ignore[attr-defined]
+    if isinstance(node, ast.Lambda):
+        yield from _late_binding_rewrites(node, scope.loop_names)
+    if isinstance(node, (ast.For, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+        yield from _loop_name_rewrites(node, scope)
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        yield from _discarded_rewrites(node.value)
     if isinstance(node, ast.Expr) and not isinstance(node.value, (ast.Call, ast.Constant, ast.Await, ast.Yield, ast.YieldFrom)):
         # a value computed and dropped (`e / e.sum()` without `return`)
         yield "return_missing", lambda n: ast.Return(value=n.value, lineno=n.lineno)  # type: ignore[attr-defined]
@@ -200,7 +232,10 @@ def _binop_rewrites(node: ast.BinOp) -> Iterator[Rewrite]:
             if isinstance(getattr(node, side), (ast.Name, ast.Subscript, ast.Call, ast.Attribute)):
                 for where in _NEW_AXES:
                     yield "axis_added", (lambda s, w: lambda n: _set(n, s, _new_axis(getattr(n, s), w)))(side, where)
-        yield "condition_removed", lambda n: n.right  # type: ignore[attr-defined]
+        if isinstance(node.left, ast.Compare):  # `(j <= i) * (j >= i - 1)`: a condition too many
+            yield "condition_removed", lambda n: n.right  # type: ignore[attr-defined]
+        elif isinstance(node.op, (ast.Add, ast.Mult)):  # `m + log(total)`: the first term too many
+            yield "term_removed", lambda n: n.right  # type: ignore[attr-defined]
     if isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv)):
         yield "term_removed", lambda n: n.left  # type: ignore[attr-defined]
         if not isinstance(node.op, (ast.Sub, ast.Div, ast.Pow, ast.FloorDiv)):
@@ -371,6 +406,10 @@ def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
     for old, new in _FUNCTION_SWAPS:
         if name == old:
             yield "function", _renamed_function(new)
+    if name in _KEYWORD_DEFAULTS and not any(k.arg == _KEYWORD_DEFAULTS[name][0] for k in node.keywords):
+        keyword, value = _KEYWORD_DEFAULTS[name]
+        given = ast.Name(id=value, ctx=ast.Load()) if value == "int" else ast.Constant(value)
+        yield "keyword_added", lambda n: _set(n, "keywords", [*n.keywords, ast.keyword(arg=keyword, value=given)])  # type: ignore[attr-defined]
     if not is_method and isinstance(node.func, ast.Name) and name in ("max", "min", "sum", "abs", "round") \
             and len(node.args) == 1 and not node.keywords:
         # Python's built-in on an array: over its first axis only (max, sum) or not at all
@@ -692,10 +731,24 @@ def _compare_rewrites(node: ast.Compare) -> Iterator[Rewrite]:
 
 
 def _name_rewrites(node: ast.Name, scope: Scope) -> Iterator[Rewrite]:
+    whole = (node.lineno, node.col_offset) not in scope.held
+    if whole:
+        for number in scope.elements.get(node.id, ()):  # `mix(w, qkv)` where `qkv[2]` was meant
+            yield "element_of", (lambda k: lambda n: ast.Subscript(value=ast.Name(id=n.id, ctx=ast.Load()),
+                                                                   slice=ast.Constant(k), ctx=ast.Load()))(number)
+        if node.id in scope.module_functions:
+            for name in scope.local_names:  # `masked_softmax(s, causal_mask)` where `causal_mask(n)` was meant
+                for sized in (False, True):  # ... or `causal_mask(len(X))`
+                    yield "function_uncalled", (lambda a, s: lambda n: ast.Call(
+                        func=ast.Name(id=n.id, ctx=ast.Load()), args=[_length(a) if s else ast.Name(id=a, ctx=ast.Load())],
+                        keywords=[]))(name, sized)
     if node.id in scope.rebound_builtins:
         yield "builtin_rebound", lambda n: ast.Attribute(
             value=ast.Call(func=ast.Name(id="__import__", ctx=ast.Load()), args=[ast.Constant("builtins")], keywords=[]),
             attr=node.id, ctx=ast.Load())
+    if whole and node.id in scope.dict_names:  # `tuple(d)`, `list(d)`: a dict's keys where its values were meant
+        yield "dict_values", lambda n: ast.Call(func=ast.Attribute(value=ast.Name(id=n.id, ctx=ast.Load()), attr="values",  # type: ignore[attr-defined]
+                                                                   ctx=ast.Load()), args=[], keywords=[])
     if node.id in scope.list_names:  # a list built up where the function it is given takes an array
         yield "as_array", lambda n: _numpy_call("array", [cast(ast.expr, n)])
     if node.id not in scope.local_names:
@@ -705,7 +758,20 @@ def _name_rewrites(node: ast.Name, scope: Scope) -> Iterator[Rewrite]:
             yield "variable", (lambda o: lambda n: ast.Name(id=o, ctx=ast.Load()))(other)
 
 
-def _slice_rewrites(node: ast.Slice) -> Iterator[Rewrite]:
+def _slice_rewrites(node: ast.Slice, loop_names: tuple[str, ...]) -> Iterator[Rewrite]:
+    if isinstance(node.lower, ast.UnaryOp) and isinstance(node.lower.op, ast.USub) and node.upper is None \
+            and node.step is None:  # `cols[-d:]`, the last d, where the first d `cols[:d]` were meant
+        yield "slice_from_end", lambda n: ast.Slice(upper=n.lower.operand)  # type: ignore[attr-defined]
+    if node.lower is not None and node.upper is None and node.step is None:
+        widths = dict.fromkeys(n.id for n in ast.walk(node.lower) if isinstance(n, ast.Name))
+        for width in widths:  # `h * d:` where the block `h * d:h * d + d` was meant
+            yield "slice_end", (lambda w: lambda n: _set(n, "upper", ast.BinOp(
+                left=copy.deepcopy(n.lower), op=ast.Add(), right=ast.Name(id=w, ctx=ast.Load()))))(width)
+    if (node.lower is None or _is_zero(node.lower)) and node.upper is not None and node.step is None:
+        inside = {n.id for n in ast.walk(node.upper) if isinstance(n, ast.Name)}
+        for name in loop_names:  # `W[:d]` on every pass where the pass's block `W[h * d:(h + 1) * d]` was meant
+            if name not in inside:
+                yield "loop_block", (lambda h: lambda n: _loop_block(n, h))(name)
     for bound in ("lower", "upper"):
         value = getattr(node, bound)
         if value is None or isinstance(value, ast.Constant):
@@ -722,6 +788,73 @@ _NEW_AXES = ("column", "last")  # `x[:, None]` and `x[..., None]`
 # math's functions on one number, and numpy's for arrays
 _MATH_TO_NUMPY = {"exp": "exp", "log": "log", "sqrt": "sqrt", "tanh": "tanh", "fabs": "abs", "floor": "floor",
                   "ceil": "ceil", "pow": "power", "isnan": "isnan", "isinf": "isinf"}
+
+
+def _discarded_rewrites(call: ast.Call) -> Iterator[Rewrite]:
+    """A call made as a statement whose value was meant: `print(out)` where `return out` was,
+    `np.append(merged, h, axis=1)` or `softmax(w)` where its value was to replace its first argument."""
+    if isinstance(call.func, ast.Name) and call.func.id == "print" and len(call.args) == 1 and not call.keywords:
+        yield "printed", lambda n: ast.Return(value=n.value.args[0], lineno=n.lineno)  # type: ignore[attr-defined]
+        return
+    first = call.args[0] if call.args else None
+    if isinstance(first, ast.Name):
+        yield "value_discarded", lambda n: ast.Assign(targets=[ast.Name(id=first.id, ctx=ast.Store())], value=n.value,  # type: ignore[attr-defined]
+                                                      lineno=n.lineno)  # type: ignore[attr-defined]
+
+
+def _loop_name_rewrites(node: ast.For | ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp,
+                        scope: Scope) -> Iterator[Rewrite]:
+    """`[[j <= i for j in r] for j in r]`: a loop's name that is not the name its body reads
+    (`i`, bound nowhere in the function) given that name."""
+    targets = [node.target] if isinstance(node, ast.For) else [g.target for g in node.generators]
+    bound = set(scope.local_names) | scope.module_functions
+    free = [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+            and n.id not in bound and (n.lineno, n.col_offset) not in scope.held and not hasattr(builtins, n.id)]
+    for position, target in enumerate(targets):
+        if isinstance(target, ast.Name):
+            for name in dict.fromkeys(free):
+                yield "loop_name", (lambda k, o: lambda n: _renamed_target(n, k, o))(position, name)
+
+
+def _renamed_target(node: ast.AST, position: int, name: str) -> ast.AST:
+    target = node.target if isinstance(node, ast.For) else node.generators[position].target  # type: ignore[attr-defined]
+    assert isinstance(target, ast.Name)
+    target.id = name
+    return node
+
+
+def _late_binding_rewrites(node: ast.Lambda, loop_names: tuple[str, ...]) -> Iterator[Rewrite]:
+    """`[lambda: X @ W for W in Ws]`: each lambda reads `W` when called, after the loop has ended,
+    so all see its last value; `lambda W=W: X @ W` keeps the value of its own pass."""
+    own = {a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
+    read = [n.id for n in ast.walk(node.body) if isinstance(n, ast.Name) and n.id in loop_names and n.id not in own]
+    if read and node.args.vararg is None and node.args.kwarg is None and not node.args.kwonlyargs:
+        names = list(dict.fromkeys(read))
+
+        def bound(n: ast.AST) -> ast.AST:
+            assert isinstance(n, ast.Lambda)
+            n.args.args = [*n.args.args, *(ast.arg(arg=name) for name in names)]
+            n.args.defaults = [*n.args.defaults, *(ast.Name(id=name, ctx=ast.Load()) for name in names)]
+            return n
+        yield "late_binding", bound
+
+
+def _length(name: str) -> ast.expr:
+    return ast.Call(func=ast.Name(id="len", ctx=ast.Load()), args=[ast.Name(id=name, ctx=ast.Load())], keywords=[])
+
+
+def _is_zero(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int and node.value == 0
+
+
+def _loop_block(node: ast.AST, name: str) -> ast.AST:
+    """`:d` as the block of pass `name`: `name * d:(name + 1) * d`."""
+    assert isinstance(node, ast.Slice) and node.upper is not None
+    width = node.upper
+    node.lower = ast.BinOp(left=ast.Name(id=name, ctx=ast.Load()), op=ast.Mult(), right=copy.deepcopy(width))
+    node.upper = ast.BinOp(left=ast.BinOp(left=ast.Name(id=name, ctx=ast.Load()), op=ast.Add(), right=ast.Constant(1)),
+                           op=ast.Mult(), right=width)
+    return node
 
 
 def _loaded(target: ast.expr) -> ast.expr:
@@ -757,7 +890,8 @@ def _subscript_rewrites(node: ast.Subscript, loop_names: tuple[str, ...]) -> Ite
     if isinstance(index, (ast.Name, ast.BinOp)):
         for delta in (-1, 1):
             yield "index_shifted", (lambda d: lambda n: _set(n, "slice", _moved(n.slice, d)))(delta)
-    if not isinstance(index, (ast.Slice, ast.Tuple)) and not _is_none(index):
+    if not isinstance(index, ast.Tuple) and not _is_none(index) and not (isinstance(index, ast.Slice) and _is_whole(index)):
+        # `V[k]` (a row) where the column `V[:, k]` was meant; `M[:, a:][:d]` where `[:, :d]` was
         yield "index_axis", lambda n: _set(n, "slice", ast.Tuple(elts=[ast.Slice(), n.slice], ctx=ast.Load()))  # type: ignore[attr-defined]
     if isinstance(index, ast.Tuple) and len(index.elts) == 2 and _is_whole(index.elts[0]) \
             and not isinstance(index.elts[1], ast.Slice) and not _is_none(index.elts[1]):

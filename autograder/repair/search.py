@@ -23,7 +23,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
-from .edits import Edit, Edits, function_def, has_docstring, module_rebinds, paired_edits, repeated_edits, single_edits
+from .edits import (Edit, Edits, function_def, has_docstring, module_rebinds, moved_operations, paired_edits,
+                    repeated_edits, single_edits)
 from .grafts import graft_edits
 from ..core.repair_record import Repair, RepairPart
 from ..core.reading.budget import Reading
@@ -61,6 +62,7 @@ class Target:
     function: ast.FunctionDef
     filename: str
     rebound_builtins: frozenset[str]
+    module_functions: frozenset[str] = frozenset()  # the functions the submission defines at its top
     source: str = ""  # the cell or file the function was read from (to quote the student's own text)
     reference: ast.FunctionDef | None = None  # the reference's function of the step, for grafts (grafts.py)
 
@@ -112,8 +114,10 @@ def target_of(cells: Sequence[Cell], name: str, place: tuple[str, int, int] | No
                 return None
             trees = [reading.parse(c["source"]) for c in cells if c is not cell] + [tree]
             rebound = frozenset().union(*(module_rebinds(t) for t in trees if t is not None))
+            defined = frozenset(node.name for t in trees if t is not None for node in t.body
+                                if isinstance(node, ast.FunctionDef))
             return Target(function=_without_docstring(function), filename=filename, rebound_builtins=rebound,
-                          source=cell["source"])
+                          module_functions=defined, source=cell["source"])
     return None
 
 
@@ -138,15 +142,16 @@ def search(*, target: Target, probes: Sequence[object], pivot: int | None, evalu
         pivot = next((i for i, passed in enumerate(own) if not passed), None)
         if pivot is None:
             return None
-    edits = single_edits(target.function, rebound_builtins=target.rebound_builtins, limit=MAX_CANDIDATES,
-                         source=target.source)
+    edits = single_edits(target.function, rebound_builtins=target.rebound_builtins,
+                         module_functions=target.module_functions, limit=MAX_CANDIDATES, source=target.source)
     found = _right(edits, probes, pivot, evaluate)
     if not found:
         # What is missing, brought in from the reference (grafts.py), weighed with two slips by cost.
         grafts = graft_edits(target.function, target.reference, source=target.source,
                              rebound_builtins=target.rebound_builtins, known={edit.source for edit in edits})
+        moved = moved_operations(target.function, known={edit.source for edit in edits})
         found = _right([*repeated_edits(target.function, edits), *paired_edits(target.function, edits, limit=MAX_PAIRS),
-                        *grafts], probes, pivot, evaluate)
+                        *grafts, *moved], probes, pivot, evaluate)
     if not found:
         return None
     chosen = _plainest(found)

@@ -19,7 +19,7 @@ from autograder.core.declaration import Case
 from autograder.core.render.step import step_feedback
 from autograder.repair import RepairCache, Target, repair_cases, search, single_edits
 from autograder.repair.cases import without_hidden
-from autograder.repair.edits import paired_edits, repeated_edits
+from autograder.repair.edits import moved_operations, paired_edits, repeated_edits
 from autograder.core.repair_record import EDIT_KINDS
 from autograder.core.repair_record import Repair, RepairPart
 from labs.masked_attention import LAB as MASKED
@@ -121,6 +121,29 @@ def _with(step_source: str, name: str) -> str:
     ("def f(h, d):\n    return h + d\n", "operator", "h * d"),
     ("def f(j, i):\n    return j <= i == True\n", "condition_removed", "j <= i"),
     ("def f(table, w):\n    return table[w].idxmax()\n", "index_axis", "table.loc[w]"),
+    ("def f(w, qkv):\n    k = qkv[1]\n    return w @ k, w @ qkv\n", "element_of", "qkv[2]"),
+    ("def f(M, h, d):\n    return M[:, h * d:]\n", "slice_end", "h * d:h * d + d"),
+    ("def f(W, n, d):\n    out = 0\n    for h in range(n):\n        out = out + W[:d]\n    return out\n", "loop_block",
+     "h * d:(h + 1) * d"),
+    ("def f(M, d):\n    return M[:, 2:][:d]\n", "index_axis", "M[:, 2:][:, :d]"),
+    ("def f(X, W):\n    n = X.shape[0]\n    Q = X @ W\n    for j in range(n):\n        Q[:, j] = X @ W[:, j]\n    return Q\n",
+     "loop_range", "range(Q.shape[1])"),
+    ("def f(x):\n    for row in x:\n        row = row * 2\n    return x\n", "loop_variable_rebound", "row[:] = row * 2"),
+    ("def f(c, d):\n    return c[-d:]\n", "slice_from_end", ":d"),
+    ("def f(X, W):\n    found = {}\n    found['q'] = X @ W\n    return tuple(found)\n", "dict_values", "found.values()"),
+    ("def f(M, d, n):\n    out = M * 0\n    for start in range(0, n, d):\n        out[start] = M[start]\n    return out\n",
+     "loop_stride", "out[start // d]"),
+    ("def f(n):\n    return [[j <= i for j in range(n)] for j in range(n)]\n", "loop_name",
+     "[[j <= i for j in range(n)] for i in range(n)]"),
+    ("def f(M, n):\n    for h in range(n):\n        yield M[h]\n", "yield_used", "np.array(list(_values()))"),
+    ("def f(x):\n    out = x * 2\n    print(out)\n", "printed", "return out"),
+    ("def f(m, h):\n    np.append(m, h, axis=1)\n    return m\n", "value_discarded", "m = np.append(m, h, axis=1)"),
+    ("def f(n):\n    i, j = np.meshgrid(np.arange(n), np.arange(n))\n    return j <= i\n", "keyword_added",
+     "np.meshgrid(np.arange(n), np.arange(n), indexing='ij')"),
+    ("def f(t, g):\n    return t.apply(g)\n", "axis", "t.apply(g, axis=-1)"),
+    ("def f(q, k):\n    return np.convolve(q, k, mode='valid')[0]\n", "function", "np.correlate(q, k, mode='valid')"),
+    ("def f(X, Ws):\n    fs = [lambda: X @ W for W in Ws]\n    return [g() for g in fs]\n", "late_binding",
+     "lambda W=W: X @ W"),
 ])
 def test_single_edits_hold_the_repair_of_each_kind(source, kind, after):
     edits = single_edits(_function(source))
@@ -141,6 +164,30 @@ def test_a_statement_is_moved_across_a_loops_edge(source, line, after):
     edits = single_edits(_function(source))
     assert any(e.kind == "statement_moved" and e.line == line and e.after == after for e in edits), \
         [(e.line, e.after) for e in edits if e.kind == "statement_moved"]
+
+
+@pytest.mark.parametrize("source, after", [
+    ("def f(Q, K, V, d):\n    w = soft(g(Q, K))\n    return mix(w, V / d)\n", "g(Q, K) / d"),
+    ("def f(V, W, h):\n    return merge(split(V @ W, h))\n", "merge(split(V, h)) @ W"),
+])
+def test_an_operation_is_moved_onto_another_value(source, after):
+    moved = moved_operations(_function(source))
+    assert any(edit.after == after for edit in moved), [edit.after for edit in moved]
+    assert all(edit.kind == "operation_moved" and edit.rewrite is None for edit in moved)
+
+
+def test_a_function_passed_uncalled_is_called_with_a_name_in_scope():
+    source = "def f(s, n):\n    return soft(s, mask)\n"
+    edits = single_edits(_function(source), module_functions=frozenset({"soft", "mask"}))
+    assert any(e.kind == "function_uncalled" and e.after == "mask(n)" for e in edits), \
+        [(e.kind, e.after) for e in edits if e.kind == "function_uncalled"]
+    assert not any(e.kind == "function_uncalled" and e.after.startswith("soft(") for e in edits)  # called already
+
+
+def test_a_name_indexed_elsewhere_is_indexed_only_where_it_is_used_whole():
+    edits = single_edits(_function("def f(w, qkv):\n    k = qkv[1]\n    return w @ qkv\n"))
+    taken = [e for e in edits if e.kind == "element_of"]
+    assert {e.after for e in taken} == {"qkv[1]", "qkv[2]", "qkv[-1]"} and {e.line for e in taken} == {3}
 
 
 def test_a_rebound_builtin_is_called_from_builtins():
