@@ -632,7 +632,7 @@ def _yields_collected(function: ast.FunctionDef) -> Iterator[tuple[str | None, i
                                                           ctx=ast.Load()), args=[listed], keywords=[])):
         function.body = [inner, ast.Return(value=collected)]
         try:
-            yield _compiled(function), yields[0].lineno, _short(yields[0]), _short(collected)
+            yield _compiled(function), yields[0].lineno, _short(yields[0]).removeprefix("(").removesuffix(")"), _short(collected)
         finally:
             function.body = body
 

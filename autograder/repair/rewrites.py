@@ -35,7 +35,7 @@ _AXIS_TAKERS = set(REDUCTIONS) | set(_ALSO_REDUCTIONS) | {
     "accumulate"}
 # Keywords whose default is the commonest surprise of their function: `np.meshgrid` indexes (x, y)
 # unless told `indexing="ij"`, `np.fromfunction` passes float indices unless told `dtype=int`.
-_KEYWORD_DEFAULTS: dict[str, tuple[str, object]] = {"meshgrid": ("indexing", "ij"), "fromfunction": ("dtype", "int")}
+_KEYWORD_DEFAULTS: dict[str, tuple[str, str]] = {"meshgrid": ("indexing", "ij"), "fromfunction": ("dtype", "int")}
 _AXES: tuple[int | None, ...] = (-1, -2, 0, 1, 2, None)
 # Neighbours: functions of one family a student takes one for the other (numpy's and pandas').
 _FAMILIES = (("triu", "tril"), ("argmax", "argmin", "idxmax", "idxmin"), ("maximum", "minimum"),
@@ -407,9 +407,9 @@ def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
         if name == old:
             yield "function", _renamed_function(new)
     if name in _KEYWORD_DEFAULTS and not any(k.arg == _KEYWORD_DEFAULTS[name][0] for k in node.keywords):
-        keyword, value = _KEYWORD_DEFAULTS[name]
-        given = ast.Name(id=value, ctx=ast.Load()) if value == "int" else ast.Constant(value)
-        yield "keyword_added", lambda n: _set(n, "keywords", [*n.keywords, ast.keyword(arg=keyword, value=given)])  # type: ignore[attr-defined]
+        argument, default = _KEYWORD_DEFAULTS[name]
+        given: ast.expr = ast.Name(id=default, ctx=ast.Load()) if default == "int" else ast.Constant(default)
+        yield "keyword_added", lambda n: _set(n, "keywords", [*n.keywords, ast.keyword(arg=argument, value=given)])  # type: ignore[attr-defined]
     if not is_method and isinstance(node.func, ast.Name) and name in ("max", "min", "sum", "abs", "round") \
             and len(node.args) == 1 and not node.keywords:
         # Python's built-in on an array: over its first axis only (max, sum) or not at all
