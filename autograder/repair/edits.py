@@ -78,7 +78,7 @@ def module_rebinds(tree: ast.Module) -> frozenset[str]:
 # Edits of one name or number: the code shown is the whole line, the place marked («»), so a
 # name that appears twice on the line is told apart.
 MARKED: frozenset[EditKind] = frozenset({"variable", "constant", "hard_coded", "element_of", "function_uncalled",
-                                                  "dict_values"})
+                                         "dict_values"})
 ATTEMPTS_PER_EDIT = 8  # edits tried, each made and read back, per edit a search may keep
 MAX_COMBINED = 250  # the cheapest single edits paired with one another
 

@@ -77,6 +77,8 @@ COST: dict[EditKind, int] = {
     # `print(x)` for `return x`, a call's value dropped where it was to replace its first argument,
     # a keyword whose default surprises (`indexing="ij"`).
     "printed": 1, "value_discarded": 1, "keyword_added": 1,
+    # `Q, *K, V = ...`: a list of the values in the middle where one value was meant.
+    "starred": 1,
 }
 
 # Kinds that change two places at once (edits.moved_operations): tried with the pairs and the

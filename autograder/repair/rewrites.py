@@ -6,8 +6,7 @@ import ast
 import builtins
 import copy
 import itertools
-from collections.abc import Callable, Iterator
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -121,6 +120,12 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
             if not isinstance(node.slice.elts[position], ast.Slice):
                 yield "index_dropped", (lambda k: lambda n: _set(n, "slice", n.slice.elts[1 - k]))(position)
         yield from _range_rewrites(node.slice)
+    elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.slice, (ast.Name, ast.BinOp)):
+        # `out[c] = weights @ V[:, c]`: a row written where the column `out[:, c]` was meant
+        yield "index_axis", lambda n: _set(n, "slice", ast.Tuple(elts=[ast.Slice(), n.slice], ctx=ast.Load()))  # type: ignore[attr-defined]
+    if isinstance(node, ast.Tuple) and isinstance(node.ctx, ast.Store) and any(isinstance(e, ast.Starred) for e in node.elts):
+        # `Q, *K, V = make_qkv(...)`: a list of the middle values where one value was meant
+        yield "starred", lambda n: _set(n, "elts", [e.value if isinstance(e, ast.Starred) else e for e in n.elts])  # type: ignore[attr-defined]
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name) and node.slice.id in scope.strides:
         step = scope.strides[node.slice.id]  # `heads[start]` in `for start in range(0, d, w)`: the pass's number
         yield "loop_stride", lambda n: _set(n, "slice", ast.BinOp(left=n.slice, op=ast.FloorDiv(), right=copy.deepcopy(step)))  # type: ignore[attr-defined]
