@@ -1,5 +1,6 @@
-"""The blind sets written after the repair search existed (tests/corpora/corpus_blind5 to 8; 9 to 12
-in test_repair_corpora_later.py, a module of their own so that two workers share them): written from
+"""The blind sets written after the repair search existed (tests/corpora/corpus_blind5 and 6 here; 7
+and 8, 9 to 11, 12 to 14 in modules of their own, test_repair_corpora_*.py, so that the workers share
+them: each module runs in one worker): written from
 the notebook and the lab page only, one mistake per file, by people who never saw the grader's
 detectors. Every correct file gets full marks; every mistake costs its own step only; and each file
 whose mistake the smallest repair named on its line (REPAIRED.csv) keeps it named there. A file the
@@ -18,7 +19,7 @@ from labs.masked_attention import LAB as MASKED
 from labs.self_attention import LAB
 
 LABS = {LAB.name: LAB, MASKED.name: MASKED}
-SETS = ("corpus_blind5", "corpus_blind6", "corpus_blind7", "corpus_blind8")
+SETS = ("corpus_blind5", "corpus_blind6")
 
 
 def _rows(name, table="MANIFEST.csv"):
