@@ -21,7 +21,7 @@ from typing import cast
 
 from ..core.repair_record import MARK_CLOSE, MARK_OPEN, EditKind
 from .kinds import COST, LATER
-from .rewrites import Scope, rewrites
+from .rewrites import Scope, Span, rewrites, span_of
 
 MAX_EDITS = 600  # single edits of one function at most (a long function is searched in part)
 SHOWN_CHARACTERS = 80
@@ -512,41 +512,45 @@ def _loop_ranges(function: ast.FunctionDef) -> dict[tuple[int, int], tuple[tuple
     """{(line, column) of a loop's `range(n)`: the (array, axis) pairs its variable indexes in the
     loop's body (`Q[:, j]`: ("Q", 1)), each but the one `n` already is (`Q.shape[1]`)}."""
     found: dict[tuple[int, int], tuple[tuple[str, int], ...]] = {}
-    for loop in ast.walk(function):
-        if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Call)
-                and isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "range"
-                and len(loop.iter.args) == 1 and not loop.iter.keywords):
+    for loop, variable, walked in _range_loops(function):
+        if len(walked.args) != 1 or walked.keywords:
             continue
-        bound = ast.unparse(loop.iter.args[0])
+        bound = ast.unparse(walked.args[0])
         axes: dict[tuple[str, int], None] = {}
         for sub in (node for statement in loop.body for node in ast.walk(statement)):
             if isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name):
                 index = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
                 for axis, item in enumerate(index):
-                    if isinstance(item, ast.Name) and item.id == loop.target.id and bound != f"{sub.value.id}.shape[{axis}]":
+                    if isinstance(item, ast.Name) and item.id == variable and bound != f"{sub.value.id}.shape[{axis}]":
                         axes[(sub.value.id, axis)] = None
         if axes:
-            found[(loop.iter.lineno, loop.iter.col_offset)] = tuple(axes)
+            found[(walked.lineno, walked.col_offset)] = tuple(axes)
     return found
 
 
-def _held(function: ast.FunctionDef) -> frozenset[tuple[int, int]]:
-    """Where a name is read as part of something larger (indexed, called, an attribute read from
-    it): (line, column) of each such name."""
+def _range_loops(function: ast.FunctionDef) -> Iterator[tuple[ast.For, str, ast.Call]]:
+    """(the loop, its name, its `range(...)` call) of each `for name in range(...)` of the function."""
+    for loop in ast.walk(function):
+        if isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Call) \
+                and isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "range":
+            yield loop, loop.target.id, loop.iter
+
+
+def _held(function: ast.FunctionDef) -> frozenset[Span]:
+    """Where a value is read as part of something larger (indexed, called, an attribute read from
+    it): the span of each such value."""
     held = set()
     for node in ast.walk(function):
         inner = node.value if isinstance(node, (ast.Subscript, ast.Attribute)) else \
             node.func if isinstance(node, ast.Call) else None
-        if isinstance(inner, ast.Name):
-            held.add((inner.lineno, inner.col_offset))
+        if isinstance(inner, ast.expr):
+            held.add(span_of(inner))
     return frozenset(held)
 
 
 def _strides(function: ast.FunctionDef) -> dict[str, ast.expr]:
     """{a loop's name: its step} for each `for name in range(start, stop, step)` of the function."""
-    return {loop.target.id: loop.iter.args[2] for loop in ast.walk(function)
-            if isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Call)
-            and isinstance(loop.iter.func, ast.Name) and loop.iter.func.id == "range" and len(loop.iter.args) == 3}
+    return {variable: walked.args[2] for _, variable, walked in _range_loops(function) if len(walked.args) == 3}
 
 
 def _dict_names(function: ast.FunctionDef) -> frozenset[str]:
@@ -662,9 +666,8 @@ def _operations_moved(function: ast.FunctionDef) -> Iterator[tuple[str | None, i
     operation's line, the operation as written, the value it is moved onto as edited)."""
     places = _places(function)
     nodes = [_node_at(place) for place in places]
-    held = {id(node.func) for node in nodes if isinstance(node, ast.Call)} | \
-        {id(node.value) for node in nodes if isinstance(node, (ast.Subscript, ast.Attribute))}
-    onto = [k for k, node in enumerate(nodes) if id(node) not in held and
+    held = _held(function)
+    onto = [k for k, node in enumerate(nodes) if span_of(node) not in held and
             (isinstance(node, ast.Call) or isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load))]
     made = 0
     for b, operation in enumerate(nodes):

@@ -345,10 +345,7 @@ def _inline_unshared(reference: ast.FunctionDef, theirs: frozenset[str]) -> None
     """Each local of the reference assigned once to a plain value and named nowhere in the
     student's function (`d_k = K.shape[1]`) read as that value where it is used (`np.sqrt(K.shape[1])`):
     a graft then needs no name the student never made."""
-    stores: dict[str, int] = {}
-    for node in ast.walk(reference):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            stores[node.id] = stores.get(node.id, 0) + 1
+    stores = _stores(reference)
     for target, value in _assignments(reference):
         if stores.get(target) != 1 or target in theirs or sum(1 for _ in ast.walk(value)) > 12:
             continue
@@ -362,13 +359,19 @@ def _inline_unshared(reference: ast.FunctionDef, theirs: frozenset[str]) -> None
                             inner[k] = copy.deepcopy(value)
 
 
-def _named_once(function: ast.FunctionDef) -> dict[str, str]:
-    """{the expression assigned (its dump): the name} for each local of the student's assigned once
-    and never else bound (`merged = merge_heads(weights @ V_h)`), not a parameter's, not a name."""
+def _stores(function: ast.FunctionDef) -> dict[str, int]:
+    """{name: how many times the function binds it}."""
     stores: dict[str, int] = {}
     for node in ast.walk(function):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             stores[node.id] = stores.get(node.id, 0) + 1
+    return stores
+
+
+def _named_once(function: ast.FunctionDef) -> dict[str, str]:
+    """{the expression assigned (its dump): the name} for each local of the student's assigned once
+    and never else bound (`merged = merge_heads(weights @ V_h)`), not a parameter's, not a name."""
+    stores = _stores(function)
     parameters = {a.arg for a in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)}
     return {ast.dump(value, include_attributes=False): name for name, value in _assignments(function)
             if stores.get(name) == 1 and name not in parameters and not isinstance(value, ast.Name | ast.Constant)}

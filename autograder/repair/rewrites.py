@@ -48,6 +48,15 @@ _SWAPPED = (0, 1, 2, -1, -2, -3)
 _AXIS_PAIRS = ((0, 1), (0, 2), (1, 2), (-1, -2))
 
 
+Span = tuple[object, object, object, object]  # a node's first line and column, last line and column
+
+
+def span_of(node: ast.AST) -> Span:
+    """Where `node` stands in the function's text (two nodes of one span are one value)."""
+    return (getattr(node, "lineno", None), getattr(node, "col_offset", None), getattr(node, "end_lineno", None),
+            getattr(node, "end_col_offset", None))
+
+
 @dataclass(frozen=True, kw_only=True)
 class Scope:
     """What the edits may use besides the node: the function's own names (parameters and locals),
@@ -60,7 +69,7 @@ class Scope:
     dict_names: frozenset[str] = frozenset()  # the names bound to a dict (`found = {}`)
     unread_names: tuple[str, ...] = ()  # the locals assigned and never read
     elements: Mapping[str, tuple[int, ...]] = field(default_factory=dict)  # names indexed by a number, the numbers to try
-    held: frozenset[tuple[int, int]] = frozenset()  # (line, column) of the names indexed, called or read an attribute of
+    held: frozenset[Span] = frozenset()  # the spans of the values indexed, called or read an attribute of
     module_functions: frozenset[str] = frozenset()  # the other functions the submission defines at its top
     # (line, column) of a loop's `range(...)`: the (array, axis) its variable indexes
     loop_ranges: Mapping[tuple[int, int], tuple[tuple[str, int], ...]] = field(default_factory=dict)
@@ -79,9 +88,8 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
         yield from _call_rewrites(node)
         for name, axis in scope.loop_ranges.get((node.lineno, node.col_offset), ()):
             # `for j in range(n)` where `j` indexes an axis of another length (`Q[:, j]`): `range(Q.shape[1])`
-            yield "loop_range", (lambda a, k: lambda n: _set(n, "args", [ast.Subscript(
-                value=ast.Attribute(value=ast.Name(id=a, ctx=ast.Load()), attr="shape", ctx=ast.Load()),
-                slice=ast.Constant(k), ctx=ast.Load())]))(name, axis)
+            yield "loop_range", (lambda a, k: lambda n: _set(n, "args", [
+                _shape_at(ast.Name(id=a, ctx=ast.Load()), ast.Constant(k))]))(name, axis)
     elif isinstance(node, ast.Constant):
         yield from _constant_rewrites(node)
         if isinstance(node.value, int) and not isinstance(node.value, bool) and node.value >= 2:
@@ -423,9 +431,7 @@ def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
             yield "function", lambda n: _numpy_call(name, list(n.args), last_axis=True)  # type: ignore[attr-defined]
     if name == "len" and not is_method and len(node.args) == 1:
         for axis in (-1, 1):
-            yield "axis", (lambda a: lambda n: ast.Subscript(
-                value=ast.Attribute(value=n.args[0], attr="shape", ctx=ast.Load()),
-                slice=ast.Constant(a), ctx=ast.Load()))(axis)
+            yield "axis", (lambda a: lambda n: _shape_at(n.args[0], ast.Constant(a)))(axis)
     for index, keyword in enumerate(node.keywords):
         if keyword.arg not in (None, "axis", "dim", "keepdims", "keepdim"):
             def without(n: ast.AST, index: int = index) -> ast.AST:
@@ -625,9 +631,7 @@ def _torch_rewrites(node: ast.Call, name: str, is_method: bool) -> Iterator[Rewr
     if not is_method or not isinstance(node.func, ast.Attribute):
         return
     if name == "size":
-        yield "torch_idiom", lambda n: (ast.Subscript(value=ast.Attribute(value=n.func.value, attr="shape",  # type: ignore[attr-defined]
-                                                                          ctx=ast.Load()),
-                                                      slice=n.args[0], ctx=ast.Load())  # type: ignore[attr-defined]
+        yield "torch_idiom", lambda n: (_shape_at(n.func.value, n.args[0])  # type: ignore[attr-defined]
                                         if n.args else ast.Attribute(value=n.func.value, attr="shape",  # type: ignore[attr-defined]
                                                                      ctx=ast.Load()))
     elif name == "view":
@@ -736,7 +740,7 @@ def _compare_rewrites(node: ast.Compare) -> Iterator[Rewrite]:
 
 
 def _name_rewrites(node: ast.Name, scope: Scope) -> Iterator[Rewrite]:
-    whole = (node.lineno, node.col_offset) not in scope.held
+    whole = span_of(node) not in scope.held
     if whole:
         for number in scope.elements.get(node.id, ()):  # `mix(w, qkv)` where `qkv[2]` was meant
             yield "element_of", (lambda k: lambda n: ast.Subscript(value=ast.Name(id=n.id, ctx=ast.Load()),
@@ -814,7 +818,7 @@ def _loop_name_rewrites(node: ast.For | ast.ListComp | ast.SetComp | ast.Generat
     targets = [node.target] if isinstance(node, ast.For) else [g.target for g in node.generators]
     bound = set(scope.local_names) | scope.module_functions
     free = [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
-            and n.id not in bound and (n.lineno, n.col_offset) not in scope.held and not hasattr(builtins, n.id)]
+            and n.id not in bound and span_of(n) not in scope.held and not hasattr(builtins, n.id)]
     for position, target in enumerate(targets):
         if isinstance(target, ast.Name):
             for name in dict.fromkeys(free):
@@ -842,6 +846,11 @@ def _late_binding_rewrites(node: ast.Lambda, loop_names: tuple[str, ...]) -> Ite
             n.args.defaults = [*n.args.defaults, *(ast.Name(id=name, ctx=ast.Load()) for name in names)]
             return n
         yield "late_binding", bound
+
+
+def _shape_at(value: ast.expr, axis: ast.expr) -> ast.Subscript:
+    """`value.shape[axis]`."""
+    return ast.Subscript(value=ast.Attribute(value=value, attr="shape", ctx=ast.Load()), slice=axis, ctx=ast.Load())
 
 
 def _length(name: str) -> ast.expr:
@@ -1037,7 +1046,6 @@ def _size_rewrites(node: ast.AST) -> Iterator[Rewrite]:
             made = ast.Attribute(value=copy.deepcopy(array), attr=size, ctx=ast.Load())
         else:
             axis: ast.expr = ast.Constant(size) if size >= 0 else ast.UnaryOp(op=ast.USub(), operand=ast.Constant(-size))
-            made = ast.Subscript(value=ast.Attribute(value=copy.deepcopy(array), attr="shape", ctx=ast.Load()),
-                                 slice=axis, ctx=ast.Load())
+            made = _shape_at(copy.deepcopy(array), axis)
         if ast.dump(made) != written:
             yield "size_of", (lambda m: lambda _n: copy.deepcopy(m))(made)
