@@ -6,7 +6,7 @@ Everything here returns plain outcome data; judging values happens elsewhere.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, cast
 
 from ..core.cells import Cell, module_name
@@ -243,14 +243,45 @@ def may_share(given: Sequence[Call], group: Sequence[Call]) -> bool:
     test is given no other step's calls (the other steps' inputs may hold its answers). Public
     tests, whose inputs and expected values the feedback shows anyway, share a child. A call is
     hidden unless it says it is public (Call.public). Every child of every run is given its
-    calls through this rule (`_serve`).
+    calls through this rule (`_serve`, by way of `Given`, which keeps what it reads).
     """
-    calls = [*given, *group]
-    if all(call.public for call in calls):
-        return True
-    if any(call.public for call in calls):
-        return False
-    return len({call.step for call in calls}) == 1 or not any(call.composed or call.helpers for call in calls)
+    return Given.of(given).admits(group)
+
+
+@dataclass(kw_only=True)
+class Given:
+    """What `may_share` reads of the calls a child was given, kept as calls are added: a child
+    given a search's thousand candidates is asked about each next one without reading them all."""
+
+    public: int = 0
+    hidden: int = 0
+    steps: set[str] = field(default_factory=set)
+    composed: bool = False  # a composed step's call, or one with helpers, among them
+
+    @classmethod
+    def of(cls, calls: Sequence[Call]) -> Given:
+        given = cls()
+        given.add(calls)
+        return given
+
+    def add(self, calls: Sequence[Call]) -> None:
+        for call in calls:
+            if call.public:
+                self.public += 1
+            else:
+                self.hidden += 1
+            self.steps.add(call.step)
+            self.composed = self.composed or bool(call.composed or call.helpers)
+
+    def admits(self, group: Sequence[Call]) -> bool:
+        """The rule of `may_share`, on these calls and `group`."""
+        public = self.public + sum(1 for call in group if call.public)
+        if public == self.public + self.hidden + len(group):
+            return True
+        if public:
+            return False
+        steps = self.steps | {call.step for call in group}
+        return len(steps) == 1 or not (self.composed or any(call.composed or call.helpers for call in group))
 
 
 def _not_run(pending: Pending, outcome: RunOutcome) -> None:
@@ -350,6 +381,7 @@ def _serve(child: Child, pending: Pending, given: list[Call], outcome: RunOutcom
     # commands a child can read hold the inputs of the call it is answering and of those it has
     # answered, never a later call's (a later case's inputs, or another step's answer: one step's
     # input is often an earlier step's right answer). Which calls share a child: may_share.
+    sharing = Given.of(given)
     for index, group in runnable:
         step = group[0].step
         public = all(call.public for call in group)
@@ -361,9 +393,10 @@ def _serve(child: Child, pending: Pending, given: list[Call], outcome: RunOutcom
             for call in group:
                 outcome.calls[call.id] = CallOutcome("not_run")
             continue
-        if not may_share(given, group):
+        if not sharing.admits(group):
             return pending[index:]
         given.extend(group)
+        sharing.add(group)
         left = clock.begin(step, seconds, public=public)
         started = clock.now()
         deadline = clock.deadline(left)

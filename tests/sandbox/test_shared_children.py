@@ -22,7 +22,7 @@ from autograder.grading.repairs import REPAIR_IDS
 from autograder.repair import RepairCache
 from autograder.core.lab import Lab
 from autograder.core.child import codec
-from autograder.sandbox.driver import may_share
+from autograder.sandbox.driver import Given, may_share
 from autograder.sandbox.runner import Call, Limits
 
 LIMITS = Limits(step_seconds=5.0, load_seconds=5.0)
@@ -189,6 +189,17 @@ def test_the_rule_itself_over_any_calls(given_calls, group):
     # A call that does not say it is public is secret: default calls never share with public ones.
     plain = Call(0, "a", "a", ())
     assert not plain.public and not may_share([plain], [dataclasses.replace(plain, id=1, public=True)])
+
+
+@given(st.lists(st.lists(CALLS, min_size=1, max_size=4), max_size=6), st.lists(CALLS, min_size=1, max_size=4))
+def test_what_a_child_was_given_kept_group_by_group_answers_as_the_rule_on_every_call(groups, group):
+    """`_serve` keeps what a child was given (driver.Given) as it gives each group: asked about the
+    next group, it answers as the rule read on every call given so far."""
+    kept = Given()
+    for earlier in groups:
+        kept.add(earlier)
+    given_calls = [call for earlier in groups for call in earlier]
+    assert kept.admits(group) is may_share(given_calls, group)
 
 
 def test_lab_1_runs_its_public_tests_in_one_child_and_keeps_the_hidden_ones_apart(zygote, plan):
