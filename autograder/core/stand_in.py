@@ -61,9 +61,28 @@ def answer(table: Iterable[StandIn], *, name: str, args: Sequence[Any], keywords
     if got is None:
         raise Refused(reason="arguments", helper=name)
     for row in table:
-        if row.name == name and _same_bound(got, bound_arguments(signature, row.args, {})):
+        if row.name == name and _same_bound(got, _row_bound(signature, row.args)):
             return row.value
     raise Refused(reason="arguments", helper=name)
+
+
+# A row's arguments bound to a signature, kept: a composed step asks its helpers many times on one
+# test, and every request is compared with every row. Keyed by identity, the row's arguments and
+# the signature held in the entry so that neither identity is reused while it is kept.
+_ROWS_BOUND: dict[tuple[int, int], tuple[object, object, tuple[tuple[Any, Any], ...] | None]] = {}
+_ROWS_BOUND_MOST = 20_000
+
+
+def _row_bound(signature: inspect.Signature | None, args: tuple[Any, ...]) -> tuple[tuple[Any, Any], ...] | None:
+    key = (id(args), id(signature))
+    kept = _ROWS_BOUND.get(key)
+    if kept is not None and kept[0] is args and kept[1] is signature:
+        return kept[2]
+    bound = bound_arguments(signature, args, {})
+    if len(_ROWS_BOUND) >= _ROWS_BOUND_MOST:
+        _ROWS_BOUND.clear()
+    _ROWS_BOUND[key] = (args, signature, bound)
+    return bound
 
 
 def keyword_parameters(signature: inspect.Signature | None) -> tuple[str, ...]:
