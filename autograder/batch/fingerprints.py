@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import itertools
 import tokenize
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
@@ -167,15 +168,23 @@ def code_statements(text: str, reading: Reading) -> list[str] | None:
 
 def _print_of(node: ast.AST, keep: frozenset[str], reading: Reading | None = None) -> list[Any]:
     """[hash, size] of a tree once docstrings, comments, whitespace, type hints and the names a
-    student chose are gone (`_normalised`)."""
+    student chose are gone (`_normalised`): the tokens' UTF-8, each ended by a NUL, hashed whole."""
     digest = hashlib.sha256()
     nodes = 0
-    for count, token in enumerate(_normalised(node, keep), start=1):
-        digest.update(token.encode("utf-8", "surrogatepass") + b"\0")
-        nodes += token.endswith("(")  # a node's opening token; a constant's repr ends with its quote or digit
-        if reading is not None and count % 20_000 == 0:
+    tokens = _normalised(node, keep)
+    while True:
+        chunk = list(itertools.islice(tokens, _TOKENS_BETWEEN_CLOCKS))
+        if not chunk:
+            break
+        digest.update(("\0".join(chunk) + "\0").encode("utf-8", "surrogatepass"))
+        # A node's opening token; a constant's repr ends with its quote or digit.
+        nodes += sum(1 for token in chunk if token[-1:] == "(")
+        if reading is not None:
             reading.check_time()
     return [digest.hexdigest()[:16], nodes]
+
+
+_TOKENS_BETWEEN_CLOCKS = 20_000
 
 
 def _normalised(root: ast.AST, keep: frozenset[str]) -> Iterator[str]:
@@ -191,27 +200,41 @@ def _normalised(root: ast.AST, keep: frozenset[str]) -> Iterator[str]:
         return name if name in keep else names.setdefault(name, f"v{len(names)}")
 
     pending: list[str | ast.AST] = [root]
+    pop, extend, AST = pending.pop, pending.extend, ast.AST
     while pending:
-        node = pending.pop()
-        if isinstance(node, str):
-            yield node
+        item = pop()
+        if isinstance(item, str):
+            yield item
             continue
+        node: ast.AST = item
         if isinstance(node, ast.AnnAssign) and node.value is not None:
             node = ast.Assign(targets=[node.target], value=node.value, type_comment=None)
-        own = _own_fields(node, renamed)
-        later: list[str | ast.AST] = [type(node).__name__ + "("]
-        for field, value in ast.iter_fields(node):
-            value = own.get(field, value)
-            if isinstance(value, list):
-                if field in ("body", "orelse", "finalbody") and value and isinstance(value[0], ast.stmt):
+        kind = type(node)
+        own = _own_fields(node, renamed) if kind in _OWN_FIELDS else {}
+        later: list[str | ast.AST] = [kind.__name__ + "("]
+        for field in kind._fields:
+            try:
+                value = own[field] if field in own else getattr(node, field)
+            except AttributeError:
+                continue  # as ast.iter_fields: a field the node was made without
+            if type(value) is list:
+                if field in _BODIES and value and isinstance(value[0], ast.stmt):
                     value = _doing(value)
-                later += ["[", *(v if isinstance(v, ast.AST) else repr(v) for v in value), "]"]
-            elif isinstance(value, ast.AST):
+                later.append("[")
+                later += [v if isinstance(v, AST) else repr(v) for v in value]
+                later.append("]")
+            elif isinstance(value, AST):
                 later.append(value)
             else:
                 later.append(repr(value))
         later.append(")")
-        pending.extend(reversed(later))
+        later.reverse()
+        extend(later)
+
+
+_BODIES = frozenset({"body", "orelse", "finalbody"})
+# The node kinds whose fields `_own_fields` reads otherwise.
+_OWN_FIELDS = frozenset({ast.Name, ast.arg, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.alias})
 
 
 def _own_fields(node: ast.AST, renamed: Callable[[str], str]) -> dict[str, object]:
