@@ -21,7 +21,7 @@ from typing import cast
 
 from ..core.repair_record import MARK_CLOSE, MARK_OPEN, EditKind
 from .kinds import COST, LATER
-from .rewrites import Scope, Span, rewrites, span_of
+from .rewrites import Scope, Span, clone, rewrites, span_of
 
 MAX_EDITS = 600  # single edits of one function at most (a long function is searched in part)
 SHOWN_CHARACTERS = 80
@@ -144,10 +144,11 @@ def repeated_edits(function: ast.FunctionDef, singles: list[Edit]) -> list[Edits
             groups.setdefault((edit.kind, *_patterns(edit.before, edit.after)), []).append(edit)
     found = []
     places = _places(function)
+    texts = _Texts(function)
     for members in groups.values():
         at = {edit.index: edit for edit in members}
         if len(at) >= 3:
-            source = _combined(function, places, tuple(at.values()))
+            source = _combined(function, places, tuple(at.values()), texts)
             if source is not None:
                 found.append(Edits(parts=tuple(at.values()), source=source))
     return found
@@ -193,10 +194,11 @@ def paired_edits(function: ast.FunctionDef, singles: list[Edit], *, limit: int) 
         rest += group[cut:]
     found: list[Edits] = []
     seen: set[str] = set()
+    texts = _Texts(function)
     for attempt, (first, second) in enumerate([*ordered, *rest]):
         if len(found) >= limit or attempt >= ATTEMPTS_PER_EDIT * limit:
             break
-        source = _combined(function, places, (first, second))
+        source = _combined(function, places, (first, second), texts)
         if source is not None and source not in seen:
             seen.add(source)
             found.append(Edits(parts=(first, second), source=source))
@@ -298,8 +300,10 @@ def _put(place: Place, node: ast.AST) -> None:
         getattr(holder, name)[position] = node
 
 
-def _combined(function: ast.FunctionDef, places: list[Place], edits: tuple[Edit, ...]) -> str | None:
-    """The source of `function` with every edit of `edits` made (None when they cannot all be)."""
+def _combined(function: ast.FunctionDef, places: list[Place], edits: tuple[Edit, ...],
+              texts: _Texts | None = None) -> str | None:
+    """The source of `function` with every edit of `edits` made (None when they cannot all be).
+    `texts`: the function's text by statement, to write only the edited ones again."""
     chosen = [places[edit.index] for edit in edits]
     targets = [_node_at(place) for place in chosen]
     if len({id(target) for target in targets}) < len(targets):
@@ -314,14 +318,15 @@ def _combined(function: ast.FunctionDef, places: list[Place], edits: tuple[Edit,
             if edit.rewrite is None:
                 return None
             try:
-                replacement = edit.rewrite(copy.deepcopy(target))
+                replacement = edit.rewrite(clone(target))
             except (AssertionError, AttributeError, IndexError, TypeError):
                 return None  # the other edit changed what this one was made for
             if replacement is None:
                 return None
             _put(place, replacement)
             made.append((place, target))
-        return _compiled(function)
+        text = texts.source(*chosen) if texts is not None else None
+        return _compiled(function) if text is None else _compiling(text)
     finally:
         for place, target in reversed(made):
             _put(place, target)
@@ -389,27 +394,29 @@ class _Texts:
     def _part(self, statement: ast.stmt) -> str:
         return self._with([statement])[len(self.lead):]
 
-    def source(self, place: Place) -> str | None:
-        """The whole text with the edit at `place` made (None: write it whole instead)."""
-        holder, name, position = place
+    def source(self, *places: Place) -> str | None:
+        """The whole text with the edits at `places` made (None: write it whole instead)."""
         if not self.exact:
             return None
-        if holder is self.function:
-            if name != "body" or position is None or len(self.function.body) != self.kept + len(self.parts):
+        changed: set[int] = set()
+        for holder, name, position in places:
+            if holder is self.function:
+                if name != "body" or position is None or len(self.function.body) != self.kept + len(self.parts):
+                    return None
+                changed.add(position)
+            elif id(holder) in self.owner:
+                changed.add(self.owner[id(holder)])
+            else:
                 return None
-            changed = position
-        elif id(holder) in self.owner:
-            changed = self.owner[id(holder)]
-        else:
+        if not changed or min(changed) < self.kept:
             return None
-        if changed < self.kept:
-            return None
+        parts = list(self.parts)
         try:
-            part = self._part(self.function.body[changed])
+            for k in changed:
+                parts[k - self.kept] = self._part(self.function.body[k])
         except (ValueError, RecursionError, TypeError):
             return None
-        at = changed - self.kept
-        return self.lead[:-len(PASS_LINE)] + "".join(self.parts[:at]) + part + "".join(self.parts[at + 1:])
+        return self.lead[:-len(PASS_LINE)] + "".join(parts)
 
 
 PASS_LINE = "\n    pass"
@@ -422,7 +429,7 @@ def _edited(function: ast.FunctionDef, place: Place, rewrite: Callable[[ast.AST]
     function's text by statement, to write only the edited one again."""
     target = _node_at(place)
     before = _short(target)
-    replacement = rewrite(copy.deepcopy(target))
+    replacement = rewrite(clone(target))
     holder, name, position = place
     if replacement is None:  # a statement removed
         body = getattr(holder, name)

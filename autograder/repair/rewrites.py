@@ -51,6 +51,21 @@ _AXIS_PAIRS = ((0, 1), (0, 2), (1, 2), (-1, -2))
 Span = tuple[object, object, object, object]  # a node's first line and column, last line and column
 
 
+def clone(node: ast.AST) -> ast.AST:
+    """A deep copy of a syntax tree, as `copy.deepcopy` makes it but several times faster (an edit
+    is made on a copy, thousands of times per search): nodes and lists are copied, the values they
+    hold (names, constants: all immutable) shared."""
+    made = node.__class__.__new__(node.__class__)
+    fields = made.__dict__
+    for key, value in node.__dict__.items():
+        if isinstance(value, ast.AST):
+            value = clone(value)
+        elif type(value) is list:
+            value = [clone(item) if isinstance(item, ast.AST) else item for item in value]
+        fields[key] = value
+    return made
+
+
 def span_of(node: ast.AST) -> Span:
     """Where `node` stands in the function's text (two nodes of one span are one value)."""
     return (getattr(node, "lineno", None), getattr(node, "col_offset", None), getattr(node, "end_lineno", None),
