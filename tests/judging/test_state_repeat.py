@@ -339,3 +339,22 @@ def test_through_the_sandbox_a_stateless_step_is_called_once_and_a_stateful_one_
     assert outcome.calls[1].state == {"globals": ["seen"], "repeat_differs": True}
     # The file counter: open() can reach state, so it was repeated, and the repeat saw one more run.
     assert outcome.calls[2].value == 1 and outcome.calls[2].state == {"repeat_differs": True}
+
+
+def test_a_repair_candidate_is_called_once_and_reports_no_state(zygote):
+    """A candidate repair (a call with a `source`) is judged by its value alone: the child neither
+    watches what it keeps nor calls it again, even where the student's own function is repeated."""
+    source = textwrap.dedent("""
+        def counted(x):
+            with open("runs.txt", "a") as handle:
+                handle.write("x")
+            with open("runs.txt") as handle:
+                return len(handle.read())
+    """)
+    candidate = source.replace("return len(handle.read())", "return 10 * len(handle.read())")
+    arg = (codec.encode(np.arange(3.0)),)
+    calls = [Call(0, "counted", "counted", arg), Call(1, "counted #0", "counted", arg, source=candidate)]
+    outcome = run(zygote, [{"source": source, "filename": "probe.py"}], calls, LIMITS, functions=("counted",))
+    assert outcome.calls[0].value == 1 and outcome.calls[0].state == {"repeat_differs": True}
+    # The student's own ran twice (its repeat), the candidate once: the file then holds three runs.
+    assert outcome.calls[1].kind == "returned" and outcome.calls[1].value == 30 and outcome.calls[1].state == {}

@@ -344,7 +344,10 @@ def call(channel: Channel, namespace: Globals, filenames: set[str], command: Mes
         namespace[name] = _proxy(channel, command["id"], name, own[name],
                                  takes.get(name) or ())  # type: ignore[union-attr]  # a dict: see above
     pristine = [_copy(a) for a in args]
-    watched = watch(function, namespace)
+    # A candidate repair is judged by its value alone (grading.repairs): what it keeps between
+    # calls is never read, so it is neither watched nor called again to see.
+    candidate = isinstance(source, str)
+    watched = None if candidate else watch(function, namespace)
     started = time.monotonic()
     try:
         value = function(*args)  # type: ignore[misc]  # None raises TypeError: the call's error
@@ -363,7 +366,8 @@ def call(channel: Channel, namespace: Globals, filenames: set[str], command: Mes
         encoded = {"t": "other", "type": f"unreadable ({type(error).__name__})"}
     # An argument comes back only when the call changed it (null otherwise): the grader judges it.
     args_after = [None if _unchanged(a, p) else codec.encode(a) for a, p in zip(args, pristine)]
-    state = state_kept(function, watched, encoded, pristine, helpers, time.monotonic() - started, _copy)
+    state = {} if candidate else state_kept(function, watched, encoded, pristine, helpers, time.monotonic() - started,
+                                            _copy)
     channel.send(ev="returned", id=command["id"], value=encoded, args_after=args_after,
                  **({"state": state} if state else {}))
 
