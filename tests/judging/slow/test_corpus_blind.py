@@ -3,7 +3,7 @@
 correct file earns every point, and a file with one mistake loses points in that step only.
 
 `MANIFEST.csv` names each file's lab, the step its mistake is in and the cause, in the author's
-words. Files whose mistake no test of the lab can show yet are listed in NOT_SHOWN, each with why:
+words; `REPAIRED.csv` the kinds of edit of each repair the search names in that step, which stay named. Files whose mistake no test of the lab can show yet are listed in NOT_SHOWN, each with why:
 they keep full marks until a case shows them, and then this list shrinks (it is empty: each input
 form the notebook promises has a public test, see below). ACCEPTED lists the files whose answer
 differs from the reference's form but behaves as promised, each with why. CHARGED_ELSEWHERE lists
@@ -20,6 +20,7 @@ import pytest
 from autograder import registry
 from autograder.grading import grade_bytes
 from autograder.grading.plan import Plan
+from autograder.grading.repairs import REPAIR_SWITCH
 from autograder.sandbox.runner import Limits
 from conftest import CORPORA
 from test_saved_results import check_rewritten_equal_fresh
@@ -36,6 +37,13 @@ def _rows(corpus):
 
 
 ROWS = [row for corpus in BLIND_GROUPS for row in _rows(corpus)]
+# The kinds of the repair the search names in each file's step, by (corpus, file), from each
+# group's REPAIRED.csv: a named repair stays named, by the same edits. A file the search names
+# nothing for is graded with the search off, as tests/judging/slow/test_repair_corpora.py grades
+# the later sets: its words aside, the search changes nothing (tests/judging/test_repair.py), and
+# its whole budget spent on each such file would be most of this module's time.
+REPAIRED = {(corpus, row["file"].rsplit("/", 1)[-1]): row["kinds"].split() for corpus in BLIND_GROUPS
+            for row in csv.DictReader((CORPORA / corpus / "REPAIRED.csv").open(encoding="utf-8"))}
 # (lab 1 one-mistake files, lab 2 one-mistake files, correct files) each group wrote at least
 AT_LEAST = {"corpus_blind": (40, 25, 10), "corpus_blind2": (40, 25, 10), "corpus_blind3": (24, 14, 6),
             "corpus_blind4": (30, 20, 8)}
@@ -128,13 +136,20 @@ def _marked(row):
 
 
 @pytest.mark.parametrize("row", [_marked(r) for r in ROWS if r["step"] != "-"])
-def test_one_mistake_costs_points_in_its_own_step_only(graded, row):
+def test_one_mistake_costs_points_in_its_own_step_only(graded, row, monkeypatch):
+    repaired = REPAIRED.get((row["corpus"], row["file"]))
+    if repaired is None:
+        monkeypatch.setenv(REPAIR_SWITCH, "off")
     result = graded(LABS[row["lab"]], _path(row))
     lost = [s.name for s in result.steps if s.score < s.max_score]
     expected = [] if row["file"] in NOT_SHOWN or row["file"] in ACCEPTED else [row["step"]]
     assert lost == expected, row["cause"]
+    if repaired is not None:
+        step = next(s for s in result.steps if s.name == row["step"])
+        assert step.repair is not None and [part.kind for part in step.repair.parts] == repaired, row["file"]
 
 
 def test_every_listed_exception_is_a_file_of_a_corpus():
     files = {row["file"] for row in ROWS}
     assert set(NOT_SHOWN) | set(ACCEPTED) | set(CHARGED_ELSEWHERE) <= files
+    assert set(REPAIRED) <= {(row["corpus"], row["file"]) for row in ROWS if row["step"] != "-"}
