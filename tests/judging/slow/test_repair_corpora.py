@@ -35,15 +35,6 @@ def repaired_of(sets):
     return {(name, row["file"]): row["kinds"].split() for name in sets for row in _rows(name, "REPAIRED.csv")}
 
 
-CASES = cases_of(SETS)
-REPAIRED = repaired_of(SETS)
-
-
-@pytest.fixture(scope="module")
-def plans():
-    return {name: Plan.build(lab) for name, lab in LABS.items()}
-
-
 def check_blind_file(zygote, plans, name, row, tmp_path, repaired, monkeypatch):
     if row["step"] and (name, row["file"]) not in repaired:
         monkeypatch.setenv(REPAIR_SWITCH, "off")
@@ -65,7 +56,21 @@ def check_blind_file(zygote, plans, name, row, tmp_path, repaired, monkeypatch):
         assert [part.kind for part in step.repair.parts] == repaired[name, row["file"]]
 
 
-@pytest.mark.parametrize("name, row", CASES, ids=[f"{name}/{row['file']}" for name, row in CASES])
-def test_a_blind_file_costs_its_own_step_only_and_a_named_repair_stays_named(zygote, plans, name, row, tmp_path,
-                                                                              monkeypatch):
-    check_blind_file(zygote, plans, name, row, tmp_path, REPAIRED, monkeypatch)
+def blind_set_tests(sets):
+    """(the `plans` fixture, the test) of a module that checks the blind sets `sets`: each module
+    assigns both at its top, under these names, so that pytest finds them there."""
+    cases, repaired = cases_of(sets), repaired_of(sets)
+
+    @pytest.fixture(scope="module")
+    def plans():
+        return {name: Plan.build(lab) for name, lab in LABS.items()}
+
+    @pytest.mark.parametrize("name, row", cases, ids=[f"{name}/{row['file']}" for name, row in cases])
+    def test_a_blind_file_costs_its_own_step_only_and_a_named_repair_stays_named(zygote, plans, name, row,
+                                                                                  tmp_path, monkeypatch):
+        check_blind_file(zygote, plans, name, row, tmp_path, repaired, monkeypatch)
+
+    return plans, test_a_blind_file_costs_its_own_step_only_and_a_named_repair_stays_named
+
+
+plans, test_a_blind_file_costs_its_own_step_only_and_a_named_repair_stays_named = blind_set_tests(SETS)

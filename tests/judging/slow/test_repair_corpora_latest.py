@@ -1,21 +1,6 @@
 """The latest blind sets (tests/corpora/corpus_blind12 to 14), checked as test_repair_corpora.py checks
 the earlier ones."""
-import pytest
-
-from test_repair_corpora import LABS, cases_of, check_blind_file, repaired_of
-from autograder.grading.plan import Plan
+from test_repair_corpora import blind_set_tests
 
 SETS = ("corpus_blind12", "corpus_blind13", "corpus_blind14")
-CASES = cases_of(SETS)
-REPAIRED = repaired_of(SETS)
-
-
-@pytest.fixture(scope="module")
-def plans():
-    return {name: Plan.build(lab) for name, lab in LABS.items()}
-
-
-@pytest.mark.parametrize("name, row", CASES, ids=[f"{name}/{row['file']}" for name, row in CASES])
-def test_a_blind_file_costs_its_own_step_only_and_a_named_repair_stays_named(zygote, plans, name, row, tmp_path,
-                                                                              monkeypatch):
-    check_blind_file(zygote, plans, name, row, tmp_path, REPAIRED, monkeypatch)
+plans, test_a_blind_file_costs_its_own_step_only_and_a_named_repair_stays_named = blind_set_tests(SETS)
