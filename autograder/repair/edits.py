@@ -39,6 +39,9 @@ class Edit:
     # where it applies (the node's index in `_nodes` order) and how, to combine it with another
     index: int = field(default=-1, repr=False, compare=False)
     rewrite: Callable[[ast.AST], ast.AST | None] | None = field(default=None, repr=False, compare=False)
+    # the body statement the edit changes and its text as edited (_Texts), when written so: an
+    # edit of another statement is combined with it by text alone (_combined)
+    statement: tuple[int, str] | None = field(default=None, repr=False, compare=False)
 
     @property
     def rank(self) -> tuple[int, int, int]:
@@ -102,10 +105,12 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
     seen: dict[str, int] = {original: -1}  # each edited source once, told by its cheapest kind
 
     def keep(kind: EditKind, source: str | None, line: int, before: str, after: str, index: int = -1,
-             rewrite: Callable[[ast.AST], ast.AST | None] | None = None) -> None:
+             rewrite: Callable[[ast.AST], ast.AST | None] | None = None,
+             statement: tuple[int, str] | None = None) -> None:
         if source is None:
             return
-        edit = Edit(kind=kind, line=line, before=before, after=after, source=source, index=index, rewrite=rewrite)
+        edit = Edit(kind=kind, line=line, before=before, after=after, source=source, index=index, rewrite=rewrite,
+                    statement=statement)
         if source not in seen:
             seen[source] = len(edits)
             edits.append(edit)
@@ -120,7 +125,7 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
             edited = _edited(function, places[index], rewrite, texts)
             if edited is not None:
                 before = quoted(originals[index], source, marked=kind in MARKED) or edited[1]
-                keep(kind, edited[0], line, before, edited[2], index, rewrite)
+                keep(kind, edited[0], line, before, edited[2], index, rewrite, edited[3])
         if len(edits) > 4 * limit or attempts > ATTEMPTS_PER_EDIT * limit:
             break
     for edited_source, line, before, after in _statement_swaps(function):
@@ -304,6 +309,11 @@ def _combined(function: ast.FunctionDef, places: list[Place], edits: tuple[Edit,
               texts: _Texts | None = None) -> str | None:
     """The source of `function` with every edit of `edits` made (None when they cannot all be).
     `texts`: the function's text by statement, to write only the edited ones again."""
+    if texts is not None and texts.exact:
+        # Edits of different statements: each statement is written as its edit alone wrote it.
+        alone = dict(edit.statement for edit in edits if edit.statement is not None)
+        if len(alone) == len(edits):
+            return _compiling(texts.joined(alone))
     chosen = [places[edit.index] for edit in edits]
     targets = [_node_at(place) for place in chosen]
     if len({id(target) for target in targets}) < len(targets):
@@ -396,6 +406,19 @@ class _Texts:
 
     def source(self, *places: Place) -> str | None:
         """The whole text with the edits at `places` made (None: write it whole instead)."""
+        edited = self.edited(*places)
+        return None if edited is None else self.joined(edited)
+
+    def joined(self, edited: dict[int, str]) -> str:
+        """The whole text with the body's statements `edited` (by number) written as given."""
+        parts = list(self.parts)
+        for k, text in edited.items():
+            parts[k - self.kept] = text
+        return self.lead[:-len(PASS_LINE)] + "".join(parts)
+
+    def edited(self, *places: Place) -> dict[int, str] | None:
+        """The text of each statement holding an edit at `places`, by its number in the body, as
+        the tree now is (None: write the function whole instead)."""
         if not self.exact:
             return None
         changed: set[int] = set()
@@ -410,23 +433,21 @@ class _Texts:
                 return None
         if not changed or min(changed) < self.kept:
             return None
-        parts = list(self.parts)
         try:
-            for k in changed:
-                parts[k - self.kept] = self._part(self.function.body[k])
+            return {k: self._part(self.function.body[k]) for k in changed}
         except (ValueError, RecursionError, TypeError):
             return None
-        return self.lead[:-len(PASS_LINE)] + "".join(parts)
 
 
 PASS_LINE = "\n    pass"
 
 
 def _edited(function: ast.FunctionDef, place: Place, rewrite: Callable[[ast.AST], ast.AST | None],
-            texts: _Texts | None = None) -> tuple[str | None, str, str] | None:
+            texts: _Texts | None = None) -> tuple[str | None, str, str, tuple[int, str] | None] | None:
     """(the edited function's source, None if it does not compile; the node as written; as
-    edited), the edit made on the student's tree and undone before returning. `texts`: the
-    function's text by statement, to write only the edited one again."""
+    edited; the statement edited and its text, when written from `texts`), the edit made on the
+    student's tree and undone before returning. `texts`: the function's text by statement, to
+    write only the edited one again."""
     target = _node_at(place)
     before = _short(target)
     replacement = rewrite(clone(target))
@@ -437,13 +458,17 @@ def _edited(function: ast.FunctionDef, place: Place, rewrite: Callable[[ast.AST]
             return None
         del body[position]
         try:
-            return _compiled(function), before, ""
+            return _compiled(function), before, "", None
         finally:
             body.insert(position, target)
     _put(place, replacement)
     try:
-        text = texts.source(place) if texts is not None else None
-        return (_compiled(function) if text is None else _compiling(text)), before, _short(replacement)
+        edited = texts.edited(place) if texts is not None else None
+        if edited is None or texts is None:
+            return _compiled(function), before, _short(replacement), None
+        source = _compiling(texts.joined(edited))
+        statement = next(iter(edited.items())) if source is not None else None
+        return source, before, _short(replacement), statement
     finally:
         _put(place, target)
 

@@ -1,12 +1,13 @@
 """The edited function's text, written statement by statement (repair.edits._Texts), is the text
 `ast.unparse` writes of the whole edited function, for every edit of every function in the
-corpora's files: the shortcut changes which candidates are tried by nothing."""
+corpora's files, and for every pair of edits the search tries (two edits of two statements are
+joined from each one's own text): the shortcuts change which candidates are tried by nothing."""
 import ast
 import pathlib
 
 import pytest
 
-from autograder.repair.edits import _Texts, _node_at, _places, _put
+from autograder.repair.edits import _combined, _Texts, _node_at, _places, _put, paired_edits, repeated_edits, single_edits
 from autograder.repair.rewrites import Scope, rewrites
 from conftest import CORPORA
 
@@ -53,3 +54,18 @@ def test_a_nested_definition_and_a_bare_string_are_written_as_in_the_whole():
         assert texts.source(place) == ast.unparse(function)
     finally:
         _put(place, target)
+
+
+@pytest.mark.parametrize("path", FILES[3::29], ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+def test_each_pair_and_repeat_is_the_whole_edited_functions_unparse(path):
+    for function in _functions(path):
+        singles = single_edits(function, source=path.read_text("utf-8"))
+        places = _places(function)
+        combined = [*paired_edits(function, singles, limit=100), *repeated_edits(function, singles)]
+        for edits in combined:
+            # Written whole, each edit made on the tree: no statement's text reused.
+            assert edits.source == _combined(function, places, edits.parts), (path.name, function.name, edits.parts)
+        # (and the shortcut was taken: most pairs are of two statements)
+        joined = [edits for edits in combined if all(part.statement for part in edits.parts)
+                  and len({part.statement[0] for part in edits.parts}) == len(edits.parts)]
+        assert joined or len({part.statement[0] for edits in combined for part in edits.parts if part.statement}) < 2
