@@ -16,6 +16,8 @@ from ..core.guard import piece
 from ..helpers import StandInAnswers
 from ..core.judge import judge_call
 from ..repair import RepairCache, search, target_of
+from ..core.child.worker import candidate_code
+from ..repair.edits import compiled
 from ..repair.grafts import reference_function
 from ..core.repair_record import GRAFTS, Repair
 from ..core.rubric import UNANSWERED
@@ -283,6 +285,9 @@ def _candidate_calls(runs: Runs, step: Step, stand_in_for: tuple[str, ...], sour
     base = {id(probe_of[call.id]): call for call in calls if call.step == step.name}
     made: list[Call] = []
     tables: dict[int, Any] = {}
+    # Each candidate as the grader compiled it when it was made: the child need not compile it again.
+    codes: dict[str | None, list[str]] = {source: candidate_code(code) for source in sources
+             if source is not None and (code := compiled(source)) is not None}
     for k, source in enumerate(sources):
         for probe in probes:
             call = base[id(probe)]
@@ -292,7 +297,7 @@ def _candidate_calls(runs: Runs, step: Step, stand_in_for: tuple[str, ...], sour
             # A child is given public or hidden calls, never both (driver.may_share): a candidate's
             # calls on hidden cases (the build's mutants of the reference) are a group of their own.
             group = f"{step.name} #{0 if step.composed else k}{'' if call.public else ' hidden'}"
-            made.append(replace(call, id=new_id, step=group, source=source, seconds=seconds,
+            made.append(replace(call, id=new_id, step=group, source=source, seconds=seconds, code=codes.get(source),
                                 helpers=tuple(h for h in call.helpers if h in stand_in_for)))
             if call.id in plan.stand_ins.tables:
                 tables[new_id] = plan.stand_ins.tables[call.id]

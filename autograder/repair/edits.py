@@ -15,10 +15,13 @@ import functools
 import io
 import itertools
 import warnings
+from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterator
+from types import CodeType
 from dataclasses import dataclass, field
 from typing import cast
 
+from ..core.child.worker import compile_candidate
 from ..core.repair_record import MARK_CLOSE, MARK_OPEN, EditKind
 from .kinds import COST, LATER
 from .rewrites import Scope, Span, clone, rewrites, span_of
@@ -351,14 +354,26 @@ def _compiled(tree: ast.FunctionDef) -> str | None:
 
 
 def _compiling(source: str) -> str | None:
-    """`source` when it compiles, else None."""
+    """`source` when it compiles, else None; what it compiled to is kept for the child (compiled)."""
     try:
         with warnings.catch_warnings():  # an edit's `x[1, 2](...)` is the grader's, never the TA's to read
             warnings.simplefilter("ignore", SyntaxWarning)
-            compile(source, "<repair>", "exec")
+            code = compile_candidate(source)
     except (SyntaxError, ValueError, RecursionError, TypeError):
         return None
+    _CODES[source] = code
+    if len(_CODES) > MAX_KEPT_CODES:
+        _CODES.popitem(last=False)
     return source
+
+
+MAX_KEPT_CODES = 8192  # more than one search makes: its candidates are run right after they are made
+_CODES: OrderedDict[str, CodeType] = OrderedDict()
+
+
+def compiled(source: str) -> CodeType | None:
+    """The code a candidate's source compiled to when it was made, if it is still kept."""
+    return _CODES.get(source)
 
 
 def _nodes(function: ast.FunctionDef) -> list[ast.AST]:

@@ -358,3 +358,31 @@ def test_a_repair_candidate_is_called_once_and_reports_no_state(zygote):
     assert outcome.calls[0].value == 1 and outcome.calls[0].state == {"repeat_differs": True}
     # The student's own ran twice (its repeat), the candidate once: the file then holds three runs.
     assert outcome.calls[1].kind == "returned" and outcome.calls[1].value == 30 and outcome.calls[1].state == {}
+
+
+def test_a_candidate_runs_as_the_grader_compiled_it_and_as_its_source_says_without_it(zygote):
+    """The grader sends a candidate as it compiled it (worker.candidate_code): the child runs that
+    code, the same as compiling the source itself; code marked for another interpreter, or that is
+    not a code object, is ignored and the source is compiled."""
+    import base64
+    import marshal
+
+    from autograder.core.child.worker import candidate_code, compile_candidate
+
+    source = "def f(x: 'not evaluated' + 1):\n    return x * 2\n"
+    other = "def f(x):\n    return x * 3\n"
+    arg = (codec.encode(np.arange(3.0)),)
+    code = candidate_code(compile_candidate(source))
+    calls = [Call(0, "f #0", "f", arg, source=source),
+             Call(1, "f #1", "f", arg, source=source, code=code),
+             # The code is what runs when it is sent for this interpreter: the source is not compiled again.
+             Call(2, "f #2", "f", arg, source=source, code=candidate_code(compile_candidate(other))),
+             Call(3, "f #3", "f", arg, source=source, code=["another interpreter", code[1]]),
+             Call(4, "f #4", "f", arg, source=source, code=[code[0], base64.b64encode(marshal.dumps(5)).decode()]),
+             Call(5, "f #5", "f", arg, source=source, code=[code[0], base64.b64encode(b"\xff not code").decode()])]
+    outcome = run(zygote, [{"source": "def f(x):\n    return x\n", "filename": "probe.py"}], calls, LIMITS,
+                  functions=("f",))
+    assert [list(outcome.calls[k].value) for k in (0, 1, 3, 4)] == [[0.0, 2.0, 4.0]] * 4
+    assert list(outcome.calls[2].value) == [0.0, 3.0, 6.0]
+    # Bytes that are no marshalled value raise in the child: that candidate is wrong, nothing else.
+    assert outcome.calls[5].kind == "raised"

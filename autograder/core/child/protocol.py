@@ -45,6 +45,8 @@ class Call:
     # A definition of `function` to call in place of the submission's own (a candidate repair of
     # it, autograder.repair: the student's code with one edit of the grader's); None: its own.
     source: str | None = None
+    # `source` as the grader compiled it (worker.candidate_code), so the child need not compile it again
+    code: list[str] | None = field(default=None, repr=False, compare=False)
     # A public test's call: its inputs and expected values are shown to students anyway, so it may
     # share a child with other public calls (driver.may_share). A call is secret unless it says so.
     public: bool = False
@@ -85,7 +87,8 @@ class Call:
             text = codec.dumps({"cmd": "call", "id": self.id, "function": self.function,
                                 "args": list(self.args), "helpers": list(self.helpers),
                                 **({"takes": takes} if takes else {}),
-                                **({"source": self.source} if self.source is not None else {})}) + "\n"
+                                **({"source": self.source} if self.source is not None else {}),
+                                **({"code": self.code} if self.code is not None else {})}) + "\n"
             object.__setattr__(self, "_command", text)
             return text
 

@@ -8,8 +8,11 @@ alone, so no reference code ever reaches this process.
 """
 from __future__ import annotations
 
+import __future__
 import ast
+import base64
 import linecache
+import marshal
 import os
 import signal
 import sys
@@ -324,9 +327,7 @@ def call(channel: Channel, namespace: Globals, filenames: set[str], command: Mes
     if isinstance(source, str):
         scratch: Globals = {}
         try:
-            code = _COMPILED.get(source) or _COMPILED.setdefault(source, compile(source, REPAIR_FILENAME, "exec"))
-            if len(_COMPILED) > 64:  # a candidate is called once per input, one after the other
-                _COMPILED.clear()
+            code = _candidate(source, command.get("code"))
             exec(code, namespace, scratch)  # noqa: S102 - the sandbox's own
         except BaseException as error:
             channel.send(ev="raised", id=command["id"], **describe_exception(error, filenames))
@@ -374,6 +375,36 @@ def call(channel: Channel, namespace: Globals, filenames: set[str], command: Mes
 
 REPAIR_FILENAME = "<repair>"
 _COMPILED: dict[str, CodeType] = {}
+# Compiled as this module compiles the submission's cells (its `from __future__ import annotations`).
+_CANDIDATE_FLAGS = __future__.annotations.compiler_flag
+_CODE_TAG = f"{sys.implementation.cache_tag}:{sys.version}"
+# Captured before any submission runs, as the codec's are.
+_loads_code, _b64decode, _CodeType = marshal.loads, base64.b64decode, type(compile("", "", "exec"))
+
+
+def compile_candidate(source: str) -> CodeType:
+    """A candidate repair's definition compiled as a child runs it: the grader compiles each one
+    this way to know it compiles, and sends what it compiled (`candidate_code`)."""
+    code: CodeType = compile(source, REPAIR_FILENAME, "exec", flags=_CANDIDATE_FLAGS, dont_inherit=True)
+    return code
+
+
+def candidate_code(code: CodeType) -> list[str]:
+    """What a call command carries of a candidate the grader compiled: the interpreter it was
+    compiled by and the code, marshalled (the child compiles the source itself on another one)."""
+    return [_CODE_TAG, base64.b64encode(marshal.dumps(code)).decode("ascii")]
+
+
+def _candidate(source: str, compiled: object) -> CodeType:
+    """The candidate's code: as the grader compiled it, when it sent it for this interpreter."""
+    if isinstance(compiled, list) and len(compiled) == 2 and compiled[0] == _CODE_TAG and isinstance(compiled[1], str):
+        code = _loads_code(_b64decode(compiled[1]))
+        if type(code) is _CodeType:
+            return code
+    code = _COMPILED.get(source) or _COMPILED.setdefault(source, compile_candidate(source))
+    if len(_COMPILED) > 64:  # a candidate is called once per input, one after the other
+        _COMPILED.clear()
+    return code
 _ndarray = np.ndarray
 _ndarray_copy = np.ndarray.copy
 _tobytes = np.ndarray.tobytes
