@@ -1,7 +1,8 @@
 """The grader<->child protocol: what a child may read, what the grader reads of it, and helpers.
 
 No reference code and no expected value of a call it has not answered ever enters a process that
-runs student code; calls are sent one at a time, public tests before hidden ones; helper requests
+runs student code; calls are sent one at a time (but a search's public candidates, in a child given
+nothing else), public tests before hidden ones; helper requests
 are answered one at a time, as untrusted requests, from the running test's own values only; what
 the grader reads is bounded per event and per run, and read in linear time and constant memory.
 """
@@ -144,6 +145,82 @@ def test_a_child_is_sent_one_call_at_a_time():
     pending = _one_child(child, [], ("softmax", "mix"), [calls[:3], calls[3:]], [], set(), outcome, LIMITS)
     assert pending is None and sorted(outcome.calls) == [0, 1, 2, 3, 4]
     assert child.unanswered_when_sent == [0] * 5
+
+
+class _PipeChild(_ScriptedChild):
+    """A scripted child with a command pipe of a given size."""
+
+    pipe_bytes = 64 * 1024
+
+    def __init__(self, names=("softmax", "mix")):
+        super().__init__()
+        self.names = names
+        self.given_when_sent = []  # for each command: the ids sent before it and not answered
+
+    def next_event(self, deadline):
+        return {"ev": "loaded", "names": {name: "function" for name in self.names}}
+
+    def send_text(self, text, deadline=None):
+        self.given_when_sent.append(list(self.pending))
+        super().send_text(text, deadline)
+
+
+def _candidate(number, step="softmax", **changes):
+    fields = dict(source=f"def {step}(x):\n    return x * {number}\n", public=True)
+    fields.update(changes)
+    return Call(number, f"{step} #{number}", step, (codec.encode(1.0),), **fields)
+
+
+def test_a_searchs_public_candidates_alone_in_a_child_are_sent_ahead():
+    """A child given nothing but public repair candidates finds its next calls waiting (the
+    search's thousands of calls without a wait each); every call still gets its own outcome."""
+    from autograder.sandbox.driver import AHEAD_CALLS, _one_child
+    from autograder.core.child.protocol import RunOutcome
+
+    child = _PipeChild()
+    calls = [_candidate(i) for i in range(100)]
+    outcome = RunOutcome()
+    assert _one_child(child, [], ("softmax", "mix"), [[call] for call in calls], [], set(), outcome, LIMITS) is None
+    assert sorted(outcome.calls) == list(range(100))
+    assert max(child.unanswered_when_sent) == AHEAD_CALLS  # the call being answered and those sent after it
+    assert len(child.unanswered_when_sent) == 100  # each command once
+
+
+KINDS = st.sampled_from(["candidate", "own", "hidden candidate", "candidate with a helper", "composed candidate"])
+
+
+@given(st.lists(KINDS, min_size=1, max_size=40), st.integers(0, 39))
+def test_a_call_is_sent_ahead_only_in_a_child_given_nothing_but_public_candidates(kinds, given_before):
+    """Whatever calls a child is given, a command goes out before the ones before it answered only
+    when that call and every call the child was given are public candidates (driver.may_send_ahead)."""
+    from autograder.sandbox.driver import _one_child, may_send_ahead
+    from autograder.core.child.protocol import RunOutcome
+
+    def made(number, kind):
+        if kind == "own":
+            return Call(number, "softmax", "softmax", (codec.encode(1.0),), public=True)
+        return _candidate(number, public=kind != "hidden candidate",
+                          helpers=("mix",) if kind == "candidate with a helper" else (),
+                          composed=kind == "composed candidate")
+
+    calls = [made(number, kind) for number, kind in enumerate(kinds)]
+    child = _PipeChild()
+    outcome = RunOutcome()
+    # Groups that share a child by the sharing rule: public and hidden apart, as the driver gives them.
+    public = [[c] for c in calls if c.public]
+    hidden = [[c] for c in calls if not c.public]
+    for groups in (public, hidden):
+        if not groups:
+            continue
+        child = _PipeChild()
+        _one_child(child, [], ("softmax", "mix"), groups, [], set(), outcome, LIMITS)
+        by_id = {c.id: c for c in calls}
+        sent_order = [c[0].id for c in groups]
+        for position, waiting in enumerate(child.given_when_sent):
+            if waiting:
+                given = [by_id[i] for i in sent_order[:position + 1]]
+                assert all(may_send_ahead(c) for c in given), [c.step for c in given]
+    assert set(outcome.calls) == {c.id for c in calls}
 
 
 class _Time:
@@ -551,3 +628,19 @@ def test_any_json_a_child_writes_reads_back_as_valid_unicode(data):
 
     read = codec.loads(json.dumps(data))  # ensure_ascii: surrogates are escaped as a forger would
     json.dumps(read, ensure_ascii=False).encode("utf-8")
+
+
+def test_candidates_sent_ahead_each_get_their_own_outcome_past_a_loop_a_crash_and_an_error(zygote):
+    """In a real child: a candidate that never returns costs its own limit, one that ends the
+    process or raises costs itself; the candidates sent after it are answered all the same (a
+    fresh child runs what a killed one was sent), each with its own value."""
+    bodies = {5: "    while True:\n        pass\n", 9: "    import os\n    os._exit(3)\n",
+              13: "    raise ValueError('no')\n"}
+    calls = [Call(k, f"f #{k}", "f", (codec.encode(np.arange(3.0)),), public=True, seconds=0.5,
+                  source="def f(x):\n" + bodies.get(k, f"    return x * {k}\n")) for k in range(40)]
+    outcome = run(zygote, [{"source": "def f(x):\n    return x\n", "filename": "probe.py"}], calls,
+                  Limits(step_seconds=5.0, load_seconds=5.0), functions=("f",))
+    kinds = {k: outcome.calls[k].kind for k in range(40)}
+    assert kinds[5] == "timeout" and kinds[9] == "crashed" and kinds[13] == "raised", kinds
+    for k in set(range(40)) - set(bodies):
+        assert kinds[k] == "returned" and list(outcome.calls[k].value) == [0.0, k, 2.0 * k], (k, outcome.calls[k])
