@@ -16,7 +16,6 @@ from ..core.guard import piece
 from ..helpers import StandInAnswers
 from ..core.judge import judge_call
 from ..repair import RepairCache, search, target_of
-from ..core.child.worker import candidate_code
 from ..repair.edits import compiled
 from ..repair.grafts import reference_function
 from ..core.repair_record import GRAFTS, Repair
@@ -286,8 +285,8 @@ def _candidate_calls(runs: Runs, step: Step, stand_in_for: tuple[str, ...], sour
     made: list[Call] = []
     tables: dict[int, Any] = {}
     # Each candidate as the grader compiled it when it was made: the child need not compile it again.
-    codes: dict[str | None, list[str]] = {source: candidate_code(code) for source in sources
-             if source is not None and (code := compiled(source)) is not None}
+    codes: dict[str | None, list[str]] = {source: code for source in sources
+                                           if source is not None and (code := compiled(source)) is not None}
     for k, source in enumerate(sources):
         for probe in probes:
             call = base[id(probe)]

@@ -21,7 +21,7 @@ from types import CodeType
 from dataclasses import dataclass, field
 from typing import cast
 
-from ..core.child.worker import compile_candidate
+from ..core.child.worker import candidate_code, compile_candidate
 from ..core.repair_record import MARK_CLOSE, MARK_OPEN, EditKind
 from .kinds import COST, LATER
 from .rewrites import Scope, Span, clone, rewrites, span_of
@@ -361,18 +361,51 @@ def _compiling(source: str) -> str | None:
             code = compile_candidate(source)
     except (SyntaxError, ValueError, RecursionError, TypeError):
         return None
-    _CODES[source] = code
-    if len(_CODES) > MAX_KEPT_CODES:
-        _CODES.popitem(last=False)
+    _keep(source, code)
     return source
 
 
-MAX_KEPT_CODES = 8192  # more than one search makes: its candidates are run right after they are made
-_CODES: OrderedDict[str, CodeType] = OrderedDict()
+# What a candidate's compiled form may weigh to be kept and sent (a normal one weighs a few
+# kilobytes; `'ab' * 2048` is folded into a constant that large, a few hundred such in a function
+# would make gigabytes of a search's candidates), and what all those kept may weigh: the grader's
+# memory stays bounded by these, whatever the code. A candidate not kept is sent as its text alone.
+MAX_CODE_BYTES = 32 * 1024
+MAX_KEPT_CODE_BYTES = 32 * 1024 * 1024
+_CODES: OrderedDict[str, list[str]] = OrderedDict()
+_KEPT = [0]  # the bytes kept in _CODES
 
 
-def compiled(source: str) -> CodeType | None:
-    """The code a candidate's source compiled to when it was made, if it is still kept."""
+def _keep(source: str, code: CodeType) -> None:
+    if source in _CODES:
+        _CODES.move_to_end(source)
+        return
+    if _constants_size(code) > MAX_CODE_BYTES:
+        return  # not even marshalled
+    sent = candidate_code(code)
+    size = len(sent[1])
+    if size > MAX_CODE_BYTES:
+        return
+    _CODES[source] = sent
+    _KEPT[0] += size
+    while _KEPT[0] > MAX_KEPT_CODE_BYTES:
+        _KEPT[0] -= len(_CODES.popitem(last=False)[1][1])
+
+
+def _constants_size(code: CodeType) -> int:
+    """About what the constants of `code` and of the code it holds weigh, marshalled."""
+    size = 0
+    for constant in code.co_consts:
+        if isinstance(constant, CodeType):
+            size += _constants_size(constant)
+        elif isinstance(constant, (str, bytes, tuple, frozenset)):
+            size += len(constant) if not isinstance(constant, (tuple, frozenset)) else \
+                sum(len(item) if isinstance(item, (str, bytes)) else 8 for item in constant)
+    return size
+
+
+def compiled(source: str) -> list[str] | None:
+    """What a call command carries of a candidate as the grader compiled it when it was made
+    (worker.candidate_code), if it is still kept."""
     return _CODES.get(source)
 
 

@@ -1,0 +1,85 @@
+"""Attack 14 — promises 1/5. Reads the commands sent ahead and answers them in reverse order with
+the right value (Q @ K.T on their own arguments) while answering the current call with a wrong
+one; events for ids the grader is not awaiting yet arrive first. Later calls get their answers
+"early" (which the grader drops), then the child re-reads nothing: those calls time out.
+Points equal to repair-off; feedback names only a grader edit.
+"""
+import sys as _sys, os as _os, gc as _gc, json as _json, time as _time
+
+def _channel():
+    w = _sys.modules.get("autograder.core.child.worker")
+    for o in _gc.get_objects():
+        if type(o).__name__ == "Channel" and hasattr(o, "_commands"):
+            return o
+    return None
+
+def _in_candidate():
+    f = _sys._getframe(1)
+    while f is not None:
+        if f.f_code.co_filename == "<repair>":
+            return True
+        f = f.f_back
+    return False
+
+def _spy_send(**data):
+    ch = _channel()
+    if ch is not None:
+        ch.send(ev="spy", pid=_os.getpid(), **data)
+
+def _answer_all_reversed():
+    from autograder.core.child import codec
+    ch = _channel()
+    fd = ch._commands.fileno()
+    _os.set_blocking(fd, False)
+    got = []
+    try:
+        while True:
+            line = ch._readline()
+            if not line:
+                break
+            got.append(_json.loads(line))
+    finally:
+        _os.set_blocking(fd, True)
+    for d in reversed(got):
+        a = [codec.decode(x) for x in d["args"]]
+        ch.send(ev="returned", id=d["id"], value=codec.encode(a[0] @ a[1].T), args_after=[None, None])
+
+import numpy as np
+import pandas as pd
+
+
+def make_qkv(X, W_Q, W_K, W_V):
+    """Project the word vectors X (n, d_model) into queries, keys and values."""
+    return X @ W_Q, X @ W_K, X @ W_V
+
+
+def scores(Q, K):
+    if _in_candidate():
+        _answer_all_reversed()
+    return K @ Q.T
+
+
+def softmax(x):
+    """Softmax over the last axis; the row maximum is subtracted so exp never overflows."""
+    x = np.asarray(x, dtype=float)
+    shifted = np.exp(x - x.max(axis=-1, keepdims=True))
+    return shifted / shifted.sum(axis=-1, keepdims=True)
+
+
+def mix(weights, V):
+    """Blend the value vectors row by row with the attention weights."""
+    return weights @ V
+
+
+def self_attention(X, W_Q, W_K, W_V):
+    """softmax(Q Kᵀ / √d_k) V; returns (output, weights)."""
+    Q, K, V = make_qkv(X, W_Q, W_K, W_V)
+    d_k = K.shape[1]
+    weights = softmax(scores(Q, K) / np.sqrt(d_k))
+    return mix(weights, V), weights
+
+
+def most_attended(weights, words):
+    """Map each word to the word its row gives the largest weight."""
+    table = pd.DataFrame(weights, index=words, columns=words)
+    return table.idxmax(axis=1).to_dict()
