@@ -5,7 +5,5 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 # -m "": every test, the slow, install and browser ones too (a plain `pytest` leaves those out);
 # in one process per core (pytest-xdist), each test file in one process, so its module fixtures are
-# made once, the files handed out in the order tests/conftest.py collects them (the long ones
-# first: xdist's own order, by number of tests, would leave a long file of few tests for last);
-# the 60 slowest tests are listed at the end.
-exec .venv/bin/python -m pytest -q -m "" -n auto --dist loadfile --no-loadscope-reorder --durations=60 "$@"
+# made once; the 60 slowest tests are listed at the end.
+exec .venv/bin/python -m pytest -q -m "" -n auto --dist loadfile --durations=60 "$@"

@@ -55,10 +55,6 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
         if "slow" in folders:
             item.add_marker(pytest.mark.slow)
-    # The long files first, the quick ones last, so that one process per core ends with many short
-    # files, not one long file alone (scripts/test.sh hands them out in this order: a file's tests
-    # stay together, and the order within a kind is the collection's).
-    items.sort(key=lambda item: 0 if marker_folders(item.path) else 1)
 
 
 @pytest.fixture(scope="session")
