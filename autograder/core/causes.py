@@ -10,7 +10,7 @@ rewords what a rule guessed (`caused_by_code`): words only, never points.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -318,7 +318,8 @@ def _same_argument(a: object, b: object) -> bool:
     return a == b
 
 
-def mark_fitted_to_public(step: Step, probes: Sequence[Probe], cases: list[CaseResult]) -> list[CaseResult]:
+def mark_fitted_to_public(step: Step, probes: Sequence[Probe], cases: list[CaseResult],
+                          computed: Callable[[], bool] = lambda: False) -> list[CaseResult]:
     """Answers looked up, not computed: right only on tests whose inputs a student can know, and
     nothing else to show a computation. Its failures, whatever they are (wrong values, None,
     another type, an error with numpy's words or any other, a timeout, a crash, a test not run),
@@ -332,13 +333,17 @@ def mark_fitted_to_public(step: Step, probes: Sequence[Probe], cases: list[CaseR
     values the judge names (`_named_by_values`: a declared mistake's prediction, a transposed
     table: the formula computed, wrongly). A genuine mistake that only the public tests' sizes hide
     shows one of the two wherever the lab has a hidden test of the public sizes with other values,
-    or declares the mistake."""
+    or declares the mistake. Or, third, `computed()`: one known function of the calls' own
+    arguments (autograder.core.explain.computes) gives the step's values on every test, those it
+    passes and those it fails: a sigmoid where a softmax was meant, right on one public test by
+    chance, computes. A lookup where the inputs are known with anything computed elsewhere is no
+    one function throughout, and stays fitted."""
     known = _known_inputs(probes)
     if not any(c.passed for p, c, k in zip(probes, cases, known) if k and not rubric.is_degenerate(p.case)):
         return cases  # nothing right that counts: nothing to take back
     unknown = [c for p, c, k in zip(probes, cases, known) if not k and not rubric.is_degenerate(p.case)]
     named = step.named_codes()  # those that say nothing was computed cost every point already
-    if not unknown or any(_values_right(c) or _named_by_values(c, named) for c in unknown):
+    if not unknown or any(_values_right(c) or _named_by_values(c, named) for c in unknown) or computed():
         return cases
     return [replace(c, fitted=True, code=c.code if c.code in rubric.UNANSWERED else "hardcoded")
             if not k and not _values_right(c) else c for c, k in zip(cases, known)]

@@ -23,8 +23,9 @@ from .causes import (UNEXPLAINED, caused_by_code, choose_explanations, errors_re
                      mark_hardcoded, mark_observed)
 from .compare import (ATOL, RTOL, as_array, check_array, check_mapping, container_name, describe_type, is_right,
                       matches_prepared, prepared_candidate, prepared_values, values_of)
+from .explain.computes import first_known
 from .explain.quantities import argument_variants, case_quantities, case_sizes, case_variants
-from .explain.records import Explanation, Sample, Vocabulary
+from .explain.records import Explanation, Sample, Vocabulary, close
 from .explain.search import explain, failing_kind
 from .predictions import declared_mistakes_on, named_mistakes
 from .child.codec import Labelled
@@ -32,6 +33,7 @@ from .verdict import ArgumentShapes, CaseResult, Outcome, StepResult, StepStatus
 
 if TYPE_CHECKING:
     from .case_detail import WrongValue
+    from .explain.computes import Known
     from .declaration import Case, Probe, Step
 
 # Codes that say the function did not return a value at all.
@@ -62,7 +64,9 @@ def judge_step(step: Step, probes: Sequence[Probe], outcomes: Sequence[Outcome |
     cases = errors_refuted(step, probes, cases)
     cases = choose_explanations(step, probes, cases, outcomes)
     cases = mark_hardcoded(probes, cases, page)  # right on the page only: fitted to it, first
-    cases = mark_fitted_to_public(step, probes, cases)  # right only where the inputs can be known: fitted
+    # right only where the inputs can be known, and no computation shown elsewhere: fitted
+    cases = mark_fitted_to_public(step, probes, cases, lambda: _computes_throughout(
+        step, probes, cases, outcomes, vocabulary.known if vocabulary is not None else ()))
     cases = [replace(c, degenerate=True) if rubric.is_degenerate(p.case) else c for p, c in zip(probes, cases)]
     cases, ignored = mark_observed(step, probes, cases, outcomes)
     points, rule = rubric.score(step.points, cases, step.named_codes(), (),
@@ -73,6 +77,50 @@ def judge_step(step: Step, probes: Sequence[Probe], outcomes: Sequence[Outcome |
                       mistakes=mistakes_in_order(cases), cases=cases, page_step=step.page_step, rubric=rule,
                       ignored=tuple(ignored), code_evidence=None if names is None else tuple(names),
                       explained=tuple(explained), argument_shapes=argument_shapes(step, probes, cases, page))
+
+
+def _computes_throughout(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult],
+                         outcomes: Sequence[Outcome | None], known: Sequence[Known]) -> bool:
+    """Whether, for every output that fails somewhere, one known function of the calls' own array
+    arguments (autograder.core.explain.computes) gives the student's value on every test: the value
+    returned where the test fails, the expected one where it passes. A function looked up where the
+    inputs are known and computed elsewhere is no one function throughout; nor is a value that is a
+    guess (one number, or whole numbers only, on every failing test)."""
+    failing = [(p, c, o) for p, c, o in zip(probes, cases, outcomes) if not c.passed]
+    if not failing or any(o is None or o.kind != "returned" for _, _, o in failing):
+        return False
+    calls = [tuple((name, value) for name, value in zip(step.params, p.args) if isinstance(value, np.ndarray))
+             for p in probes]
+    told = False
+    for index in range(len(step.outputs)):
+        wrong: list[tuple[tuple[tuple[str, Any], ...], Any]] = []
+        right: list[tuple[tuple[tuple[str, Any], ...], Any]] = []
+        for call, probe, case, outcome in zip(calls, probes, cases, outcomes):
+            expected = prepared_values(step.outputs, list(probe.expected))
+            if expected is None:
+                return False
+            if case.passed:
+                right.append((call, expected[index]))
+                continue
+            returned = values_of(probe, outcome.value if outcome is not None else None)
+            got = prepared_values(step.outputs, returned) if len(returned) == len(step.outputs) else None
+            if got is None:
+                return False
+            mine, theirs = got[index], expected[index]
+            if isinstance(mine, np.ndarray) and isinstance(theirs, np.ndarray) and close(mine, theirs):
+                right.append((call, expected[index]))  # this output is right here: another one failed
+            else:
+                wrong.append((call, got[index]))
+        if not wrong:
+            continue
+        if not any(isinstance(v, np.ndarray) and v.size > 1 and np.isfinite(v).all() and not np.all(v == np.round(v))
+                   for _, v in wrong):
+            return False
+        with np.errstate(all="ignore"):
+            if first_known(wrong, right, known) is None:
+                return False
+        told = True
+    return told
 
 
 def argument_shapes(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult], page: str) -> ArgumentShapes:
@@ -305,7 +353,7 @@ def explanations(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult
     for index, output in enumerate(step.outputs):
         try:
             with np.errstate(all="ignore"):
-                explanation = explain(output.name, samples[index], kind)
+                explanation = explain(output.name, samples[index], kind, vocabulary.known)
         except Exception:  # values no relation can read name nothing; never a crash in judging
             explanation = None
         if explanation is not None:
@@ -376,6 +424,8 @@ def _add_samples(samples: dict[int, list[Sample]], probe: Probe, result: CaseRes
     variants = {**variants, **argument_variants(probe.step.name, probe.step.params, probe.args,
                                                         [o.name for o in outputs], expected, vocabulary,
                                                         probe.case, probe.label)}
+    arguments = tuple((name, value) for name, value in zip(probe.step.params, probe.args)
+                      if isinstance(value, np.ndarray))
     for index, output in enumerate(outputs):
         passed = result.passed or matches_prepared(
             [output], [got[index]], prepared_candidate([output], [probe.expected[index]]))
@@ -383,7 +433,7 @@ def _add_samples(samples: dict[int, list[Sample]], probe: Probe, result: CaseRes
             case=_call_key(probe), hidden=probe.case.hidden,
             passed=passed, got=got[index], got_type=container_name(values[index]),
             expected=expected[index], quantities=quantities, sizes=sizes, labels=tuple(probe.case.words),
-            variants=variants))
+            variants=variants, arguments=arguments))
 
 
 def _call_key(probe: Probe) -> str:

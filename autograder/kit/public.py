@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core.declaration import Candidates, Case, ErrorMessages, ErrorMistake, Link, Mistake, Output, Prediction, Step
+from ..core.explain.computes import Known
 from ..core.explain.records import Vocabulary
 from ..core.lab import Lab
 from ..core.rubric import Rubric
@@ -177,8 +178,9 @@ def _explainer(data: Mapping[str, Any] | None) -> tuple[Vocabulary | None, dict[
     quantities = tuple(dict.fromkeys(key for test in tests.values() for key in test["trace"]))
     kinds = {name: tuple(test["kinds"]) for name, test in tests.items()}
     variants = {name: _variants(test.get("variants") or ()) for name, test in tests.items()}
+    known = tuple(Known(name=entry["name"], expression=entry["expression"]) for entry in data.get("known") or ())
     return Vocabulary(sizes=sizes, kinds=lambda case: kinds.get(case.name, ()), quantities=quantities,
-                      variants=lambda case: variants.get(case.name, {})), traces
+                      variants=lambda case: variants.get(case.name, {}), known=known), traces
 
 
 def _variants(records: Iterable[Mapping[str, Any]]) -> dict[tuple[Any, ...], dict[str, Any]]:

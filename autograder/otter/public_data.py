@@ -90,6 +90,8 @@ def _explain_data(lab: Lab, cases: Sequence[Case], plan: Plan) -> dict[str, Any]
             "variants": _variants_data(case_variants(case, page_case, vocabulary), outputs)}
     return {"sizes": {name: list(source) if isinstance(source, tuple) else source
                       for name, source in vocabulary.sizes.items()},
+            # the lab's own known functions of a call's arguments (autograder.core.explain.computes)
+            "known": [{"name": entry.name, "expression": entry.expression} for entry in vocabulary.known],
             "tests": tests}
 
 

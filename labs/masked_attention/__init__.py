@@ -8,6 +8,7 @@ import numpy as np
 
 from autograder.authoring.lab_kit import printed_row as _row
 from autograder.core.declaration import Case
+from autograder.core.explain.computes import Known
 from autograder.core.explain.records import Vocabulary
 from autograder.core.lab import Lab
 from solutions import masked_attention as solution
@@ -56,10 +57,24 @@ def case_kinds(case: Case) -> list[str]:
     return kinds
 
 
+# What a masked softmax may compute instead, as a student writes it (`softmax` is a plain softmax over
+# the last axis); their sentences are this lab's catalogs' [computes].
+KNOWN = (
+    Known(name="mask_ignored", expression="softmax({a})"),
+    Known(name="mask_after_softmax", expression="softmax({a}) * {b}"),
+    Known(name="mask_multiplied", expression="softmax({a} * {b})"),
+    Known(name="mask_added", expression="softmax({a} + {b})"),
+    Known(name="mask_zero_filled", expression="softmax(np.where({b}, {a}, 0))"),
+    Known(name="mask_inverted", expression="softmax(np.where({b}, -np.inf, {a}))"),
+    Known(name="mask_causal_always",
+          expression="softmax(np.where(np.tril(np.ones({a}.shape[-2:], dtype=bool)), {a}, -np.inf))"),
+)
+
 VOCABULARY = Vocabulary(sizes={"n": ("X", 0), "d_model": ("X", 1), "n_heads": "n_heads", "d_head": ("Q_heads", 2)},
                         kinds=case_kinds, trace=trace,
                         # the reference's step functions, re-run on a call's own arguments with one changed
-                        functions={step.name: getattr(solution, step.name) for step in STEPS})
+                        functions={step.name: getattr(solution, step.name) for step in STEPS},
+                        known=KNOWN)
 
 LAB = Lab.from_package(
     __name__,

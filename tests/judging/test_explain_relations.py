@@ -297,7 +297,7 @@ def test_a_trace_that_cannot_run_gives_no_variant():
 
 BLIND = CORPORA / "corpus_blind"
 NAMED_BLIND = {  # file: (step, relation, a words the Korean and the English sentence hold)
-    "lab1__softmax__returns_exp.py": ("softmax", "formula", ("합으로 나누", "divided by its sum")),
+    "lab1__softmax__returns_exp.py": ("softmax", "computes", ("합으로 나누", "division by the sum")),
     "lab1__mix__list_mul_alias.py": ("mix", "formula", ("[np.zeros(d)] * n", "[np.zeros(d)] * n")),
     "lab1__mix__broadcast_sum_axis0.py": ("mix", "formula", ("axis=0", "axis=0")),
     "lab1__mix__float16.py": ("mix", "half_precision", ("float16", "float16")),

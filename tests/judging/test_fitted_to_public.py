@@ -137,7 +137,7 @@ def known_and_counted(plan, step):
 def verdict(step, probes, outcomes, rule=True):
     if not rule:
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(judge, "mark_fitted_to_public", lambda step, probes, cases: cases)
+            patch.setattr(judge, "mark_fitted_to_public", lambda step, probes, cases, computed=None: cases)
             return judge_step(step, probes, outcomes, "function", False)
     return judge_step(step, probes, outcomes, "function", False)
 

@@ -312,7 +312,7 @@ def placeholders(text):
 
 def test_catalogs_have_the_same_keys_and_placeholders():
     ko, en = LAB.catalog("ko"), LAB.catalog("en")
-    assert set(ko) == set(en) == {"text", "title", "cause", "hint", "case", "quantity", "kind", "label"}
+    assert set(ko) == set(en) == {"text", "title", "cause", "hint", "case", "quantity", "kind", "label", "computes"}
     for section in ko:
         assert set(ko[section]) == set(en[section]), section
         for key in ko[section]:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
     from ..declaration import Case, Trace
     from ..trace_variants import Variants
+    from .computes import Known
 
     FloatArray = NDArray[np.float64]
 
@@ -64,6 +65,9 @@ class Vocabulary:
     # changed (autograder.core.trace_variants.argument_variants); the lab hands them over, the engine
     # imports no lab. None: no argument variant is read.
     functions: dict[str, Callable[..., object]] | None = None
+    # Functions of a call's arguments a step may compute instead (autograder.core.explain.computes),
+    # tried before the engine's LIBRARY; their sentences are in the lab's catalogs ([computes]).
+    known: tuple[Known, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -82,6 +86,9 @@ class Sample:
     # {change: {"quantities": {name: float array}, "first": name, "as": name or None}}: the
     # reference's trace of this case with one input changed (autograder.core.trace_variants)
     variants: Variants = field(default_factory=dict)
+    # (parameter name, value) of the call's array arguments, as the call was given them: what a
+    # known function of the arguments is computed on (autograder.core.explain.computes)
+    arguments: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from .computes import search_known
 from .formulas import holding, search_formulas
 from .records import ATOL, RTOL, Explanation, Params, Sample, close
 from .relations import container_relation, degenerate_values, mapping_relations, search_predicates
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
 
     from numpy.typing import NDArray
 
+    from .computes import Known
+
 # "off" turns the relations off: a failing output is told only by the kind of test that fails.
 # Only to measure what the repair search names alone (benchmarks/repair_corpora.py); never grade so.
 RELATIONS_SWITCH = "AUTOGRADER_RELATIONS"
@@ -30,9 +33,11 @@ def relations_on() -> bool:
     return os.environ.get(RELATIONS_SWITCH, "on").strip().lower() != "off"
 
 
-def explain(output: str, samples: Sequence[Sample], kind: str | None = None) -> Explanation | None:
+def explain(output: str, samples: Sequence[Sample], kind: str | None = None,
+            known: Sequence[Known] = ()) -> Explanation | None:
     """The smallest explanation of `output`'s failing samples, else what is observable; None when
-    nothing is. `kind`: the one kind of case that fails, if one (see failing_kind), told beside."""
+    nothing is. `kind`: the one kind of case that fails, if one (see failing_kind), told beside;
+    `known`: the lab's own functions of a call's arguments (autograder.core.explain.computes)."""
     failing = [s for s in samples if not s.passed]
     passing = [s for s in samples if s.passed]
     if not failing:
@@ -78,11 +83,22 @@ def explain(output: str, samples: Sequence[Sample], kind: str | None = None) -> 
         return Explanation(output=output, relation="reshape_missing", params=extra)
     per_sample = [holding(s, s.got) for s in failing]  # every formula of 1 or 2 changes, once
     formulas, size = search_formulas(failing, passing, sizes=(1,), per_sample=per_sample)
-    if formulas:
+    if formulas and not _loose(formulas[0]):
         return Explanation(output=output, relation="formula", parts=formulas[0], size=size, params=extra)
     variant = search_variants(output, failing, passing)
     if variant:
         return Explanation(output=output, relation=variant[0], parts=variant[1], params={**variant[2], **extra})
+    # What the function computes, when that is a known function of its own arguments: after the
+    # exact readings of one change (the reference's own computation, one thing changed), before a
+    # loose one (each row times a number of its own says less than the division by the maximum,
+    # or by the whole table's sum, that it was).
+    computed = search_known(failing, passing, known)
+    if computed:
+        return Explanation(output=output, relation="computes", params={
+            "known": computed.name, "arguments": list(computed.arguments), "axis": computed.axis,
+            "expression": computed.expression, **extra})
+    if formulas:
+        return Explanation(output=output, relation="formula", parts=formulas[0], size=size, params=extra)
     formulas, size = search_formulas(failing, passing, sizes=(2,), per_sample=per_sample)
     if formulas:
         return Explanation(output=output, relation="formula", parts=formulas[0], size=size, params=extra)
@@ -111,6 +127,15 @@ def explain(output: str, samples: Sequence[Sample], kind: str | None = None) -> 
     if observed:
         return Explanation(output=output, relation="observed", params={**observed, **extra})
     return _kind_only(output, extra)
+
+
+# Transforms that hold of a whole family of values (each row times any number of its own): a
+# known function that gives the value exactly says more.
+LOOSE_TRANSFORMS = ("unnormalised",)
+
+
+def _loose(formula: Sequence[Sequence[Any]]) -> bool:
+    return any(part[0] in LOOSE_TRANSFORMS for part in formula)
 
 
 def _kind_only(output: str, extra: dict[str, Any]) -> Explanation | None:

@@ -124,6 +124,9 @@ def _explanation_sentences(say: Messages, explanation: Mapping[str, Any]) -> lis
             columns = say("explain", "kind_separator").join(position(c, say.lang) for c in params["columns"])
             sentences = [say("explain", "observed_columns", case=case_label(say, params["case"]),
                              columns=columns)]
+    elif relation == "computes":
+        sentences = [say("explain", "computes", output=output, expression=params["expression"]),
+                     _computes_meaning(say, params)]
     elif relation == "kind_only":
         sentences = []
     elif relation in say.table.get("explain", {}):
@@ -133,6 +136,15 @@ def _explanation_sentences(say: Messages, explanation: Mapping[str, Any]) -> lis
     if kind:  # the one kind of test that fails leads: what the values show was read on it
         sentences.insert(0, say("explain", "kind", kind=say.table.get("kind", {}).get(kind, kind)))
     return sentences
+
+
+def _computes_meaning(say: Messages, params: Mapping[str, Any]) -> str:
+    """What a known function of the arguments is (the catalogs' [computes]: the engine's library,
+    a lab's own entries); "" for one no catalog describes."""
+    if params["known"] not in say.table.get("computes", {}):
+        return ""
+    names = list(params.get("arguments") or ()) + ["", ""]
+    return say("computes", params["known"], a=names[0], b=names[1], axis=params.get("axis"))
 
 
 def _quantity(say: Messages, name: str) -> str:
