@@ -56,7 +56,7 @@ def test_a_nested_definition_and_a_bare_string_are_written_as_in_the_whole():
         _put(place, target)
 
 
-@pytest.mark.parametrize("path", FILES[3::29], ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+@pytest.mark.parametrize("path", FILES[3::53], ids=lambda p: f"{p.parent.parent.name}/{p.name}")
 def test_each_pair_and_repeat_is_the_whole_edited_functions_unparse(path):
     for function in _functions(path):
         singles = single_edits(function, source=path.read_text("utf-8"))
