@@ -350,10 +350,11 @@ def explanations(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult
         return [dataclasses.asdict(Explanation(
             output=", ".join(o.name for o in step.outputs), relation="cut_elsewhere", params=params))]
     found = []
+    reference = (vocabulary.functions or {}).get(step.name)
     for index, output in enumerate(step.outputs):
         try:
             with np.errstate(all="ignore"):
-                explanation = explain(output.name, samples[index], kind, vocabulary.known)
+                explanation = explain(output.name, samples[index], kind, vocabulary.known, reference, index)
         except Exception:  # values no relation can read name nothing; never a crash in judging
             explanation = None
         if explanation is not None:
@@ -424,8 +425,7 @@ def _add_samples(samples: dict[int, list[Sample]], probe: Probe, result: CaseRes
     variants = {**variants, **argument_variants(probe.step.name, probe.step.params, probe.args,
                                                         [o.name for o in outputs], expected, vocabulary,
                                                         probe.case, probe.label)}
-    arguments = tuple((name, value) for name, value in zip(probe.step.params, probe.args)
-                      if isinstance(value, np.ndarray))
+    arguments = tuple(zip(probe.step.params, probe.args))
     for index, output in enumerate(outputs):
         passed = result.passed or matches_prepared(
             [output], [got[index]], prepared_candidate([output], [probe.expected[index]]))

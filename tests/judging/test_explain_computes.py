@@ -234,3 +234,42 @@ def test_answers_looked_up_where_the_inputs_are_known_and_a_known_function_elsew
     result = grade_bytes("table.py", source.encode(), zygote, plan)
     step = next(s for s in result.steps if s.name == "softmax")
     assert step.score == 0 and any(c.fitted for c in step.cases), step.mistakes
+
+
+def _mix(weights, V):
+    return weights @ V
+
+
+@QUICK
+@given(seed=SEEDS, count=st.integers(1, 3), index=st.integers(0, len(UNARY) - 1), axis=st.sampled_from((0, 1, -1)))
+def test_the_step_computed_right_on_a_known_function_of_one_argument_is_named_so(seed, count, index, axis):
+    """The reference's own step given a known function of one argument in its place (the weights
+    made a hard maximum before they mix the values) is named by an entry that, put in that place,
+    gives the student's value on every call: never one that does not."""
+    entry = UNARY[index]
+    calls = [(("weights", w), ("V", v)) for (_, w), (_, v) in _calls(seed, count, ("weights", "V"))]
+    changed = _student_of(entry, ("weights",), axis if entry.has_axis else None)
+    samples = _samples(calls, lambda w, v: _mix(changed(w), v), _mix)
+    if all(close(s.got, s.expected) for s in samples) or any(s.got.shape != s.expected.shape for s in samples):
+        return  # the entry changes nothing here, or is a reduction the step cannot take
+    found = computes.search_known_argument(samples, [], _mix, 0)
+    if found is None:
+        # Only when the entry's value on the weights is one a function of the whole call names first.
+        assert search_known(samples, []) is not None, entry
+        return
+    for sample in samples:
+        arguments = dict(sample.arguments)
+        arguments[found.arguments[0]] = _evaluate(found.expression, sample.arguments)
+        assert close(sample.got, _mix(arguments["weights"], arguments["V"]))
+
+
+def test_a_mix_that_picks_each_rows_largest_weight_is_told_as_the_weights_made_a_hard_maximum(zygote, plan, monkeypatch):
+    """tests/corpora/corpus_blind15: a mix that takes the value row of each row's largest weight,
+    in a loop no small edit repairs."""
+    from autograder.grading import repairs
+    from conftest import CORPORA
+    monkeypatch.setenv(repairs.REPAIR_SWITCH, "off")
+    path = CORPORA / "corpus_blind15" / "lab1" / "lab1__mix__hard_attention.py"
+    result = grade_bytes(path.name, path.read_bytes(), zygote, plan)
+    step = next(s for s in result.steps if s.name == "mix")
+    assert [(e["relation"], e["params"]["known"]) for e in step.explained] == [("computes_on", "hardmax")]

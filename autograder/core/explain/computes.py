@@ -26,7 +26,7 @@ import numpy as np
 from .records import Sample, close
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Callable, Iterator, Sequence
 
 AXES = (0, 1, 2, -1, -2)  # the axes a student writes, in the order they are told (the first that holds)
 MAX_ARGUMENTS = 4  # array arguments read per call at most: pairs of them are tried in both orders
@@ -147,6 +147,63 @@ def first_known(wrong: Sequence[tuple[Arguments, Any]], right: Sequence[tuple[Ar
                     return Computed(name=entry.name, arguments=chosen, axis=axis,
                                     expression=entry.written(chosen, axis))
     return None
+
+
+def search_known_argument(failing: Sequence[Sample], passing: Sequence[Sample], reference: Callable[..., Any],
+                          output: int, known: Sequence[Known] = ()) -> Computed | None:
+    """The first known function of one argument (the lab's, then the LIBRARY's) such that the
+    reference's step, given that function of one of the call's array arguments in its place and
+    the others as they are, returns the student's value (output number `output`) on every failing
+    sample and the expected value on every passing one: the step computed right on a wrong input
+    (the weights made a hard maximum before they mix the values). `reference` is the lab's own
+    function of the step, run on the grader's arguments only; None when nothing holds."""
+    if not failing or any(not isinstance(s.got, np.ndarray) for s in failing):
+        return None
+    samples = [*failing, *passing]
+    names = _common_arguments([s.arguments for s in samples])
+    for entry in (*known, *LIBRARY):
+        if entry.arity != 1:
+            continue
+        for name in names:
+            for axis in (AXES if entry.has_axis else (None,)):
+                if _holds_through(entry, name, axis, reference, output, failing, passing):
+                    return Computed(name=entry.name, arguments=(name,), axis=axis,
+                                    expression=entry.written((name,), axis))
+    return None
+
+
+def _holds_through(entry: Known, name: str, axis: int | None, reference: Callable[..., Any], output: int,
+                   failing: Sequence[Sample], passing: Sequence[Sample]) -> bool:
+    telling = False
+    for sample, want in ((s, s.got) for s in failing):
+        value = _through(entry, name, axis, reference, output, sample.arguments)
+        if value is None or not close(want, value):
+            return False
+        finite = value[np.isfinite(value)]
+        telling = telling or (finite.size > 1 and float(np.ptp(finite)) > 0.0)
+    if not telling:
+        return False
+    for sample in passing:
+        value = _through(entry, name, axis, reference, output, sample.arguments)
+        if value is None or not close(sample.expected, value):
+            return False
+    return True
+
+
+def _through(entry: Known, name: str, axis: int | None, reference: Callable[..., Any], output: int,
+             arguments: Arguments) -> Any:
+    """The reference on the call's arguments, `name` passed through the entry first."""
+    given = dict(arguments)
+    changed = _value(entry, (name,), axis, arguments)
+    if changed is None or changed.shape != np.shape(given[name]):
+        return None  # a reduction: no argument of the step's own shape
+    try:
+        with np.errstate(all="ignore"):
+            returned = reference(*[changed if key == name else value for key, value in arguments])
+        values = returned if isinstance(returned, tuple) else (returned,)
+        return np.asarray(values[output], dtype=float)
+    except Exception:  # the reference refuses this input: the entry names nothing here
+        return None
 
 
 def _common_arguments(calls: Sequence[Arguments]) -> tuple[str, ...]:

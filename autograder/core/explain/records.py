@@ -86,8 +86,8 @@ class Sample:
     # {change: {"quantities": {name: float array}, "first": name, "as": name or None}}: the
     # reference's trace of this case with one input changed (autograder.core.trace_variants)
     variants: Variants = field(default_factory=dict)
-    # (parameter name, value) of the call's array arguments, as the call was given them: what a
-    # known function of the arguments is computed on (autograder.core.explain.computes)
+    # (parameter name, value) of the call's arguments, as the call was given them: what a known
+    # function of its array arguments is computed on (autograder.core.explain.computes)
     arguments: tuple[tuple[str, Any], ...] = ()
 
 

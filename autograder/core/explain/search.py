@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from .computes import search_known
+from .computes import search_known, search_known_argument
 from .formulas import holding, search_formulas
 from .records import ATOL, RTOL, Explanation, Params, Sample, close
 from .relations import container_relation, degenerate_values, mapping_relations, search_predicates
@@ -17,7 +17,7 @@ from .shapes import outer_product, shape_relation, unit_axes
 from .variants import search_variants
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Iterable, Mapping, Sequence
+    from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
     from numpy.typing import NDArray
 
@@ -33,11 +33,12 @@ def relations_on() -> bool:
     return os.environ.get(RELATIONS_SWITCH, "on").strip().lower() != "off"
 
 
-def explain(output: str, samples: Sequence[Sample], kind: str | None = None,
-            known: Sequence[Known] = ()) -> Explanation | None:
+def explain(output: str, samples: Sequence[Sample], kind: str | None = None, known: Sequence[Known] = (),
+            reference: Callable[..., Any] | None = None, index: int = 0) -> Explanation | None:
     """The smallest explanation of `output`'s failing samples, else what is observable; None when
     nothing is. `kind`: the one kind of case that fails, if one (see failing_kind), told beside;
-    `known`: the lab's own functions of a call's arguments (autograder.core.explain.computes)."""
+    `known`: the lab's own functions of a call's arguments (autograder.core.explain.computes);
+    `reference`: the lab's function of the step, of which `output` is output number `index`."""
     failing = [s for s in samples if not s.passed]
     passing = [s for s in samples if s.passed]
     if not failing:
@@ -97,6 +98,11 @@ def explain(output: str, samples: Sequence[Sample], kind: str | None = None,
         return Explanation(output=output, relation="computes", params={
             "known": computed.name, "arguments": list(computed.arguments), "axis": computed.axis,
             "expression": computed.expression, **extra})
+    through = search_known_argument(failing, passing, reference, index, known) if reference is not None else None
+    if through:
+        return Explanation(output=output, relation="computes_on", params={
+            "known": through.name, "arguments": list(through.arguments), "axis": through.axis,
+            "expression": through.expression, **extra})
     if formulas:
         return Explanation(output=output, relation="formula", parts=formulas[0], size=size, params=extra)
     formulas, size = search_formulas(failing, passing, sizes=(2,), per_sample=per_sample)

@@ -127,6 +127,9 @@ def _explanation_sentences(say: Messages, explanation: Mapping[str, Any]) -> lis
     elif relation == "computes":
         sentences = [say("explain", "computes", output=output, expression=params["expression"]),
                      _computes_meaning(say, params)]
+    elif relation == "computes_on":
+        sentences = [say("explain", "computes_on", output=output, expression=params["expression"],
+                         argument=params["arguments"][0]), _computes_meaning(say, params)]
     elif relation == "kind_only":
         sentences = []
     elif relation in say.table.get("explain", {}):
