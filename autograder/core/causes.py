@@ -19,7 +19,7 @@ import numpy as np
 from . import rubric
 from .rubric import parts
 from .case_detail import Raised
-from .compare import OtherItem, as_mapping, matches, prepared_values, values_of
+from .compare import ATOL, RTOL, OtherItem, as_mapping, matches, prepared_values, values_of
 from .predictions import predicts, would_fail
 from .verdict import CaseResult, Outcome, Rule
 
@@ -328,8 +328,8 @@ def mark_fitted_to_public(step: Step, probes: Sequence[Probe], cases: list[CaseR
     page are.
 
     A step computes, and keeps what the rubric gives it, when either shows: a test whose inputs
-    the student could not know (`_known_inputs`) and large enough to tell formulas apart (not
-    degenerate) is right (its values; a changed input does not matter), or such a test returned
+    the student could not know (`_known_inputs`) and able to tell formulas apart (not degenerate,
+    not saturated to 0 and 1: `_tells_formulas_apart`, which a known test must be too to count) is right (its values; a changed input does not matter), or such a test returned
     values the judge names (`_named_by_values`: a declared mistake's prediction, a transposed
     table: the formula computed, wrongly). A genuine mistake that only the public tests' sizes hide
     shows one of the two wherever the lab has a hidden test of the public sizes with other values,
@@ -339,21 +339,64 @@ def mark_fitted_to_public(step: Step, probes: Sequence[Probe], cases: list[CaseR
     chance, computes. A lookup where the inputs are known with anything computed elsewhere is no
     one function throughout, and stays fitted."""
     known = _known_inputs(probes)
-    if not any(c.passed for p, c, k in zip(probes, cases, known) if k and not rubric.is_degenerate(p.case)):
+    if not any(c.passed and _tells_formulas_apart(p) for p, c, k in zip(probes, cases, known)
+               if k and not rubric.is_degenerate(p.case)):
         return cases  # nothing right that counts: nothing to take back
     unknown = [c for p, c, k in zip(probes, cases, known) if not k and not rubric.is_degenerate(p.case)]
     named = step.named_codes()  # those that say nothing was computed cost every point already
-    if not unknown or any(_values_right(c) or _named_by_values(c, named) for c in unknown) or computed():
+    telling = [_tells_formulas_apart(p) for p, k in zip(probes, known) if not k and not rubric.is_degenerate(p.case)]
+    if not unknown or any((_values_right(c) and tells) or _named_by_values(c, named) for c, tells in zip(unknown, telling)) \
+            or computed():
         return cases
     return [replace(c, fitted=True, code=c.code if c.code in rubric.UNANSWERED else "hardcoded")
             if not k and not _values_right(c) else c for c, k in zip(cases, known)]
 
 
 def _known_inputs(probes: Sequence[Probe]) -> list[bool]:
-    """Per probe, whether a student can know its inputs: a public test's, or the very arguments of
-    a public test's call (a hidden test that repeats a public one, or shares a call with one)."""
+    """Per probe, whether a student can know its inputs: a public test's, the very arguments of a
+    public test's call (a hidden test that repeats a public one, or shares a call with one), or
+    arguments made of public rows only (each array argument's rows, along its last axis, all rows
+    of that argument in public calls, every other argument one a public call had): a table of the
+    public rows answers a step that works row by row there (the page's table less its last row)."""
     public = [p.args for p in probes if not p.case.hidden]
-    return [not p.case.hidden or any(_same_arguments(p.args, args) for args in public) for p in probes]
+    rows: dict[int, set[bytes]] = {}
+    for args in public:
+        for position, value in enumerate(args):
+            if isinstance(value, np.ndarray) and value.ndim >= 1 and value.dtype.kind in "biuf":
+                rows.setdefault(position, set()).update(_rows_of(value))
+    return [not p.case.hidden or any(_same_arguments(p.args, args) for args in public)
+            or _made_of_public_rows(p.args, public, rows) for p in probes]
+
+
+def _rows_of(value: np.ndarray[Any, Any]) -> set[bytes]:
+    flat = np.ascontiguousarray(value, dtype=float).reshape(-1, value.shape[-1] if value.shape[-1] else 1)
+    return {row.tobytes() + bytes(str(value.shape[-1]), "ascii") for row in flat}
+
+
+def _made_of_public_rows(args: Sequence[object], public: Sequence[Sequence[object]], rows: Mapping[int, set[bytes]]) -> bool:
+    if not any(isinstance(value, np.ndarray) for value in args):
+        return False
+    for position, value in enumerate(args):
+        if isinstance(value, np.ndarray) and value.ndim >= 1 and value.dtype.kind in "biuf":
+            if not value.size or not _rows_of(value) <= rows.get(position, set()):
+                return False
+        elif not any(len(call) == len(args) and _same_value(value, call[position]) for call in public):
+            return False
+    return True
+
+
+def _tells_formulas_apart(probe: Probe) -> bool:
+    """Whether a right answer to this test shows a computation: not when every expected value of
+    a float output is 0 or 1 within the judge's tolerance (a softmax saturated by large scores),
+    which a hard maximum, or a guess of zeros and ones, passes too. A mask's True and False are a
+    step's own answer, not a saturation: only float outputs are read."""
+    for value in probe.expected:
+        if isinstance(value, np.ndarray) and value.dtype.kind == "f" and value.size > 1 and np.isfinite(value).all():
+            # ten times the judge's absolute tolerance: it scales with the values a test holds
+            near = np.isclose(value, 0.0, rtol=RTOL, atol=10 * ATOL) | np.isclose(value, 1.0, rtol=RTOL, atol=10 * ATOL)
+            if near.all():
+                return False
+    return True
 
 
 def _same_arguments(a: Sequence[object], b: Sequence[object]) -> bool:

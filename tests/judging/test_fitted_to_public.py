@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from autograder.core import judge, rubric
-from autograder.core.causes import CODE_CAUSES, _known_inputs, mark_fitted_to_public
+from autograder.core.causes import CODE_CAUSES, _known_inputs, _tells_formulas_apart, mark_fitted_to_public
 from autograder.core.compare import matches
 from autograder.grading.plan import Plan
 from autograder.core.judge import judge_step
@@ -130,7 +130,9 @@ def named_value(probe, mistakes=None):
 def known_and_counted(plan, step):
     probes = plan.probes[step.name]
     known = _known_inputs(probes)
-    counted = [not rubric.is_degenerate(p.case) for p in probes]
+    # A test counts when it can tell formulas apart: not a one-word test, not a softmax saturated
+    # to 0 and 1 (a hard maximum passes it too)
+    counted = [not rubric.is_degenerate(p.case) and _tells_formulas_apart(p) for p in probes]
     return probes, known, counted
 
 
@@ -195,7 +197,7 @@ def computes(step, probes, known, free):
     """The opposite question, asked of the verdict without the rule: a counted test whose inputs
     cannot be known is right, or failed with values the judge names as a mistake."""
     named = step.named_codes() - rubric.NOTHING_COMPUTED
-    return any(not k and not rubric.is_degenerate(p.case)
+    return any(not k and not rubric.is_degenerate(p.case) and _tells_formulas_apart(p)
                and (c.passed or c.code == "mutates_input" or (not c.raised and c.code in named))
                for p, k, c in zip(probes, known, free.cases))
 
