@@ -329,7 +329,8 @@ def mark_fitted_to_public(step: Step, probes: Sequence[Probe], cases: list[CaseR
 
     A step computes, and keeps what the rubric gives it, when either shows: a test whose inputs
     the student could not know (`_known_inputs`) and able to tell formulas apart (not degenerate,
-    not saturated to 0 and 1: `_tells_formulas_apart`, which a known test must be too to count) is right (its values; a changed input does not matter), or such a test returned
+    not saturated to 0 and 1: `_tells_formulas_apart`, which a known test must be too to count) is
+    right (its values; a changed input does not matter), or such a test returned
     values the judge names (`_named_by_values`: a declared mistake's prediction, a transposed
     table: the formula computed, wrongly). A genuine mistake that only the public tests' sizes hide
     shows one of the two wherever the lab has a hidden test of the public sizes with other values,
@@ -345,8 +346,8 @@ def mark_fitted_to_public(step: Step, probes: Sequence[Probe], cases: list[CaseR
     unknown = [c for p, c, k in zip(probes, cases, known) if not k and not rubric.is_degenerate(p.case)]
     named = step.named_codes()  # those that say nothing was computed cost every point already
     telling = [_tells_formulas_apart(p) for p, k in zip(probes, known) if not k and not rubric.is_degenerate(p.case)]
-    if not unknown or any((_values_right(c) and tells) or _named_by_values(c, named) for c, tells in zip(unknown, telling)) \
-            or computed():
+    if not unknown or any((_values_right(c) and tells) or _named_by_values(c, named)
+                          for c, tells in zip(unknown, telling)) or computed():
         return cases
     return [replace(c, fitted=True, code=c.code if c.code in rubric.UNANSWERED else "hardcoded")
             if not k and not _values_right(c) else c for c, k in zip(cases, known)]
