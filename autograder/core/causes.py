@@ -343,11 +343,10 @@ def mark_fitted_to_public(step: Step, probes: Sequence[Probe], cases: list[CaseR
     if not any(c.passed and _tells_formulas_apart(p) for p, c, k in zip(probes, cases, known)
                if k and not rubric.is_degenerate(p.case)):
         return cases  # nothing right that counts: nothing to take back
-    unknown = [c for p, c, k in zip(probes, cases, known) if not k and not rubric.is_degenerate(p.case)]
+    unknown = [(p, c) for p, c, k in zip(probes, cases, known) if not k and not rubric.is_degenerate(p.case)]
     named = step.named_codes()  # those that say nothing was computed cost every point already
-    telling = [_tells_formulas_apart(p) for p, k in zip(probes, known) if not k and not rubric.is_degenerate(p.case)]
-    if not unknown or any((_values_right(c) and tells) or _named_by_values(c, named)
-                          for c, tells in zip(unknown, telling)) or computed():
+    if not unknown or any((_values_right(c) and _tells_formulas_apart(p)) or _named_by_values(c, named)
+                          for p, c in unknown) or computed():
         return cases
     return [replace(c, fitted=True, code=c.code if c.code in rubric.UNANSWERED else "hardcoded")
             if not k and not _values_right(c) else c for c, k in zip(cases, known)]

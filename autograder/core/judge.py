@@ -33,7 +33,7 @@ from .verdict import ArgumentShapes, CaseResult, Outcome, StepResult, StepStatus
 
 if TYPE_CHECKING:
     from .case_detail import WrongValue
-    from .explain.computes import Known
+    from .explain.computes import Arguments, Known
     from .declaration import Case, Probe, Step
 
 # Codes that say the function did not return a value at all.
@@ -91,26 +91,30 @@ def _computes_throughout(step: Step, probes: Sequence[Probe], cases: Sequence[Ca
         return False
     calls = [tuple((name, value) for name, value in zip(step.params, p.args) if isinstance(value, np.ndarray))
              for p in probes]
+    # Per test, the expected values and what the student's values are read as (the expected ones
+    # where the test passed), once for every output.
+    expected_values, got_values = [], []
+    for probe, case, outcome in zip(probes, cases, outcomes):
+        expected = prepared_values(step.outputs, list(probe.expected))
+        if expected is None:
+            return False
+        returned = [] if case.passed else values_of(probe, outcome.value if outcome is not None else None)
+        got = expected if case.passed else \
+            prepared_values(step.outputs, returned) if len(returned) == len(step.outputs) else None
+        if got is None:
+            return False
+        expected_values.append(expected)
+        got_values.append(got)
     told = False
     for index in range(len(step.outputs)):
-        wrong: list[tuple[tuple[tuple[str, Any], ...], Any]] = []
-        right: list[tuple[tuple[tuple[str, Any], ...], Any]] = []
-        for call, probe, case, outcome in zip(calls, probes, cases, outcomes):
-            expected = prepared_values(step.outputs, list(probe.expected))
-            if expected is None:
-                return False
-            if case.passed:
-                right.append((call, expected[index]))
-                continue
-            returned = values_of(probe, outcome.value if outcome is not None else None)
-            got = prepared_values(step.outputs, returned) if len(returned) == len(step.outputs) else None
-            if got is None:
-                return False
+        wrong: list[tuple[Arguments, Any]] = []
+        right: list[tuple[Arguments, Any]] = []
+        for call, expected, got in zip(calls, expected_values, got_values):
             mine, theirs = got[index], expected[index]
-            if isinstance(mine, np.ndarray) and isinstance(theirs, np.ndarray) and close(mine, theirs):
-                right.append((call, expected[index]))  # this output is right here: another one failed
+            if mine is theirs or (isinstance(mine, np.ndarray) and isinstance(theirs, np.ndarray) and close(mine, theirs)):
+                right.append((call, theirs))  # passed, or this output is right here and another one failed
             else:
-                wrong.append((call, got[index]))
+                wrong.append((call, mine))
         if not wrong:
             continue
         if not any(isinstance(v, np.ndarray) and v.size > 1 and np.isfinite(v).all() and not np.all(v == np.round(v))

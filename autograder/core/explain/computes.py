@@ -125,8 +125,8 @@ def search_known(failing: Sequence[Sample], passing: Sequence[Sample],
     """The first of the lab's `known` functions, then the LIBRARY's, that gives the student's value
     on every failing sample and the expected value on every passing one; None when none does.
 
-    A function whose value on a failing sample is one number everywhere names nothing (that value
-    is told as such elsewhere); nor does one that needs an argument a sample lacks."""
+    A function whose value is one number everywhere (or none) on every failing sample names nothing
+    (that value is told as such elsewhere); nor does one that needs an argument a sample lacks."""
     if not failing or any(not isinstance(s.got, np.ndarray) for s in failing):
         return None
     return first_known([(s.arguments, s.got) for s in failing], [(s.arguments, s.expected) for s in passing], known)
@@ -143,7 +143,7 @@ def first_known(wrong: Sequence[tuple[Arguments, Any]], right: Sequence[tuple[Ar
     for entry in (*known, *LIBRARY):
         for chosen in _argument_choices(names, entry.arity):
             for axis in (AXES if entry.has_axis else (None,)):
-                if _holds(entry, chosen, axis, wrong, right):
+                if _holds(lambda arguments: _value(entry, chosen, axis, arguments), wrong, right):
                     return Computed(name=entry.name, arguments=chosen, axis=axis,
                                     expression=entry.written(chosen, axis))
     return None
@@ -159,35 +159,18 @@ def search_known_argument(failing: Sequence[Sample], passing: Sequence[Sample], 
     function of the step, run on the grader's arguments only; None when nothing holds."""
     if not failing or any(not isinstance(s.got, np.ndarray) for s in failing):
         return None
-    samples = [*failing, *passing]
-    names = _common_arguments([s.arguments for s in samples])
+    wrong = [(s.arguments, s.got) for s in failing]
+    right = [(s.arguments, s.expected) for s in passing]
+    names = _common_arguments([arguments for arguments, _ in (*wrong, *right)])
     for entry in (*known, *LIBRARY):
         if entry.arity != 1:
             continue
         for name in names:
             for axis in (AXES if entry.has_axis else (None,)):
-                if _holds_through(entry, name, axis, reference, output, failing, passing):
+                if _holds(lambda arguments: _through(entry, name, axis, reference, output, arguments), wrong, right):
                     return Computed(name=entry.name, arguments=(name,), axis=axis,
                                     expression=entry.written((name,), axis))
     return None
-
-
-def _holds_through(entry: Known, name: str, axis: int | None, reference: Callable[..., Any], output: int,
-                   failing: Sequence[Sample], passing: Sequence[Sample]) -> bool:
-    telling = False
-    for sample, want in ((s, s.got) for s in failing):
-        value = _through(entry, name, axis, reference, output, sample.arguments)
-        if value is None or not close(want, value):
-            return False
-        finite = value[np.isfinite(value)]
-        telling = telling or (finite.size > 1 and float(np.ptp(finite)) > 0.0)
-    if not telling:
-        return False
-    for sample in passing:
-        value = _through(entry, name, axis, reference, output, sample.arguments)
-        if value is None or not close(sample.expected, value):
-            return False
-    return True
 
 
 def _through(entry: Known, name: str, axis: int | None, reference: Callable[..., Any], output: int,
@@ -222,14 +205,14 @@ def _argument_choices(names: Sequence[str], arity: int) -> Iterator[tuple[str, .
         yield from itertools.permutations(names, arity)
 
 
-def _holds(entry: Known, chosen: tuple[str, ...], axis: int | None, wrong: Sequence[tuple[Arguments, Any]],
+def _holds(value_of: Callable[[Arguments], Any], wrong: Sequence[tuple[Arguments, Any]],
            right: Sequence[tuple[Arguments, Any]]) -> bool:
-    """Whether the entry gives each of the `wrong` values and each of the `right` ones, on its
-    call's own arguments, and some wrong value is more than one number (or none) everywhere: a
-    value degenerate on every test is told by what it is (all nan, all zero), not as a function."""
+    """Whether `value_of` a call's own arguments gives each of the `wrong` values and each of the
+    `right` ones, and some wrong value is more than one number (or none) everywhere: a value
+    degenerate on every test is told by what it is (all nan, all zero), not as a function."""
     telling = False
     for arguments, got in wrong:
-        value = _value(entry, chosen, axis, arguments)
+        value = value_of(arguments)
         if value is None or not close(got, value):
             return False
         finite = value[np.isfinite(value)]
@@ -237,7 +220,7 @@ def _holds(entry: Known, chosen: tuple[str, ...], axis: int | None, wrong: Seque
     if not telling:
         return False
     for arguments, expected in right:
-        value = _value(entry, chosen, axis, arguments)
+        value = value_of(arguments)
         if value is None or not close(expected, value):
             return False
     return True

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from numpy.typing import NDArray
 
-    from .computes import Known
+    from .computes import Computed, Known
 
 # "off" turns the relations off: a failing output is told only by the kind of test that fails.
 # Only to measure what the repair search names alone (benchmarks/repair_corpora.py); never grade so.
@@ -95,14 +95,10 @@ def explain(output: str, samples: Sequence[Sample], kind: str | None = None, kno
     # or by the whole table's sum, that it was).
     computed = search_known(failing, passing, known)
     if computed:
-        return Explanation(output=output, relation="computes", params={
-            "known": computed.name, "arguments": list(computed.arguments), "axis": computed.axis,
-            "expression": computed.expression, **extra})
+        return _computed(output, "computes", computed, extra)
     through = search_known_argument(failing, passing, reference, index, known) if reference is not None else None
     if through:
-        return Explanation(output=output, relation="computes_on", params={
-            "known": through.name, "arguments": list(through.arguments), "axis": through.axis,
-            "expression": through.expression, **extra})
+        return _computed(output, "computes_on", through, extra)
     if formulas:
         return Explanation(output=output, relation="formula", parts=formulas[0], size=size, params=extra)
     formulas, size = search_formulas(failing, passing, sizes=(2,), per_sample=per_sample)
@@ -142,6 +138,13 @@ LOOSE_TRANSFORMS = ("unnormalised",)
 
 def _loose(formula: Sequence[Sequence[Any]]) -> bool:
     return any(part[0] in LOOSE_TRANSFORMS for part in formula)
+
+
+def _computed(output: str, relation: str, computed: Computed, extra: dict[str, Any]) -> Explanation:
+    """A known function found (autograder.core.explain.computes), as names only."""
+    return Explanation(output=output, relation=relation, params={
+        "known": computed.name, "arguments": list(computed.arguments), "axis": computed.axis,
+        "expression": computed.expression, **extra})
 
 
 def _kind_only(output: str, extra: dict[str, Any]) -> Explanation | None:
