@@ -10,6 +10,7 @@ import json
 import os
 import pathlib
 import shutil
+import signal
 import subprocess
 import sys
 import urllib.parse
@@ -78,14 +79,28 @@ def run_chromium(chromium, page, folder, *flags, latin_only=False, height=900):
     folder.mkdir(parents=True, exist_ok=True)
     if latin_only:
         env["FONTCONFIG_FILE"] = str(latin_only_fontconfig(folder))
-    command = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--no-first-run", "--hide-scrollbars",
-               f"--user-data-dir={folder / 'profile'}", f"--window-size=1280,{height}",
-               "--run-all-compositor-stages-before-draw", "--virtual-time-budget=5000", *flags,
-               page.as_uri()]
-    finished = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
-    assert finished.returncode == 0, finished.stderr[-2000:]
-    return finished.stdout
+    for attempt in (1, 2):
+        command = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                   "--disable-component-update", "--no-first-run", "--hide-scrollbars",
+                   f"--user-data-dir={folder / f'profile{attempt}'}", f"--window-size=1280,{height}",
+                   "--run-all-compositor-stages-before-draw", "--virtual-time-budget=5000", *flags,
+                   page.as_uri()]
+        browser = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                                   start_new_session=True)
+        try:
+            stdout, stderr = browser.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            # Headless chromium now and then hangs on a loaded machine whatever the page; the
+            # whole browser (renderer and GPU children too) is killed and the page drawn once
+            # more. A page that hangs it twice fails.
+            os.killpg(browser.pid, signal.SIGKILL)
+            browser.communicate()
+            if attempt == 2:
+                raise
+            continue
+        assert browser.returncode == 0, stderr[-2000:]
+        return stdout
+    raise AssertionError("unreachable")
 
 
 # Appended to a copy of the report (the report itself stays as written): after the page's own
