@@ -151,7 +151,7 @@ def search(*, target: Target, probes: Sequence[object], pivot: int | None, evalu
                              rebound_builtins=target.rebound_builtins, known={edit.source for edit in edits})
         moved = moved_operations(target.function, known={edit.source for edit in edits})
         found = _right([*repeated_edits(target.function, edits), *paired_edits(target.function, edits, limit=MAX_PAIRS),
-                        *grafts, *moved], probes, pivot, evaluate)
+                        *grafts, *moved], probes, pivot, evaluate, by_cost=True)
     if not found:
         return None
     chosen = _plainest(found)
@@ -205,23 +205,57 @@ def _repair_parts(candidate: Edit | Edits) -> tuple[RepairPart, ...]:
 
 
 def _right(candidates: Sequence[Edit | Edits], probes: Sequence[object], pivot: int,
-           evaluate: Evaluate) -> list[Edit | Edits]:
-    """The candidates right on every probe, cheapest first: all of them on the pivot first, then
-    the few right there on every probe."""
+           evaluate: Evaluate, *, by_cost: bool = False) -> list[Edit | Edits]:
+    """The candidates right on every probe, cheapest first: those that pass the pivot are tried on
+    every probe a round at a time, and the first round holding one right everywhere is the answer.
+
+    `by_cost`: the candidates are tried on the pivot a few costs at a time (`_cost_chunks`), and the
+    dearer ones are never run once a round holding a right one is complete; the rounds are the
+    same as when every candidate is run on the pivot at once, so the cheapest right candidate is
+    too, and so is every right one of its cost (a chunk holds every candidate of a cost). The
+    candidates of a dearer cost a round would also hold are left out: only the single edits'
+    repairs are weighed against dearer ones (`_plainest`), and they are run all at once."""
     if not candidates:
         return []
     ordered = sorted(candidates, key=lambda candidate: candidate.rank)
-    on_pivot = evaluate([candidate.source for candidate in ordered], [probes[pivot]])
-    passed_pivot = [candidate for candidate, passed in zip(ordered, on_pivot) if all(passed)]
-    # Cheapest first, a round at a time: many cheap edits right by coincidence on the pivot must
-    # not crowd out a dearer one right everywhere.
-    for start in range(0, min(len(passed_pivot), FINALIST_ROUNDS * MAX_FINALISTS), MAX_FINALISTS):
-        finalists = passed_pivot[start:start + MAX_FINALISTS]
-        everywhere = evaluate([candidate.source for candidate in finalists], probes)
-        right = [candidate for candidate, passed in zip(finalists, everywhere) if passed and all(passed)]
-        if right:
-            return right
+    chunks = _cost_chunks(ordered) if by_cost else [ordered]
+    most = FINALIST_ROUNDS * MAX_FINALISTS
+    passed: list[Edit | Edits] = []  # those right on the pivot, in the order of `ordered`
+    everywhere: list[bool] = []  # whether each of `passed` is right on every probe, as far as tried
+    start = 0  # the first finalist of the round being tried
+    for number, chunk in enumerate(chunks):
+        on_pivot = evaluate([candidate.source for candidate in chunk], [probes[pivot]])
+        passed += [candidate for candidate, right in zip(chunk, on_pivot) if all(right)]
+        last = number == len(chunks) - 1
+        # Cheapest first, a round at a time: many cheap edits right by coincidence on the pivot
+        # must not crowd out a dearer one right everywhere.
+        while start < min(len(passed), most):
+            end = min(start + MAX_FINALISTS, len(passed), most)
+            tried = passed[len(everywhere):end]
+            if tried:
+                everywhere += [bool(right) and all(right) for right in evaluate([c.source for c in tried], probes)]
+            right = [candidate for candidate, ok in zip(passed[start:end], everywhere[start:end]) if ok]
+            if right:
+                return right
+            if end < min(start + MAX_FINALISTS, most) and not last:
+                break  # the round is not whole yet: the next chunk's candidates may fill it
+            start += MAX_FINALISTS
     return []
+
+
+MIN_CHUNK = 250  # candidates tried on the pivot together at least, when tried a few costs at a time
+
+
+def _cost_chunks(ordered: Sequence[Edit | Edits]) -> list[list[Edit | Edits]]:
+    """`ordered` (by rank) cut where the cost changes, each piece holding at least `MIN_CHUNK`
+    candidates but the last: each piece is one child, so costs with few candidates go together."""
+    chunks: list[list[Edit | Edits]] = []
+    for candidate in ordered:
+        if chunks and (len(chunks[-1]) < MIN_CHUNK or chunks[-1][-1].rank[0] == candidate.rank[0]):
+            chunks[-1].append(candidate)
+        else:
+            chunks.append([candidate])
+    return chunks
 
 
 class RepairStore(Protocol):
