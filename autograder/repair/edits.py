@@ -135,6 +135,8 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
         keep("statements_swapped", edited_source, line, before, after)
     for edited_source, line, before, after in _statement_moves(function):
         keep("statement_moved", edited_source, line, before, after)
+    for edited_source, line, before, after in _values_swapped(function):
+        keep("values_swapped", edited_source, line, before, after)
     for edited_source, line, before, after in _shadowed_names(function):
         keep("shadowed_name", edited_source, line, before, after)
     for edited_source, line, before, after in _yields_collected(function):
@@ -807,6 +809,36 @@ def _statement_swaps(function: ast.FunctionDef) -> Iterator[tuple[str | None, in
             finally:
                 body[position], body[position + 1] = first, second
             yield source, first.lineno, f"{_short(first)}; {_short(second)}", f"{_short(second)}; {_short(first)}"
+
+
+VALUES_SWAPPED_REACH = 3  # statements apart at most, of two assignments whose values are swapped
+
+
+def _values_swapped(function: ast.FunctionDef) -> Iterator[tuple[str | None, int, str, str]]:
+    """Two assignments of one body, each to one name, with their values exchanged (`K = X @ W_V`,
+    `V = X @ W_K`): the same slip wherever the names are used next, told where they are made.
+    Not when either value reads either name (then it is not the same computation swapped)."""
+    bodies = [value for holder in ast.walk(function) for _, value in ast.iter_fields(holder)
+              if isinstance(value, list) and len(value) >= 2 and all(isinstance(s, ast.stmt) for s in value)]
+    for body in bodies:
+        simple = [(position, statement) for position, statement in enumerate(body)
+                  if isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                  and isinstance(statement.targets[0], ast.Name)]
+        for (at, first), (to, second) in itertools.combinations(simple, 2):
+            if to - at > VALUES_SWAPPED_REACH:
+                continue
+            names = {cast(ast.Name, first.targets[0]).id, cast(ast.Name, second.targets[0]).id}
+            read = {node.id for value in (first.value, second.value) for node in ast.walk(value)
+                    if isinstance(node, ast.Name)}
+            if len(names) < 2 or names & read or ast.dump(first.value) == ast.dump(second.value):
+                continue
+            first.value, second.value = second.value, first.value
+            try:
+                source = _compiled(function)
+            finally:
+                first.value, second.value = second.value, first.value
+            yield source, first.lineno, f"{_short(first)}; {_short(second)}", \
+                f"{_short(first.targets[0])} = {_short(second.value)}; {_short(second.targets[0])} = {_short(first.value)}"
 
 
 def _shadowed_names(function: ast.FunctionDef) -> Iterator[tuple[str | None, int, str, str]]:

@@ -79,6 +79,10 @@ COST: dict[EditKind, int] = {
     "printed": 1, "value_discarded": 1, "keyword_added": 1,
     # `Q, *K, V = ...`: a list of the values in the middle where one value was meant.
     "starred": 1,
+    # The values of two assignments exchanged (`K = X @ W_V`, `V = X @ W_K`): like two lines in
+    # another order; where the names are used in another order as well (a tuple, a call's
+    # arguments), that is told, and this beside it (search.search).
+    "values_swapped": 2,
 }
 
 # Kinds that change two places at once (edits.moved_operations): tried with the pairs and the

@@ -164,6 +164,12 @@ def search(*, target: Target, probes: Sequence[object], pivot: int | None, evalu
         # `Q, V, K = make_qkv(X, W_Q, W_K, W_V)`: the call's arguments or the names it is unpacked
         # into, the same slip either way; the names cost more only so that they are never told alone.
         other = next((o for o in others if isinstance(o, Edit) and o.kind == "unpacking_order" and o.line == chosen.line), None)
+    if other is None and isinstance(chosen, Edit) and chosen.kind in ("order", "arguments_swapped"):
+        # `keys = project(W_V)`, `values = project(W_K)`: the values swapped where they are made
+        # repair as well as the names in another order where they are used, and are as likely the
+        # slip; they cost more only so that they are never told alone where both repair.
+        other = next((o for o in others if isinstance(o, Edit) and o.kind == "values_swapped"
+                      and o.line not in lines), None)
     return Found(repair=Repair(filename=target.filename, parts=_repair_parts(chosen),
                                also=_repair_parts(other) if other is not None else ()),
                  source=chosen.source)

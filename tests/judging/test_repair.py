@@ -169,6 +169,33 @@ def test_a_statement_is_moved_across_a_loops_edge(source, line, after):
         [(e.line, e.after) for e in edits if e.kind == "statement_moved"]
 
 
+def test_two_values_swapped_where_they_are_made_are_told_beside_the_order_where_they_are_used(zygote):
+    """tests/corpora/corpus_blind15 (make_qkv, swapped_kv): K and V projected with each other's
+    weights. The values exchanged where they are made repair as well as the returned tuple in
+    another order: the order is told, and the values swapped beside it, so the student is sent to
+    both places."""
+    step = (
+        "def make_qkv(X, W_Q, W_K, W_V):\n"
+        "    queries = X @ W_Q\n"
+        "    keys = X @ W_V\n"
+        "    values = X @ W_K\n"
+        "    return queries, keys, values\n")
+    result = grade_bytes("swapped.py", _with(step, "make_qkv").encode(), zygote, Plan.build(LAB))
+    repair = next(s for s in result.steps if s.name == "make_qkv").repair
+    assert repair is not None
+    start = CORRECT.count("\n") + 3  # the `def` line of the step appended after the sample
+    assert [(p.kind, p.line - start) for p in repair.parts] == [("order", 4)]
+    assert [(p.kind, p.line - start) for p in repair.also] == [("values_swapped", 2)]
+    edits = single_edits(_function(step))
+    assert "keys = X @ W_K; values = X @ W_V" in [e.after for e in edits if e.kind == "values_swapped"]
+
+
+def test_values_that_read_the_other_name_are_never_swapped():
+    source = "def f(x):\n    a = x + 1\n    b = a * 2\n    c = x - 1\n    return a, b, c\n"
+    swaps = [e.before for e in single_edits(_function(source)) if e.kind == "values_swapped"]
+    assert swaps == ["a = x + 1; c = x - 1", "b = a * 2; c = x - 1"]
+
+
 @pytest.mark.parametrize("source, after", [
     ("def f(Q, K, V, d):\n    w = soft(g(Q, K))\n    return mix(w, V / d)\n", "g(Q, K) / d"),
     ("def f(V, W, h):\n    return merge(split(V @ W, h))\n", "merge(split(V, h)) @ W"),
