@@ -84,7 +84,7 @@ def module_rebinds(tree: ast.Module) -> frozenset[str]:
 # Edits of one name or number: the code shown is the whole line, the place marked («»), so a
 # name that appears twice on the line is told apart.
 MARKED: frozenset[EditKind] = frozenset({"variable", "constant", "hard_coded", "element_of", "function_uncalled",
-                                         "dict_values"})
+                                         "dict_values", "item_of"})
 ATTEMPTS_PER_EDIT = 8  # edits tried, each made and read back, per edit a search may keep
 MAX_COMBINED = 250  # the cheapest single edits paired with one another
 
@@ -99,7 +99,8 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
                   loop_names=_loop_names(function), list_names=_list_names(function),
                   unread_names=_unread_names(function), elements=_elements(function),
                   held=_held(function), module_functions=module_functions - {function.name},
-                  loop_ranges=_loop_ranges(function), dict_names=_dict_names(function), strides=_strides(function))
+                  loop_ranges=_loop_ranges(function), dict_names=_dict_names(function), strides=_strides(function),
+                  indexed_by_name=_indexed_by_name(function))
     originals = _nodes(function)
     places = _places(function)
     texts = _Texts(function)
@@ -646,6 +647,13 @@ def _list_names(function: ast.FunctionDef) -> frozenset[str]:
     return frozenset(target.id for node in ast.walk(function) if isinstance(node, ast.Assign)
                      and isinstance(node.value, (ast.List, ast.ListComp))
                      for target in node.targets if isinstance(target, ast.Name))
+
+
+def _indexed_by_name(function: ast.FunctionDef) -> tuple[str, ...]:
+    """The names the function indexes by a name somewhere (`words[i]`), as they first appear."""
+    names = [node.value.id for node in _own_nodes(function) if isinstance(node, ast.Subscript)
+             and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Name)]
+    return tuple(dict.fromkeys(names))
 
 
 def _loop_names(function: ast.FunctionDef) -> tuple[str, ...]:

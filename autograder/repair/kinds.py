@@ -83,6 +83,8 @@ COST: dict[EditKind, int] = {
     # another order; where the names are used in another order as well (a tuple, a call's
     # arguments), that is told, and this beside it (search.search).
     "values_swapped": 2,
+    # A loop's position used where the item at it was meant (`{words[i]: j}` for `words[j]`).
+    "item_of": 2,
 }
 
 # Kinds that change two places at once (edits.moved_operations): tried with the pairs and the

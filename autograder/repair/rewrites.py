@@ -89,6 +89,7 @@ class Scope:
     # (line, column) of a loop's `range(...)`: the (array, axis) its variable indexes
     loop_ranges: Mapping[tuple[int, int], tuple[tuple[str, int], ...]] = field(default_factory=dict)
     strides: Mapping[str, ast.expr] = field(default_factory=dict)  # a loop's name counting by a step: the step
+    indexed_by_name: tuple[str, ...] = ()  # the names the function indexes by a name (`words[i]`)
 
 
 Rewrite = tuple[EditKind, Callable[[ast.AST], ast.AST | None]]
@@ -101,6 +102,9 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
         yield from _attribute_rewrites(node)
     elif isinstance(node, ast.Call):
         yield from _call_rewrites(node)
+        if isinstance(node.func, ast.Name) and node.func.id == "int" and len(node.args) == 1 and not node.keywords \
+                and isinstance(node.args[0], ast.Name) and node.args[0].id in scope.loop_names:
+            yield from _item_of(node.args[0].id, scope)  # `int(j)` where `words[j]` was meant
         for name, axis in scope.loop_ranges.get((node.lineno, node.col_offset), ()):
             # `for j in range(n)` where `j` indexes an axis of another length (`Q[:, j]`): `range(Q.shape[1])`
             yield "loop_range", (lambda a, k: lambda n: _set(n, "args", [
@@ -773,6 +777,8 @@ def _name_rewrites(node: ast.Name, scope: Scope) -> Iterator[Rewrite]:
     if whole and node.id in scope.dict_names:  # `tuple(d)`, `list(d)`: a dict's keys where its values were meant
         yield "dict_values", lambda n: ast.Call(func=ast.Attribute(value=ast.Name(id=n.id, ctx=ast.Load()), attr="values",  # type: ignore[attr-defined]
                                                                    ctx=ast.Load()), args=[], keywords=[])
+    if whole and node.id in scope.loop_names:  # a loop's position where the item there was meant
+        yield from _item_of(node.id, scope)
     if node.id in scope.list_names:  # a list built up where the function it is given takes an array
         yield "as_array", lambda n: _numpy_call("array", [cast(ast.expr, n)])
     if node.id not in scope.local_names:
@@ -780,6 +786,15 @@ def _name_rewrites(node: ast.Name, scope: Scope) -> Iterator[Rewrite]:
     for other in scope.local_names:
         if other != node.id:
             yield "variable", (lambda o: lambda n: ast.Name(id=o, ctx=ast.Load()))(other)
+
+
+def _item_of(position: str, scope: Scope) -> Iterator[Rewrite]:
+    """A position (a loop's name) used where the item at it was meant: the value indexed in each
+    of the names the function indexes by a name elsewhere (`{words[i]: j}` for `{words[i]: words[j]}`)."""
+    for sequence in scope.indexed_by_name:
+        if sequence != position:
+            yield "item_of", (lambda s: lambda n: ast.Subscript(value=ast.Name(id=s, ctx=ast.Load()),
+                                                               slice=cast(ast.expr, n), ctx=ast.Load()))(sequence)
 
 
 def _slice_rewrites(node: ast.Slice, loop_names: tuple[str, ...]) -> Iterator[Rewrite]:

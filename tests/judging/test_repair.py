@@ -190,6 +190,23 @@ def test_two_values_swapped_where_they_are_made_are_told_beside_the_order_where_
     assert "keys = X @ W_K; values = X @ W_V" in [e.after for e in edits if e.kind == "values_swapped"]
 
 
+@pytest.mark.parametrize("source, after", [
+    # tests/corpora/corpus_blind15 (most_attended, returns_index): the column's number kept as the word
+    ("def f(weights, words):\n    idx = np.argmax(weights, axis=1)\n"
+     "    return {words[i]: int(j) for i, j in enumerate(idx)}\n", "words[int(j)]"),
+    ("def f(order, names):\n    out = []\n    for k in order:\n        out.append(k)\n"
+     "    return out, names[0], names[k]\n", "names[k]"),
+])
+def test_a_position_is_given_the_item_at_it_from_a_name_indexed_elsewhere(source, after):
+    edits = single_edits(_function(source))
+    assert after in [e.after for e in edits if e.kind == "item_of"], [(e.kind, e.after) for e in edits]
+
+
+def test_a_position_is_never_indexed_into_without_a_name_indexed_by_a_name_elsewhere():
+    source = "def f(weights, words):\n    return {words[0]: j for j in range(3)}\n"
+    assert not [e for e in single_edits(_function(source)) if e.kind == "item_of"]
+
+
 def test_values_that_read_the_other_name_are_never_swapped():
     source = "def f(x):\n    a = x + 1\n    b = a * 2\n    c = x - 1\n    return a, b, c\n"
     swaps = [e.before for e in single_edits(_function(source)) if e.kind == "values_swapped"]
