@@ -275,3 +275,19 @@ def test_a_mix_that_picks_each_rows_largest_weight_is_told_as_the_weights_made_a
     result = grade_bytes(path.name, path.read_bytes(), zygote, plan)
     step = next(s for s in result.steps if s.name == "mix")
     assert [(e["relation"], e["params"]["known"]) for e in step.explained] == [("computes_on", "hardmax")]
+
+
+@pytest.mark.parametrize("name, known", [("lab1__scores__neg_distance.py", "negative_row_distance"),
+                                         ("lab1__scores__product_of_sums.py", "product_of_row_sums")])
+def test_scores_measured_otherwise_than_by_dot_products_are_told_what_they_measure(zygote, plan, monkeypatch, name, known):
+    """tests/corpora/corpus_blind15: scores written in loops or from sums, which no small edit
+    repairs, are told the known function of Q and K they equal on every test."""
+    from autograder.grading import repairs
+    from conftest import CORPORA
+    monkeypatch.setenv(repairs.REPAIR_SWITCH, "off")
+    path = CORPORA / "corpus_blind15" / "lab1" / name
+    result = grade_bytes(path.name, path.read_bytes(), zygote, plan)
+    step = next(s for s in result.steps if s.name == "scores")
+    assert [(e["relation"], e["params"]["known"], e["params"]["arguments"]) for e in step.explained] == \
+        [("computes", known, ["Q", "K"])]
+    assert {s.name for s in result.steps if s.score < s.max_score} == {"scores"}

@@ -102,6 +102,14 @@ LIBRARY: tuple[Known, ...] = (
     Known(name="matmul", expression="{a} @ {b}"),
     Known(name="matmul_right_transposed", expression="{a} @ np.swapaxes({b}, -1, -2)"),
     Known(name="matmul_left_transposed", expression="np.swapaxes({a}, -1, -2) @ {b}"),
+    # how alike two tables' rows are, measured otherwise than by their dot products
+    Known(name="row_distance", expression="np.linalg.norm({a}[..., :, None, :] - {b}[..., None, :, :], axis=-1)"),
+    Known(name="negative_row_distance",
+          expression="-np.linalg.norm({a}[..., :, None, :] - {b}[..., None, :, :], axis=-1)"),
+    Known(name="squared_row_distance", expression="(({a}[..., :, None, :] - {b}[..., None, :, :]) ** 2).sum(axis=-1)"),
+    Known(name="cosine_similarity", expression="({a} / np.linalg.norm({a}, axis=-1, keepdims=True)) "
+                                               "@ np.swapaxes({b} / np.linalg.norm({b}, axis=-1, keepdims=True), -1, -2)"),
+    Known(name="product_of_row_sums", expression="{a}.sum(axis=-1)[..., :, None] * {b}.sum(axis=-1)[..., None, :]"),
     Known(name="elementwise_product", expression="{a} * {b}"),
     Known(name="elementwise_sum", expression="{a} + {b}"),
     Known(name="elementwise_difference", expression="{a} - {b}"),
