@@ -115,6 +115,13 @@ class Child:
         self._credited = owed
         return True
 
+    def overdue(self, deadline: float) -> bool:
+        """Whether `deadline` has passed, moved by what the machine owes so far (see _move)."""
+        while time.monotonic() >= self._moved(deadline):
+            if not self._move(deadline):
+                return True
+        return False
+
     def send(self, deadline: float | None = None, **command: object) -> None:
         self.send_text(codec.dumps(command) + "\n", deadline)
 

@@ -542,6 +542,10 @@ def _awaited(child: Child, call: Call, deadline: float, helper: Helper | None, s
         event = parse_event(line)
         kind = event.get("ev")
         if kind == "helper":
+            if child.overdue(deadline):
+                # A request read past the call's time (a read kept for what the child sent in time,
+                # when the grader woke late): answering it would run the call on beyond its limit.
+                return CallOutcome("timeout", refused=refused)
             helped += 1
             _answer_helper(child, call, event, helper, helped, deadline, refused, stood_in)
             continue

@@ -179,6 +179,41 @@ def test_time_spent_answering_counts_inside_the_steps_deadline(zygote):
     assert outcome.calls[0].kind == "timeout" and slow.asked < 40
 
 
+class _AskingChild:
+    """A child that asks for a helper on every read, its requests there whenever the grader looks
+    (as on a loaded machine, where the grader wakes late); `late`: the call's time has passed."""
+
+    def __init__(self, late):
+        self.late, self.answered = late, 0
+
+    def send_text(self, text, deadline=None):
+        pass
+
+    def send(self, deadline=None, **command):
+        self.answered += 1
+
+    def next_line(self, deadline, limit):
+        if self.answered >= 3:
+            return json.dumps({"ev": "returned", "id": 0, "value": codec.encode(1.0), "args_after": []}).encode()
+        return json.dumps({"ev": "helper", "id": 0, "seq": self.answered + 1, "name": "softmax",
+                           "args": [codec.encode(1.0)]}).encode()
+
+    def overdue(self, deadline):
+        return self.late
+
+
+@pytest.mark.parametrize("late", [False, True])
+def test_a_helper_request_read_after_the_calls_time_ends_the_call_as_a_timeout(late):
+    """INVARIANT (docs/SECURITY.md, "a busy machine"): a call never runs past its limit by asking for
+    helpers: a request read once its deadline has passed (moved by the machine's waits) is not
+    answered, and the call is a timeout; before then each is answered."""
+    from autograder.sandbox import driver
+    child = _AskingChild(late)
+    call = Call(0, "self_attention", "self_attention", (), helpers=("softmax",))
+    outcome = driver._awaited(child, call, time.monotonic() + 60, _Slow(0.0), [], sent=True)
+    assert (outcome.kind, child.answered) == (("timeout", 0) if late else ("returned", 3))
+
+
 # Hidden values in what a student sees ------------------------------------------------------------------
 
 def _outputs(result, lab):
