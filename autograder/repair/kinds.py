@@ -85,6 +85,9 @@ COST: dict[EditKind, int] = {
     "values_swapped": 2,
     # A loop's position used where the item at it was meant (`{words[i]: j}` for `words[j]`).
     "item_of": 2,
+    # Pieces added (`sum(...)`) where they were to be joined side by side; a `range` walked from the
+    # end (a negative step) where it was to start at the beginning.
+    "joined": 2, "walked_backwards": 2,
 }
 
 # Kinds that change two places at once (edits.moved_operations): tried with the pairs and the

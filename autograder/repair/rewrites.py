@@ -416,6 +416,14 @@ def _called_name(node: ast.Call) -> tuple[str, bool]:
 
 def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
     name, is_method = _called_name(node)
+    if name == "sum" and not is_method and len(node.args) == 1 and not node.keywords \
+            and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp, ast.List)):
+        # `sum(H[h, i] for h in ...)`: the pieces added where they were to be joined side by side
+        yield "joined", _joined
+    if name == "range" and not is_method and len(node.args) == 3 and _is_negative(node.args[2]):
+        # `range(d_model - d, -1, -d)`: walked from the end where it was to start at the beginning
+        yield "walked_backwards", lambda n: ast.Call(func=ast.Name(id="reversed", ctx=ast.Load()),
+                                                     args=[cast(ast.expr, n)], keywords=[])
     if name in _TRANSPOSES:
         yield "transpose_removed", _receiver_or_first_argument(is_method)
         if name == "swapaxes" and is_method and len(node.args) == 2 and all(_literal(a) in _SWAPPED for a in node.args):
@@ -786,6 +794,22 @@ def _name_rewrites(node: ast.Name, scope: Scope) -> Iterator[Rewrite]:
     for other in scope.local_names:
         if other != node.id:
             yield "variable", (lambda o: lambda n: ast.Name(id=o, ctx=ast.Load()))(other)
+
+
+def _joined(node: ast.AST) -> ast.AST:
+    """`sum(pieces)` written as `np.concatenate([pieces], axis=-1)`."""
+    pieces = cast(ast.Call, node).args[0]
+    listed = ast.ListComp(elt=pieces.elt, generators=pieces.generators) \
+        if isinstance(pieces, ast.GeneratorExp) else pieces
+    return ast.Call(func=ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr="concatenate", ctx=ast.Load()),
+                    args=[listed], keywords=[ast.keyword(arg="axis", value=ast.Constant(-1))])
+
+
+def _is_negative(node: ast.expr) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return True
+    return isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool) \
+        and node.value < 0
 
 
 def _item_of(position: str, scope: Scope) -> Iterator[Rewrite]:

@@ -202,6 +202,25 @@ def test_a_position_is_given_the_item_at_it_from_a_name_indexed_elsewhere(source
     assert after in [e.after for e in edits if e.kind == "item_of"], [(e.kind, e.after) for e in edits]
 
 
+@pytest.mark.parametrize("source, kind, after", [
+    # tests/corpora/corpus_blind15 (merge_heads, sums_heads): each word's heads added, not joined
+    ("def f(H):\n    return np.array([sum(H[h, i] for h in range(H.shape[0])) for i in range(H.shape[1])])\n",
+     "joined", "np.concatenate([H[h, i] for h in range(H.shape[0])], axis=-1)"),
+    ("def f(parts):\n    return np.sum([p for p in parts])\n", "joined", "np.concatenate([p for p in parts], axis=-1)"),
+    # tests/corpora/corpus_blind15 (split_heads, reversed_heads): the blocks walked from the end
+    ("def f(M, d):\n    return [M[:, s:s + d] for s in range(M.shape[1] - d, -1, -d)]\n",
+     "walked_backwards", "reversed(range(M.shape[1] - d, -1, -d))"),
+])
+def test_pieces_added_or_walked_backwards_are_joined_or_walked_forwards(source, kind, after):
+    edits = single_edits(_function(source))
+    assert after in [e.after for e in edits if e.kind == kind], [(e.kind, e.after) for e in edits]
+
+
+def test_only_a_sum_of_pieces_and_a_backward_range_are_edited_so():
+    source = "def f(x, n):\n    return x.sum(axis=0) + sum(x) + sum(range(n)) + len(range(0, n, 2))\n"
+    assert not [e for e in single_edits(_function(source)) if e.kind in ("joined", "walked_backwards")]
+
+
 def test_a_position_is_never_indexed_into_without_a_name_indexed_by_a_name_elsewhere():
     source = "def f(weights, words):\n    return {words[0]: j for j in range(3)}\n"
     assert not [e for e in single_edits(_function(source)) if e.kind == "item_of"]
