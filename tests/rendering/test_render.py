@@ -211,6 +211,19 @@ def test_an_error_told_as_the_cause_has_its_line_shown_when_an_earlier_test_only
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_an_error_raised_before_any_line_of_the_students_never_says_its_line_is_shown(plan, lang):
+    """tests/corpora/corpus_blind16 (scores, lru_cache on array arguments): the decorator hashes the
+    arguments before the student's function runs, so the error has no frame of his: its cause says
+    so, never that the line is shown above."""
+    error = {"type": "TypeError", "message": "unhashable type: 'numpy.ndarray'", "frames": []}
+    result = result_for(plan, "mix", lambda p: CallOutcome("raised", error=error))
+    assert result.mistakes[:1] == ["exception"]
+    text = step_feedback(result, LAB, lang)
+    assert marker(lang, "text", "exception_no_line_cause") in text
+    assert marker(lang, "cause", "exception") not in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_an_error_on_hidden_tests_only_never_says_its_line_is_shown(plan, lang):
     """A hidden test keeps no line of an error (grading.hidden): its cause says so and what to try,
     never that the line is shown above."""
