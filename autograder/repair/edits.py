@@ -801,12 +801,16 @@ def _loop_head(loop: ast.For | ast.While) -> str:
     return _clipped(head)
 
 
+def _bodies(function: ast.FunctionDef) -> list[list[ast.stmt]]:
+    """The statement lists of the function (its body, each loop's, branch's, ...) of two or more."""
+    return [value for holder in ast.walk(function) for _, value in ast.iter_fields(holder)
+            if isinstance(value, list) and len(value) >= 2 and all(isinstance(s, ast.stmt) for s in value)]
+
+
 def _statement_swaps(function: ast.FunctionDef) -> Iterator[tuple[str | None, int, str, str]]:
     """The function with two neighbouring statements of one body in the other order: (edited
     source, the first one's line, the two as written, the two as edited)."""
-    bodies = [value for holder in ast.walk(function) for _, value in ast.iter_fields(holder)
-              if isinstance(value, list) and len(value) >= 2 and all(isinstance(s, ast.stmt) for s in value)]
-    for body in bodies:
+    for body in _bodies(function):
         for position in range(len(body) - 1):
             first, second = body[position], body[position + 1]
             if isinstance(first, ast.Return) or isinstance(second, ast.Return):
@@ -826,9 +830,7 @@ def _values_swapped(function: ast.FunctionDef) -> Iterator[tuple[str | None, int
     """Two assignments of one body, each to one name, with their values exchanged (`K = X @ W_V`,
     `V = X @ W_K`): the same slip wherever the names are used next, told where they are made.
     Not when either value reads either name (then it is not the same computation swapped)."""
-    bodies = [value for holder in ast.walk(function) for _, value in ast.iter_fields(holder)
-              if isinstance(value, list) and len(value) >= 2 and all(isinstance(s, ast.stmt) for s in value)]
-    for body in bodies:
+    for body in _bodies(function):
         simple = [(position, statement) for position, statement in enumerate(body)
                   if isinstance(statement, ast.Assign) and len(statement.targets) == 1
                   and isinstance(statement.targets[0], ast.Name)]

@@ -289,13 +289,14 @@ def _cause(say: Messages, result: StepResult, code: str, helpers: str | None = N
         code = _wrong_values_key(result)
     if code == "mutates_input" and _reshaped_only(result):
         return say("text", "mutated_shape_cause")
-    if code == "exception" and not any(isinstance(c.detail, Raised) for c in result.cases if not c.hidden):
-        return say("text", "hidden_exception_cause")  # no line of it is shown: only a hidden test raised
-    shown = next((c.detail for c in result.cases if not c.hidden and isinstance(c.detail, Raised)), None)
-    if code == "exception" and shown is not None and not shown.error.frames:
-        # Raised before any line of the student's ran (a decorator such as lru_cache hashing the
-        # arguments), or only inside library code: no line of his is shown above.
-        return say("text", "exception_no_line_cause")
+    if code == "exception":
+        shown = next((c.detail for c in result.cases if not c.hidden and isinstance(c.detail, Raised)), None)
+        if shown is None:
+            return say("text", "hidden_exception_cause")  # no line of it is shown: only a hidden test raised
+        if not shown.error.frames:
+            # Raised before any line of the student's ran (a decorator such as lru_cache hashing the
+            # arguments), or only inside library code: no line of his is shown above.
+            return say("text", "exception_no_line_cause")
     return say.stepwise("cause", result.name, code, **params)
 
 
