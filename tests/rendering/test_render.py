@@ -112,6 +112,16 @@ def test_mapping_mistake_names_the_first_wrong_word(plan, lang):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("step_name, value, kind", [("most_attended", ["먹었다", "나는", "나는"], "mapping"),
+                                                   ("scores", {"a": 1}, "array")])
+def test_a_value_of_the_wrong_type_is_told_what_it_should_have_been(plan, lang, step_name, value, kind):
+    """corpus_blind16 (most_attended, returns_ndarray_of_names): the type returned beside the one asked."""
+    text = step_feedback(result_for(plan, step_name, lambda probe: returned(probe, value)), LAB, lang)
+    told = text.split("\n")[line_of(text, lang, "text", "wrong_type")]
+    assert catalog(lang, LAB)["expected_kind"][kind] in told and type(value).__name__ in told, told
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_wrong_axis_hint_says_which_sums_should_be_one(plan, lang):
     text = step_feedback(result_for(plan, "softmax", column_softmax), LAB, lang)
     hint = text.split("\n")[line_of(text, lang, "text", "hint")]

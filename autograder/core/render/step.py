@@ -368,7 +368,9 @@ def _explain(say: Messages, result: StepResult, case: CaseResult) -> list[str]:
     if d.output and len(cast("Lab", say.lab).steps_by_name[result.name].outputs) > 1:
         lines.append(say("text", "in_output", output=d.output))
     if isinstance(d, WrongType):
-        lines.append(say("text", "no_return") if d.no_return else say("text", "wrong_type", got=d.got))
+        outputs = {output.name: output.kind for output in cast("Lab", say.lab).steps_by_name[result.name].outputs}
+        expected = say("expected_kind", outputs.get(d.output, "array"))
+        lines.append(say("text", "no_return") if d.no_return else say("text", "wrong_type", got=d.got, expected=expected))
         return lines
     if isinstance(d, MappingValues):
         return lines + _mapping_lines(say, d)
