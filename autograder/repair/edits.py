@@ -84,7 +84,7 @@ def module_rebinds(tree: ast.Module) -> frozenset[str]:
 # Edits of one name or number: the code shown is the whole line, the place marked («»), so a
 # name that appears twice on the line is told apart.
 MARKED: frozenset[EditKind] = frozenset({"variable", "constant", "hard_coded", "element_of", "function_uncalled",
-                                         "dict_values", "item_of"})
+                                         "dict_values", "item_of", "fixed_in_loop"})
 ATTEMPTS_PER_EDIT = 8  # edits tried, each made and read back, per edit a search may keep
 MAX_COMBINED = 250  # the cheapest single edits paired with one another
 
@@ -100,7 +100,7 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
                   unread_names=_unread_names(function), elements=_elements(function),
                   held=_held(function), module_functions=module_functions - {function.name},
                   loop_ranges=_loop_ranges(function), dict_names=_dict_names(function), strides=_strides(function),
-                  indexed_by_name=_indexed_by_name(function))
+                  indexed_by_name=_indexed_by_name(function), fixed_in_loops=_fixed_in_loops(function))
     originals = _nodes(function)
     places = _places(function)
     texts = _Texts(function)
@@ -138,6 +138,8 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
         keep("statement_moved", edited_source, line, before, after)
     for edited_source, line, before, after in _values_swapped(function):
         keep("values_swapped", edited_source, line, before, after)
+    for edited_source, line, before, after in _never_advanced(function):
+        keep("never_advanced", edited_source, line, before, after)
     for edited_source, line, before, after in _shadowed_names(function):
         keep("shadowed_name", edited_source, line, before, after)
     for edited_source, line, before, after in _yields_collected(function):
@@ -654,6 +656,65 @@ def _indexed_by_name(function: ast.FunctionDef) -> tuple[str, ...]:
     names = [node.value.id for node in _own_nodes(function) if isinstance(node, ast.Subscript)
              and isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Name)]
     return tuple(dict.fromkeys(names))
+
+
+def _fixed_in_loops(function: ast.FunctionDef) -> dict[Span, tuple[str, ...]]:
+    """{the place of an index 0 or 1 inside a loop (`H[0]` in `for h in range(n)`): the names of
+    the loops around it}: the same cell read on every pass where the loop's own was meant."""
+    loops: list[tuple[tuple[str, ...], int, int]] = []  # the names a loop binds, its first and last line
+    for node in _own_nodes(function):
+        if isinstance(node, ast.For) and node.body:
+            loops.append((_bound(node.target), node.body[0].lineno, node.end_lineno or node.lineno))
+        elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            loops.append((tuple(name for generator in node.generators for name in _bound(generator.target)),
+                          node.lineno, node.end_lineno or node.lineno))
+    found: dict[Span, tuple[str, ...]] = {}
+    for node in _own_nodes(function):
+        if not isinstance(node, ast.Subscript):
+            continue
+        for item in node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]:
+            if isinstance(item, ast.Constant) and type(item.value) is int and item.value in (0, 1):
+                names = [name for bound, first, last in loops if first <= item.lineno <= last for name in bound]
+                if names:
+                    found[span_of(item)] = tuple(dict.fromkeys(names))
+    return found
+
+
+def _bound(target: ast.expr) -> tuple[str, ...]:
+    return tuple(node.id for node in ast.walk(target) if isinstance(node, ast.Name))
+
+
+# The steps a counter left unchanged is tried with: the names read where it is read, and 1.
+def _never_advanced(function: ast.FunctionDef) -> Iterator[tuple[str | None, int, str, str]]:
+    """A number set before a loop and read in it that nothing in the loop changes (`start = 0`,
+    then `M[:, start:start + d]` on every pass): `name += step` at the end of the loop's body, the
+    step 1 or a name read beside it: (edited source, the last line reading it, the name, the edit)."""
+    counters = {target.id: statement.lineno for statement in _own_nodes(function) if isinstance(statement, ast.Assign)
+                and isinstance(statement.value, ast.Constant) and type(statement.value.value) is int
+                for target in statement.targets if isinstance(target, ast.Name)}
+    for loop in _own_nodes(function):
+        if not isinstance(loop, ast.For) or not loop.body:
+            continue
+        stored = {node.id for node in ast.walk(loop) if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load)}
+        for name, set_at in counters.items():
+            if name in stored or set_at >= loop.lineno:
+                continue
+            reading = [statement for statement in loop.body
+                       if any(isinstance(node, ast.Name) and node.id == name for node in ast.walk(statement))]
+            if not reading:
+                continue
+            beside = [node.id for statement in reading for node in ast.walk(statement)
+                      if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id != name
+                      and node.id not in stored and not hasattr(builtins, node.id)]
+            for step in [ast.Constant(1), *(ast.Name(id=other, ctx=ast.Load()) for other in dict.fromkeys(beside))]:
+                advance = ast.AugAssign(target=ast.Name(id=name, ctx=ast.Store()), op=ast.Add(), value=step,
+                                        lineno=loop.body[-1].end_lineno or loop.lineno)
+                loop.body.append(advance)
+                try:
+                    source = _compiled(function)
+                finally:
+                    loop.body.pop()
+                yield source, reading[-1].lineno, name, ast.unparse(advance)
 
 
 def _loop_names(function: ast.FunctionDef) -> tuple[str, ...]:

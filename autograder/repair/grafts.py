@@ -115,14 +115,14 @@ def graft_edits(function: ast.FunctionDef, reference: ast.FunctionDef | None, *,
         seen.add(text)
         original = originals[index]
         assert isinstance(original, ast.expr)  # only expressions are grafted over (_replaceable)
-        kind, marked = _graft_kind(original, graft)
+        kind, marked = _graft_kind(original, graft, own_names)
         made.append(Edit(kind=kind, line=getattr(marked, "lineno", function.lineno),
                          before=quoted(marked, source, marked=True) or edited[1], after=edited[2], source=text,
                          index=index, rewrite=(lambda g: lambda _node: copy.deepcopy(g))(graft)))
     return made
 
 
-def _graft_kind(ours: ast.expr, graft: ast.expr) -> tuple[EditKind, ast.expr]:
+def _graft_kind(ours: ast.expr, graft: ast.expr, own_names: frozenset[str] = frozenset()) -> tuple[EditKind, ast.expr]:
     """What a graft says of the student's expression, and the part of it to mark: kept whole
     inside the graft ("graft_around": a computation around it is missing), one part of it written
     otherwise ("graft_part": that part marked), or else changed as a whole ("graft")."""
@@ -131,7 +131,33 @@ def _graft_kind(ours: ast.expr, graft: ast.expr) -> tuple[EditKind, ast.expr]:
     part = _differing(ours, graft)
     if part is not None and part is not ours:
         return "graft_part", part
-    return "graft", ours
+    return _changed_whole(ours, graft, own_names), ours
+
+
+def _changed_whole(ours: ast.expr, graft: ast.expr, own_names: frozenset[str]) -> EditKind:
+    """What a graft that changes the student's expression as a whole keeps of it: the function it
+    calls, given other arguments (`x.transpose()` for `x.transpose(1, 0, 2)`); the value a method
+    or attribute is taken of, another one taken (`s.values` for `s.to_dict()`), a value computed
+    from the function's own names (`np.tanh` for `np.exp` is another function, not another
+    method); else nothing."""
+    def dump(node: ast.AST) -> str:
+        return ast.dump(node, include_attributes=False)
+
+    if isinstance(ours, ast.Call) and isinstance(graft, ast.Call) and dump(ours.func) == dump(graft.func):
+        return "graft_arguments"
+    mine = ours.func if isinstance(ours, ast.Call) else ours
+    theirs = graft.func if isinstance(graft, ast.Call) else graft
+    if isinstance(mine, ast.Attribute) and isinstance(theirs, ast.Attribute) and mine.attr != theirs.attr \
+            and dump(mine.value) == dump(theirs.value) and _root_name(mine.value) in own_names:
+        return "graft_method"
+    return "graft"
+
+
+def _root_name(node: ast.expr) -> str | None:
+    """The name a chain of attributes, calls and indexes starts from (`frame` of `frame.idxmax(axis=1)`)."""
+    while isinstance(node, (ast.Attribute, ast.Call, ast.Subscript)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
 
 
 # The operation a graft puts around the student's expression, as the kind that tells it: by the

@@ -90,6 +90,8 @@ class Scope:
     loop_ranges: Mapping[tuple[int, int], tuple[tuple[str, int], ...]] = field(default_factory=dict)
     strides: Mapping[str, ast.expr] = field(default_factory=dict)  # a loop's name counting by a step: the step
     indexed_by_name: tuple[str, ...] = ()  # the names the function indexes by a name (`words[i]`)
+    # an index 0 or 1 inside a loop (`H[0]` in `for h in ...`): the names of the loops around it
+    fixed_in_loops: Mapping[Span, tuple[str, ...]] = field(default_factory=dict)
 
 
 Rewrite = tuple[EditKind, Callable[[ast.AST], ast.AST | None]]
@@ -111,6 +113,8 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
                 _shape_at(ast.Name(id=a, ctx=ast.Load()), ast.Constant(k))]))(name, axis)
     elif isinstance(node, ast.Constant):
         yield from _constant_rewrites(node)
+        for name in scope.fixed_in_loops.get(span_of(node), ()):  # `H[0]` on every pass where `H[h]` was meant
+            yield "fixed_in_loop", (lambda o: lambda n: ast.Name(id=o, ctx=ast.Load()))(name)
         if isinstance(node.value, int) and not isinstance(node.value, bool) and node.value >= 2:
             for name in scope.local_names:  # a number written where a parameter was meant (2 heads)
                 yield "hard_coded", (lambda o: lambda n: ast.Name(id=o, ctx=ast.Load()))(name)
@@ -126,6 +130,9 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
             yield "condition_removed", (lambda k: lambda n: _without_value(n, k))(index)
     elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Invert, ast.Not, ast.USub)):
         yield "negation", lambda n: n.operand  # type: ignore[attr-defined]
+        if isinstance(node.op, ast.Invert) and isinstance(node.operand, ast.Compare):
+            # `~(j > i)` on two numbers: `~True` is -2 and `~False` is -1, both true
+            yield "bitwise_not", lambda n: ast.UnaryOp(op=ast.Not(), operand=n.operand)  # type: ignore[attr-defined]
     elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
         yield from _name_rewrites(node, scope)
     elif isinstance(node, ast.GeneratorExp):
@@ -251,6 +258,9 @@ def _returned_rewrites(node: ast.Return, scope: Scope) -> Iterator[Rewrite]:
 
 
 def _binop_rewrites(node: ast.BinOp) -> Iterator[Rewrite]:
+    summed = _spelled_out_sum(node)
+    if summed is not None:  # `e[..., 0] + e[..., 1] + e[..., 2]`: right only for three columns
+        yield "spelled_out", (lambda s: lambda n: clone(s))(summed)
     if isinstance(node.op, _NOT_COMMUTATIVE):
         yield "operand_order", lambda n: ast.BinOp(left=n.right, op=n.op, right=n.left)  # type: ignore[attr-defined]
     for old, new in _OPERATOR_SWAPS:
@@ -1103,3 +1113,38 @@ def _size_rewrites(node: ast.AST) -> Iterator[Rewrite]:
             made = _shape_at(copy.deepcopy(array), axis)
         if ast.dump(made) != written:
             yield "size_of", (lambda m: lambda _n: copy.deepcopy(m))(made)
+
+
+def _spelled_out_sum(node: ast.BinOp) -> ast.expr | None:
+    """`a[..., 0] + a[..., 1] + a[..., 2]` (cells of one array, one index counting from 0 and the
+    others whole) as `a.sum(axis=-1)`; None for any other sum."""
+    terms: list[ast.expr] = []
+    while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        terms.append(node.right)
+        node = node.left  # type: ignore[assignment]
+    terms.append(node)
+    terms.reverse()
+    if len(terms) < 2 or not all(isinstance(term, ast.Subscript) for term in terms):
+        return None
+    subscripts = cast("list[ast.Subscript]", terms)
+    value = ast.dump(subscripts[0].value)
+    rows = [list(s.slice.elts) if isinstance(s.slice, ast.Tuple) else [s.slice] for s in subscripts]
+    if any(ast.dump(s.value) != value or len(row) != len(rows[0]) for s, row in zip(subscripts, rows)):
+        return None
+    counted = [position for position in range(len(rows[0]))
+               if len({ast.dump(row[position]) for row in rows}) > 1]
+    if len(counted) != 1:
+        return None
+    position = counted[0]
+    if [getattr(row[position], "value", None) for row in rows] != list(range(len(rows))):
+        return None
+    others = [item for at, item in enumerate(rows[0]) if at != position]
+    whole = all(isinstance(item, ast.Slice) and item.lower is None and item.upper is None and item.step is None
+                or isinstance(item, ast.Constant) and item.value is Ellipsis for item in others)
+    if not whole:
+        return None
+    before = rows[0][:position]
+    axis = position - len(rows[0]) if any(isinstance(item, ast.Constant) and item.value is Ellipsis
+                                          for item in before) else position
+    return ast.Call(func=ast.Attribute(value=cast(ast.expr, clone(subscripts[0].value)), attr="sum", ctx=ast.Load()), args=[],
+                    keywords=[ast.keyword(arg="axis", value=ast.Constant(axis))])

@@ -221,6 +221,58 @@ def test_only_a_sum_of_pieces_and_a_backward_range_are_edited_so():
     assert not [e for e in single_edits(_function(source)) if e.kind in ("joined", "walked_backwards")]
 
 
+@pytest.mark.parametrize("source, kind, after", [
+    # tests/corpora/corpus_blind16 (merge_heads, every_block_gets_first_head): the first head on every pass
+    ("def f(H):\n    out = np.zeros((H.shape[1], 4))\n    for h in range(H.shape[0]):\n"
+     "        out[:, 2 * h:2 * h + 2] = H[0]\n    return out\n", "fixed_in_loop", "h"),
+    ("def f(H):\n    return [H[1] * k for k in range(3)]\n", "fixed_in_loop", "k"),
+    # tests/corpora/corpus_blind16 (split_heads, slice_start_not_advanced): `start` never moves on
+    ("def f(M, n):\n    d = M.shape[1] // n\n    start = 0\n    heads = []\n    for h in range(n):\n"
+     "        heads.append(M[:, start:start + d])\n    return heads\n", "never_advanced", "start += d"),
+    # tests/corpora/corpus_blind16 (causal_mask, tilde_on_python_bool_cells): `~` on a Python bool
+    ("def f(n):\n    return np.array([[~(j > i) for j in range(n)] for i in range(n)])\n",
+     "bitwise_not", "not j > i"),
+    # tests/corpora/corpus_blind16 (softmax, hardcoded_three_term_denominator): three columns added by hand
+    ("def f(e):\n    return e / (e[..., 0] + e[..., 1] + e[..., 2])[..., None]\n", "spelled_out", "e.sum(axis=-1)"),
+    ("def f(e):\n    return e[:, 0] + e[:, 1]\n", "spelled_out", "e.sum(axis=1)"),
+])
+def test_a_loop_that_reads_the_same_cell_or_counter_or_a_fixed_count_is_edited_to_follow_the_input(source, kind, after):
+    edits = single_edits(_function(source))
+    assert after in [e.after for e in edits if e.kind == kind], [(e.kind, e.after) for e in edits]
+
+
+@pytest.mark.parametrize("source", [
+    "def f(H):\n    return H[0] + H[1]\n",  # no loop around the index: not a loop's cell; cells 0, 1 of axis 0 kept
+    "def f(x, n):\n    start = 0\n    for i in range(n):\n        start += x[i]\n    return start\n",  # advanced
+    "def f(x):\n    return x[0, 1] + x[1, 0]\n",  # two indexes change: not one axis counted
+    "def f(x):\n    return x[..., 1] + x[..., 2]\n",  # not counted from 0
+    "def f(a):\n    return ~a\n",  # not a comparison
+])
+def test_the_loop_and_count_edits_leave_other_code_alone(source):
+    edits = single_edits(_function(source))
+    found = [(e.kind, e.after) for e in edits if e.kind in ("fixed_in_loop", "never_advanced", "bitwise_not")]
+    found += [(e.kind, e.after) for e in edits if e.kind == "spelled_out" and e.after.startswith("x.")]
+    assert not found, found
+
+
+def test_a_first_head_read_on_every_pass_is_named_on_its_line_by_grading(zygote):
+    """The whole path: the search runs the candidate in the sandbox and the feedback names the line."""
+    from labs.masked_attention import LAB as MASKED_LAB
+    correct = (ROOT / "solutions" / "masked_attention.py").read_text("utf-8")
+    step = ("def merge_heads(H):\n"
+            "    n_heads, n, d_head = H.shape\n"
+            "    out = np.zeros((n, n_heads * d_head))\n"
+            "    for h in range(n_heads):\n"
+            "        out[:, h * d_head:(h + 1) * d_head] = H[0]\n"
+            "    return out\n")
+    source = correct + "\n\n" + step
+    result = grade_bytes("first_head.py", source.encode(), zygote, Plan.build(MASKED_LAB))
+    repair = next(s for s in result.steps if s.name == "merge_heads").repair
+    assert repair is not None
+    start = correct.count("\n") + 3
+    assert [(p.kind, p.line - start) for p in repair.parts] == [("fixed_in_loop", 4)]
+
+
 def test_a_position_is_never_indexed_into_without_a_name_indexed_by_a_name_elsewhere():
     source = "def f(weights, words):\n    return {words[0]: j for j in range(3)}\n"
     assert not [e for e in single_edits(_function(source)) if e.kind == "item_of"]

@@ -231,3 +231,18 @@ def _replace(root, path, new):
         elif isinstance(value, list) and any(item is old for item in value):
             value[[i for i, item in enumerate(value) if item is old][0]] = new
     return made
+
+
+def test_a_graft_that_keeps_the_function_or_the_value_a_method_is_taken_of_is_told_so():
+    """corpus_blind16: `x.max(-1, True)` (keepdims given where `out` goes) and `.values` taken of the
+    right Series where `.to_dict()` was meant: the graft says what it keeps, not only "otherwise"."""
+    source = ("import numpy as np\n\ndef softmax(x):\n    top = x.max(-1, True)\n    e = np.exp(x - top)\n"
+              "    return e / e.sum(axis=-1, keepdims=True)\n")
+    assert any(edit.kind == "graft_arguments" and edit.line == 4 and edit.before == "top = «x.max(-1, True)»"
+               for edit in _grafts(source, LAB, "softmax"))
+    source = ("import pandas as pd\n\ndef most_attended(weights, words):\n"
+              "    table = pd.DataFrame(weights, index=words, columns=words)\n    return table.idxmax(axis=1).values\n")
+    assert any(edit.kind == "graft_method" and edit.line == 5 for edit in _grafts(source, LAB, "most_attended"))
+    # Another function altogether stays a plain graft.
+    source = "import numpy as np\n\ndef softmax(x):\n    return np.tanh(x)\n"
+    assert not any(edit.kind in ("graft_arguments", "graft_method") for edit in _grafts(source, LAB, "softmax"))
