@@ -24,7 +24,7 @@ from typing import cast
 from ..core.child.worker import candidate_code, compile_candidate
 from ..core.repair_record import MARK_CLOSE, MARK_OPEN, EditKind
 from .kinds import COST, LATER
-from .rewrites import Scope, Span, clone, rewrites, span_of
+from .rewrites import Scope, Span, clone, normalised_at, rewrites, span_of
 
 MAX_EDITS = 600  # single edits of one function at most (a long function is searched in part)
 SHOWN_CHARACTERS = 80
@@ -790,6 +790,31 @@ def _yields_collected(function: ast.FunctionDef) -> Iterator[tuple[str | None, i
             yield _compiled(function), yields[0].lineno, _short(yields[0]).removeprefix("(").removesuffix(")"), _short(collected)
         finally:
             function.body = body
+
+
+def normalisations(function: ast.FunctionDef, *, known: Collection[str] = ()) -> list[Edit]:
+    """A returned value (or item of the returned tuple) divided by its sums over the last axis
+    (weights masked after their softmax, a sum left out): it repairs whatever is a normalisation
+    gone wrong anywhere before, so it is tried with the pairs, by cost, never before a single edit."""
+    seen = {ast.unparse(function), *known}
+    found = []
+    for statement in _own_nodes(function):
+        if not isinstance(statement, ast.Return) or statement.value is None:
+            continue
+        for position in range(len(statement.value.elts) if isinstance(statement.value, ast.Tuple) else 1):
+            kept = statement.value
+            try:
+                edited = normalised_at(clone(statement), position)
+                assert isinstance(edited, ast.Return)
+                statement.value = edited.value
+                source = _compiled(function)
+            finally:
+                statement.value = kept
+            if source is not None and source not in seen:
+                seen.add(source)
+                found.append(Edit(kind="normalised", line=statement.lineno, before=_short(statement),
+                                  after=_short(edited), source=source))
+    return found
 
 
 def moved_operations(function: ast.FunctionDef, *, known: Collection[str] = ()) -> list[Edit]:

@@ -96,11 +96,17 @@ COST: dict[EditKind, int] = {
     # A graft told by what it keeps of the expression it changes as a whole: the function called,
     # with other arguments; the value a method is taken of, another method. Costs as any graft.
     "graft_arguments": 5, "graft_method": 5,
+    # A loop's count used as a position where it was to be multiplied by the width of one part
+    # (`M[:, h:h + d]` for `M[:, h * d:(h + 1) * d]`); a returned value that is to sum to 1 over its
+    # last axis, not divided by its sums (weights masked after their softmax): dividing by the sums
+    # repairs whatever normalisation went wrong before, so it comes after the single edits and any
+    # pair of cost 3 (edits.normalisations), beside the grafts.
+    "position_scaled": 2, "normalised": 4,
 }
 
-# Kinds that change two places at once (edits.moved_operations): tried with the pairs and the
-# grafts, never before a single edit.
-TWO_PLACES: frozenset[EditKind] = frozenset({"operation_moved"})
+# Kinds tried with the pairs and the grafts, never before a single edit: an operation moved (two
+# places at once, edits.moved_operations), a returned value normalised (edits.normalisations).
+TWO_PLACES: frozenset[EditKind] = frozenset({"operation_moved", "normalised"})
 
 # Among repairs of one cost on one line, which kind is told: an edit that keeps the function the
 # student chose (a transpose added, an axis) before one that calls another function or changes an

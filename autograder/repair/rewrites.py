@@ -17,7 +17,7 @@ _OPERATOR_SWAPS: tuple[tuple[type[ast.operator], type[ast.operator]], ...] = (
     (ast.Mult, ast.MatMult), (ast.MatMult, ast.Mult), (ast.FloorDiv, ast.Div), (ast.Div, ast.Mult),
     (ast.Mult, ast.Div), (ast.Add, ast.Sub), (ast.Sub, ast.Add), (ast.Pow, ast.Mult), (ast.Div, ast.FloorDiv),
     (ast.Div, ast.Sub), (ast.Sub, ast.Div), (ast.BitXor, ast.Pow), (ast.Sub, ast.FloorDiv),
-    (ast.Add, ast.Mult), (ast.Mult, ast.Add))
+    (ast.Add, ast.Mult), (ast.Mult, ast.Add), (ast.Mod, ast.FloorDiv), (ast.FloorDiv, ast.Mod))
 _COMPARE_SWAPS: dict[type[ast.cmpop], tuple[type[ast.cmpop], ...]] = {
     ast.Eq: (ast.NotEq,), ast.NotEq: (ast.Eq,), ast.Lt: (ast.LtE, ast.Gt), ast.LtE: (ast.Lt, ast.GtE),
     ast.Gt: (ast.GtE, ast.Lt), ast.GtE: (ast.Gt, ast.LtE), ast.Is: (ast.Eq, ast.IsNot), ast.IsNot: (ast.NotEq, ast.Is)}
@@ -40,7 +40,8 @@ _AXES: tuple[int | None, ...] = (-1, -2, 0, 1, 2, None)
 _FAMILIES = (("triu", "tril"), ("argmax", "argmin", "idxmax", "idxmin"), ("maximum", "minimum"),
              ("dot", "matmul", "inner", "outer", "tensordot", "vdot"), ("exp", "expm1", "exp2", "log"),
              ("max", "idxmax"), ("argmax", "idxmax"), ("concatenate", "stack", "hstack", "vstack", "dstack"),
-             ("append", "extend"), ("repeat", "tile"), ("convolve", "correlate"))
+             ("append", "extend"), ("repeat", "tile"), ("convolve", "correlate"), ("cumsum", "sum"),
+             ("cumprod", "prod"), ("zeros", "ones"), ("zeros_like", "ones_like"))
 _FUNCTION_SWAPS = tuple((old, new) for family in _FAMILIES for old in family for new in family if old != new)
 _TRANSPOSES = ("transpose", "swapaxes", "permute", "moveaxis")
 _PRODUCTS = ("dot", "matmul", "inner")
@@ -160,6 +161,8 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
     if isinstance(node, ast.Tuple) and isinstance(node.ctx, ast.Store) and any(isinstance(e, ast.Starred) for e in node.elts):
         # `Q, *K, V = make_qkv(...)`: a list of the middle values where one value was meant
         yield "starred", lambda n: _set(n, "elts", [e.value if isinstance(e, ast.Starred) else e for e in n.elts])  # type: ignore[attr-defined]
+    if isinstance(node, ast.Subscript):
+        yield from _scaled_positions(node, scope)
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name) and node.slice.id in scope.strides:
         step = scope.strides[node.slice.id]  # `heads[start]` in `for start in range(0, d, w)`: the pass's number
         yield "loop_stride", lambda n: _set(n, "slice", ast.BinOp(left=n.slice, op=ast.FloorDiv(), right=copy.deepcopy(step)))  # type: ignore[attr-defined]
@@ -1148,3 +1151,50 @@ def _spelled_out_sum(node: ast.BinOp) -> ast.expr | None:
                                           for item in before) else position
     return ast.Call(func=ast.Attribute(value=cast(ast.expr, clone(subscripts[0].value)), attr="sum", ctx=ast.Load()), args=[],
                     keywords=[ast.keyword(arg="axis", value=ast.Constant(axis))])
+
+
+def _scaled_positions(node: ast.Subscript, scope: Scope) -> Iterator[Rewrite]:
+    """`M[:, h:h + d]` in a loop over heads: the loop's count used as a slice's position where it was
+    to be multiplied by the width of one part (`h * d`, the width a name the slice reads besides),
+    everywhere it stands in the slices of the index."""
+    slices = [part for part in ast.walk(node.slice) if isinstance(part, ast.Slice)]
+    read = list(dict.fromkeys(name.id for part in slices for name in ast.walk(part) if isinstance(name, ast.Name)))
+    for counter in (name for name in scope.loop_names if name in read):
+        for width in read:
+            if width == counter or width in scope.list_names or width in scope.dict_names:
+                continue
+            yield "position_scaled", (lambda c, w: lambda n: _set(n, "slice", _scaled(n.slice, c, w)))(counter, width)
+
+
+def _scaled(index: ast.expr, counter: str, width: str) -> ast.expr:
+    """`index` with `counter` multiplied by `width` wherever it is read inside a slice."""
+    class Scale(ast.NodeTransformer):
+        inside = 0
+
+        def visit_Slice(self, part: ast.Slice) -> ast.AST:
+            self.inside += 1
+            self.generic_visit(part)
+            self.inside -= 1
+            return part
+
+        def visit_Name(self, name: ast.Name) -> ast.AST:
+            if not self.inside or name.id != counter or not isinstance(name.ctx, ast.Load):
+                return name
+            return ast.BinOp(left=ast.Name(id=counter, ctx=ast.Load()), op=ast.Mult(), right=ast.Name(id=width, ctx=ast.Load()))
+    return cast(ast.expr, Scale().visit(clone(index)))
+
+
+def normalised_at(node: ast.AST, position: int) -> ast.AST:
+    """The returned value (or its `position`-th item) divided by its sums over the last axis."""
+    assert isinstance(node, ast.Return) and node.value is not None
+    items = node.value.elts if isinstance(node.value, ast.Tuple) else None
+    value = items[position] if items is not None else node.value
+    total = ast.Call(func=ast.Attribute(value=cast(ast.expr, clone(value)), attr="sum", ctx=ast.Load()), args=[],
+                     keywords=[ast.keyword(arg="axis", value=ast.Constant(-1)),
+                               ast.keyword(arg="keepdims", value=ast.Constant(True))])
+    divided = ast.BinOp(left=value, op=ast.Div(), right=total)
+    if items is not None:
+        items[position] = divided
+    else:
+        node.value = divided
+    return node

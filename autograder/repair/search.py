@@ -23,8 +23,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
-from .edits import (Edit, Edits, function_def, has_docstring, module_rebinds, moved_operations, paired_edits,
-                    repeated_edits, single_edits)
+from .edits import (Edit, Edits, function_def, has_docstring, module_rebinds, moved_operations, normalisations,
+                    paired_edits, repeated_edits, single_edits)
 from .grafts import graft_edits
 from ..core.repair_record import Repair, RepairPart
 from ..core.reading.budget import Reading
@@ -150,6 +150,7 @@ def search(*, target: Target, probes: Sequence[object], pivot: int | None, evalu
         grafts = graft_edits(target.function, target.reference, source=target.source,
                              rebound_builtins=target.rebound_builtins, known={edit.source for edit in edits})
         moved = moved_operations(target.function, known={edit.source for edit in edits})
+        moved += normalisations(target.function, known={edit.source for edit in (*edits, *moved)})
         found = _right([*repeated_edits(target.function, edits), *paired_edits(target.function, edits, limit=MAX_PAIRS),
                         *grafts, *moved], probes, pivot, evaluate, by_cost=True)
     if not found:

@@ -19,7 +19,7 @@ from autograder.core.declaration import Case
 from autograder.core.render.step import step_feedback
 from autograder.repair import RepairCache, Target, repair_cases, search, single_edits
 from autograder.repair.cases import without_hidden
-from autograder.repair.edits import moved_operations, paired_edits, repeated_edits
+from autograder.repair.edits import moved_operations, normalisations, paired_edits, repeated_edits
 from autograder.core.repair_record import EDIT_KINDS
 from autograder.core.repair_record import Repair, RepairPart
 from labs.masked_attention import LAB as MASKED
@@ -235,10 +235,23 @@ def test_only_a_sum_of_pieces_and_a_backward_range_are_edited_so():
     # tests/corpora/corpus_blind16 (softmax, hardcoded_three_term_denominator): three columns added by hand
     ("def f(e):\n    return e / (e[..., 0] + e[..., 1] + e[..., 2])[..., None]\n", "spelled_out", "e.sum(axis=-1)"),
     ("def f(e):\n    return e[:, 0] + e[:, 1]\n", "spelled_out", "e.sum(axis=1)"),
+    # corpus_blind5 (split_heads, slice_start_h), corpus_blind6 (merge_heads): the head's number as its column
+    ("def f(M, n):\n    d = M.shape[1] // n\n    return [M[:, h:h + d] for h in range(n)]\n",
+     "position_scaled", "M[:, h * d:h * d + d]"),
 ])
 def test_a_loop_that_reads_the_same_cell_or_counter_or_a_fixed_count_is_edited_to_follow_the_input(source, kind, after):
     edits = single_edits(_function(source))
     assert after in [e.after for e in edits if e.kind == kind], [(e.kind, e.after) for e in edits]
+
+
+def test_rows_masked_after_their_softmax_are_normalised_with_the_pairs_never_before_a_single_edit():
+    """corpus_blind5 (masked_softmax, mask_after_softmax): dividing what is returned by its row sums
+    repairs any normalisation gone wrong before it, so it is tried beside the pairs, not as a single edit."""
+    source = ("def f(s, m):\n    e = np.exp(s - s.max(axis=-1, keepdims=True))\n    p = e / e.sum(axis=-1, keepdims=True)\n"
+              "    return p * m, p\n")
+    assert [e.after for e in normalisations(_function(source))] == [
+        "return (p * m / (p * m).sum(axis=-1, keepdims=True), p)", "return (p * m, p / p.sum(axis=-1, keepdims=True))"]
+    assert not [e for e in single_edits(_function(source)) if e.kind == "normalised"]
 
 
 @pytest.mark.parametrize("source", [
