@@ -7,15 +7,10 @@ hidden cases) and renders it with the same code.
 """
 from __future__ import annotations
 
-import sys
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # Python 3.10: the same parser, as the tomli package
-    import tomli as tomllib
 import importlib
 import importlib.util
 import inspect
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -23,6 +18,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from .declaration import Case, Step, Trace
+from .parsed_toml import parsed_toml
 
 if TYPE_CHECKING:
     from importlib.abc import Traversable
@@ -355,5 +351,5 @@ def _catalog(package: str, lang: str) -> dict[str, Any]:
     if key not in _tables:
         folder = resources.files(package).joinpath("locale")
         path = folder.joinpath(f"{lang}.toml")
-        _tables[key] = tomllib.loads(path.read_text("utf-8")) if path.is_file() else {}
+        _tables[key] = parsed_toml(path.read_text("utf-8")) if path.is_file() else {}
     return _tables[key]

@@ -3,17 +3,12 @@ sentence in the reader's language with every parameter shown safely; the wording
 the feedback shares (a place in a file, points, a case's name)."""
 from __future__ import annotations
 
-import sys
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # Python 3.10: the same parser, as the tomli package
-    import tomli as tomllib
 from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from ..cells import KERNEL_CELL, NOTEBOOK_CELL
+from ..parsed_toml import parsed_toml
 from ..reading.problems import Detail
 from ..rubric import JOIN, parts
 from ..verdict import rounded_points
@@ -34,7 +29,7 @@ def engine_catalog(lang: str) -> dict[str, Any]:
     """The engine's general messages in `lang`: statuses, layout, load problems, generic codes."""
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
-    return tomllib.loads(resources.files(_ENGINE + ".locale").joinpath(f"{lang}.toml").read_text("utf-8"))
+    return parsed_toml(resources.files(_ENGINE + ".locale").joinpath(f"{lang}.toml").read_text("utf-8"))
 
 
 def catalog(lang: str, lab: Lab | None = None) -> Catalog:
