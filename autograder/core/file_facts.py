@@ -12,7 +12,7 @@ from . import rubric
 from .guard import safe_name
 from .judge import mistakes_in_order
 from .reading.problems import as_detail
-from .verdict import (LOAD_CODES, CaseResult, FollowsOwnHelpers, HelperUse, Note, Outcome, Redefined, StepResult,
+from .verdict import (LOAD_CODES, HELPER_LISTS_AS_ARRAYS, CaseResult, FollowsOwnHelpers, HelperUse, Note, Outcome, Redefined, StepResult,
                       SubmissionResult)
 
 if TYPE_CHECKING:
@@ -93,6 +93,33 @@ def fits_own_helpers(step: Step, result: StepResult, with_own: StepResult) -> St
         return replace(with_own, helpers=helpers, follows_own_helpers=FollowsOwnHelpers(code=follows,
                                                                                         helpers=used.reference))
     return replace(with_own, helpers=helpers)
+
+
+def again_with_arrayed_helpers(result: StepResult) -> bool:
+    """Whether a composed step's verdict calls for its calls once more with the lists the student's
+    own helpers return made arrays (then `fits_arrayed_helpers`): it failed or raised while calling
+    some of the student's own helpers, whose steps passed, and was not found to follow them
+    (`fits_own_helpers`). Not after a timeout: the step's time is spent. The grader and the
+    students' kit both ask this, so both tell the same."""
+    return result.status in ("failed", "error") and result.helpers is not None and bool(result.helpers.own) \
+        and result.follows_own_helpers is None
+
+
+def fits_arrayed_helpers(result: StepResult, with_arrays: StepResult) -> StepResult:
+    """`result` of a composed step that failed calling some of the student's own helpers (their
+    steps pass); `with_arrays`, the same step with the lists those helpers return made arrays
+    (worker.returning_arrays).
+
+    Right on every test that way, the step's own code is right: what it stumbles on is a list a
+    passing helper returns where an array is asked, which that helper's own tests accept; a form one
+    step's tests accept costs no points in another. The step passes, and keeps the helpers it
+    called for the words (`follows_own_helpers`, code HELPER_LISTS_AS_ARRAYS). Anything short of
+    right that way leaves `result` as it is: what the step itself hands its helpers stays its own."""
+    if result.status in ("passed", "missing") or with_arrays.status != "passed":
+        return result
+    own = (result.helpers or HelperUse()).own
+    return replace(with_arrays, helpers=result.helpers,
+                   follows_own_helpers=FollowsOwnHelpers(code=HELPER_LISTS_AS_ARRAYS, helpers=own))
 
 
 def _failures_named(step: Step, result: StepResult, code: str) -> StepResult:

@@ -112,6 +112,11 @@ class FollowsOwnHelpers:
     helpers: tuple[str, ...]
 
 
+# FollowsOwnHelpers.code of a composed step right once the lists its passing helpers return are made
+# arrays, and wrong with them as they are (file_facts.fits_arrayed_helpers).
+HELPER_LISTS_AS_ARRAYS = "helper_lists_as_arrays"
+
+
 @dataclass(frozen=True, kw_only=True)
 class Redefined:
     """A function defined at several places: the (file, line) graded and the others

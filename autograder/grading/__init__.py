@@ -12,7 +12,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..core.case_detail import Raised
-from ..core.file_facts import again_with_own_helpers, broken, fits_own_helpers, linked, written_for_other_lab
+from ..core.file_facts import (again_with_arrayed_helpers, again_with_own_helpers, broken, fits_arrayed_helpers,
+                               fits_own_helpers, linked, written_for_other_lab)
 from ..core.reading.problems import os_detail
 from ..core.reading.submission import read_submission
 from ..sandbox.runner import Limits
@@ -74,6 +75,7 @@ def _judge_scope(runs: Runs, scope: str, results: dict[str, dict[str, StepResult
     runs.run(_scope_batches(runs, scope, results), runs.outcomes)
     composed = [step.name for step in runs.plan.lab.grading_order if step.composed]
     _with_own_helpers(runs, scope, results, composed)
+    _with_arrayed_helpers(runs, scope, results, composed)
 
 
 def _scope_batches(runs: Runs, scope: str, results: dict[str, dict[str, StepResult]]) -> Iterator[list[Call]]:
@@ -114,6 +116,31 @@ def _with_own_helpers(runs: Runs, scope: str, results: dict[str, dict[str, StepR
     for name in again:
         step = plan.lab.steps_by_name[name]
         results[scope][name] = fits_own_helpers(step, results[scope][name], runs.judged(step, scope, runs.with_own))
+
+
+def _with_arrayed_helpers(runs: Runs, scope: str, results: dict[str, dict[str, StepResult]],
+                          composed: list[str]) -> None:
+    """Composed steps that failed calling some of the student's own helpers (their steps pass), run
+    once more with the lists those helpers return made arrays: right that way, the step only stumbles
+    on the form a passing helper gives its values in (a list where an array is asked, which its own
+    tests accept), which costs no points here (file_facts.again_with_arrayed_helpers and
+    fits_arrayed_helpers, which the students' kit asks too)."""
+    plan = runs.plan
+    again = [name for name in composed if again_with_arrayed_helpers(results[scope][name])]
+    if not again:
+        return
+    own = {name for name, result in results[scope].items() if result.status == "passed"}
+    outputs = {step.name: len(step.outputs) for step in plan.lab.steps
+               if all(output.kind == "array" for output in step.outputs)}
+    calls, _ = plan.calls
+    runs.run([[replace(c, helpers=tuple(h for h in c.helpers if h not in own),
+                       arrayed=tuple((h, outputs[h]) for h in c.helpers if h in own and h in outputs))
+               for c in calls if c.step in again and plan.in_scope(c, scope) and c.id not in runs.with_arrays]],
+             runs.with_arrays)
+    for name in again:
+        step = plan.lab.steps_by_name[name]
+        results[scope][name] = fits_arrayed_helpers(results[scope][name],
+                                                    runs.judged(step, scope, runs.with_arrays, passing=frozenset(own)))
 
 
 MISSING_MODULE = re.compile(r"No module named '([\w.]+)'")

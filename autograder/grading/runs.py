@@ -44,6 +44,9 @@ class Runs:
         self.outcomes: dict[int, CallOutcome] = {}
         # call id -> CallOutcome of composed calls run with the student's own helpers
         self.with_own: dict[int, CallOutcome] = {}
+        # call id -> CallOutcome of composed calls run with the lists the student's own passing
+        # helpers return made arrays
+        self.with_arrays: dict[int, CallOutcome] = {}
         self.notes: list[Note] = []
         # step name -> a repair kept from another file, run on this one as the public run's last calls
         self.kept_checks: dict[str, KeptCheck] = {}

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 import numpy as np
 
 from ..core.child.code_evidence import code_evidence, state_kept, watch
-from ..core.file_facts import again_with_own_helpers, fits_own_helpers, helpers_used, linked, with_file_facts
+from ..core.file_facts import (again_with_arrayed_helpers, again_with_own_helpers, fits_arrayed_helpers,
+                               fits_own_helpers, helpers_used, linked, with_file_facts)
 from ..core.judge import judge_step
 from ..core.verdict import StepResult
 from ..core.lab import Lab
@@ -26,7 +27,7 @@ from ..core import stand_in
 from ..core.stand_in import StandIn, keyword_parameters
 from ..core.child import codec
 from ..core.child.protocol import MAX_HELPER_REQUESTS, plain_evidence, plain_state, refusal_message
-from ..core.child.worker import _as_defaults, describe_exception, kind_of, stand_in_refusal
+from ..core.child.worker import _as_defaults, describe_exception, kind_of, returning_arrays, stand_in_refusal
 
 if TYPE_CHECKING:
     from ..core import declaration
@@ -118,6 +119,13 @@ def judge_public(name: str, env: Mapping[str, object], is_stub: bool | None = No
             result = fits_own_helpers(step, result, judge_step(step, read, again, defined, stub,
                                                                syntax_suspect, lab.page_case,
                                                                vocabulary=lab.vocabulary, evidence=evidence))
+        if again_with_arrayed_helpers(result):  # the lists its own passing helpers return made arrays
+            arrayed = {other: len(lab.steps_by_name[other].outputs) for other in passing
+                       if all(output.kind == "array" for output in lab.steps_by_name[other].outputs)}
+            again = [_called(function, name, probe, passing, call, arrayed=arrayed) for probe in probes]
+            result = fits_arrayed_helpers(result, judge_step(step, read, again, defined, stub, syntax_suspect,
+                                                             lab.page_case, vocabulary=lab.vocabulary,
+                                                             evidence=evidence))
     return _with_file_detail(result, lab, submission, evidence)
 
 
@@ -131,14 +139,14 @@ def _with_file_detail(result: StepResult, lab: Lab, submission: Submission | Non
 
 
 def _called(function: StepFunction, name: str, probe: Probe, passing: Container[str] | None,
-            call: ProbeCall | None) -> Outcome:
+            call: ProbeCall | None, arrayed: Mapping[str, int] | None = None) -> Outcome:
     """The outcome of one probe; for a composed step (`passing` not None), with the grader's
     stand-ins answering, from this test's table, for the other steps that did not pass."""
     if passing is None:
         return (call or call_probe)(function, probe)
     refused: list[dict[str, str]] = []
     stood_in: list[str] = []
-    with _reference_outputs(function, name, passing, probe, refused, stood_in) as answered:
+    with _reference_outputs(function, name, passing, probe, refused, stood_in, arrayed or {}) as answered:
         outcome = (call or call_probe)(function, probe, stand_ins=answered)
     if isinstance(outcome, Outcome):
         outcome.refused, outcome.stood_in = refused, stood_in
@@ -206,7 +214,8 @@ def _is_stub(function: StepFunction, names: Sequence[str]) -> bool:
 
 @contextlib.contextmanager
 def _reference_outputs(function: StepFunction, name: str, passing: Container[str], probe: Probe,
-                       refused: list[dict[str, str]], stood_in: list[str]) -> Iterator[tuple[str, ...]]:
+                       refused: list[dict[str, str]], stood_in: list[str],
+                       arrayed: Mapping[str, int]) -> Iterator[tuple[str, ...]]:
     """While `name` runs on `probe`, the other steps the student has not got right are answered
     as the grader's stand-ins answer them (from the test's own table, see autograder.core.stand_in;
     anything else refused, noted in `refused`); those that pass their own public checks run as
@@ -220,9 +229,15 @@ def _reference_outputs(function: StepFunction, name: str, passing: Container[str
     for other, own in saved.items():
         namespace[other] = _answering(other, None if own is _ABSENT else own, table, refused, stood_in,
                                       lab.callee_signatures.get(other))
+    # The lists the student's own passing helpers return made arrays (as the sandbox's child does).
+    wrapped = {other: namespace[other] for other in arrayed if other in passing and callable(namespace.get(other))}
+    for other, own in wrapped.items():
+        namespace[other] = returning_arrays(cast("Callable[..., object]", own), arrayed[other])
     try:
         yield tuple(saved)
     finally:
+        for other, own in wrapped.items():
+            namespace[other] = own
         for other, own in saved.items():
             if own is _ABSENT:
                 namespace.pop(other, None)

@@ -144,3 +144,44 @@ def test_the_second_labs_composed_step_uses_its_own_helpers_too(graded):
     by_name = steps(result)
     assert by_name["causal_mask"].status == "failed" and by_name["multi_head_attention"].status == "passed"
     assert by_name["multi_head_attention"].helpers.reference == ("causal_mask",)
+
+
+# corpus_blind17 (split_heads, returns_list_of_heads): a passing helper's list, which its own tests
+# accept, reaching a composed step that reads `.shape` of it.
+LIST_HEADS = MASKED.replace("    return M.reshape(n, n_heads, d // n_heads).transpose(1, 0, 2)\n",
+                            "    w = d // n_heads\n    return [M[:, h * w:(h + 1) * w] for h in range(n_heads)]\n").replace(
+    "    s = Q @ K.transpose(0, 2, 1) / np.sqrt(Q.shape[-1])\n",
+    "    s = Q @ K.transpose(0, 2, 1) / np.sqrt(K.shape[-1])\n")
+
+
+def test_a_form_a_helpers_tests_accept_costs_no_points_in_the_composed_step_that_cannot_take_it(graded):
+    """One mistake costs its own step only: a list of heads passes split_heads (a list where an array
+    is asked is accepted), so the composed step that reads `.shape` of it is graded with the lists its
+    own helpers return made arrays, and told why its own helpers break it."""
+    result = graded("masked_attention", LIST_HEADS.encode())
+    assert result.score == result.max_score == 10, [(s.name, s.status, s.mistakes) for s in result.steps]
+    composed = steps(result)["multi_head_attention"]
+    assert composed.follows_own_helpers is not None and composed.follows_own_helpers.code == "helper_lists_as_arrays"
+    assert "split_heads" in composed.follows_own_helpers.helpers
+    lab = registry.load("masked_attention")
+    assert "돌려주는 값을 NumPy 배열로 바꾸면 값이 맞으므로 이 단계에서는 감점하지 않았습니다" in as_text(result, lab, "ko")
+    assert "Right once what your own functions" in as_text(result, lab, "en")
+
+
+def test_a_composed_step_wrong_with_the_stand_ins_too_keeps_its_own_mistake(graded):
+    wrong = LIST_HEADS.replace("    return merge_heads(weights @ V) @ W_O, weights\n",
+                               "    return merge_heads(weights @ V), weights\n")
+    composed = steps(graded("masked_attention", wrong.encode()))["multi_head_attention"]
+    assert composed.status in ("failed", "error") and composed.score < 3
+    assert composed.follows_own_helpers is None
+
+
+def test_a_list_the_composed_step_hands_its_own_helper_stays_its_own_mistake(graded):
+    """corpus_blind11 (multi_head_attention, merge_heads_given_list): only what a passing helper
+    returns is made an array; what the composed step itself passes its helpers is left as it is."""
+    wrong = MASKED.replace("    return merge_heads(weights @ V) @ W_O, weights\n",
+                           "    return merge_heads(list(weights @ V)) @ W_O, weights\n")
+    by_name = steps(graded("masked_attention", wrong.encode()))
+    assert by_name["merge_heads"].status == "passed"
+    composed = by_name["multi_head_attention"]
+    assert composed.status in ("failed", "error") and composed.score < 3 and composed.follows_own_helpers is None

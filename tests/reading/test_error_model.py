@@ -247,3 +247,18 @@ def test_the_students_kit_tells_a_step_written_to_fit_its_own_helpers(student_ha
     found = {s["name"]: s for s in json.loads(done.stdout)["steps"]}
     assert found["self_attention"]["status"] == "passed" and found["self_attention"]["score"] == 3
     assert "직접 작성한 함수(make_qkv)와 함께 쓰면 값이 맞으므로" in found["self_attention"]["feedback"]
+
+
+def test_the_students_kit_tells_a_composed_step_that_cannot_take_a_passing_helpers_form(student_half, tmp_path):
+    """As the grader tells it (tests/judging/test_own_helpers.py): a list of values where an array is
+    asked passes its own step and costs the composed step nothing; the kit says so too."""
+    list_qkv = RIGHT.replace("    return X @ W_Q, X @ W_K, X @ W_V\n",
+                             "    return (X @ W_Q).tolist(), (X @ W_K).tolist(), (X @ W_V).tolist()\n")
+    path = tmp_path / "lists.py"
+    path.write_text(list_qkv, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "lab_check", str(path), "--json"],
+                          capture_output=True, text=True, timeout=300, cwd=student_half)
+    found = {s["name"]: s for s in json.loads(done.stdout)["steps"]}
+    assert found["make_qkv"]["status"] == "passed", found["make_qkv"]
+    assert found["self_attention"]["status"] == "passed" and found["self_attention"]["score"] == 3
+    assert "NumPy 배열로 바꾸면 값이 맞으므로" in found["self_attention"]["feedback"]

@@ -55,6 +55,10 @@ class Call:
     # The time limit of the call's step, when not the run's (Limits.step_seconds): a grader's
     # candidate run among the submission's own calls (grading.repairs.kept_checks).
     seconds: float | None = None
+    # (helper name, its number of outputs) pairs: the student's own step functions whose returned
+    # lists the child makes NumPy arrays during this call (worker.returning_arrays), as a helper's
+    # own tests accept them (file_facts.again_with_arrayed_helpers).
+    arrayed: tuple[tuple[str, int], ...] = ()
 
     def known(self, event: bytes) -> CallOutcome | None:
         """The outcome already decoded from this very event, if a child sent it before."""
@@ -87,6 +91,7 @@ class Call:
             text = codec.dumps({"cmd": "call", "id": self.id, "function": self.function,
                                 "args": list(self.args), "helpers": list(self.helpers),
                                 **({"takes": takes} if takes else {}),
+                                **({"arrayed": dict(self.arrayed)} if self.arrayed else {}),
                                 **({"source": self.source} if self.source is not None else {}),
                                 **({"code": self.code} if self.code is not None else {})}) + "\n"
             object.__setattr__(self, "_command", text)

@@ -344,6 +344,12 @@ def call(channel: Channel, namespace: Globals, filenames: set[str], command: Mes
     for name in helpers:
         namespace[name] = _proxy(channel, command["id"], name, own[name],
                                  takes.get(name) or ())  # type: ignore[union-attr]  # a dict: see above
+    arrayed = command.get("arrayed") if isinstance(command.get("arrayed"), dict) else {}
+    for name, outputs in arrayed.items():  # type: ignore[union-attr]  # a dict: see above
+        if name in functions and name not in own and name != command["function"] and callable(namespace.get(name)) \
+                and isinstance(outputs, int):
+            own[name] = namespace[name]
+            namespace[name] = returning_arrays(namespace[name], outputs)
     pristine = [_copy(a) for a in args]
     # A candidate repair is judged by its value alone (grading.repairs): what it keeps between
     # calls is never read, so it is neither watched nor called again to see.
@@ -371,6 +377,30 @@ def call(channel: Channel, namespace: Globals, filenames: set[str], command: Mes
                                             _copy)
     channel.send(ev="returned", id=command["id"], value=encoded, args_after=args_after,
                  **({"state": state} if state else {}))
+
+
+def returning_arrays(function: Callable[..., object], outputs: int) -> Callable[..., object]:
+    """`function` with the lists it returns made NumPy arrays (each of its `outputs` when several):
+    a list where an array is asked, which the step's own tests accept, given on as the array it
+    stands for. Anything that is no list of numbers is given on as it is."""
+    def called(*args: object, **keywords: object) -> object:
+        value = function(*args, **keywords)
+        if outputs == 1:
+            return _as_array(value)
+        if isinstance(value, (tuple, list)) and len(value) == outputs:
+            return tuple(_as_array(item) for item in value)
+        return value
+    return called
+
+
+def _as_array(value: object) -> object:
+    if not isinstance(value, (list, tuple)):
+        return value
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError, OverflowError, RecursionError, MemoryError):
+        return value
+    return value if array.dtype == object else array
 
 
 REPAIR_FILENAME = "<repair>"

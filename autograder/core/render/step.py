@@ -9,6 +9,7 @@ from ..case_detail import MappingValues, MutatedInput, Raised, WrongCount, Wrong
 from ..guard import piece
 from ..judge import EXPLAINABLE
 from ..rubric import JOIN, parts
+from ..verdict import HELPER_LISTS_AS_ARRAYS
 from ..child.protocol import MAX_HELPER_REQUESTS as MAX_REQUESTS  # per call; stand_in counts the same
 from .explained import explained_text, repair_text
 from .messages import Messages, case_label, line_place, place_in_own_file, points_text
@@ -194,6 +195,8 @@ def _follows_lines(say: Messages, result: StepResult) -> list[str]:
     if follows is None:
         return []
     helpers = ", ".join(follows.helpers)
+    if follows.code == HELPER_LISTS_AS_ARRAYS:
+        return ["  " + say("text", "follows_helper_lists", helpers=helpers)]
     code = "follows_own" if follows.code == "fits_own_helpers" else follows.code
     return ["  " + say("text", "follows_own_helpers", helpers=helpers,
                        text=_cause(say, result, code, helpers=helpers))]
