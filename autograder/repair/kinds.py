@@ -102,6 +102,9 @@ COST: dict[EditKind, int] = {
     # repairs whatever normalisation went wrong before, so it comes after the single edits and any
     # pair of cost 3 (edits.normalisations), beside the grafts.
     "position_scaled": 2, "normalised": 4,
+    # An einsum without `->` whose output numpy orders alphabetically, where the written order was
+    # meant (`qd,kd` gives `kq`): before swapping its arguments, which repairs it by coincidence.
+    "einsum_output": 0,
 }
 
 # Kinds tried with the pairs and the grafts, never before a single edit: an operation moved (two

@@ -33,15 +33,17 @@ _AXIS_TAKERS = set(REDUCTIONS) | set(_ALSO_REDUCTIONS) | {
     "append", "insert", "delete", "repeat", "diff", "cumprod", "take", "div", "sub", "mul", "apply", "reduce",
     "accumulate"}
 # Keywords whose default is the commonest surprise of their function: `np.meshgrid` indexes (x, y)
-# unless told `indexing="ij"`, `np.fromfunction` passes float indices unless told `dtype=int`.
-_KEYWORD_DEFAULTS: dict[str, tuple[str, str]] = {"meshgrid": ("indexing", "ij"), "fromfunction": ("dtype", "int")}
+# unless told `indexing="ij"`, `np.fromfunction` passes float indices unless told `dtype=int`,
+# pandas' `rank` and `sort_values` start from the smallest unless told `ascending=False`.
+_KEYWORD_DEFAULTS: dict[str, tuple[str, str | bool]] = {"meshgrid": ("indexing", "ij"), "fromfunction": ("dtype", "int"),
+                                                   "rank": ("ascending", False), "sort_values": ("ascending", False)}
 _AXES: tuple[int | None, ...] = (-1, -2, 0, 1, 2, None)
 # Neighbours: functions of one family a student takes one for the other (numpy's and pandas').
 _FAMILIES = (("triu", "tril"), ("argmax", "argmin", "idxmax", "idxmin"), ("maximum", "minimum"),
              ("dot", "matmul", "inner", "outer", "tensordot", "vdot"), ("exp", "expm1", "exp2", "log"),
              ("max", "idxmax"), ("argmax", "idxmax"), ("concatenate", "stack", "hstack", "vstack", "dstack"),
              ("append", "extend"), ("repeat", "tile"), ("convolve", "correlate"), ("cumsum", "sum"),
-             ("cumprod", "prod"), ("zeros", "ones"), ("zeros_like", "ones_like"))
+             ("cumprod", "prod"), ("zeros", "ones", "empty"), ("zeros_like", "ones_like", "empty_like"))
 _FUNCTION_SWAPS = tuple((old, new) for family in _FAMILIES for old in family for new in family if old != new)
 _TRANSPOSES = ("transpose", "swapaxes", "permute", "moveaxis")
 _PRODUCTS = ("dot", "matmul", "inner")
@@ -238,6 +240,11 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
         # another shape: the name bound to the new array was meant
         yield "in_place", lambda n: ast.Assign(targets=[ast.Name(id=n.targets[0].value.id, ctx=ast.Store())],  # type: ignore[attr-defined]
                                                value=n.value, lineno=n.lineno)  # type: ignore[attr-defined]
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
+            and any(k.arg == "out" and isinstance(k.value, ast.Name) for k in node.value.keywords):
+        # `np.matmul(X, W_Q, out=Q)` into an array another name shares (`Q = K = V = np.zeros(...)`)
+        # or of another shape: the name bound to the call's new array was meant
+        yield "in_place", _out_as_assignment
     if isinstance(node, ast.stmt) and not isinstance(node, ast.Return):
         yield "statement_removed", lambda n: None
 
@@ -461,7 +468,7 @@ def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
             yield "function", _renamed_function(new)
     if name in _KEYWORD_DEFAULTS and not any(k.arg == _KEYWORD_DEFAULTS[name][0] for k in node.keywords):
         argument, default = _KEYWORD_DEFAULTS[name]
-        given: ast.expr = ast.Name(id=default, ctx=ast.Load()) if default == "int" else ast.Constant(default)
+        given: ast.expr = ast.Name(id="int", ctx=ast.Load()) if default == "int" else ast.Constant(default)
         yield "keyword_added", lambda n: _set(n, "keywords", [*n.keywords, ast.keyword(arg=argument, value=given)])  # type: ignore[attr-defined]
     if not is_method and isinstance(node.func, ast.Name) and name in ("max", "min", "sum", "abs", "round") \
             and len(node.args) == 1 and not node.keywords:
@@ -480,6 +487,9 @@ def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
                 return n
             yield "keyword_removed", without
     if name == "einsum" and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        explicit = _einsum_written_order(node.args[0].value)
+        if explicit is not None:  # `einsum("qd,kd", Q, K)`: no `->`, so the output's letters go alphabetically
+            yield "einsum_output", (lambda s: lambda n: _set(n, "args", [ast.Constant(s), *n.args[1:]]))(explicit)
         for spec in _einsum_variants(node.args[0].value):
             def respelled(n: ast.AST, spec: str = spec) -> ast.AST:
                 assert isinstance(n, ast.Call)
@@ -688,6 +698,22 @@ def _torch_rewrites(node: ast.Call, name: str, is_method: bool) -> Iterator[Rewr
                                                 args=[ast.Name(id="float", ctx=ast.Load())], keywords=[])
 
 
+def _einsum_written_order(spec: str) -> str | None:
+    """An einsum's subscripts without `->` given the output numpy makes of them, but with its letters
+    in the order they are written (`qd,kd` → `qd,kd->qk`, where numpy makes `kq`); None where that
+    is numpy's own order already, or the subscripts are not plain letters."""
+    if "->" in spec or "." in spec or len(spec) > 40:
+        return None
+    inputs = spec.replace(" ", "")
+    letters = [letter for letter in inputs if letter != ","]
+    if not all(letter.isalpha() for letter in letters):
+        return None
+    once = [letter for letter in dict.fromkeys(letters) if letters.count(letter) == 1]
+    if once == sorted(once):
+        return None
+    return inputs + "->" + "".join(once)
+
+
 def _einsum_variants(spec: str) -> list[str]:
     """An einsum's subscripts with two letters of one operand (or of the output) swapped."""
     if "->" not in spec or len(spec) > 40:
@@ -695,6 +721,11 @@ def _einsum_variants(spec: str) -> list[str]:
     inputs, output = spec.replace(" ", "").split("->", 1)
     terms = inputs.split(",") + [output]
     variants = []
+    # a letter summed over kept in the output where a free one was meant (`ij,jk->ij` for `->ik`)
+    for position, kept in enumerate(output):
+        for letter in dict.fromkeys(inputs.replace(",", "")):
+            if letter not in output and letter.isalpha():
+                variants.append(inputs + "->" + output[:position] + letter + output[position + 1:])
     for t, term in enumerate(terms):
         for i, j in itertools.combinations(range(len(term)), 2):
             letters = list(term)
@@ -769,6 +800,12 @@ def _constant_rewrites(node: ast.Constant) -> Iterator[Rewrite]:
 
 
 def _compare_rewrites(node: ast.Compare) -> Iterator[Rewrite]:
+    if len(node.ops) == 1:
+        # `np.arange(n) <= np.arange(n)`: both sides along one axis, where one was to be a column
+        for side, operand in (("left", node.left), ("right", node.comparators[0])):
+            if isinstance(operand, (ast.Name, ast.Subscript, ast.Call, ast.Attribute)):
+                for where in _NEW_AXES:
+                    yield "axis_added", (lambda s, w: lambda n: _compared_with_axis(n, s, w))(side, where)
     if len(node.ops) >= 2:  # `j <= i == True`: Python chains it as `j <= i and i == True`
         yield "condition_removed", lambda n: ast.Compare(left=n.left, ops=n.ops[:1], comparators=n.comparators[:1])  # type: ignore[attr-defined]
     if len(node.ops) != 1:
@@ -1198,3 +1235,23 @@ def normalised_at(node: ast.AST, position: int) -> ast.AST:
     else:
         node.value = divided
     return node
+
+
+def _compared_with_axis(node: ast.AST, side: str, where: str) -> ast.AST:
+    """A comparison with one side given the axis it broadcasts on (`x[:, None] <= y`)."""
+    assert isinstance(node, ast.Compare)
+    if side == "left":
+        node.left = _new_axis(node.left, where)
+    else:
+        node.comparators[0] = _new_axis(node.comparators[0], where)
+    return node
+
+
+def _out_as_assignment(node: ast.AST) -> ast.AST:
+    """`f(..., out=x)` as a statement made `x = f(...)`: the call's own new array bound to the name."""
+    assert isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+    out = next(k.value for k in node.value.keywords if k.arg == "out")
+    assert isinstance(out, ast.Name)
+    call = ast.Call(func=node.value.func, args=node.value.args,
+                    keywords=[k for k in node.value.keywords if k.arg != "out"])
+    return ast.Assign(targets=[ast.Name(id=out.id, ctx=ast.Store())], value=call, lineno=node.lineno)

@@ -235,6 +235,20 @@ def test_only_a_sum_of_pieces_and_a_backward_range_are_edited_so():
     # tests/corpora/corpus_blind16 (softmax, hardcoded_three_term_denominator): three columns added by hand
     ("def f(e):\n    return e / (e[..., 0] + e[..., 1] + e[..., 2])[..., None]\n", "spelled_out", "e.sum(axis=-1)"),
     ("def f(e):\n    return e[:, 0] + e[:, 1]\n", "spelled_out", "e.sum(axis=1)"),
+    # corpus_blind17 (make_qkv, chained_assignment_shared_buffer): written into a buffer three names share
+    ("def f(X, W):\n    Q = K = np.zeros((2, 2))\n    np.matmul(X, W, out=Q)\n    return Q, K\n", "in_place",
+     "Q = np.matmul(X, W)"),
+    # corpus_blind17 (make_qkv, einsum_output_keeps_summed_index): the summed letter kept in the output
+    ("def f(X, W):\n    return np.einsum('ij,jk->ij', X, W)\n", "einsum", "np.einsum('ij,jk->ik', X, W)"),
+    # corpus_blind17 (causal_mask, empty_instead_of_ones): an array never filled
+    ("def f(n):\n    return np.tril(np.empty((n, n), dtype=bool))\n", "function", "np.ones((n, n), dtype=bool)"),
+    # corpus_blind17 (scores, einsum_implicit_output_alphabetical): `qd,kd` makes `kq`
+    ("def f(Q, K):\n    return np.einsum('qd,kd', Q, K)\n", "einsum_output", "np.einsum('qd,kd->qk', Q, K)"),
+    # corpus_blind17 (most_attended, rank_default_ascending): ranks counted from the smallest
+    ("def f(t):\n    return t.rank(axis=1, method='first') == 1\n", "keyword_added",
+     "t.rank(axis=1, method='first', ascending=False)"),
+    # corpus_blind17 (causal_mask, tile_compare_broadcasts_along_columns): both sides along one axis
+    ("def f(n):\n    return np.arange(n) <= np.arange(n)\n", "axis_added", "np.arange(n)[:, None] <= np.arange(n)"),
     # corpus_blind5 (split_heads, slice_start_h), corpus_blind6 (merge_heads): the head's number as its column
     ("def f(M, n):\n    d = M.shape[1] // n\n    return [M[:, h:h + d] for h in range(n)]\n",
      "position_scaled", "M[:, h * d:h * d + d]"),
@@ -260,10 +274,12 @@ def test_rows_masked_after_their_softmax_are_normalised_with_the_pairs_never_bef
     "def f(x):\n    return x[0, 1] + x[1, 0]\n",  # two indexes change: not one axis counted
     "def f(x):\n    return x[..., 1] + x[..., 2]\n",  # not counted from 0
     "def f(a):\n    return ~a\n",  # not a comparison
+    "def f(Q, K):\n    return np.einsum('ij,jk', Q, K) + np.einsum('ij,kj->ik', Q, K)\n",  # alphabetical already; explicit
 ])
 def test_the_loop_and_count_edits_leave_other_code_alone(source):
     edits = single_edits(_function(source))
-    found = [(e.kind, e.after) for e in edits if e.kind in ("fixed_in_loop", "never_advanced", "bitwise_not")]
+    found = [(e.kind, e.after) for e in edits if e.kind in ("fixed_in_loop", "never_advanced", "bitwise_not",
+                                                             "einsum_output")]
     found += [(e.kind, e.after) for e in edits if e.kind == "spelled_out" and e.after.startswith("x.")]
     assert not found, found
 
