@@ -12,8 +12,8 @@ from . import rubric
 from .guard import safe_name
 from .judge import mistakes_in_order
 from .reading.problems import as_detail
-from .verdict import (LOAD_CODES, HELPER_LISTS_AS_ARRAYS, CaseResult, FollowsOwnHelpers, HelperUse, Note, Outcome, Redefined, StepResult,
-                      SubmissionResult)
+from .verdict import (LOAD_CODES, HELPER_LISTS_AS_ARRAYS, CaseResult, FollowsOwnHelpers, HelperUse, Note, Outcome,
+                      Redefined, StepResult, SubmissionResult)
 
 if TYPE_CHECKING:
     from .declaration import Step
@@ -103,6 +103,13 @@ def again_with_arrayed_helpers(result: StepResult) -> bool:
     students' kit both ask this, so both tell the same."""
     return result.status in ("failed", "error") and result.helpers is not None and bool(result.helpers.own) \
         and result.follows_own_helpers is None
+
+
+def arrayed_helpers(lab: Lab, own: Collection[str]) -> dict[str, int]:
+    """{each of the student's own passing helpers `own` whose outputs are all arrays: how many}: the
+    helpers whose returned lists are made arrays (worker.returning_arrays)."""
+    return {name: len(step.outputs) for name, step in lab.steps_by_name.items()
+            if name in own and all(output.kind == "array" for output in step.outputs)}
 
 
 def fits_arrayed_helpers(result: StepResult, with_arrays: StepResult) -> StepResult:

@@ -12,8 +12,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..core.case_detail import Raised
-from ..core.file_facts import (again_with_arrayed_helpers, again_with_own_helpers, broken, fits_arrayed_helpers,
-                               fits_own_helpers, linked, written_for_other_lab)
+from ..core.file_facts import (again_with_arrayed_helpers, again_with_own_helpers, arrayed_helpers, broken,
+                               fits_arrayed_helpers, fits_own_helpers, linked, written_for_other_lab)
 from ..core.reading.problems import os_detail
 from ..core.reading.submission import read_submission
 from ..sandbox.runner import Limits
@@ -130,11 +130,10 @@ def _with_arrayed_helpers(runs: Runs, scope: str, results: dict[str, dict[str, S
     if not again:
         return
     own = {name for name, result in results[scope].items() if result.status == "passed"}
-    outputs = {step.name: len(step.outputs) for step in plan.lab.steps
-               if all(output.kind == "array" for output in step.outputs)}
+    arrayed = arrayed_helpers(plan.lab, own)
     calls, _ = plan.calls
     runs.run([[replace(c, helpers=tuple(h for h in c.helpers if h not in own),
-                       arrayed=tuple((h, outputs[h]) for h in c.helpers if h in own and h in outputs))
+                       arrayed=tuple((h, arrayed[h]) for h in c.helpers if h in arrayed))
                for c in calls if c.step in again and plan.in_scope(c, scope) and c.id not in runs.with_arrays]],
              runs.with_arrays)
     for name in again:

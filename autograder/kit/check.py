@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 import numpy as np
 
 from ..core.child.code_evidence import code_evidence, state_kept, watch
-from ..core.file_facts import (again_with_arrayed_helpers, again_with_own_helpers, fits_arrayed_helpers,
-                               fits_own_helpers, helpers_used, linked, with_file_facts)
+from ..core.file_facts import (again_with_arrayed_helpers, again_with_own_helpers, arrayed_helpers,
+                               fits_arrayed_helpers, fits_own_helpers, helpers_used, linked, with_file_facts)
 from ..core.judge import judge_step
 from ..core.verdict import StepResult
 from ..core.lab import Lab
@@ -120,8 +120,7 @@ def judge_public(name: str, env: Mapping[str, object], is_stub: bool | None = No
                                                                syntax_suspect, lab.page_case,
                                                                vocabulary=lab.vocabulary, evidence=evidence))
         if again_with_arrayed_helpers(result):  # the lists its own passing helpers return made arrays
-            arrayed = {other: len(lab.steps_by_name[other].outputs) for other in passing
-                       if all(output.kind == "array" for output in lab.steps_by_name[other].outputs)}
+            arrayed = arrayed_helpers(lab, passing)
             again = [_called(function, name, probe, passing, call, arrayed=arrayed) for probe in probes]
             result = fits_arrayed_helpers(result, judge_step(step, read, again, defined, stub, syntax_suspect,
                                                              lab.page_case, vocabulary=lab.vocabulary,
