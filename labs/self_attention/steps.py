@@ -96,7 +96,17 @@ def _softmax_probes(step: Step, case: Case, t: Trace) -> list[Probe]:
     if case.name == lab_cases.FORMS_CASE and not case.hidden:
         # The docstring promises an array of scores, whatever its dtype: integers too.
         scores = lab_cases.integer_scores(t)
-        probes.append(Probe(step=step, case=case, trace=t, args=(scores,), expected=(_solution().softmax(scores),), label="int"))
+        forms = (
+            ("int", scores),
+            # Far below zero every exp underflows to 0 unless the row's own maximum is subtracted
+            # (a shift of max(row, 0), or of none, gives 0/0).
+            ("negative", scores - lab_cases.FAR_BELOW),
+            # Each row spans 9, so its smallest weights are about 1e-4: weights rounded to a few
+            # decimals, or the small ones dropped, are wrong there.
+            ("small_weights", lab_cases.spanning_nine(scores)),
+        )
+        probes += [Probe(step=step, case=case, trace=t, args=(x,), expected=(_solution().softmax(x),), label=label)
+                   for label, x in forms]
     if case.hidden and t.scaled.shape[0] > 1:
         # Every other 2-D input is square (n × n scores): a loop bound or a sum read from the
         # wrong axis is right on those alone. The docstring promises any table of scores.

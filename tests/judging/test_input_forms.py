@@ -1,7 +1,8 @@
 """Every input form the notebook promises has a public test, and reaches the student's function in
 that form.
 
-Promised forms (the notebooks' docstrings and the lab 2 page): softmax takes integer scores;
+Promised forms (the notebooks' docstrings and the lab 2 page): softmax takes integer scores, scores far
+below zero and scores that give very small weights;
 most_attended picks the first of tied words (idxmax); masked_softmax takes a 0/1 integer mask, treats
 a visible score of exactly 0 as any other, and gives masked cells 0 whatever the visible scores.
 Each is a labelled call on one public case (labs/*/cases.py FORMS_CASE), so a file that breaks
@@ -25,8 +26,7 @@ from solutions import masked_attention as masked_solution
 from solutions import self_attention as self_solution
 from conftest import CORPORA
 
-BLIND = CORPORA / "corpus_blind"
-FORMS = {"self_attention": {"softmax": {"int"}, "most_attended": {"ties"}},
+FORMS = {"self_attention": {"softmax": {"int", "negative", "small_weights"}, "most_attended": {"ties"}},
          "masked_attention": {"masked_softmax": {"0/1", "zeros", "negative", "other_mask"}}}
 
 
@@ -65,6 +65,21 @@ def test_each_promised_form_is_one_public_call_named_in_both_languages(plans, la
         for lang in ("ko", "en"):
             table = lab.catalog(lang)
             assert labels <= set(table["label"]) and labels <= set(table["kind"])
+
+
+def test_softmax_meets_rows_far_below_zero_and_rows_with_very_small_weights(plans):
+    """Softmax is promised for any scores: far below zero an exp underflows unless the row's own
+    maximum is subtracted, and a row spanning 9 gives weights of about 1e-4, which rounding or
+    dropping small weights changes. Whole numbers, exact in float32."""
+    forms = _labelled(plans["self_attention"], "softmax")
+    (far,) = forms["negative"].args
+    assert np.all(far <= -self_cases.FAR_BELOW + 10) and np.array_equal(far, np.rint(far))
+    with np.errstate(all="ignore"):
+        assert np.isnan(np.exp(far) / np.exp(far).sum(axis=-1, keepdims=True)).all()
+    (spread,) = forms["small_weights"].args
+    assert np.all(spread.max(axis=-1) == 0) and np.all(spread.min(axis=-1) == -9)
+    smallest = forms["small_weights"].expected[0].min(axis=-1)
+    assert np.all((1e-5 < smallest) & (smallest < 1e-3))
 
 
 def test_integer_scores_are_integers_and_their_weights_tie(plans):
@@ -123,10 +138,14 @@ def test_the_references_keep_the_promises_the_forms_test(n, seed, shift):
 
 
 SHOWN_BY_A_FORM = {
-    ("self_attention", "lab1/lab1__softmax__zeros_like_int.py"): ("softmax", "int"),
-    ("self_attention", "lab1/lab1__most_attended__tie_last.py"): ("most_attended", "ties"),
-    ("masked_attention", "lab2/lab2__masked_softmax__zero_score_masked.py"): ("masked_softmax", "zeros"),
-    ("masked_attention", "lab2/lab2__masked_softmax__fill_minus_1e4.py"): ("masked_softmax", "negative"),
+    ("self_attention", "corpus_blind/lab1/lab1__softmax__zeros_like_int.py"): ("softmax", "int"),
+    ("self_attention", "corpus_blind/lab1/lab1__most_attended__tie_last.py"): ("most_attended", "ties"),
+    # the shift max(row, 0): every exp of a row far below zero underflows, 0/0
+    ("self_attention", "corpus_blind17/lab1/lab1__softmax__max_initial_zero.py"): ("softmax", "negative"),
+    # weights under 1e-3 set to 0
+    ("self_attention", "corpus_blind17/lab1/lab1__softmax__thresholds_small_probs.py"): ("softmax", "small_weights"),
+    ("masked_attention", "corpus_blind/lab2/lab2__masked_softmax__zero_score_masked.py"): ("masked_softmax", "zeros"),
+    ("masked_attention", "corpus_blind/lab2/lab2__masked_softmax__fill_minus_1e4.py"): ("masked_softmax", "negative"),
 }
 
 
@@ -142,7 +161,7 @@ def grade(zygote, plans):
 def test_a_file_breaking_one_form_fails_that_public_call_and_nothing_else(grade, key):
     lab_name, path = key
     step, label = SHOWN_BY_A_FORM[key]
-    result = grade(lab_name, (BLIND / path).read_text("utf-8"), pathlib.Path(path).name)
+    result = grade(lab_name, (CORPORA / path).read_text("utf-8"), pathlib.Path(path).name)
     lost = {s.name: s for s in result.steps if s.score < s.max_score}
     assert list(lost) == [step]
     failing = [c for c in lost[step].cases if not c.passed]
