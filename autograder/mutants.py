@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from .grading.plan import Plan
 from .grading.repairs import candidate_codes
 from .grading.runs import Runs
-from .repair.cases import generated_cases
+from .repair.cases import drawn_cases, generated_cases
 from .core.rubric import UNANSWERED
 from .repair.edits import single_edits
 from .repair.search import target_of
@@ -51,10 +51,8 @@ def domain_cases(lab: Lab) -> list[Case]:
     """Cases generated from each of the lab's cases (public and hidden: the reference runs on them,
     never a student), the same shapes and kinds of values with other numbers, and cases of any
     size the lab draws (Lab.domain_case); all of them public (the reference's own inputs)."""
-    made = generated_cases(lab, [*lab.public_cases(), *lab.hidden_cases()], seeds=DOMAIN_SEEDS)
-    if lab.domain_case is not None:
-        made += [replace(lab.domain_case(seed), hidden=False) for seed in range(DOMAIN_CASES)]
-    return made
+    return generated_cases(lab, [*lab.public_cases(), *lab.hidden_cases()], seeds=DOMAIN_SEEDS) + \
+        drawn_cases(lab, count=DOMAIN_CASES)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,10 +1,13 @@
 """The inputs a repair is checked on: the lab's public cases and, for each of them, one generated
 from it (the same shapes and kinds of values, other numbers), so an edit right only on the page's
-numbers is not taken for the repair. Never a hidden case: the candidates are the student's code."""
+numbers is not taken for the repair; and a few cases of other sizes the lab draws, so neither is
+one right only on the public cases' sizes (`np.linalg.matrix_rank(W_K)` for d_k is right wherever
+d_model ≥ d_k). Never a hidden case: the candidates are the student's code."""
 from __future__ import annotations
 
 import zlib
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -14,11 +17,24 @@ from ..core.lab import Lab
 GENERATED_SUFFIX = "~generated"
 
 
+DRAWN_CASES = 6  # cases of any size a repair is also checked on, when the lab draws them (Lab.domain_case)
+
+
 def repair_cases(lab: Lab) -> list[Case]:
     """The public cases, then one case generated from each public case that is not degenerate
-    and whose reference trace runs on it."""
+    and whose reference trace runs on it, then the lab's first drawn cases of any size. Only the
+    candidates right on one failing input are run on these (repair.search), so they cost little."""
     public = list(lab.public_cases())
-    return public + generated_cases(lab, public)
+    return public + generated_cases(lab, public) + drawn_cases(lab, count=DRAWN_CASES)
+
+
+def drawn_cases(lab: Lab, *, count: int) -> list[Case]:
+    """The first `count` cases of sizes the lab allows (`Lab.domain_case`), public (the grader draws
+    them), each kept when the lab's reference trace runs on it; none when the lab draws none."""
+    if lab.domain_case is None:
+        return []
+    made = (replace(lab.domain_case(seed), hidden=False) for seed in range(count))
+    return [case for case in made if _traced(lab, case)]
 
 
 def generated_cases(lab: Lab, cases: Sequence[Case], *, seeds: int = 1) -> list[Case]:

@@ -139,7 +139,8 @@ def _changed_whole(ours: ast.expr, graft: ast.expr, own_names: frozenset[str]) -
     calls, given other arguments (`x.transpose()` for `x.transpose(1, 0, 2)`); the value a method
     or attribute is taken of, another one taken (`s.values` for `s.to_dict()`), a value computed
     from the function's own names (`np.tanh` for `np.exp` is another function, not another
-    method); else nothing."""
+    method); the names it reads, or some of them, computed from otherwise (`K.shape[1]` for
+    `np.linalg.matrix_rank(K)`); else nothing."""
     def dump(node: ast.AST) -> str:
         return ast.dump(node, include_attributes=False)
 
@@ -150,6 +151,9 @@ def _changed_whole(ours: ast.expr, graft: ast.expr, own_names: frozenset[str]) -
     if isinstance(mine, ast.Attribute) and isinstance(theirs, ast.Attribute) and mine.attr != theirs.attr \
             and dump(mine.value) == dump(theirs.value) and _root_name(mine.value) in own_names:
         return "graft_method"
+    reads = _free_names(graft)
+    if reads and reads <= _free_names(ours) and reads & own_names:
+        return "graft_value"
     return "graft"
 
 
@@ -230,7 +234,8 @@ def _grafts_of(node: ast.expr, context: Context | None, pieces: list[_Piece], sc
     place with the student's in the hole of its kind (rank 0), a reference's expression that
     contains the student's (rank 1), the same place with the student's in another hole (rank 2),
     the reference's expression that is the student's with one part written otherwise (rank 3),
-    the reference's expression of the same names (rank 4).
+    the reference's expression of the same names, or at the same place of names the student's
+    reads (rank 4).
     Never an expression the student already wrote (`written`): a graft brings in what is missing."""
     own = ast.dump(node, include_attributes=False)
     reads_own = bool(_free_names(node) & own_names)  # a number or a module's name is in too many places
@@ -242,6 +247,11 @@ def _grafts_of(node: ast.expr, context: Context | None, pieces: list[_Piece], sc
                 filled = _filled(piece.node, slot, node)
                 if _in_scope(filled, scope) and ast.dump(filled, include_attributes=False) not in written:
                     yield (0 if _alike(_at(piece.node, slot), node) else 2), filled
+            if reads_own and piece.dump not in written and piece.free <= _free_names(node) \
+                    and _in_scope(piece.node, scope):
+                # the reference's value at the same place, of names the student's reads
+                # (`d_k = np.linalg.matrix_rank(K)`, the reference's `d_k = K.shape[1]`)
+                yield 4, copy.deepcopy(piece.node)
         if reads_own and piece.dump not in written and _in_scope(piece.node, scope) and _contains(piece.node, own):
             yield 1, copy.deepcopy(piece.node)
         elif piece.dump not in written and _shares_an_operand(piece.node, node) and _in_scope(piece.node, scope):

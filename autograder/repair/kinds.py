@@ -96,6 +96,9 @@ COST: dict[EditKind, int] = {
     # A graft told by what it keeps of the expression it changes as a whole: the function called,
     # with other arguments; the value a method is taken of, another method. Costs as any graft.
     "graft_arguments": 5, "graft_method": 5,
+    # A graft of the student's own names, or some of them, computed from otherwise (`K.shape[1]` for
+    # `np.linalg.matrix_rank(K)`). Costs as any graft.
+    "graft_value": 5,
     # A loop's count used as a position where it was to be multiplied by the width of one part
     # (`M[:, h:h + d]` for `M[:, h * d:(h + 1) * d]`); a returned value that is to sum to 1 over its
     # last axis, not divided by its sums (weights masked after their softmax): dividing by the sums

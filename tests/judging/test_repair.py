@@ -367,6 +367,13 @@ def test_repair_cases_hold_no_hidden_case_and_refuse_one():
     cases = repair_cases(LAB) + repair_cases(MASKED)
     assert cases and not any(case.hidden for case in cases)
     assert any(case.name.endswith("~generated") for case in cases)
+    hidden = {case.name for lab in (LAB, MASKED) for case in lab.hidden_cases()}
+    assert not {case.name for case in cases} & hidden
+    for lab in (LAB, MASKED):
+        # cases of other sizes the lab draws: a repair right only on the public cases' sizes is refused
+        sizes = {case.name: {k: np.shape(v) for k, v in case.inputs.items()} for case in repair_cases(lab)}
+        public = [sizes[case.name] for case in lab.public_cases()]
+        assert any(name.startswith("domain-") and shapes not in public for name, shapes in sizes.items())
     hidden = Case(name="h", words=("a",), inputs={}, hidden=True)
     with pytest.raises(ValueError):
         without_hidden([hidden])

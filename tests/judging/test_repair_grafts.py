@@ -246,3 +246,18 @@ def test_a_graft_that_keeps_the_function_or_the_value_a_method_is_taken_of_is_to
     # Another function altogether stays a plain graft.
     source = "import numpy as np\n\ndef softmax(x):\n    return np.tanh(x)\n"
     assert not any(edit.kind in ("graft_arguments", "graft_method") for edit in _grafts(source, LAB, "softmax"))
+
+
+def test_a_value_computed_otherwise_from_the_right_names_is_grafted_whole_at_its_place(zygote):
+    """corpus_blind17: `d_k = np.linalg.matrix_rank(K)`. `matrix_rank(W_K)` is right wherever
+    d_model ≥ d_k, as in every public case; the repair cases of other sizes the lab draws refuse it,
+    and the reference's value of `d_k`, of the names the student's reads, is the repair."""
+    source = ("import numpy as np\n\ndef self_attention(X, W_Q, W_K, W_V):\n    Q, K, V = make_qkv(X, W_Q, W_K, W_V)\n"
+              "    d_k = np.linalg.matrix_rank(K)\n    weights = softmax(scores(Q, K) / np.sqrt(d_k))\n"
+              "    return mix(weights, V), weights\n")
+    assert any(edit.kind == "graft_value" and edit.line == 5 and edit.before == "d_k = «np.linalg.matrix_rank(K)»"
+               for edit in _grafts(source, LAB, "self_attention"))
+    wrong, step = _graded(zygote, source.split("\n\n", 1)[1])
+    line = wrong[:wrong.index("    d_k = np.linalg.matrix_rank(K)")].count("\n") + 1
+    assert [(part.kind, part.line) for part in step.repair.parts] == [("graft_value", line)]
+    assert "맞는 값에서 출발하지만" in step_feedback(step, LAB, "ko")
