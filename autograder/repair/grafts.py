@@ -152,7 +152,10 @@ def _changed_whole(ours: ast.expr, graft: ast.expr, own_names: frozenset[str]) -
             and dump(mine.value) == dump(theirs.value) and _root_name(mine.value) in own_names:
         return "graft_method"
     reads = _free_names(graft)
-    if reads and reads <= _free_names(ours) and reads & own_names:
+    displays = (ast.Tuple, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)
+    if reads and reads <= _free_names(ours) and reads & own_names \
+            and not isinstance(ours, displays) and not isinstance(graft, displays):
+        # (values put in another container are not another computation of them)
         return "graft_value"
     return "graft"
 

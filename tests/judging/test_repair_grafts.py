@@ -261,3 +261,13 @@ def test_a_value_computed_otherwise_from_the_right_names_is_grafted_whole_at_its
     line = wrong[:wrong.index("    d_k = np.linalg.matrix_rank(K)")].count("\n") + 1
     assert [(part.kind, part.line) for part in step.repair.parts] == [("graft_value", line)]
     assert "맞는 값에서 출발하지만" in step_feedback(step, LAB, "ko")
+
+
+def test_values_put_in_another_container_are_not_told_as_computed_otherwise():
+    """corpus_blind4: `return {"Q": Q, "K": K, "V": V}` for the tuple (Q, K, V): the same values in
+    another container, a plain graft, never "the right values computed otherwise"."""
+    source = ("def make_qkv(X, W_Q, W_K, W_V):\n    Q = X @ W_Q\n    K = X @ W_K\n    V = X @ W_V\n"
+              "    return {'Q': Q, 'K': K, 'V': V}\n")
+    whole = [edit for edit in _grafts(source, LAB, "make_qkv") if edit.line == 5]
+    assert whole and all(edit.kind != "graft_value" for edit in whole)
+    assert any(edit.kind == "graft" for edit in whole)
