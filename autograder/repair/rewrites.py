@@ -43,7 +43,9 @@ _FAMILIES = (("triu", "tril"), ("argmax", "argmin", "idxmax", "idxmin"), ("maxim
              ("dot", "matmul", "inner", "outer", "tensordot", "vdot"), ("exp", "expm1", "exp2", "log"),
              ("max", "idxmax"), ("argmax", "idxmax"), ("concatenate", "stack", "hstack", "vstack", "dstack"),
              ("append", "extend"), ("repeat", "tile"), ("convolve", "correlate"), ("cumsum", "sum"),
-             ("cumprod", "prod"), ("zeros", "ones", "empty"), ("zeros_like", "ones_like", "empty_like"))
+             ("cumprod", "prod"), ("zeros", "ones", "empty"), ("zeros_like", "ones_like", "empty_like"),
+             # "close enough" where equal was meant: a tie of values a millionth apart
+             ("isclose", "equal"), ("allclose", "array_equal"))
 _FUNCTION_SWAPS = tuple((old, new) for family in _FAMILIES for old in family for new in family if old != new)
 _TRANSPOSES = ("transpose", "swapaxes", "permute", "moveaxis")
 _PRODUCTS = ("dot", "matmul", "inner")

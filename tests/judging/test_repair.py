@@ -242,6 +242,8 @@ def test_only_a_sum_of_pieces_and_a_backward_range_are_edited_so():
     ("def f(X, W):\n    return np.einsum('ij,jk->ij', X, W)\n", "einsum", "np.einsum('ij,jk->ik', X, W)"),
     # corpus_blind17 (causal_mask, empty_instead_of_ones): an array never filled
     ("def f(n):\n    return np.tril(np.empty((n, n), dtype=bool))\n", "function", "np.ones((n, n), dtype=bool)"),
+    # "close enough" taken for equal (corpus_blind12: a tie of weights a millionth apart)
+    ("def f(row):\n    return np.flatnonzero(np.isclose(row, row.max()))[0]\n", "function", "np.equal(row, row.max())"),
     # corpus_blind17 (scores, einsum_implicit_output_alphabetical): `qd,kd` makes `kq`
     ("def f(Q, K):\n    return np.einsum('qd,kd', Q, K)\n", "einsum_output", "np.einsum('qd,kd->qk', Q, K)"),
     # corpus_blind17 (most_attended, rank_default_ascending): ranks counted from the smallest
