@@ -324,8 +324,7 @@ def most_attended(weights, words):
     돌려줄 값:
         dict {낱말: 그 낱말의 행에서 가중치가 가장 큰 열의 낱말}. 행·열 이름이 words인
         pandas DataFrame을 만들어 행마다 idxmax를 쓴다. 번호가 아니라 낱말을 돌려준다.
-        한 행에 가장 큰 값이 여럿이면 idxmax처럼 그 가운데 앞의 낱말을 고른다. 가중치는
-        반올림하지 않고 받은 그대로 비교한다.
+        한 행에 가장 큰 값이 여럿이면 idxmax처럼 그 가운데 앞의 낱말을 고른다.
     """
     raise NotImplementedError
 

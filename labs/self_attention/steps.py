@@ -21,13 +21,7 @@ from . import cases as lab_cases, model
 # make_qkv ----------------------------------------------------------------------------------
 
 def _qkv_probes(step: Step, case: Case, t: Trace) -> list[Probe]:
-    probes = [Probe(step=step, case=case, trace=t, args=(case.X, case.W_Q, case.W_K, case.W_V), expected=(t.Q, t.K, t.V))]
-    if case.name == lab_cases.FORMS_CASE and not case.hidden:
-        # d_k = d_v = 1 is a size like any other: Q, K, V keep their column axis, (n, 1).
-        narrow = tuple(W[:, :1].copy() for W in (case.W_Q, case.W_K, case.W_V))
-        probes.append(Probe(step=step, case=case, trace=t, args=(case.X, *narrow),
-                            expected=tuple(case.X @ W for W in narrow), label="one_column_weights"))
-    return probes
+    return [Probe(step=step, case=case, trace=t, args=(case.X, case.W_Q, case.W_K, case.W_V), expected=(t.Q, t.K, t.V))]
 
 
 @quietly
@@ -181,25 +175,7 @@ def _most_probes(step: Step, case: Case, t: Trace) -> list[Probe]:
         weights = _tied_rows(_solution().softmax(lab_cases.integer_scores(t)), case.words)
         probes.append(Probe(step=step, case=case, trace=t, args=(weights, list(case.words)),
                            expected=(_solution().most_attended(weights, list(case.words)),), label="ties"))
-        # The largest weight one millionth above another before it: compared as they are, not
-        # rounded nor "close enough", the later word is the largest.
-        near = _nearly_tied(len(case.words))
-        probes.append(Probe(step=step, case=case, trace=t, args=(near, list(case.words)),
-                            expected=(_solution().most_attended(near, list(case.words)),), label="near_ties"))
     return probes
-
-
-NEAR = 1e-6  # how far apart the two largest weights of a row of _nearly_tied are
-
-
-def _nearly_tied(n: int) -> np.ndarray:
-    """Weights whose every row has its two largest in neighbouring columns (a column further on
-    each row), the later one NEAR above the earlier; rows sum to 1."""
-    table = np.full((n, n), 0.2 / max(n - 2, 1))
-    for row in range(n):
-        earlier = row % max(n - 1, 1)
-        table[row, earlier], table[row, earlier + 1] = 0.4 - NEAR / 2, 0.4 + NEAR / 2
-    return table
 
 
 def _tied_rows(weights: np.ndarray, words: Sequence[str]) -> np.ndarray:

@@ -1,10 +1,9 @@
 """Every input form the notebook promises has a public test, and reaches the student's function in
 that form.
 
-Promised forms (the notebooks' docstrings and the lab 2 page): make_qkv takes weight matrices of one
-column (d_k = d_v = 1); softmax takes integer scores, scores far below zero, scores that give very small
-weights and a table of one column; most_attended picks the first of tied words (idxmax) and tells
-weights one millionth apart; masked_softmax takes a 0/1 integer mask, treats
+Promised forms (the notebooks' docstrings and the lab 2 page): softmax takes integer scores, scores far
+below zero, scores that give very small weights and a table of one column; most_attended picks the
+first of tied words (idxmax); masked_softmax takes a 0/1 integer mask, treats
 a visible score of exactly 0 as any other, and gives masked cells 0 whatever the visible scores.
 Each is a labelled call on one public case (labs/*/cases.py FORMS_CASE), so a file that breaks
 only that promise fails a test its author can run, and loses points in that step only.
@@ -27,8 +26,7 @@ from solutions import masked_attention as masked_solution
 from solutions import self_attention as self_solution
 from conftest import CORPORA
 
-FORMS = {"self_attention": {"make_qkv": {"one_column_weights"}, "softmax": {"int", "negative", "small_weights", "one_column"},
-                            "most_attended": {"ties", "near_ties"}},
+FORMS = {"self_attention": {"softmax": {"int", "negative", "small_weights", "one_column"}, "most_attended": {"ties"}},
          "masked_attention": {"masked_softmax": {"0/1", "zeros", "negative", "other_mask"}}}
 
 
@@ -148,11 +146,6 @@ SHOWN_BY_A_FORM = {
     ("self_attention", "corpus_blind17/lab1/lab1__softmax__thresholds_small_probs.py"): ("softmax", "small_weights"),
     # `x.size == len(x)` taken for "1-D": a table of one column is softmaxed down its column
     ("self_attention", "corpus_blind10/lab1/lab1__softmax__size_equals_len_as_1d_test.py"): ("softmax", "one_column"),
-    # the weights squeezed: Q, K, V of shape (n,) for d_k = d_v = 1
-    ("self_attention", "corpus_blind11/lab1/lab1__make_qkv__squeeze_weights_dk1.py"): ("make_qkv", "one_column_weights"),
-    # weights rounded, or compared with np.isclose, before the largest is picked
-    ("self_attention", "corpus_blind5/lab1/lab1__most_attended__rounded_before_idxmax.py"): ("most_attended", "near_ties"),
-    ("self_attention", "corpus_blind12/lab1/lab1__most_attended__isclose_merges_near_ties.py"): ("most_attended", "near_ties"),
     ("masked_attention", "corpus_blind/lab2/lab2__masked_softmax__zero_score_masked.py"): ("masked_softmax", "zeros"),
     ("masked_attention", "corpus_blind/lab2/lab2__masked_softmax__fill_minus_1e4.py"): ("masked_softmax", "negative"),
 }
