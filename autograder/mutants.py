@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .grading.plan import Plan

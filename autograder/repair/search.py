@@ -3,8 +3,9 @@ it agree with the reference on every input the grader chose.
 
 INVARIANT (docs/SECURITY.md, "repair search"): candidates run on grader-chosen inputs only (the
 lab's public cases, cases generated from them and cases of other sizes the lab draws, never a
-hidden case), in the sandbox, in a child that is given no hidden input; what reaches the feedback is the grader's own record of the edit
-(its kind, its line, the student's code there and the edit's), never a value a child chose.
+hidden case), in the sandbox, in a child that is given no hidden input; what reaches the feedback
+is the grader's own record of the edit (its kind, its line, the student's code there and the
+edit's), never a value a child chose.
 
 The search runs in stages, each one child (`Evaluate`): every candidate on one input where the
 student's function fails (the pivot), then the few that pass it on every input. The first that

@@ -56,7 +56,8 @@ FAR_BELOW = 100_000.0  # whole-number scores this far below zero are still exact
 
 def spanning_nine(whole: np.ndarray) -> np.ndarray:
     """Whole-number scores from 0 down to -9 in every row (each row's largest at 0, its smallest at
-    -9): softmax gives weights between about 1e-5 and 1e-4 to the lowest."""
+    -9; a row of equal scores all at -9): softmax gives weights between about 1e-5 and 1e-4 to the
+    lowest."""
     low = whole.min(axis=-1, keepdims=True)
     span = np.maximum(whole.max(axis=-1, keepdims=True) - low, 1)
     spread: np.ndarray = np.rint((whole - low) / span * 9.0) - 9.0
