@@ -33,8 +33,8 @@ def _qkv_order(p: Probe) -> Iterator[Prediction]:
 
 @quietly
 def _same_weight(p: Probe) -> Iterator[Prediction]:
-    X = p.case.X
-    projections = [X @ W for W in (p.case.W_Q, p.case.W_K, p.case.W_V)]
+    X, *weights = p.args  # the call's own inputs: a call in another form than the case's has others
+    projections = [X @ W for W in weights]
     # Shapes need not agree: with d_v ≠ d_k, V made with W_K is a (wrongly shaped) prediction too.
     for position, source in itertools.permutations(range(3), 2):
         candidate = list(projections)
@@ -54,14 +54,15 @@ def _rounded(p: Probe) -> Iterator[Prediction]:
 @quietly
 def _weights_transposed(p: Probe) -> Iterator[Prediction]:
     """X @ W.T (a linear layer's habit): runs only where each W is square."""
-    X, weights = p.case.X, (p.case.W_Q, p.case.W_K, p.case.W_V)
+    X, *weights = p.args
     if all(W.shape[0] == W.shape[1] for W in weights):
         yield tuple(X @ W.T for W in weights)
 
 
 def _weights_transposed_error(probe: Probe) -> Iterator[tuple[str, str]]:
-    n, d_model = probe.case.X.shape
-    for W in (probe.case.W_Q, probe.case.W_V):
+    X, W_Q, _, W_V = probe.args
+    n, d_model = X.shape
+    for W in (W_Q, W_V):
         width = W.shape[1]
         if width != d_model:
             yield "ValueError", rf"^matmul\b.*\bsize {width} is different from {d_model}\b"
