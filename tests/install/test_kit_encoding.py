@@ -84,7 +84,7 @@ def test_korean_feedback_reads_on_a_cp949_terminal(student, wrong_softmax, in_ut
     assert done.returncode == 1, done.stderr.decode("cp949", "replace")
     assert b"Traceback" not in done.stderr and b"UnicodeEncodeError" not in done.stderr
     shown = done.stdout.decode("cp949")  # the bytes are cp949 through and through
-    assert "■ softmax ― 0.86/2점 · 틀림" in shown
+    assert "■ softmax ― 0.6/2점 · 틀림" in shown
     assert "행이 아니라 열 방향으로 계산했습니다" in shown and "공개 테스트 '페이지 예제'" in shown
     # Everything else is what a UTF-8 terminal shows, with the look-alike for the dash only.
     assert shown == in_utf8.replace("—", "―")
@@ -116,13 +116,13 @@ def test_an_ascii_terminal_gets_question_marks_not_a_traceback(student, wrong_so
     done = check(student, wrong_softmax, PYTHONIOENCODING="ascii")
     assert done.returncode == 1 and b"Traceback" not in done.stderr
     shown = done.stdout.decode("ascii")
-    assert "softmax - 0.86/2" in shown and "?" in shown
+    assert "softmax - 0.6/2" in shown and "?" in shown
 
 
 def test_english_on_a_cp949_terminal(student, wrong_softmax):
     done = check(student, wrong_softmax, "--lang", "en", PYTHONIOENCODING="cp949")
     shown = done.stdout.decode("cp949")
-    assert done.returncode == 1 and "■ softmax ― 0.86/2 points · failed" in shown
+    assert done.returncode == 1 and "■ softmax ― 0.6/2 points · failed" in shown
 
 
 @settings(max_examples=300, deadline=None)
@@ -183,7 +183,7 @@ def test_the_twin_checks_every_step_on_a_console_that_lacks_otters_characters(st
     # Every step's check ran, in the lab's order; the wrong one says why, in Korean where the console can.
     assert [line.split()[1] for line in out.splitlines() if line.startswith("■ ")] == list(LAB.function_names)
     assert "Test case failed" not in out
-    assert "■ softmax ― 0.86/2점 · 틀림" in out and "행이 아니라 열 방향으로 계산했습니다" in out
+    assert "■ softmax ― 0.6/2점 · 틀림" in out and "행이 아니라 열 방향으로 계산했습니다" in out
 
 
 def test_loading_the_kit_outside_a_kernel_applies_the_rule_once(student):

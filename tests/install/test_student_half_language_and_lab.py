@@ -69,12 +69,12 @@ def test_an_english_half_checks_in_english_unless_the_student_asks_for_korean(en
     folder = fresh_copy(english, tmp_path / "en")
     outputs = run_in_kernel(notebook, folder)
     assert outputs["grader-init"].startswith("The checks are ready.")
-    assert outputs["check:softmax"].startswith("■ softmax — 0.86/2 points · failed")
+    assert outputs["check:softmax"].startswith("■ softmax — 0.6/2 points · failed")
     assert "points" in outputs["check-all"] and "점" not in outputs["check-all"]
     monkeypatch.setenv("LAB_CHECK_LANG", "ko")
     outputs = run_in_kernel(notebook, fresh_copy(english, tmp_path / "ko"))
     assert outputs["grader-init"].startswith("검사 준비가 끝났습니다.")
-    assert outputs["check:softmax"].startswith("■ softmax — 0.86/2점 · 틀림")
+    assert outputs["check:softmax"].startswith("■ softmax — 0.6/2점 · 틀림")
 
 
 def terminal_check(student, *args, **environment):

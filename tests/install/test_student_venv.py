@@ -166,7 +166,7 @@ def test_requirements_alone_run_the_notebook_in_jupyters_python3_kernel(venvs, s
     assert outputs["grader-init"]["errors"] == [] and "검사 준비가 끝났습니다" in outputs["grader-init"]["text"]
     softmax = outputs["check:softmax"]
     assert softmax["errors"] == [], softmax["errors"]
-    assert softmax["text"].startswith("■ softmax — 0.86/2점 · 틀림")
+    assert softmax["text"].startswith("■ softmax — 0.6/2점 · 틀림")
     assert "Test case failed" not in softmax["text"] + softmax["html"] and "AssertionError" not in softmax["text"]
     assert softmax["html"].count("<svg") == 3
     for step in STEPS:

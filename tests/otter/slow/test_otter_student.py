@@ -185,12 +185,12 @@ def test_a_mistake_shows_the_same_diagnosis_as_autograder_check(wrong_run):
     text, shown = outputs["check:softmax"], outputs["check:softmax:html"]
     assert_ours(text, shown)
     # Over columns, right on the single rows (1-D): the share of the public tests passed, 3 of 7.
-    assert text.startswith("■ softmax — 0.86/2점 · 틀림")
+    assert text.startswith("■ softmax — 0.6/2점 · 틀림")
     assert "행이 아니라 열 방향으로 계산했습니다" in text
     assert "공개 테스트 '페이지 예제'" in text and "'page'" not in text
     assert "숨은 테스트" not in text
     # The same check shows its header, its text and the heat-maps of the page's case in one output.
-    assert '<p class="ag-head">■ softmax — 0.86/2점 · 틀림</p>' in shown
+    assert '<p class="ag-head">■ softmax — 0.6/2점 · 틀림</p>' in shown
     assert "행이 아니라 열 방향으로 계산했습니다" in shown
     assert shown.count('class="ag-maps"') == 1 and shown.count("<svg") == 3
     assert "1 나는" in shown and "제출한 값" in shown and "<script" not in shown
