@@ -134,6 +134,9 @@ def _graft_kind(ours: ast.expr, graft: ast.expr, own_names: frozenset[str] = fro
     return _changed_whole(ours, graft, own_names), ours
 
 
+_CONTAINERS = (ast.Tuple, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)
+
+
 def _changed_whole(ours: ast.expr, graft: ast.expr, own_names: frozenset[str]) -> EditKind:
     """What a graft that changes the student's expression as a whole keeps of it: the function it
     calls, given other arguments (`x.transpose()` for `x.transpose(1, 0, 2)`); the value a method
@@ -152,9 +155,8 @@ def _changed_whole(ours: ast.expr, graft: ast.expr, own_names: frozenset[str]) -
             and dump(mine.value) == dump(theirs.value) and _root_name(mine.value) in own_names:
         return "graft_method"
     reads = _free_names(graft)
-    displays = (ast.Tuple, ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)
     if reads and reads <= _free_names(ours) and reads & own_names \
-            and not isinstance(ours, displays) and not isinstance(graft, displays):
+            and not isinstance(ours, _CONTAINERS) and not isinstance(graft, _CONTAINERS):
         # (values put in another container are not another computation of them)
         return "graft_value"
     return "graft"
