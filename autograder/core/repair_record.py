@@ -21,7 +21,7 @@ EditKind = Literal[
     "loop_block", "operation_moved", "loop_range", "loop_variable_rebound", "slice_from_end", "late_binding",
     "dict_values", "loop_stride", "loop_name", "yield_used", "printed", "value_discarded", "keyword_added",
     "starred", "values_swapped", "item_of", "joined", "walked_backwards", "fixed_in_loop", "never_advanced",
-    "bitwise_not", "spelled_out", "graft_arguments", "graft_method", "graft_value", "position_scaled", "normalised", "einsum_output",
+    "bitwise_not", "spelled_out", "graft_arguments", "graft_method", "graft_value", "position_scaled", "normalised", "einsum_output", "passed_by_name",
 ]
 EDIT_KINDS: tuple[EditKind, ...] = EditKind.__args__  # type: ignore[attr-defined]
 

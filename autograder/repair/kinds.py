@@ -108,6 +108,9 @@ COST: dict[EditKind, int] = {
     # An einsum without `->` whose output numpy orders alphabetically, where the written order was
     # meant (`qd,kd` gives `kq`): before swapping its arguments, which repairs it by coincidence.
     "einsum_output": 0,
+    # A value given by position where it was meant for the parameter of its name
+    # (`partial(split_heads, n_heads)` binds the first parameter).
+    "passed_by_name": 1,
 }
 
 # Kinds tried with the pairs and the grafts, never before a single edit: an operation moved (two

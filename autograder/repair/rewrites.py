@@ -36,7 +36,8 @@ _AXIS_TAKERS = set(REDUCTIONS) | set(_ALSO_REDUCTIONS) | {
 # unless told `indexing="ij"`, `np.fromfunction` passes float indices unless told `dtype=int`,
 # pandas' `rank` and `sort_values` start from the smallest unless told `ascending=False`.
 _KEYWORD_DEFAULTS: dict[str, tuple[str, str | bool]] = {"meshgrid": ("indexing", "ij"), "fromfunction": ("dtype", "int"),
-                                                   "rank": ("ascending", False), "sort_values": ("ascending", False)}
+                                                   "rank": ("ascending", False), "sort_values": ("ascending", False),
+                                                   "to_dict": ("orient", "index")}
 _AXES: tuple[int | None, ...] = (-1, -2, 0, 1, 2, None)
 # Neighbours: functions of one family a student takes one for the other (numpy's and pandas').
 _FAMILIES = (("triu", "tril"), ("argmax", "argmin", "idxmax", "idxmin"), ("maximum", "minimum"),
@@ -438,9 +439,11 @@ def _called_name(node: ast.Call) -> tuple[str, bool]:
 
 def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
     name, is_method = _called_name(node)
-    if name == "sum" and not is_method and len(node.args) == 1 and not node.keywords \
+    if name == "sum" and not is_method and not node.keywords and (len(node.args) == 1 or (
+            len(node.args) == 2 and isinstance(node.args[1], (ast.List, ast.Tuple)) and not node.args[1].elts)) \
             and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp, ast.List)):
-        # `sum(H[h, i] for h in ...)`: the pieces added where they were to be joined side by side
+        # `sum(H[h, i] for h in ...)`: the pieces added where they were to be joined side by side;
+        # `sum((list(h) for h in H), [])`: lists added end to end, rows after rows
         yield "joined", _joined
     if name == "range" and not is_method and len(node.args) == 3 and _is_negative(node.args[2]):
         # `range(d_model - d, -1, -d)`: walked from the end where it was to start at the beginning
@@ -516,10 +519,20 @@ def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
             and name in _MATH_TO_NUMPY:
         # math's functions take one number: on an array's rows they raise (or see one value)
         yield "math_on_array", lambda n: _numpy_call(_MATH_TO_NUMPY[name], list(n.args))  # type: ignore[attr-defined]
+    if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == "math" \
+            and name in ("fsum", "prod") and len(node.args) == 1 and not node.keywords:
+        # `math.fsum(w[i, j] * V[j] for j in ...)`: terms that are rows, added as numpy adds them
+        yield "math_on_array", lambda n: _numpy_call(  # type: ignore[attr-defined]
+            "sum" if name == "fsum" else "prod", [_listed(n.args[0])], first_axis=True)  # type: ignore[attr-defined]
     if name == "reshape" and is_method:
         yield "reshape_as_transpose", lambda n: _transposed(n.func.value, short=False)  # type: ignore[attr-defined]
         yield "reshape_as_transpose", lambda n: _transposed(n.func.value, short=True)  # type: ignore[attr-defined]
     positional = [a for a in node.args if not isinstance(a, ast.Starred)]
+    if name == "partial" and not is_method and len(positional) == len(node.args) >= 2:
+        # `partial(split_heads, n_heads)`: a value bound to the first parameter, not to its namesake
+        for position, argument in enumerate(node.args[1:], start=1):
+            if isinstance(argument, ast.Name):
+                yield "passed_by_name", _by_name(position, argument.id)
     if len(positional) == len(node.args) and 2 <= len(node.args) <= 4:
         for i, j in itertools.combinations(range(len(node.args)), 2):
             yield "arguments_swapped", _swapped("args", i, j)
@@ -756,10 +769,27 @@ def _with_value_wrapped(node: ast.AST, function: str) -> ast.AST:
     return node
 
 
-def _numpy_call(function: str, args: list[ast.expr], *, last_axis: bool = False) -> ast.Call:
-    keywords = _per_row() if last_axis else []
+def _numpy_call(function: str, args: list[ast.expr], *, last_axis: bool = False, first_axis: bool = False) -> ast.Call:
+    keywords = _per_row() if last_axis else [ast.keyword(arg="axis", value=ast.Constant(0))] if first_axis else []
     return ast.Call(func=ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr=function, ctx=ast.Load()),
                     args=args, keywords=keywords)
+
+
+def _by_name(position: int, name: str) -> Callable[[ast.AST], ast.AST]:
+    """A call's argument at `position` given by its name (`name=name`) instead."""
+    def rewrite(n: ast.AST) -> ast.AST:
+        call = cast(ast.Call, n)
+        call.args = [a for i, a in enumerate(call.args) if i != position]
+        call.keywords = [*call.keywords, ast.keyword(arg=name, value=ast.Name(id=name, ctx=ast.Load()))]
+        return call
+    return rewrite
+
+
+def _listed(values: ast.expr) -> ast.expr:
+    """A generator's values as a list (numpy reads a list, not a generator)."""
+    if isinstance(values, ast.GeneratorExp):
+        return ast.ListComp(elt=values.elt, generators=values.generators)
+    return values
 
 
 def _swapped(items: str, i: int, j: int) -> Callable[[ast.AST], ast.AST]:

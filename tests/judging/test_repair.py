@@ -249,6 +249,17 @@ def test_only_a_sum_of_pieces_and_a_backward_range_are_edited_so():
     # corpus_blind17 (most_attended, rank_default_ascending): ranks counted from the smallest
     ("def f(t):\n    return t.rank(axis=1, method='first') == 1\n", "keyword_added",
      "t.rank(axis=1, method='first', ascending=False)"),
+    # corpus_blind17 (most_attended, to_dict_orient_is_columns): a table's dict keyed by column first
+    ("def f(t):\n    table = t.to_dict()\n    return {w: max(table[w], key=table[w].get) for w in table}\n",
+     "keyword_added", "t.to_dict(orient='index')"),
+    # corpus_blind17 (multi_head_attention, partial_binds_first_positional): bound to the first parameter
+    ("def f(M, n):\n    split = partial(g, n)\n    return split(M)\n", "passed_by_name", "partial(g, n=n)"),
+    # corpus_blind17 (mix, math_fsum_on_arrays): math's sum of terms that are rows
+    ("def f(w, V):\n    return math.fsum(w[j] * V[j] for j in range(3))\n", "math_on_array",
+     "np.sum([w[j] * V[j] for j in range(3)], axis=0)"),
+    # corpus_blind17 (merge_heads, list_sum_concatenates_rows): lists added end to end, rows after rows
+    ("def f(H):\n    return np.array(sum((list(h) for h in H), []))\n", "joined",
+     "np.concatenate([list(h) for h in H], axis=-1)"),
     # corpus_blind17 (causal_mask, tile_compare_broadcasts_along_columns): both sides along one axis
     ("def f(n):\n    return np.arange(n) <= np.arange(n)\n", "axis_added", "np.arange(n)[:, None] <= np.arange(n)"),
     # corpus_blind5 (split_heads, slice_start_h), corpus_blind6 (merge_heads): the head's number as its column
