@@ -29,6 +29,7 @@ from .explain.records import Explanation, Sample, Vocabulary, close
 from .explain.search import explain, failing_kind
 from .predictions import declared_mistakes_on, named_mistakes
 from .child.codec import Labelled
+from .guard import piece
 from .verdict import ArgumentShapes, CaseResult, Outcome, StepResult, StepStatus
 
 if TYPE_CHECKING:
@@ -72,11 +73,15 @@ def judge_step(step: Step, probes: Sequence[Probe], outcomes: Sequence[Outcome |
     points, rule = rubric.score(step.points, cases, step.named_codes(), (),
                                 step.rubric or rubric.DEFAULT)
     cases, rule, ignored, names = caused_by_code(step, probes, cases, outcomes, evidence or {}, page, rule, ignored)
-    explained = explanations(step, probes, cases, outcomes, vocabulary, page) if vocabulary is not None else []
+    # What the values show is words about the verdict: a value no reading was written for costs
+    # those words, never the verdict (an exception there is the grader's, never the student's).
+    explained = (piece("what the values show", explanations, step, probes, cases, outcomes, vocabulary, page).value
+                 or []) if vocabulary is not None else []
     return StepResult(name=step.name, score=points, max_score=step.points, status=_status(step, cases),
                       mistakes=mistakes_in_order(cases), cases=cases, page_step=step.page_step, rubric=rule,
                       ignored=tuple(ignored), code_evidence=None if names is None else tuple(names),
-                      explained=tuple(explained), argument_shapes=argument_shapes(step, probes, cases, page))
+                      explained=tuple(explained),
+                      argument_shapes=piece("the arguments' shapes", argument_shapes, step, probes, cases, page).value)
 
 
 def _computes_throughout(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult],
@@ -377,8 +382,9 @@ def _cut_elsewhere(per_output: Sequence[Sequence[Sample]]) -> bool:
         got = [samples[k].got for samples in per_output]
         expected = [samples[k].expected for samples in per_output]
         if not all(isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.ndim == b.ndim >= 1
-                   and a.shape[:-1] == b.shape[:-1] for a, b in zip(got, expected)):
-            return False
+                   and a.shape[:-1] == b.shape[:-1] for a, b in zip(got, expected)) \
+                or len({a.ndim for a in (*got, *expected)}) != 1 or len({a.shape[:-1] for a in got}) != 1:
+            return False  # (outputs of other numbers of axes, or rows, are not one table cut in parts)
         if [a.shape for a in got] == [b.shape for b in expected]:
             return False
         joined, want = np.concatenate(got, axis=-1), np.concatenate(expected, axis=-1)

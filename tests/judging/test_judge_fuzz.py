@@ -198,3 +198,51 @@ def test_a_repair_candidates_brief_verdict_is_the_judges(plan, step, data):
     value = data.draw(values | near)
     outcome = CallOutcome("returned", value=value, args_after=None)
     assert judge_call(probe, outcome, False, brief=True).passed == judge_call(probe, outcome, False).passed
+
+
+def _reshaped(expected, change, amount):
+    """One output near its expected value: other widths, another number of axes, transposed."""
+    array = np.asarray(expected, dtype=float)
+    if change == 0 and array.ndim >= 1:
+        return np.concatenate([array] * (1 + amount % 3), axis=-1)  # wider (parts side by side)
+    if change == 1 and array.ndim >= 1 and array.shape[-1] > 1:
+        return array[..., : 1 + amount % array.shape[-1]]  # narrower
+    if change == 2:
+        return array[None]  # an axis more
+    if change == 3 and array.ndim >= 2:
+        return array.reshape(-1, array.shape[-1])  # an axis fewer
+    if change == 4:
+        return array.T
+    return array + amount
+
+
+def _multi_output_steps():
+    from autograder.grading.plan import Plan
+    from labs.masked_attention import LAB as MASKED
+
+    found = []
+    for lab in (LAB, MASKED):
+        plan = Plan.build(lab)
+        found += [(lab, plan, step) for step in lab.steps if len(step.outputs) > 1]
+    return found
+
+
+@pytest.mark.parametrize("lab, plan_of_lab, step", _multi_output_steps(), ids=lambda x: getattr(x, "name", ""))
+@FUZZ
+@given(data=st.data())
+def test_outputs_near_their_expected_shapes_give_a_verdict(lab, plan_of_lab, step, data):
+    """tests/corpora (blind set 18, multi_head_attention): an output of other width returned beside
+    weights of another number of axes once made the judge raise. Outputs each near its expected
+    value, in any mix of widths and numbers of axes, always give a verdict that renders."""
+    probes = plan_of_lab.probes[step.name]
+    results = []
+    for probe in probes:
+        outputs = tuple(_reshaped(expected, data.draw(st.integers(0, 5)), data.draw(st.integers(0, 6)))
+                        for expected in probe.expected)
+        results.append(CallOutcome("returned", value=outputs, args_after=[None] * len(probe.args)))
+    result = judge_step(step, probes, results, "function", False, page=lab.page_case, vocabulary=lab.vocabulary)
+    assert isinstance(result, StepResult) and 0 <= result.score <= result.max_score
+    submission = SubmissionResult(submission="fuzz.py", steps=[result])
+    for lang in ("ko", "en"):
+        json.dumps(as_dict(submission, lab, lang), ensure_ascii=False)
+        assert isinstance(as_text(submission, lab, lang), str)
