@@ -81,7 +81,8 @@ def judge_step(step: Step, probes: Sequence[Probe], outcomes: Sequence[Outcome |
                       mistakes=mistakes_in_order(cases), cases=cases, page_step=step.page_step, rubric=rule,
                       ignored=tuple(ignored), code_evidence=None if names is None else tuple(names),
                       explained=tuple(explained),
-                      argument_shapes=piece("the arguments' shapes", argument_shapes, step, probes, cases, page).value)
+                      argument_shapes=piece("the arguments' shapes", argument_shapes, step, probes, cases, page).value
+                      or {})
 
 
 def _computes_throughout(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult],

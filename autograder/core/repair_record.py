@@ -22,6 +22,7 @@ EditKind = Literal[
     "dict_values", "loop_stride", "loop_name", "yield_used", "printed", "value_discarded", "keyword_added",
     "starred", "values_swapped", "item_of", "joined", "walked_backwards", "fixed_in_loop", "never_advanced",
     "bitwise_not", "spelled_out", "graft_arguments", "graft_method", "graft_value", "position_scaled", "normalised", "einsum_output", "passed_by_name",
+    "first_wrong_value", "wrong_return",
 ]
 EDIT_KINDS: tuple[EditKind, ...] = EditKind.__args__  # type: ignore[attr-defined]
 
@@ -31,6 +32,10 @@ MARK_OPEN, MARK_CLOSE = "«", "»"
 # The edits that bring in an expression of the reference's (grafts.py), every kind named graft...:
 # what they put in is shown only when the lab chooses to show the fix (Repair.as_told).
 GRAFTS: frozenset[EditKind] = frozenset(kind for kind in EDIT_KINDS if kind.startswith("graft"))
+
+# Where the student's values part from the reference's (repair.values): a place, told with no edit
+# (a part of one of these kinds changes nothing; its `after` is empty).
+LOCATED: frozenset[EditKind] = frozenset({"first_wrong_value", "wrong_return"})
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -18,7 +18,10 @@ from ..core.judge import judge_call
 from ..repair import RepairCache, search, target_of
 from ..repair.edits import compiled
 from ..repair.grafts import reference_function
-from ..core.repair_record import GRAFTS, Repair
+from ..repair.values import Site, locate, numpy_name, reference_values, reporting, sites, substituted
+from ..repair.edits import quoted
+from ..core.reading.budget import Reading
+from ..core.repair_record import GRAFTS, Repair, RepairPart
 from ..core.rubric import UNANSWERED
 from ..sandbox.runner import Call, Clock, run
 from ..whole_file import write_atomic
@@ -184,10 +187,61 @@ def _repair_of(runs: Runs, step: Step, result: StepResult, scope_results: dict[s
     target = replace(target, reference=reference_function(plan.lab.solution, step.name))  # for grafts
     with _REPAIRS.searching(key):
         found = search(target=target, probes=probes, pivot=pivot, evaluate=evaluate)
-        if found is None:
-            return None
-        _REPAIRS.put(key, target, found)
+        if found is not None:
+            _REPAIRS.put(key, target, found)
+    if found is None:
+        # No small edit repairs it: where its values part from the reference's, if that can be
+        # told (repair.values); never kept for another file (its values are this file's tests').
+        return _located(runs, step, target, [probe for probe in probes
+                                             if (probe.case.name, probe.label) in failing and not probe.case.hidden],
+                        stand_in_for, evaluate, until)
     return found.repair
+
+
+MAX_LOCATING_TESTS = 3  # the failing public tests a place where the values part is read on
+MAX_LOCATING_VALUES = 4  # the reference's values right at a line on the first test, tried on the others
+
+
+def _located(runs: Runs, step: Step, target: Target, tests: list[Probe], stand_in_for: tuple[str, ...],
+             evaluate: Callable[[Sequence[str | None], Sequence[object]], list[list[bool]]],
+             until: float) -> Repair | None:
+    """Where the student's values part from the reference's on the failing public `tests`
+    (repair.values.locate), as a repair part that changes nothing; None when it cannot be told."""
+    vocabulary = runs.plan.lab.vocabulary
+    reference = (vocabulary.functions or {}).get(step.name) if vocabulary is not None else None
+    if target.reference is None or reference is None or not tests:
+        return None
+    tests = tests[:MAX_LOCATING_TESTS]
+    ran = [reference_values(target.reference, reference, test.args) for test in tests]
+    reporting_source = reporting(target.function, sites(target.function))
+    numpy = numpy_name([tree for cell in runs.submission.cells if (tree := Reading().parse(cell["source"])) is not None])
+    if reporting_source is None or numpy is None or any(one is None for one in ran):
+        return None
+    computed = [one for one in ran if one is not None]
+    references = [one.values for one in computed]
+    reported = [list(value) if isinstance(value, (list, tuple)) else None
+                for value in candidate_values(runs, step, stand_in_for, reporting_source, tests, until)]
+
+    def right_with(site: Site, values: dict[int, object]) -> int | None:
+        numbers = [number for number, value in values.items()]
+        sources = [substituted(target.function, site, values[number], numpy) for number in numbers]
+        tried = [(number, source) for number, source in zip(numbers, sources) if source is not None]
+        first = evaluate([source for _, source in tried], tests[:1])
+        for number, _ in [pair for pair, right in zip(tried, first) if all(right)][:MAX_LOCATING_VALUES]:
+            others = [substituted(target.function, site, reference[number], numpy) if number in reference else None
+                      for reference in references[1:]]
+            if any(other is None for other in others):
+                continue
+            rows = evaluate(others, tests[1:]) if others else []
+            if all(rows[k][k] for k in range(len(others))):
+                return number
+        return None
+
+    located = locate(target.function, reported, computed, right_with)
+    if located is None:
+        return None
+    return Repair(filename=target.filename, parts=(RepairPart(
+        kind=located.claim, line=located.line, before=quoted(located.statement, target.source), after=""),))
 
 
 KEPT_CHECK_ROOM = 4.0  # the submission's time left, in candidate limits, for kept checks in its public run
@@ -257,10 +311,30 @@ def candidate_codes(runs: Runs, step: Step, stand_in_for: tuple[str, ...], sourc
                     call_seconds: float | None = None) -> list[list[str | None]]:
     """`_evaluate`'s judgement of each call: None where right, else its code (rubric.UNANSWERED: no answer)."""
     plan = plan or runs.plan.repair_plan
+    made, outcomes = _candidate_outcomes(runs, step, stand_in_for, sources, probes, until, plan, call_seconds)
+    if outcomes is None:
+        return [["not_run"] * len(probes) for _ in sources]
+    codes = _codes_of(made, probes, outcomes)
+    return [codes[k * len(probes):(k + 1) * len(probes)] for k in range(len(sources))]
+
+
+def candidate_values(runs: Runs, step: Step, stand_in_for: tuple[str, ...], source: str, probes: Sequence[Probe],
+                     until: float) -> list[object]:
+    """What one candidate returned on each probe, as the child's codec gave it back (None where it
+    returned nothing)."""
+    made, outcomes = _candidate_outcomes(runs, step, stand_in_for, [source], probes, until, runs.plan.repair_plan)
+    found = [(outcomes or {}).get(call.id) for call in made]
+    return [outcome.value if outcome is not None and outcome.kind == "returned" else None for outcome in found]
+
+
+def _candidate_outcomes(runs: Runs, step: Step, stand_in_for: tuple[str, ...], sources: Sequence[str | None],
+                        probes: Sequence[Probe], until: float, plan: Plan, call_seconds: float | None = None
+                        ) -> tuple[list[Call], dict[int, CallOutcome] | None]:
+    """The candidates' calls on `probes` and their outcomes, from one run (None: no time left)."""
     made, tables = _candidate_calls(runs, step, stand_in_for, sources, probes, plan=plan)
     seconds = max(0.0, until - time.monotonic())
     if seconds <= 0:
-        return [["not_run"] * len(probes) for _ in sources]
+        return made, None
     limits = replace(runs.limits, step_seconds=min(runs.limits.step_seconds,
                                                    seconds if step.composed else call_seconds or REPAIR_CALL_SECONDS))
     if runs.zygote.doomed():
@@ -269,8 +343,7 @@ def candidate_codes(runs: Runs, step: Step, stand_in_for: tuple[str, ...], sourc
     ordered = sorted(made, key=lambda call: not call.public)
     outcome = run(runs.zygote, runs.submission.cells, ordered, limits, StandInAnswers(tables, plan.stand_ins.signatures),
                   functions=plan.lab.function_names, skip=runs.skip, clock=Clock(until=until), evidence=False)
-    codes = _codes_of(made, probes, outcome.calls)
-    return [codes[k * len(probes):(k + 1) * len(probes)] for k in range(len(sources))]
+    return made, outcome.calls
 
 
 def _candidate_calls(runs: Runs, step: Step, stand_in_for: tuple[str, ...], sources: Sequence[str | None],

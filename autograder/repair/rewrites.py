@@ -522,7 +522,7 @@ def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
     if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == "math" \
             and name in ("fsum", "prod") and len(node.args) == 1 and not node.keywords:
         # `math.fsum(w[i, j] * V[j] for j in ...)`: terms that are rows, added as numpy adds them
-        yield "math_on_array", lambda n: _numpy_call(  # type: ignore[attr-defined]
+        yield "math_on_array", lambda n: _numpy_call(
             "sum" if name == "fsum" else "prod", [_listed(n.args[0])], first_axis=True)  # type: ignore[attr-defined]
     if name == "reshape" and is_method:
         yield "reshape_as_transpose", lambda n: _transposed(n.func.value, short=False)  # type: ignore[attr-defined]
@@ -530,9 +530,9 @@ def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
     positional = [a for a in node.args if not isinstance(a, ast.Starred)]
     if name == "partial" and not is_method and len(positional) == len(node.args) >= 2:
         # `partial(split_heads, n_heads)`: a value bound to the first parameter, not to its namesake
-        for position, argument in enumerate(node.args[1:], start=1):
-            if isinstance(argument, ast.Name):
-                yield "passed_by_name", _by_name(position, argument.id)
+        for position, bound in enumerate(node.args[1:], start=1):
+            if isinstance(bound, ast.Name):
+                yield "passed_by_name", _by_name(position, bound.id)
     if len(positional) == len(node.args) and 2 <= len(node.args) <= 4:
         for i, j in itertools.combinations(range(len(node.args)), 2):
             yield "arguments_swapped", _swapped("args", i, j)

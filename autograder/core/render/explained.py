@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..repair_record import MARK_CLOSE, MARK_OPEN
+from ..repair_record import LOCATED, MARK_CLOSE, MARK_OPEN
 from .messages import Messages, case_label, place_in_own_file
 from .text import position
 
@@ -21,8 +21,10 @@ def repair_text(say: Messages, result: StepResult) -> str:
     if found is None or not found.parts:
         return ""
     shows = say.lab.repair_shows if say.lab is not None else "where"
+    located = all(part.kind in LOCATED for part in (*found.parts, *found.also))
     if shows == "kind":
-        return say("repair", "kind", kind=", ".join(dict.fromkeys(say("repair_kind", p.kind) for p in found.parts)))
+        return say("repair", "kind_located" if located else "kind",
+                   kind=", ".join(dict.fromkeys(say("repair_kind", p.kind) for p in found.parts)))
 
     def told(edits: tuple[RepairPart, ...]) -> str:
         # One slip on several lines is said once, at each of its places; two edits of one kind on
@@ -42,7 +44,7 @@ def repair_text(say: Messages, result: StepResult) -> str:
     after = " / ".join(f"`{p.after}`" for p in found.parts if p.after)
     if shows == "fix" and after:
         return say("repair", "fix", parts=where, after=after)
-    return say("repair", closing, parts=where)
+    return say("repair", "where_located" if located else closing, parts=where)
 
 
 def _on_first_line(parts: list[RepairPart]) -> list[str]:
