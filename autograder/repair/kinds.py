@@ -111,6 +111,11 @@ COST: dict[EditKind, int] = {
     # A value given by position where it was meant for the parameter of its name
     # (`partial(split_heads, n_heads)` binds the first parameter).
     "passed_by_name": 1,
+    # `np.linspace(0, d, k)` where k + 1 points were meant (a fence post); a keyword numpy's
+    # function does not take (`np.tri(n=n)`: its parameter is `N`).
+    "count_shifted": 2, "keyword_name": 1,
+    # One value put in a list where its parts were meant (`np.hstack([H])`).
+    "wrapped_in_list": 1,
 }
 
 # Kinds tried with the pairs and the grafts, never before a single edit: an operation moved (two

@@ -47,7 +47,10 @@ _FAMILIES = (("triu", "tril"), ("argmax", "argmin", "idxmax", "idxmin"), ("maxim
              ("cumprod", "prod"), ("zeros", "ones", "empty"), ("zeros_like", "ones_like", "empty_like"),
              # "close enough" where equal was meant: a tie of values a millionth apart
              ("isclose", "equal"), ("allclose", "array_equal"))
-_FUNCTION_SWAPS = tuple((old, new) for family in _FAMILIES for old in family for new in family if old != new)
+_FUNCTION_SWAPS = tuple((old, new) for family in _FAMILIES for old in family for new in family if old != new) + (
+    # one way only: an `np.matrix` (always 2-D, `*` a matrix product) where an array was meant, never
+    # the other way (a matrix's rows of one row would repair a 1-D slip by coincidence)
+    ("asmatrix", "asarray"), ("matrix", "array"))
 _TRANSPOSES = ("transpose", "swapaxes", "permute", "moveaxis")
 _PRODUCTS = ("dot", "matmul", "inner")
 _SWAPPED = (0, 1, 2, -1, -2, -3)
@@ -527,6 +530,11 @@ def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
     if name == "reshape" and is_method:
         yield "reshape_as_transpose", lambda n: _transposed(n.func.value, short=False)  # type: ignore[attr-defined]
         yield "reshape_as_transpose", lambda n: _transposed(n.func.value, short=True)  # type: ignore[attr-defined]
+    if name == "linspace" and not is_method and len(node.args) >= 3 and not isinstance(node.args[2], ast.Starred):
+        # `np.linspace(0, d, k)`: k points cut k - 1 pieces (a fence post)
+        for delta in (1, -1):
+            yield "count_shifted", _count_moved(delta)
+    yield from _unknown_keywords(node)
     positional = [a for a in node.args if not isinstance(a, ast.Starred)]
     if name == "partial" and not is_method and len(positional) == len(node.args) >= 2:
         # `partial(split_heads, n_heads)`: a value bound to the first parameter, not to its namesake
@@ -540,6 +548,13 @@ def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
         yield "call_removed", lambda n: n.func.value  # type: ignore[attr-defined]
     elif not is_method and len(node.args) >= 1 and name not in _TRANSPOSES and not isinstance(node.args[0], ast.Starred):
         yield "call_removed", lambda n: n.args[0]  # type: ignore[attr-defined]
+    elif not is_method and len(node.args) == 1 and isinstance(node.args[0], ast.Starred) and not node.keywords:
+        # `zip(*[X @ W for W in ...])`: the values walked in parallel where they were meant as they are
+        yield "call_removed", lambda n: n.args[0].value  # type: ignore[attr-defined]
+    if not is_method and len(node.args) >= 1 and isinstance(node.args[0], (ast.List, ast.Tuple)) \
+            and len(node.args[0].elts) == 1 and not isinstance(node.args[0].elts[0], ast.Starred):
+        # `np.hstack([H])`: one value put in a list, where the list of its parts was the value itself
+        yield "wrapped_in_list", lambda n: _set(n, "args", [n.args[0].elts[0], *n.args[1:]])  # type: ignore[attr-defined]
     if name == "range" and node.args:
         for delta in (1, -1):
             yield "slice_bound", _range_end_moved(delta)
@@ -707,6 +722,12 @@ def _torch_rewrites(node: ast.Call, name: str, is_method: bool) -> Iterator[Rewr
         yield "torch_idiom", lambda n: _numpy_call("where", [n.args[0], n.args[1], n.func.value])  # type: ignore[attr-defined]
     elif name in ("exp", "sqrt", "log", "abs", "tanh") and not node.args:
         yield "torch_idiom", lambda n: _numpy_call(n.func.attr, [n.func.value])  # type: ignore[attr-defined]
+    elif name == "flatten" and len(node.args) == 1 and not node.keywords:
+        # torch's `x.flatten(1)` (the axes from 1 on made one); numpy's argument is the memory order
+        yield "torch_idiom", lambda n: ast.Call(func=ast.Attribute(value=n.func.value, attr="reshape",  # type: ignore[attr-defined]
+                                                                   ctx=ast.Load()),
+                                                args=[_shape_at(n.func.value, ast.Constant(0)), ast.Constant(-1)],  # type: ignore[attr-defined]
+                                                keywords=[])
     elif name == "float" and not node.args:
         yield "torch_idiom", lambda n: ast.Call(func=ast.Attribute(value=n.func.value, attr="astype",  # type: ignore[attr-defined]
                                                                    ctx=ast.Load()),
@@ -773,6 +794,73 @@ def _numpy_call(function: str, args: list[ast.expr], *, last_axis: bool = False,
     keywords = _per_row() if last_axis else [ast.keyword(arg="axis", value=ast.Constant(0))] if first_axis else []
     return ast.Call(func=ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr=function, ctx=ast.Load()),
                     args=args, keywords=keywords)
+
+
+def _unknown_keywords(node: ast.Call) -> Iterator[Rewrite]:
+    """`np.tri(n=n)`: a keyword numpy's function does not take (its parameter is `N`), given by the
+    name it has in another case, else by position. Read off the function's own signature."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("np", "numpy")):
+        return
+    parameters = _numpy_parameters(func.attr)
+    if parameters is None:
+        return
+    for index, keyword in enumerate(node.keywords):
+        if keyword.arg is None or keyword.arg in parameters:
+            continue
+        named = next((p for p in parameters if p.lower() == keyword.arg.lower()), None)
+        if named is not None:
+            yield "keyword_name", _keyword_renamed(index, named)
+        yield "keyword_name", _keyword_as_positional(index)
+
+
+def _keyword_renamed(index: int, name: str) -> Callable[[ast.AST], ast.AST]:
+    """A call's keyword argument at `index` given by `name` instead."""
+    def rewrite(n: ast.AST) -> ast.AST:
+        call = cast(ast.Call, n)
+        call.keywords = [ast.keyword(arg=name, value=w.value) if j == index else w for j, w in enumerate(call.keywords)]
+        return call
+    return rewrite
+
+
+def _keyword_as_positional(index: int) -> Callable[[ast.AST], ast.AST]:
+    """A call's keyword argument at `index` given by position instead, after the others."""
+    def rewrite(n: ast.AST) -> ast.AST:
+        call = cast(ast.Call, n)
+        call.args = [*call.args, call.keywords[index].value]
+        call.keywords = [w for j, w in enumerate(call.keywords) if j != index]
+        return call
+    return rewrite
+
+
+def _numpy_parameters(attribute: str) -> frozenset[str] | None:
+    """The parameters numpy's function `attribute` takes by name, or None when it is not known
+    (no such function, no signature, or one that takes any keyword)."""
+    import inspect
+
+    import numpy
+
+    function = getattr(numpy, attribute, None)
+    if not callable(function) or isinstance(function, type):
+        return None
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind == p.VAR_KEYWORD for p in parameters):
+        return None
+    return frozenset(p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+
+
+def _count_moved(delta: int) -> Callable[[ast.AST], ast.AST]:
+    """`np.linspace(a, b, k)` made `np.linspace(a, b, k + delta)`."""
+    def rewrite(n: ast.AST) -> ast.AST:
+        call = cast(ast.Call, n)
+        count = call.args[2]
+        call.args = [*call.args[:2], ast.BinOp(left=count, op=ast.Add() if delta > 0 else ast.Sub(),
+                                               right=ast.Constant(abs(delta))), *call.args[3:]]
+        return call
+    return rewrite
 
 
 def _by_name(position: int, name: str) -> Callable[[ast.AST], ast.AST]:

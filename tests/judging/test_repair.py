@@ -249,6 +249,23 @@ def test_only_a_sum_of_pieces_and_a_backward_range_are_edited_so():
     # corpus_blind17 (most_attended, rank_default_ascending): ranks counted from the smallest
     ("def f(t):\n    return t.rank(axis=1, method='first') == 1\n", "keyword_added",
      "t.rank(axis=1, method='first', ascending=False)"),
+    # corpus_blind18 (split_heads, linspace_bounds_count_off_by_one): k points cut k - 1 pieces
+    ("def f(M, h):\n    cuts = np.linspace(0, M.shape[1], h).astype(int)\n    return np.split(M, cuts[1:-1], axis=1)\n",
+     "count_shifted", "np.linspace(0, M.shape[1], h + 1)"),
+    # corpus_blind18 (softmax, asmatrix_promotes_1d): a row made an `np.matrix`
+    ("def f(x):\n    x = np.asmatrix(x)\n    e = np.exp(x - x.max(axis=-1))\n    return e / e.sum(axis=-1)\n",
+     "function", "np.asarray(x)"),
+    # corpus_blind18 (merge_heads, hstack_wrapped_in_list): one array in a list, where its parts were meant
+    ("def f(H):\n    return np.hstack([H])\n", "wrapped_in_list", "np.hstack(H)"),
+    # corpus_blind18 (merge_heads, torch_flatten_start_dim): torch's flatten(1), numpy's memory order
+    ("def f(H):\n    return H.transpose(1, 0, 2).flatten(1)\n", "torch_idiom",
+     "H.transpose(1, 0, 2).reshape(H.transpose(1, 0, 2).shape[0], -1)"),
+    # corpus_blind18 (make_qkv, zip_star_transposes_results): values walked in parallel
+    ("def f(X, A, B):\n    P, Q = zip(*[X @ W for W in (A, B)])\n    return P, Q\n", "call_removed",
+     "[X @ W for W in (A, B)]"),
+    # corpus_blind18 (causal_mask, tri_keyword_lowercase_n): numpy's `np.tri` takes `N`
+    ("def f(n):\n    return np.tri(n=n, dtype=bool)\n", "keyword_name", "np.tri(N=n, dtype=bool)"),
+    ("def f(n):\n    return np.tri(n=n, dtype=bool)\n", "keyword_name", "np.tri(n, dtype=bool)"),
     # corpus_blind17 (most_attended, to_dict_orient_is_columns): a table's dict keyed by column first
     ("def f(t):\n    table = t.to_dict()\n    return {w: max(table[w], key=table[w].get) for w in table}\n",
      "keyword_added", "t.to_dict(orient='index')"),
