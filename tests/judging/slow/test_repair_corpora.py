@@ -1,5 +1,5 @@
 """The blind sets written after the repair search existed (tests/corpora/corpus_blind5 and 6 here; 7
-and 8, 9 to 11, 12 to 15, 16, 17 in modules of their own, test_repair_corpora_*.py, so that the workers share
+and 8, 9 to 11, 12 to 15, 16, 17, 18 in modules of their own, test_repair_corpora_*.py, so that the workers share
 them: each module runs in one worker): written from
 the notebook and the lab page only, one mistake per file, by people who never saw the grader's
 detectors. Every correct file gets full marks; every mistake costs its own step only; and each file
