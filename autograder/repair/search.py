@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 from .edits import (Edit, Edits, function_def, has_docstring, module_rebinds, moved_operations, normalisations,
-                    paired_edits, repeated_edits, single_edits)
+                    paired_edits, quoted, repeated_edits, single_edits)
 from .grafts import graft_edits
 from ..core.repair_record import Repair, RepairPart
 from ..core.reading.budget import Reading
@@ -157,6 +157,7 @@ def search(*, target: Target, probes: Sequence[object], pivot: int | None, evalu
     if not found:
         return None
     chosen = _plainest(found)
+    chosen = _branch_instead(chosen, target, probes, evaluate)
     others = [candidate for candidate in found if candidate is not chosen]
     # Another repair as small, elsewhere (Q and K swapped where they are made, or where they are
     # used): both are told, so the one named is never the only place the student is sent to.
@@ -200,6 +201,35 @@ def _plainest(found: Sequence[Edit | Edits]) -> Edit | Edits:
         cost = chosen.rank[0]
         return next((other for other in found if not {part.line for part in _parts(other)} & lines
                      and other.rank[0] <= cost + 1), removed)
+    return chosen
+
+
+# Edits of a condition that can make it never true: the branch then does nothing.
+_CONDITION_KINDS = frozenset({"constant", "comparison", "negation", "operator", "variable", "condition_removed"})
+
+
+def _branch_instead(chosen: Edit | Edits, target: Target, probes: Sequence[object], evaluate: Evaluate) -> Edit | Edits:
+    """The branch itself, where an edit of its condition repairs only by making it never taken
+    (`if n_heads == «1»:` → `0`, where the whole `if` is the special case that should not be
+    there): the `if` without an `else` removed, when that is right on every probe too."""
+    if not isinstance(chosen, Edit) or chosen.kind not in _CONDITION_KINDS:
+        return chosen
+    function = copy.deepcopy(target.function)
+    for holder in ast.walk(function):
+        body = getattr(holder, "body", None)
+        if not isinstance(body, list):
+            continue
+        for position, statement in enumerate(body):
+            if isinstance(statement, ast.If) and statement.lineno == chosen.line and not statement.orelse:
+                holder.body = body[:position] + body[position + 1:] or [ast.Pass()]  # type: ignore[attr-defined]
+                try:
+                    source = ast.unparse(ast.fix_missing_locations(function))
+                except (ValueError, RecursionError, TypeError):
+                    return chosen
+                if not all(evaluate([source], probes)[0]):
+                    return chosen
+                return Edit(kind="statement_removed", line=chosen.line, source=source, after="",
+                            before=quoted(statement.test, target.source) and f"if {quoted(statement.test, target.source)}:")
     return chosen
 
 
