@@ -205,7 +205,8 @@ def locate(function: ast.FunctionDef, reported: Sequence[Sequence[object] | None
     A line is on track when its values are ones the reference computes after those of the lines
     before it: a value the reference computes earlier, for another use (`total = top`), is no
     sign of being on track; a name the reference assigns too must hold the reference's value of it
-    (`d_k = np.sqrt(...)` holds a value the reference computes, but not its `d_k`). The first line
+    (`d_k = np.sqrt(...)` holds a value the reference computes, but not its `d_k`); and a single
+    number is on track by its name only (`half = d // 2` is 3 where the reference's `n_heads` is). The first line
     that is not on track is where the right value must make the rest right."""
     found = sites(function)
     by_position = {site.position: (index, site) for index, site in enumerate(found)}
@@ -231,6 +232,9 @@ def locate(function: ast.FunctionDef, reported: Sequence[Sequence[object] | None
                 same = all(row is not None and _among(row[k], [one.values.get(named[name])])
                            for row, one in zip(rows, computed))
                 reached.append(named[name] if same else None)
+                continue
+            if not all(_is_array(row[k]) for row in rows if row is not None):
+                reached.append(None)  # (a number the reference computes somewhere is too often one by chance)
                 continue
             bound = max([last, *(number for number in reached if number is not None)])
             reached.append(min((number for number in _numbers(k, rows, references) if number > bound), default=None))
@@ -339,6 +343,12 @@ def _among(value: object, references: Sequence[object] | Any) -> bool:
                 all_close(mine.astype(np.float64), theirs.astype(np.float64)):
             return True
     return False
+
+
+def _is_array(value: object) -> bool:
+    """Whether a line's value holds more than one number (an array, a table, a list of numbers)."""
+    array = _as_array(value)
+    return array is not None and array.size > 1
 
 
 def _unpacked(value: object, count: int) -> list[object] | None:
