@@ -18,9 +18,6 @@ from ..core.judge import judge_call
 from ..repair import RepairCache, search, target_of
 from ..repair.edits import compiled
 from ..repair.grafts import reference_function
-from ..repair.values import Site, locate, numpy_name, reference_values, reporting, sites, substituted
-from ..repair.edits import quoted
-from ..core.reading.budget import Reading
 from ..core.repair_record import GRAFTS, Repair, RepairPart
 from ..core.rubric import UNANSWERED
 from ..sandbox.runner import Call, Clock, run
@@ -33,6 +30,7 @@ if TYPE_CHECKING:
 
     from ..core.declaration import Probe, Step
     from ..repair.search import Found, Target
+    from ..repair.values import Site
     from ..sandbox.runner import CallOutcome
     from ..core.verdict import StepResult
     from .plan import Plan
@@ -207,6 +205,11 @@ def _located(runs: Runs, step: Step, target: Target, tests: list[Probe], stand_i
              until: float) -> Repair | None:
     """Where the student's values part from the reference's on the failing public `tests`
     (repair.values.locate), as a repair part that changes nothing; None when it cannot be told."""
+    # (imported here: a file whose steps all pass, or are repaired, never needs it)
+    from ..core.reading.budget import Reading
+    from ..repair.edits import quoted
+    from ..repair.values import locate, numpy_name, reference_values, reporting, sites, substituted
+
     vocabulary = runs.plan.lab.vocabulary
     reference = (vocabulary.functions or {}).get(step.name) if vocabulary is not None else None
     if target.reference is None or reference is None or not tests:
@@ -214,8 +217,8 @@ def _located(runs: Runs, step: Step, target: Target, tests: list[Probe], stand_i
     tests = tests[:MAX_LOCATING_TESTS]
     ran = [reference_values(target.reference, reference, test.args) for test in tests]
     reporting_source = reporting(target.function, sites(target.function))
-    numpy = numpy_name([tree for cell in runs.submission.cells if (tree := Reading().parse(cell["source"])) is not None])
-    if reporting_source is None or numpy is None or any(one is None for one in ran):
+    alias = numpy_name([tree for cell in runs.submission.cells if (tree := Reading().parse(cell["source"])) is not None])
+    if reporting_source is None or alias is None or any(one is None for one in ran):
         return None
     computed = [one for one in ran if one is not None]
     references = [one.values for one in computed]
@@ -223,12 +226,12 @@ def _located(runs: Runs, step: Step, target: Target, tests: list[Probe], stand_i
                 for value in candidate_values(runs, step, stand_in_for, reporting_source, tests, until)]
 
     def right_with(site: Site, values: dict[int, object]) -> int | None:
-        numbers = [number for number, value in values.items()]
-        sources = [substituted(target.function, site, values[number], numpy) for number in numbers]
+        numbers = list(values)
+        sources = [substituted(target.function, site, values[number], alias) for number in numbers]
         tried = [(number, source) for number, source in zip(numbers, sources) if source is not None]
         first = evaluate([source for _, source in tried], tests[:1])
         for number, _ in [pair for pair, right in zip(tried, first) if all(right)][:MAX_LOCATING_VALUES]:
-            others = [substituted(target.function, site, reference[number], numpy) if number in reference else None
+            others = [substituted(target.function, site, reference[number], alias) if number in reference else None
                       for reference in references[1:]]
             if any(other is None for other in others):
                 continue
