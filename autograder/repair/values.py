@@ -3,9 +3,11 @@
 When no small edit repairs a step, the search can still say where its values go wrong. The
 student's function is run with the value of each plain assignment at the top of its body
 (`e = np.exp(x)`) reported, on the inputs of the public tests it fails; the reference's function
-is run on the same inputs with the value of every expression it computes kept. A line whose
-value is one the reference computes somewhere is on track. Told (`locate`), in the order the
-function is written, only where nothing but such lines comes before:
+is run on the same inputs with the value of every expression it computes kept, numbered in the
+order it computes them. A line is on track when its value is one the reference computes after
+those of the lines before it (a name the reference assigns too: the reference's value of that
+name; a single number: by its name only). Told (`locate`), in the order the function is written,
+only where nothing but lines on track comes before:
 - the first line that is not on track, when putting there a value the reference computes makes the
   rest of the student's function right on every one of those tests (so the lines after it are
   right, and the ones before it are on track): the mistake is on that line ("first_wrong_value");
