@@ -228,8 +228,9 @@ def _branch_instead(chosen: Edit | Edits, target: Target, probes: Sequence[objec
                     return chosen
                 if not all(evaluate([source], probes)[0]):
                     return chosen
+                condition = quoted(statement.test, target.source) or ast.unparse(statement.test)
                 return Edit(kind="statement_removed", line=chosen.line, source=source, after="",
-                            before=quoted(statement.test, target.source) and f"if {quoted(statement.test, target.source)}:")
+                            before=f"if {condition}:")
     return chosen
 
 
