@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import functools
 import itertools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -518,12 +519,11 @@ def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
             and not any(isinstance(a, (ast.Starred, ast.Tuple)) for a in node.args):
         # `np.ones(n, n)`: the sizes one by one where the function takes one shape tuple
         yield "arguments_grouped", lambda n: _set(n, "args", [ast.Tuple(elts=list(n.args), ctx=ast.Load())])  # type: ignore[attr-defined]
-    if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == "math" \
-            and name in _MATH_TO_NUMPY:
+    of_math = isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == "math"
+    if of_math and name in _MATH_TO_NUMPY:
         # math's functions take one number: on an array's rows they raise (or see one value)
         yield "math_on_array", lambda n: _numpy_call(_MATH_TO_NUMPY[name], list(n.args))  # type: ignore[attr-defined]
-    if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == "math" \
-            and name in ("fsum", "prod") and len(node.args) == 1 and not node.keywords:
+    if of_math and name in ("fsum", "prod") and len(node.args) == 1 and not node.keywords:
         # `math.fsum(w[i, j] * V[j] for j in ...)`: terms that are rows, added as numpy adds them
         yield "math_on_array", lambda n: _numpy_call(
             "sum" if name == "fsum" else "prod", [_listed(n.args[0])], first_axis=True)  # type: ignore[attr-defined]
@@ -833,6 +833,7 @@ def _keyword_as_positional(index: int) -> Callable[[ast.AST], ast.AST]:
     return rewrite
 
 
+@functools.lru_cache(maxsize=256)
 def _numpy_parameters(attribute: str) -> frozenset[str] | None:
     """The parameters numpy's function `attribute` takes by name, or None when it is not known
     (no such function, no signature, or one that takes any keyword)."""

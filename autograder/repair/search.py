@@ -214,18 +214,21 @@ def _branch_instead(chosen: Edit | Edits, target: Target, probes: Sequence[objec
     there): the `if` without an `else` removed, when that is right on every probe too."""
     if not isinstance(chosen, Edit) or chosen.kind not in _CONDITION_KINDS:
         return chosen
-    function = copy.deepcopy(target.function)
+    function = target.function
     for holder in ast.walk(function):
         body = getattr(holder, "body", None)
         if not isinstance(body, list):
             continue
         for position, statement in enumerate(body):
             if isinstance(statement, ast.If) and statement.lineno == chosen.line and not statement.orelse:
-                holder.body = body[:position] + body[position + 1:] or [ast.Pass()]  # type: ignore[attr-defined]
+                # Removed on the student's own tree and put back (as edits.py edits it), not on a copy.
+                setattr(holder, "body", body[:position] + body[position + 1:] or [ast.Pass()])
                 try:
-                    source = ast.unparse(ast.fix_missing_locations(function))
+                    source = ast.unparse(function)
                 except (ValueError, RecursionError, TypeError):
                     return chosen
+                finally:
+                    setattr(holder, "body", body)
                 if not all(evaluate([source], probes)[0]):
                     return chosen
                 condition = quoted(statement.test, target.source) or ast.unparse(statement.test)
