@@ -32,6 +32,7 @@ from typing import Any, Literal
 import numpy as np
 
 from ..core.compare import all_close
+from .edits import _own_nodes
 
 REPORTED = "_autograder_reported"  # the list the reporting copy of a function returns
 KEEP = "_autograder_keep"  # the reference's recorder, in its run's namespace only
@@ -374,18 +375,6 @@ def _distinct(values: dict[int, object], most: int | None = MAX_VALUES) -> dict[
 def _outputs(returned: object) -> list[object]:
     """What the reference returns, each of its values when it returns several."""
     return list(returned) if isinstance(returned, tuple) else [returned]
-
-
-def _own_nodes(function: ast.FunctionDef) -> list[ast.AST]:
-    """The nodes of `function`'s body, not those of a function or class defined inside it."""
-    found: list[ast.AST] = []
-    stack: list[ast.AST] = list(function.body)
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            stack.extend(ast.iter_child_nodes(node))
-    return found
 
 
 def _statement(text: str) -> ast.stmt:
