@@ -138,6 +138,8 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
         keep("statement_moved", edited_source, line, before, after)
     for edited_source, line, before, after in _values_swapped(function):
         keep("values_swapped", edited_source, line, before, after)
+    for edited_source, line, before, after in _branches_always_taken(function):
+        keep("branch_always", edited_source, line, before, after)
     for edited_source, line, before, after in _never_advanced(function):
         keep("never_advanced", edited_source, line, before, after)
     for edited_source, line, before, after in _shadowed_names(function):
@@ -907,6 +909,24 @@ def _statement_swaps(function: ast.FunctionDef) -> Iterator[tuple[str | None, in
             finally:
                 body[position], body[position + 1] = first, second
             yield source, first.lineno, f"{_short(first)}; {_short(second)}", f"{_short(second)}; {_short(first)}"
+
+
+def _branches_always_taken(function: ast.FunctionDef) -> Iterator[tuple[str | None, int, str, str]]:
+    """The function with an `if` that has no `else` replaced by its body (`if mask.dtype == bool:`
+    where the mask was to apply to every mask): (edited source, the `if`'s line, its head, "")."""
+    for holder in ast.walk(function):
+        for name, body in ast.iter_fields(holder):
+            if not isinstance(body, list):
+                continue
+            for position, statement in enumerate(body):
+                if not isinstance(statement, ast.If) or statement.orelse:
+                    continue
+                body[position:position + 1] = statement.body
+                try:
+                    source = _compiled(function)
+                finally:
+                    body[position:position + len(statement.body)] = [statement]
+                yield source, statement.lineno, _clipped(f"if {ast.unparse(statement.test)}:"), ""
 
 
 VALUES_SWAPPED_REACH = 3  # statements apart at most, of two assignments whose values are swapped

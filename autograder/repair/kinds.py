@@ -116,6 +116,13 @@ COST: dict[EditKind, int] = {
     "count_shifted": 2, "keyword_name": 1,
     # One value put in a list where its parts were meant (`np.hstack([H])`).
     "wrapped_in_list": 1,
+    # An `if` whose lines were to run whatever the condition (`if mask.dtype == bool:` where a 0/1
+    # mask applies too); pieces joined side by side (`np.concatenate`) where they were to be added
+    # (the heads' parts of the output); an array's dtype that cuts what is stored in it (`dtype=str`
+    # holds one character, `dtype=int` drops the fraction).
+    "branch_always": 2, "added_up": 2, "dtype": 2,
+    # A view numpy makes read-only (`np.broadcast_to`), written into where a copy was meant.
+    "read_only_view": 1,
 }
 
 # Kinds tried with the pairs and the grafts, never before a single edit: an operation moved (two

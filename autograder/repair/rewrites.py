@@ -449,6 +449,14 @@ def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
         # `sum(H[h, i] for h in ...)`: the pieces added where they were to be joined side by side;
         # `sum((list(h) for h in H), [])`: lists added end to end, rows after rows
         yield "joined", _joined
+    if name in ("concatenate", "hstack", "vstack", "stack", "column_stack") and len(node.args) == 1 \
+            and isinstance(node.args[0], (ast.List, ast.ListComp, ast.GeneratorExp, ast.Name)):
+        # `np.concatenate(heads, axis=1)`: the pieces joined side by side where they were to be added
+        yield "added_up", lambda n: _numpy_call("sum", [_listed(n.args[0])], first_axis=True)  # type: ignore[attr-defined]
+    yield from _dtype_rewrites(node, name, is_method)
+    if name in ("broadcast_to", "as_strided") and not is_method:
+        # `filled = np.broadcast_to(scores, shape)` written into: numpy's view of it is read-only
+        yield "read_only_view", lambda n: _numpy_call("array", [cast(ast.expr, n)])
     if name == "range" and not is_method and len(node.args) == 3 and _is_negative(node.args[2]):
         # `range(d_model - d, -1, -d)`: walked from the end where it was to start at the beginning
         yield "walked_backwards", lambda n: ast.Call(func=ast.Name(id="reversed", ctx=ast.Load()),
@@ -965,6 +973,56 @@ def _name_rewrites(node: ast.Name, scope: Scope) -> Iterator[Rewrite]:
     for other in scope.local_names:
         if other != node.id:
             yield "variable", (lambda o: lambda n: ast.Name(id=o, ctx=ast.Load()))(other)
+
+
+def _listed(pieces: ast.expr) -> ast.expr:
+    """The pieces of a generator as a list (numpy reads a generator as one object)."""
+    return ast.ListComp(elt=pieces.elt, generators=pieces.generators) if isinstance(pieces, ast.GeneratorExp) \
+        else pieces
+
+
+# The dtypes an array is made with in place of another: an array of strings holds only as many
+# characters as its longest string when made (`dtype=str` of an empty array: one), integers drop
+# the fraction of what is stored in them, and a 0/1 mask is not a bool one.
+_DTYPES = ("float", "object", "bool")
+_DTYPE_NAMES = {"str": "str", "str_": "str", "unicode_": "str", "U": "str", "U1": "str", "object": "object", "object_": "object", "O": "object",
+                "float": "float", "float64": "float", "float32": "float", "float16": "float", "double": "float",
+                "f": "float", "f8": "float", "f4": "float", "f2": "float",
+                "bool": "bool", "bool_": "bool", "?": "bool", "b1": "bool"}
+
+
+def _dtype_rewrites(node: ast.Call, name: str, is_method: bool) -> Iterator[Rewrite]:
+    """`np.empty(n, dtype=str)` where the array was to hold whole words (`dtype=object`), and the like:
+    a `dtype=` keyword, or `astype`'s argument, given another of _DTYPES."""
+    if is_method and name == "astype" and len(node.args) == 1 and not node.keywords:
+        written, place = node.args[0], None
+    elif not is_method and name in ("array", "asarray") and len(node.args) == 1 and not node.keywords:
+        # `np.asarray(mask)` of a 0/1 mask where a bool one was meant
+        for dtype in ("bool", "float"):
+            yield "dtype", (lambda d: lambda n: _set(n, "keywords", [ast.keyword(arg="dtype", value=ast.Name(id=d, ctx=ast.Load()))]))(dtype)
+        return
+    else:
+        place = next((index for index, keyword in enumerate(node.keywords) if keyword.arg == "dtype"), None)
+        if place is None:
+            return
+        written = node.keywords[place].value
+    text = written.value if isinstance(written, ast.Constant) and isinstance(written.value, str) \
+        else written.attr if isinstance(written, ast.Attribute) else written.id if isinstance(written, ast.Name) else None
+    if text is None:
+        return
+    for dtype in _DTYPES:
+        if _DTYPE_NAMES.get(text) == dtype:
+            continue
+        given = ast.Name(id=dtype, ctx=ast.Load())
+
+        def rewrite(n: ast.AST, given: ast.expr = given, place: int | None = place) -> ast.AST:
+            assert isinstance(n, ast.Call)
+            if place is None:
+                n.args = [given]
+            else:
+                n.keywords[place] = ast.keyword(arg="dtype", value=given)
+            return n
+        yield "dtype", rewrite
 
 
 def _joined(node: ast.AST) -> ast.AST:

@@ -257,6 +257,24 @@ def test_only_a_sum_of_pieces_and_a_backward_range_are_edited_so():
      "function", "np.asarray(x)"),
     # corpus_blind18 (merge_heads, hstack_wrapped_in_list): one array in a list, where its parts were meant
     ("def f(H):\n    return np.hstack([H])\n", "wrapped_in_list", "np.hstack(H)"),
+    # corpus_blind18 (multi_head_attention, concatenates_projected_heads): the heads' parts of the
+    # output joined side by side where they were to be added
+    ("def f(outs):\n    return np.concatenate(outs, axis=1)\n", "added_up", "np.sum(outs, axis=0)"),
+    ("def f(X, n):\n    return np.hstack([X[h] for h in range(n)])\n", "added_up",
+     "np.sum([X[h] for h in range(n)], axis=0)"),
+    # corpus_blind18 (most_attended, unicode_dtype_truncates_words): an array of strings made empty
+    # holds one character of each word; (masked_softmax, mask_applied_only_for_bool_dtype): a 0/1
+    # mask taken as it is where a bool one was meant
+    ("def f(words):\n    best = np.empty(len(words), dtype=str)\n    best[:] = words\n    return best\n",
+     "dtype", "np.empty(len(words), dtype=object)"),
+    ("def f(x):\n    return x.astype(int) / 2\n", "dtype", "x.astype(float)"),
+    ("def f(s, mask):\n    mask = np.asarray(mask)\n    return np.where(mask, s, 0)\n", "dtype",
+     "np.asarray(mask, dtype=bool)"),
+    # corpus_blind18 (masked_softmax, writes_into_broadcast_view): a read-only view written into
+    ("def f(s, mask):\n    filled = np.broadcast_to(s, s.shape)\n    filled[~mask] = -1\n    return filled\n",
+     "read_only_view", "np.array(np.broadcast_to(s, s.shape))"),
+    # an `if` whose lines were to run whatever its condition
+    ("def f(x, k):\n    if k > 1:\n        x = x * 2\n    return x\n", "branch_always", ""),
     # corpus_blind18 (merge_heads, torch_flatten_start_dim): torch's flatten(1), numpy's memory order
     ("def f(H):\n    return H.transpose(1, 0, 2).flatten(1)\n", "torch_idiom",
      "H.transpose(1, 0, 2).reshape(H.transpose(1, 0, 2).shape[0], -1)"),
