@@ -213,7 +213,8 @@ def paired_edits(function: ast.FunctionDef, singles: list[Edit], *, limit: int) 
     for attempt, (first, second) in enumerate([*ordered, *rest]):
         if len(found) >= limit or attempt >= ATTEMPTS_PER_EDIT * limit:
             break
-        source = _combined(function, places, (first, second), texts)
+        # Compiled only when sent: the search tries the pairs a cost at a time and most are never sent.
+        source = _combined(function, places, (first, second), texts, compiling=False)
         if source is not None and source not in seen:
             seen.add(source)
             found.append(Edits(parts=(first, second), source=source))
@@ -316,25 +317,26 @@ def _put(place: Place, node: ast.AST) -> None:
 
 
 def _combined(function: ast.FunctionDef, places: list[Place], edits: tuple[Edit, ...],
-              texts: _Texts | None = None) -> str | None:
+              texts: _Texts | None = None, *, compiling: bool = True) -> str | None:
     """The source of `function` with every edit of `edits` made (None when they cannot all be).
-    `texts`: the function's text by statement, to write only the edited ones again."""
+    `texts`: the function's text by statement, to write only the edited ones again. `compiling`:
+    whether it is compiled now (None when it does not compile), else only when it is sent (compiled)."""
+    check = _compiling if compiling else _as_is
     if texts is not None and texts.exact:
         # Edits of different statements: each statement is written as its edit alone wrote it.
         alone = dict(edit.statement for edit in edits if edit.statement is not None)
         if len(alone) == len(edits):
-            return _compiling(texts.joined(alone))
+            return check(texts.joined(alone))
     chosen = [places[edit.index] for edit in edits]
     targets = [_node_at(place) for place in chosen]
     if len({id(target) for target in targets}) < len(targets):
         return None  # two edits of one node
     # Nested edits (a transpose inside a transposed call) are made innermost first: the outer
-    # node is then edited with the inner edit already in it.
-    depth = {id(t): sum(1 for other in targets if other is not t and any(n is t for n in ast.walk(other)))
-             for t in targets}
+    # node is then edited with the inner edit already in it. `places` lists the nodes in pre-order,
+    # so a node inside another comes after it: the last first is innermost first.
     made: list[tuple[Place, ast.AST]] = []
     try:
-        for edit, place, target in sorted(zip(edits, chosen, targets), key=lambda item: -depth[id(item[2])]):
+        for edit, place, target in sorted(zip(edits, chosen, targets), key=lambda item: -item[0].index):
             if edit.rewrite is None:
                 return None
             try:
@@ -346,10 +348,19 @@ def _combined(function: ast.FunctionDef, places: list[Place], edits: tuple[Edit,
             _put(place, replacement)
             made.append((place, target))
         text = texts.source(*chosen) if texts is not None else None
-        return _compiled(function) if text is None else _compiling(text)
+        if text is None:
+            try:
+                text = ast.unparse(function)
+            except (ValueError, RecursionError, TypeError):
+                return None
+        return check(text)
     finally:
         for place, target in reversed(made):
             _put(place, target)
+
+
+def _as_is(source: str) -> str:
+    return source
 
 
 def _compiled(tree: ast.FunctionDef) -> str | None:
@@ -411,8 +422,11 @@ def _constants_size(code: CodeType) -> int:
 
 
 def compiled(source: str) -> list[str] | None:
-    """What a call command carries of a candidate as the grader compiled it when it was made
-    (worker.candidate_code), if it is still kept."""
+    """What a call command carries of a candidate as the grader compiled it (worker.candidate_code):
+    when it was made, or now for one made without (a pair of edits, most of which are never sent);
+    None for one that does not compile or weighs too much, sent as its text alone."""
+    if source not in _CODES:
+        _compiling(source)
     return _CODES.get(source)
 
 
