@@ -123,6 +123,9 @@ COST: dict[EditKind, int] = {
     "branch_always": 2, "added_up": 2, "dtype": 2,
     # A view numpy makes read-only (`np.broadcast_to`), written into where a copy was meant.
     "read_only_view": 1,
+    # An input taken in the dtype it comes in (`np.asarray(x)` of integers, of a 0/1 mask): after
+    # a dtype written elsewhere, as it changes every value the function reads after it.
+    "input_dtype": 3,
 }
 
 # Kinds tried with the pairs and the grafts, never before a single edit: an operation moved (two

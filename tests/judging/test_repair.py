@@ -268,8 +268,11 @@ def test_only_a_sum_of_pieces_and_a_backward_range_are_edited_so():
     ("def f(words):\n    best = np.empty(len(words), dtype=str)\n    best[:] = words\n    return best\n",
      "dtype", "np.empty(len(words), dtype=object)"),
     ("def f(x):\n    return x.astype(int) / 2\n", "dtype", "x.astype(float)"),
-    ("def f(s, mask):\n    mask = np.asarray(mask)\n    return np.where(mask, s, 0)\n", "dtype",
+    ("def f(s, mask):\n    mask = np.asarray(mask)\n    return np.where(mask, s, 0)\n", "input_dtype",
      "np.asarray(mask, dtype=bool)"),
+    # corpus_blind7 (softmax, zeros_like_int_buffer): a buffer made like an integer input
+    ("def f(x):\n    out = np.zeros_like(x)\n    out[:] = x / 2\n    return out\n", "dtype",
+     "np.zeros_like(x, dtype=float)"),
     # corpus_blind18 (masked_softmax, writes_into_broadcast_view): a read-only view written into
     ("def f(s, mask):\n    filled = np.broadcast_to(s, s.shape)\n    filled[~mask] = -1\n    return filled\n",
      "read_only_view", "np.array(np.broadcast_to(s, s.shape))"),
