@@ -1,3 +1,3 @@
-from .cli import script
+from .entry import script
 
 script()

@@ -20,15 +20,16 @@ def check_file(options: CheckOptions) -> CheckResult:
         refusal = replaced_output(options.html)
         if refusal is not None:
             raise Refusal(refusal)
-    from .sandbox.launch import SINGLE_THREADED, start_zygote
+    from .sandbox.launch import SINGLE_THREADED, started_zygote
 
     # Judging one submission multiplies small arrays only: BLAS threads would just spin.
     for name, value in SINGLE_THREADED.items():
         os.environ.setdefault(name, value)
 
-    # Started before this process loads anything heavy (numpy, pandas, the reference), so that
-    # both load at the same time: a check takes about one import of numpy and pandas, not two.
-    launched = start_zygote()
+    # Started before this process loads anything heavy (numpy, the reference; it loads no pandas,
+    # which only students' code needs), by `autograder check` before the command line is read
+    # (entry.py): the zygote's import of numpy and pandas is the longest part of a check.
+    launched = started_zygote()
     try:
         data = read_for_check(options.submission)
     except BaseException:

@@ -3,8 +3,8 @@
 Both are started as fresh processes, alternating, for --rounds rounds (after one unmeasured round
 of each, so both find the files in the page cache), and the medians of wall time and their ratio
 are printed, and the CPU time of each (its own and its waited-for children's: the zygote's).
-The import is the floor: a check needs numpy and pandas in the grader and in the sandbox's
-zygote, which load side by side. On a busy machine the two cannot run side by side and the
+The import is the floor: a check needs numpy and pandas in the sandbox's zygote (students'
+code imports them), which loads them while the grader loads numpy and its own modules. On a busy machine the two cannot run side by side and the
 wall-time ratio drifts towards the CPU ratio; `chrt -f 10` (as root) shows the idle machine.
 Run by hand:
 

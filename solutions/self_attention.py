@@ -1,10 +1,9 @@
 """Reference solution: self-attention for "나는 사과를 먹었다", one function per step.
 
 This module is the single source of expected values for every grader. It must stay
-importable with numpy and pandas only.
+importable with numpy alone: the grader loads it without pandas, which only students' code needs.
 """
 import numpy as np
-import pandas as pd
 
 
 def make_qkv(X, W_Q, W_K, W_V):
@@ -38,6 +37,7 @@ def self_attention(X, W_Q, W_K, W_V):
 
 
 def most_attended(weights, words):
-    """Map each word to the word its row gives the largest weight."""
-    table = pd.DataFrame(weights, index=words, columns=words)
-    return table.idxmax(axis=1).to_dict()
+    """Map each word to the word its row gives the largest weight (the first of a tie), as
+    pandas' `DataFrame(weights, index=words, columns=words).idxmax(axis=1).to_dict()` does."""
+    best = np.asarray(weights).argmax(axis=1)
+    return {word: words[int(column)] for word, column in zip(words, best)}

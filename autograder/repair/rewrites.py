@@ -975,12 +975,6 @@ def _name_rewrites(node: ast.Name, scope: Scope) -> Iterator[Rewrite]:
             yield "variable", (lambda o: lambda n: ast.Name(id=o, ctx=ast.Load()))(other)
 
 
-def _listed(pieces: ast.expr) -> ast.expr:
-    """The pieces of a generator as a list (numpy reads a generator as one object)."""
-    return ast.ListComp(elt=pieces.elt, generators=pieces.generators) if isinstance(pieces, ast.GeneratorExp) \
-        else pieces
-
-
 # The dtypes an array is made with in place of another: an array of strings holds only as many
 # characters as its longest string when made (`dtype=str` of an empty array: one), integers drop
 # the fraction of what is stored in them, and a 0/1 mask is not a bool one.
@@ -1030,9 +1024,7 @@ def _dtype_rewrites(node: ast.Call, name: str, is_method: bool) -> Iterator[Rewr
 
 def _joined(node: ast.AST) -> ast.AST:
     """`sum(pieces)` written as `np.concatenate([pieces], axis=-1)`."""
-    pieces = cast(ast.Call, node).args[0]
-    listed = ast.ListComp(elt=pieces.elt, generators=pieces.generators) \
-        if isinstance(pieces, ast.GeneratorExp) else pieces
+    listed = _listed(cast(ast.Call, node).args[0])
     return ast.Call(func=ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr="concatenate", ctx=ast.Load()),
                     args=[listed], keywords=[ast.keyword(arg="axis", value=ast.Constant(-1))])
 

@@ -43,6 +43,7 @@ WARM_MODULES = ("math", "cmath", "random", "statistics", "itertools", "functools
                 "typing", "dataclasses", "pprint", "textwrap", "unicodedata", "numpy.linalg",
                 "numpy.random", "encodings.idna", "encodings.cp949", "encodings.euc_kr",
                 "encodings.utf_16", "encodings.latin_1")
+UNEXERCISED = "unexercised"  # the argument that starts a zygote without _exercise_numpy_and_pandas
 CHILD_ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
                      "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                      "MPLBACKEND": "Agg"}
@@ -51,12 +52,15 @@ DISK_FOLDER = "disk"  # where, inside the run's folder, a child mounts its priva
 HIGHEST_FD = 1 << 16
 
 
-def main(socket_fd: int) -> None:
+def main(socket_fd: int, *, exercised: bool = True) -> None:
+    """Serve the grader on `socket_fd` until it closes it. `exercised`: whether common library paths
+    are run once before any fork (_exercise_numpy_and_pandas): worth it for a batch's hundreds of
+    children; a check's three would only wait for it."""
     control = socket.socket(fileno=socket_fd)
     linux.name_process("grading-zygote")
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps children for us
     _scrub_environment()
-    _warm_up()
+    _warm_up(exercised=exercised)
     linux.adopt_orphans()  # orphans a submission leaves become ours, so the kernel reaps them
     network_isolated = _leave_network()
     global MOUNTS_PRIVATE
@@ -181,13 +185,14 @@ def become_child(request: dict[str, Any], command_fd: int, event_fd: int, confin
     worker.child_main(command_fd, event_fd)
 
 
-def _warm_up() -> None:
+def _warm_up(*, exercised: bool = True) -> None:
     for name in WARM_MODULES:
         try:
             __import__(name)
         except ImportError:
             pass
-    _exercise_numpy_and_pandas()
+    if exercised:
+        _exercise_numpy_and_pandas()
 
 
 def _exercise_numpy_and_pandas() -> None:
@@ -367,7 +372,7 @@ def _close_other_files(keep: set[int]) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]))
+    main(int(sys.argv[1]), exercised=sys.argv[2:3] != [UNEXERCISED])
     # Nothing to flush or clean up: skipping the interpreter's teardown of numpy and pandas saves
     # tens of milliseconds at the end of every batch.
     os._exit(0)

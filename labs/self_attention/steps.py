@@ -4,12 +4,11 @@ Every grader (CLI, pytest, Otter, batch) renders this list. Each step is graded 
 reference's outputs of the steps before it, so one mistake costs one step.
 """
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from types import ModuleType
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from autograder.authoring.lab_kit import quietly
 from autograder.core.declaration import Case, ErrorMistake, Link, Mistake, Output, Prediction, Probe, Step, Trace
@@ -200,15 +199,16 @@ def _tied_rows(weights: np.ndarray, words: Sequence[str]) -> np.ndarray:
     return tied
 
 
-def _table(p: Probe) -> pd.DataFrame:
-    weights, words = p.args
-    return pd.DataFrame(weights, index=words, columns=words)
+def _picked(keys: Sequence[str], words: Sequence[str], columns: Iterable[object]) -> dict[str, str]:
+    """Each key mapped to the word at its position in `columns` (an argmax's, as pandas' idxmax):
+    the grader's side does without pandas."""
+    return {key: words[int(column)] for key, column in zip(keys, columns)}  # type: ignore[call-overload]
 
 
 def _most_wrong_axis(p: Probe) -> Iterator[Prediction]:
-    table = _table(p)
-    if table.shape[0] > 1:
-        yield (table.idxmax(axis=0).to_dict(),)
+    weights, words = p.args
+    if len(words) > 1:
+        yield (_picked(words, words, np.asarray(weights).argmax(axis=0)),)
 
 
 def _indices_not_words(p: Probe) -> Iterator[Prediction]:
@@ -226,7 +226,8 @@ def _keys_not_words(p: Probe) -> Iterator[Prediction]:
 
 def _argmin(p: Probe) -> Iterator[Prediction]:
     if len(p.args[1]) > 1:
-        yield (_table(p).idxmin(axis=1).to_dict(),)
+        weights, words = p.args
+        yield (_picked(words, words, np.asarray(weights).argmin(axis=1)),)
 
 
 def _excludes_self(p: Probe) -> Iterator[Prediction]:
@@ -235,7 +236,7 @@ def _excludes_self(p: Probe) -> Iterator[Prediction]:
     if len(words) > 1:
         masked = np.array(weights, dtype=float)
         np.fill_diagonal(masked, -np.inf)
-        yield (pd.DataFrame(masked, index=words, columns=words).idxmax(axis=1).to_dict(),)
+        yield (_picked(words, words, masked.argmax(axis=1)),)
 
 
 @quietly
