@@ -37,7 +37,15 @@ def self_attention(X, W_Q, W_K, W_V):
 
 
 def most_attended(weights, words):
-    """Map each word to the word its row gives the largest weight (the first of a tie), as
-    pandas' `DataFrame(weights, index=words, columns=words).idxmax(axis=1).to_dict()` does."""
+    """Map each word to the word its row gives the largest weight (the first of a tie)."""
     best = np.asarray(weights).argmax(axis=1)
     return {word: words[int(column)] for word, column in zip(words, best)}
+
+
+def most_attended__pandas(weights, words):
+    """most_attended as the page writes it, with pandas: the grader never runs it (it loads no
+    pandas) but reads it to repair a student's pandas the way it repairs numpy."""
+    import pandas as pd
+
+    table = pd.DataFrame(weights, index=words, columns=words)
+    return table.idxmax(axis=1).to_dict()

@@ -17,7 +17,7 @@ from ..helpers import StandInAnswers
 from ..core.judge import judge_call
 from ..repair import RepairCache, search, target_of
 from ..repair.edits import compiled
-from ..repair.grafts import reference_function
+from ..repair.grafts import reference_function, written_forms
 from ..core.repair_record import GRAFTS, Repair, RepairPart
 from ..core.rubric import UNANSWERED
 from ..sandbox.runner import Call, Clock, run
@@ -182,7 +182,8 @@ def _repair_of(runs: Runs, step: Step, result: StepResult, scope_results: dict[s
     if kept is not None and _right_here(runs, step, key, kept, evaluate, probes):
         return kept.repair  # found on another file, and right on this one too (RepairCache)
     until = max(until, time.monotonic() + REPAIR_SECONDS / 2)  # a long wait leaves the search its own time
-    target = replace(target, reference=reference_function(plan.lab.solution, step.name))  # for grafts
+    target = replace(target, reference=reference_function(plan.lab.solution, step.name),  # for grafts
+                     forms=written_forms(plan.lab.solution, step.name))
     with _REPAIRS.searching(key):
         found = search(target=target, probes=probes, pivot=pivot, evaluate=evaluate)
         if found is not None:

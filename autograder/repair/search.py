@@ -66,6 +66,8 @@ class Target:
     module_functions: frozenset[str] = frozenset()  # the functions the submission defines at its top
     source: str = ""  # the cell or file the function was read from (to quote the student's own text)
     reference: ast.FunctionDef | None = None  # the reference's function of the step, for grafts (grafts.py)
+    # the step as the solution module also writes it (grafts.written_forms), for grafts too
+    forms: tuple[ast.FunctionDef, ...] = ()
 
     @property
     def key(self) -> str:
@@ -148,8 +150,11 @@ def search(*, target: Target, probes: Sequence[object], pivot: int | None, evalu
     found = _right(edits, probes, pivot, evaluate)
     if not found:
         # What is missing, brought in from the reference (grafts.py), weighed with two slips by cost.
-        grafts = graft_edits(target.function, target.reference, source=target.source,
-                             rebound_builtins=target.rebound_builtins, known={edit.source for edit in edits})
+        grafts: list[Edit] = []
+        for reference in (target.reference, *target.forms):
+            grafts += graft_edits(target.function, reference, source=target.source,
+                                  rebound_builtins=target.rebound_builtins,
+                                  known={edit.source for edit in (*edits, *grafts)})
         moved = moved_operations(target.function, known={edit.source for edit in edits})
         moved += normalisations(target.function, known={edit.source for edit in (*edits, *moved)})
         found = _right([*repeated_edits(target.function, edits), *paired_edits(target.function, edits, limit=MAX_PAIRS),

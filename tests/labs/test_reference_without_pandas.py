@@ -1,6 +1,7 @@
 """Lab 1's reference finds each word's most attended word without pandas (the grader's process loads
 none: only students' code needs it, and the sandbox's zygote has it loaded), and finds the same word
 pandas' idxmax does, the first of a tie, on any table of weights and any words."""
+import ast
 import pathlib
 import subprocess
 import sys
@@ -27,6 +28,16 @@ def test_the_reference_picks_the_word_pandas_idxmax_picks(words, seed, form):
         weights = rng.integers(0, 3, size=(n, n)).astype(float)
     expected = pd.DataFrame(weights, index=words, columns=words).idxmax(axis=1).to_dict()
     assert solution.most_attended(weights, list(words)) == expected
+    assert solution.most_attended__pandas(weights, list(words)) == expected
+
+
+def test_every_written_form_of_a_step_is_read_for_grafts_under_the_step_s_name():
+    from autograder.repair.grafts import written_forms
+
+    forms = written_forms("solutions.self_attention", "most_attended")
+    assert [form.name for form in forms] == ["most_attended"]
+    assert "idxmax" in ast.unparse(forms[0])
+    assert written_forms("solutions.self_attention", "softmax") == ()
 
 
 def test_checking_a_file_loads_no_pandas_in_the_grader(tmp_path):
