@@ -337,8 +337,9 @@ def mark_fitted_to_public(step: Step, probes: Sequence[Probe], cases: list[CaseR
     or declares the mistake. Or, third, `computed()`: one known function of the calls' own
     arguments (autograder.core.explain.computes) gives the step's values on every test, those it
     passes and those it fails: a sigmoid where a softmax was meant, right on one public test by
-    chance, computes. A lookup where the inputs are known with anything computed elsewhere is no
-    one function throughout, and stays fitted."""
+    chance, computes; so does the student's own code shown to compute (its smallest repair: judge_step's
+    `computes`, which `computed` asks last). A lookup where the inputs are known with anything computed
+    elsewhere is no one function throughout, and stays fitted."""
     known = _known_inputs(probes)
     if not any(c.passed and _tells_formulas_apart(p) for p, c, k in zip(probes, cases, known)
                if k and not rubric.is_degenerate(p.case)):
@@ -426,12 +427,24 @@ def _named_by_values(result: CaseResult, named: Collection[str]) -> bool:
     return not result.passed and not result.raised and result.code in named
 
 
-def mark_hardcoded(probes: Sequence[Probe], cases: list[CaseResult], page: str) -> list[CaseResult]:
+def written_in_refuted(cases: list[CaseResult], computed: Callable[[], bool]) -> list[CaseResult]:
+    """Failures named `hardcoded` by a declared mistake's prediction (the page's numbers written in)
+    told by their values instead when the function is shown to compute (`computed()`, judge_step's
+    `computes`): a fourth root of 4 on one side is √2, the page's divisor, by chance."""
+    if not any(not c.passed and c.code == "hardcoded" for c in cases) or not computed():
+        return cases
+    return [replace(c, code=c.fallback or "wrong_values", matched=[m for m in c.matched if m != "hardcoded"])
+            if not c.passed and c.code == "hardcoded" else c for c in cases]
+
+
+def mark_hardcoded(probes: Sequence[Probe], cases: list[CaseResult], page: str,
+                   computed: Callable[[], bool] = lambda: False) -> list[CaseResult]:
     """Right on the page's case, wrong with no better explanation on inputs of other sizes.
 
     A failure on a case of the page's own sizes alone (the large-valued hidden one) says nothing
     about fitted numbers, so it keeps its generic code. Once fitted numbers are shown, a plain
-    error on inputs of other sizes (the page's sizes written in) is told as the same mistake.
+    error on inputs of other sizes (the page's sizes written in) is told as the same mistake,
+    unless `computed()`: the function is shown to compute (judge_step's `computes`).
     """
     on_page = [c for c in cases if c.case == page]
     if not on_page or not all(c.passed for c in on_page):
@@ -449,4 +462,6 @@ def mark_hardcoded(probes: Sequence[Probe], cases: list[CaseResult], page: str) 
     def fitted(probe: Probe, result: CaseResult) -> bool:
         return not result.passed and (result.code in UNEXPLAINED or (
             result.code == "exception" and probe.case.sizes() != page_sizes))
+    if computed():
+        return cases
     return [replace(c, code="hardcoded") if fitted(p, c) else c for p, c in zip(probes, cases)]

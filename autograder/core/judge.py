@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +20,7 @@ import numpy as np
 from . import rubric
 from .case_detail import MutatedInput, Raised, RaisedError, Refusal, WrongCount
 from .causes import (UNEXPLAINED, caused_by_code, choose_explanations, errors_refuted, mark_fitted_to_public,
-                     mark_hardcoded, mark_observed)
+                     mark_hardcoded, mark_observed, written_in_refuted)
 from .compare import (ATOL, RTOL, as_array, check_array, check_mapping, container_name, describe_type, is_right,
                       matches_prepared, prepared_candidate, prepared_values, values_of)
 from .explain.computes import first_known
@@ -45,7 +45,8 @@ EXPLAINABLE = UNEXPLAINED | {"wrong_type", "not_finite", "fails_off_page", "fail
 
 def judge_step(step: Step, probes: Sequence[Probe], outcomes: Sequence[Outcome | None], defined: str, is_stub: bool,
                syntax_suspect: bool = False, page: str = "page", vocabulary: Vocabulary | None = None,
-               evidence: Mapping[str, Any] | None = None) -> StepResult:
+               evidence: Mapping[str, Any] | None = None,
+               computes: Callable[[list[CaseResult]], bool] | None = None) -> StepResult:
     """Verdict for one step from its probes and what each call did (None: never called).
 
     `page` names the case whose numbers the lab page prints (answers fitted to it are told apart).
@@ -54,6 +55,10 @@ def judge_step(step: Step, probes: Sequence[Probe], outcomes: Sequence[Outcome |
     `evidence`: what the child says the function's code reads (protocol.plain_evidence); with the
     state each call showed (CallOutcome.state) it chooses the words of a cause, after the points
     are counted (`caused_by_code`), so it never changes them.
+    `computes(cases)`: whether the student's function is shown to compute its values from its
+    inputs (the grader's repair search: grading.repairs.computes), asked only where the answers
+    would otherwise be taken as fitted to the page or to the public tests (causes.mark_hardcoded,
+    causes.mark_fitted_to_public), once.
     """
     if defined != "function":
         mistakes = ["missing"] + (["syntax_error"] if syntax_suspect else [])
@@ -64,10 +69,18 @@ def judge_step(step: Step, probes: Sequence[Probe], outcomes: Sequence[Outcome |
     cases = [judge_call(p, o, is_stub) for p, o in zip(probes, outcomes)]
     cases = errors_refuted(step, probes, cases)
     cases = choose_explanations(step, probes, cases, outcomes)
-    cases = mark_hardcoded(probes, cases, page)  # right on the page only: fitted to it, first
+    shown: list[bool] = []  # computes(...), once asked
+    judged = cases
+
+    def computed() -> bool:
+        if not shown:
+            shown.append(computes is not None and computes(judged))
+        return shown[0]
+    cases = written_in_refuted(cases, computed)  # a prediction of the page's numbers matched by chance
+    cases = mark_hardcoded(probes, cases, page, computed)  # right on the page only: fitted to it, first
     # right only where the inputs can be known, and no computation shown elsewhere: fitted
     cases = mark_fitted_to_public(step, probes, cases, lambda: _computes_throughout(
-        step, probes, cases, outcomes, vocabulary.known if vocabulary is not None else ()))
+        step, probes, cases, outcomes, vocabulary.known if vocabulary is not None else ()) or computed())
     cases = [replace(c, degenerate=True) if rubric.is_degenerate(p.case) else c for p, c in zip(probes, cases)]
     cases, ignored = mark_observed(step, probes, cases, outcomes)
     points, rule = rubric.score(step.points, cases, step.named_codes(), (),

@@ -19,7 +19,7 @@ from ..core.reading.submission import read_submission
 from ..sandbox.runner import Limits
 from ..core.verdict import SubmissionResult
 from .plan import ALL, PUBLIC, SCOPES, Plan
-from .repairs import kept_checks, repair_scope
+from .repairs import computes, kept_checks, repair_scope
 from .runs import Runs
 
 if TYPE_CHECKING:
@@ -50,11 +50,14 @@ def grade_bytes(name: str, data: bytes, zygote: Zygote, plan: Plan, limits: Limi
         return broken(lab, name, submission.problem, submission.problem_detail)
     runs = Runs(zygote, submission, plan, limits)
     results: dict[str, dict[str, StepResult]] = {scope: {} for scope in SCOPES}
+    repairs: dict[str, Repair | None] = {}
+    # A step right only where its inputs can be known is fitted to them, unless its own code is
+    # shown to compute (its smallest repair: judge_step's `computes`).
+    runs.computes = lambda step, scope, cases: computes(runs, step, scope, cases, results, repairs)
     # The public tests first, every run of them (the steps that stand alone, then the composed
     # ones, then those again with the student's own helpers); only then any hidden test. So the
     # public view is final before any process is given a hidden test's input: nothing such a
     # process learns can reach it, whatever the kernel lets processes share.
-    repairs: dict[str, Repair | None] = {}
     for scope in (PUBLIC, ALL):
         _judge_scope(runs, scope, results)
         repair_scope(runs, scope, results, repairs)

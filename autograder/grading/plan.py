@@ -14,14 +14,14 @@ from ..sandbox.runner import Call
 from ..core.stand_in import keyword_parameters
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
     from typing import Any
 
     from ..core.declaration import Case, Probe, Step
     from ..core.lab import Lab
     from ..core.child.codec import Encoded
     from ..sandbox.runner import CallOutcome
-    from ..core.verdict import StepResult
+    from ..core.verdict import CaseResult, StepResult
 
     # What is known of a step's function before its calls are judged: what the child says it is
     # ("function", "absent", a type's name), whether it is a stub, whether a syntax error is near it.
@@ -128,12 +128,15 @@ class Plan:
         return {}
 
     def verdict(self, step: Step, facts: Facts, outcomes: Sequence[CallOutcome | None], variant: Iterable[str] = (),
-                scope: str = ALL, evidence: dict[str, Any] | None = None) -> StepResult:
+                scope: str = ALL, evidence: dict[str, Any] | None = None,
+                computes: Callable[[list[CaseResult]], bool] | None = None) -> StepResult:
         """judge_step, once per distinct answer: a class mostly repeats a few answers per step.
 
         Only outcomes the child sent as events are remembered (by their bytes, and the grader's
         own record of refused helper requests); a step that ran out of time is judged afresh,
-        its result being completed afterwards.
+        its result being completed afterwards. `computes`: judge_step's; a verdict remembered for
+        the same answers to every test, hidden ones too, is not asked it again (answers that alike
+        are one function's).
         """
         events = tuple(o.event if o is not None else None for o in outcomes)
         refusals = tuple(tuple((r["helper"], r["reason"]) for r in o.refused) if o is not None else ()
@@ -147,7 +150,8 @@ class Plan:
             return self._verdicts[key]
         _, probe_of = self.calls
         result: StepResult = judge_step(step, [probe_of[i] for i in self.call_ids(step.name, scope)], outcomes, *facts,
-                            page=self.lab.page_case, vocabulary=self.lab.vocabulary, evidence=evidence)
+                            page=self.lab.page_case, vocabulary=self.lab.vocabulary, evidence=evidence,
+                            computes=computes)
         if key is not None:
             if len(self._verdicts) >= MAX_VERDICTS:
                 self._verdicts.clear()  # memory stays bounded; the common answers come back first

@@ -18,8 +18,9 @@ from ..core.judge import judge_call
 from ..repair import RepairCache, search, target_of
 from ..repair.edits import compiled
 from ..repair.grafts import reference_function, written_forms
-from ..core.repair_record import GRAFTS, Repair, RepairPart
+from ..core.repair_record import GRAFTS, LOCATED, Repair, RepairPart
 from ..core.rubric import UNANSWERED
+from ..core.verdict import StepResult
 from ..sandbox.runner import Call, Clock, run
 from ..whole_file import write_atomic
 from .runs import KeptCheck, Runs
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from ..repair.search import Found, Target
     from ..repair.values import Site
     from ..sandbox.runner import CallOutcome
-    from ..core.verdict import StepResult
+    from ..core.verdict import CaseResult
     from .plan import Plan
 
 
@@ -146,6 +147,35 @@ def repair_scope(runs: Runs, scope: str, results: dict[str, dict[str, StepResult
         repair = repairs[step.name]
         if repair is not None:
             results[scope][step.name] = replace(result, repair=repair.as_told(runs.plan.lab.repair_shows))
+
+
+# Repairs that do not show the student's function computes its values from its inputs: the
+# reference's expression or values put in whole (a table of answers is "repaired" so too), a name
+# put where a number was written in (the page's sizes written in are fitted to the page), a
+# computed value returned in place of the one returned.
+NOT_SHOWING_A_COMPUTATION = LOCATED | {"graft", "graft_value", "hard_coded", "returned_value"}
+
+
+def computes(runs: Runs, step: Step, scope: str, cases: list[CaseResult], results: dict[str, dict[str, StepResult]],
+             repairs: dict[str, Repair | None]) -> bool:
+    """Whether the student's function of `step` is shown to compute its values from its inputs: its
+    smallest repair (searched now when it was not yet, and kept in `repairs` for repair_scope to
+    tell) is an edit of what it computes (not one of NOT_SHOWING_A_COMPUTATION), right on every
+    input the repair plan has. Its failures are then a computation's, never answers fitted to the
+    inputs a student can know (judge_step's `computes`): a running maximum right on the page's
+    rows by chance, a fourth root of 4 where √2 was meant."""
+    if not repair_on():
+        return False
+    if step.name not in repairs:
+        result = StepResult(name=step.name, score=0.0, max_score=step.points, status="failed",
+                            mistakes=[], cases=cases)
+        if not repairable(result):
+            return False
+        started = time.monotonic()
+        repairs[step.name] = piece("a repair search", _repair_of, runs, step, result, results[scope]).value
+        runs.clock.give_back(time.monotonic() - started)
+    repair = repairs[step.name]
+    return repair is not None and not any(part.kind in NOT_SHOWING_A_COMPUTATION for part in repair.parts)
 
 
 def _repair_key(runs: Runs, step: Step, result: StepResult, scope_results: dict[str, StepResult]

@@ -13,13 +13,13 @@ from .hidden import hidden_facts_only
 from .plan import ALL
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from ..core.declaration import Probe, Step
     from ..core.reading.submission import Submission
     from ..sandbox.driver import Then
     from ..sandbox.runner import CallOutcome, RunOutcome, Zygote
-    from ..core.verdict import StepResult
+    from ..core.verdict import CaseResult, StepResult
     from .plan import Plan
 
 
@@ -50,6 +50,9 @@ class Runs:
         self.notes: list[Note] = []
         # step name -> a repair kept from another file, run on this one as the public run's last calls
         self.kept_checks: dict[str, KeptCheck] = {}
+        # Whether a step's function is shown to compute (judge_step's `computes`), asked with the
+        # step, its scope and its tests' results so far; None: never (grading.repairs.computes).
+        self.computes: Callable[[Step, str, list[CaseResult]], bool] | None = None
 
     def run(self, batches: Iterable[list[Call]], into: dict[int, CallOutcome]) -> None:
         """Make the calls of `batches`, one batch after another, in one run: as few children as
@@ -95,8 +98,10 @@ class Runs:
     def judged(self, step: Step, scope: str, outcomes: dict[int, CallOutcome], passing: frozenset[str] | None = None
                ) -> StepResult:
         # Judged only after the first run, which sets `loaded`.
+        computes = self.computes
+        shown = None if computes is None else (lambda cases: computes(step, scope, cases))
         return _judged(step, self.loaded, outcomes, self.submission, self.notes,  # type: ignore[arg-type]
-                       self.plan, self.limits, scope, passing)
+                       self.plan, self.limits, scope, passing, shown)
 
 
 @dataclass(frozen=True)
@@ -124,7 +129,8 @@ def run_calls(zygote: Zygote, submission: Submission, calls: list[Call], limits:
 
 def _judged(step: Step, loaded: RunOutcome, outcomes_by_id: dict[int, CallOutcome], submission: Submission,
             notes: list[Note], plan: Plan, limits: Limits, scope: str = ALL,
-            passing: frozenset[str] | None = None) -> StepResult:
+            passing: frozenset[str] | None = None,
+            computes: Callable[[list[CaseResult]], bool] | None = None) -> StepResult:
     """The step's verdict on the tests of `scope` from the outcomes of its calls (`loaded`: the
     run whose load names the functions); a composed step run with the student's own functions
     where they are `passing` says which helpers were the student's own."""
@@ -140,7 +146,7 @@ def _judged(step: Step, loaded: RunOutcome, outcomes_by_id: dict[int, CallOutcom
     # `reachable` is empty where `passing` is None.
     result = plan.verdict(step, facts, outcomes,
                           variant=tuple(h for h in reachable if h not in passing),  # type: ignore[operator]
-                          scope=scope, evidence=evidence)
+                          scope=scope, evidence=evidence, computes=computes)
     result = with_file_facts(result, file_detail(step.name, result.status, submission, plan.lab.function_names,
                                                  defined_at))
     if result.status == "timeout":

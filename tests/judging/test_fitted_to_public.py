@@ -193,6 +193,34 @@ def test_right_only_where_the_inputs_can_be_known_earns_nothing_whatever_the_fai
         assert result.rubric["rule"] == "mistake" and result.rubric["percent"] == 0
 
 
+@pytest.mark.parametrize("lab, step", STEPS, ids=IDS)
+@SETTINGS
+@given(data=st.data())
+def test_a_step_whose_own_code_is_shown_to_compute_is_never_told_fitted(lab, step, data):
+    """The same students, their function shown to compute (its smallest repair keeps what it
+    computes: grading.repairs.computes, judge_step's `computes`): no test is fitted or told as the
+    page's numbers written in, the question is asked once at most, and where the answer is no,
+    the verdict is the one given without asking."""
+    plan = PLANS[lab.name]
+    probes, known, counted = known_and_counted(plan, step)
+    if not any(k and c for k, c in zip(known, counted)) or all(k or not c for k, c in zip(known, counted)):
+        pytest.skip("no test both counted and known, or none both counted and unknown")
+    probes, outcomes = student(plan, step, data.draw)
+    asked = []
+
+    def shown(answer):
+        def computes(cases):
+            asked.append(len(cases))
+            return answer
+        return computes
+    result = judge_step(step, probes, outcomes, "function", False, computes=shown(True))
+    assert len(asked) <= 1
+    assert not any(c.fitted for c in result.cases)
+    assert not any(not c.passed and c.code in ("hardcoded", "fails_off_page", "fails_off_seen") for c in result.cases)
+    assert result.rubric["rule"] != "fitted" and result.rubric.get("code") != "hardcoded"
+    assert judge_step(step, probes, outcomes, "function", False, computes=shown(False)) == verdict(step, probes, outcomes)
+
+
 def computes(step, probes, known, free):
     """The opposite question, asked of the verdict without the rule: a counted test whose inputs
     cannot be known is right, or failed with values the judge names as a mistake."""
