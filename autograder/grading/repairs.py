@@ -3,10 +3,13 @@ candidates' calls on the repair plan's inputs, their judgement, the repairs a ba
 and a repair kept from another file checked as the public run's last calls."""
 from __future__ import annotations
 
+import ast
 import contextlib
+import copy
 import itertools
 import json
 import os
+import secrets
 import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, cast
@@ -16,6 +19,7 @@ from ..core.guard import piece
 from ..helpers import StandInAnswers
 from ..core.judge import judge_call
 from ..repair import RepairCache, search, target_of
+from ..repair.cases import DRAWN_CASES, generated_case, traced, without_hidden
 from ..repair.edits import compiled
 from ..repair.grafts import reference_function, written_forms
 from ..core.repair_record import GRAFTS, LOCATED, Repair, RepairPart
@@ -23,6 +27,7 @@ from ..core.rubric import UNANSWERED
 from ..core.verdict import StepResult
 from ..sandbox.runner import Call, Clock, run
 from ..whole_file import write_atomic
+from .plan import Plan
 from .runs import KeptCheck, Runs
 
 if TYPE_CHECKING:
@@ -34,7 +39,6 @@ if TYPE_CHECKING:
     from ..repair.values import Site
     from ..sandbox.runner import CallOutcome
     from ..core.verdict import CaseResult
-    from .plan import Plan
 
 
 REPAIRABLE = ("failed", "error")
@@ -150,20 +154,25 @@ def repair_scope(runs: Runs, scope: str, results: dict[str, dict[str, StepResult
 
 
 # Repairs that do not show the student's function computes its values from its inputs: the
-# reference's expression or values put in whole (a table of answers is "repaired" so too), a name
-# put where a number was written in (the page's sizes written in are fitted to the page), a
-# computed value returned in place of the one returned.
-NOT_SHOWING_A_COMPUTATION = LOCATED | {"graft", "graft_value", "hard_coded", "returned_value"}
+# reference's expressions put in (any graft: a table of answers is "repaired" so too, with the
+# reference around a bare argument), its returned value divided by its sums, a place told by the
+# reference's values, a name put where a number was written in (the page's sizes written in are
+# fitted to the page), another local returned.
+NOT_SHOWING_A_COMPUTATION = GRAFTS | LOCATED | {"normalised", "hard_coded", "returned_value"}
 
 
 def computes(runs: Runs, step: Step, scope: str, cases: list[CaseResult], results: dict[str, dict[str, StepResult]],
              repairs: dict[str, Repair | None]) -> bool:
-    """Whether the student's function of `step` is shown to compute its values from its inputs: its
-    smallest repair (searched now when it was not yet, and kept in `repairs` for repair_scope to
-    tell) is an edit of what it computes (not one of NOT_SHOWING_A_COMPUTATION), right on every
-    input the repair plan has. Its failures are then a computation's, never answers fitted to the
-    inputs a student can know (judge_step's `computes`): a running maximum right on the page's
-    rows by chance, a fourth root of 4 where √2 was meant."""
+    """Whether the student's function of `step` is shown to compute its values from its inputs:
+    - its smallest repair (searched now when it was not yet, and kept in `repairs` for repair_scope
+      to tell) is an edit of what it computes (none of NOT_SHOWING_A_COMPUTATION), right on every
+      input the repair plan has, and
+    - the public tests it passes went through the code that repair edits: with those lines made
+      to raise, it fails every one of them (a table of the public answers looked up before a nearly
+      right function is not what answered them).
+    Its failures are then a computation's, never answers fitted to the inputs a student can know
+    (judge_step's `computes`): a running maximum right on the page's rows by chance, a fourth root
+    of 4 where √2 was meant."""
     if not repair_on():
         return False
     if step.name not in repairs:
@@ -175,7 +184,85 @@ def computes(runs: Runs, step: Step, scope: str, cases: list[CaseResult], result
         repairs[step.name] = piece("a repair search", _repair_of, runs, step, result, results[scope]).value
         runs.clock.give_back(time.monotonic() - started)
     repair = repairs[step.name]
-    return repair is not None and not any(part.kind in NOT_SHOWING_A_COMPUTATION for part in repair.parts)
+    if repair is None or any(part.kind in NOT_SHOWING_A_COMPUTATION for part in repair.parts):
+        return False
+    started = time.monotonic()
+    shown = piece("a repair's lines on the public tests", _answered_through, runs, step, cases,
+                  results[scope], {part.line for part in repair.parts}).value
+    shown = shown and piece("a repair on inputs drawn now", _right_on_fresh_inputs, runs, step, cases,
+                            results[scope]).value
+    runs.clock.give_back(time.monotonic() - started)
+    return bool(shown)
+
+
+FRESH_CASES = 3  # cases drawn now, at random, that a repair showing a computation must be right on too
+
+
+def _right_on_fresh_inputs(runs: Runs, step: Step, cases: list[CaseResult],
+                           scope_results: dict[str, StepResult]) -> bool:
+    """Whether the repaired function is right on cases drawn now with seeds nobody can know (the
+    repair plan's own inputs are the same every run, so a table of their answers could be written
+    in): the lab's cases of any size, else cases generated from its public ones."""
+    result = StepResult(name=step.name, score=0.0, max_score=step.points, status="failed", mistakes=[], cases=cases)
+    target, key, _, stand_in_for = _repair_key(runs, step, result, scope_results)
+    kept = _REPAIRS.get(key, target) if target is not None else None
+    if kept is None:
+        return False
+    lab = runs.plan.lab
+    seeds = [secrets.randbelow(2 ** 31) + DRAWN_CASES for _ in range(FRESH_CASES)]
+    if lab.domain_case is not None:
+        fresh = [replace(lab.domain_case(seed), hidden=False) for seed in seeds]
+    else:
+        public = [case for case in lab.public_cases() if not case.degenerate]
+        fresh = [generated_case(public[k % len(public)], salt=seed) for k, seed in enumerate(seeds)] if public else []
+    plan = Plan.build(lab, without_hidden([case for case in fresh if traced(lab, case)]))
+    probes = plan.probes[step.name]
+    if not probes:
+        return False
+    right = _evaluate(runs, step, stand_in_for, [kept.source], probes, time.monotonic() + REPAIR_SECONDS / 2, plan)[0]
+    return all(right)
+
+
+def _answered_through(runs: Runs, step: Step, cases: list[CaseResult], scope_results: dict[str, StepResult],
+                      lines: set[int]) -> bool:
+    """Whether every public test the student's function passes fails with the statements holding
+    `lines` made to raise (the repair plan's own public inputs; nothing hidden)."""
+    passed = {(case.case, case.label) for case in cases if case.passed and not case.hidden}
+    result = StepResult(name=step.name, score=0.0, max_score=step.points, status="failed", mistakes=[], cases=cases)
+    target, _, probes, stand_in_for = _repair_key(runs, step, result, scope_results)
+    chosen = [probe for probe in probes if (probe.case.name, probe.label) in passed and not probe.case.degenerate]
+    if target is None or not chosen:
+        return not chosen and target is not None
+    raising = _raising_at(target.function, lines)
+    if raising is None:
+        return False
+    right = _evaluate(runs, step, stand_in_for, [raising], chosen, time.monotonic() + REPAIR_SECONDS / 2)[0]
+    return not any(right)
+
+
+def _raising_at(function: ast.FunctionDef, lines: set[int]) -> str | None:
+    """`function`'s source with each innermost statement that holds one of `lines` made a `raise`."""
+    def holds(statement: ast.stmt, line: int) -> bool:
+        return statement.lineno <= line <= (statement.end_lineno or statement.lineno)
+
+    tree = copy.deepcopy(function)
+    for holder in list(ast.walk(tree)):
+        for _, body in ast.iter_fields(holder):
+            if not isinstance(body, list):
+                continue
+            for position, statement in enumerate(body):
+                if not isinstance(statement, ast.stmt):
+                    continue
+                held = [line for line in lines if holds(statement, line)]
+                nested = any(isinstance(node, ast.stmt) and node is not statement and holds(node, line)
+                             for node in ast.walk(statement) for line in held)
+                if held and not nested:
+                    body[position] = ast.Raise(exc=ast.Call(func=ast.Name(id="RuntimeError", ctx=ast.Load()),
+                                                            args=[], keywords=[]), cause=None)
+    try:
+        return ast.unparse(ast.fix_missing_locations(tree))
+    except (ValueError, RecursionError, TypeError):
+        return None
 
 
 def _repair_key(runs: Runs, step: Step, result: StepResult, scope_results: dict[str, StepResult]

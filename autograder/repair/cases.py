@@ -34,17 +34,18 @@ def drawn_cases(lab: Lab, *, count: int) -> list[Case]:
     if lab.domain_case is None:
         return []
     made = (replace(lab.domain_case(seed), hidden=False) for seed in range(count))
-    return [case for case in made if _traced(lab, case)]
+    return [case for case in made if traced(lab, case)]
 
 
 def generated_cases(lab: Lab, cases: Sequence[Case], *, seeds: int = 1) -> list[Case]:
     """`seeds` cases generated from each of `cases` that is not degenerate (public, never hidden),
     each kept when the lab's reference trace runs on it."""
-    made = (_generated(case, salt=salt) for case in cases if not case.degenerate for salt in range(seeds))
-    return [case for case in made if _traced(lab, case)]
+    made = (generated_case(case, salt=salt) for case in cases if not case.degenerate for salt in range(seeds))
+    return [case for case in made if traced(lab, case)]
 
 
-def _generated(case: Case, *, salt: int = 0) -> Case:
+def generated_case(case: Case, *, salt: int = 0) -> Case:
+    """A case of `case`'s shapes and kinds of values, other numbers, drawn by `salt`."""
     rng = np.random.default_rng(zlib.crc32(case.name.encode()) + salt)
     inputs = {key: _like(value, rng) for key, value in case.inputs.items()}
     return Case(name=case.name + GENERATED_SUFFIX + (str(salt) if salt else ""), words=case.words, inputs=inputs,
@@ -60,7 +61,8 @@ def _like(value: object, rng: np.random.Generator) -> object:
     return np.round(rng.normal(size=value.shape) * spread, 2).astype(value.dtype)
 
 
-def _traced(lab: Lab, case: Case) -> bool:
+def traced(lab: Lab, case: Case) -> bool:
+    """Whether the lab's reference trace runs on `case`."""
     try:
         lab.trace(case)  # type: ignore[misc]  # a graded lab has its trace
     except Exception:

@@ -454,6 +454,15 @@ def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
         # `np.concatenate(heads, axis=1)`: the pieces joined side by side where they were to be added
         yield "added_up", lambda n: _numpy_call("sum", [_listed(n.args[0])], first_axis=True)  # type: ignore[attr-defined]
     yield from _dtype_rewrites(node, name, is_method)
+    if name == "accumulate" and is_method and isinstance(node.func, ast.Attribute):
+        # `np.maximum.accumulate(x, axis=-1)`: a running maximum where the row's was meant
+        def reduced(n: ast.AST) -> ast.AST:
+            assert isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            n.func.attr = "reduce"
+            n.keywords = [k for k in n.keywords if k.arg != "keepdims"] + [
+                ast.keyword(arg="keepdims", value=ast.Constant(True))]
+            return n
+        yield "function", reduced
     if name in ("broadcast_to", "as_strided") and not is_method:
         # `filled = np.broadcast_to(scores, shape)` written into: numpy's view of it is read-only
         yield "read_only_view", lambda n: _numpy_call("array", [cast(ast.expr, n)])

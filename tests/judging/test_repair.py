@@ -276,6 +276,9 @@ def test_only_a_sum_of_pieces_and_a_backward_range_are_edited_so():
     # corpus_blind18 (masked_softmax, writes_into_broadcast_view): a read-only view written into
     ("def f(s, mask):\n    filled = np.broadcast_to(s, s.shape)\n    filled[~mask] = -1\n    return filled\n",
      "read_only_view", "np.array(np.broadcast_to(s, s.shape))"),
+    # corpus_blind19 (softmax, running_max_shift): a running maximum where the row's was meant
+    ("def f(x):\n    e = np.exp(x - np.maximum.accumulate(x, axis=-1))\n    return e / e.sum(axis=-1, keepdims=True)\n",
+     "function", "np.maximum.reduce(x, axis=-1, keepdims=True)"),
     # an `if` whose lines were to run whatever its condition
     ("def f(x, k):\n    if k > 1:\n        x = x * 2\n    return x\n", "branch_always", ""),
     # corpus_blind18 (merge_heads, torch_flatten_start_dim): torch's flatten(1), numpy's memory order
