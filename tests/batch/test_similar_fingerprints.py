@@ -36,7 +36,8 @@ HEADER = "import numpy as np\nimport pandas as pd\n\n\n"
 
 def functions_of(text):
     tree = ast.parse(text)
-    return [ast.get_source_segment(text, node) for node in tree.body if isinstance(node, ast.FunctionDef)]
+    return [ast.get_source_segment(text, node) for node in tree.body
+            if isinstance(node, ast.FunctionDef) and node.name in FUNCTIONS]
 
 
 # Honest functions of both kinds: the reference's, a TA's correct twin's, eight softmax forms.

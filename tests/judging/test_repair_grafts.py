@@ -10,7 +10,7 @@ from autograder.grading import grade_bytes
 from autograder.grading.plan import Plan
 from autograder.core.render.step import step_feedback
 from autograder.repair.edits import single_edits
-from autograder.repair.grafts import graft_edits, reference_function
+from autograder.repair.grafts import graft_edits, reference_function, written_forms
 from labs.masked_attention import LAB as MASKED
 from labs.self_attention import LAB
 
@@ -27,7 +27,9 @@ def _function(source: str) -> ast.FunctionDef:
 
 
 def _grafts(source: str, lab, name: str):
-    return graft_edits(_function(source), reference_function(lab.solution, name), source=source)
+    """The grafts of the step's reference and of every other way the solution module writes it."""
+    return [edit for reference in (reference_function(lab.solution, name), *written_forms(lab.solution, name))
+            for edit in graft_edits(_function(source), reference, source=source)]
 
 
 def _step(result, name):

@@ -93,8 +93,11 @@ def _check(lab, path):
 def test_the_five_misleading_messages_of_the_blind_corpus_are_gone():
     """Through `autograder check`: each file's step is told by what its code or values show."""
     qkv = _check("self_attention", BLIND / "lab1" / "lab1__make_qkv__int_cast_x.py")
-    assert "페이지의 예제에서는 맞고 다른 테스트에서는 틀립니다" in qkv and "페이지의 예제에만 맞는 답" not in qkv
-    assert "make_qkv — 0/2점" in qkv and "합계 8 / 10점" in qkv  # the points stay
+    assert "100번째 줄: 이 줄(`X = np.array(X, dtype=int)`)은 없어야 합니다" in qkv
+    assert "페이지의 예제에만 맞는 답" not in qkv and "페이지의 예제에서는 맞고" not in qkv
+    # Right on the page's whole-number X only, but its own code computes (its smallest repair removes
+    # the cast: grading.repairs.computes): the share of tests passed, not the page's numbers' 0.
+    assert "make_qkv — 0.6/2점" in qkv and "합계 8.6 / 10점" in qkv
 
     soft = _check("self_attention", BLIND / "lab1" / "lab1__softmax__row_loop_1d_ones.py")
     assert "인자를 바꿔도" not in soft and "쓰지 않는다" not in soft
