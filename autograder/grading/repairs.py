@@ -169,7 +169,9 @@ def computes(runs: Runs, step: Step, scope: str, cases: list[CaseResult], result
       input the repair plan has, and
     - the public tests it passes went through the code that repair edits: with those lines made
       to raise, it fails every one of them (a table of the public answers looked up before a nearly
-      right function is not what answered them).
+      right function is not what answered them), and
+    - the repaired function is right on cases drawn now, at random (a table of the repair plan's
+      own inputs, the same every run, could be written in).
     Its failures are then a computation's, never answers fitted to the inputs a student can know
     (judge_step's `computes`): a running maximum right on the page's rows by chance, a fourth root
     of 4 where √2 was meant."""
@@ -203,11 +205,11 @@ def _right_on_fresh_inputs(runs: Runs, step: Step, cases: list[CaseResult],
     """Whether the repaired function is right on cases drawn now with seeds nobody can know (the
     repair plan's own inputs are the same every run, so a table of their answers could be written
     in): the lab's cases of any size, else cases generated from its public ones."""
-    result = StepResult(name=step.name, score=0.0, max_score=step.points, status="failed", mistakes=[], cases=cases)
-    target, key, _, stand_in_for = _repair_key(runs, step, result, scope_results)
-    kept = _REPAIRS.get(key, target) if target is not None else None
-    if kept is None:
+    source = runs.repaired.get(step.name)
+    if source is None:
         return False
+    result = StepResult(name=step.name, score=0.0, max_score=step.points, status="failed", mistakes=[], cases=cases)
+    _, _, _, stand_in_for = _repair_key(runs, step, result, scope_results)
     lab = runs.plan.lab
     seeds = [secrets.randbelow(2 ** 31) + DRAWN_CASES for _ in range(FRESH_CASES)]
     if lab.domain_case is not None:
@@ -219,7 +221,7 @@ def _right_on_fresh_inputs(runs: Runs, step: Step, cases: list[CaseResult],
     probes = plan.probes[step.name]
     if not probes:
         return False
-    right = _evaluate(runs, step, stand_in_for, [kept.source], probes, time.monotonic() + REPAIR_SECONDS / 2, plan)[0]
+    right = _evaluate(runs, step, stand_in_for, [source], probes, time.monotonic() + REPAIR_SECONDS / 2, plan)[0]
     return all(right)
 
 
@@ -231,8 +233,10 @@ def _answered_through(runs: Runs, step: Step, cases: list[CaseResult], scope_res
     result = StepResult(name=step.name, score=0.0, max_score=step.points, status="failed", mistakes=[], cases=cases)
     target, _, probes, stand_in_for = _repair_key(runs, step, result, scope_results)
     chosen = [probe for probe in probes if (probe.case.name, probe.label) in passed and not probe.case.degenerate]
-    if target is None or not chosen:
-        return not chosen and target is not None
+    if target is None:
+        return False
+    if not chosen:
+        return True  # no public test that counts was passed: none was answered otherwise
     raising = _raising_at(target.function, lines)
     if raising is None:
         return False
@@ -297,6 +301,7 @@ def _repair_of(runs: Runs, step: Step, result: StepResult, scope_results: dict[s
     # wait, as the search, is the grader's own time, given back to the submission: _repair_scope).
     kept = _REPAIRS.awaited(key, target, until=until)
     if kept is not None and _right_here(runs, step, key, kept, evaluate, probes):
+        runs.repaired[step.name] = kept.source
         return kept.repair  # found on another file, and right on this one too (RepairCache)
     until = max(until, time.monotonic() + REPAIR_SECONDS / 2)  # a long wait leaves the search its own time
     target = replace(target, reference=reference_function(plan.lab.solution, step.name),  # for grafts
@@ -305,6 +310,7 @@ def _repair_of(runs: Runs, step: Step, result: StepResult, scope_results: dict[s
         found = search(target=target, probes=probes, pivot=pivot, evaluate=evaluate)
         if found is not None:
             _REPAIRS.put(key, target, found)
+            runs.repaired[step.name] = found.source
     if found is None:
         # No small edit repairs it: where its values part from the reference's, if that can be
         # told (repair.values); never kept for another file (its values are this file's tests').

@@ -53,6 +53,8 @@ class Runs:
         # Whether a step's function is shown to compute (judge_step's `computes`), asked with the
         # step, its scope and its tests' results so far; None: never (grading.repairs.computes).
         self.computes: Callable[[Step, str, list[CaseResult]], bool] | None = None
+        # step name -> the source of the candidate its repair was found with (grading.repairs)
+        self.repaired: dict[str, str] = {}
 
     def run(self, batches: Iterable[list[Call]], into: dict[int, CallOutcome]) -> None:
         """Make the calls of `batches`, one batch after another, in one run: as few children as
