@@ -43,9 +43,8 @@ def most_attended(weights, words):
 
 
 def most_attended__pandas(weights, words):
-    """most_attended as the page writes it, with pandas: the grader never runs it (it loads no
-    pandas) but reads it to repair a student's pandas the way it repairs numpy."""
-    import pandas as pd
-
-    table = pd.DataFrame(weights, index=words, columns=words)
+    """most_attended as the page writes it, `pd` being the notebook's `import pandas as pd`: the
+    grader never runs it (it loads no pandas), it reads it, to repair a student's pandas as it
+    repairs numpy and to know the page's own code when it compares students' code."""
+    table = pd.DataFrame(weights, index=words, columns=words)  # noqa: F821 (the notebook's pd)
     return table.idxmax(axis=1).to_dict()

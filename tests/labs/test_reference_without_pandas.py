@@ -28,7 +28,11 @@ def test_the_reference_picks_the_word_pandas_idxmax_picks(words, seed, form):
         weights = rng.integers(0, 3, size=(n, n)).astype(float)
     expected = pd.DataFrame(weights, index=words, columns=words).idxmax(axis=1).to_dict()
     assert solution.most_attended(weights, list(words)) == expected
-    assert solution.most_attended__pandas(weights, list(words)) == expected
+    solution.pd = pd  # the notebook's `import pandas as pd`, which the written form reads
+    try:
+        assert solution.most_attended__pandas(weights, list(words)) == expected
+    finally:
+        del solution.pd
 
 
 def test_every_written_form_of_a_step_is_read_for_grafts_under_the_step_s_name():
