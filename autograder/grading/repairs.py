@@ -3,9 +3,7 @@ candidates' calls on the repair plan's inputs, their judgement, the repairs a ba
 and a repair kept from another file checked as the public run's last calls."""
 from __future__ import annotations
 
-import ast
 import contextlib
-import copy
 import itertools
 import json
 import os
@@ -20,7 +18,7 @@ from ..helpers import StandInAnswers
 from ..core.judge import judge_call
 from ..repair import RepairCache, search, target_of
 from ..repair.cases import DRAWN_CASES, generated_case, traced, without_hidden
-from ..repair.edits import compiled
+from ..repair.edits import compiled, raising_at
 from ..repair.grafts import reference_function, written_forms
 from ..core.repair_record import GRAFTS, LOCATED, Repair, RepairPart
 from ..core.rubric import UNANSWERED
@@ -186,13 +184,18 @@ def computes(runs: Runs, step: Step, scope: str, cases: list[CaseResult], result
         repairs[step.name] = piece("a repair search", _repair_of, runs, step, result, results[scope]).value
         runs.clock.give_back(time.monotonic() - started)
     repair = repairs[step.name]
-    if repair is None or any(part.kind in NOT_SHOWING_A_COMPUTATION for part in repair.parts):
+    source = runs.repaired.get(step.name)
+    if repair is None or source is None or any(part.kind in NOT_SHOWING_A_COMPUTATION for part in repair.parts):
+        return False
+    result = StepResult(name=step.name, score=0.0, max_score=step.points, status="failed", mistakes=[], cases=cases)
+    target, _, probes, stand_in_for = _repair_key(runs, step, result, results[scope])
+    if target is None:
         return False
     started = time.monotonic()
-    shown = piece("a repair's lines on the public tests", _answered_through, runs, step, cases,
-                  results[scope], {part.line for part in repair.parts}).value
-    shown = shown and piece("a repair on inputs drawn now", _right_on_fresh_inputs, runs, step, cases,
-                            results[scope]).value
+    shown = piece("a repair's lines on the public tests", _answered_through, runs, step, target, probes, stand_in_for,
+                  cases, {part.line for part in repair.parts}).value
+    shown = shown and piece("a repair on inputs drawn now", _right_on_fresh_inputs, runs, step, stand_in_for,
+                            source).value
     runs.clock.give_back(time.monotonic() - started)
     return bool(shown)
 
@@ -200,16 +203,10 @@ def computes(runs: Runs, step: Step, scope: str, cases: list[CaseResult], result
 FRESH_CASES = 3  # cases drawn now, at random, that a repair showing a computation must be right on too
 
 
-def _right_on_fresh_inputs(runs: Runs, step: Step, cases: list[CaseResult],
-                           scope_results: dict[str, StepResult]) -> bool:
-    """Whether the repaired function is right on cases drawn now with seeds nobody can know (the
-    repair plan's own inputs are the same every run, so a table of their answers could be written
-    in): the lab's cases of any size, else cases generated from its public ones."""
-    source = runs.repaired.get(step.name)
-    if source is None:
-        return False
-    result = StepResult(name=step.name, score=0.0, max_score=step.points, status="failed", mistakes=[], cases=cases)
-    _, _, _, stand_in_for = _repair_key(runs, step, result, scope_results)
+def _right_on_fresh_inputs(runs: Runs, step: Step, stand_in_for: tuple[str, ...], source: str) -> bool:
+    """Whether the repaired function (`source`) is right on cases drawn now with seeds nobody can
+    know (the repair plan's own inputs are the same every run, so a table of their answers could be
+    written in): the lab's cases of any size, else cases generated from its public ones."""
     lab = runs.plan.lab
     seeds = [secrets.randbelow(2 ** 31) + DRAWN_CASES for _ in range(FRESH_CASES)]
     if lab.domain_case is not None:
@@ -225,48 +222,19 @@ def _right_on_fresh_inputs(runs: Runs, step: Step, cases: list[CaseResult],
     return all(right)
 
 
-def _answered_through(runs: Runs, step: Step, cases: list[CaseResult], scope_results: dict[str, StepResult],
-                      lines: set[int]) -> bool:
+def _answered_through(runs: Runs, step: Step, target: Target, probes: Sequence[Probe], stand_in_for: tuple[str, ...],
+                      cases: list[CaseResult], lines: set[int]) -> bool:
     """Whether every public test the student's function passes fails with the statements holding
-    `lines` made to raise (the repair plan's own public inputs; nothing hidden)."""
+    `lines` made to raise (the repair plan's own public inputs, `probes`; nothing hidden)."""
     passed = {(case.case, case.label) for case in cases if case.passed and not case.hidden}
-    result = StepResult(name=step.name, score=0.0, max_score=step.points, status="failed", mistakes=[], cases=cases)
-    target, _, probes, stand_in_for = _repair_key(runs, step, result, scope_results)
     chosen = [probe for probe in probes if (probe.case.name, probe.label) in passed and not probe.case.degenerate]
-    if target is None:
-        return False
     if not chosen:
         return True  # no public test that counts was passed: none was answered otherwise
-    raising = _raising_at(target.function, lines)
+    raising = raising_at(target.function, lines)
     if raising is None:
         return False
     right = _evaluate(runs, step, stand_in_for, [raising], chosen, time.monotonic() + REPAIR_SECONDS / 2)[0]
     return not any(right)
-
-
-def _raising_at(function: ast.FunctionDef, lines: set[int]) -> str | None:
-    """`function`'s source with each innermost statement that holds one of `lines` made a `raise`."""
-    def holds(statement: ast.stmt, line: int) -> bool:
-        return statement.lineno <= line <= (statement.end_lineno or statement.lineno)
-
-    tree = copy.deepcopy(function)
-    for holder in list(ast.walk(tree)):
-        for _, body in ast.iter_fields(holder):
-            if not isinstance(body, list):
-                continue
-            for position, statement in enumerate(body):
-                if not isinstance(statement, ast.stmt):
-                    continue
-                held = [line for line in lines if holds(statement, line)]
-                nested = any(isinstance(node, ast.stmt) and node is not statement and holds(node, line)
-                             for node in ast.walk(statement) for line in held)
-                if held and not nested:
-                    body[position] = ast.Raise(exc=ast.Call(func=ast.Name(id="RuntimeError", ctx=ast.Load()),
-                                                            args=[], keywords=[]), cause=None)
-    try:
-        return ast.unparse(ast.fix_missing_locations(tree))
-    except (ValueError, RecursionError, TypeError):
-        return None
 
 
 def _repair_key(runs: Runs, step: Step, result: StepResult, scope_results: dict[str, StepResult]

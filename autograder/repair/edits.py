@@ -348,12 +348,8 @@ def _combined(function: ast.FunctionDef, places: list[Place], edits: tuple[Edit,
             _put(place, replacement)
             made.append((place, target))
         text = texts.source(*chosen) if texts is not None else None
-        if text is None:
-            try:
-                text = ast.unparse(function)
-            except (ValueError, RecursionError, TypeError):
-                return None
-        return check(text)
+        text = _unparsed(function) if text is None else text
+        return None if text is None else check(text)
     finally:
         for place, target in reversed(made):
             _put(place, target)
@@ -364,11 +360,15 @@ def _as_is(source: str) -> str:
 
 
 def _compiled(tree: ast.FunctionDef) -> str | None:
+    source = _unparsed(tree)
+    return None if source is None else _compiling(source)
+
+
+def _unparsed(tree: ast.AST) -> str | None:
     try:
-        source = ast.unparse(tree)
+        return ast.unparse(tree)
     except (ValueError, RecursionError, TypeError):
         return None
-    return _compiling(source)
 
 
 def _compiling(source: str) -> str | None:
@@ -925,22 +925,47 @@ def _statement_swaps(function: ast.FunctionDef) -> Iterator[tuple[str | None, in
             yield source, first.lineno, f"{_short(first)}; {_short(second)}", f"{_short(second)}; {_short(first)}"
 
 
+def _statements(tree: ast.AST) -> Iterator[tuple[list[ast.stmt], int, ast.stmt]]:
+    """(its list, its position, the statement) of every statement of `tree`'s statement lists
+    (a body, a loop's or a branch's): each list as it is when its turn comes, so a statement
+    replaced in it before the next is asked for stays replaced."""
+    for holder in list(ast.walk(tree)):
+        for _, body in ast.iter_fields(holder):
+            if isinstance(body, list):
+                for position in range(len(body)):
+                    if isinstance(body[position], ast.stmt):
+                        yield body, position, body[position]
+
+
 def _branches_always_taken(function: ast.FunctionDef) -> Iterator[tuple[str | None, int, str, str]]:
     """The function with an `if` that has no `else` replaced by its body (`if mask.dtype == bool:`
     where the mask was to apply to every mask): (edited source, the `if`'s line, its head, "")."""
-    for holder in ast.walk(function):
-        for name, body in ast.iter_fields(holder):
-            if not isinstance(body, list):
-                continue
-            for position, statement in enumerate(body):
-                if not isinstance(statement, ast.If) or statement.orelse:
-                    continue
-                body[position:position + 1] = statement.body
-                try:
-                    source = _compiled(function)
-                finally:
-                    body[position:position + len(statement.body)] = [statement]
-                yield source, statement.lineno, _clipped(f"if {ast.unparse(statement.test)}:"), ""
+    for body, position, statement in _statements(function):
+        if not isinstance(statement, ast.If) or statement.orelse:
+            continue
+        body[position:position + 1] = statement.body
+        try:
+            source = _compiled(function)
+        finally:
+            body[position:position + len(statement.body)] = [statement]
+        yield source, statement.lineno, _clipped(f"if {ast.unparse(statement.test)}:"), ""
+
+
+def raising_at(function: ast.FunctionDef, lines: Collection[int]) -> str | None:
+    """`function`'s source with each innermost statement that holds one of `lines` made a `raise`
+    (on a copy)."""
+    def holds(statement: ast.stmt, line: int) -> bool:
+        return statement.lineno <= line <= (statement.end_lineno or statement.lineno)
+
+    tree = copy.deepcopy(function)
+    for body, position, statement in _statements(tree):
+        held = [line for line in lines if holds(statement, line)]
+        nested = any(isinstance(node, ast.stmt) and node is not statement and holds(node, line)
+                     for node in ast.walk(statement) for line in held)
+        if held and not nested:
+            body[position] = ast.Raise(exc=ast.Call(func=ast.Name(id="RuntimeError", ctx=ast.Load()),
+                                                    args=[], keywords=[]), cause=None)
+    return _unparsed(ast.fix_missing_locations(tree))
 
 
 VALUES_SWAPPED_REACH = 3  # statements apart at most, of two assignments whose values are swapped

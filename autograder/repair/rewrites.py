@@ -999,8 +999,8 @@ def _dtype_rewrites(node: ast.Call, name: str, is_method: bool) -> Iterator[Rewr
     a `dtype=` keyword, or `astype`'s argument, given another of _DTYPES."""
     if is_method and name == "astype" and len(node.args) == 1 and not node.keywords:
         written, place = node.args[0], None
-    elif not is_method and len(node.args) == 1 and not node.keywords and (
-            name in ("array", "asarray") or name in ("zeros_like", "ones_like", "empty_like")):
+    elif not is_method and len(node.args) == 1 and not node.keywords and \
+            name in ("array", "asarray", "zeros_like", "ones_like", "empty_like"):
         # `np.asarray(mask)` of a 0/1 mask where a bool one was meant, `np.zeros_like(x)` of an
         # integer input where fractions are to be stored: the input's dtype kept
         kind: EditKind = "input_dtype" if name in ("array", "asarray") else "dtype"
