@@ -19,12 +19,15 @@ from __future__ import annotations
 import inspect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .compare import all_close, as_array
 from .child.protocol import MAX_HELPER_REQUESTS as MAX_REQUESTS  # per call of a composed step
+
+if TYPE_CHECKING:
+    from .compare import FloatArray
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -60,29 +63,41 @@ def answer(table: Iterable[StandIn], *, name: str, args: Sequence[Any], keywords
     got = bound_arguments(signature, args, keywords or {})
     if got is None:
         raise Refused(reason="arguments", helper=name)
+    asked = _ready(got)
     for row in table:
-        if row.name == name and _same_bound(got, _row_bound(signature, row.args)):
+        if row.name == name and _same_bound(asked, _row_bound(signature, row.args)):
             return row.value
     raise Refused(reason="arguments", helper=name)
+
+
+# One argument ready to compare: its parameter, its value and, for an array-like value, that value
+# as a float array (made once per call or row, not once per comparison).
+_Ready = tuple[Any, Any, "FloatArray | None"]
 
 
 # A row's arguments bound to a signature, kept: a composed step asks its helpers many times on one
 # test, and every request is compared with every row. Keyed by identity, the row's arguments and
 # the signature held in the entry so that neither identity is reused while it is kept.
-_ROWS_BOUND: dict[tuple[int, int], tuple[object, object, tuple[tuple[Any, Any], ...] | None]] = {}
+_ROWS_BOUND: dict[tuple[int, int], tuple[object, object, tuple[_Ready, ...] | None]] = {}
 _ROWS_BOUND_MOST = 20_000
 
 
-def _row_bound(signature: inspect.Signature | None, args: tuple[Any, ...]) -> tuple[tuple[Any, Any], ...] | None:
+def _row_bound(signature: inspect.Signature | None, args: tuple[Any, ...]) -> tuple[_Ready, ...] | None:
     key = (id(args), id(signature))
     kept = _ROWS_BOUND.get(key)
     if kept is not None and kept[0] is args and kept[1] is signature:
         return kept[2]
     bound = bound_arguments(signature, args, {})
+    ready = None if bound is None else _ready(bound)
     if len(_ROWS_BOUND) >= _ROWS_BOUND_MOST:
         _ROWS_BOUND.clear()
-    _ROWS_BOUND[key] = (args, signature, bound)
-    return bound
+    _ROWS_BOUND[key] = (args, signature, ready)
+    return ready
+
+
+def _ready(pairs: tuple[tuple[Any, Any], ...]) -> tuple[_Ready, ...]:
+    return tuple((parameter, value, None if isinstance(value, (bool, str)) else as_array(value))
+                 for parameter, value in pairs)
 
 
 def keyword_parameters(signature: inspect.Signature | None) -> tuple[str, ...]:
@@ -120,9 +135,18 @@ def bound_arguments(signature: inspect.Signature | None, args: object, keywords:
     return tuple(pairs)
 
 
-def _same_bound(got: tuple[tuple[Any, Any], ...], known: tuple[tuple[Any, Any], ...] | None) -> bool:
+def _same_bound(got: tuple[_Ready, ...], known: tuple[_Ready, ...] | None) -> bool:
     return known is not None and len(got) == len(known) and \
-        all(a[0] == b[0] and _same(a[1], b[1]) for a, b in zip(got, known))
+        all(a[0] == b[0] and _same_ready(a, b) for a, b in zip(got, known))
+
+
+def _same_ready(got: _Ready, known: _Ready) -> bool:
+    """`_same` on arguments whose arrays are already made (the shapes compared before the values)."""
+    if isinstance(known[1], np.ndarray):
+        array, expected = got[2], known[2]
+        return array is not None and expected is not None and array.shape == expected.shape \
+            and all_close(array, expected)
+    return _same(got[1], known[1])
 
 
 def same_arguments(got: object, known: Sequence[Any]) -> bool:
