@@ -76,6 +76,10 @@ def _float(data: object) -> float:
     return data
 
 
+def _float_or_truth(data: object) -> float | bool:
+    return data if type(data) is bool else _float(data)
+
+
 def _bool(data: object) -> bool:
     if type(data) is not bool:
         raise UnknownShape(f"{type(data).__name__}, not a bool")
@@ -168,11 +172,11 @@ class NotFinite:
 @dataclass(frozen=True, kw_only=True)
 class Worst:
     """The cell that differs most (of those whose difference is a number): the student's value
-    there, the expected one and their difference."""
+    there, the expected one and their difference. A value of a True/False array is a bool."""
 
     cell: Cell
-    got: float
-    expected: float
+    got: float | bool
+    expected: float | bool
     difference: float
 
 
@@ -421,8 +425,8 @@ class WrongValues:
         if WORST_KEYS & set(found):
             if not WORST_KEYS <= set(found):
                 raise UnknownShape("a worst cell without all its facts")
-            worst = Worst(cell=Cell.from_data(found["cell"]), got=_float(found["got_value"]),
-                          expected=_float(found["expected_value"]), difference=_float(found["max_abs"]))
+            worst = Worst(cell=Cell.from_data(found["cell"]), got=_float_or_truth(found["got_value"]),
+                          expected=_float_or_truth(found["expected_value"]), difference=_float(found["max_abs"]))
         return cls(rtol=_float(found["rtol"]), atol=_float(found["atol"]), shape=_shape(found["shape"]),
                    mismatched=_int(found["mismatched"]), total=_int(found["total"]),
                    got_preview=_text(found["got_preview"]), expected_preview=_text(found["expected_preview"]),

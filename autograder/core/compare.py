@@ -89,7 +89,8 @@ def _check_array(probe: Probe, output: Output, got: object, expected: FloatArray
                                               output=output.name)
     if array.shape != expected.shape:
         shapes = WrongShape(rtol=RTOL, atol=atol_for(expected), got_shape=array.shape, expected_shape=expected.shape,
-                            got_preview=preview(array), expected_preview=preview(expected), output=output.name)
+                            got_preview=preview(array, truth=_is_truth(got)),
+                            expected_preview=preview(expected, truth=_is_truth(expected)), output=output.name)
         if array.T.shape == expected.shape and all_close(array.T, expected):
             return False, "transposed", shapes
         if _only_unit_axes_apart(array.shape, expected.shape) and all_close(array.reshape(expected.shape), expected):
@@ -97,7 +98,8 @@ def _check_array(probe: Probe, output: Output, got: object, expected: FloatArray
         return False, "wrong_shape", shapes
     if all_close(array, expected):
         return True, None, None
-    values = _mismatch(probe, output, array, expected, container_name(got))
+    values = _mismatch(probe, output, array, expected, container_name(got),
+                       truths=(_is_truth(got), _is_truth(expected)))
     if values.not_finite is not None:
         return False, "not_finite", values
     if array.ndim == 2 and array.shape[0] == array.shape[1] and all_close(array.T, expected):
@@ -125,9 +127,17 @@ def atol_for(expected: NDArray[Any]) -> float:
     return ATOL * max(1.0, float(finite.max()) if finite.size else 1.0)
 
 
-def _mismatch(probe: Probe, output: Output, got: FloatArray, expected: FloatArray, container: Container
-              ) -> WrongValues:
-    """The numbers a message needs, in assert_allclose's order: how many, how badly, which cell."""
+def _is_truth(value: object) -> bool:
+    """Whether a value is an array of True/False (a mask), to be shown so, not as 1 and 0."""
+    if isinstance(value, Labelled):
+        value = value.values
+    return isinstance(value, np.ndarray) and value.dtype.kind == "b"
+
+
+def _mismatch(probe: Probe, output: Output, got: FloatArray, expected: FloatArray, container: Container,
+              truths: tuple[bool, bool] = (False, False)) -> WrongValues:
+    """The numbers a message needs, in assert_allclose's order: how many, how badly, which cell.
+    `truths`: whether the student's and the expected arrays are True/False ones."""
     with np.errstate(all="ignore"):
         difference = np.abs(got - expected)
         bad = ~np.isclose(got, expected, rtol=RTOL, atol=atol_for(expected), equal_nan=True)
@@ -139,13 +149,14 @@ def _mismatch(probe: Probe, output: Output, got: FloatArray, expected: FloatArra
     measurable = bad & np.isfinite(difference)
     if measurable.any():
         at = np.unravel_index(int(np.argmax(np.where(measurable, difference, -1.0))), got.shape)
-        worst = Worst(cell=_cell(probe, output, at), got=float(got[at]), expected=float(expected[at]),
-                      difference=float(difference[at]))
+        worst = Worst(cell=_cell(probe, output, at), got=_cell_value(got[at], truth=truths[0]),
+                      expected=_cell_value(expected[at], truth=truths[1]), difference=float(difference[at]))
     if output.rows_sum_to_one:
         with np.errstate(all="ignore"):
             row_sums = preview(got.sum(axis=-1))
     return WrongValues(rtol=RTOL, atol=atol_for(expected), shape=got.shape, mismatched=int(bad.sum()),
-                       total=int(got.size), got_preview=preview(got), expected_preview=preview(expected),
+                       total=int(got.size), got_preview=preview(got, truth=truths[0]),
+                       expected_preview=preview(expected, truth=truths[1]),
                        not_finite=not_finite, worst=worst, row_sums=row_sums, container=container,
                        output=output.name)
 
@@ -168,11 +179,16 @@ def _cell(probe: Probe, output: Output, index: Sequence[Any]) -> Cell:
     return Cell(row=None, column=None, column_is_word=False, index=())
 
 
-def preview(array: ArrayLike) -> str:
-    """The values cut short: at most PREVIEW rows and columns, three decimals."""
-    return np.array2string(np.asarray(array, dtype=float), precision=3, suppress_small=True,
-                           threshold=PREVIEW * PREVIEW, edgeitems=PREVIEW // 2,
-                           max_line_width=100)
+def _cell_value(value: object, *, truth: bool) -> float | bool:
+    return bool(value) if truth else float(cast("float", value))
+
+
+def preview(array: ArrayLike, *, truth: bool = False) -> str:
+    """The values cut short: at most PREVIEW rows and columns, three decimals; with `truth`, as
+    True/False."""
+    shown = np.asarray(array, dtype=bool if truth else float)
+    return np.array2string(shown, precision=3, suppress_small=True, threshold=PREVIEW * PREVIEW,
+                           edgeitems=PREVIEW // 2, max_line_width=100)
 
 
 def as_mapping(value: object) -> dict[PlainItem, PlainItem] | None:

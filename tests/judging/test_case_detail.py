@@ -58,8 +58,8 @@ wrong_shapes = st.builds(WrongShape, rtol=numbers, atol=numbers, got_shape=shape
 wrong_values = st.builds(WrongValues, rtol=numbers, atol=numbers, shape=shapes, mismatched=counts, total=counts,
                          got_preview=texts, expected_preview=texts,
                          not_finite=st.none() | st.builds(NotFinite, count=counts, where=cells),
-                         worst=st.none() | st.builds(Worst, cell=cells, got=numbers, expected=numbers,
-                                                     difference=numbers),
+                         worst=st.none() | st.builds(Worst, cell=cells, got=numbers | st.booleans(),
+                                                     expected=numbers | st.booleans(), difference=numbers),
                          row_sums=st.none() | texts, container=st.sampled_from(CONTAINERS),
                          tables=st.none() | tables, output=outputs, changed_input=changed)
 mapping_values = st.builds(MappingValues, mismatched=counts, total=counts,
@@ -226,3 +226,31 @@ def test_each_failure_of_a_returned_value_gets_its_record(plan):
     assert isinstance(page("self_attention", lambda p: returned(p, answer(p)[0])).detail, WrongCount)
     mapping = page("most_attended", lambda p: returned(p, {"나는": "zzz"})).detail
     assert isinstance(mapping, MappingValues) and mapping.output == "most_attended"
+
+
+def test_a_true_false_output_is_shown_as_true_and_false_not_as_one_and_zero():
+    from autograder.core.judge import judge_step
+    from autograder.core.render.step import step_feedback
+    from autograder.grading.plan import Plan
+    from autograder.registry import load
+
+    from test_judge import returned
+
+    lab = load("masked_attention")
+    step = next(s for s in lab.steps if s.name == "causal_mask")
+    probes = Plan.build(lab).probes["causal_mask"]
+    result = judge_step(step, probes, [returned(p, p.expected[0].T.copy()) for p in probes], "function", False)
+    page = next(c for c in result.cases if c.case == "page")
+    detail = page.detail
+    assert isinstance(detail, WrongValues) and detail.worst is not None
+    assert isinstance(detail.worst.got, bool) and isinstance(detail.worst.expected, bool)
+    assert "True" in detail.got_preview and "1." not in detail.expected_preview
+    numbers = judge_step(step, probes, [returned(p, p.expected[0].T.astype(float)) for p in probes], "function", False)
+    as_numbers = next(c for c in numbers.cases if c.case == "page").detail
+    assert isinstance(as_numbers, WrongValues) and as_numbers.worst is not None
+    assert type(as_numbers.worst.got) is float and isinstance(as_numbers.worst.expected, bool)
+    assert "True" not in as_numbers.got_preview and "True" in as_numbers.expected_preview
+    assert case_detail_from_data(through_json(detail_data(detail)), hidden=False) == detail
+    told = {lang: step_feedback(result, lab, lang) for lang in ("ko", "en")}
+    assert "— 내 값 True, 기대 값 False." in told["ko"] and "— got True, expected False." in told["en"]
+    assert "차이: 1" not in told["ko"] and "difference: 1" not in told["en"]

@@ -402,12 +402,21 @@ def _values_lines(say: Messages, d: WrongValues) -> list[str]:
                          where=_where(say, d.not_finite.where)))
     lines.append(say("text", "mismatched", mismatched=d.mismatched, total=d.total,
                      percent=100.0 * d.mismatched / max(d.total, 1)))
-    if d.worst is not None:
-        lines.append(say("text", "worst_cell", where=_where(say, d.worst.cell), got=d.worst.got,
-                         expected=d.worst.expected, difference=d.worst.difference))
+    worst = d.worst
+    if worst is not None and (isinstance(worst.got, bool) or isinstance(worst.expected, bool)):
+        # A True/False cell has no size of difference: the cell and both values.
+        lines.append(say("text", "wrong_truth_cell", where=_where(say, worst.cell), got=_cell_text(worst.got),
+                         expected=_cell_text(worst.expected)))
+    elif worst is not None:
+        lines.append(say("text", "worst_cell", where=_where(say, worst.cell), got=worst.got,
+                         expected=worst.expected, difference=worst.difference))
     if d.row_sums is not None:
         lines.append(say("text", "row_sums", sums=d.row_sums))
     return lines
+
+
+def _cell_text(value: float | bool) -> str:
+    return str(value) if isinstance(value, bool) else f"{value:.4g}"
 
 
 def _mapping_lines(say: Messages, d: MappingValues) -> list[str]:
