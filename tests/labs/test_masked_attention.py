@@ -681,4 +681,4 @@ def test_a_cell_of_a_stack_of_tables_is_named_by_its_head_then_its_words(grade):
     assert split.mistakes[0] == "split_interleaved"
     korean, english = (as_text(result, LAB, lang) for lang in ("ko", "en"))
     assert "(첫 번째 헤드의 '사과를' 행, 두 번째 열)" in korean
-    assert "at head 0, row '사과를', column 1" in english
+    assert "at head 0 (the first), row '사과를', column 1 (the second)" in english

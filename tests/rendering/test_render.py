@@ -307,8 +307,9 @@ def test_korean_counts_positions_from_one_in_words(index, words):
     assert position(index, "ko") == words
 
 
-def test_english_keeps_the_index_numpy_uses():
-    assert [position(i, "en") for i in (0, 1, 10)] == ["0", "1", "10"]
+def test_english_keeps_the_index_numpy_uses_and_says_its_ordinal():
+    assert [position(i, "en") for i in (0, 1, 3, 9, 10)] == \
+        ["0 (the first)", "1 (the second)", "3 (the fourth)", "9 (the tenth)", "10"]
 
 
 def feature_cell_result(plan):
@@ -331,7 +332,7 @@ def test_a_feature_column_keeps_its_index_in_english(plan):
     result, cell = feature_cell_result(plan)
     text = step_feedback(result, LAB, "en")
     worst = text.split("\n")[line_of(text, "en", "text", "worst_cell")]
-    assert f"row '{cell.row}', column {cell.index[1]} " in worst, worst
+    assert f"row '{cell.row}', column {cell.index[1]} (the " in worst, worst
 
 
 def test_a_word_cell_reads_row_then_column_in_korean(plan):

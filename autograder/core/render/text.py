@@ -139,11 +139,17 @@ def _last_part(match: re.Match[str]) -> str:
 KOREAN_ORDINALS = ("첫", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열")
 
 
+ENGLISH_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
 def position(index: object, lang: str) -> str:
     """How a 0-based column or position reads: Korean says the ordinal counted from one
-    ("두 번째" for index 1); English keeps the index NumPy uses ("1")."""
-    if lang != "ko" or not isinstance(index, int):
+    ("두 번째" for index 1); English gives the index NumPy uses and the ordinal ("1 (the second)"),
+    so that neither reader counts from the other end."""
+    if not isinstance(index, int):
         return str(index)
+    if lang != "ko":
+        return f"{index} (the {ENGLISH_ORDINALS[index]})" if 0 <= index < len(ENGLISH_ORDINALS) else str(index)
     number = index + 1
     if 1 <= number <= len(KOREAN_ORDINALS):
         return f"{KOREAN_ORDINALS[number - 1]} 번째"
