@@ -466,3 +466,17 @@ def test_the_hint_follows_the_first_cause_not_a_later_one(plan, lang):
     facts = LAB.hint_facts()
     assert hints["self_attention_scale"].format(**facts) in text
     assert hints["rounded"].format(**facts) not in text
+
+
+def test_a_wrong_shape_speaks_of_a_matrix_product_only_in_steps_that_make_one():
+    from autograder.core.render.messages import Messages
+    from autograder.registry import load
+
+    for lab_name, product_steps in (("self_attention", {"make_qkv", "mix", "self_attention"}),
+                                    ("masked_attention", {"multi_head_attention"})):
+        lab = load(lab_name)
+        for lang, product in (("en", "matrix product"), ("ko", "행렬곱")):
+            say = Messages(lang, lab)
+            for step in lab.steps:
+                told = say.stepwise("cause", step.name, "wrong_shape")
+                assert (product in told or "@" in told) == (step.name in product_steps), (lab_name, step.name, told)
