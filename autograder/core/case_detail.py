@@ -442,7 +442,8 @@ class MappingValues:
     """A mapping with other items (compare.check_mapping): how many expected keys hold another
     value, of how many; the first of them as (key, its value, the expected value) in short reprs,
     and whether its key is missing; up to five keys not expected; both mappings cut short; the
-    output's name; the argument the call changed, if one."""
+    output's name; whether its words equal the expected ones once put in the same Unicode form
+    (NFC: they print alike); the argument the call changed, if one."""
 
     mismatched: int
     total: int
@@ -452,19 +453,26 @@ class MappingValues:
     got_preview: str
     expected_preview: str
     output: str
+    other_form: bool = False
     changed_input: str | None = None
 
     def as_data(self) -> dict[str, object]:
-        return _with_changed_input({
+        data: dict[str, object] = {
             "mismatched": self.mismatched, "total": self.total,
             "first": None if self.first is None else list(self.first), "first_missing": self.first_missing,
             "extra_keys": list(self.extra_keys), "got_preview": self.got_preview,
-            "expected_preview": self.expected_preview, "output": self.output}, self.changed_input)
+            "expected_preview": self.expected_preview, "output": self.output}
+        if self.other_form:
+            data["other_form"] = True
+        return _with_changed_input(data, self.changed_input)
 
     @classmethod
     def from_data(cls, data: object) -> MappingValues:
         found = _mapping(data, frozenset({"mismatched", "total", "first", "first_missing", "extra_keys",
-                                          "got_preview", "expected_preview", "output"}), frozenset({"changed_input"}))
+                                          "got_preview", "expected_preview", "output"}),
+                         frozenset({"changed_input", "other_form"}))
+        if "other_form" in found and found["other_form"] is not True:
+            raise UnknownShape("other_form written other than true")
         first = None if found["first"] is None else _texts(found["first"])
         if first is not None and len(first) != 3:
             raise UnknownShape("a first difference of other than three parts")
@@ -472,7 +480,8 @@ class MappingValues:
                    first=None if first is None else (first[0], first[1], first[2]),
                    first_missing=_bool(found["first_missing"]), extra_keys=_texts(found["extra_keys"]),
                    got_preview=_text(found["got_preview"]), expected_preview=_text(found["expected_preview"]),
-                   output=_text(found["output"]), changed_input=_changed_input(found))
+                   output=_text(found["output"]), other_form="other_form" in found,
+                   changed_input=_changed_input(found))
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -7,6 +7,7 @@ and the heat-maps' cells (autograder.core.pictures).
 """
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
@@ -260,7 +261,15 @@ def check_mapping(probe: Probe, output: Output, got: object, expected: Any
         mismatched=len(wrong), total=len(expected), first=cast("tuple[str, str, str] | None", first),
         first_missing=bool(wrong) and wrong[0][0] not in mapping,
         extra_keys=tuple(_short_text(k) for k in mapping if k not in expected)[:5],
-        got_preview=_mapping_preview(mapping), expected_preview=_mapping_preview(expected), output=output.name)
+        got_preview=_mapping_preview(mapping), expected_preview=_mapping_preview(expected), output=output.name,
+        other_form=_in_one_form(mapping) == _in_one_form(expected))
+
+
+def _in_one_form(mapping: Mapping[Any, Any]) -> dict[Any, Any]:
+    """The mapping with its words in Unicode's NFC form (composed Hangul, as typed)."""
+    def one_form(item: object) -> object:
+        return unicodedata.normalize("NFC", item) if isinstance(item, str) else item
+    return {one_form(key): one_form(value) for key, value in mapping.items()}
 
 
 def _short_repr(value: object, limit: int = 60) -> str:

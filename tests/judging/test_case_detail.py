@@ -62,7 +62,7 @@ wrong_values = st.builds(WrongValues, rtol=numbers, atol=numbers, shape=shapes, 
                                                      expected=numbers | st.booleans(), difference=numbers),
                          row_sums=st.none() | texts, container=st.sampled_from(CONTAINERS),
                          tables=st.none() | tables, output=outputs, changed_input=changed)
-mapping_values = st.builds(MappingValues, mismatched=counts, total=counts,
+mapping_values = st.builds(MappingValues, mismatched=counts, total=counts, other_form=st.booleans(),
                            first=st.none() | st.tuples(texts, texts, texts), first_missing=st.booleans(),
                            extra_keys=st.lists(texts, max_size=5).map(tuple), got_preview=texts,
                            expected_preview=texts, output=outputs, changed_input=changed)
@@ -254,3 +254,25 @@ def test_a_true_false_output_is_shown_as_true_and_false_not_as_one_and_zero():
     told = {lang: step_feedback(result, lab, lang) for lang in ("ko", "en")}
     assert "— 내 값 True, 기대 값 False." in told["ko"] and "— got True, expected False." in told["en"]
     assert "차이: 1" not in told["ko"] and "difference: 1" not in told["en"]
+
+
+def test_words_in_another_unicode_form_are_told_so_since_they_print_alike(plan):
+    import unicodedata
+
+    from autograder.core.render.step import step_feedback
+    from test_judge import answer, returned, verdict
+    from conftest import LAB
+
+    def decomposed(p):
+        return {unicodedata.normalize("NFD", k): unicodedata.normalize("NFD", v) for k, v in answer(p).items()}
+
+    result = verdict(plan, "most_attended", lambda p: returned(p, decomposed(p)))
+    page = next(c for c in result.cases if c.case == "page")
+    assert isinstance(page.detail, MappingValues) and page.detail.other_form
+    assert case_detail_from_data(through_json(detail_data(page.detail)), hidden=False) == page.detail
+    told = {lang: step_feedback(result, LAB, lang) for lang in ("ko", "en")}
+    assert "NFD" in told["ko"] and "NFD" in told["en"]
+    wrong = verdict(plan, "most_attended", lambda p: returned(p, {k: k for k in answer(p)}))
+    wrong_page = next(c for c in wrong.cases if c.case == "page")
+    assert isinstance(wrong_page.detail, MappingValues) and not wrong_page.detail.other_form
+    assert "NFD" not in step_feedback(wrong, LAB, "en")

@@ -432,6 +432,8 @@ def _mapping_lines(say: Messages, d: MappingValues) -> list[str]:
         lines.append(say("text", "mapping_extra", keys=", ".join(map(str, d.extra_keys))))
     lines.append(say("text", "values_got", preview=d.got_preview).replace("\n", " "))
     lines.append(say("text", "values_expected", preview=d.expected_preview).replace("\n", " "))
+    if d.other_form:
+        lines.append(say("text", "mapping_other_form"))
     return lines
 
 
