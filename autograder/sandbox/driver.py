@@ -491,7 +491,17 @@ class _Ahead:
 
     def send(self, call: Call, deadline: float) -> None:
         """Send `call`, unless sent before, and the calls after it while they fit. Every call
-        before it has answered or was left unrun."""
+        before it has answered or was left unrun.
+
+        A child gone is not this call's outcome: a child may run the calls it was sent and end
+        at a later one before the grader reads them, and what it answered is still in the pipe.
+        The call is then read as any other (_awaited): its answer, or the child gone."""
+        try:
+            self._send(call, deadline)
+        except ChildGone:
+            pass
+
+    def _send(self, call: Call, deadline: float) -> None:
         here = self.position[call.id]
         for answered in [k for k in self.sent if k <= here]:
             del self.sent[answered]

@@ -630,6 +630,33 @@ def test_any_json_a_child_writes_reads_back_as_valid_unicode(data):
     json.dumps(read, ensure_ascii=False).encode("utf-8")
 
 
+def test_a_child_that_ends_at_a_later_candidate_before_the_grader_reads_leaves_the_earlier_answers(zygote,
+                                                                                                    monkeypatch):
+    """A grader slow to read (a loaded machine) finds the child gone when it sends the next commands
+    ahead: the candidates the child answered before it ended keep their answers, and only the one
+    that ended it is told as crashed."""
+    from autograder.sandbox import driver
+
+    awaited = driver._await_call
+
+    def slow_reader(child, call, deadline, helper=None, *, sent=False):
+        outcome = awaited(child, call, deadline, helper, sent=sent)
+        if call.id == 0:
+            time.sleep(1.0)  # the child runs on through call 3, which ends it
+        return outcome
+
+    monkeypatch.setattr(driver, "_await_call", slow_reader)
+    count = driver.AHEAD_CALLS + 8  # more than are sent at once: the next sends meet the gone child
+    calls = [Call(k, f"f #{k}", "f", (codec.encode(np.arange(3.0)),), public=True, seconds=2.0,
+                  source="def f(x):\n" + ("    import os\n    os._exit(3)\n" if k == 3 else f"    return x * {k}\n"))
+             for k in range(count)]
+    outcome = run(zygote, [{"source": "def f(x):\n    return x\n", "filename": "probe.py"}], calls,
+                  Limits(step_seconds=5.0, load_seconds=5.0), functions=("f",))
+    kinds = {k: outcome.calls[k].kind for k in range(count)}
+    assert kinds[3] == "crashed", kinds
+    assert all(kinds[k] == "returned" for k in range(count) if k != 3), kinds
+
+
 def test_candidates_sent_ahead_each_get_their_own_outcome_past_a_loop_a_crash_and_an_error(zygote):
     """In a real child: a candidate that never returns costs its own limit, one that ends the
     process or raises costs itself; the candidates sent after it are answered all the same (a
