@@ -114,7 +114,7 @@ def _at(data, path):
 
 
 # Keys a record leaves out when it has nothing to say there (read back as their default).
-OPTIONAL = {"no_return", "changed_input", "values", "not_finite", "row_sums", "refused", "reshaped", "blocks"}
+OPTIONAL = {"no_return", "changed_input", "values", "not_finite", "row_sums", "refused", "reshaped", "blocks", "other_form"}
 
 
 def _strange(path, value):
