@@ -143,10 +143,13 @@ def _same_bound(got: tuple[_Ready, ...], known: tuple[_Ready, ...] | None) -> bo
 def _same_ready(got: _Ready, known: _Ready) -> bool:
     """`_same` on arguments whose arrays are already made (the shapes compared before the values)."""
     if isinstance(known[1], np.ndarray):
-        array, expected = got[2], known[2]
-        return array is not None and expected is not None and array.shape == expected.shape \
-            and all_close(array, expected)
+        return _same_arrays(got[2], known[2])
     return _same(got[1], known[1])
+
+
+def _same_arrays(array: FloatArray | None, expected: FloatArray | None) -> bool:
+    return array is not None and expected is not None and array.shape == expected.shape \
+        and all_close(array, expected)
 
 
 def same_arguments(got: object, known: Sequence[Any]) -> bool:
@@ -159,10 +162,7 @@ def same_arguments(got: object, known: Sequence[Any]) -> bool:
 
 def _same(got: Any, known: Any) -> bool:
     if isinstance(known, np.ndarray):
-        expected = as_array(known)
-        array = as_array(got) if not isinstance(got, (bool, str)) else None
-        return array is not None and expected is not None and array.shape == expected.shape \
-            and all_close(array, expected)
+        return _same_arrays(as_array(got) if not isinstance(got, (bool, str)) else None, as_array(known))
     if isinstance(known, (list, tuple)) and all(type(w) is str for w in known):
         return isinstance(got, (list, tuple)) and len(got) == len(known) and \
             all(type(w) is str and w == k for w, k in zip(got, known))
