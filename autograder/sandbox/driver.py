@@ -5,6 +5,7 @@ Everything here returns plain outcome data; judging values happens elsewhere.
 """
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, cast
@@ -28,7 +29,9 @@ if TYPE_CHECKING:
     from .zygote_client import Zygote
 
     class Helper(Protocol):
-        """Answers one helper request: the encoded value, or HelperRefused (see Call.helpers)."""
+        """Answers one helper request: the encoded value, or HelperRefused (see Call.helpers).
+        A function of its arguments alone: a request repeated within one call gets the first
+        one's answer without asking again."""
 
         def __call__(self, call_id: int, name: str, args: list[object], keywords: dict[str, object] = ...,
                      /) -> Encoded: ...
@@ -43,6 +46,9 @@ if TYPE_CHECKING:
 HELPER_REQUEST_BYTES = 1024 * 1024  # the largest helper request read while a call runs
 MAX_RESTARTS = 12
 MAX_LOAD_EVENTS = 50
+# A call's helper answers kept to give a repeated request (_answer_helper): a bounded few, of small requests.
+MAX_KEPT_ANSWERS = 64
+KEPT_REQUEST_BYTES = 64 * 1024
 # How long a child whose load ran out of time has to say where it hung (see worker._tell_where):
 # an answer takes milliseconds; waiting longer only delays the fallback.
 WHERE_SECONDS = 0.5
@@ -537,6 +543,7 @@ def _awaited(child: Child, call: Call, deadline: float, helper: Helper | None, s
         child.send_text(call.command, deadline)
     refused: list[dict[str, str]]
     helped, refused = 0, []
+    answered: dict[str, tuple[str, object]] = {}  # this call's requests, by their content
     while True:
         line = child.next_line(deadline, max(call.answer_bytes, HELPER_REQUEST_BYTES))
         if line is None:
@@ -557,7 +564,7 @@ def _awaited(child: Child, call: Call, deadline: float, helper: Helper | None, s
                 # when the grader woke late): answering it would run the call on beyond its limit.
                 return CallOutcome("timeout", refused=refused)
             helped += 1
-            _answer_helper(child, call, event, helper, helped, deadline, refused, stood_in)
+            _answer_helper(child, call, event, helper, helped, deadline, refused, stood_in, answered)
             continue
         if event.get("id") != call.id:
             continue
@@ -582,12 +589,14 @@ def _awaited(child: Child, call: Call, deadline: float, helper: Helper | None, s
 
 
 def _answer_helper(child: Child, call: Call, event: dict[str, Any], helper: Helper | None, count: int, deadline: float,
-                   refused: list[dict[str, str]], stood_in: list[str]) -> None:
+                   refused: list[dict[str, str]], stood_in: list[str], answered: dict[str, tuple[str, object]]) -> None:
     """Answer one helper request of the running call: a value, or an error the child raises.
 
     Everything in the request is untrusted: only the call's own helpers, a bounded number of
     times; `helper` answers from the running test's own values or refuses (see stand_in). Each
     refusal is noted in `refused` ({"helper", "reason"}), the grader's own record of it.
+    `answered`: this call's answers so far by the request's content, so a request asked again is
+    neither decoded nor compared again (a composed step may ask the same one many times).
     """
     seq = small_int(event.get("seq"))
     name, args, keywords = event.get("name"), event.get("args"), event.get("kwargs", {})
@@ -600,14 +609,23 @@ def _answer_helper(child: Child, call: Call, event: dict[str, Any], helper: Help
             or not all(isinstance(key, str) and key.isidentifier() and len(key) <= 60 for key in keywords):
         reason = "arguments"
     else:
-        try:
-            decoded = [codec.decode(a) for a in args]
-            answer = {"value": helper(call.id, name, decoded, {key: codec.decode(value) for key, value in keywords.items()})
-                      if keywords else helper(call.id, name, decoded)}
+        content = json.dumps([name, args, keywords], sort_keys=True, separators=(",", ":"))
+        kept = answered.get(content)
+        if kept is None:
+            try:
+                decoded = [codec.decode(a) for a in args]
+                kept = ("value", helper(call.id, name, decoded, {key: codec.decode(value) for key, value in keywords.items()})
+                        if keywords else helper(call.id, name, decoded))
+            except HelperRefused as refusal:
+                kept = ("refused", refusal.args[0])
+            if len(answered) < MAX_KEPT_ANSWERS and len(content) <= KEPT_REQUEST_BYTES:
+                answered[content] = kept
+        if kept[0] == "value":
+            answer = {"value": kept[1]}
             if name not in stood_in:
                 stood_in.append(name)
-        except HelperRefused as refusal:
-            reason = refusal.args[0]
+        else:
+            reason = cast(str, kept[1])
     if reason is not None:
         if len(refused) < MAX_LOAD_EVENTS:
             refused.append({"helper": plain_text(name, 40), "reason": reason})

@@ -449,6 +449,50 @@ def test_helpers_are_answered_from_the_running_tests_own_values_only(zygote):
     assert {r["reason"] for r in outcome.calls[2].refused} == {"too_many"}
 
 
+class CountingAnswers:
+    """ANSWERS, counting the requests it is asked."""
+
+    def __init__(self):
+        self.asked = []
+
+    def __call__(self, call_id, name, args, keywords=None):
+        self.asked.append((call_id, name))
+        return ANSWERS(call_id, name, args, keywords) if keywords else ANSWERS(call_id, name, args)
+
+
+REPEATED = """
+import numpy as np
+
+def self_attention(rounds):
+    seen = []
+    for _ in range(rounds):
+        for args in ((np.eye(2), np.eye(2)), (np.eye(2), 2 * np.eye(2))):
+            try:
+                seen.append(scores(*args).tolist())
+            except LookupError as error:
+                seen.append(str(error)[:20])
+    return seen
+"""
+
+
+def test_a_request_asked_again_in_one_call_gets_the_first_answer_without_asking_the_stand_in_again(zygote):
+    """The same request, answered or refused, gets the same answer each time; the stand-in is asked
+    it once per call (a hostile step asking one request over and over costs the grader a look-up),
+    and a request is never answered from another call's."""
+    counting = CountingAnswers()
+    rounds = MAX_HELPER_REQUESTS // 2
+    calls = [Call(0, "self_attention", "self_attention", (codec.encode(rounds),), helpers=("scores",)),
+             Call(2, "self_attention", "self_attention", (codec.encode(1),), helpers=("scores",))]
+    outcome = run_calls(zygote, REPEATED, calls, helper=counting)
+    first, second = outcome.calls[0].value, outcome.calls[2].value
+    assert first[0::2] == [np.eye(2).tolist()] * rounds and len(set(map(str, first[1::2]))) == 1
+    assert isinstance(first[1], str)  # refused each time
+    assert second == first[:2]
+    assert sorted(counting.asked) == [(0, "scores"), (0, "scores"), (2, "scores"), (2, "scores")]
+    assert [r["reason"] for r in outcome.calls[0].refused] == ["arguments"] * rounds
+    assert outcome.calls[0].stood_in == ["scores"]
+
+
 def test_without_an_answering_helper_every_request_is_refused(zygote):
     source = "def self_attention():\n    try:\n        return scores(1, 2)\n    except LookupError:\n        return 'refused'\n"
     outcome = run_calls(zygote, source, [Call(0, "self_attention", "self_attention", (), helpers=("scores",))],
