@@ -133,10 +133,21 @@ def _softmax_probes(step: Step, case: Case, t: Trace) -> list[Probe]:
             # The mask given is the one applied, causal or not: each word here sees itself and the
             # words after it (a softmax that builds its own causal mask ignores it).
             ("other_mask", t.scaled, t.mask.T.copy()),
+            # Any mask, however few cells it shows: here each word sees only itself and the first
+            # word, fewer cells True than False (a softmax that guesses the mask's meaning from
+            # how many cells are True reads it the other way).
+            ("few_visible", t.scaled, _few_visible(len(case.words))),
         )
         probes += [Probe(step=step, case=case, trace=t, args=(scores, mask), expected=(solution.masked_softmax(scores, mask),), label=label)
                    for label, scores, mask in forms]
     return probes
+
+
+def _few_visible(n: int) -> np.ndarray:
+    """(n, n) mask: each word sees itself and the first word (2n - 1 cells True of n²)."""
+    seen: np.ndarray = np.eye(n, dtype=bool)
+    seen[:, 0] = True
+    return seen
 
 
 def _after_softmax(x: np.ndarray, mask: np.ndarray) -> Iterator[np.ndarray]:

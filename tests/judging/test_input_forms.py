@@ -4,7 +4,8 @@ that form.
 Promised forms (the notebooks' docstrings and the lab 2 page): softmax takes integer scores, scores far
 below zero, scores that give very small weights and a table of one column; most_attended picks the
 first of tied words (idxmax); masked_softmax takes a 0/1 integer mask, treats
-a visible score of exactly 0 as any other, and gives masked cells 0 whatever the visible scores.
+a visible score of exactly 0 as any other, gives masked cells 0 whatever the visible scores, and
+applies the mask it is given, causal or not, however few cells it shows.
 Each is a labelled call on one public case (labs/*/cases.py FORMS_CASE), so a file that breaks
 only that promise fails a test its author can run, and loses points in that step only.
 """
@@ -27,7 +28,7 @@ from solutions import self_attention as self_solution
 from conftest import CORPORA
 
 FORMS = {"self_attention": {"softmax": {"int", "negative", "small_weights", "one_column"}, "most_attended": {"ties"}},
-         "masked_attention": {"masked_softmax": {"0/1", "zeros", "negative", "other_mask"}}}
+         "masked_attention": {"masked_softmax": {"0/1", "zeros", "negative", "other_mask", "few_visible"}}}
 
 
 @pytest.fixture(scope="module")
