@@ -1086,13 +1086,22 @@ _MATH_TO_NUMPY = {"exp": "exp", "log": "log", "sqrt": "sqrt", "tanh": "tanh", "f
                   "ceil": "ceil", "pow": "power", "isnan": "isnan", "isinf": "isinf"}
 
 
+# Names that are modules in the notebooks (`np.append(a, b)` as a statement: its first argument is
+# the value it was to replace, not `np`).
+_MODULE_NAMES = frozenset({"np", "numpy", "math", "torch", "F", "scipy", "pd", "pandas"})
+
+
 def _discarded_rewrites(call: ast.Call) -> Iterator[Rewrite]:
     """A call made as a statement whose value was meant: `print(out)` where `return out` was,
-    `np.append(merged, h, axis=1)` or `softmax(w)` where its value was to replace its first argument."""
+    `np.append(merged, h, axis=1)` or `softmax(w)` where its value was to replace its first argument,
+    `grouped.swapaxes(0, 1)` where it was to replace the array it is called on."""
     if isinstance(call.func, ast.Name) and call.func.id == "print" and len(call.args) == 1 and not call.keywords:
         yield "printed", lambda n: ast.Return(value=n.value.args[0], lineno=n.lineno)  # type: ignore[attr-defined]
         return
     first = call.args[0] if call.args else None
+    if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
+            and call.func.value.id not in _MODULE_NAMES:
+        first = call.func.value
     if isinstance(first, ast.Name):
         yield "value_discarded", lambda n: ast.Assign(targets=[ast.Name(id=first.id, ctx=ast.Store())], value=n.value,  # type: ignore[attr-defined]
                                                       lineno=n.lineno)  # type: ignore[attr-defined]
