@@ -126,6 +126,9 @@ COST: dict[EditKind, int] = {
     # An input taken in the dtype it comes in (`np.asarray(x)` of integers, of a 0/1 mask): after
     # a dtype written elsewhere, as it changes every value the function reads after it.
     "input_dtype": 3,
+    # `np.triu_indices(n)` where `k=1` was meant (or `np.tril(m)` for `k=-1`): the diagonal taken in
+    # or left out by the default `k=0`.
+    "diagonal_offset": 2,
 }
 
 # Kinds tried with the pairs and the grafts, never before a single edit: an operation moved (two

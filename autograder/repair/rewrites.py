@@ -39,6 +39,8 @@ _AXIS_TAKERS = set(REDUCTIONS) | set(_ALSO_REDUCTIONS) | {
 _KEYWORD_DEFAULTS: dict[str, tuple[str, str | bool]] = {"meshgrid": ("indexing", "ij"), "fromfunction": ("dtype", "int"),
                                                    "rank": ("ascending", False), "sort_values": ("ascending", False),
                                                    "to_dict": ("orient", "index")}
+# numpy's functions of a diagonal, and the position of their `k` (the diagonal's offset, 0 by default).
+_DIAGONAL_K = {"triu": 1, "tril": 1, "triu_indices": 1, "tril_indices": 1, "eye": 2, "tri": 2}
 _AXES: tuple[int | None, ...] = (-1, -2, 0, 1, 2, None)
 # Neighbours: functions of one family a student takes one for the other (numpy's and pandas').
 _FAMILIES = (("triu", "tril"), ("argmax", "argmin", "idxmax", "idxmin"), ("maximum", "minimum"),
@@ -496,6 +498,11 @@ def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
         argument, default = _KEYWORD_DEFAULTS[name]
         given: ast.expr = ast.Name(id="int", ctx=ast.Load()) if default == "int" else ast.Constant(default)
         yield "keyword_added", lambda n: _set(n, "keywords", [*n.keywords, ast.keyword(arg=argument, value=given)])  # type: ignore[attr-defined]
+    if name in _DIAGONAL_K and not is_method and len(node.args) <= _DIAGONAL_K[name] \
+            and not any(k.arg == "k" for k in node.keywords):
+        for offset in (1, -1):
+            yield "diagonal_offset", lambda n, offset=offset: _set(  # type: ignore[misc]
+                n, "keywords", [*n.keywords, ast.keyword(arg="k", value=ast.Constant(offset))])
     if not is_method and isinstance(node.func, ast.Name) and name in ("max", "min", "sum", "abs", "round") \
             and len(node.args) == 1 and not node.keywords:
         # Python's built-in on an array: over its first axis only (max, sum) or not at all

@@ -142,6 +142,8 @@ def _with(step_source: str, name: str) -> str:
     ("def f(X):\n    Q, *K, V = g(X)\n    return K\n", "starred", "(Q, K, V)"),
     ("def f(m, h):\n    np.append(m, h, axis=1)\n    return m\n", "value_discarded", "m = np.append(m, h, axis=1)"),
     ("def f(m):\n    g = m.reshape(3, 2, 2)\n    g.swapaxes(0, 1)\n    return g\n", "value_discarded", "g = g.swapaxes(0, 1)"),
+    ("def f(n):\n    m = np.ones((n, n), dtype=bool)\n    m[np.triu_indices(n)] = False\n    return m\n", "diagonal_offset",
+     "np.triu_indices(n, k=1)"),
     ("def f(n):\n    i, j = np.meshgrid(np.arange(n), np.arange(n))\n    return j <= i\n", "keyword_added",
      "np.meshgrid(np.arange(n), np.arange(n), indexing='ij')"),
     ("def f(t, g):\n    return t.apply(g)\n", "axis", "t.apply(g, axis=-1)"),
