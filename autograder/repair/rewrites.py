@@ -32,7 +32,7 @@ _AXIS_TAKERS = set(REDUCTIONS) | set(_ALSO_REDUCTIONS) | {
     "argmax", "argmin", "softmax", "concatenate", "stack", "expand_dims", "squeeze", "cumsum",
     "linalg.norm", "norm", "take_along_axis", "split", "all", "any", "logsumexp", "flip", "sort", "argsort",
     "append", "insert", "delete", "repeat", "diff", "cumprod", "take", "div", "sub", "mul", "apply", "reduce",
-    "accumulate"}
+    "accumulate", "concat"}
 # Keywords whose default is the commonest surprise of their function: `np.meshgrid` indexes (x, y)
 # unless told `indexing="ij"`, `np.fromfunction` passes float indices unless told `dtype=int`,
 # pandas' `rank` and `sort_values` start from the smallest unless told `ascending=False`.
