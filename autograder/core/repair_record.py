@@ -23,7 +23,7 @@ EditKind = Literal[
     "starred", "values_swapped", "item_of", "joined", "walked_backwards", "fixed_in_loop", "never_advanced",
     "bitwise_not", "spelled_out", "graft_arguments", "graft_method", "graft_value", "position_scaled", "normalised", "einsum_output", "passed_by_name",
     "first_wrong_value", "wrong_return", "count_shifted", "keyword_name", "wrapped_in_list",
-    "branch_always", "added_up", "dtype", "read_only_view", "input_dtype", "diagonal_offset",
+    "branch_always", "added_up", "dtype", "read_only_view", "input_dtype", "diagonal_offset", "clauses_swapped",
 ]
 EDIT_KINDS: tuple[EditKind, ...] = EditKind.__args__  # type: ignore[attr-defined]
 

@@ -129,6 +129,9 @@ COST: dict[EditKind, int] = {
     # `np.triu_indices(n)` where `k=1` was meant (or `np.tril(m)` for `k=-1`): the diagonal taken in
     # or left out by the default `k=0`.
     "diagonal_offset": 2,
+    # A comprehension's two `for` clauses in the order of the loops read inside out
+    # (`[x for x in row for row in M]`): one token-sized slip, as two items in another order.
+    "clauses_swapped": 1,
 }
 
 # Kinds tried with the pairs and the grafts, never before a single edit: an operation moved (two

@@ -148,6 +148,8 @@ def _with(step_source: str, name: str) -> str:
      "np.meshgrid(np.arange(n), np.arange(n), indexing='ij')"),
     ("def f(t, g):\n    return t.apply(g)\n", "axis", "t.apply(g, axis=-1)"),
     ("def f(H):\n    return pd.concat(H).to_numpy()\n", "axis", "pd.concat(H, axis=1)"),
+    ("def f(H):\n    return [[x for x in h[i] for h in H] for i in range(3)]\n", "clauses_swapped",
+     "[x for h in H for x in h[i]]"),
     ("def f(q, k):\n    return np.convolve(q, k, mode='valid')[0]\n", "function", "np.correlate(q, k, mode='valid')"),
     ("def f(X, Ws):\n    fs = [lambda: X @ W for W in Ws]\n    return [g() for g in fs]\n", "late_binding",
      "lambda W=W: X @ W"),
