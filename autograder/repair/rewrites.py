@@ -49,7 +49,9 @@ _FAMILIES = (("triu", "tril"), ("argmax", "argmin", "idxmax", "idxmin"), ("maxim
              ("append", "extend"), ("repeat", "tile"), ("convolve", "correlate"), ("cumsum", "sum"),
              ("cumprod", "prod"), ("zeros", "ones", "empty"), ("zeros_like", "ones_like", "empty_like"),
              # "close enough" where equal was meant: a tie of values a millionth apart
-             ("isclose", "equal"), ("allclose", "array_equal"))
+             ("isclose", "equal"), ("allclose", "array_equal"),
+             # a DataFrame walked by its columns where its rows were meant (or the other way round)
+             ("items", "iterrows"))
 _FUNCTION_SWAPS = tuple((old, new) for family in _FAMILIES for old in family for new in family if old != new) + (
     # one way only: an `np.matrix` (always 2-D, `*` a matrix product) where an array was meant, never
     # the other way (a matrix's rows of one row would repair a 1-D slip by coincidence)
