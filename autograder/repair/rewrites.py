@@ -785,6 +785,13 @@ def _einsum_variants(spec: str) -> list[str]:
     inputs, output = spec.replace(" ", "").split("->", 1)
     terms = inputs.split(",") + [output]
     variants = []
+    # a free letter (once in the inputs) left out of the output, so summed over (`nd,dk->k` for
+    # `->nk`); a letter of the output too many
+    written = inputs.replace(",", "")
+    for letter in dict.fromkeys(written):
+        if letter.isalpha() and written.count(letter) == 1 and letter not in output:
+            variants += [inputs + "->" + output[:position] + letter + output[position:] for position in range(len(output) + 1)]
+    variants += [inputs + "->" + output[:position] + output[position + 1:] for position in range(len(output))]
     # a letter summed over kept in the output where a free one was meant (`ij,jk->ij` for `->ik`)
     for position, kept in enumerate(output):
         for letter in dict.fromkeys(inputs.replace(",", "")):
