@@ -56,6 +56,7 @@ _FUNCTION_SWAPS = tuple((old, new) for family in _FAMILIES for old in family for
     # one way only: an `np.matrix` (always 2-D, `*` a matrix product) where an array was meant, never
     # the other way (a matrix's rows of one row would repair a 1-D slip by coincidence)
     ("asmatrix", "asarray"), ("matrix", "array"))
+_PRODUCT_FAMILY = frozenset({"dot", "matmul", "inner", "outer", "tensordot", "vdot"})
 _TRANSPOSES = ("transpose", "swapaxes", "permute", "moveaxis")
 _PRODUCTS = ("dot", "matmul", "inner")
 _SWAPPED = (0, 1, 2, -1, -2, -3)
@@ -496,7 +497,9 @@ def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
     if name in _AXIS_TAKERS or any(k.arg in ("axis", "dim") for k in node.keywords):
         yield from _axis_rewrites(node, is_method)
     for old, new in _FUNCTION_SWAPS:
-        if name == old:
+        # (not a product given keywords: `axes` means other things to tensordot and matmul, and a
+        # rename that keeps it repairs by coincidence where the axes were the slip)
+        if name == old and not (old in _PRODUCT_FAMILY and node.keywords):
             yield "function", _renamed_function(new)
     if name in _KEYWORD_DEFAULTS and not any(k.arg == _KEYWORD_DEFAULTS[name][0] for k in node.keywords):
         argument, default = _KEYWORD_DEFAULTS[name]

@@ -161,6 +161,16 @@ def test_single_edits_hold_the_repair_of_each_kind(source, kind, after):
     assert any(edit.kind == kind and edit.after == after for edit in edits), [(e.kind, e.after) for e in edits]
 
 
+def test_a_product_given_keywords_is_not_renamed_since_its_keywords_mean_other_things_elsewhere():
+    """`np.tensordot(w, V, axes=([0], [0]))` renamed `np.matmul` keeps `axes`, which matmul reads
+    otherwise: a repair by coincidence where the axes were the slip. The axes are edited instead."""
+    edits = single_edits(_function("def f(w, V):\n    return np.tensordot(w, V, axes=([0], [0]))\n"))
+    assert not [e for e in edits if e.kind == "function"]
+    assert [(e.before, e.after) for e in edits if e.kind == "constant"][0] == ("0", "1")
+    renamed = single_edits(_function("def f(w, V):\n    return np.tensordot(w, V)\n"))
+    assert any(e.kind == "function" for e in renamed)
+
+
 @pytest.mark.parametrize("source, line, after", [
     # set once for every cell where each cell needs its own (a statement before a loop, moved in)
     ("def f(Q, K):\n    total = 0.0\n    for q in Q:\n        for k in K:\n            total += q @ k\n    return total\n",
