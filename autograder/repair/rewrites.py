@@ -536,6 +536,11 @@ def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
                 n.args[0] = ast.Constant(spec)
                 return n
             yield "einsum", respelled
+    if name == "zip" and not is_method and isinstance(node.func, ast.Name) and not node.keywords:
+        # `zip(weights, V)` walks each table by its rows: a table to be walked by its columns
+        for position, walked in enumerate(node.args[:3]):
+            if isinstance(walked, ast.Name):
+                yield "transpose_added", _transposed_argument(position, short=True)
     if name in _PRODUCTS and len(node.args) == 2 and not node.keywords:
         # np.dot(Q, K) for Q @ K.T: a transpose left out of a product written as a call
         for position in (0, 1):

@@ -150,6 +150,7 @@ def _with(step_source: str, name: str) -> str:
     ("def f(H):\n    return pd.concat(H).to_numpy()\n", "axis", "pd.concat(H, axis=1)"),
     ("def f(t):\n    return {w: row.idxmax() for w, row in t.items()}\n", "function", "t.iterrows()"),
     ("def f(X, W):\n    return np.einsum('nd,dk->k', X, W)\n", "einsum", "np.einsum('nd,dk->nk', X, W)"),
+    ("def f(w, V):\n    return sum(np.outer(a, v) for a, v in zip(w, V))\n", "transpose_added", "zip(w.T, V)"),
     ("def f(H):\n    return [[x for x in h[i] for h in H] for i in range(3)]\n", "clauses_swapped",
      "[x for h in H for x in h[i]]"),
     ("def f(q, k):\n    return np.convolve(q, k, mode='valid')[0]\n", "function", "np.correlate(q, k, mode='valid')"),
