@@ -260,7 +260,7 @@ def caused_by_code(step: Step, probes: Sequence[Probe], cases: list[CaseResult],
         code, words = "mutable_default", {"names": state["defaults"]}
     elif globals_read and (fitted or page_right):
         code, words = "reads_global", {"names": globals_read}
-    elif hardcoded and _same_answer_elsewhere(probes, cases, outcomes):
+    elif hardcoded and _same_answer_elsewhere(probes, cases, outcomes, page_right=page_right):
         return cases, rule, ignored, None  # the same answer for other inputs: written in, as told
     elif any(c.code == "ignores_arguments" for c in rule_made):
         return cases, rule, ignored, None  # the values already name the arguments
@@ -292,15 +292,17 @@ def _state_shown(outcomes: Iterable[Outcome | None]) -> dict[str, Any]:
 
 
 def _same_answer_elsewhere(probes: Sequence[Probe], cases: Sequence[CaseResult],
-                           outcomes: Sequence[Outcome | None]) -> bool:
+                           outcomes: Sequence[Outcome | None], *, page_right: bool) -> bool:
     """Whether each failing call that returned gave, in one of its outputs at least, the very
     values another call gave for other inputs (the page's table written in, returned whatever the
-    input): evidence of "hard-coded"."""
+    input): evidence of "hard-coded". Where no failing call returned, only errors: the page's
+    sizes written in when the page's example is right (`page_right`); when it raised too, a
+    computation right on some sizes by chance, told as what is seen."""
     returned = [(p, c, o.value) for p, c, o in zip(probes, cases, outcomes)
                 if o is not None and o.kind == "returned"]
     failing = [(p, got) for p, c, got in returned if not c.passed]
     if not failing:
-        return True  # only errors on other sizes: the page's sizes written in, as told before
+        return page_right  # only errors on other sizes: the page's sizes written in, as told before
 
     def same_output(probe: Probe, got: object, other: Probe, value: object) -> bool:
         mine, theirs = values_of(probe, got), values_of(other, value)

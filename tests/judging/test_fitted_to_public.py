@@ -308,3 +308,25 @@ def test_a_step_that_loops_on_one_public_input_has_its_hidden_tests_looked_at_an
     assert "시간 안에 끝나지 않았거나" not in step_feedback(
         next(step for step in result.steps if step.name == "scores"), SELF, "ko")
     assert all(step.status == "passed" for step in result.steps if step.name in ("make_qkv", "scores", "mix"))
+
+
+def test_an_honest_step_that_raises_on_the_page_and_is_right_on_one_public_test_by_chance_is_not_told_as_written_in(zygote):
+    """A score buffer made with the query heads' shape (`np.zeros_like(Qh)`): numpy raises on every
+    test but the public one where d_head equals the number of words. Right only where the inputs are
+    known, the step earns nothing (the fitted rule); but its own example raised too, so the errors
+    are not the page's sizes written in: the words say what is seen, never "an answer that only fits
+    the page" with the page's √2 as its cause (corpus_blind20)."""
+    from autograder.grading import grade_bytes
+    from autograder.core.render.step import step_feedback
+
+    path = ROOT / "tests" / "corpora" / "corpus_blind20" / "lab2" / \
+        "lab2__multi_head_attention__score_buffer_like_query_heads.py"
+    result = grade_bytes(path.name, path.read_bytes(), zygote, PLANS["masked_attention"])
+    step = next(step for step in result.steps if step.name == "multi_head_attention")
+    assert step.score == 0 and "hardcoded" not in step.mistakes
+    assert any(c.passed and not c.hidden for c in step.cases)
+    assert not any(c.passed and c.case == "page" for c in step.cases)
+    for language, written_in in (("ko", "페이지의 예제에만 맞는 답"), ("en", "only fits the page's example")):
+        text = step_feedback(step, MASKED, language)
+        assert written_in not in text and "√2" not in text.split("Hint")[0].split("힌트")[0], text
+    assert all(other.score == other.max_score for other in result.steps if other is not step)
