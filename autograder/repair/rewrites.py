@@ -1115,6 +1115,9 @@ _MATH_TO_NUMPY = {"exp": "exp", "log": "log", "sqrt": "sqrt", "tanh": "tanh", "f
 # Names that are modules in the notebooks (`np.append(a, b)` as a statement: its first argument is
 # the value it was to replace, not `np`).
 _MODULE_NAMES = frozenset({"np", "numpy", "math", "torch", "F", "scipy", "pd", "pandas"})
+# Methods that change their list, dict or array in place and return None: their value is never meant.
+_IN_PLACE_METHODS = frozenset({"append", "extend", "insert", "update", "sort", "fill", "remove", "clear", "add",
+                               "setdefault", "pop", "resize", "put", "reverse", "discard"})
 
 
 def _discarded_rewrites(call: ast.Call) -> Iterator[Rewrite]:
@@ -1126,7 +1129,7 @@ def _discarded_rewrites(call: ast.Call) -> Iterator[Rewrite]:
         return
     first = call.args[0] if call.args else None
     if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
-            and call.func.value.id not in _MODULE_NAMES:
+            and call.func.value.id not in _MODULE_NAMES and call.func.attr not in _IN_PLACE_METHODS:
         first = call.func.value
     if isinstance(first, ast.Name):
         yield "value_discarded", lambda n: ast.Assign(targets=[ast.Name(id=first.id, ctx=ast.Store())], value=n.value,  # type: ignore[attr-defined]

@@ -588,6 +588,15 @@ def _awaited(child: Child, call: Call, deadline: float, helper: Helper | None, s
         return outcome
 
 
+def _request_content(name: object, args: object, keywords: object) -> str | None:
+    """A helper request's content as one text, the key of a repeated one; None when it cannot be
+    written again (nested deeper than the grader's stack allows here)."""
+    try:
+        return json.dumps([name, args, keywords], sort_keys=True, separators=(",", ":"))
+    except (ValueError, TypeError, RecursionError):
+        return None
+
+
 def _answer_helper(child: Child, call: Call, event: dict[str, Any], helper: Helper | None, count: int, deadline: float,
                    refused: list[dict[str, str]], stood_in: list[str], answered: dict[str, tuple[str, object]]) -> None:
     """Answer one helper request of the running call: a value, or an error the child raises.
@@ -609,8 +618,8 @@ def _answer_helper(child: Child, call: Call, event: dict[str, Any], helper: Help
             or not all(isinstance(key, str) and key.isidentifier() and len(key) <= 60 for key in keywords):
         reason = "arguments"
     else:
-        content = json.dumps([name, args, keywords], sort_keys=True, separators=(",", ":"))
-        kept = answered.get(content)
+        content = _request_content(name, args, keywords)
+        kept = answered.get(content) if content is not None else None
         if kept is None:
             try:
                 decoded = [codec.decode(a) for a in args]
@@ -618,7 +627,7 @@ def _answer_helper(child: Child, call: Call, event: dict[str, Any], helper: Help
                         if keywords else helper(call.id, name, decoded))
             except HelperRefused as refusal:
                 kept = ("refused", refusal.args[0])
-            if len(answered) < MAX_KEPT_ANSWERS and len(content) <= KEPT_REQUEST_BYTES:
+            if content is not None and len(answered) < MAX_KEPT_ANSWERS and len(content) <= KEPT_REQUEST_BYTES:
                 answered[content] = kept
         if kept[0] == "value":
             answer = {"value": kept[1]}

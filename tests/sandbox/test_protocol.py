@@ -715,3 +715,15 @@ def test_candidates_sent_ahead_each_get_their_own_outcome_past_a_loop_a_crash_an
     assert kinds[5] == "timeout" and kinds[9] == "crashed" and kinds[13] == "raised", kinds
     for k in set(range(40)) - set(bodies):
         assert kinds[k] == "returned" and list(outcome.calls[k].value) == [0.0, k, 2.0 * k], (k, outcome.calls[k])
+
+
+def test_a_request_too_deep_to_write_again_is_answered_without_being_kept():
+    """The key of a repeated request is its content written out again; a request nested deeper than
+    the grader's stack allows there is not kept, and is answered (refused) as any other."""
+    from autograder.sandbox.driver import _request_content
+
+    deep: list = []
+    for _ in range(100_000):
+        deep = [deep]
+    assert _request_content("scores", [deep], {}) is None
+    assert _request_content("scores", [[1.0, 2.0]], {"axis": -1}) == '["scores",[[1.0,2.0]],{"axis":-1}]'
