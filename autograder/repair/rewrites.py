@@ -43,8 +43,10 @@ _KEYWORD_DEFAULTS: dict[str, tuple[str, str | bool]] = {"meshgrid": ("indexing",
 _DIAGONAL_K = {"triu": 1, "tril": 1, "triu_indices": 1, "tril_indices": 1, "eye": 2, "tri": 2}
 _AXES: tuple[int | None, ...] = (-1, -2, 0, 1, 2, None)
 # Neighbours: functions of one family a student takes one for the other (numpy's and pandas').
+# numpy's products (none of them renamed to another when given keywords: _call_rewrites)
+_PRODUCT_FAMILY = ("dot", "matmul", "inner", "outer", "tensordot", "vdot")
 _FAMILIES = (("triu", "tril"), ("argmax", "argmin", "idxmax", "idxmin"), ("maximum", "minimum"),
-             ("dot", "matmul", "inner", "outer", "tensordot", "vdot"), ("exp", "expm1", "exp2", "log"),
+             _PRODUCT_FAMILY, ("exp", "expm1", "exp2", "log"),
              ("max", "idxmax"), ("argmax", "idxmax"), ("concatenate", "stack", "hstack", "vstack", "dstack"),
              ("append", "extend"), ("repeat", "tile"), ("convolve", "correlate"), ("cumsum", "sum"),
              ("cumprod", "prod"), ("zeros", "ones", "empty"), ("zeros_like", "ones_like", "empty_like"),
@@ -56,7 +58,6 @@ _FUNCTION_SWAPS = tuple((old, new) for family in _FAMILIES for old in family for
     # one way only: an `np.matrix` (always 2-D, `*` a matrix product) where an array was meant, never
     # the other way (a matrix's rows of one row would repair a 1-D slip by coincidence)
     ("asmatrix", "asarray"), ("matrix", "array"))
-_PRODUCT_FAMILY = frozenset({"dot", "matmul", "inner", "outer", "tensordot", "vdot"})
 _TRANSPOSES = ("transpose", "swapaxes", "permute", "moveaxis")
 _PRODUCTS = ("dot", "matmul", "inner")
 _SWAPPED = (0, 1, 2, -1, -2, -3)
@@ -802,7 +803,7 @@ def _einsum_variants(spec: str) -> list[str]:
     variants += [inputs + "->" + output[:position] + output[position + 1:] for position in range(len(output))]
     # a letter summed over kept in the output where a free one was meant (`ij,jk->ij` for `->ik`)
     for position, kept in enumerate(output):
-        for letter in dict.fromkeys(inputs.replace(",", "")):
+        for letter in dict.fromkeys(written):
             if letter not in output and letter.isalpha():
                 variants.append(inputs + "->" + output[:position] + letter + output[position + 1:])
     for t, term in enumerate(terms):

@@ -46,7 +46,8 @@ if TYPE_CHECKING:
 HELPER_REQUEST_BYTES = 1024 * 1024  # the largest helper request read while a call runs
 MAX_RESTARTS = 12
 MAX_LOAD_EVENTS = 50
-# A call's helper answers kept to give a repeated request (_answer_helper): a bounded few, of small requests.
+# A call's helper answers kept to give a repeated request (_answer_helper): a bounded few, of
+# requests whose line is small (its content, written out again, is no longer than the line).
 MAX_KEPT_ANSWERS = 64
 KEPT_REQUEST_BYTES = 64 * 1024
 # How long a child whose load ran out of time has to say where it hung (see worker._tell_where):
@@ -564,7 +565,8 @@ def _awaited(child: Child, call: Call, deadline: float, helper: Helper | None, s
                 # when the grader woke late): answering it would run the call on beyond its limit.
                 return CallOutcome("timeout", refused=refused)
             helped += 1
-            _answer_helper(child, call, event, helper, helped, deadline, refused, stood_in, answered)
+            _answer_helper(child, call, event, helper, helped, deadline, refused, stood_in,
+                           answered if len(line) <= KEPT_REQUEST_BYTES else None)
             continue
         if event.get("id") != call.id:
             continue
@@ -598,14 +600,16 @@ def _request_content(name: object, args: object, keywords: object) -> str | None
 
 
 def _answer_helper(child: Child, call: Call, event: dict[str, Any], helper: Helper | None, count: int, deadline: float,
-                   refused: list[dict[str, str]], stood_in: list[str], answered: dict[str, tuple[str, object]]) -> None:
+                   refused: list[dict[str, str]], stood_in: list[str],
+                   answered: dict[str, tuple[str, object]] | None) -> None:
     """Answer one helper request of the running call: a value, or an error the child raises.
 
     Everything in the request is untrusted: only the call's own helpers, a bounded number of
     times; `helper` answers from the running test's own values or refuses (see stand_in). Each
     refusal is noted in `refused` ({"helper", "reason"}), the grader's own record of it.
     `answered`: this call's answers so far by the request's content, so a request asked again is
-    neither decoded nor compared again (a composed step may ask the same one many times).
+    neither decoded nor compared again (a composed step may ask the same one many times); None for
+    a request too large to keep (its content is never written out again).
     """
     seq = small_int(event.get("seq"))
     name, args, keywords = event.get("name"), event.get("args"), event.get("kwargs", {})
@@ -618,8 +622,8 @@ def _answer_helper(child: Child, call: Call, event: dict[str, Any], helper: Help
             or not all(isinstance(key, str) and key.isidentifier() and len(key) <= 60 for key in keywords):
         reason = "arguments"
     else:
-        content = _request_content(name, args, keywords)
-        kept = answered.get(content) if content is not None else None
+        content = _request_content(name, args, keywords) if answered is not None else None
+        kept = answered.get(content) if answered is not None and content is not None else None
         if kept is None:
             try:
                 decoded = [codec.decode(a) for a in args]
@@ -627,7 +631,7 @@ def _answer_helper(child: Child, call: Call, event: dict[str, Any], helper: Help
                         if keywords else helper(call.id, name, decoded))
             except HelperRefused as refusal:
                 kept = ("refused", refusal.args[0])
-            if content is not None and len(answered) < MAX_KEPT_ANSWERS and len(content) <= KEPT_REQUEST_BYTES:
+            if answered is not None and content is not None and len(answered) < MAX_KEPT_ANSWERS:
                 answered[content] = kept
         if kept[0] == "value":
             answer = {"value": kept[1]}
