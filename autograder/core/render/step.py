@@ -41,6 +41,9 @@ def step_feedback(result: StepResult, lab: Lab, lang: str = "ko") -> str:
     in_helper = error_in_helper(result)
     if in_helper:
         result = _errors_as_raised(result)
+    repaired = repair_text(say, result)
+    if repaired:
+        result = _guesses_dropped(result, say)
     failing = [c for c in result.cases if not c.passed]
     public = [c for c in failing if not c.hidden]
     hidden = [c for c in failing if c.hidden]
@@ -59,7 +62,6 @@ def step_feedback(result: StepResult, lab: Lab, lang: str = "ko") -> str:
     if in_helper:
         # Values read against the helper's own step would blame the helper for what it was handed.
         explained = None
-    repaired = repair_text(say, result)
     if repaired:
         # One edit of the student's own code, checked against the reference on every public and
         # generated input, names the place: it is the cause, in place of the causes read off values.
@@ -101,6 +103,27 @@ def _redefined_lines(say: Messages, result: StepResult) -> list[str]:
     others = ", ".join(place_in_own_file(say, name, line) for name, line in found.others)
     return ["  " + say("text", "redefined", name=result.name, place=place_in_own_file(say, *found.graded),
                        others=others)]
+
+
+def _guesses_dropped(result: StepResult, say: Messages) -> StepResult:
+    """`result` told without the guesses its values matched (a declared mistake's title, cause and
+    hint: "taken without keepdims" for a max transposed after keepdims=True), each failure by its
+    plain code ("the values differ", "your code raised an error"): a repair found in the student's
+    own code, checked against the reference, is the cause, and nothing beside it may say another.
+    Words only: the points were counted from the codes as judged."""
+    step = cast("Lab", say.lab).steps_by_name.get(result.name) if say.lab is not None else None
+    declared = {m.code for m in (*step.mistakes, *step.error_mistakes)} if step is not None else set()
+    if not declared:
+        return result
+
+    def plain(case: CaseResult) -> str | None:
+        if case.passed or not any(part in declared for part in parts(case.code or "")):
+            return case.code
+        return "exception" if case.raised or isinstance(case.detail, Raised) else case.fallback or "wrong_values"
+
+    cases = [replace(c, code=plain(c)) for c in result.cases]
+    mistakes = [code for code in dict.fromkeys(plain(c) for c in result.cases if not c.passed) if code]
+    return replace(result, cases=cases, mistakes=mistakes)
 
 
 def _errors_as_raised(result: StepResult) -> StepResult:
