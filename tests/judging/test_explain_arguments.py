@@ -211,6 +211,30 @@ def test_one_value_everywhere_is_no_structural_cause(seed, count, fill):
 
 
 @QUICK
+@given(seed=SEEDS, count=st.integers(1, 3), whole_rows=st.booleans())
+def test_nan_in_whole_rows_is_told_by_rows_and_scattered_nan_by_cells(seed, count, whole_rows):
+    # A whole row of nan comes from a row all -inf (inf - inf, 0/0) whatever the line; scattered
+    # cells from their own computation. Neither sentence may claim the rest is right.
+    rng = np.random.default_rng(seed)
+    samples = []
+    for index in range(count):
+        n = int(rng.integers(3, 6))
+        expected = _softmax(rng.normal(size=(2, n, n)))
+        got = expected + (rng.normal(size=expected.shape) * 0.1 if rng.integers(2) else 0.0)
+        rows = rng.random(size=(2, n)) < 0.4
+        rows.flat[0], rows.flat[-1] = True, False
+        bad = np.broadcast_to(rows[..., None], got.shape).copy()
+        if not whole_rows:
+            bad &= rng.random(size=got.shape) < 0.5
+            bad.flat[0], bad.flat[1] = True, False
+        got = np.where(bad, np.nan, got)
+        samples.append(Sample(case=f"c{index}", hidden=False, passed=False, got=got, got_type="ndarray",
+                              expected=expected, quantities={}, sizes={}))
+    found = explain("weights", samples)
+    assert found is not None and found.relation == ("not_finite_rows" if whole_rows else "not_finite_cells"), found
+
+
+@QUICK
 @given(seed=SEEDS)
 def test_when_one_kind_fails_the_values_are_read_on_that_kind(seed):
     """An integer table in place of a float one truncates the values only on the integer test: the
