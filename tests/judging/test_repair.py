@@ -503,9 +503,9 @@ def test_a_wrong_axis_is_named_with_its_line_in_both_languages(zygote):
 
 def test_beside_a_repair_no_guess_read_off_the_values_names_another_cause(zygote):
     # The row max transposed after keepdims=True spreads along the columns, as a max taken without
-    # keepdims would: the values match that declared mistake, whose title, cause and hint speak of
-    # a keepdims=True the student wrote. The repair names the transpose; nothing beside it may
-    # name keepdims, and each test is told by what its values are.
+    # keepdims would: the values match that declared mistake, whose cause and hint tell to add the
+    # keepdims=True the student wrote. The repair names the transpose; nothing beside it may name
+    # keepdims, and each test keeps its title, which says what the values are.
     wrong = _with("def softmax(x):\n    e = np.exp(x - np.max(x, axis=-1, keepdims=True).T)\n"
                   "    return e / e.sum(axis=-1, keepdims=True)\n", "softmax")
     step = _step(grade_bytes("wrong.py", wrong.encode(), zygote, Plan.build(LAB)), "softmax")
@@ -516,7 +516,7 @@ def test_beside_a_repair_no_guess_read_off_the_values_names_another_cause(zygote
         cause_at = text.index("짐작되는 원인" if lang == "ko" else "Likely cause")
         assert "keepdims" not in text[:cause_at].replace("keepdims=True).T", ""), text
         assert "keepdims" not in text[cause_at:].split("\n", 1)[1], text
-        assert ("값이 다릅니다" if lang == "ko" else "the values differ") in text
+        assert ("열 방향으로 적용" if lang == "ko" else "applied along the columns") in text
 
 
 # Several small edits repair each of these; the one told is the one that keeps what the student

@@ -229,3 +229,13 @@ def test_a_mistake_the_step_hint_misleads_has_its_own_hint(lab_name, lang):
         assert f"{step}.{code}" in hints or code in hints, (step, code)
         named = lab.steps_by_name[step].mistakes + lab.steps_by_name[step].error_mistakes
         assert code in {m.code for m in named} | set(GENERAL_CODES) | {"rounded"}, (step, code)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_title_says_what_the_values_are_never_what_the_code_did(lang):
+    # A title is shown beside a repair found in the student's own code: a code word in it (a
+    # keyword argument, an operator the student may not have written) can contradict the repair.
+    from labs.masked_attention import LAB as MASKED
+    for lab in (LAB, MASKED):
+        for code, title in merged_catalog(lang, lab)["title"].items():
+            assert not re.search(r"\b[a-z_]+=|\*\*|keepdims", title), (lang, code, title)

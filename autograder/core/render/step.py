@@ -106,24 +106,22 @@ def _redefined_lines(say: Messages, result: StepResult) -> list[str]:
 
 
 def _guesses_dropped(result: StepResult, say: Messages) -> StepResult:
-    """`result` told without the guesses its values matched (a declared mistake's title, cause and
-    hint: "taken without keepdims" for a max transposed after keepdims=True), each failure by its
-    plain code ("the values differ", "your code raised an error"): a repair found in the student's
-    own code, checked against the reference, is the cause, and nothing beside it may say another.
-    Words only: the points were counted from the codes as judged."""
+    """`result` with the codes its hint is chosen by told plainly ("wrong_values", "exception") in
+    place of the declared mistakes its values matched: a repair found in the student's own code,
+    checked against the reference, is the cause, and no guess read off the values may name another
+    (the hint of `no_keepdims`, "add keepdims=True", for a max transposed after keepdims=True).
+    Each test keeps its title: a title says what the values are, never what the code did (the
+    catalogs' [title] rule, tests/rendering/test_catalogs.py). Words only: the points stand."""
     step = cast("Lab", say.lab).steps_by_name.get(result.name) if say.lab is not None else None
     declared = {m.code for m in (*step.mistakes, *step.error_mistakes)} if step is not None else set()
-    if not declared:
-        return result
 
     def plain(case: CaseResult) -> str | None:
-        if case.passed or not any(part in declared for part in parts(case.code or "")):
+        if not any(part in declared for part in parts(case.code or "")):
             return case.code
         return "exception" if case.raised or isinstance(case.detail, Raised) else case.fallback or "wrong_values"
 
-    cases = [replace(c, code=plain(c)) for c in result.cases]
     mistakes = [code for code in dict.fromkeys(plain(c) for c in result.cases if not c.passed) if code]
-    return replace(result, cases=cases, mistakes=mistakes)
+    return replace(result, mistakes=mistakes)
 
 
 def _errors_as_raised(result: StepResult) -> StepResult:
