@@ -112,8 +112,10 @@ def _guesses_dropped(result: StepResult, say: Messages) -> StepResult:
     (the hint of `no_keepdims`, "add keepdims=True", for a max transposed after keepdims=True).
     Each test keeps its title: a title says what the values are, never what the code did (the
     catalogs' [title] rule, tests/rendering/test_catalogs.py). Words only: the points stand."""
-    step = cast("Lab", say.lab).steps_by_name.get(result.name) if say.lab is not None else None
-    declared = {m.code for m in (*step.mistakes, *step.error_mistakes)} if step is not None else set()
+    step = say.lab.steps_by_name.get(result.name) if say.lab is not None else None
+    declared: set[str] = set()
+    if step is not None:
+        declared = {m.code for m in step.mistakes} | {m.code for m in step.error_mistakes}
 
     def plain(case: CaseResult) -> str | None:
         if not any(part in declared for part in parts(case.code or "")):
