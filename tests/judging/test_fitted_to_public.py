@@ -326,7 +326,7 @@ def test_an_honest_step_that_raises_on_the_page_and_is_right_on_one_public_test_
     assert step.score == 0 and "hardcoded" not in step.mistakes
     assert any(c.passed and not c.hidden for c in step.cases)
     assert not any(c.passed and c.case == "page" for c in step.cases)
-    for language, written_in in (("ko", "페이지의 예제에만 맞는 답"), ("en", "only fits the page's example")):
+    for language, written_in in (("ko", "페이지 예제를 따른 값"), ("en", "follow the page's example")):
         text = step_feedback(step, MASKED, language)
         assert written_in not in text and "√2" not in text.split("Hint")[0].split("힌트")[0], text
     assert all(other.score == other.max_score for other in result.steps if other is not step)

@@ -94,7 +94,7 @@ def test_the_five_misleading_messages_of_the_blind_corpus_are_gone():
     """Through `autograder check`: each file's step is told by what its code or values show."""
     qkv = _check("self_attention", BLIND / "lab1" / "lab1__make_qkv__int_cast_x.py")
     assert "100번째 줄: 이 줄(`X = np.array(X, dtype=int)`)은 없어야 합니다" in qkv
-    assert "페이지의 예제에만 맞는 답" not in qkv and "페이지의 예제에서는 맞고" not in qkv
+    assert "페이지 예제를 따른 값" not in qkv and "페이지의 예제에서는 맞고" not in qkv
     # Right on the page's whole-number X only, but its own code computes (its smallest repair removes
     # the cast: grading.repairs.computes): the share of tests passed, not the page's numbers' 0.
     assert "make_qkv — 0.6/2점" in qkv and "합계 8.6 / 10점" in qkv
@@ -106,7 +106,7 @@ def test_the_five_misleading_messages_of_the_blind_corpus_are_gone():
     assert "softmax — 0/2점" not in soft and "채점 기준: 통과한 테스트의 비율만큼 받습니다" in soft
 
     most = _check("self_attention", BLIND / "lab1" / "lab1__most_attended__global_result_dict.py")
-    assert "전역 변수 `result`" in most and "페이지의 예제에만 맞는 답" not in most
+    assert "전역 변수 `result`" in most and "페이지 예제를 따른 값" not in most
     assert "most_attended — 0/1점" in most and "합계 9 / 10점" in most
 
     split = _check("masked_attention", BLIND / "lab2" / "lab2__split_heads__assumes_two_heads.py")
