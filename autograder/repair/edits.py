@@ -24,7 +24,7 @@ from typing import cast
 from ..core.child.worker import candidate_code, compile_candidate
 from ..core.repair_record import MARK_CLOSE, MARK_OPEN, EditKind
 from .kinds import COST, LATER
-from .rewrites import Scope, Span, clone, normalised_at, rewrites, span_of
+from .rewrites import Scope, Span, called_name, clone, normalised_at, rewrites, span_of
 
 MAX_EDITS = 600  # single edits of one function at most (a long function is searched in part)
 SHOWN_CHARACTERS = 80
@@ -100,7 +100,8 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
                   unread_names=_unread_names(function), elements=_elements(function),
                   held=_held(function), module_functions=module_functions - {function.name},
                   loop_ranges=_loop_ranges(function), dict_names=_dict_names(function), strides=_strides(function),
-                  indexed_by_name=_indexed_by_name(function), fixed_in_loops=_fixed_in_loops(function))
+                  indexed_by_name=_indexed_by_name(function), fixed_in_loops=_fixed_in_loops(function),
+                  position_loop_names=_position_loop_names(function))
     originals = _nodes(function)
     places = _places(function)
     texts = _Texts(function)
@@ -737,6 +738,14 @@ def _loop_names(function: ast.FunctionDef) -> tuple[str, ...]:
     names = [node.id for loop in ast.walk(function) if isinstance(loop, (ast.For, ast.comprehension))
              for node in ast.walk(loop.target) if isinstance(node, ast.Name)]
     return tuple(dict.fromkeys(names))
+
+
+def _position_loop_names(function: ast.FunctionDef) -> frozenset[str]:
+    """The names a loop binds to a whole position of several axes (`for idx in np.ndindex(...)`,
+    `itertools.product(...)`): a tuple each pass."""
+    return frozenset(loop.target.id for loop in ast.walk(function)
+                     if isinstance(loop, (ast.For, ast.comprehension)) and isinstance(loop.target, ast.Name)
+                     and isinstance(loop.iter, ast.Call) and called_name(loop.iter)[0] in ("ndindex", "product"))
 
 
 _SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return)

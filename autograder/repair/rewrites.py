@@ -108,6 +108,7 @@ class Scope:
     indexed_by_name: tuple[str, ...] = ()  # the names the function indexes by a name (`words[i]`)
     # an index 0 or 1 inside a loop (`H[0]` in `for h in ...`): the names of the loops around it
     fixed_in_loops: Mapping[Span, tuple[str, ...]] = field(default_factory=dict)
+    position_loop_names: frozenset[str] = frozenset()  # loop names bound to a tuple position (`np.ndindex`)
 
 
 Rewrite = tuple[EditKind, Callable[[ast.AST], ast.AST | None]]
@@ -165,6 +166,12 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
     elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
         yield "index_removed", lambda n: n.value  # type: ignore[attr-defined]  # x[None], K[0]: one indexing too many
         yield from _subscript_rewrites(node, scope.loop_names)
+        if isinstance(node.slice, ast.Name) and node.slice.id in scope.position_loop_names:
+            # `mask[idx]` with `idx` a position of more axes than `mask` has (a 2-D mask, the
+            # positions of 3-D scores): the position's last parts were meant
+            for part in (ast.UnaryOp(op=ast.USub(), operand=ast.Constant(value=1)), ast.Slice(lower=ast.Constant(value=1))):
+                yield "index_dropped", (lambda q: lambda n: _set(n, "slice", ast.Subscript(
+                    value=ast.Name(id=n.slice.id, ctx=ast.Load()), slice=copy.deepcopy(q), ctx=ast.Load())))(part)
     elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple) and len(node.slice.elts) == 2:
         for position in range(2):  # `out[i, j] += w * V[j]`: written into a cell where the row was meant
             if not isinstance(node.slice.elts[position], ast.Slice):
@@ -189,7 +196,7 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
         for container in ("tuple", "list"):  # a generator returned where its values were meant
             yield "call_added", (lambda c: lambda n: _with_value_in(n, c))(container)
     if isinstance(node, (ast.Return, ast.Assign)) and node.value is not None and not isinstance(node.value, ast.Tuple):
-        made = isinstance(node.value, ast.Call) and _called_name(node.value)[0] in _ALLOCATIONS
+        made = isinstance(node.value, ast.Call) and called_name(node.value)[0] in _ALLOCATIONS
         for function in WRAPPERS:
             # An array made from nothing through exp or abs is another constant array (exp of
             # zeros: ones, and floats): right by coincidence, never the missing step.
@@ -324,7 +331,7 @@ def _binop_rewrites(node: ast.BinOp) -> Iterator[Rewrite]:
         yield "order_of_operations", lambda n: ast.Call(
             func=n.left.func, args=[ast.BinOp(left=n.left.args[0], op=n.op, right=n.right)],  # type: ignore[attr-defined]
             keywords=n.left.keywords)  # type: ignore[attr-defined]
-    if isinstance(node.op, ast.Div) and not (isinstance(node.right, ast.Call) and _called_name(node.right)[0] == "sqrt"):
+    if isinstance(node.op, ast.Div) and not (isinstance(node.right, ast.Call) and called_name(node.right)[0] == "sqrt"):
         yield "square_root", lambda n: ast.BinOp(left=n.left, op=ast.Div(),  # type: ignore[attr-defined]
                                                  right=_numpy_call("sqrt", [n.right]))  # type: ignore[attr-defined]
     if isinstance(node.op, ast.Pow) and isinstance(node.left, ast.Constant) and node.left.value in (2, 10, 2.0, 10.0):
@@ -344,7 +351,7 @@ def _binop_rewrites(node: ast.BinOp) -> Iterator[Rewrite]:
 
 
 def _is_transpose(node: ast.expr) -> bool:
-    return _is_short_transpose(node) or (isinstance(node, ast.Call) and _called_name(node)[0] in _TRANSPOSES)
+    return _is_short_transpose(node) or (isinstance(node, ast.Call) and called_name(node)[0] in _TRANSPOSES)
 
 
 def _is_short_transpose(node: ast.expr) -> bool:
@@ -437,7 +444,7 @@ def _attribute_rewrites(node: ast.Attribute) -> Iterator[Rewrite]:
             args=[ast.Constant(0), ast.Constant(1)], keywords=[])
 
 
-def _called_name(node: ast.Call) -> tuple[str, bool]:
+def called_name(node: ast.Call) -> tuple[str, bool]:
     """The called function's last name, and whether it is a method of a value (`x.sum`) rather
     than a module's function (`np.sum`, `sum`)."""
     func = node.func
@@ -450,7 +457,7 @@ def _called_name(node: ast.Call) -> tuple[str, bool]:
 
 
 def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
-    name, is_method = _called_name(node)
+    name, is_method = called_name(node)
     if name == "sum" and not is_method and not node.keywords and (len(node.args) == 1 or (
             len(node.args) == 2 and isinstance(node.args[1], (ast.List, ast.Tuple)) and not node.args[1].elts)) \
             and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp, ast.List)):
@@ -623,7 +630,7 @@ def _renamed_method(new: str) -> Callable[[ast.AST], ast.AST]:
 def _renamed_function(new: str) -> Callable[[ast.AST], ast.AST]:
     def rewrite(n: ast.AST) -> ast.AST:
         assert isinstance(n, ast.Call)
-        if _called_name(n)[0] == "tensordot":
+        if called_name(n)[0] == "tensordot":
             n.keywords = [k for k in n.keywords if k.arg != "axes"]
             n.args = n.args[:2]
         if isinstance(n.func, ast.Attribute):
@@ -641,7 +648,7 @@ def _axis_value(node: ast.Call, is_method: bool) -> tuple[str, int | None] | Non
         if keyword.arg in ("axis", "dim"):
             return "keyword", index
     position = 0 if is_method else 1
-    name, _ = _called_name(node)
+    name, _ = called_name(node)
     if name in REDUCTIONS or name in _ALSO_REDUCTIONS or name in ("argmax", "argmin", "concatenate", "stack"):
         if len(node.args) > position and not isinstance(node.args[position], ast.Starred):
             return "position", position
@@ -670,7 +677,7 @@ def _axis_rewrites(node: ast.Call, is_method: bool) -> Iterator[Rewrite]:
 
 
 def name_is_reduction(node: ast.Call) -> bool:
-    name, _ = _called_name(node)
+    name, _ = called_name(node)
     return name in REDUCTIONS or name in _ALSO_REDUCTIONS
 
 

@@ -113,6 +113,8 @@ def _with(step_source: str, name: str) -> str:
     ("def f(w, V, out):\n    for i in range(2):\n        for j in range(2):\n            out += w[i, j] * V[j]\n    return out\n",
      "index_added", "out[i] += w[i, j] * V[j]"),
     ("def f(w, V, out, i, j):\n    out[i, j] += w * V[j]\n    return out\n", "index_dropped", "out[i]"),
+    ("def f(S, M):\n    for idx in np.ndindex(*S.shape[:-1]):\n        S[idx] = S[idx] * M[idx]\n    return S\n",
+     "index_dropped", "M[idx[-1]]"),
     ("def f(M, a, b):\n    return M[:, (a, b)]\n", "tuple_as_slice", "M[:, a:b]"),
     ("def f(m, i):\n    m[i, i + 1] = False\n    return m\n", "index_as_slice", "m[i, i + 1:]"),
     ("def f(X, A, B, C):\n    Q = X @ A\n    K = X @ B\n    V = X @ C\n    return Q, K\n", "returned_missing",
