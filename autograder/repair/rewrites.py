@@ -1102,6 +1102,10 @@ def _slice_rewrites(node: ast.Slice, loop_names: tuple[str, ...]) -> Iterator[Re
         for name in loop_names:  # `W[:d]` on every pass where the pass's block `W[h * d:(h + 1) * d]` was meant
             if name not in inside:
                 yield "loop_block", (lambda h: lambda n: _loop_block(n, h))(name)
+    if node.upper is not None and _negated(node.upper):
+        # `M[:, -h * d:-(h - 1) * d]`: an end counted from the end that comes out -0, which is 0,
+        # for the last block: that range is empty where the rest of the array was meant
+        yield "slice_end_zero", lambda n: _set(n, "upper", ast.BoolOp(op=ast.Or(), values=[n.upper, ast.Constant(value=None)]))  # type: ignore[attr-defined]
     for bound in ("lower", "upper"):
         value = getattr(node, bound)
         if value is None or isinstance(value, ast.Constant):
@@ -1111,6 +1115,14 @@ def _slice_rewrites(node: ast.Slice, loop_names: tuple[str, ...]) -> Iterator[Re
                 setattr(n, bound, _moved(getattr(n, bound), delta))
                 return n
             yield "slice_bound", rewrite
+
+
+def _negated(value: ast.expr) -> bool:
+    """Whether `value` is written as minus a computed number (`-w`, `-(h - 1) * d`): it may come
+    out -0, where a constant cannot."""
+    if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Mult, ast.FloorDiv)):
+        return _negated(value.left)
+    return isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub) and not isinstance(value.operand, ast.Constant)
 
 
 _ELEMENTWISE_OPERATORS = (ast.Mult, ast.Add, ast.Sub, ast.Div)
