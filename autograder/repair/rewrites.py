@@ -298,6 +298,13 @@ def _binop_rewrites(node: ast.BinOp) -> Iterator[Rewrite]:
     for old, new in _OPERATOR_SWAPS:
         if type(node.op) is old:
             yield "operator", _with_operator(new)
+    if isinstance(node.op, ast.Mult):
+        # `np.exp(s - m) * visible`: cells cleared by a product with the mask, where an inf or
+        # nan in them stays nan (inf × 0); choosing them was meant
+        for side, other in (("left", "right"), ("right", "left")):
+            if isinstance(getattr(node, side), ast.Name) and isinstance(getattr(node, other), ast.Call):
+                yield "mask_product", (lambda s, o: lambda n: _numpy_call(
+                    "where", [getattr(n, s), getattr(n, o), ast.Constant(value=0)]))(side, other)
     if isinstance(node.op, (ast.BitAnd, ast.BitOr)):  # `(j <= i) & (j >= i - 1)`: a condition too many
         yield "condition_removed", lambda n: n.left  # type: ignore[attr-defined]
     if isinstance(node.op, _ELEMENTWISE_OPERATORS):
