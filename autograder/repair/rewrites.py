@@ -202,6 +202,9 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
             # zeros: ones, and floats): right by coincidence, never the missing step.
             if not (made and function in _ELEMENTWISE):
                 yield "call_added", (lambda f: lambda n: _with_value_wrapped(n, f))(function)
+    if isinstance(node, (ast.Return, ast.Assign)) and isinstance(node.value, (ast.Call, ast.Compare)):
+        # `attn_mask = np.triu(ones, k=1)`: True on the cells to hide, where the visible ones were meant
+        yield "negation_added", lambda n: _set(n, "value", ast.UnaryOp(op=ast.Invert(), operand=n.value))  # type: ignore[attr-defined]
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Compare) and len(node.value.ops) == 1 \
             and isinstance(node.value.ops[0], ast.Eq) and isinstance(node.value.left, (ast.Name, ast.Subscript)):
         # `mask[i, j] == False` as a statement: compared and dropped where it was to be assigned

@@ -115,6 +115,8 @@ def _with(step_source: str, name: str) -> str:
     ("def f(w, V, out, i, j):\n    out[i, j] += w * V[j]\n    return out\n", "index_dropped", "out[i]"),
     ("def f(M, d):\n    return [M[:, -h * d:-(h - 1) * d] for h in (2, 1)]\n", "slice_end_zero",
      "-h * d:-(h - 1) * d or None"),
+    ("def f(n):\n    hidden = np.triu(np.ones((n, n), dtype=bool), k=1)\n    return hidden\n", "negation_added",
+     "hidden = ~np.triu(np.ones((n, n), dtype=bool), k=1)"),
     ("def f(s, mask):\n    return np.exp(s) * mask\n", "mask_product", "np.where(mask, np.exp(s), 0)"),
     ("def f(S, M):\n    for idx in np.ndindex(*S.shape[:-1]):\n        S[idx] = S[idx] * M[idx]\n    return S\n",
      "index_dropped", "M[idx[-1]]"),
