@@ -202,6 +202,10 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
             # zeros: ones, and floats): right by coincidence, never the missing step.
             if not (made and function in _ELEMENTWISE):
                 yield "call_added", (lambda f: lambda n: _with_value_wrapped(n, f))(function)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "pop" \
+            and not node.keywords and (not node.args or (len(node.args) == 1 and _is_zero(node.args[0]))):
+        # `pending.pop()` takes the last item where the first was meant, and `pop(0)` the other way
+        yield "pop_end", lambda n: _set(n, "args", [] if n.args else [ast.Constant(value=0)])  # type: ignore[attr-defined]
     if isinstance(node, (ast.Return, ast.Assign)) and isinstance(node.value, (ast.Call, ast.Compare)):
         # `attn_mask = np.triu(ones, k=1)`: True on the cells to hide, where the visible ones were meant
         yield "negation_added", lambda n: _set(n, "value", ast.UnaryOp(op=ast.Invert(), operand=n.value))  # type: ignore[attr-defined]

@@ -117,6 +117,7 @@ def _with(step_source: str, name: str) -> str:
      "-h * d:-(h - 1) * d or None"),
     ("def f(n):\n    hidden = np.triu(np.ones((n, n), dtype=bool), k=1)\n    return hidden\n", "negation_added",
      "hidden = ~np.triu(np.ones((n, n), dtype=bool), k=1)"),
+    ("def f(X, Ws):\n    left = list(Ws)\n    return [X @ left.pop() for _ in Ws]\n", "pop_end", "left.pop(0)"),
     ("def f(s, mask):\n    return np.exp(s) * mask\n", "mask_product", "np.where(mask, np.exp(s), 0)"),
     ("def f(S, M):\n    for idx in np.ndindex(*S.shape[:-1]):\n        S[idx] = S[idx] * M[idx]\n    return S\n",
      "index_dropped", "M[idx[-1]]"),
