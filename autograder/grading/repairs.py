@@ -244,7 +244,8 @@ def _repair_key(runs: Runs, step: Step, result: StepResult, scope_results: dict[
     inputs for the step and the helpers the grader stands in for."""
     submission, plan = runs.submission, runs.plan.repair_plan
     places = submission.places.get(step.name)
-    target = target_of(submission.cells, step.name, places[-1] if places else None)
+    target = target_of(submission.cells, step.name, places[-1] if places else None,
+                       steps=frozenset(plan.lab.steps_by_name))
     passing = {name for name, other in scope_results.items() if other.status == "passed"}
     stand_in_for = tuple(h for h in plan.lab.reachable_from(step) if h not in passing) if step.composed else ()
     answered = tuple((c.case, c.label, c.code, c.answer) for c in result.cases if not c.hidden)

@@ -22,7 +22,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from .edits import (Edit, Edits, function_def, has_docstring, module_rebinds, moved_operations, normalisations,
                     paired_edits, quoted, repeated_edits, single_edits)
@@ -68,6 +68,9 @@ class Target:
     reference: ast.FunctionDef | None = None  # the reference's function of the step, for grafts (grafts.py)
     # the step as the solution module also writes it (grafts.written_forms), for grafts too
     forms: tuple[ast.FunctionDef, ...] = ()
+    # the student's own helpers the function calls, searched with it (inlined_helpers): each one's
+    # text and where it sits from the function's `def`, so that the key holds them too
+    helpers: tuple[tuple[int, str], ...] = ()
 
     @property
     def key(self) -> str:
@@ -80,7 +83,7 @@ class Target:
             text = ast.dump(self.function, include_attributes=False) + repr(
                 [node.lineno - self.function.lineno for node in ast.walk(self.function) if hasattr(node, "lineno")])
         lines = "\n".join(line.rstrip() for line in text.splitlines())
-        return hashlib.sha256((lines + repr(sorted(self.rebound_builtins))).encode()).hexdigest()
+        return hashlib.sha256((lines + repr(sorted(self.rebound_builtins)) + repr(self.helpers)).encode()).hexdigest()
 
 
 def _whole_lines(source: str, function: ast.FunctionDef) -> str | None:
@@ -97,10 +100,11 @@ MAX_FUNCTION_CHARACTERS = 8_000
 
 
 def target_of(cells: Sequence[Cell], name: str, place: tuple[str, int, int] | None,
-              reading: Reading | None = None) -> Target | None:
+              reading: Reading | None = None, steps: frozenset[str] | None = None) -> Target | None:
     """The definition of `name` the grader ran (`place`: its cell or file, its `def` line), or None
     when it cannot be read from the student's text (an exec'd string, a lambda, a class) within
-    the reading budget (`reading`: a fresh one by default), or is too large to search."""
+    the reading budget (`reading`: a fresh one by default), or is too large to search. Given the
+    lab's `steps`, the student's own helpers it calls (not steps) are searched with it (inlined_helpers)."""
     if place is None:
         return None
     reading = reading or Reading()
@@ -119,9 +123,68 @@ def target_of(cells: Sequence[Cell], name: str, place: tuple[str, int, int] | No
             rebound = frozenset().union(*(module_rebinds(t) for t in trees if t is not None))
             defined = frozenset(node.name for t in trees if t is not None for node in t.body
                                 if isinstance(node, ast.FunctionDef))
-            return Target(function=_without_docstring(function), filename=filename, rebound_builtins=rebound,
-                          module_functions=defined, source=cell["source"])
+            function = _without_docstring(function)
+            inlined, helpers = (function, ()) if steps is None or tree is None else \
+                inlined_helpers(function, tree, cell["source"], steps | {name})
+            if sum(1 for _ in ast.walk(inlined)) <= MAX_FUNCTION_NODES and \
+                    len(ast.unparse(inlined)) <= MAX_FUNCTION_CHARACTERS:
+                function = inlined
+            else:
+                helpers = ()
+            return Target(function=function, filename=filename, rebound_builtins=rebound,
+                          module_functions=defined, source=cell["source"], helpers=helpers)
     return None
+
+
+def inlined_helpers(function: ast.FunctionDef, tree: ast.Module, source: str, not_inlined: frozenset[str]
+                    ) -> tuple[ast.FunctionDef, tuple[tuple[int, str], ...]]:
+    """`function` with a copy of each helper it calls by name defined first in its body, so that the
+    search edits the helper's lines too (a `total = a * b` where `total += a * b` was meant, inside
+    the student's own `dot`); and each helper's (line from the `def`, text). A helper is a function
+    defined once at the top of the same cell or file, not a step of the lab (those are graded, or
+    stood in for, on their own), not the function itself, with no `global` or `nonlocal` (its
+    names would bind elsewhere inside); the copy keeps its lines, so an edit names the helper's
+    own line. Nothing changes where there is none: the function is the same object."""
+    called = {node.func.id for node in ast.walk(function)
+              if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)}
+    defined: dict[str, list[ast.FunctionDef]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            defined.setdefault(node.name, []).append(node)
+    own = _bound_names(function)
+    helpers = [found[0] for name, found in sorted(defined.items())
+               if name in called and name not in not_inlined and len(found) == 1 and name not in own
+               and not found[0].decorator_list
+               and not any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in ast.walk(found[0]))
+               # a name the helper reads from the module would read the function's own local instead
+               and not (_read_names(found[0]) - _bound_names(found[0])) & own]
+    texts = [(helper.lineno - function.lineno, _whole_lines(source, helper)) for helper in helpers]
+    if not helpers or any(text is None for _, text in texts):
+        return function, ()
+    inlined = copy.copy(function)
+    inlined.body = [_without_docstring(copy.deepcopy(helper)) for helper in helpers] + list(function.body)
+    return inlined, tuple((offset, cast(str, text)) for offset, text in texts)
+
+
+def _bound_names(function: ast.FunctionDef) -> set[str]:
+    """The names `function` binds: its parameters and every name it stores or defines."""
+    arguments = function.args
+    names = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
+    names |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node is not function:
+            names.add(node.name)
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+    return names
+
+
+def _read_names(function: ast.FunctionDef) -> set[str]:
+    return {node.id for node in ast.walk(function) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
 
 
 def _without_docstring(function: ast.FunctionDef) -> ast.FunctionDef:

@@ -847,6 +847,37 @@ def test_the_search_reads_the_students_text_within_the_reading_budget(monkeypatc
     assert target_of([{"source": small, "filename": "a.py"}], "f", ("a.py", 1, 1)) is not None
 
 
+def test_a_mistake_inside_the_students_own_helper_is_named_on_the_helpers_line(zygote):
+    helper = ("def _row_dot(a, b):\n    total = 0.0\n    for x, y in zip(a, b):\n        total = x * y\n"
+              "    return total\n\n\n")
+    wrong = _with(helper + "def scores(Q, K):\n    return np.array([[_row_dot(q, k) for k in K] for q in Q])\n",
+                  "scores")
+    step = _step(grade_bytes("wrong.py", wrong.encode(), zygote, Plan.build(LAB)), "scores")
+    line = wrong[:wrong.index("        total = x * y")].count("\n") + 1
+    assert step.repair is not None and [(p.kind, p.line) for p in step.repair.parts] == [("accumulate", line)]
+    assert f"{line}번째 줄" in step_feedback(step, LAB, "ko")
+
+
+def _target(source, name, steps=frozenset()):
+    from autograder.repair.search import target_of
+    line = next(n for n, text in enumerate(source.splitlines(), 1) if text.startswith(f"def {name}("))
+    return target_of([{"source": source, "filename": "a.py"}], name, ("a.py", line, 1), steps=steps)
+
+
+def test_only_the_students_own_helpers_that_read_nothing_of_the_functions_names_are_searched_with_it():
+    helper = "def scale(x):\n    return x / d\n\n\ndef softmax(x):\n    return x\n\n\n"
+    # `scale` reads the module's `d`; inlined into a function with a local `d`, it would read that
+    assert _target(helper + "def f(x):\n    d = 2\n    return softmax(scale(x))\n", "f", frozenset({"softmax"})).helpers == ()
+    found = _target(helper + "def f(x):\n    return softmax(scale(x))\n", "f", frozenset({"softmax"}))
+    assert [text.splitlines()[0] for _, text in found.helpers] == ["def scale(x):"]  # a lab step is not inlined
+    assert found.function.body[0].name == "scale" and found.function.body[0].lineno == 1
+    # no steps given (the self-check's mutants of the reference): nothing is inlined
+    assert _target(helper + "def f(x):\n    return softmax(scale(x))\n", "f", None).helpers == ()
+    # two students with the same function and other helpers never share a kept repair
+    other = helper.replace("x / d", "x * d")
+    assert found.key != _target(other + "def f(x):\n    return softmax(scale(x))\n", "f", frozenset({"softmax"})).key
+
+
 class _CountingZygote:
     """A zygote that counts the children it starts and the candidate calls each was given."""
 
