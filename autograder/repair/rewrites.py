@@ -157,7 +157,8 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
         yield "generator", lambda n: ast.ListComp(elt=n.elt, generators=n.generators)  # type: ignore[attr-defined]
     elif isinstance(node, ast.Tuple) and len(node.elts) == 1 and isinstance(node.ctx, ast.Load):
         yield "trailing_comma", lambda n: n.elts[0]  # type: ignore[attr-defined]  # `return (a, b),`
-    elif isinstance(node, ast.Tuple) and 2 <= len(node.elts) <= 4:
+    elif isinstance(node, (ast.Tuple, ast.List)) and 2 <= len(node.elts) <= 4:
+        # `(Q, K, V)` returned, or `np.choose(index, [scores, -np.inf])` given, in another order
         kind: EditKind = "unpacking_order" if isinstance(node.ctx, ast.Store) else "order"
         for i, j in itertools.combinations(range(len(node.elts)), 2):
             yield kind, _swapped("elts", i, j)
