@@ -118,6 +118,7 @@ def _with(step_source: str, name: str) -> str:
     ("def f(n):\n    hidden = np.triu(np.ones((n, n), dtype=bool), k=1)\n    return hidden\n", "negation_added",
      "hidden = ~np.triu(np.ones((n, n), dtype=bool), k=1)"),
     ("def f(X, Ws):\n    left = list(Ws)\n    return [X @ left.pop() for _ in Ws]\n", "pop_end", "left.pop(0)"),
+    ("def f(i, s):\n    return np.choose(i, [s, -np.inf])\n", "order", "[-np.inf, s]"),
     ("def f(s, mask):\n    return np.exp(s) * mask\n", "mask_product", "np.where(mask, np.exp(s), 0)"),
     ("def f(S, M):\n    for idx in np.ndindex(*S.shape[:-1]):\n        S[idx] = S[idx] * M[idx]\n    return S\n",
      "index_dropped", "M[idx[-1]]"),
@@ -178,6 +179,17 @@ def test_a_product_given_keywords_is_not_renamed_since_its_keywords_mean_other_t
     assert [(e.before, e.after) for e in edits if e.kind == "constant"][0] == ("0", "1")
     renamed = single_edits(_function("def f(w, V):\n    return np.tensordot(w, V)\n"))
     assert any(e.kind == "function" for e in renamed)
+
+
+def test_two_edits_of_one_kind_on_one_line_are_paired_before_the_other_pairs_of_that_line():
+    # one slip made twice in one expression (rows where columns were meant, `Q[f]` and `K[f]`)
+    function = _function("def f(Q, K, n):\n    t = np.zeros((n, n))\n    for f in range(3):\n"
+                         "        t += np.outer(Q[f], K[f])\n    return t\n")
+    pairs = paired_edits(function, single_edits(function), limit=1000)
+    kinds = [tuple(part.kind for part in pair.parts) for pair in pairs if {part.line for part in pair.parts} == {4}]
+    alike = [first == second for first, second in kinds]
+    assert alike[0] and alike == sorted(alike, reverse=True), kinds
+    assert ("index_axis", "index_axis") in kinds[:alike.count(True)]
 
 
 @pytest.mark.parametrize("source, line, after", [
