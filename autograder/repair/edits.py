@@ -232,15 +232,13 @@ ONE_LINE = 1  # `_likeness` of two edits of one line
 
 def _line_by_line(pairs: list[tuple[Edit, Edit]], span: Callable[[int, int], int]) -> list[tuple[Edit, Edit]]:
     """Pairs of edits of one line, a line at a time in turn (a long call's many names on one line
-    must not crowd out every other line); on each line, two edits of one kind first (one slip made
-    twice in one expression: `np.outer(Q[f], K[f])` for columns), then the smaller the expression
-    holding both edits, the likelier one mistake, then the cheaper."""
+    must not crowd out every other line); on each line, the smaller the expression holding both
+    edits, the likelier one mistake, then the cheaper."""
     lines: dict[int, list[tuple[Edit, Edit]]] = {}
     for pair in pairs:
         lines.setdefault(pair[0].line, []).append(pair)
     for on_line in lines.values():
-        on_line.sort(key=lambda pair: (pair[0].kind != pair[1].kind, span(pair[0].index, pair[1].index),
-                                       COST[pair[0].kind] + COST[pair[1].kind]))
+        on_line.sort(key=lambda pair: (span(pair[0].index, pair[1].index), COST[pair[0].kind] + COST[pair[1].kind]))
     turns = itertools.zip_longest(*(lines[line] for line in sorted(lines)))
     return [pair for turn in turns for pair in turn if pair is not None]
 

@@ -207,8 +207,10 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
             and not node.keywords and (not node.args or (len(node.args) == 1 and _is_zero(node.args[0]))):
         # `pending.pop()` takes the last item where the first was meant, and `pop(0)` the other way
         yield "pop_end", lambda n: _set(n, "args", [] if n.args else [ast.Constant(value=0)])  # type: ignore[attr-defined]
-    if isinstance(node, (ast.Return, ast.Assign)) and isinstance(node.value, (ast.Call, ast.Compare)):
-        # `attn_mask = np.triu(ones, k=1)`: True on the cells to hide, where the visible ones were meant
+    if isinstance(node, (ast.Return, ast.Assign)) and isinstance(node.value, (ast.Call, ast.Compare)) \
+            and not (isinstance(node.value, ast.Call) and called_name(node.value)[0] in _ALLOCATIONS):
+        # `attn_mask = np.triu(ones, k=1)`: True on the cells to hide, where the visible ones were
+        # meant (an array made from nothing, negated, is another such array: never the slip)
         yield "negation_added", lambda n: _set(n, "value", ast.UnaryOp(op=ast.Invert(), operand=n.value))  # type: ignore[attr-defined]
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Compare) and len(node.value.ops) == 1 \
             and isinstance(node.value.ops[0], ast.Eq) and isinstance(node.value.left, (ast.Name, ast.Subscript)):

@@ -181,17 +181,6 @@ def test_a_product_given_keywords_is_not_renamed_since_its_keywords_mean_other_t
     assert any(e.kind == "function" for e in renamed)
 
 
-def test_two_edits_of_one_kind_on_one_line_are_paired_before_the_other_pairs_of_that_line():
-    # one slip made twice in one expression (rows where columns were meant, `Q[f]` and `K[f]`)
-    function = _function("def f(Q, K, n):\n    t = np.zeros((n, n))\n    for f in range(3):\n"
-                         "        t += np.outer(Q[f], K[f])\n    return t\n")
-    pairs = paired_edits(function, single_edits(function), limit=1000)
-    kinds = [tuple(part.kind for part in pair.parts) for pair in pairs if {part.line for part in pair.parts} == {4}]
-    alike = [first == second for first, second in kinds]
-    assert alike[0] and alike == sorted(alike, reverse=True), kinds
-    assert ("index_axis", "index_axis") in kinds[:alike.count(True)]
-
-
 @pytest.mark.parametrize("source, line, after", [
     # set once for every cell where each cell needs its own (a statement before a loop, moved in)
     ("def f(Q, K):\n    total = 0.0\n    for q in Q:\n        for k in K:\n            total += q @ k\n    return total\n",
