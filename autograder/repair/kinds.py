@@ -67,8 +67,13 @@ COST: dict[EditKind, int] = {
     "operation_moved": 5,
     # A loop's range of another axis's length (`for j in range(n)` over `Q[:, j]`), a loop's name
     # given a new array where the walked one was to be written (`row = ...` for `row[:] = ...`),
-    # the last d where the first were meant (`[-d:]` for `[:d]`), a lambda reading a loop's name late.
-    "loop_range": 1, "loop_variable_rebound": 1, "slice_from_end": 1, "slice_end_zero": 1, "mask_product": 2, "negation_added": 2, "pop_end": 1, "late_binding": 1,
+    # the last d where the first were meant (`[-d:]` for `[:d]`), a lambda reading a loop's name late,
+    # a range's end counted from the end that comes out -0, a list's pop from its other end.
+    "loop_range": 1, "loop_variable_rebound": 1, "slice_from_end": 1, "late_binding": 1, "slice_end_zero": 1,
+    "pop_end": 1,
+    # Cells cleared by a product with a mask where choosing them was meant; a bool value the other
+    # way round (a mask of the cells to hide where the visible ones are asked).
+    "mask_product": 2, "negation_added": 2,
     # A dict's keys where its values were meant (`tuple(found)`, `for x in found`).
     "dict_values": 1,
     # A loop's name counting by a step used as a count (`heads[start]` for `heads[start // d]`), a

@@ -69,8 +69,8 @@ def _predicates(sample: Sample) -> list[tuple[str, Params, bool]]:
             found.append(("half_precision", (), True))
         unequal = np.isfinite(expected) & ~np.isfinite(got)
         if unequal.any() and np.isfinite(got).any():
-            # Whole rows of nan beside right ones: a row whose every cell was -inf (each hidden,
-            # or indexed wrong) gives -inf - (-inf) or 0/0, whatever line made it so.
+            # Whole rows of nan: a row whose every cell was -inf (each hidden, or read from the
+            # wrong place) gives -inf - (-inf) or 0/0, whatever line made it so.
             rows = got.ndim >= 1 and bool(np.all(unequal == unequal.all(axis=-1, keepdims=True)))
             found.append(("not_finite_rows" if rows else "not_finite_cells", (), True))
     return found
