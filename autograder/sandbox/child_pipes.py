@@ -24,8 +24,11 @@ READ_BYTES = 64 * 1024
 DEFAULT_PIPE_BYTES = 64 * 1024  # Linux's pipe buffer
 WIDE_PIPE_BYTES = 256 * 1024
 # A deadline is moved by the time the machine kept the child (or the grader reading it) waiting
-# for a CPU, up to this many times its own length (Child.next_line).
+# for a CPU, up to this many times its own length or MACHINE_WAIT_FLOOR, whichever is more
+# (Child.next_line): a short limit (0.5 s) on a CPU shared with a dozen busy processes needs more
+# than three times its length for an honest call of a few tens of milliseconds.
 MACHINE_WAIT_FACTOR = 3.0
+MACHINE_WAIT_FLOOR = 5.0
 MIN_CREDIT_SECONDS = 0.005  # less than this of waiting does not move a deadline
 LATE_READS = 4  # reads past a deadline of what the child had already sent
 
@@ -107,9 +110,10 @@ class Child:
 
     def _move(self, deadline: float) -> bool:
         """Move the deadline by what the machine kept the child and the grader waiting for a CPU
-        since it was first used, up to MACHINE_WAIT_FACTOR times its length; whether it moved."""
+        since it was first used, up to MACHINE_WAIT_FACTOR times its length or MACHINE_WAIT_FLOOR,
+        whichever is more; whether it moved."""
         length = max(deadline - self._window_opened, MIN_CREDIT_SECONDS)
-        owed = min(machine_wait(self.pid) - self._waited_before, MACHINE_WAIT_FACTOR * length)
+        owed = min(machine_wait(self.pid) - self._waited_before, max(MACHINE_WAIT_FACTOR * length, MACHINE_WAIT_FLOOR))
         if owed < self._credited + MIN_CREDIT_SECONDS:
             return False
         self._credited = owed
