@@ -593,8 +593,30 @@ def _local_names(function: ast.FunctionDef) -> tuple[str, ...]:
     return tuple(names)
 
 
+def bound_names(function: ast.FunctionDef) -> set[str]:
+    """Every name `function` binds: its locals (_local_names), and the names it deletes, defines,
+    imports or takes as `*args`, `**kwargs` or a nested function's parameter."""
+    names = set(_local_names(function))
+    names |= {a.arg for a in (function.args.vararg, function.args.kwarg) if a is not None}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Del):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node is not function:
+            names.add(node.name)
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+    return names
+
+
+def read_names(function: ast.FunctionDef) -> set[str]:
+    """The names `function` reads."""
+    return {node.id for node in ast.walk(function) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+
+
 def _unread_names(function: ast.FunctionDef) -> tuple[str, ...]:
-    read = {node.id for node in ast.walk(function) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+    read = read_names(function)
     return tuple(name for name in _local_names(function) if name not in read
                  and name not in {a.arg for a in function.args.args})
 

@@ -24,8 +24,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol, cast
 
-from .edits import (Edit, Edits, function_def, has_docstring, module_rebinds, moved_operations, normalisations,
-                    paired_edits, quoted, repeated_edits, single_edits)
+from .edits import (Edit, Edits, bound_names, function_def, has_docstring, module_rebinds, moved_operations,
+                    normalisations, paired_edits, quoted, read_names, repeated_edits, single_edits)
 from .grafts import graft_edits
 from ..core.repair_record import Repair, RepairPart
 from ..core.reading.budget import Reading
@@ -113,27 +113,33 @@ def target_of(cells: Sequence[Cell], name: str, place: tuple[str, int, int] | No
         if cell["filename"] == filename:
             tree = reading.parse(cell["source"])
             function = function_def(tree, name, line) if tree is not None else None
-            if function is None or sum(1 for _ in ast.walk(function)) > MAX_FUNCTION_NODES:
+            if function is None or not _searchable(function):
                 return None
             text = _whole_lines(cell["source"], function)
-            if text is None or len(text) > MAX_FUNCTION_CHARACTERS or \
-                    len(ast.unparse(function)) > MAX_FUNCTION_CHARACTERS:  # (an edit's text is unparsed)
+            if text is None or len(text) > MAX_FUNCTION_CHARACTERS:
                 return None
             trees = [reading.parse(c["source"]) for c in cells if c is not cell] + [tree]
             rebound = frozenset().union(*(module_rebinds(t) for t in trees if t is not None))
             defined = frozenset(node.name for t in trees if t is not None for node in t.body
                                 if isinstance(node, ast.FunctionDef))
             function = _without_docstring(function)
-            inlined, helpers = (function, ()) if steps is None or tree is None else \
-                inlined_helpers(function, tree, cell["source"], steps | {name})
-            if sum(1 for _ in ast.walk(inlined)) <= MAX_FUNCTION_NODES and \
-                    len(ast.unparse(inlined)) <= MAX_FUNCTION_CHARACTERS:
-                function = inlined
-            else:
-                helpers = ()
+            helpers: tuple[tuple[int, str], ...] = ()
+            if steps is not None and tree is not None:
+                inlined, helpers = inlined_helpers(function, tree, cell["source"], steps | {name})
+                if helpers and _searchable(inlined):
+                    function = inlined
+                else:
+                    helpers = ()
             return Target(function=function, filename=filename, rebound_builtins=rebound,
                           module_functions=defined, source=cell["source"], helpers=helpers)
     return None
+
+
+def _searchable(function: ast.FunctionDef) -> bool:
+    """Whether `function` is small enough to search: each edit copies it whole, and its text is
+    unparsed for each."""
+    return sum(1 for _ in ast.walk(function)) <= MAX_FUNCTION_NODES and \
+        len(ast.unparse(function)) <= MAX_FUNCTION_CHARACTERS
 
 
 def inlined_helpers(function: ast.FunctionDef, tree: ast.Module, source: str, not_inlined: frozenset[str]
@@ -151,40 +157,19 @@ def inlined_helpers(function: ast.FunctionDef, tree: ast.Module, source: str, no
     for node in tree.body:
         if isinstance(node, ast.FunctionDef):
             defined.setdefault(node.name, []).append(node)
-    own = _bound_names(function)
+    own = bound_names(function)
     helpers = [found[0] for name, found in sorted(defined.items())
                if name in called and name not in not_inlined and len(found) == 1 and name not in own
                and not found[0].decorator_list
                and not any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in ast.walk(found[0]))
                # a name the helper reads from the module would read the function's own local instead
-               and not (_read_names(found[0]) - _bound_names(found[0])) & own]
+               and not (read_names(found[0]) - bound_names(found[0])) & own]
     texts = [(helper.lineno - function.lineno, _whole_lines(source, helper)) for helper in helpers]
     if not helpers or any(text is None for _, text in texts):
         return function, ()
     inlined = copy.copy(function)
     inlined.body = [_without_docstring(copy.deepcopy(helper)) for helper in helpers] + list(function.body)
     return inlined, tuple((offset, cast(str, text)) for offset, text in texts)
-
-
-def _bound_names(function: ast.FunctionDef) -> set[str]:
-    """The names `function` binds: its parameters and every name it stores or defines."""
-    arguments = function.args
-    names = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)}
-    names |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
-    for node in ast.walk(function):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            names.add(node.id)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node is not function:
-            names.add(node.name)
-        elif isinstance(node, ast.alias):
-            names.add((node.asname or node.name).split(".")[0])
-        elif isinstance(node, ast.arg):
-            names.add(node.arg)
-    return names
-
-
-def _read_names(function: ast.FunctionDef) -> set[str]:
-    return {node.id for node in ast.walk(function) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
 
 
 def _without_docstring(function: ast.FunctionDef) -> ast.FunctionDef:
