@@ -55,6 +55,20 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
         if "slow" in folders:
             item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: _START_ORDER.get(_cost_class(item), len(_START_ORDER)))
+
+
+# The order test modules start in, for `scripts/test.sh`'s workers (one per core, each test file in
+# one worker, in this order): the modules that take minutes go first, the quick ones fill in at the
+# end, so no worker is left alone with a long module while the other has nothing to do. A stable
+# sort: the tests of a module stay together and in their order; which tests run never changes.
+_START_ORDER = {"install": 0, "slow": 1, "browser": 1}
+
+
+def _cost_class(item):
+    """The folder that says how long `item`'s module takes ("install", "slow", "browser"), or ""."""
+    folders = marker_folders(item.path)
+    return next((name for name in ("install", "slow", "browser") if name in folders), "")
 
 
 @pytest.fixture(scope="session")
