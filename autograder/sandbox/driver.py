@@ -89,9 +89,10 @@ def run(zygote: Zygote, cells: Sequence[Cell], calls: Sequence[Call], limits: Li
     skip = [list(pair) for pair in skip]
     outcome.skip = skip
     pending: Pending | None = _group_by_step(calls)
-    follow = _Follow(then, functions)
+    follow = _Follow(then, functions, zygote)
     seen_load: set[tuple[object, ...]] = set()
     restarts = 0
+    ours = 0  # children ended by the grader's own runs made inside `then` (never the submission's)
     budget = ReadBudget()
     # Whatever an earlier run left running under the sandbox user is gone before this run starts.
     # (Sweeping before, not after, lets a killed child finish dying while the grader judges.)
@@ -123,7 +124,10 @@ def run(zygote: Zygote, cells: Sequence[Cell], calls: Sequence[Call], limits: Li
                                      helper, clock, evidence, follow)
             finally:
                 child.kill()
-            if pending is not None and (restarts > MAX_RESTARTS or budget.spent):
+            if follow.swept:
+                ours += 1
+                follow.swept = False
+            if pending is not None and (restarts - ours > MAX_RESTARTS or budget.spent):
                 _not_run(pending, outcome)
                 follow.not_run(outcome)
                 break
@@ -218,14 +222,21 @@ class Clock:
 class _Follow:
     """A run's `then`, asked until it has no more calls, and never again after that."""
 
-    def __init__(self, then: Then | None, functions: tuple[str, ...]) -> None:
+    def __init__(self, then: Then | None, functions: tuple[str, ...], zygote: Zygote) -> None:
         self.then, self.functions, self.done = then, functions, then is None
+        self.zygote = zygote
+        # Whether the last `then` made runs of its own (the grader's repair search, judging): each
+        # begins by sweeping the sandbox user's processes and ends by removing the working folder,
+        # so a child left waiting across it is gone, and its next calls go to a fresh child.
+        self.swept = False
 
     def next(self, outcome: RunOutcome) -> Pending | None:
         """The next calls to make, grouped by step; None once there are none."""
         if self.done or self.then is None:
             return None
+        sweeps = self.zygote.sweeps
         calls = list(self.then(outcome))
+        self.swept = self.zygote.sweeps != sweeps
         if not calls:
             self.done = True
             return None
@@ -374,6 +385,8 @@ def _one_child(child: Child, cells: Sequence[Cell], functions: tuple[str, ...], 
         more = follow.next(outcome) if follow is not None else None
         if more is None:
             return None
+        if follow is not None and follow.swept:
+            return more  # this child was swept while the grader judged: the calls go to a fresh one
         pending = more
 
 

@@ -47,6 +47,7 @@ class Zygote:
         self._homes: dict[tuple[int, ...] | None, str] = {}
         self.sandbox_user: tuple[int, int] | None = None  # (uid, gid) children run as, when the grader is root
         self.confinement: dict[str, Any] = {}  # what the zygote reported it can do: landlock ABI, network
+        self.sweeps = 0  # how many sweeps so far: a child alive before one is gone after it (driver.run)
 
     def __enter__(self) -> Zygote:
         self.start()
@@ -222,5 +223,6 @@ class Zygote:
 
     def sweep(self) -> None:
         """Kill every process still running as this zygote's own user id (children never linger)."""
+        self.sweeps += 1
         if self.sandbox_user is not None:
             kill_processes_of(self.sandbox_user[0])

@@ -274,6 +274,7 @@ class _TimedChild:
 
 class _TimedZygote:
     confinement = {}
+    sweeps = 0
 
     def __init__(self, *child):
         self.child = child

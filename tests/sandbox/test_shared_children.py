@@ -90,6 +90,7 @@ class _Child:
 
 class _Zygote:
     confinement = {}
+    sweeps = 0
 
     def __init__(self, names, answer):
         self.names, self.answer, self.children = names, answer, []
@@ -237,3 +238,27 @@ def test_lab_1_runs_its_public_tests_in_one_child_and_keeps_the_hidden_ones_apar
     assert hidden == [{False}, {True}, {True}]
     assert steps[0] == set(plan.lab.steps_by_name) and steps[2] == {"self_attention"}
     assert "self_attention" not in steps[1]
+
+
+def test_a_repair_search_made_while_judging_never_ends_the_child_the_composed_step_waits_in(zygote, plan):
+    """The public tests of the plain steps and of the composed step share a child; between the two
+    batches the grader judges the plain steps, and a failing one's repair search runs children of
+    its own, each run beginning with a sweep of the sandbox user's processes. The child left waiting
+    is gone after that: the composed step's tests go to a fresh child, never told as a crash of
+    the student's (scores transposes Q and K when they are taller than wide: right on the page,
+    wrong on "wide"; everything else is the reference's)."""
+    from conftest import ROOT
+
+    data = (ROOT / "solutions" / "self_attention.py").read_text(encoding="utf-8")
+    wrong = data.replace("    return Q @ K.T\n",
+                         "    if Q.shape[0] > Q.shape[1]:\n        Q, K = Q.T, K.T\n    return Q @ K.T\n", 1)
+    assert wrong != data
+    sweeps = zygote.sweeps
+    result = grade_bytes("attention.py", wrong.encode(), zygote, plan, LIMITS)
+    steps = {step.name: step for step in result.steps}
+    assert steps["scores"].status == "failed"
+    assert zygote.sweeps - sweeps > 3  # the repair search ran children of its own while judging
+    composed = steps["self_attention"]
+    assert [case.code for case in composed.cases if not case.passed] == []
+    assert composed.status == "passed" and composed.follows_own_helpers is None
+    assert composed.helpers is not None and composed.helpers.reference == ("scores",)
