@@ -124,8 +124,9 @@ def _softmax_probes(step: Step, case: Case, t: Trace) -> list[Probe]:
 
         whole = lab_cases.whole_scores(t)
         forms = (
-            # The page says a 1/0 mask works as True/False does: `~mask` on integers does not.
-            ("0/1", t.scaled, t.mask.astype(np.int64)),
+            # The page says a 1/0 mask works as True/False does: `~mask` on integers does not. Any
+            # integer type: int32 here, so a test of numpy's default `dtype == int` does not pass.
+            ("0/1", t.scaled, t.mask.astype(np.int32)),
             # A visible score of exactly 0 is a score like any other: its cell is not masked.
             ("zeros", whole, t.mask),
             # Masked cells get 0 whatever the visible scores: a large finite fill (-10000) does not.

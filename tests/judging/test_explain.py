@@ -322,7 +322,7 @@ EXPECTED_WORDS = {
     "mix__mean_instead_of_sum.py": ("mix", "기대 값의 1/n", "the expected value divided by n"),
     "self_attention__returns_scaled_scores.py": ("self_attention", "√d_k로 나눈 점수표",
                                                   "the scores divided by √d_k"),
-    "make_qkv__int_zeros_buffer.py": ("make_qkv", "정수", "whole numbers"),
+    "make_qkv__int_zeros_buffer.py": ("make_qkv", "소수 부분을 버린", "fractional part cut off"),
     "mix__forgot_return.py": ("mix", "종류는 None", "is a None"),
 }
 

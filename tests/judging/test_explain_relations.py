@@ -165,6 +165,42 @@ def test_row_maxima_returned_for_names_are_named(seed, n):
 
 
 @QUICK
+@given(seed=SEEDS, n=st.integers(4, 7), data=st.data())
+def test_rows_left_out_are_told_as_left_out_and_a_length_the_passing_tests_refute_is_never_named(seed, n, data):
+    """A row dropped (a filter) or merged with an equal one (a dict of rows): the rest of the expected
+    is there in order, told as parts left out, repeated ones when each equals one kept. The got's
+    length then equals d_model by chance on the failing test; the passing test, where n ≠ d_model
+    and the same code gave n rows, rules that name out."""
+    rng = np.random.default_rng(seed)
+    expected = np.round(rng.normal(size=(n, 4)), 2)
+    repeated = data.draw(st.booleans())
+    # Inside: the last one left out is the expected's first part (block_first), the first its last.
+    dropped = data.draw(st.integers(2, n - 2))
+    if repeated:
+        expected[dropped] = expected[0]
+    got = np.delete(expected, dropped, axis=0)
+    failing = _sample(expected, got, sizes={"n": n, "d_model": n - 1}, case="wide")
+    right = np.round(rng.normal(size=(3, 4)), 2)
+    passing = _sample(right, right, sizes={"n": 3, "d_model": 4}, passed=True, case="page")
+    found = explain("output", [failing, passing])
+    assert found.relation == ("left_out_repeated" if repeated else "left_out") and found.params["axis"] == 0, found
+    assert "got_length" not in found.params
+
+
+def test_a_length_equal_to_a_size_on_the_failing_tests_alone_is_never_named_as_read_from_it():
+    """Rows of another value (not the expected's): their count is d_model on the failing test, and n on
+    the passing one, where n ≠ d_model: no size is named."""
+    rng = np.random.default_rng(3)
+    failing = _sample(rng.normal(size=(4, 5)), rng.normal(size=(3, 5)), sizes={"n": 4, "d_model": 3}, case="wide")
+    right = rng.normal(size=(3, 5))
+    passing = _sample(right, right, sizes={"n": 3, "d_model": 4}, passed=True, case="page")
+    found = explain("output", [failing, passing])
+    assert found is None or found.relation != "axis_length", found
+    alone = explain("output", [failing])
+    assert alone.relation == "axis_length" and alone.params["got_length"] == "d_model", alone
+
+
+@QUICK
 @given(seed=SEEDS, heads=st.lists(st.tuples(st.integers(3, 5), st.integers(1, 4)), min_size=1, max_size=3))
 def test_a_first_part_of_the_expected_is_named_with_its_length_in_sizes(seed, heads):
     """Only the first two heads joined: the got is the expected's first 2 × d_head columns."""

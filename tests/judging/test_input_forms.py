@@ -167,8 +167,9 @@ def test_a_file_breaking_one_form_fails_that_public_call_and_nothing_else(grade,
     result = grade(lab_name, (CORPORA / path).read_text("utf-8"), pathlib.Path(path).name)
     lost = {s.name: s for s in result.steps if s.score < s.max_score}
     assert list(lost) == [step]
-    failing = [c for c in lost[step].cases if not c.passed]
-    assert failing and all(not c.hidden for c in failing)
+    # Of the public tests, that form's call alone fails (a hidden test may hold the same form: a
+    # word of zeros gives visible scores of exactly 0, words alike give ties).
+    failing = [c for c in lost[step].cases if not c.passed and not c.hidden]
     assert {c.label for c in failing} == {label}
 
 

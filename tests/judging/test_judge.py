@@ -313,8 +313,8 @@ def test_score_is_points_times_passed_tests_over_tests(plan):
             return returned(probe, answer(probe) * 2)
         return returned(probe, answer(probe))
     result = verdict(plan, "softmax", outcome)
-    tests = len([p for p in plan.probes["softmax"] if len(p.case.words) > 1])
-    one_word = len(plan.probes["softmax"]) - tests
+    tests = len([p for p in plan.probes["softmax"] if not p.case.degenerate])
+    one_word = len(plan.probes["softmax"]) - tests  # one word, or every word the same vector
     assert result.mistakes == ["wrong_values"]
     assert result.score == 2 * (tests - 1) / tests  # exact: the total is rounded once, not each step
     assert result.rubric == {"rule": "cases", "passed": tests - 1, "total": tests, "uncounted": one_word}

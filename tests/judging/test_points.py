@@ -382,8 +382,8 @@ def test_a_one_dimensional_test_is_named_alike_in_each_language():
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_the_rubric_sentence_is_one_short_sentence(lang):
-    def wrong_page(probe):  # and wrong on one word: every test counts, nothing to explain
-        return probe.expected[0] + (1 if probe.case.name == "page" or len(probe.case.words) == 1 else 0)
+    def wrong_page(probe):  # and wrong where a wrong formula is right too: every test counts, nothing to explain
+        return probe.expected[0] + (1 if probe.case.name == "page" or probe.case.degenerate else 0)
     lines = [line for line in _feedback(SELF_LAB, "mix", wrong_page, lang).splitlines()
              if "Grading rule" in line or "채점 기준" in line]
     assert len(lines) == 1 and len(lines[0].strip()) <= 60, lines

@@ -220,15 +220,25 @@ def _decode_float_bytes(data: dict[str, Any]) -> NDArray[Any] | Opaque:
     return _restore_dtype(array, data)
 
 
+# numpy's integer types, by their `dtype.str`: an integer array keeps its own (a 0/1 mask of int32
+# or uint8 is not numpy's default int, and a test of `mask.dtype == int` must see that).
+_INTEGER_TYPES = {np.dtype(name).str: np.dtype(name)
+                  for name in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")}
+
+
 def _restore_dtype(array: NDArray[np.float64], data: dict[str, Any]) -> NDArray[Any]:
     """float32 stays float32, a boolean array (a mask) stays boolean and an integer array stays
-    integer (int64; a test may pass whole numbers or a 0/1 table); other numbers are float64."""
+    integer, of its own integer type where its numbers fit it (else int64; a test may pass whole
+    numbers or a 0/1 table); other numbers are float64."""
     if data.get("kind") == "f" and _text(data.get("dtype"), "").endswith("4"):
         return array.astype(np.float32)
     if data.get("kind") == "b":
         return array != 0  # type: ignore[no-any-return]  # numpy types an array comparison as Any
     if data.get("kind") in ("i", "u") and bool(np.all(np.abs(array) < 2**53)):  # exact in the float64 bytes
-        return array.astype(np.int64)
+        own = _INTEGER_TYPES.get(_text(data.get("dtype"), ""), np.dtype(np.int64))
+        limits = np.iinfo(own)
+        fits = array.size == 0 or (float(array.min()) >= limits.min and float(array.max()) <= limits.max)
+        return array.astype(own if fits else np.int64)
     return array
 
 

@@ -110,7 +110,7 @@ def explain(output: str, samples: Sequence[Sample], kind: str | None = None, kno
     if all(s.got.ndim == 1 and s.expected.ndim == 2 and s.expected.shape[0] == s.expected.shape[1] == s.got.shape[0] > 1
            and close(s.got, np.diagonal(s.expected)) for s in failing):
         return Explanation(output=output, relation="diagonal", params=extra)
-    shaped = shape_relation(failing)
+    shaped = shape_relation(failing, passing)
     if shaped:
         return Explanation(output=output, relation=shaped[0], params={**shaped[1], **extra})
     degenerate = degenerate_values(failing)
