@@ -226,7 +226,8 @@ def _follows(step: Step, probes: Sequence[Probe], cases: Sequence[CaseResult], o
 # Codes a cause read from the code may reword: the rules' own guesses and the generic ones.
 REWORDABLE = UNEXPLAINED | {"hardcoded", "ignores_arguments", "nondeterministic"}
 # Causes read from the code (their words only: the points were counted before, from the codes they replace).
-CODE_CAUSES = {"global_state", "mutable_default", "reads_global", "unused_argument", "fails_off_page", "fails_off_seen"}
+CODE_CAUSES = {"global_state", "mutable_default", "reads_global", "unused_argument", "argument_values_lost",
+               "fails_off_page", "fails_off_seen"}
 
 
 def caused_by_code(step: Step, probes: Sequence[Probe], cases: list[CaseResult], outcomes: Sequence[Outcome | None],
@@ -262,6 +263,12 @@ def caused_by_code(step: Step, probes: Sequence[Probe], cases: list[CaseResult],
         code, words = "reads_global", {"names": globals_read}
     elif hardcoded and _same_answer_elsewhere(probes, cases, outcomes, page_right=page_right):
         return cases, rule, ignored, None  # the same answer for other inputs: written in, as told
+    elif any(c.code == "ignores_arguments" for c in rule_made) and ignored and evidence.get("unused") is not None \
+            and not set(ignored) & set(evidence.get("unused") or ()):
+        # The code reads every argument the values ignore: not made anew nor taken from the
+        # notebook (neither is seen), their values are lost on the way (a label or a position kept
+        # where a value was meant, a result overwritten).
+        code, words = "argument_values_lost", {"names": list(ignored)}
     elif any(c.code == "ignores_arguments" for c in rule_made):
         return cases, rule, ignored, None  # the values already name the arguments
     elif unused and (hardcoded or page_right):

@@ -19,7 +19,7 @@ EditKind = Literal[
     "argument_removed", "comparison_as_assignment", "loop_control", "list_extended", "loop_unpacking", "index_dropped",
     "tuple_as_slice", "index_as_slice", "returned_missing", "element_of", "function_uncalled", "slice_end",
     "loop_block", "operation_moved", "loop_range", "loop_variable_rebound", "slice_from_end", "slice_end_zero",
-    "mask_product", "negation_added", "pop_end", "late_binding",
+    "mask_product", "negation_added", "pop_end", "loop_start", "late_binding",
     "dict_values", "loop_stride", "loop_name", "yield_used", "printed", "value_discarded", "keyword_added",
     "starred", "values_swapped", "item_of", "joined", "walked_backwards", "fixed_in_loop", "never_advanced",
     "bitwise_not", "spelled_out", "graft_arguments", "graft_method", "graft_value", "position_scaled", "normalised", "einsum_output", "passed_by_name",

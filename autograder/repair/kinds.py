@@ -71,6 +71,8 @@ COST: dict[EditKind, int] = {
     # a range's end counted from the end that comes out -0, a list's pop from its other end.
     "loop_range": 1, "loop_variable_rebound": 1, "slice_from_end": 1, "late_binding": 1, "slice_end_zero": 1,
     "pop_end": 1,
+    # `range(1, n)` where the sum before the loop already holds its first term
+    "loop_start": 1,
     # Cells cleared by a product with a mask where choosing them was meant; a bool value the other
     # way round (a mask of the cells to hide where the visible ones are asked).
     "mask_product": 2, "negation_added": 2,

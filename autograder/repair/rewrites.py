@@ -53,7 +53,9 @@ _FAMILIES = (("triu", "tril"), ("argmax", "argmin", "idxmax", "idxmin"), ("maxim
              # "close enough" where equal was meant: a tie of values a millionth apart
              ("isclose", "equal"), ("allclose", "array_equal"),
              # a DataFrame walked by its columns where its rows were meant (or the other way round)
-             ("items", "iterrows"))
+             ("items", "iterrows"),
+             # the positions of nonzero cells as one array per axis where (i, j) pairs were meant
+             ("nonzero", "argwhere"))
 _FUNCTION_SWAPS = tuple((old, new) for family in _FAMILIES for old in family for new in family if old != new) + (
     # one way only: an `np.matrix` (always 2-D, `*` a matrix product) where an array was meant, never
     # the other way (a matrix's rows of one row would repair a 1-D slip by coincidence)
@@ -120,10 +122,14 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
     elif isinstance(node, ast.Attribute):
         yield from _attribute_rewrites(node)
     elif isinstance(node, ast.Call):
-        yield from _call_rewrites(node)
+        yield from _call_rewrites(node, scope.module_functions)
         if isinstance(node.func, ast.Name) and node.func.id == "int" and len(node.args) == 1 and not node.keywords \
                 and isinstance(node.args[0], ast.Name) and node.args[0].id in scope.loop_names:
             yield from _item_of(node.args[0].id, scope)  # `int(j)` where `words[j]` was meant
+        if isinstance(node.func, ast.Name) and node.func.id == "range" and len(node.args) == 1 and not node.keywords:
+            # a loop that should skip its first turn (a sum seeded with the first term, then every
+            # term added again)
+            yield "loop_start", lambda n: _set(n, "args", [ast.Constant(1), n.args[0]])  # type: ignore[attr-defined]
         for name, axis in scope.loop_ranges.get((node.lineno, node.col_offset), ()):
             # `for j in range(n)` where `j` indexes an axis of another length (`Q[:, j]`): `range(Q.shape[1])`
             yield "loop_range", (lambda a, k: lambda n: _set(n, "args", [
@@ -473,8 +479,12 @@ def called_name(node: ast.Call) -> tuple[str, bool]:
     return "", False
 
 
-def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
+def _call_rewrites(node: ast.Call, own: frozenset[str] = frozenset()) -> Iterator[Rewrite]:
     name, is_method = called_name(node)
+    if _unary_module_call(node) and _unary_module_call(node.args[0]):
+        # `np.sqrt(np.reciprocal(d_k))` for `np.reciprocal(np.sqrt(d_k))`: two functions of one
+        # value applied in the other order (the reciprocal of an integer is 0 or 1)
+        yield "order_of_operations", _calls_swapped
     if name == "sum" and not is_method and not node.keywords and (len(node.args) == 1 or (
             len(node.args) == 2 and isinstance(node.args[1], (ast.List, ast.Tuple)) and not node.args[1].elts)) \
             and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp, ast.List)):
@@ -520,7 +530,7 @@ def _call_rewrites(node: ast.Call) -> Iterator[Rewrite]:
                 yield "reduction", _renamed_function(other)
         yield from _keepdims_rewrites(node)
     if name in _AXIS_TAKERS or any(k.arg in ("axis", "dim") for k in node.keywords):
-        yield from _axis_rewrites(node, is_method)
+        yield from _axis_rewrites(node, is_method, own)
     for old, new in _FUNCTION_SWAPS:
         # (not a product given keywords: `axes` means other things to tensordot and matmul, and a
         # rename that keeps it repairs by coincidence where the axes were the slip)
@@ -672,7 +682,7 @@ def _axis_value(node: ast.Call, is_method: bool) -> tuple[str, int | None] | Non
     return None
 
 
-def _axis_rewrites(node: ast.Call, is_method: bool) -> Iterator[Rewrite]:
+def _axis_rewrites(node: ast.Call, is_method: bool, own: frozenset[str] = frozenset()) -> Iterator[Rewrite]:
     where = _axis_value(node, is_method)
     current: object = "absent"
     if where is not None:
@@ -684,13 +694,30 @@ def _axis_rewrites(node: ast.Call, is_method: bool) -> Iterator[Rewrite]:
             continue
         yield "axis", _with_axis(axis, is_method)
     if where is not None:
-        yield "axis", _without_axis(is_method)
+        # Of one of the student's own functions (which may take no axis at all: a keyword numpy's
+        # softmax takes), the keyword left out is one that should not be passed, not an axis to check.
+        theirs = isinstance(node.func, ast.Name) and node.func.id in own and where[0] == "keyword"
+        yield ("keyword_removed" if theirs else "axis"), _without_axis(is_method)
     elif name_is_reduction(node) and not any(k.arg in ("keepdims", "keepdim") for k in node.keywords):
         def per_row(n: ast.AST) -> ast.AST:  # a reduction of the whole table where each row's was meant
             assert isinstance(n, ast.Call)
             n.keywords += _per_row()
             return n
         yield "axis", per_row
+
+
+def _calls_swapped(node: ast.AST) -> ast.AST:
+    """f(g(x)) as g(f(x)) (both `_unary_module_call`s)."""
+    outer = cast(ast.Call, node)
+    inner = cast(ast.Call, outer.args[0])
+    return ast.Call(func=inner.func, args=[ast.Call(func=outer.func, args=inner.args, keywords=[])], keywords=[])
+
+
+def _unary_module_call(node: ast.AST) -> bool:
+    """Whether `node` is a module's function (`np.sqrt`, `math.exp`) called on one value, no keyword."""
+    return isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords \
+        and not isinstance(node.args[0], ast.Starred) and isinstance(node.func, ast.Attribute) \
+        and not called_name(node)[1]
 
 
 def name_is_reduction(node: ast.Call) -> bool:

@@ -212,6 +212,8 @@ def search(*, target: Target, probes: Sequence[object], pivot: int | None, evalu
     chosen = _plainest(found)
     chosen = _branch_instead(chosen, target, probes, evaluate)
     others = [candidate for candidate in found if candidate is not chosen]
+    if isinstance(chosen, Edit) and chosen.kind != "statement_removed":
+        others += _lines_that_need_not_be_there(edits, chosen, probes, evaluate)
     # Another repair as small, elsewhere (Q and K swapped where they are made, or where they are
     # used): both are told, so the one named is never the only place the student is sent to.
     lines = {part.line for part in _parts(chosen)}
@@ -226,9 +228,30 @@ def search(*, target: Target, probes: Sequence[object], pivot: int | None, evalu
         # slip; they cost more only so that they are never told alone where both repair.
         other = next((o for o in others if isinstance(o, Edit) and o.kind == "values_swapped"
                       and o.line not in lines), None)
+    if other is None:
+        # An edit that repairs by making another line do nothing (`K.any(axis=None)`: the padding
+        # mask built from it hides no cell): that line, which should not be there, is told beside.
+        other = next((o for o in others if isinstance(o, Edit) and o.kind == "statement_removed"
+                      and o.line not in lines), None)
     return Found(repair=Repair(filename=target.filename, parts=_repair_parts(chosen),
                                also=_repair_parts(other) if other is not None else ()),
                  source=chosen.source)
+
+
+MAX_REMOVALS_TRIED = 40  # the statements tried without, beside a repair found (one run of the child)
+
+
+def _lines_that_need_not_be_there(edits: Sequence[Edit], chosen: Edit, probes: Sequence[object],
+                                  evaluate: Evaluate) -> list[Edit]:
+    """The statements of the function whose removal alone is right on every probe too, beside the
+    repair `chosen` (dearer, so `_right` never reached them): an extra step the student wrote
+    (a padding mask, a tie rule) that `chosen` only neutralises."""
+    removals = [edit for edit in edits if edit.kind == "statement_removed" and edit.line != chosen.line]
+    removals = removals[:MAX_REMOVALS_TRIED]
+    if not removals:
+        return []
+    right = evaluate([edit.source for edit in removals], probes)
+    return [edit for edit, passed in zip(removals, right) if all(passed)]
 
 
 def _plainest(found: Sequence[Edit | Edits]) -> Edit | Edits:
@@ -257,15 +280,13 @@ def _plainest(found: Sequence[Edit | Edits]) -> Edit | Edits:
     return chosen
 
 
-# Edits of a condition that can make it never true: the branch then does nothing.
-_CONDITION_KINDS = frozenset({"constant", "comparison", "negation", "operator", "variable", "condition_removed"})
-
-
 def _branch_instead(chosen: Edit | Edits, target: Target, probes: Sequence[object], evaluate: Evaluate) -> Edit | Edits:
-    """The branch itself, where an edit of its condition repairs only by making it never taken
-    (`if n_heads == «1»:` → `0`, where the whole `if` is the special case that should not be
-    there): the `if` without an `else` removed, when that is right on every probe too."""
-    if not isinstance(chosen, Edit) or chosen.kind not in _CONDITION_KINDS:
+    """The branch itself, where an edit on the line of its condition repairs only by making it never
+    taken (`if n_heads == «1»:` → `0`; `if w[i, i] == w[i].«max»():` → `sum`, never equal: the
+    whole `if` is the special case that should not be there): the `if` without an `else` removed,
+    when that is right on every probe too. Whatever the edit's kind: a condition made never true
+    tells nothing of what it edited."""
+    if not isinstance(chosen, Edit) or chosen.kind in ("statement_removed", "graft", "graft_part"):
         return chosen
     function = target.function
     for holder in ast.walk(function):

@@ -1,5 +1,6 @@
 """Inputs the steps are graded on: the page's case and more public ones (hidden ones: hidden.py)."""
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -74,8 +75,19 @@ def public_cases() -> list[Case]:
 
 
 def domain_case(seed: int) -> Case:
-    """A case of sizes the notebook allows (any n, any number of heads dividing d_model), drawn from `seed`."""
+    """A case of sizes the notebook allows (any n, any number of heads dividing d_model), drawn from
+    `seed`."""
     rng = np.random.default_rng(10_000 + seed)
     n, n_heads, d_head = (int(rng.integers(low, high)) for low, high in ((1, 7), (1, 5), (1, 4)))
-    return random_case(f"domain-{seed}", seed=20_000 + seed, n=n, d_model=n_heads * d_head, n_heads=n_heads,
+    case = random_case(f"domain-{seed}", seed=20_000 + seed, n=n, d_model=n_heads * d_head, n_heads=n_heads,
                        scale=float(rng.choice([1.0, 30.0])), hidden=False)
+    # Of every four, one has a word of zeros, as a hidden case has (the repair search checks a
+    # repair on the kinds of input the grades are given on).
+    return with_zero_row(case, row=int(rng.integers(0, n))) if seed % 4 == 1 else case
+
+
+def with_zero_row(case: Case, row: int) -> Case:
+    """`case` with the vector of word `row` all zeros: a word like any other (not padding)."""
+    X = np.array(case.inputs["X"], dtype=float)
+    X[row] = 0.0
+    return replace(case, inputs={**case.inputs, "X": X})

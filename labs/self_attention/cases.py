@@ -1,5 +1,6 @@
 """Inputs the steps are graded on: the page's case and more public ones (hidden ones: hidden.py)."""
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -84,8 +85,31 @@ def public_cases() -> list[Case]:
 
 
 def domain_case(seed: int) -> Case:
-    """A case of sizes the notebook allows (any n, d_model, d_k, d_v), drawn from `seed`."""
+    """A case of sizes the notebook allows (any n, d_model, d_k, d_v), drawn from `seed`; of every
+    four, one has a word of zeros and one every word alike, as the hidden cases have (what the
+    repair search checks a repair on spans the kinds of input the grades are given on)."""
     rng = np.random.default_rng(10_000 + seed)
     n, d_model, d_k, d_v = (int(rng.integers(low, high)) for low, high in ((1, 7), (1, 8), (1, 6), (1, 6)))
-    return random_case(f"domain-{seed}", seed=20_000 + seed, n=n, d_model=d_model, d_k=d_k, d_v=d_v,
+    case = random_case(f"domain-{seed}", seed=20_000 + seed, n=n, d_model=d_model, d_k=d_k, d_v=d_v,
                        scale=float(rng.choice([1.0, 30.0])), hidden=False)
+    if seed % 4 == 1:
+        return with_zero_row(case, row=int(rng.integers(0, n)))
+    if seed % 4 == 2 and n > 1:
+        return with_same_vectors(case)
+    return case
+
+
+def with_zero_row(case: Case, row: int) -> Case:
+    """`case` with the vector of word `row` all zeros: a word like any other (not padding)."""
+    X = np.array(case.inputs["X"], dtype=float)
+    X[row] = 0.0
+    return replace(case, inputs={**case.inputs, "X": X})
+
+
+def with_same_vectors(case: Case) -> Case:
+    """`case` with every word the vector of its first: each table of scores is one number
+    throughout, every weight 1/n, every row of the output the same. Many wrong formulas give that
+    too, so its passes are not counted (as a single word's); a shortcut for equal scores, or rows
+    merged because they are equal, fails it."""
+    X = np.repeat(np.asarray(case.inputs["X"], dtype=float)[:1], len(case.words), axis=0)
+    return replace(case, inputs={**case.inputs, "X": X}, degenerate=True)

@@ -1,11 +1,7 @@
 """Hidden cases: never shipped to students; catch answers that only fit the page."""
-from dataclasses import replace
-
-import numpy as np
-
 from autograder.core.declaration import Case
 
-from .cases import make_case, page_case, random_case
+from .cases import make_case, page_case, random_case, with_same_vectors, with_zero_row
 
 
 def hidden_cases() -> list[Case]:
@@ -18,26 +14,12 @@ def hidden_cases() -> list[Case]:
         random_case("hidden-3", seed=303, n=2, d_model=4, d_k=4, scale=30.0),
         # A word whose vector is all zeros is a word like any other: its row is not padding to drop
         # or hide, and its scores with every word are 0.
-        _zero_row(random_case("hidden-4", seed=404, n=6, d_model=5, d_k=7, d_v=3), row=2),
+        with_zero_row(random_case("hidden-4", seed=404, n=6, d_model=5, d_k=7, d_v=3), row=2),
         # The page's sentence with other weights: a function that ignores its weights returns
         # the same as on the page (told apart from a wrong formula by that alone).
         make_case("hidden-5", page.words, page.X.copy(), other.W_Q, other.W_K, other.W_V, hidden=True),
         # The page's case again: a function whose values change from call to call shows it here.
         make_case("hidden-6", page.words, page.X.copy(), page.W_Q, page.W_K, page.W_V, hidden=True),
-        _same_vectors(random_case("hidden-7", seed=707, n=4, d_model=3, d_k=2, d_v=3)),
+        with_same_vectors(random_case("hidden-7", seed=707, n=4, d_model=3, d_k=2, d_v=3)),
     ]
 
-
-def _zero_row(case: Case, row: int) -> Case:
-    X = np.array(case.inputs["X"], dtype=float)
-    X[row] = 0.0
-    return replace(case, inputs={**case.inputs, "X": X})
-
-
-def _same_vectors(case: Case) -> Case:
-    """Every word the same vector: each table of scores is one number throughout, every weight
-    1/n, every row of the output the same. Many wrong formulas give that too, so its passes are
-    not counted (as a single word's); a shortcut for equal scores, or rows merged because they are
-    equal, fails it."""
-    X = np.repeat(np.asarray(case.inputs["X"], dtype=float)[:1], len(case.words), axis=0)
-    return replace(case, inputs={**case.inputs, "X": X}, degenerate=True)

@@ -165,10 +165,24 @@ def _with(step_source: str, name: str) -> str:
     ("def f(q, k):\n    return np.convolve(q, k, mode='valid')[0]\n", "function", "np.correlate(q, k, mode='valid')"),
     ("def f(X, Ws):\n    fs = [lambda: X @ W for W in Ws]\n    return [g() for g in fs]\n", "late_binding",
      "lambda W=W: X @ W"),
+    # a sum seeded with its first term, then every term added again
+    ("def f(q, k):\n    total = q[0] * k[0]\n    for t in range(len(q)):\n        total += q[t] * k[t]\n    return total\n",
+     "loop_start", "range(1, len(q))"),
+    ("def f(w, V):\n    return [(i, j) for i, j in np.nonzero(w)]\n", "function", "np.argwhere(w)"),
+    ("def f(S, d_k):\n    return S * np.sqrt(np.reciprocal(d_k))\n", "order_of_operations", "np.reciprocal(np.sqrt(d_k))"),
 ])
 def test_single_edits_hold_the_repair_of_each_kind(source, kind, after):
     edits = single_edits(_function(source))
     assert any(edit.kind == kind and edit.after == after for edit in edits), [(e.kind, e.after) for e in edits]
+
+
+def test_an_axis_passed_to_the_students_own_function_is_a_keyword_to_leave_out():
+    """`softmax(x, axis=-1)` where softmax is the student's own (taking no axis): the keyword left
+    out is told as one that should not be passed; of numpy's functions, as the axis to check."""
+    own = single_edits(_function("def f(x):\n    return softmax(x, axis=-1)\n"), module_functions=frozenset({"softmax"}))
+    assert ("keyword_removed", "softmax(x)") in [(e.kind, e.after) for e in own]
+    numpy = single_edits(_function("def f(x):\n    return np.sum(x, axis=-1)\n"), module_functions=frozenset({"softmax"}))
+    assert ("axis", "np.sum(x)") in [(e.kind, e.after) for e in numpy]
 
 
 def test_a_product_given_keywords_is_not_renamed_since_its_keywords_mean_other_things_elsewhere():
@@ -568,6 +582,11 @@ NEUTRALISED = [
      "    return mix(weights, V), weights\n", "    s = np.where"),
     ("softmax", "def softmax(x):\n    x = np.asarray(x, dtype=float)\n    if x.ndim == 1:\n        return x\n"
      "    e = np.exp(x - x.max(axis=-1, keepdims=True))\n    return e / e.sum(axis=-1, keepdims=True)\n", "    if x.ndim"),
+    # A tie given to the word itself: `.max()` → `.sum()` makes the condition never true, as any
+    # edit on the `if` line that repairs only so: the `if` is told, whatever the edit's kind.
+    ("most_attended", "def most_attended(weights, words):\n    best = pd.DataFrame(weights, index=words, "
+     "columns=words).idxmax(axis=1)\n    for i, word in enumerate(words):\n        if weights[i, i] == weights[i].max():\n"
+     "            best.iloc[i] = word\n    return best.to_dict()\n", "        if weights[i, i]"),
 ]
 
 

@@ -126,3 +126,29 @@ def test_global_names_are_told_in_english_too():
                            str(BLIND / "lab1" / "lab1__most_attended__global_result_dict.py")],
                           capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert "global variable `result`" in done.stdout
+
+
+def test_an_argument_the_code_reads_whose_values_are_lost_is_never_told_as_unread(zygote):
+    """Every word mapped to the last column's word whatever the weights (a melt's labels taken for
+    row positions): the values ignore `weights`, but the code reads it, so the cause is where its
+    values are lost, never "made anew or read from the notebook". A function that never reads it
+    keeps that cause."""
+    from autograder.grading import grade_bytes
+    from autograder.grading.plan import Plan
+    from labs.self_attention import LAB
+
+    correct = (ROOT / "samples" / "correct.py").read_text("utf-8")
+    lost = ("\n\ndef most_attended(weights, words):\n"
+            "    frame = pd.DataFrame(weights, index=words, columns=words)\n"
+            "    long = frame.melt(ignore_index=False, var_name='target', value_name='weight')\n"
+            "    best = long.loc[long.groupby(level=0)['weight'].idxmax()]\n"
+            "    return dict(zip(best.index, best['target']))\n")
+    unread = "\n\ndef most_attended(weights, words):\n    return {word: words[-1] for word in words}\n"
+    plan = Plan.build(LAB)
+    codes = {}
+    for name, source in (("lost", lost), ("unread", unread)):
+        result = grade_bytes("m.py", (correct + source).encode(), zygote, plan)
+        step = next(s for s in result.steps if s.name == "most_attended")
+        codes[name] = {case.code for case in step.cases if not case.passed}
+    assert codes["lost"] == {"argument_values_lost"}, codes
+    assert "argument_values_lost" not in codes["unread"] and codes["unread"], codes

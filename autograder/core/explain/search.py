@@ -82,6 +82,10 @@ def explain(output: str, samples: Sequence[Sample], kind: str | None = None, kno
     if all(s.got.shape != s.expected.shape and s.got.size == s.expected.size and s.got.size > 1
            and close(s.got.reshape(-1), s.expected.reshape(-1)) for s in failing):
         return Explanation(output=output, relation="reshape_missing", params=extra)
+    if degenerate_values(failing) in ("zeros", "nan"):
+        # Nothing but 0 (or nan) in every failing value: a formula that gives it (x - x, 0 × x)
+        # tells no cause; that one value, and where it comes from, does.
+        return Explanation(output=output, relation=f"all_{degenerate_values(failing)}", params=extra)
     per_sample = [holding(s, s.got) for s in failing]  # every formula of 1 or 2 changes, once
     formulas, size = search_formulas(failing, passing, sizes=(1,), per_sample=per_sample)
     if formulas and not _loose(formulas[0]):

@@ -96,7 +96,7 @@ def shape_relation(failing: Sequence[Sample], passing: Sequence[Sample] = ()) ->
                     for s, (g, e) in zip(failing, shapes)]
         if all(positions is not None for positions in left_out):
             repeated = all(any(close(np.take(s.expected, i, axis=axis), np.take(s.expected, j, axis=axis))
-                               for j in range(e[axis]) if j not in positions)
+                               for j in range(e[axis]) if j not in (positions or ()))
                            for s, (g, e), positions in zip(failing, shapes, left_out) for i in positions or ())
             return ("left_out_repeated" if repeated else "left_out"), {"axis": axis}
     if got_length and lengths["expected_length"] != "?":
