@@ -481,9 +481,11 @@ def called_name(node: ast.Call) -> tuple[str, bool]:
 
 def _call_rewrites(node: ast.Call, own: frozenset[str] = frozenset()) -> Iterator[Rewrite]:
     name, is_method = called_name(node)
-    if _unary_module_call(node) and _unary_module_call(node.args[0]):
+    if _unary_module_call(node) and _unary_module_call(node.args[0]) \
+            and not isinstance(cast(ast.Call, node.args[0]).args[0], ast.Call):
         # `np.sqrt(np.reciprocal(d_k))` for `np.reciprocal(np.sqrt(d_k))`: two functions of one
-        # value applied in the other order (the reciprocal of an integer is 0 or 1)
+        # value applied in the other order (the reciprocal of an integer is 0 or 1); not of an
+        # array made on the spot (`np.fliplr(np.triu(np.ones(...)))`: flipping ones changes nothing)
         yield "order_of_operations", _calls_swapped
     if name == "sum" and not is_method and not node.keywords and (len(node.args) == 1 or (
             len(node.args) == 2 and isinstance(node.args[1], (ast.List, ast.Tuple)) and not node.args[1].elts)) \

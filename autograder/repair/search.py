@@ -212,8 +212,17 @@ def search(*, target: Target, probes: Sequence[object], pivot: int | None, evalu
     chosen = _plainest(found)
     chosen = _branch_instead(chosen, target, probes, evaluate)
     others = [candidate for candidate in found if candidate is not chosen]
+    neutralised: Edit | None = None
     if isinstance(chosen, Edit) and chosen.kind != "statement_removed":
-        others += _lines_that_need_not_be_there(edits, chosen, probes, evaluate)
+        removals = _lines_that_need_not_be_there(edits, chosen, probes, evaluate)
+        reading = next((r for r in removals if _reads_what_is_bound(target.function, r.line, chosen.line)), None)
+        if reading is not None:
+            # The edit repairs only by changing what a line that should not be there reads (a
+            # padding mask made to hide nothing): that line is the mistake, and the edit, which
+            # keeps the line's idea, is not told at all.
+            chosen, neutralised = reading, chosen
+            others = [o for o in others if o is not neutralised]
+        others += [r for r in removals if r is not chosen]
     # Another repair as small, elsewhere (Q and K swapped where they are made, or where they are
     # used): both are told, so the one named is never the only place the student is sent to.
     lines = {part.line for part in _parts(chosen)}
@@ -252,6 +261,19 @@ def _lines_that_need_not_be_there(edits: Sequence[Edit], chosen: Edit, probes: S
         return []
     right = evaluate([edit.source for edit in removals], probes)
     return [edit for edit, passed in zip(removals, right) if all(passed)]
+
+
+def _reads_what_is_bound(function: ast.FunctionDef, reader: int, binder: int) -> bool:
+    """Whether the statement on line `reader` reads a name the statement on line `binder` binds
+    (both simple statements of `function`, on lines of their own)."""
+    statements = {node.lineno: node for node in ast.walk(function)
+                  if isinstance(node, ast.stmt) and not hasattr(node, "body")}
+    read, bound = statements.get(reader), statements.get(binder)
+    if read is None or bound is None or reader == binder:
+        return False
+    bound_names = {node.id for node in ast.walk(bound) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+    return any(isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in bound_names
+               for node in ast.walk(read))
 
 
 def _plainest(found: Sequence[Edit | Edits]) -> Edit | Edits:

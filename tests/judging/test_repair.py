@@ -587,6 +587,11 @@ NEUTRALISED = [
     ("most_attended", "def most_attended(weights, words):\n    best = pd.DataFrame(weights, index=words, "
      "columns=words).idxmax(axis=1)\n    for i, word in enumerate(words):\n        if weights[i, i] == weights[i].max():\n"
      "            best.iloc[i] = word\n    return best.to_dict()\n", "        if weights[i, i]"),
+    # A padding mask for keys of zeros: `K.any(axis=None)` makes it hide nothing, which only
+    # neutralises the line that applies it; that line, which reads the mask, is told (drawn cases
+    # with a word of zeros show the mistake: no public case has one).
+    ("scores", "def scores(Q, K):\n    padding = ~K.any(axis=1)\n    table = Q @ K.T\n    table[:, padding] = -1e9\n"
+     "    return table\n", "    table[:, padding]"),
 ]
 
 
