@@ -264,10 +264,10 @@ def caused_by_code(step: Step, probes: Sequence[Probe], cases: list[CaseResult],
     elif hardcoded and _same_answer_elsewhere(probes, cases, outcomes, page_right=page_right):
         return cases, rule, ignored, None  # the same answer for other inputs: written in, as told
     elif any(c.code == "ignores_arguments" for c in rule_made) and ignored and evidence.get("unused") is not None \
-            and not set(ignored) & set(evidence.get("unused") or ()):
-        # The code reads every argument the values ignore: not made anew nor taken from the
-        # notebook (neither is seen), their values are lost on the way (a label or a position kept
-        # where a value was meant, a result overwritten).
+            and not set(ignored) & {*(evidence.get("unused") or ()), *(evidence.get("rebound") or ())}:
+        # The code reads every argument the values ignore and never assigns it anew: not made anew
+        # nor taken from the notebook (neither is seen), their values are lost on the way (a label
+        # or a position kept where a value was meant, a result overwritten).
         code, words = "argument_values_lost", {"names": list(ignored)}
     elif any(c.code == "ignores_arguments" for c in rule_made):
         return cases, rule, ignored, None  # the values already name the arguments

@@ -274,7 +274,7 @@ def test_a_mix_that_picks_each_rows_largest_weight_is_told_as_the_weights_made_a
     path = CORPORA / "corpus_blind15" / "lab1" / "lab1__mix__hard_attention.py"
     result = grade_bytes(path.name, path.read_bytes(), zygote, plan)
     step = next(s for s in result.steps if s.name == "mix")
-    assert [(e["relation"], e["params"]["known"]) for e in step.explained] == [("computes_on", "hardmax")]
+    assert [(e["relation"], e["params"]["known"]) for e in step.explained] == [("computes_on", "hardmax_first")]
 
 
 @pytest.mark.parametrize("name, known", [("lab1__scores__neg_distance.py", "negative_row_distance"),

@@ -39,8 +39,8 @@ def test_a_forged_report_of_the_code_becomes_short_identifiers_or_nothing(report
     plain = protocol.plain_evidence(report, ("softmax", "mix"))
     assert set(plain) <= {"softmax", "mix"}
     for facts in plain.values():
-        assert set(facts) == {"globals", "unused", "mutable_defaults"}
-        assert _plain_names(facts["globals"]) and _plain_names(facts["unused"])
+        assert set(facts) == {"globals", "unused", "rebound", "mutable_defaults"}
+        assert _plain_names(facts["globals"]) and _plain_names(facts["unused"]) and _plain_names(facts["rebound"])
         assert type(facts["mutable_defaults"]) is bool
 
 

@@ -51,12 +51,20 @@ def code_evidence(namespace: Mapping[str, object], functions: Iterable[str]) -> 
                 "globals": _data_globals(globals_read, function.__globals__),
                 "unused": [p for p in parameters if p not in loaded
                            or p in overwritten][:MAX_EVIDENCE_NAMES],
+                # assigned anew somewhere (`W_Q = np.random.randn(*W_Q.shape)`): read, and replaced
+                "rebound": [p for p in parameters if p in _stored(function.__code__)][:MAX_EVIDENCE_NAMES],
                 "mutable_defaults": _mutable_defaults(function) != {},
                 # where its code was compiled: the parent matches it to a definition it read itself
                 "file": function.__code__.co_filename, "line": function.__code__.co_firstlineno}
         except BaseException:
             continue
     return evidence
+
+
+def _stored(code: types.CodeType) -> set[str]:
+    """The local names the function's code assigns or deletes anywhere."""
+    return {str(instruction.argval) for instruction in dis.get_instructions(code)
+            if instruction.opname in ("STORE_FAST", "STORE_DEREF", "DELETE_FAST", "DELETE_DEREF")}
 
 
 def _overwritten_first(code: types.CodeType) -> set[str]:

@@ -231,7 +231,8 @@ MAX_PLACE_CHARS = 300  # a file name the child says a function came from, longer
 
 def plain_evidence(evidence: object, functions: Iterable[str]) -> dict[str, dict[str, Any]]:
     """What the child says each lab function's code reads: {function: {"globals": [names],
-    "unused": [parameters never read], "mutable_defaults": bool, "defined_at": (file, line)}},
+    "unused": [parameters never read], "rebound": [parameters assigned anew somewhere],
+    "mutable_defaults": bool, "defined_at": (file, line)}},
     for `functions` only (the judge keeps of "unused" only the step's own parameters)."""
     if not isinstance(evidence, dict):
         return {}
@@ -242,6 +243,7 @@ def plain_evidence(evidence: object, functions: Iterable[str]) -> dict[str, dict
             continue
         plain[name] = {"globals": plain_identifiers(facts.get("globals")),
                        "unused": plain_identifiers(facts.get("unused")),
+                       "rebound": plain_identifiers(facts.get("rebound")),
                        "mutable_defaults": facts.get("mutable_defaults") is True}
         where = (facts.get("file"), facts.get("line"))
         if type(where[0]) is str and len(where[0]) <= MAX_PLACE_CHARS and type(where[1]) is int and where[1] > 0:

@@ -88,7 +88,7 @@ LIBRARY: tuple[Known, ...] = (
     Known(name="hardmax", expression="({a} == {a}.max(axis={axis}, keepdims=True)).astype(float)"),
     # the same, ties going to the first maximum only (as argmax takes them): a row of equal weights
     # is then one 1, not all 1s
-    Known(name="hardmax", expression="(np.argsort(np.argsort(-{a}, axis={axis}, kind='stable'), axis={axis}, "
+    Known(name="hardmax_first", expression="(np.argsort(np.argsort(-{a}, axis={axis}, kind='stable'), axis={axis}, "
                                      "kind='stable') == 0).astype(float)"),
     Known(name="standardised", expression="({a} - {a}.mean(axis={axis}, keepdims=True)) / {a}.std(axis={axis}, keepdims=True)"),
     Known(name="sigmoid", expression="1 / (1 + np.exp(-{a}))"),

@@ -82,14 +82,16 @@ def explain(output: str, samples: Sequence[Sample], kind: str | None = None, kno
     if all(s.got.shape != s.expected.shape and s.got.size == s.expected.size and s.got.size > 1
            and close(s.got.reshape(-1), s.expected.reshape(-1)) for s in failing):
         return Explanation(output=output, relation="reshape_missing", params=extra)
-    if degenerate_values(failing) in ("zeros", "nan"):
-        # Nothing but 0 (or nan) in every failing value: a formula that gives it (x - x, 0 × x)
-        # tells no cause; that one value, and where it comes from, does.
-        return Explanation(output=output, relation=f"all_{degenerate_values(failing)}", params=extra)
     per_sample = [holding(s, s.got) for s in failing]  # every formula of 1 or 2 changes, once
     formulas, size = search_formulas(failing, passing, sizes=(1,), per_sample=per_sample)
-    if formulas and not _loose(formulas[0]):
+    # Nothing but 0 (or nan) in every failing value: a formula that gives it from other values
+    # (the expected minus a value that equals it) tells no cause; the expected cut (np.trunc of
+    # weights below 1) still does, else that one value, and where it comes from.
+    nothing = degenerate_values(failing) if degenerate_values(failing) in ("zeros", "nan") else None
+    if formulas and not _loose(formulas[0]) and not (nothing and _of_other_values(formulas[0])):
         return Explanation(output=output, relation="formula", parts=formulas[0], size=size, params=extra)
+    if nothing:
+        return Explanation(output=output, relation=f"all_{nothing}", params=extra)
     variant = search_variants(output, failing, passing)
     if variant:
         return Explanation(output=output, relation=variant[0], parts=variant[1], params={**variant[2], **extra})
@@ -138,6 +140,11 @@ def explain(output: str, samples: Sequence[Sample], kind: str | None = None, kno
 # Transforms that hold of a whole family of values (each row times any number of its own): a
 # known function that gives the value exactly says more.
 LOOSE_TRANSFORMS = ("unnormalised",)
+
+
+def _of_other_values(formula: Sequence[Sequence[Any]]) -> bool:
+    """Whether `formula` reads a value besides the expected one (its base, or a part's operand)."""
+    return tuple(formula[0]) != ("base", "expected") or any(len(part) > 1 for part in formula[1:])
 
 
 def _loose(formula: Sequence[Sequence[Any]]) -> bool:

@@ -347,9 +347,9 @@ def test_files_of_another_class_in_out_are_reported_and_moved_aside(two_students
     # rounded once is tested on its own below, with thirds).
     stub = chosen_rows(read_grades(out))["10232"]
     # softmax over columns is right on every single row (1-D): named, it keeps the share of tests passed.
-    assert (stub["total"], stub["softmax"], stub["mix"]) == ("5.64", "0.64", "0.25")
-    assert json.loads((out / "results" / "10232.json").read_text("utf-8"))["score"] == 5.64
-    assert "합계 5.64 / 10점" in (out / "feedback" / "10232.md").read_text("utf-8")
+    assert (stub["total"], stub["softmax"], stub["mix"]) == ("5.62", "0.62", "0.25")
+    assert json.loads((out / "results" / "10232.json").read_text("utf-8"))["score"] == 5.62
+    assert "합계 5.62 / 10점" in (out / "feedback" / "10232.md").read_text("utf-8")
     moved = grade(two_students, out, "--move-stale")
     assert moved.returncode == 0
     assert sorted(p.name for p in (out / "results").iterdir()) == ["10231.json", "10232.json"]
