@@ -158,7 +158,7 @@ def test_the_worker_proxies_only_helpers_among_the_loaded_names():
     # f reads g, a function: no data global is named as evidence
     assert functions == ("f",) and channel.sent[-1] == {
         "ev": "loaded", "names": {"f": "function"},
-        "evidence": {"f": {"globals": [], "unused": [], "mutable_defaults": False, "file": "f.py", "line": 1}}}
+        "evidence": {"f": {"globals": [], "unused": [], "rebound": [], "mutable_defaults": False, "file": "f.py", "line": 1}}}
     worker.call(channel, namespace, set(), {"id": 0, "function": "f", "args": [], "helpers": ["g"]}, functions)
     assert channel.sent[-1]["ev"] == "returned" and codec.decode(channel.sent[-1]["value"]) == "own"
 
