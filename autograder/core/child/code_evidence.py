@@ -47,12 +47,13 @@ def code_evidence(namespace: Mapping[str, object], functions: Iterable[str]) -> 
             loaded, globals_read = _names_read(function.__code__)
             parameters = function.__code__.co_varnames[:_parameter_count(function.__code__)]
             overwritten = _overwritten_first(function.__code__)
+            stored = _stored(function.__code__)
             evidence[name] = {
                 "globals": _data_globals(globals_read, function.__globals__),
                 "unused": [p for p in parameters if p not in loaded
                            or p in overwritten][:MAX_EVIDENCE_NAMES],
                 # assigned anew somewhere (`W_Q = np.random.randn(*W_Q.shape)`): read, and replaced
-                "rebound": [p for p in parameters if p in _stored(function.__code__)][:MAX_EVIDENCE_NAMES],
+                "rebound": [p for p in parameters if p in stored][:MAX_EVIDENCE_NAMES],
                 "mutable_defaults": _mutable_defaults(function) != {},
                 # where its code was compiled: the parent matches it to a definition it read itself
                 "file": function.__code__.co_filename, "line": function.__code__.co_firstlineno}

@@ -87,7 +87,8 @@ def explain(output: str, samples: Sequence[Sample], kind: str | None = None, kno
     # Nothing but 0 (or nan) in every failing value: a formula that gives it from other values
     # (the expected minus a value that equals it) tells no cause; the expected cut (np.trunc of
     # weights below 1) still does, else that one value, and where it comes from.
-    nothing = degenerate_values(failing) if degenerate_values(failing) in ("zeros", "nan") else None
+    degenerate = degenerate_values(failing)
+    nothing = degenerate if degenerate in ("zeros", "nan") else None
     if formulas and not _loose(formulas[0]) and not (nothing and _of_other_values(formulas[0])):
         return Explanation(output=output, relation="formula", parts=formulas[0], size=size, params=extra)
     if nothing:
@@ -119,7 +120,6 @@ def explain(output: str, samples: Sequence[Sample], kind: str | None = None, kno
     shaped = shape_relation(failing, passing)
     if shaped:
         return Explanation(output=output, relation=shaped[0], params={**shaped[1], **extra})
-    degenerate = degenerate_values(failing)
     if degenerate:
         # One value everywhere (all 0, all nan, all equal): the structure it shows (rows alike,
         # one value in the wrong cells, symmetric) follows from it and is no cause.
