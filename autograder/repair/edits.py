@@ -101,7 +101,7 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
                   held=_held(function), module_functions=module_functions - {function.name},
                   loop_ranges=_loop_ranges(function), dict_names=_dict_names(function), strides=_strides(function),
                   indexed_by_name=_indexed_by_name(function), fixed_in_loops=_fixed_in_loops(function),
-                  position_loop_names=_position_loop_names(function))
+                  position_loop_names=_position_loop_names(function), numpy_name=_numpy_name(function))
     originals = _nodes(function)
     places = _places(function)
     texts = _Texts(function)
@@ -768,6 +768,12 @@ def _position_loop_names(function: ast.FunctionDef) -> frozenset[str]:
     return frozenset(loop.target.id for loop in ast.walk(function)
                      if isinstance(loop, (ast.For, ast.comprehension)) and isinstance(loop.target, ast.Name)
                      and isinstance(loop.iter, ast.Call) and called_name(loop.iter)[0] in ("ndindex", "product"))
+
+
+def _numpy_name(function: ast.FunctionDef) -> str | None:
+    """The name `function` reads numpy's attributes through (`np.exp`), if it does."""
+    return next((node.value.id for node in ast.walk(function) if isinstance(node, ast.Attribute)
+                 and isinstance(node.value, ast.Name) and node.value.id in ("np", "numpy")), None)
 
 
 _SIMPLE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Return)

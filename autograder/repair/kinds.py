@@ -94,7 +94,7 @@ COST: dict[EditKind, int] = {
     "item_of": 2,
     # Pieces added (`sum(...)`) where they were to be joined side by side; a `range` walked from the
     # end (a negative step) where it was to start at the beginning.
-    "joined": 2, "walked_backwards": 2,
+    "joined": 2, "walked_backwards": 2, "walked_forwards": 2, "pad_width": 1,
     # An index 0 or 1 read on every pass of a loop where the loop's name was meant (`H[0]` for
     # `H[h]`); a counter set before a loop that nothing in it advances (`start = 0`, never
     # `start += d`); `~` on a comparison of two numbers (`~True` is -2, true); cells of one axis

@@ -111,6 +111,7 @@ class Scope:
     # an index 0 or 1 inside a loop (`H[0]` in `for h in ...`): the names of the loops around it
     fixed_in_loops: Mapping[Span, tuple[str, ...]] = field(default_factory=dict)
     position_loop_names: frozenset[str] = frozenset()  # loop names bound to a tuple position (`np.ndindex`)
+    numpy_name: str | None = None  # the name the function reads numpy by (`np`), if it does
 
 
 Rewrite = tuple[EditKind, Callable[[ast.AST], ast.AST | None]]
@@ -136,6 +137,11 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
                 _shape_at(ast.Name(id=a, ctx=ast.Load()), ast.Constant(k))]))(name, axis)
     elif isinstance(node, ast.Constant):
         yield from _constant_rewrites(node)
+        if type(node.value) in (int, float) and node.value == 0 and scope.numpy_name is not None:
+            # a zero that was to be neutral for a maximum or stand for a hidden cell (`initial=0`,
+            # `np.where(mask, s, 0)`): minus or plus infinity
+            for text in ("-inf", "inf"):
+                yield "constant", (lambda t, m: lambda _n: _named_number(t, m))(text, scope.numpy_name)
         for name in scope.fixed_in_loops.get(span_of(node), ()):  # `H[0]` on every pass where `H[h]` was meant
             yield "fixed_in_loop", (lambda o: lambda n: ast.Name(id=o, ctx=ast.Load()))(name)
         if isinstance(node.value, int) and not isinstance(node.value, bool) and node.value >= 2:
@@ -247,6 +253,8 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
         yield from _late_binding_rewrites(node, scope.loop_names)
     if isinstance(node, (ast.For, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
         yield from _loop_name_rewrites(node, scope)
+    if isinstance(node, (ast.For, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+        yield from _walked_forwards_rewrites(node)
     if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)) and len(node.generators) == 2:
         yield "clauses_swapped", lambda n: _set(n, "generators", n.generators[::-1])  # type: ignore[attr-defined]
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
@@ -416,6 +424,15 @@ def _without_value(node: ast.AST, index: int) -> ast.AST:
     return kept[0] if len(kept) == 1 else ast.BoolOp(op=node.op, values=kept)
 
 
+def _pad_one_axis(node: ast.AST, *, last: bool) -> ast.AST:
+    """`np.pad(x, (a, b))` as `np.pad(x, ((0, 0), (a, b)))` (`last`) or `((a, b), (0, 0))`."""
+    assert isinstance(node, ast.Call)
+    pair = node.args[1]
+    none = ast.Tuple(elts=[ast.Constant(0), ast.Constant(0)], ctx=ast.Load())
+    node.args[1] = ast.Tuple(elts=[none, pair] if last else [pair, none], ctx=ast.Load())
+    return node
+
+
 def _with_arguments(values: tuple[int, ...]) -> Callable[[ast.AST], ast.AST]:
     def rewrite(n: ast.AST) -> ast.AST:
         assert isinstance(n, ast.Call)
@@ -487,6 +504,12 @@ def _call_rewrites(node: ast.Call, own: frozenset[str] = frozenset()) -> Iterato
         # value applied in the other order (the reciprocal of an integer is 0 or 1); not of an
         # array made on the spot (`np.fliplr(np.triu(np.ones(...)))`: flipping ones changes nothing)
         yield "order_of_operations", _calls_swapped
+    if name == "pad" and not is_method and len(node.args) >= 2 and isinstance(node.args[1], ast.Tuple) \
+            and len(node.args[1].elts) == 2 and not any(isinstance(e, (ast.Tuple, ast.List)) for e in node.args[1].elts):
+        # `np.pad(H[h], (left, right))`: numpy applies one (before, after) pair to every axis, the
+        # rows too, where one axis was to be padded
+        for last in (True, False):
+            yield "pad_width", (lambda k: lambda n: _pad_one_axis(n, last=k))(last)
     if name == "sum" and not is_method and not node.keywords and (len(node.args) == 1 or (
             len(node.args) == 2 and isinstance(node.args[1], (ast.List, ast.Tuple)) and not node.args[1].elts)) \
             and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp, ast.List)):
@@ -1028,6 +1051,13 @@ def _compare_rewrites(node: ast.Compare) -> Iterator[Rewrite]:
         yield "condition_removed", lambda n: ast.Compare(left=n.left, ops=n.ops[:1], comparators=n.comparators[:1])  # type: ignore[attr-defined]
     if len(node.ops) != 1:
         return
+    if _is_size(node.left) and _is_size(node.comparators[0]) \
+            and ast.dump(cast(ast.expr, _size_of(node.left))) != ast.dump(cast(ast.expr, _size_of(node.comparators[0]))):
+        # `scores.shape[0] == mask.shape[0]` to tell a 2-D input from a stack: equal lengths of one
+        # axis where the number of axes (or the whole shapes) was to be compared; never of one
+        # array with itself (`W.ndim == W.ndim` is a condition made always true, not a repair)
+        for size in ("ndim", "shape"):
+            yield "size_of", (lambda z: lambda n: _sizes_compared(n, z))(size)
     for other in _COMPARE_SWAPS.get(type(node.ops[0]), ()):
         yield "comparison", (lambda o: lambda n: ast.Compare(left=n.left, ops=[o()],
                                                              comparators=n.comparators))(other)
@@ -1214,6 +1244,31 @@ def _loop_name_rewrites(node: ast.For | ast.ListComp | ast.SetComp | ast.Generat
         if isinstance(target, ast.Name):
             for name in dict.fromkeys(free):
                 yield "loop_name", (lambda k, o: lambda n: _renamed_target(n, k, o))(position, name)
+
+
+# What a loop may walk from its end by `[::-1]`: a name, an item or attribute of one (a `range` is
+# left alone: a sum's loop reversed adds the same terms, and its pairs would crowd out others).
+_WALKABLE = (ast.Name, ast.Subscript, ast.Attribute)
+
+
+def _walked_forwards_rewrites(node: ast.For | ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
+                              ) -> Iterator[Rewrite]:
+    """`[c == "1" for c in bits]` where `bits` was to be read from its end (`format(..., "b")` puts
+    the highest bit first): a loop's sequence walked from the last item."""
+    walked = [node.iter] if isinstance(node, ast.For) else [g.iter for g in node.generators]
+    for position, sequence in enumerate(walked):
+        if isinstance(sequence, _WALKABLE):
+            yield "walked_forwards", (lambda k: lambda n: _reversed_sequence(n, k))(position)
+
+
+def _reversed_sequence(node: ast.AST, position: int) -> ast.AST:
+    reverse = ast.Slice(step=ast.UnaryOp(op=ast.USub(), operand=ast.Constant(1)))
+    if isinstance(node, ast.For):
+        node.iter = ast.Subscript(value=node.iter, slice=reverse, ctx=ast.Load())
+    else:
+        clause = node.generators[position]  # type: ignore[attr-defined]
+        clause.iter = ast.Subscript(value=clause.iter, slice=reverse, ctx=ast.Load())
+    return node
 
 
 def _renamed_target(node: ast.AST, position: int, name: str) -> ast.AST:
@@ -1423,6 +1478,17 @@ def _is_size(node: ast.AST) -> bool:
 
 
 _SIZES: tuple[int | str, ...] = (0, 1, -1, "ndim")
+
+
+def _sizes_compared(node: ast.AST, size: str) -> ast.AST | None:
+    """`a.shape[0] == b.shape[0]` as `a.<size> == b.<size>`; None where it already reads that."""
+    assert isinstance(node, ast.Compare)
+    left, right = _size_of(node.left), _size_of(node.comparators[0])
+    assert left is not None and right is not None
+    written = ast.dump(node)
+    node.left = ast.Attribute(value=left, attr=size, ctx=ast.Load())
+    node.comparators = [ast.Attribute(value=right, attr=size, ctx=ast.Load())]
+    return None if ast.dump(node) == written else node
 
 
 def _size_rewrites(node: ast.AST) -> Iterator[Rewrite]:

@@ -170,6 +170,17 @@ def _with(step_source: str, name: str) -> str:
      "loop_start", "range(1, len(q))"),
     ("def f(w, V):\n    return [(i, j) for i, j in np.nonzero(w)]\n", "function", "np.argwhere(w)"),
     ("def f(S, d_k):\n    return S * np.sqrt(np.reciprocal(d_k))\n", "order_of_operations", "np.reciprocal(np.sqrt(d_k))"),
+    # a zero given as the neutral value of a maximum over the visible cells
+    ("def f(s, m):\n    return np.max(s, axis=-1, where=m, initial=0)\n", "constant", "-np.inf"),
+    ("def f(s, m):\n    return numpy.where(m, s, 0.0)\n", "constant", "-numpy.inf"),
+    # a sequence read from its first item where its last was meant (`format(..., "b")`: highest bit first)
+    ("def f(bits):\n    return [c == '1' for c in bits]\n", "walked_forwards", "[c == '1' for c in bits[::-1]]"),
+    # one axis's lengths compared to tell a 2-D input from a stack of them
+    ("def f(s, m):\n    if s.shape[0] == m.shape[0]:\n        return s\n    return m\n", "size_of", "s.ndim == m.ndim"),
+    # one pad pair, which numpy applies to every axis, where one axis was to be padded
+    ("def f(H, a, b):\n    return np.pad(H, (a, b))\n", "pad_width", "np.pad(H, ((0, 0), (a, b)))"),
+    ("def f(rows):\n    out = []\n    for r in rows:\n        out.append(r)\n    return out\n", "walked_forwards",
+     "for r in rows[::-1]: out.append(r)"),
 ])
 def test_single_edits_hold_the_repair_of_each_kind(source, kind, after):
     edits = single_edits(_function(source))
