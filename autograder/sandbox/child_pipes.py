@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..core.child import codec
 from ..core.child.protocol import parse_event
+from .processes import runs_others
 
 if TYPE_CHECKING:
     from typing import Any
@@ -71,8 +72,11 @@ class ReadBudget:
 
 class Child:
     def __init__(self, pid: int, command_fd: int, event_fd: int, pipe_bytes: int = DEFAULT_PIPE_BYTES,
-                 budget: ReadBudget | None = None) -> None:
+                 budget: ReadBudget | None = None, own_user: int | None = None) -> None:
         self.pid = pid
+        # The user id the child runs as when no other process runs as it (the zygote's own sandbox
+        # user): any other process of that user is one the submission started (see _move).
+        self._own_user = own_user
         self.pipe_bytes = pipe_bytes  # what the command pipe holds: writing less never blocks
         self._commands = command_fd
         os.set_blocking(command_fd, False)  # a child that stops reading cannot stall the grader
@@ -111,7 +115,11 @@ class Child:
     def _move(self, deadline: float) -> bool:
         """Move the deadline by what the machine kept the child and the grader waiting for a CPU
         since it was first used, up to MACHINE_WAIT_FACTOR times its length or MACHINE_WAIT_FLOOR,
-        whichever is more; whether it moved."""
+        whichever is more, unless the child's own user runs other processes; whether it moved."""
+        if self._own_user is not None and runs_others(self._own_user, self.pid):
+            # The submission runs other processes of its own (forked, spinning): the CPU they take
+            # from its child is load it made itself, never given back as time.
+            return False
         length = max(deadline - self._window_opened, MIN_CREDIT_SECONDS)
         owed = min(machine_wait(self.pid) - self._waited_before, max(MACHINE_WAIT_FACTOR * length, MACHINE_WAIT_FLOOR))
         if owed < self._credited + MIN_CREDIT_SECONDS:

@@ -100,6 +100,11 @@ def _kill(pid: int) -> None:
         os.close(handle)
 
 
+def runs_others(uid: int, pid: int) -> bool:
+    """Whether a process of `uid` other than `pid` can still run code (one `pid` started itself)."""
+    return any(other != pid for other in _pids_of(uid))
+
+
 def _pids_of(uid: int) -> list[int]:
     """Processes of `uid` that can still run code: not dead, not exiting, not already killed.
 

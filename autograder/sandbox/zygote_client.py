@@ -160,7 +160,8 @@ class Zygote:
         command_r, command_w = os.pipe()
         pipe_bytes = widen_pipe(command_w)
         event_r, event_w = os.pipe()
-        request = {"workdir": workdir, "limits": limits.for_child(), "user": self.user_for(limits),
+        user = self.user_for(limits)
+        request = {"workdir": workdir, "limits": limits.for_child(), "user": user,
                    "confine": bool(limits.confine) and sandbox_enabled(),
                    "private_disk": workdir in self._homes.values()}
         try:
@@ -185,7 +186,9 @@ class Zygote:
             os.close(event_r)
             raise RuntimeError("the sandbox's zygote sent no child")
         self.confinement = {k: answer.get(k) for k in ("landlock", "network_isolated", "private_disk")}
-        return Child(pid, command_w, event_r, pipe_bytes, budget)
+        # The zygote's own user runs nothing but its one child: any other process of it is the submission's.
+        own_user = self.sandbox_user[0] if self.sandbox_user is not None and user == self.sandbox_user else None
+        return Child(pid, command_w, event_r, pipe_bytes, budget, own_user=own_user)
 
     def _kill_zygote(self) -> None:
         if self._process is not None:

@@ -108,6 +108,53 @@ def test_a_deadline_moves_at_most_its_factor_of_its_own_length_or_the_floor(monk
         finish(child, write_end, timer)
 
 
+@pytest.mark.parametrize("others", [False, True])
+def test_a_child_whose_own_user_runs_other_processes_is_given_no_time_back(monkeypatch, others):
+    """The submission's own spinning processes (forked, as the child's user) keep its child waiting:
+    load it made itself, never given back; the same wait with no such process is."""
+    scripted_wait(monkeypatch, 0.9)
+    asked = []
+    monkeypatch.setattr(child_pipes, "runs_others", lambda uid, pid: asked.append((uid, pid)) or others)
+    read_end, write_end = os.pipe()
+    child = Child(4242, os.open(os.devnull, os.O_WRONLY), read_end, own_user=620123)
+    try:
+        deadline = time.monotonic() + 0.1
+        assert child.next_line(deadline) is None
+        assert (child.credited(deadline) == 0.0) is others
+        assert asked and set(asked) == {(620123, 4242)}
+    finally:
+        finish(child, write_end, None)
+
+
+def test_a_child_of_the_graders_own_user_is_never_asked_about_other_processes(monkeypatch):
+    """Without a sandbox user of its own (not root), every process of the grader's user would count:
+    the rule is not applied and the wait is given back as before."""
+    scripted_wait(monkeypatch, 0.9)
+    monkeypatch.setattr(child_pipes, "runs_others", lambda uid, pid: pytest.fail("asked"))
+    child, write_end, timer = pipe_child(write_after=None)
+    try:
+        deadline = time.monotonic() + 0.1
+        assert child.next_line(deadline) is None
+        assert child.credited(deadline) > 0.0
+    finally:
+        finish(child, write_end, timer)
+
+
+def test_processes_of_a_user_are_found_by_the_kernels_list():
+    from autograder.sandbox.processes import runs_others
+
+    assert not runs_others(2 ** 22 + 12345, os.getpid())  # a user id nothing runs as
+    child = os.fork()
+    if child == 0:
+        time.sleep(5)
+        os._exit(0)
+    try:
+        assert runs_others(os.getuid(), os.getpid())  # the forked process, besides this one
+    finally:
+        os.kill(child, 9)
+        os.waitpid(child, 0)
+
+
 def test_a_new_deadline_starts_from_nothing(monkeypatch):
     scripted_wait(monkeypatch, 0.9)
     child, write_end, timer = pipe_child(write_after=None)
