@@ -101,8 +101,20 @@ def _kill(pid: int) -> None:
 
 
 def runs_others(uid: int, pid: int) -> bool:
-    """Whether a process of `uid` other than `pid` can still run code (one `pid` started itself)."""
-    return any(other != pid for other in _pids_of(uid))
+    """Whether a process of `uid` started no earlier than `pid` (so by it, where `pid` is the one
+    process its user was left with), other than `pid`, can still run code."""
+    started = start_time(pid)
+    return started is not None and any(
+        other != pid and (start_time(other) or -1) >= started for other in _pids_of(uid))
+
+
+def start_time(pid: int) -> int | None:
+    """When process `pid` started, in clock ticks since boot (/proc/PID/stat); None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return int(handle.read().rsplit(")", 1)[1].split()[19])
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def _pids_of(uid: int) -> list[int]:

@@ -140,19 +140,38 @@ def test_a_child_of_the_graders_own_user_is_never_asked_about_other_processes(mo
         finish(child, write_end, timer)
 
 
-def test_processes_of_a_user_are_found_by_the_kernels_list():
-    from autograder.sandbox.processes import runs_others
+def test_the_processes_a_child_started_are_found_by_the_kernels_list():
+    from autograder.sandbox.processes import runs_others, start_time
 
     assert not runs_others(2 ** 22 + 12345, os.getpid())  # a user id nothing runs as
-    child = os.fork()
-    if child == 0:
+    assert start_time(2 ** 22 + 12345) is None
+    older = os.getppid()  # started before this process, and of the same user here
+    assert start_time(older) <= start_time(os.getpid())
+    forked = os.fork()
+    if forked == 0:
         time.sleep(5)
         os._exit(0)
     try:
+        time.sleep(0.05)
         assert runs_others(os.getuid(), os.getpid())  # the forked process, besides this one
     finally:
-        os.kill(child, 9)
-        os.waitpid(child, 0)
+        os.kill(forked, 9)
+        os.waitpid(forked, 0)
+
+
+def test_a_process_left_from_before_the_child_started_never_counts(monkeypatch):
+    """One left by a child before it (a sweep that failed) never takes time back from the next student."""
+    from autograder.sandbox import processes
+
+    started = {10: 500, 11: 400, 12: 500, 13: 650}  # 10 the child; 11 left before it; 12, 13 its own
+    monkeypatch.setattr(processes, "start_time", started.get)
+    monkeypatch.setattr(processes, "_pids_of", lambda uid: [10, 11])
+    assert not processes.runs_others(620123, 10)
+    for own in (12, 13):
+        monkeypatch.setattr(processes, "_pids_of", lambda uid, own=own: [11, 10, own])
+        assert processes.runs_others(620123, 10)
+    monkeypatch.setattr(processes, "_pids_of", lambda uid: [11, 12])
+    assert not processes.runs_others(620123, 99)  # the child itself gone: nothing to ask about
 
 
 def test_a_new_deadline_starts_from_nothing(monkeypatch):
