@@ -93,7 +93,9 @@ COST: dict[EditKind, int] = {
     # A loop's position used where the item at it was meant (`{words[i]: j}` for `words[j]`).
     "item_of": 2,
     # Pieces added (`sum(...)`) where they were to be joined side by side; a `range` walked from the
-    # end (a negative step) where it was to start at the beginning.
+    # end (a negative step) where it was to start at the beginning, and a sequence walked from its
+    # start where it was to be read from its end; one `np.pad` pair, which pads every axis (numpy's
+    # own rule, rarely right by coincidence).
     "joined": 2, "walked_backwards": 2, "walked_forwards": 2, "pad_width": 1,
     # An index 0 or 1 read on every pass of a loop where the loop's name was meant (`H[0]` for
     # `H[h]`); a counter set before a loop that nothing in it advances (`start = 0`, never
