@@ -32,6 +32,7 @@ MACHINE_WAIT_FACTOR = 3.0
 MACHINE_WAIT_FLOOR = 5.0
 MIN_CREDIT_SECONDS = 0.005  # less than this of waiting does not move a deadline
 LATE_READS = 4  # reads past a deadline of what the child had already sent
+SAMPLE_SECONDS = 0.25  # how often a long wait looks for other processes of the child's own user
 
 
 def machine_wait(pid: int) -> float:
@@ -77,6 +78,7 @@ class Child:
         # The user id the child runs as when no other process runs as it (the zygote's own sandbox
         # user): any other process of that user is one the submission started (see _move).
         self._own_user = own_user
+        self._loaded_itself = False  # once seen running other processes, never given time back again
         self.pipe_bytes = pipe_bytes  # what the command pipe holds: writing less never blocks
         self._commands = command_fd
         os.set_blocking(command_fd, False)  # a child that stops reading cannot stall the grader
@@ -116,13 +118,15 @@ class Child:
         """Move the deadline by what the machine kept the child and the grader waiting for a CPU
         since it was first used, up to MACHINE_WAIT_FACTOR times its length or MACHINE_WAIT_FLOOR,
         whichever is more, unless the child's own user runs other processes; whether it moved."""
-        if self._own_user is not None and runs_others(self._own_user, self.pid):
-            # The submission runs other processes of its own (forked, spinning): the CPU they take
-            # from its child is load it made itself, never given back as time.
-            return False
         length = max(deadline - self._window_opened, MIN_CREDIT_SECONDS)
         owed = min(machine_wait(self.pid) - self._waited_before, max(MACHINE_WAIT_FACTOR * length, MACHINE_WAIT_FLOOR))
         if owed < self._credited + MIN_CREDIT_SECONDS:
+            return False
+        if self._loaded_itself or (self._own_user is not None and runs_others(self._own_user, self.pid)):
+            # The submission runs (or has run) other processes of its own, forked and spinning:
+            # the CPU they take from its child is load it made itself, never given back as time,
+            # for the rest of the child's life (so stopping them just before each deadline gains nothing).
+            self._loaded_itself = True
             return False
         self._credited = owed
         return True
@@ -196,7 +200,14 @@ class Child:
                     return None
                 else:
                     continue
-            elif not self._selector.select(remaining):
+            elif self._own_user is None or self._loaded_itself:
+                if not self._selector.select(remaining):
+                    continue
+            elif not self._selector.select(min(remaining, SAMPLE_SECONDS)):
+                # A long wait is looked at a few times a second: processes the submission starts
+                # and stops between deadlines are seen too.
+                if runs_others(self._own_user, self.pid):
+                    self._loaded_itself = True
                 continue
             chunk = os.read(self._events, READ_BYTES)
             if not chunk:

@@ -186,8 +186,10 @@ class Zygote:
             os.close(event_r)
             raise RuntimeError("the sandbox's zygote sent no child")
         self.confinement = {k: answer.get(k) for k in ("landlock", "network_isolated", "private_disk")}
-        # The zygote's own user runs nothing but its one child: any other process of it is the submission's.
-        own_user = self.sandbox_user[0] if self.sandbox_user is not None and user == self.sandbox_user else None
+        # A user id of the pool, locked for this zygote, runs nothing but its one child: any other
+        # process of it is the submission's. The shared fallback user (nobody) is no such user.
+        own_user = self.sandbox_user[0] if self.sandbox_user is not None and user == self.sandbox_user \
+            and self._uid_lock is not None else None
         return Child(pid, command_w, event_r, pipe_bytes, budget, own_user=own_user)
 
     def _kill_zygote(self) -> None:

@@ -126,6 +126,25 @@ def test_a_child_whose_own_user_runs_other_processes_is_given_no_time_back(monke
         finish(child, write_end, None)
 
 
+def test_processes_stopped_before_each_deadline_are_seen_while_waiting(monkeypatch):
+    """Spinning processes that run for a while and are gone by the deadline: the wait is looked at
+    a few times a second, and a child once seen running others is given no time back again."""
+    scripted_wait(monkeypatch, 0.9)
+    started = time.monotonic()
+    monkeypatch.setattr(child_pipes, "runs_others", lambda uid, pid: time.monotonic() < started + 0.4)
+    read_end, write_end = os.pipe()
+    child = Child(4242, os.open(os.devnull, os.O_WRONLY), read_end, own_user=620123)
+    try:
+        deadline = started + 0.7
+        assert child.next_line(deadline) is None
+        assert child.credited(deadline) == 0.0
+        later = time.monotonic() + 0.1  # the next call: nothing runs now, but the child was seen
+        assert child.next_line(later) is None
+        assert child.credited(later) == 0.0
+    finally:
+        finish(child, write_end, None)
+
+
 def test_a_child_of_the_graders_own_user_is_never_asked_about_other_processes(monkeypatch):
     """Without a sandbox user of its own (not root), every process of the grader's user would count:
     the rule is not applied and the wait is given back as before."""
