@@ -102,10 +102,15 @@ def _kill(pid: int) -> None:
 
 def runs_others(uid: int, pid: int) -> bool:
     """Whether a process of `uid` started no earlier than `pid` (so by it, where `pid` is the one
-    process its user was left with), other than `pid`, can still run code."""
+    process its user was left with), other than `pid`, can still run code; or `pid` itself runs more
+    than one thread (a child's numerical libraries are held to one: any other is the submission's)."""
     started = start_time(pid)
-    return started is not None and any(
-        other != pid and (start_time(other) or -1) >= started for other in _pids_of(uid))
+    if started is None:
+        return False
+    state = _process_state(pid)
+    if state is not None and state[0].get("Threads", "1").strip() not in ("0", "1"):
+        return True
+    return any(other != pid and (start_time(other) or -1) >= started for other in _pids_of(uid))
 
 
 def start_time(pid: int) -> int | None:

@@ -162,20 +162,55 @@ def test_a_child_of_the_graders_own_user_is_never_asked_about_other_processes(mo
 def test_the_processes_a_child_started_are_found_by_the_kernels_list():
     from autograder.sandbox.processes import runs_others, start_time
 
-    assert not runs_others(2 ** 22 + 12345, os.getpid())  # a user id nothing runs as
     assert start_time(2 ** 22 + 12345) is None
     older = os.getppid()  # started before this process, and of the same user here
     assert start_time(older) <= start_time(os.getpid())
-    forked = os.fork()
-    if forked == 0:
+    forked = [os.fork()]
+    if forked[0] == 0:
+        time.sleep(5)
+        os._exit(0)
+    time.sleep(0.02)  # a tick of the kernel's clock at least
+    forked.append(os.fork())
+    if forked[1] == 0:
         time.sleep(5)
         os._exit(0)
     try:
         time.sleep(0.05)
-        assert runs_others(os.getuid(), os.getpid())  # the forked process, besides this one
+        # the first (one thread, as a fork leaves it) is not alone: the second started after it
+        assert runs_others(os.getuid(), forked[0])
+    finally:
+        for pid in forked:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+
+
+def test_a_child_running_threads_of_its_own_counts_as_loading_itself():
+    """Threads that release the interpreter's lock keep the child's main thread waiting as other
+    processes do; a child's numerical libraries run on one thread, so any other is the submission's."""
+    from autograder.sandbox.processes import runs_others
+
+    go_on, told = os.pipe()
+    ready, said = os.pipe()
+    forked = os.fork()
+    if forked == 0:  # one thread, as a fork leaves it
+        os.write(said, b"1")
+        os.read(go_on, 1)
+        threading.Thread(target=time.sleep, args=(5,), daemon=True).start()
+        os.write(said, b"2")
+        time.sleep(5)
+        os._exit(0)
+    try:
+        nobody = 2 ** 22 + 12345  # a user id nothing runs as: only the threads can count
+        assert os.read(ready, 1) == b"1"
+        assert not runs_others(nobody, forked)
+        os.write(told, b"x")
+        assert os.read(ready, 1) == b"2"
+        assert runs_others(nobody, forked)
     finally:
         os.kill(forked, 9)
         os.waitpid(forked, 0)
+        for end in (go_on, told, ready, said):
+            os.close(end)
 
 
 def test_a_process_left_from_before_the_child_started_never_counts(monkeypatch):
@@ -184,6 +219,7 @@ def test_a_process_left_from_before_the_child_started_never_counts(monkeypatch):
 
     started = {10: 500, 11: 400, 12: 500, 13: 650}  # 10 the child; 11 left before it; 12, 13 its own
     monkeypatch.setattr(processes, "start_time", started.get)
+    monkeypatch.setattr(processes, "_process_state", lambda pid: None)  # no real process's threads
     monkeypatch.setattr(processes, "_pids_of", lambda uid: [10, 11])
     assert not processes.runs_others(620123, 10)
     for own in (12, 13):
