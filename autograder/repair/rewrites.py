@@ -253,7 +253,6 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
         yield from _late_binding_rewrites(node, scope.loop_names)
     if isinstance(node, (ast.For, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
         yield from _loop_name_rewrites(node, scope)
-    if isinstance(node, (ast.For, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
         yield from _walked_forwards_rewrites(node)
     if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)) and len(node.generators) == 2:
         yield "clauses_swapped", lambda n: _set(n, "generators", n.generators[::-1])  # type: ignore[attr-defined]

@@ -46,8 +46,7 @@ def code_evidence(namespace: Mapping[str, object], functions: Iterable[str]) -> 
         try:
             loaded, globals_read = _names_read(function.__code__)
             parameters = function.__code__.co_varnames[:_parameter_count(function.__code__)]
-            overwritten = _overwritten_first(function.__code__)
-            stored = _stored(function.__code__)
+            overwritten, stored = _assigned(function.__code__)
             evidence[name] = {
                 "globals": _data_globals(globals_read, function.__globals__),
                 "unused": [p for p in parameters if p not in loaded
@@ -62,27 +61,29 @@ def code_evidence(namespace: Mapping[str, object], functions: Iterable[str]) -> 
     return evidence
 
 
-def _stored(code: types.CodeType) -> set[str]:
-    """The local names the function's code assigns or deletes anywhere."""
-    return {str(instruction.argval) for instruction in dis.get_instructions(code)
-            if instruction.opname in ("STORE_FAST", "STORE_DEREF", "DELETE_FAST", "DELETE_DEREF")}
-
-
-def _overwritten_first(code: types.CodeType) -> set[str]:
-    """The names the function's straight-line start assigns before it reads them (a parameter
-    replaced at once: `W_Q = np.random.randn(4, 4)`); nothing after the first jump counts."""
+def _assigned(code: types.CodeType) -> tuple[set[str], set[str]]:
+    """(the names the function's straight-line start assigns before it reads them, a parameter
+    replaced at once: `W_Q = np.random.randn(4, 4)`, where nothing after the first jump counts;
+    the local names its code assigns or deletes anywhere), from one reading of its byte code."""
     touched: set[str]
     overwritten: set[str]
-    touched, overwritten = set(), set()
+    stored: set[str]
+    touched, overwritten, stored = set(), set(), set()
+    straight = True
     for instruction in dis.get_instructions(code):
         opname, value = instruction.opname, instruction.argval
+        if opname in ("STORE_FAST", "STORE_DEREF", "DELETE_FAST", "DELETE_DEREF"):
+            stored.add(str(value))
+        if not straight:
+            continue
         if "JUMP" in opname or opname in ("FOR_ITER", "RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS"):
-            break
+            straight = False
+            continue
         names = value if isinstance(value, tuple) else (value,)
         if opname == "STORE_FAST":
             overwritten.update(n for n in names if n not in touched and n not in code.co_cellvars)
         touched.update(n for n in names if isinstance(n, str))
-    return overwritten
+    return overwritten, stored
 
 
 def _parameter_count(code: types.CodeType) -> int:
