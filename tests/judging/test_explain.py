@@ -227,6 +227,37 @@ def test_the_failing_kind_is_told_when_the_failing_cases_are_exactly_one_kind(se
 
 
 @QUICK
+@given(seed=st.integers(0, 2**32 - 1), shapes=st.lists(SHAPES, min_size=3, max_size=5), which=st.integers(0, 4))
+def test_two_kinds_that_are_each_exactly_the_failing_cases_name_neither(seed, shapes, which):
+    """3-D scores and a mask that is not causal, each exactly the failing tests: the tests cannot tell
+    which is the cause, and naming one would send the student to the wrong one."""
+    names = [f"case-{i}" for i in range(len(shapes))]
+    failing = {names[which % len(names)]}
+    kinds = {name: (("odd", "three_d") if name in failing else ()) + ("all",) for name in names}
+    assert failing_kind(failing, set(names), kinds) is None
+
+
+@QUICK
+@given(seed=st.integers(0, 2**32 - 1), shapes=st.lists(SHAPES, min_size=2, max_size=4),
+       quiet=st.lists(st.sampled_from(["one_cell", "constant_expected"]), min_size=1, max_size=3))
+def test_all_zeros_is_told_however_many_failing_tests_cannot_tell_it(seed, shapes, quiet):
+    """Nothing but 0 returned: a test of one cell, or whose expected value is one number itself,
+    agrees with it and never turns it into a formula read off the other values (the expected minus
+    a quantity that equals it)."""
+    samples = _samples(seed, shapes, lambda e, q, s: np.zeros_like(e))
+    for index, what in enumerate(quiet):
+        expected = np.full((1, 1), 0.7) if what == "one_cell" else np.full((3, 3), 0.25)
+        samples.append(Sample(case=f"quiet-{index}", hidden=True, passed=False, got=np.zeros_like(expected),
+                              got_type="ndarray", expected=expected, quantities={"expected": expected},
+                              sizes={"n": expected.shape[0], "d": 1, "m": 1}))
+    found = explain("out", samples)
+    assert found is not None and found.relation == "all_zeros", found
+    samples[-1] = dataclasses.replace(samples[-1], got=np.full_like(samples[-1].expected, 0.5))
+    found = explain("out", samples)  # one that is not 0 where the others are: no longer all zeros
+    assert found is None or found.relation != "all_zeros", found
+
+
+@QUICK
 @given(seed=st.integers(0, 2**32 - 1), shapes=st.lists(SHAPES, min_size=2, max_size=4),
        ratio=st.floats(1.1, 9.0).filter(lambda r: all(abs(r - v) > 1e-2 for v in (2, 3, 4, 5, 6, 7))))
 def test_a_hidden_case_never_gives_a_number_to_a_sentence(seed, shapes, ratio):

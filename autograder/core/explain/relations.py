@@ -109,25 +109,40 @@ def _support_swapped(got: FloatArray, expected: FloatArray) -> bool:
 
 def degenerate_values(failing: Sequence[Sample]) -> str | None:
     """What one value every failing sample's `got` holds in every cell ("zeros", "nan", "one_value"),
-    where the expected does not; None otherwise (or when the samples differ in it)."""
+    where the expected does not; None otherwise (or when the samples differ in it). A sample that
+    cannot tell (one cell, or an expected value that is one value itself) only has to agree: its
+    `got` all 0 where the others' are, all nan where theirs are."""
     found: set[str] = set()
+    quiet: list[np.ndarray] = []
     for sample in failing:
         got, expected = sample.got, sample.expected
-        if not isinstance(got, np.ndarray) or got.size < 2 or got.shape != expected.shape:
+        if not isinstance(got, np.ndarray) or got.shape != expected.shape or got.size == 0:
             return None
         with np.errstate(all="ignore"):
-            if np.all(np.isnan(got)):
-                what = "nan"
+            if got.size == 1 or np.allclose(expected, expected.flat[0], equal_nan=True):
+                quiet.append(got)
+            elif np.all(np.isnan(got)):
+                found.add("nan")
             elif np.all(got == 0):
-                what = "zeros"
+                found.add("zeros")
             elif np.all(got == got.flat[0]):
-                what = "one_value"
+                found.add("one_value")
             else:
                 return None
-            if np.allclose(expected, expected.flat[0], equal_nan=True):
-                return None
-        found.add(what)
-    return found.pop() if len(found) == 1 else None
+    if len(found) != 1:
+        return None
+    what = found.pop()
+    with np.errstate(all="ignore"):
+        return what if all(_holds(what, got) for got in quiet) else None
+
+
+def _holds(what: str, got: np.ndarray) -> bool:
+    """Whether `got` is all 0 ("zeros"), all nan ("nan") or one value ("one_value")."""
+    if what == "zeros":
+        return bool(np.all(got == 0))
+    if what == "nan":
+        return bool(np.all(np.isnan(got)))
+    return bool(np.all(got == got.flat[0]))
 
 
 def search_predicates(failing: Sequence[Sample]) -> list[tuple[str, Params]]:

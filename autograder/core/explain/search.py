@@ -164,13 +164,14 @@ def _kind_only(output: str, extra: dict[str, Any]) -> Explanation | None:
 
 def failing_kind(failed: Collection[str], cases: Collection[str], kinds: Mapping[str, Iterable[str]]) -> str | None:
     """The one kind the `failed` cases are exactly, among `cases` (every case of it fails, no
-    other does); `kinds` maps a case name to its kinds."""
+    other does); `kinds` maps a case name to its kinds. None when two kinds are each exactly the
+    failing cases (3-D scores and a mask that is not causal, say): the tests cannot tell which is
+    the cause, and naming one would send the student to the wrong one."""
     if not failed or failed == cases:
         return None
-    for kind in dict.fromkeys(k for case in sorted(cases) for k in kinds.get(case, ())):
-        if {case for case in cases if kind in kinds.get(case, ())} == failed:
-            return kind
-    return None
+    exact = [kind for kind in dict.fromkeys(k for case in sorted(cases) for k in kinds.get(case, ()))
+             if {case for case in cases if kind in kinds.get(case, ())} == failed]
+    return exact[0] if len(exact) == 1 else None
 
 
 def _constant(failing: Sequence[Sample], what: str) -> tuple[str, dict[str, float]] | None:
