@@ -25,6 +25,7 @@ EditKind = Literal[
     "bitwise_not", "spelled_out", "graft_arguments", "graft_method", "graft_value", "position_scaled", "normalised", "einsum_output", "passed_by_name",
     "first_wrong_value", "wrong_return", "count_shifted", "keyword_name", "wrapped_in_list",
     "branch_always", "added_up", "dtype", "read_only_view", "input_dtype", "diagonal_offset", "clauses_swapped",
+    "slice_width", "slice_as_index", "repeated_index", "flat_index", "written_into_copy", "never_run", "whole_number", "copies_made",
 ]
 EDIT_KINDS: tuple[EditKind, ...] = EditKind.__args__  # type: ignore[attr-defined]
 

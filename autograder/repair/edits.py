@@ -45,6 +45,9 @@ class Edit:
     # the body statement the edit changes and its text as edited (_Texts), when written so: an
     # edit of another statement is combined with it by text alone (_combined)
     statement: tuple[int, str] | None = field(default=None, repr=False, compare=False)
+    # it makes the two sides of a subtraction, division or comparison the same (`d_k / d_k`): never a
+    # repair alone, which would be right only where that part was not needed; a part of a pair it may be
+    neutralising: bool = field(default=False, repr=False, compare=False)
 
     @property
     def rank(self) -> tuple[int, int, int]:
@@ -84,9 +87,10 @@ def module_rebinds(tree: ast.Module) -> frozenset[str]:
 # Edits of one name or number: the code shown is the whole line, the place marked («»), so a
 # name that appears twice on the line is told apart.
 MARKED: frozenset[EditKind] = frozenset({"variable", "constant", "hard_coded", "element_of", "function_uncalled",
-                                         "dict_values", "item_of", "fixed_in_loop"})
+                                         "dict_values", "item_of", "fixed_in_loop", "whole_number"})
 ATTEMPTS_PER_EDIT = 8  # edits tried, each made and read back, per edit a search may keep
 MAX_COMBINED = 250  # the cheapest single edits paired with one another
+MAX_TAKEN_OUT = 4  # the places one piece is taken out at, at most, for its pairs to be tried beyond those
 
 
 def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] = frozenset(),
@@ -101,7 +105,8 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
                   held=_held(function), module_functions=module_functions - {function.name},
                   loop_ranges=_loop_ranges(function), dict_names=_dict_names(function), strides=_strides(function),
                   indexed_by_name=_indexed_by_name(function), fixed_in_loops=_fixed_in_loops(function),
-                  position_loop_names=_position_loop_names(function), numpy_name=_numpy_name(function))
+                  position_loop_names=_position_loop_names(function), numpy_name=_numpy_name(function),
+                  varying_targets=_varying_targets(function), result_integers=_result_integers(function))
     originals = _nodes(function)
     places = _places(function)
     texts = _Texts(function)
@@ -111,11 +116,11 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
 
     def keep(kind: EditKind, source: str | None, line: int, before: str, after: str, index: int = -1,
              rewrite: Callable[[ast.AST], ast.AST | None] | None = None,
-             statement: tuple[int, str] | None = None) -> None:
+             statement: tuple[int, str] | None = None, neutralising: bool = False) -> None:
         if source is None:
             return
         edit = Edit(kind=kind, line=line, before=before, after=after, source=source, index=index, rewrite=rewrite,
-                    statement=statement)
+                    statement=statement, neutralising=neutralising)
         if source not in seen:
             seen[source] = len(edits)
             edits.append(edit)
@@ -123,14 +128,17 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
             edits[seen[source]] = edit
 
     attempts = 0  # every edit tried counts, kept or not: the work is bounded, whatever the code
+    operations = _operations_around(function)
     for index, node in enumerate(originals):
         line = getattr(node, "lineno", function.lineno)
         for kind, rewrite in rewrites(node, scope):
             attempts += 1
-            edited = _edited(function, places[index], rewrite, texts)
+            around = operations.get(id(node))
+            edited = _edited(function, places[index], rewrite, texts,
+                             alike=None if around is None else functools.partial(_alike_sides, around))
             if edited is not None:
                 before = quoted(originals[index], source, marked=kind in MARKED) or edited[1]
-                keep(kind, edited[0], line, before, edited[2], index, rewrite, edited[3])
+                keep(kind, edited[0], line, before, edited[2], index, rewrite, edited[3], edited[4])
         if len(edits) > 4 * limit or attempts > ATTEMPTS_PER_EDIT * limit:
             break
     for edited_source, line, before, after in _statement_swaps(function):
@@ -191,11 +199,26 @@ def paired_edits(function: ast.FunctionDef, singles: list[Edit], *, limit: int) 
     of one line (`range(1, 4)` for `range(0, 3)`), two of one kind (a call too many on two lines),
     then any two of the cheapest; the alike groups take at most their share of `limit`, so that
     two unrelated slips are tried as well."""
-    combinable = [edit for edit in singles if edit.rewrite is not None and edit.kind != "statement_removed"][:MAX_COMBINED]
+    every = [edit for edit in singles if edit.rewrite is not None and edit.kind != "statement_removed"]
+    combinable = every[:MAX_COMBINED]
     groups: list[list[tuple[Edit, Edit]]] = [[] for _ in PAIR_SHARES]
     for a, b in itertools.combinations(combinable, 2):
         if a.index != b.index:
             groups[_likeness(a, b)].append((a, b))
+    # One piece taken out on two lines (`X[-1:]` and `mask[-1:]`: one habit) is one mistake however
+    # dear its edits come in the single edits' order: paired from all of them.
+    taken_out: dict[tuple[str, str], list[Edit]] = {}
+    for edit in every:
+        piece = _taken_out(edit)
+        if piece:
+            taken_out.setdefault((edit.kind, piece), []).append(edit)
+    cheap = {id(edit) for edit in combinable}
+    for alike in taken_out.values():
+        if len(alike) > MAX_TAKEN_OUT:
+            continue  # a piece written everywhere (`[i]`) tells no habit
+        for a, b in itertools.combinations(alike, 2):
+            if a.index != b.index and a.line != b.line and not (id(a) in cheap and id(b) in cheap):
+                groups[0].append((a, b))
     places = _places(function)
     span = _span(places)
     ordered: list[tuple[Edit, Edit]] = []
@@ -265,6 +288,21 @@ def _span(places: list[Place]) -> Callable[[int, int], int]:
             b = parent[b]
         return size(b)
     return span
+
+
+def _taken_out(edit: Edit) -> str:
+    """The text an edit only takes out of the code it changes (`[-1:]` of `X[-1:]` → `X`), "" when it
+    puts anything in."""
+    before, after = edit.before, edit.after
+    if not after or len(after) >= len(before) or MARK_OPEN in before:
+        return ""
+    start = 0
+    while start < len(after) and before[start] == after[start]:
+        start += 1
+    end = 0
+    while end < len(after) - start and before[-1 - end] == after[-1 - end]:
+        end += 1
+    return before[start:len(before) - end] if start + end == len(after) else ""
 
 
 def _likeness(a: Edit, b: Edit) -> int:
@@ -512,12 +550,37 @@ class _Texts:
 PASS_LINE = "\n    pass"
 
 
+def _operations_around(function: ast.FunctionDef) -> dict[int, ast.BinOp | ast.Compare]:
+    """{id of a node: the innermost subtraction, division or comparison of two values holding it}."""
+    around: dict[int, ast.BinOp | ast.Compare] = {}
+    for node in ast.walk(function):  # outer operations first: an inner one overwrites them
+        if (isinstance(node, ast.BinOp) and isinstance(node.op, _NEUTRALISED)) or \
+                (isinstance(node, ast.Compare) and len(node.ops) == 1):
+            for inner in ast.walk(node):
+                if inner is not node:
+                    around[id(inner)] = node
+    return around
+
+
+# Operations whose two sides made the same give one value whatever they are (x - x, x / x).
+_NEUTRALISED = (ast.Sub, ast.Div, ast.FloorDiv, ast.Mod, ast.BitXor)
+
+
+def _alike_sides(operation: ast.BinOp | ast.Compare) -> bool:
+    left, right = (operation.left, operation.right) if isinstance(operation, ast.BinOp) else \
+        (operation.left, operation.comparators[0])
+    return ast.dump(left) == ast.dump(right)
+
+
 def _edited(function: ast.FunctionDef, place: Place, rewrite: Callable[[ast.AST], ast.AST | None],
-            texts: _Texts | None = None) -> tuple[str | None, str, str, tuple[int, str] | None] | None:
+            texts: _Texts | None = None, alike: Callable[[], bool] | None = None
+            ) -> tuple[str | None, str, str, tuple[int, str] | None, bool] | None:
     """(the edited function's source, None if it does not compile; the node as written; as
-    edited; the statement edited and its text, when written from `texts`), the edit made on the
-    student's tree and undone before returning. `texts`: the function's text by statement, to
-    write only the edited one again."""
+    edited; the statement edited and its text, when written from `texts`; whether the edit made
+    `alike` true where it was not), the edit made on the student's tree and undone before
+    returning. `texts`: the function's text by statement, to write only the edited one again.
+    `alike`: whether the two sides of the subtraction, division or comparison holding the node
+    are the same (`np.arange(n)[None, :]` on both sides of a `-`)."""
     target = _node_at(place)
     before = _short(target)
     replacement = rewrite(clone(target))
@@ -528,17 +591,19 @@ def _edited(function: ast.FunctionDef, place: Place, rewrite: Callable[[ast.AST]
             return None
         del body[position]
         try:
-            return _compiled(function), before, "", None
+            return _compiled(function), before, "", None, False
         finally:
             body.insert(position, target)
+    was_alike = alike is not None and alike()
     _put(place, replacement)
     try:
+        neutralising = alike is not None and not was_alike and alike()
         edited = texts.edited(place) if texts is not None else None
         if edited is None or texts is None:
-            return _compiled(function), before, _short(replacement), None
+            return _compiled(function), before, _short(replacement), None, neutralising
         source = _compiling(texts.joined(edited))
         statement = next(iter(edited.items())) if source is not None else None
-        return source, before, _short(replacement), statement
+        return source, before, _short(replacement), statement, neutralising
     finally:
         _put(place, target)
 
@@ -717,6 +782,38 @@ def _fixed_in_loops(function: ast.FunctionDef) -> dict[Span, tuple[str, ...]]:
                 if names:
                     found[span_of(item)] = tuple(dict.fromkeys(names))
     return found
+
+
+def _result_integers(function: ast.FunctionDef) -> frozenset[Span]:
+    """The places of the whole numbers that are a value's result, not an index or a count: an
+    `if`-expression's branch, a lambda's body, a returned number, `np.full`'s fill."""
+    found: set[Span] = set()
+    for node in ast.walk(function):  # lambdas' bodies too
+        results: list[ast.expr] = []
+        if isinstance(node, ast.IfExp):
+            results = [node.body, node.orelse]
+        elif isinstance(node, ast.Lambda):
+            results = [node.body]
+        elif isinstance(node, ast.Return) and node.value is not None:
+            results = [node.value]
+        elif isinstance(node, ast.Call) and called_name(node)[0] == "full" and len(node.args) >= 2:
+            results = [node.args[1]]
+        found.update(span_of(r) for r in results if isinstance(r, ast.Constant) and type(r.value) is int)
+    return frozenset(found)
+
+
+def _varying_targets(function: ast.FunctionDef) -> frozenset[Span]:
+    """The places of the subscripts the function writes to with a value that reads a name its loops
+    bind (`table[i, j] = Q[i] @ K[j]`)."""
+    loop_names = set(_loop_names(function))
+    found: set[Span] = set()
+    for node in _own_nodes(function):
+        if isinstance(node, (ast.Assign, ast.AugAssign)) and node.value is not None:
+            if not any(isinstance(n, ast.Name) and n.id in loop_names for n in ast.walk(node.value)):
+                continue
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                found.update(span_of(t) for t in ast.walk(target) if isinstance(t, ast.Subscript))
+    return frozenset(found)
 
 
 def _bound(target: ast.expr) -> tuple[str, ...]:

@@ -60,7 +60,7 @@ COST: dict[EditKind, int] = {
     # A name holding several values (indexed elsewhere: `qkv[0]`) used whole where one was meant; a
     # function passed where the value of calling it was meant; a range with its end left open (`a:`
     # for `a:a + d`); the same block read on every pass of a loop (`W[:d]` for `W[h * d:(h + 1) * d]`).
-    "element_of": 2, "function_uncalled": 2, "slice_end": 2, "loop_block": 2,
+    "element_of": 2, "function_uncalled": 2, "slice_end": 2, "slice_width": 2, "slice_as_index": 2, "repeated_index": 2, "flat_index": 2, "written_into_copy": 1, "never_run": 1, "whole_number": 2, "copies_made": 2, "loop_block": 2,
     # A product or a division made on the wrong value (`V / √d_k` where the scores were to be
     # divided): two places changed, tried with the pairs; after them and the grafts, as it repairs by
     # coincidence where a value is used twice (moved onto where it is made).

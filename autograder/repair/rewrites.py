@@ -112,6 +112,11 @@ class Scope:
     fixed_in_loops: Mapping[Span, tuple[str, ...]] = field(default_factory=dict)
     position_loop_names: frozenset[str] = frozenset()  # loop names bound to a tuple position (`np.ndindex`)
     numpy_name: str | None = None  # the name the function reads numpy by (`np`), if it does
+    # the places of the subscripts written to with a value that reads a loop's name (`table[i, j] = Q[i] @ K[j]`)
+    varying_targets: frozenset[Span] = frozenset()
+    # the places of whole numbers that are a result (an `if`-expression's branch, a lambda's body, a
+    # `return`, `np.full`'s fill): their type may become the array's (`np.vectorize` keeps its first result's)
+    result_integers: frozenset[Span] = frozenset()
 
 
 Rewrite = tuple[EditKind, Callable[[ast.AST], ast.AST | None]]
@@ -142,6 +147,9 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
             # `np.where(mask, s, 0)`): minus or plus infinity
             for text in ("-inf", "inf"):
                 yield "constant", (lambda t, m: lambda _n: _named_number(t, m))(text, scope.numpy_name)
+        if type(node.value) is int and span_of(node) in scope.result_integers:
+            # `lambda v: 1 if v == m else math.exp(v - m)` in np.vectorize: an int first result makes every result an int
+            yield "whole_number", lambda n: ast.Constant(value=float(n.value))  # type: ignore[attr-defined]
         for name in scope.fixed_in_loops.get(span_of(node), ()):  # `H[0]` on every pass where `H[h]` was meant
             yield "fixed_in_loop", (lambda o: lambda n: ast.Name(id=o, ctx=ast.Load()))(name)
         if isinstance(node.value, int) and not isinstance(node.value, bool) and node.value >= 2:
@@ -189,10 +197,31 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
         for position in range(2):  # `out[i, j] += w * V[j]`: written into a cell where the row was meant
             if not isinstance(node.slice.elts[position], ast.Slice):
                 yield "index_dropped", (lambda k: lambda n: _set(n, "slice", n.slice.elts[1 - k]))(position)
-        yield from _range_rewrites(node.slice)
+        # `mask[i, i + 1] = False` widened to `i + 1:` is a range meant; a value of the loop's own
+        # (`table[i, j] = q @ k`) written over a range is right only where a later pass writes over it
+        if span_of(node) not in scope.varying_targets:
+            yield from _range_rewrites(node.slice)
     elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.slice, (ast.Name, ast.BinOp)):
         # `out[c] = weights @ V[:, c]`: a row written where the column `out[:, c]` was meant
         yield "index_axis", lambda n: _set(n, "slice", ast.Tuple(elts=[ast.Slice(), n.slice], ctx=ast.Load()))  # type: ignore[attr-defined]
+        if isinstance(node.slice, ast.Name):
+            for name in scope.loop_names:  # `table[i] = q @ k` in a loop over `j` too: the cell `table[i, j]`
+                if name != node.slice.id:
+                    yield "index_added", (lambda o: lambda n: _set(
+                        n, "slice", ast.Tuple(elts=[n.slice, ast.Name(id=o, ctx=ast.Load())], ctx=ast.Load())))(name)
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Call) \
+            and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _COPYING_METHODS:
+        # `table.flatten()[k] = v`: written into the new array the call makes, lost at the line's end
+        yield "written_into_copy", lambda n: _set(n, "value", _view_of(n.value))  # type: ignore[attr-defined]
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Subscript) \
+            and not isinstance(node.slice, ast.Tuple) and not isinstance(node.value.slice, ast.Tuple):
+        # `merged[:, cols][k] = v`, `frame[j][i] = v`: written into the copy the first index makes (a list
+        # or mask as an index, a DataFrame's column under copy-on-write), where one index of both was meant
+        yield "written_into_copy", lambda n: ast.Subscript(
+            value=n.value.value, slice=ast.Tuple(elts=[n.value.slice, n.slice], ctx=ast.Load()), ctx=ast.Store())  # type: ignore[attr-defined]
+        yield "written_into_copy", lambda n: ast.Subscript(
+            value=ast.Attribute(value=n.value.value, attr="loc", ctx=ast.Load()),  # type: ignore[attr-defined]
+            slice=ast.Tuple(elts=[n.slice, n.value.slice], ctx=ast.Load()), ctx=ast.Store())  # type: ignore[attr-defined]
     if isinstance(node, ast.Tuple) and isinstance(node.ctx, ast.Store) and any(isinstance(e, ast.Starred) for e in node.elts):
         # `Q, *K, V = make_qkv(...)`: a list of the middle values where one value was meant
         yield "starred", lambda n: _set(n, "elts", [e.value if isinstance(e, ast.Starred) else e for e in n.elts])  # type: ignore[attr-defined]
@@ -237,6 +266,15 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
         yield "list_extended", lambda n: ast.Expr(value=ast.Call(
             func=ast.Attribute(value=ast.Name(id=n.target.id, ctx=ast.Load()), attr="append", ctx=ast.Load()),  # type: ignore[attr-defined]
             args=[n.value], keywords=[]), lineno=n.lineno)  # type: ignore[attr-defined]
+    if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript) and scope.numpy_name is not None \
+            and type(node.op) in _AT_UFUNCS and not isinstance(node.target.slice, ast.Slice):
+        # `out[rows] += terms` with `rows` repeating a position: numpy reads, adds and writes each
+        # position once, so one term of each repeated position is kept; `np.add.at` adds every one
+        ufunc, numpy = _AT_UFUNCS[type(node.op)], scope.numpy_name
+        yield "repeated_index", (lambda u, m: lambda n: ast.Expr(value=ast.Call(
+            func=ast.Attribute(value=ast.Attribute(value=ast.Name(id=m, ctx=ast.Load()), attr=u, ctx=ast.Load()),
+                               attr="at", ctx=ast.Load()),
+            args=[_loaded(n.target.value), n.target.slice, n.value], keywords=[]), lineno=n.lineno))(ufunc, numpy)
     if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
         for name in scope.loop_names:  # `out += w * V[j]` where the row `out[i] += ...` was meant
             yield "index_added", (lambda o: lambda n: ast.AugAssign(
@@ -254,10 +292,31 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
     if isinstance(node, (ast.For, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
         yield from _loop_name_rewrites(node, scope)
         yield from _walked_forwards_rewrites(node)
+    if isinstance(node, ast.ListComp) and len(node.generators) == 1 and not node.generators[0].ifs \
+            and isinstance(node.generators[0].iter, ast.Call) and called_name(node.generators[0].iter) == ("range", False) \
+            and len(node.generators[0].iter.args) == 1 \
+            and not set(_bound_names(node.generators[0].target)) & {n.id for n in ast.walk(node.elt) if isinstance(n, ast.Name)}:
+        # `[iter(cols) for _ in range(k)]`: k objects made where one object k times was meant (`zip(*[it] * k)`
+        # reads one iterator k items at a time)
+        yield "copies_made", lambda n: ast.BinOp(left=ast.List(elts=[n.elt], ctx=ast.Load()), op=ast.Mult(),  # type: ignore[attr-defined]
+                                                 right=n.generators[0].iter.args[0])  # type: ignore[attr-defined]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and isinstance(node.left, ast.List) \
+            and len(node.left.elts) == 1 and isinstance(node.left.elts[0], (ast.List, ast.Call, ast.ListComp, ast.BinOp)):
+        # `[[0] * n] * n`, `[np.zeros(d)] * n`: one object k times where k objects were meant
+        yield "copies_made", lambda n: ast.ListComp(elt=n.left.elts[0], generators=[ast.comprehension(  # type: ignore[attr-defined]
+            target=ast.Name(id="_", ctx=ast.Store()), iter=ast.Call(func=ast.Name(id="range", ctx=ast.Load()),
+                                                                   args=[n.right], keywords=[]), ifs=[], is_async=0)])  # type: ignore[attr-defined]
     if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)) and len(node.generators) == 2:
         yield "clauses_swapped", lambda n: _set(n, "generators", n.generators[::-1])  # type: ignore[attr-defined]
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
         yield from _discarded_rewrites(node.value)
+        call = node.value
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "put" and isinstance(call.func.value, ast.Name) \
+                and call.func.value.id == scope.numpy_name and len(call.args) == 3 and not call.keywords:
+            # `np.put(out, i, row)`: put's positions count the flattened array, where a row (or the
+            # cells of an index pair) `out[i] = row` was meant
+            yield "flat_index", lambda n: ast.Assign(targets=[ast.Subscript(
+                value=n.value.args[0], slice=n.value.args[1], ctx=ast.Store())], value=n.value.args[2], lineno=n.lineno)  # type: ignore[attr-defined]
     if isinstance(node, ast.Expr) and not isinstance(node.value, (ast.Call, ast.Constant, ast.Await, ast.Yield, ast.YieldFrom)):
         # a value computed and dropped (`e / e.sum()` without `return`)
         yield "return_missing", lambda n: ast.Return(value=n.value, lineno=n.lineno)  # type: ignore[attr-defined]
@@ -614,6 +673,10 @@ def _call_rewrites(node: ast.Call, own: frozenset[str] = frozenset()) -> Iterato
             and not any(isinstance(a, (ast.Starred, ast.Tuple)) for a in node.args):
         # `np.ones(n, n)`: the sizes one by one where the function takes one shape tuple
         yield "arguments_grouped", lambda n: _set(n, "args", [ast.Tuple(elts=list(n.args), ctx=ast.Load())])  # type: ignore[attr-defined]
+    if not is_method and isinstance(node.func, ast.Attribute) and 3 <= len(node.args) <= 5 \
+            and not any(isinstance(a, (ast.Starred, ast.Tuple)) for a in node.args[1:]):
+        # `np.transpose(x, 1, 0, 2)`: the axes one by one, as the method takes them, where the function takes one tuple
+        yield "arguments_grouped", lambda n: _set(n, "args", [n.args[0], ast.Tuple(elts=list(n.args[1:]), ctx=ast.Load())])  # type: ignore[attr-defined]
     of_math = isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == "math"
     if of_math and name in _MATH_TO_NUMPY:
         # math's functions take one number: on an array's rows they raise (or see one value)
@@ -1181,6 +1244,17 @@ def _slice_rewrites(node: ast.Slice, loop_names: tuple[str, ...]) -> Iterator[Re
         # `M[:, -h * d:-(h - 1) * d]`: an end counted from the end that comes out -0, which is 0,
         # for the last block: that range is empty where the rest of the array was meant
         yield "slice_end_zero", lambda n: _set(n, "upper", ast.BoolOp(op=ast.Or(), values=[n.upper, ast.Constant(value=None)]))  # type: ignore[attr-defined]
+    if node.lower is not None and not _is_zero(node.lower) and node.upper is not None and node.step is None \
+            and not isinstance(node.upper, ast.Constant) \
+            and not {n.id for n in ast.walk(node.lower) if isinstance(n, ast.Name)} & \
+            {n.id for n in ast.walk(node.upper) if isinstance(n, ast.Name)}:
+        # `M[:, start:d]`: the end given as the block's width, where it is counted from the start too
+        yield "slice_width", lambda n: _set(n, "upper", ast.BinOp(
+            left=copy.deepcopy(n.lower), op=ast.Add(), right=n.upper))  # type: ignore[attr-defined]
+    item = _one_item(node)
+    if item is not None:
+        # `qkv[:1]`, `X[-1:]`, `x[k:k + 1]`: a range of one item, which keeps its axis, where the item was meant
+        yield "slice_as_index", (lambda i: lambda _n: copy.deepcopy(i))(item)
     for bound in ("lower", "upper"):
         value = getattr(node, bound)
         if value is None or isinstance(value, ast.Constant):
@@ -1192,6 +1266,39 @@ def _slice_rewrites(node: ast.Slice, loop_names: tuple[str, ...]) -> Iterator[Re
             yield "slice_bound", rewrite
 
 
+# Methods that return a new array (or list) where a view of the same cells may have been meant: `ravel`
+# for `flatten`, the object itself for the others.
+_COPYING_METHODS = frozenset({"flatten", "copy", "astype", "tolist"})
+
+
+def _view_of(call: ast.Call) -> ast.expr:
+    """The array a copying method is called on (`a.copy()` → `a`), or its view (`a.flatten()` → `a.ravel()`)."""
+    assert isinstance(call.func, ast.Attribute)
+    if call.func.attr == "flatten":
+        return ast.Call(func=ast.Attribute(value=call.func.value, attr="ravel", ctx=ast.Load()), args=[], keywords=[])
+    return call.func.value
+
+
+def _bound_names(target: ast.expr) -> list[str]:
+    return [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
+
+
+def _one_item(node: ast.Slice) -> ast.expr | None:
+    """The index of the one item slice `node` takes (`:1` → 0, `-1:` → -1, `k:k + 1` → k), or None."""
+    if node.step is not None:
+        return None
+    if node.lower is None and isinstance(node.upper, ast.Constant) and node.upper.value == 1:
+        return ast.Constant(value=0)
+    if node.upper is None and isinstance(node.lower, ast.UnaryOp) and isinstance(node.lower.op, ast.USub) \
+            and isinstance(node.lower.operand, ast.Constant) and node.lower.operand.value == 1:
+        return node.lower
+    if node.lower is not None and isinstance(node.upper, ast.BinOp) and isinstance(node.upper.op, ast.Add) \
+            and isinstance(node.upper.right, ast.Constant) and node.upper.right.value == 1 \
+            and ast.dump(node.upper.left) == ast.dump(node.lower):
+        return node.lower
+    return None
+
+
 def _negated(value: ast.expr) -> bool:
     """Whether `value` is written as minus a computed number (`-w`, `-(h - 1) * d`): it may come
     out -0, where a constant cannot."""
@@ -1201,6 +1308,7 @@ def _negated(value: ast.expr) -> bool:
 
 
 _ELEMENTWISE_OPERATORS = (ast.Mult, ast.Add, ast.Sub, ast.Div)
+_AT_UFUNCS: dict[type, str] = {ast.Add: "add", ast.Sub: "subtract", ast.Mult: "multiply"}  # `+=` → `np.add.at`
 _NEW_AXES = ("column", "last")  # `x[:, None]` and `x[..., None]`
 # math's functions on one number, and numpy's for arrays
 _MATH_TO_NUMPY = {"exp": "exp", "log": "log", "sqrt": "sqrt", "tanh": "tanh", "fabs": "abs", "floor": "floor",
@@ -1221,6 +1329,12 @@ def _discarded_rewrites(call: ast.Call) -> Iterator[Rewrite]:
     `grouped.swapaxes(0, 1)` where it was to replace the array it is called on."""
     if isinstance(call.func, ast.Name) and call.func.id == "print" and len(call.args) == 1 and not call.keywords:
         yield "printed", lambda n: ast.Return(value=n.value.args[0], lineno=n.lineno)  # type: ignore[attr-defined]
+        return
+    if isinstance(call.func, ast.Name) and call.func.id in ("map", "filter", "zip"):
+        # `map(fill_row, rows)` as a statement: Python 3's map is lazy, so a function called only
+        # for what it does is never called; `list(...)` runs it
+        yield "never_run", lambda n: ast.Expr(value=ast.Call(func=ast.Name(id="list", ctx=ast.Load()),
+                                                             args=[n.value], keywords=[]), lineno=n.lineno)  # type: ignore[attr-defined]
         return
     first = call.args[0] if call.args else None
     if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \

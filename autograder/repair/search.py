@@ -195,7 +195,7 @@ def search(*, target: Target, probes: Sequence[object], pivot: int | None, evalu
             return None
     edits = single_edits(target.function, rebound_builtins=target.rebound_builtins,
                          module_functions=target.module_functions, limit=MAX_CANDIDATES, source=target.source)
-    found = _right(edits, probes, pivot, evaluate)
+    found = _right([edit for edit in edits if not edit.neutralising], probes, pivot, evaluate)
     if not found:
         # What is missing, brought in from the reference (grafts.py), weighed with two slips by cost.
         grafts: list[Edit] = []

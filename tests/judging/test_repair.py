@@ -181,10 +181,76 @@ def _with(step_source: str, name: str) -> str:
     ("def f(H, a, b):\n    return np.pad(H, (a, b))\n", "pad_width", "np.pad(H, ((0, 0), (a, b)))"),
     ("def f(rows):\n    out = []\n    for r in rows:\n        out.append(r)\n    return out\n", "walked_forwards",
      "for r in rows[::-1]: out.append(r)"),
+    # a block's end given as its width; a range of one item where the item was meant; `+=` through
+    # an index that repeats; a row written where the loop's cell was meant; axes passed one by one
+    ("def f(M, start, d):\n    return M[:, start:d]\n", "slice_width", "start:start + d"),
+    ("def f(qkv):\n    return qkv[:1]\n", "slice_as_index", "0"),
+    ("def f(X):\n    return X[-1:]\n", "slice_as_index", "-1"),
+    ("def f(x, k):\n    return x[k:k + 1]\n", "slice_as_index", "k"),
+    ("def f(out, rows, e):\n    out[rows] += e\n    return np.ravel(out)\n", "repeated_index", "np.add.at(out, rows, e)"),
+    ("def f(Q, K, t):\n    for i in range(2):\n        for j in range(2):\n            t[i] = Q[i] @ K[j]\n    return t\n",
+     "index_added", "t[i, j]"),
+    ("def f(x):\n    return np.transpose(x, 1, 0, 2)\n", "arguments_grouped", "np.transpose(x, (1, 0, 2))"),
+    ("def f(out, i, row):\n    np.put(out, i, row)\n    return out\n", "flat_index", "out[i] = row"),
+    ("def f(t, k, v):\n    t.flatten()[k] = v\n    return t\n", "written_into_copy", "t.ravel()[k]"),
+    ("def f(frame, i, j, v):\n    frame[j][i] = v\n    return frame\n", "written_into_copy", "frame.loc[i, j]"),
+    ("def f(m, cols, k, v):\n    m[cols][k] = v\n    return m\n", "written_into_copy", "m[cols, k]"),
+    ("def f(t, rows, fill):\n    map(fill, rows)\n    return t\n", "never_run", "list(map(fill, rows))"),
+    ("def f(x, m):\n    return np.vectorize(lambda v: 1 if v == m else np.exp(v - m))(x)\n", "whole_number", "1.0"),
+    ("def f(cols, k):\n    return list(zip(*[iter(cols) for _ in range(k)]))\n", "copies_made", "[iter(cols)] * k"),
+    ("def f(n):\n    rows = [[0] * n] * n\n    rows[0][0] = 1\n    return rows\n", "copies_made", "[[0] * n for _ in range(n)]"),
 ])
 def test_single_edits_hold_the_repair_of_each_kind(source, kind, after):
     edits = single_edits(_function(source))
     assert any(edit.kind == kind and edit.after == after for edit in edits), [(e.kind, e.after) for e in edits]
+
+
+def test_a_cell_computed_in_a_loop_is_never_widened_to_a_range_a_later_pass_writes_over():
+    """`table[i, j] = q @ k` widened to `table[i:, j]` is right only because later passes write
+    over the rows below; a constant written from a place on (`mask[i, i + 1:] = False`) is a range meant."""
+    varying = single_edits(_function("def f(Q, K, t):\n    for i in range(2):\n        for j in range(2):\n"
+                                     "            t[i, j] = Q[i:i + 1] @ K[j:j + 1].T\n    return t\n"))
+    assert not [e for e in varying if e.kind == "index_as_slice"]
+    constant = single_edits(_function("def f(m, n):\n    for i in range(n):\n        m[i, i + 1] = False\n    return m\n"))
+    assert [e.after for e in constant if e.kind == "index_as_slice"] == ["m[i:, i + 1]", "m[i, i + 1:]"]
+
+
+@pytest.mark.parametrize("source", [
+    "def f(n, w):\n    return np.abs(np.arange(n)[:, None] - np.arange(n)[None, :]) < w\n",
+    "def f(a, b):\n    return a - b\n",
+    "def f(i, j):\n    return j <= i\n",
+])
+def test_an_edit_that_makes_the_two_sides_of_a_subtraction_or_comparison_the_same_is_never_a_repair_alone(source):
+    """`x - x` is 0 and `i <= i` true whatever they hold: such an edit is right only where that part
+    was not needed, and another edit (the part left out) says so. It may still be one part of a pair
+    (`d_k / d_k` with `np.sqrt` around the second `d_k`)."""
+    function = _function(source)
+    marked = 0
+    for edit in single_edits(function):
+        alike = False
+        for node in ast.walk(ast.parse(edit.source)):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Sub, ast.Div)):
+                alike |= ast.dump(node.left) == ast.dump(node.right)
+            if isinstance(node, ast.Compare) and len(node.ops) == 1:
+                alike |= ast.dump(node.left) == ast.dump(node.comparators[0])
+        assert edit.neutralising == alike, (edit.kind, edit.after)
+        marked += alike
+    assert marked  # each source has such an edit
+
+
+def test_one_piece_taken_out_on_two_lines_is_paired_however_dear_its_edits_come():
+    """`X[-1:]` and `mask[-1:]`, one habit on two lines of a long function: the pair is tried even
+    when both edits come after the cheapest single edits that are paired with one another."""
+    from autograder.repair.edits import MAX_COMBINED, paired_edits
+    filler = "".join(f"    a{k} = X @ W + {k}\n" for k in range(8))
+    source = ("def f(X, W, mask):\n" + filler + "    Q = X[-1:] @ W\n    m = mask[-1:]\n    return Q * m\n")
+    function = _function(source)
+    singles = single_edits(function, limit=3000)
+    removed = [k for k, edit in enumerate(e for e in singles if e.rewrite is not None) if edit.kind == "index_removed"]
+    assert len(removed) == 2 and min(removed) > MAX_COMBINED  # both beyond the cheapest, paired with one another
+    pairs = paired_edits(function, singles, limit=1000)
+    assert any([(p.kind, p.after) for p in pair.parts] == [("index_removed", "X"), ("index_removed", "mask")]
+               for pair in pairs)
 
 
 def test_an_axis_passed_to_the_students_own_function_is_a_keyword_to_leave_out():
@@ -533,6 +599,24 @@ def test_a_wrong_axis_is_named_with_its_line_in_both_languages(zygote):
     assert "axis=-1" not in korean.split("짐작되는 원인")[-1].split("\n")[0]  # where and kind, not the fix
     # Words only: the points are those of the search switched off.
     assert step.score == _step(_graded_without_repair(zygote, plan, wrong), "softmax").score
+
+
+def test_a_missing_call_around_a_whole_value_is_told_by_its_function_in_both_languages():
+    """The function a `call_added` edit wraps the line in is the kind of change (`np.tril`), not
+    the fix; an edited line that does not read as one call keeps the unnamed sentence."""
+    from autograder.core.render.explained import repair_text
+    from autograder.core.render.messages import Messages
+    from autograder.core.repair_record import Repair
+    from autograder.core.verdict import StepResult
+
+    def told(after, lang):
+        repair = Repair(filename="lab.py", parts=(RepairPart(kind="call_added", line=7, before="return mask",
+                                                            after=after),))
+        step = StepResult(name="causal_mask", score=0.0, max_score=1, status="failed", mistakes=[], cases=[],
+                          repair=repair)
+        return repair_text(Messages(lang, LAB), step)
+    assert "`np.tril`" in told("return np.tril(mask)", "en") and "`np.tril`" in told("return np.tril(mask)", "ko")
+    assert "one function" in told("return (", "en")
 
 
 def test_beside_a_repair_no_guess_read_off_the_values_names_another_cause(zygote):

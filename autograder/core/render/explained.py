@@ -2,6 +2,7 @@
 function (`repair_text`) and the explainer's readings (`explained_text`)."""
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING, Any
 
 from ..repair_record import LOCATED, MARK_CLOSE, MARK_OPEN
@@ -34,7 +35,7 @@ def repair_text(say: Messages, result: StepResult) -> str:
             groups.setdefault(part.kind, []).append(part)
         return " ".join(say("repair", "part", place=", ".join(dict.fromkeys(
                                 place_in_own_file(say, found.filename, p.line) for p in same)),
-                            text=say("repair", kind, before="`, `".join(_on_first_line(same))))
+                            text=_part_text(say, kind, same))
                         for kind, same in groups.items())
 
     if found.also:
@@ -45,6 +46,27 @@ def repair_text(say: Messages, result: StepResult) -> str:
     if shows == "fix" and after:
         return say("repair", "fix", parts=where, after=after)
     return say("repair", "where_located" if located else closing, parts=where)
+
+
+def _part_text(say: Messages, kind: str, same: list[RepairPart]) -> str:
+    """The catalog's sentence for the edits `same` of one `kind`; a call added is named by its function."""
+    before = "`, `".join(_on_first_line(same))
+    if kind == "call_added":
+        called = _added_call(same[0].after)
+        return say("repair", "call_added", before=before, called=called) if called else \
+            say("repair", "call_added_unnamed", before=before)
+    return say("repair", kind, before=before)
+
+
+def _added_call(after: str) -> str:
+    """The function a `call_added` edit wraps a line's whole value in (`np.tril` of
+    `return np.tril(mask)`): the kind of change, not the fix; "" when the edited line does not read so."""
+    try:
+        statement = ast.parse(after.strip()).body[0]
+    except (SyntaxError, IndexError):
+        return ""
+    value = getattr(statement, "value", None)
+    return ast.unparse(value.func) if isinstance(value, ast.Call) else ""
 
 
 def _on_first_line(parts: list[RepairPart]) -> list[str]:
