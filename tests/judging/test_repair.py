@@ -617,6 +617,8 @@ def test_a_missing_call_around_a_whole_value_is_told_by_its_function_in_both_lan
         return repair_text(Messages(lang, LAB), step)
     assert "`np.tril`" in told("return np.tril(mask)", "en") and "`np.tril`" in told("return np.tril(mask)", "ko")
     assert "one function" in told("return (", "en")
+    assert "one function" in told("x = " + "(" * 5000 + "1" + ")" * 5000, "en")  # nested past the parser
+    assert "one function" in told("x = 1\x00", "en")
 
 
 def test_beside_a_repair_no_guess_read_off_the_values_names_another_cause(zygote):

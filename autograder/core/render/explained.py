@@ -61,9 +61,9 @@ def _part_text(say: Messages, kind: str, same: list[RepairPart]) -> str:
 def _added_call(after: str) -> str:
     """The function a `call_added` edit wraps a line's whole value in (`np.tril` of
     `return np.tril(mask)`): the kind of change, not the fix; "" when the edited line does not read so."""
-    try:
+    try:  # the student's own code, edited: any text at all, read here and nowhere run
         statement = ast.parse(after.strip()).body[0]
-    except (SyntaxError, IndexError):
+    except (SyntaxError, IndexError, ValueError, RecursionError, MemoryError):
         return ""
     value = getattr(statement, "value", None)
     return ast.unparse(value.func) if isinstance(value, ast.Call) else ""
