@@ -24,7 +24,7 @@ from typing import cast
 from ..core.child.worker import candidate_code, compile_candidate
 from ..core.repair_record import MARK_CLOSE, MARK_OPEN, EditKind
 from .kinds import COST, LATER
-from .rewrites import Scope, Span, called_name, clone, normalised_at, rewrites, span_of
+from .rewrites import Scope, Span, called_name, clone, normalised_at, rewrites, span_of, target_names
 
 MAX_EDITS = 600  # single edits of one function at most (a long function is searched in part)
 SHOWN_CHARACTERS = 80
@@ -99,14 +99,15 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
     `source`: the text the function was parsed from, so the code each edit changes is quoted as
     the student wrote it (else as the syntax tree gives it back); `module_functions`: the functions
     the submission defines at its top (one passed uncalled is called)."""
+    loop_names = _loop_names(function)
     scope = Scope(local_names=_local_names(function), rebound_builtins=rebound_builtins,
-                  loop_names=_loop_names(function), list_names=_list_names(function),
+                  loop_names=loop_names, list_names=_list_names(function),
                   unread_names=_unread_names(function), elements=_elements(function),
                   held=_held(function), module_functions=module_functions - {function.name},
                   loop_ranges=_loop_ranges(function), dict_names=_dict_names(function), strides=_strides(function),
                   indexed_by_name=_indexed_by_name(function), fixed_in_loops=_fixed_in_loops(function),
                   position_loop_names=_position_loop_names(function), numpy_name=_numpy_name(function),
-                  varying_targets=_varying_targets(function), result_integers=_result_integers(function))
+                  varying_targets=_varying_targets(function, loop_names), result_integers=_result_integers(function))
     originals = _nodes(function)
     places = _places(function)
     texts = _Texts(function)
@@ -551,11 +552,12 @@ PASS_LINE = "\n    pass"
 
 
 def _operations_around(function: ast.FunctionDef) -> dict[int, ast.BinOp | ast.Compare]:
-    """{id of a node: the innermost subtraction, division or comparison of two values holding it}."""
+    """{id of a node: the innermost subtraction, division or comparison of two values holding it},
+    of those whose two sides differ as written (an edit can only make them the same)."""
     around: dict[int, ast.BinOp | ast.Compare] = {}
     for node in ast.walk(function):  # outer operations first: an inner one overwrites them
-        if (isinstance(node, ast.BinOp) and isinstance(node.op, _NEUTRALISED)) or \
-                (isinstance(node, ast.Compare) and len(node.ops) == 1):
+        if ((isinstance(node, ast.BinOp) and isinstance(node.op, _NEUTRALISED)) or
+                (isinstance(node, ast.Compare) and len(node.ops) == 1)) and not _alike_sides(node):
             for inner in ast.walk(node):
                 if inner is not node:
                     around[id(inner)] = node
@@ -577,9 +579,9 @@ def _edited(function: ast.FunctionDef, place: Place, rewrite: Callable[[ast.AST]
             ) -> tuple[str | None, str, str, tuple[int, str] | None, bool] | None:
     """(the edited function's source, None if it does not compile; the node as written; as
     edited; the statement edited and its text, when written from `texts`; whether the edit made
-    `alike` true where it was not), the edit made on the student's tree and undone before
-    returning. `texts`: the function's text by statement, to write only the edited one again.
-    `alike`: whether the two sides of the subtraction, division or comparison holding the node
+    `alike` true), the edit made on the student's tree and undone before returning. `texts`: the
+    function's text by statement, to write only the edited one again. `alike`: whether the two
+    sides of the subtraction, division or comparison holding the node, which differ as written,
     are the same (`np.arange(n)[None, :]` on both sides of a `-`)."""
     target = _node_at(place)
     before = _short(target)
@@ -594,10 +596,9 @@ def _edited(function: ast.FunctionDef, place: Place, rewrite: Callable[[ast.AST]
             return _compiled(function), before, "", None, False
         finally:
             body.insert(position, target)
-    was_alike = alike is not None and alike()
     _put(place, replacement)
     try:
-        neutralising = alike is not None and not was_alike and alike()
+        neutralising = alike is not None and alike()
         edited = texts.edited(place) if texts is not None else None
         if edited is None or texts is None:
             return _compiled(function), before, _short(replacement), None, neutralising
@@ -768,9 +769,9 @@ def _fixed_in_loops(function: ast.FunctionDef) -> dict[Span, tuple[str, ...]]:
     loops: list[tuple[tuple[str, ...], int, int]] = []  # the names a loop binds, its first and last line
     for node in _own_nodes(function):
         if isinstance(node, ast.For) and node.body:
-            loops.append((_bound(node.target), node.body[0].lineno, node.end_lineno or node.lineno))
+            loops.append((target_names(node.target), node.body[0].lineno, node.end_lineno or node.lineno))
         elif isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
-            loops.append((tuple(name for generator in node.generators for name in _bound(generator.target)),
+            loops.append((tuple(name for generator in node.generators for name in target_names(generator.target)),
                           node.lineno, node.end_lineno or node.lineno))
     found: dict[Span, tuple[str, ...]] = {}
     for node in _own_nodes(function):
@@ -802,10 +803,9 @@ def _result_integers(function: ast.FunctionDef) -> frozenset[Span]:
     return frozenset(found)
 
 
-def _varying_targets(function: ast.FunctionDef) -> frozenset[Span]:
+def _varying_targets(function: ast.FunctionDef, loop_names: tuple[str, ...]) -> frozenset[Span]:
     """The places of the subscripts the function writes to with a value that reads a name its loops
-    bind (`table[i, j] = Q[i] @ K[j]`)."""
-    loop_names = set(_loop_names(function))
+    bind (`loop_names`: `table[i, j] = Q[i] @ K[j]`)."""
     found: set[Span] = set()
     for node in _own_nodes(function):
         if isinstance(node, (ast.Assign, ast.AugAssign)) and node.value is not None:
@@ -814,10 +814,6 @@ def _varying_targets(function: ast.FunctionDef) -> frozenset[Span]:
             for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
                 found.update(span_of(t) for t in ast.walk(target) if isinstance(t, ast.Subscript))
     return frozenset(found)
-
-
-def _bound(target: ast.expr) -> tuple[str, ...]:
-    return tuple(node.id for node in ast.walk(target) if isinstance(node, ast.Name))
 
 
 # The steps a counter left unchanged is tried with: the names read where it is read, and 1.

@@ -295,7 +295,7 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
     if isinstance(node, ast.ListComp) and len(node.generators) == 1 and not node.generators[0].ifs \
             and isinstance(node.generators[0].iter, ast.Call) and called_name(node.generators[0].iter) == ("range", False) \
             and len(node.generators[0].iter.args) == 1 \
-            and not set(_bound_names(node.generators[0].target)) & {n.id for n in ast.walk(node.elt) if isinstance(n, ast.Name)}:
+            and not set(target_names(node.generators[0].target)) & {n.id for n in ast.walk(node.elt) if isinstance(n, ast.Name)}:
         # `[iter(cols) for _ in range(k)]`: k objects made where one object k times was meant (`zip(*[it] * k)`
         # reads one iterator k items at a time)
         yield "copies_made", lambda n: ast.BinOp(left=ast.List(elts=[n.elt], ctx=ast.Load()), op=ast.Mult(),  # type: ignore[attr-defined]
@@ -1279,8 +1279,9 @@ def _view_of(call: ast.Call) -> ast.expr:
     return call.func.value
 
 
-def _bound_names(target: ast.expr) -> list[str]:
-    return [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
+def target_names(target: ast.expr) -> tuple[str, ...]:
+    """The names an assignment's or a loop's target binds (`i, row` → `("i", "row")`)."""
+    return tuple(node.id for node in ast.walk(target) if isinstance(node, ast.Name))
 
 
 def _one_item(node: ast.Slice) -> ast.expr | None:
