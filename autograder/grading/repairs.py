@@ -43,10 +43,10 @@ REPAIRABLE = ("failed", "error")
 # Besides the calls that gave no answer (rubric.UNANSWERED: a child stopped or gone, a helper
 # request refused), what a small edit cannot mend and every candidate would repeat at the limits.
 NOT_REPAIRABLE_ERRORS = frozenset({"MemoryError"})
-REPAIR_SECONDS = 30.0  # a safety net only (an edit that makes a loop endless): the search is bounded by its counts
+REPAIR_SECONDS = 12.0  # a safety net only (an edit that makes a loop endless, a child slowed on purpose): the search is bounded by its counts
 # The most one candidate of a plain step runs, on every input it is given: what each edit that
 # makes a loop endless costs the search (a right candidate takes milliseconds).
-REPAIR_CALL_SECONDS = 0.5
+REPAIR_CALL_SECONDS = 0.25
 REPAIR_IDS = 1 << 40  # candidate calls' ids, apart from every plan's own
 REPAIR_SWITCH = "AUTOGRADER_REPAIR"
 _REPAIRS = RepairCache()
