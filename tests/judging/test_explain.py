@@ -15,6 +15,7 @@ import sys
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis.extra import numpy as hnp
 
 from autograder.core.explain.formulas import factors, predict
 from autograder.core.explain.quantities import case_quantities
@@ -457,3 +458,29 @@ def test_every_quantity_a_trace_offers_has_a_name_in_both_languages(lab_name):
         kinds = {k for case in lab.all_cases() for k in lab.vocabulary.kinds(case)}
         kinds |= {p.label for s in lab.steps for c in lab.all_cases() for p in s.probes(c, lab.trace(c)) if p.label}
         assert kinds <= set(catalog(lang, lab)["kind"]), (lang, kinds - set(catalog(lang, lab)["kind"]))
+
+
+_ANY_FLOAT = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.floats(-10, 10),
+                       st.sampled_from([0.0, -0.0, 1e-6, 1e-300, 3e38]))
+
+
+@settings(max_examples=400, deadline=None)
+@given(data=st.data())
+def test_close_is_numpys_allclose_at_the_judges_tolerance(data):
+    """`close` compares finite float arrays without numpy's `isclose` set-up; on any arrays (NaN,
+    infinities, float32 beside float64, empty, 0-d, nearly equal) it says what `np.allclose` says."""
+    from autograder.core.explain.records import ATOL, RTOL
+
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4))
+    kinds = [data.draw(st.sampled_from([np.float64, np.float32])) for _ in range(2)]
+    with np.errstate(all="ignore"):
+        b = np.asarray(data.draw(hnp.arrays(np.float64, shape, elements=_ANY_FLOAT)), dtype=kinds[1])
+        way = data.draw(st.sampled_from(["same", "scaled", "shifted", "any"]))
+        if way == "any":
+            a = np.asarray(data.draw(hnp.arrays(np.float64, shape, elements=_ANY_FLOAT)), dtype=kinds[0])
+        else:
+            nudge = data.draw(st.floats(-3e-4, 3e-4))
+            a = {"same": b, "scaled": b * (1 + nudge), "shifted": b + nudge / 10}[way].astype(kinds[0])
+        finite = np.abs(b[np.isfinite(b)])
+        atol = ATOL * max(1.0, float(finite.max()) if finite.size else 1.0)
+        assert close(a, b) == bool(np.allclose(a, b, rtol=RTOL, atol=atol, equal_nan=True)), (a, b)

@@ -4,6 +4,7 @@ and the one tolerance the explainer compares values with (`close`).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -103,9 +104,21 @@ class Explanation:
 
 
 def close(a: FloatArray | None, b: FloatArray | None) -> bool:
+    """`np.allclose(a, b)` at the judge's tolerance, the atol scaled by b's largest finite size,
+    NaN equal to NaN. Called for every candidate relation, so float arrays of finite values (the
+    usual case) are compared with plain ufuncs first: the same sums numpy's `isclose` makes for
+    finite values, without its set-up; anything else goes to `np.allclose` itself."""
     if a is None or b is None or a.shape != b.shape:
         return False
     with np.errstate(all="ignore"):
+        if a.dtype.kind == "f" and b.dtype.kind == "f":
+            scale = np.abs(b)
+            largest = float(scale.max()) if scale.size else 0.0
+            if math.isfinite(largest):
+                if bool((np.abs(a - b) <= ATOL * max(1.0, largest) + RTOL * scale).all()):
+                    return True
+                if bool(np.isfinite(a).all()):
+                    return False
         finite = np.abs(b[np.isfinite(b)])
         atol = ATOL * max(1.0, float(finite.max()) if finite.size else 1.0)
         return bool(np.allclose(a, b, rtol=RTOL, atol=atol, equal_nan=True))
