@@ -9,11 +9,15 @@ from labs.self_attention.cases import public_cases
 from autograder.grading import grade_file
 from autograder.grading.plan import Plan
 from autograder.grading.repairs import REPAIR_SWITCH
+from autograder.sandbox.runner import Limits
 from labs.self_attention.hidden import hidden_cases
 
 from conftest import CORPORA, ROOT
 from labs.self_attention import LAB
 
+# The limit is not what is compared: shorter than the default, so the file that loops forever
+# waits it out in seconds.
+LIMITS = Limits(step_seconds=3.0, load_seconds=3.0)
 CORPUS = sorted(p for p in (CORPORA / "corpus").rglob("*") if p.suffix in (".py", ".ipynb"))
 REFERENCE = (ROOT / "solutions" / "self_attention.py").read_text("utf-8")
 # Mistakes only a case of another size shows: (line of the reference, what the student wrote).
@@ -35,8 +39,8 @@ def test_public_checks_fail_every_step_the_grade_fails(zygote, plan, public_plan
     # (tests/judging/slow/test_repair_attacks.py::test_the_search_costs_the_student_neither_time_nor_points),
     # and searched twice per file it was most of this test's time.
     monkeypatch.setenv(REPAIR_SWITCH, "off")
-    graded = grade_file(path, zygote, plan=plan)
-    public = grade_file(path, zygote, plan=public_plan)
+    graded = grade_file(path, zygote, plan, LIMITS)
+    public = grade_file(path, zygote, public_plan, LIMITS)
     lost = {step.name for step in graded.steps if step.score < step.max_score}
     lost_in_public = {step.name for step in public.steps if step.score < step.max_score}
     assert lost_in_public == lost

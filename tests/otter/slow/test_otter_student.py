@@ -19,6 +19,7 @@ from nbclient import NotebookClient
 from labs.self_attention.cases import public_cases
 from autograder.grading import grade_file
 from autograder.grading.plan import Plan
+from autograder.sandbox.runner import Limits
 from autograder.otter import build as otter_build
 from autograder.core.render.feedback import as_dict
 from labs.self_attention.steps import STEPS, STEPS_BY_NAME
@@ -407,6 +408,9 @@ def check_command(student, path, *extra):
                           env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
 
 
+COMPARED_SECONDS = 3
+
+
 @pytest.fixture(scope="module")
 def public_plan():
     return Plan.build(LAB, public_cases())
@@ -414,11 +418,13 @@ def public_plan():
 
 @pytest.mark.parametrize("path", CORPUS + EXPLAINED, ids=[p.name for p in CORPUS + EXPLAINED])
 def test_command_line_check_says_what_the_engine_says_on_public_cases(student, zygote, public_plan, path):
-    done = check_command(student, path, "--json")
+    # One time limit, told to both (the file that loops forever waits it out in each).
+    done = check_command(student, path, "--json", "--timeout", str(COMPARED_SECONDS))
     if path.name == "mix__crashed__exit.py":  # os._exit ends the check's own process
         assert done.returncode == 2 and "프로세스를 종료시켰습니다" in done.stderr
         return
-    engine = as_dict(grade_file(path, zygote, plan=public_plan), LAB, "ko")
+    limits = Limits(step_seconds=COMPARED_SECONDS, load_seconds=COMPARED_SECONDS)
+    engine = as_dict(grade_file(path, zygote, public_plan, limits), LAB, "ko")
     got = json.loads(done.stdout)
     assert done.returncode == (0 if engine["score"] == engine["max_score"] else 1)
     assert got["steps"] == engine["steps"]
