@@ -64,9 +64,10 @@ def check_array(probe: Probe, output: Output, got: object, expected: Any) -> tup
     passed, code, detail = _check_array(probe, output, got, expected)
     array = None if passed or code == "wrong_type" else as_array(got)
     if isinstance(detail, (WrongShape, WrongValues)) and array is not None and not probe.case.hidden and all(
-            a.ndim in (2, 3) and a.shape[-2] <= PICTURE_SIDE and a.shape[-1] <= PICTURE_SIDE
+            a.ndim in (2, 3) and 0 < a.size and a.shape[-2] <= PICTURE_SIDE and a.shape[-1] <= PICTURE_SIDE
             and (a.ndim == 2 or a.shape[0] <= PICTURE_TABLES) for a in (array, expected)):
-        # The whole tables ("nan", "inf", "-inf" for the values that are not numbers), for the heat-maps.
+        # The whole tables ("nan", "inf", "-inf" for the values that are not numbers), for the heat-maps;
+        # a value with no cells has nothing to draw (and its nested lists would lose its shape).
         detail = replace(detail, tables=Tables(got=_plain_table(array), expected=_plain_table(expected),
                                                words=tuple(probe.case.words), columns=output.columns,
                                                rows_sum_to_one=output.rows_sum_to_one))
