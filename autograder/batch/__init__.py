@@ -26,7 +26,7 @@ from .grader import Task
 from .source import EXPORT, Source
 from .late import COMPUTER_ZONE, LmsZone, Policy, deduction, lateness, lms_zone, parse_due, parse_policy
 from .outputs import fingerprint, judged_fingerprint, load_earlier, load_record
-from .pool import Pool
+from .pool import Pool, termination_interrupts
 from .progress import progress_for
 from .grades import class_counts, grades_table, lms_files, rows_for, write_grades
 from .report import times_note
@@ -322,7 +322,8 @@ def _grade_all(source: Source, students: Sequence[Student], settings: Mapping[st
             yield task
 
     try:
-        pool.run(tasks(), on_record)
+        with termination_interrupts():
+            pool.run(tasks(), on_record)
     except KeyboardInterrupt:
         pool.kill()
         progress.close()

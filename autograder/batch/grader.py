@@ -139,6 +139,10 @@ def failure(what: str, error: BaseException) -> str:
     return f"error: {what} ({type(error).__name__}: {detail})"[:300]
 
 
+def _end_now(number: int, frame: object) -> None:
+    raise SystemExit(0)
+
+
 def worker_main(connection: Connection, limits: Limits, lab: Lab, lang: str, out_dir: str, batch_pid: int,
                 inherited: Iterable[Connection] = (), zygote: Zygote | None = None, repairs: str | None = None) -> None:
     """Serve tasks from the batch until it sends None or goes away.
@@ -149,6 +153,7 @@ def worker_main(connection: Connection, limits: Limits, lab: Lab, lang: str, out
     for other in inherited:
         other.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the batch decides how an interrupt ends
+    signal.signal(signal.SIGTERM, _end_now)  # ... and tells it so (Pool.kill): the zygote is stopped below
     # A group of its own with a zygote it starts, so the batch can end both at once (a zygote it
     # adopted belongs to the batch, which ends and reaps it itself).
     os.setpgid(0, 0)

@@ -2,13 +2,16 @@
 the task it was grading (an error row) and a fresh worker takes its place."""
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
 import tempfile
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from types import FrameType
 from multiprocessing.connection import wait
 from multiprocessing.context import ForkContext
 from typing import TYPE_CHECKING, Any
@@ -27,6 +30,7 @@ OnRecord = Callable[[dict[str, Any]], None]
 
 QUEUED_PER_WORKER = 2  # one grading, one waiting, so a worker never idles between tasks
 SLACK_SECONDS = 30
+END_GRACE_SECONDS = 5  # an interrupted worker's own ending: its children killed, their folders removed
 
 
 def task_budget(limits: Limits) -> float:
@@ -34,6 +38,31 @@ def task_budget(limits: Limits) -> float:
     each deadline moved as far as a busy machine may move it (child_pipes.MACHINE_WAIT_FACTOR)."""
     at_limits = (MAX_RESTARTS + 1) * (limits.load_seconds + limits.step_seconds) + 6 * limits.step_seconds
     return (1 + MACHINE_WAIT_FACTOR) * at_limits + SLACK_SECONDS
+
+
+@contextlib.contextmanager
+def termination_interrupts() -> Iterator[None]:
+    """SIGTERM and SIGHUP end the grading as Ctrl-C does (KeyboardInterrupt): workers killed, their
+    folders removed, what was graded kept for the next run, the run said to be interrupted. Without
+    this, `kill`, `timeout` or a closed terminal ended the batch on the spot and left its folders."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    owner = os.getpid()
+
+    def interrupt(number: int, frame: FrameType | None) -> None:
+        if os.getpid() != owner:  # a process forked meanwhile: the default, as if never installed
+            signal.signal(number, signal.SIG_DFL)
+            os.kill(os.getpid(), number)
+            return
+        raise KeyboardInterrupt
+
+    previous = {number: signal.signal(number, interrupt) for number in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 class Worker:
@@ -82,8 +111,18 @@ class Worker:
             self.process.join()
         self.connection.close()
 
-    def kill(self) -> None:
-        """The worker and everything it started (a zygote it started shares its process group)."""
+    def end_now(self) -> None:
+        """Ask the worker to end at once: it ends its children and removes their folders (worker_main)."""
+        if self.process.is_alive():
+            try:
+                os.kill(self.process.pid, signal.SIGTERM)  # type: ignore[arg-type]  # alive: it has a pid
+            except OSError:
+                pass
+
+    def kill(self, grace_until: float = 0.0) -> None:
+        """The worker and everything it started (a zygote it started shares its process group), once
+        the worker has ended or `grace_until` (time.monotonic) has passed."""
+        self.process.join(max(0.0, grace_until - time.monotonic()))
         try:
             os.killpg(self.process.pid, signal.SIGKILL)  # type: ignore[arg-type]  # started: it has a pid
         except OSError:
@@ -191,7 +230,12 @@ class Pool:
             worker.stop()
 
     def kill(self) -> None:
+        """End every worker now (an interrupted run): each is asked first, so that its children's
+        folders go with it, and killed after END_GRACE_SECONDS if it has not ended."""
         for worker in self._workers:
-            worker.kill()
+            worker.end_now()
+        grace_until = time.monotonic() + END_GRACE_SECONDS
+        for worker in self._workers:
+            worker.kill(grace_until)
         for zygote in self._zygotes:
             zygote.reap()

@@ -331,6 +331,39 @@ def test_rerun_regrades_only_what_is_missing_or_changed(small_class, tmp_path):
     assert "Total" in (out / "feedback" / "10231.md").read_text("utf-8")
 
 
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=lambda n: n.name)
+def test_an_interrupted_run_says_so_leaves_no_folder_behind_and_resumes(tmp_path, number):
+    """Ctrl-C, `kill`, `timeout` or a closed terminal: the run ends as interrupted (exit 130), its
+    workers' and children's folders are removed, and the next run keeps what was graded."""
+    root, out, temp = tmp_path / "class", tmp_path / "out", tmp_path / "tmp"
+    samples = sorted(SAMPLES.iterdir())
+    for n in range(16):
+        sample = samples[n % len(samples)]
+        write(root / f"student{n:02d}" / sample.name, sample.read_bytes())
+    temp.mkdir()
+    env = {**os.environ, "TMPDIR": str(temp)}
+    command = [sys.executable, "-m", "autograder", "grade", str(root), "--out", str(out), "--jobs", "2"]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        if (out / "results").is_dir() and len(list((out / "results").glob("*.json"))) >= 3:
+            break
+        time.sleep(0.01)
+    assert process.poll() is None, "the run ended before it could be interrupted"
+    os.kill(process.pid, number)
+    stdout, stderr = process.communicate(timeout=120)
+    assert process.returncode == 130, (stdout, stderr)
+    assert "중단" in stdout + stderr, (stdout, stderr)
+    assert not (out / "grades.csv").exists()
+    assert sorted(os.listdir(temp)) == []  # no worker's, child's or shared repairs' folder left
+    assert temporaries(out) == []
+    done_before = len([n for n in os.listdir(out / "results") if n.endswith(".json")])
+    again = grade_command(root, out, "--jobs", "2", env=env)
+    assert again.returncode == 0, again.stderr
+    assert f"그대로 둔 학생 {done_before}명" in again.stdout
+    assert len(read_grades(out)) == 16
+
+
 def test_killed_run_leaves_no_partial_file_and_resumes(tmp_path):
     root = tmp_path / "class"
     samples = sorted(SAMPLES.iterdir())
