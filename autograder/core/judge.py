@@ -410,7 +410,10 @@ def _cut_elsewhere(per_output: Sequence[Sequence[Sample]]) -> bool:
 def _failing_label(probes: Sequence[Probe], cases: Sequence[CaseResult]) -> str | None:
     """The one call label ("1-D") every failing call has, when calls of other labels all pass
     (some calls of that label may pass too: a one-word input is right either way); else, when the
-    failing calls are all those whose first array argument has one number of axes, that ("3-D")."""
+    failing calls are all those whose first array argument has one number of axes, that ("3-D"):
+    every call of that number of axes fails but those the lab declares too small to tell (a
+    number of axes that only some failing inputs need is no cause: a mask that is not causal,
+    tried in 3-D only, is the cause there)."""
     labels = {p.label for p, c in zip(probes, cases) if not c.passed}
     if len(labels) == 1 and None not in labels and "" not in labels:
         return labels.pop() if any(c.passed and p.label not in labels for p, c in zip(probes, cases)) else None
@@ -419,7 +422,9 @@ def _failing_label(probes: Sequence[Probe], cases: Sequence[CaseResult]) -> str 
         return None
     ndim = ndims.pop()
     if all(c.passed for p, c in zip(probes, cases) if _first_array_ndim(p) != ndim) and \
-            any(c.passed for p, c in zip(probes, cases) if _first_array_ndim(p) != ndim):
+            any(c.passed for p, c in zip(probes, cases) if _first_array_ndim(p) != ndim) and \
+            not any(c.passed and not rubric.is_degenerate(p.case) for p, c in zip(probes, cases)
+                    if _first_array_ndim(p) == ndim):
         return f"{ndim}-D"
     return None
 

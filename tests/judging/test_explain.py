@@ -484,3 +484,37 @@ def test_close_is_numpys_allclose_at_the_judges_tolerance(data):
         finite = np.abs(b[np.isfinite(b)])
         atol = ATOL * max(1.0, float(finite.max()) if finite.size else 1.0)
         assert close(a, b) == bool(np.allclose(a, b, rtol=RTOL, atol=atol, equal_nan=True)), (a, b)
+
+
+@QUICK
+@given(calls=st.lists(st.tuples(st.sampled_from([2, 3]), st.booleans(), st.booleans()), min_size=2, max_size=12))
+def test_a_number_of_axes_is_told_only_when_every_call_of_it_fails_that_can_tell(calls):
+    """"Every failing test has a 3-D input" is told only when it is the cause the tests show: every
+    call of that number of axes fails (but those too small to tell), every other call passes. A
+    mask that is not causal, tried on 3-D input only, fails some 3-D calls and not the others: the
+    number of axes is not its cause (a blind file was told so)."""
+    from types import SimpleNamespace
+
+    from autograder.core.judge import _failing_label
+
+    probes = [SimpleNamespace(label="", args=(np.zeros((2,) * ndim),), case=SimpleNamespace(degenerate=small))
+              for ndim, _, small in calls]
+    cases = [SimpleNamespace(passed=passed) for _, passed, _ in calls]
+    told = _failing_label(probes, cases)
+    if told is None:
+        return
+    ndim = int(told.split("-")[0])
+    for (axes, passed, small) in calls:
+        if axes == ndim:
+            assert not passed or small, calls
+        else:
+            assert passed, calls
+    assert any(not passed for _, passed, _ in calls)
+
+
+def test_a_mask_that_is_not_causal_failing_on_3d_input_only_is_not_told_as_3d():
+    path = CORPORA / "corpus_blind22" / "lab2" / "lab2__masked_softmax__assumes_visible_prefix.py"
+    text = subprocess.run([sys.executable, "-m", "autograder", "check", str(path), "--lang", "en"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300).stdout
+    step = text.split("■ masked_softmax")[1].split("■")[0]
+    assert "failed" in step and "Every failing test has" not in step, step
