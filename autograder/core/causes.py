@@ -19,8 +19,9 @@ import numpy as np
 from . import rubric
 from .rubric import parts
 from .case_detail import Raised
-from .compare import ATOL, RTOL, OtherItem, as_mapping, matches, prepared_values, values_of
+from .compare import OtherItem, as_mapping, matches, prepared_values, values_of
 from .predictions import predicts, would_fail
+from .tolerance import ATOL, RTOL
 from .verdict import CaseResult, Outcome, Rule
 
 if TYPE_CHECKING:

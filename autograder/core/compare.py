@@ -1,9 +1,10 @@
 """Comparing a returned value with the expected one: type, shape, finite, values (as PrairieLearn's
 checks layer them), and the numbers a message needs. Pure data in and out; no language.
 
-One tolerance (`RTOL`, `atol_for`) for every comparison the grader makes: the judge's checks, the
-declared mistakes' predictions (autograder.core.predictions), the stand-ins' rows (autograder.core.stand_in)
-and the heat-maps' cells (autograder.core.pictures).
+One tolerance (`RTOL`, `atol_for`, kept in autograder.core.tolerance) for every comparison the grader
+makes: the judge's checks, the declared mistakes' predictions (autograder.core.predictions), the
+stand-ins' rows (autograder.core.stand_in), the heat-maps' cells (autograder.core.pictures) and the
+explainer's relations.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import numpy as np
 
 from .case_detail import Cell, MappingValues, NotFinite, Tables, WrongShape, WrongType, WrongValues, Worst
 from .child.codec import Labelled, Opaque, clean_text
+from .tolerance import RTOL, atol_for
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
@@ -26,8 +28,6 @@ if TYPE_CHECKING:
     FloatArray = NDArray[np.float64]
 
 
-RTOL = 1e-4  # loose enough for float32 work, tight enough for every mistake in the catalog
-ATOL = 1e-6
 PREVIEW = 6  # rows and columns shown of an array at most
 PICTURE_SIDE, PICTURE_TABLES = 12, 4  # the largest public tables whose values a failure keeps
 
@@ -122,11 +122,6 @@ def all_close(a: NDArray[Any], b: NDArray[Any]) -> bool:
         return True  # the common case for a right answer, and far cheaper than allclose
     with np.errstate(all="ignore"):
         return bool(np.allclose(a, b, rtol=RTOL, atol=atol_for(b), equal_nan=True))
-
-
-def atol_for(expected: NDArray[Any]) -> float:
-    finite = np.abs(expected[np.isfinite(expected)]) if np.size(expected) else np.zeros(1)
-    return ATOL * max(1.0, float(finite.max()) if finite.size else 1.0)
 
 
 def _is_truth(value: object) -> bool:

@@ -21,13 +21,14 @@ from . import rubric
 from .case_detail import MutatedInput, Raised, RaisedError, Refusal, WrongCount
 from .causes import (UNEXPLAINED, caused_by_code, choose_explanations, errors_refuted, mark_fitted_to_public,
                      mark_hardcoded, mark_observed, written_in_refuted)
-from .compare import (ATOL, RTOL, as_array, check_array, check_mapping, container_name, describe_type, is_right,
+from .compare import (as_array, check_array, check_mapping, container_name, describe_type, is_right,
                       matches_prepared, prepared_candidate, prepared_values, values_of)
 from .explain.computes import first_known
 from .explain.quantities import argument_variants, case_quantities, case_sizes, case_variants
 from .explain.records import Explanation, Sample, Vocabulary, close
 from .explain.search import explain, failing_kind
 from .predictions import declared_mistakes_on, named_mistakes
+from .tolerance import ATOL, RTOL
 from .child.codec import Labelled
 from .guard import piece
 from .verdict import ArgumentShapes, CaseResult, Outcome, StepResult, StepStatus

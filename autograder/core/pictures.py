@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .case_detail import WrongShape, WrongValues
-from .compare import RTOL, atol_for
+from .tolerance import RTOL, atol_for
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence

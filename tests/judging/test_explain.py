@@ -469,7 +469,7 @@ _ANY_FLOAT = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.floats
 def test_close_is_numpys_allclose_at_the_judges_tolerance(data):
     """`close` compares finite float arrays without numpy's `isclose` set-up; on any arrays (NaN,
     infinities, float32 beside float64, empty, 0-d, nearly equal) it says what `np.allclose` says."""
-    from autograder.core.explain.records import ATOL, RTOL
+    from autograder.core.tolerance import ATOL, RTOL
 
     shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=4))
     kinds = [data.draw(st.sampled_from([np.float64, np.float32])) for _ in range(2)]
@@ -484,6 +484,10 @@ def test_close_is_numpys_allclose_at_the_judges_tolerance(data):
         finite = np.abs(b[np.isfinite(b)])
         atol = ATOL * max(1.0, float(finite.max()) if finite.size else 1.0)
         assert close(a, b) == bool(np.allclose(a, b, rtol=RTOL, atol=atol, equal_nan=True)), (a, b)
+        # One tolerance: what the judge's own comparison says of the same two values.
+        from autograder.core.compare import all_close
+
+        assert close(a, b) == all_close(a, b), (a, b)
 
 
 @QUICK

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .records import DECIMALS, RTOL, Formula, Part, Read, Sample, close
+from ..tolerance import RTOL
+from .records import DECIMALS, Formula, Part, Read, Sample, close
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence

@@ -1,6 +1,6 @@
 """What the explainer reads and says, as records: a lab's `Vocabulary`, one output of one call as
 a `Sample`, what the values show as an `Explanation` (names only: see the package's invariant),
-and the one tolerance the explainer compares values with (`close`).
+and how the explainer compares values (`close`: the judge's tolerance, autograder.core.tolerance).
 """
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..case_detail import CONTAINERS as JUDGED_CONTAINERS
+from ..tolerance import RTOL, atol_for, atol_of_largest
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -24,8 +25,6 @@ if TYPE_CHECKING:
     FloatArray = NDArray[np.float64]
 
 
-RTOL = 1e-4  # as the judge compares values
-ATOL = 1e-6
 DECIMALS = (0, 1, 2, 3)  # rounding as a page prints numbers
 HALF_PRECISION = 1e-2  # how far float16 work may stray, relative to the largest value
 # Container kinds named in a sentence: a closed set (the judge's, less "other"), so no hidden test
@@ -115,10 +114,8 @@ def close(a: FloatArray | None, b: FloatArray | None) -> bool:
             scale = np.abs(b)
             largest = float(scale.max()) if scale.size else 0.0
             if math.isfinite(largest):
-                if bool((np.abs(a - b) <= ATOL * max(1.0, largest) + RTOL * scale).all()):
+                if bool((np.abs(a - b) <= atol_of_largest(largest) + RTOL * scale).all()):
                     return True
                 if bool(np.isfinite(a).all()):
                     return False
-        finite = np.abs(b[np.isfinite(b)])
-        atol = ATOL * max(1.0, float(finite.max()) if finite.size else 1.0)
-        return bool(np.allclose(a, b, rtol=RTOL, atol=atol, equal_nan=True))
+        return bool(np.allclose(a, b, rtol=RTOL, atol=atol_for(b), equal_nan=True))

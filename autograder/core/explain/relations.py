@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from .records import ATOL, CONTAINERS, HALF_PRECISION, RTOL, Params, Sample, close
+from ..tolerance import ATOL, RTOL
+from .records import CONTAINERS, HALF_PRECISION, Params, Sample, close
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

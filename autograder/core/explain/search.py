@@ -11,7 +11,8 @@ import numpy as np
 
 from .computes import search_known, search_known_argument
 from .formulas import holding, search_formulas
-from .records import ATOL, RTOL, Explanation, Params, Sample, close
+from ..tolerance import ATOL, RTOL
+from .records import Explanation, Params, Sample, close
 from .relations import container_relation, degenerate_values, mapping_relations, search_predicates
 from .shapes import outer_product, shape_relation, unit_axes
 from .variants import search_variants
