@@ -42,9 +42,10 @@ def task_budget(limits: Limits) -> float:
 
 @contextlib.contextmanager
 def termination_interrupts() -> Iterator[None]:
-    """SIGTERM and SIGHUP end the grading as Ctrl-C does (KeyboardInterrupt): workers killed, their
-    folders removed, what was graded kept for the next run, the run said to be interrupted. Without
-    this, `kill`, `timeout` or a closed terminal ended the batch on the spot and left its folders."""
+    """SIGTERM and SIGHUP end the grading as Ctrl-C does (KeyboardInterrupt, then Pool.kill): the
+    workers ended with their children's folders, what was graded kept for the next run, the run said
+    to be interrupted. Without this, `kill`, `timeout` or a closed terminal ended the batch on the
+    spot and left its folders behind."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
