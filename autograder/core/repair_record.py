@@ -21,7 +21,7 @@ EditKind = Literal[
     "loop_block", "operation_moved", "loop_range", "loop_variable_rebound", "slice_from_end", "slice_end_zero",
     "mask_product", "negation_added", "pop_end", "loop_start", "late_binding",
     "dict_values", "loop_stride", "loop_name", "yield_used", "printed", "value_discarded", "keyword_added",
-    "starred", "values_swapped", "item_of", "joined", "walked_backwards", "walked_forwards", "pad_width", "fixed_in_loop", "never_advanced",
+    "starred", "values_swapped", "item_of", "joined", "walked_backwards", "walked_forwards", "pad_width", "fixed_in_loop", "never_advanced", "recursion_not_advanced",
     "bitwise_not", "spelled_out", "graft_arguments", "graft_method", "graft_value", "position_scaled", "normalised", "einsum_output", "passed_by_name",
     "first_wrong_value", "wrong_return", "count_shifted", "keyword_name", "wrapped_in_list",
     "branch_always", "added_up", "dtype", "read_only_view", "input_dtype", "diagonal_offset", "clauses_swapped",

@@ -107,7 +107,8 @@ def single_edits(function: ast.FunctionDef, *, rebound_builtins: frozenset[str] 
                   loop_ranges=_loop_ranges(function), dict_names=_dict_names(function), strides=_strides(function),
                   indexed_by_name=_indexed_by_name(function), fixed_in_loops=_fixed_in_loops(function),
                   position_loop_names=_position_loop_names(function), numpy_name=_numpy_name(function),
-                  varying_targets=_varying_targets(function, loop_names), result_integers=_result_integers(function))
+                  varying_targets=_varying_targets(function, loop_names), result_integers=_result_integers(function),
+                  own_name=function.name, parameters=tuple(a.arg for a in (*function.args.posonlyargs, *function.args.args)))
     originals = _nodes(function)
     places = _places(function)
     texts = _Texts(function)

@@ -101,7 +101,7 @@ COST: dict[EditKind, int] = {
     # `H[h]`); a counter set before a loop that nothing in it advances (`start = 0`, never
     # `start += d`); `~` on a comparison of two numbers (`~True` is -2, true); cells of one axis
     # added one by one (`e[..., 0] + e[..., 1] + e[..., 2]`), right for that one length only.
-    "fixed_in_loop": 2, "never_advanced": 2, "bitwise_not": 1, "spelled_out": 2,
+    "fixed_in_loop": 2, "never_advanced": 2, "recursion_not_advanced": 2, "bitwise_not": 1, "spelled_out": 2,
     # A graft told by what it keeps of the expression it changes as a whole: the function called,
     # with other arguments; the value a method is taken of, another method. Costs as any graft.
     "graft_arguments": 5, "graft_method": 5,

@@ -117,6 +117,9 @@ class Scope:
     # the places of whole numbers that are a result (an `if`-expression's branch, a lambda's body, a
     # `return`, `np.full`'s fill): their type may become the array's (`np.vectorize` keeps its first result's)
     result_integers: frozenset[Span] = frozenset()
+    # the function's own name and its positional parameters: a call of itself passes them on
+    own_name: str = ""
+    parameters: tuple[str, ...] = ()
 
 
 Rewrite = tuple[EditKind, Callable[[ast.AST], ast.AST | None]]
@@ -129,6 +132,8 @@ def rewrites(node: ast.AST, scope: Scope) -> Iterator[Rewrite]:
         yield from _attribute_rewrites(node)
     elif isinstance(node, ast.Call):
         yield from _call_rewrites(node, scope.module_functions)
+        if isinstance(node.func, ast.Name) and node.func.id == scope.own_name and scope.own_name:
+            yield from _recursion_rewrites(node, scope.parameters)
         if isinstance(node.func, ast.Name) and node.func.id == "int" and len(node.args) == 1 and not node.keywords \
                 and isinstance(node.args[0], ast.Name) and node.args[0].id in scope.loop_names:
             yield from _item_of(node.args[0].id, scope)  # `int(j)` where `words[j]` was meant
@@ -1124,6 +1129,18 @@ def _compare_rewrites(node: ast.Compare) -> Iterator[Rewrite]:
         yield "comparison", (lambda o: lambda n: ast.Compare(left=n.left, ops=[o()],
                                                              comparators=n.comparators))(other)
     yield "condition_removed", lambda n: n.left  # type: ignore[attr-defined]  # `argmax(row > 0.5)` for `argmax(row)`
+
+
+def _recursion_rewrites(node: ast.Call, parameters: tuple[str, ...]) -> Iterator[Rewrite]:
+    """A call of the function itself that passes one of its own parameters on as it came, in that
+    parameter's place (`split_heads(M[:, d:], n_heads)`): one less, so that the calls reach the
+    case that ends them (the call as written never gets there, or counts from the wrong end)."""
+    for position, argument in enumerate(node.args):
+        if position < len(parameters) and isinstance(argument, ast.Name) and argument.id == parameters[position]:
+            for operator in (ast.Sub, ast.Add):
+                yield "recursion_not_advanced", (lambda k, o: lambda n: _set(n, "args", [
+                    *n.args[:k], ast.BinOp(left=n.args[k], op=o(), right=ast.Constant(1)),  # type: ignore[attr-defined]
+                    *n.args[k + 1:]]))(position, operator)  # type: ignore[attr-defined]
 
 
 def _name_rewrites(node: ast.Name, scope: Scope) -> Iterator[Rewrite]:

@@ -348,6 +348,9 @@ def test_only_a_sum_of_pieces_and_a_backward_range_are_edited_so():
     # tests/corpora/corpus_blind16 (split_heads, slice_start_not_advanced): `start` never moves on
     ("def f(M, n):\n    d = M.shape[1] // n\n    start = 0\n    heads = []\n    for h in range(n):\n"
      "        heads.append(M[:, start:start + d])\n    return heads\n", "never_advanced", "start += d"),
+    # tests/corpora/corpus_blind22 (split_heads, recursion_count_not_decremented): a parameter passed on as it came
+    ("def f(M, n):\n    if n == 1:\n        return [M]\n    d = M.shape[1] // n\n"
+     "    return [M[:, :d]] + f(M[:, d:], n)\n", "recursion_not_advanced", "f(M[:, d:], n - 1)"),
     # tests/corpora/corpus_blind16 (causal_mask, tilde_on_python_bool_cells): `~` on a Python bool
     ("def f(n):\n    return np.array([[~(j > i) for j in range(n)] for i in range(n)])\n",
      "bitwise_not", "not j > i"),
@@ -448,13 +451,36 @@ def test_rows_masked_after_their_softmax_are_normalised_with_the_pairs_never_bef
     "def f(x):\n    return x[..., 1] + x[..., 2]\n",  # not counted from 0
     "def f(a):\n    return ~a\n",  # not a comparison
     "def f(Q, K):\n    return np.einsum('ij,jk', Q, K) + np.einsum('ij,kj->ik', Q, K)\n",  # alphabetical already; explicit
+    "def f(x, n):\n    return x if n == 0 else f(x[1:], n - 1)\n",  # a recursive call that moves on
+    "def f(x, n):\n    return g(x, n)\n",  # a call of another function
+    "def f(x, n):\n    return f(n, x)\n",  # the parameters passed on in other places
 ])
 def test_the_loop_and_count_edits_leave_other_code_alone(source):
     edits = single_edits(_function(source))
     found = [(e.kind, e.after) for e in edits if e.kind in ("fixed_in_loop", "never_advanced", "bitwise_not",
-                                                             "einsum_output")]
+                                                             "einsum_output", "recursion_not_advanced")]
     found += [(e.kind, e.after) for e in edits if e.kind == "spelled_out" and e.after.startswith("x.")]
     assert not found, found
+
+
+def test_a_recursive_function_is_repaired_in_every_call_of_itself_by_grading(zygote):
+    """A candidate stands for the function in its own calls too (worker.call): the recursion that
+    never ends is repaired where it calls itself, and named on that line."""
+    from labs.masked_attention import LAB as MASKED_LAB
+    correct = (ROOT / "solutions" / "masked_attention.py").read_text("utf-8")
+    step = ("def split_heads(M, n_heads):\n"
+            "    if n_heads == 1:\n"
+            "        return M[np.newaxis]\n"
+            "    d_head = M.shape[1] // n_heads\n"
+            "    rest = split_heads(M[:, d_head:], n_heads)\n"
+            "    return np.concatenate([M[np.newaxis, :, :d_head], rest])\n")
+    source = correct + "\n\n" + step
+    line = source.count("\n", 0, source.index("    rest = split_heads")) + 1
+    result = grade_bytes("recursive.py", source.encode(), zygote, Plan.build(MASKED_LAB))
+    graded = next(s for s in result.steps if s.name == "split_heads")
+    assert graded.repair is not None and [(p.kind, p.line) for p in graded.repair.parts] == \
+        [("recursion_not_advanced", line)], graded.repair
+    assert {s.name for s in result.steps if s.score < s.max_score} == {"split_heads"}
 
 
 def test_a_first_head_read_on_every_pass_is_named_on_its_line_by_grading(zygote):

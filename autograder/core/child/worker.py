@@ -354,6 +354,11 @@ def call(channel: Channel, namespace: Globals, filenames: set[str], command: Mes
     # A candidate repair is judged by its value alone (grading.repairs): what it keeps between
     # calls is never read, so it is neither watched nor called again to see.
     candidate = isinstance(source, str)
+    if candidate and callable(function) and command["function"] not in own:
+        # The candidate stands for the function everywhere during its call: a call of itself (a
+        # recursive one) reaches the edited function, not the one as written.
+        own[command["function"]] = namespace.get(command["function"], _ABSENT)
+        namespace[command["function"]] = function
     watched = None if candidate else watch(function, namespace)
     started = time.monotonic()
     try:
