@@ -14,6 +14,7 @@ import copy
 import functools
 import io
 import itertools
+import re
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterator
@@ -263,9 +264,32 @@ def _line_by_line(pairs: list[tuple[Edit, Edit]], span: Callable[[int, int], int
     for pair in pairs:
         lines.setdefault(pair[0].line, []).append(pair)
     for on_line in lines.values():
-        on_line.sort(key=lambda pair: (span(pair[0].index, pair[1].index), COST[pair[0].kind] + COST[pair[1].kind]))
+        on_line.sort(key=lambda pair: (not _alike_but_names(*pair), span(pair[0].index, pair[1].index),
+                                       COST[pair[0].kind] + COST[pair[1].kind]))
     turns = itertools.zip_longest(*(lines[line] for line in sorted(lines)))
     return [pair for turn in turns for pair in turn if pair is not None]
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+
+
+def _alike_but_names(a: Edit, b: Edit) -> bool:
+    """Whether two edits are one edit made on other names (`Q[i:i + 1]` → `Q[i]` and `K[j:j + 1]`
+    → `K[j]`: one habit, twice): of one kind, and their texts the same once each one's names are
+    numbered in the order they come. A bare name for another (`variable`) is no such edit: any two
+    are alike so."""
+    if a.kind != b.kind:
+        return False
+    numbered = _names_numbered(a)
+    return _IDENTIFIER.fullmatch(a.before.strip()) is None and numbered == _names_numbered(b)
+
+
+def _names_numbered(edit: Edit) -> tuple[str, str]:
+    numbers: dict[str, str] = {}
+
+    def number(match: re.Match[str]) -> str:
+        return numbers.setdefault(match.group(0), f"#{len(numbers)}")
+    return _IDENTIFIER.sub(number, edit.before), _IDENTIFIER.sub(number, edit.after)
 
 
 def _span(places: list[Place]) -> Callable[[int, int], int]:

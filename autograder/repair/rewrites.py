@@ -1139,8 +1139,8 @@ def _recursion_rewrites(node: ast.Call, parameters: tuple[str, ...]) -> Iterator
         if position < len(parameters) and isinstance(argument, ast.Name) and argument.id == parameters[position]:
             for operator in (ast.Sub, ast.Add):
                 yield "recursion_not_advanced", (lambda k, o: lambda n: _set(n, "args", [
-                    *n.args[:k], ast.BinOp(left=n.args[k], op=o(), right=ast.Constant(1)),  # type: ignore[attr-defined]
-                    *n.args[k + 1:]]))(position, operator)  # type: ignore[attr-defined]
+                    *n.args[:k], ast.BinOp(left=n.args[k], op=o(), right=ast.Constant(1)),
+                    *n.args[k + 1:]]))(position, operator)
 
 
 def _name_rewrites(node: ast.Name, scope: Scope) -> Iterator[Rewrite]:

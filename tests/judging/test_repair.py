@@ -253,6 +253,40 @@ def test_one_piece_taken_out_on_two_lines_is_paired_however_dear_its_edits_come(
                for pair in pairs)
 
 
+def test_one_edit_made_on_other_names_on_one_line_is_paired_first_on_that_line():
+    """`Q[i:i + 1] @ K[j:j + 1].T` put in one cell: the same slip on two names (a range of one where
+    the item was meant) is one habit, tried before the line's other pairs (tests/corpora/corpus_blind22,
+    scores, cell_value_is_1x1_array: a line of many edits once crowded it out)."""
+    from autograder.repair.edits import _alike_but_names, paired_edits
+    source = ("def f(Q, K):\n    n = Q.shape[0]\n    table = np.zeros((n, K.shape[0]))\n"
+              "    for i in range(n):\n        for j in range(K.shape[0]):\n"
+              "            table[i, j] = Q[i:i + 1] @ K[j:j + 1].T\n    return table\n")
+    function = _function(source)
+    singles = single_edits(function)
+    pairs = paired_edits(function, singles, limit=1000)
+    wanted = [k for k, pair in enumerate(pairs)
+              if [(p.kind, p.after) for p in pair.parts] == [("slice_as_index", "i"), ("slice_as_index", "j")]]
+    assert wanted, "the pair is never tried"
+    # Every other pair of two edits of that line comes after it (but the same edit made twice).
+    unlike = [k for k, pair in enumerate(pairs) if {p.line for p in pair.parts} == {6}
+              and not _alike_but_names(*pair.parts) and pair.parts[0].after != pair.parts[1].after]
+    assert unlike and wanted[0] < min(unlike)
+
+
+@pytest.mark.parametrize("a, b, alike", [
+    (("slice_as_index", "i:i + 1", "i"), ("slice_as_index", "j:j + 1", "j"), True),
+    (("operator", "i + 1", "i - 1"), ("operator", "j + 1", "j - 1"), True),
+    (("operator", "i + 1", "i - 1"), ("operator", "j + 1", "j * 1"), False),  # other operators
+    (("slice_as_index", "i:i + 1", "i"), ("slice_as_index", "j:i + 1", "j"), False),  # not one name renamed
+    (("slice_as_index", "i:i + 1", "i"), ("index_removed", "j:j + 1", "j"), False),  # other kinds
+])
+def test_edits_alike_but_names_are_one_edit_with_each_name_renamed_throughout(a, b, alike):
+    from autograder.repair.edits import Edit, _alike_but_names
+
+    made = [Edit(kind=kind, line=1, before=before, after=after, source="") for kind, before, after in (a, b)]
+    assert _alike_but_names(*made) is alike
+
+
 def test_an_axis_passed_to_the_students_own_function_is_a_keyword_to_leave_out():
     """`softmax(x, axis=-1)` where softmax is the student's own (taking no axis): the keyword left
     out is told as one that should not be passed; of numpy's functions, as the axis to check."""
