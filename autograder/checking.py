@@ -17,6 +17,8 @@ def check_file(options: CheckOptions) -> CheckResult:
     if options.html:
         from .batch.run_folder import replaced_output
 
+        if same_file(options.html, options.submission):
+            raise Refusal(said("html_is_the_submission", "check", path=options.html))
         refusal = replaced_output(options.html)
         if refusal is not None:
             raise Refusal(refusal)
@@ -94,16 +96,20 @@ def _write_html(options: CheckOptions, result: object, lab: Lab) -> None:
 def read_for_check(path: str) -> bytes:
     """The submission's bytes; a Refusal saying why it cannot be graded.
 
-    Only a regular file is read (a link to one is followed; a FIFO, device or folder is refused
-    without blocking), at most MAX_BYTES + 1 bytes; a .zip must hold one file to grade (the zip Otter's
-    export() writes, or one zipped by hand: reading.zips.zipped_submission).
+    Only a regular file is read, as `grade` reads one: a symbolic link is refused, as are a FIFO, a
+    device or a folder (without blocking); so is a path that reaches the grader's own files through a
+    link in a folder on the way (`grader_file_through_a_link`). At most MAX_BYTES + 1 bytes are
+    read; a .zip must hold one file to grade (the zip Otter's export() writes, or one zipped by
+    hand: reading.zips.zipped_submission).
     """
     from .core.reading.budget import MAX_BYTES
     from .core.reading.files import NotARegularFile, read_regular_file
     from .core.reading.zips import NotAnOtterExport, zipped_submission
 
+    if grader_file_through_a_link(path) is not None:
+        raise Refusal(said("grader_file", "check", path=path))
     try:
-        data = read_regular_file(path)
+        data = read_regular_file(path, follow_links=False)
     except FileNotFoundError:
         raise Refusal(said("no_file", "check", path=path)) from None
     except NotARegularFile as error:
@@ -120,13 +126,51 @@ def read_for_check(path: str) -> bytes:
     return data
 
 
+def same_file(path: str, other: str) -> bool:
+    """Whether two paths name one file: by any spelling, through links, or as hard links."""
+    if os.path.realpath(path) == os.path.realpath(other):
+        return True
+    try:
+        return os.path.samefile(path, other)
+    except OSError:
+        return False
+
+
+GRADER_PACKAGES = ("autograder", "labs", "solutions", "assignments")
+
+
+def grader_file_through_a_link(path: str) -> str | None:
+    """Where `path` lands when a symbolic link on its way leads into the grader's own files (its
+    packages: the engine, the labs and their hidden cases, the references; or the checkout it runs
+    from), else None. A student's link (`/proc/self/cwd/solutions/...` names the grader's folder
+    without knowing it) never makes the reference their submission; a path typed to a file of the
+    checkout, with no link on the way, is the TA's own choice."""
+    import importlib.util
+
+    real = os.path.realpath(path)
+    if real == os.path.normpath(os.path.abspath(path)):
+        return None  # no link on the way
+    roots: list[str] = []
+    for package in GRADER_PACKAGES:
+        try:
+            spec = importlib.util.find_spec(package)
+        except (ImportError, ValueError):
+            continue
+        roots += [os.path.realpath(location) for location in (spec.submodule_search_locations or [])] \
+            if spec is not None else []
+    engine = os.path.dirname(os.path.realpath(os.path.dirname(__file__)))
+    if os.path.isfile(os.path.join(engine, "pyproject.toml")) and os.path.isdir(os.path.join(engine, "solutions")):
+        roots.append(engine)  # run from its checkout: the samples and the tests' corpora hold right answers too
+    return real if any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots) else None
+
+
 def _what_it_is(path: str, error: OSError) -> object:
     """What a path that is no regular file names (a FIFO, a character device, ...), to say; the
     reader's Detail when it is gone by now."""
     from .core.reading.files import file_kind
 
     try:
-        kind = file_kind(os.stat(path).st_mode)
+        kind = file_kind(os.lstat(path).st_mode)
     except OSError:
         return getattr(error, "detail", str(error))
     return said("kind_" + kind.lower().replace(" ", "_"), "check")

@@ -85,10 +85,15 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError("--submission-timeout must be positive")
     if os.path.isdir(path):
         raise pytest.UsageError(f"--submission: a folder, not a file: {safe_name(path)}")
+    from .checking import grader_file_through_a_link
     from .core.reading.files import read_regular_file
 
+    if grader_file_through_a_link(path) is not None:
+        raise pytest.UsageError(f"--submission: leads through a symbolic link into the grader's own files: "
+                                f"{safe_name(path)}")
     try:
-        head = read_regular_file(path)  # never blocks on a FIFO; as much as the grader reads of a file
+        # Never blocks on a FIFO; as much as the grader reads of a file; a symbolic link is no submission.
+        head = read_regular_file(path, follow_links=False)
     except OSError as error:
         reason = "no such file" if isinstance(error, FileNotFoundError) else (error.strerror or str(error))
         raise pytest.UsageError(f"--submission: {reason}: {safe_name(path)}") from None

@@ -32,7 +32,7 @@ from .grades import class_counts, grades_table, lms_files, rows_for, write_grade
 from .report import times_note
 from .report_writer import ReportWriter
 from ..whole_file import write_atomic
-from .run_files import remove_temporaries
+from .run_files import mark_finished, mark_unfinished, remove_temporaries
 from .overrides import (FILE_NAME as OVERRIDES_FILE, Override, OverridesRefused, fingerprint_part, for_task,
                         load_state, read_overrides, resumable, review_warning, save_state, state_of, written_against)
 from .previous import PreviousRunError, read_previous_run
@@ -99,7 +99,9 @@ def run_batch(options: GradeOptions, *, zygotes: Sequence[Zygote] = (),
         raise Refusal(said("no_such_source", "grade", location=options.submissions))
     source = Source(options.submissions)
     try:
-        return _grade_class(source, options, late, limits, zygotes, Notes(tell))
+        # SIGTERM and SIGHUP end the run as Ctrl-C does, whatever it is doing then (exit 130).
+        with termination_interrupts():
+            return _grade_class(source, options, late, limits, zygotes, Notes(tell))
     finally:
         source.close()
 
@@ -151,6 +153,7 @@ def _grade_class(source: Source, options: GradeOptions, late: LateSettings, limi
     for folder in folders:
         os.makedirs(folder, exist_ok=True)
     record_run(run)
+    mark_unfinished(out, datetime.now().astimezone().isoformat(timespec="seconds"))
     remove_temporaries(folders)
     # Everything a submission's grade or feedback can depend on besides its file and the grader
     # version: the language and every limit (the sandbox switch too). Nothing is chosen by hand.
@@ -177,6 +180,7 @@ def _grade_class(source: Source, options: GradeOptions, late: LateSettings, limi
         write_grades(grades, table)
         if overrides is not None:
             save_state(out, state_of(ordered, overrides))
+        mark_finished(out)  # grades.csv is this grading's: the run's outputs agree again
         uncompared = not_compared(ordered)
         similar = similar_rows(signals(ordered, list(lab.function_names), hidden_counts(ordered),
                                        never_count(lab)), hidden_counts(ordered), options.lang, uncompared)
@@ -322,8 +326,7 @@ def _grade_all(source: Source, students: Sequence[Student], settings: Mapping[st
             yield task
 
     try:
-        with termination_interrupts():
-            pool.run(tasks(), on_record)
+        pool.run(tasks(), on_record)
     except KeyboardInterrupt:
         pool.kill()
         progress.close()

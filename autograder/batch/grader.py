@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+import tempfile
 from collections.abc import Iterable
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -139,8 +140,12 @@ def failure(what: str, error: BaseException) -> str:
     return f"error: {what} ({type(error).__name__}: {detail})"[:300]
 
 
+class _EndNow(BaseException):
+    """The batch asked this worker to end at once (Pool.kill): its zygote is stopped on the way out."""
+
+
 def _end_now(number: int, frame: object) -> None:
-    raise SystemExit(0)
+    raise _EndNow
 
 
 def worker_main(connection: Connection, limits: Limits, lab: Lab, lang: str, out_dir: str, batch_pid: int,
@@ -148,12 +153,12 @@ def worker_main(connection: Connection, limits: Limits, lab: Lab, lang: str, out
     """Serve tasks from the batch until it sends None or goes away.
 
     `zygote`: one the batch started before forking this worker, to adopt; else one is started.
-    `repairs`: the folder where the batch's workers share the repairs they find.
+    `repairs`: the folder where the batch's workers share the repairs they find; the folder that
+    holds it is the run's own, where this worker makes every temporary folder (Pool.run).
     """
     for other in inherited:
         other.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the batch decides how an interrupt ends
-    signal.signal(signal.SIGTERM, _end_now)  # ... and tells it so (Pool.kill): the zygote is stopped below
     # A group of its own with a zygote it starts, so the batch can end both at once (a zygote it
     # adopted belongs to the batch, which ends and reaps it itself).
     os.setpgid(0, 0)
@@ -162,11 +167,18 @@ def worker_main(connection: Connection, limits: Limits, lab: Lab, lang: str, out
     linux.name_process("grading-worker")
     plan = Plan.build(lab)
     share_repairs(repairs)
+    if repairs is not None:
+        # The batch's folder for this run (Pool.run): every folder this worker makes goes in it,
+        # so that whatever ends the worker, the batch removes them.
+        tempfile.tempdir = os.path.dirname(repairs)
     if zygote is None:
         zygote = Zygote()
         zygote.start()
     else:
         zygote.adopt()
+    # The batch ends a worker at once with SIGTERM (Pool.kill): its zygote is stopped below, so that
+    # its children's folders go with it.
+    signal.signal(signal.SIGTERM, _end_now)
     try:
         while True:
             try:
@@ -182,5 +194,7 @@ def worker_main(connection: Connection, limits: Limits, lab: Lab, lang: str, out
                 record = finish(task, broken(lab, task["file"], "not_run"), failure("the grader failed", error),
                                 out_dir, lab, lang, judged=False)
             connection.send(record)
+    except _EndNow:
+        return
     finally:
         zygote.stop()

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..sandbox.child_pipes import MACHINE_WAIT_FACTOR
 from ..sandbox.runner import MAX_RESTARTS
+from ..sandbox.workdirs import remove_tree
 from ..core.file_facts import broken
 from .grader import Task, finish, worker_main
 
@@ -148,10 +149,21 @@ class Pool:
         self._repairs: str | None = None  # the folder the workers share repairs in, while run() runs
 
     def run(self, tasks: Iterator[Task], on_record: OnRecord) -> None:
-        # The repairs one worker finds, shared with the others for this run (autograder.grading.repairs.FolderStore).
-        with tempfile.TemporaryDirectory(prefix="autograder-repairs-") as repairs:
+        # One folder of the run's own holds every temporary folder its workers make (their
+        # children's working folders: worker_main's `tempfile.tempdir`) and the repairs one worker
+        # finds, shared with the others (autograder.grading.repairs.FolderStore). It goes at the end
+        # whatever ended the run (a worker killed on the way leaves its folders in it).
+        base = tempfile.mkdtemp(prefix="autograder-batch-")
+        try:
+            # Each child's folder inside is its own user's: the sandbox users may pass, never list.
+            os.chmod(base, 0o711)
+            repairs = os.path.join(base, "repairs")
+            os.mkdir(repairs, 0o700)
             self._repairs = repairs
             self._run(tasks, on_record)
+        finally:
+            self._repairs = None
+            remove_tree(base)
 
     def _run(self, tasks: Iterator[Task], on_record: OnRecord) -> None:
         waiting: deque[Task] = deque()  # handed out before new tasks are drawn: retries of a dead worker's queue

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ..whole_file import TEMP_SUFFIX
+from ..whole_file import TEMP_SUFFIX, write_atomic
 
 RECORD_KEY = "autograder"
 # An override's state in a run's record: applied, or held for the TA's review (batch.overrides).
@@ -77,3 +77,34 @@ def fit_id(student: str) -> str:
     digest = hashlib.sha256(data).hexdigest()[:ID_HASH_CHARS]
     head = data[:ID_MAX_BYTES - ID_HASH_CHARS - 1].decode("utf-8", "ignore")
     return f"{head}-{digest}"
+
+
+# Beside the identity while a grading of the folder is under way, removed once its grades.csv is
+# written: a grading interrupted or killed keeps it, and nothing reads that folder as a finished
+# run then (lms.graded.read_run). The grades.csv of the grading before is removed when a grading
+# starts: its students' results are rewritten one by one, and a TA who uploads grades.csv by hand
+# must never find one that the results and feedback beside it contradict.
+UNFINISHED_FILE = "autograder-run.unfinished"
+
+
+def mark_unfinished(folder: str, started: str) -> None:
+    """Say in `folder` that a grading of it has started (`started`: when, ISO 8601), and take away
+    the grades.csv of the grading before (the new one writes its own at its end)."""
+    write_atomic(os.path.join(folder, UNFINISHED_FILE), json.dumps({"grading_started": started}) + "\n")
+    try:
+        os.remove(os.path.join(folder, "grades.csv"))
+    except FileNotFoundError:
+        pass
+
+
+def mark_finished(folder: str) -> None:
+    """The grading of `folder` has written its grades.csv: its outputs agree again."""
+    try:
+        os.remove(os.path.join(folder, UNFINISHED_FILE))
+    except FileNotFoundError:
+        pass
+
+
+def unfinished(folder: str) -> bool:
+    """Whether the last grading of `folder` started and never wrote its grades.csv."""
+    return os.path.lexists(os.path.join(folder, UNFINISHED_FILE))

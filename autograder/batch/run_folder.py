@@ -42,7 +42,7 @@ from ..said import Refusal, Said, said
 from ..core.reading.files import read_regular_file
 from .naming import is_system_path
 from ..whole_file import write_atomic
-from .run_files import run_records
+from .run_files import UNFINISHED_FILE, run_records
 
 IDENTITY_FILE = "autograder-run.json"
 KIND = "autograder grade output folder"
@@ -397,15 +397,18 @@ def _shown_time(iso: str) -> str:
 
 
 # What a run writes into its folder (the files and the folders whose every file is the run's).
-RUN_FILES = frozenset({IDENTITY_FILE, GRADES, "report.html", "similar.csv", "overrides.csv", "overrides.state.json"})
+RUN_FILES = frozenset({IDENTITY_FILE, UNFINISHED_FILE, GRADES, "report.html", "similar.csv", "overrides.csv",
+                       "overrides.state.json"})
 RUN_FOLDERS = frozenset({FEEDBACK, RESULTS, "stale"})
 
 
 def replaced_output(path: str) -> Said | None:
     """For a file another command is about to write (`check --html`): the sentence
     refusing it when it is one of a run's outputs (grades.csv, report.html, feedback/<id>.html,
-    the TA's overrides.csv, ...) in a run's folder, None when writing it replaces no run's output."""
-    target = os.path.abspath(path)
+    the TA's overrides.csv, ...) in a run's folder, None when writing it replaces no run's output.
+    The path is read with its links resolved: a run's folder, or its feedback/ folder, reached
+    through a link under another name is that run's still."""
+    target = os.path.realpath(path)
     folder, name = os.path.split(target)
     candidates = [(folder, name)]
     parent, inner = os.path.split(folder)

@@ -105,9 +105,11 @@ def read_run(folder: str, default_max: Callable[[], float] | None = None,
              notes: list[Said] | None = None) -> dict[str, Graded]:
     """{id: Graded} of every student graded in `folder` (the rows of grades.csv that have a total).
 
+    A folder whose last grading never wrote its grades.csv (interrupted or killed: run_folder's
+    UNFINISHED_FILE) is refused: some of its students' results are that grading's, others not yet.
     Columns beyond id, file, total and status (name, late, lab) are used when present. The total is
     grades.csv's; results/<id>.json gives the maximum and, when it agrees with the rounded total, the
-    unrounded value. A student without a usable results record gets the maximum the others have,
+    unrounded value; when it does not, the student's grade is withheld (one of the two is stale). A student without a usable results record gets the maximum the others have,
     else `default_max()` (the lab's full marks). A row whose total is not a number (emptied by hand
     included) is a student whose grade is withheld (withheld_reason), never dropped. grades.csv
     re-saved in another encoding (cp949 by Korean Excel) is read (read_csv_text), and `notes` gets
@@ -115,6 +117,11 @@ def read_run(folder: str, default_max: Callable[[], float] | None = None,
     """
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise RunError(said("run_is_a_file", folder=folder))
+    from ..batch.run_files import UNFINISHED_FILE, unfinished  # the batch package imports this one
+
+    if unfinished(folder):
+        # A grading that never wrote its grades.csv: some students' results are new, others not yet.
+        raise RunError(said("run_unfinished", folder=folder, marker=UNFINISHED_FILE))
     path = os.path.join(folder, "grades.csv")
 
     try:
@@ -143,7 +150,8 @@ def read_run(folder: str, default_max: Callable[[], float] | None = None,
         record = read_record(folder, student)
         valid = record if isinstance(record, Record) else None
         total = _float(written)
-        if valid is not None and total is not None and abs(valid.total - total) < 0.006:
+        disagrees = valid is not None and total is not None and abs(valid.total - total) >= 0.006
+        if valid is not None and total is not None and not disagrees:
             total = valid.total
         feedback = os.path.join(folder, "feedback", f"{_fit_id(student)}.html")
         maximum = valid.max_total if valid is not None else None
@@ -154,7 +162,9 @@ def read_run(folder: str, default_max: Callable[[], float] | None = None,
             late=row.get("late") or "", feedback=feedback if os.path.isfile(feedback) else "",
             lab=row.get("lab") or (valid.lab if valid is not None else ""), defined=defines_a_step(valid, status),
             functions=tuple(step.name for step in valid.steps) if valid is not None else (),
-            withheld=withheld_reason(status=status, record=valid, total=total, written=written, line=line),
+            withheld=said("withheld_disagrees", total=written, line=line, recorded=f"{valid.total:g}",
+                          id=student) if disagrees and valid is not None
+            else withheld_reason(status=status, record=valid, total=total, written=written, line=line),
             record=valid, record_problem=record if isinstance(record, Said) else None, line=line)
     known = [g.max_total for g in students.values() if not math.isnan(g.max_total)]
     unknown = [g for g in students.values() if math.isnan(g.max_total)]

@@ -15,13 +15,15 @@ import tempfile
 import time
 import zipfile
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from autograder.batch import history, run_folder
 from autograder.batch.class_rule import mostly_not_submissions
 from autograder.batch.late import lateness, lateness_known
 from autograder.batch.naming import Naming
-from autograder.lms.graded import read_run
+from autograder.core.render.messages import Messages
+from autograder.lms.graded import RunError, read_run
 from autograder.lms.sheet import read_csv_text
 from autograder.lms.moodle import feedback_folder
 from test_history_grades import record, write_run
@@ -189,6 +191,31 @@ def test_every_graded_row_is_a_member_whatever_its_total_cell(tmp_path_factory, 
             number = float(total)
         except ValueError:
             assert run[student].withheld is not None  # an emptied or written-over total: withheld, with why
+        else:
+            if status == "graded":  # a total its results record does not hold (5.0 here): withheld, with why
+                assert (run[student].withheld is not None) == (abs(number - 5.0) >= 0.006), (total, run[student])
+
+
+def test_a_folder_whose_last_grading_did_not_finish_is_refused_by_history_and_export(tmp_path):
+    from autograder.batch.run_files import UNFINISHED_FILE, mark_finished, mark_unfinished
+
+    course = tmp_path / "course"
+    folder = write_run(course / "lab1", [("10231", "10.0", "graded")], {"10231": record("10231", 10.0)})
+    written = (folder / "grades.csv").read_bytes()
+    mark_unfinished(str(folder), "2026-12-08T00:00:00+09:00")
+    assert (folder / UNFINISHED_FILE).exists() and not (folder / "grades.csv").exists()  # the one before is gone
+    (folder / "grades.csv").write_bytes(written)  # put back by hand: the folder is still unfinished
+    with pytest.raises(RunError) as refused:
+        read_run(str(folder), default_max=lambda: 10.0)
+    assert UNFINISHED_FILE in refused.value.told(Messages("en"))
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("Student,ID,SIS User ID,SIS Login ID,Section,Lab 1 (5501)\n    Points Possible,,,,,10\n"
+                     "가,10231,,s1,,\n", "utf-8")
+    done = cli("export", "canvas", folder, "--lab", "self_attention", "--sheet", sheet, "--out", tmp_path / "up.csv",
+               "--lang", "en")
+    assert done.returncode == 2 and "did not finish" in done.stderr and not (tmp_path / "up.csv").exists()
+    mark_finished(str(folder))
+    assert set(read_run(str(folder), default_max=lambda: 10.0)) == {"10231"}
 
 
 # grades.csv re-saved by Korean Excel (44) -------------------------------------------------------------
