@@ -105,11 +105,12 @@ def read_run(folder: str, default_max: Callable[[], float] | None = None,
              notes: list[Said] | None = None) -> dict[str, Graded]:
     """{id: Graded} of every student graded in `folder` (the rows of grades.csv that have a total).
 
-    A folder whose last grading never wrote its grades.csv (interrupted or killed: run_folder's
+    A folder whose last grading never wrote its grades.csv (interrupted or killed: run_files'
     UNFINISHED_FILE) is refused: some of its students' results are that grading's, others not yet.
     Columns beyond id, file, total and status (name, late, lab) are used when present. The total is
     grades.csv's; results/<id>.json gives the maximum and, when it agrees with the rounded total, the
-    unrounded value; when it does not, the student's grade is withheld (one of the two is stale). A student without a usable results record gets the maximum the others have,
+    unrounded value; when it does not, the grade is withheld (withheld_reason: one of the two is
+    stale or was edited). A student without a usable results record gets the maximum the others have,
     else `default_max()` (the lab's full marks). A row whose total is not a number (emptied by hand
     included) is a student whose grade is withheld (withheld_reason), never dropped. grades.csv
     re-saved in another encoding (cp949 by Korean Excel) is read (read_csv_text), and `notes` gets
@@ -150,8 +151,7 @@ def read_run(folder: str, default_max: Callable[[], float] | None = None,
         record = read_record(folder, student)
         valid = record if isinstance(record, Record) else None
         total = _float(written)
-        disagrees = valid is not None and total is not None and abs(valid.total - total) >= 0.006
-        if valid is not None and total is not None and not disagrees:
+        if valid is not None and total is not None and abs(valid.total - total) < 0.006:
             total = valid.total
         feedback = os.path.join(folder, "feedback", f"{_fit_id(student)}.html")
         maximum = valid.max_total if valid is not None else None
@@ -162,9 +162,8 @@ def read_run(folder: str, default_max: Callable[[], float] | None = None,
             late=row.get("late") or "", feedback=feedback if os.path.isfile(feedback) else "",
             lab=row.get("lab") or (valid.lab if valid is not None else ""), defined=defines_a_step(valid, status),
             functions=tuple(step.name for step in valid.steps) if valid is not None else (),
-            withheld=said("withheld_disagrees", total=written, line=line, recorded=f"{valid.total:g}",
-                          id=student) if disagrees and valid is not None
-            else withheld_reason(status=status, record=valid, total=total, written=written, line=line),
+            withheld=withheld_reason(status=status, record=valid, total=total, written=written, line=line,
+                                     student=student),
             record=valid, record_problem=record if isinstance(record, Said) else None, line=line)
     known = [g.max_total for g in students.values() if not math.isnan(g.max_total)]
     unknown = [g for g in students.values() if math.isnan(g.max_total)]
@@ -186,11 +185,12 @@ def _outside_range(graded: Graded) -> Graded:
 
 
 def withheld_reason(*, status: str, record: Record | None, total: float | None, written: str = "",
-                    line: int = 0) -> Said | None:
+                    line: int = 0, student: str = "") -> Said | None:
     """Why a student's total must not be used as a grade, in a sheet or in the course history (None
     when it may): the grader failed on the file (its 0 is no grade); an override awaits review (the
     automatic result changed since the TA wrote it: neither applied nor dropped until the TA settles
-    it); the total in grades.csv is not a number."""
+    it); the total in grades.csv is not a number, or not the total the student's results record
+    holds (one of the two is stale or was edited)."""
     if status.startswith(GRADER_FAILED):
         return said("withheld_grader_failed")
     waiting = record.in_review() if record is not None else ()
@@ -198,6 +198,8 @@ def withheld_reason(*, status: str, record: Record | None, total: float | None, 
         return said("withheld_review", lines=", ".join(str(note.line) for note in waiting))
     if total is None:
         return said("withheld_not_a_number", total=written, line=line)
+    if record is not None and abs(record.total - total) >= 0.006:
+        return said("withheld_disagrees", total=written, line=line, recorded=f"{record.total:g}", id=student)
     return None
 
 
