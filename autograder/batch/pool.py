@@ -67,6 +67,17 @@ def termination_interrupts() -> Iterator[None]:
             signal.signal(number, handler)
 
 
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGINT, SIGTERM and SIGHUP held back (in this thread) until the block ends, then delivered."""
+    held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 class Worker:
     def __init__(self, context: ForkContext, limits: Limits, lab: Lab, lang: str, out_dir: str,
                  others: Iterable[Worker] = (), zygote: Zygote | None = None, repairs: str | None = None) -> None:
@@ -147,6 +158,7 @@ class Pool:
         self._workers: list[Worker] = []
         self._zygotes = list(zygotes)  # started early by the batch: the first workers adopt them
         self._repairs: str | None = None  # the folder the workers share repairs in, while run() runs
+        self._killed = False  # stopped or killed: the workers are gone (close and kill, once)
 
     def run(self, tasks: Iterator[Task], on_record: OnRecord) -> None:
         # One folder of the run's own holds every temporary folder its workers make (their
@@ -161,9 +173,14 @@ class Pool:
             os.mkdir(repairs, 0o700)
             self._repairs = repairs
             self._run(tasks, on_record)
+            self.close()  # the workers stop, their zygotes with them, before their folder goes
+        except BaseException:
+            self.kill()  # ... and so when the run is interrupted (its caller says so)
+            raise
         finally:
             self._repairs = None
-            remove_tree(base)
+            with _signals_held():  # an interrupt now comes once the folder is gone
+                remove_tree(base)
 
     def _run(self, tasks: Iterator[Task], on_record: OnRecord) -> None:
         waiting: deque[Task] = deque()  # handed out before new tasks are drawn: retries of a dead worker's queue
@@ -237,6 +254,10 @@ class Pool:
         self._workers[index] = Worker(self._context, *self._settings, others=others, repairs=self._repairs)
 
     def close(self) -> None:
+        """Stop every worker once it has sent what it graded. Once only (as kill)."""
+        if self._killed:
+            return
+        self._killed = True
         for worker in self._workers:  # all at once: each then stops its zygote meanwhile
             worker.ask_to_stop()
         for worker in self._workers:
@@ -244,7 +265,10 @@ class Pool:
 
     def kill(self) -> None:
         """End every worker now (an interrupted run): each is asked first, so that its children's
-        folders go with it, and killed after END_GRACE_SECONDS if it has not ended."""
+        folders go with it, and killed after END_GRACE_SECONDS if it has not ended. Once only."""
+        if self._killed:
+            return
+        self._killed = True
         for worker in self._workers:
             worker.end_now()
         grace_until = time.monotonic() + END_GRACE_SECONDS
