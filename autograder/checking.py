@@ -16,6 +16,7 @@ def check_file(options: CheckOptions) -> CheckResult:
     limits = options.limits.limits()
     if options.html:
         from .batch.run_folder import replaced_output
+        from .core.reading.files import same_file
 
         if same_file(options.html, options.submission):
             raise Refusal(said("html_is_the_submission", "check", path=options.html))
@@ -124,16 +125,6 @@ def read_for_check(path: str) -> bytes:
         except NotAnOtterExport as refusal:
             raise Refusal(said("not_an_export", "check", path=path, why=refusal.detail)) from None
     return data
-
-
-def same_file(path: str, other: str) -> bool:
-    """Whether two paths name one file: by any spelling, through links, or as hard links."""
-    if os.path.realpath(path) == os.path.realpath(other):
-        return True
-    try:
-        return os.path.samefile(path, other)
-    except OSError:
-        return False
 
 
 GRADER_PACKAGES = ("autograder", "labs", "solutions", "assignments")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from ..batch import run_folder
 from ..whole_file import temporary_name
 from ..core.lab import Lab
+from ..core.reading.files import same_file
 from ..core.render.messages import Messages
 from ..core.render.text import one_line, printable
 from . import blackboard, canvas, moodle
@@ -173,22 +174,13 @@ def output_refusals(paths: Sequence[str], *, sheet: str, graded: str) -> list[Sa
     for path in paths:
         if os.path.isdir(path):
             problems.append(said("out_is_a_folder", path=path))
-        elif _same_file(path, sheet):
+        elif same_file(path, sheet):
             problems.append(said("out_is_the_sheet", path=path, sheet=sheet))
         else:
             run = _run_holding(path)
             if run:
                 problems.append(said("out_in_a_run", path=path, folder=run))
     return problems
-
-
-def _same_file(path: str, other: str) -> bool:
-    if os.path.realpath(path) == os.path.realpath(other):
-        return True
-    try:
-        return os.path.samefile(path, other)
-    except OSError:
-        return False
 
 
 def _run_holding(path: str) -> str:

@@ -71,3 +71,12 @@ def file_kind(mode: int) -> str:
             return word
     return "special file"
 
+
+def same_file(path: str, other: str) -> bool:
+    """Whether two paths name one file: by any spelling, through links, or as hard links."""
+    if os.path.realpath(path) == os.path.realpath(other):
+        return True
+    try:
+        return os.path.samefile(path, other)
+    except OSError:
+        return False
