@@ -278,18 +278,18 @@ def _alike_but_names(a: Edit, b: Edit) -> bool:
     → `K[j]`: one habit, twice): of one kind, and their texts the same once each one's names are
     numbered in the order they come. A bare name for another (`variable`) is no such edit: any two
     are alike so."""
-    if a.kind != b.kind:
+    if a.kind != b.kind or _IDENTIFIER.fullmatch(a.before.strip()) is not None:
         return False
-    numbered = _names_numbered(a)
-    return _IDENTIFIER.fullmatch(a.before.strip()) is None and numbered == _names_numbered(b)
+    return _names_numbered(a.before, a.after) == _names_numbered(b.before, b.after)
 
 
-def _names_numbered(edit: Edit) -> tuple[str, str]:
+@functools.lru_cache(maxsize=4096)  # asked for each pair of a line's edits: each edit's text once
+def _names_numbered(before: str, after: str) -> tuple[str, str]:
     numbers: dict[str, str] = {}
 
     def number(match: re.Match[str]) -> str:
         return numbers.setdefault(match.group(0), f"#{len(numbers)}")
-    return _IDENTIFIER.sub(number, edit.before), _IDENTIFIER.sub(number, edit.after)
+    return _IDENTIFIER.sub(number, before), _IDENTIFIER.sub(number, after)
 
 
 def _span(places: list[Place]) -> Callable[[int, int], int]:
